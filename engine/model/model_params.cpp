@@ -1,0 +1,65 @@
+#include "engine/model/model_params.h"
+
+namespace octo {
+
+namespace {
+
+// Reads an optional integer key into `out`; absent keeps the default.
+Status read_int(const GgufFile& f, const std::string& key, int64_t& out) {
+    if (!f.find(key)) return Ok{};
+    auto v = f.get_int(key);
+    if (!v) return v.error();
+    out = v.value();
+    return Ok{};
+}
+
+Status read_float(const GgufFile& f, const std::string& key, double& out) {
+    if (!f.find(key)) return Ok{};
+    auto v = f.get_float(key);
+    if (!v) return v.error();
+    out = v.value();
+    return Ok{};
+}
+
+} // namespace
+
+Result<ModelParams> read_model_params(const GgufFile& f) {
+    ModelParams p;
+    auto arch = f.get_string("general.architecture");
+    if (!arch) return arch.error();
+    p.architecture = arch.value();
+    if (f.find("general.name")) {
+        auto name = f.get_string("general.name");
+        if (!name) return name.error();
+        p.name = name.value();
+    }
+    const std::string a = p.architecture + ".";
+    for (auto [key, out] : {std::pair{"block_count", &p.n_layer},
+                            std::pair{"attention.head_count", &p.n_head},
+                            std::pair{"attention.head_count_kv", &p.n_head_kv},
+                            std::pair{"embedding_length", &p.n_embd},
+                            std::pair{"feed_forward_length", &p.n_ff},
+                            std::pair{"context_length", &p.context_length},
+                            std::pair{"rope.dimension_count", &p.n_rot},
+                            std::pair{"vocab_size", &p.n_vocab}}) {
+        if (auto s = read_int(f, a + key, *out); !s) return s.error();
+    }
+    if (auto s = read_float(f, a + "rope.freq_base", p.rope_freq_base); !s) return s.error();
+    if (auto s = read_float(f, a + "attention.layer_norm_rms_epsilon", p.rms_norm_eps); !s) return s.error();
+    if (p.n_head_kv == 0) p.n_head_kv = p.n_head;
+    if (p.n_rot == 0) p.n_rot = p.head_dim();
+    if (const GgufTensorInfo* emb = f.find_tensor("token_embd.weight"); emb && emb->n_dims == 2) {
+        p.n_vocab = emb->ne[1];
+    } else if (p.n_vocab == 0) {
+        if (auto tokens = f.get_array("tokenizer.ggml.tokens"); tokens) {
+            p.n_vocab = static_cast<int64_t>(tokens.value()->size());
+        }
+    }
+    return p;
+}
+
+bool architecture_supported(const std::string& architecture) {
+    return architecture == "llama" || architecture == "qwen2";
+}
+
+} // namespace octo

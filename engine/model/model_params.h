@@ -1,0 +1,38 @@
+// Hyperparameters of a transformer as the GGUF metadata states them
+// (keys "<arch>.block_count", "<arch>.attention.head_count", ...).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/core/result.h"
+#include "engine/gguf/gguf_file.h"
+
+namespace octo {
+
+struct ModelParams {
+    std::string architecture;       // general.architecture ("llama", "qwen2", ...)
+    std::string name;               // general.name, empty when absent
+    int64_t n_layer = 0;            // transformer blocks
+    int64_t n_head = 0;             // query heads per layer
+    int64_t n_head_kv = 0;          // key/value heads per layer (GQA); = n_head when absent
+    int64_t n_embd = 0;             // residual stream width
+    int64_t n_ff = 0;               // feed-forward hidden width
+    int64_t n_vocab = 0;            // rows of token_embd (or tokenizer size for vocab-only files)
+    int64_t context_length = 0;     // trained context, tokens
+    int64_t n_rot = 0;              // rotated dims per head; = head_dim when absent
+    double rope_freq_base = 10000.0;
+    double rms_norm_eps = 1e-5;
+
+    int64_t head_dim() const { return n_head > 0 ? n_embd / n_head : 0; }
+};
+
+// Reads what the metadata says. Missing keys stay 0, wrong types are errors;
+// validate_model() decides whether the values can be run.
+Result<ModelParams> read_model_params(const GgufFile& file);
+
+// Architectures whose forward pass the engine implements.
+bool architecture_supported(const std::string& architecture);
+
+} // namespace octo

@@ -1,0 +1,114 @@
+#include "engine/model/model_validation.h"
+
+#include <string>
+#include <vector>
+
+namespace octo {
+
+namespace {
+
+Error invalid(const std::string& what) { return make_error(ErrorCode::InvalidModel, what); }
+
+std::string shape_string(const std::vector<int64_t>& ne) {
+    std::string s = "[";
+    for (size_t k = 0; k < ne.size(); ++k) s += (k ? ", " : "") + std::to_string(ne[k]);
+    return s + "]";
+}
+
+std::string shape_string(const GgufTensorInfo& t) {
+    return shape_string(std::vector<int64_t>(t.ne, t.ne + t.n_dims));
+}
+
+// A tensor the architecture uses: its expected shape (innermost first) and whether it may be absent.
+struct Expected {
+    std::string name;
+    std::vector<int64_t> ne;
+    bool optional = false;
+};
+
+std::vector<Expected> expected_tensors(const ModelParams& p) {
+    const int64_t n_embd_kv = p.head_dim() * p.n_head_kv;
+    std::vector<Expected> e = {
+        {"token_embd.weight", {p.n_embd, p.n_vocab}},
+        {"output_norm.weight", {p.n_embd}},
+        {"output.weight", {p.n_embd, p.n_vocab}, true}, // absent: tied to token_embd
+        {"rope_freqs.weight", {p.n_rot / 2}, true},     // Llama 3.1+ frequency factors
+    };
+    for (int64_t l = 0; l < p.n_layer; ++l) {
+        const std::string b = "blk." + std::to_string(l) + ".";
+        e.push_back({b + "attn_norm.weight", {p.n_embd}});
+        e.push_back({b + "attn_q.weight", {p.n_embd, p.n_embd}});
+        e.push_back({b + "attn_k.weight", {p.n_embd, n_embd_kv}});
+        e.push_back({b + "attn_v.weight", {p.n_embd, n_embd_kv}});
+        e.push_back({b + "attn_output.weight", {p.n_embd, p.n_embd}});
+        e.push_back({b + "ffn_norm.weight", {p.n_embd}});
+        e.push_back({b + "ffn_gate.weight", {p.n_embd, p.n_ff}});
+        e.push_back({b + "ffn_up.weight", {p.n_embd, p.n_ff}});
+        e.push_back({b + "ffn_down.weight", {p.n_ff, p.n_embd}});
+        const bool qwen2 = p.architecture == "qwen2";
+        e.push_back({b + "attn_q.bias", {p.n_embd}, !qwen2});
+        e.push_back({b + "attn_k.bias", {n_embd_kv}, !qwen2});
+        e.push_back({b + "attn_v.bias", {n_embd_kv}, !qwen2});
+    }
+    return e;
+}
+
+} // namespace
+
+Status validate_hparams(const ModelParams& p) {
+    if (p.n_layer <= 0) return invalid("block_count is " + std::to_string(p.n_layer) + " (must be at least 1)");
+    if (p.n_layer > 4096) return invalid("block_count " + std::to_string(p.n_layer) + " is implausibly large");
+    if (p.n_head <= 0) return invalid("attention.head_count is " + std::to_string(p.n_head) + " (must be at least 1)");
+    if (p.n_head_kv <= 0) return invalid("attention.head_count_kv is " + std::to_string(p.n_head_kv));
+    if (p.n_embd <= 0) return invalid("embedding_length is " + std::to_string(p.n_embd));
+    if (p.n_embd % p.n_head != 0) {
+        return invalid("embedding_length " + std::to_string(p.n_embd) + " is not divisible by head_count " +
+                       std::to_string(p.n_head));
+    }
+    if (p.n_head % p.n_head_kv != 0) {
+        return invalid("head_count " + std::to_string(p.n_head) + " is not divisible by head_count_kv " +
+                       std::to_string(p.n_head_kv));
+    }
+    if (p.n_ff <= 0) return invalid("feed_forward_length is " + std::to_string(p.n_ff));
+    if (p.n_rot <= 0 || p.n_rot > p.head_dim() || p.n_rot % 2 != 0) {
+        return invalid("rope.dimension_count " + std::to_string(p.n_rot) + " must be even and at most head_dim " +
+                       std::to_string(p.head_dim()));
+    }
+    if (p.context_length <= 0) return invalid("context_length is " + std::to_string(p.context_length));
+    if (!(p.rope_freq_base > 0.0)) return invalid("rope.freq_base must be positive");
+    if (!(p.rms_norm_eps > 0.0)) return invalid("attention.layer_norm_rms_epsilon must be positive");
+    return Ok{};
+}
+
+Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_tokenizer_vocab) {
+    if (!architecture_supported(p.architecture)) {
+        return make_error(ErrorCode::Unsupported, "architecture '" + p.architecture +
+                                                      "' is not supported (supported: llama, qwen2)");
+    }
+    if (auto s = validate_hparams(p); !s) return s;
+    for (const auto& t : file.tensors()) {
+        if (!t.type.supported) {
+            return make_error(ErrorCode::Unsupported, "tensor '" + t.name + "' has type " +
+                                                          std::string(t.type.name) +
+                                                          ", which the engine cannot run");
+        }
+    }
+    for (const auto& e : expected_tensors(p)) {
+        const GgufTensorInfo* t = file.find_tensor(e.name);
+        if (!t) {
+            if (e.optional) continue;
+            return invalid("tensor '" + e.name + "' is missing");
+        }
+        if (t->n_dims != e.ne.size() || !std::equal(e.ne.begin(), e.ne.end(), t->ne)) {
+            return invalid("tensor '" + e.name + "' has shape " + shape_string(*t) + ", expected " +
+                           shape_string(e.ne) + " from the hyperparameters");
+        }
+    }
+    if (p.n_vocab != n_tokenizer_vocab) {
+        return invalid("token_embd.weight has " + std::to_string(p.n_vocab) + " rows but the tokenizer has " +
+                       std::to_string(n_tokenizer_vocab) + " tokens");
+    }
+    return Ok{};
+}
+
+} // namespace octo
