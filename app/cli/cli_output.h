@@ -1,0 +1,34 @@
+// Output conventions shared by every octoscope-cli command: one JSON object on stdout
+// with --json, errors as one line on stderr (and {"error": ...} on stdout with --json),
+// exit statuses 1..127 only.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/result.h"
+
+namespace octo::cli {
+
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitError = 1, // the command failed (bad model, unreadable file ...)
+    kExitUsage = 2, // the command line itself is wrong
+};
+
+// Prints `message` as one line on stderr, and as {"error": message} on stdout when `json`.
+int report_error(bool json, const std::string& message, int exit_code = kExitError);
+int report_error(bool json, const Error& error);
+
+// Prints a JSON object on one line; strings are guaranteed valid UTF-8 by the callers.
+void print_json(const nlohmann::json& object);
+
+// `bytes` with every invalid UTF-8 sequence replaced by U+FFFD.
+std::string valid_utf8(std::string_view bytes);
+
+// Lower-case hex of the bytes, two digits each ("e4bda0").
+std::string hex_bytes(std::string_view bytes);
+
+} // namespace octo::cli

@@ -1,0 +1,95 @@
+// octoscope-cli info: what a GGUF file holds and whether the engine can run it.
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/model/model_params.h"
+#include "engine/model/model_validation.h"
+
+namespace octo::cli {
+
+namespace {
+
+struct InfoOptions {
+    std::string model;
+    bool json = false;
+};
+
+nlohmann::json optional_string(const GgufFile& f, const std::string& key) {
+    auto v = f.get_string(key);
+    return v ? nlohmann::json(valid_utf8(v.value())) : nlohmann::json(nullptr);
+}
+
+nlohmann::json positive_or_null(int64_t v) { return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+// Why the engine could not run this file, or null when it could.
+nlohmann::json load_problem(const GgufFile& f, const Result<ModelParams>& params) {
+    if (!params) return params.error().message;
+    if (f.tensors().empty()) return "the file holds no tensors (vocabulary only)";
+    auto s = validate_model(f, params.value(), params->n_vocab);
+    return s ? nlohmann::json(nullptr) : nlohmann::json(s.error().message);
+}
+
+int run_info(const InfoOptions& o) {
+    auto file = GgufFile::open(o.model);
+    if (!file) return report_error(o.json, file.error());
+    const GgufFile& f = file.value();
+    auto params = read_model_params(f);
+
+    std::map<std::string, int64_t> types;
+    std::map<std::string, int64_t> unsupported;
+    int64_t n_params = 0;
+    for (const auto& t : f.tensors()) {
+        types[std::string(t.type.name)] += 1;
+        if (!t.type.supported) unsupported[std::string(t.type.name)] += 1;
+        n_params += t.n_elements();
+    }
+    nlohmann::json unsupported_names = nlohmann::json::array();
+    for (const auto& [name, count] : unsupported) unsupported_names.push_back(name);
+
+    const ModelParams p = params ? params.value() : ModelParams{};
+    nlohmann::json out = {
+        {"file", valid_utf8(o.model)},
+        {"file_size", f.file_size()},
+        {"gguf_version", f.version()},
+        {"architecture", p.architecture.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.architecture)},
+        {"name", optional_string(f, "general.name")},
+        {"n_layer", positive_or_null(p.n_layer)},
+        {"n_head", positive_or_null(p.n_head)},
+        {"n_head_kv", positive_or_null(p.n_head_kv)},
+        {"n_embd", positive_or_null(p.n_embd)},
+        {"n_ff", positive_or_null(p.n_ff)},
+        {"n_vocab", positive_or_null(p.n_vocab)},
+        {"context_length", positive_or_null(p.context_length)},
+        {"tokenizer", optional_string(f, "tokenizer.ggml.model")},
+        {"pre", optional_string(f, "tokenizer.ggml.pre")},
+        {"n_tensors", f.tensors().size()},
+        {"n_params", n_params},
+        {"tensor_types", types},
+        {"unsupported", unsupported_names},
+        {"load_error", load_problem(f, params)},
+    };
+    if (o.json) {
+        print_json(out);
+        return kExitOk;
+    }
+    for (const auto& [key, value] : out.items()) {
+        std::cout << key << ": " << (value.is_string() ? value.get<std::string>() : value.dump()) << '\n';
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void add_info_command(CLI::App& app, CommandRunner& run) {
+    auto opts = std::make_shared<InfoOptions>();
+    CLI::App* cmd = app.add_subcommand("info", "Describe a GGUF model: architecture, sizes, tokenizer, tensor types");
+    cmd->add_option("--model,-m", opts->model, "GGUF file")->required();
+    cmd->add_flag("--json", opts->json, "Print one JSON object");
+    cmd->callback([&run, opts] { run = [opts] { return run_info(*opts); }; });
+}
+
+} // namespace octo::cli

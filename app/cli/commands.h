@@ -1,0 +1,17 @@
+// Each octoscope-cli subcommand registers its options on the parser and, when chosen,
+// sets `run` to the action that main() executes after parsing.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace octo::cli {
+
+using CommandRunner = std::function<int()>;
+
+void add_info_command(CLI::App& app, CommandRunner& run);
+void add_tokenize_command(CLI::App& app, CommandRunner& run);
+void add_paths_command(CLI::App& app, CommandRunner& run);
+
+} // namespace octo::cli

@@ -1,0 +1,48 @@
+// octoscope-cli: the headless entry point. Subcommands live in cmd_*.cpp.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+
+namespace {
+
+bool wants_json(int argc, char** argv) {
+    for (int k = 1; k < argc; ++k) {
+        if (std::strcmp(argv[k], "--json") == 0) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace octo::cli;
+    const bool json = wants_json(argc, argv);
+    try {
+        CLI::App app{"Octoscope command-line interface: inspect GGUF models and run them headless"};
+        app.require_subcommand(1);
+        app.set_version_flag("--version", "octoscope-cli " OCTOSCOPE_VERSION);
+        CommandRunner run;
+        add_info_command(app, run);
+        add_paths_command(app, run);
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::CallForHelp& e) {
+            return app.exit(e);
+        } catch (const CLI::CallForAllHelp& e) {
+            return app.exit(e);
+        } catch (const CLI::CallForVersion& e) {
+            return app.exit(e);
+        } catch (const CLI::ParseError& e) {
+            return report_error(json, e.what(), kExitUsage);
+        }
+        return run();
+    } catch (const std::bad_alloc&) {
+        return report_error(json, "out of memory");
+    } catch (const std::exception& e) {
+        return report_error(json, std::string("internal error: ") + e.what());
+    }
+}
