@@ -1,0 +1,124 @@
+// The operations a forward pass needs, as one table a backend implements. The CPU backend
+// (backend/cpu/) is the reference; a CUDA backend implements the same table and is tested op by
+// op against it. The forward pass (inference/) reaches activations only through these calls:
+// activation buffers come from allocate(), and logits leave through read().
+//
+// Shapes are written innermost last, as C arrays: x[n_tokens, n_in] is n_tokens rows of n_in
+// floats. Weight matrices keep the GGUF layout: W[n_out, n_in], one row per output, each row in
+// the weight type's block layout.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "engine/core/result.h"
+#include "engine/gguf/tensor_type.h"
+
+namespace octo {
+
+// A weight matrix W[n_out, n_in] as stored in the model file (memory-mapped, never copied).
+struct WeightMatrix {
+    TensorType type = TensorType::F32;
+    const uint8_t* data = nullptr; // [n_out][row_bytes]
+    int64_t n_in = 0;              // values per row (GGUF ne[0])
+    int64_t n_out = 0;             // rows (GGUF ne[1])
+    uint64_t row_bytes = 0;        // bytes per row in the type's layout
+};
+
+// Activations owned by a backend (host memory on the CPU, device memory on a GPU).
+class DeviceBuffer {
+public:
+    virtual ~DeviceBuffer() = default;
+    virtual float* data() = 0; // backend address: pass it to ops, never dereference it
+    virtual int64_t size() const = 0; // floats
+};
+
+// Rotary position embedding of one head_dim-wide head.
+enum class RopeLayout {
+    Normal, // pairs (x[2i], x[2i+1])            — llama
+    NeoX,   // pairs (x[i], x[i + n_rot / 2])    — qwen2
+};
+
+struct RopeParams {
+    RopeLayout layout = RopeLayout::Normal;
+    int64_t n_rot = 0;            // rotated dims per head (even, <= head_dim); the rest pass through
+    double freq_base = 10000.0;   // theta_i = pos * freq_base^(-2i / n_rot) / freq_factors[i]
+    const float* freq_factors = nullptr; // [n_rot / 2] (the `rope_freqs` tensor), or null for all 1
+};
+
+// Key/value storage for one sequence: n_layer x n_cells cells of n_head_kv * head_dim floats
+// for keys and the same for values. Cells are addressed by position today (cell p holds position
+// p); a paged pool will map positions to cells through a block table behind the same calls.
+struct KvCacheShape {
+    int64_t n_layer = 0;
+    int64_t n_cells = 0;   // positions it can hold (the context size)
+    int64_t n_head_kv = 0;
+    int64_t head_dim = 0;
+};
+
+class KvCache {
+public:
+    virtual ~KvCache() = default;
+    virtual const KvCacheShape& shape() const = 0;
+    virtual int64_t bytes() const = 0;
+};
+
+// Grouped-query attention: query head h reads kv head h / (n_head / n_head_kv).
+struct AttentionShape {
+    int64_t n_head = 0;
+    int64_t n_head_kv = 0;
+    int64_t head_dim = 0;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    virtual std::string name() const = 0;
+    // Whether matmul() and embed() accept weights of this type.
+    virtual bool supports(TensorType type) const = 0;
+
+    // --- memory -------------------------------------------------------------------------------
+    virtual std::unique_ptr<DeviceBuffer> allocate(int64_t n_floats) = 0;
+    // Copies n floats starting at src (a backend address) into host memory.
+    virtual void read(const float* src, std::span<float> dst) = 0;
+    virtual Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) = 0;
+
+    // --- operations ---------------------------------------------------------------------------
+    // out[n_tokens, table.n_in] = rows tokens[i] of table[n_vocab, n_embd]; ids already checked.
+    virtual void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) = 0;
+
+    // y[n_tokens, w.n_out] = x[n_tokens, w.n_in] · Wᵀ. Each y element is reduced in one fixed
+    // order, the same for any n_tokens and any thread count.
+    virtual void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) = 0;
+
+    // y[n_tokens, n] = x / sqrt(mean(x²) + eps) * weight[n], per row. y may alias x.
+    virtual void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
+                          float eps) = 0;
+
+    // y[n_tokens, n] += bias[n]
+    virtual void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) = 0;
+
+    // y[n] += x[n] (the residual stream)
+    virtual void add(float* y, const float* x, int64_t n) = 0;
+
+    // out[n] = silu(gate[n]) * up[n]; out may alias gate
+    virtual void swiglu(const float* gate, const float* up, float* out, int64_t n) = 0;
+
+    // Rotates x[n_tokens, n_heads, head_dim] in place; token i is at positions[i].
+    virtual void rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
+                      std::span<const int32_t> positions, const RopeParams& params) = 0;
+
+    // Stores k, v [n_tokens, n_head_kv * head_dim] of layer `layer` at positions[i].
+    virtual void kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
+                          std::span<const int32_t> positions) = 0;
+
+    // Causal attention: query i (at positions[i]) attends to the cached positions 0..positions[i].
+    // q[n_tokens, n_head, head_dim] -> out[n_tokens, n_head, head_dim]; softmax(q·k / sqrt(head_dim)).
+    virtual void attention(const KvCache& cache, int64_t layer, const float* q, float* out,
+                           std::span<const int32_t> positions, const AttentionShape& shape) = 0;
+};
+
+} // namespace octo

@@ -1,0 +1,63 @@
+// KV writes and causal grouped-query attention over the contiguous KV cache. Work is split by
+// (token, query head); each output row is reduced over positions 0..p in order by one thread.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cpu/cpu_kv_cache.h"
+
+namespace octo {
+
+void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
+                          std::span<const int32_t> positions) {
+    auto& kv = static_cast<CpuKvCache&>(cache);
+    const size_t row_bytes = static_cast<size_t>(kv.row()) * sizeof(float);
+    for (size_t i = 0; i < positions.size(); ++i) {
+        std::memcpy(kv.k(layer, positions[i]), k + static_cast<int64_t>(i) * kv.row(), row_bytes);
+        std::memcpy(kv.v(layer, positions[i]), v + static_cast<int64_t>(i) * kv.row(), row_bytes);
+    }
+}
+
+void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, float* out,
+                           std::span<const int32_t> positions, const AttentionShape& s) {
+    const auto& kv = static_cast<const CpuKvCache&>(cache);
+    const int64_t group = s.n_head / s.n_head_kv;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(s.head_dim));
+    const int64_t n_tokens = static_cast<int64_t>(positions.size());
+    scratch_.resize(static_cast<size_t>(n_threads()));
+    for (auto& scores : scratch_) scores.resize(static_cast<size_t>(kv.shape().n_cells));
+
+    pool_.parallel_for(n_tokens * s.n_head, [&](int64_t task, int thread) {
+        const int64_t t = task / s.n_head;
+        const int64_t h = task % s.n_head;
+        const int64_t kv_offset = (h / group) * s.head_dim;
+        const int64_t n_seen = positions[t] + 1;
+        const float* qh = q + (t * s.n_head + h) * s.head_dim; // [head_dim]
+        float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
+        float* scores = scratch_[static_cast<size_t>(thread)].data(); // [n_seen]
+
+        float max_score = -INFINITY;
+        for (int64_t p = 0; p < n_seen; ++p) {
+            const float* kp = kv.k(layer, p) + kv_offset; // [head_dim]
+            float dot = 0.0f;
+            for (int64_t d = 0; d < s.head_dim; ++d) dot += qh[d] * kp[d];
+            scores[p] = dot * scale;
+            max_score = std::max(max_score, scores[p]);
+        }
+        float sum = 0.0f;
+        for (int64_t p = 0; p < n_seen; ++p) {
+            scores[p] = std::exp(scores[p] - max_score);
+            sum += scores[p];
+        }
+        std::fill(oh, oh + s.head_dim, 0.0f);
+        for (int64_t p = 0; p < n_seen; ++p) {
+            const float* vp = kv.v(layer, p) + kv_offset; // [head_dim]
+            for (int64_t d = 0; d < s.head_dim; ++d) oh[d] += scores[p] * vp[d];
+        }
+        const float inv_sum = 1.0f / sum;
+        for (int64_t d = 0; d < s.head_dim; ++d) oh[d] *= inv_sum;
+    });
+}
+
+} // namespace octo

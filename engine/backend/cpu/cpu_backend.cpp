@@ -1,0 +1,77 @@
+#include "engine/backend/cpu/cpu_backend.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "engine/backend/cpu/cpu_kv_cache.h"
+#include "engine/backend/cpu/matmul_kernels.h"
+#include "engine/gguf/dequantize.h"
+
+namespace octo {
+
+namespace {
+
+class HostBuffer final : public DeviceBuffer {
+public:
+    explicit HostBuffer(int64_t n) : values_(static_cast<size_t>(n)) {}
+    float* data() override { return values_.data(); }
+    int64_t size() const override { return static_cast<int64_t>(values_.size()); }
+
+private:
+    std::vector<float> values_;
+};
+
+constexpr int64_t kTasksPerThread = 4; // row chunks per thread, so uneven threads even out
+
+} // namespace
+
+Result<std::unique_ptr<CpuBackend>> CpuBackend::create(const CpuBackendOptions& options) {
+    const CpuPath path = options.path.value_or(best_cpu_path());
+    if (!cpu_supports(path)) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "this CPU cannot run the " + std::string(cpu_path_name(path)) + " kernels");
+    }
+    return std::unique_ptr<CpuBackend>(new CpuBackend(options.n_threads, path));
+}
+
+std::string CpuBackend::name() const {
+    return "cpu (" + std::string(cpu_path_name(path_)) + ", " + std::to_string(n_threads()) + " threads)";
+}
+
+bool CpuBackend::supports(TensorType type) const { return matmul_kernel(path_, type) != nullptr; }
+
+std::unique_ptr<DeviceBuffer> CpuBackend::allocate(int64_t n_floats) {
+    return std::make_unique<HostBuffer>(n_floats);
+}
+
+void CpuBackend::read(const float* src, std::span<float> dst) {
+    std::memcpy(dst.data(), src, dst.size_bytes());
+}
+
+Result<std::unique_ptr<KvCache>> CpuBackend::create_kv_cache(const KvCacheShape& shape) {
+    if (shape.n_layer <= 0 || shape.n_cells <= 0 || shape.n_head_kv <= 0 || shape.head_dim <= 0) {
+        return make_error(ErrorCode::InvalidArgument, "KV cache shape must be positive");
+    }
+    return std::unique_ptr<KvCache>(std::make_unique<CpuKvCache>(shape));
+}
+
+void CpuBackend::embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const uint8_t* row = table.data + static_cast<uint64_t>(tokens[i]) * table.row_bytes;
+        dequantize_row(table.type, row, out + static_cast<int64_t>(i) * table.n_in, table.n_in);
+    }
+}
+
+void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) {
+    const MatmulRowsKernel kernel = matmul_kernel(path_, w.type);
+    const MatmulArgs args{&w, x, y, n_tokens};
+    const int64_t n_tasks = std::min<int64_t>(w.n_out, n_threads() * kTasksPerThread);
+    const int64_t rows_per_task = (w.n_out + n_tasks - 1) / n_tasks;
+    pool_.parallel_for((w.n_out + rows_per_task - 1) / rows_per_task, [&](int64_t task, int) {
+        const int64_t r0 = task * rows_per_task;
+        kernel(args, r0, std::min(w.n_out, r0 + rows_per_task));
+    });
+}
+
+} // namespace octo

@@ -1,0 +1,59 @@
+// The CPU implementation of the Backend table: a thread pool, matrix products through the
+// kernel of the chosen instruction path (matmul_kernels.h), and plain C++ for the other ops.
+// Work is split so that each output element is computed by one thread in a fixed order:
+// results are bit-identical for any thread count and any split of a prompt into batches.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/backend/backend.h"
+#include "engine/backend/cpu/cpu_features.h"
+#include "engine/backend/cpu/thread_pool.h"
+
+namespace octo {
+
+struct CpuBackendOptions {
+    int n_threads = 0;                // <= 0: every hardware thread
+    std::optional<CpuPath> path;      // force a kernel path; default: best_cpu_path()
+};
+
+class CpuBackend final : public Backend {
+public:
+    // Errors (InvalidArgument) when a forced path is not supported by this CPU.
+    static Result<std::unique_ptr<CpuBackend>> create(const CpuBackendOptions& options = {});
+
+    int n_threads() const { return pool_.n_threads(); }
+    CpuPath path() const { return path_; }
+
+    std::string name() const override;
+    bool supports(TensorType type) const override;
+
+    std::unique_ptr<DeviceBuffer> allocate(int64_t n_floats) override;
+    void read(const float* src, std::span<float> dst) override;
+    Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) override;
+
+    void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
+    void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) override;
+    void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
+                  float eps) override;
+    void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
+    void add(float* y, const float* x, int64_t n) override;
+    void swiglu(const float* gate, const float* up, float* out, int64_t n) override;
+    void rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
+              std::span<const int32_t> positions, const RopeParams& params) override;
+    void kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
+                  std::span<const int32_t> positions) override;
+    void attention(const KvCache& cache, int64_t layer, const float* q, float* out,
+                   std::span<const int32_t> positions, const AttentionShape& shape) override;
+
+private:
+    CpuBackend(int n_threads, CpuPath path) : pool_(n_threads), path_(path) {}
+
+    ThreadPool pool_;
+    CpuPath path_;
+    std::vector<std::vector<float>> scratch_; // [n_threads][n_cells] attention scores
+};
+
+} // namespace octo

@@ -1,0 +1,35 @@
+#include "engine/backend/cpu/cpu_features.h"
+
+namespace octo {
+
+bool cpu_supports(CpuPath path) {
+    switch (path) {
+    case CpuPath::Scalar: return true;
+    case CpuPath::Avx2:
+#if defined(__x86_64__) || defined(__i386__)
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+               __builtin_cpu_supports("f16c");
+#else
+        return false;
+#endif
+    }
+    return false;
+}
+
+CpuPath best_cpu_path() { return cpu_supports(CpuPath::Avx2) ? CpuPath::Avx2 : CpuPath::Scalar; }
+
+std::string_view cpu_path_name(CpuPath path) {
+    switch (path) {
+    case CpuPath::Scalar: return "scalar";
+    case CpuPath::Avx2: return "avx2";
+    }
+    return "?";
+}
+
+std::optional<CpuPath> parse_cpu_path(std::string_view name) {
+    if (name == "scalar") return CpuPath::Scalar;
+    if (name == "avx2") return CpuPath::Avx2;
+    return std::nullopt;
+}
+
+} // namespace octo

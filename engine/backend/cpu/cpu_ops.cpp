@@ -1,0 +1,67 @@
+// The element-wise and per-row operations of the CPU backend.
+#include <cmath>
+#include <vector>
+
+#include "engine/backend/cpu/cpu_backend.h"
+
+namespace octo {
+
+void CpuBackend::rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
+                          float eps) {
+    pool_.parallel_for(n_tokens, [&](int64_t t, int) {
+        const float* xt = x + t * n; // [n]
+        float* yt = y + t * n;       // [n]
+        double sum = 0.0;            // float squares summed in double, left to right
+        for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(xt[i] * xt[i]);
+        const float mean = static_cast<float>(sum / static_cast<double>(n));
+        const float scale = 1.0f / std::sqrt(mean + eps);
+        for (int64_t i = 0; i < n; ++i) yt[i] = (xt[i] * scale) * weight[i];
+    });
+}
+
+void CpuBackend::add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) {
+    for (int64_t t = 0; t < n_tokens; ++t) {
+        for (int64_t i = 0; i < n; ++i) y[t * n + i] += bias[i];
+    }
+}
+
+void CpuBackend::add(float* y, const float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] += x[i];
+}
+
+void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        const float g = gate[i];
+        out[i] = g / (1.0f + std::exp(-g)) * up[i];
+    }
+}
+
+void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
+                      std::span<const int32_t> positions, const RopeParams& params) {
+    const int64_t n_pairs = params.n_rot / 2;
+    pool_.parallel_for(n_tokens, [&](int64_t t, int) {
+        std::vector<float> cos_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
+        std::vector<float> sin_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
+        for (int64_t i = 0; i < n_pairs; ++i) {
+            double theta = positions[t] * std::pow(params.freq_base, -2.0 * static_cast<double>(i) /
+                                                                          static_cast<double>(params.n_rot));
+            if (params.freq_factors) theta /= params.freq_factors[i];
+            cos_theta[i] = static_cast<float>(std::cos(theta));
+            sin_theta[i] = static_cast<float>(std::sin(theta));
+        }
+        for (int64_t h = 0; h < n_heads; ++h) {
+            float* head = x + (t * n_heads + h) * head_dim; // [head_dim]
+            for (int64_t i = 0; i < n_pairs; ++i) {
+                // Normal: (2i, 2i+1); NeoX: (i, i + n_rot/2).
+                const int64_t a = params.layout == RopeLayout::Normal ? 2 * i : i;
+                const int64_t b = params.layout == RopeLayout::Normal ? 2 * i + 1 : i + n_pairs;
+                const float x0 = head[a];
+                const float x1 = head[b];
+                head[a] = x0 * cos_theta[i] - x1 * sin_theta[i];
+                head[b] = x0 * sin_theta[i] + x1 * cos_theta[i];
+            }
+        }
+    });
+}
+
+} // namespace octo

@@ -1,0 +1,32 @@
+// Matrix-product kernels of the CPU backend, one per (weight type, instruction path):
+//   y[n_tokens, n_out] = x[n_tokens, n_in] · Wᵀ   for output rows [row_begin, row_end).
+// A kernel walks each weight row block by block (never dequantising a whole matrix) and
+// reduces every y element in one fixed order that does not depend on n_tokens or on which
+// rows it was given, so splitting rows across threads or tokens across batches changes nothing.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/backend/backend.h"
+#include "engine/backend/cpu/cpu_features.h"
+
+namespace octo {
+
+struct MatmulArgs {
+    const WeightMatrix* w = nullptr;
+    const float* x = nullptr; // [n_tokens, w->n_in]
+    float* y = nullptr;       // [n_tokens, w->n_out]
+    int64_t n_tokens = 0;
+};
+
+using MatmulRowsKernel = void (*)(const MatmulArgs& args, int64_t row_begin, int64_t row_end);
+
+// nullptr when the path has no kernel for the type (or the type is not supported at all).
+MatmulRowsKernel scalar_matmul_kernel(TensorType type);
+MatmulRowsKernel avx2_matmul_kernel(TensorType type);
+
+inline MatmulRowsKernel matmul_kernel(CpuPath path, TensorType type) {
+    return path == CpuPath::Avx2 ? avx2_matmul_kernel(type) : scalar_matmul_kernel(type);
+}
+
+} // namespace octo

@@ -1,0 +1,68 @@
+// The transformer forward pass of `llama` and `qwen2` models, written only in Backend ops:
+//
+//   x = embed(tokens)                                      // [n, n_embd]
+//   per layer:
+//     h = rms_norm(x) · attn_norm
+//     q, k, v = h · Wqᵀ (+bq), h · Wkᵀ (+bk), h · Wvᵀ (+bv)   // qwen2 has the biases
+//     rope(q), rope(k)                                    // normal layout (llama), NeoX (qwen2)
+//     kv_write(k, v); a = attention(q, cache)             // grouped-query, causal
+//     x += a · Woᵀ
+//     h = rms_norm(x) · ffn_norm
+//     x += (silu(h · Wgateᵀ) * (h · Wupᵀ)) · Wdownᵀ
+//   logits = (rms_norm(x) · output_norm) · Woutputᵀ      // only for the rows asked for
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "engine/backend/backend.h"
+#include "engine/core/result.h"
+#include "engine/model/model.h"
+
+namespace octo {
+
+class LlamaForward {
+public:
+    // Buffers for batches of up to n_batch tokens.
+    LlamaForward(const Model& model, Backend& backend, int64_t n_batch);
+
+    // Runs tokens[n] at positions[n] (n <= n_batch) through every layer, storing their keys and
+    // values in `cache`, and writes the logits of the last n_logit_rows tokens into
+    // logits[n_logit_rows, n_vocab] (host). Checks `cancel` between layers.
+    Status run(std::span<const int32_t> tokens, std::span<const int32_t> positions, KvCache& cache,
+               int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel);
+
+private:
+    void attention_block(const LayerWeights& lw, int64_t layer, int64_t n,
+                         std::span<const int32_t> positions, KvCache& cache);
+    void ffn_block(const LayerWeights& lw, int64_t n);
+
+    const Model& model_;
+    Backend& backend_;
+    int64_t n_batch_;
+    int64_t n_embd_;
+    int64_t n_embd_kv_;
+    int64_t n_ff_;
+    int64_t n_vocab_;
+    RopeParams rope_;
+    AttentionShape attn_shape_;
+    float eps_;
+
+    std::unique_ptr<DeviceBuffer> x_;      // [n_batch, n_embd] residual stream
+    std::unique_ptr<DeviceBuffer> normed_; // [n_batch, n_embd]
+    std::unique_ptr<DeviceBuffer> q_;      // [n_batch, n_head, head_dim]
+    std::unique_ptr<DeviceBuffer> k_;      // [n_batch, n_head_kv, head_dim]
+    std::unique_ptr<DeviceBuffer> v_;      // [n_batch, n_head_kv, head_dim]
+    std::unique_ptr<DeviceBuffer> attn_;   // [n_batch, n_head, head_dim]
+    std::unique_ptr<DeviceBuffer> proj_;   // [n_batch, n_embd]
+    std::unique_ptr<DeviceBuffer> gate_;   // [n_batch, n_ff]
+    std::unique_ptr<DeviceBuffer> up_;     // [n_batch, n_ff]
+    std::unique_ptr<DeviceBuffer> logits_; // [n_batch, n_vocab]
+};
+
+// The backend's view of a weight matrix tensor [n_in, n_out] (GGUF ne order).
+WeightMatrix weight_matrix(const GgufTensorInfo& t);
+
+} // namespace octo

@@ -1,0 +1,59 @@
+#include "engine/model/memory_estimate.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace octo {
+
+namespace {
+
+std::string gib(uint64_t bytes) {
+    char s[32];
+    std::snprintf(s, sizeof(s), "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return s;
+}
+
+} // namespace
+
+MemoryEstimate estimate_memory(const GgufFile& file, const ModelParams& p, int64_t n_ctx, int64_t n_batch) {
+    MemoryEstimate e;
+    for (const auto& t : file.tensors()) e.weights_bytes += t.n_bytes;
+    const auto n_embd_kv = static_cast<uint64_t>(p.head_dim() * p.n_head_kv);
+    e.kv_bytes = 2 * static_cast<uint64_t>(p.n_layer) * static_cast<uint64_t>(n_ctx) * n_embd_kv * sizeof(float);
+    // Per batch token: residual, normed, q, attention out, projection (n_embd each), k and v,
+    // gate, up and hidden (n_ff each), logits (n_vocab); attention scores per thread are small.
+    const auto per_token = static_cast<uint64_t>(5 * p.n_embd + 2 * static_cast<int64_t>(n_embd_kv) +
+                                                 3 * p.n_ff + p.n_vocab);
+    e.scratch_bytes = static_cast<uint64_t>(n_batch) * per_token * sizeof(float);
+    return e;
+}
+
+std::optional<uint64_t> available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string line;
+    while (std::getline(meminfo, line)) {
+        if (line.rfind("MemAvailable:", 0) != 0) continue;
+        std::istringstream fields(line.substr(13));
+        uint64_t kib = 0;
+        if (fields >> kib) return kib * 1024;
+    }
+    const long pages = sysconf(_SC_AVPHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_size > 0) return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+    return std::nullopt;
+}
+
+Status check_memory(const MemoryEstimate& e, uint64_t available) {
+    if (e.total() <= available) return Ok{};
+    return make_error(ErrorCode::OutOfMemory,
+                      "the model needs about " + gib(e.total()) + " (weights " + gib(e.weights_bytes) +
+                          ", KV cache " + gib(e.kv_bytes) + ", activations " + gib(e.scratch_bytes) +
+                          ") but only " + gib(available) +
+                          " is available; use a smaller context or a smaller / more quantised model");
+}
+
+} // namespace octo

@@ -1,0 +1,72 @@
+#include "engine/model/model.h"
+
+#include <algorithm>
+
+#include "engine/model/model_validation.h"
+
+namespace octo {
+
+namespace {
+
+// Token count the tokenizer metadata states, or the embedding's rows when there is none.
+int64_t tokenizer_vocab_size(const GgufFile& file, const ModelParams& p) {
+    auto tokens = file.get_array("tokenizer.ggml.tokens");
+    return tokens ? static_cast<int64_t>(tokens.value()->size()) : p.n_vocab;
+}
+
+// Reads one byte per page so the weights are resident before the first token.
+uint8_t touch_pages(const GgufTensorInfo& t) {
+    constexpr uint64_t kPage = 4096;
+    uint8_t sum = 0;
+    for (uint64_t i = 0; i < t.n_bytes; i += kPage) sum = static_cast<uint8_t>(sum + t.data[i]);
+    return sum;
+}
+
+} // namespace
+
+Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOptions& options) {
+    auto file = GgufFile::open(path);
+    if (!file) return file.error();
+    return from_gguf(std::move(file.value()), options);
+}
+
+Result<std::unique_ptr<Model>> Model::from_gguf(GgufFile file, const LoadOptions& options) {
+    std::unique_ptr<Model> m(new Model(std::move(file)));
+    const GgufFile& f = m->file_;
+    auto params = read_model_params(f);
+    if (!params) return params.error();
+    m->params_ = params.value();
+    const ModelParams& p = m->params_;
+    if (auto s = validate_model(f, p, tokenizer_vocab_size(f, p)); !s) return s.error();
+    if (options.n_ctx < 0 || options.n_batch <= 0) {
+        return make_error(ErrorCode::InvalidArgument, "n_ctx must be >= 0 and n_batch positive");
+    }
+    m->n_ctx_ = options.n_ctx > 0 ? options.n_ctx : std::min(p.context_length, kDefaultMaxContext);
+    m->n_batch_ = options.n_batch;
+
+    m->estimate_ = estimate_memory(f, p, m->n_ctx_, m->n_batch_);
+    const std::optional<uint64_t> available =
+        options.available_bytes ? options.available_bytes : available_memory_bytes();
+    if (available) {
+        if (auto s = check_memory(m->estimate_, *available); !s) return s.error();
+    }
+
+    auto weights = bind_weights(f, p);
+    if (!weights) return weights.error();
+    m->weights_ = std::move(weights.value());
+
+    const uint64_t total = std::max<uint64_t>(1, m->estimate_.weights_bytes);
+    uint64_t done = 0;
+    volatile uint8_t sink = 0;
+    for (const auto& t : f.tensors()) {
+        if (options.progress && !options.progress(static_cast<double>(done) / static_cast<double>(total))) {
+            return make_error(ErrorCode::Cancelled, "loading was cancelled");
+        }
+        sink = static_cast<uint8_t>(sink + touch_pages(t));
+        done += t.n_bytes;
+    }
+    if (options.progress && !options.progress(1.0)) return make_error(ErrorCode::Cancelled, "loading was cancelled");
+    return m;
+}
+
+} // namespace octo

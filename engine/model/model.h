@@ -1,0 +1,60 @@
+// A loaded model: the memory-mapped GGUF file, its hyperparameters and its bound weights.
+// Loading validates the file, estimates memory (weights + KV cache for the chosen context +
+// activations) and refuses with ErrorCode::OutOfMemory when the machine lacks it, then pages
+// the weights in tensor by tensor, reporting progress; the callback can cancel.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/core/result.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/model/memory_estimate.h"
+#include "engine/model/model_params.h"
+#include "engine/model/model_weights.h"
+
+namespace octo {
+
+// Contexts above this are opt-in: a 128K-token KV cache is rarely what a caller wants by default.
+constexpr int64_t kDefaultMaxContext = 4096;
+constexpr int64_t kDefaultBatch = 64;
+
+struct LoadOptions {
+    int64_t n_ctx = 0;     // positions the sessions will hold; 0: min(context_length, 4096)
+    int64_t n_batch = kDefaultBatch; // tokens per forward batch (activation memory)
+    // Called with the fraction loaded, 0..1; returning false cancels (ErrorCode::Cancelled).
+    std::function<bool(double fraction)> progress;
+    std::optional<uint64_t> available_bytes; // replaces the machine's available memory (tests)
+};
+
+class Model {
+public:
+    static Result<std::unique_ptr<Model>> load(const std::string& path, const LoadOptions& options = {});
+    // From an already opened file (e.g. GgufFile::parse over bytes the caller keeps alive).
+    static Result<std::unique_ptr<Model>> from_gguf(GgufFile file, const LoadOptions& options = {});
+
+    Model(const Model&) = delete;
+    Model& operator=(const Model&) = delete;
+
+    const GgufFile& file() const { return file_; }
+    const ModelParams& params() const { return params_; }
+    const ModelWeights& weights() const { return weights_; }
+    const MemoryEstimate& memory_estimate() const { return estimate_; }
+    int64_t n_ctx() const { return n_ctx_; }     // the context the estimate was made for
+    int64_t n_batch() const { return n_batch_; }
+
+private:
+    explicit Model(GgufFile file) : file_(std::move(file)) {}
+
+    GgufFile file_;
+    ModelParams params_;
+    ModelWeights weights_; // points into file_'s tensor table
+    MemoryEstimate estimate_;
+    int64_t n_ctx_ = 0;
+    int64_t n_batch_ = 0;
+};
+
+} // namespace octo

@@ -1,0 +1,67 @@
+#include "engine/model/model_weights.h"
+
+#include <string>
+
+namespace octo {
+
+namespace {
+
+// Looks up a tensor validate_model() has already checked; vectors must be F32.
+struct Binder {
+    const GgufFile& file;
+    Status status = Ok{};
+
+    const GgufTensorInfo* matrix(const std::string& name) {
+        const GgufTensorInfo* t = file.find_tensor(name);
+        if (!t && status) status = make_error(ErrorCode::InvalidModel, "tensor '" + name + "' is missing");
+        return t;
+    }
+
+    const GgufTensorInfo* vector(const std::string& name, bool optional = false) {
+        const GgufTensorInfo* t = file.find_tensor(name);
+        if (!t) {
+            if (!optional && status) status = make_error(ErrorCode::InvalidModel, "tensor '" + name + "' is missing");
+            return nullptr;
+        }
+        if (t->type.type != TensorType::F32 && status) {
+            status = make_error(ErrorCode::Unsupported, "tensor '" + name + "' has type " +
+                                                            std::string(t->type.name) + "; vectors must be F32");
+        }
+        return t;
+    }
+};
+
+} // namespace
+
+Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
+    Binder b{file};
+    ModelWeights w;
+    w.token_embd = b.matrix("token_embd.weight");
+    w.output_norm = b.vector("output_norm.weight");
+    w.output = file.find_tensor("output.weight");
+    w.output_tied = w.output == nullptr;
+    if (w.output_tied) w.output = w.token_embd;
+    w.rope_freqs = b.vector("rope_freqs.weight", /*optional=*/true);
+    const bool biases = p.architecture == "qwen2";
+    for (int64_t l = 0; l < p.n_layer; ++l) {
+        const std::string blk = "blk." + std::to_string(l) + ".";
+        LayerWeights layer;
+        layer.attn_norm = b.vector(blk + "attn_norm.weight");
+        layer.attn_q = b.matrix(blk + "attn_q.weight");
+        layer.attn_k = b.matrix(blk + "attn_k.weight");
+        layer.attn_v = b.matrix(blk + "attn_v.weight");
+        layer.attn_q_bias = b.vector(blk + "attn_q.bias", !biases);
+        layer.attn_k_bias = b.vector(blk + "attn_k.bias", !biases);
+        layer.attn_v_bias = b.vector(blk + "attn_v.bias", !biases);
+        layer.attn_output = b.matrix(blk + "attn_output.weight");
+        layer.ffn_norm = b.vector(blk + "ffn_norm.weight");
+        layer.ffn_gate = b.matrix(blk + "ffn_gate.weight");
+        layer.ffn_up = b.matrix(blk + "ffn_up.weight");
+        layer.ffn_down = b.matrix(blk + "ffn_down.weight");
+        w.layers.push_back(layer);
+    }
+    if (!b.status) return b.status.error();
+    return w;
+}
+
+} // namespace octo

@@ -1,0 +1,162 @@
+// CPU matrix-product kernels per weight type: the scalar reference against a float64 product of
+// the dequantised weights, each optimised path against the scalar one (normalised error), and
+// bit-identical results for any thread count and any split of the tokens into batches.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/gguf/dequantize.h"
+#include "engine/gguf/quantize.h"
+
+namespace octo {
+namespace {
+
+constexpr TensorType kTypes[] = {
+    TensorType::F32,  TensorType::F16,  TensorType::BF16, TensorType::Q4_0,
+    TensorType::Q4_1, TensorType::Q5_0, TensorType::Q5_1, TensorType::Q8_0,
+    TensorType::Q4_K, TensorType::Q5_K, TensorType::Q6_K,
+};
+
+std::string type_name(TensorType t) { return std::string(tensor_type_info(static_cast<uint32_t>(t))->name); }
+
+// A random matrix W[n_out, n_in] quantised to `type`, with its dequantised values.
+struct TestMatrix {
+    std::vector<uint8_t> bytes; // [n_out][row_bytes]
+    std::vector<float> dequant; // [n_out, n_in]
+    WeightMatrix w;
+};
+
+TestMatrix make_matrix(TensorType type, int64_t n_in, int64_t n_out, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<float> values(static_cast<size_t>(n_in * n_out));
+    for (float& v : values) v = dist(rng);
+    TestMatrix m;
+    const uint64_t row_bytes = *tensor_row_bytes(*tensor_type_info(static_cast<uint32_t>(type)), n_in);
+    m.bytes.resize(row_bytes * static_cast<uint64_t>(n_out));
+    m.dequant.resize(values.size());
+    for (int64_t r = 0; r < n_out; ++r) {
+        quantize_row(type, values.data() + r * n_in, m.bytes.data() + r * row_bytes, n_in);
+        dequantize_row(type, m.bytes.data() + r * row_bytes, m.dequant.data() + r * n_in, n_in);
+    }
+    m.w = WeightMatrix{type, m.bytes.data(), n_in, n_out, row_bytes};
+    return m;
+}
+
+std::vector<float> random_vector(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+double relative_l2(const std::vector<float>& got, const std::vector<double>& want) {
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        num += (got[i] - want[i]) * (got[i] - want[i]);
+        den += want[i] * want[i];
+    }
+    return std::sqrt(num / den);
+}
+
+std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) {
+    auto b = CpuBackend::create({threads, path});
+    return b ? std::move(b.value()) : nullptr;
+}
+
+std::vector<CpuPath> optimised_paths() {
+    std::vector<CpuPath> paths;
+    if (cpu_supports(CpuPath::Avx2)) paths.push_back(CpuPath::Avx2);
+    return paths;
+}
+
+// Row lengths every type can store: 512 (two K-quant super-blocks) and, for plain types, 172.
+int64_t row_length(TensorType t, bool odd) {
+    const bool plain = t == TensorType::F32 || t == TensorType::F16 || t == TensorType::BF16;
+    return odd && plain ? 172 : 512;
+}
+
+TEST(CpuMatmul, ScalarMatchesFloat64ProductOfDequantisedWeights) {
+    for (TensorType type : kTypes) {
+        for (bool odd : {false, true}) {
+            const int64_t n_in = row_length(type, odd), n_out = 13, n_tok = 3;
+            const TestMatrix m = make_matrix(type, n_in, n_out, 7);
+            const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 8); // [n_tok, n_in]
+            std::vector<double> want(static_cast<size_t>(n_tok * n_out));      // [n_tok, n_out]
+            for (int64_t t = 0; t < n_tok; ++t) {
+                for (int64_t r = 0; r < n_out; ++r) {
+                    double s = 0.0;
+                    for (int64_t i = 0; i < n_in; ++i) s += double(m.dequant[r * n_in + i]) * x[t * n_in + i];
+                    want[t * n_out + r] = s;
+                }
+            }
+            std::vector<float> y(want.size());
+            backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), y.data(), n_tok);
+            EXPECT_LT(relative_l2(y, want), 1e-6) << type_name(type) << " n_in " << n_in;
+        }
+    }
+}
+
+// Both paths multiply the same dequantised values; only the order of the sums differs.
+TEST(CpuMatmul, OptimisedPathsMatchScalarWithinOneInAHundredThousand) {
+    const auto paths = optimised_paths();
+    if (paths.empty()) GTEST_SKIP() << "this CPU has no optimised kernel path";
+    for (CpuPath path : paths) {
+        for (TensorType type : kTypes) {
+            for (bool odd : {false, true}) {
+                const int64_t n_in = row_length(type, odd), n_out = 21, n_tok = 6;
+                const TestMatrix m = make_matrix(type, n_in, n_out, 11);
+                const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 12);
+                std::vector<float> ref(static_cast<size_t>(n_tok * n_out)), got(ref.size());
+                backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), ref.data(), n_tok);
+                backend(path, 2)->matmul(m.w, x.data(), got.data(), n_tok);
+                EXPECT_LT(relative_l2(got, as_double(ref)), 1e-5)
+                    << cpu_path_name(path) << " " << type_name(type) << " n_in " << n_in;
+            }
+        }
+    }
+}
+
+TEST(CpuMatmul, BitIdenticalAcrossThreadCountsAndTokenBatches) {
+    std::vector<CpuPath> paths = optimised_paths();
+    paths.push_back(CpuPath::Scalar);
+    for (CpuPath path : paths) {
+        for (TensorType type : kTypes) {
+            const int64_t n_in = row_length(type, true), n_out = 37, n_tok = 9;
+            const TestMatrix m = make_matrix(type, n_in, n_out, 3);
+            const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 4);
+            std::vector<float> all(static_cast<size_t>(n_tok * n_out)); // one batch, 1 thread
+            backend(path, 1)->matmul(m.w, x.data(), all.data(), n_tok);
+            for (int threads : {2, 3}) {
+                std::vector<float> y(all.size());
+                backend(path, threads)->matmul(m.w, x.data(), y.data(), n_tok);
+                EXPECT_EQ(y, all) << cpu_path_name(path) << " " << type_name(type) << " threads " << threads;
+            }
+            // Tokens one at a time and in uneven batches (5 + 4).
+            auto b = backend(path, 2);
+            std::vector<float> split(all.size());
+            for (int64_t t = 0; t < n_tok; ++t) b->matmul(m.w, x.data() + t * n_in, split.data() + t * n_out, 1);
+            EXPECT_EQ(split, all) << cpu_path_name(path) << " " << type_name(type) << " one by one";
+            b->matmul(m.w, x.data(), split.data(), 5);
+            b->matmul(m.w, x.data() + 5 * n_in, split.data() + 5 * n_out, 4);
+            EXPECT_EQ(split, all) << cpu_path_name(path) << " " << type_name(type) << " 5 + 4";
+        }
+    }
+}
+
+TEST(CpuBackend, ForcingAnUnsupportedPathIsAnError) {
+    if (cpu_supports(CpuPath::Avx2)) GTEST_SKIP() << "this CPU supports every path";
+    auto b = CpuBackend::create({1, CpuPath::Avx2});
+    ASSERT_FALSE(b);
+    EXPECT_EQ(b.error().code, ErrorCode::InvalidArgument);
+}
+
+} // namespace
+} // namespace octo

@@ -1,0 +1,170 @@
+// The forward pass against llama.cpp's outputs on real and random models (../shared/refdata,
+// README there): greedy generations token for token and first-step logits within stated
+// relative-L2 bounds. Skips when ../shared is absent.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/inference/session.h"
+#include "engine/model/model.h"
+#include "tests/support/shared_data.h"
+
+namespace octo {
+namespace {
+
+struct RefCase {
+    std::vector<int32_t> prompt_ids;
+    std::vector<int32_t> generated_ids;
+    std::vector<float> first_step_logits; // [n_vocab]
+};
+
+std::vector<RefCase> read_cases(const nlohmann::json& cases, const std::string& logits_key) {
+    std::vector<RefCase> out;
+    for (const auto& c : cases) {
+        out.push_back({c.at("prompt_ids").get<std::vector<int32_t>>(), c.at("generated_ids").get<std::vector<int32_t>>(),
+                       c.at(logits_key).get<std::vector<float>>()});
+    }
+    return out;
+}
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+struct GreedyRun {
+    std::vector<int32_t> ids;
+    std::vector<float> first_step_logits;
+};
+
+int32_t argmax(std::span<const float> logits) {
+    size_t best = 0;
+    for (size_t i = 1; i < logits.size(); ++i) {
+        if (logits[i] > logits[best]) best = i;
+    }
+    return static_cast<int32_t>(best);
+}
+
+// Prompt as one batch, then one token per step; no stop at end-of-sequence.
+GreedyRun greedy(Session& session, const std::vector<int32_t>& prompt, size_t n_steps) {
+    GreedyRun run;
+    session.reset();
+    auto logits = session.eval(prompt);
+    EXPECT_TRUE(logits) << logits.error().message;
+    if (!logits) return run;
+    run.first_step_logits.assign(logits->begin(), logits->end());
+    for (size_t step = 0; step < n_steps; ++step) {
+        const int32_t next = argmax(*logits);
+        run.ids.push_back(next);
+        if (step + 1 == n_steps) break;
+        logits = session.eval(std::span<const int32_t>(&next, 1));
+        if (!logits) {
+            ADD_FAILURE() << logits.error().message;
+            break;
+        }
+    }
+    return run;
+}
+
+double relative_l2(const std::vector<float>& got, const std::vector<float>& want) {
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        num += double(got[i] - want[i]) * double(got[i] - want[i]);
+        den += double(want[i]) * want[i];
+    }
+    return std::sqrt(num / den);
+}
+
+struct Expectation {
+    std::string model_file;
+    double max_logit_error;    // bound on the relative L2 error of the first-step logits
+    size_t n_compared_tokens;  // leading generated tokens compared per case
+    int min_identical_runs;    // cases whose compared tokens must all match
+};
+
+// Runs every case and checks the expectation; prints the measured figures.
+void check_against_reference(const std::filesystem::path& dir, const Expectation& e, const std::vector<RefCase>& cases) {
+    auto model = Model::load((dir / e.model_file).string());
+    ASSERT_TRUE(model) << model.error().message;
+    auto backend = CpuBackend::create({2, std::nullopt});
+    ASSERT_TRUE(backend);
+    auto session = Session::create(**model, **backend);
+    ASSERT_TRUE(session) << session.error().message;
+    int identical = 0;
+    double worst_error = 0.0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const RefCase& c = cases[i];
+        const GreedyRun run = greedy(**session, c.prompt_ids, e.n_compared_tokens);
+        const std::vector<int32_t> want(c.generated_ids.begin(), c.generated_ids.begin() + e.n_compared_tokens);
+        if (run.ids == want) ++identical;
+        const double err = relative_l2(run.first_step_logits, c.first_step_logits);
+        worst_error = std::max(worst_error, err);
+        EXPECT_LT(err, e.max_logit_error) << e.model_file << " case " << i;
+    }
+    std::cout << "[ reference ] " << e.model_file << ": " << identical << "/" << cases.size() << " runs identical over "
+              << e.n_compared_tokens << " tokens; worst first-step logit relative L2 error " << worst_error
+              << " (bound " << e.max_logit_error << ")\n";
+    EXPECT_GE(identical, e.min_identical_runs) << e.model_file;
+}
+
+class ForwardReference : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto d = test::refdata_dir();
+        if (!d) GTEST_SKIP() << "../shared/refdata is absent; reference comparisons skipped";
+        dir_ = *d;
+    }
+    std::filesystem::path dir_;
+};
+
+// F32 weights, F32 KV cache: llama.cpp's logits agree with a float64 forward pass to ~1e-6.
+TEST_F(ForwardReference, Stories260KF32AllGreedyRuns) {
+    const auto cases = read_cases(read_json(dir_ / "stories260K_ref.json").at("cases"), "first_step_logits_kv_f32");
+    check_against_reference(dir_, {"stories260K.gguf", 1e-5, 48, 9}, cases);
+}
+
+// llama.cpp rounds activations to F16 inside F16 products (README: 1e-4 - 3e-4 expected).
+TEST_F(ForwardReference, Stories260KF16AllGreedyRuns) {
+    const auto cases = read_cases(read_json(dir_ / "stories260K_quant_ref.json").at("cases").at("f16"), "first_step_logits");
+    check_against_reference(dir_, {"stories260K-f16.gguf", 1e-3, 48, 9}, cases);
+}
+
+// llama.cpp also quantises activations to 8 bits (README: about 3e-3 - 6e-3, 7/9 expected).
+// Measured here: 2.9e-3 - 1.1e-2 with weights that dequantise exactly (dequant_samples.json)
+// and F32 parity at 3e-7, so the bound leaves room above the README's rounder figure.
+TEST_F(ForwardReference, Stories260KQ8_0) {
+    const auto cases = read_cases(read_json(dir_ / "stories260K_quant_ref.json").at("cases").at("q8_0"), "first_step_logits");
+    check_against_reference(dir_, {"stories260K-q8_0.gguf", 1.5e-2, 48, 7}, cases);
+}
+
+// README: 4e-3 - 1.6e-2, 7/9 expected.
+TEST_F(ForwardReference, Stories260KQ4_0) {
+    const auto cases = read_cases(read_json(dir_ / "stories260K_quant_ref.json").at("cases").at("q4_0"), "first_step_logits");
+    check_against_reference(dir_, {"stories260K-q4_0.gguf", 2.5e-2, 48, 7}, cases);
+}
+
+// Random weights are chaotic: only the first 12 tokens are robust (README).
+TEST_F(ForwardReference, Qwen2TinyF32First12Tokens) {
+    const auto cases = read_cases(read_json(dir_ / "qwen2_tiny_ref.json").at("cases").at("f32"), "first_step_logits");
+    check_against_reference(dir_, {"qwen2-tiny-f32.gguf", 1e-5, 12, 9}, cases);
+}
+
+// README: 2.5e-2 - 4.3e-2 for an exact implementation (llama.cpp quantises activations); a
+// wrong block layout gives errors near 1.
+TEST_F(ForwardReference, Qwen2TinyQuantisedFirstStepLogits) {
+    const auto all = read_json(dir_ / "qwen2_tiny_ref.json").at("cases");
+    for (const char* type : {"q8_0", "q6_k", "q5_k_m", "q4_k_m"}) {
+        const auto cases = read_cases(all.at(type), "first_step_logits");
+        check_against_reference(dir_, {std::string("qwen2-tiny-") + type + ".gguf", 6e-2, 0, 0}, cases);
+    }
+}
+
+} // namespace
+} // namespace octo
