@@ -1,0 +1,35 @@
+// Renders a conversation with a recognised chat template, giving the text the model's
+// own Jinja template produces with add_generation_prompt = true.
+//
+// BOS: like llama.cpp, which strips a leading bos_token from the rendered text whenever
+// the tokenizer adds BOS itself, the text starts with `bos_text` only when the template
+// writes bos_token first AND `tokenizer_adds_bos` is false. So tokenize the result with
+// the vocabulary's usual BOS rule and with special-token parsing on. BOS/EOS written
+// *between* turns (Llama 2, Mistral history) are always part of the text.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "engine/chat/chat_message.h"
+#include "engine/chat/chat_template.h"
+#include "engine/core/result.h"
+
+namespace octo {
+
+struct ChatFormatContext {
+    std::string bos_text;           // text of the BOS token, e.g. "<s>"
+    std::string eos_text;           // text of the EOS token, e.g. "</s>"
+    bool tokenizer_adds_bos = true; // tokenizer.ggml.add_bos_token (or its default)
+    // Llama 3.2-style templates take "Today Date" from the clock (strftime_now("%d %b %Y"),
+    // e.g. "05 Mar 2025"). Empty: the template's own fallback date, which keeps the
+    // output reproducible.
+    std::string today;
+};
+
+// The conversation must be: an optional system message, then user and assistant
+// messages alternating, starting and ending with a user message (InvalidArgument otherwise).
+Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMessage> messages,
+                                const ChatFormatContext& context);
+
+} // namespace octo

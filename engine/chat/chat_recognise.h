@@ -1,0 +1,27 @@
+// Maps a model's `tokenizer.chat_template` (Jinja source) to a built-in formatter.
+//
+// Recognition is by distinctive substrings, checked in this order (the order matters:
+// several families share markers):
+//   "<|im_start|>"                              -> chatml
+//   "[INST]" with "<<SYS>>"                     -> llama2
+//   "[INST]" without "<<SYS>>"                  -> mistral (style from the spacing around [INST])
+//   "<|assistant|>" and "<|end|>"               -> phi3
+//   "<start_of_turn>"                           -> gemma
+//   "<|start_header_id|>" and "<|end_header_id|>" -> llama3
+// Templates that carry one of these markers but belong to a family with a different
+// layout (Phi-4's "<|im_sep|>", SmolVLM's "<end_of_utterance>", Mistral v7's
+// "[SYSTEM_PROMPT]") are refused rather than formatted wrongly.
+#pragma once
+
+#include <string_view>
+
+#include "engine/chat/chat_template.h"
+#include "engine/core/result.h"
+
+namespace octo {
+
+// Error (Unsupported): "chat template not recognised (supported: llama2, llama3,
+// chatml, mistral, gemma, phi3)", or "model has no chat template (...)" when empty.
+Result<ChatTemplate> recognise_chat_template(std::string_view jinja);
+
+} // namespace octo

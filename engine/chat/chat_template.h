@@ -1,0 +1,36 @@
+// A recognised chat-template family and the details of it that change the output.
+// See docs/chat-templates.md for the text each family produces.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace octo {
+
+enum class ChatFamily { Llama2, Llama3, ChatML, Mistral, Gemma, Phi3 };
+
+// Mistral's templates differ in spacing and in where the system message goes.
+enum class MistralStyle {
+    Legacy, // "[INST] u [/INST]"; system not supported by the template: merged into the first user turn
+    V1,     // " [INST] s\n\nu [/INST]": system in the first user turn
+    V3,     // "[INST] s\n\nu[/INST]": system in the last user turn, assistant text trimmed
+    Tekken, // "[INST]s\n\nu[/INST]": system in the last user turn, no spaces
+};
+
+struct ChatTemplate {
+    ChatFamily family = ChatFamily::ChatML;
+    MistralStyle mistral = MistralStyle::Legacy; // Mistral only
+    // Llama 3.1+: a system block with "Cutting Knowledge Date" / "Today Date" is always written.
+    bool llama3_dated_system = false;
+    std::string llama3_default_date; // the template's fallback date_string, e.g. "26 Jul 2024"
+    bool llama3_date_from_clock = false; // the template prefers strftime_now()
+    // ChatML: system prompt the template writes when the conversation has none (Qwen's).
+    std::string default_system;
+    // The template writes bos_token at its start (llama.cpp then leaves BOS to the tokenizer).
+    bool emits_bos = false;
+};
+
+// Short name: "llama2", "llama3", "chatml", "mistral", "gemma", "phi3".
+std::string_view chat_family_name(ChatFamily family);
+
+} // namespace octo
