@@ -60,7 +60,6 @@ std::vector<uint8_t> make_test_model(const TestModelSpec& s) {
     f.add("token_embd.weight", {s.n_embd, s.n_vocab}, t, 0.0f, 1.0f);
     f.add("output_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
     if (!s.tied_output) f.matrix("output.weight", s.n_embd, s.n_vocab, t);
-    if (s.rope_freqs) f.add("rope_freqs.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);
     for (int64_t l = 0; l < s.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         f.add(b + "attn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
@@ -78,6 +77,8 @@ std::vector<uint8_t> make_test_model(const TestModelSpec& s) {
         f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, t);
         f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, t);
     }
+    // Drawn last so that a model with and without factors shares every other weight.
+    if (s.rope_freqs) f.add("rope_freqs.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);
     return w.to_bytes();
 }
 

@@ -15,7 +15,7 @@ struct TestModelSpec {
     TensorType weight_type = TensorType::F32;
     int64_t n_vocab = 96;
     int64_t n_embd = 256;   // multiples of 256 let every type (K-quants too) store the rows
-    int64_t n_ff = 512;
+    int64_t n_ff = 256;
     int64_t n_head = 4;
     int64_t n_head_kv = 2;
     int64_t n_layer = 2;

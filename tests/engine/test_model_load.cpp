@@ -1,0 +1,139 @@
+// Model loading and sessions: tied output fallback, rope_freqs, the memory check, progress and
+// cancellation, and the errors a session reports.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <vector>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/inference/session.h"
+#include "engine/model/model.h"
+#include "tests/support/test_models.h"
+
+namespace octo {
+namespace {
+
+Result<std::unique_ptr<Model>> load(const std::vector<uint8_t>& bytes, const LoadOptions& options = {}) {
+    auto file = GgufFile::parse(bytes);
+    if (!file) return file.error();
+    return Model::from_gguf(std::move(file.value()), options);
+}
+
+TEST(ModelLoad, SeparateOutputMatrix) {
+    const auto bytes = test::make_test_model({});
+    auto m = load(bytes);
+    ASSERT_TRUE(m) << m.error().message;
+    const ModelWeights& w = (*m)->weights();
+    EXPECT_FALSE(w.output_tied);
+    EXPECT_NE(w.output, w.token_embd);
+    EXPECT_EQ(w.output->name, "output.weight");
+    EXPECT_EQ(w.rope_freqs, nullptr);
+    ASSERT_EQ(w.layers.size(), 2u);
+    EXPECT_EQ(w.layers[1].ffn_down->name, "blk.1.ffn_down.weight");
+    EXPECT_EQ(w.layers[0].attn_q_bias, nullptr);
+}
+
+TEST(ModelLoad, TiedOutputFallsBackToEmbeddingAndRopeFreqsAreBound) {
+    const auto bytes = test::make_test_model({.architecture = "qwen2", .tied_output = true, .rope_freqs = true});
+    auto m = load(bytes);
+    ASSERT_TRUE(m) << m.error().message;
+    const ModelWeights& w = (*m)->weights();
+    EXPECT_TRUE(w.output_tied);
+    EXPECT_EQ(w.output, w.token_embd);
+    ASSERT_NE(w.rope_freqs, nullptr);
+    EXPECT_EQ(w.rope_freqs->ne[0], 32); // head_dim 64 / 2
+    EXPECT_NE(w.layers[0].attn_k_bias, nullptr);
+}
+
+TEST(ModelLoad, RefusesWhenTheEstimateExceedsAvailableMemory) {
+    const auto bytes = test::make_test_model({});
+    LoadOptions options;
+    options.n_ctx = 64;
+    options.available_bytes = 1 << 20; // 1 MiB: the weights alone take more
+    auto m = load(bytes, options);
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, ErrorCode::OutOfMemory);
+    EXPECT_NE(m.error().message.find("KV cache"), std::string::npos) << m.error().message;
+
+    options.available_bytes = 1ull << 40;
+    auto ok = load(bytes, options);
+    ASSERT_TRUE(ok) << ok.error().message;
+    const MemoryEstimate& e = (*ok)->memory_estimate();
+    EXPECT_EQ(e.kv_bytes, 2u * 2 * 64 * 128 * 4); // 2 layers, 64 cells, n_embd_kv 128, F32
+    EXPECT_GT(e.weights_bytes, 2u * 1000 * 1000);
+}
+
+TEST(ModelLoad, ReportsProgressUpToOne) {
+    const auto bytes = test::make_test_model({});
+    std::vector<double> seen;
+    LoadOptions options;
+    options.progress = [&](double f) {
+        seen.push_back(f);
+        return true;
+    };
+    ASSERT_TRUE(load(bytes, options));
+    ASSERT_GE(seen.size(), 2u);
+    EXPECT_EQ(seen.front(), 0.0);
+    EXPECT_EQ(seen.back(), 1.0);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+}
+
+TEST(ModelLoad, ProgressCallbackCancels) {
+    const auto bytes = test::make_test_model({});
+    int calls = 0;
+    LoadOptions options;
+    options.progress = [&](double) { return ++calls < 3; };
+    auto m = load(bytes, options);
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(calls, 3);
+}
+
+class SessionErrors : public ::testing::Test {
+protected:
+    void SetUp() override {
+        bytes_ = test::make_test_model({.context_length = 8});
+        auto m = load(bytes_);
+        ASSERT_TRUE(m) << m.error().message;
+        model_ = std::move(m.value());
+        backend_ = std::move(CpuBackend::create({2, std::nullopt}).value());
+    }
+    std::vector<uint8_t> bytes_;
+    std::unique_ptr<Model> model_;
+    std::unique_ptr<CpuBackend> backend_;
+};
+
+TEST_F(SessionErrors, RejectsBadTokensAndAFullContext) {
+    auto s = Session::create(*model_, *backend_);
+    ASSERT_TRUE(s);
+    Session& session = **s;
+    EXPECT_EQ(session.n_ctx(), 8);
+    EXPECT_EQ(session.eval({}).error().code, ErrorCode::InvalidArgument);
+    const std::vector<int32_t> bad = {1, 96};
+    EXPECT_EQ(session.eval(bad).error().code, ErrorCode::InvalidArgument);
+    const std::vector<int32_t> six = {1, 2, 3, 4, 5, 6};
+    ASSERT_TRUE(session.eval(six));
+    EXPECT_EQ(session.position(), 6);
+    EXPECT_EQ(session.eval(six).error().code, ErrorCode::InvalidArgument); // 12 > 8
+    EXPECT_EQ(session.position(), 6);
+    session.reset();
+    EXPECT_EQ(session.position(), 0);
+    EXPECT_TRUE(session.eval(six));
+}
+
+TEST_F(SessionErrors, CancelFlagStopsEvaluation) {
+    std::atomic<bool> cancel{true};
+    auto s = Session::create(*model_, *backend_, {0, 0, false, &cancel});
+    ASSERT_TRUE(s);
+    const std::vector<int32_t> tokens = {1, 2, 3};
+    auto r = (*s)->eval(tokens);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ((*s)->position(), 0);
+    cancel = false;
+    EXPECT_TRUE((*s)->eval(tokens));
+    EXPECT_EQ((*s)->position(), 3);
+}
+
+} // namespace
+} // namespace octo
