@@ -8,6 +8,7 @@
 #include "engine/gguf/gguf_file.h"
 #include "engine/model/model_params.h"
 #include "engine/model/model_validation.h"
+#include "engine/tokenizer/vocab.h"
 
 namespace octo::cli {
 
@@ -29,7 +30,9 @@ nlohmann::json positive_or_null(int64_t v) { return v > 0 ? nlohmann::json(v) : 
 nlohmann::json load_problem(const GgufFile& f, const Result<ModelParams>& params) {
     if (!params) return params.error().message;
     if (f.tensors().empty()) return "the file holds no tensors (vocabulary only)";
-    auto s = validate_model(f, params.value(), params->n_vocab);
+    auto vocab = vocab_from_gguf(f);
+    if (!vocab) return vocab.error().message;
+    auto s = validate_model(f, params.value(), vocab->size());
     return s ? nlohmann::json(nullptr) : nlohmann::json(s.error().message);
 }
 

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
         app.set_version_flag("--version", "octoscope-cli " OCTOSCOPE_VERSION);
         CommandRunner run;
         add_info_command(app, run);
+        add_tokenize_command(app, run);
         add_paths_command(app, run);
         try {
             app.parse(argc, argv);

@@ -12,6 +12,9 @@ namespace {
 constexpr uint32_t kMaxDims = 4;        // GGML_MAX_DIMS
 constexpr int kMaxArrayNesting = 8;     // deeper nesting is refused, not recursed into
 constexpr uint64_t kMaxAlignment = 1u << 20;
+// Metadata arrays may hold at most this many elements in total (a 256k-token vocabulary
+// needs under 1M), which bounds the memory a hostile file can make the parser allocate.
+constexpr uint64_t kMaxMetadataElements = 16u << 20;
 
 // Smallest encoding of one array element of a type, to bound counts before allocating.
 uint64_t min_encoded_size(GgufType type) {
@@ -34,6 +37,12 @@ public:
     explicit Cursor(std::span<const uint8_t> bytes) : bytes_(bytes) {}
 
     uint64_t pos() const { return pos_; }
+    // Takes `count` from the metadata element budget; false when it is exhausted.
+    bool take_elements(uint64_t count) {
+        if (count > element_budget_) return false;
+        element_budget_ -= count;
+        return true;
+    }
     uint64_t remaining() const { return bytes_.size() - pos_; }
 
     Error error(const std::string& what, uint64_t at) const {
@@ -71,6 +80,7 @@ public:
 private:
     std::span<const uint8_t> bytes_;
     uint64_t pos_ = 0;
+    uint64_t element_budget_ = kMaxMetadataElements;
 };
 
 Result<GgufArray> read_array(Cursor& c, int depth);
@@ -147,6 +157,11 @@ Result<GgufArray> read_array(Cursor& c, int depth) {
                            std::to_string(c.remaining()) + " bytes remain",
                        at);
     }
+    if (!c.take_elements(count)) {
+        return c.error("metadata arrays hold more than " + std::to_string(kMaxMetadataElements) +
+                           " elements in total",
+                       at);
+    }
     const auto n = static_cast<size_t>(count);
     for (size_t k = 0; k < n; ++k) {
         auto v = read_value(c, a.elem_type, depth);
@@ -216,7 +231,6 @@ public:
 
 private:
     static Status read_metadata(Cursor& c, GgufFile& f, uint64_t n_kv) {
-        f.kv_.reserve(static_cast<size_t>(n_kv));
         for (uint64_t k = 0; k < n_kv; ++k) {
             const uint64_t at = c.pos();
             auto key = c.read_string("metadata key");
@@ -257,7 +271,6 @@ private:
     }
 
     static Status read_tensor_infos(Cursor& c, GgufFile& f, uint64_t n_tensors) {
-        f.tensors_.reserve(static_cast<size_t>(n_tensors));
         for (uint64_t k = 0; k < n_tensors; ++k) {
             const uint64_t at = c.pos();
             GgufTensorInfo t;
@@ -270,16 +283,18 @@ private:
             if (t.n_dims == 0 || t.n_dims > kMaxDims) {
                 return c.error(quoted + " has " + std::to_string(t.n_dims) + " dimensions (1 to 4 allowed)", dims_at);
             }
-            uint64_t n_elements = 1;
+            // Product of the nonzero dimensions: bounds every partial product callers form
+            // (n_rows() = ne[1]*ne[2]*ne[3] even when ne[0] is 0).
+            constexpr auto kMaxElements = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+            uint64_t nonzero_product = 1;
             for (uint32_t d = 0; d < t.n_dims; ++d) {
                 const uint64_t dim_at = c.pos();
                 uint64_t ne = 0;
                 if (!c.read(ne)) return c.truncated(quoted + " dimensions");
-                if (ne > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ||
-                    (ne != 0 && n_elements > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / ne)) {
+                if (ne > kMaxElements || (ne != 0 && nonzero_product > kMaxElements / ne)) {
                     return c.error(quoted + " has dimensions whose product overflows", dim_at);
                 }
-                n_elements *= ne;
+                if (ne != 0) nonzero_product *= ne;
                 t.ne[d] = static_cast<int64_t>(ne);
             }
             const uint64_t type_at = c.pos();
@@ -296,7 +311,7 @@ private:
                                    std::to_string(t.type.block_size),
                                dims_at);
             }
-            const uint64_t n_rows = t.ne[0] == 0 ? 0 : n_elements / static_cast<uint64_t>(t.ne[0]);
+            const auto n_rows = static_cast<uint64_t>(t.n_rows());
             if (n_rows != 0 && *row_bytes > std::numeric_limits<uint64_t>::max() / n_rows) {
                 return c.error(quoted + " byte size overflows", dims_at);
             }

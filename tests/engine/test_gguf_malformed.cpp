@@ -28,6 +28,7 @@ const Case kCases[] = {
     {"duplicate_key.gguf", "duplicate metadata key 'general.architecture'", nullptr},
     {"duplicate_tensor.gguf", "duplicate tensor 'w'", nullptr},
     {"dims_overflow.gguf", "tensor 'w' has dimensions whose product overflows", nullptr},
+    {"zero_dim_overflow.gguf", "tensor 'w' has dimensions whose product overflows", nullptr},
     {"too_many_dims.gguf", "tensor 'w' has 5 dimensions (1 to 4 allowed)", nullptr},
     {"unknown_tensor_type.gguf", "tensor 'w' has unknown tensor type id 200", nullptr},
     {"misaligned_offset.gguf", "tensor 'w' data offset 4 is not a multiple of the alignment 32", nullptr},
@@ -75,6 +76,25 @@ TEST(MalformedGguf, MissingFileIsAnIoError) {
     ASSERT_FALSE(f.ok());
     EXPECT_EQ(f.error().code, octo::ErrorCode::Io);
     EXPECT_NE(f.error().message.find("/nonexistent/octoscope/model.gguf"), std::string::npos);
+}
+
+TEST(MalformedGguf, MetadataArraysHaveAnElementBudget) {
+    // 17 Mi one-byte elements fit in the buffer but exceed the parser's element budget.
+    const uint64_t count = 17u << 20;
+    std::vector<uint8_t> bytes = {'G', 'G', 'U', 'F', 3, 0, 0, 0};
+    auto put_u64 = [&](uint64_t v) { for (int k = 0; k < 8; ++k) bytes.push_back(static_cast<uint8_t>(v >> (8 * k))); };
+    auto put_u32 = [&](uint32_t v) { for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(v >> (8 * k))); };
+    put_u64(0); // tensors
+    put_u64(1); // key/values
+    put_u64(3);
+    bytes.insert(bytes.end(), {'b', 'i', 'g'});
+    put_u32(9); // array
+    put_u32(0); // of u8
+    put_u64(count);
+    bytes.resize(bytes.size() + count, 0);
+    auto f = octo::GgufFile::parse(bytes);
+    ASSERT_FALSE(f.ok());
+    EXPECT_NE(f.error().message.find("metadata arrays hold more than"), std::string::npos) << f.error().message;
 }
 
 TEST(MalformedGguf, EveryPrefixOfAValidFileFailsCleanly) {

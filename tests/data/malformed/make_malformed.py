@@ -56,6 +56,7 @@ FILES = {
     'duplicate_key.gguf': gguf([ARCH, ARCH], []),
     'duplicate_tensor.gguf': gguf([ARCH], [tensor('w', [8], 0, 0), tensor('w', [8], 0, 32)], data=b'\0' * 64),
     'dims_overflow.gguf': gguf([ARCH], [tensor('w', [1 << 40, 1 << 40], 0, 0)], data=b'\0' * 32),
+    'zero_dim_overflow.gguf': gguf([ARCH], [tensor('w', [0, 1 << 40, 1 << 40], 0, 0)]),
     'too_many_dims.gguf': gguf([ARCH], [tensor('w', [1, 1, 1, 1, 1], 0, 0)], data=b'\0' * 32),
     'unknown_tensor_type.gguf': gguf([ARCH], [tensor('w', [8], 200, 0)], data=b'\0' * 32),
     'misaligned_offset.gguf': gguf([ARCH], [tensor('w', [8], 0, 4)], data=b'\0' * 64),

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# One-command set-up for a fresh Debian 12 machine: installs every Debian package that
+# building, running and testing Octoscope need, configures and builds into build/.
+#   installer/setup.sh          set up and build
+#   installer/setup.sh --run    ... then launch (see README: for now `octoscope-cli info`)
+#   installer/setup.sh --test   ... then run the whole test suite (fuzzing included)
+# Stops on the first error. Re-running is cheap: installed packages are skipped.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+build="${OCTOSCOPE_BUILD_DIR:-$root/build}"
+mode="${1:-}"
+case "$mode" in ""|--run|--test) ;; *) echo "usage: $0 [--run|--test]" >&2; exit 2 ;; esac
+
+packages=(
+  # toolchain and build
+  build-essential cmake ninja-build pkg-config git python3
+  # engine libraries
+  nlohmann-json3-dev libpcre2-dev libspdlog-dev libcli11-dev
+  # tests and fuzzing (clang with libFuzzer, ASan and UBSan runtimes)
+  libgtest-dev libgmock-dev clang libclang-rt-14-dev
+  # GUI (Qt 6 Widgets, QCustomPlot) and its headless screenshots
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev libqcustomplot2.1-qt6
+  xvfb xauth imagemagick fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs="$(nproc)"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOCTOSCOPE_WERROR=ON
+cmake --build "$build" -j "$jobs"
+
+case "$mode" in
+  --run)
+    "$build/bin/make-test-model" "$build/octoscope-demo.gguf"
+    "$build/bin/octoscope-cli" info --model "$build/octoscope-demo.gguf"
+    ;;
+  --test)
+    bash "$root/tests/fuzz/run_fuzz.sh"
+    # ctest last: its summary is the suite's closing line.
+    ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    ;;
+esac
