@@ -1,5 +1,7 @@
 #include "engine/backend/cpu/cpu_features.h"
 
+#include <fstream>
+
 namespace octo {
 
 bool cpu_supports(CpuPath path) {
@@ -30,6 +32,17 @@ std::optional<CpuPath> parse_cpu_path(std::string_view name) {
     if (name == "scalar") return CpuPath::Scalar;
     if (name == "avx2") return CpuPath::Avx2;
     return std::nullopt;
+}
+
+std::string cpu_model_name() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) != 0) continue;
+        const size_t colon = line.find(':');
+        if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+    }
+    return "unknown CPU";
 }
 
 } // namespace octo

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace octo {
@@ -18,5 +19,8 @@ bool cpu_supports(CpuPath path);
 
 std::string_view cpu_path_name(CpuPath path);
 std::optional<CpuPath> parse_cpu_path(std::string_view name); // "scalar", "avx2"
+
+// The processor's name as the OS reports it ("AMD EPYC 7B13"), or "unknown CPU".
+std::string cpu_model_name();
 
 } // namespace octo
