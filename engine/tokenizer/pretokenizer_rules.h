@@ -1,0 +1,28 @@
+// Pre-tokenizer rules of byte-level BPE vocabularies, selected by `tokenizer.ggml.pre`.
+//
+// A rule set is an ordered list of regular expressions. The text starts as one
+// piece; each expression in turn splits every piece into the spans it matches and
+// the spans between matches (both kept). The final pieces are then BPE-encoded one
+// by one. Expressions use PCRE syntax, with `\s` meaning exactly the whitespace of
+// the reference tokenizer (see pretokenizer.h).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace octo {
+
+struct PreTokenizerRules {
+    std::string_view name;                  // canonical name
+    std::vector<std::string_view> patterns; // applied in order
+    bool ignore_merges = false; // a piece that is itself a token is emitted whole
+    bool add_bos = false;       // default of tokenizer.ggml.add_bos_token
+};
+
+// Rules for a `tokenizer.ggml.pre` value ("" means "default"); nullptr when unknown.
+const PreTokenizerRules* find_pretokenizer_rules(std::string_view pre);
+
+// Every accepted `tokenizer.ggml.pre` value, for error messages and docs.
+std::vector<std::string_view> known_pretokenizer_names();
+
+} // namespace octo

@@ -1,0 +1,33 @@
+// UTF-8 helpers shared by the tokenizers.
+//
+// Two decoders exist on purpose, because the reference tokenizers differ:
+//  - utf8_sequence_length() trusts the lead byte alone (as SentencePiece-style
+//    splitting in llama.cpp does), so a malformed sequence is still cut into
+//    "characters" whose bytes later fall back to byte tokens;
+//  - decode_utf8() is strict: every byte that does not start a well-formed
+//    sequence becomes U+FFFD, which is how the byte-level BPE path sees bad input.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace octo {
+
+inline constexpr uint32_t kReplacementChar = 0xFFFD;
+
+// Length of the sequence announced by lead byte `lead` (1 for ASCII, continuation
+// bytes and invalid leads; 2, 3 or 4 otherwise).
+size_t utf8_sequence_length(uint8_t lead);
+
+// Code points of `text`; malformed bytes become U+FFFD one byte at a time.
+std::vector<uint32_t> decode_utf8(std::string_view text);
+
+// Appends the UTF-8 encoding of `cp` (which must be <= 0x10FFFF) to `out`.
+void append_utf8(uint32_t cp, std::string& out);
+
+std::string utf8_from_code_point(uint32_t cp);
+
+} // namespace octo
