@@ -104,6 +104,28 @@ TEST(CpuMatmul, ScalarMatchesFloat64ProductOfDequantisedWeights) {
     }
 }
 
+// With x = the identity matrix every product but one is zero, so y = Wᵀ exactly: each path's
+// block decoding must reproduce dequantize_row() bit for bit.
+TEST(CpuMatmul, EveryPathDecodesWeightsExactly) {
+    std::vector<CpuPath> paths = optimised_paths();
+    paths.push_back(CpuPath::Scalar);
+    for (CpuPath path : paths) {
+        for (TensorType type : kTypes) {
+            const int64_t n_in = row_length(type, true), n_out = 5;
+            const TestMatrix m = make_matrix(type, n_in, n_out, 21);
+            std::vector<float> identity(static_cast<size_t>(n_in * n_in), 0.0f); // [n_in, n_in]
+            for (int64_t i = 0; i < n_in; ++i) identity[i * n_in + i] = 1.0f;
+            std::vector<float> y(static_cast<size_t>(n_in * n_out)); // [n_in, n_out]
+            backend(path, 2)->matmul(m.w, identity.data(), y.data(), n_in);
+            int64_t mismatches = 0;
+            for (int64_t r = 0; r < n_out; ++r) {
+                for (int64_t i = 0; i < n_in; ++i) mismatches += y[i * n_out + r] != m.dequant[r * n_in + i];
+            }
+            EXPECT_EQ(mismatches, 0) << cpu_path_name(path) << " " << type_name(type);
+        }
+    }
+}
+
 // Both paths multiply the same dequantised values; only the order of the sums differs.
 TEST(CpuMatmul, OptimisedPathsMatchScalarWithinOneInAHundredThousand) {
     const auto paths = optimised_paths();
