@@ -44,7 +44,8 @@ enum class RopeLayout {
 struct RopeParams {
     RopeLayout layout = RopeLayout::Normal;
     int64_t n_rot = 0;            // rotated dims per head (even, <= head_dim); the rest pass through
-    double freq_base = 10000.0;   // theta_i = pos * freq_base^(-2i / n_rot) / freq_factors[i]
+    double freq_base = 10000.0;   // theta_i = pos * freq_scale * freq_base^(-2i / n_rot) / freq_factors[i]
+    double freq_scale = 1.0;      // linear position scaling (1 / rope.scaling.factor)
     const float* freq_factors = nullptr; // [n_rot / 2] (the `rope_freqs` tensor), or null for all 1
 };
 

@@ -22,6 +22,7 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     rope_.layout = p.architecture == "qwen2" ? RopeLayout::NeoX : RopeLayout::Normal;
     rope_.n_rot = p.n_rot;
     rope_.freq_base = p.rope_freq_base;
+    rope_.freq_scale = p.rope_freq_scale;
     rope_.freq_factors = model.weights().rope_freqs ? f32(model.weights().rope_freqs) : nullptr;
     attn_shape_ = AttentionShape{p.n_head, p.n_head_kv, p.head_dim()};
     eps_ = static_cast<float>(p.rms_norm_eps);

@@ -45,6 +45,15 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         if (auto s = read_int(f, a + key, *out); !s) return s.error();
     }
     if (auto s = read_float(f, a + "rope.freq_base", p.rope_freq_base); !s) return s.error();
+    if (f.find(a + "rope.scaling.type")) {
+        auto type = f.get_string(a + "rope.scaling.type");
+        if (!type) return type.error();
+        p.rope_scaling_type = type.value();
+    }
+    double scale_factor = 0.0; // absent: no scaling
+    if (auto s = read_float(f, a + "rope.scale_linear", scale_factor); !s) return s.error();
+    if (auto s = read_float(f, a + "rope.scaling.factor", scale_factor); !s) return s.error();
+    if (scale_factor > 0.0) p.rope_freq_scale = 1.0 / scale_factor;
     if (auto s = read_float(f, a + "attention.layer_norm_rms_epsilon", p.rms_norm_eps); !s) return s.error();
     if (p.n_head_kv == 0) p.n_head_kv = p.n_head;
     if (p.n_rot == 0) p.n_rot = p.head_dim();

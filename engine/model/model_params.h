@@ -23,6 +23,8 @@ struct ModelParams {
     int64_t context_length = 0;     // trained context, tokens
     int64_t n_rot = 0;              // rotated dims per head; = head_dim when absent
     double rope_freq_base = 10000.0;
+    std::string rope_scaling_type;  // rope.scaling.type: "", "none", "linear", "yarn" ...
+    double rope_freq_scale = 1.0;   // 1 / rope.scaling.factor (or rope.scale_linear)
     double rms_norm_eps = 1e-5;
 
     int64_t head_dim() const { return n_head > 0 ? n_embd / n_head : 0; }

@@ -43,7 +43,7 @@ void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_
         std::vector<float> cos_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
         std::vector<float> sin_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
         for (int64_t i = 0; i < n_pairs; ++i) {
-            double theta = positions[t] * std::pow(params.freq_base, -2.0 * static_cast<double>(i) /
+            double theta = positions[t] * params.freq_scale * std::pow(params.freq_base, -2.0 * static_cast<double>(i) /
                                                                           static_cast<double>(params.n_rot));
             if (params.freq_factors) theta /= params.freq_factors[i];
             cos_theta[i] = static_cast<float>(std::cos(theta));

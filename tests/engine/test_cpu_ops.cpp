@@ -1,0 +1,135 @@
+// The CPU backend's non-matmul operations against float64 formulas: the reference a GPU
+// backend's ops will be compared with.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "engine/backend/cpu/cpu_backend.h"
+
+namespace octo {
+namespace {
+
+std::vector<float> random_vector(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+std::unique_ptr<CpuBackend> make_backend() { return std::move(CpuBackend::create({2, std::nullopt}).value()); }
+
+TEST(CpuOps, RmsNorm) {
+    const int64_t n_tokens = 3, n = 70;
+    const auto x = random_vector(n_tokens * n, 1);
+    const auto w = random_vector(n, 2);
+    std::vector<float> y(x.size());
+    make_backend()->rms_norm(x.data(), w.data(), y.data(), n_tokens, n, 1e-5f);
+    for (int64_t t = 0; t < n_tokens; ++t) {
+        double ss = 0.0;
+        for (int64_t i = 0; i < n; ++i) ss += double(x[t * n + i]) * x[t * n + i];
+        const double scale = 1.0 / std::sqrt(ss / n + 1e-5);
+        for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(y[t * n + i], x[t * n + i] * scale * w[i], 1e-5);
+    }
+}
+
+TEST(CpuOps, SwiGluAndAdds) {
+    const auto g = random_vector(9, 3), u = random_vector(9, 4);
+    std::vector<float> out(9);
+    auto b = make_backend();
+    b->swiglu(g.data(), u.data(), out.data(), 9);
+    for (size_t i = 0; i < 9; ++i) EXPECT_NEAR(out[i], g[i] / (1.0 + std::exp(-double(g[i]))) * u[i], 1e-6);
+    std::vector<float> y = {1, 2, 3, 4, 5, 6};
+    const std::vector<float> bias = {10, 20, 30};
+    b->add_bias(y.data(), bias.data(), 2, 3);
+    EXPECT_EQ(y, (std::vector<float>{11, 22, 33, 14, 25, 36}));
+    b->add(y.data(), y.data(), 6);
+    EXPECT_EQ(y, (std::vector<float>{22, 44, 66, 28, 50, 72}));
+}
+
+// One token, one head of 6 dims of which n_rot = 4 rotate; checks which dims pair up.
+void check_rope(RopeLayout layout, const std::vector<std::pair<int, int>>& pairs) {
+    const int32_t pos = 3;
+    const double base = 100.0;
+    std::vector<float> x = random_vector(6, 5);
+    const std::vector<float> before = x;
+    const int32_t positions[] = {pos};
+    RopeParams p;
+    p.layout = layout;
+    p.n_rot = 4;
+    p.freq_base = base;
+    make_backend()->rope(x.data(), 1, 1, 6, positions, p);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const double theta = pos * std::pow(base, -2.0 * double(i) / 4.0);
+        const auto [a, b] = pairs[i];
+        EXPECT_NEAR(x[a], before[a] * std::cos(theta) - before[b] * std::sin(theta), 1e-6) << i;
+        EXPECT_NEAR(x[b], before[a] * std::sin(theta) + before[b] * std::cos(theta), 1e-6) << i;
+    }
+    EXPECT_EQ(x[4], before[4]); // beyond n_rot: untouched
+    EXPECT_EQ(x[5], before[5]);
+}
+
+TEST(CpuOps, RopeNormalLayoutRotatesAdjacentPairs) { check_rope(RopeLayout::Normal, {{0, 1}, {2, 3}}); }
+TEST(CpuOps, RopeNeoXLayoutRotatesHalves) { check_rope(RopeLayout::NeoX, {{0, 2}, {1, 3}}); }
+
+// Position 2p with frequencies halved (linear scale 1/2 or factors of 2) is position p.
+TEST(CpuOps, RopeScaleAndFrequencyFactors) {
+    const auto x = random_vector(2 * 3 * 8, 6); // [2 tokens, 3 heads, 8]
+    const int32_t near[] = {1, 5}, far[] = {2, 10};
+    auto b = make_backend();
+    RopeParams p;
+    p.n_rot = 8;
+    auto plain = x;
+    b->rope(plain.data(), 2, 3, 8, near, p);
+    auto scaled = x;
+    p.freq_scale = 0.5;
+    b->rope(scaled.data(), 2, 3, 8, far, p);
+    EXPECT_EQ(scaled, plain);
+    const std::vector<float> factors(4, 2.0f);
+    p.freq_scale = 1.0;
+    p.freq_factors = factors.data();
+    auto with_factors = x;
+    b->rope(with_factors.data(), 2, 3, 8, far, p);
+    EXPECT_EQ(with_factors, plain);
+}
+
+// Grouped-query causal attention over a cache filled by two writes, against float64.
+TEST(CpuOps, AttentionMatchesFloat64) {
+    const AttentionShape s{4, 2, 8};
+    const int64_t n_pos = 5, kv_row = s.n_head_kv * s.head_dim, q_row = s.n_head * s.head_dim;
+    auto b = make_backend();
+    auto cache = b->create_kv_cache({1, 8, s.n_head_kv, s.head_dim});
+    ASSERT_TRUE(cache);
+    const auto k = random_vector(n_pos * kv_row, 7), v = random_vector(n_pos * kv_row, 8);
+    const auto q = random_vector(n_pos * q_row, 9);
+    const int32_t first[] = {0, 1}, rest[] = {2, 3, 4};
+    b->kv_write(**cache, 0, k.data(), v.data(), first);
+    b->kv_write(**cache, 0, k.data() + 2 * kv_row, v.data() + 2 * kv_row, rest);
+    const int32_t all[] = {0, 1, 2, 3, 4};
+    std::vector<float> out(q.size());
+    b->attention(**cache, 0, q.data(), out.data(), all, s);
+    for (int64_t t = 0; t < n_pos; ++t) {
+        for (int64_t h = 0; h < s.n_head; ++h) {
+            const int64_t g = h / 2;
+            std::vector<double> w(static_cast<size_t>(t + 1));
+            double max_w = -1e300, sum = 0.0;
+            for (int64_t p = 0; p <= t; ++p) {
+                double dot = 0.0;
+                for (int64_t d = 0; d < s.head_dim; ++d) dot += double(q[t * q_row + h * 8 + d]) * k[p * kv_row + g * 8 + d];
+                w[p] = dot / std::sqrt(8.0);
+                max_w = std::max(max_w, w[p]);
+            }
+            for (double& x : w) sum += (x = std::exp(x - max_w));
+            for (int64_t d = 0; d < s.head_dim; ++d) {
+                double want = 0.0;
+                for (int64_t p = 0; p <= t; ++p) want += w[p] / sum * v[p * kv_row + g * 8 + d];
+                EXPECT_NEAR(out[t * q_row + h * 8 + d], want, 1e-5) << "t " << t << " h " << h << " d " << d;
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace octo
