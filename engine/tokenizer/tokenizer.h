@@ -41,10 +41,10 @@ public:
     // Concatenated token_bytes(). Control and Unknown tokens are skipped unless
     // render_special; ids out of range are skipped. For "llama" vocabs with
     // add_space_prefix, the one space encode() prepended is removed from the first
-    // piece. So decode(encode(text, add_special, false)) == text for any text
-    // without special-token texts, provided the vocab can represent it ("gpt2"
-    // turns malformed UTF-8 into U+FFFD). The result may end inside a UTF-8
-    // sequence when the ids do.
+    // piece. So decode(encode(text, add_special, false)) == text for valid UTF-8
+    // without special-token texts or a literal U+2581 ("llama" reads it as a
+    // space), provided the vocab can represent it. The result may end inside a
+    // UTF-8 sequence when the ids do.
     std::string decode(std::span<const int32_t> ids, bool render_special = false) const;
 
     // Token id of the exact text `text`, or -1.
