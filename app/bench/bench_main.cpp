@@ -49,7 +49,7 @@ int run_bench(const BenchOptions& o) {
     std::optional<octo::CpuPath> path;
     if (!o.path.empty()) {
         path = octo::parse_cpu_path(o.path);
-        if (!path) return fail("unknown kernel path '" + o.path + "' (scalar, avx2)");
+        if (!path) return fail("unknown kernel path '" + o.path + "' (scalar, avx2, avx512)");
     }
     auto backend = octo::CpuBackend::create({o.threads, path});
     if (!backend) return fail(backend.error().message);
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
     CLI::App app{"Octoscope CPU engine benchmark: prefill and decode tokens/s"};
     app.add_option("--model,-m", o.model, "GGUF model to run (default: write a ~100M-parameter Q8_0 model)");
     app.add_option("--threads,-t", o.threads, "Threads (default: all hardware threads)");
-    app.add_option("--kernels", o.path, "Force the kernel path: scalar or avx2 (default: best available)");
+    app.add_option("--kernels", o.path, "Force the kernel path: scalar, avx2 or avx512 (default: best available)");
     app.add_option("--prompt-tokens", o.prompt_tokens, "Prompt length evaluated as one batch")->check(CLI::Range(1, 100000));
     app.add_option("--decode-tokens", o.decode_tokens, "Tokens decoded one at a time")->check(CLI::Range(1, 100000));
     app.add_flag("--json", o.json, "Print one JSON object");

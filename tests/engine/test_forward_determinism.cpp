@@ -73,7 +73,9 @@ std::string label(const std::string& arch, TensorType t) {
 
 std::vector<CpuPath> optimised_paths() {
     std::vector<CpuPath> paths;
-    if (cpu_supports(CpuPath::Avx2)) paths.push_back(CpuPath::Avx2);
+    for (CpuPath path : {CpuPath::Avx2, CpuPath::Avx512}) {
+        if (cpu_supports(path)) paths.push_back(path);
+    }
     return paths;
 }
 

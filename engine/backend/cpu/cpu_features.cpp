@@ -14,16 +14,28 @@ bool cpu_supports(CpuPath path) {
 #else
         return false;
 #endif
+    case CpuPath::Avx512:
+#if defined(__x86_64__) || defined(__i386__)
+        return cpu_supports(CpuPath::Avx2) && __builtin_cpu_supports("avx512f");
+#else
+        return false;
+#endif
     }
     return false;
 }
 
-CpuPath best_cpu_path() { return cpu_supports(CpuPath::Avx2) ? CpuPath::Avx2 : CpuPath::Scalar; }
+CpuPath best_cpu_path() {
+    for (CpuPath path : {CpuPath::Avx512, CpuPath::Avx2}) {
+        if (cpu_supports(path)) return path;
+    }
+    return CpuPath::Scalar;
+}
 
 std::string_view cpu_path_name(CpuPath path) {
     switch (path) {
     case CpuPath::Scalar: return "scalar";
     case CpuPath::Avx2: return "avx2";
+    case CpuPath::Avx512: return "avx512";
     }
     return "?";
 }
@@ -31,6 +43,7 @@ std::string_view cpu_path_name(CpuPath path) {
 std::optional<CpuPath> parse_cpu_path(std::string_view name) {
     if (name == "scalar") return CpuPath::Scalar;
     if (name == "avx2") return CpuPath::Avx2;
+    if (name == "avx512") return CpuPath::Avx512;
     return std::nullopt;
 }
 

@@ -24,9 +24,15 @@ using MatmulRowsKernel = void (*)(const MatmulArgs& args, int64_t row_begin, int
 // nullptr when the path has no kernel for the type (or the type is not supported at all).
 MatmulRowsKernel scalar_matmul_kernel(TensorType type);
 MatmulRowsKernel avx2_matmul_kernel(TensorType type);
+MatmulRowsKernel avx512_matmul_kernel(TensorType type);
 
 inline MatmulRowsKernel matmul_kernel(CpuPath path, TensorType type) {
-    return path == CpuPath::Avx2 ? avx2_matmul_kernel(type) : scalar_matmul_kernel(type);
+    switch (path) {
+    case CpuPath::Avx2: return avx2_matmul_kernel(type);
+    case CpuPath::Avx512: return avx512_matmul_kernel(type);
+    case CpuPath::Scalar: break;
+    }
+    return scalar_matmul_kernel(type);
 }
 
 } // namespace octo
