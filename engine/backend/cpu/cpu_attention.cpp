@@ -9,6 +9,22 @@
 
 namespace octo {
 
+namespace {
+
+// q·k over n values with eight interleaved partial sums (lane d % 8) added pairwise at the end:
+// a fixed order the compiler can keep in vector registers on any x86-64.
+float dot(const float* a, const float* b, int64_t n) {
+    float lanes[8] = {};
+    int64_t d = 0;
+    for (; d + 8 <= n; d += 8) {
+        for (int l = 0; l < 8; ++l) lanes[l] += a[d + l] * b[d + l];
+    }
+    for (; d < n; ++d) lanes[d % 8] += a[d] * b[d];
+    return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+}
+
+} // namespace
+
 void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
                           std::span<const int32_t> positions) {
     auto& kv = static_cast<CpuKvCache&>(cache);
@@ -40,9 +56,7 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         float max_score = -INFINITY;
         for (int64_t p = 0; p < n_seen; ++p) {
             const float* kp = kv.k(layer, p) + kv_offset; // [head_dim]
-            float dot = 0.0f;
-            for (int64_t d = 0; d < s.head_dim; ++d) dot += qh[d] * kp[d];
-            scores[p] = dot * scale;
+            scores[p] = dot(qh, kp, s.head_dim) * scale;
             max_score = std::max(max_score, scores[p]);
         }
         float sum = 0.0f;
