@@ -28,8 +28,9 @@ nlohmann::json positive_or_null(int64_t v) { return v > 0 ? nlohmann::json(v) : 
 
 // Why the engine could not run this file, or null when it could.
 nlohmann::json load_problem(const GgufFile& f, const Result<ModelParams>& params) {
-    if (!params) return params.error().message;
     if (f.tensors().empty()) return "the file holds no tensors (vocabulary only)";
+    if (auto s = check_tensor_types(f); !s) return s.error().message;
+    if (!params) return params.error().message;
     auto vocab = vocab_from_gguf(f);
     if (!vocab) return vocab.error().message;
     auto s = validate_model(f, params.value(), vocab->size());

@@ -13,5 +13,6 @@ using CommandRunner = std::function<int()>;
 void add_info_command(CLI::App& app, CommandRunner& run);
 void add_tokenize_command(CLI::App& app, CommandRunner& run);
 void add_paths_command(CLI::App& app, CommandRunner& run);
+void add_generate_command(CLI::App& app, CommandRunner& run);
 
 } // namespace octo::cli

@@ -80,12 +80,7 @@ Status validate_hparams(const ModelParams& p) {
     return Ok{};
 }
 
-Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_tokenizer_vocab) {
-    if (!architecture_supported(p.architecture)) {
-        return make_error(ErrorCode::Unsupported, "architecture '" + p.architecture +
-                                                      "' is not supported (supported: llama, qwen2)");
-    }
-    if (auto s = validate_hparams(p); !s) return s;
+Status check_tensor_types(const GgufFile& file) {
     for (const auto& t : file.tensors()) {
         if (!t.type.supported) {
             return make_error(ErrorCode::Unsupported, "tensor '" + t.name + "' has type " +
@@ -93,6 +88,16 @@ Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_toke
                                                           ", which the engine cannot run");
         }
     }
+    return Ok{};
+}
+
+Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_tokenizer_vocab) {
+    if (!architecture_supported(p.architecture)) {
+        return make_error(ErrorCode::Unsupported, "architecture '" + p.architecture +
+                                                      "' is not supported (supported: llama, qwen2)");
+    }
+    if (auto s = check_tensor_types(file); !s) return s;
+    if (auto s = validate_hparams(p); !s) return s;
     for (const auto& e : expected_tensors(p)) {
         const GgufTensorInfo* t = file.find_tensor(e.name);
         if (!t) {

@@ -105,6 +105,11 @@ Status read_special_ids(const GgufFile& file, Vocab& vocab) {
         if (!value) continue;
         int64_t id = 0;
         if (!value->as_int(id)) return wrong_type(key, *value, "integer");
+        // llama.cpp's converters write "no such token" (-1) as a u32: 4294967295.
+        if (id == -1 || (value->type == GgufType::UInt32 && value->u == 0xFFFFFFFFu)) {
+            vocab.*member = -1;
+            continue;
+        }
         if (id < 0 || id >= vocab.size()) {
             return tokenizer_error(key + " = " + std::to_string(id) +
                                    " is out of range (vocab has " +

@@ -82,6 +82,18 @@ TEST(VocabFromGguf, SpecialIdOutOfRangeNamesKeyAndId) {
     EXPECT_NE(vocab.error().message.find("77"), std::string::npos);
 }
 
+TEST(VocabFromGguf, U32MinusOneMeansNoSuchToken) {
+    // llama.cpp's converters write an absent id as u32 4294967295 (stories260K's separator).
+    GgufWriter w = small_bpe_file();
+    w.add_u32("tokenizer.ggml.seperator_token_id", 0xFFFFFFFFu);
+    w.add_i32("tokenizer.ggml.padding_token_id", -1);
+    std::vector<uint8_t> bytes;
+    auto vocab = read_vocab(w, bytes);
+    ASSERT_TRUE(vocab.ok()) << vocab.error().message;
+    EXPECT_EQ(vocab->sep_id, -1);
+    EXPECT_EQ(vocab->pad_id, -1);
+}
+
 TEST(VocabFromGguf, Errors) {
     std::vector<uint8_t> bytes;
     {

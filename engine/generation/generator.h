@@ -1,0 +1,59 @@
+// The generation loop: prompt ids in, one token at a time out, until max_tokens, an
+// end-of-generation token, a user stop string, a full context or a cancel.
+//
+// Per token it reports the id, its bytes, its log-probability and top-5 alternatives
+// (log-softmax of the raw logits, before any sampler: logprobs.h) and the milliseconds
+// since the previous token (the first token's time includes the prompt's prefill).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/core/result.h"
+#include "engine/inference/session.h"
+#include "engine/sampling/logprobs.h"
+#include "engine/sampling/sampler_config.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace octo {
+
+struct GenerateRequest {
+    std::vector<int32_t> prompt_ids;      // BOS already included when wanted
+    int64_t max_tokens = 64;
+    SamplerConfig sampling;
+    std::vector<std::string> stop_strings;
+    bool stop_at_eog = true;              // false: keep going past EOS/EOT (reference runs)
+    const std::atomic<bool>* cancel = nullptr; // checked before each token
+};
+
+struct TokenEvent {
+    int32_t id = -1;
+    std::string bytes;         // what the token stands for (Tokenizer::token_bytes)
+    std::string visible_text;  // text this token releases for display (stop strings held back,
+                               // an EOG token's text dropped); may be empty
+    TokenLogprobs logprobs;    // of this token, with the top-5 alternatives
+    double ms = 0.0;           // since the previous token (the first: since the start)
+};
+
+enum class StopReason { MaxTokens, EndOfGeneration, StopString, ContextFull, Cancelled };
+const char* stop_reason_name(StopReason reason);
+
+struct GenerateResult {
+    std::vector<TokenEvent> tokens; // every generated token, the stopping one included
+    std::string text;               // generated text without an EOG token's text or a stop string
+    StopReason stop_reason = StopReason::MaxTokens;
+    double prefill_ms = 0.0;        // evaluating the prompt
+    double decode_ms = 0.0;         // evaluating the generated tokens after the first
+    int64_t n_decoded = 0;          // tokens evaluated one at a time (for tokens/s)
+};
+
+// Runs the loop on a session that is reset first. `on_token` (optional) is called for each
+// token as soon as it is chosen. Errors: InvalidArgument for an empty prompt or one longer
+// than the context (naming both lengths), or whatever the session's eval reports.
+Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request,
+                                const std::function<void(const TokenEvent&)>& on_token = {});
+
+} // namespace octo

@@ -1,0 +1,47 @@
+#include "engine/generation/prompt_builder.h"
+
+#include "engine/chat/chat_format.h"
+#include "engine/chat/chat_recognise.h"
+
+namespace octo {
+
+namespace {
+
+Result<std::string> render_chat(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
+    std::string jinja;
+    if (file.find("tokenizer.chat_template")) {
+        auto t = file.get_string("tokenizer.chat_template");
+        if (!t) return t.error();
+        jinja = t.value();
+    }
+    auto tmpl = recognise_chat_template(jinja);
+    if (!tmpl) return tmpl.error();
+    std::vector<ChatMessage> messages;
+    if (!spec.system.empty()) messages.push_back({ChatRole::System, spec.system});
+    messages.push_back({ChatRole::User, spec.text});
+    const Vocab& v = tokenizer.vocab();
+    ChatFormatContext context;
+    context.bos_text = tokenizer.token_text(v.bos_id);
+    context.eos_text = tokenizer.token_text(v.eos_id);
+    context.tokenizer_adds_bos = v.add_bos;
+    return format_chat(tmpl.value(), messages, context);
+}
+
+} // namespace
+
+Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
+    BuiltPrompt out;
+    if (spec.chat) {
+        auto text = render_chat(file, tokenizer, spec);
+        if (!text) return text.error();
+        out.text = std::move(text.value());
+    } else {
+        out.text = spec.text;
+    }
+    auto ids = tokenizer.encode(out.text, /*add_special=*/true, spec.chat || spec.parse_special);
+    if (!ids) return ids.error();
+    out.ids = std::move(ids.value());
+    return out;
+}
+
+} // namespace octo

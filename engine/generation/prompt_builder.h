@@ -1,0 +1,35 @@
+// Turns what the user typed into prompt token ids: plain text, or a system + user
+// conversation rendered through the model's chat template (tokenizer.chat_template,
+// recognised as one of the built-in families: chat_recognise.h).
+//
+// BOS is prepended when the vocabulary asks for it (tokenizer.ggml.add_bos_token, or
+// llama.cpp's default for the tokenizer type). Chat text is tokenized with special-token
+// parsing on, so <|im_start|> and friends become their control tokens; plain text parses
+// them only when `parse_special` is set.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/result.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace octo {
+
+struct PromptSpec {
+    std::string text;       // the prompt, or the user turn in chat mode
+    bool chat = false;
+    std::string system;     // chat mode: system message ("" for none)
+    bool parse_special = false;
+};
+
+struct BuiltPrompt {
+    std::string text;           // what was tokenized (the templated text in chat mode)
+    std::vector<int32_t> ids;
+};
+
+Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec);
+
+} // namespace octo

@@ -1,0 +1,115 @@
+// octoscope-cli generate against llama.cpp's greedy runs on stories260K (../shared/refdata).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "tests/cli/cli_runner.h"
+#include "tests/support/shared_data.h"
+
+namespace {
+
+using octo::test::run_cli;
+
+struct Reference {
+    std::string model;
+    nlohmann::json cases;
+};
+
+std::optional<Reference> stories_reference() {
+    auto dir = octo::test::refdata_dir();
+    if (!dir) return std::nullopt;
+    std::ifstream in(*dir / "stories260K_ref.json");
+    return Reference{(*dir / "stories260K.gguf").string(), nlohmann::json::parse(in)["cases"]};
+}
+
+// log-softmax of the reference logits, computed here in double precision.
+std::vector<double> log_softmax(const std::vector<double>& logits) {
+    double max = logits[0];
+    for (double v : logits) max = std::max(max, v);
+    double sum = 0;
+    for (double v : logits) sum += std::exp(v - max);
+    std::vector<double> out;
+    for (double v : logits) out.push_back(v - max - std::log(sum));
+    return out;
+}
+
+TEST(CliGenerate, ReproducesEveryReferenceGreedyRun) {
+    auto ref = stories_reference();
+    if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
+    for (const auto& c : ref->cases) {
+        const std::string prompt = c["prompt"];
+        auto run = run_cli({"generate", "--model", ref->model, "--prompt", prompt, "--max-tokens", "48",
+                            "--ignore-eos", "--json"});
+        ASSERT_EQ(run.exit_status, 0) << run.err;
+        auto j = run.json();
+        EXPECT_EQ(j["prompt_ids"], c["prompt_ids"]) << prompt;
+        EXPECT_EQ(j["generated_ids"], c["generated_ids"]) << prompt;
+        EXPECT_EQ(j["text"], c["generated_text"]) << prompt;
+        ASSERT_EQ(j["tokens"].size(), 48u);
+
+        // First token: log-probabilities of the top-5 against the reference's full logits.
+        auto expected = log_softmax(c["first_step_logits_kv_f32"].get<std::vector<double>>());
+        const auto& top = j["tokens"][0]["top"];
+        ASSERT_EQ(top.size(), 5u);
+        for (const auto& alt : top) {
+            EXPECT_NEAR(alt["logprob"].get<double>(), expected[alt["id"].get<size_t>()], 1e-3) << prompt;
+        }
+        for (const auto& t : j["tokens"]) {
+            EXPECT_EQ(t["id"], t["top"][0]["id"]) << "greedy picks the most likely token";
+            EXPECT_DOUBLE_EQ(t["logprob"].get<double>(), t["top"][0]["logprob"].get<double>());
+            EXPECT_LE(t["logprob"].get<double>(), 0.0);
+            EXPECT_GE(t["ms"].get<double>(), 0.0);
+        }
+        for (const char* key : {"prefill_ms", "decode_ms", "tokens_per_s"}) {
+            EXPECT_TRUE(j["timing"].contains(key)) << key;
+        }
+    }
+}
+
+TEST(CliGenerate, SameTokensWhateverTheThreadCount) {
+    auto ref = stories_reference();
+    if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
+    std::vector<nlohmann::json> runs;
+    for (const char* threads : {"1", "2", "3"}) {
+        auto run = run_cli({"generate", "--model", ref->model, "--prompt", "The cat", "--max-tokens", "16",
+                            "--temperature", "0.8", "--seed", "7", "--threads", threads, "--json"});
+        ASSERT_EQ(run.exit_status, 0) << run.err;
+        runs.push_back(run.json());
+    }
+    for (const auto& r : runs) {
+        EXPECT_EQ(r["generated_ids"], runs[0]["generated_ids"]);
+        for (size_t k = 0; k < r["tokens"].size(); ++k) {
+            EXPECT_EQ(r["tokens"][k]["logprob"], runs[0]["tokens"][k]["logprob"]) << "bit-identical logits";
+        }
+    }
+}
+
+TEST(CliGenerate, StopsAtAStopString) {
+    auto ref = stories_reference();
+    if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
+    // The reference continuation of "Once upon a time" starts ", there was a little girl".
+    auto run = run_cli({"generate", "--model", ref->model, "--prompt", "Once upon a time", "--max-tokens", "48",
+                        "--stop", " was", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["text"], ", there");
+    EXPECT_EQ(j["stop_reason"], "stop_string");
+    EXPECT_EQ(j["generated_ids"].size(), 3u); // ",", " there", " was"
+}
+
+TEST(CliGenerate, ClearErrors) {
+    auto ref = stories_reference();
+    if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
+    auto chat = run_cli({"generate", "--model", ref->model, "--prompt", "hi", "--chat", "--json"});
+    EXPECT_EQ(chat.exit_status, 1);
+    EXPECT_NE(chat.json()["error"].get<std::string>().find("chat template"), std::string::npos) << chat.out;
+
+    auto too_long = run_cli({"generate", "--model", ref->model, "--prompt", "Once upon a time there was a dog",
+                             "--ctx-size", "4", "--json"});
+    EXPECT_EQ(too_long.exit_status, 1);
+    EXPECT_NE(too_long.json()["error"].get<std::string>().find("the context holds 4"), std::string::npos)
+        << too_long.out;
+}
+
+} // namespace

@@ -1,0 +1,97 @@
+// octoscope-cli info and the error conventions of docs/cli.md.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "engine/gguf/gguf_writer.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/support/test_models.h"
+
+namespace {
+
+using octo::test::run_cli;
+
+std::string write_bytes(const std::vector<uint8_t>& bytes, const std::string& name) {
+    const std::string path = octo::test::temp_path(name);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    EXPECT_NE(f, nullptr);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+    return path;
+}
+
+TEST(CliInfo, ReportsHyperparametersAndTensorTypes) {
+    octo::test::TestModelSpec spec;
+    spec.weight_type = octo::TensorType::Q8_0;
+    spec.n_layer = 3;
+    const std::string path = write_bytes(octo::test::make_test_model(spec), "info.gguf");
+    auto run = run_cli({"info", "--model", path, "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["architecture"], "llama");
+    EXPECT_EQ(j["n_layer"], 3);
+    EXPECT_EQ(j["n_head"], spec.n_head);
+    EXPECT_EQ(j["n_head_kv"], spec.n_head_kv);
+    EXPECT_EQ(j["n_embd"], spec.n_embd);
+    EXPECT_EQ(j["n_vocab"], spec.n_vocab);
+    EXPECT_EQ(j["context_length"], spec.context_length);
+    // 7 matrices per layer + embedding + output are Q8_0; 2 norms per layer + output norm are F32.
+    EXPECT_EQ(j["tensor_types"]["Q8_0"], 7 * 3 + 2);
+    EXPECT_EQ(j["tensor_types"]["F32"], 2 * 3 + 1);
+    EXPECT_EQ(j["unsupported"], nlohmann::json::array());
+    for (const char* key : {"tokenizer", "pre", "load_error"}) EXPECT_TRUE(j.contains(key)) << key;
+    std::filesystem::remove(path);
+}
+
+TEST(CliInfo, NamesUnsupportedTypes) {
+    octo::GgufWriter w;
+    w.add_string("general.architecture", "llama");
+    w.add_tensor_raw("blk.0.ffn_down.weight", {256, 2}, 10 /* Q2_K */, std::vector<uint8_t>(2 * 84));
+    w.add_tensor_raw("blk.0.ffn_up.weight", {32, 2}, 20 /* IQ4_NL */, std::vector<uint8_t>(2 * 18));
+    const std::string path = write_bytes(w.to_bytes(), "unsupported.gguf");
+    auto run = run_cli({"info", "--model", path, "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["unsupported"], (nlohmann::json{"IQ4_NL", "Q2_K"}));
+    EXPECT_EQ(j["tensor_types"]["Q2_K"], 1);
+    const std::string load_error = j["load_error"];
+    EXPECT_NE(load_error.find("'blk.0.ffn_down.weight' has type Q2_K"), std::string::npos) << load_error;
+    std::filesystem::remove(path);
+}
+
+TEST(CliErrors, MalformedFileIsOneLineAndJson) {
+    const std::string path = std::string(OCTOSCOPE_TESTS_DIR) + "/data/malformed/offset_past_end.gguf";
+    auto run = run_cli({"info", "--model", path, "--json"});
+    EXPECT_EQ(run.exit_status, 1);
+    auto j = run.json();
+    const std::string error = j["error"];
+    EXPECT_NE(error.find("runs past the end of the file"), std::string::npos) << error;
+    EXPECT_EQ(run.err, "octoscope-cli: error: " + error + "\n");
+}
+
+TEST(CliErrors, PlainErrorGoesToStderrOnly) {
+    auto run = run_cli({"info", "--model", "/nonexistent/model.gguf"});
+    EXPECT_EQ(run.exit_status, 1);
+    EXPECT_TRUE(run.out.empty()) << run.out;
+    EXPECT_NE(run.err.find("/nonexistent/model.gguf"), std::string::npos) << run.err;
+}
+
+TEST(CliErrors, UsageErrorsExitWithTwo) {
+    auto missing = run_cli({"info", "--json"});
+    EXPECT_EQ(missing.exit_status, 2);
+    EXPECT_TRUE(missing.json().contains("error"));
+    auto unknown = run_cli({"frobnicate"});
+    EXPECT_EQ(unknown.exit_status, 2);
+    auto no_text = run_cli({"tokenize", "--model", "x.gguf"});
+    EXPECT_EQ(no_text.exit_status, 2);
+    EXPECT_NE(no_text.err.find("--text"), std::string::npos) << no_text.err;
+}
+
+TEST(CliPaths, FindsResourcesFromAnyDirectory) {
+    auto run = run_cli({"paths", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    const std::string dir = run.json()["resources"];
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "README.md")) << dir;
+}
+
+} // namespace
