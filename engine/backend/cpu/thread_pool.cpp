@@ -2,7 +2,32 @@
 
 #include <sched.h>
 
+#include <chrono>
+
 namespace octo {
+
+namespace {
+
+// Waits for done() without sleeping for up to about kWaitTime: a few pause instructions, then
+// yields so that an oversubscribed machine can run the thread being waited for. Returns done().
+template <class Done>
+bool spin_until(Done done) {
+    constexpr auto kWaitTime = std::chrono::microseconds(50);
+    for (int i = 0; i < 64; ++i) {
+        if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    const auto deadline = std::chrono::steady_clock::now() + kWaitTime;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::yield();
+    }
+    return true;
+}
+
+} // namespace
 
 int hardware_threads() {
     cpu_set_t set;
@@ -21,7 +46,7 @@ ThreadPool::ThreadPool(int n_threads) : n_threads_(n_threads > 0 ? n_threads : h
 ThreadPool::~ThreadPool() {
     {
         std::lock_guard lock(mutex_);
-        stopping_ = true;
+        stopping_.store(true);
     }
     start_cv_.notify_all();
     for (auto& w : workers_) w.join();
@@ -29,12 +54,8 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::run_tasks(int thread) {
     for (;;) {
-        int64_t index = 0;
-        {
-            std::lock_guard lock(mutex_);
-            if (next_task_ >= n_tasks_) return;
-            index = next_task_++;
-        }
+        const int64_t index = next_task_.fetch_add(1, std::memory_order_relaxed);
+        if (index >= n_tasks_) return;
         (*task_)(index, thread);
     }
 }
@@ -42,18 +63,18 @@ void ThreadPool::run_tasks(int thread) {
 void ThreadPool::worker_loop(int thread) {
     uint64_t seen = 0;
     for (;;) {
-        {
+        auto started = [&] { return stopping_.load() || generation_.load(std::memory_order_acquire) != seen; };
+        if (!spin_until(started)) {
             std::unique_lock lock(mutex_);
-            start_cv_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-            if (stopping_) return;
-            seen = generation_;
+            start_cv_.wait(lock, started);
         }
+        if (stopping_.load()) return;
+        seen = generation_.load(std::memory_order_acquire);
         run_tasks(thread);
-        {
+        if (busy_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             std::lock_guard lock(mutex_);
-            --busy_workers_;
+            done_cv_.notify_one();
         }
-        done_cv_.notify_one();
     }
 }
 
@@ -63,18 +84,21 @@ void ThreadPool::parallel_for(int64_t n_tasks, const Task& task) {
         for (int64_t i = 0; i < n_tasks; ++i) task(i, 0);
         return;
     }
+    task_ = &task;
+    n_tasks_ = n_tasks;
+    next_task_.store(0, std::memory_order_relaxed);
+    busy_workers_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
     {
         std::lock_guard lock(mutex_);
-        task_ = &task;
-        n_tasks_ = n_tasks;
-        next_task_ = 0;
-        busy_workers_ = static_cast<int>(workers_.size());
-        ++generation_;
+        generation_.fetch_add(1, std::memory_order_release);
     }
     start_cv_.notify_all();
     run_tasks(0);
-    std::unique_lock lock(mutex_);
-    done_cv_.wait(lock, [&] { return busy_workers_ == 0; });
+    auto finished = [&] { return busy_workers_.load(std::memory_order_acquire) == 0; };
+    if (!spin_until(finished)) {
+        std::unique_lock lock(mutex_);
+        done_cv_.wait(lock, finished);
+    }
     task_ = nullptr;
 }
 
