@@ -90,10 +90,11 @@ struct Expectation {
 };
 
 // Runs every case and checks the expectation; prints the measured figures.
-void check_against_reference(const std::filesystem::path& dir, const Expectation& e, const std::vector<RefCase>& cases) {
+void check_against_reference(const std::filesystem::path& dir, const Expectation& e, const std::vector<RefCase>& cases,
+                             std::optional<CpuPath> path = std::nullopt) {
     auto model = Model::load((dir / e.model_file).string());
     ASSERT_TRUE(model) << model.error().message;
-    auto backend = CpuBackend::create({2, std::nullopt});
+    auto backend = CpuBackend::create({2, path});
     ASSERT_TRUE(backend);
     auto session = Session::create(**model, **backend);
     ASSERT_TRUE(session) << session.error().message;
@@ -108,9 +109,11 @@ void check_against_reference(const std::filesystem::path& dir, const Expectation
         worst_error = std::max(worst_error, err);
         EXPECT_LT(err, e.max_logit_error) << e.model_file << " case " << i;
     }
-    std::cout << "[ reference ] " << e.model_file << ": " << identical << "/" << cases.size() << " runs identical over "
-              << e.n_compared_tokens << " tokens; worst first-step logit relative L2 error " << worst_error
-              << " (bound " << e.max_logit_error << ")\n";
+    std::cout << "[ reference ] " << e.model_file << " (" << cpu_path_name((*backend)->path()) << "): ";
+    if (e.n_compared_tokens > 0) {
+        std::cout << identical << "/" << cases.size() << " runs identical over " << e.n_compared_tokens << " tokens; ";
+    }
+    std::cout << "worst first-step logit relative L2 error " << worst_error << " (bound " << e.max_logit_error << ")\n";
     EXPECT_GE(identical, e.min_identical_runs) << e.model_file;
 }
 
@@ -128,6 +131,12 @@ protected:
 TEST_F(ForwardReference, Stories260KF32AllGreedyRuns) {
     const auto cases = read_cases(read_json(dir_ / "stories260K_ref.json").at("cases"), "first_step_logits_kv_f32");
     check_against_reference(dir_, {"stories260K.gguf", 1e-5, 48, 9}, cases);
+}
+
+// The scalar reference kernels on the same data.
+TEST_F(ForwardReference, Stories260KF32ScalarPath) {
+    const auto cases = read_cases(read_json(dir_ / "stories260K_ref.json").at("cases"), "first_step_logits_kv_f32");
+    check_against_reference(dir_, {"stories260K.gguf", 1e-5, 48, 9}, cases, CpuPath::Scalar);
 }
 
 // llama.cpp rounds activations to F16 inside F16 products (README: 1e-4 - 3e-4 expected).
