@@ -62,4 +62,13 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
     return std::span<const float>(logits_);
 }
 
+Status Session::rewind(int64_t position) {
+    if (position < 0 || position > position_) {
+        return make_error(ErrorCode::InvalidArgument, "cannot rewind to position " + std::to_string(position) +
+                                                          " from " + std::to_string(position_));
+    }
+    position_ = position;
+    return Ok{};
+}
+
 } // namespace octo

@@ -40,6 +40,10 @@ public:
     int64_t n_vocab() const { return n_vocab_; }
     // Back to position 0 (the cache cells are overwritten as positions are evaluated again).
     void reset() { position_ = 0; }
+    // Keeps the first `position` tokens (a shared prefix) and forgets the rest; evaluating
+    // after it gives the same logits as a fresh session fed the same tokens. InvalidArgument
+    // beyond the current position.
+    Status rewind(int64_t position);
 
 private:
     Session(const Model& model, Backend& backend, const SessionOptions& options, int64_t n_ctx,

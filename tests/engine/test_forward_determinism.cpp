@@ -144,6 +144,23 @@ TEST(ForwardDeterminism, AllLogitsRowsEqualTokenByTokenLogits) {
     }
 }
 
+// A rewound session continuing from a shared prefix matches a fresh one bit for bit.
+TEST(ForwardDeterminism, RewindToAPrefixReproducesTheLogits) {
+    const auto m = load({.architecture = "llama", .weight_type = TensorType::Q8_0});
+    ASSERT_TRUE(m.model);
+    const auto b = backend(best_cpu_path(), 2);
+    const auto want = run(*m.model, *b, {kPrompt.size()});
+    auto session = Session::create(*m.model, *b);
+    ASSERT_TRUE(session);
+    const std::vector<int32_t> other = {1, 17, 42, 5, 9, 9, 9};
+    ASSERT_TRUE((*session)->eval(other));
+    ASSERT_TRUE((*session)->rewind(4)); // keeps 1 17 42 5, shared with kPrompt
+    EXPECT_FALSE((*session)->rewind(5));
+    auto logits = (*session)->eval(std::span<const int32_t>(kPrompt).subspan(4));
+    ASSERT_TRUE(logits);
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), logits->begin()));
+}
+
 TEST(ForwardDeterminism, TiedOutputAndRopeFrequencyFactorsRun) {
     const auto plain = load({.tied_output = true});
     const auto scaled = load({.tied_output = true, .rope_freqs = true});
