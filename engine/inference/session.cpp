@@ -1,5 +1,6 @@
 #include "engine/inference/session.h"
 
+#include <algorithm>
 #include <string>
 
 namespace octo {
