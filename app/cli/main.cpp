@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
         add_tokenize_command(app, run);
         add_paths_command(app, run);
         add_generate_command(app, run);
+        add_devices_command(app, run);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {
