@@ -13,7 +13,7 @@ WeightMatrix weight_matrix(const GgufTensorInfo& t) {
 }
 
 LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch)
-    : model_(model), backend_(backend), n_batch_(n_batch) {
+    : model_(model), backend_(backend) {
     const ModelParams& p = model.params();
     n_embd_ = p.n_embd;
     n_embd_kv_ = p.head_dim() * p.n_head_kv;

@@ -41,7 +41,6 @@ private:
 
     const Model& model_;
     Backend& backend_;
-    int64_t n_batch_;
     int64_t n_embd_;
     int64_t n_embd_kv_;
     int64_t n_ff_;

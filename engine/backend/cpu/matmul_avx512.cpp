@@ -4,11 +4,13 @@
 // the first, 16..31 to the second — reduced in one fixed order at the end; as in the AVX2 path,
 // how many tokens share a chunk never changes the arithmetic of one element.
 // GCC 12's AVX-512 intrinsics read a deliberately undefined register (GCC bug 105593).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
+#endif
 
 #include <algorithm>
 #include <cmath>
