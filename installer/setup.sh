@@ -2,7 +2,7 @@
 # One-command set-up for a fresh Debian 12 machine: installs every Debian package that
 # building, running and testing Octoscope need, configures and builds into build/.
 #   installer/setup.sh          set up and build
-#   installer/setup.sh --run    ... then launch (see README: for now `octoscope-cli info`)
+#   installer/setup.sh --run    ... then launch (see README: for now the CLI on a test model)
 #   installer/setup.sh --test   ... then run the whole test suite (fuzzing included)
 # Stops on the first error. Re-running is cheap: installed packages are skipped.
 set -euo pipefail

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "engine/gguf/gguf_writer.h"
+#include "tests/support/test_vocab.h"
 
 namespace octo::test {
 
@@ -54,6 +55,7 @@ std::vector<uint8_t> make_test_model(const TestModelSpec& s) {
     w.add_u32(a + "attention.head_count_kv", static_cast<uint32_t>(s.n_head_kv));
     w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
     w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" ? 1e6f : 1e4f);
+    add_test_vocab(w, s.n_vocab);
 
     TensorFiller f(w, s.seed);
     const TensorType t = s.weight_type;
