@@ -1,6 +1,6 @@
-// Output conventions shared by every octoscope-cli command: one JSON object on stdout
-// with --json, errors as one line on stderr (and {"error": ...} on stdout with --json),
-// exit statuses 1..127 only.
+// Input and output conventions shared by every octoscope-cli command: text files read
+// byte for byte, one JSON object on stdout with --json, errors as one line on stderr (and
+// {"error": ...} on stdout with --json), exit statuses 1..127 only.
 #pragma once
 
 #include <string>
@@ -17,6 +17,9 @@ enum ExitCode : int {
     kExitError = 1, // the command failed (bad model, unreadable file ...)
     kExitUsage = 2, // the command line itself is wrong
 };
+
+// The whole file, byte for byte; `what` names it in errors ("prompt file").
+Result<std::string> read_file_bytes(const std::string& path, const std::string& what);
 
 // Prints `message` as one line on stderr, and as {"error": message} on stdout when `json`.
 int report_error(bool json, const std::string& message, int exit_code = kExitError);

@@ -1,7 +1,5 @@
 // octoscope-cli generate: run a model on a prompt and report every generated token.
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "app/cli/cli_output.h"
@@ -34,14 +32,6 @@ struct GenerateOptions {
     bool json = false;
 };
 
-Result<std::string> read_file_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::Io, "cannot open prompt file '" + path + "'");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return make_error(ErrorCode::Io, "cannot read prompt file '" + path + "'");
-    return bytes;
-}
-
 nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
     nlohmann::json top = nlohmann::json::array();
     for (const auto& alt : e.logprobs.top) {
@@ -54,7 +44,7 @@ nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
 int run_generate(const GenerateOptions& o) {
     PromptSpec spec{o.prompt, o.chat, o.system, o.parse_special};
     if (!o.prompt_file.empty()) {
-        auto bytes = read_file_bytes(o.prompt_file);
+        auto bytes = read_file_bytes(o.prompt_file, "prompt file");
         if (!bytes) return report_error(o.json, bytes.error());
         spec.text = std::move(bytes.value());
     }

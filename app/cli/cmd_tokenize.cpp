@@ -1,7 +1,5 @@
 // octoscope-cli tokenize: text -> token ids with the model's own tokenizer.
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "app/cli/cli_output.h"
@@ -23,18 +21,10 @@ struct TokenizeOptions {
     bool json = false;
 };
 
-Result<std::string> read_file_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::Io, "cannot open text file '" + path + "'");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return make_error(ErrorCode::Io, "cannot read text file '" + path + "'");
-    return bytes;
-}
-
 int run_tokenize(const TokenizeOptions& o) {
     std::string text = o.text;
     if (!o.text_file.empty()) {
-        auto bytes = read_file_bytes(o.text_file);
+        auto bytes = read_file_bytes(o.text_file, "text file");
         if (!bytes) return report_error(o.json, bytes.error());
         text = std::move(bytes.value());
     }

@@ -6,6 +6,7 @@
 
 #include "engine/gguf/gguf_writer.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/support/test_vocab.h"
 
 namespace {
 
@@ -31,13 +32,7 @@ std::string write_vocab() {
     }
     octo::GgufWriter w;
     w.add_string("general.architecture", "llama");
-    w.add_string("tokenizer.ggml.model", "llama");
-    w.add_array_strings("tokenizer.ggml.tokens", tokens);
-    w.add_array_f32("tokenizer.ggml.scores", scores);
-    w.add_array_i32("tokenizer.ggml.token_type", types);
-    w.add_u32("tokenizer.ggml.unknown_token_id", 0);
-    w.add_u32("tokenizer.ggml.bos_token_id", 1);
-    w.add_u32("tokenizer.ggml.eos_token_id", 2);
+    octo::test::add_spm_vocab(w, tokens, scores, types);
     const std::string path = octo::test::temp_path("vocab.gguf");
     EXPECT_TRUE(w.write_file(path).ok());
     return path;

@@ -1,8 +1,5 @@
 #include "tests/support/test_vocab.h"
 
-#include <string>
-#include <vector>
-
 namespace octo::test {
 
 void add_test_vocab(GgufWriter& w, int64_t n_vocab) {
@@ -22,6 +19,11 @@ void add_test_vocab(GgufWriter& w, int64_t n_vocab) {
     // Later ids score lower, so merges are deterministic (none exist: every token is one char).
     std::vector<float> scores;
     for (size_t id = 0; id < tokens.size(); ++id) scores.push_back(-static_cast<float>(id));
+    add_spm_vocab(w, tokens, scores, types);
+}
+
+void add_spm_vocab(GgufWriter& w, const std::vector<std::string>& tokens, const std::vector<float>& scores,
+                   const std::vector<int32_t>& types) {
     w.add_string("tokenizer.ggml.model", "llama");
     w.add_array_strings("tokenizer.ggml.tokens", tokens);
     w.add_array_f32("tokenizer.ggml.scores", scores);
