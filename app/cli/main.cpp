@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
         add_paths_command(app, run);
         add_generate_command(app, run);
         add_devices_command(app, run);
+        add_bench_command(app, run);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {

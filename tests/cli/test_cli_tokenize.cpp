@@ -6,7 +6,7 @@
 
 #include "engine/gguf/gguf_writer.h"
 #include "tests/cli/cli_runner.h"
-#include "tests/support/test_vocab.h"
+#include "engine/model/synthetic_model.h"
 
 namespace {
 
@@ -32,7 +32,7 @@ std::string write_vocab() {
     }
     octo::GgufWriter w;
     w.add_string("general.architecture", "llama");
-    octo::test::add_spm_vocab(w, tokens, scores, types);
+    octo::write_spm_vocab(w, tokens, scores, types);
     const std::string path = octo::test::temp_path("vocab.gguf");
     EXPECT_TRUE(w.write_file(path).ok());
     return path;

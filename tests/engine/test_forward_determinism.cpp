@@ -11,7 +11,7 @@
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
-#include "tests/support/test_models.h"
+#include "engine/model/synthetic_model.h"
 
 namespace octo {
 namespace {
@@ -30,9 +30,9 @@ struct LoadedModel {
     std::unique_ptr<Model> model;
 };
 
-LoadedModel load(const test::TestModelSpec& spec) {
+LoadedModel load(const SyntheticModelSpec& spec) {
     LoadedModel m;
-    m.bytes = test::make_test_model(spec);
+    m.bytes = make_synthetic_model(spec).value();
     auto file = GgufFile::parse(m.bytes);
     EXPECT_TRUE(file) << file.error().message;
     auto model = Model::from_gguf(std::move(file.value()));

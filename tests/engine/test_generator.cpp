@@ -10,7 +10,7 @@
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
-#include "tests/support/test_models.h"
+#include "engine/model/synthetic_model.h"
 
 namespace octo {
 namespace {
@@ -32,7 +32,7 @@ Tokenizer make_tokenizer(int64_t n_vocab, int32_t eos_id) {
 class Generator : public ::testing::Test {
 protected:
     void SetUp() override {
-        bytes_ = test::make_test_model({.context_length = 32});
+        bytes_ = make_synthetic_model({.context_length = 32}).value();
         auto file = GgufFile::parse(bytes_);
         ASSERT_TRUE(file.ok());
         auto m = Model::from_gguf(std::move(file.value()));

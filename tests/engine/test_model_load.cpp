@@ -8,7 +8,7 @@
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
-#include "tests/support/test_models.h"
+#include "engine/model/synthetic_model.h"
 
 namespace octo {
 namespace {
@@ -20,7 +20,7 @@ Result<std::unique_ptr<Model>> load(const std::vector<uint8_t>& bytes, const Loa
 }
 
 TEST(ModelLoad, SeparateOutputMatrix) {
-    const auto bytes = test::make_test_model({});
+    const auto bytes = make_synthetic_model({}).value();
     auto m = load(bytes);
     ASSERT_TRUE(m) << m.error().message;
     const ModelWeights& w = (*m)->weights();
@@ -34,7 +34,7 @@ TEST(ModelLoad, SeparateOutputMatrix) {
 }
 
 TEST(ModelLoad, TiedOutputFallsBackToEmbeddingAndRopeFreqsAreBound) {
-    const auto bytes = test::make_test_model({.architecture = "qwen2", .tied_output = true, .rope_freqs = true});
+    const auto bytes = make_synthetic_model({.architecture = "qwen2", .tied_output = true, .rope_freqs = true}).value();
     auto m = load(bytes);
     ASSERT_TRUE(m) << m.error().message;
     const ModelWeights& w = (*m)->weights();
@@ -46,7 +46,7 @@ TEST(ModelLoad, TiedOutputFallsBackToEmbeddingAndRopeFreqsAreBound) {
 }
 
 TEST(ModelLoad, RefusesWhenTheEstimateExceedsAvailableMemory) {
-    const auto bytes = test::make_test_model({});
+    const auto bytes = make_synthetic_model({}).value();
     LoadOptions options;
     options.n_ctx = 64;
     options.available_bytes = 1 << 20; // 1 MiB: the weights alone take more
@@ -64,7 +64,7 @@ TEST(ModelLoad, RefusesWhenTheEstimateExceedsAvailableMemory) {
 }
 
 TEST(ModelLoad, ReportsProgressUpToOne) {
-    const auto bytes = test::make_test_model({});
+    const auto bytes = make_synthetic_model({}).value();
     std::vector<double> seen;
     LoadOptions options;
     options.progress = [&](double f) {
@@ -79,7 +79,7 @@ TEST(ModelLoad, ReportsProgressUpToOne) {
 }
 
 TEST(ModelLoad, ProgressCallbackCancels) {
-    const auto bytes = test::make_test_model({});
+    const auto bytes = make_synthetic_model({}).value();
     int calls = 0;
     LoadOptions options;
     options.progress = [&](double) { return ++calls < 3; };
@@ -92,7 +92,7 @@ TEST(ModelLoad, ProgressCallbackCancels) {
 class SessionErrors : public ::testing::Test {
 protected:
     void SetUp() override {
-        bytes_ = test::make_test_model({.context_length = 8});
+        bytes_ = make_synthetic_model({.context_length = 8}).value();
         auto m = load(bytes_);
         ASSERT_TRUE(m) << m.error().message;
         model_ = std::move(m.value());

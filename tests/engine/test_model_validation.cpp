@@ -5,7 +5,7 @@
 #include "engine/gguf/gguf_writer.h"
 #include "engine/model/model_params.h"
 #include "engine/model/model_validation.h"
-#include "tests/support/test_models.h"
+#include "engine/model/synthetic_model.h"
 
 namespace {
 
@@ -55,7 +55,7 @@ TEST(ModelValidation, HyperparametersThatMakeSense) {
 class ModelContents : public ::testing::Test {
 protected:
     void SetUp() override {
-        bytes_ = octo::test::make_test_model(spec_);
+        bytes_ = octo::make_synthetic_model(spec_).value();
         auto f = octo::GgufFile::parse(bytes_);
         ASSERT_TRUE(f.ok()) << f.error().message;
         file_.emplace(std::move(f.value()));
@@ -63,7 +63,7 @@ protected:
         ASSERT_TRUE(p.ok()) << p.error().message;
         params_ = p.value();
     }
-    octo::test::TestModelSpec spec_;
+    octo::SyntheticModelSpec spec_;
     std::vector<uint8_t> bytes_;
     std::optional<octo::GgufFile> file_;
     octo::ModelParams params_;

@@ -1,11 +1,11 @@
-// octoscope-cli info and the error conventions of docs/cli.md.
+// octoscope-cli info, bench, paths and the error conventions of docs/cli.md.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "engine/gguf/gguf_writer.h"
 #include "tests/cli/cli_runner.h"
-#include "tests/support/test_models.h"
+#include "engine/model/synthetic_model.h"
 
 namespace {
 
@@ -21,10 +21,10 @@ std::string write_bytes(const std::vector<uint8_t>& bytes, const std::string& na
 }
 
 TEST(CliInfo, ReportsHyperparametersAndTensorTypes) {
-    octo::test::TestModelSpec spec;
+    octo::SyntheticModelSpec spec;
     spec.weight_type = octo::TensorType::Q8_0;
     spec.n_layer = 3;
-    const std::string path = write_bytes(octo::test::make_test_model(spec), "info.gguf");
+    const std::string path = write_bytes(octo::make_synthetic_model(spec).value(), "info.gguf");
     auto run = run_cli({"info", "--model", path, "--json"});
     ASSERT_EQ(run.exit_status, 0) << run.err;
     auto j = run.json();
@@ -39,6 +39,8 @@ TEST(CliInfo, ReportsHyperparametersAndTensorTypes) {
     EXPECT_EQ(j["tensor_types"]["Q8_0"], 7 * 3 + 2);
     EXPECT_EQ(j["tensor_types"]["F32"], 2 * 3 + 1);
     EXPECT_EQ(j["unsupported"], nlohmann::json::array());
+    EXPECT_EQ(j["n_params"], octo::synthetic_parameter_count(spec));
+    EXPECT_TRUE(j["load_error"].is_null()) << j["load_error"];
     for (const char* key : {"tokenizer", "pre", "load_error"}) EXPECT_TRUE(j.contains(key)) << key;
     std::filesystem::remove(path);
 }
@@ -92,6 +94,28 @@ TEST(CliPaths, FindsResourcesFromAnyDirectory) {
     ASSERT_EQ(run.exit_status, 0) << run.err;
     const std::string dir = run.json()["resources"];
     EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "README.md")) << dir;
+}
+
+} // namespace
+
+namespace {
+
+TEST(CliBench, ReportsFiguresForAGivenModel) {
+    const std::string path = write_bytes(octo::make_synthetic_model({}).value(), "bench.gguf");
+    auto run = octo::test::run_cli({"bench", "--model", path, "--prompt-tokens", "4", "--decode-tokens", "2",
+                                    "--threads", "1", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["threads"], 1);
+    EXPECT_EQ(j["prompt_tokens"], 4);
+    EXPECT_EQ(j["decode_tokens"], 2);
+    EXPECT_EQ(j["n_params"], octo::synthetic_parameter_count({}));
+    EXPECT_GT(j["prefill_tokens_per_s"].get<double>(), 0.0);
+    EXPECT_GT(j["decode_tokens_per_s"].get<double>(), 0.0);
+    auto bad = octo::test::run_cli({"bench", "--model", path, "--kernels", "sse9", "--json"});
+    EXPECT_EQ(bad.exit_status, 1);
+    EXPECT_NE(bad.json()["error"].get<std::string>().find("unknown kernel path 'sse9'"), std::string::npos);
+    std::filesystem::remove(path);
 }
 
 } // namespace

@@ -1,0 +1,129 @@
+#include "engine/model/synthetic_model.h"
+
+#include <cmath>
+#include <random>
+
+namespace octo {
+
+namespace {
+
+// Fills tensors with values uniform in [center - spread, center + spread] from one stream.
+class TensorFiller {
+public:
+    TensorFiller(GgufWriter& w, uint32_t seed) : writer_(w), rng_(seed) {}
+
+    void add(const std::string& name, const std::vector<int64_t>& ne, TensorType type, float center, float spread) {
+        if (!status_) return;
+        int64_t n = 1;
+        for (int64_t d : ne) n *= d;
+        std::uniform_real_distribution<float> dist(center - spread, center + spread);
+        values_.resize(static_cast<size_t>(n));
+        for (float& v : values_) v = dist(rng_);
+        status_ = writer_.add_tensor_f32(name, ne, type, values_.data());
+    }
+
+    // A matrix [n_out rows of n_in] scaled so that products keep unit magnitude.
+    void matrix(const std::string& name, int64_t n_in, int64_t n_out, TensorType type) {
+        add(name, {n_in, n_out}, type, 0.0f, std::sqrt(3.0f / static_cast<float>(n_in)));
+    }
+
+    const Status& status() const { return status_; }
+
+private:
+    GgufWriter& writer_;
+    std::mt19937 rng_;
+    std::vector<float> values_; // the tensor being written
+    Status status_ = Ok{};
+};
+
+} // namespace
+
+int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
+    const int64_t n_embd_kv = s.n_embd / s.n_head * s.n_head_kv;
+    int64_t per_layer = 2 * s.n_embd * s.n_embd + 2 * s.n_embd * n_embd_kv + 3 * s.n_embd * s.n_ff + 2 * s.n_embd;
+    if (s.architecture == "qwen2") per_layer += s.n_embd + 2 * n_embd_kv;
+    const int64_t output = s.tied_output ? 0 : s.n_vocab * s.n_embd;
+    const int64_t freqs = s.rope_freqs ? s.n_embd / s.n_head / 2 : 0;
+    return s.n_vocab * s.n_embd + output + s.n_embd + s.n_layer * per_layer + freqs;
+}
+
+Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
+    if (s.n_head <= 0 || s.n_head_kv <= 0 || s.n_embd % s.n_head != 0 || s.n_vocab < 3) {
+        return make_error(ErrorCode::InvalidArgument, "synthetic model: inconsistent shape");
+    }
+    GgufWriter w;
+    const std::string a = s.architecture + ".";
+    const int64_t head_dim = s.n_embd / s.n_head;
+    const int64_t n_embd_kv = head_dim * s.n_head_kv;
+    w.add_string("general.architecture", s.architecture);
+    w.add_string("general.name", "octoscope synthetic model (random weights)");
+    w.add_u32(a + "block_count", static_cast<uint32_t>(s.n_layer));
+    w.add_u32(a + "context_length", static_cast<uint32_t>(s.context_length));
+    w.add_u32(a + "embedding_length", static_cast<uint32_t>(s.n_embd));
+    w.add_u32(a + "feed_forward_length", static_cast<uint32_t>(s.n_ff));
+    w.add_u32(a + "attention.head_count", static_cast<uint32_t>(s.n_head));
+    w.add_u32(a + "attention.head_count_kv", static_cast<uint32_t>(s.n_head_kv));
+    w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
+    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" ? 1e6f : 1e4f);
+    write_ascii_vocab(w, s.n_vocab);
+
+    TensorFiller f(w, s.seed);
+    const TensorType t = s.weight_type;
+    f.add("token_embd.weight", {s.n_embd, s.n_vocab}, t, 0.0f, 1.0f);
+    f.add("output_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
+    if (!s.tied_output) f.matrix("output.weight", s.n_embd, s.n_vocab, t);
+    for (int64_t l = 0; l < s.n_layer; ++l) {
+        const std::string b = "blk." + std::to_string(l) + ".";
+        f.add(b + "attn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
+        f.matrix(b + "attn_q.weight", s.n_embd, s.n_embd, t);
+        f.matrix(b + "attn_k.weight", s.n_embd, n_embd_kv, t);
+        f.matrix(b + "attn_v.weight", s.n_embd, n_embd_kv, t);
+        if (s.architecture == "qwen2") {
+            f.add(b + "attn_q.bias", {s.n_embd}, TensorType::F32, 0.0f, 0.5f);
+            f.add(b + "attn_k.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
+            f.add(b + "attn_v.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
+        }
+        f.matrix(b + "attn_output.weight", s.n_embd, s.n_embd, t);
+        f.add(b + "ffn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
+        f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, t);
+        f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, t);
+        f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, t);
+    }
+    // Drawn last so that a model with and without factors shares every other weight.
+    if (s.rope_freqs) f.add("rope_freqs.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);
+    if (!f.status()) return f.status().error();
+    return w.to_bytes();
+}
+
+void write_spm_vocab(GgufWriter& w, const std::vector<std::string>& tokens, const std::vector<float>& scores,
+                     const std::vector<int32_t>& types) {
+    w.add_string("tokenizer.ggml.model", "llama");
+    w.add_array_strings("tokenizer.ggml.tokens", tokens);
+    w.add_array_f32("tokenizer.ggml.scores", scores);
+    w.add_array_i32("tokenizer.ggml.token_type", types);
+    w.add_u32("tokenizer.ggml.unknown_token_id", 0);
+    w.add_u32("tokenizer.ggml.bos_token_id", 1);
+    w.add_u32("tokenizer.ggml.eos_token_id", 2);
+}
+
+void write_ascii_vocab(GgufWriter& w, int64_t n_vocab) {
+    constexpr int32_t kNormal = 1, kUnknown = 2, kControl = 3, kUnused = 5;
+    std::vector<std::string> tokens = {"<unk>", "<s>", "</s>"};
+    std::vector<int32_t> types = {kUnknown, kControl, kControl};
+    for (int64_t id = 3; id < n_vocab; ++id) {
+        const int64_t ch = ' ' + (id - 3);
+        if (ch <= '~') {
+            tokens.push_back(ch == ' ' ? std::string("\xE2\x96\x81") : std::string(1, static_cast<char>(ch)));
+            types.push_back(kNormal);
+        } else {
+            tokens.push_back(std::string("<unused").append(std::to_string(id)).append(">"));
+            types.push_back(kUnused);
+        }
+    }
+    // Every token is one character, so no merges exist; scores only order the tokens.
+    std::vector<float> scores;
+    for (size_t id = 0; id < tokens.size(); ++id) scores.push_back(-static_cast<float>(id));
+    write_spm_vocab(w, tokens, scores, types);
+}
+
+} // namespace octo
