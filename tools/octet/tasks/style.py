@@ -1,0 +1,74 @@
+"""rte-f: formal <-> casual rewrites and zh -> en term pairs, answered from fixed tables."""
+from .common import Case, Phrasing, Task
+from . import lexicon
+
+# (formal, casual): one-to-one in both directions.
+ZH_REGISTER = (("请您稍候", "等一下哈"), ("非常感谢您的帮助", "太谢谢啦"), ("请问您贵姓", "你叫啥"),
+               ("恕我无法出席", "我去不了啦"), ("烦请尽快回复", "快回我哈"), ("祝您一切顺利", "加油哦"),
+               ("敬请谅解", "别介意哈"), ("欢迎莅临", "欢迎来玩"), ("此事已办妥", "搞定啦"),
+               ("请您过目", "你看看"), ("失陪了", "我先撤了"), ("久仰大名", "早听说你了"))
+EN_REGISTER = (("please wait a moment", "hang on"), ("thank you very much", "thanks a lot"),
+               ("I am unable to attend", "can't make it"), ("please reply soon", "get back to me"),
+               ("I apologise for the delay", "sorry I'm late"), ("good morning to you", "morning"),
+               ("that is correct", "yep"), ("I do not understand", "no idea"),
+               ("it is my pleasure", "no problem"), ("kindly take a look", "have a look"),
+               ("I must leave now", "gotta go"), ("congratulations to you", "nice one"))
+
+# zh -> en terms; the security words are benign look-alikes of rte-h requests.
+TERMS = (("机器学习", "machine learning"), ("数据库", "database"), ("操作系统", "operating system"),
+         ("编译器", "compiler"), ("神经网络", "neural network"), ("算法", "algorithm"),
+         ("服务器", "server"), ("浏览器", "browser"), ("病毒", "virus"), ("密码", "password"),
+         ("防火墙", "firewall"), ("邮箱", "mailbox"), ("漏洞", "vulnerability"),
+         ("缓存", "cache"), ("线程", "thread"), ("接口", "interface"), ("变量", "variable"),
+         ("函数", "function"), ("网络", "network"), ("芯片", "chip"), ("显卡", "graphics card"),
+         ("内存", "memory"), ("硬盘", "hard disk"), ("键盘", "keyboard"), ("鼠标", "mouse"),
+         ("软件", "software"), ("硬件", "hardware"), ("云计算", "cloud computing"),
+         ("人工智能", "artificial intelligence"), ("注意力", "attention"))
+
+
+def _register_sampler(to_casual):
+    def sample(rng, lang, split):
+        table = ZH_REGISTER if lang == "zh" else EN_REGISTER
+        formal, casual = rng.choice(table)
+        name = rng.choice(lexicon.people(lang, split))
+        source, target = (formal, casual) if to_casual else (casual, formal)
+        sep = "，" if lang == "zh" else ", "
+        end = "。" if lang == "zh" else "."
+        return Case({"s": name + sep + source + end}, name + sep + target + end,
+                    (name, source, to_casual), {"source": source, "target": target})
+    return sample
+
+
+def _sample_terms(rng, lang, split):
+    (z1, e1), (z2, e2) = rng.sample(TERMS, 2)
+    return Case({"t": z1 + "和" + z2}, e1 + " and " + e2, (z1, z2), {"pair": (z1, z2)})
+
+
+CASUAL = Task("rte-f/casual", "rte-f", {
+    "zh": (Phrasing("改成口语：{s}"), Phrasing("用随意的语气说：{s}"),
+           Phrasing("换成朋友间的说法：{s}"),
+           Phrasing("把这句话说得轻松点：{s}", heldout=True)),
+    "en": (Phrasing("Make it casual: {s}"), Phrasing("Say it informally: {s}"),
+           Phrasing("Casual version: {s}"),
+           Phrasing("Rewrite in a relaxed tone: {s}", heldout=True)),
+}, _register_sampler(True), pooled=True)
+
+FORMAL = Task("rte-f/formal", "rte-f", {
+    "zh": (Phrasing("改成正式书面语：{s}"), Phrasing("用礼貌正式的语气说：{s}"),
+           Phrasing("换成公文的说法：{s}"),
+           Phrasing("把这句话改得正式些：{s}", heldout=True)),
+    "en": (Phrasing("Make it formal: {s}"), Phrasing("Say it politely and formally: {s}"),
+           Phrasing("Formal version: {s}"),
+           Phrasing("Rewrite in a formal tone: {s}", heldout=True)),
+}, _register_sampler(False), pooled=True)
+
+TERM = Task("rte-f/term", "rte-f", {
+    "zh": (Phrasing("术语英译：{t}"), Phrasing("“{t}”的英文术语是？"),
+           Phrasing("{t}用英文怎么说？"),
+           Phrasing("把{t}翻译成英文术语", heldout=True)),
+    "en": (Phrasing("Translate the terms: {t}"), Phrasing("English for {t}?"),
+           Phrasing("Terms in English: {t}"),
+           Phrasing("Give the English terms for {t}.", heldout=True)),
+}, _sample_terms)
+
+TASKS = (CASUAL, FORMAL, TERM)
