@@ -85,6 +85,8 @@ public:
     virtual std::unique_ptr<DeviceBuffer> allocate(int64_t n_floats) = 0;
     // Copies n floats starting at src (a backend address) into host memory.
     virtual void read(const float* src, std::span<float> dst) = 0;
+    // Copies host floats into dst (a backend address) — constants such as head Gram matrices.
+    virtual void write(std::span<const float> src, float* dst) = 0;
     virtual Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) = 0;
 
     // --- operations ---------------------------------------------------------------------------
@@ -120,6 +122,18 @@ public:
     // q[n_tokens, n_head, head_dim] -> out[n_tokens, n_head, head_dim]; softmax(q·k / sqrt(head_dim)).
     virtual void attention(const KvCache& cache, int64_t layer, const float* q, float* out,
                            std::span<const int32_t> positions, const AttentionShape& shape) = 0;
+
+    // --- instrumentation (docs/instrumentation.md) ---------------------------------------------
+    // Per-head contribution norms ‖W_h z_h‖ = sqrt(z_hᵀ G_h z_h): z[n_tokens, n_head, head_dim]
+    // (the attention output), grams[n_head, head_dim, head_dim] (G_h = W_hᵀ W_h) ->
+    // norms[n_tokens, n_head]. Each norm is reduced in one fixed order (any thread count).
+    virtual void head_norms(const float* z, const float* grams, float* norms, int64_t n_tokens,
+                            int64_t n_head, int64_t head_dim) = 0;
+
+    // Ablation: for every head h with heads[h] != 0 (host, [n_head]) and every token,
+    // z[t, h, :] = replacement[h, :] (replacement [n_head, head_dim]; null: zeros).
+    virtual void ablate_heads(float* z, std::span<const uint8_t> heads, const float* replacement,
+                              int64_t n_tokens, int64_t n_head, int64_t head_dim) = 0;
 };
 
 } // namespace octo

@@ -52,6 +52,7 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
     auto logits = session.eval(request.prompt_ids);
     if (!logits) return logits.error();
     result.prefill_ms = ms_since(start);
+    result.prompt_probes.assign(session.probes().begin(), session.probes().end());
     auto last_token_time = start;
 
     while (true) {
@@ -69,6 +70,7 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
         event.logprobs = token_logprobs(logits.value(), event.id);
         event.bytes = tokenizer.token_bytes(event.id);
         event.ms = ms_since(last_token_time);
+        if (!session.probes().empty()) event.probe = session.probes().back();
         last_token_time = Clock::now();
         const bool eog = request.stop_at_eog && tokenizer.is_eog(event.id);
         StopMatcher::Output shown = eog ? StopMatcher::Output{stops.flush(), false} : stops.push(event.bytes);

@@ -36,6 +36,8 @@ struct TokenEvent {
                                // an EOG token's text dropped); may be empty
     TokenLogprobs logprobs;    // of this token, with the top-5 alternatives
     double ms = 0.0;           // since the previous token (the first: since the start)
+    TokenProbe probe;          // instrumentation of the position whose logits chose this token
+                               // (empty unless the session instruments: SessionOptions::instrument)
 };
 
 enum class StopReason { MaxTokens, EndOfGeneration, StopString, ContextFull, Cancelled };
@@ -48,6 +50,7 @@ struct GenerateResult {
     double prefill_ms = 0.0;        // evaluating the prompt
     double decode_ms = 0.0;         // evaluating the generated tokens after the first
     int64_t n_decoded = 0;          // tokens evaluated one at a time (for tokens/s)
+    std::vector<TokenProbe> prompt_probes; // [n_prompt] each prompt position's own (when instrumenting)
 };
 
 // Runs the loop on a session that is reset first. `on_token` (optional) is called for each

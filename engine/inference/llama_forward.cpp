@@ -1,5 +1,10 @@
 #include "engine/inference/llama_forward.h"
 
+#include <algorithm>
+#include <string>
+
+#include "engine/instrumentation/head_grams.h"
+
 namespace octo {
 
 namespace {
@@ -26,6 +31,7 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     rope_.freq_factors = model.weights().rope_freqs ? f32(model.weights().rope_freqs) : nullptr;
     attn_shape_ = AttentionShape{p.n_head, p.n_head_kv, p.head_dim()};
     eps_ = static_cast<float>(p.rms_norm_eps);
+    n_layer_ = p.n_layer;
 
     x_ = backend.allocate(n_batch * n_embd_);
     normed_ = backend.allocate(n_batch * n_embd_);
@@ -37,10 +43,45 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     gate_ = backend.allocate(n_batch * n_ff_);
     up_ = backend.allocate(n_batch * n_ff_);
     logits_ = backend.allocate(n_batch * n_vocab_);
+    n_batch_ = n_batch;
+}
+
+Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblation& ablation) {
+    const AttentionShape& s = attn_shape_;
+    if (!ablation.heads.empty()) {
+        if (static_cast<int64_t>(ablation.heads.size()) != n_layer_ * s.n_head) {
+            return make_error(ErrorCode::InvalidArgument, "ablation: expected " + std::to_string(n_layer_ * s.n_head) +
+                                                              " head flags, got " + std::to_string(ablation.heads.size()));
+        }
+        if (ablation.mode == AblationMode::Mean && static_cast<int64_t>(ablation.baseline.size()) != n_layer_ * n_embd_) {
+            return make_error(ErrorCode::InvalidArgument, "mean ablation: expected a baseline of " +
+                                                              std::to_string(n_layer_ * n_embd_) + " values, got " +
+                                                              std::to_string(ablation.baseline.size()));
+        }
+    }
+    if (options.head_norms && grams_.empty()) {
+        for (const LayerWeights& lw : model_.weights().layers) {
+            auto g = head_grams(*lw.attn_output, s.n_head, s.head_dim);
+            if (!g) return g.error();
+            grams_.push_back(backend_.allocate(static_cast<int64_t>(g->size())));
+            backend_.write(*g, grams_.back()->data());
+        }
+        norms_ = backend_.allocate(n_batch_ * s.n_head);
+    }
+    if (options.head_norms || options.head_outputs) host_.resize(static_cast<size_t>(n_batch_ * n_embd_));
+    baseline_.reset();
+    if (!ablation.heads.empty() && ablation.mode == AblationMode::Mean) {
+        baseline_ = backend_.allocate(n_layer_ * n_embd_);
+        backend_.write(ablation.baseline, baseline_->data());
+    }
+    instrument_ = options;
+    ablation_ = ablation;
+    return Ok{};
 }
 
 void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_t n,
-                                   std::span<const int32_t> positions, KvCache& cache) {
+                                   std::span<const int32_t> positions, KvCache& cache,
+                                   std::span<TokenProbe> probes) {
     const AttentionShape& s = attn_shape_;
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
     backend_.matmul(weight_matrix(*lw.attn_q), normed_->data(), q_->data(), n);
@@ -53,8 +94,36 @@ void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_
     backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, positions, rope_);
     backend_.kv_write(cache, layer, k_->data(), v_->data(), positions);
     backend_.attention(cache, layer, q_->data(), attn_->data(), positions, s);
+    if (!ablation_.heads.empty()) {
+        std::span<const uint8_t> heads(ablation_.heads.data() + layer * s.n_head, static_cast<size_t>(s.n_head));
+        const float* replacement = baseline_ ? baseline_->data() + layer * n_embd_ : nullptr;
+        backend_.ablate_heads(attn_->data(), heads, replacement, n, s.n_head, s.head_dim);
+    }
+    if (!probes.empty()) probe(layer, n, probes);
     backend_.matmul(weight_matrix(*lw.attn_output), attn_->data(), proj_->data(), n);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
+}
+
+void LlamaForward::probe(int64_t layer, int64_t n, std::span<TokenProbe> probes) {
+    const AttentionShape& s = attn_shape_;
+    if (instrument_.head_norms) {
+        backend_.head_norms(attn_->data(), grams_[static_cast<size_t>(layer)]->data(), norms_->data(), n, s.n_head,
+                            s.head_dim);
+        backend_.read(norms_->data(), std::span<float>(host_).first(static_cast<size_t>(n * s.n_head)));
+        for (int64_t t = 0; t < n; ++t) {
+            std::vector<float>& dst = probes[static_cast<size_t>(t)].head_norms; // [n_layer][n_head]
+            dst.resize(static_cast<size_t>(n_layer_ * s.n_head));
+            std::copy_n(host_.begin() + t * s.n_head, s.n_head, dst.begin() + layer * s.n_head);
+        }
+    }
+    if (instrument_.head_outputs) {
+        backend_.read(attn_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
+        for (int64_t t = 0; t < n; ++t) {
+            std::vector<float>& dst = probes[static_cast<size_t>(t)].head_outputs; // [n_layer][n_embd]
+            dst.resize(static_cast<size_t>(n_layer_ * n_embd_));
+            std::copy_n(host_.begin() + t * n_embd_, n_embd_, dst.begin() + layer * n_embd_);
+        }
+    }
 }
 
 void LlamaForward::ffn_block(const LayerWeights& lw, int64_t n) {
@@ -67,7 +136,8 @@ void LlamaForward::ffn_block(const LayerWeights& lw, int64_t n) {
 }
 
 Status LlamaForward::run(std::span<const int32_t> tokens, std::span<const int32_t> positions, KvCache& cache,
-                         int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel) {
+                         int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel,
+                         std::span<TokenProbe> probes) {
     const auto n = static_cast<int64_t>(tokens.size());
     const ModelWeights& w = model_.weights();
     backend_.embed(weight_matrix(*w.token_embd), tokens, x_->data());
@@ -75,7 +145,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, std::span<const int32_
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
         }
-        attention_block(w.layers[l], static_cast<int64_t>(l), n, positions, cache);
+        attention_block(w.layers[l], static_cast<int64_t>(l), n, positions, cache, probes);
         ffn_block(w.layers[l], n);
     }
     if (n_logit_rows == 0) return Ok{};

@@ -6,6 +6,7 @@
 //     q, k, v = h · Wqᵀ (+bq), h · Wkᵀ (+bk), h · Wvᵀ (+bv)   // qwen2 has the biases
 //     rope(q), rope(k)                                    // normal layout (llama), NeoX (qwen2)
 //     kv_write(k, v); a = attention(q, cache)             // grouped-query, causal
+//     ablate_heads(a), head_norms(a)                      // only when configured
 //     x += a · Woᵀ
 //     h = rms_norm(x) · ffn_norm
 //     x += (silu(h · Wgateᵀ) * (h · Wupᵀ)) · Wdownᵀ
@@ -19,6 +20,7 @@
 
 #include "engine/backend/backend.h"
 #include "engine/core/result.h"
+#include "engine/instrumentation/forward_probe.h"
 #include "engine/model/model.h"
 
 namespace octo {
@@ -28,15 +30,23 @@ public:
     // Buffers for batches of up to n_batch tokens.
     LlamaForward(const Model& model, Backend& backend, int64_t n_batch);
 
+    // Turns on measurements and ablation (both off by default). Computes the heads' Gram
+    // matrices when norms are asked for. InvalidArgument when the ablation's sizes do not match
+    // the model ([n_layer][n_head] heads; Mean: [n_layer][n_embd] baseline).
+    Status configure(const InstrumentOptions& options, const HeadAblation& ablation);
+
     // Runs tokens[n] at positions[n] (n <= n_batch) through every layer, storing their keys and
     // values in `cache`, and writes the logits of the last n_logit_rows tokens into
-    // logits[n_logit_rows, n_vocab] (host). Checks `cancel` between layers.
+    // logits[n_logit_rows, n_vocab] (host). Checks `cancel` between layers. With measurements
+    // configured, probes[n] receive the tokens' values.
     Status run(std::span<const int32_t> tokens, std::span<const int32_t> positions, KvCache& cache,
-               int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel);
+               int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel,
+               std::span<TokenProbe> probes = {});
 
 private:
     void attention_block(const LayerWeights& lw, int64_t layer, int64_t n,
-                         std::span<const int32_t> positions, KvCache& cache);
+                         std::span<const int32_t> positions, KvCache& cache, std::span<TokenProbe> probes);
+    void probe(int64_t layer, int64_t n, std::span<TokenProbe> probes);
     void ffn_block(const LayerWeights& lw, int64_t n);
 
     const Model& model_;
@@ -48,6 +58,15 @@ private:
     RopeParams rope_;
     AttentionShape attn_shape_;
     float eps_;
+    int64_t n_layer_;
+    int64_t n_batch_;
+
+    InstrumentOptions instrument_;
+    HeadAblation ablation_;                          // heads empty: nothing ablated
+    std::vector<std::unique_ptr<DeviceBuffer>> grams_; // [n_layer] of [n_head, head_dim, head_dim]
+    std::unique_ptr<DeviceBuffer> baseline_;         // [n_layer, n_embd] mean-ablation values
+    std::unique_ptr<DeviceBuffer> norms_;            // [n_batch, n_head]
+    std::vector<float> host_;                        // [n_batch, n_embd] staging for reads (when probing)
 
     std::unique_ptr<DeviceBuffer> x_;      // [n_batch, n_embd] residual stream
     std::unique_ptr<DeviceBuffer> normed_; // [n_batch, n_embd]

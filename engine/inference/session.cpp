@@ -21,8 +21,9 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
     const int64_t n_batch = options.n_batch > 0 ? options.n_batch : model.n_batch();
     auto cache = backend.create_kv_cache(KvCacheShape{p.n_layer, n_ctx, p.n_head_kv, p.head_dim()});
     if (!cache) return cache.error();
-    return std::unique_ptr<Session>(
-        new Session(model, backend, options, n_ctx, n_batch, std::move(cache.value())));
+    std::unique_ptr<Session> session(new Session(model, backend, options, n_ctx, n_batch, std::move(cache.value())));
+    if (auto s = session->forward_.configure(options.instrument, options.ablation); !s) return s.error();
+    return session;
 }
 
 Session::Session(const Model& model, Backend& backend, const SessionOptions& options, int64_t n_ctx,
@@ -47,6 +48,8 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
     }
     const int64_t n_rows = options_.all_logits ? n : 1;
     logits_.resize(static_cast<size_t>(n_rows * n_vocab_));
+    const bool probing = options_.instrument.head_norms || options_.instrument.head_outputs;
+    probes_.assign(probing ? static_cast<size_t>(n) : 0, TokenProbe{});
     for (int64_t b0 = 0; b0 < n; b0 += n_batch_) {
         const int64_t m = std::min(n_batch_, n - b0);
         for (int64_t i = 0; i < m; ++i) positions_[i] = static_cast<int32_t>(position_ + i);
@@ -56,7 +59,9 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
         std::span<float> out(logits_.data() + first_row * n_vocab_, static_cast<size_t>(logit_rows * n_vocab_));
         auto s = forward_.run(tokens.subspan(static_cast<size_t>(b0), static_cast<size_t>(m)),
                               std::span<const int32_t>(positions_.data(), static_cast<size_t>(m)), *cache_,
-                              logit_rows, out, options_.cancel);
+                              logit_rows, out, options_.cancel,
+                              std::span<TokenProbe>(probes_).subspan(probing ? static_cast<size_t>(b0) : 0,
+                                                                     probing ? static_cast<size_t>(m) : 0));
         if (!s) return s.error();
         position_ += m;
     }

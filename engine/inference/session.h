@@ -21,6 +21,8 @@ struct SessionOptions {
     int64_t n_batch = 0;     // tokens per forward batch; 0: the model's n_batch()
     bool all_logits = false; // eval returns the logits of every token, not only the last
     const std::atomic<bool>* cancel = nullptr; // set to stop an eval (checked between layers)
+    InstrumentOptions instrument; // per-token measurements (probes()); off by default
+    HeadAblation ablation;        // heads replaced before the output projection; none by default
 };
 
 class Session {
@@ -38,6 +40,9 @@ public:
     int64_t position() const { return position_; }
     int64_t n_ctx() const { return n_ctx_; }
     int64_t n_vocab() const { return n_vocab_; }
+    // One probe per token of the last eval (empty unless SessionOptions::instrument asks for
+    // something); valid until the next eval.
+    std::span<const TokenProbe> probes() const { return probes_; }
     // Back to position 0 (the cache cells are overwritten as positions are evaluated again).
     void reset() { position_ = 0; }
     // Keeps the first `position` tokens (a shared prefix) and forgets the rest; evaluating
@@ -58,6 +63,7 @@ private:
     LlamaForward forward_;
     std::vector<int32_t> positions_; // [n_batch] positions of the batch being run
     std::vector<float> logits_;      // [n_rows, n_vocab] logits of the last eval
+    std::vector<TokenProbe> probes_; // [n_tokens] of the last eval, when instrumenting
 };
 
 } // namespace octo

@@ -45,7 +45,7 @@ std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) { return std::mov
 
 // Evaluates the prompt in pieces of the given sizes; returns the last logits.
 std::vector<float> run(const Model& model, Backend& b, const std::vector<size_t>& pieces, int64_t n_batch = 0) {
-    auto session = Session::create(model, b, {0, n_batch, false, nullptr});
+    auto session = Session::create(model, b, {0, n_batch, false, nullptr, {}, {}});
     EXPECT_TRUE(session);
     std::span<const int32_t> rest(kPrompt);
     std::vector<float> logits;
@@ -128,7 +128,7 @@ TEST(ForwardDeterminism, AllLogitsRowsEqualTokenByTokenLogits) {
     const auto m = load({.architecture = "qwen2", .weight_type = TensorType::Q4_K});
     ASSERT_TRUE(m.model);
     const auto b = backend(best_cpu_path(), 2);
-    auto all = Session::create(*m.model, *b, {0, 4, true, nullptr});
+    auto all = Session::create(*m.model, *b, {0, 4, true, nullptr, {}, {}});
     ASSERT_TRUE(all);
     auto rows = (*all)->eval(kPrompt);
     ASSERT_TRUE(rows);

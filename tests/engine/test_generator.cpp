@@ -43,7 +43,7 @@ protected:
     }
 
     std::unique_ptr<Session> session(int64_t n_ctx = 0) {
-        auto s = Session::create(*model_, *backend_, {n_ctx, 0, false, nullptr});
+        auto s = Session::create(*model_, *backend_, {n_ctx, 0, false, nullptr, {}, {}});
         EXPECT_TRUE(s.ok());
         return std::move(s.value());
     }

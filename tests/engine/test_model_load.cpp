@@ -123,7 +123,7 @@ TEST_F(SessionErrors, RejectsBadTokensAndAFullContext) {
 
 TEST_F(SessionErrors, CancelFlagStopsEvaluation) {
     std::atomic<bool> cancel{true};
-    auto s = Session::create(*model_, *backend_, {0, 0, false, &cancel});
+    auto s = Session::create(*model_, *backend_, {0, 0, false, &cancel, {}, {}});
     ASSERT_TRUE(s);
     const std::vector<int32_t> tokens = {1, 2, 3};
     auto r = (*s)->eval(tokens);

@@ -49,6 +49,10 @@ void CpuBackend::read(const float* src, std::span<float> dst) {
     std::memcpy(dst.data(), src, dst.size_bytes());
 }
 
+void CpuBackend::write(std::span<const float> src, float* dst) {
+    std::memcpy(dst, src.data(), src.size_bytes());
+}
+
 Result<std::unique_ptr<KvCache>> CpuBackend::create_kv_cache(const KvCacheShape& shape) {
     if (shape.n_layer <= 0 || shape.n_cells <= 0 || shape.n_head_kv <= 0 || shape.head_dim <= 0) {
         return make_error(ErrorCode::InvalidArgument, "KV cache shape must be positive");

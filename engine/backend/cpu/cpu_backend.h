@@ -32,6 +32,7 @@ public:
 
     std::unique_ptr<DeviceBuffer> allocate(int64_t n_floats) override;
     void read(const float* src, std::span<float> dst) override;
+    void write(std::span<const float> src, float* dst) override;
     Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) override;
 
     void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
@@ -47,6 +48,10 @@ public:
                   std::span<const int32_t> positions) override;
     void attention(const KvCache& cache, int64_t layer, const float* q, float* out,
                    std::span<const int32_t> positions, const AttentionShape& shape) override;
+    void head_norms(const float* z, const float* grams, float* norms, int64_t n_tokens, int64_t n_head,
+                    int64_t head_dim) override;
+    void ablate_heads(float* z, std::span<const uint8_t> heads, const float* replacement, int64_t n_tokens,
+                      int64_t n_head, int64_t head_dim) override;
 
 private:
     CpuBackend(int n_threads, CpuPath path) : pool_(n_threads), path_(path) {}
