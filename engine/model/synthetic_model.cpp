@@ -48,8 +48,11 @@ int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
 }
 
 Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
-    if (s.n_head <= 0 || s.n_head_kv <= 0 || s.n_embd % s.n_head != 0 || s.n_vocab < 3) {
+    if (s.n_head <= 0 || s.n_head_kv <= 0 || s.n_embd % s.n_head != 0) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: inconsistent shape");
+    }
+    if (s.n_vocab < 4) {
+        return make_error(ErrorCode::InvalidArgument, "synthetic model: n_vocab must be at least 4");
     }
     GgufWriter w;
     const std::string a = s.architecture + ".";
@@ -66,6 +69,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
     w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" ? 1e6f : 1e4f);
     write_ascii_vocab(w, s.n_vocab);
+    if (!s.chat_template.empty()) w.add_string("tokenizer.chat_template", s.chat_template);
 
     TensorFiller f(w, s.seed);
     const TensorType t = s.weight_type;
@@ -107,11 +111,11 @@ void write_spm_vocab(GgufWriter& w, const std::vector<std::string>& tokens, cons
 }
 
 void write_ascii_vocab(GgufWriter& w, int64_t n_vocab) {
-    constexpr int32_t kNormal = 1, kUnknown = 2, kControl = 3, kUnused = 5;
-    std::vector<std::string> tokens = {"<unk>", "<s>", "</s>"};
-    std::vector<int32_t> types = {kUnknown, kControl, kControl};
-    for (int64_t id = 3; id < n_vocab; ++id) {
-        const int64_t ch = ' ' + (id - 3);
+    constexpr int32_t kNormal = 1, kUnknown = 2, kControl = 3, kUnused = 5, kByte = 6;
+    std::vector<std::string> tokens = {"<unk>", "<s>", "</s>", "<0x0A>"};
+    std::vector<int32_t> types = {kUnknown, kControl, kControl, kByte};
+    for (int64_t id = 4; id < n_vocab; ++id) {
+        const int64_t ch = ' ' + (id - 4);
         if (ch <= '~') {
             tokens.push_back(ch == ' ' ? std::string("\xE2\x96\x81") : std::string(1, static_cast<char>(ch)));
             types.push_back(kNormal);

@@ -1,7 +1,7 @@
 // Random-weight `llama` / `qwen2` models written with GgufWriter: for tests that must not
 // depend on downloaded files, for `octoscope-cli bench` at realistic sizes, and for the
 // quick-start demo. Every matrix is stored in one chosen weight type; the vocabulary is
-// printable ASCII (see write_ascii_vocab). Random weights: the output is noise.
+// printable ASCII plus newline (see write_ascii_vocab). Random weights: the output is noise.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace octo {
 struct SyntheticModelSpec {
     std::string architecture = "llama"; // "qwen2" adds q/k/v biases and NeoX RoPE
     TensorType weight_type = TensorType::F32;
-    int64_t n_vocab = 96;
+    int64_t n_vocab = 99;   // the ASCII vocabulary: 4 specials + printable characters
     int64_t n_embd = 256;   // multiples of 256 let every type (K-quants too) store the rows
     int64_t n_ff = 256;
     int64_t n_head = 4;
@@ -27,6 +27,7 @@ struct SyntheticModelSpec {
     bool tied_output = false; // no output.weight: the embedding doubles as the output matrix
     bool rope_freqs = false;  // add a rope_freqs.weight tensor of frequency factors
     uint32_t seed = 1;
+    std::string chat_template = {}; // tokenizer.chat_template (Jinja text); empty: none
 };
 
 // Elements of all tensors a model of this spec holds.
@@ -40,8 +41,9 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& spec
 void write_spm_vocab(GgufWriter& writer, const std::vector<std::string>& tokens, const std::vector<float>& scores,
                      const std::vector<int32_t>& types);
 
-// n_vocab (>= 3) tokens: <unk>, <s>, </s>, one per printable ASCII character (space as "▁"),
-// then unused fillers. No byte tokens: other text cannot be encoded (a clear error).
+// n_vocab (>= 4) tokens: <unk>, <s>, </s>, the byte token <0x0A> (newline), one per printable
+// ASCII character (space as "▁"), then unused fillers. Other text cannot be encoded (a clear
+// error).
 void write_ascii_vocab(GgufWriter& writer, int64_t n_vocab);
 
 } // namespace octo

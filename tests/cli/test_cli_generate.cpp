@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "engine/model/synthetic_model.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/shared_data.h"
 
@@ -110,6 +111,33 @@ TEST(CliGenerate, ClearErrors) {
     EXPECT_EQ(too_long.exit_status, 1);
     EXPECT_NE(too_long.json()["error"].get<std::string>().find("the context holds 4"), std::string::npos)
         << too_long.out;
+}
+
+TEST(CliGenerate, ChatModeRendersTheModelsTemplate) {
+    // A ChatML template as Qwen-style models ship it; the synthetic model's vocabulary is
+    // printable ASCII, so the rendered text is tokenized character by character.
+    octo::SyntheticModelSpec spec;
+    spec.context_length = 256; // the rendered prompt is one token per character
+    spec.chat_template =
+        "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + "
+        "'<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}";
+    const std::string path = octo::test::temp_path("chat.gguf");
+    {
+        auto bytes = octo::make_synthetic_model(spec).value();
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                    static_cast<std::streamsize>(bytes.size()));
+    }
+    auto run = run_cli({"generate", "--model", path, "--prompt", "Hi", "--chat", "--system", "Be brief.",
+                        "--max-tokens", "2", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["prompt_text"],
+              "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n");
+    EXPECT_EQ(j["prompt_ids"][0], 1) << "BOS first: the vocabulary asks for it";
+    std::remove(path.c_str());
+
+    auto system_without_chat = run_cli({"generate", "--model", path, "--prompt", "Hi", "--system", "S"});
+    EXPECT_EQ(system_without_chat.exit_status, 2);
 }
 
 } // namespace

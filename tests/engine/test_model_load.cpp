@@ -109,7 +109,7 @@ TEST_F(SessionErrors, RejectsBadTokensAndAFullContext) {
     Session& session = **s;
     EXPECT_EQ(session.n_ctx(), 8);
     EXPECT_EQ(session.eval({}).error().code, ErrorCode::InvalidArgument);
-    const std::vector<int32_t> bad = {1, 96};
+    const std::vector<int32_t> bad = {1, static_cast<int32_t>(model_->params().n_vocab)};
     EXPECT_EQ(session.eval(bad).error().code, ErrorCode::InvalidArgument);
     const std::vector<int32_t> six = {1, 2, 3, 4, 5, 6};
     ASSERT_TRUE(session.eval(six));
