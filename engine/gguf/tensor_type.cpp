@@ -52,6 +52,14 @@ std::optional<TensorTypeInfo> tensor_type_info(uint32_t raw_type) {
     return std::nullopt;
 }
 
+std::vector<TensorType> supported_tensor_types() {
+    std::vector<TensorType> out;
+    for (const auto& t : kTypes) {
+        if (t.supported) out.push_back(t.type);
+    }
+    return out;
+}
+
 std::optional<uint64_t> tensor_row_bytes(const TensorTypeInfo& info, uint64_t n) {
     if (n % info.block_size != 0) return std::nullopt;
     return n / info.block_size * info.type_size;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace octo {
 
@@ -28,6 +29,9 @@ struct TensorTypeInfo {
 
 // Layout of a known type id, or nullopt for an id no ggml version defines.
 std::optional<TensorTypeInfo> tensor_type_info(uint32_t raw_type);
+
+// Every type the engine can dequantise and run, in id order.
+std::vector<TensorType> supported_tensor_types();
 
 // Bytes of one row of n values; nullopt when n is not a multiple of the block size.
 std::optional<uint64_t> tensor_row_bytes(const TensorTypeInfo& info, uint64_t n);

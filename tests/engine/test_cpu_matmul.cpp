@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/error_norms.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/quantize.h"
@@ -15,11 +16,9 @@
 namespace octo {
 namespace {
 
-constexpr TensorType kTypes[] = {
-    TensorType::F32,  TensorType::F16,  TensorType::BF16, TensorType::Q4_0,
-    TensorType::Q4_1, TensorType::Q5_0, TensorType::Q5_1, TensorType::Q8_0,
-    TensorType::Q4_K, TensorType::Q5_K, TensorType::Q6_K,
-};
+using test::relative_l2;
+
+const std::vector<TensorType> kTypes = supported_tensor_types();
 
 std::string type_name(TensorType t) { return std::string(tensor_type_info(static_cast<uint32_t>(t))->name); }
 
@@ -53,15 +52,6 @@ std::vector<float> random_vector(size_t n, uint32_t seed) {
     std::vector<float> v(n);
     for (float& x : v) x = dist(rng);
     return v;
-}
-
-double relative_l2(const std::vector<float>& got, const std::vector<double>& want) {
-    double num = 0.0, den = 0.0;
-    for (size_t i = 0; i < got.size(); ++i) {
-        num += (got[i] - want[i]) * (got[i] - want[i]);
-        den += want[i] * want[i];
-    }
-    return std::sqrt(num / den);
 }
 
 std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }

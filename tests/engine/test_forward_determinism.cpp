@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/error_norms.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
@@ -16,11 +17,9 @@
 namespace octo {
 namespace {
 
-constexpr TensorType kTypes[] = {
-    TensorType::F32,  TensorType::F16,  TensorType::BF16, TensorType::Q4_0,
-    TensorType::Q4_1, TensorType::Q5_0, TensorType::Q5_1, TensorType::Q8_0,
-    TensorType::Q4_K, TensorType::Q5_K, TensorType::Q6_K,
-};
+using test::relative_l2;
+
+const std::vector<TensorType> kTypes = supported_tensor_types();
 
 const std::vector<int32_t> kPrompt = {1, 17, 42, 5, 88, 63, 2, 30, 30, 71, 9};
 
@@ -56,15 +55,6 @@ std::vector<float> run(const Model& model, Backend& b, const std::vector<size_t>
         rest = rest.subspan(n);
     }
     return logits;
-}
-
-double relative_l2(const std::vector<float>& got, const std::vector<float>& want) {
-    double num = 0.0, den = 0.0;
-    for (size_t i = 0; i < want.size(); ++i) {
-        num += double(got[i] - want[i]) * double(got[i] - want[i]);
-        den += double(want[i]) * want[i];
-    }
-    return std::sqrt(num / den);
 }
 
 std::string label(const std::string& arch, TensorType t) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/error_norms.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
@@ -18,6 +19,8 @@
 
 namespace octo {
 namespace {
+
+using test::relative_l2;
 
 struct RefCase {
     std::vector<int32_t> prompt_ids;
@@ -71,15 +74,6 @@ GreedyRun greedy(Session& session, const std::vector<int32_t>& prompt, size_t n_
         }
     }
     return run;
-}
-
-double relative_l2(const std::vector<float>& got, const std::vector<float>& want) {
-    double num = 0.0, den = 0.0;
-    for (size_t i = 0; i < want.size(); ++i) {
-        num += double(got[i] - want[i]) * double(got[i] - want[i]);
-        den += double(want[i]) * want[i];
-    }
-    return std::sqrt(num / den);
 }
 
 struct Expectation {

@@ -18,11 +18,7 @@
 namespace octo {
 namespace {
 
-constexpr TensorType kSupported[] = {
-    TensorType::F32,  TensorType::F16,  TensorType::BF16, TensorType::Q4_0,
-    TensorType::Q4_1, TensorType::Q5_0, TensorType::Q5_1, TensorType::Q8_0,
-    TensorType::Q4_K, TensorType::Q5_K, TensorType::Q6_K,
-};
+const std::vector<TensorType> kSupported = supported_tensor_types();
 
 std::string type_name(TensorType t) {
     return std::string(tensor_type_info(static_cast<uint32_t>(t))->name);
