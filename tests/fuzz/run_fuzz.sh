@@ -4,8 +4,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${OCTOSCOPE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-runs="${OCTOSCOPE_FUZZ_RUNS:-200000}"
-seconds="${OCTOSCOPE_FUZZ_SECONDS:-60}"
+runs="${OCTOSCOPE_FUZZ_RUNS:-500000}"
+seconds="${OCTOSCOPE_FUZZ_SECONDS:-90}"  # a safety cap; the run count decides
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DOCTOSCOPE_FUZZ=ON -DOCTOSCOPE_CUDA=OFF >/dev/null
