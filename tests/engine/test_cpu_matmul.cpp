@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/error_norms.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/quantize.h"
+#include "tests/support/error_norms.h"
 
 namespace octo {
 namespace {

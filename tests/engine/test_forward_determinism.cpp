@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/error_norms.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
+#include "tests/support/error_norms.h"
+#include "tests/support/loaded_model.h"
 
 namespace octo {
 namespace {
@@ -23,22 +24,9 @@ const std::vector<TensorType> kTypes = supported_tensor_types();
 
 const std::vector<int32_t> kPrompt = {1, 17, 42, 5, 88, 63, 2, 30, 30, 71, 9};
 
-// A model parsed from bytes this object keeps alive.
-struct LoadedModel {
-    std::vector<uint8_t> bytes;
-    std::unique_ptr<Model> model;
-};
+using test::LoadedModel;
 
-LoadedModel load(const SyntheticModelSpec& spec) {
-    LoadedModel m;
-    m.bytes = make_synthetic_model(spec).value();
-    auto file = GgufFile::parse(m.bytes);
-    EXPECT_TRUE(file) << file.error().message;
-    auto model = Model::from_gguf(std::move(file.value()));
-    EXPECT_TRUE(model) << model.error().message;
-    if (model) m.model = std::move(model.value());
-    return m;
-}
+LoadedModel load(const SyntheticModelSpec& spec) { return test::load_synthetic(spec); }
 
 std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) { return std::move(CpuBackend::create({threads, path}).value()); }
 

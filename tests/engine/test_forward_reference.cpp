@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/support/error_norms.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
+#include "tests/support/error_norms.h"
 #include "tests/support/shared_data.h"
 
 namespace octo {

@@ -6,11 +6,10 @@
 
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/generation/generator.h"
-#include "engine/gguf/gguf_file.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
-#include "engine/model/synthetic_model.h"
+#include "tests/support/loaded_model.h"
 
 namespace octo {
 namespace {
@@ -32,12 +31,9 @@ Tokenizer make_tokenizer(int64_t n_vocab, int32_t eos_id) {
 class Generator : public ::testing::Test {
 protected:
     void SetUp() override {
-        bytes_ = make_synthetic_model({.context_length = 32}).value();
-        auto file = GgufFile::parse(bytes_);
-        ASSERT_TRUE(file.ok());
-        auto m = Model::from_gguf(std::move(file.value()));
-        ASSERT_TRUE(m) << m.error().message;
-        model_ = std::move(m.value());
+        loaded_ = test::load_synthetic({.context_length = 32});
+        ASSERT_TRUE(loaded_.model);
+        model_ = loaded_.model.get();
         backend_ = std::move(CpuBackend::create({2, std::nullopt}).value());
         n_vocab_ = model_->params().n_vocab;
     }
@@ -55,8 +51,8 @@ protected:
         return r;
     }
 
-    std::vector<uint8_t> bytes_;
-    std::unique_ptr<Model> model_;
+    test::LoadedModel loaded_;
+    const Model* model_ = nullptr;
     std::unique_ptr<CpuBackend> backend_;
     int64_t n_vocab_ = 0;
 };

@@ -19,27 +19,15 @@
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "tests/support/loaded_model.h"
 
 namespace octo {
 namespace {
 
 const std::vector<int32_t> kPrompt = {1, 17, 42, 5, 88, 63, 2, 30, 30, 71, 9};
 
-struct LoadedModel {
-    std::vector<uint8_t> bytes;
-    std::unique_ptr<Model> model;
-};
-
-LoadedModel load_bytes(std::vector<uint8_t> bytes) {
-    LoadedModel m;
-    m.bytes = std::move(bytes);
-    auto file = GgufFile::parse(m.bytes);
-    EXPECT_TRUE(file) << file.error().message;
-    auto model = Model::from_gguf(std::move(file.value()));
-    EXPECT_TRUE(model) << model.error().message;
-    if (model) m.model = std::move(model.value());
-    return m;
-}
+using test::LoadedModel;
+using test::load_bytes;
 
 // 8 heads of 32 values: with the default map, head k of every layer is subsystem k.
 SyntheticModelSpec spec(TensorType type, const std::string& arch = "llama") {
@@ -52,7 +40,7 @@ SyntheticModelSpec spec(TensorType type, const std::string& arch = "llama") {
     return s;
 }
 
-LoadedModel load(const SyntheticModelSpec& s) { return load_bytes(make_synthetic_model(s).value()); }
+LoadedModel load(const SyntheticModelSpec& s) { return test::load_synthetic(s); }
 
 std::unique_ptr<CpuBackend> backend(int threads = 2) { return std::move(CpuBackend::create({threads, {}}).value()); }
 
