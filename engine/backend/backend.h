@@ -49,12 +49,12 @@ struct RopeParams {
     const float* freq_factors = nullptr; // [n_rot / 2] (the `rope_freqs` tensor), or null for all 1
 };
 
-// Key/value storage for one sequence: n_layer x n_cells cells of n_head_kv * head_dim floats
-// for keys and the same for values. Cells are addressed by position today (cell p holds position
-// p); a paged pool will map positions to cells through a block table behind the same calls.
+// Key/value storage: n_layer x n_cells cells of n_head_kv * head_dim floats for keys and the
+// same for values. Which cell holds which position of which sequence is decided outside the
+// backend (kv/kv_pool.h, a paged pool of fixed-size blocks); ops take the cells explicitly.
 struct KvCacheShape {
     int64_t n_layer = 0;
-    int64_t n_cells = 0;   // positions it can hold (the context size)
+    int64_t n_cells = 0;   // positions it can hold, over all sequences
     int64_t n_head_kv = 0;
     int64_t head_dim = 0;
 };
@@ -64,6 +64,14 @@ public:
     virtual ~KvCache() = default;
     virtual const KvCacheShape& shape() const = 0;
     virtual int64_t bytes() const = 0;
+};
+
+// One batch of one sequence: token i of the batch is at positions[i] and is written to cell
+// write_cells[i]; attention reads position p (0 <= p <= max(positions)) from cell read_cells[p].
+struct KvBatchCells {
+    std::span<const int32_t> positions;   // [n_tokens]
+    std::span<const int32_t> write_cells; // [n_tokens]
+    std::span<const int32_t> read_cells;  // [n_positions] of the sequence, max(positions) < n_positions
 };
 
 // Grouped-query attention: query head h reads kv head h / (n_head / n_head_kv).
@@ -114,14 +122,30 @@ public:
     virtual void rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
                       std::span<const int32_t> positions, const RopeParams& params) = 0;
 
-    // Stores k, v [n_tokens, n_head_kv * head_dim] of layer `layer` at positions[i].
+    // Stores k, v [n_tokens, n_head_kv * head_dim] of layer `layer` in cells.write_cells[i].
     virtual void kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
-                          std::span<const int32_t> positions) = 0;
+                          const KvBatchCells& cells) = 0;
 
-    // Causal attention: query i (at positions[i]) attends to the cached positions 0..positions[i].
-    // q[n_tokens, n_head, head_dim] -> out[n_tokens, n_head, head_dim]; softmax(q·k / sqrt(head_dim)).
+    // Copies cells [from, from + n) to [to, to + n) in every layer, keys and values
+    // (the pool's copy-on-write of a shared block).
+    virtual void kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) = 0;
+
+    // Causal attention: query i (at positions[i]) attends to positions 0..positions[i], read
+    // through cells.read_cells. q[n_tokens, n_head, head_dim] -> out[n_tokens, n_head, head_dim];
+    // softmax(q·k / sqrt(head_dim)). With `weights` (optional), also writes the softmax weights:
+    // weights[n_tokens, n_head, weights_stride], position p at index p, zeros past positions[i]
+    // (weights_stride >= max(positions) + 1).
     virtual void attention(const KvCache& cache, int64_t layer, const float* q, float* out,
-                           std::span<const int32_t> positions, const AttentionShape& shape) = 0;
+                           const KvBatchCells& cells, const AttentionShape& shape, float* weights = nullptr,
+                           int64_t weights_stride = 0) = 0;
+
+    // x[n_rows, n] = softmax of each row (max-subtracted, in float).
+    virtual void softmax_rows(float* x, int64_t n_rows, int64_t n) = 0;
+
+    // z[t, h, :] *= scales[t, h / (n_head / n_groups)] for every token and head: a router's
+    // gates scaling its head groups (n_groups divides n_head).
+    virtual void scale_head_groups(float* z, const float* scales, int64_t n_tokens, int64_t n_head,
+                                   int64_t head_dim, int64_t n_groups) = 0;
 
     // --- instrumentation (docs/instrumentation.md) ---------------------------------------------
     // Per-head contribution norms ‖W_h z_h‖ = sqrt(z_hᵀ G_h z_h): z[n_tokens, n_head, head_dim]

@@ -1,9 +1,8 @@
 #include "engine/inference/llama_forward.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
-
-#include "engine/instrumentation/head_grams.h"
 
 namespace octo {
 
@@ -43,6 +42,10 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     gate_ = backend.allocate(n_batch * n_ff_);
     up_ = backend.allocate(n_batch * n_ff_);
     logits_ = backend.allocate(n_batch * n_vocab_);
+    if (model.weights().has_router()) {
+        gates_ = backend.allocate(n_batch * p.n_router_groups);
+        host_gates_.resize(static_cast<size_t>(n_batch * p.n_router_groups));
+    }
     n_batch_ = n_batch;
 }
 
@@ -60,15 +63,15 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
         }
     }
     if (options.head_norms && grams_.empty()) {
-        for (const LayerWeights& lw : model_.weights().layers) {
-            auto g = head_grams(*lw.attn_output, s.n_head, s.head_dim);
-            if (!g) return g.error();
-            grams_.push_back(backend_.allocate(static_cast<int64_t>(g->size())));
-            backend_.write(*g, grams_.back()->data());
+        auto grams = model_.head_grams(); // computed once per model
+        if (!grams) return grams.error();
+        for (const std::vector<float>& g : *grams.value()) {
+            grams_.push_back(backend_.allocate(static_cast<int64_t>(g.size())));
+            backend_.write(g, grams_.back()->data());
         }
         norms_ = backend_.allocate(n_batch_ * s.n_head);
     }
-    if (options.head_norms || options.head_outputs) host_.resize(static_cast<size_t>(n_batch_ * n_embd_));
+    if (options.head_norms || options.head_outputs || options.dla) host_.resize(static_cast<size_t>(n_batch_ * n_embd_));
     baseline_.reset();
     if (!ablation.heads.empty() && ablation.mode == AblationMode::Mean) {
         baseline_ = backend_.allocate(n_layer_ * n_embd_);
@@ -79,9 +82,8 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
     return Ok{};
 }
 
-void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_t n,
-                                   std::span<const int32_t> positions, KvCache& cache,
-                                   std::span<TokenProbe> probes) {
+void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
+                                   KvCache& cache, std::span<TokenProbe> probes) {
     const AttentionShape& s = attn_shape_;
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
     backend_.matmul(weight_matrix(*lw.attn_q), normed_->data(), q_->data(), n);
@@ -90,21 +92,53 @@ void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_
     if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_embd_);
     if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
     if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
-    backend_.rope(q_->data(), n, s.n_head, s.head_dim, positions, rope_);
-    backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, positions, rope_);
-    backend_.kv_write(cache, layer, k_->data(), v_->data(), positions);
-    backend_.attention(cache, layer, q_->data(), attn_->data(), positions, s);
+    backend_.rope(q_->data(), n, s.n_head, s.head_dim, cells.positions, rope_);
+    backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, cells.positions, rope_);
+    backend_.kv_write(cache, layer, k_->data(), v_->data(), cells);
+    const auto stride = static_cast<int64_t>(cells.read_cells.size());
+    float* weights = nullptr;
+    if (instrument_.attention && !probes.empty()) {
+        if (!attn_weights_ || attn_weights_->size() < n_batch_ * s.n_head * stride) {
+            attn_weights_ = backend_.allocate(n_batch_ * s.n_head * stride);
+        }
+        weights = attn_weights_->data();
+    }
+    backend_.attention(cache, layer, q_->data(), attn_->data(), cells, s, weights, stride);
+    if (lw.router) route(lw, layer, n, cells, probes);
     if (!ablation_.heads.empty()) {
         std::span<const uint8_t> heads(ablation_.heads.data() + layer * s.n_head, static_cast<size_t>(s.n_head));
         const float* replacement = baseline_ ? baseline_->data() + layer * n_embd_ : nullptr;
         backend_.ablate_heads(attn_->data(), heads, replacement, n, s.n_head, s.head_dim);
     }
-    if (!probes.empty()) probe(layer, n, probes);
+    if (!probes.empty()) probe(layer, n, cells, probes);
     backend_.matmul(weight_matrix(*lw.attn_output), attn_->data(), proj_->data(), n);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
-void LlamaForward::probe(int64_t layer, int64_t n, std::span<TokenProbe> probes) {
+void LlamaForward::route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
+                         std::span<TokenProbe> probes) {
+    const AttentionShape& s = attn_shape_;
+    const int64_t n_groups = model_.weights().n_router_groups;
+    backend_.matmul(weight_matrix(*lw.router), normed_->data(), gates_->data(), n); // [n, n_groups] logits
+    backend_.softmax_rows(gates_->data(), n, n_groups);
+    std::span<float> host(host_gates_.data(), static_cast<size_t>(n * n_groups));
+    backend_.read(gates_->data(), host);
+    bool at_start = false; // position 0 (BOS) belongs to no group: every head's output is zeroed there
+    for (int64_t t = 0; t < n; ++t) {
+        if (cells.positions[static_cast<size_t>(t)] != 0) continue;
+        std::fill_n(host.begin() + t * n_groups, n_groups, 0.0f);
+        at_start = true;
+    }
+    if (at_start) backend_.write(host, gates_->data());
+    backend_.scale_head_groups(attn_->data(), gates_->data(), n, s.n_head, s.head_dim, n_groups);
+    for (int64_t t = 0; t < static_cast<int64_t>(probes.size()); ++t) {
+        std::vector<float>& dst = probes[static_cast<size_t>(t)].gates; // [n_layer][n_groups]
+        dst.resize(static_cast<size_t>(n_layer_ * n_groups));
+        std::copy_n(host.begin() + t * n_groups, n_groups, dst.begin() + layer * n_groups);
+    }
+}
+
+void LlamaForward::probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes) {
     const AttentionShape& s = attn_shape_;
     if (instrument_.head_norms) {
         backend_.head_norms(attn_->data(), grams_[static_cast<size_t>(layer)]->data(), norms_->data(), n, s.n_head,
@@ -116,13 +150,38 @@ void LlamaForward::probe(int64_t layer, int64_t n, std::span<TokenProbe> probes)
             std::copy_n(host_.begin() + t * s.n_head, s.n_head, dst.begin() + layer * s.n_head);
         }
     }
-    if (instrument_.head_outputs) {
+    if (instrument_.head_outputs || instrument_.dla) {
         backend_.read(attn_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
         for (int64_t t = 0; t < n; ++t) {
             std::vector<float>& dst = probes[static_cast<size_t>(t)].head_outputs; // [n_layer][n_embd]
             dst.resize(static_cast<size_t>(n_layer_ * n_embd_));
             std::copy_n(host_.begin() + t * n_embd_, n_embd_, dst.begin() + layer * n_embd_);
         }
+    }
+    if (instrument_.attention) {
+        const auto stride = static_cast<int64_t>(cells.read_cells.size());
+        std::vector<float> w(static_cast<size_t>(n * s.n_head * stride)); // [n, n_head, stride]
+        backend_.read(attn_weights_->data(), w);
+        for (int64_t t = 0; t < n; ++t) {
+            const int64_t seen = cells.positions[static_cast<size_t>(t)] + 1;
+            std::vector<float>& dst = probes[static_cast<size_t>(t)].attention; // [n_layer][n_head][seen]
+            dst.resize(static_cast<size_t>(n_layer_ * s.n_head * seen));
+            for (int64_t h = 0; h < s.n_head; ++h) {
+                std::copy_n(w.begin() + (t * s.n_head + h) * stride, seen, dst.begin() + (layer * s.n_head + h) * seen);
+            }
+        }
+    }
+}
+
+// 1 / rms of each token's final residual: the output norm's scale, an input of direct logit
+// attribution (computed in double from the same floats the output norm reads).
+void LlamaForward::probe_final_scale(int64_t n, std::span<TokenProbe> probes) {
+    backend_.read(x_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
+    for (int64_t t = 0; t < n; ++t) {
+        double sum = 0.0;
+        for (int64_t i = 0; i < n_embd_; ++i) sum += static_cast<double>(host_[static_cast<size_t>(t * n_embd_ + i)]) * host_[static_cast<size_t>(t * n_embd_ + i)];
+        probes[static_cast<size_t>(t)].final_inv_rms =
+            static_cast<float>(1.0 / std::sqrt(sum / static_cast<double>(n_embd_) + static_cast<double>(eps_)));
     }
 }
 
@@ -135,7 +194,7 @@ void LlamaForward::ffn_block(const LayerWeights& lw, int64_t n) {
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
-Status LlamaForward::run(std::span<const int32_t> tokens, std::span<const int32_t> positions, KvCache& cache,
+Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& cells, KvCache& cache,
                          int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel,
                          std::span<TokenProbe> probes) {
     const auto n = static_cast<int64_t>(tokens.size());
@@ -145,9 +204,10 @@ Status LlamaForward::run(std::span<const int32_t> tokens, std::span<const int32_
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
         }
-        attention_block(w.layers[l], static_cast<int64_t>(l), n, positions, cache, probes);
+        attention_block(w.layers[l], static_cast<int64_t>(l), n, cells, cache, probes);
         ffn_block(w.layers[l], n);
     }
+    if (instrument_.dla && !probes.empty()) probe_final_scale(n, probes);
     if (n_logit_rows == 0) return Ok{};
     const float* last_rows = x_->data() + (n - n_logit_rows) * n_embd_; // [n_logit_rows, n_embd]
     backend_.rms_norm(last_rows, f32(w.output_norm), normed_->data(), n_logit_rows, n_embd_, eps_);

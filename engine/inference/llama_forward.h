@@ -1,11 +1,12 @@
-// The transformer forward pass of `llama` and `qwen2` models, written only in Backend ops:
+// The transformer forward pass of `llama`, `qwen2` and `octet` models, written only in Backend ops:
 //
 //   x = embed(tokens)                                      // [n, n_embd]
 //   per layer:
 //     h = rms_norm(x) · attn_norm
 //     q, k, v = h · Wqᵀ (+bq), h · Wkᵀ (+bk), h · Wvᵀ (+bv)   // qwen2 has the biases
 //     rope(q), rope(k)                                    // normal layout (llama), NeoX (qwen2)
-//     kv_write(k, v); a = attention(q, cache)             // grouped-query, causal
+//     kv_write(k, v); a = attention(q, cache)             // grouped-query, causal, paged cells
+//     a_h *= softmax(h · Rᵀ)[group(h)]                     // octet's router gates; 0 at position 0
 //     ablate_heads(a), head_norms(a)                      // only when configured
 //     x += a · Woᵀ
 //     h = rms_norm(x) · ffn_norm
@@ -35,18 +36,20 @@ public:
     // the model ([n_layer][n_head] heads; Mean: [n_layer][n_embd] baseline).
     Status configure(const InstrumentOptions& options, const HeadAblation& ablation);
 
-    // Runs tokens[n] at positions[n] (n <= n_batch) through every layer, storing their keys and
-    // values in `cache`, and writes the logits of the last n_logit_rows tokens into
-    // logits[n_logit_rows, n_vocab] (host). Checks `cancel` between layers. With measurements
-    // configured, probes[n] receive the tokens' values.
-    Status run(std::span<const int32_t> tokens, std::span<const int32_t> positions, KvCache& cache,
-               int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel,
-               std::span<TokenProbe> probes = {});
+    // Runs tokens[n] at cells.positions[n] (n <= n_batch) through every layer, storing their keys
+    // and values in cells.write_cells of `cache`, and writes the logits of the last n_logit_rows
+    // tokens into logits[n_logit_rows, n_vocab] (host). Checks `cancel` between layers. With
+    // measurements configured or a router, probes[n] receive the tokens' values.
+    Status run(std::span<const int32_t> tokens, const KvBatchCells& cells, KvCache& cache, int64_t n_logit_rows,
+               std::span<float> logits, const std::atomic<bool>* cancel, std::span<TokenProbe> probes = {});
 
 private:
-    void attention_block(const LayerWeights& lw, int64_t layer, int64_t n,
-                         std::span<const int32_t> positions, KvCache& cache, std::span<TokenProbe> probes);
-    void probe(int64_t layer, int64_t n, std::span<TokenProbe> probes);
+    void attention_block(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
+                         KvCache& cache, std::span<TokenProbe> probes);
+    void route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
+               std::span<TokenProbe> probes);
+    void probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes);
+    void probe_final_scale(int64_t n, std::span<TokenProbe> probes);
     void ffn_block(const LayerWeights& lw, int64_t n);
 
     const Model& model_;
@@ -64,6 +67,9 @@ private:
     InstrumentOptions instrument_;
     HeadAblation ablation_;                          // heads empty: nothing ablated
     std::vector<std::unique_ptr<DeviceBuffer>> grams_; // [n_layer] of [n_head, head_dim, head_dim]
+    std::unique_ptr<DeviceBuffer> gates_;            // [n_batch, n_router_groups] (models with a router)
+    std::vector<float> host_gates_;                  // [n_batch, n_router_groups]
+    std::unique_ptr<DeviceBuffer> attn_weights_;     // [n_batch, n_head, stride] (record attention)
     std::unique_ptr<DeviceBuffer> baseline_;         // [n_layer, n_embd] mean-ablation values
     std::unique_ptr<DeviceBuffer> norms_;            // [n_batch, n_head]
     std::vector<float> host_;                        // [n_batch, n_embd] staging for reads (when probing)

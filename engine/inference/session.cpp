@@ -3,12 +3,35 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/kv/prefix_key.h"
+
 namespace octo {
+
+namespace {
+
+// Everything besides the tokens that changes K/V or the cached measurements.
+uint64_t context_key(const Model& model, const SessionOptions& o) {
+    std::string digest_input(o.ablation.heads.begin(), o.ablation.heads.end());
+    const bool ablated = std::any_of(o.ablation.heads.begin(), o.ablation.heads.end(), [](uint8_t h) { return h != 0; });
+    if (ablated && o.ablation.mode == AblationMode::Mean) {
+        digest_input.append(reinterpret_cast<const char*>(o.ablation.baseline.data()),
+                            o.ablation.baseline.size() * sizeof(float));
+    }
+    KvContext c;
+    c.model_identity = model.identity();
+    c.ablated = ablated ? 1 : 0;
+    c.ablation_mode = ablation_mode_name(o.ablation.mode);
+    c.ablation_digest = kv_digest(digest_input);
+    c.measurements = static_cast<uint8_t>((o.instrument.head_norms ? kKvNorms : 0) | (o.instrument.dla ? kKvDla : 0));
+    return kv_context_key(c);
+}
+
+} // namespace
 
 Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& backend,
                                                  const SessionOptions& options) {
-    if (options.n_ctx < 0 || options.n_batch < 0) {
-        return make_error(ErrorCode::InvalidArgument, "n_ctx and n_batch must not be negative");
+    if (options.n_ctx < 0 || options.n_batch < 0 || options.kv_block_size < 1) {
+        return make_error(ErrorCode::InvalidArgument, "n_ctx and n_batch must not be negative, kv_block_size positive");
     }
     for (const GgufTensorInfo& t : model.file().tensors()) {
         if (t.n_dims >= 2 && !backend.supports(t.type.type)) {
@@ -19,17 +42,77 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
     const ModelParams& p = model.params();
     const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : model.n_ctx();
     const int64_t n_batch = options.n_batch > 0 ? options.n_batch : model.n_batch();
-    auto cache = backend.create_kv_cache(KvCacheShape{p.n_layer, n_ctx, p.n_head_kv, p.head_dim()});
-    if (!cache) return cache.error();
-    std::unique_ptr<Session> session(new Session(model, backend, options, n_ctx, n_batch, std::move(cache.value())));
+    std::unique_ptr<KvStore> own;
+    KvStore* store = options.kv;
+    if (store) {
+        if (!store->fits(p)) {
+            return make_error(ErrorCode::InvalidArgument, "the shared KV pool was made for another model shape");
+        }
+    } else {
+        const int64_t n_blocks = (n_ctx + options.kv_block_size - 1) / options.kv_block_size;
+        if (n_blocks > INT32_MAX) return make_error(ErrorCode::InvalidArgument, "n_ctx is too large");
+        auto made = KvStore::create(backend, p, KvPoolConfig{options.kv_block_size, static_cast<int32_t>(n_blocks)});
+        if (!made) return made.error();
+        own = std::move(made.value());
+        store = own.get();
+    }
+    std::optional<LogitAttribution> dla;
+    if (options.instrument.dla) {
+        auto made = LogitAttribution::create(model);
+        if (!made) return made.error();
+        dla = std::move(made.value());
+    }
+    std::unique_ptr<Session> session(
+        new Session(model, backend, options, n_ctx, n_batch, std::move(own), store, std::move(dla)));
     if (auto s = session->forward_.configure(options.instrument, options.ablation); !s) return s.error();
+    session->start({});
     return session;
 }
 
 Session::Session(const Model& model, Backend& backend, const SessionOptions& options, int64_t n_ctx,
-                 int64_t n_batch, std::unique_ptr<KvCache> cache)
-    : options_(options), n_ctx_(n_ctx), n_batch_(n_batch), n_vocab_(model.params().n_vocab),
-      cache_(std::move(cache)), forward_(model, backend, n_batch), positions_(static_cast<size_t>(n_batch)) {}
+                 int64_t n_batch, std::unique_ptr<KvStore> own_store, KvStore* store,
+                 std::optional<LogitAttribution> dla)
+    : model_(model), backend_(backend), options_(options), n_ctx_(n_ctx), n_batch_(n_batch),
+      n_vocab_(model.params().n_vocab), own_store_(std::move(own_store)), store_(store),
+      context_key_(context_key(model, options)),
+      reuse_(!options.instrument.head_outputs && !options.instrument.attention), dla_(std::move(dla)),
+      forward_(model, backend, n_batch), positions_(static_cast<size_t>(n_batch)),
+      write_cells_(static_cast<size_t>(n_batch)) {}
+
+Session::~Session() {
+    if (seq_ >= 0) (void)store_->pool().release(seq_);
+}
+
+bool Session::measuring() const {
+    const InstrumentOptions& i = options_.instrument;
+    return i.head_norms || i.head_outputs || i.dla || i.attention || model_.weights().has_router();
+}
+
+bool Session::caches_measurements() const { return reuse_ && measuring(); }
+
+int64_t Session::start(std::span<const int32_t> prompt) {
+    KvPool& pool = store_->pool();
+    if (seq_ >= 0) (void)pool.release(seq_);
+    const KvBegin begun = pool.begin(reuse_ ? prompt : std::span<const int32_t>(), context_key_);
+    seq_ = begun.seq;
+    int32_t reused = begun.reused_tokens;
+    // The last reused position's attribution points at the token that followed it when it was
+    // computed; when this prompt continues differently, recompute that position.
+    if (dla_ && reused > 0 && store_->probe(pool.cell(seq_, reused - 1)).dla_target != prompt[static_cast<size_t>(reused)]) {
+        reused -= 1;
+        (void)pool.truncate(seq_, reused);
+    }
+    read_cells_.resize(static_cast<size_t>(reused));
+    reused_probes_.clear();
+    for (int32_t p = 0; p < reused; ++p) {
+        read_cells_[static_cast<size_t>(p)] = pool.cell(seq_, p);
+        if (measuring()) reused_probes_.push_back(store_->probe(read_cells_[static_cast<size_t>(p)]));
+    }
+    position_ = reused;
+    probes_.clear();
+    dla_pending_ = false;
+    return reused;
+}
 
 Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
     const auto n = static_cast<int64_t>(tokens.size());
@@ -46,26 +129,76 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
                                                               std::to_string(n_vocab_));
         }
     }
+    if (dla_pending_) {
+        if (auto s = attribute(tokens[0]); !s) return s.error();
+    }
+    KvPool& pool = store_->pool();
+    auto appended = pool.append(seq_, tokens);
+    if (!appended) return appended.error();
+    store_->copy_blocks(backend_, appended->copies);
+    for (int64_t p = position_; p < position_ + n; ++p) read_cells_.push_back(pool.cell(seq_, static_cast<int32_t>(p)));
+
     const int64_t n_rows = options_.all_logits ? n : 1;
     logits_.resize(static_cast<size_t>(n_rows * n_vocab_));
-    const bool probing = options_.instrument.head_norms || options_.instrument.head_outputs;
+    const bool probing = measuring();
     probes_.assign(probing ? static_cast<size_t>(n) : 0, TokenProbe{});
+    const int64_t first_position = position_;
     for (int64_t b0 = 0; b0 < n; b0 += n_batch_) {
         const int64_t m = std::min(n_batch_, n - b0);
-        for (int64_t i = 0; i < m; ++i) positions_[i] = static_cast<int32_t>(position_ + i);
+        for (int64_t i = 0; i < m; ++i) {
+            positions_[static_cast<size_t>(i)] = static_cast<int32_t>(position_ + i);
+            write_cells_[static_cast<size_t>(i)] = read_cells_[static_cast<size_t>(position_ + i)];
+        }
+        const KvBatchCells cells{std::span<const int32_t>(positions_.data(), static_cast<size_t>(m)),
+                                 std::span<const int32_t>(write_cells_.data(), static_cast<size_t>(m)),
+                                 std::span<const int32_t>(read_cells_.data(), static_cast<size_t>(position_ + m))};
         const bool last = b0 + m == n;
         const int64_t logit_rows = options_.all_logits ? m : (last ? 1 : 0);
         const int64_t first_row = options_.all_logits ? b0 : 0;
         std::span<float> out(logits_.data() + first_row * n_vocab_, static_cast<size_t>(logit_rows * n_vocab_));
-        auto s = forward_.run(tokens.subspan(static_cast<size_t>(b0), static_cast<size_t>(m)),
-                              std::span<const int32_t>(positions_.data(), static_cast<size_t>(m)), *cache_,
-                              logit_rows, out, options_.cancel,
+        auto s = forward_.run(tokens.subspan(static_cast<size_t>(b0), static_cast<size_t>(m)), cells,
+                              store_->cache(), logit_rows, out, options_.cancel,
                               std::span<TokenProbe>(probes_).subspan(probing ? static_cast<size_t>(b0) : 0,
                                                                      probing ? static_cast<size_t>(m) : 0));
-        if (!s) return s.error();
+        if (!s) {
+            (void)pool.truncate(seq_, static_cast<int32_t>(position_));
+            read_cells_.resize(static_cast<size_t>(position_));
+            probes_.resize(probing ? static_cast<size_t>(position_ - first_position) : 0);
+            return s.error();
+        }
         position_ += m;
     }
+    if (probing) record_probes(tokens, first_position);
+    if (reuse_) {
+        if (auto s = pool.commit(seq_); !s) return s.error();
+    }
     return std::span<const float>(logits_);
+}
+
+void Session::record_probes(std::span<const int32_t> tokens, int64_t first_position) {
+    for (size_t i = 0; i < probes_.size(); ++i) {
+        TokenProbe& probe = probes_[i];
+        if (dla_ && i + 1 < probes_.size()) {
+            probe.dla = dla_->attribute(probe, tokens[i + 1]).value(); // inputs are the forward pass's own
+            probe.dla_target = tokens[i + 1];
+            if (!options_.instrument.head_outputs) probe.head_outputs.clear();
+        }
+        if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(first_position) + i], probe);
+    }
+    dla_pending_ = dla_.has_value();
+}
+
+Status Session::attribute(int32_t target) {
+    if (!dla_pending_ || probes_.empty()) return Ok{};
+    TokenProbe& probe = probes_.back();
+    auto dla = dla_->attribute(probe, target);
+    if (!dla) return dla.error();
+    probe.dla = std::move(dla.value());
+    probe.dla_target = target;
+    if (!options_.instrument.head_outputs) probe.head_outputs.clear();
+    if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(position_ - 1)], probe);
+    dla_pending_ = false;
+    return Ok{};
 }
 
 Status Session::rewind(int64_t position) {
@@ -73,7 +206,10 @@ Status Session::rewind(int64_t position) {
         return make_error(ErrorCode::InvalidArgument, "cannot rewind to position " + std::to_string(position) +
                                                           " from " + std::to_string(position_));
     }
+    if (auto s = store_->pool().truncate(seq_, static_cast<int32_t>(position)); !s) return s;
+    read_cells_.resize(static_cast<size_t>(position));
     position_ = position;
+    dla_pending_ = false;
     return Ok{};
 }
 

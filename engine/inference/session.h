@@ -1,28 +1,50 @@
-// One sequence being evaluated: the KV cache, the position reached, and the logits of the last
-// eval. Tokens go in as ids; a prompt may be split into any number of eval calls (and is
-// split into batches of n_batch internally) without changing the logits.
+// One sequence being evaluated: its place in the paged KV pool (kv/kv_store.h), the position
+// reached, the logits and measurements of the last eval. Tokens go in as ids; a prompt may be
+// split into any number of eval calls (and is split into batches of n_batch internally) without
+// changing the logits.
+//
+// Prefix reuse: start(prompt) takes the cached K/V — and the cached measurements — of the
+// longest block-aligned prefix of `prompt` computed before under the same context (the model,
+// the ablation and which measurements are taken; kv_context_key). The last prompt token is always
+// recomputed. Runs that record head outputs or attention weights neither reuse nor publish blocks
+// (those measurements are not cached).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "engine/backend/backend.h"
 #include "engine/core/result.h"
 #include "engine/inference/llama_forward.h"
+#include "engine/instrumentation/logit_attribution.h"
+#include "engine/kv/kv_store.h"
 #include "engine/model/model.h"
 
 namespace octo {
 
+constexpr int32_t kDefaultKvBlockSize = 16;
+
+// Bits of KvContext::measurements.
+enum KvMeasurement : uint8_t {
+    kKvNorms = 1,   // head_norms cached with the blocks
+    kKvDla = 2,     // dla cached with the blocks
+};
+
 struct SessionOptions {
-    int64_t n_ctx = 0;       // positions the KV cache holds; 0: the model's n_ctx()
+    int64_t n_ctx = 0;       // positions the sequence may reach; 0: the model's n_ctx()
     int64_t n_batch = 0;     // tokens per forward batch; 0: the model's n_batch()
     bool all_logits = false; // eval returns the logits of every token, not only the last
     const std::atomic<bool>* cancel = nullptr; // set to stop an eval (checked between layers)
-    InstrumentOptions instrument; // per-token measurements (probes()); off by default
-    HeadAblation ablation;        // heads replaced before the output projection; none by default
+    InstrumentOptions instrument = {}; // per-token measurements (probes()); off by default
+    HeadAblation ablation = {};        // heads replaced before the output projection; none by default
+    // A shared pool (must outlive the session and fit the model); null: the session allocates
+    // its own of ceil(n_ctx / kv_block_size) blocks.
+    KvStore* kv = nullptr;
+    int32_t kv_block_size = kDefaultKvBlockSize; // for the session's own pool
 };
 
 class Session {
@@ -30,40 +52,75 @@ public:
     // The model and backend must outlive the session.
     static Result<std::unique_ptr<Session>> create(const Model& model, Backend& backend,
                                                    const SessionOptions& options = {});
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // Starts a new sequence for `prompt` (the current one is released; its full blocks stay
+    // cached) and returns the number of prompt tokens reused from the cache; position() is that
+    // number (always < prompt.size() when the prompt is not empty). Evaluate prompt[position():]
+    // next. reused_probes() holds the reused positions' measurements.
+    int64_t start(std::span<const int32_t> prompt);
 
     // Appends tokens at the current position and returns the logits: [n_vocab] of the last
     // token, or [tokens.size(), n_vocab] with all_logits. The span stays valid until the next
     // eval or reset. Errors: InvalidArgument (empty, id out of range, context full),
-    // Cancelled (the position then counts only the batches that completed).
+    // OutOfMemory (the pool has no free or evictable blocks left), Cancelled (the position then
+    // counts only the batches that completed).
     Result<std::span<const float>> eval(std::span<const int32_t> tokens);
+
+    // With instrument.dla: attributes the last evaluated position to `target` (the token chosen
+    // from its logits), filling probes().back().dla. eval() does this itself for every position
+    // whose next token it is given. InvalidArgument for a target outside the vocabulary.
+    Status attribute(int32_t target);
 
     int64_t position() const { return position_; }
     int64_t n_ctx() const { return n_ctx_; }
     int64_t n_vocab() const { return n_vocab_; }
     // One probe per token of the last eval (empty unless SessionOptions::instrument asks for
-    // something); valid until the next eval.
+    // something or the model has a router); valid until the next eval.
     std::span<const TokenProbe> probes() const { return probes_; }
-    // Back to position 0 (the cache cells are overwritten as positions are evaluated again).
-    void reset() { position_ = 0; }
-    // Keeps the first `position` tokens (a shared prefix) and forgets the rest; evaluating
-    // after it gives the same logits as a fresh session fed the same tokens. InvalidArgument
-    // beyond the current position.
+    // The measurements of the positions start() reused, [reused tokens].
+    std::span<const TokenProbe> reused_probes() const { return reused_probes_; }
+    // Back to position 0 with an empty sequence (the pool keeps the released blocks cached).
+    void reset() { start({}); }
+    // Keeps the first `position` tokens and forgets the rest; evaluating after it gives the same
+    // logits as a fresh session fed the same tokens. InvalidArgument beyond the current position.
     Status rewind(int64_t position);
 
-private:
-    Session(const Model& model, Backend& backend, const SessionOptions& options, int64_t n_ctx,
-            int64_t n_batch, std::unique_ptr<KvCache> cache);
+    // The pool this session's sequence lives in, and the context key its blocks are cached under.
+    const KvStore& kv_store() const { return *store_; }
+    KvSeqId kv_sequence() const { return seq_; }
+    uint64_t kv_context_key() const { return context_key_; }
 
+private:
+    Session(const Model& model, Backend& backend, const SessionOptions& options, int64_t n_ctx, int64_t n_batch,
+            std::unique_ptr<KvStore> own_store, KvStore* store, std::optional<LogitAttribution> dla);
+    bool measuring() const;
+    bool caches_measurements() const;
+    void record_probes(std::span<const int32_t> tokens, int64_t first_position);
+
+    const Model& model_;
+    Backend& backend_;
     SessionOptions options_;
     int64_t n_ctx_;
     int64_t n_batch_;
     int64_t n_vocab_;
     int64_t position_ = 0;
-    std::unique_ptr<KvCache> cache_;
+    std::unique_ptr<KvStore> own_store_; // when no shared store was given
+    KvStore* store_;
+    KvSeqId seq_ = -1;
+    uint64_t context_key_ = 0;
+    bool reuse_ = true; // whether blocks are looked up and published
+    std::optional<LogitAttribution> dla_;
+    bool dla_pending_ = false;             // probes_.back() awaits its target
     LlamaForward forward_;
-    std::vector<int32_t> positions_; // [n_batch] positions of the batch being run
-    std::vector<float> logits_;      // [n_rows, n_vocab] logits of the last eval
-    std::vector<TokenProbe> probes_; // [n_tokens] of the last eval, when instrumenting
+    std::vector<int32_t> positions_;       // [n_batch] positions of the batch being run
+    std::vector<int32_t> write_cells_;     // [n_batch] their cells
+    std::vector<int32_t> read_cells_;      // [position reached] cell of each position
+    std::vector<float> logits_;            // [n_rows, n_vocab] logits of the last eval
+    std::vector<TokenProbe> probes_;       // [n_tokens] of the last eval, when measuring
+    std::vector<TokenProbe> reused_probes_;
 };
 
 } // namespace octo

@@ -14,14 +14,21 @@
 namespace octo {
 
 struct InstrumentOptions {
-    bool head_norms = false;   // TokenProbe::head_norms (G_h computed once when the session is created)
+    bool head_norms = false;   // TokenProbe::head_norms (G_h computed once per model, on first use)
     bool head_outputs = false; // TokenProbe::head_outputs (baselines for mean ablation, tests)
+    bool dla = false;          // TokenProbe::dla (direct logit attribution, once the next token is known)
+    bool attention = false;    // TokenProbe::attention (softmax weights over earlier positions)
 };
 
-// One evaluated token's measurements; a vector is empty when its option is off.
+// One evaluated position's measurements; a vector is empty when its option is off.
 struct TokenProbe {
-    std::vector<float> head_norms;   // [n_layer][n_head] ‖W_h z_h‖, after ablation
-    std::vector<float> head_outputs; // [n_layer][n_head][head_dim] z, after ablation
+    std::vector<float> head_norms;   // [n_layer][n_head] ‖W_h z_h‖, after ablation and gates
+    std::vector<float> head_outputs; // [n_layer][n_head][head_dim] z, after ablation and gates
+    std::vector<float> dla;          // [n_layer][n_head] (W_h z_h)·(g ⊙ u_t)/rms, see dla.h
+    int32_t dla_target = -1;         // the token t that dla is attributed to (-1: not yet known)
+    float final_inv_rms = 0.0f;      // 1 / rms of the final residual (the output norm's scale), with dla
+    std::vector<float> gates;        // [n_layer][n_groups] router gates (models with a router)
+    std::vector<float> attention;    // [n_layer][n_head][position + 1] softmax weights
 };
 
 enum class AblationMode {

@@ -1,6 +1,8 @@
 #include "engine/model/model.h"
 
 #include <algorithm>
+#include <atomic>
+#include <filesystem>
 
 #include "engine/model/model_validation.h"
 
@@ -27,11 +29,20 @@ uint8_t touch_pages(const GgufTensorInfo& t) {
 Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOptions& options) {
     auto file = GgufFile::open(path);
     if (!file) return file.error();
-    return from_gguf(std::move(file.value()), options);
+    auto model = from_gguf(std::move(file.value()), options);
+    if (!model) return model.error();
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    const auto mtime = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+    model.value()->identity_ = "file:" + std::filesystem::absolute(path, ec).string() + ":" + std::to_string(size) +
+                               ":" + std::to_string(mtime);
+    return model;
 }
 
 Result<std::unique_ptr<Model>> Model::from_gguf(GgufFile file, const LoadOptions& options) {
+    static std::atomic<int64_t> parsed{0};
     std::unique_ptr<Model> m(new Model(std::move(file)));
+    m->identity_ = "memory:" + std::to_string(++parsed);
     const GgufFile& f = m->file_;
     auto params = read_model_params(f);
     if (!params) return params.error();

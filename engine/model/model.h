@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/core/result.h"
 #include "engine/gguf/gguf_file.h"
@@ -45,8 +47,25 @@ public:
     const MemoryEstimate& memory_estimate() const { return estimate_; }
     int64_t n_ctx() const { return n_ctx_; }     // the context the estimate was made for
     int64_t n_batch() const { return n_batch_; }
+    // Identifies the weights for KV prefix reuse: "file:<path>:<size>:<mtime>", or "memory:<n>"
+    // (unique in the process) for a model parsed from bytes.
+    const std::string& identity() const { return identity_; }
+
+    // Constants of the instrumentation, computed once per model on first use (thread-safe;
+    // model_constants.cpp), per layer ([n_layer] of):
+    // the heads' Gram matrices G_h = W_hᵀ W_h (head_grams.h), [n_head][head_dim][head_dim];
+    Result<const std::vector<std::vector<float>>*> head_grams() const;
+    // attn_output dequantised, [n_embd][n_embd] (one row per output), for direct logit attribution.
+    Result<const std::vector<std::vector<float>>*> output_projections() const;
 
 private:
+    // Per-layer constants computed once (head_grams(), output_projections()).
+    struct LazyLayers {
+        std::once_flag once;
+        std::vector<std::vector<float>> values;
+        std::optional<Error> error;
+    };
+
     explicit Model(GgufFile file) : file_(std::move(file)) {}
 
     GgufFile file_;
@@ -55,6 +74,9 @@ private:
     MemoryEstimate estimate_;
     int64_t n_ctx_ = 0;
     int64_t n_batch_ = 0;
+    std::string identity_;
+    mutable LazyLayers head_grams_;
+    mutable LazyLayers output_projections_;
 };
 
 } // namespace octo

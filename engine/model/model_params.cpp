@@ -41,7 +41,8 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
                             std::pair{"feed_forward_length", &p.n_ff},
                             std::pair{"context_length", &p.context_length},
                             std::pair{"rope.dimension_count", &p.n_rot},
-                            std::pair{"vocab_size", &p.n_vocab}}) {
+                            std::pair{"vocab_size", &p.n_vocab},
+                            std::pair{"router.group_count", &p.n_router_groups}}) {
         if (auto s = read_int(f, a + key, *out); !s) return s.error();
     }
     if (auto s = read_float(f, a + "rope.freq_base", p.rope_freq_base); !s) return s.error();
@@ -68,7 +69,7 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
 }
 
 bool architecture_supported(const std::string& architecture) {
-    return architecture == "llama" || architecture == "qwen2";
+    return architecture == "llama" || architecture == "qwen2" || architecture == "octet";
 }
 
 } // namespace octo

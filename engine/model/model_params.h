@@ -12,7 +12,7 @@
 namespace octo {
 
 struct ModelParams {
-    std::string architecture;       // general.architecture ("llama", "qwen2", ...)
+    std::string architecture;       // general.architecture ("llama", "qwen2", "octet", ...)
     std::string name;               // general.name, empty when absent
     int64_t n_layer = 0;            // transformer blocks
     int64_t n_head = 0;             // query heads per layer
@@ -26,6 +26,7 @@ struct ModelParams {
     std::string rope_scaling_type;  // rope.scaling.type: "", "none", "linear", "yarn" ...
     double rope_freq_scale = 1.0;   // 1 / rope.scaling.factor (or rope.scale_linear)
     double rms_norm_eps = 1e-5;
+    int64_t n_router_groups = 0;    // router.group_count: head groups a per-token router gates (octet); 0: none
 
     int64_t head_dim() const { return n_head > 0 ? n_embd / n_head : 0; }
 };

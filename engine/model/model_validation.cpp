@@ -49,6 +49,7 @@ std::vector<Expected> expected_tensors(const ModelParams& p) {
         e.push_back({b + "attn_q.bias", {p.n_embd}, !qwen2});
         e.push_back({b + "attn_k.bias", {n_embd_kv}, !qwen2});
         e.push_back({b + "attn_v.bias", {n_embd_kv}, !qwen2});
+        if (p.n_router_groups > 0) e.push_back({b + "router.weight", {p.n_embd, p.n_router_groups}});
     }
     return e;
 }
@@ -77,6 +78,11 @@ Status validate_hparams(const ModelParams& p) {
     if (p.context_length <= 0) return invalid("context_length is " + std::to_string(p.context_length));
     if (!(p.rope_freq_base > 0.0)) return invalid("rope.freq_base must be positive");
     if (!(p.rms_norm_eps > 0.0)) return invalid("attention.layer_norm_rms_epsilon must be positive");
+    if (p.n_router_groups < 0 || (p.n_router_groups > 0 && p.n_head % p.n_router_groups != 0)) {
+        return invalid("router.group_count " + std::to_string(p.n_router_groups) + " must divide head_count " +
+                       std::to_string(p.n_head));
+    }
+    if (p.architecture == "octet" && p.n_router_groups == 0) return invalid("octet models need router.group_count");
     return Ok{};
 }
 
@@ -94,7 +100,7 @@ Status check_tensor_types(const GgufFile& file) {
 Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_tokenizer_vocab) {
     if (!architecture_supported(p.architecture)) {
         return make_error(ErrorCode::Unsupported, "architecture '" + p.architecture +
-                                                      "' is not supported (supported: llama, qwen2)");
+                                                      "' is not supported (supported: llama, qwen2, octet)");
     }
     if (auto s = check_tensor_types(file); !s) return s;
     if (auto s = validate_hparams(p); !s) return s;

@@ -58,8 +58,10 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
         layer.ffn_gate = b.matrix(blk + "ffn_gate.weight");
         layer.ffn_up = b.matrix(blk + "ffn_up.weight");
         layer.ffn_down = b.matrix(blk + "ffn_down.weight");
+        if (p.n_router_groups > 0) layer.router = b.vector(blk + "router.weight");
         w.layers.push_back(layer);
     }
+    w.n_router_groups = p.n_router_groups;
     if (!b.status) return b.status.error();
     return w;
 }

@@ -24,6 +24,7 @@ struct LayerWeights {
     const GgufTensorInfo* ffn_gate = nullptr;    // [n_embd, n_ff]
     const GgufTensorInfo* ffn_up = nullptr;      // [n_embd, n_ff]
     const GgufTensorInfo* ffn_down = nullptr;    // [n_ff, n_embd]
+    const GgufTensorInfo* router = nullptr;      // [n_embd, n_router_groups] F32 gate logits (octet), or null
 };
 
 struct ModelWeights {
@@ -33,6 +34,9 @@ struct ModelWeights {
     bool output_tied = false;                    // the file has no output.weight
     const GgufTensorInfo* rope_freqs = nullptr;  // [n_rot / 2] F32 frequency factors, or null
     std::vector<LayerWeights> layers;            // [n_layer]
+    int64_t n_router_groups = 0;                 // head groups the routers gate; 0: no router
+
+    bool has_router() const { return n_router_groups > 0; }
 };
 
 // Binds the tensors; call validate_model() first (it checks presence and shapes). Errors when

@@ -95,7 +95,8 @@ TEST(CpuOps, RopeScaleAndFrequencyFactors) {
     EXPECT_EQ(with_factors, plain);
 }
 
-// Grouped-query causal attention over a cache filled by two writes, against float64.
+// Grouped-query causal attention over a paged cache filled by two writes to scattered cells,
+// against float64; the recorded softmax weights too.
 TEST(CpuOps, AttentionMatchesFloat64) {
     const AttentionShape s{4, 2, 8};
     const int64_t n_pos = 5, kv_row = s.n_head_kv * s.head_dim, q_row = s.n_head * s.head_dim;
@@ -104,12 +105,16 @@ TEST(CpuOps, AttentionMatchesFloat64) {
     ASSERT_TRUE(cache);
     const auto k = random_vector(n_pos * kv_row, 7), v = random_vector(n_pos * kv_row, 8);
     const auto q = random_vector(n_pos * q_row, 9);
-    const int32_t first[] = {0, 1}, rest[] = {2, 3, 4};
-    b->kv_write(**cache, 0, k.data(), v.data(), first);
-    b->kv_write(**cache, 0, k.data() + 2 * kv_row, v.data() + 2 * kv_row, rest);
-    const int32_t all[] = {0, 1, 2, 3, 4};
+    const int32_t positions[] = {0, 1, 2, 3, 4};
+    const int32_t cells[] = {6, 1, 7, 3, 0}; // cell of each position
+    const std::span<const int32_t> pos(positions), cell(cells);
+    b->kv_write(**cache, 0, k.data(), v.data(), KvBatchCells{pos.first(2), cell.first(2), cell.first(2)});
+    b->kv_write(**cache, 0, k.data() + 2 * kv_row, v.data() + 2 * kv_row,
+                KvBatchCells{pos.subspan(2), cell.subspan(2), cell});
     std::vector<float> out(q.size());
-    b->attention(**cache, 0, q.data(), out.data(), all, s);
+    const int64_t stride = 6;
+    std::vector<float> weights(static_cast<size_t>(n_pos * s.n_head * stride), -1.0f);
+    b->attention(**cache, 0, q.data(), out.data(), KvBatchCells{pos, cell, cell}, s, weights.data(), stride);
     for (int64_t t = 0; t < n_pos; ++t) {
         for (int64_t h = 0; h < s.n_head; ++h) {
             const int64_t g = h / 2;
@@ -127,8 +132,49 @@ TEST(CpuOps, AttentionMatchesFloat64) {
                 for (int64_t p = 0; p <= t; ++p) want += w[p] / sum * v[p * kv_row + g * 8 + d];
                 EXPECT_NEAR(out[t * q_row + h * 8 + d], want, 1e-5) << "t " << t << " h " << h << " d " << d;
             }
+            for (int64_t p = 0; p < stride; ++p) {
+                const double want = p <= t ? w[p] / sum : 0.0;
+                EXPECT_NEAR(weights[(t * s.n_head + h) * stride + p], want, 1e-6) << "t " << t << " h " << h << " p " << p;
+            }
         }
     }
+}
+
+// kv_copy moves every layer's keys and values of a cell range.
+TEST(CpuOps, KvCopyCopiesEveryLayer) {
+    auto b = make_backend();
+    auto cache = b->create_kv_cache({2, 6, 1, 4});
+    ASSERT_TRUE(cache);
+    const auto k = random_vector(2 * 4, 11), v = random_vector(2 * 4, 12);
+    const int32_t positions[] = {0, 1}, src[] = {0, 1}, dst[] = {4, 5};
+    for (int64_t l = 0; l < 2; ++l) b->kv_write(**cache, l, k.data(), v.data(), KvBatchCells{positions, src, src});
+    b->kv_copy(**cache, 0, 4, 2);
+    // Attention from a query over the copied cells equals attention over the originals.
+    const auto q = random_vector(2 * 4, 13);
+    const AttentionShape s{1, 1, 4};
+    for (int64_t l = 0; l < 2; ++l) {
+        std::vector<float> a(8), c(8);
+        b->attention(**cache, l, q.data(), a.data(), KvBatchCells{positions, src, src}, s, nullptr, 0);
+        b->attention(**cache, l, q.data(), c.data(), KvBatchCells{positions, dst, dst}, s, nullptr, 0);
+        EXPECT_EQ(a, c) << "layer " << l;
+    }
+}
+
+// softmax_rows and scale_head_groups against direct computation.
+TEST(CpuOps, SoftmaxRowsAndGroupScaling) {
+    auto b = make_backend();
+    std::vector<float> x = {1.0f, 2.0f, 3.0f, -1.0f, 0.0f, 1000.0f};
+    b->softmax_rows(x.data(), 2, 3);
+    const double e = std::exp(1.0), e2 = std::exp(2.0), sum = 1.0 + e + e2;
+    EXPECT_NEAR(x[0], 1.0 / sum, 1e-7);
+    EXPECT_NEAR(x[2], e2 / sum, 1e-7);
+    EXPECT_NEAR(x[5], 1.0, 1e-7); // no overflow
+    EXPECT_NEAR(x[3], 0.0, 1e-7);
+    // 4 heads of 2 values in 2 groups, 1 token: heads 0-1 scaled by 0.5, heads 2-3 by 3.
+    std::vector<float> z = {1, 2, 3, 4, 5, 6, 7, 8};
+    const float scales[] = {0.5f, 3.0f};
+    b->scale_head_groups(z.data(), scales, 1, 4, 2, 2);
+    EXPECT_EQ(z, (std::vector<float>{0.5f, 1, 1.5f, 2, 15, 18, 21, 24}));
 }
 
 } // namespace

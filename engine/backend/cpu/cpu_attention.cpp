@@ -1,5 +1,6 @@
-// KV writes and causal grouped-query attention over the contiguous KV cache. Work is split by
-// (token, query head); each output row is reduced over positions 0..p in order by one thread.
+// KV writes, copies and causal grouped-query attention over the paged KV cache (positions reach
+// their cells through the batch's read_cells). Work is split by (token, query head); each output
+// row is reduced over positions 0..p in order by one thread.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -26,36 +27,47 @@ float dot(const float* a, const float* b, int64_t n) {
 } // namespace
 
 void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
-                          std::span<const int32_t> positions) {
+                          const KvBatchCells& cells) {
     auto& kv = static_cast<CpuKvCache&>(cache);
     const size_t row_bytes = static_cast<size_t>(kv.row()) * sizeof(float);
-    for (size_t i = 0; i < positions.size(); ++i) {
-        std::memcpy(kv.k(layer, positions[i]), k + static_cast<int64_t>(i) * kv.row(), row_bytes);
-        std::memcpy(kv.v(layer, positions[i]), v + static_cast<int64_t>(i) * kv.row(), row_bytes);
+    for (size_t i = 0; i < cells.write_cells.size(); ++i) {
+        std::memcpy(kv.k(layer, cells.write_cells[i]), k + static_cast<int64_t>(i) * kv.row(), row_bytes);
+        std::memcpy(kv.v(layer, cells.write_cells[i]), v + static_cast<int64_t>(i) * kv.row(), row_bytes);
+    }
+}
+
+void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
+    auto& kv = static_cast<CpuKvCache&>(cache);
+    const size_t bytes = static_cast<size_t>(n * kv.row()) * sizeof(float);
+    for (int64_t l = 0; l < kv.shape().n_layer; ++l) {
+        std::memmove(kv.k(l, to), kv.k(l, from), bytes);
+        std::memmove(kv.v(l, to), kv.v(l, from), bytes);
     }
 }
 
 void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, float* out,
-                           std::span<const int32_t> positions, const AttentionShape& s) {
+                           const KvBatchCells& cells, const AttentionShape& s, float* weights,
+                           int64_t weights_stride) {
     const auto& kv = static_cast<const CpuKvCache&>(cache);
     const int64_t group = s.n_head / s.n_head_kv;
     const float scale = 1.0f / std::sqrt(static_cast<float>(s.head_dim));
-    const int64_t n_tokens = static_cast<int64_t>(positions.size());
+    const int64_t n_tokens = static_cast<int64_t>(cells.positions.size());
     scratch_.resize(static_cast<size_t>(n_threads()));
-    for (auto& scores : scratch_) scores.resize(static_cast<size_t>(kv.shape().n_cells));
+    for (auto& scores : scratch_) scores.resize(cells.read_cells.size());
 
     pool_.parallel_for(n_tokens * s.n_head, [&](int64_t task, int thread) {
         const int64_t t = task / s.n_head;
         const int64_t h = task % s.n_head;
         const int64_t kv_offset = (h / group) * s.head_dim;
-        const int64_t n_seen = positions[t] + 1;
+        const int64_t n_seen = cells.positions[static_cast<size_t>(t)] + 1;
+        const int32_t* cell = cells.read_cells.data();                // [n_seen] used
         const float* qh = q + (t * s.n_head + h) * s.head_dim; // [head_dim]
         float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
         float* scores = scratch_[static_cast<size_t>(thread)].data(); // [n_seen]
 
         float max_score = -INFINITY;
         for (int64_t p = 0; p < n_seen; ++p) {
-            const float* kp = kv.k(layer, p) + kv_offset; // [head_dim]
+            const float* kp = kv.k(layer, cell[p]) + kv_offset; // [head_dim]
             scores[p] = dot(qh, kp, s.head_dim) * scale;
             max_score = std::max(max_score, scores[p]);
         }
@@ -66,11 +78,16 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         }
         std::fill(oh, oh + s.head_dim, 0.0f);
         for (int64_t p = 0; p < n_seen; ++p) {
-            const float* vp = kv.v(layer, p) + kv_offset; // [head_dim]
+            const float* vp = kv.v(layer, cell[p]) + kv_offset; // [head_dim]
             for (int64_t d = 0; d < s.head_dim; ++d) oh[d] += scores[p] * vp[d];
         }
         const float inv_sum = 1.0f / sum;
         for (int64_t d = 0; d < s.head_dim; ++d) oh[d] *= inv_sum;
+        if (weights) {
+            float* w = weights + (t * s.n_head + h) * weights_stride; // [weights_stride]
+            for (int64_t p = 0; p < n_seen; ++p) w[p] = scores[p] * inv_sum;
+            std::fill(w + n_seen, w + weights_stride, 0.0f);
+        }
     });
 }
 

@@ -45,9 +45,13 @@ public:
     void rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
               std::span<const int32_t> positions, const RopeParams& params) override;
     void kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
-                  std::span<const int32_t> positions) override;
-    void attention(const KvCache& cache, int64_t layer, const float* q, float* out,
-                   std::span<const int32_t> positions, const AttentionShape& shape) override;
+                  const KvBatchCells& cells) override;
+    void kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) override;
+    void attention(const KvCache& cache, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
+                   const AttentionShape& shape, float* weights, int64_t weights_stride) override;
+    void softmax_rows(float* x, int64_t n_rows, int64_t n) override;
+    void scale_head_groups(float* z, const float* scales, int64_t n_tokens, int64_t n_head, int64_t head_dim,
+                           int64_t n_groups) override;
     void head_norms(const float* z, const float* grams, float* norms, int64_t n_tokens, int64_t n_head,
                     int64_t head_dim) override;
     void ablate_heads(float* z, std::span<const uint8_t> heads, const float* replacement, int64_t n_tokens,

@@ -1,4 +1,4 @@
-// Per-head contribution norms and head ablation on the CPU. Norms are split by (token, head);
+// Per-head contribution norms, head ablation and router gate scaling on the CPU. Norms are split by (token, head);
 // each is reduced by one thread in a fixed order, so they do not depend on the thread count.
 #include <algorithm>
 #include <cmath>
@@ -42,6 +42,18 @@ void CpuBackend::ablate_heads(float* z, std::span<const uint8_t> heads, const fl
             } else {
                 std::memset(zh, 0, bytes);
             }
+        }
+    }
+}
+
+void CpuBackend::scale_head_groups(float* z, const float* scales, int64_t n_tokens, int64_t n_head,
+                                   int64_t head_dim, int64_t n_groups) {
+    const int64_t heads_per_group = n_head / n_groups;
+    for (int64_t t = 0; t < n_tokens; ++t) {
+        for (int64_t h = 0; h < n_head; ++h) {
+            const float g = scales[t * n_groups + h / heads_per_group];
+            float* zh = z + (t * n_head + h) * head_dim;
+            for (int64_t d = 0; d < head_dim; ++d) zh[d] *= g;
         }
     }
 }

@@ -1,4 +1,5 @@
-// Contiguous single-sequence KV storage of the CPU backend: cell p holds position p.
+// KV storage of the CPU backend: n_cells cells per layer, addressed by cell index (the pool
+// decides which cell holds which position of which sequence).
 #pragma once
 
 #include <vector>

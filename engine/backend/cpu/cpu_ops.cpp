@@ -1,4 +1,5 @@
 // The element-wise and per-row operations of the CPU backend.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -33,6 +34,19 @@ void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t 
     for (int64_t i = 0; i < n; ++i) {
         const float g = gate[i];
         out[i] = g / (1.0f + std::exp(-g)) * up[i];
+    }
+}
+
+void CpuBackend::softmax_rows(float* x, int64_t n_rows, int64_t n) {
+    for (int64_t r = 0; r < n_rows; ++r) {
+        float* row = x + r * n;
+        const float max_value = *std::max_element(row, row + n);
+        float sum = 0.0f;
+        for (int64_t i = 0; i < n; ++i) {
+            row[i] = std::exp(row[i] - max_value);
+            sum += row[i];
+        }
+        for (int64_t i = 0; i < n; ++i) row[i] /= sum;
     }
 }
 

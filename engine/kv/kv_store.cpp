@@ -1,0 +1,46 @@
+#include "engine/kv/kv_store.h"
+
+#include <string>
+
+namespace octo {
+
+Result<std::unique_ptr<KvStore>> KvStore::create(Backend& backend, const ModelParams& params,
+                                                 const KvPoolConfig& config) {
+    auto pool = KvPool::create(config);
+    if (!pool) return pool.error();
+    const int64_t n_cells = int64_t{config.n_blocks} * config.block_size;
+    auto cache = backend.create_kv_cache(KvCacheShape{params.n_layer, n_cells, params.n_head_kv, params.head_dim()});
+    if (!cache) return cache.error();
+    return std::unique_ptr<KvStore>(new KvStore(std::move(pool.value()), std::move(cache.value())));
+}
+
+KvStore::KvStore(KvPool pool, std::unique_ptr<KvCache> cache)
+    : pool_(std::move(pool)), cache_(std::move(cache)), probes_(static_cast<size_t>(cache_->shape().n_cells)) {}
+
+bool KvStore::fits(const ModelParams& params) const {
+    const KvCacheShape& s = cache_->shape();
+    return s.n_layer == params.n_layer && s.n_head_kv == params.n_head_kv && s.head_dim == params.head_dim();
+}
+
+void KvStore::set_probe(int32_t cell, const TokenProbe& probe) {
+    TokenProbe& kept = probes_[static_cast<size_t>(cell)];
+    kept.head_norms = probe.head_norms;
+    kept.dla = probe.dla;
+    kept.dla_target = probe.dla_target;
+    kept.final_inv_rms = probe.final_inv_rms;
+    kept.gates = probe.gates;
+    kept.head_outputs.clear();
+    kept.attention.clear();
+}
+
+void KvStore::copy_blocks(Backend& backend, std::span<const KvBlockCopy> copies) {
+    const int64_t bs = pool_.block_size();
+    for (const KvBlockCopy& c : copies) {
+        backend.kv_copy(*cache_, c.from * bs, c.to * bs, c.n_cells);
+        for (int32_t i = 0; i < c.n_cells; ++i) {
+            probes_[static_cast<size_t>(c.to * bs + i)] = probes_[static_cast<size_t>(c.from * bs + i)];
+        }
+    }
+}
+
+} // namespace octo

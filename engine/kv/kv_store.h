@@ -1,0 +1,48 @@
+// The shared, pre-allocated KV pool of one model shape: the backend's K/V storage, the pool's
+// bookkeeping (kv_pool.h) and, per cell, the measurements of the position it holds, so that a
+// reused prefix brings its instrumentation along (docs/instrumentation.md, "KV pool").
+//
+// Several sessions may share one store (one at a time: it is not thread-safe); each holds one
+// sequence in the pool.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/backend/backend.h"
+#include "engine/core/result.h"
+#include "engine/instrumentation/forward_probe.h"
+#include "engine/kv/kv_pool.h"
+#include "engine/model/model_params.h"
+
+namespace octo {
+
+class KvStore {
+public:
+    // Allocates config.n_blocks * config.block_size cells of every layer's K and V at once.
+    static Result<std::unique_ptr<KvStore>> create(Backend& backend, const ModelParams& params,
+                                                   const KvPoolConfig& config);
+
+    KvPool& pool() { return pool_; }
+    const KvPool& pool() const { return pool_; }
+    KvCache& cache() { return *cache_; }
+    const KvCacheShape& shape() const { return cache_->shape(); }
+    // Whether a model of these parameters can use the store (same layers and K/V widths).
+    bool fits(const ModelParams& params) const;
+
+    // Measurements of the position held by `cell` (head_outputs and attention are not kept).
+    const TokenProbe& probe(int32_t cell) const { return probes_[static_cast<size_t>(cell)]; }
+    void set_probe(int32_t cell, const TokenProbe& probe);
+    // Performs the pool's copy-on-write copies: K/V and measurements.
+    void copy_blocks(Backend& backend, std::span<const KvBlockCopy> copies);
+
+private:
+    KvStore(KvPool pool, std::unique_ptr<KvCache> cache);
+
+    KvPool pool_;
+    std::unique_ptr<KvCache> cache_;
+    std::vector<TokenProbe> probes_; // [n_cells]
+};
+
+} // namespace octo

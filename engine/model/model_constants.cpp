@@ -1,0 +1,46 @@
+// Model::head_grams() and Model::output_projections(): per-layer constants of the
+// instrumentation, computed once per model the first time a session asks for them.
+#include <string>
+
+#include "engine/gguf/dequantize.h"
+#include "engine/instrumentation/head_grams.h"
+#include "engine/model/model.h"
+
+namespace octo {
+
+namespace {
+
+template <typename PerLayer>
+void compute_once(const ModelWeights& w, std::once_flag& once, std::vector<std::vector<float>>& values,
+                  std::optional<Error>& error, PerLayer per_layer) {
+    std::call_once(once, [&] {
+        for (const LayerWeights& lw : w.layers) {
+            auto v = per_layer(*lw.attn_output);
+            if (!v) {
+                error = v.error();
+                values.clear();
+                return;
+            }
+            values.push_back(std::move(v.value()));
+        }
+    });
+}
+
+} // namespace
+
+Result<const std::vector<std::vector<float>>*> Model::head_grams() const {
+    const ModelParams& p = params_;
+    compute_once(weights_, head_grams_.once, head_grams_.values, head_grams_.error,
+                 [&](const GgufTensorInfo& t) { return octo::head_grams(t, p.n_head, p.head_dim()); });
+    if (head_grams_.error) return *head_grams_.error;
+    return &head_grams_.values;
+}
+
+Result<const std::vector<std::vector<float>>*> Model::output_projections() const {
+    compute_once(weights_, output_projections_.once, output_projections_.values, output_projections_.error,
+                 [](const GgufTensorInfo& t) { return dequantize_rows(t, 0, t.ne[1]); });
+    if (output_projections_.error) return *output_projections_.error;
+    return &output_projections_.values;
+}
+
+} // namespace octo
