@@ -46,13 +46,16 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
 
     GenerateResult result;
     StopMatcher stops(request.stop_strings);
-    session.reset();
 
     const auto start = Clock::now();
-    auto logits = session.eval(request.prompt_ids);
+    result.reused_tokens = session.start(request.prompt_ids);
+    const std::span<const int32_t> prompt(request.prompt_ids);
+    auto logits = session.eval(prompt.subspan(static_cast<size_t>(result.reused_tokens)));
     if (!logits) return logits.error();
+    result.evaluated_tokens = n_prompt - result.reused_tokens;
     result.prefill_ms = ms_since(start);
-    result.prompt_probes.assign(session.probes().begin(), session.probes().end());
+    result.prompt_probes.assign(session.reused_probes().begin(), session.reused_probes().end());
+    result.prompt_probes.insert(result.prompt_probes.end(), session.probes().begin(), session.probes().end());
     auto last_token_time = start;
 
     while (true) {
@@ -70,6 +73,10 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
         event.logprobs = token_logprobs(logits.value(), event.id);
         event.bytes = tokenizer.token_bytes(event.id);
         event.ms = ms_since(last_token_time);
+        if (auto s = session.attribute(event.id); !s) return s.error();
+        if (result.tokens.empty() && !session.probes().empty()) {
+            result.prompt_probes.back() = session.probes().back(); // its attribution toward this token
+        }
         if (!session.probes().empty()) event.probe = session.probes().back();
         last_token_time = Clock::now();
         const bool eog = request.stop_at_eog && tokenizer.is_eog(event.id);
@@ -103,6 +110,7 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
         }
         result.decode_ms += ms_since(decode_start);
         result.n_decoded += 1;
+        result.evaluated_tokens += 1;
     }
     result.text += stops.flush(); // held-back text when the loop ended otherwise
     return result;

@@ -51,9 +51,12 @@ struct GenerateResult {
     double decode_ms = 0.0;         // evaluating the generated tokens after the first
     int64_t n_decoded = 0;          // tokens evaluated one at a time (for tokens/s)
     std::vector<TokenProbe> prompt_probes; // [n_prompt] each prompt position's own (when instrumenting)
+    int64_t reused_tokens = 0;      // prompt tokens whose K/V (and measurements) came from the pool's cache
+    int64_t evaluated_tokens = 0;   // tokens run through the forward pass: the rest of the prompt + decoded
 };
 
-// Runs the loop on a session that is reset first. `on_token` (optional) is called for each
+// Runs the loop on a session that is restarted first with Session::start(prompt_ids), so a
+// cached prefix of the prompt is reused. `on_token` (optional) is called for each
 // token as soon as it is chosen. Errors: InvalidArgument for an empty prompt or one longer
 // than the context (naming both lengths), or whatever the session's eval reports.
 Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request,

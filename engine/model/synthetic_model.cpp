@@ -42,6 +42,7 @@ int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
     const int64_t n_embd_kv = s.n_embd / s.n_head * s.n_head_kv;
     int64_t per_layer = 2 * s.n_embd * s.n_embd + 2 * s.n_embd * n_embd_kv + 3 * s.n_embd * s.n_ff + 2 * s.n_embd;
     if (s.architecture == "qwen2") per_layer += s.n_embd + 2 * n_embd_kv;
+    if (s.architecture == "octet") per_layer += s.n_embd * s.router_groups;
     const int64_t output = s.tied_output ? 0 : s.n_vocab * s.n_embd;
     const int64_t freqs = s.rope_freqs ? s.n_embd / s.n_head / 2 : 0;
     return s.n_vocab * s.n_embd + output + s.n_embd + s.n_layer * per_layer + freqs;
@@ -68,6 +69,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     w.add_u32(a + "attention.head_count_kv", static_cast<uint32_t>(s.n_head_kv));
     w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
     w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" ? 1e6f : 1e4f);
+    if (s.architecture == "octet") w.add_u32(a + "router.group_count", static_cast<uint32_t>(s.router_groups));
     write_ascii_vocab(w, s.n_vocab);
     if (!s.chat_template.empty()) w.add_string("tokenizer.chat_template", s.chat_template);
 
@@ -92,6 +94,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, t);
         f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, t);
         f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, t);
+        if (s.architecture == "octet") f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
     }
     // Drawn last so that a model with and without factors shares every other weight.
     if (s.rope_freqs) f.add("rope_freqs.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);

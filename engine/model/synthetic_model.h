@@ -15,7 +15,7 @@
 namespace octo {
 
 struct SyntheticModelSpec {
-    std::string architecture = "llama"; // "qwen2" adds q/k/v biases and NeoX RoPE
+    std::string architecture = "llama"; // "qwen2" adds q/k/v biases and NeoX RoPE; "octet" routers
     TensorType weight_type = TensorType::F32;
     int64_t n_vocab = 99;   // the ASCII vocabulary: 4 specials + printable characters
     int64_t n_embd = 256;   // multiples of 256 let every type (K-quants too) store the rows
@@ -28,6 +28,7 @@ struct SyntheticModelSpec {
     bool rope_freqs = false;  // add a rope_freqs.weight tensor of frequency factors
     uint32_t seed = 1;
     std::string chat_template = {}; // tokenizer.chat_template (Jinja text); empty: none
+    int64_t router_groups = 8;      // "octet" only: head groups of the per-layer routers
 };
 
 // Elements of all tensors a model of this spec holds.

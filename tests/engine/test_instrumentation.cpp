@@ -76,27 +76,17 @@ bool bit_identical(const std::vector<float>& a, const std::vector<float>& b) {
 }
 
 // A copy of the model's GGUF with W_O columns of the given heads zeroed in every layer
-// (F32 weights), written with GgufWriter.
+// (F32 weights).
 std::vector<uint8_t> zero_heads(const LoadedModel& m, const std::vector<int64_t>& heads) {
-    const GgufFile& file = m.model->file();
-    const ModelParams& p = m.model->params();
-    GgufWriter w;
-    for (const auto& [key, value] : file.metadata()) w.add_value(key, value);
-    for (const GgufTensorInfo& t : file.tensors()) {
-        std::vector<uint8_t> bytes(t.data, t.data + t.n_bytes);
-        if (t.name.ends_with("attn_output.weight")) {
-            EXPECT_EQ(t.type.type, TensorType::F32);
-            auto* v = reinterpret_cast<float*>(bytes.data()); // [n_out][n_in]
-            for (int64_t r = 0; r < t.ne[1]; ++r) {
-                for (int64_t h : heads) {
-                    for (int64_t d = 0; d < p.head_dim(); ++d) v[r * t.ne[0] + h * p.head_dim() + d] = 0.0f;
-                }
+    const int64_t head_dim = m.model->params().head_dim();
+    return test::rewrite_model(*m.model, [&](const GgufTensorInfo& t, std::span<float> v) { // [n_out][n_in]
+        if (!t.name.ends_with("attn_output.weight")) return;
+        for (int64_t r = 0; r < t.ne[1]; ++r) {
+            for (int64_t h : heads) {
+                for (int64_t d = 0; d < head_dim; ++d) v[static_cast<size_t>(r * t.ne[0] + h * head_dim + d)] = 0.0f;
             }
         }
-        std::vector<int64_t> ne(t.ne, t.ne + t.n_dims);
-        EXPECT_TRUE(w.add_tensor(t.name, ne, t.type.type, bytes));
-    }
-    return w.to_bytes();
+    });
 }
 
 class Instrumentation : public testing::TestWithParam<TensorType> {};

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "engine/model/model.h"
@@ -21,5 +23,10 @@ LoadedModel load_bytes(std::vector<uint8_t> bytes);
 
 // load_bytes(make_synthetic_model(spec)).
 LoadedModel load_synthetic(const SyntheticModelSpec& spec);
+
+// A copy of the model's GGUF image (every metadata entry and tensor) in which `edit` may change
+// the values of each F32 tensor in place ([ne1][ne0] floats).
+std::vector<uint8_t> rewrite_model(const Model& model,
+                                   const std::function<void(const GgufTensorInfo&, std::span<float>)>& edit);
 
 } // namespace octo::test
