@@ -5,8 +5,10 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "engine/backend/cpu/cpu_backend.h"
-#include "engine/generation/generator.h"
+#include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
+#include "engine/instrumentation/head_map_source.h"
+#include "engine/instrumentation/subsystem.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -30,7 +32,46 @@ struct GenerateOptions {
     bool ignore_eos = false;
     bool parse_special = false;
     bool json = false;
+    std::vector<std::string> disable; // subsystem ids
+    std::string ablation = "zero";
+    std::string head_map;
+    std::string attribution;
+    bool record_attention = false;
 };
+
+nlohmann::json shares_json(const std::optional<SubsystemValues>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// Every computed metric by name.
+nlohmann::json metrics_json(const TokenMetrics& m) {
+    nlohmann::json out = nlohmann::json::object();
+    for (Metric metric : {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}) {
+        if (m.get(metric)) out[metric_name(metric)] = *m.get(metric);
+    }
+    return out;
+}
+
+// Parses "rte-c,rte-f" (also repeated options) into the disabled set.
+Result<std::array<bool, kSubsystemCount>> parse_disabled(const std::vector<std::string>& items) {
+    std::array<bool, kSubsystemCount> disabled{};
+    for (const std::string& item : items) {
+        size_t start = 0;
+        while (start <= item.size()) {
+            const size_t comma = item.find(',', start);
+            const std::string id = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (!id.empty()) {
+                const auto index = subsystem_index(id);
+                if (!index) return make_error(ErrorCode::InvalidArgument, "--disable: unknown subsystem '" + id +
+                                                                              "' (use rte-a … rte-h)");
+                disabled[static_cast<size_t>(*index)] = true;
+            }
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return disabled;
+}
 
 nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
     nlohmann::json top = nlohmann::json::array();
@@ -42,6 +83,8 @@ nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
 }
 
 int run_generate(const GenerateOptions& o) {
+    auto disabled = parse_disabled(o.disable);
+    if (!disabled) return report_error(o.json, disabled.error().message, kExitUsage);
     PromptSpec spec{o.prompt, o.chat, o.system, o.parse_special};
     if (!o.prompt_file.empty()) {
         auto bytes = read_file_bytes(o.prompt_file, "prompt file");
@@ -65,21 +108,32 @@ int run_generate(const GenerateOptions& o) {
     backend_options.n_threads = o.threads;
     auto backend = CpuBackend::create(backend_options);
     if (!backend) return report_error(o.json, backend.error());
-    auto session = Session::create(*model.value(), *backend.value());
-    if (!session) return report_error(o.json, session.error());
+    auto map = resolve_head_map(*model.value(), o.head_map);
+    if (!map) return report_error(o.json, map.error());
+    const int64_t n_ctx = model.value()->n_ctx();
+    auto kv = KvStore::create(*backend.value(), model.value()->params(),
+                              KvPoolConfig{kDefaultKvBlockSize, static_cast<int32_t>((n_ctx + kDefaultKvBlockSize - 1) /
+                                                                                     kDefaultKvBlockSize)});
+    if (!kv) return report_error(o.json, kv.error());
 
-    GenerateRequest request;
-    request.prompt_ids = prompt->ids;
-    request.max_tokens = o.max_tokens;
-    request.sampling = o.sampling;
-    request.stop_strings = o.stops;
-    request.stop_at_eog = !o.ignore_eos;
+    InstrumentedRequest request;
+    request.generate.prompt_ids = prompt->ids;
+    request.generate.max_tokens = o.max_tokens;
+    request.generate.sampling = o.sampling;
+    request.generate.stop_strings = o.stops;
+    request.generate.stop_at_eog = !o.ignore_eos;
+    request.disabled = disabled.value();
+    request.ablation_mode = o.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
+    request.dla = o.attribution == "dla";
+    request.record_attention = o.record_attention;
     size_t streamed = 0;
-    auto result = generate(*session.value(), tok, request, [&](const TokenEvent& e) {
-        streamed += e.visible_text.size();
-        if (!o.json) std::cout << e.visible_text << std::flush;
-    });
-    if (!result) return report_error(o.json, result.error());
+    auto run = run_instrumented(*model.value(), *backend.value(), tok, map.value(), *kv.value(), request,
+                                [&](const TokenEvent& e) {
+                                    streamed += e.visible_text.size();
+                                    if (!o.json) std::cout << e.visible_text << std::flush;
+                                });
+    if (!run) return report_error(o.json, run.error());
+    const GenerateResult* result = &run->generation;
 
     if (!o.json) {
         std::cout << result->text.substr(streamed) << '\n'; // text held back until the end
@@ -88,9 +142,24 @@ int run_generate(const GenerateOptions& o) {
     nlohmann::json prompt_pieces = nlohmann::json::array();
     std::vector<int32_t> generated_ids;
     nlohmann::json tokens = nlohmann::json::array();
-    for (const auto& e : result->tokens) {
+    for (size_t i = 0; i < result->tokens.size(); ++i) {
+        const TokenEvent& e = result->tokens[i];
         generated_ids.push_back(e.id);
-        tokens.push_back(token_json(tok, e));
+        nlohmann::json t = token_json(tok, e);
+        t["subsystems"] = shares_json(run->token_metrics[i].get(run->default_metric));
+        t["metrics"] = metrics_json(run->token_metrics[i]);
+        if (o.record_attention) t["attention"] = e.probe.attention;
+        tokens.push_back(std::move(t));
+    }
+    nlohmann::json prompt_subsystems = nlohmann::json::array();
+    nlohmann::json prompt_metrics = nlohmann::json::array();
+    for (const TokenMetrics& m : run->prompt_metrics) {
+        prompt_subsystems.push_back(shares_json(m.get(run->default_metric)));
+        prompt_metrics.push_back(metrics_json(m));
+    }
+    nlohmann::json disabled_ids = nlohmann::json::array();
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        if (disabled.value()[static_cast<size_t>(s)]) disabled_ids.push_back(subsystem_id(s));
     }
     const double decode_s = result->decode_ms / 1000.0;
     print_json({
@@ -100,6 +169,28 @@ int run_generate(const GenerateOptions& o) {
         {"text", valid_utf8(result->text)},
         {"tokens", tokens},
         {"stop_reason", stop_reason_name(result->stop_reason)},
+        {"metric", metric_name(run->default_metric)},
+        {"prompt_subsystems", prompt_subsystems},
+        {"prompt_metrics", prompt_metrics},
+        {"subsystem_ids", [] {
+             nlohmann::json ids = nlohmann::json::array();
+             for (int s = 0; s < kSubsystemCount; ++s) ids.push_back(subsystem_id(s));
+             return ids;
+         }()},
+        {"empty_subsystems", [&] {
+             nlohmann::json ids = nlohmann::json::array();
+             for (int s : map->empty_subsystems()) ids.push_back(subsystem_id(s));
+             return ids;
+         }()},
+        {"head_map", map->describe()},
+        {"ablation", {{"disabled", disabled_ids}, {"mode", o.ablation}}},
+        {"kv",
+         {{"block_size", run->kv.block_size},
+          {"blocks_total", run->kv.blocks_total},
+          {"blocks_used", run->kv.blocks_used},
+          {"blocks_cached", run->kv.blocks_cached},
+          {"reused_tokens", result->reused_tokens},
+          {"evaluated_tokens", result->evaluated_tokens}}},
         {"backend", backend.value()->name()},
         {"threads", backend.value()->n_threads()},
         {"timing",
@@ -137,6 +228,14 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_flag("--ignore-eos", o->ignore_eos, "Do not stop at end-of-generation tokens");
     cmd->add_flag("--parse-special", o->parse_special, "Match control-token texts in a plain prompt");
     cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->add_option("--disable", o->disable, "Ablate these subsystems, e.g. rte-c,rte-f");
+    cmd->add_option("--ablation", o->ablation, "How disabled heads are replaced: zero or mean")
+        ->check(CLI::IsMember({"zero", "mean"}))->capture_default_str();
+    cmd->add_option("--head-map", o->head_map, "Head → subsystem map file (JSON, docs/instrumentation.md)");
+    cmd->add_option("--attribution", o->attribution, "Also compute direct logit attribution: dla")
+        ->check(CLI::IsMember({"dla"}));
+    cmd->add_flag("--record-attention", o->record_attention,
+                  "Record attention weights per layer and head (per token in --json; no prefix reuse)");
     cmd->callback([&run, o, prompt, file] {
         run = [o, prompt, file] {
             if (prompt->count() == 0 && file->count() == 0) {

@@ -19,4 +19,13 @@ Result<SubsystemValues> norm_share(const HeadMap& map, std::span<const float> he
 Result<SubsystemValues> relative_share(const HeadMap& map, std::span<const float> head_norms,
                                        std::span<const float> baseline_norms);
 
+// dla: each subsystem's mean direct logit attribution per head ([n_layer][n_head], logit units,
+// any sign), its positive part normalised to sum 1 — the share of the push toward the chosen
+// token. When no subsystem pushes toward it, the non-empty subsystems share equally.
+Result<SubsystemValues> dla_share(const HeadMap& map, std::span<const float> dla);
+
+// gates: a router's gates ([n_layer][n_groups], group k = heads [k·H/G, (k+1)·H/G)) given to
+// each head, then grouped through the map (mean per head) and normalised to sum 1.
+Result<SubsystemValues> gate_share(const HeadMap& map, std::span<const float> gates, int64_t n_groups);
+
 } // namespace octo

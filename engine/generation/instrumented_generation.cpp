@@ -1,0 +1,129 @@
+#include "engine/generation/instrumented_generation.h"
+
+#include <algorithm>
+
+#include "engine/instrumentation/metrics.h"
+
+namespace octo {
+
+namespace {
+
+// Mean head outputs over the prompt without position 0: the mean-ablation baseline.
+Result<std::vector<float>> mean_baseline(const Model& model, Backend& backend, KvStore& kv,
+                                         const InstrumentedRequest& r) {
+    const std::vector<int32_t>& prompt = r.generate.prompt_ids;
+    if (prompt.size() < 2) {
+        return make_error(ErrorCode::InvalidArgument, "mean ablation needs a prompt of at least 2 tokens "
+                                                      "(the baseline is the mean over the prompt without BOS)");
+    }
+    SessionOptions o;
+    o.n_ctx = r.n_ctx;
+    o.cancel = r.cancel;
+    o.kv = &kv;
+    o.instrument.head_outputs = true;
+    auto session = Session::create(model, backend, o);
+    if (!session) return session.error();
+    (*session)->start(prompt);
+    if (auto out = (*session)->eval(prompt); !out) return out.error();
+    return mean_head_outputs((*session)->probes().subspan(1));
+}
+
+} // namespace
+
+const char* metric_name(Metric metric) {
+    switch (metric) {
+    case Metric::NormShare: return "norm_share";
+    case Metric::Relative: return "relative";
+    case Metric::Dla: return "dla";
+    case Metric::Gates: return "gates";
+    }
+    return "unknown";
+}
+
+const std::optional<SubsystemValues>& TokenMetrics::get(Metric metric) const {
+    switch (metric) {
+    case Metric::Relative: return relative;
+    case Metric::Dla: return dla;
+    case Metric::Gates: return gates;
+    case Metric::NormShare: break;
+    }
+    return norm_share;
+}
+
+Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, std::span<const float> baseline_norms,
+                                   int64_t n_router_groups) {
+    TokenMetrics m;
+    if (!probe.head_norms.empty()) {
+        auto v = norm_share(map, probe.head_norms);
+        if (!v) return v.error();
+        m.norm_share = v.value();
+        if (!baseline_norms.empty()) {
+            auto r = relative_share(map, probe.head_norms, baseline_norms);
+            if (!r) return r.error();
+            m.relative = r.value();
+        }
+    }
+    if (!probe.dla.empty()) {
+        auto v = dla_share(map, probe.dla);
+        if (!v) return v.error();
+        m.dla = v.value();
+    }
+    if (!probe.gates.empty()) {
+        auto v = gate_share(map, probe.gates, n_router_groups);
+        if (!v) return v.error();
+        m.gates = v.value();
+    }
+    return m;
+}
+
+Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
+                                            const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
+                                            const std::function<void(const TokenEvent&)>& on_token) {
+    SessionOptions o;
+    o.n_ctx = request.n_ctx;
+    o.cancel = request.cancel;
+    o.kv = &kv;
+    o.instrument.head_norms = true;
+    o.instrument.dla = request.dla;
+    o.instrument.attention = request.record_attention;
+    std::vector<float> baseline;
+    const bool any_disabled = std::find(request.disabled.begin(), request.disabled.end(), true) != request.disabled.end();
+    if (any_disabled && request.ablation_mode == AblationMode::Mean) {
+        auto mean = mean_baseline(model, backend, kv, request);
+        if (!mean) return mean.error();
+        baseline = std::move(mean.value());
+    }
+    o.ablation = ablate_subsystems(map, request.disabled, request.ablation_mode, std::move(baseline));
+    auto session = Session::create(model, backend, o);
+    if (!session) return session.error();
+    GenerateRequest g = request.generate;
+    g.cancel = request.cancel;
+    auto generation = generate(*session.value(), tokenizer, g, on_token);
+    if (!generation) return generation.error();
+
+    InstrumentedResult r;
+    r.generation = std::move(generation.value());
+    r.default_metric = model.weights().has_router() ? Metric::Gates : Metric::NormShare;
+    const std::vector<TokenProbe>& prompt = r.generation.prompt_probes;
+    std::vector<float> baseline_norms;
+    if (prompt.size() >= 2) {
+        auto mean = mean_head_norms(std::span(prompt).subspan(1)); // BOS excluded
+        if (!mean) return mean.error();
+        baseline_norms = std::move(mean.value());
+    }
+    const int64_t groups = model.weights().n_router_groups;
+    for (const TokenProbe& p : prompt) {
+        auto m = token_metrics(map, p, baseline_norms, groups);
+        if (!m) return m.error();
+        r.prompt_metrics.push_back(m.value());
+    }
+    for (const TokenEvent& e : r.generation.tokens) {
+        auto m = token_metrics(map, e.probe, baseline_norms, groups);
+        if (!m) return m.error();
+        r.token_metrics.push_back(m.value());
+    }
+    r.kv = kv.pool().stats();
+    return r;
+}
+
+} // namespace octo

@@ -1,0 +1,64 @@
+// A generation run with everything the workbench shows: per-head measurements turned into the
+// subsystem metrics of every prompt and generated token, subsystems ablated (zero or mean), and
+// the KV pool's reuse. The CLI's `generate` and `eval` and the GUI all run through here.
+//
+// Mean ablation needs a baseline: the prompt is first run without ablation recording head
+// outputs, and each head's mean output over the prompt (without position 0, BOS) replaces the
+// ablated heads in the real run.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "engine/generation/generator.h"
+#include "engine/instrumentation/head_map.h"
+#include "engine/instrumentation/subsystem_grouping.h"
+#include "engine/kv/kv_store.h"
+
+namespace octo {
+
+enum class Metric { NormShare, Relative, Dla, Gates };
+const char* metric_name(Metric metric); // "norm_share", "relative", "dla", "gates"
+
+// One token's metrics; a metric is absent when it was not computed.
+struct TokenMetrics {
+    std::optional<SubsystemValues> norm_share;
+    std::optional<SubsystemValues> relative;
+    std::optional<SubsystemValues> dla;
+    std::optional<SubsystemValues> gates;
+
+    const std::optional<SubsystemValues>& get(Metric metric) const;
+};
+
+struct InstrumentedRequest {
+    GenerateRequest generate;
+    std::array<bool, kSubsystemCount> disabled = {}; // subsystems to ablate, rte-a first
+    AblationMode ablation_mode = AblationMode::Zero;
+    bool dla = false;              // compute the dla metric (one more projection per layer)
+    bool record_attention = false; // TokenProbe::attention for every position (no prefix reuse)
+    int64_t n_ctx = 0;             // 0: the model's
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct InstrumentedResult {
+    GenerateResult generation;               // probes included
+    std::vector<TokenMetrics> prompt_metrics; // [n_prompt] each prompt position's own
+    std::vector<TokenMetrics> token_metrics;  // [generated] of the position that chose the token
+    Metric default_metric = Metric::NormShare; // gates for models with a router
+    KvPoolStats kv;                           // the pool after the run
+};
+
+// Runs `request` on `model` with `map`, in the shared pool `kv` (prefix reuse across runs).
+// Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt.
+Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
+                                            const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
+                                            const std::function<void(const TokenEvent&)>& on_token = {});
+
+// The metrics of one position from its probe; `baseline_norms` is the relative metric's
+// baseline (empty: relative is not computed).
+Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, std::span<const float> baseline_norms,
+                                   int64_t n_router_groups);
+
+} // namespace octo
