@@ -1,6 +1,10 @@
-// octoscope-cli bench: prefill and decode speed of the CPU engine. Without --model it builds a
-// ~100 M-parameter Q8_0 llama model with random weights in memory, evaluates a prompt as one
-// batch (prefill), then greedy-decodes one token at a time. Figures only: no test times this.
+// octoscope-cli bench: speed of the CPU engine, figures only (no test times this).
+//
+// Without --model it builds a random-weight llama model in memory (--synthetic, default
+// 768x12x12:q8_0, about 100 M parameters). It measures prefill (the prompt as batches) and
+// greedy decode, each with instrumentation off, with head norms, and with norms + DLA; then
+// edit-and-rerun: a ~1,000-token prompt evaluated cold, its last sentence changed, evaluated
+// again in the same KV pool (prefix reuse) — time to first token both ways.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -8,6 +12,7 @@
 #include <memory>
 #include <random>
 
+#include "app/cli/bench_shape.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "engine/backend/cpu/cpu_backend.h"
@@ -21,18 +26,15 @@ namespace {
 
 struct BenchOptions {
     std::string model;      // empty: the synthetic model
+    std::string synthetic = "768x12x12:q8_0";
     int threads = 0;        // 0: every hardware thread
     std::string kernels;    // empty: the best path this CPU has
     int64_t prompt_tokens = 128;
-    int64_t decode_tokens = 64;
+    int64_t gen_tokens = 64;
+    int64_t edit_tokens = 1000; // prompt of the edit-and-rerun figure
+    int64_t edit_tail = 24;     // tokens of the "last sentence" changed
     bool json = false;
 };
-
-// ~103 M parameters (tied output): a GPT-2-small-sized llama.
-SyntheticModelSpec bench_model_spec() {
-    return {.weight_type = TensorType::Q8_0, .n_vocab = 32000, .n_embd = 768, .n_ff = 2304, .n_head = 12,
-            .n_head_kv = 4, .n_layer = 12, .context_length = 2048, .tied_output = true, .seed = 1234};
-}
 
 using Clock = std::chrono::steady_clock;
 
@@ -44,66 +46,146 @@ int32_t argmax(std::span<const float> logits) {
     return static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
 }
 
+struct Speed {
+    double prefill_tokens_per_s = 0.0;
+    double decode_tokens_per_s = 0.0;
+};
+
+// Prefill of `prompt`, then n_gen greedy decode steps, in a fresh session with its own pool.
+Result<Speed> measure(const Model& model, Backend& backend, const InstrumentOptions& instrument,
+                      const std::vector<int32_t>& prompt, int64_t n_gen) {
+    SessionOptions o;
+    o.instrument = instrument;
+    auto session = Session::create(model, backend, o);
+    if (!session) return session.error();
+    Session& s = *session.value();
+    auto start = Clock::now();
+    auto logits = s.eval(prompt);
+    if (!logits) return logits.error();
+    Speed speed;
+    speed.prefill_tokens_per_s = static_cast<double>(prompt.size()) / seconds_since(start);
+    start = Clock::now();
+    for (int64_t i = 0; i < n_gen; ++i) {
+        const int32_t next = argmax(logits.value());
+        if (auto a = s.attribute(next); !a) return a.error();
+        logits = s.eval(std::span<const int32_t>(&next, 1));
+        if (!logits) return logits.error();
+    }
+    speed.decode_tokens_per_s = static_cast<double>(n_gen) / seconds_since(start);
+    return speed;
+}
+
+struct EditRerun {
+    double cold_ms = 0.0;
+    double warm_ms = 0.0;
+    int64_t reused_tokens = 0;
+};
+
+// Time to first token (prefill + choosing it) of `prompt` in a pool that has seen nothing, then
+// of the prompt with its last tokens changed, in the same pool. Head norms on, as in the GUI.
+Result<EditRerun> edit_and_rerun(const Model& model, Backend& backend, std::vector<int32_t> prompt, int64_t tail,
+                                 std::mt19937& rng) {
+    SessionOptions o;
+    o.instrument.head_norms = true;
+    auto session = Session::create(model, backend, o);
+    if (!session) return session.error();
+    Session& s = *session.value();
+    const auto first_token_ms = [&](const std::vector<int32_t>& p, int64_t* reused) -> Result<double> {
+        const auto start = Clock::now();
+        *reused = s.start(p);
+        auto logits = s.eval(std::span<const int32_t>(p).subspan(static_cast<size_t>(*reused)));
+        if (!logits) return logits.error();
+        (void)argmax(logits.value());
+        return seconds_since(start) * 1000.0;
+    };
+    EditRerun r;
+    int64_t reused = 0;
+    auto cold = first_token_ms(prompt, &reused);
+    if (!cold) return cold.error();
+    std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(model.params().n_vocab - 1));
+    for (size_t i = prompt.size() - static_cast<size_t>(tail); i < prompt.size(); ++i) prompt[i] = token(rng);
+    auto warm = first_token_ms(prompt, &r.reused_tokens);
+    if (!warm) return warm.error();
+    r.cold_ms = cold.value();
+    r.warm_ms = warm.value();
+    return r;
+}
+
+nlohmann::json speed_json(const Speed& s) {
+    return {{"prefill_tokens_per_s", s.prefill_tokens_per_s}, {"decode_tokens_per_s", s.decode_tokens_per_s}};
+}
+
 int run_bench(const BenchOptions& o) {
     std::optional<CpuPath> path;
     if (!o.kernels.empty()) {
         path = parse_cpu_path(o.kernels);
-        if (!path) return report_error(o.json, "unknown kernel path '" + o.kernels + "' (scalar, avx2, avx512)");
+        if (!path) return report_error(o.json, "unknown kernel path '" + o.kernels + "' (scalar, avx2, avx512)", kExitUsage);
     }
+    if (o.edit_tail >= o.edit_tokens) return report_error(o.json, "--edit-tail must be shorter than --edit-tokens", kExitUsage);
     auto backend = CpuBackend::create({o.threads, path});
     if (!backend) return report_error(o.json, backend.error());
 
     LoadOptions load;
-    load.n_ctx = o.prompt_tokens + o.decode_tokens;
+    load.n_ctx = std::max(o.prompt_tokens + o.gen_tokens, o.edit_tokens);
     load.n_batch = o.prompt_tokens;
     std::vector<uint8_t> synthetic; // the in-memory model's bytes; outlives the model
     Result<std::unique_ptr<Model>> model = make_error(ErrorCode::InvalidArgument, "no model");
+    std::string model_name = o.model;
     if (o.model.empty()) {
-        auto bytes = make_synthetic_model(bench_model_spec());
+        auto spec = parse_bench_shape(o.synthetic);
+        if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
+        auto bytes = make_synthetic_model(spec.value());
         if (!bytes) return report_error(o.json, bytes.error());
         synthetic = std::move(bytes.value());
         auto file = GgufFile::parse(synthetic);
         if (!file) return report_error(o.json, file.error());
         model = Model::from_gguf(std::move(file.value()), load);
+        model_name = "synthetic llama " + o.synthetic + " (random weights)";
     } else {
         model = Model::load(o.model, load);
     }
     if (!model) return report_error(o.json, model.error());
-    auto session = Session::create(*model.value(), *backend.value());
-    if (!session) return report_error(o.json, session.error());
+    const Model& m = *model.value();
 
-    const ModelParams& p = model.value()->params();
     std::mt19937 rng(7);
-    std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(p.n_vocab - 1));
+    std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(m.params().n_vocab - 1));
     std::vector<int32_t> prompt(static_cast<size_t>(o.prompt_tokens));
     for (int32_t& id : prompt) id = token(rng);
+    std::vector<int32_t> long_prompt(static_cast<size_t>(o.edit_tokens));
+    for (int32_t& id : long_prompt) id = token(rng);
 
-    auto start = Clock::now();
-    auto logits = session.value()->eval(prompt);
-    if (!logits) return report_error(o.json, logits.error());
-    const double prefill_s = seconds_since(start);
-    start = Clock::now();
-    for (int64_t i = 0; i < o.decode_tokens; ++i) {
-        const int32_t next = argmax(logits.value());
-        logits = session.value()->eval(std::span<const int32_t>(&next, 1));
-        if (!logits) return report_error(o.json, logits.error());
-    }
-    const double decode_s = seconds_since(start);
+    const InstrumentOptions off{}, norms{.head_norms = true}, dla{.head_norms = true, .dla = true};
+    auto plain = measure(m, *backend.value(), off, prompt, o.gen_tokens);
+    if (!plain) return report_error(o.json, plain.error());
+    auto with_norms = measure(m, *backend.value(), norms, prompt, o.gen_tokens);
+    if (!with_norms) return report_error(o.json, with_norms.error());
+    auto with_dla = measure(m, *backend.value(), dla, prompt, o.gen_tokens);
+    if (!with_dla) return report_error(o.json, with_dla.error());
+    auto edit = edit_and_rerun(m, *backend.value(), long_prompt, o.edit_tail, rng);
+    if (!edit) return report_error(o.json, edit.error());
 
     int64_t n_params = 0;
-    for (const auto& t : model.value()->file().tensors()) n_params += t.n_elements();
-    const double weights_mib = static_cast<double>(model.value()->memory_estimate().weights_bytes) / (1024.0 * 1024.0);
+    for (const auto& t : m.file().tensors()) n_params += t.n_elements();
+    const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / (1024.0 * 1024.0);
     const nlohmann::json out = {
         {"cpu", valid_utf8(cpu_model_name())},
         {"threads", backend.value()->n_threads()},
         {"kernels", std::string(cpu_path_name(backend.value()->path()))},
-        {"model", o.model.empty() ? "synthetic llama 768x12x12 Q8_0 (random weights)" : valid_utf8(o.model)},
+        {"model", valid_utf8(model_name)},
         {"n_params", n_params},
         {"weights_mib", weights_mib},
         {"prompt_tokens", o.prompt_tokens},
-        {"decode_tokens", o.decode_tokens},
-        {"prefill_tokens_per_s", static_cast<double>(o.prompt_tokens) / prefill_s},
-        {"decode_tokens_per_s", static_cast<double>(o.decode_tokens) / decode_s},
+        {"gen_tokens", o.gen_tokens},
+        {"instrumentation_off", speed_json(plain.value())},
+        {"with_norms", speed_json(with_norms.value())},
+        {"with_norms_and_dla", speed_json(with_dla.value())},
+        {"edit_and_rerun",
+         {{"prompt_tokens", o.edit_tokens},
+          {"changed_tokens", o.edit_tail},
+          {"reused_tokens", edit->reused_tokens},
+          {"cold_first_token_ms", edit->cold_ms},
+          {"reuse_first_token_ms", edit->warm_ms},
+          {"speedup", edit->warm_ms > 0 ? edit->cold_ms / edit->warm_ms : 0.0}}},
     };
     if (o.json) {
         print_json(out);
@@ -113,10 +195,17 @@ int run_bench(const BenchOptions& o) {
                 out["cpu"].get<std::string>().c_str(), backend.value()->n_threads(),
                 out["kernels"].get<std::string>().c_str(), out["model"].get<std::string>().c_str(),
                 static_cast<double>(n_params) / 1e6, weights_mib);
-    std::printf("prefill: %lld tokens in %.3f s = %.1f tokens/s\n", static_cast<long long>(o.prompt_tokens), prefill_s,
-                static_cast<double>(o.prompt_tokens) / prefill_s);
-    std::printf("decode:  %lld tokens in %.3f s = %.1f tokens/s\n", static_cast<long long>(o.decode_tokens), decode_s,
-                static_cast<double>(o.decode_tokens) / decode_s);
+    std::printf("%-22s %12s %12s   (tokens/s; prompt %lld, decode %lld)\n", "", "prefill", "decode",
+                static_cast<long long>(o.prompt_tokens), static_cast<long long>(o.gen_tokens));
+    for (const auto& [name, s] : {std::pair{"instrumentation off", plain.value()},
+                                  std::pair{"with norms", with_norms.value()},
+                                  std::pair{"with norms and DLA", with_dla.value()}}) {
+        std::printf("%-22s %12.1f %12.1f\n", name, s.prefill_tokens_per_s, s.decode_tokens_per_s);
+    }
+    std::printf("edit and rerun: %lld-token prompt, last %lld changed: first token %.0f ms cold, %.0f ms with %lld "
+                "tokens reused (%.1fx)\n",
+                static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
+                edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
     return kExitOk;
 }
 
@@ -124,13 +213,20 @@ int run_bench(const BenchOptions& o) {
 
 void add_bench_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<BenchOptions>();
-    CLI::App* cmd = app.add_subcommand("bench", "Measure prefill and decode tokens/s of the CPU engine");
-    cmd->add_option("--model,-m", o->model, "GGUF model to run (default: a ~100M-parameter Q8_0 model in memory)");
+    CLI::App* cmd = app.add_subcommand("bench", "Measure the CPU engine: tokens/s with and without instrumentation, "
+                                                "and edit-and-rerun with prefix reuse");
+    auto* model = cmd->add_option("--model,-m", o->model, "GGUF model to run (default: a synthetic model in memory)");
+    cmd->add_option("--synthetic", o->synthetic, "Shape of the synthetic model: n_embd x n_layer x n_head:type")
+        ->excludes(model)->capture_default_str();
     cmd->add_option("--threads,-t", o->threads, "Threads (0: all hardware threads)")->capture_default_str();
     cmd->add_option("--kernels", o->kernels, "Force the kernel path: scalar, avx2 or avx512 (default: the best)");
     cmd->add_option("--prompt-tokens", o->prompt_tokens, "Prompt length evaluated as one batch")
         ->check(CLI::Range(1, 100000))->capture_default_str();
-    cmd->add_option("--decode-tokens", o->decode_tokens, "Tokens decoded one at a time")
+    cmd->add_option("--gen-tokens,--decode-tokens", o->gen_tokens, "Tokens decoded one at a time")
+        ->check(CLI::Range(1, 100000))->capture_default_str();
+    cmd->add_option("--edit-tokens", o->edit_tokens, "Prompt length of the edit-and-rerun figure")
+        ->check(CLI::Range(2, 100000))->capture_default_str();
+    cmd->add_option("--edit-tail", o->edit_tail, "Tokens changed at its end")
         ->check(CLI::Range(1, 100000))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_bench(*o); }; });

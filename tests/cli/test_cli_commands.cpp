@@ -102,20 +102,50 @@ namespace {
 
 TEST(CliBench, ReportsFiguresForAGivenModel) {
     const std::string path = write_bytes(octo::make_synthetic_model({}).value(), "bench.gguf");
-    auto run = octo::test::run_cli({"bench", "--model", path, "--prompt-tokens", "4", "--decode-tokens", "2",
-                                    "--threads", "1", "--json"});
+    auto run = octo::test::run_cli({"bench", "--model", path, "--prompt-tokens", "4", "--gen-tokens", "2",
+                                    "--edit-tokens", "40", "--edit-tail", "8", "--threads", "1", "--json"});
     ASSERT_EQ(run.exit_status, 0) << run.err;
     auto j = run.json();
     EXPECT_EQ(j["threads"], 1);
     EXPECT_EQ(j["prompt_tokens"], 4);
-    EXPECT_EQ(j["decode_tokens"], 2);
+    EXPECT_EQ(j["gen_tokens"], 2);
     EXPECT_EQ(j["n_params"], octo::synthetic_parameter_count({}));
-    EXPECT_GT(j["prefill_tokens_per_s"].get<double>(), 0.0);
-    EXPECT_GT(j["decode_tokens_per_s"].get<double>(), 0.0);
+    for (const char* config : {"instrumentation_off", "with_norms", "with_norms_and_dla"}) {
+        EXPECT_GT(j[config]["prefill_tokens_per_s"].get<double>(), 0.0) << config;
+        EXPECT_GT(j[config]["decode_tokens_per_s"].get<double>(), 0.0) << config;
+    }
+    const auto& edit = j["edit_and_rerun"];
+    EXPECT_EQ(edit["prompt_tokens"], 40);
+    EXPECT_EQ(edit["reused_tokens"], 32); // two full blocks of 16 before the 8 changed tokens
+    EXPECT_GT(edit["cold_first_token_ms"].get<double>(), 0.0);
+    EXPECT_GT(edit["reuse_first_token_ms"].get<double>(), 0.0);
     auto bad = octo::test::run_cli({"bench", "--model", path, "--kernels", "sse9", "--json"});
-    EXPECT_EQ(bad.exit_status, 1);
+    EXPECT_EQ(bad.exit_status, 2);
     EXPECT_NE(bad.json()["error"].get<std::string>().find("unknown kernel path 'sse9'"), std::string::npos);
     std::filesystem::remove(path);
+}
+
+TEST(CliBench, SyntheticShapes) {
+    auto run = octo::test::run_cli({"bench", "--synthetic", "64x2x4:q8_0", "--prompt-tokens", "4", "--gen-tokens",
+                                    "1", "--edit-tokens", "20", "--edit-tail", "2", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["model"], "synthetic llama 64x2x4:q8_0 (random weights)");
+    octo::SyntheticModelSpec want;
+    want.weight_type = octo::TensorType::Q8_0;
+    want.n_vocab = 32000;
+    want.n_embd = 64;
+    want.n_ff = 192;
+    want.n_head = 4;
+    want.n_head_kv = 4;
+    want.n_layer = 2;
+    want.tied_output = true;
+    EXPECT_EQ(j["n_params"], octo::synthetic_parameter_count(want));
+    for (const char* shape : {"64x2", "64x2x5:q8_0", "64x2x4:q9_9", "64x2x4:q8_0x"}) {
+        auto bad = octo::test::run_cli({"bench", "--synthetic", shape, "--json"});
+        EXPECT_EQ(bad.exit_status, 2) << shape;
+        EXPECT_NE(bad.json()["error"].get<std::string>().find("--synthetic"), std::string::npos) << shape;
+    }
 }
 
 } // namespace

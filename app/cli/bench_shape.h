@@ -1,0 +1,16 @@
+// The `--synthetic` shape of octoscope-cli bench: "768x12x12:q8_0" = n_embd × n_layer × n_head,
+// weight type (f32, f16, q8_0, q4_0, q4_k, q6_k …; any type the engine can quantise to).
+#pragma once
+
+#include <string>
+
+#include "engine/core/result.h"
+#include "engine/model/synthetic_model.h"
+
+namespace octo::cli {
+
+// A llama model spec of that shape: n_ff = 3 × n_embd, n_head_kv = n_head / 3 when it divides
+// (else n_head), a 32,000-token vocabulary with the output tied to the embedding, context 4096.
+Result<SyntheticModelSpec> parse_bench_shape(const std::string& shape);
+
+} // namespace octo::cli
