@@ -4,6 +4,8 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/subsystem_list.h"
+#include "app/common/builtin_model.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
@@ -52,27 +54,6 @@ nlohmann::json metrics_json(const TokenMetrics& m) {
     return out;
 }
 
-// Parses "rte-c,rte-f" (also repeated options) into the disabled set.
-Result<std::array<bool, kSubsystemCount>> parse_disabled(const std::vector<std::string>& items) {
-    std::array<bool, kSubsystemCount> disabled{};
-    for (const std::string& item : items) {
-        size_t start = 0;
-        while (start <= item.size()) {
-            const size_t comma = item.find(',', start);
-            const std::string id = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            if (!id.empty()) {
-                const auto index = subsystem_index(id);
-                if (!index) return make_error(ErrorCode::InvalidArgument, "--disable: unknown subsystem '" + id +
-                                                                              "' (use rte-a … rte-h)");
-                disabled[static_cast<size_t>(*index)] = true;
-            }
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-    }
-    return disabled;
-}
-
 nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
     nlohmann::json top = nlohmann::json::array();
     for (const auto& alt : e.logprobs.top) {
@@ -83,7 +64,7 @@ nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
 }
 
 int run_generate(const GenerateOptions& o) {
-    auto disabled = parse_disabled(o.disable);
+    auto disabled = parse_subsystem_list(o.disable, "--disable");
     if (!disabled) return report_error(o.json, disabled.error().message, kExitUsage);
     PromptSpec spec{o.prompt, o.chat, o.system, o.parse_special};
     if (!o.prompt_file.empty()) {
@@ -91,14 +72,16 @@ int run_generate(const GenerateOptions& o) {
         if (!bytes) return report_error(o.json, bytes.error());
         spec.text = std::move(bytes.value());
     }
+    auto path = model_path_or_builtin(o.model);
+    if (!path) return report_error(o.json, path.error());
     LoadOptions load;
     load.n_ctx = o.ctx_size;
-    auto model = Model::load(o.model, load);
+    auto model = Model::load(path.value(), load);
     if (!model) return report_error(o.json, model.error());
     auto vocab = vocab_from_gguf(model.value()->file());
-    if (!vocab) return report_error(o.json, o.model + ": " + vocab.error().message);
+    if (!vocab) return report_error(o.json, path.value() + ": " + vocab.error().message);
     auto tokenizer = Tokenizer::create(std::move(vocab.value()));
-    if (!tokenizer) return report_error(o.json, o.model + ": " + tokenizer.error().message);
+    if (!tokenizer) return report_error(o.json, path.value() + ": " + tokenizer.error().message);
     const Tokenizer& tok = tokenizer.value();
 
     auto prompt = build_prompt(model.value()->file(), tok, spec);
@@ -157,10 +140,7 @@ int run_generate(const GenerateOptions& o) {
         prompt_subsystems.push_back(shares_json(m.get(run->default_metric)));
         prompt_metrics.push_back(metrics_json(m));
     }
-    nlohmann::json disabled_ids = nlohmann::json::array();
-    for (int s = 0; s < kSubsystemCount; ++s) {
-        if (disabled.value()[static_cast<size_t>(s)]) disabled_ids.push_back(subsystem_id(s));
-    }
+    const nlohmann::json disabled_ids = subsystem_list_json(disabled.value());
     const double decode_s = result->decode_ms / 1000.0;
     print_json({
         {"prompt_ids", prompt->ids},
@@ -206,7 +186,7 @@ int run_generate(const GenerateOptions& o) {
 void add_generate_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<GenerateOptions>();
     CLI::App* cmd = app.add_subcommand("generate", "Run a model on a prompt (greedy by default)");
-    cmd->add_option("--model,-m", o->model, "GGUF model file")->required();
+    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model)");
     auto* prompt = cmd->add_option("--prompt,-p", o->prompt, "Prompt text (the user turn with --chat)");
     auto* file = cmd->add_option("--prompt-file", o->prompt_file, "Read the prompt from this file, byte for byte");
     prompt->excludes(file);

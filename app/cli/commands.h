@@ -16,5 +16,6 @@ void add_paths_command(CLI::App& app, CommandRunner& run);
 void add_generate_command(CLI::App& app, CommandRunner& run);
 void add_devices_command(CLI::App& app, CommandRunner& run);
 void add_bench_command(CLI::App& app, CommandRunner& run);
+void add_eval_command(CLI::App& app, CommandRunner& run);
 
 } // namespace octo::cli

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
         add_generate_command(app, run);
         add_devices_command(app, run);
         add_bench_command(app, run);
+        add_eval_command(app, run);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {
