@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/generation/generator.h"
+#include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/instrumentation/metrics.h"
 #include "engine/kv/kv_store.h"
@@ -16,18 +17,6 @@ namespace {
 
 Error line_error(const std::string& path, size_t line, const std::string& what) {
     return make_error(ErrorCode::Format, path + ":" + std::to_string(line) + ": " + what);
-}
-
-std::string prompt_template(const Model& model) {
-    if (!model.file().find(kPromptTemplateKey)) return "{prompt}";
-    auto t = model.file().get_string(kPromptTemplateKey);
-    return t ? t.value() : std::string("{prompt}");
-}
-
-std::string apply_template(const std::string& tmpl, const std::string& prompt) {
-    const size_t at = tmpl.find("{prompt}");
-    if (at == std::string::npos) return tmpl + prompt;
-    return tmpl.substr(0, at) + prompt + tmpl.substr(at + 8);
 }
 
 // Index of the subsystem with the largest gate share (ties: the lowest).
@@ -79,17 +68,19 @@ Result<TaskEvalResult> evaluate_tasks(const Model& model, Backend& backend, cons
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
     Session& s = *session.value();
-    const std::string tmpl = prompt_template(model);
     const int64_t groups = model.weights().n_router_groups;
 
     TaskEvalResult r;
     r.has_router = model.weights().has_router();
     for (size_t i = 0; i < items.size(); ++i) {
         const TaskItem& item = items[i];
-        auto ids = tokenizer.encode(apply_template(tmpl, item.prompt), /*add_special=*/true, /*parse_special=*/true);
-        if (!ids) return ids.error();
+        PromptSpec spec;
+        spec.text = item.prompt;
+        auto prompt = build_prompt(model.file(), tokenizer, spec);
+        if (!prompt) return prompt.error();
+        const std::vector<int32_t>* ids = &prompt->ids;
         GenerateRequest g;
-        g.prompt_ids = ids.value();
+        g.prompt_ids = *ids;
         g.max_tokens = options.max_tokens;
         g.cancel = options.cancel;
         auto out = generate(s, tokenizer, g);
@@ -103,7 +94,7 @@ Result<TaskEvalResult> evaluate_tasks(const Model& model, Backend& backend, cons
         if (r.has_router) { // teacher-forced: the gold answer's tokens as inputs
             auto answer = tokenizer.encode(item.answer, false, false);
             if (!answer) return answer.error();
-            std::vector<int32_t> forced = ids.value();
+            std::vector<int32_t> forced = *ids;
             forced.insert(forced.end(), answer->begin(), answer->end());
             const int64_t reused = s.start(forced);
             auto logits = s.eval(std::span<const int32_t>(forced).subspan(static_cast<size_t>(reused)));

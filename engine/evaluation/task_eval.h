@@ -3,8 +3,8 @@
 // "heldout_phrasing"), run through the engine with greedy decoding — the figures of
 // docs/octet.md come from here, never from the trainer.
 //
-// Per item: the prompt is wrapped in the model's prompt template (GGUF `octoscope.prompt_template`,
-// "{prompt}" when absent), tokenized with BOS and special tokens, and greedily continued until an
+// Per item: the prompt goes through build_prompt (prompt_builder.h: the model's prompt template,
+// BOS), and is greedily continued until an
 // end-of-generation token; the decoded text must equal "answer" exactly. For a model with a
 // router, the gates are also checked teacher-forced: on every position whose input is an answer
 // token, the subsystem with the highest layer-mean gate must be the item's.
@@ -36,9 +36,6 @@ struct TaskItem {
 
 // Reads a JSONL task file; errors name the line (1-based) and the problem.
 Result<std::vector<TaskItem>> read_task_file(const std::string& path);
-
-// The GGUF key of the prompt template ("{prompt}" is replaced by the item's prompt).
-inline constexpr const char* kPromptTemplateKey = "octoscope.prompt_template";
 
 struct TaskEvalOptions {
     std::array<bool, kSubsystemCount> disabled = {}; // zero-ablated subsystems

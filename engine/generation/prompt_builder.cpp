@@ -1,5 +1,7 @@
 #include "engine/generation/prompt_builder.h"
 
+#include <tuple>
+
 #include "engine/chat/chat_format.h"
 #include "engine/chat/chat_recognise.h"
 
@@ -27,9 +29,32 @@ Result<std::string> render_chat(const GgufFile& file, const Tokenizer& tokenizer
     return format_chat(tmpl.value(), messages, context);
 }
 
+// Plain text through the model's prompt template: the template's parts with special tokens
+// parsed, the user's text as `parse_special` says; BOS (when the vocab asks) before it all.
+Result<BuiltPrompt> apply_prompt_template(const Tokenizer& tokenizer, const std::string& tmpl, const PromptSpec& spec) {
+    const size_t at = tmpl.find("{prompt}");
+    const std::string before = at == std::string::npos ? tmpl : tmpl.substr(0, at);
+    const std::string after = at == std::string::npos ? std::string() : tmpl.substr(at + 8);
+    BuiltPrompt out;
+    out.text = before + spec.text + after;
+    for (const auto& [text, first, special] : {std::tuple{before, true, true}, std::tuple{spec.text, false, spec.parse_special},
+                                               std::tuple{after, false, true}}) {
+        if (text.empty() && !first) continue;
+        auto ids = tokenizer.encode(text, /*add_special=*/first, special);
+        if (!ids) return ids.error();
+        out.ids.insert(out.ids.end(), ids->begin(), ids->end());
+    }
+    return out;
+}
+
 } // namespace
 
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
+    if (!spec.chat && file.find(kPromptTemplateKey)) {
+        auto tmpl = file.get_string(kPromptTemplateKey);
+        if (!tmpl) return tmpl.error();
+        return apply_prompt_template(tokenizer, tmpl.value(), spec);
+    }
     BuiltPrompt out;
     if (spec.chat) {
         auto text = render_chat(file, tokenizer, spec);

@@ -6,6 +6,10 @@
 // llama.cpp's default for the tokenizer type). Chat text is tokenized with special-token
 // parsing on, so <|im_start|> and friends become their control tokens; plain text parses
 // them only when `parse_special` is set.
+//
+// A model that states a prompt template (GGUF `octoscope.prompt_template`, e.g. the built-in
+// octet's "{prompt}<|answer|>") gets plain text wrapped in it: the template's own text is
+// tokenized with special tokens parsed, the user's text as plain text.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,9 @@
 #include "engine/tokenizer/tokenizer.h"
 
 namespace octo {
+
+// The GGUF key of a model's prompt template ("{prompt}" marks where the user's text goes).
+inline constexpr const char* kPromptTemplateKey = "octoscope.prompt_template";
 
 struct PromptSpec {
     std::string text;       // the prompt, or the user turn in chat mode
