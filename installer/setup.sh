@@ -22,7 +22,7 @@ packages=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev
   # GUI (Qt 6 Widgets, QCustomPlot) and its headless screenshots
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev libqcustomplot2.1-qt6
-  xvfb xauth imagemagick fonts-dejavu-core
+  xvfb xauth imagemagick fonts-dejavu-core fonts-noto-cjk
 )
 
 missing=()

@@ -74,8 +74,9 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
         event.bytes = tokenizer.token_bytes(event.id);
         event.ms = ms_since(last_token_time);
         if (auto s = session.attribute(event.id); !s) return s.error();
-        if (result.tokens.empty() && !session.probes().empty()) {
-            result.prompt_probes.back() = session.probes().back(); // its attribution toward this token
+        if (result.tokens.empty()) {
+            if (!session.probes().empty()) result.prompt_probes.back() = session.probes().back(); // attributed now
+            if (request.on_prompt) request.on_prompt(result.prompt_probes);
         }
         if (!session.probes().empty()) event.probe = session.probes().back();
         last_token_time = Clock::now();
@@ -112,6 +113,7 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
         result.n_decoded += 1;
         result.evaluated_tokens += 1;
     }
+    if (result.tokens.empty() && request.on_prompt) request.on_prompt(result.prompt_probes);
     result.text += stops.flush(); // held-back text when the loop ended otherwise
     return result;
 }

@@ -27,6 +27,9 @@ struct GenerateRequest {
     std::vector<std::string> stop_strings;
     bool stop_at_eog = true;              // false: keep going past EOS/EOT (reference runs)
     const std::atomic<bool>* cancel = nullptr; // checked before each token
+    // Called once with every prompt position's probe, as soon as they are final (when the
+    // first token is chosen, or at the end when none is); optional.
+    std::function<void(const std::vector<TokenProbe>&)> on_prompt;
 };
 
 struct TokenEvent {

@@ -123,6 +123,7 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
         r.token_metrics.push_back(m.value());
     }
     r.kv = kv.pool().stats();
+    r.kv_blocks = kv.pool().block_states();
     return r;
 }
 

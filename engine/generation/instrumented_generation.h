@@ -47,7 +47,8 @@ struct InstrumentedResult {
     std::vector<TokenMetrics> prompt_metrics; // [n_prompt] each prompt position's own
     std::vector<TokenMetrics> token_metrics;  // [generated] of the position that chose the token
     Metric default_metric = Metric::NormShare; // gates for models with a router
-    KvPoolStats kv;                           // the pool after the run
+    KvPoolStats kv;                           // the pool as the run left it (its sequence still held)
+    std::vector<KvBlockState> kv_blocks;      // every block's state then, by block id
 };
 
 // Runs `request` on `model` with `map`, in the shared pool `kv` (prefix reuse across runs).

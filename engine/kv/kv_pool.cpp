@@ -264,6 +264,17 @@ KvPoolStats KvPool::stats() const {
     return st;
 }
 
+std::vector<KvBlockState> KvPool::block_states() const {
+    std::vector<KvBlockState> states(blocks_.size(), KvBlockState::Free);
+    for (size_t id = 0; id < blocks_.size(); ++id) {
+        const Block& b = blocks_[id];
+        if (b.refs > 1) states[id] = KvBlockState::Shared;
+        else if (b.refs == 1) states[id] = KvBlockState::Used;
+        else if (b.published) states[id] = KvBlockState::Cached;
+    }
+    return states;
+}
+
 void KvPool::record() {
     if (history_capacity_ == 0) return;
     if (history_.size() == history_capacity_) history_.pop_front();

@@ -98,6 +98,8 @@ public:
     int32_t block_size() const { return block_size_; }
     int32_t n_blocks() const { return static_cast<int32_t>(blocks_.size()); }
     KvPoolStats stats() const;
+    // The state of every block, by block id (the workbench's block grid).
+    std::vector<KvBlockState> block_states() const;
     // Oldest first, at most history_capacity samples.
     const std::deque<KvPoolSample>& history() const { return history_; }
 

@@ -30,6 +30,14 @@ struct KvPoolStats {
     std::vector<KvSequenceStats> sequences; // by ascending id
 };
 
+// What a block holds now (KvPool::block_states).
+enum class KvBlockState : uint8_t {
+    Free,   // holds nothing
+    Used,   // held by one sequence
+    Shared, // held by two sequences or more
+    Cached, // held by none, kept for prefix reuse
+};
+
 // One history sample, taken after every operation that changes the pool.
 struct KvPoolSample {
     uint64_t step = 0; // the pool's operation counter (1 = first operation)

@@ -3,6 +3,7 @@
 // eviction, out-of-blocks and too-large errors, occupancy statistics and history.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -342,6 +343,34 @@ TEST(KvPoolHistory, IsBoundedAndOrdered) {
     EXPECT_EQ(h[2].blocks_free, 6);
     EXPECT_EQ(h[2].blocks_cached, 0);
     EXPECT_EQ(pool.stats().sequences[0].seq, b);
+}
+
+} // namespace
+} // namespace octo
+
+namespace octo {
+namespace {
+
+TEST(KvPoolStates, BlockStatesFollowTheSequences) {
+    auto pool = KvPool::create(KvPoolConfig{4, 6}).value();
+    const uint64_t key = kv_context_key(KvContext{"m", 0, "", 0});
+    std::vector<int32_t> prompt = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const KvBegin a = pool.begin(prompt, key);
+    ASSERT_TRUE(pool.append(a.seq, prompt));
+    ASSERT_TRUE(pool.commit(a.seq));
+    auto count = [&](KvBlockState s) {
+        const auto v = pool.block_states();
+        return std::count(v.begin(), v.end(), s);
+    };
+    EXPECT_EQ(count(KvBlockState::Used), 3);
+    EXPECT_EQ(count(KvBlockState::Free), 3);
+    const KvBegin b = pool.begin(prompt, key); // shares the 2 full blocks
+    EXPECT_EQ(b.reused_tokens, 8);
+    EXPECT_EQ(count(KvBlockState::Shared), 2);
+    ASSERT_TRUE(pool.release(a.seq));
+    ASSERT_TRUE(pool.release(b.seq));
+    EXPECT_EQ(count(KvBlockState::Cached), 2); // the published full blocks
+    EXPECT_EQ(count(KvBlockState::Free), 4);
 }
 
 } // namespace

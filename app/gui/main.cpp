@@ -1,0 +1,79 @@
+// octoscope: the workbench GUI. Opens the built-in model unless --model names another.
+//   octoscope [--model M] [--prompt T [--screenshot out.png] [--max-tokens N]]
+// With --screenshot it runs the prompt, waits for it to finish, saves the window at 1280 × 800
+// and exits (works under QT_QPA_PLATFORM=offscreen).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QTimer>
+
+#include <cstdio>
+
+#include "app/common/builtin_model.h"
+#include "ui/main_window.h"
+#include "ui/prompt_panel.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Octoscope"));
+    QApplication::setApplicationName(QStringLiteral("Octoscope"));
+    QApplication::setApplicationVersion(QStringLiteral(OCTOSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "Octoscope workbench"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption model({"m", "model"}, QApplication::translate("main", "GGUF model (default: built-in octet)"), "file");
+    const QCommandLineOption prompt({"p", "prompt"}, QApplication::translate("main", "Prompt to run at start"), "text");
+    const QCommandLineOption screenshot("screenshot", QApplication::translate("main", "Run --prompt, save the window as PNG, exit"), "png");
+    const QCommandLineOption max_tokens("max-tokens", QApplication::translate("main", "Tokens to generate"), "n");
+    parser.addOptions({model, prompt, screenshot, max_tokens});
+    parser.process(app);
+
+    octo::ui::MainWindow window;
+    const auto path = octo::model_path_or_builtin(parser.value(model).toStdString());
+    const bool headless = parser.isSet(screenshot);
+    if (headless && !parser.isSet(prompt)) {
+        std::fprintf(stderr, "octoscope: --screenshot needs --prompt\n");
+        return 2;
+    }
+    if (!path) {
+        if (headless) {
+            std::fprintf(stderr, "octoscope: %s\n", path.error().message.c_str());
+            return 1;
+        }
+        QTimer::singleShot(0, &window, [&window, message = QString::fromStdString(path.error().message)] {
+            QMessageBox::warning(&window, QApplication::translate("main", "No model"), message);
+        });
+    } else {
+        window.openModel(QString::fromStdString(path.value()));
+    }
+    if (parser.isSet(prompt)) {
+        window.promptPanel()->editor()->setPlainText(parser.value(prompt));
+        QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, &window, [&] {
+            octo::RunSettings s = window.promptPanel()->settings();
+            if (parser.isSet(max_tokens)) s.max_tokens = parser.value(max_tokens).toLongLong();
+            window.promptPanel()->restore(s);
+            window.runPrompt();
+        });
+    }
+    if (headless) {
+        window.resize(1280, 800);
+        QObject::connect(&window.store(), &octo::ui::RunStore::loadFailed, &app, [](const QString& message) {
+            std::fprintf(stderr, "octoscope: %s\n", message.toStdString().c_str());
+            QApplication::exit(1);
+        });
+        QObject::connect(&window, &octo::ui::MainWindow::runSettled, &app, [&] {
+            window.resize(1280, 800);
+            QTimer::singleShot(200, &app, [&] { // let queued replots land
+                const QString out = parser.value(screenshot);
+                const bool ok = window.exportScreenshot(out);
+                std::fprintf(stderr, ok ? "octoscope: wrote %s\n" : "octoscope: cannot write %s\n", out.toStdString().c_str());
+                QApplication::exit(ok ? 0 : 1);
+            });
+        });
+    }
+    window.show();
+    return QApplication::exec();
+}

@@ -1,0 +1,205 @@
+#include "engine/host/engine_host.h"
+
+#include <filesystem>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/generation/prompt_builder.h"
+#include "engine/instrumentation/head_map_source.h"
+#include "engine/kv/kv_store.h"
+#include "engine/model/model.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "engine/tokenizer/vocab.h"
+
+namespace octo {
+
+struct EngineHost::Loaded {
+    std::unique_ptr<Model> model;
+    std::unique_ptr<Tokenizer> tokenizer;
+    std::unique_ptr<CpuBackend> backend;
+    std::unique_ptr<KvStore> kv;
+    HeadMap map = HeadMap::make_default(1, 1);
+    ModelInfo info;
+};
+
+EngineHost::EngineHost(std::function<void()> notify) : notify_(std::move(notify)), thread_([this] { worker(); }) {}
+
+EngineHost::~EngineHost() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        queue_.clear();
+    }
+    cancel_ = true;
+    wake_.notify_all();
+    thread_.join();
+}
+
+void EngineHost::load_model(const std::string& path) {
+    {
+        std::lock_guard lock(mutex_);
+        std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<RunCommand>(c); });
+        queue_.push_back(LoadCommand{path});
+    }
+    wake_.notify_all();
+}
+
+uint64_t EngineHost::run(const RunSettings& settings) {
+    uint64_t id = 0;
+    {
+        std::lock_guard lock(mutex_);
+        id = next_run_++;
+        std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<RunCommand>(c); });
+        queue_.push_back(RunCommand{id, settings});
+    }
+    wake_.notify_all();
+    return id;
+}
+
+void EngineHost::cancel() { cancel_ = true; }
+
+bool EngineHost::busy() const {
+    std::lock_guard lock(mutex_);
+    return running_ || !queue_.empty();
+}
+
+std::vector<HostEvent> EngineHost::take_events() {
+    std::lock_guard lock(events_mutex_);
+    std::vector<HostEvent> out;
+    out.swap(events_);
+    return out;
+}
+
+void EngineHost::post(HostEvent event) {
+    {
+        std::lock_guard lock(events_mutex_);
+        events_.push_back(std::move(event));
+    }
+    if (notify_) notify_();
+}
+
+void EngineHost::worker() {
+    while (true) {
+        Command command;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (stopping_) return;
+            command = std::move(queue_.front());
+            queue_.pop_front();
+            running_ = true;
+            cancel_ = false;
+        }
+        std::visit([this](const auto& c) { execute(c); }, command);
+        std::lock_guard lock(mutex_);
+        running_ = false;
+    }
+}
+
+void EngineHost::execute(const LoadCommand& c) {
+    const auto fail = [&](const Error& e) {
+        post(host_event::LoadFailed{c.path, e.message, e.code == ErrorCode::Cancelled});
+    };
+    LoadOptions options;
+    options.progress = [this](double f) {
+        post(host_event::LoadProgress{f});
+        return !cancel_.load();
+    };
+    auto model = Model::load(c.path, options);
+    if (!model) return fail(model.error());
+    auto vocab = vocab_from_gguf(model.value()->file());
+    if (!vocab) return fail(vocab.error());
+    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
+    if (!tokenizer) return fail(tokenizer.error());
+    auto backend = CpuBackend::create({});
+    if (!backend) return fail(backend.error());
+    auto map = resolve_head_map(*model.value());
+    if (!map) return fail(map.error());
+    const ModelParams& p = model.value()->params();
+    const int32_t blocks = static_cast<int32_t>((model.value()->n_ctx() + kDefaultKvBlockSize - 1) / kDefaultKvBlockSize);
+    auto kv = KvStore::create(*backend.value(), p, KvPoolConfig{kDefaultKvBlockSize, blocks});
+    if (!kv) return fail(kv.error());
+
+    auto loaded = std::make_unique<Loaded>();
+    ModelInfo& info = loaded->info;
+    info.path = c.path;
+    info.name = p.name.empty() ? std::filesystem::path(c.path).filename().string() : p.name;
+    info.architecture = p.architecture;
+    info.n_layer = p.n_layer;
+    info.n_head = p.n_head;
+    for (const auto& t : model.value()->file().tensors()) info.n_params += t.n_elements();
+    info.n_ctx = model.value()->n_ctx();
+    info.weights_bytes = model.value()->memory_estimate().weights_bytes;
+    info.kv_bytes = static_cast<uint64_t>(kv.value()->cache().bytes());
+    info.has_router = model.value()->weights().has_router();
+    info.backend = backend.value()->name();
+    info.head_map = map.value();
+    info.kv_block_size = kDefaultKvBlockSize;
+    info.kv_blocks = blocks;
+    loaded->model = std::move(model.value());
+    loaded->tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
+    loaded->backend = std::move(backend.value());
+    loaded->kv = std::move(kv.value());
+    loaded->map = map.value();
+    loaded_.reset(); // the old pool and model go before the new one is published
+    loaded_ = std::move(loaded);
+    post(host_event::ModelLoaded{loaded_->info});
+}
+
+void EngineHost::execute(const RunCommand& c) {
+    if (!loaded_) return post(host_event::RunFailed{c.id, "no model is loaded"});
+    Loaded& l = *loaded_;
+    PromptSpec spec;
+    spec.text = c.settings.prompt;
+    spec.chat = c.settings.chat;
+    spec.system = c.settings.system;
+    auto prompt = build_prompt(l.model->file(), *l.tokenizer, spec);
+    if (!prompt) return post(host_event::RunFailed{c.id, prompt.error().message});
+    host_event::RunStarted started{c.id, c.settings, prompt->text, {}};
+    for (int32_t id : prompt->ids) started.prompt.push_back(TokenPiece{id, l.tokenizer->token_bytes(id)});
+    post(std::move(started));
+
+    InstrumentedRequest request;
+    request.generate.prompt_ids = prompt->ids;
+    request.generate.max_tokens = c.settings.max_tokens;
+    request.generate.sampling = c.settings.sampling;
+    request.disabled = c.settings.disabled;
+    request.ablation_mode = c.settings.ablation_mode;
+    request.dla = c.settings.dla;
+    request.record_attention = c.settings.record_attention;
+    request.cancel = &cancel_;
+    std::vector<float> baseline_norms; // the relative metric's baseline: the prompt without BOS
+    const int64_t groups = l.model->weights().n_router_groups;
+    request.generate.on_prompt = [&](const std::vector<TokenProbe>& probes) {
+        if (probes.size() >= 2) {
+            auto mean = mean_head_norms(std::span(probes).subspan(1));
+            if (mean) baseline_norms = std::move(mean.value());
+        }
+        host_event::PromptMeasured m{c.id, probes, {}, 0};
+        for (const TokenProbe& p : probes) {
+            auto metrics = token_metrics(l.map, p, baseline_norms, groups);
+            m.metrics.push_back(metrics ? metrics.value() : TokenMetrics{});
+        }
+        post(std::move(m));
+    };
+    auto result = run_instrumented(*l.model, *l.backend, *l.tokenizer, l.map, *l.kv, request,
+                                   [&](const TokenEvent& e) {
+                                       auto metrics = token_metrics(l.map, e.probe, baseline_norms, groups);
+                                       post(host_event::Token{c.id, e, metrics ? metrics.value() : TokenMetrics{}});
+                                   });
+    if (!result) return post(host_event::RunFailed{c.id, result.error().message});
+    host_event::RunFinished f;
+    f.run_id = c.id;
+    f.stop_reason = result->generation.stop_reason;
+    f.prefill_ms = result->generation.prefill_ms;
+    f.decode_ms = result->generation.decode_ms;
+    f.n_decoded = result->generation.n_decoded;
+    f.reused_tokens = result->generation.reused_tokens;
+    f.evaluated_tokens = result->generation.evaluated_tokens;
+    f.kv = result->kv;
+    f.kv_history.assign(l.kv->pool().history().begin(), l.kv->pool().history().end());
+    f.kv_blocks = result->kv_blocks;
+    f.default_metric = result->default_metric;
+    post(std::move(f));
+}
+
+} // namespace octo

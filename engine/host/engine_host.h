@@ -1,0 +1,139 @@
+// The engine behind a user interface: one worker thread owns the model, tokenizer, backend and
+// KV pool; the UI submits commands and takes events, and never waits for the engine.
+//
+// Commands go through a queue. A run replaces a run that is queued but not started (the user
+// kept editing); loading a model drops queued runs. cancel() stops the command in progress (an
+// atomic flag the engine checks between layers and tokens, and the loader between tensors).
+// Events are staged under a short lock; `notify` (called on the worker thread) tells the UI that
+// some are waiting, and the UI takes them all at once (take_events) at its own frame rate.
+// Nothing here depends on Qt.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "engine/generation/instrumented_generation.h"
+#include "engine/instrumentation/head_map.h"
+#include "engine/kv/kv_pool_stats.h"
+#include "engine/sampling/sampler_config.h"
+
+namespace octo {
+
+struct RunSettings {
+    std::string prompt;
+    bool chat = false;
+    std::string system;
+    int64_t max_tokens = 128;
+    SamplerConfig sampling = {};
+    std::array<bool, kSubsystemCount> disabled = {};
+    AblationMode ablation_mode = AblationMode::Zero;
+    bool dla = false;
+    bool record_attention = true;
+};
+
+struct ModelInfo {
+    std::string path;
+    std::string name;          // general.name, or the file name
+    std::string architecture;
+    int64_t n_layer = 0;
+    int64_t n_head = 0;
+    int64_t n_params = 0;
+    int64_t n_ctx = 0;
+    uint64_t weights_bytes = 0;
+    uint64_t kv_bytes = 0;      // the KV pool, allocated once
+    bool has_router = false;
+    std::string backend;        // e.g. "cpu (avx2, 2 threads)"
+    std::optional<HeadMap> head_map;
+    int32_t kv_block_size = 0;
+    int32_t kv_blocks = 0;
+};
+
+struct TokenPiece {
+    int32_t id = -1;
+    std::string bytes;
+};
+
+namespace host_event {
+struct LoadProgress { double fraction = 0.0; };
+struct ModelLoaded { ModelInfo info; };
+struct LoadFailed { std::string path; std::string message; bool cancelled = false; };
+struct RunStarted { uint64_t run_id = 0; RunSettings settings; std::string prompt_text; std::vector<TokenPiece> prompt; };
+// The prompt's measurements (sent once the first token is chosen; every prompt position).
+struct PromptMeasured { uint64_t run_id = 0; std::vector<TokenProbe> probes; std::vector<TokenMetrics> metrics; int64_t reused_tokens = 0; };
+struct Token { uint64_t run_id = 0; TokenEvent event; TokenMetrics metrics; };
+struct RunFinished {
+    uint64_t run_id = 0;
+    StopReason stop_reason = StopReason::MaxTokens;
+    double prefill_ms = 0.0;
+    double decode_ms = 0.0;
+    int64_t n_decoded = 0;
+    int64_t reused_tokens = 0;
+    int64_t evaluated_tokens = 0;
+    KvPoolStats kv;
+    std::vector<KvPoolSample> kv_history;
+    std::vector<KvBlockState> kv_blocks; // by block id, as the run left the pool
+    Metric default_metric = Metric::NormShare;
+};
+struct RunFailed { uint64_t run_id = 0; std::string message; };
+} // namespace host_event
+
+using HostEvent = std::variant<host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
+                               host_event::RunStarted, host_event::PromptMeasured, host_event::Token,
+                               host_event::RunFinished, host_event::RunFailed>;
+
+class EngineHost {
+public:
+    // `notify` is called on the worker thread whenever events were staged (keep it cheap).
+    explicit EngineHost(std::function<void()> notify);
+    ~EngineHost(); // cancels, then joins the worker
+    EngineHost(const EngineHost&) = delete;
+    EngineHost& operator=(const EngineHost&) = delete;
+
+    // Queues loading `path` (drops queued runs). On failure the previous model stays loaded.
+    void load_model(const std::string& path);
+    // Queues a run on the loaded model, replacing a queued, not yet started run; returns its id.
+    uint64_t run(const RunSettings& settings);
+    // Stops what is running now (a run or a load); queued commands stay queued.
+    void cancel();
+    // Every staged event, oldest first.
+    std::vector<HostEvent> take_events();
+    // Whether a command is queued or running.
+    bool busy() const;
+
+private:
+    struct LoadCommand { std::string path; };
+    struct RunCommand { uint64_t id; RunSettings settings; };
+    using Command = std::variant<LoadCommand, RunCommand>;
+    struct Loaded; // model, tokenizer, backend, pool: owned by the worker
+
+    void worker();
+    void execute(const LoadCommand& c);
+    void execute(const RunCommand& c);
+    void post(HostEvent event);
+
+    std::function<void()> notify_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<Command> queue_;
+    bool stopping_ = false;
+    bool running_ = false;
+    uint64_t next_run_ = 1;
+    std::atomic<bool> cancel_{false};
+    std::mutex events_mutex_;
+    std::vector<HostEvent> events_;
+    std::unique_ptr<Loaded> loaded_; // worker thread only
+    std::thread thread_;
+};
+
+} // namespace octo

@@ -1,0 +1,240 @@
+// The workbench driven through its real widgets on the offscreen platform, with the real engine
+// and models the test writes: the token view against octoscope-cli, heatmap cells against the
+// engine, the KV view, subsystem switches, cancel, a failed load, and the --screenshot entry.
+#include <QCheckBox>
+#include <QColor>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/inference/session.h"
+#include "engine/model/model.h"
+#include "engine/model/synthetic_model.h"
+#include "ui/head_heatmap_view.h"
+#include "ui/kv_view.h"
+#include "ui/main_window.h"
+#include "ui/prompt_panel.h"
+#include "ui/switches_panel.h"
+#include "ui/token_stream_view.h"
+
+using namespace octo;
+using namespace octo::ui;
+
+class TestWorkbench : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void tokenViewMatchesTheCli();
+    void heatmapCellsAreTheEnginesValues();
+    void switchesRecordAndChangeTheMask();
+    void cancelStopsTheStream();
+    void failedLoadKeepsThePreviousModel();
+    void screenshotEntryPoint();
+
+private:
+    QString writeModel(const QString& name, int64_t context_length);
+    bool loadInto(MainWindow& w, const QString& path);
+    bool runAndWait(MainWindow& w, const QString& prompt, int max_tokens);
+
+    QTemporaryDir dir_;
+    QString model_;
+    QString long_model_;
+};
+
+QString TestWorkbench::writeModel(const QString& name, int64_t context_length) {
+    SyntheticModelSpec spec;
+    spec.n_head = 8;
+    spec.n_head_kv = 4;
+    spec.context_length = context_length;
+    const auto bytes = make_synthetic_model(spec).value();
+    const QString path = dir_.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    return path;
+}
+
+void TestWorkbench::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true); // settings go to a test location
+    QVERIFY(dir_.isValid());
+    model_ = writeModel("small.gguf", 256);
+    long_model_ = writeModel("long.gguf", 4096);
+}
+
+bool TestWorkbench::loadInto(MainWindow& w, const QString& path) {
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(path);
+    return loaded.wait(30000);
+}
+
+bool TestWorkbench::runAndWait(MainWindow& w, const QString& prompt, int max_tokens) {
+    w.promptPanel()->editor()->setPlainText(prompt);
+    RunSettings s = w.promptPanel()->settings();
+    s.max_tokens = max_tokens;
+    w.promptPanel()->restore(s);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    QTest::keyClick(w.promptPanel()->editor(), Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter
+    return settled.wait(60000);
+}
+
+void TestWorkbench::tokenViewMatchesTheCli() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    QVERIFY(runAndWait(w, QStringLiteral("The quick brown fox"), 12));
+    const RunRecord* run = w.store().current();
+    QVERIFY(run);
+    QCOMPARE(run->state, RunState::Finished);
+
+    QProcess cli;
+    cli.start(QStringLiteral(OCTOSCOPE_CLI_PATH), {"generate", "--model", model_, "--prompt", "The quick brown fox",
+                                                   "--max-tokens", "12", "--seed", "0", "--json"});
+    QVERIFY(cli.waitForFinished(60000));
+    const QJsonObject j = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    const QJsonArray ids = j["generated_ids"].toArray();
+    QCOMPARE(static_cast<qsizetype>(run->n_generated()), ids.size());
+    for (qsizetype i = 0; i < ids.size(); ++i) QCOMPARE(run->tokens[run->n_prompt + static_cast<size_t>(i)].id, ids[i].toInt());
+    QString text = j["text"].toString();
+    text.replace(QChar('\n'), QStringLiteral("↵"));
+    text.replace(QChar('\t'), QStringLiteral("→"));
+    if (j["stop_reason"].toString() == QStringLiteral("max_tokens")) QCOMPARE(w.tokenView()->generatedText(), text);
+    // The KV view shows the blocks the run used.
+    const auto& blocks = w.kvView()->grid().blocks();
+    QVERIFY(std::count(blocks.begin(), blocks.end(), KvBlockState::Used) >= 1);
+    QVERIFY(w.kvView()->summary().contains(QStringLiteral("evaluated")));
+}
+
+void TestWorkbench::heatmapCellsAreTheEnginesValues() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    QVERIFY(runAndWait(w, QStringLiteral("abc"), 3));
+    const RunRecord* run = w.store().current();
+    QVERIFY(run && run->n_prompt >= 3);
+    const int token = 2; // a prompt token: its own position's values
+    w.store().select_token(token);
+    w.headHeatmap()->setScope(HeatmapScope::SelectedToken);
+
+    // The engine's values for that position, from a session of its own.
+    auto model = Model::load(model_.toStdString()).value();
+    auto backend = CpuBackend::create({1, {}}).value();
+    SessionOptions o;
+    o.instrument.head_norms = true;
+    auto session = Session::create(*model, *backend, o).value();
+    std::vector<int32_t> prompt;
+    for (size_t i = 0; i < run->n_prompt; ++i) prompt.push_back(run->tokens[i].id);
+    QVERIFY(session->eval(prompt));
+    const TokenProbe& want = session->probes()[token];
+    const int n_head = static_cast<int>(model->params().n_head);
+    for (int l = 0; l < static_cast<int>(model->params().n_layer); ++l) {
+        for (int h = 0; h < n_head; ++h) {
+            const double got = w.headHeatmap()->cell(l, h);
+            const double expected = want.head_norms[static_cast<size_t>(l * n_head + h)];
+            QVERIFY2(std::abs(got - expected) <= 1e-5 * std::abs(expected) + 1e-6,
+                     qPrintable(QStringLiteral("layer %1 head %2: %3 vs %4").arg(l).arg(h).arg(got).arg(expected)));
+        }
+    }
+}
+
+void TestWorkbench::switchesRecordAndChangeTheMask() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    QVERIFY(runAndWait(w, QStringLiteral("hello"), 4));
+    QCOMPARE(w.lastSettings().disabled[2], false);
+    QTest::mouseClick(w.switches()->toggle(2), Qt::LeftButton); // rte-c off
+    QVERIFY(!w.switches()->toggle(2)->isChecked());
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.rerun();
+    QVERIFY(settled.wait(60000));
+    QCOMPARE(w.lastSettings().disabled[2], true);
+    const RunRecord* run = w.store().current();
+    QCOMPARE(run->settings.disabled[2], true); // the history records it
+    QCOMPARE(w.store().runs().size(), size_t{2});
+    for (size_t i = run->n_prompt; i < run->tokens.size(); ++i) {
+        const auto& share = run->tokens[i].metrics.norm_share;
+        QVERIFY(share);
+        QCOMPARE((*share)[2], 0.0f); // the engine zeroed rte-c's heads
+    }
+}
+
+void TestWorkbench::cancelStopsTheStream() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, long_model_));
+    w.promptPanel()->editor()->setPlainText(QStringLiteral("Count"));
+    RunSettings s = w.promptPanel()->settings();
+    s.max_tokens = 3000;
+    s.record_attention = false;
+    w.promptPanel()->restore(s);
+    QSignalSpy tokens(&w.store(), &RunStore::tokensAppended);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runPrompt();
+    QVERIFY(tokens.wait(30000));
+    w.cancelRun();
+    QVERIFY(settled.wait(30000));
+    const RunRecord* run = w.store().current();
+    QCOMPARE(run->state, RunState::Cancelled);
+    const size_t at_ack = run->tokens.size();
+    QVERIFY(run->n_generated() < 3000);
+    QTest::qWait(300); // nothing may follow the acknowledgement
+    QVERIFY(w.store().current()->tokens.size() <= at_ack + 1);
+}
+
+void TestWorkbench::failedLoadKeepsThePreviousModel() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    const QString bad = dir_.filePath("bad.gguf");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("GGUF\x03\x00\x00\x00truncated", 17);
+    f.close();
+    QSignalSpy failed(&w.store(), &RunStore::loadFailed);
+    w.openModel(bad);
+    QVERIFY(failed.wait(30000));
+    QTest::qWait(100);
+    if (QWidget* box = QApplication::activeModalWidget()) box->close(); // the (non-blocking) warning
+    QCOMPARE(QString::fromStdString(w.store().model()->path), model_);
+    QVERIFY(runAndWait(w, QStringLiteral("still works"), 2));
+    QCOMPARE(w.store().current()->state, RunState::Finished);
+}
+
+void TestWorkbench::screenshotEntryPoint() {
+    const QString png = dir_.filePath("shot.png");
+    QProcess gui;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("XDG_CONFIG_HOME", dir_.filePath("config")); // no saved layout
+    gui.setProcessEnvironment(env);
+    gui.start(QStringLiteral(OCTOSCOPE_GUI_PATH), {"--model", model_, "--prompt", "Hello", "--max-tokens", "8",
+                                                   "--screenshot", png});
+    QVERIFY(gui.waitForFinished(120000));
+    QCOMPARE(gui.exitCode(), 0);
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(1280, 800));
+    // The layers × heads heatmap sits in the upper right: it must hold at least two colours.
+    QSet<QRgb> colors;
+    for (int y = 100; y < 430; y += 7) {
+        for (int x = 810; x < 1180; x += 7) colors.insert(image.pixel(x, y));
+    }
+    QVERIFY2(colors.size() >= 2, "the heatmap region is one flat colour");
+}
+
+QTEST_MAIN(TestWorkbench)
+#include "test_workbench.moc"

@@ -1,0 +1,40 @@
+// The UI side of the engine host (engine/host/engine_host.h): forwards commands, and turns the
+// host's staged events into Qt signals on the UI thread. Events are drained in batches by a
+// single-shot timer started when the host reports some and none is pending, so a fast token
+// stream reaches the views at most every kFlushMs milliseconds and the UI thread never waits.
+#pragma once
+
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+#include "engine/host/engine_host.h"
+
+namespace octo::ui {
+
+class EngineBridge : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kFlushMs = 33;
+
+    explicit EngineBridge(QObject* parent = nullptr);
+    ~EngineBridge() override;
+
+    void loadModel(const QString& path);
+    uint64_t run(const RunSettings& settings);
+    void cancel();
+    bool busy() const;
+
+signals:
+    // One batch of events, oldest first (RunStore applies them).
+    void events(const std::vector<octo::HostEvent>& batch);
+
+private:
+    void flush();
+
+    QTimer flush_timer_;
+    std::unique_ptr<EngineHost> host_; // last: its thread calls back into the members above
+};
+
+} // namespace octo::ui

@@ -1,0 +1,46 @@
+// Layers × heads of one metric's per-head values — for the selected token, or averaged over the
+// prompt or the answer — with the head-group (subsystem) boundaries marked and labelled.
+// Per-head values: contribution norms for norm_share and relative, DLA for dla, the group's gate
+// for gates.
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+#include "engine/generation/instrumented_generation.h"
+
+class QComboBox;
+class QCustomPlot;
+class QCPColorMap;
+
+namespace octo::ui {
+
+class RunStore;
+struct RunToken;
+
+enum class HeatmapScope { SelectedToken, PromptMean, AnswerMean };
+
+class HeadHeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeadHeatmapView(RunStore& store, QWidget* parent = nullptr);
+
+    void setScope(HeatmapScope scope);
+    // The value shown at (layer, head); NaN when the cell is empty.
+    double cell(int layer, int head) const;
+    QCustomPlot* plot() const { return plot_; }
+
+private:
+    void refresh();
+    std::vector<float> per_head(const RunToken& token) const; // [n_layer][n_head], empty if absent
+
+    RunStore& store_;
+    QComboBox* scope_;
+    QCustomPlot* plot_;
+    QCPColorMap* map_;
+    std::vector<double> values_; // [n_layer][n_head] shown
+    int n_layer_ = 0, n_head_ = 0;
+};
+
+} // namespace octo::ui

@@ -1,0 +1,37 @@
+#include "ui/history_panel.h"
+
+#include "ui/run_store.h"
+#include "ui/subsystem_palette.h"
+
+namespace octo::ui {
+
+HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QListWidget(parent), store_(store) {
+    setObjectName(QStringLiteral("runHistory"));
+    setMinimumHeight(40);
+    connect(&store_, &RunStore::historyChanged, this, &HistoryPanel::refresh);
+    connect(this, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        emit runActivated(item->data(Qt::UserRole).toULongLong());
+    });
+}
+
+void HistoryPanel::refresh() {
+    clear();
+    for (auto it = store_.runs().rbegin(); it != store_.runs().rend(); ++it) {
+        const RunRecord& r = *it;
+        QStringList off;
+        for (int s = 0; s < kSubsystemCount; ++s) {
+            if (r.settings.disabled[static_cast<size_t>(s)]) off << subsystem_id(s);
+        }
+        QString state = r.state == RunState::Running ? tr("running")
+                        : r.state == RunState::Failed ? tr("failed")
+                        : r.state == RunState::Cancelled ? tr("cancelled")
+                                                         : tr("%1 tokens").arg(r.n_generated());
+        QString text = tr("#%1 %2 — %3").arg(r.id).arg(QString::fromStdString(r.settings.prompt).left(40).simplified(), state);
+        if (!off.isEmpty()) text += tr(" [off: %1, %2]").arg(off.join(QStringLiteral(",")), QString::fromUtf8(ablation_mode_name(r.settings.ablation_mode)));
+        auto* item = new QListWidgetItem(text, this);
+        item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(r.id));
+        item->setToolTip(r.error.isEmpty() ? QString::fromStdString(r.settings.prompt) : r.error);
+    }
+}
+
+} // namespace octo::ui

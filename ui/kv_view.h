@@ -1,0 +1,51 @@
+// The KV pool: the block grid (free / used / shared / cached prefix) after the shown run, its
+// occupancy over the pool's operations, totals in blocks and bytes, and the last run's reused
+// vs evaluated tokens.
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+#include "engine/kv/kv_pool_stats.h"
+
+class QLabel;
+class QCustomPlot;
+
+namespace octo::ui {
+
+class RunStore;
+
+class KvBlockGrid : public QWidget {
+    Q_OBJECT
+public:
+    explicit KvBlockGrid(QWidget* parent = nullptr);
+    void setBlocks(std::vector<KvBlockState> blocks);
+    const std::vector<KvBlockState>& blocks() const { return blocks_; }
+    QSize sizeHint() const override { return {300, 90}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    std::vector<KvBlockState> blocks_;
+};
+
+class KvView : public QWidget {
+    Q_OBJECT
+public:
+    explicit KvView(RunStore& store, QWidget* parent = nullptr);
+    const KvBlockGrid& grid() const { return *grid_; }
+    QString summary() const;
+    QCustomPlot* plot() const { return plot_; }
+
+private:
+    void refresh();
+
+    RunStore& store_;
+    KvBlockGrid* grid_;
+    QLabel* summary_;
+    QCustomPlot* plot_;
+};
+
+} // namespace octo::ui

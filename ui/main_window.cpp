@@ -1,0 +1,303 @@
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+
+#include <qcustomplot.h>
+
+#include "ui/attention_view.h"
+#include "ui/head_heatmap_view.h"
+#include "ui/history_panel.h"
+#include "ui/kv_view.h"
+#include "ui/latency_view.h"
+#include "ui/prompt_panel.h"
+#include "ui/run_export.h"
+#include "ui/subsystem_strip_view.h"
+#include "ui/switches_panel.h"
+#include "ui/token_stream_view.h"
+
+namespace octo::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("Octoscope"));
+    setObjectName(QStringLiteral("mainWindow"));
+    setDockNestingEnabled(true);
+    prompt_ = new PromptPanel(this);
+    switches_ = new SwitchesPanel(store_, this);
+    tokens_ = new TokenStreamView(store_, this);
+    heatmap_ = new HeadHeatmapView(store_, this);
+    strip_ = new SubsystemStripView(store_, this);
+    attention_ = new AttentionView(store_, this);
+    kv_ = new KvView(store_, this);
+    latency_ = new LatencyView(store_, this);
+    history_ = new HistoryPanel(store_, this);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(tokens_);
+    scroll->setWidgetResizable(true);
+    setCentralWidget(scroll);
+    addDock(prompt_, tr("Prompt"), QStringLiteral("promptDock"), Qt::LeftDockWidgetArea);
+    addDock(switches_, tr("Subsystems"), QStringLiteral("switchesDock"), Qt::LeftDockWidgetArea);
+    addDock(history_, tr("Run history"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* heat = addDock(heatmap_, tr("Layers × heads"), QStringLiteral("heatmapDock"), Qt::RightDockWidgetArea);
+    QDockWidget* att = addDock(attention_, tr("Attention"), QStringLiteral("attentionDock"), Qt::RightDockWidgetArea);
+    addDock(strip_, tr("Tokens × subsystems"), QStringLiteral("stripDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* kv = addDock(kv_, tr("KV pool"), QStringLiteral("kvDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* lat = addDock(latency_, tr("Latency"), QStringLiteral("latencyDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
+                     findChild<QDockWidget*>(QStringLiteral("historyDock")));
+    findChild<QDockWidget*>(QStringLiteral("switchesDock"))->raise();
+    tabifyDockWidget(heat, att);
+    heat->raise();
+    tabifyDockWidget(kv, lat);
+    kv->raise();
+
+    status_model_ = new QLabel(tr("no model"), this);
+    status_speed_ = new QLabel(this);
+    status_memory_ = new QLabel(this);
+    statusBar()->addWidget(status_model_, 1);
+    statusBar()->addPermanentWidget(status_speed_);
+    statusBar()->addPermanentWidget(status_memory_);
+
+    connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);
+    connect(prompt_, &PromptPanel::runRequested, this, &MainWindow::runPrompt);
+    connect(prompt_, &PromptPanel::cancelRequested, this, &MainWindow::cancelRun);
+    connect(switches_, &SwitchesPanel::rerunRequested, this, &MainWindow::rerun);
+    connect(history_, &HistoryPanel::runActivated, this, [this](uint64_t id) {
+        store_.show_run(id);
+        if (const RunRecord* r = store_.current()) {
+            prompt_->restore(r->settings);
+            switches_->restore(r->settings);
+        }
+    });
+    connect(&store_, &RunStore::modelLoaded, this, [this] {
+        if (load_progress_) load_progress_->reset();
+        rememberRecent(QString::fromStdString(store_.model()->path));
+        updateStatus();
+    });
+    connect(&store_, &RunStore::loadProgress, this, [this](double f) {
+        if (load_progress_) load_progress_->setValue(static_cast<int>(f * 100));
+    });
+    connect(&store_, &RunStore::loadFailed, this, [this](const QString& message, bool cancelled) {
+        if (load_progress_) load_progress_->reset();
+        if (!cancelled) { // not blocking: the engine's events keep flowing while it shows
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open the model"),
+                                        tr("%1\n\nThe previous model stays loaded.").arg(message), QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        statusBar()->showMessage(tr("Cannot open the model: %1").arg(message), 15000);
+        updateStatus();
+    });
+    connect(&store_, &RunStore::runChanged, this, [this] { prompt_->setRunning(true); });
+    connect(&store_, &RunStore::runFinished, this, [this] {
+        prompt_->setRunning(bridge_.busy());
+        if (const RunRecord* r = store_.current(); r && r->state == RunState::Failed) {
+            statusBar()->showMessage(tr("Run failed: %1").arg(r->error), 10000);
+        }
+        updateStatus();
+        emit runSettled();
+    });
+    buildMenus();
+    resize(1280, 800);
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Model…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a GGUF model"), QString(),
+                                                          tr("GGUF models (*.gguf);;All files (*)"));
+        if (!path.isEmpty()) openModel(path);
+    });
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("Export &Screenshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the window as PNG"), QStringLiteral("octoscope.png"),
+                                                          tr("PNG images (*.png)"));
+        if (!path.isEmpty() && !exportScreenshot(path)) QMessageBox::warning(this, tr("Export"), tr("Cannot write %1").arg(path));
+    });
+    file->addAction(tr("Export &Plots…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the plot PNGs"));
+        if (!dir.isEmpty() && !exportPlots(dir)) QMessageBox::warning(this, tr("Export"), tr("Cannot write into %1").arg(dir));
+    });
+    file->addAction(tr("Export Run &Data…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save run data (JSON; a CSV is written beside it)"),
+                                                          QStringLiteral("run.json"), tr("JSON (*.json)"));
+        if (path.isEmpty()) return;
+        QString csv = path;
+        csv.replace(QRegularExpression(QStringLiteral("\\.json$")), QString());
+        if (!exportRunData(path, csv + QStringLiteral(".csv"))) QMessageBox::warning(this, tr("Export"), tr("No run to export, or cannot write %1").arg(path));
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::runPrompt);
+    run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::rerun);
+    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Octoscope"), this, &MainWindow::about);
+}
+
+void MainWindow::openModel(const QString& path) {
+    loading_path_ = path;
+    if (!load_progress_) {
+        load_progress_ = new QProgressDialog(this);
+        load_progress_->setWindowTitle(tr("Loading model"));
+        load_progress_->setRange(0, 100);
+        load_progress_->setMinimumDuration(300);
+        load_progress_->setAutoClose(true);
+        connect(load_progress_, &QProgressDialog::canceled, this, [this] { bridge_.cancel(); });
+    }
+    load_progress_->setLabelText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    load_progress_->setValue(0);
+    status_model_->setText(tr("loading %1…").arg(QFileInfo(path).fileName()));
+    bridge_.loadModel(path);
+}
+
+void MainWindow::submit(RunSettings settings) {
+    last_settings_ = settings;
+    bridge_.run(settings);
+    prompt_->setRunning(true);
+}
+
+void MainWindow::runPrompt() {
+    RunSettings s = prompt_->settings();
+    switches_->apply(s);
+    submit(s);
+}
+
+void MainWindow::rerun() {
+    const RunRecord* r = store_.current();
+    RunSettings s = r ? r->settings : prompt_->settings();
+    switches_->apply(s);
+    submit(s);
+}
+
+void MainWindow::cancelRun() { bridge_.cancel(); }
+
+void MainWindow::updateStatus() {
+    const auto& m = store_.model();
+    if (!m) return;
+    const QLocale locale;
+    status_model_->setText(tr("%1 (%2, %3 M parameters) on %4")
+                               .arg(QString::fromStdString(m->name), QString::fromStdString(m->architecture))
+                               .arg(double(m->n_params) / 1e6, 0, 'f', 1)
+                               .arg(QString::fromStdString(m->backend)));
+    status_memory_->setText(tr("weights %1, KV pool %2")
+                                .arg(locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),
+                                     locale.formattedDataSize(static_cast<qint64>(m->kv_bytes))));
+    const RunRecord* r = store_.current();
+    if (r && r->finished && r->finished->decode_ms > 0) {
+        status_speed_->setText(tr("%1 tokens/s").arg(1000.0 * double(r->finished->n_decoded) / r->finished->decode_ms, 0, 'f', 1));
+    }
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentModels").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8) recent.removeLast();
+    settings.setValue("recentModels", recent);
+    settings.setValue("lastModel", path);
+    recent_menu_->clear();
+    for (const QString& p : recent) recent_menu_->addAction(p, this, [this, p] { openModel(p); });
+}
+
+void MainWindow::saveSettings() {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("latency/bands", QList<QVariant>{latency_->lowBand(), latency_->highBand()});
+    prompt_->save(settings);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    const QList<QVariant> bands = settings.value("latency/bands").toList();
+    if (bands.size() == 2) latency_->setBands(bands[0].toInt(), bands[1].toInt());
+    prompt_->load(settings);
+    for (const QString& p : settings.value("recentModels").toStringList()) {
+        recent_menu_->addAction(p, this, [this, p] { openModel(p); });
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (laid_out_) return;
+    laid_out_ = true;
+    if (QSettings().contains("window/state")) return; // the user's own layout
+    const auto dock = [this](const char* name) { return findChild<QDockWidget*>(QString::fromLatin1(name)); };
+    resizeDocks({dock("promptDock"), dock("heatmapDock")}, {390, 440}, Qt::Horizontal);
+    resizeDocks({dock("stripDock"), dock("kvDock")}, {560, 720}, Qt::Horizontal);
+    resizeDocks({dock("kvDock")}, {270}, Qt::Vertical);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveSettings();
+    bridge_.cancel();
+    event->accept();
+}
+
+void MainWindow::about() {
+    QMessageBox::about(this, tr("About Octoscope"),
+                       tr("<p><b>Octoscope</b> — a workbench for debugging prompts and routes in language models: which "
+                          "of eight head groups (rte-a … rte-h) contributes to each token, measured inside the forward "
+                          "pass of the model it really runs.</p>"
+                          "<p>The built-in model <b>octet</b> was trained by this project so that head k of each of its "
+                          "16 layers serves subsystem k and a learned router gates the groups. Its specialisation is "
+                          "trained in on purpose: it <i>demonstrates</i> the idea of eight subsystems sharing one "
+                          "backbone, and is no evidence about how GPT-4 or any other model works inside.</p>"));
+}
+
+bool MainWindow::exportScreenshot(const QString& path) { return grab().save(path, "PNG"); }
+
+bool MainWindow::exportPlots(const QString& folder) {
+    bool ok = true;
+    for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
+        const QString name = plot->objectName().isEmpty() ? QStringLiteral("plot") : plot->objectName();
+        ok = plot->savePng(QDir(folder).filePath(name + QStringLiteral(".png")), 800, 500) && ok;
+    }
+    return ok;
+}
+
+bool MainWindow::exportRunData(const QString& json_path, const QString& csv_path) {
+    const RunRecord* r = store_.current();
+    if (!r) return false;
+    QFile json(json_path), csv(csv_path);
+    if (!json.open(QIODevice::WriteOnly) || !csv.open(QIODevice::WriteOnly)) return false;
+    return json.write(run_to_json(*r)) >= 0 && csv.write(run_to_csv(*r)) >= 0;
+}
+
+} // namespace octo::ui

@@ -1,0 +1,91 @@
+// The workbench window: the prompt editor and subsystem switches, the token stream, heatmaps,
+// attention, KV-pool and latency views as dock widgets the user can rearrange; menus, status
+// bar, remembered layout and settings. All engine work goes through EngineBridge.
+#pragma once
+
+#include <QMainWindow>
+
+#include "ui/engine_bridge.h"
+#include "ui/run_store.h"
+
+class QLabel;
+class QProgressDialog;
+class QMenu;
+
+namespace octo::ui {
+
+class PromptPanel;
+class SwitchesPanel;
+class TokenStreamView;
+class HeadHeatmapView;
+class SubsystemStripView;
+class AttentionView;
+class KvView;
+class LatencyView;
+class HistoryPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openModel(const QString& path);
+    void runPrompt(); // the editor's prompt with the current settings and switches
+    void rerun();     // the shown run's prompt and seed with the current switches
+    void cancelRun();
+
+    RunStore& store() { return store_; }
+    EngineBridge& bridge() { return bridge_; }
+    PromptPanel* promptPanel() const { return prompt_; }
+    SwitchesPanel* switches() const { return switches_; }
+    TokenStreamView* tokenView() const { return tokens_; }
+    HeadHeatmapView* headHeatmap() const { return heatmap_; }
+    KvView* kvView() const { return kv_; }
+    AttentionView* attentionView() const { return attention_; }
+    // The last settings sent to the engine (what the run history records).
+    const RunSettings& lastSettings() const { return last_settings_; }
+
+    bool exportScreenshot(const QString& path);
+    bool exportPlots(const QString& folder);
+    bool exportRunData(const QString& json_path, const QString& csv_path);
+
+signals:
+    void runSettled(); // the shown run finished, failed or was cancelled
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void buildMenus();
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
+    void updateStatus();
+    void rememberRecent(const QString& path);
+    void saveSettings();
+    void restoreSettings();
+    void about();
+    void submit(RunSettings settings);
+
+    EngineBridge bridge_;
+    RunStore store_;
+    PromptPanel* prompt_;
+    SwitchesPanel* switches_;
+    TokenStreamView* tokens_;
+    HeadHeatmapView* heatmap_;
+    SubsystemStripView* strip_;
+    AttentionView* attention_;
+    KvView* kv_;
+    LatencyView* latency_;
+    HistoryPanel* history_;
+    QLabel* status_model_;
+    QLabel* status_speed_;
+    QLabel* status_memory_;
+    QMenu* recent_menu_ = nullptr;
+    QProgressDialog* load_progress_ = nullptr;
+    QString loading_path_;
+    RunSettings last_settings_;
+    bool laid_out_ = false;
+};
+
+} // namespace octo::ui

@@ -1,0 +1,56 @@
+// The prompt editor and the run's settings: plain text with undo/redo, chat mode (system + user
+// through the model's template), sampling, DLA and attention recording; Ctrl+Enter runs, Esc
+// cancels.
+#pragma once
+
+#include <QWidget>
+
+#include "engine/host/engine_host.h"
+
+class QPlainTextEdit;
+class QCheckBox;
+class QLineEdit;
+class QSpinBox;
+class QDoubleSpinBox;
+class QPushButton;
+class QSettings;
+
+namespace octo::ui {
+
+class PromptPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PromptPanel(QWidget* parent = nullptr);
+
+    QPlainTextEdit* editor() const { return editor_; }
+    // The settings in the panel (subsystem switches are added by the caller).
+    RunSettings settings() const;
+    // Puts a run's prompt and settings back (history).
+    void restore(const RunSettings& settings);
+    void setRunning(bool running);
+    void save(QSettings& settings) const;
+    void load(const QSettings& settings);
+
+signals:
+    void runRequested();
+    void cancelRequested();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QPlainTextEdit* editor_;
+    QCheckBox* chat_;
+    QLineEdit* system_;
+    QSpinBox* max_tokens_;
+    QDoubleSpinBox* temperature_;
+    QSpinBox* seed_;
+    QDoubleSpinBox* top_p_;
+    QSpinBox* top_k_;
+    QCheckBox* dla_;
+    QCheckBox* attention_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+};
+
+} // namespace octo::ui

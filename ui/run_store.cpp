@@ -1,0 +1,136 @@
+#include "ui/run_store.h"
+
+namespace octo::ui {
+
+namespace {
+
+template <class... Fs> struct Visitor : Fs... { using Fs::operator()...; };
+template <class... Fs> Visitor(Fs...) -> Visitor<Fs...>;
+
+} // namespace
+
+QString RunRecord::generated_text() const {
+    std::string bytes;
+    for (size_t i = n_prompt; i < tokens.size(); ++i) bytes += tokens[i].bytes;
+    return QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
+}
+
+RunRecord* RunStore::find(uint64_t id) {
+    for (RunRecord& r : runs_) {
+        if (r.id == id) return &r;
+    }
+    return nullptr;
+}
+
+const RunRecord* RunStore::current() const {
+    for (const RunRecord& r : runs_) {
+        if (r.id == shown_) return &r;
+    }
+    return nullptr;
+}
+
+void RunStore::apply(const std::vector<HostEvent>& batch) {
+    int first_new = -1;
+    bool finished = false, history = false, changed = false;
+    for (const HostEvent& event : batch) {
+        std::visit(Visitor{
+                       [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
+                       [&](const host_event::ModelLoaded& e) {
+                           model_ = e.info;
+                           metric_ = e.info.has_router ? Metric::Gates : Metric::NormShare;
+                           emit modelLoaded();
+                       },
+                       [&](const host_event::LoadFailed& e) {
+                           emit loadFailed(QString::fromStdString(e.path + ": " + e.message), e.cancelled);
+                       },
+                       [&](const host_event::RunStarted& e) {
+                           RunRecord r;
+                           r.id = e.run_id;
+                           r.settings = e.settings;
+                           r.prompt_text = QString::fromStdString(e.prompt_text);
+                           for (const TokenPiece& p : e.prompt) r.tokens.push_back(RunToken{p.id, p.bytes});
+                           r.n_prompt = e.prompt.size();
+                           r.default_metric = model_ && model_->has_router ? Metric::Gates : Metric::NormShare;
+                           runs_.push_back(std::move(r));
+                           while (runs_.size() > kMaxRuns) runs_.pop_front();
+                           shown_ = e.run_id;
+                           selected_ = -1;
+                           first_new = -1;
+                           changed = history = true;
+                       },
+                       [&](const host_event::PromptMeasured& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) return;
+                           for (size_t i = 0; i < e.probes.size() && i < r->n_prompt; ++i) {
+                               r->tokens[i].probe = e.probes[i];
+                               r->tokens[i].metrics = e.metrics[i];
+                           }
+                           if (e.run_id == shown_) first_new = 0;
+                       },
+                       [&](const host_event::Token& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) return;
+                           RunToken t{e.event.id, e.event.bytes, true, e.event.logprobs, e.event.ms, e.event.probe,
+                                      e.metrics};
+                           r->tokens.push_back(std::move(t));
+                           if (e.run_id == shown_ && first_new < 0) first_new = static_cast<int>(r->tokens.size()) - 1;
+                       },
+                       [&](const host_event::RunFinished& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) return;
+                           r->state = e.stop_reason == StopReason::Cancelled ? RunState::Cancelled : RunState::Finished;
+                           r->finished = e;
+                           r->default_metric = e.default_metric;
+                           finished = finished || e.run_id == shown_;
+                           history = true;
+                       },
+                       [&](const host_event::RunFailed& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) { // failed before it started (e.g. no model): keep it in the history
+                               RunRecord failed;
+                               failed.id = e.run_id;
+                               runs_.push_back(std::move(failed));
+                               r = &runs_.back();
+                               shown_ = e.run_id;
+                               changed = true;
+                           }
+                           r->state = e.message.find("cancelled") != std::string::npos ? RunState::Cancelled
+                                                                                        : RunState::Failed;
+                           r->error = QString::fromStdString(e.message);
+                           finished = finished || e.run_id == shown_;
+                           history = true;
+                       },
+                   },
+                   event);
+        if (changed) {
+            emit runChanged();
+            changed = false;
+        }
+    }
+    if (first_new >= 0) emit tokensAppended(first_new);
+    if (finished) emit runFinished();
+    if (history) emit historyChanged();
+}
+
+void RunStore::show_run(uint64_t id) {
+    if (id == shown_ || !find(id)) return;
+    shown_ = id;
+    selected_ = -1;
+    emit runChanged();
+    emit selectionChanged();
+}
+
+void RunStore::select_token(int index) {
+    const RunRecord* r = current();
+    if (!r || index < -1 || index >= static_cast<int>(r->tokens.size()) || index == selected_) return;
+    selected_ = index;
+    emit selectionChanged();
+}
+
+void RunStore::set_metric(Metric metric) {
+    if (metric == metric_) return;
+    metric_ = metric;
+    emit metricChanged();
+}
+
+} // namespace octo::ui

@@ -1,0 +1,56 @@
+// The workbench's state that every view observes (RenderDoc-style): the loaded model, the runs
+// (history), which run is shown and which token is selected. It applies the engine's event
+// batches and emits one signal per kind of change; views read the store when told.
+#pragma once
+
+#include <QObject>
+
+#include <deque>
+#include <optional>
+
+#include "ui/run_record.h"
+
+namespace octo::ui {
+
+class RunStore : public QObject {
+    Q_OBJECT
+public:
+    static constexpr size_t kMaxRuns = 50; // history kept in memory
+
+    explicit RunStore(QObject* parent = nullptr) : QObject(parent) {}
+
+    void apply(const std::vector<HostEvent>& batch);
+
+    const std::optional<ModelInfo>& model() const { return model_; }
+    const std::deque<RunRecord>& runs() const { return runs_; }
+    const RunRecord* current() const; // the run the views show (null: none)
+    int selected_token() const { return selected_; } // index into current()->tokens, or -1
+    // Which metric the views colour by (the run's default until the user picks another).
+    Metric metric() const { return metric_; }
+
+    void show_run(uint64_t id);
+    void select_token(int index);
+    void set_metric(Metric metric);
+
+signals:
+    void modelLoaded();
+    void loadProgress(double fraction);
+    void loadFailed(const QString& message, bool cancelled);
+    void runChanged();          // another run is shown (or the shown one started)
+    void tokensAppended(int first); // tokens [first, end) of the shown run are new or updated
+    void runFinished();         // the shown run finished, failed or was cancelled
+    void historyChanged();
+    void selectionChanged();
+    void metricChanged();
+
+private:
+    RunRecord* find(uint64_t id);
+
+    std::optional<ModelInfo> model_;
+    std::deque<RunRecord> runs_;
+    uint64_t shown_ = 0;
+    int selected_ = -1;
+    Metric metric_ = Metric::NormShare;
+};
+
+} // namespace octo::ui

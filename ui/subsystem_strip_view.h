@@ -1,0 +1,28 @@
+// Tokens × subsystems over the whole run in the chosen metric: a strip that grows as tokens
+// stream in (prompt tokens first, a line where the answer begins).
+#pragma once
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPColorMap;
+
+namespace octo::ui {
+
+class RunStore;
+
+class SubsystemStripView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SubsystemStripView(RunStore& store, QWidget* parent = nullptr);
+    QCustomPlot* plot() const { return plot_; }
+
+private:
+    void refresh();
+
+    RunStore& store_;
+    QCustomPlot* plot_;
+    QCPColorMap* map_;
+};
+
+} // namespace octo::ui
