@@ -88,6 +88,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         rememberRecent(QString::fromStdString(store_.model()->path));
         updateStatus();
     });
+    connect(&store_, &RunStore::loadStarted, this, [this](const QString& path, quint64 bytes) {
+        if (load_progress_) {
+            load_progress_->setLabelText(tr("Loading %1 — needs about %2 of memory (weights, KV pool, activations)…")
+                                             .arg(QFileInfo(path).fileName(), QLocale().formattedDataSize(static_cast<qint64>(bytes))));
+        }
+    });
     connect(&store_, &RunStore::loadProgress, this, [this](double f) {
         if (load_progress_) load_progress_->setValue(static_cast<int>(f * 100));
     });

@@ -34,6 +34,9 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
     bool finished = false, history = false, changed = false;
     for (const HostEvent& event : batch) {
         std::visit(Visitor{
+                       [&](const host_event::LoadStarted& e) {
+                           emit loadStarted(QString::fromStdString(e.path), e.total_bytes);
+                       },
                        [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
                        [&](const host_event::ModelLoaded& e) {
                            model_ = e.info;

@@ -34,6 +34,7 @@ public:
 
 signals:
     void modelLoaded();
+    void loadStarted(const QString& path, quint64 total_bytes);
     void loadProgress(double fraction);
     void loadFailed(const QString& message, bool cancelled);
     void runChanged();          // another run is shown (or the shown one started)

@@ -1,7 +1,8 @@
 // octoscope: the workbench GUI. Opens the built-in model unless --model names another.
 //   octoscope [--model M] [--prompt T [--screenshot out.png] [--max-tokens N]]
 // With --screenshot it runs the prompt, waits for it to finish, saves the window at 1280 × 800
-// and exits (works under QT_QPA_PLATFORM=offscreen).
+// and exits (works under QT_QPA_PLATFORM=offscreen), printing the longest UI-thread stall
+// measured during the run (a 5 ms timer recording its own lateness).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
@@ -13,6 +14,7 @@
 #include "app/common/builtin_model.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
+#include "ui/stall_monitor.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -58,6 +60,8 @@ int main(int argc, char** argv) {
             window.runPrompt();
         });
     }
+    octo::ui::StallMonitor stalls;
+    QObject::connect(&window.store(), &octo::ui::RunStore::runChanged, &stalls, &octo::ui::StallMonitor::reset);
     if (headless) {
         window.resize(1280, 800);
         QObject::connect(&window.store(), &octo::ui::RunStore::loadFailed, &app, [](const QString& message) {
@@ -65,6 +69,9 @@ int main(int argc, char** argv) {
             QApplication::exit(1);
         });
         QObject::connect(&window, &octo::ui::MainWindow::runSettled, &app, [&] {
+            const auto* run = window.store().current();
+            std::fprintf(stderr, "octoscope: %zu tokens generated; longest UI-thread stall during the run %.1f ms\n",
+                         run ? run->n_generated() : size_t{0}, stalls.worstMs());
             window.resize(1280, 800);
             QTimer::singleShot(200, &app, [&] { // let queued replots land
                 const QString out = parser.value(screenshot);

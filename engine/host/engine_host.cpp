@@ -1,5 +1,6 @@
 #include "engine/host/engine_host.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "engine/backend/cpu/cpu_backend.h"
@@ -99,6 +100,15 @@ void EngineHost::execute(const LoadCommand& c) {
     const auto fail = [&](const Error& e) {
         post(host_event::LoadFailed{c.path, e.message, e.code == ErrorCode::Cancelled});
     };
+    {
+        auto file = GgufFile::open(c.path);
+        if (!file) return fail(file.error());
+        auto params = read_model_params(file.value());
+        if (!params) return fail(params.error());
+        const int64_t n_ctx = std::min(params->context_length, kDefaultMaxContext);
+        const MemoryEstimate e = estimate_memory(file.value(), params.value(), n_ctx, kDefaultBatch);
+        post(host_event::LoadStarted{c.path, e.weights_bytes, e.kv_bytes, e.total()});
+    }
     LoadOptions options;
     options.progress = [this](double f) {
         post(host_event::LoadProgress{f});

@@ -65,6 +65,8 @@ struct TokenPiece {
 };
 
 namespace host_event {
+// Before the weights are paged in: what the model will need (weights, KV pool, activations).
+struct LoadStarted { std::string path; uint64_t weights_bytes = 0; uint64_t kv_bytes = 0; uint64_t total_bytes = 0; };
 struct LoadProgress { double fraction = 0.0; };
 struct ModelLoaded { ModelInfo info; };
 struct LoadFailed { std::string path; std::string message; bool cancelled = false; };
@@ -88,7 +90,7 @@ struct RunFinished {
 struct RunFailed { uint64_t run_id = 0; std::string message; };
 } // namespace host_event
 
-using HostEvent = std::variant<host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
+using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
                                host_event::RunStarted, host_event::PromptMeasured, host_event::Token,
                                host_event::RunFinished, host_event::RunFailed>;
 

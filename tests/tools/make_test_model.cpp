@@ -1,17 +1,26 @@
 // make-test-model: writes the small random-weight model the tests use
 // (engine/model/synthetic_model.h, default spec) to a file, for the README's quick start.
+//   make-test-model OUT.gguf [CONTEXT_LENGTH] [N_LAYER]
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "engine/model/synthetic_model.h"
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: make-test-model OUT.gguf\n");
+    if (argc < 2 || argc > 4 || std::string(argv[1]).starts_with("-")) {
+        std::fprintf(stderr, "usage: make-test-model OUT.gguf [CONTEXT_LENGTH] [N_LAYER]\n");
         return 2;
     }
     const std::string path = argv[1];
-    auto bytes = octo::make_synthetic_model({});
+    octo::SyntheticModelSpec spec;
+    if (argc >= 3) spec.context_length = std::atoll(argv[2]);
+    if (argc >= 4) spec.n_layer = std::atoll(argv[3]);
+    if (spec.context_length < 1 || spec.n_layer < 1) {
+        std::fprintf(stderr, "make-test-model: context length and layer count must be positive\n");
+        return 2;
+    }
+    auto bytes = octo::make_synthetic_model(spec);
     if (!bytes) {
         std::fprintf(stderr, "make-test-model: error: %s\n", bytes.error().message.c_str());
         return 1;
