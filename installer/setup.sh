@@ -43,9 +43,15 @@ cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   --run)
-    "$build/bin/make-test-model" "$build/octoscope-demo.gguf"
-    "$build/bin/octoscope-cli" info --model "$build/octoscope-demo.gguf"
-    "$build/bin/octoscope-cli" generate --model "$build/octoscope-demo.gguf" --prompt "Hello" --max-tokens 16
+    # The workbench on the built-in model; on a machine without a display, under Xvfb on a
+    # sample prompt, saving the window as build/octoscope-run.png.
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+      exec "$build/bin/octoscope"
+    fi
+    echo "setup: no display: running the workbench under xvfb-run on a sample prompt"
+    xvfb-run -a -s "-screen 0 1280x800x24" "$build/bin/octoscope" --prompt "What is 48% of 650?" \
+      --screenshot "$build/octoscope-run.png"
+    echo "setup: the window after the run is in $build/octoscope-run.png"
     ;;
   --test)
     bash "$root/tests/fuzz/run_fuzz.sh"
