@@ -17,5 +17,7 @@ void add_generate_command(CLI::App& app, CommandRunner& run);
 void add_devices_command(CLI::App& app, CommandRunner& run);
 void add_bench_command(CLI::App& app, CommandRunner& run);
 void add_eval_command(CLI::App& app, CommandRunner& run);
+void add_route_command(CLI::App& app, CommandRunner& run);
+void add_eval_router_command(CLI::App& app, CommandRunner& run);
 
 } // namespace octo::cli

@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
         add_devices_command(app, run);
         add_bench_command(app, run);
         add_eval_command(app, run);
+        add_route_command(app, run);
+        add_eval_router_command(app, run);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {

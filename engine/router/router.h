@@ -1,0 +1,65 @@
+// The two-stage router (docs/router.md): stage 1 ranks the eight subsystems by the cosine of
+// the prompt's embedding to each subsystem's centroid and keeps the top 3; stage 2 rescores
+// those three with the feature rules and picks the best. The decision carries its evidence.
+//
+//   final_k     = cos_k + kStage2Weight · score_k / max_score_k     (k in the top 3)
+//   composition = softmax over all 8 of (cos_k + kStage2Weight · score_k / max_score_k) / kTemperature
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/result.h"
+#include "engine/router/centroids.h"
+#include "engine/router/feature_rules.h"
+#include "engine/router/lexical_embedding.h"
+#include "engine/router/probe_set.h"
+
+namespace octo {
+
+struct RouteCandidate {
+    int subsystem = 0;
+    float stage1 = 0.0f;  // cosine to the centroid
+    double stage2 = 0.0;  // the feature score, divided by the subsystem's largest possible score
+    double final_score = 0.0;
+};
+
+struct RouteDecision {
+    int route = 0;                                  // the chosen subsystem
+    int stage1_route = 0;                           // what stage 1 alone would choose
+    std::vector<RouteCandidate> top3;               // stage 1's best three, best first
+    std::array<float, kSubsystemCount> similarity{}; // stage 1, every subsystem
+    std::array<double, kSubsystemCount> composition{};
+    std::vector<FiredFeature> features;             // every feature that fired, with spans
+};
+
+class Router {
+public:
+    static constexpr double kStage2Weight = 0.3;
+    static constexpr double kTemperature = 0.05;
+
+    // Fits the lexical embedding and the centroids on `train`.
+    static Router fit(std::span<const Probe> train, FeatureRules rules);
+    // The resources' train probes and rule file.
+    static Result<Router> from_resources(const std::string& resource_dir);
+
+    RouteDecision route(std::string_view prompt) const;
+
+    // Adds a labelled probe (the user's correction) and recomputes the centroids.
+    void add_probe(const Probe& probe);
+    size_t n_probes() const { return probes_.size(); }
+
+private:
+    Router(std::vector<Probe> probes, FeatureRules rules);
+    void refit();
+
+    std::vector<Probe> probes_;
+    FeatureRules rules_;
+    LexicalEmbedding embedding_;
+    Centroids centroids_;
+};
+
+} // namespace octo

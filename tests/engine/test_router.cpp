@@ -1,0 +1,134 @@
+// The two-stage router's parts: the lexical embedding, centroids, feature rules (both
+// languages, byte-offset spans, count caps, schema errors) and the router's decision, including
+// the relabel-and-recompute round trip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/router/router.h"
+
+namespace octo {
+namespace {
+
+TEST(LexicalEmbedding, NormalisesCaseDigitsAndSpaces) {
+    EXPECT_EQ(LexicalEmbedding::ngram_counts("Apple 2023"), LexicalEmbedding::ngram_counts("apple   1999"));
+    EXPECT_NE(LexicalEmbedding::ngram_counts("apple"), LexicalEmbedding::ngram_counts("apply"));
+    // 3 code points of Chinese: 3 unigrams + 2 bigrams + 1 trigram.
+    int total = 0;
+    for (const auto& [bucket, count] : LexicalEmbedding::ngram_counts("苹果公")) total += count;
+    EXPECT_EQ(total, 6);
+    const std::vector<std::string> corpus = {"苹果公司的营收", "计算增长率", "what is 12% of 50"};
+    const LexicalEmbedding e = LexicalEmbedding::fit(corpus);
+    const auto v = e.embed("苹果公司");
+    double norm = 0.0;
+    for (float x : v) norm += double(x) * x;
+    EXPECT_NEAR(norm, 1.0, 1e-5);
+    EXPECT_NEAR(cosine(v, v), 1.0f, 1e-5f);
+    EXPECT_GT(cosine(e.embed("苹果公司营收"), e.embed("苹果公司")), cosine(e.embed("计算增长率"), e.embed("苹果公司")));
+    for (float x : e.embed("")) EXPECT_EQ(x, 0.0f);
+}
+
+TEST(Centroids, MeanOfUnitVectorsNormalised) {
+    const std::vector<std::vector<float>> e = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    const std::vector<int> labels = {0, 0, 3};
+    const Centroids c = compute_centroids(e, labels);
+    const float r = 1.0f / std::sqrt(2.0f);
+    EXPECT_NEAR(c[0][0], r, 1e-6f);
+    EXPECT_NEAR(c[0][1], r, 1e-6f);
+    EXPECT_EQ(c[0][2], 0.0f);
+    EXPECT_EQ(c[3], (std::vector<float>{0, 0, 1}));
+    EXPECT_EQ(c[1], (std::vector<float>{0, 0, 0})); // no probes: zero centroid
+    const auto sim = centroid_similarities(c, std::vector<float>{0, 0, 1});
+    EXPECT_EQ(sim[3], 1.0f);
+    EXPECT_EQ(sim[0], 0.0f);
+}
+
+const char* kRules = R"({"version": 1, "subsystems": {
+  "rte-c": {"features": [
+    {"id": "rte-c.digits", "description": {"en": "digits", "zh": "数字"}, "source": "article", "weight": 0.5,
+     "measure": "count", "cap": 4, "patterns": ["\\d"]},
+    {"id": "rte-c.compare", "description": {"en": "comparison", "zh": "比较"}, "source": "article", "weight": 0.5,
+     "measure": "present", "patterns": ["增长", "more than"]}]},
+  "rte-d": {"features": [
+    {"id": "rte-d.connectives", "description": {"en": "if", "zh": "如果"}, "source": "article", "weight": 0.6,
+     "measure": "count", "cap": 2, "patterns": ["如果", "\\bif\\b", "\\bthen\\b"]}]}
+}})";
+
+TEST(FeatureRules, ScoresBothLanguagesWithByteSpans) {
+    auto rules = FeatureRules::parse(kRules, "test");
+    ASSERT_TRUE(rules) << rules.error().message;
+    EXPECT_EQ(rules->size(), 3u);
+    EXPECT_DOUBLE_EQ(rules->max_scores()[2], 1.0);
+    const std::string zh = "今年营收增长了12%";
+    const FeatureScores s = rules->score(zh);
+    // Two digits of a cap of 4 (0.5 × 0.5) + the comparison word (0.5).
+    EXPECT_DOUBLE_EQ(s.score[2], 0.5 * 0.5 + 0.5);
+    ASSERT_EQ(s.fired.size(), 2u);
+    const FiredFeature& compare = s.fired[1];
+    EXPECT_EQ(compare.id, "rte-c.compare");
+    ASSERT_EQ(compare.spans.size(), 1u);
+    EXPECT_EQ(zh.substr(compare.spans[0].start, compare.spans[0].end - compare.spans[0].start), "增长");
+    EXPECT_EQ(compare.spans[0].start, 12u); // after "今年营收": 4 characters of 3 bytes
+    const FeatureScores en = rules->score("If it rains THEN we stay, if not then we go: 1 2 3 4 5 6");
+    EXPECT_DOUBLE_EQ(en.score[3], 0.6);  // 4 matches, capped at 2
+    EXPECT_DOUBLE_EQ(en.score[2], 0.5);  // 6 digits, capped at 4
+    EXPECT_DOUBLE_EQ(rules->score("如果下雨").score[3], 0.3);
+    EXPECT_DOUBLE_EQ(rules->score("nothing here").score[2], 0.0);
+}
+
+TEST(FeatureRules, SchemaErrorsAreClear) {
+    const auto error_of = [](const std::string& text) {
+        auto r = FeatureRules::parse(text, "rules.json");
+        return r ? std::string() : r.error().message;
+    };
+    EXPECT_NE(error_of("[]").find("rules.json: not a JSON object"), std::string::npos);
+    EXPECT_NE(error_of(R"({"version": 2, "subsystems": {}})").find("version"), std::string::npos);
+    EXPECT_NE(error_of(R"({"version": 1, "subsystems": {"rte-z": {"features": []}}})").find("unknown subsystem"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"version": 1, "subsystems": {"rte-a": {"features": [{"id": "x", "weight": 1,
+        "measure": "present", "patterns": ["(unclosed"]}]}}})")
+                  .find("feature x: pattern \"(unclosed\""),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"version": 1, "subsystems": {"rte-a": {"features": [{"id": "x", "weight": 1,
+        "measure": "count", "patterns": ["a"]}]}}})")
+                  .find("cap"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"version": 1, "subsystems": {"rte-a": {"features": [{"id": "x", "weight": -1,
+        "measure": "present", "patterns": ["a"]}]}}})")
+                  .find("weight"),
+              std::string::npos);
+}
+
+std::vector<Probe> toy_probes() {
+    std::vector<Probe> p;
+    for (const char* t : {"What is 15% of 80?", "计算增长率：去年100今年120", "Convert 5 km to m", "12 乘以 7 等于多少"}) p.push_back({t, "", 2});
+    for (const char* t : {"If it rains, then the road is wet. Is it wet?", "如果下雨，那么地面湿。", "Unless he comes, we stay.",
+                          "只有努力才能成功吗？"}) {
+        p.push_back({t, "", 3});
+    }
+    return p;
+}
+
+TEST(Router, DecidesWithEvidenceAndLearnsFromCorrections) {
+    Router router = Router::fit(toy_probes(), FeatureRules::parse(kRules, "test").value());
+    const RouteDecision d = router.route("今年营收比去年增长了多少百分比？");
+    EXPECT_EQ(d.route, 2);
+    ASSERT_EQ(d.top3.size(), 3u);
+    EXPECT_GE(d.top3[0].stage1, d.top3[1].stage1);
+    double total = 0.0;
+    for (double c : d.composition) total += c;
+    EXPECT_NEAR(total, 1.0, 1e-9);
+    EXPECT_GT(d.composition[2], d.composition[3]);
+    EXPECT_FALSE(d.features.empty());
+
+    // A prompt stage 1 sends to rte-d; the user says it is rte-a, several times: the route follows.
+    const std::string prompt = "Who founded the company Zebrafish Labs";
+    EXPECT_NE(router.route(prompt).route, 0);
+    for (int i = 0; i < 3; ++i) router.add_probe(Probe{prompt, "en", 0});
+    EXPECT_EQ(router.n_probes(), toy_probes().size() + 3);
+    EXPECT_EQ(router.route(prompt).route, 0);
+    EXPECT_EQ(router.route(prompt).stage1_route, 0);
+}
+
+} // namespace
+} // namespace octo
