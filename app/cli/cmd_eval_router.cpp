@@ -14,6 +14,8 @@ namespace {
 
 struct EvalRouterOptions {
     std::string data;
+    std::string train; // empty: the resources' train split
+    double stage2_weight = Router::kStage2Weight;
     bool json = false;
 };
 
@@ -41,6 +43,14 @@ int run_eval_router(const EvalRouterOptions& o) {
     if (!dir) return report_error(o.json, dir.error());
     auto router = Router::from_resources(dir.value().string());
     if (!router) return report_error(o.json, router.error());
+    if (!o.train.empty()) {
+        auto train = read_probe_file(o.train);
+        if (!train) return report_error(o.json, train.error());
+        auto rules = FeatureRules::load((dir.value() / "rules" / "router_features.json").string());
+        if (!rules) return report_error(o.json, rules.error());
+        router = Router::fit(train.value(), std::move(rules.value()));
+    }
+    router->set_stage2_weight(o.stage2_weight);
     Confusion stage1{}, both{};
     int64_t hit1 = 0, hit2 = 0;
     for (const Probe& p : probes.value()) {
@@ -78,6 +88,8 @@ void add_eval_router_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<EvalRouterOptions>();
     CLI::App* cmd = app.add_subcommand("eval-router", "Router accuracy on a labelled probe file (JSONL: text, lang, label)");
     cmd->add_option("--data,-d", o->data, "Probe file")->required();
+    cmd->add_option("--train", o->train, "Fit the centroids on this probe file (default: the resources' train split)");
+    cmd->add_option("--stage2-weight", o->stage2_weight, "Weight of the feature score (tuning)")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_eval_router(*o); }; });
 }

@@ -52,7 +52,7 @@ RouteDecision Router::route(std::string_view prompt) const {
     std::array<double, kSubsystemCount> final_score{};
     for (size_t k = 0; k < final_score.size(); ++k) {
         const double stage2 = max_scores[k] > 0 ? features.score[k] / max_scores[k] : 0.0;
-        final_score[k] = d.similarity[k] + kStage2Weight * stage2;
+        final_score[k] = d.similarity[k] + stage2_weight_ * stage2;
     }
     std::array<int, kSubsystemCount> order{};
     std::iota(order.begin(), order.end(), 0);

@@ -2,8 +2,8 @@
 // the prompt's embedding to each subsystem's centroid and keeps the top 3; stage 2 rescores
 // those three with the feature rules and picks the best. The decision carries its evidence.
 //
-//   final_k     = cos_k + kStage2Weight · score_k / max_score_k     (k in the top 3)
-//   composition = softmax over all 8 of (cos_k + kStage2Weight · score_k / max_score_k) / kTemperature
+//   final_k     = cos_k + w · score_k / max_score_k     (k in the top 3; w = stage2_weight())
+//   composition = softmax over all 8 of (cos_k + w · score_k / max_score_k) / kTemperature
 #pragma once
 
 #include <array>
@@ -38,7 +38,9 @@ struct RouteDecision {
 
 class Router {
 public:
-    static constexpr double kStage2Weight = 0.3;
+    // The stage-2 weight w, chosen by 5-fold cross-validation on the train split
+    // (docs/router.md, "Tuning"); never on dev.
+    static constexpr double kStage2Weight = 0.5;
     static constexpr double kTemperature = 0.05;
 
     // Fits the lexical embedding and the centroids on `train`.
@@ -48,6 +50,8 @@ public:
 
     RouteDecision route(std::string_view prompt) const;
 
+    double stage2_weight() const { return stage2_weight_; }
+    void set_stage2_weight(double w) { stage2_weight_ = w; }
     // Adds a labelled probe (the user's correction) and recomputes the centroids.
     void add_probe(const Probe& probe);
     size_t n_probes() const { return probes_.size(); }
@@ -60,6 +64,7 @@ private:
     FeatureRules rules_;
     LexicalEmbedding embedding_;
     Centroids centroids_;
+    double stage2_weight_ = kStage2Weight;
 };
 
 } // namespace octo

@@ -1,0 +1,56 @@
+// octoscope-cli route and eval-router on the shipped probe set and rule file (docs/cli.md).
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+using octo::test::run_cli;
+
+TEST(CliRoute, DecisionWithEvidence) {
+    const std::string prompt = "计算苹果2023年营收同比增长率";
+    auto run = run_cli({"route", "--prompt", prompt, "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["route"], "rte-c");
+    ASSERT_EQ(j["top3"].size(), 3u);
+    for (const auto& c : j["top3"]) {
+        EXPECT_TRUE(c.contains("stage1") && c.contains("stage2") && c.contains("score"));
+    }
+    ASSERT_EQ(j["scores"].size(), 8u);
+    double total = 0.0;
+    for (const auto& c : j["composition"]) total += c.get<double>();
+    EXPECT_NEAR(total, 1.0, 1e-9);
+    bool digits = false;
+    for (const auto& f : j["features"]) {
+        for (const auto& s : f["spans"]) {
+            const size_t start = s["start"], end = s["end"];
+            EXPECT_EQ(prompt.substr(start, end - start), s["text"].get<std::string>()); // UTF-8 byte offsets
+            digits = digits || s["text"] == "2023";
+        }
+    }
+    EXPECT_TRUE(digits);
+    auto model = run_cli({"route", "--prompt", "x", "--embedding", "model", "--json"});
+    EXPECT_EQ(model.exit_status, 2);
+}
+
+TEST(CliEvalRouter, AccuracyPerClassAndConfusion) {
+    auto run = run_cli({"eval-router", "--data", std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/probes/probes_dev.jsonl",
+                        "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_GE(j["n"].get<int>(), 240);
+    EXPECT_GT(j["accuracy"].get<double>(), j["stage1_accuracy"].get<double>()); // stage 2 helps
+    EXPECT_GE(j["accuracy"].get<double>(), 0.85);
+    ASSERT_EQ(j["confusion"].size(), 8u);
+    int64_t total = 0;
+    for (const auto& row : j["confusion"]) {
+        for (const auto& v : row) total += v.get<int64_t>();
+    }
+    EXPECT_EQ(total, j["n"].get<int64_t>());
+    EXPECT_TRUE(j["per_class"]["rte-e"].contains("precision"));
+    auto bad = run_cli({"eval-router", "--data", "/nonexistent.jsonl", "--json"});
+    EXPECT_EQ(bad.exit_status, 1);
+}
+
+} // namespace
