@@ -1,5 +1,10 @@
 #include "engine/instrumentation/head_map_source.h"
 
+#include <fstream>
+#include <sstream>
+
+#include "engine/instrumentation/calibrated_maps.h"
+
 namespace octo {
 
 Result<HeadMap> resolve_head_map(const Model& model, const std::string& map_file) {
@@ -10,6 +15,14 @@ Result<HeadMap> resolve_head_map(const Model& model, const std::string& map_file
         if (!text) return text.error();
         auto map = HeadMap::parse(text.value(), p.n_layer, p.n_head, HeadMapSource::Gguf);
         if (!map) return make_error(map.error().code, std::string(kHeadMapKey) + ": " + map.error().message);
+        return map;
+    }
+    if (const auto calibrated = find_calibrated_map(model)) {
+        std::ifstream in(*calibrated);
+        std::stringstream text;
+        text << in.rdbuf();
+        auto map = HeadMap::parse(text.str(), p.n_layer, p.n_head, HeadMapSource::Calibrated, *calibrated);
+        if (!map) return make_error(map.error().code, "calibrated head map " + *calibrated + ": " + map.error().message);
         return map;
     }
     return HeadMap::make_default(p.n_layer, p.n_head);

@@ -1,5 +1,6 @@
-// Which head map a run uses: a map file when given, else the model's own (GGUF metadata key
-// `octoscope.head_map`, the version-1 JSON of head_map.h), else the default contiguous blocks.
+// Which head map a run uses, in this order of precedence: a map file when given; else the
+// model's own (GGUF metadata key `octoscope.head_map`, the version-1 JSON of head_map.h); else
+// a map calibrated for this model file (calibrated_maps.h); else the default contiguous blocks.
 #pragma once
 
 #include <string>

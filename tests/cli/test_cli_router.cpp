@@ -1,6 +1,8 @@
 // octoscope-cli route and eval-router on the shipped probe set and rule file (docs/cli.md).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "tests/cli/cli_runner.h"
 
 namespace {
@@ -51,6 +53,53 @@ TEST(CliEvalRouter, AccuracyPerClassAndConfusion) {
     EXPECT_TRUE(j["per_class"]["rte-e"].contains("precision"));
     auto bad = run_cli({"eval-router", "--data", "/nonexistent.jsonl", "--json"});
     EXPECT_EQ(bad.exit_status, 1);
+}
+
+} // namespace
+
+#include <cstdlib>
+#include <fstream>
+
+#include "engine/model/synthetic_model.h"
+
+namespace {
+
+TEST(CliCalibrate, WritesAMapThatLaterRunsUse) {
+    const std::string dir = octo::test::temp_path("calibrate");
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(setenv("XDG_DATA_HOME", (dir + "/data").c_str(), 1), 0); // inherited by the CLI
+    octo::SyntheticModelSpec spec;
+    spec.n_head = 8;
+    spec.n_head_kv = 4;
+    const std::string model = dir + "/m.gguf";
+    {
+        auto bytes = octo::make_synthetic_model(spec).value();
+        std::ofstream(model, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    // A few probes per subsystem (ASCII: the synthetic vocabulary has no other characters).
+    const char* ids[] = {"rte-a", "rte-b", "rte-c", "rte-d", "rte-e", "rte-f", "rte-g", "rte-h"};
+    std::ofstream train(dir + "/train.jsonl"), dev(dir + "/dev.jsonl");
+    for (int s = 0; s < 8; ++s) {
+        for (int i = 0; i < 3; ++i) {
+            train << "{\"text\": \"probe " << s << " number " << i << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
+        }
+        dev << "{\"text\": \"dev probe " << s << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
+    }
+    train.close();
+    dev.close();
+    auto run = run_cli({"calibrate", "--model", model, "--train", dir + "/train.jsonl", "--dev", dir + "/dev.jsonl", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["n_train"], 24);
+    EXPECT_EQ(j["n_dev"], 8);
+    EXPECT_GE(j["separation"].get<double>(), 0.0);
+    EXPECT_LE(j["separation"].get<double>(), 1.0);
+    EXPECT_TRUE(std::filesystem::exists(j["map_path"].get<std::string>()));
+    auto gen = run_cli({"generate", "--model", model, "--prompt", "x", "-n", "1", "--json"});
+    EXPECT_EQ(gen.json()["head_map"]["source"], "calibrated");
+    EXPECT_EQ(gen.json()["head_map"]["path"], j["map_path"]);
+    unsetenv("XDG_DATA_HOME");
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace

@@ -1,0 +1,30 @@
+// Calibrated head maps on disk (docs/router.md): one per model file, keyed by the file's
+// SHA-256, in $XDG_DATA_HOME/octoscope/head-maps (default ~/.local/share/octoscope/head-maps):
+//   <sha256>.json              the map (version-1 schema, usable as a --head-map file)
+//   <sha256>.calibration.json  how it was made (probe counts, separation and its null)
+//   index.json                 model identity (path, size, mtime) -> sha256, so that finding a
+//                              model's map does not hash the whole file on every load
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/result.h"
+#include "engine/instrumentation/head_map.h"
+#include "engine/model/model.h"
+
+namespace octo {
+
+std::filesystem::path calibrated_map_dir();
+
+// Hashes the model file, writes the map, the report and the index entry. Returns the map's path.
+Result<std::string> save_calibrated_map(const Model& model, const std::string& model_path, const HeadMap& map,
+                                        const nlohmann::json& report);
+
+// The calibrated map of this model (by its identity in the index), when there is one.
+std::optional<std::string> find_calibrated_map(const Model& model);
+
+} // namespace octo

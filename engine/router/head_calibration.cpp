@@ -1,0 +1,175 @@
+#include "engine/router/head_calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/generation/prompt_builder.h"
+#include "engine/inference/session.h"
+#include "engine/router/balanced_assignment.h"
+
+namespace octo {
+
+namespace {
+
+// Per head: mean profile over each subsystem's probes, [n_heads][8], and its mean and standard
+// deviation across the eight subsystems (subsystems without probes are left out).
+struct HeadStats {
+    std::vector<double> means; // [n_heads][8]
+    std::vector<double> mu;    // [n_heads]
+    std::vector<double> sigma; // [n_heads]
+};
+
+HeadStats head_stats(std::span<const std::vector<float>> profiles, std::span<const int> labels, size_t n_heads) {
+    HeadStats st;
+    st.means.assign(n_heads * kSubsystemCount, 0.0);
+    std::array<int64_t, kSubsystemCount> count{};
+    for (size_t i = 0; i < profiles.size(); ++i) {
+        const auto s = static_cast<size_t>(labels[i]);
+        count[s] += 1;
+        for (size_t j = 0; j < n_heads; ++j) st.means[j * kSubsystemCount + s] += profiles[i][j];
+    }
+    st.mu.assign(n_heads, 0.0);
+    st.sigma.assign(n_heads, 0.0);
+    int present = 0;
+    for (int64_t c : count) present += c > 0 ? 1 : 0;
+    for (size_t j = 0; j < n_heads; ++j) {
+        double sum = 0.0, sq = 0.0;
+        for (size_t s = 0; s < kSubsystemCount; ++s) {
+            if (count[s] == 0) continue;
+            double& m = st.means[j * kSubsystemCount + s];
+            m /= static_cast<double>(count[s]);
+            sum += m;
+            sq += m * m;
+        }
+        st.mu[j] = present ? sum / present : 0.0;
+        st.sigma[j] = present ? std::sqrt(std::max(0.0, sq / present - st.mu[j] * st.mu[j])) : 0.0;
+    }
+    return st;
+}
+
+} // namespace
+
+Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backend& backend, const Tokenizer& tokenizer,
+                                                      std::span<const Probe> probes, const CalibrationOptions& options,
+                                                      size_t progress_offset, size_t progress_total) {
+    SessionOptions o;
+    o.instrument.head_norms = true;
+    o.cancel = options.cancel;
+    auto session = Session::create(model, backend, o);
+    if (!session) return session.error();
+    Session& s = *session.value();
+    const ModelParams& p = model.params();
+    const auto n_heads = static_cast<size_t>(p.n_layer * p.n_head);
+    std::vector<std::vector<float>> out;
+    for (size_t i = 0; i < probes.size(); ++i) {
+        PromptSpec spec;
+        spec.text = probes[i].text;
+        auto prompt = build_prompt(model.file(), tokenizer, spec);
+        if (!prompt) return prompt.error();
+        std::vector<int32_t> ids = prompt->ids;
+        if (static_cast<int64_t>(ids.size()) > s.n_ctx()) ids.resize(static_cast<size_t>(s.n_ctx()));
+        const int64_t reused = s.start(ids);
+        auto logits = s.eval(std::span<const int32_t>(ids).subspan(static_cast<size_t>(reused)));
+        if (!logits) return logits.error();
+        std::vector<TokenProbe> probes_all(s.reused_probes().begin(), s.reused_probes().end());
+        probes_all.insert(probes_all.end(), s.probes().begin(), s.probes().end());
+        std::vector<double> sum(n_heads, 0.0);
+        const size_t first = probes_all.size() > 1 ? 1 : 0; // without BOS
+        for (size_t t = first; t < probes_all.size(); ++t) {
+            for (size_t j = 0; j < n_heads; ++j) sum[j] += probes_all[t].head_norms[j];
+        }
+        std::vector<float> profile(n_heads);
+        const auto n = static_cast<double>(probes_all.size() - first);
+        for (size_t j = 0; j < n_heads; ++j) profile[j] = static_cast<float>(sum[j] / n);
+        out.push_back(std::move(profile));
+        if (options.progress) options.progress(progress_offset + i + 1, progress_total ? progress_total : probes.size());
+    }
+    return out;
+}
+
+HeadMap assign_from_profiles(std::span<const std::vector<float>> profiles, std::span<const int> labels, int64_t n_layer,
+                             int64_t n_head) {
+    const auto n_heads = static_cast<size_t>(n_layer * n_head);
+    const HeadStats st = head_stats(profiles, labels, n_heads);
+    nlohmann::json layers = nlohmann::json::array();
+    for (int64_t l = 0; l < n_layer; ++l) {
+        std::vector<double> affinity(static_cast<size_t>(n_head * kSubsystemCount)); // z-scores [n_head][8]
+        for (int64_t h = 0; h < n_head; ++h) {
+            const auto j = static_cast<size_t>(l * n_head + h);
+            for (size_t s = 0; s < kSubsystemCount; ++s) {
+                affinity[static_cast<size_t>(h) * kSubsystemCount + s] =
+                    st.sigma[j] > 0 ? (st.means[j * kSubsystemCount + s] - st.mu[j]) / st.sigma[j] : 0.0;
+            }
+        }
+        const std::vector<int> assigned = assign_heads_balanced(affinity, n_head);
+        nlohmann::json ids = nlohmann::json::array();
+        for (int s : assigned) ids.push_back(subsystem_id(s));
+        layers.push_back(ids);
+    }
+    return HeadMap::from_json({{"version", 1}, {"layers", layers}}, n_layer, n_head, HeadMapSource::Calibrated).value();
+}
+
+double separation_score(const HeadMap& map, std::span<const std::vector<float>> train_profiles,
+                        std::span<const int> train_labels, std::span<const std::vector<float>> dev_profiles,
+                        std::span<const int> dev_labels) {
+    if (dev_profiles.empty()) return 0.0;
+    const auto n_heads = static_cast<size_t>(map.n_layer() * map.n_head());
+    const HeadStats st = head_stats(train_profiles, train_labels, n_heads);
+    int64_t hits = 0;
+    for (size_t i = 0; i < dev_profiles.size(); ++i) {
+        std::array<double, kSubsystemCount> sum{};
+        std::array<int64_t, kSubsystemCount> heads{};
+        for (int64_t l = 0; l < map.n_layer(); ++l) {
+            for (int64_t h = 0; h < map.n_head(); ++h) {
+                const auto j = static_cast<size_t>(l * map.n_head() + h);
+                const auto s = static_cast<size_t>(map.subsystem_of(l, h));
+                sum[s] += st.sigma[j] > 0 ? (dev_profiles[i][j] - st.mu[j]) / st.sigma[j] : 0.0;
+                heads[s] += 1;
+            }
+        }
+        int best = -1;
+        double best_value = -1e300;
+        for (int s = 0; s < kSubsystemCount; ++s) {
+            if (heads[static_cast<size_t>(s)] == 0) continue;
+            const double mean = sum[static_cast<size_t>(s)] / static_cast<double>(heads[static_cast<size_t>(s)]);
+            if (mean > best_value) {
+                best_value = mean;
+                best = s;
+            }
+        }
+        hits += best == dev_labels[i] ? 1 : 0;
+    }
+    return static_cast<double>(hits) / static_cast<double>(dev_profiles.size());
+}
+
+Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backend, const Tokenizer& tokenizer,
+                                             std::span<const Probe> train, std::span<const Probe> dev,
+                                             const CalibrationOptions& options) {
+    if (train.empty() || dev.empty()) return make_error(ErrorCode::InvalidArgument, "calibration needs train and dev probes");
+    const size_t total = train.size() + dev.size();
+    auto train_profiles = head_profiles(model, backend, tokenizer, train, options, 0, total);
+    if (!train_profiles) return train_profiles.error();
+    auto dev_profiles = head_profiles(model, backend, tokenizer, dev, options, train.size(), total);
+    if (!dev_profiles) return dev_profiles.error();
+    std::vector<int> train_labels, dev_labels;
+    for (const Probe& p : train) train_labels.push_back(p.label);
+    for (const Probe& p : dev) dev_labels.push_back(p.label);
+    const ModelParams& mp = model.params();
+    CalibrationResult r;
+    r.map = assign_from_profiles(*train_profiles, train_labels, mp.n_layer, mp.n_head);
+    r.separation = separation_score(r.map, *train_profiles, train_labels, *dev_profiles, dev_labels);
+    std::vector<int> shuffled = train_labels; // the null: labels that carry no information
+    std::mt19937_64 rng(options.null_seed);
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    const HeadMap null_map = assign_from_profiles(*train_profiles, shuffled, mp.n_layer, mp.n_head);
+    r.null_separation = separation_score(null_map, *train_profiles, shuffled, *dev_profiles, dev_labels);
+    r.n_train = train.size();
+    r.n_dev = dev.size();
+    return r;
+}
+
+} // namespace octo

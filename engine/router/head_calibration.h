@@ -1,0 +1,65 @@
+// Head-map calibration (docs/router.md, "Head-map calibration"): which subsystem each head of a
+// downloaded model serves, measured on the labelled probe set.
+//
+// 1. Profile: for each probe, each head's contribution norm ‖W_h z_h‖ averaged over the probe's
+//    positions without BOS.
+// 2. Affinity: per head, its mean profile over each subsystem's train probes, z-scored across
+//    the eight subsystems.
+// 3. Assignment: per layer, heads to subsystems with the default map's counts (H/8 each, the
+//    first H mod 8 one more), maximising total affinity (balanced_assignment.h).
+// 4. Separation (dev split): each dev probe's profile, standardised per head with the train
+//    statistics, averaged over each subsystem's assigned heads; the fraction of dev probes whose
+//    largest average is their own label. The same score for a map calibrated on shuffled train
+//    labels is the null: a map means something only when it clearly beats it (chance is 1/8).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/backend/backend.h"
+#include "engine/core/result.h"
+#include "engine/instrumentation/head_map.h"
+#include "engine/model/model.h"
+#include "engine/router/probe_set.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace octo {
+
+struct CalibrationResult {
+    HeadMap map = HeadMap::make_default(1, 1);
+    double separation = 0.0;      // on dev, this map
+    double null_separation = 0.0; // on dev, a map calibrated on shuffled train labels
+    size_t n_train = 0;
+    size_t n_dev = 0;
+};
+
+struct CalibrationOptions {
+    uint64_t null_seed = 1;
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(size_t done, size_t total)> progress; // probes profiled
+};
+
+// Head profiles of the probes, [n_probes][n_layer * n_head].
+Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backend& backend, const Tokenizer& tokenizer,
+                                                      std::span<const Probe> probes, const CalibrationOptions& options,
+                                                      size_t progress_offset = 0, size_t progress_total = 0);
+
+// Steps 2-3 from profiles: the calibrated map (source Calibrated).
+HeadMap assign_from_profiles(std::span<const std::vector<float>> profiles, std::span<const int> labels, int64_t n_layer,
+                             int64_t n_head);
+
+// Step 4.
+// (The train probes give each head's standardisation; the dev labels are used only to score.)
+double separation_score(const HeadMap& map, std::span<const std::vector<float>> train_profiles,
+                        std::span<const int> train_labels, std::span<const std::vector<float>> dev_profiles,
+                        std::span<const int> dev_labels);
+
+Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backend, const Tokenizer& tokenizer,
+                                             std::span<const Probe> train, std::span<const Probe> dev,
+                                             const CalibrationOptions& options);
+
+} // namespace octo
