@@ -1,5 +1,6 @@
 // octoscope-cli eval-router: the router's accuracy on a labelled probe file — stage 1 alone and
 // both stages, per-class precision and recall, and the confusion matrix.
+#include <chrono>
 #include <iostream>
 #include <memory>
 
@@ -53,6 +54,7 @@ int run_eval_router(const EvalRouterOptions& o) {
     router->set_stage2_weight(o.stage2_weight);
     Confusion stage1{}, both{};
     int64_t hit1 = 0, hit2 = 0;
+    const auto start = std::chrono::steady_clock::now();
     for (const Probe& p : probes.value()) {
         const RouteDecision d = router->route(p.text);
         stage1[static_cast<size_t>(p.label)][static_cast<size_t>(d.stage1_route)] += 1;
@@ -61,6 +63,7 @@ int run_eval_router(const EvalRouterOptions& o) {
         hit2 += d.route == p.label;
     }
     const auto n = static_cast<double>(probes->size());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const nlohmann::json out = {{"n", probes->size()},
                                 {"stage1_accuracy", double(hit1) / n},
                                 {"accuracy", double(hit2) / n},
@@ -72,7 +75,8 @@ int run_eval_router(const EvalRouterOptions& o) {
                                      for (int s = 0; s < kSubsystemCount; ++s) ids.push_back(subsystem_id(s));
                                      return ids;
                                  }()},
-                                {"embedding", "lexical"}};
+                                {"embedding", "lexical"},
+                                {"ms_per_route", ms / n}}; // a figure, not a test: varies with the machine
     if (o.json) {
         print_json(out);
         return kExitOk;
