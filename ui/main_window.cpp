@@ -24,6 +24,7 @@
 #include "ui/kv_view.h"
 #include "ui/latency_view.h"
 #include "ui/prompt_panel.h"
+#include "ui/router_panel.h"
 #include "ui/run_export.h"
 #include "ui/subsystem_strip_view.h"
 #include "ui/switches_panel.h"
@@ -44,6 +45,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     kv_ = new KvView(store_, this);
     latency_ = new LatencyView(store_, this);
     history_ = new HistoryPanel(store_, this);
+    router_ = new RouterPanel(prompt_->editor(), this);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(tokens_);
@@ -52,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDock(prompt_, tr("Prompt"), QStringLiteral("promptDock"), Qt::LeftDockWidgetArea);
     addDock(switches_, tr("Subsystems"), QStringLiteral("switchesDock"), Qt::LeftDockWidgetArea);
     addDock(history_, tr("Run history"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
+    addDock(router_, tr("Router"), QStringLiteral("routerDock"), Qt::LeftDockWidgetArea);
     QDockWidget* heat = addDock(heatmap_, tr("Layers × heads"), QStringLiteral("heatmapDock"), Qt::RightDockWidgetArea);
     QDockWidget* att = addDock(attention_, tr("Attention"), QStringLiteral("attentionDock"), Qt::RightDockWidgetArea);
     addDock(strip_, tr("Tokens × subsystems"), QStringLiteral("stripDock"), Qt::BottomDockWidgetArea);
@@ -59,6 +62,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QDockWidget* lat = addDock(latency_, tr("Latency"), QStringLiteral("latencyDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
                      findChild<QDockWidget*>(QStringLiteral("historyDock")));
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
+                     findChild<QDockWidget*>(QStringLiteral("routerDock")));
     findChild<QDockWidget*>(QStringLiteral("switchesDock"))->raise();
     tabifyDockWidget(heat, att);
     heat->raise();
@@ -172,6 +177,8 @@ void MainWindow::buildMenus() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Octoscope"), this, &MainWindow::about);
 }
+
+void MainWindow::loadRouter(const QString& resource_dir) { router_->load(resource_dir); }
 
 void MainWindow::openModel(const QString& path) {
     loading_path_ = path;

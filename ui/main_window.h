@@ -23,6 +23,7 @@ class AttentionView;
 class KvView;
 class LatencyView;
 class HistoryPanel;
+class RouterPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,6 +44,9 @@ public:
     HeadHeatmapView* headHeatmap() const { return heatmap_; }
     KvView* kvView() const { return kv_; }
     AttentionView* attentionView() const { return attention_; }
+    RouterPanel* routerPanel() const { return router_; }
+    // Loads the router's probes and rules from the resource folder (the router panel).
+    void loadRouter(const QString& resource_dir);
     // The last settings sent to the engine (what the run history records).
     const RunSettings& lastSettings() const { return last_settings_; }
 
@@ -78,6 +82,7 @@ private:
     KvView* kv_;
     LatencyView* latency_;
     HistoryPanel* history_;
+    RouterPanel* router_;
     QLabel* status_model_;
     QLabel* status_speed_;
     QLabel* status_memory_;

@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "app/common/builtin_model.h"
+#include "app/common/resource_dir.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
 #include "ui/stall_monitor.h"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
     parser.process(app);
 
     octo::ui::MainWindow window;
+    if (auto dir = octo::resource_dir()) window.loadRouter(QString::fromStdString(dir->string()));
     const auto path = octo::model_path_or_builtin(parser.value(model).toStdString());
     const bool headless = parser.isSet(screenshot);
     if (headless && !parser.isSet(prompt)) {

@@ -27,6 +27,7 @@
 #include "ui/kv_view.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
+#include "ui/router_panel.h"
 #include "ui/switches_panel.h"
 #include "ui/token_stream_view.h"
 
@@ -44,6 +45,7 @@ private slots:
     void cancelStopsTheStream();
     void failedLoadKeepsThePreviousModel();
     void screenshotEntryPoint();
+    void routerFollowsTheEditorAndLearns();
 
 private:
     QString writeModel(const QString& name, int64_t context_length);
@@ -234,6 +236,38 @@ void TestWorkbench::screenshotEntryPoint() {
         for (int x = 810; x < 1180; x += 7) colors.insert(image.pixel(x, y));
     }
     QVERIFY2(colors.size() >= 2, "the heatmap region is one flat colour");
+}
+
+void TestWorkbench::routerFollowsTheEditorAndLearns() {
+    QFile::remove(RouterPanel::userProbePath());
+    MainWindow w;
+    w.show();
+    w.loadRouter(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    RouterPanel* panel = w.routerPanel();
+    QSignalSpy routed(panel, &RouterPanel::routed);
+    w.promptPanel()->editor()->setPlainText(QStringLiteral("计算苹果2023年营收同比增长率")); // as if typed
+    QVERIFY(routed.wait(5000));
+    while (routed.wait(400)) {} // debounced: settle on the final text
+    QVERIFY(panel->decision());
+    QCOMPARE(panel->decision()->route, 2); // rte-c
+    QVERIFY(!w.promptPanel()->editor()->extraSelections().isEmpty()); // firing spans highlighted
+    const QTextEdit::ExtraSelection first = w.promptPanel()->editor()->extraSelections().first();
+    QVERIFY(!first.cursor.selectedText().isEmpty());
+
+    // "This route is wrong": the label is recorded in the user's probe file and the centroids are
+    // refitted, so stage 1 moves toward the corrected label (stage 2's features still weigh in).
+    const float before = panel->decision()->similarity[0];
+    for (int i = 0; i < 4; ++i) {
+        panel->correct(0);
+        QVERIFY(routed.wait(5000));
+    }
+    QVERIFY(panel->decision()->similarity[0] > before);
+    QCOMPARE(panel->decision()->stage1_route, 0);
+    QFile user(RouterPanel::userProbePath());
+    QVERIFY(user.open(QIODevice::ReadOnly));
+    QCOMPARE(user.readAll().count('\n'), 4);
+    user.close();
+    QFile::remove(RouterPanel::userProbePath());
 }
 
 QTEST_MAIN(TestWorkbench)

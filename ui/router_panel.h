@@ -1,0 +1,60 @@
+// The router's view of the prompt being typed (docs/router.md): the chosen route, the top 3
+// with both stages' scores, the composition, the features that fired — highlighted in the
+// editor — and "this route is wrong", which records the right label in the user's probe file
+// and refits the centroids (the article's rule 3). Routing runs on a worker thread, debounced.
+#pragma once
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "engine/router/router.h"
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace octo::ui {
+
+class RouterPanel : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kDebounceMs = 150;
+
+    RouterPanel(QPlainTextEdit* editor, QWidget* parent = nullptr);
+    ~RouterPanel() override;
+
+    // Loads the router from the resources (and the user's corrections); false with a message
+    // shown in the panel when that fails.
+    bool load(const QString& resource_dir);
+    const std::optional<RouteDecision>& decision() const { return decision_; }
+    // Records that the current prompt belongs to `subsystem`, refits, and routes again.
+    void correct(int subsystem);
+    static QString userProbePath();
+
+signals:
+    void routed(); // a new decision is shown
+
+private:
+    void schedule();
+    void show(const QString& text, const RouteDecision& d, uint64_t generation);
+    void highlight(const QString& text, const RouteDecision& d);
+
+    QPlainTextEdit* editor_;
+    QLabel* route_;
+    QTableWidget* table_;
+    QLabel* features_;
+    QPushButton* wrong_;
+    QTimer debounce_;
+    std::shared_ptr<Router> router_;
+    std::shared_ptr<std::mutex> router_mutex_ = std::make_shared<std::mutex>();
+    std::optional<RouteDecision> decision_;
+    uint64_t generation_ = 0; // routing requests sent; stale results are dropped
+};
+
+} // namespace octo::ui
