@@ -6,7 +6,11 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/route_json.h"
+#include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/router/model_embedding.h"
+#include "engine/tokenizer/vocab.h"
 
 namespace octo::cli {
 
@@ -15,19 +19,41 @@ namespace {
 struct RouteOptions {
     std::string prompt;
     std::string embedding = "lexical";
+    std::string model;
+    int64_t layer = -1;
     bool json = false;
 };
 
 int run_route(const RouteOptions& o) {
-    if (o.embedding != "lexical") {
-        return report_error(o.json, "--embedding model is not implemented yet (docs/router.md); use lexical", kExitUsage);
-    }
     auto dir = resource_dir();
     if (!dir) return report_error(o.json, dir.error());
-    auto router = Router::from_resources(dir.value().string());
+    // With --embedding model: the model, its tokenizer and a backend, alive while routing.
+    std::unique_ptr<Model> model;
+    std::unique_ptr<Tokenizer> tokenizer;
+    std::unique_ptr<CpuBackend> backend;
+    std::shared_ptr<TextEmbedding> embedding;
+    if (o.embedding == "model") {
+        auto path = model_path_or_builtin(o.model);
+        if (!path) return report_error(o.json, path.error());
+        auto loaded = Model::load(path.value());
+        if (!loaded) return report_error(o.json, loaded.error());
+        model = std::move(loaded.value());
+        auto vocab = vocab_from_gguf(model->file());
+        if (!vocab) return report_error(o.json, vocab.error());
+        auto tok = Tokenizer::create(std::move(vocab.value()));
+        if (!tok) return report_error(o.json, tok.error());
+        tokenizer = std::make_unique<Tokenizer>(std::move(tok.value()));
+        auto b = CpuBackend::create({});
+        if (!b) return report_error(o.json, b.error());
+        backend = std::move(b.value());
+        auto e = ModelEmbedding::create(*model, *backend, *tokenizer, o.layer);
+        if (!e) return report_error(o.json, e.error());
+        embedding = std::move(e.value());
+    }
+    auto router = Router::from_resources(dir.value().string(), embedding);
     if (!router) return report_error(o.json, router.error());
     const RouteDecision d = router->route(o.prompt);
-    const nlohmann::json out = route_json(d, o.prompt);
+    const nlohmann::json out = route_json(d, o.prompt, router->embedding_name());
     if (o.json) {
         print_json(out);
         return kExitOk;
@@ -46,8 +72,10 @@ void add_route_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<RouteOptions>();
     CLI::App* cmd = app.add_subcommand("route", "Route a prompt to a subsystem (two-stage router) with its evidence");
     cmd->add_option("--prompt,-p", o->prompt, "The prompt")->required();
-    cmd->add_option("--embedding", o->embedding, "Stage-1 embedding: lexical (no model needed)")
+    cmd->add_option("--embedding", o->embedding, "Stage-1 embedding: lexical (no model) or model (hidden states)")
         ->check(CLI::IsMember({"lexical", "model"}))->capture_default_str();
+    cmd->add_option("--model,-m", o->model, "Model for --embedding model (default: the built-in octet model)");
+    cmd->add_option("--layer", o->layer, "Layer whose output is pooled (default: the middle one)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_route(*o); }; });
 }

@@ -4,7 +4,7 @@
 
 namespace octo::cli {
 
-nlohmann::json route_json(const RouteDecision& d, std::string_view prompt) {
+nlohmann::json route_json(const RouteDecision& d, std::string_view prompt, const char* embedding) {
     nlohmann::json top3 = nlohmann::json::array();
     for (const RouteCandidate& c : d.top3) {
         top3.push_back({{"route", subsystem_id(c.subsystem)},
@@ -30,7 +30,7 @@ nlohmann::json route_json(const RouteDecision& d, std::string_view prompt) {
             {"scores", scores},
             {"composition", d.composition},
             {"features", features},
-            {"embedding", "lexical"}};
+            {"embedding", embedding}};
 }
 
 } // namespace octo::cli

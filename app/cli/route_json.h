@@ -7,6 +7,6 @@
 
 namespace octo::cli {
 
-nlohmann::json route_json(const RouteDecision& d, std::string_view prompt);
+nlohmann::json route_json(const RouteDecision& d, std::string_view prompt, const char* embedding);
 
 } // namespace octo::cli

@@ -71,7 +71,9 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
         }
         norms_ = backend_.allocate(n_batch_ * s.n_head);
     }
-    if (options.head_norms || options.head_outputs || options.dla) host_.resize(static_cast<size_t>(n_batch_ * n_embd_));
+    if (options.head_norms || options.head_outputs || options.dla || options.hidden_layer >= 0) {
+        host_.resize(static_cast<size_t>(n_batch_ * n_embd_));
+    }
     baseline_.reset();
     if (!ablation.heads.empty() && ablation.mode == AblationMode::Mean) {
         baseline_ = backend_.allocate(n_layer_ * n_embd_);
@@ -173,6 +175,14 @@ void LlamaForward::probe(int64_t layer, int64_t n, const KvBatchCells& cells, st
     }
 }
 
+// The residual stream of each token after the configured layer (router embeddings).
+void LlamaForward::probe_hidden(int64_t n, std::span<TokenProbe> probes) {
+    backend_.read(x_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
+    for (int64_t t = 0; t < n; ++t) {
+        probes[static_cast<size_t>(t)].hidden.assign(host_.begin() + t * n_embd_, host_.begin() + (t + 1) * n_embd_);
+    }
+}
+
 // 1 / rms of each token's final residual: the output norm's scale, an input of direct logit
 // attribution (computed in double from the same floats the output norm reads).
 void LlamaForward::probe_final_scale(int64_t n, std::span<TokenProbe> probes) {
@@ -206,6 +216,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
         }
         attention_block(w.layers[l], static_cast<int64_t>(l), n, cells, cache, probes);
         ffn_block(w.layers[l], n);
+        if (instrument_.hidden_layer == static_cast<int64_t>(l) && !probes.empty()) probe_hidden(n, probes);
     }
     if (instrument_.dla && !probes.empty()) probe_final_scale(n, probes);
     if (n_logit_rows == 0) return Ok{};

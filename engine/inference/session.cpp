@@ -75,7 +75,8 @@ Session::Session(const Model& model, Backend& backend, const SessionOptions& opt
     : model_(model), backend_(backend), options_(options), n_ctx_(n_ctx), n_batch_(n_batch),
       n_vocab_(model.params().n_vocab), own_store_(std::move(own_store)), store_(store),
       context_key_(context_key(model, options)),
-      reuse_(!options.instrument.head_outputs && !options.instrument.attention), dla_(std::move(dla)),
+      reuse_(!options.instrument.head_outputs && !options.instrument.attention && options.instrument.hidden_layer < 0),
+      dla_(std::move(dla)),
       forward_(model, backend, n_batch), positions_(static_cast<size_t>(n_batch)),
       write_cells_(static_cast<size_t>(n_batch)) {}
 
@@ -85,7 +86,7 @@ Session::~Session() {
 
 bool Session::measuring() const {
     const InstrumentOptions& i = options_.instrument;
-    return i.head_norms || i.head_outputs || i.dla || i.attention || model_.weights().has_router();
+    return i.head_norms || i.head_outputs || i.dla || i.attention || i.hidden_layer >= 0 || model_.weights().has_router();
 }
 
 bool Session::caches_measurements() const { return reuse_ && measuring(); }

@@ -6,8 +6,8 @@
 // Prefix reuse: start(prompt) takes the cached K/V — and the cached measurements — of the
 // longest block-aligned prefix of `prompt` computed before under the same context (the model,
 // the ablation and which measurements are taken; kv_context_key). The last prompt token is always
-// recomputed. Runs that record head outputs or attention weights neither reuse nor publish blocks
-// (those measurements are not cached).
+// recomputed. Runs that record head outputs, attention weights or hidden states neither reuse nor
+// publish blocks (those measurements are not cached).
 #pragma once
 
 #include <atomic>

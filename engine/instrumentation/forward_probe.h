@@ -18,6 +18,7 @@ struct InstrumentOptions {
     bool head_outputs = false; // TokenProbe::head_outputs (baselines for mean ablation, tests)
     bool dla = false;          // TokenProbe::dla (direct logit attribution, once the next token is known)
     bool attention = false;    // TokenProbe::attention (softmax weights over earlier positions)
+    int64_t hidden_layer = -1; // TokenProbe::hidden: the residual stream after this layer; -1: off
 };
 
 // One evaluated position's measurements; a vector is empty when its option is off.
@@ -29,6 +30,7 @@ struct TokenProbe {
     float final_inv_rms = 0.0f;      // 1 / rms of the final residual (the output norm's scale), with dla
     std::vector<float> gates;        // [n_layer][n_groups] router gates (models with a router)
     std::vector<float> attention;    // [n_layer][n_head][position + 1] softmax weights
+    std::vector<float> hidden;       // [n_embd] residual stream after InstrumentOptions::hidden_layer
 };
 
 enum class AblationMode {

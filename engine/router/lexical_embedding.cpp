@@ -47,7 +47,7 @@ std::vector<std::pair<int, int>> LexicalEmbedding::ngram_counts(std::string_view
     return {counts.begin(), counts.end()};
 }
 
-LexicalEmbedding LexicalEmbedding::fit(std::span<const std::string> corpus) {
+LexicalEmbedding LexicalEmbedding::fit_corpus(std::span<const std::string> corpus) {
     std::vector<int> df(kDims, 0);
     for (const std::string& doc : corpus) {
         for (const auto& [bucket, count] : ngram_counts(doc)) df[static_cast<size_t>(bucket)] += 1;

@@ -15,17 +15,21 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/router/text_embedding.h"
+
 namespace octo {
 
-class LexicalEmbedding {
+class LexicalEmbedding final : public TextEmbedding {
 public:
     static constexpr int kDims = 1 << 14;
 
     // Document frequencies from a corpus (the train probes).
-    static LexicalEmbedding fit(std::span<const std::string> corpus);
+    static LexicalEmbedding fit_corpus(std::span<const std::string> corpus);
 
+    const char* name() const override { return "lexical"; }
+    void fit(std::span<const std::string> corpus) override { *this = fit_corpus(corpus); }
     // [kDims], unit length (all zero for a text with no characters).
-    std::vector<float> embed(std::string_view text) const;
+    std::vector<float> embed(std::string_view text) const override;
 
     // The bucket counts of a text's n-grams (sparse: bucket, count), for tests.
     static std::vector<std::pair<int, int>> ngram_counts(std::string_view text);

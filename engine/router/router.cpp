@@ -7,21 +7,23 @@
 
 namespace octo {
 
-Router::Router(std::vector<Probe> probes, FeatureRules rules) : probes_(std::move(probes)), rules_(std::move(rules)) {
+Router::Router(std::vector<Probe> probes, FeatureRules rules, std::shared_ptr<TextEmbedding> embedding)
+    : probes_(std::move(probes)), rules_(std::move(rules)),
+      embedding_(embedding ? std::move(embedding) : std::make_shared<LexicalEmbedding>()) {
     refit();
 }
 
-Router Router::fit(std::span<const Probe> train, FeatureRules rules) {
-    return Router(std::vector<Probe>(train.begin(), train.end()), std::move(rules));
+Router Router::fit(std::span<const Probe> train, FeatureRules rules, std::shared_ptr<TextEmbedding> embedding) {
+    return Router(std::vector<Probe>(train.begin(), train.end()), std::move(rules), std::move(embedding));
 }
 
-Result<Router> Router::from_resources(const std::string& resource_dir) {
+Result<Router> Router::from_resources(const std::string& resource_dir, std::shared_ptr<TextEmbedding> embedding) {
     const std::filesystem::path dir(resource_dir);
     auto probes = read_probe_file((dir / "probes" / "probes_train.jsonl").string());
     if (!probes) return probes.error();
     auto rules = FeatureRules::load((dir / "rules" / "router_features.json").string());
     if (!rules) return rules.error();
-    return Router(std::move(probes.value()), std::move(rules.value()));
+    return Router(std::move(probes.value()), std::move(rules.value()), std::move(embedding));
 }
 
 void Router::refit() {
@@ -31,10 +33,10 @@ void Router::refit() {
         texts.push_back(p.text);
         labels.push_back(p.label);
     }
-    embedding_ = LexicalEmbedding::fit(texts);
+    embedding_->fit(texts);
     std::vector<std::vector<float>> embeddings;
     embeddings.reserve(texts.size());
-    for (const std::string& t : texts) embeddings.push_back(embedding_.embed(t));
+    for (const std::string& t : texts) embeddings.push_back(embedding_->embed(t));
     centroids_ = compute_centroids(embeddings, labels);
 }
 
@@ -45,7 +47,7 @@ void Router::add_probe(const Probe& probe) {
 
 RouteDecision Router::route(std::string_view prompt) const {
     RouteDecision d;
-    const std::vector<float> e = embedding_.embed(prompt);
+    const std::vector<float> e = embedding_->embed(prompt);
     d.similarity = centroid_similarities(centroids_, e);
     const FeatureScores features = rules_.score(prompt);
     const auto max_scores = rules_.max_scores();

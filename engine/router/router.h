@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,10 +44,13 @@ public:
     static constexpr double kStage2Weight = 0.5;
     static constexpr double kTemperature = 0.05;
 
-    // Fits the lexical embedding and the centroids on `train`.
-    static Router fit(std::span<const Probe> train, FeatureRules rules);
+    // Fits the embedding (lexical unless another is given) and the centroids on `train`.
+    static Router fit(std::span<const Probe> train, FeatureRules rules,
+                      std::shared_ptr<TextEmbedding> embedding = nullptr);
     // The resources' train probes and rule file.
-    static Result<Router> from_resources(const std::string& resource_dir);
+    static Result<Router> from_resources(const std::string& resource_dir,
+                                         std::shared_ptr<TextEmbedding> embedding = nullptr);
+    const char* embedding_name() const { return embedding_->name(); }
 
     RouteDecision route(std::string_view prompt) const;
 
@@ -57,12 +61,12 @@ public:
     size_t n_probes() const { return probes_.size(); }
 
 private:
-    Router(std::vector<Probe> probes, FeatureRules rules);
+    Router(std::vector<Probe> probes, FeatureRules rules, std::shared_ptr<TextEmbedding> embedding);
     void refit();
 
     std::vector<Probe> probes_;
     FeatureRules rules_;
-    LexicalEmbedding embedding_;
+    std::shared_ptr<TextEmbedding> embedding_;
     Centroids centroids_;
     double stage2_weight_ = kStage2Weight;
 };

@@ -32,8 +32,8 @@ TEST(CliRoute, DecisionWithEvidence) {
         }
     }
     EXPECT_TRUE(digits);
-    auto model = run_cli({"route", "--prompt", "x", "--embedding", "model", "--json"});
-    EXPECT_EQ(model.exit_status, 2);
+    auto missing = run_cli({"route", "--prompt", "x", "--embedding", "model", "--model", "/nonexistent.gguf", "--json"});
+    EXPECT_EQ(missing.exit_status, 1);
 }
 
 TEST(CliEvalRouter, AccuracyPerClassAndConfusion) {

@@ -18,7 +18,7 @@ TEST(LexicalEmbedding, NormalisesCaseDigitsAndSpaces) {
     for (const auto& [bucket, count] : LexicalEmbedding::ngram_counts("苹果公")) total += count;
     EXPECT_EQ(total, 6);
     const std::vector<std::string> corpus = {"苹果公司的营收", "计算增长率", "what is 12% of 50"};
-    const LexicalEmbedding e = LexicalEmbedding::fit(corpus);
+    const LexicalEmbedding e = LexicalEmbedding::fit_corpus(corpus);
     const auto v = e.embed("苹果公司");
     double norm = 0.0;
     for (float x : v) norm += double(x) * x;
@@ -128,6 +128,38 @@ TEST(Router, DecidesWithEvidenceAndLearnsFromCorrections) {
     EXPECT_EQ(router.n_probes(), toy_probes().size() + 3);
     EXPECT_EQ(router.route(prompt).route, 0);
     EXPECT_EQ(router.route(prompt).stage1_route, 0);
+}
+
+} // namespace
+} // namespace octo
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/router/model_embedding.h"
+#include "engine/tokenizer/vocab.h"
+#include "tests/support/loaded_model.h"
+
+namespace octo {
+namespace {
+
+TEST(ModelEmbedding, MeanPooledHiddenStateOfTheModel) {
+    SyntheticModelSpec spec;
+    spec.n_layer = 3;
+    const test::LoadedModel m = test::load_synthetic(spec);
+    auto backend = CpuBackend::create({1, {}}).value();
+    const Tokenizer tok = Tokenizer::create(vocab_from_gguf(m.model->file()).value()).value();
+    auto e = ModelEmbedding::create(*m.model, *backend, tok).value();
+    EXPECT_EQ(e->layer(), 1);
+    EXPECT_STREQ(e->name(), "model");
+    const auto a = e->embed("What is 5 + 7?");
+    ASSERT_EQ(a.size(), static_cast<size_t>(m.model->params().n_embd));
+    EXPECT_NEAR(cosine(a, a), 1.0f, 1e-5f);
+    EXPECT_EQ(e->embed("What is 5 + 7?"), a); // deterministic
+    EXPECT_LT(cosine(a, e->embed("if it rains then stay")), 0.9999f);
+    EXPECT_FALSE(ModelEmbedding::create(*m.model, *backend, tok, 3)); // past the last layer
+    // The router runs on it: centroids from probes, a decision with three candidates.
+    Router router = Router::fit(toy_probes(), FeatureRules::parse(kRules, "test").value(), std::move(e));
+    EXPECT_STREQ(router.embedding_name(), "model");
+    EXPECT_EQ(router.route("What is 12% of 80?").top3.size(), 3u);
 }
 
 } // namespace

@@ -1,0 +1,41 @@
+// Router stage 1 with the loaded model's own representation: the residual stream after layer
+// `layer` (default: the middle one), mean-pooled over the prompt's positions without BOS and
+// L2-normalised. Evaluated with the engine, one prompt at a time.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "engine/backend/backend.h"
+#include "engine/core/result.h"
+#include "engine/inference/session.h"
+#include "engine/model/model.h"
+#include "engine/router/text_embedding.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace octo {
+
+class ModelEmbedding final : public TextEmbedding {
+public:
+    // layer < 0: n_layer / 2. The model, backend and tokenizer must outlive the embedding.
+    static Result<std::unique_ptr<ModelEmbedding>> create(const Model& model, Backend& backend,
+                                                          const Tokenizer& tokenizer, int64_t layer = -1);
+
+    const char* name() const override { return "model"; }
+    void fit(std::span<const std::string>) override {}
+    // All zero when the text cannot be evaluated (e.g. a character the vocabulary lacks).
+    std::vector<float> embed(std::string_view text) const override;
+    int64_t layer() const { return layer_; }
+
+private:
+    ModelEmbedding(const Model& model, const Tokenizer& tokenizer, std::unique_ptr<Session> session, int64_t layer)
+        : model_(model), tokenizer_(tokenizer), session_(std::move(session)), layer_(layer) {}
+
+    const Model& model_;
+    const Tokenizer& tokenizer_;
+    std::unique_ptr<Session> session_;
+    mutable std::mutex mutex_; // one evaluation at a time
+    int64_t layer_;
+};
+
+} // namespace octo
