@@ -27,6 +27,10 @@ void EngineBridge::loadModel(const QString& path) { host_->load_model(path.toStd
 
 uint64_t EngineBridge::run(const RunSettings& settings) { return host_->run(settings); }
 
+void EngineBridge::calibrate(const QString& train, const QString& dev) {
+    host_->calibrate(train.toStdString(), dev.toStdString());
+}
+
 void EngineBridge::cancel() { host_->cancel(); }
 
 bool EngineBridge::busy() const { return host_->busy(); }

@@ -23,6 +23,7 @@ public:
 
     void loadModel(const QString& path);
     uint64_t run(const RunSettings& settings);
+    void calibrate(const QString& train_probes, const QString& dev_probes);
     void cancel();
     bool busy() const;
 

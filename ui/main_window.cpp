@@ -113,6 +113,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         statusBar()->showMessage(tr("Cannot open the model: %1").arg(message), 15000);
         updateStatus();
     });
+    connect(&store_, &RunStore::calibrationProgress, this, [this](int done, int total) {
+        if (!calibration_progress_) return;
+        calibration_progress_->setMaximum(total);
+        calibration_progress_->setValue(done);
+    });
+    connect(&store_, &RunStore::calibrationFinished, this, [this](const QString& message, bool ok) {
+        if (calibration_progress_) calibration_progress_->reset();
+        statusBar()->showMessage(ok ? message : tr("Calibration failed: %1").arg(message), 20000);
+        updateStatus();
+    });
     connect(&store_, &RunStore::runChanged, this, [this] { prompt_->setRunning(true); });
     connect(&store_, &RunStore::runFinished, this, [this] {
         prompt_->setRunning(bridge_.busy());
@@ -171,6 +181,9 @@ void MainWindow::buildMenus() {
     run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::rerun);
     run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
 
+    QMenu* model = menuBar()->addMenu(tr("&Model"));
+    model->addAction(tr("&Calibrate Head Map…"), this, &MainWindow::calibrateHeadMap);
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
@@ -178,7 +191,27 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About Octoscope"), this, &MainWindow::about);
 }
 
-void MainWindow::loadRouter(const QString& resource_dir) { router_->load(resource_dir); }
+void MainWindow::loadRouter(const QString& resource_dir) {
+    resource_dir_ = resource_dir;
+    router_->load(resource_dir);
+}
+
+void MainWindow::calibrateHeadMap() {
+    if (!store_.model() || resource_dir_.isEmpty()) {
+        statusBar()->showMessage(tr("Load a model first"), 5000);
+        return;
+    }
+    if (!calibration_progress_) {
+        calibration_progress_ = new QProgressDialog(this);
+        calibration_progress_->setWindowTitle(tr("Calibrating head map"));
+        calibration_progress_->setLabelText(tr("Measuring every head on the labelled probe set…"));
+        calibration_progress_->setMinimumDuration(0);
+        connect(calibration_progress_, &QProgressDialog::canceled, this, [this] { bridge_.cancel(); });
+    }
+    calibration_progress_->setValue(0);
+    bridge_.calibrate(QDir(resource_dir_).filePath(QStringLiteral("probes/probes_train.jsonl")),
+                      QDir(resource_dir_).filePath(QStringLiteral("probes/probes_dev.jsonl")));
+}
 
 void MainWindow::openModel(const QString& path) {
     loading_path_ = path;
@@ -225,6 +258,9 @@ void MainWindow::updateStatus() {
                                .arg(QString::fromStdString(m->name), QString::fromStdString(m->architecture))
                                .arg(double(m->n_params) / 1e6, 0, 'f', 1)
                                .arg(QString::fromStdString(m->backend)));
+    if (m->head_map) {
+        status_model_->setText(status_model_->text() + tr(" — head map: %1").arg(QString::fromUtf8(head_map_source_name(m->head_map->source()))));
+    }
     status_memory_->setText(tr("weights %1, KV pool %2")
                                 .arg(locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),
                                      locale.formattedDataSize(static_cast<qint64>(m->kv_bytes))));

@@ -47,6 +47,8 @@ public:
     RouterPanel* routerPanel() const { return router_; }
     // Loads the router's probes and rules from the resource folder (the router panel).
     void loadRouter(const QString& resource_dir);
+    // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
+    void calibrateHeadMap();
     // The last settings sent to the engine (what the run history records).
     const RunSettings& lastSettings() const { return last_settings_; }
 
@@ -89,6 +91,8 @@ private:
     QMenu* recent_menu_ = nullptr;
     QProgressDialog* load_progress_ = nullptr;
     QString loading_path_;
+    QString resource_dir_;
+    QProgressDialog* calibration_progress_ = nullptr;
     RunSettings last_settings_;
     bool laid_out_ = false;
 };

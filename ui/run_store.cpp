@@ -87,6 +87,22 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            finished = finished || e.run_id == shown_;
                            history = true;
                        },
+                       [&](const host_event::CalibrationProgress& e) {
+                           emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
+                       },
+                       [&](const host_event::CalibrationDone& e) {
+                           if (model_) model_->head_map = e.active;
+                           emit calibrationFinished(tr("Head map calibrated: separation %1 on dev (null %2, chance 0.125); "
+                                                       "stored in %3. Active map: %4.")
+                                                        .arg(e.separation, 0, 'f', 3)
+                                                        .arg(e.null_separation, 0, 'f', 3)
+                                                        .arg(QString::fromStdString(e.map_path),
+                                                             QString::fromUtf8(head_map_source_name(e.active.source()))),
+                                                    true);
+                       },
+                       [&](const host_event::CalibrationFailed& e) {
+                           emit calibrationFinished(QString::fromStdString(e.message), false);
+                       },
                        [&](const host_event::RunFailed& e) {
                            RunRecord* r = find(e.run_id);
                            if (!r) { // failed before it started (e.g. no model): keep it in the history

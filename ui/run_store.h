@@ -37,6 +37,8 @@ signals:
     void loadStarted(const QString& path, quint64 total_bytes);
     void loadProgress(double fraction);
     void loadFailed(const QString& message, bool cancelled);
+    void calibrationProgress(int done, int total);
+    void calibrationFinished(const QString& message, bool ok);
     void runChanged();          // another run is shown (or the shown one started)
     void tokensAppended(int first); // tokens [first, end) of the shown run are new or updated
     void runFinished();         // the shown run finished, failed or was cancelled

@@ -5,7 +5,9 @@
 
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/generation/prompt_builder.h"
+#include "engine/instrumentation/calibrated_maps.h"
 #include "engine/instrumentation/head_map_source.h"
+#include "engine/router/head_calibration.h"
 #include "engine/kv/kv_store.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -54,6 +56,14 @@ uint64_t EngineHost::run(const RunSettings& settings) {
     }
     wake_.notify_all();
     return id;
+}
+
+void EngineHost::calibrate(const std::string& train_probes, const std::string& dev_probes) {
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(CalibrateCommand{train_probes, dev_probes});
+    }
+    wake_.notify_all();
 }
 
 void EngineHost::cancel() { cancel_ = true; }
@@ -153,6 +163,31 @@ void EngineHost::execute(const LoadCommand& c) {
     loaded_.reset(); // the old pool and model go before the new one is published
     loaded_ = std::move(loaded);
     post(host_event::ModelLoaded{loaded_->info});
+}
+
+void EngineHost::execute(const CalibrateCommand& c) {
+    if (!loaded_) return post(host_event::CalibrationFailed{"no model is loaded"});
+    Loaded& l = *loaded_;
+    auto train = read_probe_file(c.train);
+    if (!train) return post(host_event::CalibrationFailed{train.error().message});
+    auto dev = read_probe_file(c.dev);
+    if (!dev) return post(host_event::CalibrationFailed{dev.error().message});
+    CalibrationOptions options;
+    options.cancel = &cancel_;
+    options.progress = [this](size_t done, size_t total) {
+        if (done % 8 == 0 || done == total) post(host_event::CalibrationProgress{done, total});
+    };
+    auto r = calibrate_head_map(*l.model, *l.backend, *l.tokenizer, train.value(), dev.value(), options);
+    if (!r) return post(host_event::CalibrationFailed{r.error().message});
+    const nlohmann::json report = {{"n_train", r->n_train}, {"n_dev", r->n_dev}, {"separation", r->separation},
+                                   {"null_separation", r->null_separation}};
+    auto saved = save_calibrated_map(*l.model, l.info.path, r->map, report);
+    if (!saved) return post(host_event::CalibrationFailed{saved.error().message});
+    auto active = resolve_head_map(*l.model); // precedence: the model's own map, then this one
+    if (!active) return post(host_event::CalibrationFailed{active.error().message});
+    l.map = active.value();
+    l.info.head_map = active.value();
+    post(host_event::CalibrationDone{r->separation, r->null_separation, saved.value(), active.value()});
 }
 
 void EngineHost::execute(const RunCommand& c) {

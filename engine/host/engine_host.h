@@ -88,11 +88,17 @@ struct RunFinished {
     Metric default_metric = Metric::NormShare;
 };
 struct RunFailed { uint64_t run_id = 0; std::string message; };
+struct CalibrationProgress { size_t done = 0; size_t total = 0; };
+// A calibrated head map was measured and stored; `active` is the map runs now use (a map in the
+// GGUF metadata keeps precedence over a calibrated one).
+struct CalibrationDone { double separation = 0.0; double null_separation = 0.0; std::string map_path; HeadMap active; };
+struct CalibrationFailed { std::string message; };
 } // namespace host_event
 
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
                                host_event::RunStarted, host_event::PromptMeasured, host_event::Token,
-                               host_event::RunFinished, host_event::RunFailed>;
+                               host_event::RunFinished, host_event::RunFailed, host_event::CalibrationProgress,
+                               host_event::CalibrationDone, host_event::CalibrationFailed>;
 
 class EngineHost {
 public:
@@ -106,7 +112,9 @@ public:
     void load_model(const std::string& path);
     // Queues a run on the loaded model, replacing a queued, not yet started run; returns its id.
     uint64_t run(const RunSettings& settings);
-    // Stops what is running now (a run or a load); queued commands stay queued.
+    // Queues a head-map calibration of the loaded model on these probe files (docs/router.md).
+    void calibrate(const std::string& train_probes, const std::string& dev_probes);
+    // Stops what is running now (a run, load or calibration); queued commands stay queued.
     void cancel();
     // Every staged event, oldest first.
     std::vector<HostEvent> take_events();
@@ -116,12 +124,14 @@ public:
 private:
     struct LoadCommand { std::string path; };
     struct RunCommand { uint64_t id; RunSettings settings; };
-    using Command = std::variant<LoadCommand, RunCommand>;
+    struct CalibrateCommand { std::string train; std::string dev; };
+    using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand>;
     struct Loaded; // model, tokenizer, backend, pool: owned by the worker
 
     void worker();
     void execute(const LoadCommand& c);
     void execute(const RunCommand& c);
+    void execute(const CalibrateCommand& c);
     void post(HostEvent event);
 
     std::function<void()> notify_;

@@ -69,7 +69,11 @@ Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backen
         PromptSpec spec;
         spec.text = probes[i].text;
         auto prompt = build_prompt(model.file(), tokenizer, spec);
-        if (!prompt) return prompt.error();
+        if (!prompt) { // text this vocabulary cannot encode: no profile (skipped by the caller)
+            out.emplace_back();
+            if (options.progress) options.progress(progress_offset + i + 1, progress_total ? progress_total : probes.size());
+            continue;
+        }
         std::vector<int32_t> ids = prompt->ids;
         if (static_cast<int64_t>(ids.size()) > s.n_ctx()) ids.resize(static_cast<size_t>(s.n_ctx()));
         const int64_t reused = s.start(ids);
@@ -155,9 +159,22 @@ Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backen
     if (!train_profiles) return train_profiles.error();
     auto dev_profiles = head_profiles(model, backend, tokenizer, dev, options, train.size(), total);
     if (!dev_profiles) return dev_profiles.error();
+    // Probes the vocabulary cannot encode have no profile and are left out.
+    const auto keep = [](std::vector<std::vector<float>>& profiles, std::span<const Probe> probes, std::vector<int>& labels) {
+        std::vector<std::vector<float>> kept;
+        for (size_t i = 0; i < probes.size(); ++i) {
+            if (profiles[i].empty()) continue;
+            kept.push_back(std::move(profiles[i]));
+            labels.push_back(probes[i].label);
+        }
+        profiles = std::move(kept);
+    };
     std::vector<int> train_labels, dev_labels;
-    for (const Probe& p : train) train_labels.push_back(p.label);
-    for (const Probe& p : dev) dev_labels.push_back(p.label);
+    keep(train_profiles.value(), train, train_labels);
+    keep(dev_profiles.value(), dev, dev_labels);
+    if (train_labels.empty() || dev_labels.empty()) {
+        return make_error(ErrorCode::InvalidArgument, "the model's vocabulary cannot encode the probes");
+    }
     const ModelParams& mp = model.params();
     CalibrationResult r;
     r.map = assign_from_profiles(*train_profiles, train_labels, mp.n_layer, mp.n_head);
@@ -167,8 +184,8 @@ Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backen
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
     const HeadMap null_map = assign_from_profiles(*train_profiles, shuffled, mp.n_layer, mp.n_head);
     r.null_separation = separation_score(null_map, *train_profiles, shuffled, *dev_profiles, dev_labels);
-    r.n_train = train.size();
-    r.n_dev = dev.size();
+    r.n_train = train_labels.size();
+    r.n_dev = dev_labels.size();
     return r;
 }
 

@@ -43,7 +43,8 @@ struct CalibrationOptions {
     std::function<void(size_t done, size_t total)> progress; // probes profiled
 };
 
-// Head profiles of the probes, [n_probes][n_layer * n_head].
+// Head profiles of the probes, [n_probes][n_layer * n_head]; empty for a probe whose text the
+// vocabulary cannot encode (calibrate_head_map leaves those out and counts only the rest).
 Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                                       std::span<const Probe> probes, const CalibrationOptions& options,
                                                       size_t progress_offset = 0, size_t progress_total = 0);

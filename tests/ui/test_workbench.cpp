@@ -46,6 +46,7 @@ private slots:
     void failedLoadKeepsThePreviousModel();
     void screenshotEntryPoint();
     void routerFollowsTheEditorAndLearns();
+    void calibrationFromTheMenu();
 
 private:
     QString writeModel(const QString& name, int64_t context_length);
@@ -268,6 +269,22 @@ void TestWorkbench::routerFollowsTheEditorAndLearns() {
     QCOMPARE(user.readAll().count('\n'), 4);
     user.close();
     QFile::remove(RouterPanel::userProbePath());
+}
+
+void TestWorkbench::calibrationFromTheMenu() {
+    qputenv("XDG_DATA_HOME", dir_.filePath("calibration").toUtf8()); // where the map is stored
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    w.loadRouter(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Default);
+    QSignalSpy finished(&w.store(), &RunStore::calibrationFinished);
+    w.calibrateHeadMap();
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(0).toString()));
+    QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Calibrated);
+    QVERIFY(QDir(dir_.filePath("calibration/octoscope/head-maps")).entryList({"*.calibration.json"}).size() == 1);
+    qunsetenv("XDG_DATA_HOME");
 }
 
 QTEST_MAIN(TestWorkbench)
