@@ -35,6 +35,8 @@ public:
     void runPrompt(); // the editor's prompt with the current settings and switches
     void rerun();     // the shown run's prompt and seed with the current switches
     void cancelRun();
+    // Runs exactly these settings (switches included).
+    void submitSettings(const RunSettings& settings) { submit(settings); }
 
     RunStore& store() { return store_; }
     EngineBridge& bridge() { return bridge_; }

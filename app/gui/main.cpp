@@ -15,6 +15,7 @@
 #include "app/common/resource_dir.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
+#include "ui/switches_panel.h"
 #include "ui/stall_monitor.h"
 
 int main(int argc, char** argv) {
@@ -31,7 +32,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption prompt({"p", "prompt"}, QApplication::translate("main", "Prompt to run at start"), "text");
     const QCommandLineOption screenshot("screenshot", QApplication::translate("main", "Run --prompt, save the window as PNG, exit"), "png");
     const QCommandLineOption max_tokens("max-tokens", QApplication::translate("main", "Tokens to generate"), "n");
-    parser.addOptions({model, prompt, screenshot, max_tokens});
+    const QCommandLineOption ignore_eos("ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens"));
+    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos});
     parser.process(app);
 
     octo::ui::MainWindow window;
@@ -59,7 +61,13 @@ int main(int argc, char** argv) {
             octo::RunSettings s = window.promptPanel()->settings();
             if (parser.isSet(max_tokens)) s.max_tokens = parser.value(max_tokens).toLongLong();
             window.promptPanel()->restore(s);
-            window.runPrompt();
+            if (parser.isSet(ignore_eos)) {
+                s.stop_at_eog = false;
+                window.switches()->apply(s);
+                window.submitSettings(s);
+            } else {
+                window.runPrompt();
+            }
         });
     }
     octo::ui::StallMonitor stalls;

@@ -207,6 +207,7 @@ void EngineHost::execute(const RunCommand& c) {
     request.generate.prompt_ids = prompt->ids;
     request.generate.max_tokens = c.settings.max_tokens;
     request.generate.sampling = c.settings.sampling;
+    request.generate.stop_at_eog = c.settings.stop_at_eog;
     request.disabled = c.settings.disabled;
     request.ablation_mode = c.settings.ablation_mode;
     request.dla = c.settings.dla;

@@ -40,6 +40,7 @@ struct RunSettings {
     AblationMode ablation_mode = AblationMode::Zero;
     bool dla = false;
     bool record_attention = true;
+    bool stop_at_eog = true; // false: keep going past end-of-generation tokens (measurements)
 };
 
 struct ModelInfo {
