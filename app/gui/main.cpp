@@ -5,6 +5,8 @@
 // measured during the run (a 5 ms timer recording its own lateness).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QSettings>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTimer>
@@ -38,7 +40,13 @@ int main(int argc, char** argv) {
 
     octo::ui::MainWindow window;
     if (auto dir = octo::resource_dir()) window.loadRouter(QString::fromStdString(dir->string()));
-    const auto path = octo::model_path_or_builtin(parser.value(model).toStdString());
+    // --model, else the model open when the workbench last closed, else the built-in one.
+    QString requested = parser.value(model);
+    if (requested.isEmpty() && !parser.isSet(screenshot)) {
+        const QString last = QSettings().value("lastModel").toString();
+        if (!last.isEmpty() && QFileInfo::exists(last)) requested = last;
+    }
+    const auto path = octo::model_path_or_builtin(requested.toStdString());
     const bool headless = parser.isSet(screenshot);
     if (headless && !parser.isSet(prompt)) {
         std::fprintf(stderr, "octoscope: --screenshot needs --prompt\n");

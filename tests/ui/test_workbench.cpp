@@ -47,6 +47,7 @@ private slots:
     void screenshotEntryPoint();
     void routerFollowsTheEditorAndLearns();
     void calibrationFromTheMenu();
+    void exportsWriteTheRun();
 
 private:
     QString writeModel(const QString& name, int64_t context_length);
@@ -285,6 +286,29 @@ void TestWorkbench::calibrationFromTheMenu() {
     QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Calibrated);
     QVERIFY(QDir(dir_.filePath("calibration/octoscope/head-maps")).entryList({"*.calibration.json"}).size() == 1);
     qunsetenv("XDG_DATA_HOME");
+}
+
+void TestWorkbench::exportsWriteTheRun() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    QVERIFY(runAndWait(w, QStringLiteral("export me"), 5));
+    const QString json = dir_.filePath("run.json"), csv = dir_.filePath("run.csv"), plots = dir_.filePath("plots");
+    QVERIFY(w.exportRunData(json, csv));
+    QFile j(json);
+    QVERIFY(j.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(j.readAll()).object();
+    const RunRecord* run = w.store().current();
+    QCOMPARE(static_cast<size_t>(doc["tokens"].toArray().size()), run->tokens.size());
+    QCOMPARE(doc["tokens"].toArray().last().toObject()["id"].toInt(), run->tokens.back().id);
+    QFile c(csv);
+    QVERIFY(c.open(QIODevice::ReadOnly));
+    QCOMPARE(static_cast<size_t>(c.readAll().count('\n')), run->tokens.size() + 1); // header + one row per token
+    QVERIFY(QDir().mkpath(plots));
+    QVERIFY(w.exportPlots(plots));
+    QVERIFY(QFileInfo::exists(QDir(plots).filePath("headHeatmapPlot.png")));
+    QVERIFY(w.exportScreenshot(dir_.filePath("window.png")));
+    QVERIFY(!QImage(dir_.filePath("window.png")).isNull());
 }
 
 QTEST_MAIN(TestWorkbench)
