@@ -6,12 +6,11 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
-#include "app/common/builtin_model.h"
+#include "app/cli/model_loading.h"
 #include "app/common/resource_dir.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/router/head_calibration.h"
-#include "engine/tokenizer/vocab.h"
 
 namespace octo::cli {
 
@@ -26,8 +25,6 @@ struct CalibrateOptions {
 };
 
 int run_calibrate(const CalibrateOptions& o) {
-    auto path = model_path_or_builtin(o.model);
-    if (!path) return report_error(o.json, path.error());
     std::string train_path = o.train, dev_path = o.dev;
     if (train_path.empty() || dev_path.empty()) {
         auto dir = resource_dir();
@@ -39,12 +36,9 @@ int run_calibrate(const CalibrateOptions& o) {
     if (!train) return report_error(o.json, train.error());
     auto dev = read_probe_file(dev_path);
     if (!dev) return report_error(o.json, dev.error());
-    auto model = Model::load(path.value());
-    if (!model) return report_error(o.json, model.error());
-    auto vocab = vocab_from_gguf(model.value()->file());
-    if (!vocab) return report_error(o.json, path.value() + ": " + vocab.error().message);
-    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
-    if (!tokenizer) return report_error(o.json, path.value() + ": " + tokenizer.error().message);
+    auto loaded = load_model_and_tokenizer(o.model);
+    if (!loaded) return report_error(o.json, loaded.error());
+    const Model& model = *loaded->model;
     auto backend = CpuBackend::create({o.threads, {}});
     if (!backend) return report_error(o.json, backend.error());
     CalibrationOptions options;
@@ -53,7 +47,7 @@ int run_calibrate(const CalibrateOptions& o) {
             if (done % 25 == 0 || done == total) std::cerr << "\rprofiling probes " << done << " / " << total << std::flush;
         };
     }
-    auto r = calibrate_head_map(*model.value(), *backend.value(), tokenizer.value(), train.value(), dev.value(), options);
+    auto r = calibrate_head_map(model, *backend.value(), *loaded->tokenizer, train.value(), dev.value(), options);
     if (!r) return report_error(o.json, r.error());
     if (!o.json) std::cerr << '\n';
     const nlohmann::json report = {{"n_train", r->n_train},
@@ -61,11 +55,11 @@ int run_calibrate(const CalibrateOptions& o) {
                                    {"separation", r->separation},
                                    {"null_separation", r->null_separation},
                                    {"chance", 1.0 / kSubsystemCount}};
-    auto saved = save_calibrated_map(*model.value(), path.value(), r->map, report);
+    auto saved = save_calibrated_map(model, loaded->path, r->map, report);
     if (!saved) return report_error(o.json, saved.error());
     nlohmann::json out = report;
     out["map_path"] = saved.value();
-    out["model"] = valid_utf8(path.value());
+    out["model"] = valid_utf8(loaded->path);
     out["head_map"] = r->map.to_json();
     if (o.json) {
         print_json(out);

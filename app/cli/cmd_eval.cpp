@@ -7,11 +7,10 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/subsystem_list.h"
-#include "app/common/builtin_model.h"
+#include "app/cli/model_loading.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/evaluation/task_eval.h"
 #include "engine/instrumentation/head_map_source.h"
-#include "engine/tokenizer/vocab.h"
 
 namespace octo::cli {
 
@@ -35,18 +34,13 @@ double accuracy(const TaskEvalCounts& c) {
 int run_eval(const EvalOptions& o) {
     auto disabled = parse_subsystem_list(o.disable, "--disable");
     if (!disabled) return report_error(o.json, disabled.error().message, kExitUsage);
-    auto path = model_path_or_builtin(o.model);
-    if (!path) return report_error(o.json, path.error());
     auto items = read_task_file(o.data);
     if (!items) return report_error(o.json, items.error());
     if (o.limit > 0 && static_cast<size_t>(o.limit) < items->size()) items->resize(static_cast<size_t>(o.limit));
-    auto model = Model::load(path.value());
-    if (!model) return report_error(o.json, model.error());
-    auto vocab = vocab_from_gguf(model.value()->file());
-    if (!vocab) return report_error(o.json, path.value() + ": " + vocab.error().message);
-    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
-    if (!tokenizer) return report_error(o.json, path.value() + ": " + tokenizer.error().message);
-    auto map = resolve_head_map(*model.value(), o.head_map);
+    auto loaded = load_model_and_tokenizer(o.model);
+    if (!loaded) return report_error(o.json, loaded.error());
+    const Model& model = *loaded->model;
+    auto map = resolve_head_map(model, o.head_map);
     if (!map) return report_error(o.json, map.error());
     auto backend = CpuBackend::create({o.threads, {}});
     if (!backend) return report_error(o.json, backend.error());
@@ -59,7 +53,7 @@ int run_eval(const EvalOptions& o) {
             if (done % 50 == 0 || done == total) std::cerr << "\r" << done << " / " << total << std::flush;
         };
     }
-    auto r = evaluate_tasks(*model.value(), *backend.value(), tokenizer.value(), map.value(), items.value(), options);
+    auto r = evaluate_tasks(model, *backend.value(), *loaded->tokenizer, map.value(), items.value(), options);
     if (!r) return report_error(o.json, r.error());
     if (!o.json) std::cerr << '\n';
 
@@ -76,7 +70,7 @@ int run_eval(const EvalOptions& o) {
         {"per_subsystem", per},
         {"n", r->overall.items},
         {"n_per_subsystem", counts},
-        {"model", valid_utf8(path.value())},
+        {"model", valid_utf8(loaded->path)},
         {"disabled", subsystem_list_json(disabled.value())},
         {"head_map", map->describe()},
     };

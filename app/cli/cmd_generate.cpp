@@ -5,7 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/subsystem_list.h"
-#include "app/common/builtin_model.h"
+#include "app/cli/model_loading.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
@@ -14,7 +14,6 @@
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
-#include "engine/tokenizer/vocab.h"
 
 namespace octo::cli {
 
@@ -72,29 +71,24 @@ int run_generate(const GenerateOptions& o) {
         if (!bytes) return report_error(o.json, bytes.error());
         spec.text = std::move(bytes.value());
     }
-    auto path = model_path_or_builtin(o.model);
-    if (!path) return report_error(o.json, path.error());
     LoadOptions load;
     load.n_ctx = o.ctx_size;
-    auto model = Model::load(path.value(), load);
-    if (!model) return report_error(o.json, model.error());
-    auto vocab = vocab_from_gguf(model.value()->file());
-    if (!vocab) return report_error(o.json, path.value() + ": " + vocab.error().message);
-    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
-    if (!tokenizer) return report_error(o.json, path.value() + ": " + tokenizer.error().message);
-    const Tokenizer& tok = tokenizer.value();
+    auto loaded = load_model_and_tokenizer(o.model, load);
+    if (!loaded) return report_error(o.json, loaded.error());
+    const Model& model = *loaded->model;
+    const Tokenizer& tok = *loaded->tokenizer;
 
-    auto prompt = build_prompt(model.value()->file(), tok, spec);
+    auto prompt = build_prompt(model.file(), tok, spec);
     if (!prompt) return report_error(o.json, prompt.error());
 
     CpuBackendOptions backend_options;
     backend_options.n_threads = o.threads;
     auto backend = CpuBackend::create(backend_options);
     if (!backend) return report_error(o.json, backend.error());
-    auto map = resolve_head_map(*model.value(), o.head_map);
+    auto map = resolve_head_map(model, o.head_map);
     if (!map) return report_error(o.json, map.error());
-    const int64_t n_ctx = model.value()->n_ctx();
-    auto kv = KvStore::create(*backend.value(), model.value()->params(),
+    const int64_t n_ctx = model.n_ctx();
+    auto kv = KvStore::create(*backend.value(), model.params(),
                               KvPoolConfig{kDefaultKvBlockSize, static_cast<int32_t>((n_ctx + kDefaultKvBlockSize - 1) /
                                                                                      kDefaultKvBlockSize)});
     if (!kv) return report_error(o.json, kv.error());
@@ -110,7 +104,7 @@ int run_generate(const GenerateOptions& o) {
     request.dla = o.attribution == "dla";
     request.record_attention = o.record_attention;
     size_t streamed = 0;
-    auto run = run_instrumented(*model.value(), *backend.value(), tok, map.value(), *kv.value(), request,
+    auto run = run_instrumented(model, *backend.value(), tok, map.value(), *kv.value(), request,
                                 [&](const TokenEvent& e) {
                                     streamed += e.visible_text.size();
                                     if (!o.json) std::cout << e.visible_text << std::flush;

@@ -6,11 +6,11 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/route_json.h"
-#include "app/common/builtin_model.h"
+#include "app/cli/model_loading.h"
 #include "app/common/resource_dir.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/router/model_embedding.h"
-#include "engine/tokenizer/vocab.h"
+
 
 namespace octo::cli {
 
@@ -28,25 +28,17 @@ int run_route(const RouteOptions& o) {
     auto dir = resource_dir();
     if (!dir) return report_error(o.json, dir.error());
     // With --embedding model: the model, its tokenizer and a backend, alive while routing.
-    std::unique_ptr<Model> model;
-    std::unique_ptr<Tokenizer> tokenizer;
+    LoadedModel loaded;
     std::unique_ptr<CpuBackend> backend;
     std::shared_ptr<TextEmbedding> embedding;
     if (o.embedding == "model") {
-        auto path = model_path_or_builtin(o.model);
-        if (!path) return report_error(o.json, path.error());
-        auto loaded = Model::load(path.value());
-        if (!loaded) return report_error(o.json, loaded.error());
-        model = std::move(loaded.value());
-        auto vocab = vocab_from_gguf(model->file());
-        if (!vocab) return report_error(o.json, vocab.error());
-        auto tok = Tokenizer::create(std::move(vocab.value()));
-        if (!tok) return report_error(o.json, tok.error());
-        tokenizer = std::make_unique<Tokenizer>(std::move(tok.value()));
+        auto l = load_model_and_tokenizer(o.model);
+        if (!l) return report_error(o.json, l.error());
+        loaded = std::move(l.value());
         auto b = CpuBackend::create({});
         if (!b) return report_error(o.json, b.error());
         backend = std::move(b.value());
-        auto e = ModelEmbedding::create(*model, *backend, *tokenizer, o.layer);
+        auto e = ModelEmbedding::create(*loaded.model, *backend, *loaded.tokenizer, o.layer);
         if (!e) return report_error(o.json, e.error());
         embedding = std::move(e.value());
     }
