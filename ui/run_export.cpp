@@ -9,14 +9,6 @@ namespace octo::ui {
 
 namespace {
 
-nlohmann::json metrics_json(const TokenMetrics& m) {
-    nlohmann::json out = nlohmann::json::object();
-    for (Metric metric : {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}) {
-        if (m.get(metric)) out[metric_name(metric)] = *m.get(metric);
-    }
-    return out;
-}
-
 QByteArray csv_field(const QString& s) {
     QString q = s;
     q.replace(QStringLiteral("\""), QStringLiteral("\"\""));

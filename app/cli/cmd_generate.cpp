@@ -45,14 +45,6 @@ nlohmann::json shares_json(const std::optional<SubsystemValues>& v) {
 }
 
 // Every computed metric by name.
-nlohmann::json metrics_json(const TokenMetrics& m) {
-    nlohmann::json out = nlohmann::json::object();
-    for (Metric metric : {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}) {
-        if (m.get(metric)) out[metric_name(metric)] = *m.get(metric);
-    }
-    return out;
-}
-
 nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
     nlohmann::json top = nlohmann::json::array();
     for (const auto& alt : e.logprobs.top) {
@@ -87,10 +79,7 @@ int run_generate(const GenerateOptions& o) {
     if (!backend) return report_error(o.json, backend.error());
     auto map = resolve_head_map(model, o.head_map);
     if (!map) return report_error(o.json, map.error());
-    const int64_t n_ctx = model.n_ctx();
-    auto kv = KvStore::create(*backend.value(), model.params(),
-                              KvPoolConfig{kDefaultKvBlockSize, static_cast<int32_t>((n_ctx + kDefaultKvBlockSize - 1) /
-                                                                                     kDefaultKvBlockSize)});
+    auto kv = KvStore::create(*backend.value(), model.params(), kv_pool_for_context(model.n_ctx()));
     if (!kv) return report_error(o.json, kv.error());
 
     InstrumentedRequest request;

@@ -57,9 +57,7 @@ Result<std::vector<TaskItem>> read_task_file(const std::string& path) {
 Result<TaskEvalResult> evaluate_tasks(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                       const HeadMap& map, std::span<const TaskItem> items,
                                       const TaskEvalOptions& options) {
-    auto kv = KvStore::create(backend, model.params(),
-                              KvPoolConfig{kDefaultKvBlockSize, static_cast<int32_t>((model.n_ctx() + kDefaultKvBlockSize - 1) /
-                                                                                     kDefaultKvBlockSize)});
+    auto kv = KvStore::create(backend, model.params(), kv_pool_for_context(model.n_ctx()));
     if (!kv) return kv.error();
     SessionOptions o;
     o.kv = kv.value().get();

@@ -50,6 +50,20 @@ const std::optional<SubsystemValues>& TokenMetrics::get(Metric metric) const {
     return norm_share;
 }
 
+std::vector<float> relative_baseline(std::span<const TokenProbe> prompt_probes) {
+    if (prompt_probes.size() < 2) return {};
+    auto mean = mean_head_norms(prompt_probes.subspan(1));
+    return mean ? std::move(mean.value()) : std::vector<float>{};
+}
+
+nlohmann::json metrics_json(const TokenMetrics& m) {
+    nlohmann::json out = nlohmann::json::object();
+    for (Metric metric : {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}) {
+        if (m.get(metric)) out[metric_name(metric)] = *m.get(metric);
+    }
+    return out;
+}
+
 Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, std::span<const float> baseline_norms,
                                    int64_t n_router_groups) {
     TokenMetrics m;
@@ -105,12 +119,7 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
     r.generation = std::move(generation.value());
     r.default_metric = model.weights().has_router() ? Metric::Gates : Metric::NormShare;
     const std::vector<TokenProbe>& prompt = r.generation.prompt_probes;
-    std::vector<float> baseline_norms;
-    if (prompt.size() >= 2) {
-        auto mean = mean_head_norms(std::span(prompt).subspan(1)); // BOS excluded
-        if (!mean) return mean.error();
-        baseline_norms = std::move(mean.value());
-    }
+    const std::vector<float> baseline_norms = relative_baseline(prompt);
     const int64_t groups = model.weights().n_router_groups;
     for (const TokenProbe& p : prompt) {
         auto m = token_metrics(map, p, baseline_norms, groups);

@@ -12,6 +12,8 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/generation/generator.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/instrumentation/subsystem_grouping.h"
@@ -56,6 +58,13 @@ struct InstrumentedResult {
 Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                             const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
                                             const std::function<void(const TokenEvent&)>& on_token = {});
+
+// The relative metric's baseline: each head's mean norm over the prompt without position 0
+// (BOS); empty when the prompt has fewer than 2 positions.
+std::vector<float> relative_baseline(std::span<const TokenProbe> prompt_probes);
+
+// Every computed metric by name: {"norm_share": [8 floats], …}.
+nlohmann::json metrics_json(const TokenMetrics& metrics);
 
 // The metrics of one position from its probe; `baseline_norms` is the relative metric's
 // baseline (empty: relative is not computed).

@@ -135,8 +135,8 @@ void EngineHost::execute(const LoadCommand& c) {
     auto map = resolve_head_map(*model.value());
     if (!map) return fail(map.error());
     const ModelParams& p = model.value()->params();
-    const int32_t blocks = static_cast<int32_t>((model.value()->n_ctx() + kDefaultKvBlockSize - 1) / kDefaultKvBlockSize);
-    auto kv = KvStore::create(*backend.value(), p, KvPoolConfig{kDefaultKvBlockSize, blocks});
+    const KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
+    auto kv = KvStore::create(*backend.value(), p, pool);
     if (!kv) return fail(kv.error());
 
     auto loaded = std::make_unique<Loaded>();
@@ -153,8 +153,8 @@ void EngineHost::execute(const LoadCommand& c) {
     info.has_router = model.value()->weights().has_router();
     info.backend = backend.value()->name();
     info.head_map = map.value();
-    info.kv_block_size = kDefaultKvBlockSize;
-    info.kv_blocks = blocks;
+    info.kv_block_size = pool.block_size;
+    info.kv_blocks = pool.n_blocks;
     loaded->model = std::move(model.value());
     loaded->tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
     loaded->backend = std::move(backend.value());
@@ -216,10 +216,7 @@ void EngineHost::execute(const RunCommand& c) {
     std::vector<float> baseline_norms; // the relative metric's baseline: the prompt without BOS
     const int64_t groups = l.model->weights().n_router_groups;
     request.generate.on_prompt = [&](const std::vector<TokenProbe>& probes) {
-        if (probes.size() >= 2) {
-            auto mean = mean_head_norms(std::span(probes).subspan(1));
-            if (mean) baseline_norms = std::move(mean.value());
-        }
+        baseline_norms = relative_baseline(probes);
         host_event::PromptMeasured m{c.id, probes, {}, 0};
         for (const TokenProbe& p : probes) {
             auto metrics = token_metrics(l.map, p, baseline_norms, groups);

@@ -49,9 +49,10 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
             return make_error(ErrorCode::InvalidArgument, "the shared KV pool was made for another model shape");
         }
     } else {
-        const int64_t n_blocks = (n_ctx + options.kv_block_size - 1) / options.kv_block_size;
-        if (n_blocks > INT32_MAX) return make_error(ErrorCode::InvalidArgument, "n_ctx is too large");
-        auto made = KvStore::create(backend, p, KvPoolConfig{options.kv_block_size, static_cast<int32_t>(n_blocks)});
+        if ((n_ctx + options.kv_block_size - 1) / options.kv_block_size > INT32_MAX) {
+            return make_error(ErrorCode::InvalidArgument, "n_ctx is too large");
+        }
+        auto made = KvStore::create(backend, p, kv_pool_for_context(n_ctx, options.kv_block_size));
         if (!made) return made.error();
         own = std::move(made.value());
         store = own.get();
@@ -169,35 +170,39 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
         }
         position_ += m;
     }
-    if (probing) record_probes(tokens, first_position);
+    if (probing) {
+        if (auto s = record_probes(tokens, first_position); !s) return s.error();
+    }
     if (reuse_) {
         if (auto s = pool.commit(seq_); !s) return s.error();
     }
     return std::span<const float>(logits_);
 }
 
-void Session::record_probes(std::span<const int32_t> tokens, int64_t first_position) {
-    for (size_t i = 0; i < probes_.size(); ++i) {
-        TokenProbe& probe = probes_[i];
-        if (dla_ && i + 1 < probes_.size()) {
-            probe.dla = dla_->attribute(probe, tokens[i + 1]).value(); // inputs are the forward pass's own
-            probe.dla_target = tokens[i + 1];
-            if (!options_.instrument.head_outputs) probe.head_outputs.clear();
-        }
-        if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(first_position) + i], probe);
-    }
-    dla_pending_ = dla_.has_value();
-}
-
-Status Session::attribute(int32_t target) {
-    if (!dla_pending_ || probes_.empty()) return Ok{};
-    TokenProbe& probe = probes_.back();
+Status Session::attribute_probe(TokenProbe& probe, int32_t target) {
     auto dla = dla_->attribute(probe, target);
     if (!dla) return dla.error();
     probe.dla = std::move(dla.value());
     probe.dla_target = target;
-    if (!options_.instrument.head_outputs) probe.head_outputs.clear();
-    if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(position_ - 1)], probe);
+    if (!options_.instrument.head_outputs) probe.head_outputs.clear(); // kept only for DLA
+    return Ok{};
+}
+
+Status Session::record_probes(std::span<const int32_t> tokens, int64_t first_position) {
+    for (size_t i = 0; i < probes_.size(); ++i) {
+        if (dla_ && i + 1 < probes_.size()) {
+            if (auto s = attribute_probe(probes_[i], tokens[i + 1]); !s) return s;
+        }
+        if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(first_position) + i], probes_[i]);
+    }
+    dla_pending_ = dla_.has_value();
+    return Ok{};
+}
+
+Status Session::attribute(int32_t target) {
+    if (!dla_pending_ || probes_.empty()) return Ok{};
+    if (auto s = attribute_probe(probes_.back(), target); !s) return s;
+    if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(position_ - 1)], probes_.back());
     dla_pending_ = false;
     return Ok{};
 }

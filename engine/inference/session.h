@@ -26,8 +26,6 @@
 
 namespace octo {
 
-constexpr int32_t kDefaultKvBlockSize = 16;
-
 // Bits of KvContext::measurements.
 enum KvMeasurement : uint8_t {
     kKvNorms = 1,   // head_norms cached with the blocks
@@ -98,7 +96,8 @@ private:
             std::unique_ptr<KvStore> own_store, KvStore* store, std::optional<LogitAttribution> dla);
     bool measuring() const;
     bool caches_measurements() const;
-    void record_probes(std::span<const int32_t> tokens, int64_t first_position);
+    Status record_probes(std::span<const int32_t> tokens, int64_t first_position);
+    Status attribute_probe(TokenProbe& probe, int32_t target); // DLA toward `target`
 
     const Model& model_;
     Backend& backend_;

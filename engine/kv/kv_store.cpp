@@ -4,6 +4,10 @@
 
 namespace octo {
 
+KvPoolConfig kv_pool_for_context(int64_t n_ctx, int32_t block_size) {
+    return KvPoolConfig{block_size, static_cast<int32_t>((n_ctx + block_size - 1) / block_size)};
+}
+
 Result<std::unique_ptr<KvStore>> KvStore::create(Backend& backend, const ModelParams& params,
                                                  const KvPoolConfig& config) {
     auto pool = KvPool::create(config);

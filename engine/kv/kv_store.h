@@ -18,6 +18,11 @@
 
 namespace octo {
 
+constexpr int32_t kDefaultKvBlockSize = 16;
+
+// A pool of `block_size`-token blocks holding n_ctx positions (one full context).
+KvPoolConfig kv_pool_for_context(int64_t n_ctx, int32_t block_size = kDefaultKvBlockSize);
+
 class KvStore {
 public:
     // Allocates config.n_blocks * config.block_size cells of every layer's K and V at once.

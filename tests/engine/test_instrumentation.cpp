@@ -19,6 +19,7 @@
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "tests/support/error_norms.h"
 #include "tests/support/loaded_model.h"
 
 namespace octo {
@@ -71,9 +72,7 @@ SessionOptions probing(bool norms, bool outputs) {
     return o;
 }
 
-bool bit_identical(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using test::bit_identical;
 
 // A copy of the model's GGUF with W_O columns of the given heads zeroed in every layer
 // (F32 weights).

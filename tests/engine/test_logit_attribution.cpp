@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <span>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "engine/gguf/dequantize.h"
 #include "engine/inference/session.h"
 #include "engine/instrumentation/head_grams.h"
+#include "tests/support/error_norms.h"
 #include "tests/support/loaded_model.h"
 
 namespace octo {
@@ -122,9 +122,7 @@ TEST(AttentionRecording, RowsAreDistributionsOverEarlierPositions) {
     EXPECT_EQ(probes[0].attention[0], 1.0f); // the first position sees only itself
 }
 
-bool bit_identical(std::span<const float> a, std::span<const float> b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
-}
+using test::bit_identical;
 
 // octet: per layer, gates = softmax(R · h) scale head group k; every gate is 0 at position 0.
 TEST(Router, GatesAreDistributionsAndZeroAtTheFirstPosition) {

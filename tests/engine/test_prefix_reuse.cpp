@@ -3,7 +3,6 @@
 // prefixes are evicted before the pool fails; a sequence that cannot fit fails cleanly.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <span>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/kv/kv_store.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "tests/support/error_norms.h"
 #include "tests/support/loaded_model.h"
 
 namespace octo {
@@ -38,9 +38,7 @@ std::vector<int32_t> ids(size_t n, int32_t salt = 0) {
     return v;
 }
 
-bool bit_identical(std::span<const float> a, std::span<const float> b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
-}
+using test::bit_identical;
 
 std::unique_ptr<KvStore> make_store(Backend& b, const Model& m, int32_t block_size, int32_t n_blocks) {
     return std::move(KvStore::create(b, m.params(), KvPoolConfig{block_size, n_blocks}).value());

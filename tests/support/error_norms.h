@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
+#include <span>
 #include <vector>
 
 namespace octo::test {
@@ -17,6 +19,11 @@ double relative_l2(const std::vector<Got>& got, const std::vector<Want>& want) {
         den += static_cast<double>(want[i]) * static_cast<double>(want[i]);
     }
     return std::sqrt(num / den);
+}
+
+// Same length and the same bits (no tolerance: determinism and reuse checks).
+inline bool bit_identical(std::span<const float> a, std::span<const float> b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
 }
 
 } // namespace octo::test
