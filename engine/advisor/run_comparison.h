@@ -1,0 +1,47 @@
+// A/B comparison of two runs of the same model: where their generated tokens part, how the
+// chosen tokens' log-probabilities differ token by token, and how their subsystem shares and
+// layer × head norms differ on average. Pure arithmetic on what the runs measured; the caller
+// runs both (same seed) and collects what each run measured.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/generation/generator.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/instrumentation/subsystem_grouping.h"
+
+namespace octo {
+
+// What one run generated, token by token.
+struct ComparedRun {
+    std::vector<int32_t> ids;                   // generated token ids
+    std::vector<double> logprobs;               // [ids] log-probability of each chosen token
+    std::vector<SubsystemValues> shares;        // [ids] subsystem shares of one metric, or empty
+    std::vector<std::vector<float>> head_norms; // [ids][n_layer * n_head], or empty
+};
+
+struct RunComparison {
+    // First generated index whose token differs, or where only one run has a token; none when
+    // both generated exactly the same tokens.
+    std::optional<size_t> first_divergence;
+    std::vector<double> logprob_delta; // [min length] b − a, each run's own chosen token
+    double mean_logprob_a = 0.0;       // over each run's generated tokens (0 when none)
+    double mean_logprob_b = 0.0;
+    std::optional<SubsystemValues> mean_shares_a; // mean over generated tokens; none when unmeasured
+    std::optional<SubsystemValues> mean_shares_b;
+    std::optional<SubsystemValues> share_delta;   // b − a
+    std::vector<float> head_delta; // [n_layer * n_head] mean norm b − a; empty unless both measured
+                                   // with the same shape
+    std::optional<size_t> largest_head_change; // index into head_delta of the largest |change|
+};
+
+RunComparison compare_runs(const ComparedRun& a, const ComparedRun& b);
+
+// A run's generated tokens as compared: `metric`'s shares (where computed) and the head norms.
+ComparedRun compared_run(const GenerateResult& generation, const std::vector<TokenMetrics>& token_metrics,
+                         Metric metric);
+
+} // namespace octo
