@@ -5,9 +5,6 @@
 #include <set>
 #include <sstream>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include <nlohmann/json.hpp>
 
 namespace octo {
@@ -18,22 +15,8 @@ struct FeatureRules::Feature {
     double weight = 0.0;
     bool count = false;
     double cap = 1.0;
-    std::vector<pcre2_code*> patterns;
-
-    ~Feature() {
-        for (pcre2_code* p : patterns) pcre2_code_free(p);
-    }
+    std::vector<RegexPattern> patterns;
 };
-
-namespace {
-
-std::string pcre2_text(int code) {
-    PCRE2_UCHAR buffer[256];
-    pcre2_get_error_message(code, buffer, sizeof buffer);
-    return reinterpret_cast<const char*>(buffer);
-}
-
-} // namespace
 
 Result<FeatureRules> FeatureRules::load(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -84,13 +67,9 @@ Result<FeatureRules> FeatureRules::parse(std::string_view json_text, const std::
             }
             for (const auto& p : f["patterns"]) {
                 if (!p.is_string() || p.get<std::string>().empty()) return bad("every pattern must be a non-empty string");
-                const std::string source = p.get<std::string>();
-                int error = 0;
-                PCRE2_SIZE offset = 0;
-                pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(),
-                                                 PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS, &error, &offset, nullptr);
-                if (!code) return bad("pattern \"" + source + "\" at offset " + std::to_string(offset) + ": " + pcre2_text(error));
-                feature->patterns.push_back(code);
+                auto pattern = RegexPattern::compile(p.get<std::string>());
+                if (!pattern) return bad(pattern.error().message);
+                feature->patterns.push_back(std::move(pattern.value()));
             }
             rules.features_.push_back(std::move(feature));
         }
@@ -109,25 +88,10 @@ std::array<double, kSubsystemCount> FeatureRules::max_scores() const {
 
 FeatureScores FeatureRules::score(std::string_view prompt) const {
     FeatureScores out;
-    std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> match(pcre2_match_data_create(1, nullptr),
-                                                                              &pcre2_match_data_free);
-    const auto* subject = reinterpret_cast<PCRE2_SPTR>(prompt.data());
     for (const auto& f : features_) {
         FiredFeature fired{f->id, f->subsystem, 0.0, f->weight, {}};
-        for (pcre2_code* code : f->patterns) {
-            size_t offset = 0;
-            while (offset <= prompt.size()) {
-                const int rc = pcre2_match(code, subject, prompt.size(), offset, 0, match.get(), nullptr);
-                if (rc < 0) break; // no match, or invalid UTF-8 in the prompt: nothing more from this pattern
-                const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(match.get());
-                if (ov[1] == ov[0]) { // an empty match: step over one character
-                    offset = ov[1] + 1;
-                    while (offset < prompt.size() && (static_cast<unsigned char>(prompt[offset]) & 0xC0) == 0x80) ++offset;
-                    continue;
-                }
-                fired.spans.push_back(FeatureMatch{ov[0], ov[1]});
-                offset = ov[1];
-            }
+        for (const RegexPattern& pattern : f->patterns) {
+            for (const TextSpan& span : pattern.find_all(prompt)) fired.spans.push_back(span);
         }
         if (fired.spans.empty()) continue;
         std::sort(fired.spans.begin(), fired.spans.end(),

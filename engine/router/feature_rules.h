@@ -12,15 +12,13 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/regex_pattern.h"
 #include "engine/core/result.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo {
 
-struct FeatureMatch {
-    size_t start = 0; // UTF-8 byte offsets into the prompt, [start, end)
-    size_t end = 0;
-};
+using FeatureMatch = TextSpan; // UTF-8 byte offsets into the prompt
 
 struct FiredFeature {
     std::string id;          // "rte-c.digits"

@@ -1,0 +1,63 @@
+#include "engine/advisor/apply_rewrite.h"
+
+#include <cctype>
+
+#include "engine/tokenizer/utf8.h"
+
+namespace octo {
+
+bool contains_cjk(std::string_view text) {
+    for (uint32_t cp : decode_utf8(text)) {
+        if ((cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+            (cp >= 0x20000 && cp <= 0x2FFFF)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+bool continuation_byte(std::string_view s, size_t at) {
+    return at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80;
+}
+
+// A space between two pieces unless either side is whitespace or Chinese.
+std::string joined(std::string_view first, std::string_view second, bool chinese) {
+    std::string out(first);
+    if (!chinese && !first.empty() && !second.empty() && !is_space(first.back()) && !is_space(second.front())) out += ' ';
+    out += second;
+    return out;
+}
+
+} // namespace
+
+Result<std::string> apply_rewrite(const AdvisorRules& rules, const Finding& finding, std::string_view prompt) {
+    const AdvisorRule* rule = rules.find(finding.rule);
+    if (!rule) return make_error(ErrorCode::InvalidArgument, "unknown advisor rule \"" + finding.rule + "\"");
+    if (!rule->rewrite) return make_error(ErrorCode::InvalidArgument, "rule " + rule->id + " has no rewrite");
+    const bool chinese = contains_cjk(prompt);
+    std::string text = rule->rewrite->text.in(chinese);
+    switch (rule->rewrite->action) {
+    case RewriteAction::Append: return joined(prompt, text, chinese);
+    case RewriteAction::Prepend: return joined(text, prompt, chinese);
+    case RewriteAction::ReplaceSpan: break;
+    }
+    if (finding.place != FindingPlace::Prompt || finding.start >= finding.end || finding.end > prompt.size() ||
+        continuation_byte(prompt, finding.start) || continuation_byte(prompt, finding.end) ||
+        prompt.substr(finding.start, finding.end - finding.start) != finding.evidence) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "the span of finding " + finding.rule + " no longer holds its evidence in the prompt");
+    }
+    if (std::isupper(static_cast<unsigned char>(prompt[finding.start])) && !text.empty()) {
+        text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    }
+    std::string out(prompt.substr(0, finding.start));
+    out += text;
+    out += prompt.substr(finding.end);
+    return out;
+}
+
+} // namespace octo
