@@ -25,7 +25,9 @@ EngineBridge::~EngineBridge() { host_.reset(); }
 
 void EngineBridge::loadModel(const QString& path) { host_->load_model(path.toStdString()); }
 
-uint64_t EngineBridge::run(const RunSettings& settings) { return host_->run(settings); }
+uint64_t EngineBridge::run(const RunSettings& settings, bool replace_queued) {
+    return host_->run(settings, replace_queued);
+}
 
 void EngineBridge::calibrate(const QString& train, const QString& dev) {
     host_->calibrate(train.toStdString(), dev.toStdString());

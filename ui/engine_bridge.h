@@ -22,7 +22,7 @@ public:
     ~EngineBridge() override;
 
     void loadModel(const QString& path);
-    uint64_t run(const RunSettings& settings);
+    uint64_t run(const RunSettings& settings, bool replace_queued = true); // see EngineHost::run
     void calibrate(const QString& train_probes, const QString& dev_probes);
     void cancel();
     bool busy() const;

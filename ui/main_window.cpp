@@ -18,7 +18,10 @@
 
 #include <qcustomplot.h>
 
+#include "ui/advisor_controller.h"
+#include "ui/advisor_panel.h"
 #include "ui/attention_view.h"
+#include "ui/compare_view.h"
 #include "ui/head_heatmap_view.h"
 #include "ui/history_panel.h"
 #include "ui/kv_view.h"
@@ -46,6 +49,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     latency_ = new LatencyView(store_, this);
     history_ = new HistoryPanel(store_, this);
     router_ = new RouterPanel(prompt_->editor(), this);
+    advisor_ = new AdvisorPanel(prompt_->editor(), this);
+    compare_ = new CompareView(this);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(tokens_);
@@ -60,6 +65,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDock(strip_, tr("Tokens × subsystems"), QStringLiteral("stripDock"), Qt::BottomDockWidgetArea);
     QDockWidget* kv = addDock(kv_, tr("KV pool"), QStringLiteral("kvDock"), Qt::BottomDockWidgetArea);
     QDockWidget* lat = addDock(latency_, tr("Latency"), QStringLiteral("latencyDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* advice = addDock(advisor_, tr("Advisor"), QStringLiteral("advisorDock"), Qt::RightDockWidgetArea);
+    QDockWidget* ab = addDock(compare_, tr("A/B compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
+    advisor_controller_ = new AdvisorController(
+        store_, bridge_, advisor_, compare_,
+        [this] {
+            RunSettings s = prompt_->settings();
+            switches_->apply(s);
+            return s;
+        },
+        [ab] {
+            ab->show();
+            ab->raise();
+        },
+        this);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
                      findChild<QDockWidget*>(QStringLiteral("historyDock")));
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
@@ -68,7 +87,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabifyDockWidget(heat, att);
     heat->raise();
     tabifyDockWidget(kv, lat);
+    tabifyDockWidget(kv, ab);
     kv->raise();
+    tabifyDockWidget(heat, advice);
 
     status_model_ = new QLabel(tr("no model"), this);
     status_speed_ = new QLabel(this);
@@ -180,6 +201,13 @@ void MainWindow::buildMenus() {
     run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::runPrompt);
     run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::rerun);
     run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
+    run->addSeparator();
+    run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), this, [this] {
+        last_settings_ = prompt_->settings();
+        switches_->apply(last_settings_);
+        advisor_controller_->compareWithShown();
+        prompt_->setRunning(true);
+    });
 
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Calibrate Head Map…"), this, &MainWindow::calibrateHeadMap);
@@ -191,9 +219,10 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About Octoscope"), this, &MainWindow::about);
 }
 
-void MainWindow::loadRouter(const QString& resource_dir) {
+void MainWindow::loadResources(const QString& resource_dir) {
     resource_dir_ = resource_dir;
     router_->load(resource_dir);
+    advisor_->load(resource_dir);
 }
 
 void MainWindow::calibrateHeadMap() {
@@ -230,6 +259,7 @@ void MainWindow::openModel(const QString& path) {
 }
 
 void MainWindow::submit(RunSettings settings) {
+    advisor_controller_->abandon();
     last_settings_ = settings;
     bridge_.run(settings);
     prompt_->setRunning(true);

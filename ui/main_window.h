@@ -24,6 +24,9 @@ class KvView;
 class LatencyView;
 class HistoryPanel;
 class RouterPanel;
+class AdvisorPanel;
+class CompareView;
+class AdvisorController;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -47,8 +50,11 @@ public:
     KvView* kvView() const { return kv_; }
     AttentionView* attentionView() const { return attention_; }
     RouterPanel* routerPanel() const { return router_; }
-    // Loads the router's probes and rules from the resource folder (the router panel).
-    void loadRouter(const QString& resource_dir);
+    AdvisorPanel* advisorPanel() const { return advisor_; }
+    CompareView* compareView() const { return compare_; }
+    AdvisorController* advisorController() const { return advisor_controller_; }
+    // Loads the router's probes and rules and the advisor's rules from the resource folder.
+    void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
     void calibrateHeadMap();
     // The last settings sent to the engine (what the run history records).
@@ -87,6 +93,9 @@ private:
     LatencyView* latency_;
     HistoryPanel* history_;
     RouterPanel* router_;
+    AdvisorPanel* advisor_;
+    CompareView* compare_;
+    AdvisorController* advisor_controller_;
     QLabel* status_model_;
     QLabel* status_speed_;
     QLabel* status_memory_;

@@ -15,18 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ui/editor_highlights.h"
 #include "ui/subsystem_palette.h"
 
 namespace octo::ui {
-
-namespace {
-
-// Character position in `text` of a UTF-8 byte offset.
-int char_position(const QByteArray& utf8, size_t byte) {
-    return static_cast<int>(QString::fromUtf8(utf8.left(static_cast<qsizetype>(byte))).size());
-}
-
-} // namespace
 
 RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(parent), editor_(editor) {
     route_ = new QLabel(tr("Router: no prompt"), this);
@@ -137,20 +129,16 @@ void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t gen
 
 void RouterPanel::highlight(const QString& text, const RouteDecision& d) {
     const QByteArray utf8 = text.toUtf8();
+    EditorHighlights* highlights = EditorHighlights::of(editor_);
     QList<QTextEdit::ExtraSelection> selections;
     for (const FiredFeature& f : d.features) {
         QColor color = subsystem_color(f.subsystem);
         color.setAlpha(90);
-        for (const FeatureMatch& m : f.spans) {
-            QTextEdit::ExtraSelection sel;
-            sel.cursor = QTextCursor(editor_->document());
-            sel.cursor.setPosition(char_position(utf8, m.start));
-            sel.cursor.setPosition(char_position(utf8, m.end), QTextCursor::KeepAnchor);
-            sel.format.setBackground(color);
-            selections << sel;
-        }
+        QTextCharFormat format;
+        format.setBackground(color);
+        for (const FeatureMatch& m : f.spans) selections << highlights->span(utf8, m.start, m.end, format);
     }
-    editor_->setExtraSelections(selections);
+    highlights->setLayer(QStringLiteral("router"), selections);
 }
 
 void RouterPanel::correct(int subsystem) {

@@ -22,9 +22,11 @@ RunRecord* RunStore::find(uint64_t id) {
     return nullptr;
 }
 
-const RunRecord* RunStore::current() const {
+const RunRecord* RunStore::current() const { return run(shown_); }
+
+const RunRecord* RunStore::run(uint64_t id) const {
     for (const RunRecord& r : runs_) {
-        if (r.id == shown_) return &r;
+        if (r.id == id) return &r;
     }
     return nullptr;
 }
@@ -32,6 +34,7 @@ const RunRecord* RunStore::current() const {
 void RunStore::apply(const std::vector<HostEvent>& batch) {
     int first_new = -1;
     bool finished = false, history = false, changed = false;
+    std::vector<uint64_t> settled;
     for (const HostEvent& event : batch) {
         std::visit(Visitor{
                        [&](const host_event::LoadStarted& e) {
@@ -85,6 +88,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            r->finished = e;
                            r->default_metric = e.default_metric;
                            finished = finished || e.run_id == shown_;
+                           settled.push_back(e.run_id);
                            history = true;
                        },
                        [&](const host_event::CalibrationProgress& e) {
@@ -117,6 +121,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                                                                                         : RunState::Failed;
                            r->error = QString::fromStdString(e.message);
                            finished = finished || e.run_id == shown_;
+                           settled.push_back(e.run_id);
                            history = true;
                        },
                    },
@@ -128,6 +133,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
     }
     if (first_new >= 0) emit tokensAppended(first_new);
     if (finished) emit runFinished();
+    for (uint64_t id : settled) emit runSettled(id);
     if (history) emit historyChanged();
 }
 

@@ -24,6 +24,7 @@ public:
     const std::optional<ModelInfo>& model() const { return model_; }
     const std::deque<RunRecord>& runs() const { return runs_; }
     const RunRecord* current() const; // the run the views show (null: none)
+    const RunRecord* run(uint64_t id) const; // null when unknown or dropped from the history
     int selected_token() const { return selected_; } // index into current()->tokens, or -1
     // Which metric the views colour by (the run's default until the user picks another).
     Metric metric() const { return metric_; }
@@ -42,6 +43,7 @@ signals:
     void runChanged();          // another run is shown (or the shown one started)
     void tokensAppended(int first); // tokens [first, end) of the shown run are new or updated
     void runFinished();         // the shown run finished, failed or was cancelled
+    void runSettled(quint64 id); // any run finished, failed or was cancelled
     void historyChanged();
     void selectionChanged();
     void metricChanged();

@@ -5,15 +5,10 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/subsystem_list.h"
-#include "app/cli/model_loading.h"
-#include "engine/backend/cpu/cpu_backend.h"
+#include "app/cli/run_json.h"
+#include "app/cli/run_setup.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
-#include "engine/instrumentation/head_map_source.h"
-#include "engine/instrumentation/subsystem.h"
-#include "engine/inference/session.h"
-#include "engine/model/model.h"
-#include "engine/tokenizer/tokenizer.h"
 
 namespace octo::cli {
 
@@ -40,20 +35,6 @@ struct GenerateOptions {
     bool record_attention = false;
 };
 
-nlohmann::json shares_json(const std::optional<SubsystemValues>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-// Every computed metric by name.
-nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
-    nlohmann::json top = nlohmann::json::array();
-    for (const auto& alt : e.logprobs.top) {
-        top.push_back({{"id", alt.id}, {"piece", valid_utf8(tok.token_bytes(alt.id))}, {"logprob", alt.logprob}});
-    }
-    return {{"id", e.id},       {"piece", valid_utf8(e.bytes)}, {"piece_bytes", hex_bytes(e.bytes)},
-            {"logprob", e.logprobs.logprob}, {"top", top}, {"ms", e.ms}};
-}
-
 int run_generate(const GenerateOptions& o) {
     auto disabled = parse_subsystem_list(o.disable, "--disable");
     if (!disabled) return report_error(o.json, disabled.error().message, kExitUsage);
@@ -63,24 +44,11 @@ int run_generate(const GenerateOptions& o) {
         if (!bytes) return report_error(o.json, bytes.error());
         spec.text = std::move(bytes.value());
     }
-    LoadOptions load;
-    load.n_ctx = o.ctx_size;
-    auto loaded = load_model_and_tokenizer(o.model, load);
-    if (!loaded) return report_error(o.json, loaded.error());
-    const Model& model = *loaded->model;
-    const Tokenizer& tok = *loaded->tokenizer;
-
-    auto prompt = build_prompt(model.file(), tok, spec);
+    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map);
+    if (!setup) return report_error(o.json, setup.error());
+    const Tokenizer& tok = *setup->loaded.tokenizer;
+    auto prompt = build_prompt(setup->loaded.model->file(), tok, spec);
     if (!prompt) return report_error(o.json, prompt.error());
-
-    CpuBackendOptions backend_options;
-    backend_options.n_threads = o.threads;
-    auto backend = CpuBackend::create(backend_options);
-    if (!backend) return report_error(o.json, backend.error());
-    auto map = resolve_head_map(model, o.head_map);
-    if (!map) return report_error(o.json, map.error());
-    auto kv = KvStore::create(*backend.value(), model.params(), kv_pool_for_context(model.n_ctx()));
-    if (!kv) return report_error(o.json, kv.error());
 
     InstrumentedRequest request;
     request.generate.prompt_ids = prompt->ids;
@@ -93,7 +61,7 @@ int run_generate(const GenerateOptions& o) {
     request.dla = o.attribution == "dla";
     request.record_attention = o.record_attention;
     size_t streamed = 0;
-    auto run = run_instrumented(model, *backend.value(), tok, map.value(), *kv.value(), request,
+    auto run = run_instrumented(*setup->loaded.model, *setup->backend, tok, setup->map, *setup->kv, request,
                                 [&](const TokenEvent& e) {
                                     streamed += e.visible_text.size();
                                     if (!o.json) std::cout << e.visible_text << std::flush;
@@ -105,62 +73,8 @@ int run_generate(const GenerateOptions& o) {
         std::cout << result->text.substr(streamed) << '\n'; // text held back until the end
         return kExitOk;
     }
-    nlohmann::json prompt_pieces = nlohmann::json::array();
-    std::vector<int32_t> generated_ids;
-    nlohmann::json tokens = nlohmann::json::array();
-    for (size_t i = 0; i < result->tokens.size(); ++i) {
-        const TokenEvent& e = result->tokens[i];
-        generated_ids.push_back(e.id);
-        nlohmann::json t = token_json(tok, e);
-        t["subsystems"] = shares_json(run->token_metrics[i].get(run->default_metric));
-        t["metrics"] = metrics_json(run->token_metrics[i]);
-        if (o.record_attention) t["attention"] = e.probe.attention;
-        tokens.push_back(std::move(t));
-    }
-    nlohmann::json prompt_subsystems = nlohmann::json::array();
-    nlohmann::json prompt_metrics = nlohmann::json::array();
-    for (const TokenMetrics& m : run->prompt_metrics) {
-        prompt_subsystems.push_back(shares_json(m.get(run->default_metric)));
-        prompt_metrics.push_back(metrics_json(m));
-    }
-    const nlohmann::json disabled_ids = subsystem_list_json(disabled.value());
-    const double decode_s = result->decode_ms / 1000.0;
-    print_json({
-        {"prompt_ids", prompt->ids},
-        {"prompt_text", valid_utf8(prompt->text)},
-        {"generated_ids", generated_ids},
-        {"text", valid_utf8(result->text)},
-        {"tokens", tokens},
-        {"stop_reason", stop_reason_name(result->stop_reason)},
-        {"metric", metric_name(run->default_metric)},
-        {"prompt_subsystems", prompt_subsystems},
-        {"prompt_metrics", prompt_metrics},
-        {"subsystem_ids", [] {
-             nlohmann::json ids = nlohmann::json::array();
-             for (int s = 0; s < kSubsystemCount; ++s) ids.push_back(subsystem_id(s));
-             return ids;
-         }()},
-        {"empty_subsystems", [&] {
-             nlohmann::json ids = nlohmann::json::array();
-             for (int s : map->empty_subsystems()) ids.push_back(subsystem_id(s));
-             return ids;
-         }()},
-        {"head_map", map->describe()},
-        {"ablation", {{"disabled", disabled_ids}, {"mode", o.ablation}}},
-        {"kv",
-         {{"block_size", run->kv.block_size},
-          {"blocks_total", run->kv.blocks_total},
-          {"blocks_used", run->kv.blocks_used},
-          {"blocks_cached", run->kv.blocks_cached},
-          {"reused_tokens", result->reused_tokens},
-          {"evaluated_tokens", result->evaluated_tokens}}},
-        {"backend", backend.value()->name()},
-        {"threads", backend.value()->n_threads()},
-        {"timing",
-         {{"prefill_ms", result->prefill_ms},
-          {"decode_ms", result->decode_ms},
-          {"tokens_per_s", decode_s > 0 ? static_cast<double>(result->n_decoded) / decode_s : 0.0}}},
-    });
+    print_json(run_json(prompt.value(), run.value(),
+                        {tok, setup->map, *setup->backend, disabled.value(), o.ablation, o.record_attention}));
     return kExitOk;
 }
 

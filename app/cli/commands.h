@@ -20,6 +20,7 @@ void add_eval_command(CLI::App& app, CommandRunner& run);
 void add_route_command(CLI::App& app, CommandRunner& run);
 void add_eval_router_command(CLI::App& app, CommandRunner& run);
 void add_calibrate_command(CLI::App& app, CommandRunner& run);
+void add_compare_command(CLI::App& app, CommandRunner& run);
 void add_advise_command(CLI::App& app, CommandRunner& run);
 
 } // namespace octo::cli

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
         add_eval_router_command(app, run);
         add_calibrate_command(app, run);
         add_advise_command(app, run);
+        add_compare_command(app, run);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     parser.process(app);
 
     octo::ui::MainWindow window;
-    if (auto dir = octo::resource_dir()) window.loadRouter(QString::fromStdString(dir->string()));
+    if (auto dir = octo::resource_dir()) window.loadResources(QString::fromStdString(dir->string()));
     // --model, else the model open when the workbench last closed, else the built-in one.
     QString requested = parser.value(model);
     if (requested.isEmpty() && !parser.isSet(screenshot)) {

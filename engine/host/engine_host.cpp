@@ -46,12 +46,14 @@ void EngineHost::load_model(const std::string& path) {
     wake_.notify_all();
 }
 
-uint64_t EngineHost::run(const RunSettings& settings) {
+uint64_t EngineHost::run(const RunSettings& settings, bool replace_queued) {
     uint64_t id = 0;
     {
         std::lock_guard lock(mutex_);
         id = next_run_++;
-        std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<RunCommand>(c); });
+        if (replace_queued) {
+            std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<RunCommand>(c); });
+        }
         queue_.push_back(RunCommand{id, settings});
     }
     wake_.notify_all();

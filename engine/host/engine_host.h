@@ -111,8 +111,10 @@ public:
 
     // Queues loading `path` (drops queued runs). On failure the previous model stays loaded.
     void load_model(const std::string& path);
-    // Queues a run on the loaded model, replacing a queued, not yet started run; returns its id.
-    uint64_t run(const RunSettings& settings);
+    // Queues a run on the loaded model, replacing a queued, not yet started run unless
+    // `replace_queued` is false (the second run of an A/B pair, the samples of a consistency
+    // run); returns its id.
+    uint64_t run(const RunSettings& settings, bool replace_queued = true);
     // Queues a head-map calibration of the loaded model on these probe files (docs/router.md).
     void calibrate(const std::string& train_probes, const std::string& dev_probes);
     // Stops what is running now (a run, load or calibration); queued commands stay queued.

@@ -7,10 +7,15 @@
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
+#include <QLabel>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTextBrowser>
+#include <QTreeWidget>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -23,6 +28,10 @@
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
+#include "ui/advisor_controller.h"
+#include "ui/advisor_panel.h"
+#include "ui/compare_view.h"
+#include "ui/editor_highlights.h"
 #include "ui/head_heatmap_view.h"
 #include "ui/kv_view.h"
 #include "ui/main_window.h"
@@ -48,6 +57,9 @@ private slots:
     void routerFollowsTheEditorAndLearns();
     void calibrationFromTheMenu();
     void exportsWriteTheRun();
+    void advisorSuggestsAppliesAndCompares();
+    void consistencyRunReports();
+    void outputChecksUnderlineTheOutput();
 
 private:
     QString writeModel(const QString& name, int64_t context_length);
@@ -246,7 +258,7 @@ void TestWorkbench::routerFollowsTheEditorAndLearns() {
     QFile::remove(RouterPanel::userProbePath());
     MainWindow w;
     w.show();
-    w.loadRouter(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     RouterPanel* panel = w.routerPanel();
     QSignalSpy routed(panel, &RouterPanel::routed);
     w.promptPanel()->editor()->setPlainText(QStringLiteral("计算苹果2023年营收同比增长率")); // as if typed
@@ -254,8 +266,9 @@ void TestWorkbench::routerFollowsTheEditorAndLearns() {
     while (routed.wait(400)) {} // debounced: settle on the final text
     QVERIFY(panel->decision());
     QCOMPARE(panel->decision()->route, 2); // rte-c
-    QVERIFY(!w.promptPanel()->editor()->extraSelections().isEmpty()); // firing spans highlighted
-    const QTextEdit::ExtraSelection first = w.promptPanel()->editor()->extraSelections().first();
+    const auto router_spans = EditorHighlights::of(w.promptPanel()->editor())->layer(QStringLiteral("router"));
+    QVERIFY(!router_spans.isEmpty()); // firing spans highlighted
+    const QTextEdit::ExtraSelection first = router_spans.first();
     QVERIFY(!first.cursor.selectedText().isEmpty());
 
     // "This route is wrong": the label is recorded in the user's probe file and the centroids are
@@ -279,7 +292,7 @@ void TestWorkbench::calibrationFromTheMenu() {
     MainWindow w;
     w.show();
     QVERIFY(loadInto(w, model_));
-    w.loadRouter(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Default);
     QSignalSpy finished(&w.store(), &RunStore::calibrationFinished);
     w.calibrateHeadMap();
@@ -311,6 +324,102 @@ void TestWorkbench::exportsWriteTheRun() {
     QVERIFY(QFileInfo::exists(QDir(plots).filePath("headHeatmapPlot.png")));
     QVERIFY(w.exportScreenshot(dir_.filePath("window.png")));
     QVERIFY(!QImage(dir_.filePath("window.png")).isNull());
+}
+
+
+// On the built-in model: a vague time word gets the rte-a suggestion, underlined in the editor;
+// "Apply" is one undoable edit; "Apply & compare" runs both prompts and fills the side-by-side view.
+// With OCTOSCOPE_DOCS_SCREENSHOT set, the window is saved there (docs/advisor-compare.png).
+void TestWorkbench::advisorSuggestsAppliesAndCompares() {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(loadInto(w, QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources/octet/octet.gguf")));
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    AdvisorPanel* advisor = w.advisorPanel();
+    QSignalSpy changed(advisor, &AdvisorPanel::findingsChanged);
+    const QString prompt = QStringLiteral("周杰最近提到了苹果公司。规范英文名？");
+    w.promptPanel()->editor()->setPlainText(prompt);
+    QVERIFY(changed.wait(5000));
+    QCOMPARE(advisor->findings().size(), size_t{1});
+    const Finding& f = advisor->findings().front();
+    QCOMPARE(QString::fromStdString(f.rule), QStringLiteral("rte-a.vague_time"));
+    QCOMPARE(f.subsystem, 0);
+    QCOMPARE(advisor->list()->topLevelItem(0)->text(0), QStringLiteral("rte-a"));
+    const auto underlined = EditorHighlights::of(w.promptPanel()->editor())->layer(QStringLiteral("advisor"));
+    QCOMPARE(underlined.size(), 1);
+    QCOMPARE(underlined.first().cursor.selectedText(), QStringLiteral("最近")); // byte span mapped to characters
+
+    // Apply, then undo: back to the original prompt.
+    QVERIFY(advisor->apply(0).has_value());
+    QVERIFY(w.promptPanel()->editor()->toPlainText().startsWith(prompt));
+    QVERIFY(w.promptPanel()->editor()->toPlainText() != prompt);
+    w.promptPanel()->editor()->undo();
+    QCOMPARE(w.promptPanel()->editor()->toPlainText(), prompt);
+    QVERIFY(changed.wait(5000));
+
+    QSignalSpy compared(w.advisorController(), &AdvisorController::compared);
+    advisor->list()->setCurrentItem(advisor->list()->topLevelItem(0));
+    advisor->findChild<QPushButton*>(QStringLiteral("advisorApplyCompare"))->click();
+    QVERIFY(compared.wait(60000));
+    const auto& c = w.compareView()->comparison();
+    QVERIFY(c.has_value());
+    const RunRecord* b = w.store().current();
+    QVERIFY(b);
+    QCOMPARE(QString::fromStdString(b->settings.prompt), w.promptPanel()->editor()->toPlainText());
+    QVERIFY(w.compareView()->summary().contains(QStringLiteral("rte-a.vague_time")));
+    QVERIFY(w.compareView()->sideA()->toPlainText().contains(prompt));
+    QCOMPARE(c->logprob_delta.size(), std::min(c->logprob_delta.size(), b->n_generated()));
+    QVERIFY(c->share_delta.has_value()); // octet reports gates
+    QCOMPARE(c->head_delta.size(), size_t{16 * 8});
+    const QByteArray shot = qgetenv("OCTOSCOPE_DOCS_SCREENSHOT");
+    if (!shot.isEmpty()) { // the original prompt with its finding beside the comparison
+        w.promptPanel()->editor()->undo();
+        QVERIFY(changed.wait(5000));
+        advisor->list()->setCurrentItem(advisor->list()->topLevelItem(0));
+        QTest::qWait(300);
+        QVERIFY(w.exportScreenshot(QString::fromUtf8(shot)));
+    }
+}
+
+void TestWorkbench::consistencyRunReports() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    w.promptPanel()->editor()->setPlainText(QStringLiteral("one two three"));
+    RunSettings s = w.promptPanel()->settings();
+    s.max_tokens = 4;
+    w.promptPanel()->restore(s);
+    QSignalSpy reported(w.advisorController(), &AdvisorController::consistencyReported);
+    w.advisorPanel()->findChild<QSpinBox*>(QStringLiteral("consistencyRuns"))->setValue(3);
+    w.advisorPanel()->findChild<QPushButton*>(QStringLiteral("consistencyRun"))->click();
+    QVERIFY(reported.wait(60000));
+    const QString report = w.advisorPanel()->consistencyLabel()->text();
+    QVERIFY2(report.contains(QStringLiteral("3 samples at temperature 0.8")), qPrintable(report));
+    QVERIFY(report.contains(QStringLiteral("Output length")));
+    // Three runs with seeds s, s+1, s+2 are in the history.
+    QVERIFY(w.store().runs().size() >= 3);
+    const auto& runs = w.store().runs();
+    QCOMPARE(runs[runs.size() - 1].settings.sampling.seed, runs[runs.size() - 3].settings.sampling.seed + 2);
+}
+
+void TestWorkbench::outputChecksUnderlineTheOutput() {
+    MainWindow w;
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    AdvisorPanel* advisor = w.advisorPanel();
+    const QString output = QStringLiteral("增长率 = (3832.9−3731.5)/3731.5 ≈ 2.8%");
+    advisor->setOutput(QStringLiteral("计算增长率"), output);
+    QVERIFY(!advisor->findings().empty());
+    const Finding& f = advisor->findings().back();
+    QCOMPARE(f.place, FindingPlace::Output);
+    QCOMPARE(QString::fromStdString(f.rule), QStringLiteral("rte-c.arithmetic_claim"));
+    const auto underlined = EditorHighlights::of(advisor->outputView())->layer(QStringLiteral("advisor"));
+    QCOMPARE(underlined.size(), 1);
+    QCOMPARE(underlined.first().cursor.selectedText(), QString::fromStdString(f.evidence));
+    // A correct claim raises nothing.
+    advisor->setOutput(QStringLiteral("计算增长率"), QStringLiteral("增长率 = (3832.9−3731.5)/3731.5 ≈ 2.7%"));
+    QVERIFY(advisor->findings().empty() || advisor->findings().back().place == FindingPlace::Prompt);
 }
 
 QTEST_MAIN(TestWorkbench)

@@ -1,0 +1,161 @@
+// octoscope-cli compare: run variant A and variant B of a prompt (another prompt, other disabled
+// subsystems or ablation mode, other sampling) with the same seed, and report where their
+// generated tokens part and how their measurements differ (docs/advisor.md, "A/B comparison").
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "app/cli/run_json.h"
+#include "app/cli/run_setup.h"
+#include "app/cli/subsystem_list.h"
+#include "engine/advisor/run_comparison.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/generation/prompt_builder.h"
+
+namespace octo::cli {
+
+namespace {
+
+struct Variant {
+    std::string prompt;
+    std::vector<std::string> disable;
+    std::string ablation = "zero";
+    float temperature = 0.0f;
+    uint64_t seed = 0;
+};
+
+struct CompareOptions {
+    std::string model;
+    Variant a;
+    std::optional<std::string> prompt_b;
+    std::optional<std::vector<std::string>> disable_b;
+    std::optional<std::string> ablation_b;
+    std::optional<float> temperature_b;
+    std::optional<uint64_t> seed_b;
+    int64_t max_tokens = 64;
+    int threads = 0;
+    int64_t ctx_size = 0;
+    std::string head_map;
+    bool json = false;
+};
+
+// B is A with the options given for B.
+Variant variant_b(const CompareOptions& o) {
+    Variant b = o.a;
+    if (o.prompt_b) b.prompt = *o.prompt_b;
+    if (o.disable_b) {
+        b.disable.clear();
+        for (const std::string& id : *o.disable_b) {
+            if (!id.empty()) b.disable.push_back(id);
+        }
+    }
+    if (o.ablation_b) b.ablation = *o.ablation_b;
+    if (o.temperature_b) b.temperature = *o.temperature_b;
+    if (o.seed_b) b.seed = *o.seed_b;
+    return b;
+}
+
+struct VariantRun {
+    BuiltPrompt prompt;
+    std::array<bool, kSubsystemCount> disabled = {};
+    InstrumentedResult result;
+};
+
+Result<VariantRun> run_variant(RunSetup& setup, const Variant& v, int64_t max_tokens, const char* flag) {
+    auto disabled = parse_subsystem_list(v.disable, flag);
+    if (!disabled) return disabled.error();
+    auto prompt = build_prompt(setup.loaded.model->file(), *setup.loaded.tokenizer, PromptSpec{v.prompt, false, {}, false});
+    if (!prompt) return prompt.error();
+    InstrumentedRequest request;
+    request.generate.prompt_ids = prompt->ids;
+    request.generate.max_tokens = max_tokens;
+    request.generate.sampling.temperature = v.temperature;
+    request.generate.sampling.seed = v.seed;
+    request.disabled = disabled.value();
+    request.ablation_mode = v.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
+    auto run = run_instrumented(*setup.loaded.model, *setup.backend, *setup.loaded.tokenizer, setup.map, *setup.kv,
+                                request);
+    if (!run) return run.error();
+    return VariantRun{std::move(prompt.value()), disabled.value(), std::move(run.value())};
+}
+
+nlohmann::json optional_json(const std::optional<SubsystemValues>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json comparison_json(const RunComparison& c, const HeadMap& map) {
+    nlohmann::json largest = nullptr;
+    if (c.largest_head_change) {
+        const int64_t n_head = map.n_head();
+        largest = {{"layer", static_cast<int64_t>(*c.largest_head_change) / n_head},
+                   {"head", static_cast<int64_t>(*c.largest_head_change) % n_head},
+                   {"delta", c.head_delta[*c.largest_head_change]}};
+    }
+    return {{"logprob_delta", c.logprob_delta},
+            {"mean_logprob_a", c.mean_logprob_a},
+            {"mean_logprob_b", c.mean_logprob_b},
+            {"mean_subsystems_a", optional_json(c.mean_shares_a)},
+            {"mean_subsystems_b", optional_json(c.mean_shares_b)},
+            {"subsystems_delta", optional_json(c.share_delta)},
+            {"head_norm_delta", c.head_delta},
+            {"largest_head_change", largest}};
+}
+
+int run_compare(const CompareOptions& o) {
+    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map);
+    if (!setup) return report_error(o.json, setup.error());
+    const Variant b_options = variant_b(o);
+    auto a = run_variant(setup.value(), o.a, o.max_tokens, "--disable");
+    if (!a) return report_error(o.json, a.error());
+    auto b = run_variant(setup.value(), b_options, o.max_tokens, "--disable-b");
+    if (!b) return report_error(o.json, b.error());
+
+    const RunComparison c =
+        compare_runs(compared_run(a->result.generation, a->result.token_metrics, a->result.default_metric),
+                     compared_run(b->result.generation, b->result.token_metrics, b->result.default_metric));
+    const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
+    if (!o.json) {
+        std::cout << "A: " << valid_utf8(a->result.generation.text) << "\nB: " << valid_utf8(b->result.generation.text)
+                  << "\nfirst divergence: " << divergence.dump() << '\n';
+        return kExitOk;
+    }
+    const Tokenizer& tok = *setup->loaded.tokenizer;
+    print_json({{"a", run_json(a->prompt, a->result, {tok, setup->map, *setup->backend, a->disabled, o.a.ablation, false})},
+                {"b", run_json(b->prompt, b->result,
+                               {tok, setup->map, *setup->backend, b->disabled, b_options.ablation, false})},
+                {"first_divergence", divergence},
+                {"comparison", comparison_json(c, setup->map)}});
+    return kExitOk;
+}
+
+} // namespace
+
+void add_compare_command(CLI::App& app, CommandRunner& run) {
+    auto o = std::make_shared<CompareOptions>();
+    CLI::App* cmd = app.add_subcommand("compare", "Run two variants of a prompt with the same seed and compare them");
+    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model)");
+    cmd->add_option("--prompt,-p", o->a.prompt, "Prompt of variant A (and of B unless --prompt-b)")->required();
+    cmd->add_option("--disable", o->a.disable, "Ablate these subsystems in A (and B unless --disable-b)");
+    cmd->add_option("--ablation", o->a.ablation, "zero or mean, for A (and B unless --ablation-b)")
+        ->check(CLI::IsMember({"zero", "mean"}))->capture_default_str();
+    cmd->add_option("--temperature", o->a.temperature, "0: greedy (A, and B unless --temperature-b)")
+        ->capture_default_str();
+    cmd->add_option("--seed", o->a.seed, "Sampling seed of both variants unless --seed-b")->capture_default_str();
+    cmd->add_option("--prompt-b", o->prompt_b, "Prompt of variant B");
+    cmd->add_option("--disable-b", o->disable_b, "Subsystems ablated in B (\"\" for none)");
+    cmd->add_option("--ablation-b", o->ablation_b, "zero or mean, for B")->check(CLI::IsMember({"zero", "mean"}));
+    cmd->add_option("--temperature-b", o->temperature_b, "Temperature of B");
+    cmd->add_option("--seed-b", o->seed_b, "Sampling seed of B");
+    cmd->add_option("--max-tokens,-n", o->max_tokens, "Tokens to generate at most, each")
+        ->check(CLI::Range(0, 1 << 20))->capture_default_str();
+    cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+    cmd->add_option("--ctx-size,-c", o->ctx_size, "Context size in tokens (0: the model's, at most 4096)")
+        ->capture_default_str();
+    cmd->add_option("--head-map", o->head_map, "Head → subsystem map file (JSON)");
+    cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->callback([&run, o] { run = [o] { return run_compare(*o); }; });
+}
+
+} // namespace octo::cli

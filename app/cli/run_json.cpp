@@ -1,0 +1,87 @@
+#include "app/cli/run_json.h"
+
+#include <optional>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/subsystem_list.h"
+#include "engine/instrumentation/subsystem.h"
+
+namespace octo::cli {
+
+namespace {
+
+nlohmann::json shares_json(const std::optional<SubsystemValues>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// Every computed metric by name.
+nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
+    nlohmann::json top = nlohmann::json::array();
+    for (const auto& alt : e.logprobs.top) {
+        top.push_back({{"id", alt.id}, {"piece", valid_utf8(tok.token_bytes(alt.id))}, {"logprob", alt.logprob}});
+    }
+    return {{"id", e.id},       {"piece", valid_utf8(e.bytes)}, {"piece_bytes", hex_bytes(e.bytes)},
+            {"logprob", e.logprobs.logprob}, {"top", top}, {"ms", e.ms}};
+}
+
+nlohmann::json subsystem_ids_json(const std::vector<int>& subsystems) {
+    nlohmann::json ids = nlohmann::json::array();
+    for (int s : subsystems) ids.push_back(subsystem_id(s));
+    return ids;
+}
+
+} // namespace
+
+nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run, const RunJsonContext& context) {
+    const GenerateResult& result = run.generation;
+    std::vector<int32_t> generated_ids;
+    nlohmann::json tokens = nlohmann::json::array();
+    for (size_t i = 0; i < result.tokens.size(); ++i) {
+        const TokenEvent& e = result.tokens[i];
+        generated_ids.push_back(e.id);
+        nlohmann::json t = token_json(context.tokenizer, e);
+        t["subsystems"] = shares_json(run.token_metrics[i].get(run.default_metric));
+        t["metrics"] = metrics_json(run.token_metrics[i]);
+        if (context.with_attention) t["attention"] = e.probe.attention;
+        tokens.push_back(std::move(t));
+    }
+    nlohmann::json prompt_subsystems = nlohmann::json::array();
+    nlohmann::json prompt_metrics = nlohmann::json::array();
+    for (const TokenMetrics& m : run.prompt_metrics) {
+        prompt_subsystems.push_back(shares_json(m.get(run.default_metric)));
+        prompt_metrics.push_back(metrics_json(m));
+    }
+    std::vector<int> all_subsystems;
+    for (int s = 0; s < kSubsystemCount; ++s) all_subsystems.push_back(s);
+    const double decode_s = result.decode_ms / 1000.0;
+    return {
+        {"prompt_ids", prompt.ids},
+        {"prompt_text", valid_utf8(prompt.text)},
+        {"generated_ids", generated_ids},
+        {"text", valid_utf8(result.text)},
+        {"tokens", tokens},
+        {"stop_reason", stop_reason_name(result.stop_reason)},
+        {"metric", metric_name(run.default_metric)},
+        {"prompt_subsystems", prompt_subsystems},
+        {"prompt_metrics", prompt_metrics},
+        {"subsystem_ids", subsystem_ids_json(all_subsystems)},
+        {"empty_subsystems", subsystem_ids_json(context.map.empty_subsystems())},
+        {"head_map", context.map.describe()},
+        {"ablation", {{"disabled", subsystem_list_json(context.disabled)}, {"mode", context.ablation}}},
+        {"kv",
+         {{"block_size", run.kv.block_size},
+          {"blocks_total", run.kv.blocks_total},
+          {"blocks_used", run.kv.blocks_used},
+          {"blocks_cached", run.kv.blocks_cached},
+          {"reused_tokens", result.reused_tokens},
+          {"evaluated_tokens", result.evaluated_tokens}}},
+        {"backend", context.backend.name()},
+        {"threads", context.backend.n_threads()},
+        {"timing",
+         {{"prefill_ms", result.prefill_ms},
+          {"decode_ms", result.decode_ms},
+          {"tokens_per_s", decode_s > 0 ? static_cast<double>(result.n_decoded) / decode_s : 0.0}}},
+    };
+}
+
+} // namespace octo::cli

@@ -1,0 +1,30 @@
+// One instrumented run as `octoscope-cli generate --json` prints it (docs/cli.md): prompt,
+// generated tokens with log-probs and metrics, ablation, head map, KV pool and timing.
+// `compare` prints two of these.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/generation/prompt_builder.h"
+#include "engine/instrumentation/head_map.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace octo::cli {
+
+struct RunJsonContext {
+    const Tokenizer& tokenizer;
+    const HeadMap& map;
+    const CpuBackend& backend;
+    std::array<bool, kSubsystemCount> disabled = {};
+    std::string ablation = "zero";
+    bool with_attention = false;
+};
+
+nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run, const RunJsonContext& context);
+
+} // namespace octo::cli

@@ -1,0 +1,62 @@
+// Runs what the advisor asks for and shows the results: "Apply & compare" and "A/B compare with
+// the shown run" run two variants with the same seed and fill the compare view; the consistency
+// run samples the prompt K times with different seeds and reports to the advisor panel.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+#include "engine/host/engine_host.h"
+
+namespace octo::ui {
+
+class AdvisorPanel;
+class CompareView;
+class RunBatch;
+class RunStore;
+class EngineBridge;
+
+// What differs between two runs' settings, in words ("prompt edited", "rte-c disabled", …).
+QString settings_change(const RunSettings& a, const RunSettings& b);
+
+class AdvisorController : public QObject {
+    Q_OBJECT
+public:
+    // `current_settings` gives the editor's prompt and settings with the switches applied;
+    // `show_compare` brings the compare view forward.
+    AdvisorController(RunStore& store, EngineBridge& bridge, AdvisorPanel* advisor, CompareView* compare,
+                      std::function<RunSettings()> current_settings, std::function<void()> show_compare,
+                      QObject* parent = nullptr);
+
+    // A = `a`, B = `b` (same seed unless the settings say otherwise); `change` describes B.
+    void compare(const RunSettings& a, const RunSettings& b, const QString& change);
+    // A = the shown run's settings, B = the editor's settings with the current switches.
+    void compareWithShown();
+    void runConsistency(int runs);
+    // Another run was submitted: pending comparisons and samples are no longer awaited.
+    void abandon();
+    // Temperature of the consistency run's samples: the editor's, or this when it is 0 (greedy).
+    static constexpr float kConsistencyTemperature = 0.8f;
+
+signals:
+    void compared();          // the compare view shows a new comparison
+    void consistencyReported();
+
+private:
+    void showComparison(const std::vector<quint64>& ids);
+    void reportConsistency(const std::vector<quint64>& ids);
+
+    RunStore& store_;
+    AdvisorPanel* advisor_;
+    CompareView* compare_;
+    std::function<RunSettings()> current_settings_;
+    std::function<void()> show_compare_;
+    RunBatch* pair_;
+    RunBatch* samples_;
+    QString change_;
+    float sample_temperature_ = kConsistencyTemperature;
+};
+
+} // namespace octo::ui

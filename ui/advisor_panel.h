@@ -1,0 +1,78 @@
+// The advisor (docs/advisor.md): findings of the rule file's prompt detectors while the user
+// types, and of its output checks after each run, each with its subsystem colour and source
+// (the article's heuristic or the project's own), its evidence underlined in the prompt editor
+// or in the output shown here, "Apply" (an undoable edit of the prompt) and "Apply & compare";
+// and the consistency run's report.
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+#include "engine/advisor/advisor_rules.h"
+#include "engine/advisor/consistency.h"
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTreeWidget;
+
+namespace octo::ui {
+
+class AdvisorPanel : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kDebounceMs = 200;
+
+    AdvisorPanel(QPlainTextEdit* editor, QWidget* parent = nullptr);
+
+    // Loads resources/rules/advisor_rules.json; on failure the panel shows why and stays empty.
+    bool load(const QString& resource_dir);
+    // A run finished: check its output against the prompt it answered.
+    void setOutput(const QString& prompt, const QString& output);
+    void showConsistency(const ConsistencyReport& report, double temperature);
+
+    // Prompt findings first, then output findings (the list's order).
+    const std::vector<Finding>& findings() const { return findings_; }
+    QTreeWidget* list() const { return list_; }
+    QPlainTextEdit* outputView() const { return output_; }
+    QLabel* consistencyLabel() const { return consistency_; }
+    // Applies finding `index`'s rewrite to the editor as one undoable edit; the prompt before
+    // the edit, or nothing when the finding has no rewrite or no longer applies.
+    std::optional<QString> apply(int index);
+
+signals:
+    // "Apply & compare": run `before` and `after` with the same settings and seed.
+    void compareRequested(const QString& before, const QString& after, const QString& rule);
+    void consistencyRequested(int runs);
+    void findingsChanged();
+
+private:
+    void checkPrompt();
+    void rebuild();
+    void underline();
+    void showDetails();
+    bool chinese() const;
+
+    QPlainTextEdit* editor_;
+    QLabel* status_;
+    QTreeWidget* list_;
+    QLabel* details_;
+    QPushButton* apply_;
+    QPushButton* apply_compare_;
+    QPlainTextEdit* output_;
+    QSpinBox* runs_;
+    QPushButton* consistency_run_;
+    QLabel* consistency_;
+    QTimer debounce_;
+    std::optional<AdvisorRules> rules_;
+    std::vector<Finding> prompt_findings_;
+    std::vector<Finding> output_findings_;
+    std::vector<Finding> findings_;
+    QString output_prompt_; // the prompt the shown output answered
+};
+
+} // namespace octo::ui

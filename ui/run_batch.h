@@ -1,0 +1,41 @@
+// Several runs submitted together that the caller needs as a set (an A/B pair, the samples of a
+// consistency run): queued without replacing each other, and reported once all have settled
+// (finished, failed or cancelled).
+#pragma once
+
+#include <QObject>
+
+#include <vector>
+
+#include "engine/host/engine_host.h"
+
+namespace octo::ui {
+
+class EngineBridge;
+class RunStore;
+
+class RunBatch : public QObject {
+    Q_OBJECT
+public:
+    RunBatch(RunStore& store, EngineBridge& bridge, QObject* parent = nullptr);
+
+    // Queues every run (the first one replaces a queued, not yet started run). A batch still in
+    // flight is forgotten: its runs go on, but only the new batch is reported.
+    void start(const std::vector<RunSettings>& runs);
+    bool active() const { return !pending_.empty(); }
+    // Stops waiting (another run replaced the queued ones): nothing will be reported.
+    void abandon() { pending_.clear(); }
+
+signals:
+    void settled(const std::vector<quint64>& ids); // in submission order
+
+private:
+    void onSettled(quint64 id);
+
+    RunStore& store_;
+    EngineBridge& bridge_;
+    std::vector<quint64> ids_;
+    std::vector<quint64> pending_;
+};
+
+} // namespace octo::ui
