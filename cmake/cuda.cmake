@@ -7,9 +7,17 @@ if(NOT OCTOSCOPE_CUDA STREQUAL "OFF")
   endif()
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # One architecture by default (CI and development: each one adds compile time per .cu file);
+    # OCTOSCOPE_CUDA_RELEASE_ARCHS builds the release list. No "native": it fails without a GPU.
+    # 90 = Hopper (H100/H200, the lent GPU machine).
+    set(OCTOSCOPE_CUDA_ARCHS 90 CACHE STRING "CUDA architectures of the octoscope-cuda module")
+    option(OCTOSCOPE_CUDA_RELEASE_ARCHS "Build the CUDA module for 75;80;86;89;90;120" OFF)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      # No "native": it fails on machines without a GPU. 90 = Hopper (H100/H200).
-      set(CMAKE_CUDA_ARCHITECTURES 75 80 86 89 90)
+      if(OCTOSCOPE_CUDA_RELEASE_ARCHS)
+        set(CMAKE_CUDA_ARCHITECTURES 75 80 86 89 90 120)
+      else()
+        set(CMAKE_CUDA_ARCHITECTURES ${OCTOSCOPE_CUDA_ARCHS})
+      endif()
     endif()
     enable_language(CUDA)
     set(OCTOSCOPE_HAVE_CUDA ON)

@@ -1,4 +1,4 @@
-// The octoscope-cuda module's C entry points (octo_cuda_api.h): device discovery.
+// Device discovery entry points of the octoscope-cuda module (octo_cuda_api.h).
 // Every CUDA call is checked; a failure becomes a one-line reason naming the call.
 #include <cstdio>
 #include <cstring>
