@@ -776,7 +776,8 @@ def fill(template, words, rng):
 
 
 def build_split(split, seed=SEED):
-    """The split's records as a list of dicts (text, lang, label), in file order."""
+    """The split's records as a list of dicts (text, lang, label, and the index of the template
+    within its label and language, which is not written out), in file order."""
     records = []
     for label in LABELS:
         for lang in LANGS:
@@ -794,7 +795,8 @@ def build_split(split, seed=SEED):
                 if text in seen:
                     continue
                 seen.add(text)
-                records.append({"text": text, "lang": lang, "label": label})
+                records.append({"text": text, "lang": lang, "label": label,
+                                "template": (attempts - 1) % len(templates)})
                 count += 1
     random.Random("%d:%s:order" % (seed, split)).shuffle(records)
     return records

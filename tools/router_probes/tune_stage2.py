@@ -4,36 +4,52 @@ for each candidate weight, fit the centroids on four folds with `octoscope-cli e
 --train`, measure two-stage accuracy on the fifth, and print the mean. The smallest weight with
 the best mean is the one in engine/router/router.h (docs/router.md, "Tuning").
 
-  python3 tools/router_probes/tune_stage2.py [--cli build/bin/octoscope-cli]
+  python3 tools/router_probes/tune_stage2.py [--cli build/bin/octoscope-cli] [--folds template]
+
+--folds random (the default) deals the prompts into folds at random, so every fold shares its
+templates with the other four; --folds template deals out whole templates (fold = the template's
+index within its subsystem and language, modulo 5), so the held-out fold's sentence frames are
+unseen when fitting — as dev's are.
 """
 import argparse
 import json
 import os
 import random
 import subprocess
+import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generate  # noqa: E402
+
 WEIGHTS = [0.0, 0.1, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0]
+
+
+def make_folds(mode):
+    records = generate.build_split("train")
+    if mode == "template":
+        folds = [[r for r in records if r["template"] % 5 == i] for i in range(5)]
+    else:
+        random.Random(3).shuffle(records)
+        folds = [records[i::5] for i in range(5)]
+    return [generate.to_jsonl(fold) for fold in folds]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cli", default="build/bin/octoscope-cli")
-    ap.add_argument("--train", default="resources/probes/probes_train.jsonl")
+    ap.add_argument("--folds", choices=("random", "template"), default="random")
     args = ap.parse_args()
-    with open(args.train, encoding="utf-8") as f:
-        lines = f.read().splitlines()
-    random.Random(3).shuffle(lines)
-    folds = [lines[i::5] for i in range(5)]
+    folds = make_folds(args.folds)
     with tempfile.TemporaryDirectory() as tmp:
         fit, held = os.path.join(tmp, "fit.jsonl"), os.path.join(tmp, "held.jsonl")
         for w in WEIGHTS:
             accuracies = []
             for i in range(5):
                 with open(fit, "w", encoding="utf-8") as f:
-                    f.write("\n".join(l for j, fold in enumerate(folds) if j != i for l in fold) + "\n")
+                    f.write("".join(fold for j, fold in enumerate(folds) if j != i))
                 with open(held, "w", encoding="utf-8") as f:
-                    f.write("\n".join(folds[i]) + "\n")
+                    f.write(folds[i])
                 out = subprocess.run([args.cli, "eval-router", "--data", held, "--train", fit, "--stage2-weight", str(w),
                                       "--json"], check=True, capture_output=True, text=True).stdout
                 accuracies.append(json.loads(out)["accuracy"])
