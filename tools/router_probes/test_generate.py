@@ -74,7 +74,7 @@ class ProbeFiles(unittest.TestCase):
     def test_fields_and_values(self):
         for split, records in SPLITS.items():
             for r in records:
-                self.assertEqual(set(r), {"text", "lang", "label"})
+                self.assertEqual(set(r), {"text", "lang", "label", "template"})  # template: not written out
                 self.assertIn(r["lang"], ("zh", "en"))
                 self.assertIn(r["label"], generate.LABELS)
                 self.assertTrue(r["text"].strip())
