@@ -59,15 +59,15 @@ def make_item(rng, subsystem, lang, split, heldout):
 
 def build_split(split, count, seed=DEFAULT_SEED):
     """All items of one split: independent of the other splits' sizes, shuffled, and for
-    dev and test balanced per subsystem and language with unique prompts. Half of the test
-    items use held-out phrasings."""
+    dev and test balanced per subsystem and language with unique prompts. One test item in
+    three (per subsystem and language) uses a held-out phrasing."""
     rng = random.Random(seed * 10 + SPLITS.index(split))
     weights = TRAIN_WEIGHTS if split == "train" else {s: 1.0 for s in SUBSYSTEMS}
     items, seen = [], set()
     for subsystem, n in allocate(count, weights).items():
         for lang, n_lang in allocate(n, {l: 1.0 for l in LANGS}).items():
             for i in range(n_lang):
-                heldout = split == "test" and i % 2 == 1
+                heldout = split == "test" and i % 3 == 2
                 item = make_item(rng, subsystem, lang, split, heldout)
                 while split != "train" and item.prompt in seen:
                     item = make_item(rng, subsystem, lang, split, heldout)

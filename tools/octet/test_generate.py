@@ -325,7 +325,7 @@ class Splits(unittest.TestCase):
             self.assertEqual(set(per.values()), {len(items) // 16}, split)
         heldout = collections.Counter((i.subsystem, i.lang) for i in SPLIT_ITEMS["test"]
                                       if i.heldout_phrasing)
-        self.assertEqual(set(heldout.values()), {len(SPLIT_ITEMS["test"]) // 32})
+        self.assertEqual(set(heldout.values()), {len(SPLIT_ITEMS["test"]) // 48})
 
     def test_train_follows_weights(self):
         per = collections.Counter(i.subsystem for i in SPLIT_ITEMS["train"])

@@ -27,7 +27,6 @@ from data import SUBSYSTEMS, Sampler, collate, encode_items, read_jsonl, POOL  #
 from evaluate import full_report, summary  # noqa: E402
 from model import Config, Octet, N_GROUPS  # noqa: E402
 
-PLAN_UNTIL = 1729  # the shipped run was extended from 3,600 to 4,400 steps at step 1,729
 BASE_WEIGHTS = [1.0, 2.0, 3.0, 1.5, 3.0, 1.0, 2.0, 1.0]  # rte-a..h, hard tasks oversampled
 
 
@@ -37,13 +36,10 @@ def log(msg, f=None):
 
 
 def lr_at(step, a):
-    """Linear warm-up, then cosine from lr to lr/10 over the run's planned total. The shipped run
-    was planned for 3,600 steps and extended to 4,400 while it ran, so steps before
-    --plan-until use a 3,600-step cosine and later steps the --steps one (a jump in lr there)."""
+    """Linear warm-up, then cosine from lr to lr/10 over --steps."""
     if step < a.warmup:
         return a.lr * (step + 1) / a.warmup
-    total = a.plan_total if step < a.plan_until else a.steps
-    t = (step - a.warmup) / max(1, total - a.warmup)
+    t = (step - a.warmup) / max(1, a.steps - a.warmup)
     return a.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, t))))
 
 
@@ -77,10 +73,7 @@ def main(argv=None):
     p.add_argument("--resume", default=None, help="checkpoint to resume (default WORK/checkpoint.pt)")
     p.add_argument("--seed", type=int, default=8)
     p.add_argument("--vocab", type=int, default=2048)
-    p.add_argument("--steps", type=int, default=4400)
-    p.add_argument("--plan-until", type=int, default=PLAN_UNTIL,
-                   help="steps before this one follow a cosine planned for --plan-total steps")
-    p.add_argument("--plan-total", type=int, default=3600)
+    p.add_argument("--steps", type=int, default=4000)
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--warmup", type=int, default=150)

@@ -10,7 +10,7 @@ NAMES = ("x", "y", "z", "a", "b", "n", "k", "s", "t", "v", "total", "count", "pr
          "score", "size", "step", "password", "wallet", "target", "level")
 
 
-_OPS = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q}
+_OPS = {"+": lambda p, q: p + q, "-": lambda p, q: p - q}
 
 
 def _printing(code, value):
@@ -18,9 +18,11 @@ def _printing(code, value):
 
 
 def _sample_chain(rng, lang, split):
+    """Two assignments and a print, with + and - only, so the printed value stays small
+    (between -17 and 37)."""
     u, w = rng.sample(NAMES, 2)
     a, b, c = rng.randrange(1, 20), rng.randrange(1, 10), rng.randrange(1, 10)
-    op1, op2 = rng.choice("+-*"), rng.choice("+-")
+    op1, op2 = rng.choice("+-"), rng.choice("+-")
     code = f"{u}={a}\n{w}={u}{op1}{b}\nprint({w}{op2}{c})"
     return _printing(code, _OPS[op2](_OPS[op1](a, b), c))
 
@@ -62,10 +64,21 @@ def _sample_defined(rng, lang, split):
 
 PRINT_PHRASINGS = {
     "zh": (Phrasing("这段代码输出什么？\n{code}"), Phrasing("运行后打印的结果：\n{code}"),
-           Phrasing("{code}\n输出是？"), Phrasing("写出这段程序的输出\n{code}", heldout=True)),
+           Phrasing("{code}\n输出是？"),
+           Phrasing("问：以下代码输出什么？\n{code}"),
+           Phrasing("运行这段Python代码，输出？\n{code}"),
+           Phrasing("{code}\n打印出来的值是多少？"),
+           Phrasing("{code}\n问：结果？"),
+           Phrasing("写出这段程序的输出\n{code}", heldout=True),
+           Phrasing("{code}\n屏幕上会显示什么？", heldout=True)),
     "en": (Phrasing("What does this print?\n{code}"), Phrasing("Output of:\n{code}"),
-           Phrasing("{code}\nWhat is printed?"), Phrasing("Predict the output\n{code}",
-                                                         heldout=True)),
+           Phrasing("{code}\nWhat is printed?"),
+           Phrasing("Q: what is the output?\n{code}"),
+           Phrasing("Run this Python. Output?\n{code}"),
+           Phrasing("{code}\nThe printed value is?"),
+           Phrasing("{code}\nQ: output?"),
+           Phrasing("Predict the output\n{code}", heldout=True),
+           Phrasing("{code}\nWhat value shows up?", heldout=True)),
 }
 
 CHAIN = Task("rte-e/chain", "rte-e", PRINT_PHRASINGS, _sample_chain)
@@ -76,11 +89,21 @@ DEFINED = Task("rte-e/defined", "rte-e", {
     "zh": (Phrasing("{code}\n{u}和{v}哪个是f的局部变量？"),
            Phrasing("{code}\n{u}、{v}中哪个只在f内可见？"),
            Phrasing("{code}\nf的局部变量：{u}还是{v}？"),
-           Phrasing("{code}\n{u}与{v}，谁属于f的作用域？", heldout=True)),
+           Phrasing("f里的局部变量是{u}还是{v}？\n{code}"),
+           Phrasing("{code}\n问：{u}和{v}，哪个在f内部定义？"),
+           Phrasing("{code}\n请指出f的局部变量（{u}或{v}）。"),
+           Phrasing("选出f内部的变量（{u}/{v}）：\n{code}"),
+           Phrasing("{code}\n{u}与{v}，谁属于f的作用域？", heldout=True),
+           Phrasing("{u}和{v}，哪个离开f就不存在了？\n{code}", heldout=True)),
     "en": (Phrasing("{code}\nWhich is local to f: {u} or {v}?"),
            Phrasing("{code}\nOnly inside f: {u} or {v}?"),
            Phrasing("{code}\nLocal variable of f, {u} or {v}?"),
-           Phrasing("{code}\nIn f's scope only: {u} or {v}?", heldout=True)),
+           Phrasing("Which name is local to f, {u} or {v}?\n{code}"),
+           Phrasing("{code}\nQ: is {u} or {v} local to f?"),
+           Phrasing("{code}\nName f's local variable: {u} or {v}."),
+           Phrasing("Pick f's local ({u}/{v}):\n{code}"),
+           Phrasing("{code}\nIn f's scope only: {u} or {v}?", heldout=True),
+           Phrasing("{code}\nOf {u} and {v}, which lives in f?", heldout=True)),
 }, _sample_defined)
 
 TASKS = (CHAIN, SCOPE, CONTROL, DEFINED)

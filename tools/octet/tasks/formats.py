@@ -60,18 +60,31 @@ def _sampler(render, most):
 
 JSON = Task("rte-g/json", "rte-g", {
     "zh": (Phrasing("转成JSON：{kv}"), Phrasing("用JSON表示：{kv}"), Phrasing("输出JSON对象：{kv}"),
-           Phrasing("请写成一个JSON：{kv}", heldout=True)),
+           Phrasing("请把{kv}写成JSON对象。"), Phrasing("问：{kv} 对应的JSON是什么？"),
+           Phrasing("{kv}，用JSON格式给出"), Phrasing("把下列键值对编码为JSON：{kv}"),
+           Phrasing("请写成一个JSON：{kv}", heldout=True),
+           Phrasing("序列化成JSON后是什么样？{kv}", heldout=True)),
     "en": (Phrasing("As JSON: {kv}"), Phrasing("Convert to JSON: {kv}"),
-           Phrasing("Emit a JSON object for {kv}"), Phrasing("JSON please: {kv}", heldout=True)),
+           Phrasing("Emit a JSON object for {kv}"), Phrasing("Write {kv} as a JSON object."),
+           Phrasing("Q: What is the JSON for {kv}?"), Phrasing("Encode these pairs as JSON: {kv}"),
+           Phrasing("Give me {kv} in JSON format."), Phrasing("JSON please: {kv}", heldout=True),
+           Phrasing("How does {kv} look when serialized to JSON?", heldout=True)),
 }, _sampler(canonical_json, 3))
 
 TABLE = Task("rte-g/markdown", "rte-g", {
     "zh": (Phrasing("转成Markdown表格：{kv}"), Phrasing("用Markdown表格列出：{kv}"),
            Phrasing("生成Markdown表：{kv}"),
-           Phrasing("请排成Markdown表：{kv}", heldout=True)),
+           Phrasing("请把{kv}做成Markdown表格。"), Phrasing("问：{kv} 的Markdown表格怎么写？"),
+           Phrasing("{kv}，整理成Markdown表格"), Phrasing("用Markdown画一张表，内容是：{kv}"),
+           Phrasing("请排成Markdown表：{kv}", heldout=True),
+           Phrasing("以Markdown表格的形式展示这些数据：{kv}", heldout=True)),
     "en": (Phrasing("As a Markdown table: {kv}"), Phrasing("Make a Markdown table of {kv}"),
-           Phrasing("Markdown table for {kv}"),
-           Phrasing("Tabulate in Markdown: {kv}", heldout=True)),
+           Phrasing("Markdown table for {kv}"), Phrasing("Put {kv} into a Markdown table."),
+           Phrasing("Q: How does {kv} look as a Markdown table?"),
+           Phrasing("{kv}: show this as a Markdown table."),
+           Phrasing("Format these pairs as a Markdown table: {kv}"),
+           Phrasing("Tabulate in Markdown: {kv}", heldout=True),
+           Phrasing("Present {kv} as a table in Markdown syntax.", heldout=True)),
 }, _sampler(canonical_table, 2))
 
 # syntax errors: each turns canonical JSON of two or more pairs into invalid JSON.
@@ -96,10 +109,17 @@ def _sample_validity(rng, lang, split):
 VALIDITY = Task("rte-g/validate", "rte-g", {
     "zh": (Phrasing("这是合法的JSON吗？{j}"), Phrasing("JSON校验：{j}"),
            Phrasing("{j} 格式正确吗？"),
-           Phrasing("{j} 能被解析为JSON吗？", heldout=True)),
+           Phrasing("请判断这段JSON是否合法：{j}"), Phrasing("问：{j} 是有效的JSON吗？"),
+           Phrasing("这段JSON的语法对吗？{j}"), Phrasing("检查这段JSON能否通过语法校验：{j}"),
+           Phrasing("{j} 能被解析为JSON吗？", heldout=True),
+           Phrasing("严格的JSON解析器会接受{j}吗？", heldout=True)),
     "en": (Phrasing("Is this valid JSON? {j}"), Phrasing("Validate the JSON: {j}"),
            Phrasing("Is {j} well-formed JSON?"),
-           Phrasing("Does {j} parse as JSON?", heldout=True)),
+           Phrasing("Check whether this JSON is valid: {j}"), Phrasing("Q: Is {j} valid JSON?"),
+           Phrasing("{j} Is that legal JSON?"),
+           Phrasing("Is the following JSON syntactically correct? {j}"),
+           Phrasing("Does {j} parse as JSON?", heldout=True),
+           Phrasing("Would a strict JSON parser accept {j}?", heldout=True)),
 }, _sample_validity)
 
 TASKS = (JSON, TABLE, VALIDITY)

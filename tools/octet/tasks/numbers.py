@@ -2,6 +2,14 @@
 
 Values are drawn so that every answer is exact: no rounding ever happens. Answers are
 written with the fewest digits (3500, 3.4, -12); percentages carry a trailing "%".
+
+The ranges are kept small so that a tiny model can learn the arithmetic itself:
+  add-sub  a, b in 10..199; a subtraction never goes negative (larger operand first)
+  mul      11..49 x 2..9
+  percent  p a multiple of 5 in 5..95, n a multiple of 20 in 20..500, result an integer
+  growth   old in (100, 200, 400, 500), rate a nonzero multiple of 5 in -50..100,
+           new = old * (100 + rate) / 100 exactly
+  convert  km/m, kg/g, L/mL, m/cm (0.1..19.9 big units), h/min, min/s (1..99), both ways
 """
 from decimal import Decimal
 
@@ -19,7 +27,8 @@ UNITS = (
 
 
 def _sample_add_sub(rng, lang, split):
-    a, b = rng.randrange(10, 1000), rng.randrange(10, 1000)
+    """a + b or a - b with operands 10..199; a subtraction never goes negative."""
+    a, b = rng.randrange(10, 200), rng.randrange(10, 200)
     op = rng.choice("+-")
     if op == "-" and b > a:
         a, b = b, a
@@ -29,7 +38,8 @@ def _sample_add_sub(rng, lang, split):
 
 
 def _sample_mul(rng, lang, split):
-    a, b = rng.randrange(11, 100), rng.randrange(2, 10)
+    """a * b with a in 11..49 and b in 2..9."""
+    a, b = rng.randrange(11, 50), rng.randrange(2, 10)
     return Case({"a": a, "b": b, "op": "*", "opw": _op_word("*", lang)}, str(a * b),
                 (a, "*", b), {"kind": "arith", "a": a, "b": b, "op": "*"})
 
@@ -40,8 +50,9 @@ def _op_word(op, lang):
 
 
 def _sample_percent(rng, lang, split):
+    """p % of n: p a multiple of 5 in 5..95, n a multiple of 20 in 20..500, exact only."""
     while True:
-        p, n = rng.randrange(1, 100), rng.randrange(2, 100) * 10
+        p, n = rng.randrange(1, 20) * 5, rng.randrange(1, 26) * 20
         if p * n % 100 == 0:
             break
     return Case({"p": p, "n": n}, str(p * n // 100), (p, n),
@@ -49,16 +60,19 @@ def _sample_percent(rng, lang, split):
 
 
 def _sample_growth(rng, lang, split):
+    """Rate from old to new: old in (100, 200, 400, 500), rate a nonzero multiple of 5 in
+    -50..100, new = old * (100 + rate) / 100 (always an integer for these olds)."""
     while True:
-        old, rate = rng.randrange(2, 100) * 10, rng.randrange(-50, 101)
-        if rate != 0 and old * rate % 100 == 0:
+        old, rate = rng.choice((100, 200, 400, 500)), rng.randrange(-10, 21) * 5
+        if rate != 0 and old * (100 + rate) % 100 == 0:
             break
-    new = old + old * rate // 100
+    new = old * (100 + rate) // 100
     return Case({"old": old, "new": new}, str(rate) + "%", (old, new),
                 {"kind": "growth", "old": old, "new": new})
 
 
 def _sample_convert(rng, lang, split):
+    """A unit conversion either way; metric 0.1..19.9 big units, time 1..99 big units."""
     zh_big, zh_small, en_big, en_small, factor = rng.choice(UNITS)
     if factor == 60:     # time: whole hours or minutes, 1 to 99
         big = Decimal(rng.randrange(1, 100))
@@ -77,35 +91,70 @@ def _sample_convert(rng, lang, split):
 
 ARITH = Task("rte-c/add-sub", "rte-c", {
     "zh": (Phrasing("计算：{a}{op}{b}="), Phrasing("{a}{opw}{b}等于多少？"),
-           Phrasing("求{a}{op}{b}的值"), Phrasing("算一下{a}{opw}{b}", heldout=True)),
+           Phrasing("求{a}{op}{b}的值"), Phrasing("问：{a}{opw}{b}是多少？"),
+           Phrasing("请算出{a}{op}{b}的结果。"), Phrasing("{a}{op}{b}得几？"),
+           Phrasing("用{a}{opw}{b}，结果是多少？"),
+           Phrasing("算一下{a}{opw}{b}", heldout=True),
+           Phrasing("心算{a}{op}{b}，答案写出来", heldout=True)),
     "en": (Phrasing("Compute {a}{op}{b}="), Phrasing("What is {a} {opw} {b}?"),
-           Phrasing("Solve: {a} {op} {b}"), Phrasing("Work out {a} {opw} {b}.", heldout=True)),
+           Phrasing("Solve: {a} {op} {b}"), Phrasing("Q: {a} {op} {b} = ?"),
+           Phrasing("Calculate {a} {opw} {b}."), Phrasing("Tell me the result of {a} {op} {b}."),
+           Phrasing("{a} {opw} {b} gives what number?"),
+           Phrasing("Work out {a} {opw} {b}.", heldout=True),
+           Phrasing("Evaluate the expression {a}{op}{b} for me.", heldout=True)),
 }, _sample_add_sub)
 
 MUL = Task("rte-c/mul", "rte-c", ARITH.phrasings, _sample_mul)
 
 PERCENT = Task("rte-c/percent", "rte-c", {
     "zh": (Phrasing("{n}的{p}%是多少？"), Phrasing("计算{n}×{p}%"),
-           Phrasing("{n}乘以{p}%得多少？"), Phrasing("求{n}的百分之{p}", heldout=True)),
+           Phrasing("{n}乘以{p}%得多少？"), Phrasing("请计算{n}的{p}%。"),
+           Phrasing("问：{p}%乘以{n}等于多少？"), Phrasing("{n}中的{p}%是几？"),
+           Phrasing("一共{n}个，占{p}%的有多少个？"),
+           Phrasing("求{n}的百分之{p}", heldout=True),
+           Phrasing("按{p}%算，{n}对应多少？", heldout=True)),
     "en": (Phrasing("What is {p}% of {n}?"), Phrasing("Compute {p}% of {n}."),
-           Phrasing("{p} percent of {n} = ?"), Phrasing("Find {p}% of {n}", heldout=True)),
+           Phrasing("{p} percent of {n} = ?"), Phrasing("Q: {p}% of {n} is what?"),
+           Phrasing("Take {p}% of {n}. Result?"), Phrasing("Out of {n}, how much is {p}%?"),
+           Phrasing("Calculate {p} percent of {n}."),
+           Phrasing("Find {p}% of {n}", heldout=True),
+           Phrasing("A total of {n}; {p}% of it equals?", heldout=True)),
 }, _sample_percent)
 
 GROWTH = Task("rte-c/growth", "rte-c", {
     "zh": (Phrasing("营收从{old}变为{new}，增长率？"), Phrasing("由{old}到{new}，同比增长多少？"),
            Phrasing("去年{old}，今年{new}，增长率是？"),
-           Phrasing("计算从{old}到{new}的增长率", heldout=True)),
+           Phrasing("问：价格从{old}变成{new}，变化率是多少？"),
+           Phrasing("原值{old}，现值{new}，求增长率。"),
+           Phrasing("用户数上月{old}，本月{new}，环比增长率？"),
+           Phrasing("求增长率：旧值{old}，新值{new}"),
+           Phrasing("计算从{old}到{new}的增长率", heldout=True),
+           Phrasing("{old}变到{new}，百分比变化是多少？", heldout=True)),
     "en": (Phrasing("Revenue went from {old} to {new}. Growth rate?"),
            Phrasing("From {old} to {new}: percent change?"),
            Phrasing("Last year {old}, this year {new}. Growth?"),
-           Phrasing("Compute the growth from {old} to {new}.", heldout=True)),
+           Phrasing("Q: sales changed from {old} to {new}. Rate of change?"),
+           Phrasing("Old value {old}, new value {new}. Find the growth rate."),
+           Phrasing("What is the percent change if {old} becomes {new}?"),
+           Phrasing("Users: {old} last month, {new} this month. Growth?"),
+           Phrasing("Compute the growth from {old} to {new}.", heldout=True),
+           Phrasing("The price moved from {old} to {new}; give the change in %.",
+                    heldout=True)),
 }, _sample_growth)
 
 CONVERT = Task("rte-c/convert", "rte-c", {
     "zh": (Phrasing("{v}{u}等于多少{w}？"), Phrasing("把{v}{u}换算成{w}"),
-           Phrasing("{v}{u}合多少{w}？"), Phrasing("{v}{u}是几{w}？", heldout=True)),
+           Phrasing("{v}{u}合多少{w}？"), Phrasing("问：{v}{u}折合多少{w}？"),
+           Phrasing("请将{v}{u}转换为{w}。"), Phrasing("换算成{w}：{v}{u}"),
+           Phrasing("{v}{u}有多少{w}？"),
+           Phrasing("{v}{u}是几{w}？", heldout=True),
+           Phrasing("用{w}表示{v}{u}，是多少？", heldout=True)),
     "en": (Phrasing("How many {w} is {v} {u}?"), Phrasing("Convert {v} {u} to {w}."),
-           Phrasing("{v} {u} = ? {w}"), Phrasing("Express {v} {u} in {w}.", heldout=True)),
+           Phrasing("{v} {u} = ? {w}"), Phrasing("Q: {v} {u} in {w}?"),
+           Phrasing("Change {v} {u} into {w}."), Phrasing("In {w}, how much is {v} {u}?"),
+           Phrasing("What is {v} {u} when written in {w}?"),
+           Phrasing("Express {v} {u} in {w}.", heldout=True),
+           Phrasing("Rewrite {v} {u} using {w} as the unit.", heldout=True)),
 }, _sample_convert)
 
 TASKS = (ARITH, MUL, PERCENT, GROWTH, CONVERT)

@@ -47,28 +47,49 @@ def _sample_terms(rng, lang, split):
 CASUAL = Task("rte-f/casual", "rte-f", {
     "zh": (Phrasing("改成口语：{s}"), Phrasing("用随意的语气说：{s}"),
            Phrasing("换成朋友间的说法：{s}"),
-           Phrasing("把这句话说得轻松点：{s}", heldout=True)),
+           Phrasing("请把下面这句改得口语化一些：{s}"), Phrasing("问：{s}用大白话怎么讲？"),
+           Phrasing("{s}换个随便点的说法。"), Phrasing("这句太正式了，说得随意些：{s}"),
+           Phrasing("把这句话说得轻松点：{s}", heldout=True),
+           Phrasing("跟熟人聊天时，这句会怎么说？{s}", heldout=True)),
     "en": (Phrasing("Make it casual: {s}"), Phrasing("Say it informally: {s}"),
            Phrasing("Casual version: {s}"),
-           Phrasing("Rewrite in a relaxed tone: {s}", heldout=True)),
+           Phrasing("Rewrite this the way friends talk: {s}"),
+           Phrasing("Q: {s} How would a friend say that?"),
+           Phrasing("{s} Now say it casually."), Phrasing("Drop the formality: {s}"),
+           Phrasing("Rewrite in a relaxed tone: {s}", heldout=True),
+           Phrasing("How might you text this to a buddy? {s}", heldout=True)),
 }, _register_sampler(True), pooled=True)
 
 FORMAL = Task("rte-f/formal", "rte-f", {
     "zh": (Phrasing("改成正式书面语：{s}"), Phrasing("用礼貌正式的语气说：{s}"),
            Phrasing("换成公文的说法：{s}"),
-           Phrasing("把这句话改得正式些：{s}", heldout=True)),
+           Phrasing("请把这句改成正式的说法：{s}"), Phrasing("{s}用书面语怎么表达？"),
+           Phrasing("问：{s}换成客气正式的讲法是？"), Phrasing("写正式邮件时，这句该怎么写：{s}"),
+           Phrasing("把这句话改得正式些：{s}", heldout=True),
+           Phrasing("当着领导的面，这话得怎么讲？{s}", heldout=True)),
     "en": (Phrasing("Make it formal: {s}"), Phrasing("Say it politely and formally: {s}"),
            Phrasing("Formal version: {s}"),
-           Phrasing("Rewrite in a formal tone: {s}", heldout=True)),
+           Phrasing("Rewrite this in formal English: {s}"),
+           Phrasing("{s} How would you put that formally?"),
+           Phrasing("Q: {s} Formal wording?"), Phrasing("Turn this into business language: {s}"),
+           Phrasing("Rewrite in a formal tone: {s}", heldout=True),
+           Phrasing("How would this read in an official letter? {s}", heldout=True)),
 }, _register_sampler(False), pooled=True)
 
 TERM = Task("rte-f/term", "rte-f", {
     "zh": (Phrasing("术语英译：{t}"), Phrasing("“{t}”的英文术语是？"),
            Phrasing("{t}用英文怎么说？"),
-           Phrasing("把{t}翻译成英文术语", heldout=True)),
+           Phrasing("请把{t}译成英文术语。"), Phrasing("问：{t}的英文分别是什么？"),
+           Phrasing("{t}，英文术语各是什么？"), Phrasing("给出{t}对应的英文术语"),
+           Phrasing("把{t}翻译成英文术语", heldout=True),
+           Phrasing("英文文档里，{t}该写作什么？", heldout=True)),
     "en": (Phrasing("Translate the terms: {t}"), Phrasing("English for {t}?"),
            Phrasing("Terms in English: {t}"),
-           Phrasing("Give the English terms for {t}.", heldout=True)),
+           Phrasing("What are {t} called in English?"), Phrasing("Q: {t} in English?"),
+           Phrasing("Translate {t} into English terms."),
+           Phrasing("Render these Chinese terms in English: {t}"),
+           Phrasing("Give the English terms for {t}.", heldout=True),
+           Phrasing("Which English words mean {t}?", heldout=True)),
 }, _sample_terms)
 
 TASKS = (CASUAL, FORMAL, TERM)
