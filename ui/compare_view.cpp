@@ -71,7 +71,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     heads_ = new QCustomPlot(this);
     for (QCustomPlot* plot : {logprobs_, shares_, heads_}) {
         apply_palette(*plot);
-        plot->setMinimumHeight(140);
+        plot->setMinimumHeight(60);
     }
     logprobs_->xAxis->setLabel(tr("generated token"));
     logprobs_->yAxis->setLabel(tr("log-prob B − A"));
