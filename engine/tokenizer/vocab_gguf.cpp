@@ -151,8 +151,9 @@ Result<Vocab> vocab_from_gguf(const GgufFile& file) {
         return s.error();
     }
 
-    detect_special_tokens(vocab);
+    // Validate first: detection indexes the arrays by token id.
     if (auto s = validate_vocab(vocab); !s) return s.error();
+    detect_special_tokens(vocab);
     return vocab;
 }
 

@@ -82,6 +82,23 @@ TEST(VocabFromGguf, SpecialIdOutOfRangeNamesKeyAndId) {
     EXPECT_NE(vocab.error().message.find("77"), std::string::npos);
 }
 
+// Found by fuzzing: special-token detection marked "<|im_end|>" (id 3) as control in a
+// token_type array of 2 entries. The arrays are validated before anything indexes them.
+TEST(VocabFromGguf, ShortTokenTypeArrayIsAnErrorBeforeDetection) {
+    GgufWriter w;
+    w.add_string("general.architecture", "gpt2");
+    w.add_string("tokenizer.ggml.model", "gpt2");
+    w.add_string("tokenizer.ggml.pre", "gpt-2");
+    w.add_array_strings("tokenizer.ggml.tokens", {"a", "b", "ab", "<|im_end|>"});
+    const std::vector<int32_t> types = {1, 1};
+    w.add_array_i32("tokenizer.ggml.token_type", types);
+    w.add_array_strings("tokenizer.ggml.merges", {"a b"});
+    std::vector<uint8_t> bytes;
+    auto vocab = read_vocab(w, bytes);
+    ASSERT_FALSE(vocab.ok());
+    EXPECT_NE(vocab.error().message.find("token_type has 2 entries"), std::string::npos) << vocab.error().message;
+}
+
 TEST(VocabFromGguf, U32MinusOneMeansNoSuchToken) {
     // llama.cpp's converters write an absent id as u32 4294967295 (stories260K's separator).
     GgufWriter w = small_bpe_file();
