@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/router_embedding.h"
 #include "app/common/resource_dir.h"
 #include "engine/router/router.h"
 
@@ -16,6 +17,7 @@ namespace {
 struct EvalRouterOptions {
     std::string data;
     std::string train; // empty: the resources' train split
+    RouterEmbeddingOptions embedding;
     double stage2_weight = Router::kStage2Weight;
     bool json = false;
 };
@@ -42,15 +44,17 @@ int run_eval_router(const EvalRouterOptions& o) {
     if (!probes) return report_error(o.json, probes.error());
     auto dir = resource_dir();
     if (!dir) return report_error(o.json, dir.error());
-    auto router = Router::from_resources(dir.value().string());
-    if (!router) return report_error(o.json, router.error());
-    if (!o.train.empty()) {
+    auto embedding = make_router_embedding(o.embedding);
+    if (!embedding) return report_error(o.json, embedding.error());
+    auto router = [&]() -> Result<Router> {
+        if (o.train.empty()) return Router::from_resources(dir.value().string(), embedding->embedding);
         auto train = read_probe_file(o.train);
-        if (!train) return report_error(o.json, train.error());
+        if (!train) return train.error();
         auto rules = FeatureRules::load((dir.value() / "rules" / "router_features.json").string());
-        if (!rules) return report_error(o.json, rules.error());
-        router = Router::fit(train.value(), std::move(rules.value()));
-    }
+        if (!rules) return rules.error();
+        return Router::fit(train.value(), std::move(rules.value()), embedding->embedding);
+    }();
+    if (!router) return report_error(o.json, router.error());
     router->set_stage2_weight(o.stage2_weight);
     Confusion stage1{}, both{};
     int64_t hit1 = 0, hit2 = 0;
@@ -75,7 +79,8 @@ int run_eval_router(const EvalRouterOptions& o) {
                                      for (int s = 0; s < kSubsystemCount; ++s) ids.push_back(subsystem_id(s));
                                      return ids;
                                  }()},
-                                {"embedding", "lexical"},
+                                {"embedding", router->embedding_name()},
+                                {"centroids", centroids_source(router->centroids_cached())},
                                 {"ms_per_route", ms / n}}; // a figure, not a test: varies with the machine
     if (o.json) {
         print_json(out);
@@ -93,6 +98,7 @@ void add_eval_router_command(CLI::App& app, CommandRunner& run) {
     CLI::App* cmd = app.add_subcommand("eval-router", "Router accuracy on a labelled probe file (JSONL: text, lang, label)");
     cmd->add_option("--data,-d", o->data, "Probe file")->required();
     cmd->add_option("--train", o->train, "Fit the centroids on this probe file (default: the resources' train split)");
+    add_router_embedding_options(*cmd, o->embedding);
     cmd->add_option("--stage2-weight", o->stage2_weight, "Weight of the feature score (tuning)")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_eval_router(*o); }; });

@@ -1,9 +1,8 @@
 // Calibrated head maps on disk (docs/router.md): one per model file, keyed by the file's
-// SHA-256, in $XDG_DATA_HOME/octoscope/head-maps (default ~/.local/share/octoscope/head-maps):
+// SHA-256 (engine/model/user_data.h), in $XDG_DATA_HOME/octoscope/head-maps (default
+// ~/.local/share/octoscope/head-maps):
 //   <sha256>.json              the map (version-1 schema, usable as a --head-map file)
 //   <sha256>.calibration.json  how it was made (probe counts, separation and its null)
-//   index.json                 model identity (path, size, mtime) -> sha256, so that finding a
-//                              model's map does not hash the whole file on every load
 #pragma once
 
 #include <filesystem>
@@ -20,11 +19,11 @@ namespace octo {
 
 std::filesystem::path calibrated_map_dir();
 
-// Hashes the model file, writes the map, the report and the index entry. Returns the map's path.
+// Writes the map and the report, keyed by the model file's SHA-256. Returns the map's path.
 Result<std::string> save_calibrated_map(const Model& model, const std::string& model_path, const HeadMap& map,
                                         const nlohmann::json& report);
 
-// The calibrated map of this model (by its identity in the index), when there is one.
+// The calibrated map of this model (found through the model index, without hashing), when there is one.
 std::optional<std::string> find_calibrated_map(const Model& model);
 
 } // namespace octo

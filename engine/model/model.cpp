@@ -34,8 +34,8 @@ Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOp
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     const auto mtime = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
-    model.value()->identity_ = "file:" + std::filesystem::absolute(path, ec).string() + ":" + std::to_string(size) +
-                               ":" + std::to_string(mtime);
+    model.value()->path_ = std::filesystem::absolute(path, ec).string();
+    model.value()->identity_ = "file:" + model.value()->path_ + ":" + std::to_string(size) + ":" + std::to_string(mtime);
     return model;
 }
 

@@ -50,6 +50,8 @@ public:
     // Identifies the weights for KV prefix reuse: "file:<path>:<size>:<mtime>", or "memory:<n>"
     // (unique in the process) for a model parsed from bytes.
     const std::string& identity() const { return identity_; }
+    // The file it was loaded from (absolute); empty for a model parsed from bytes.
+    const std::string& path() const { return path_; }
 
     // Constants of the instrumentation, computed once per model on first use (thread-safe;
     // model_constants.cpp), per layer ([n_layer] of):
@@ -75,6 +77,7 @@ private:
     int64_t n_ctx_ = 0;
     int64_t n_batch_ = 0;
     std::string identity_;
+    std::string path_;
     mutable LazyLayers head_grams_;
     mutable LazyLayers output_projections_;
 };

@@ -3,11 +3,13 @@
 #include <cmath>
 
 #include "engine/generation/prompt_builder.h"
+#include "engine/model/user_data.h"
 
 namespace octo {
 
 Result<std::unique_ptr<ModelEmbedding>> ModelEmbedding::create(const Model& model, Backend& backend,
-                                                               const Tokenizer& tokenizer, int64_t layer) {
+                                                               const Tokenizer& tokenizer, int64_t layer,
+                                                               bool cache_centroids) {
     const int64_t n_layer = model.params().n_layer;
     if (layer < 0) layer = n_layer / 2;
     if (layer >= n_layer) {
@@ -18,7 +20,15 @@ Result<std::unique_ptr<ModelEmbedding>> ModelEmbedding::create(const Model& mode
     o.instrument.hidden_layer = layer;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
-    return std::unique_ptr<ModelEmbedding>(new ModelEmbedding(model, tokenizer, std::move(session.value()), layer));
+    std::string cache_id;
+    if (cache_centroids && !model.path().empty()) {
+        // A file that cannot be hashed or an index that cannot be written: no cache, not an error.
+        if (auto sha = model_sha256(model)) {
+            cache_id = "model-v" + std::to_string(kVersion) + "-" + sha.value() + "-layer" + std::to_string(layer);
+        }
+    }
+    return std::unique_ptr<ModelEmbedding>(
+        new ModelEmbedding(model, tokenizer, std::move(session.value()), layer, std::move(cache_id)));
 }
 
 std::vector<float> ModelEmbedding::embed(std::string_view text) const {

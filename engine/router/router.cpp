@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <numeric>
 
+#include "engine/router/centroid_cache.h"
+
 namespace octo {
 
 Router::Router(std::vector<Probe> probes, FeatureRules rules, std::shared_ptr<TextEmbedding> embedding)
@@ -34,10 +36,22 @@ void Router::refit() {
         labels.push_back(p.label);
     }
     embedding_->fit(texts);
+    const std::string cache_id = embedding_->cache_id();
+    const std::string digest = cache_id.empty() ? std::string() : probe_set_digest(probes_);
+    if (!cache_id.empty()) {
+        if (auto cached = load_cached_centroids(cache_id, digest)) {
+            centroids_ = std::move(*cached);
+            centroids_cached_ = true;
+            return;
+        }
+    }
     std::vector<std::vector<float>> embeddings;
     embeddings.reserve(texts.size());
     for (const std::string& t : texts) embeddings.push_back(embedding_->embed(t));
     centroids_ = compute_centroids(embeddings, labels);
+    centroids_cached_ = false;
+    // A cache that cannot be written costs only the time to recompute next time.
+    if (!cache_id.empty()) static_cast<void>(save_cached_centroids(cache_id, digest, centroids_));
 }
 
 void Router::add_probe(const Probe& probe) {

@@ -51,12 +51,16 @@ public:
     static Result<Router> from_resources(const std::string& resource_dir,
                                          std::shared_ptr<TextEmbedding> embedding = nullptr);
     const char* embedding_name() const { return embedding_->name(); }
+    // Whether the current centroids were read from the on-disk cache (centroid_cache.h) rather
+    // than computed; only an embedding with a cache id is cached.
+    bool centroids_cached() const { return centroids_cached_; }
 
     RouteDecision route(std::string_view prompt) const;
 
     double stage2_weight() const { return stage2_weight_; }
     void set_stage2_weight(double w) { stage2_weight_ = w; }
-    // Adds a labelled probe (the user's correction) and recomputes the centroids.
+    // Adds a labelled probe (the user's correction) and recomputes the centroids (or reads them
+    // from the cache when this probe set was fitted before).
     void add_probe(const Probe& probe);
     size_t n_probes() const { return probes_.size(); }
 
@@ -68,6 +72,7 @@ private:
     FeatureRules rules_;
     std::shared_ptr<TextEmbedding> embedding_;
     Centroids centroids_;
+    bool centroids_cached_ = false;
     double stage2_weight_ = kStage2Weight;
 };
 

@@ -15,6 +15,9 @@ public:
     virtual const char* name() const = 0; // "lexical", "model"
     virtual void fit(std::span<const std::string> corpus) = 0;
     virtual std::vector<float> embed(std::string_view text) const = 0;
+    // Names this embedding function across runs, so that centroids fitted with it can be cached
+    // on disk (centroid_cache.h); empty: not cached (cheap to recompute, or caching is off).
+    virtual std::string cache_id() const { return {}; }
 };
 
 } // namespace octo

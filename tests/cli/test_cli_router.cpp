@@ -1,8 +1,11 @@
 // octoscope-cli route and eval-router on the shipped probe set and rule file (docs/cli.md).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
+#include "engine/model/synthetic_model.h"
 #include "tests/cli/cli_runner.h"
 
 namespace {
@@ -98,6 +101,77 @@ TEST(CliCalibrate, WritesAMapThatLaterRunsUse) {
     auto gen = run_cli({"generate", "--model", model, "--prompt", "x", "-n", "1", "--json"});
     EXPECT_EQ(gen.json()["head_map"]["source"], "calibrated");
     EXPECT_EQ(gen.json()["head_map"]["path"], j["map_path"]);
+    unsetenv("XDG_DATA_HOME");
+    std::filesystem::remove_all(dir);
+}
+
+void write_probes(const std::string& path, int per_subsystem, const std::string& stem) {
+    const char* ids[] = {"rte-a", "rte-b", "rte-c", "rte-d", "rte-e", "rte-f", "rte-g", "rte-h"};
+    std::ofstream out(path);
+    for (int s = 0; s < 8; ++s) {
+        for (int i = 0; i < per_subsystem; ++i) {
+            out << "{\"text\": \"" << stem << " " << s << " number " << i << "\", \"lang\": \"en\", \"label\": \"" << ids[s]
+                << "\"}\n";
+        }
+    }
+}
+
+TEST(CliRouterCache, ModelCentroidsCachedPerModelLayerAndProbeSet) {
+    const std::filesystem::path dir = octo::test::temp_path("router-cache");
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1), 0); // inherited by the CLI
+    const std::string model = (dir / "m.gguf").string();
+    {
+        auto bytes = octo::make_synthetic_model(octo::SyntheticModelSpec{}).value();
+        std::ofstream(model, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    const std::vector<std::string> route = {"route", "--prompt", "What is 12% of 80?", "--embedding", "model",
+                                            "--model", model, "--json"};
+    const auto with = [](std::vector<std::string> args, std::initializer_list<std::string> more) {
+        args.insert(args.end(), more);
+        return args;
+    };
+    const auto first = run_cli(route);
+    ASSERT_EQ(first.exit_status, 0) << first.err;
+    EXPECT_EQ(first.json()["embedding"], "model");
+    EXPECT_EQ(first.json()["centroids"], "computed");
+    const auto second = run_cli(route);
+    EXPECT_EQ(second.json()["centroids"], "cached");
+    for (const char* field : {"route", "top3", "scores", "composition"}) EXPECT_EQ(second.json()[field], first.json()[field]) << field;
+    EXPECT_EQ(run_cli(with(route, {"--layer", "0"})).json()["centroids"], "computed"); // another layer
+    EXPECT_EQ(run_cli(with(route, {"--no-cache"})).json()["centroids"], "computed");
+    EXPECT_EQ(run_cli(route).json()["centroids"], "cached");
+
+    // A corrupt cache file is ignored: recomputed, rewritten, then read again.
+    for (const auto& f : std::filesystem::directory_iterator(dir / "data" / "octoscope" / "router-centroids")) {
+        std::ofstream(f.path(), std::ios::trunc) << "{\"version\": 1, \"centroids\": [[0.1,";
+    }
+    const auto repaired = run_cli(route);
+    EXPECT_EQ(repaired.json()["centroids"], "computed");
+    EXPECT_EQ(repaired.json()["scores"], first.json()["scores"]);
+    EXPECT_EQ(run_cli(route).json()["centroids"], "cached");
+
+    // eval-router: the same cache, keyed by the train probes it fits on.
+    const std::string train = (dir / "train.jsonl").string(), dev = (dir / "dev.jsonl").string();
+    write_probes(train, 2, "probe");
+    write_probes(dev, 1, "dev probe");
+    const std::vector<std::string> eval = {"eval-router", "--data", dev, "--train", train, "--embedding", "model",
+                                           "--model", model, "--json"};
+    const auto e1 = run_cli(eval);
+    ASSERT_EQ(e1.exit_status, 0) << e1.err;
+    EXPECT_EQ(e1.json()["embedding"], "model");
+    EXPECT_EQ(e1.json()["centroids"], "computed");
+    const auto e2 = run_cli(eval);
+    EXPECT_EQ(e2.json()["centroids"], "cached");
+    EXPECT_EQ(e2.json()["confusion"], e1.json()["confusion"]);
+    EXPECT_EQ(e2.json()["stage1_confusion"], e1.json()["stage1_confusion"]);
+    write_probes(train, 3, "probe"); // another probe set
+    EXPECT_EQ(run_cli(eval).json()["centroids"], "computed");
+
+    // The lexical embedding is never cached.
+    const auto lexical = run_cli({"route", "--prompt", "What is 12% of 80?", "--json"});
+    EXPECT_EQ(lexical.json()["embedding"], "lexical");
+    EXPECT_EQ(lexical.json()["centroids"], "computed");
     unsetenv("XDG_DATA_HOME");
     std::filesystem::remove_all(dir);
 }

@@ -1,6 +1,6 @@
 // The two-stage router's parts: the lexical embedding, centroids, feature rules (both
 // languages, byte-offset spans, count caps, schema errors) and the router's decision, including
-// the relabel-and-recompute round trip.
+// the relabel-and-recompute round trip; the model embedding and its on-disk centroid cache.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -133,7 +133,18 @@ TEST(Router, DecidesWithEvidenceAndLearnsFromCorrections) {
 } // namespace
 } // namespace octo
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/core/sha256.h"
+#include "engine/model/user_data.h"
+#include "engine/router/centroid_cache.h"
 #include "engine/router/model_embedding.h"
 #include "engine/tokenizer/vocab.h"
 #include "tests/support/loaded_model.h"
@@ -160,6 +171,119 @@ TEST(ModelEmbedding, MeanPooledHiddenStateOfTheModel) {
     Router router = Router::fit(toy_probes(), FeatureRules::parse(kRules, "test").value(), std::move(e));
     EXPECT_STREQ(router.embedding_name(), "model");
     EXPECT_EQ(router.route("What is 12% of 80?").top3.size(), 3u);
+}
+
+// A synthetic model written to a file and loaded from it (only a file has a SHA-256 to key the
+// cache by), with $XDG_DATA_HOME in a fresh temporary folder.
+class CentroidCacheTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() / ("octoscope-centroids-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(dir_);
+        std::filesystem::create_directories(dir_);
+        ASSERT_EQ(setenv("XDG_DATA_HOME", (dir_ / "data").c_str(), 1), 0);
+        SyntheticModelSpec spec;
+        spec.n_layer = 3;
+        const auto bytes = make_synthetic_model(spec).value();
+        model_path_ = (dir_ / "m.gguf").string();
+        std::ofstream(model_path_, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        model_ = Model::load(model_path_).value();
+        tokenizer_ = std::make_unique<Tokenizer>(Tokenizer::create(vocab_from_gguf(model_->file()).value()).value());
+        backend_ = CpuBackend::create({1, {}}).value();
+    }
+    void TearDown() override {
+        unsetenv("XDG_DATA_HOME");
+        std::filesystem::remove_all(dir_);
+    }
+
+    Router build(std::span<const Probe> probes, int64_t layer = -1, bool cache = true) {
+        auto e = ModelEmbedding::create(*model_, *backend_, *tokenizer_, layer, cache);
+        EXPECT_TRUE(e) << e.error().message;
+        return Router::fit(probes, FeatureRules::parse(kRules, "test").value(), std::move(e.value()));
+    }
+
+    std::filesystem::path dir_;
+    std::string model_path_;
+    std::unique_ptr<Model> model_;
+    std::unique_ptr<Tokenizer> tokenizer_;
+    std::unique_ptr<CpuBackend> backend_;
+};
+
+void expect_same_decisions(const Router& a, const Router& b) {
+    for (const char* prompt : {"What is 12% of 80?", "If it rains then we stay", "Who founded Zebrafish Labs"}) {
+        const RouteDecision x = a.route(prompt), y = b.route(prompt);
+        EXPECT_EQ(x.route, y.route) << prompt;
+        EXPECT_EQ(x.similarity, y.similarity) << prompt; // bit-identical centroids
+        EXPECT_EQ(x.composition, y.composition) << prompt;
+    }
+}
+
+TEST_F(CentroidCacheTest, SecondBuildReadsTheCentroidsAndDecidesTheSame) {
+    const std::vector<Probe> probes = toy_probes();
+    const Router first = build(probes);
+    EXPECT_FALSE(first.centroids_cached());
+    const Router second = build(probes);
+    EXPECT_TRUE(second.centroids_cached());
+    expect_same_decisions(first, second);
+    // Keyed by the file's SHA-256, through the model index.
+    const std::string sha = sha256_file(model_path_).value();
+    EXPECT_EQ(indexed_model_sha256(*model_), sha);
+    EXPECT_TRUE(std::filesystem::exists(centroid_cache_dir() / ("model-v1-" + sha + "-layer1.json")));
+    // --no-cache: computed, and the cache is neither read nor needed.
+    EXPECT_FALSE(build(probes, -1, false).centroids_cached());
+}
+
+TEST_F(CentroidCacheTest, AnotherProbeSetOrLayerMisses) {
+    std::vector<Probe> probes = toy_probes();
+    ASSERT_FALSE(build(probes).centroids_cached());
+    EXPECT_FALSE(build(probes, 0).centroids_cached()); // another layer
+    EXPECT_TRUE(build(probes, 0).centroids_cached());
+    EXPECT_TRUE(build(probes).centroids_cached()); // each layer has its own file
+
+    // A user's correction changes the probe set: recomputed, then cached for that set.
+    Router corrected = build(probes);
+    corrected.add_probe(Probe{"Who founded Zebrafish Labs", "en", 0});
+    EXPECT_FALSE(corrected.centroids_cached());
+    probes.push_back(Probe{"Who founded Zebrafish Labs", "en", 0});
+    const Router again = build(probes);
+    EXPECT_TRUE(again.centroids_cached());
+    expect_same_decisions(corrected, again);
+    // A relabelled probe is another probe set too.
+    probes.back().label = 1;
+    EXPECT_FALSE(build(probes).centroids_cached());
+    EXPECT_NE(probe_set_digest(probes), probe_set_digest(toy_probes()));
+}
+
+TEST_F(CentroidCacheTest, CorruptOrForeignFileIsRecomputedAndRewritten) {
+    const std::vector<Probe> probes = toy_probes();
+    const Router original = build(probes);
+    const auto file = centroid_cache_dir() / ("model-v1-" + sha256_file(model_path_).value() + "-layer1.json");
+    ASSERT_TRUE(std::filesystem::exists(file));
+    std::ifstream in(file);
+    nlohmann::json good = nlohmann::json::parse(in);
+    in.close();
+    nlohmann::json short_row = good, other_version = good;
+    short_row["centroids"][3].erase(std::size_t{0});
+    other_version["version"] = kCentroidCacheVersion + 1;
+    for (const std::string& bad : {std::string("{\"version\": 1, \"centroids\": [[0.5, "), std::string("garbage"),
+                                   short_row.dump(), other_version.dump()}) {
+        std::ofstream(file, std::ios::trunc) << bad;
+        const Router recomputed = build(probes);
+        EXPECT_FALSE(recomputed.centroids_cached()) << bad.substr(0, 40);
+        expect_same_decisions(original, recomputed);
+        std::ifstream rewritten(file);
+        EXPECT_EQ(nlohmann::json::parse(rewritten), good); // the good file is back
+        EXPECT_TRUE(build(probes).centroids_cached());
+    }
+}
+
+TEST_F(CentroidCacheTest, ModelWithoutFileIsNotCached) {
+    const test::LoadedModel m = test::load_synthetic(SyntheticModelSpec{});
+    EXPECT_EQ(ModelEmbedding::create(*m.model, *backend_, *tokenizer_).value()->cache_id(), "");
+    EXPECT_EQ(ModelEmbedding::create(*model_, *backend_, *tokenizer_, -1, false).value()->cache_id(), "");
+    EXPECT_EQ(LexicalEmbedding().cache_id(), "");
+    EXPECT_FALSE(std::filesystem::exists(centroid_cache_dir()));
 }
 
 } // namespace

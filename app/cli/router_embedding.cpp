@@ -1,0 +1,32 @@
+#include "app/cli/router_embedding.h"
+
+#include "engine/router/model_embedding.h"
+
+namespace octo::cli {
+
+void add_router_embedding_options(CLI::App& cmd, RouterEmbeddingOptions& o) {
+    cmd.add_option("--embedding", o.embedding, "Stage-1 embedding: lexical (no model) or model (hidden states)")
+        ->check(CLI::IsMember({"lexical", "model"}))
+        ->capture_default_str();
+    cmd.add_option("--model,-m", o.model, "Model for --embedding model (default: the built-in octet model)");
+    cmd.add_option("--layer", o.layer, "Layer whose output is pooled (default: the middle one)");
+    cmd.add_flag("--no-cache", o.no_cache,
+                 "Compute the model embedding's centroids without reading or writing the on-disk cache");
+}
+
+Result<RouterEmbedding> make_router_embedding(const RouterEmbeddingOptions& o) {
+    RouterEmbedding r;
+    if (o.embedding != "model") return r;
+    auto l = load_model_and_tokenizer(o.model);
+    if (!l) return l.error();
+    r.loaded = std::move(l.value());
+    auto b = CpuBackend::create({});
+    if (!b) return b.error();
+    r.backend = std::move(b.value());
+    auto e = ModelEmbedding::create(*r.loaded.model, *r.backend, *r.loaded.tokenizer, o.layer, !o.no_cache);
+    if (!e) return e.error();
+    r.embedding = std::move(e.value());
+    return r;
+}
+
+} // namespace octo::cli

@@ -1,0 +1,39 @@
+// The stage-1 embedding options that route and eval-router share (--embedding, --model,
+// --layer, --no-cache) and what they build: nothing for the lexical embedding, else the model,
+// its tokenizer, a CPU backend and the model embedding, kept alive while the router uses it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/model_loading.h"
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/core/result.h"
+#include "engine/router/text_embedding.h"
+
+namespace octo::cli {
+
+struct RouterEmbeddingOptions {
+    std::string embedding = "lexical";
+    std::string model;
+    int64_t layer = -1;
+    bool no_cache = false;
+};
+
+void add_router_embedding_options(CLI::App& cmd, RouterEmbeddingOptions& o);
+
+// Declare it before the Router that uses `embedding`, so that it outlives the router.
+struct RouterEmbedding {
+    LoadedModel loaded;
+    std::unique_ptr<CpuBackend> backend;
+    std::shared_ptr<TextEmbedding> embedding; // null: the router's default, lexical
+};
+
+Result<RouterEmbedding> make_router_embedding(const RouterEmbeddingOptions& o);
+
+// The JSON "centroids" field: "cached" (read from the on-disk cache) or "computed".
+inline const char* centroids_source(bool cached) { return cached ? "cached" : "computed"; }
+
+} // namespace octo::cli

@@ -1,0 +1,66 @@
+#include "engine/model/user_data.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/sha256.h"
+
+namespace octo {
+
+namespace {
+
+std::filesystem::path index_path() { return user_data_dir() / "model-index.json"; }
+
+nlohmann::json read_index() {
+    std::ifstream in(index_path());
+    if (!in) return nlohmann::json::object();
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    return j.is_object() ? j : nlohmann::json::object();
+}
+
+} // namespace
+
+std::filesystem::path user_data_dir() {
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "octoscope";
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home ? home : ".") / ".local" / "share" / "octoscope";
+}
+
+Status write_file_atomic(const std::filesystem::path& path, std::string_view bytes) {
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) return make_error(ErrorCode::Io, "cannot create " + path.parent_path().string() + ": " + ec.message());
+    const std::filesystem::path tmp = path.string() + ".tmp" + std::to_string(::getpid()); // one per writer
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!out) return make_error(ErrorCode::Io, "cannot write " + tmp.string());
+    }
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) return make_error(ErrorCode::Io, "cannot write " + path.string() + ": " + ec.message());
+    return Ok{};
+}
+
+Result<std::string> model_sha256(const Model& model) {
+    if (auto known = indexed_model_sha256(model)) return *known;
+    if (model.path().empty()) return make_error(ErrorCode::InvalidArgument, "the model was not loaded from a file");
+    auto sha = sha256_file(model.path());
+    if (!sha) return sha.error();
+    nlohmann::json index = read_index();
+    index[model.identity()] = sha.value();
+    if (auto s = write_file_atomic(index_path(), index.dump(1)); !s) return s.error();
+    return sha;
+}
+
+std::optional<std::string> indexed_model_sha256(const Model& model) {
+    const nlohmann::json index = read_index();
+    const auto it = index.find(model.identity());
+    if (it == index.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+}
+
+} // namespace octo
