@@ -1,5 +1,6 @@
 #include "engine/instrumentation/calibrated_maps.h"
 
+#include "engine/core/atomic_file.h"
 #include "engine/model/user_data.h"
 
 namespace octo {

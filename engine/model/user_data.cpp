@@ -3,10 +3,9 @@
 #include <cstdlib>
 #include <fstream>
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
+#include "engine/core/atomic_file.h"
 #include "engine/core/sha256.h"
 
 namespace octo {
@@ -28,21 +27,6 @@ std::filesystem::path user_data_dir() {
     if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "octoscope";
     const char* home = std::getenv("HOME");
     return std::filesystem::path(home ? home : ".") / ".local" / "share" / "octoscope";
-}
-
-Status write_file_atomic(const std::filesystem::path& path, std::string_view bytes) {
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
-    if (ec) return make_error(ErrorCode::Io, "cannot create " + path.parent_path().string() + ": " + ec.message());
-    const std::filesystem::path tmp = path.string() + ".tmp" + std::to_string(::getpid()); // one per writer
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!out) return make_error(ErrorCode::Io, "cannot write " + tmp.string());
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) return make_error(ErrorCode::Io, "cannot write " + path.string() + ": " + ec.message());
-    return Ok{};
 }
 
 Result<std::string> model_sha256(const Model& model) {

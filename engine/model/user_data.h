@@ -1,7 +1,7 @@
 // What the per-model stores in the user's data directory share — calibrated head maps
 // (engine/instrumentation/calibrated_maps.h) and cached router centroids
-// (engine/router/centroid_cache.h): the directory, atomic writes, and the model file's SHA-256
-// they are keyed by.
+// (engine/router/centroid_cache.h): the directory and the model file's SHA-256 they are keyed
+// by. Their files are written with write_file_atomic (engine/core/atomic_file.h).
 //   $XDG_DATA_HOME/octoscope (default ~/.local/share/octoscope)
 //     model-index.json   model identity (path, size, mtime) -> sha256, so that finding a model's
 //                        data does not hash the whole file on every load
@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "engine/core/result.h"
 #include "engine/model/model.h"
@@ -18,10 +17,6 @@
 namespace octo {
 
 std::filesystem::path user_data_dir();
-
-// Creates the parent folders, writes a temporary file beside `path` and renames it over `path`,
-// so that a crash or a concurrent reader never sees half a file.
-Status write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
 
 // The SHA-256 of the file the model was loaded from: from the index when the model's identity
 // is there, else hashed and recorded. An error for a model parsed from bytes (no file).

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/atomic_file.h"
 #include "engine/core/sha256.h"
 #include "engine/model/user_data.h"
 
