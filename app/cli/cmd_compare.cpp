@@ -36,6 +36,7 @@ struct CompareOptions {
     std::optional<uint64_t> seed_b;
     int64_t max_tokens = 64;
     int threads = 0;
+    std::string backend = "auto";
     int64_t ctx_size = 0;
     std::string head_map;
     bool json = false;
@@ -104,7 +105,7 @@ nlohmann::json comparison_json(const RunComparison& c, const HeadMap& map) {
 }
 
 int run_compare(const CompareOptions& o) {
-    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map);
+    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map, o.backend);
     if (!setup) return report_error(o.json, setup.error());
     const Variant b_options = variant_b(o);
     auto a = run_variant(setup.value(), o.a, o.max_tokens, "--disable");
@@ -151,6 +152,8 @@ void add_compare_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--max-tokens,-n", o->max_tokens, "Tokens to generate at most, each")
         ->check(CLI::Range(0, 1 << 20))->capture_default_str();
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+    cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
     cmd->add_option("--ctx-size,-c", o->ctx_size, "Context size in tokens (0: the model's, at most 4096)")
         ->capture_default_str();
     cmd->add_option("--head-map", o->head_map, "Head → subsystem map file (JSON)");

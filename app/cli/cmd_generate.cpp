@@ -21,6 +21,7 @@ struct GenerateOptions {
     int64_t max_tokens = 64;
     SamplerConfig sampling;
     int threads = 0;
+    std::string backend = "auto";
     int64_t ctx_size = 0;
     bool chat = false;
     std::string system;
@@ -44,7 +45,7 @@ int run_generate(const GenerateOptions& o) {
         if (!bytes) return report_error(o.json, bytes.error());
         spec.text = std::move(bytes.value());
     }
-    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map);
+    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map, o.backend);
     if (!setup) return report_error(o.json, setup.error());
     const Tokenizer& tok = *setup->loaded.tokenizer;
     auto prompt = build_prompt(setup->loaded.model->file(), tok, spec);
@@ -97,6 +98,8 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--repeat-last-n", o->sampling.repeat_last_n, "Tokens the penalty looks back over")
         ->capture_default_str();
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+    cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
     cmd->add_option("--ctx-size,-c", o->ctx_size, "Context size in tokens (0: the model's, at most 4096)")
         ->capture_default_str();
     cmd->add_flag("--chat", o->chat, "Wrap the prompt in the model's chat template");

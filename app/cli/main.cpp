@@ -4,6 +4,9 @@
 #include <iostream>
 #include <new>
 
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 
@@ -21,6 +24,8 @@ bool wants_json(int argc, char** argv) {
 int main(int argc, char** argv) {
     using namespace octo::cli;
     const bool json = wants_json(argc, argv);
+    // Engine logs (e.g. why CUDA is not used) go to stderr: stdout carries the JSON.
+    spdlog::set_default_logger(spdlog::stderr_logger_mt("octoscope"));
     try {
         CLI::App app{"Octoscope command-line interface: inspect GGUF models and run them headless"};
         app.require_subcommand(1);

@@ -4,9 +4,20 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/subsystem_list.h"
+#include "engine/backend/cpu/cpu_backend.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo::cli {
+
+namespace {
+
+// The CPU backend's thread count; null for a device backend.
+nlohmann::json cpu_threads(const Backend& backend) {
+    const auto* cpu = dynamic_cast<const CpuBackend*>(&backend);
+    return cpu ? nlohmann::json(cpu->n_threads()) : nlohmann::json(nullptr);
+}
+
+} // namespace
 
 namespace {
 
@@ -76,7 +87,7 @@ nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run
           {"reused_tokens", result.reused_tokens},
           {"evaluated_tokens", result.evaluated_tokens}}},
         {"backend", context.backend.name()},
-        {"threads", context.backend.n_threads()},
+        {"threads", cpu_threads(context.backend)},
         {"timing",
          {{"prefill_ms", result.prefill_ms},
           {"decode_ms", result.decode_ms},

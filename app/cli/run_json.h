@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/backend.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/head_map.h"
@@ -19,7 +19,7 @@ namespace octo::cli {
 struct RunJsonContext {
     const Tokenizer& tokenizer;
     const HeadMap& map;
-    const CpuBackend& backend;
+    const Backend& backend;
     std::array<bool, kSubsystemCount> disabled = {};
     std::string ablation = "zero";
     bool with_attention = false;

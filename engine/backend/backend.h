@@ -88,6 +88,9 @@ public:
     virtual std::string name() const = 0;
     // Whether matmul() and embed() accept weights of this type.
     virtual bool supports(TensorType type) const = 0;
+    // The first failure of an operation (a device error; the ops return nothing). After one,
+    // later operations do nothing and read() yields NaN. The CPU backend never fails.
+    virtual Status status() const { return Ok{}; }
 
     // --- memory -------------------------------------------------------------------------------
     virtual std::unique_ptr<DeviceBuffer> allocate(int64_t n_floats) = 0;

@@ -12,6 +12,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::InvalidArgument: return "invalid-argument";
     case ErrorCode::OutOfMemory: return "out-of-memory";
     case ErrorCode::Cancelled: return "cancelled";
+    case ErrorCode::Device: return "device";
     }
     return "unknown";
 }

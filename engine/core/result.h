@@ -18,6 +18,7 @@ enum class ErrorCode {
     InvalidArgument, // caller passed a bad value
     OutOfMemory,     // estimate or allocation exceeds what is available
     Cancelled,       // the caller asked to stop
+    Device,          // a compute device failed (CUDA error, lost device)
 };
 
 const char* error_code_name(ErrorCode code);

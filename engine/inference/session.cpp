@@ -162,6 +162,7 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
                               store_->cache(), logit_rows, out, options_.cancel,
                               std::span<TokenProbe>(probes_).subspan(probing ? static_cast<size_t>(b0) : 0,
                                                                      probing ? static_cast<size_t>(m) : 0));
+        if (s) s = backend_.status();
         if (!s) {
             (void)pool.truncate(seq_, static_cast<int32_t>(position_));
             read_cells_.resize(static_cast<size_t>(position_));

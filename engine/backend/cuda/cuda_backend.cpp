@@ -1,0 +1,282 @@
+#include "engine/backend/cuda/cuda_backend.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <limits>
+#include <mutex>
+
+#include "engine/backend/cuda/cuda_kv_cache.h"
+#include "engine/backend/cuda/cuda_module.h"
+
+namespace octo {
+
+namespace {
+
+constexpr size_t kErrLen = 512;
+
+std::mutex g_disabled_mutex;
+std::string g_disabled_reason; // set once, after the first sticky error
+
+ErrorCode error_code_of(int rc) {
+    switch (rc) {
+    case OCTO_CUDA_ENOMEM: return ErrorCode::OutOfMemory;
+    case OCTO_CUDA_EARG: return ErrorCode::InvalidArgument;
+    case OCTO_CUDA_EUNSUPPORTED: return ErrorCode::Unsupported;
+    default: return ErrorCode::Device;
+    }
+}
+
+void disable_cuda(const std::string& reason) {
+    std::lock_guard lock(g_disabled_mutex);
+    if (!g_disabled_reason.empty()) return;
+    g_disabled_reason = reason;
+    spdlog::error("CUDA disabled for the rest of this run after a sticky error: {}", reason);
+}
+
+Error module_error(int rc, const char* err) {
+    std::string message = std::string("CUDA backend: ") + (err[0] ? err : "unknown failure");
+    if (rc == OCTO_CUDA_ESTICKY) disable_cuda(message);
+    return make_error(error_code_of(rc), std::move(message));
+}
+
+class CudaBuffer final : public DeviceBuffer {
+public:
+    CudaBuffer(CudaBackend& backend, float* ptr, int64_t n) : backend_(backend), ptr_(ptr), n_(n) {}
+    ~CudaBuffer() override { backend_.release(ptr_); }
+    CudaBuffer(const CudaBuffer&) = delete;
+    CudaBuffer& operator=(const CudaBuffer&) = delete;
+    float* data() override { return ptr_; }
+    int64_t size() const override { return n_; }
+
+private:
+    CudaBackend& backend_;
+    float* ptr_;
+    int64_t n_;
+};
+
+OctoCudaCells module_cells(const KvBatchCells& cells) {
+    return OctoCudaCells{cells.positions.data(), cells.write_cells.data(), static_cast<int64_t>(cells.positions.size()),
+                         cells.read_cells.data(), static_cast<int64_t>(cells.read_cells.size())};
+}
+
+} // namespace
+
+std::string cuda_disabled_reason() {
+    std::lock_guard lock(g_disabled_mutex);
+    return g_disabled_reason;
+}
+
+Result<std::unique_ptr<CudaBackend>> CudaBackend::create(const CudaBackendOptions& options) {
+    if (auto reason = cuda_disabled_reason(); !reason.empty()) {
+        return make_error(ErrorCode::Unsupported, "CUDA is disabled in this process: " + reason);
+    }
+    auto api = load_cuda_api(options.module_path.empty() ? cuda_module_path() : options.module_path);
+    if (!api) return api.error();
+    char err[kErrLen] = {};
+    int count = 0;
+    if (api.value()->device_count(&count, err, sizeof err) != 0) {
+        return make_error(ErrorCode::Unsupported, std::string("no usable CUDA device: ") + err);
+    }
+    if (options.device < 0 || options.device >= count) {
+        return make_error(ErrorCode::Unsupported, "no CUDA device " + std::to_string(options.device) + " (" +
+                                                      std::to_string(count) + " found)");
+    }
+    OctoCudaDeviceInfo info{};
+    if (int rc = api.value()->device_info(options.device, &info, err, sizeof err)) return module_error(rc, err);
+    OctoCudaContext* ctx = nullptr;
+    if (int rc = api.value()->context_create(options.device, &ctx, err, sizeof err)) return module_error(rc, err);
+    return std::unique_ptr<CudaBackend>(new CudaBackend(std::move(api.value()), ctx, info.name));
+}
+
+CudaBackend::CudaBackend(std::shared_ptr<const CudaApi> api, OctoCudaContext* ctx, std::string device_name)
+    : api_(std::move(api)), ctx_(ctx), device_name_(std::move(device_name)) {}
+
+CudaBackend::~CudaBackend() {
+    for (auto& [host, w] : weights_) api_->weight_free(ctx_, w);
+    for (auto& [host, dev] : constants_) release(dev);
+    api_->context_destroy(ctx_);
+}
+
+std::string CudaBackend::name() const { return "cuda (" + device_name_ + ")"; }
+
+bool CudaBackend::supports(TensorType type) const { return api_->supports_type(static_cast<uint32_t>(type)) != 0; }
+
+Status CudaBackend::status() const {
+    if (error_) return *error_;
+    return Ok{};
+}
+
+template <class Call>
+bool CudaBackend::guarded(Call&& call) {
+    if (error_) return false;
+    char err[kErrLen] = {};
+    if (int rc = call(err, sizeof err)) {
+        error_ = module_error(rc, err);
+        spdlog::error("{}", error_->message);
+        return false;
+    }
+    return true;
+}
+
+void CudaBackend::release(void* device_ptr) {
+    buffers_.erase(static_cast<const float*>(device_ptr));
+    char err[kErrLen] = {};
+    (void)api_->free(ctx_, device_ptr, err, sizeof err); // teardown: a failure here has no one to tell
+}
+
+std::unique_ptr<DeviceBuffer> CudaBackend::allocate(int64_t n_floats) {
+    void* ptr = nullptr;
+    const auto bytes = static_cast<uint64_t>(n_floats) * sizeof(float);
+    if (!guarded([&](char* err, size_t len) { return api_->alloc(ctx_, bytes, &ptr, err, len); })) {
+        // Keep the forward pass's pointers distinct and valid-looking; nothing runs after a failure.
+        return std::make_unique<CudaBuffer>(*this, nullptr, 0);
+    }
+    buffers_[static_cast<const float*>(ptr)] = n_floats;
+    return std::make_unique<CudaBuffer>(*this, static_cast<float*>(ptr), n_floats);
+}
+
+void CudaBackend::read(const float* src, std::span<float> dst) {
+    if (!guarded([&](char* err, size_t len) { return api_->download(ctx_, dst.data(), src, dst.size_bytes(), err, len); })) {
+        std::fill(dst.begin(), dst.end(), std::numeric_limits<float>::quiet_NaN());
+    }
+}
+
+void CudaBackend::write(std::span<const float> src, float* dst) {
+    guarded([&](char* err, size_t len) { return api_->upload(ctx_, dst, src.data(), src.size_bytes(), err, len); });
+}
+
+Result<std::unique_ptr<KvCache>> CudaBackend::create_kv_cache(const KvCacheShape& shape) {
+    if (error_) return *error_;
+    char err[kErrLen] = {};
+    OctoCudaKv* kv = nullptr;
+    if (int rc = api_->kv_create(ctx_, shape.n_layer, shape.n_cells, shape.n_head_kv, shape.head_dim, &kv, err, sizeof err)) {
+        return module_error(rc, err); // a failed allocation is the caller's error, not the backend's
+    }
+    return std::unique_ptr<KvCache>(std::make_unique<CudaKvCache>(*api_, ctx_, kv, shape));
+}
+
+const OctoCudaWeight* CudaBackend::device_weight(const WeightMatrix& w) {
+    if (auto it = weights_.find(w.data); it != weights_.end()) return it->second;
+    OctoCudaWeight* dev = nullptr;
+    if (!guarded([&](char* err, size_t len) {
+            return api_->weight_upload(ctx_, static_cast<uint32_t>(w.type), w.data, w.n_in, w.n_out, w.row_bytes, &dev,
+                                       err, len);
+        })) {
+        return nullptr;
+    }
+    weights_.emplace(w.data, dev);
+    return dev;
+}
+
+const float* CudaBackend::device_constant(const float* p, int64_t n) {
+    if (!p) return nullptr;
+    if (auto it = buffers_.upper_bound(p); it != buffers_.begin()) {
+        --it;
+        if (p < it->first + it->second) return p; // inside one of our buffers
+    }
+    if (auto it = constants_.find(p); it != constants_.end()) return it->second;
+    void* dev = nullptr;
+    const auto bytes = static_cast<uint64_t>(n) * sizeof(float);
+    if (!guarded([&](char* err, size_t len) { return api_->alloc(ctx_, bytes, &dev, err, len); })) return nullptr;
+    if (!guarded([&](char* err, size_t len) { return api_->upload(ctx_, dev, p, bytes, err, len); })) {
+        release(dev);
+        return nullptr;
+    }
+    constants_.emplace(p, static_cast<float*>(dev));
+    return static_cast<float*>(dev);
+}
+
+void CudaBackend::embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) {
+    const OctoCudaWeight* w = device_weight(table);
+    if (!w) return;
+    guarded([&](char* err, size_t len) {
+        return api_->embed(ctx_, w, tokens.data(), static_cast<int64_t>(tokens.size()), out, err, len);
+    });
+}
+
+void CudaBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) {
+    const OctoCudaWeight* dw = device_weight(w);
+    if (!dw) return;
+    guarded([&](char* err, size_t len) { return api_->matmul(ctx_, dw, x, y, n_tokens, err, len); });
+}
+
+void CudaBackend::rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n, float eps) {
+    const float* dw = device_constant(weight, n);
+    if (!dw) return;
+    guarded([&](char* err, size_t len) { return api_->rms_norm(ctx_, x, dw, y, n_tokens, n, eps, err, len); });
+}
+
+void CudaBackend::add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) {
+    const float* db = device_constant(bias, n);
+    if (!db) return;
+    guarded([&](char* err, size_t len) { return api_->add_bias(ctx_, y, db, n_tokens, n, err, len); });
+}
+
+void CudaBackend::add(float* y, const float* x, int64_t n) {
+    guarded([&](char* err, size_t len) { return api_->add(ctx_, y, x, n, err, len); });
+}
+
+void CudaBackend::swiglu(const float* gate, const float* up, float* out, int64_t n) {
+    guarded([&](char* err, size_t len) { return api_->swiglu(ctx_, gate, up, out, n, err, len); });
+}
+
+void CudaBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim, std::span<const int32_t> positions,
+                       const RopeParams& params) {
+    const float* factors = params.freq_factors ? device_constant(params.freq_factors, params.n_rot / 2) : nullptr;
+    if (params.freq_factors && !factors) return;
+    const OctoCudaRope p{params.layout == RopeLayout::NeoX ? OCTO_CUDA_ROPE_NEOX : OCTO_CUDA_ROPE_NORMAL, params.n_rot,
+                         params.freq_base, params.freq_scale, factors};
+    guarded([&](char* err, size_t len) {
+        return api_->rope(ctx_, x, n_tokens, n_heads, head_dim, positions.data(), &p, err, len);
+    });
+}
+
+void CudaBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const float* v, const KvBatchCells& cells) {
+    const OctoCudaCells c = module_cells(cells);
+    guarded([&](char* err, size_t len) {
+        return api_->kv_write(ctx_, static_cast<CudaKvCache&>(cache).handle(), layer, k, v, &c, err, len);
+    });
+}
+
+void CudaBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
+    guarded([&](char* err, size_t len) {
+        return api_->kv_copy(ctx_, static_cast<CudaKvCache&>(cache).handle(), from, to, n, err, len);
+    });
+}
+
+void CudaBackend::attention(const KvCache& cache, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
+                            const AttentionShape& shape, float* weights, int64_t weights_stride) {
+    const OctoCudaCells c = module_cells(cells);
+    guarded([&](char* err, size_t len) {
+        return api_->attention(ctx_, static_cast<const CudaKvCache&>(cache).handle(), layer, q, out, &c, shape.n_head,
+                               weights, weights_stride, err, len);
+    });
+}
+
+void CudaBackend::softmax_rows(float* x, int64_t n_rows, int64_t n) {
+    guarded([&](char* err, size_t len) { return api_->softmax_rows(ctx_, x, n_rows, n, err, len); });
+}
+
+void CudaBackend::scale_head_groups(float* z, const float* scales, int64_t n_tokens, int64_t n_head, int64_t head_dim,
+                                    int64_t n_groups) {
+    guarded([&](char* err, size_t len) {
+        return api_->scale_head_groups(ctx_, z, scales, n_tokens, n_head, head_dim, n_groups, err, len);
+    });
+}
+
+void CudaBackend::head_norms(const float* z, const float* grams, float* norms, int64_t n_tokens, int64_t n_head,
+                             int64_t head_dim) {
+    guarded([&](char* err, size_t len) {
+        return api_->head_norms(ctx_, z, grams, norms, n_tokens, n_head, head_dim, err, len);
+    });
+}
+
+void CudaBackend::ablate_heads(float* z, std::span<const uint8_t> heads, const float* replacement, int64_t n_tokens,
+                               int64_t n_head, int64_t head_dim) {
+    guarded([&](char* err, size_t len) {
+        return api_->ablate_heads(ctx_, z, heads.data(), replacement, n_tokens, n_head, head_dim, err, len);
+    });
+}
+
+} // namespace octo

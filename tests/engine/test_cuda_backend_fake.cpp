@@ -1,0 +1,160 @@
+// CudaBackend's plumbing against the fake module (tests/cuda_fake: the module's C API on the
+// host, through the CPU backend): whole forward passes must give the CPU backend's logits bit
+// for bit, and every failure path (no module, wrong API version, no device, allocation failure,
+// cuBLAS failure, sticky error) must become a clear engine error or a CPU fallback. No GPU needed.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "engine/backend/backend_selection.h"
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cuda/cuda_backend.h"
+#include "engine/inference/session.h"
+#include "tests/support/loaded_model.h"
+
+namespace octo {
+namespace {
+
+const std::vector<int32_t> kPrompt = {1, 17, 42, 5, 88, 63, 2, 30, 30, 71, 9, 12, 40, 41, 42, 43, 44};
+
+std::unique_ptr<CudaBackend> fake_backend() {
+    auto b = CudaBackend::create({0, FAKE_CUDA_MODULE});
+    EXPECT_TRUE(b) << b.error().message;
+    return b ? std::move(b.value()) : nullptr;
+}
+
+const CudaApi& fake_api() {
+    static auto api = load_cuda_api(FAKE_CUDA_MODULE);
+    return *api.value();
+}
+
+// Prompt in one batch, then three decode steps; every logit row concatenated.
+Result<std::vector<float>> run(const Model& model, Backend& b) {
+    auto session = Session::create(model, b, {0, 8, false, nullptr, {}, {}});
+    if (!session) return session.error();
+    std::vector<float> all;
+    auto out = (*session)->eval(kPrompt);
+    if (!out) return out.error();
+    all.assign(out->begin(), out->end());
+    for (int32_t t : {5, 6, 7}) {
+        const int32_t token[1] = {t};
+        out = (*session)->eval(token);
+        if (!out) return out.error();
+        all.insert(all.end(), out->begin(), out->end());
+    }
+    return all;
+}
+
+TEST(CudaBackendFake, ForwardPassMatchesTheCpuBackendBitForBit) {
+    for (const std::string arch : {"llama", "qwen2", "octet"}) {
+        for (TensorType type : {TensorType::F32, TensorType::Q8_0, TensorType::Q4_K}) {
+            SyntheticModelSpec spec;
+            spec.architecture = arch;
+            spec.weight_type = type;
+            spec.rope_freqs = arch == "llama";
+            if (arch == "octet") spec.n_head = spec.router_groups; // one head per group
+            auto m = test::load_synthetic(spec);
+            ASSERT_TRUE(m.model);
+            auto cpu = CpuBackend::create({1, {}});
+            auto cuda = fake_backend();
+            ASSERT_TRUE(cuda);
+            auto expected = run(*m.model, *cpu.value());
+            auto got = run(*m.model, *cuda);
+            ASSERT_TRUE(expected && got) << arch;
+            EXPECT_EQ(got.value(), expected.value()) << arch << " " << static_cast<int>(type);
+            EXPECT_TRUE(cuda->status());
+        }
+    }
+}
+
+TEST(CudaBackendFake, NamesTheDevice) {
+    auto cuda = fake_backend();
+    ASSERT_TRUE(cuda);
+    EXPECT_EQ(cuda->name(), "cuda (Fake CUDA device (host))");
+    EXPECT_TRUE(cuda->supports(TensorType::Q6_K));
+}
+
+TEST(CudaBackendFake, MissingModuleIsAReason) {
+    auto b = CudaBackend::create({0, "/nonexistent/liboctoscope-cuda.so"});
+    ASSERT_FALSE(b);
+    EXPECT_EQ(b.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(b.error().message.find("looked for '/nonexistent/liboctoscope-cuda.so'"), std::string::npos);
+}
+
+TEST(CudaBackendFake, WrongApiVersionIsRefused) {
+    auto b = CudaBackend::create({0, FAKE_CUDA_MODULE_WRONG_VERSION});
+    ASSERT_FALSE(b);
+    EXPECT_NE(b.error().message.find("API version 999, expected " + std::to_string(OCTO_CUDA_API_VERSION)),
+              std::string::npos)
+        << b.error().message;
+}
+
+TEST(CudaBackendFake, NoDeviceFallsBackToTheCpu) {
+    ::setenv("OCTOSCOPE_CUDA_MODULE", FAKE_CUDA_MODULE, 1);
+    ::setenv("OCTOSCOPE_FAKE_CUDA_NO_DEVICE", "1", 1);
+    auto selected = select_backend(BackendChoice::Auto, 1);
+    ::unsetenv("OCTOSCOPE_FAKE_CUDA_NO_DEVICE");
+    ASSERT_TRUE(selected);
+    EXPECT_EQ(selected->backend->name().rfind("cpu", 0), 0u);
+    EXPECT_NE(selected->fallback_reason.find("cudaErrorInsufficientDriver"), std::string::npos);
+    ::setenv("OCTOSCOPE_FAKE_CUDA_NO_DEVICE", "1", 1);
+    auto forced = select_backend(BackendChoice::Cuda, 1);
+    ::unsetenv("OCTOSCOPE_FAKE_CUDA_NO_DEVICE");
+    EXPECT_FALSE(forced);
+    auto cuda = select_backend(BackendChoice::Cuda, 1);
+    ASSERT_TRUE(cuda) << cuda.error().message;
+    EXPECT_EQ(cuda->backend->name(), "cuda (Fake CUDA device (host))");
+}
+
+TEST(CudaBackendFake, AllocationFailureIsAnOutOfMemoryError) {
+    auto m = test::load_synthetic({});
+    auto cuda = fake_backend();
+    ASSERT_TRUE(m.model && cuda);
+    fake_api().inject_fault(OCTO_CUDA_FAULT_ALLOC, 0);
+    auto session = Session::create(*m.model, *cuda, {});
+    ASSERT_FALSE(session);
+    EXPECT_EQ(session.error().code, ErrorCode::OutOfMemory);
+    EXPECT_NE(session.error().message.find("cudaMalloc, fake_cuda_module.cpp:"), std::string::npos)
+        << session.error().message;
+}
+
+TEST(CudaBackendFake, CublasFailureFailsTheEvalWithCallFileAndLine) {
+    auto m = test::load_synthetic({});
+    auto cuda = fake_backend();
+    ASSERT_TRUE(m.model && cuda);
+    auto session = Session::create(*m.model, *cuda, {0, 32, false, nullptr, {}, {}});
+    ASSERT_TRUE(session);
+    fake_api().inject_fault(OCTO_CUDA_FAULT_CUBLAS, 0);
+    auto out = (*session)->eval(kPrompt); // 17 tokens in one batch: the "cuBLAS" path
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().code, ErrorCode::Device);
+    EXPECT_NE(out.error().message.find("cublasGemmEx, fake_cuda_module.cpp:"), std::string::npos) << out.error().message;
+    EXPECT_TRUE(cuda_disabled_reason().empty()); // not sticky: CUDA stays usable
+}
+
+// Last in this file: it disables CUDA for the rest of the process.
+TEST(CudaBackendFake, StickyErrorDisablesCudaAndAutoUsesTheCpu) {
+    auto m = test::load_synthetic({});
+    auto cuda = fake_backend();
+    ASSERT_TRUE(m.model && cuda);
+    auto session = Session::create(*m.model, *cuda, {});
+    ASSERT_TRUE(session);
+    fake_api().inject_fault(OCTO_CUDA_FAULT_STICKY, 3);
+    auto out = (*session)->eval(kPrompt);
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().code, ErrorCode::Device);
+    EXPECT_NE(out.error().message.find("cudaErrorIllegalAddress"), std::string::npos) << out.error().message;
+    EXPECT_FALSE(cuda_disabled_reason().empty());
+    ::setenv("OCTOSCOPE_CUDA_MODULE", FAKE_CUDA_MODULE, 1);
+    auto selected = select_backend(BackendChoice::Auto, 1);
+    ASSERT_TRUE(selected);
+    EXPECT_EQ(selected->backend->name().rfind("cpu", 0), 0u);
+    EXPECT_NE(selected->fallback_reason.find("CUDA is disabled in this process"), std::string::npos);
+    auto cpu_logits = run(*m.model, *selected->backend);
+    EXPECT_TRUE(cpu_logits);
+}
+
+} // namespace
+} // namespace octo
