@@ -3,7 +3,8 @@
 # building, running and testing Octoscope need, configures and builds into build/.
 #   installer/setup.sh          set up and build
 #   installer/setup.sh --run    ... then launch (see README: for now the CLI on a test model)
-#   installer/setup.sh --test   ... then run the whole test suite (fuzzing included)
+#   installer/setup.sh --test   ... then run the whole test suite (fuzzing and the GPU bundle's
+#                               dry run included)
 # Stops on the first error. Re-running is cheap: installed packages are skipped.
 set -euo pipefail
 
@@ -55,6 +56,8 @@ case "$mode" in
     ;;
   --test)
     bash "$root/tests/fuzz/run_fuzz.sh"
+    # The Qt-free GPU check bundle builds and checks itself without a GPU (tests/gpu/README.md).
+    bash "$root/tests/gpu/gpu_check.sh" --dry-run
     # ctest last: its summary is the suite's closing line.
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
     ;;

@@ -1,4 +1,5 @@
-// octoscope-cli bench: speed of the CPU engine, figures only (no test times this).
+// octoscope-cli bench: speed of the engine on the CPU (default) or the CUDA backend
+// (--backend cuda), figures only (no test times this).
 //
 // Without --model it builds a random-weight llama model in memory (--synthetic, default
 // 768x12x12:q8_0, about 100 M parameters). It measures prefill (the prompt as batches) and
@@ -16,6 +17,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cuda/cuda_backend.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
@@ -25,6 +27,7 @@ namespace octo::cli {
 namespace {
 
 struct BenchOptions {
+    std::string backend = "cpu"; // cpu or cuda
     std::string model;      // empty: the synthetic model
     std::string synthetic = "768x12x12:q8_0";
     int threads = 0;        // 0: every hardware thread
@@ -122,8 +125,21 @@ int run_bench(const BenchOptions& o) {
         if (!path) return report_error(o.json, "unknown kernel path '" + o.kernels + "' (scalar, avx2, avx512)", kExitUsage);
     }
     if (o.edit_tail >= o.edit_tokens) return report_error(o.json, "--edit-tail must be shorter than --edit-tokens", kExitUsage);
-    auto backend = CpuBackend::create({o.threads, path});
-    if (!backend) return report_error(o.json, backend.error());
+    std::unique_ptr<Backend> backend;
+    nlohmann::json threads = nullptr, kernels = nullptr; // the CPU backend's
+    if (o.backend == "cpu") {
+        auto cpu = CpuBackend::create({o.threads, path});
+        if (!cpu) return report_error(o.json, cpu.error());
+        threads = cpu.value()->n_threads();
+        kernels = std::string(cpu_path_name(cpu.value()->path()));
+        backend = std::move(cpu.value());
+    } else if (o.backend == "cuda") {
+        auto cuda = CudaBackend::create();
+        if (!cuda) return report_error(o.json, cuda.error());
+        backend = std::move(cuda.value());
+    } else {
+        return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
+    }
 
     LoadOptions load;
     load.n_ctx = std::max(o.prompt_tokens + o.gen_tokens, o.edit_tokens);
@@ -155,13 +171,15 @@ int run_bench(const BenchOptions& o) {
     for (int32_t& id : long_prompt) id = token(rng);
 
     const InstrumentOptions off{}, norms{.head_norms = true}, dla{.head_norms = true, .dla = true};
-    auto plain = measure(m, *backend.value(), off, prompt, o.gen_tokens);
+    // Untimed warm-up: a device backend uploads the weights on first use.
+    if (auto warm = measure(m, *backend, off, {prompt.front()}, 1); !warm) return report_error(o.json, warm.error());
+    auto plain = measure(m, *backend, off, prompt, o.gen_tokens);
     if (!plain) return report_error(o.json, plain.error());
-    auto with_norms = measure(m, *backend.value(), norms, prompt, o.gen_tokens);
+    auto with_norms = measure(m, *backend, norms, prompt, o.gen_tokens);
     if (!with_norms) return report_error(o.json, with_norms.error());
-    auto with_dla = measure(m, *backend.value(), dla, prompt, o.gen_tokens);
+    auto with_dla = measure(m, *backend, dla, prompt, o.gen_tokens);
     if (!with_dla) return report_error(o.json, with_dla.error());
-    auto edit = edit_and_rerun(m, *backend.value(), long_prompt, o.edit_tail, rng);
+    auto edit = edit_and_rerun(m, *backend, long_prompt, o.edit_tail, rng);
     if (!edit) return report_error(o.json, edit.error());
 
     int64_t n_params = 0;
@@ -169,8 +187,9 @@ int run_bench(const BenchOptions& o) {
     const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / (1024.0 * 1024.0);
     const nlohmann::json out = {
         {"cpu", valid_utf8(cpu_model_name())},
-        {"threads", backend.value()->n_threads()},
-        {"kernels", std::string(cpu_path_name(backend.value()->path()))},
+        {"backend", valid_utf8(backend->name())},
+        {"threads", threads},
+        {"kernels", kernels},
         {"model", valid_utf8(model_name)},
         {"n_params", n_params},
         {"weights_mib", weights_mib},
@@ -191,9 +210,9 @@ int run_bench(const BenchOptions& o) {
         print_json(out);
         return kExitOk;
     }
-    std::printf("cpu:     %s\nthreads: %d (%s kernels)\nmodel:   %s, %.1f M parameters, %.1f MiB\n",
-                out["cpu"].get<std::string>().c_str(), backend.value()->n_threads(),
-                out["kernels"].get<std::string>().c_str(), out["model"].get<std::string>().c_str(),
+    std::printf("cpu:     %s\nbackend: %s", out["cpu"].get<std::string>().c_str(), out["backend"].get<std::string>().c_str());
+    if (!threads.is_null()) std::printf(", %d threads (%s kernels)", threads.get<int>(), kernels.get<std::string>().c_str());
+    std::printf("\nmodel:   %s, %.1f M parameters, %.1f MiB\n", out["model"].get<std::string>().c_str(),
                 static_cast<double>(n_params) / 1e6, weights_mib);
     std::printf("%-22s %12s %12s   (tokens/s; prompt %lld, decode %lld)\n", "", "prefill", "decode",
                 static_cast<long long>(o.prompt_tokens), static_cast<long long>(o.gen_tokens));
@@ -215,6 +234,7 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<BenchOptions>();
     CLI::App* cmd = app.add_subcommand("bench", "Measure the CPU engine: tokens/s with and without instrumentation, "
                                                 "and edit-and-rerun with prefix reuse");
+    cmd->add_option("--backend", o->backend, "Backend to measure: cpu or cuda")->capture_default_str();
     auto* model = cmd->add_option("--model,-m", o->model, "GGUF model to run (default: a synthetic model in memory)");
     cmd->add_option("--synthetic", o->synthetic, "Shape of the synthetic model: n_embd x n_layer x n_head:type")
         ->excludes(model)->capture_default_str();

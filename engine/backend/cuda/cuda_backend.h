@@ -1,7 +1,8 @@
 // The Backend table on a CUDA device, through the octoscope-cuda module's C entry points
 // (cuda_api.h; no CUDA header here). Weight matrices are uploaded once each, keyed by their
 // host data pointer; host constants passed where the table allows them (norm weights, biases,
-// RoPE frequency factors) are uploaded once the same way. Operations return nothing, so the
+// RoPE frequency factors) are uploaded once the same way. So host data must stay unchanged at
+// its address while the backend lives: a model's memory map, one backend per loaded model. Operations return nothing, so the
 // first failure is kept (status()) and later operations do nothing; a sticky CUDA error also
 // disables CUDA for the rest of the process (cuda_disabled_reason()).
 #pragma once

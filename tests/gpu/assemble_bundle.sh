@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Packs the GPU check bundle (tests/gpu/README.md); run by the gpu-bundle build target.
+#   assemble_bundle.sh OUT_DIR SOURCE_DIR CLI GPU_TESTS FAKE_MODULE [CUDA_MODULE]
+# Layout: bin/ (octoscope-cli, gpu_tests), lib/octoscope/liboctoscope-cuda.so (where the CLI
+# looks for it), lib/fake/ (the host module, for --dry-run), share/octoscope/resources/ (the
+# built-in model and rule files), shared/refdata/ (../shared/refdata when present),
+# gpu_check.sh. Fails when the bundle reaches 64 MiB (what a device run may carry).
+set -euo pipefail
+out="$1" src="$2" cli="$3" gpu_tests="$4" fake="$5" cuda="${6:-}"
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib/octoscope" "$out/lib/fake" "$out/share/octoscope"
+cp "$cli" "$gpu_tests" "$out/bin/"
+cp "$fake" "$out/lib/fake/"
+if [ -n "$cuda" ]; then cp "$cuda" "$out/lib/octoscope/liboctoscope-cuda.so"; fi
+cp -r "$src/resources" "$out/share/octoscope/resources"
+if [ -d "$src/../shared/refdata" ]; then
+  mkdir -p "$out/shared"
+  cp -r "$src/../shared/refdata" "$out/shared/refdata"
+  chmod -R u+w "$out/shared"
+fi
+cp "$src/tests/gpu/gpu_check.sh" "$out/"
+size_kib=$(du -sk "$out" | cut -f1)
+if [ "$size_kib" -ge $((64 * 1024)) ]; then
+  echo "assemble_bundle: the bundle is ${size_kib} KiB, over the 64 MiB a device run carries" >&2
+  exit 1
+fi
+tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")"
+echo "assemble_bundle: $out ($((size_kib / 1024)) MiB${cuda:+, with the CUDA module}${cuda:-, WITHOUT a CUDA module (no nvcc)})"
