@@ -1,8 +1,9 @@
 // octoscope: the workbench GUI. Opens the built-in model unless --model names another.
-//   octoscope [--model M] [--prompt T [--screenshot out.png] [--max-tokens N]]
+//   octoscope [--model M] [--prompt T [--screenshot out.png | --soak N] [--max-tokens N]]
 // With --screenshot it runs the prompt, waits for it to finish, saves the window at 1280 × 800
 // and exits (works under QT_QPA_PLATFORM=offscreen), printing the longest UI-thread stall
-// measured during the run (a 5 ms timer recording its own lateness).
+// measured during the run (a 5 ms timer recording its own lateness). --soak N runs the prompt
+// N times and prints the memory growth (app/gui/soak_benchmark.h).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -15,6 +16,7 @@
 
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
+#include "app/gui/soak_benchmark.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
 #include "ui/switches_panel.h"
@@ -35,7 +37,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot("screenshot", QApplication::translate("main", "Run --prompt, save the window as PNG, exit"), "png");
     const QCommandLineOption max_tokens("max-tokens", QApplication::translate("main", "Tokens to generate"), "n");
     const QCommandLineOption ignore_eos("ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens"));
-    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos});
+    const QCommandLineOption soak("soak", QApplication::translate("main", "Run --prompt N times, print the memory growth, exit"), "n");
+    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak});
     parser.process(app);
 
     octo::ui::MainWindow window;
@@ -48,10 +51,16 @@ int main(int argc, char** argv) {
     }
     const auto path = octo::model_path_or_builtin(requested.toStdString());
     const bool headless = parser.isSet(screenshot);
-    if (headless && !parser.isSet(prompt)) {
-        std::fprintf(stderr, "octoscope: --screenshot needs --prompt\n");
+    const int soak_runs = parser.isSet(soak) ? parser.value(soak).toInt() : 0;
+    if ((headless || parser.isSet(soak)) && !parser.isSet(prompt)) {
+        std::fprintf(stderr, "octoscope: --screenshot and --soak need --prompt\n");
         return 2;
     }
+    if (parser.isSet(soak) && (soak_runs < 1 || headless)) {
+        std::fprintf(stderr, "octoscope: --soak needs a positive run count and no --screenshot\n");
+        return 2;
+    }
+    octo::ui::SoakBenchmark soak_benchmark(window, soak_runs);
     if (!path) {
         if (headless) {
             std::fprintf(stderr, "octoscope: %s\n", path.error().message.c_str());
@@ -69,7 +78,9 @@ int main(int argc, char** argv) {
             octo::RunSettings s = window.promptPanel()->settings();
             if (parser.isSet(max_tokens)) s.max_tokens = parser.value(max_tokens).toLongLong();
             window.promptPanel()->restore(s);
-            if (parser.isSet(ignore_eos)) {
+            if (soak_runs > 0) {
+                soak_benchmark.start();
+            } else if (parser.isSet(ignore_eos)) {
                 s.stop_at_eog = false;
                 window.switches()->apply(s);
                 window.submitSettings(s);

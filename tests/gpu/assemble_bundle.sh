@@ -3,7 +3,8 @@
 #   assemble_bundle.sh OUT_DIR SOURCE_DIR CLI GPU_TESTS FAKE_MODULE [CUDA_MODULE]
 # Layout: bin/ (octoscope-cli, gpu_tests), lib/octoscope/liboctoscope-cuda.so (where the CLI
 # looks for it), lib/fake/ (the host module, for --dry-run), share/octoscope/resources/ (the
-# built-in model and rule files), shared/refdata/ (../shared/refdata when present),
+# built-in model and rule files), shared/refdata/ (../shared/refdata's models and reference
+# outputs, when present),
 # gpu_check.sh. Fails when the bundle reaches 64 MiB (what a device run may carry).
 set -euo pipefail
 out="$1" src="$2" cli="$3" gpu_tests="$4" fake="$5" cuda="${6:-}"
@@ -13,11 +14,13 @@ cp "$cli" "$gpu_tests" "$out/bin/"
 cp "$fake" "$out/lib/fake/"
 if [ -n "$cuda" ]; then cp "$cuda" "$out/lib/octoscope/liboctoscope-cuda.so"; fi
 cp -r "$src/resources" "$out/share/octoscope/resources"
+# The reference models and llama.cpp's outputs the parity suites read (not the tokenizer vocabularies).
 if [ -d "$src/../shared/refdata" ]; then
-  mkdir -p "$out/shared"
-  cp -r "$src/../shared/refdata" "$out/shared/refdata"
+  mkdir -p "$out/shared/refdata"
+  cp "$src"/../shared/refdata/*.gguf "$src"/../shared/refdata/*_ref.json "$out/shared/refdata/"
   chmod -R u+w "$out/shared"
 fi
+strip "$out"/bin/*
 cp "$src/tests/gpu/gpu_check.sh" "$out/"
 size_kib=$(du -sk "$out" | cut -f1)
 if [ "$size_kib" -ge $((64 * 1024)) ]; then
