@@ -23,7 +23,9 @@ EngineBridge::EngineBridge(QObject* parent) : QObject(parent) {
 
 EngineBridge::~EngineBridge() { host_.reset(); }
 
-void EngineBridge::loadModel(const QString& path) { host_->load_model(path.toStdString()); }
+void EngineBridge::loadModel(const QString& path, const QString& backend) {
+    host_->load_model(path.toStdString(), backend.toStdString());
+}
 
 uint64_t EngineBridge::run(const RunSettings& settings, bool replace_queued) {
     return host_->run(settings, replace_queued);

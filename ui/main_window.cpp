@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include "ui/advisor_controller.h"
+#include "ui/backend_menu.h"
 #include "ui/advisor_panel.h"
 #include "ui/attention_view.h"
 #include "ui/compare_view.h"
@@ -211,6 +212,10 @@ void MainWindow::buildMenus() {
 
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Calibrate Head Map…"), this, &MainWindow::calibrateHeadMap);
+    backend_menu_ = new BackendMenu(model);
+    connect(backend_menu_, &BackendMenu::changed, this, [this] {
+        if (const auto& m = store_.model()) openModel(QString::fromStdString(m->path));
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
@@ -255,7 +260,7 @@ void MainWindow::openModel(const QString& path) {
     load_progress_->setLabelText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     load_progress_->setValue(0);
     status_model_->setText(tr("loading %1…").arg(QFileInfo(path).fileName()));
-    bridge_.loadModel(path);
+    bridge_.loadModel(path, backend_menu_->choice());
 }
 
 void MainWindow::submit(RunSettings settings) {
@@ -288,6 +293,8 @@ void MainWindow::updateStatus() {
                                .arg(QString::fromStdString(m->name), QString::fromStdString(m->architecture))
                                .arg(double(m->n_params) / 1e6, 0, 'f', 1)
                                .arg(QString::fromStdString(m->backend)));
+    status_model_->setToolTip(m->backend_note.empty() ? QString()
+                                                      : tr("CUDA is not used: %1").arg(QString::fromStdString(m->backend_note)));
     if (m->head_map) {
         status_model_->setText(status_model_->text() + tr(" — head map: %1").arg(QString::fromUtf8(head_map_source_name(m->head_map->source()))));
     }

@@ -27,6 +27,7 @@ class RouterPanel;
 class AdvisorPanel;
 class CompareView;
 class AdvisorController;
+class BackendMenu;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -53,6 +54,7 @@ public:
     AdvisorPanel* advisorPanel() const { return advisor_; }
     CompareView* compareView() const { return compare_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
+    BackendMenu* backendMenu() const { return backend_menu_; }
     // Loads the router's probes and rules and the advisor's rules from the resource folder.
     void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
@@ -97,6 +99,7 @@ private:
     CompareView* compare_;
     AdvisorController* advisor_controller_;
     QLabel* status_model_;
+    BackendMenu* backend_menu_ = nullptr;
     QLabel* status_speed_;
     QLabel* status_memory_;
     QMenu* recent_menu_ = nullptr;

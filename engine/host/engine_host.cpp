@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/backend_selection.h"
+#include "engine/backend/cuda/cuda_backend.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/instrumentation/head_map_source.h"
@@ -18,7 +19,7 @@ namespace octo {
 struct EngineHost::Loaded {
     std::unique_ptr<Model> model;
     std::unique_ptr<Tokenizer> tokenizer;
-    std::unique_ptr<CpuBackend> backend;
+    std::unique_ptr<Backend> backend;
     std::unique_ptr<KvStore> kv;
     HeadMap map = HeadMap::make_default(1, 1);
     ModelInfo info;
@@ -37,11 +38,11 @@ EngineHost::~EngineHost() {
     thread_.join();
 }
 
-void EngineHost::load_model(const std::string& path) {
+void EngineHost::load_model(const std::string& path, const std::string& backend) {
     {
         std::lock_guard lock(mutex_);
         std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<RunCommand>(c); });
-        queue_.push_back(LoadCommand{path});
+        queue_.push_back(LoadCommand{path, backend});
     }
     wake_.notify_all();
 }
@@ -132,13 +133,16 @@ void EngineHost::execute(const LoadCommand& c) {
     if (!vocab) return fail(vocab.error());
     auto tokenizer = Tokenizer::create(std::move(vocab.value()));
     if (!tokenizer) return fail(tokenizer.error());
-    auto backend = CpuBackend::create({});
-    if (!backend) return fail(backend.error());
+    const auto choice = parse_backend_choice(c.backend);
+    if (!choice) return fail(make_error(ErrorCode::InvalidArgument, "unknown backend '" + c.backend + "' (auto, cpu or cuda)"));
+    auto selected = select_backend(*choice, 0);
+    if (!selected) return fail(selected.error());
+    auto& backend = selected->backend;
     auto map = resolve_head_map(*model.value());
     if (!map) return fail(map.error());
     const ModelParams& p = model.value()->params();
     const KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
-    auto kv = KvStore::create(*backend.value(), p, pool);
+    auto kv = KvStore::create(*backend, p, pool);
     if (!kv) return fail(kv.error());
 
     auto loaded = std::make_unique<Loaded>();
@@ -153,13 +157,14 @@ void EngineHost::execute(const LoadCommand& c) {
     info.weights_bytes = model.value()->memory_estimate().weights_bytes;
     info.kv_bytes = static_cast<uint64_t>(kv.value()->cache().bytes());
     info.has_router = model.value()->weights().has_router();
-    info.backend = backend.value()->name();
+    info.backend = backend->name();
+    info.backend_note = selected->fallback_reason;
     info.head_map = map.value();
     info.kv_block_size = pool.block_size;
     info.kv_blocks = pool.n_blocks;
     loaded->model = std::move(model.value());
     loaded->tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
-    loaded->backend = std::move(backend.value());
+    loaded->backend = std::move(backend);
     loaded->kv = std::move(kv.value());
     loaded->map = map.value();
     loaded_.reset(); // the old pool and model go before the new one is published
@@ -231,7 +236,18 @@ void EngineHost::execute(const RunCommand& c) {
                                        auto metrics = token_metrics(l.map, e.probe, baseline_norms, groups);
                                        post(host_event::Token{c.id, e, metrics ? metrics.value() : TokenMetrics{}});
                                    });
-    if (!result) return post(host_event::RunFailed{c.id, result.error().message});
+    if (!result) {
+        // A sticky device error disables CUDA for the process: the model is loaded again on the
+        // CPU (queued first), and the message says so.
+        const bool reload_on_cpu = result.error().code == ErrorCode::Device && !cuda_disabled_reason().empty();
+        post(host_event::RunFailed{c.id, result.error().message +
+                                             (reload_on_cpu ? " — CUDA is now disabled; reloading the model on the CPU" : "")});
+        if (reload_on_cpu) {
+            std::lock_guard lock(mutex_);
+            queue_.push_front(LoadCommand{l.info.path, "cpu"});
+        }
+        return;
+    }
     host_event::RunFinished f;
     f.run_id = c.id;
     f.stop_reason = result->generation.stop_reason;

@@ -54,7 +54,8 @@ struct ModelInfo {
     uint64_t weights_bytes = 0;
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
     bool has_router = false;
-    std::string backend;        // e.g. "cpu (avx2, 2 threads)"
+    std::string backend;        // e.g. "cpu (avx2, 2 threads)", "cuda (NVIDIA H200)"
+    std::string backend_note;   // why "auto" did not take CUDA (empty when it did, or for cpu)
     std::optional<HeadMap> head_map;
     int32_t kv_block_size = 0;
     int32_t kv_blocks = 0;
@@ -109,8 +110,10 @@ public:
     EngineHost(const EngineHost&) = delete;
     EngineHost& operator=(const EngineHost&) = delete;
 
-    // Queues loading `path` (drops queued runs). On failure the previous model stays loaded.
-    void load_model(const std::string& path);
+    // Queues loading `path` (drops queued runs) on `backend`: "auto" (CUDA when usable, else the
+    // CPU, saying why in ModelInfo::backend_note), "cpu" or "cuda" (a load error naming the
+    // reason when CUDA is unusable). On failure the previous model stays loaded.
+    void load_model(const std::string& path, const std::string& backend = "auto");
     // Queues a run on the loaded model, replacing a queued, not yet started run unless
     // `replace_queued` is false (the second run of an A/B pair, the samples of a consistency
     // run); returns its id.
@@ -125,7 +128,7 @@ public:
     bool busy() const;
 
 private:
-    struct LoadCommand { std::string path; };
+    struct LoadCommand { std::string path; std::string backend; };
     struct RunCommand { uint64_t id; RunSettings settings; };
     struct CalibrateCommand { std::string train; std::string dev; };
     using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand>;

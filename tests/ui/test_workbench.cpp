@@ -19,6 +19,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -30,6 +31,7 @@
 #include "engine/model/synthetic_model.h"
 #include "ui/advisor_controller.h"
 #include "ui/advisor_panel.h"
+#include "ui/backend_menu.h"
 #include "ui/compare_view.h"
 #include "ui/editor_highlights.h"
 #include "ui/head_heatmap_view.h"
@@ -60,6 +62,7 @@ private slots:
     void advisorSuggestsAppliesAndCompares();
     void consistencyRunReports();
     void outputChecksUnderlineTheOutput();
+    void backendChoiceReloadsAndFallsBack();
 
 private:
     QString writeModel(const QString& name, int64_t context_length);
@@ -420,6 +423,65 @@ void TestWorkbench::outputChecksUnderlineTheOutput() {
     // A correct claim raises nothing.
     advisor->setOutput(QStringLiteral("计算增长率"), QStringLiteral("增长率 = (3832.9−3731.5)/3731.5 ≈ 2.7%"));
     QVERIFY(advisor->findings().empty() || advisor->findings().back().place == FindingPlace::Prompt);
+}
+
+
+namespace {
+
+std::vector<int32_t> generatedIds(const RunRecord& run) {
+    std::vector<int32_t> ids;
+    for (size_t i = run.n_prompt; i < run.tokens.size(); ++i) ids.push_back(run.tokens[i].id);
+    return ids;
+}
+
+bool statusShows(MainWindow& w, const QString& text) {
+    for (QLabel* label : w.statusBar()->findChildren<QLabel*>()) {
+        if (label->text().contains(text)) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+// Model → Backend reloads the open model on the chosen backend; the status bar names it. CUDA
+// runs here through the fake host module (the module's C API on the CPU backend: no GPU), so
+// its tokens must equal the CPU's; an unusable CUDA is a clear load error that keeps the model,
+// and Auto falls back to the CPU, saying why.
+void TestWorkbench::backendChoiceReloadsAndFallsBack() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.backendMenu()->setChoice(QStringLiteral("cpu"));
+    QVERIFY(loaded.wait(30000));
+    QVERIFY(QString::fromStdString(w.store().model()->backend).startsWith(QStringLiteral("cpu (")));
+    QVERIFY(runAndWait(w, QStringLiteral("The quick brown fox"), 6));
+    const std::vector<int32_t> on_cpu = generatedIds(*w.store().current());
+
+    qputenv("OCTOSCOPE_CUDA_MODULE", FAKE_CUDA_MODULE);
+    w.backendMenu()->setChoice(QStringLiteral("cuda"));
+    QVERIFY(loaded.wait(30000));
+    const QString fake = QStringLiteral("cuda (Fake CUDA device (host))");
+    QCOMPARE(QString::fromStdString(w.store().model()->backend), fake);
+    QVERIFY(statusShows(w, fake));
+    QVERIFY(runAndWait(w, QStringLiteral("The quick brown fox"), 6));
+    QCOMPARE(w.store().current()->state, RunState::Finished);
+    QCOMPARE(generatedIds(*w.store().current()), on_cpu);
+
+    qputenv("OCTOSCOPE_CUDA_MODULE", "/nonexistent/liboctoscope-cuda.so");
+    QSignalSpy failed(&w.store(), &RunStore::loadFailed);
+    w.backendMenu()->setChoice(QStringLiteral("cuda"));
+    QVERIFY(failed.wait(30000));
+    QVERIFY(failed.front().front().toString().contains(QStringLiteral("/nonexistent/liboctoscope-cuda.so")));
+    QTRY_VERIFY(QApplication::activeModalWidget() != nullptr);
+    QApplication::activeModalWidget()->close();
+    QCOMPARE(QString::fromStdString(w.store().model()->backend), fake); // the loaded model stays
+
+    w.backendMenu()->setChoice(QStringLiteral("auto"));
+    QVERIFY(loaded.wait(30000));
+    QVERIFY(QString::fromStdString(w.store().model()->backend).startsWith(QStringLiteral("cpu (")));
+    QVERIFY(QString::fromStdString(w.store().model()->backend_note).contains(QStringLiteral("/nonexistent/liboctoscope-cuda.so")));
+    qunsetenv("OCTOSCOPE_CUDA_MODULE");
 }
 
 QTEST_MAIN(TestWorkbench)
