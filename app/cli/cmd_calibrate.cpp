@@ -5,10 +5,10 @@
 #include <memory>
 
 #include "app/cli/cli_output.h"
+#include "app/cli/run_setup.h"
 #include "app/cli/commands.h"
 #include "app/cli/model_loading.h"
 #include "app/common/resource_dir.h"
-#include "engine/backend/cpu/cpu_backend.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/router/head_calibration.h"
 
@@ -21,6 +21,7 @@ struct CalibrateOptions {
     std::string train; // default: the resources' probe splits
     std::string dev;
     int threads = 0;
+    std::string backend = "auto";
     bool json = false;
 };
 
@@ -39,7 +40,7 @@ int run_calibrate(const CalibrateOptions& o) {
     auto loaded = load_model_and_tokenizer(o.model);
     if (!loaded) return report_error(o.json, loaded.error());
     const Model& model = *loaded->model;
-    auto backend = CpuBackend::create({o.threads, {}});
+    auto backend = make_backend(o.backend, o.threads);
     if (!backend) return report_error(o.json, backend.error());
     CalibrationOptions options;
     if (!o.json) {
@@ -79,6 +80,9 @@ void add_calibrate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--train", o->train, "Labelled probes to calibrate on (default: resources/probes/probes_train.jsonl)");
     cmd->add_option("--dev", o->dev, "Labelled probes to score on (default: resources/probes/probes_dev.jsonl)");
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)");
+    cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_calibrate(*o); }; });
 }

@@ -5,10 +5,10 @@
 #include <memory>
 
 #include "app/cli/cli_output.h"
+#include "app/cli/run_setup.h"
 #include "app/cli/commands.h"
 #include "app/cli/subsystem_list.h"
 #include "app/cli/model_loading.h"
-#include "engine/backend/cpu/cpu_backend.h"
 #include "engine/evaluation/task_eval.h"
 #include "engine/instrumentation/head_map_source.h"
 
@@ -24,6 +24,7 @@ struct EvalOptions {
     int64_t limit = 0;
     int64_t max_tokens = 64;
     int threads = 0;
+    std::string backend = "auto";
     bool json = false;
 };
 
@@ -42,7 +43,7 @@ int run_eval(const EvalOptions& o) {
     const Model& model = *loaded->model;
     auto map = resolve_head_map(model, o.head_map);
     if (!map) return report_error(o.json, map.error());
-    auto backend = CpuBackend::create({o.threads, {}});
+    auto backend = make_backend(o.backend, o.threads);
     if (!backend) return report_error(o.json, backend.error());
 
     TaskEvalOptions options;
@@ -104,6 +105,9 @@ void add_eval_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--max-tokens", o->max_tokens, "Answer tokens at most")->check(CLI::Range(1, 4096))
         ->capture_default_str();
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)");
+    cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_eval(*o); }; });
 }

@@ -14,6 +14,10 @@
 
 namespace octo::cli {
 
+// --backend auto|cpu|cuda with `threads` for the CPU (0: all cores); auto falls back to the CPU,
+// logging why. InvalidArgument for another name; cuda unusable: the reason.
+Result<std::unique_ptr<Backend>> make_backend(const std::string& backend, int threads);
+
 struct RunSetup {
     LoadedModel loaded;
     std::unique_ptr<Backend> backend;
