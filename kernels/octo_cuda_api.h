@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define OCTO_CUDA_API_VERSION 2
+#define OCTO_CUDA_API_VERSION 3
 
 enum {
     OCTO_CUDA_OK = 0,
@@ -147,6 +147,16 @@ int octo_cuda_head_norms(OctoCudaContext* ctx, const float* z, const float* gram
 int octo_cuda_ablate_heads(OctoCudaContext* ctx, float* z, const uint8_t* heads, const float* replacement,
                            int64_t n_tokens, int64_t n_head, int64_t head_dim, char* err,
                            size_t err_len); /* heads: host [n_head]; replacement: device or NULL */
+
+/* Reference rates for `octoscope-cli bench` (docs/cuda.md, "Targets"), measured with CUDA events
+   on the context's stream after one untimed repetition:
+   - a device-to-device copy of `bytes` bytes, `iters` times: GB/s counting bytes read plus
+     written (2 * bytes per copy);
+   - cublasGemmEx of [m, k] x [k, n] with F16 operands and F32 accumulation and output (the
+     prefill path), `iters` times: TFLOP/s (2 m n k per product). */
+int octo_cuda_bench_copy(OctoCudaContext* ctx, uint64_t bytes, int iters, double* gb_per_s, char* err, size_t err_len);
+int octo_cuda_bench_gemm(OctoCudaContext* ctx, int64_t m, int64_t n, int64_t k, int iters, double* tflop_per_s,
+                         char* err, size_t err_len);
 
 #ifdef __cplusplus
 }

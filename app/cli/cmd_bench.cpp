@@ -13,6 +13,7 @@
 #include <memory>
 #include <random>
 
+#include "app/cli/bench_reference.h"
 #include "app/cli/bench_shape.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
@@ -126,6 +127,7 @@ int run_bench(const BenchOptions& o) {
     }
     if (o.edit_tail >= o.edit_tokens) return report_error(o.json, "--edit-tail must be shorter than --edit-tokens", kExitUsage);
     std::unique_ptr<Backend> backend;
+    CudaBackend* cuda_backend = nullptr;
     nlohmann::json threads = nullptr, kernels = nullptr; // the CPU backend's
     if (o.backend == "cpu") {
         auto cpu = CpuBackend::create({o.threads, path});
@@ -136,6 +138,7 @@ int run_bench(const BenchOptions& o) {
     } else if (o.backend == "cuda") {
         auto cuda = CudaBackend::create();
         if (!cuda) return report_error(o.json, cuda.error());
+        cuda_backend = cuda.value().get();
         backend = std::move(cuda.value());
     } else {
         return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
@@ -182,6 +185,13 @@ int run_bench(const BenchOptions& o) {
     auto edit = edit_and_rerun(m, *backend, long_prompt, o.edit_tail, rng);
     if (!edit) return report_error(o.json, edit.error());
 
+    nlohmann::json reference = nullptr;
+    if (cuda_backend) {
+        auto r = cuda_reference(*cuda_backend, m, plain->decode_tokens_per_s, plain->prefill_tokens_per_s, o.prompt_tokens);
+        if (!r) return report_error(o.json, r.error());
+        reference = std::move(r.value());
+    }
+
     int64_t n_params = 0;
     for (const auto& t : m.file().tensors()) n_params += t.n_elements();
     const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / (1024.0 * 1024.0);
@@ -205,6 +215,7 @@ int run_bench(const BenchOptions& o) {
           {"cold_first_token_ms", edit->cold_ms},
           {"reuse_first_token_ms", edit->warm_ms},
           {"speedup", edit->warm_ms > 0 ? edit->cold_ms / edit->warm_ms : 0.0}}},
+        {"cuda_reference", reference},
     };
     if (o.json) {
         print_json(out);
@@ -225,6 +236,14 @@ int run_bench(const BenchOptions& o) {
                 "tokens reused (%.1fx)\n",
                 static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
                 edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
+    if (!reference.is_null()) {
+        std::printf("decode:  %.1f GB/s of weights read = %.0f%% of a device copy's %.1f GB/s (target >= 60%%)\n",
+                    reference["decode_gb_per_s"].get<double>(), 100.0 * reference["decode_fraction_of_copy"].get<double>(),
+                    reference["copy_gb_per_s"].get<double>());
+        std::printf("prefill: %.2f TFLOP/s = %.0f%% of cuBLAS's %.2f TFLOP/s on the FFN shape (target >= 50%%)\n",
+                    reference["prefill_tflop_per_s"].get<double>(),
+                    100.0 * reference["prefill_fraction_of_gemm"].get<double>(), reference["gemm_tflop_per_s"].get<double>());
+    }
     return kExitOk;
 }
 

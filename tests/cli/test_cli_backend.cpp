@@ -68,7 +68,23 @@ TEST_F(CliBackend, EvalAndBenchOnCuda) {
     ASSERT_EQ(bench.exit_status, 0) << bench.err;
     EXPECT_EQ(bench.json()["backend"], kFake);
     EXPECT_TRUE(bench.json()["kernels"].is_null());
-    EXPECT_GT(bench.json()["instrumentation_off"]["decode_tokens_per_s"].get<double>(), 0.0);
+    const auto b = bench.json();
+    const double decode = b["instrumentation_off"]["decode_tokens_per_s"].get<double>();
+    EXPECT_GT(decode, 0.0);
+    // The reference figures (rates from the fake module's host loops: only the arithmetic is checked).
+    const auto& r = b["cuda_reference"];
+    ASSERT_TRUE(r.is_object()) << b.dump();
+    EXPECT_GT(r["copy_gb_per_s"].get<double>(), 0.0);
+    EXPECT_GT(r["gemm_tflop_per_s"].get<double>(), 0.0);
+    const double bytes = r["weight_bytes_per_token"].get<double>();
+    EXPECT_NEAR(r["decode_gb_per_s"].get<double>(), bytes * decode / 1e9, 1e-9 * bytes * decode);
+    EXPECT_NEAR(r["decode_fraction_of_copy"].get<double>(), r["decode_gb_per_s"].get<double>() / r["copy_gb_per_s"].get<double>(), 1e-9);
+    const double prefill = b["instrumentation_off"]["prefill_tokens_per_s"].get<double>();
+    EXPECT_NEAR(r["prefill_tflop_per_s"].get<double>(), r["matmul_flop_per_token"].get<double>() * prefill / 1e12, 1e-9);
+    auto cpu_bench = run_cli({"bench", "--synthetic", "256x2x4:f32", "--prompt-tokens", "8", "--gen-tokens", "2",
+                              "--edit-tokens", "32", "--edit-tail", "4", "--json"});
+    ASSERT_EQ(cpu_bench.exit_status, 0) << cpu_bench.err;
+    EXPECT_TRUE(cpu_bench.json()["cuda_reference"].is_null());
 }
 
 TEST_F(CliBackend, UnusableCudaIsAnErrorAndAutoUsesTheCpu) {

@@ -3,6 +3,8 @@
 // CudaBackend runs against it in CI: its plumbing (argument passing, weight and constant caches,
 // KV handles, error paths, fault injection) is tested, not the kernels. Built twice: with the
 // real API version and with a wrong one (FAKE_API_VERSION) for the loader's refusal.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -278,6 +280,40 @@ int octo_cuda_ablate_heads(OctoCudaContext* ctx, float* z, const uint8_t* heads,
     FAKE_ENTER("octo_cuda_ablate_heads");
     ctx->cpu->ablate_heads(z, std::span<const uint8_t>(heads, static_cast<size_t>(n_head)), replacement, n_tokens,
                            n_head, head_dim);
+    return OCTO_CUDA_OK;
+}
+
+// The reference rates, measured on the host the same way (a memcpy; a plain triple loop), so
+// that bench's arithmetic and JSON are exercised; the figures mean nothing about a GPU.
+int octo_cuda_bench_copy(OctoCudaContext* ctx, uint64_t bytes, int iters, double* gb_per_s, char* err, size_t err_len) {
+    FAKE_ENTER("octo_cuda_bench_copy");
+    if (bytes == 0 || iters < 1 || !gb_per_s) return fail(err, err_len, OCTO_CUDA_EARG, "octo_cuda_bench_copy", __LINE__, "empty copy");
+    std::vector<char> src(bytes, 1), dst(bytes);
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) std::memcpy(dst.data(), src.data(), bytes);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    *gb_per_s = 2.0 * static_cast<double>(bytes) * iters / std::max(s, 1e-9) / 1e9;
+    return OCTO_CUDA_OK;
+}
+
+int octo_cuda_bench_gemm(OctoCudaContext* ctx, int64_t m, int64_t n, int64_t k, int iters, double* tflop_per_s,
+                         char* err, size_t err_len) {
+    FAKE_ENTER("octo_cuda_bench_gemm");
+    if (m <= 0 || n <= 0 || k <= 0 || iters < 1 || !tflop_per_s) {
+        return fail(err, err_len, OCTO_CUDA_EARG, "octo_cuda_bench_gemm", __LINE__, "empty product");
+    }
+    std::vector<float> a(static_cast<size_t>(m * k), 0.5f), b(static_cast<size_t>(k * n), 0.25f), c(static_cast<size_t>(m * n));
+    const auto start = std::chrono::steady_clock::now();
+    for (int it = 0; it < iters; ++it) {
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) {
+                float acc = 0.0f;
+                for (int64_t r = 0; r < k; ++r) acc += a[static_cast<size_t>(i * k + r)] * b[static_cast<size_t>(j * k + r)];
+                c[static_cast<size_t>(j * m + i)] = acc;
+            }
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    *tflop_per_s = 2.0 * static_cast<double>(m * n * k) * iters / std::max(s, 1e-9) / 1e12;
     return OCTO_CUDA_OK;
 }
 

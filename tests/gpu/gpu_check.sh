@@ -113,6 +113,8 @@ else
   rc=$?
   if [ $rc -eq 0 ]; then
     row "bench 1024x16x16 f16 (prefill 512)" ok "$(grep -E 'instrumentation off' "$log/bench.log" | tr -s ' ')"
+    row "decode bandwidth (target >= 60%)" info "$(grep -E '^decode:' "$log/bench.log" | cut -c10-)"
+    row "prefill vs cuBLAS (target >= 50%)" info "$(grep -E '^prefill:' "$log/bench.log" | cut -c10-)"
   else
     row "bench 1024x16x16 f16" FAIL "exit $rc"
   fi

@@ -15,7 +15,7 @@ namespace octo {
     X(synchronize) X(alloc) X(free) X(upload) X(download) X(supports_type) X(weight_upload)          \
     X(weight_free) X(kv_create) X(kv_free) X(kv_write) X(kv_copy) X(embed) X(matmul) X(rms_norm)    \
     X(add_bias) X(add) X(swiglu) X(rope) X(attention) X(softmax_rows) X(scale_head_groups)           \
-    X(head_norms) X(ablate_heads)
+    X(head_norms) X(ablate_heads) X(bench_copy) X(bench_gemm)
 
 struct CudaApi {
 #define OCTO_CUDA_API_MEMBER(name) decltype(&::octo_cuda_##name) name = nullptr;

@@ -107,6 +107,20 @@ Status CudaBackend::status() const {
     return Ok{};
 }
 
+Result<double> CudaBackend::copy_rate(uint64_t bytes, int iters) {
+    double rate = 0.0;
+    char err[kErrLen] = {};
+    if (int rc = api_->bench_copy(ctx_, bytes, iters, &rate, err, sizeof err)) return module_error(rc, err);
+    return rate;
+}
+
+Result<double> CudaBackend::gemm_rate(int64_t m, int64_t n, int64_t k, int iters) {
+    double rate = 0.0;
+    char err[kErrLen] = {};
+    if (int rc = api_->bench_gemm(ctx_, m, n, k, iters, &rate, err, sizeof err)) return module_error(rc, err);
+    return rate;
+}
+
 template <class Call>
 bool CudaBackend::guarded(Call&& call) {
     if (error_) return false;

@@ -34,6 +34,12 @@ public:
 
     const CudaApi& api() const { return *api_; }
 
+    // Reference rates for the benchmark (octo_cuda_api.h octo_cuda_bench_*): GB/s of a
+    // device-to-device copy of `bytes` (read plus written), TFLOP/s of an F16 cuBLAS GEMM
+    // [m, k] x [k, n] with F32 accumulation.
+    Result<double> copy_rate(uint64_t bytes, int iters);
+    Result<double> gemm_rate(int64_t m, int64_t n, int64_t k, int iters);
+
     std::string name() const override;
     bool supports(TensorType type) const override;
     Status status() const override;
