@@ -5,6 +5,7 @@
 #include "engine/advisor/consistency.h"
 #include "ui/advisor_panel.h"
 #include "ui/compare_view.h"
+#include "ui/engine_labels.h"
 #include "ui/run_batch.h"
 #include "ui/run_store.h"
 #include "ui/subsystem_palette.h"
@@ -23,8 +24,8 @@ QString settings_change(const RunSettings& a, const RunSettings& b) {
     if (!off.isEmpty()) changes << QObject::tr("%1 disabled in B").arg(off.join(QStringLiteral(", ")));
     if (!on.isEmpty()) changes << QObject::tr("%1 enabled in B").arg(on.join(QStringLiteral(", ")));
     if (a.ablation_mode != b.ablation_mode) {
-        changes << QObject::tr("ablation %1 → %2").arg(QString::fromUtf8(ablation_mode_name(a.ablation_mode)),
-                                                     QString::fromUtf8(ablation_mode_name(b.ablation_mode)));
+        changes << QObject::tr("ablation %1 → %2").arg(ablation_mode_label(a.ablation_mode),
+                                                     ablation_mode_label(b.ablation_mode));
     }
     if (a.sampling.temperature != b.sampling.temperature) {
         changes << QObject::tr("temperature %1 → %2").arg(a.sampling.temperature).arg(b.sampling.temperature);

@@ -130,7 +130,7 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
         QStringList moved;
         for (int i = 0; i < 2; ++i) {
             const float d = (*c.share_delta)[static_cast<size_t>(order[static_cast<size_t>(i)])] * 100.0f;
-            moved << QStringLiteral("%1 %2%3 pts").arg(subsystem_id(order[static_cast<size_t>(i)]), d >= 0 ? QStringLiteral("+") : QString()).arg(d, 0, 'f', 1);
+            moved << tr("%1 %2%3 pts").arg(subsystem_id(order[static_cast<size_t>(i)]), d >= 0 ? QStringLiteral("+") : QString()).arg(d, 0, 'f', 1);
         }
         lines << tr("Subsystem shares (%1, mean over the answer), largest changes: %2.")
                      .arg(QString::fromUtf8(metric_name(metric)), moved.join(QStringLiteral(", ")));

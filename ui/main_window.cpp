@@ -23,9 +23,11 @@
 #include "ui/advisor_panel.h"
 #include "ui/attention_view.h"
 #include "ui/compare_view.h"
+#include "ui/engine_labels.h"
 #include "ui/head_heatmap_view.h"
 #include "ui/history_panel.h"
 #include "ui/kv_view.h"
+#include "ui/language_menu.h"
 #include "ui/latency_view.h"
 #include "ui/prompt_panel.h"
 #include "ui/router_panel.h"
@@ -219,6 +221,8 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addMenu(new LanguageMenu(this));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Octoscope"), this, &MainWindow::about);
@@ -296,7 +300,7 @@ void MainWindow::updateStatus() {
     status_model_->setToolTip(m->backend_note.empty() ? QString()
                                                       : tr("CUDA is not used: %1").arg(QString::fromStdString(m->backend_note)));
     if (m->head_map) {
-        status_model_->setText(status_model_->text() + tr(" — head map: %1").arg(QString::fromUtf8(head_map_source_name(m->head_map->source()))));
+        status_model_->setText(status_model_->text() + tr(" — head map: %1").arg(head_map_source_label(m->head_map->source())));
     }
     status_memory_->setText(tr("weights %1, KV pool %2")
                                 .arg(locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),

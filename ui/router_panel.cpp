@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTextBlock>
@@ -45,9 +46,17 @@ RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pare
     wrong_->setEnabled(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
     layout->addWidget(route_);
     layout->addWidget(table_);
-    layout->addWidget(features_, 1);
+    // The fired features scroll, so a long list (or taller CJK lines) never makes the dock's
+    // minimum height outgrow the 1280 × 800 window.
+    auto* features_scroll = new QScrollArea(this);
+    features_scroll->setWidget(features_);
+    features_scroll->setWidgetResizable(true);
+    features_scroll->setFrameShape(QFrame::NoFrame);
+    features_scroll->setMinimumHeight(fontMetrics().lineSpacing());
+    layout->addWidget(features_scroll, 1);
     layout->addWidget(wrong_);
     debounce_.setSingleShot(true);
     debounce_.setInterval(kDebounceMs);

@@ -1,5 +1,7 @@
 #include "ui/run_store.h"
 
+#include "ui/engine_labels.h"
+
 namespace octo::ui {
 
 namespace {
@@ -101,7 +103,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                                                         .arg(e.separation, 0, 'f', 3)
                                                         .arg(e.null_separation, 0, 'f', 3)
                                                         .arg(QString::fromStdString(e.map_path),
-                                                             QString::fromUtf8(head_map_source_name(e.active.source()))),
+                                                             head_map_source_label(e.active.source())),
                                                     true);
                        },
                        [&](const host_event::CalibrationFailed& e) {

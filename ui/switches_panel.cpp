@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPushButton>
 
+#include "ui/engine_labels.h"
 #include "ui/run_store.h"
 #include "ui/subsystem_palette.h"
 
@@ -34,6 +35,7 @@ QString metric_tooltip(Metric m) {
 SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(4, 4, 4, 4);
+    grid->setVerticalSpacing(2); // compact, so the window fits 1280 × 800 with CJK line heights too
     for (int s = 0; s < kSubsystemCount; ++s) {
         QString name = subsystem_name(s);
         name.replace(QStringLiteral("&"), QStringLiteral("&&")); // a literal ampersand, not a mnemonic
@@ -51,8 +53,7 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
         for (QCheckBox* b : toggles_) b->setChecked(true);
     });
     mode_ = new QComboBox(this);
-    mode_->addItem(tr("zero"), static_cast<int>(AblationMode::Zero));
-    mode_->addItem(tr("mean"), static_cast<int>(AblationMode::Mean));
+    for (AblationMode m : {AblationMode::Zero, AblationMode::Mean}) mode_->addItem(ablation_mode_label(m), static_cast<int>(m));
     mode_->setToolTip(tr("Ablation: zero sets a head's output to 0; mean replaces it by its mean over the prompt"));
     auto* rerun = new QPushButton(tr("R&erun"), this);
     rerun->setToolTip(tr("Run the last prompt again with these switches and the same seed (Ctrl+R)"));

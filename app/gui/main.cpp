@@ -1,9 +1,10 @@
 // octoscope: the workbench GUI. Opens the built-in model unless --model names another.
-//   octoscope [--model M] [--prompt T [--screenshot out.png | --soak N] [--max-tokens N]]
+//   octoscope [--model M] [--lang en|zh_CN] [--prompt T [--screenshot out.png | --soak N] [--max-tokens N]]
 // With --screenshot it runs the prompt, waits for it to finish, saves the window at 1280 × 800
 // and exits (works under QT_QPA_PLATFORM=offscreen), printing the longest UI-thread stall
 // measured during the run (a 5 ms timer recording its own lateness). --soak N runs the prompt
-// N times and prints the memory growth (app/gui/soak_benchmark.h).
+// N times and prints the memory growth (app/gui/soak_benchmark.h). The UI language is the
+// one chosen in View → Language, else the system locale's; --lang overrides it for this start.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -17,6 +18,7 @@
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
 #include "app/gui/soak_benchmark.h"
+#include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
 #include "ui/switches_panel.h"
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("Octoscope"));
     QApplication::setApplicationName(QStringLiteral("Octoscope"));
     QApplication::setApplicationVersion(QStringLiteral(OCTOSCOPE_VERSION));
+    octo::ui::install_translations(octo::ui::resolve_language(octo::ui::saved_language_choice()));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Octoscope workbench"));
@@ -38,8 +41,19 @@ int main(int argc, char** argv) {
     const QCommandLineOption max_tokens("max-tokens", QApplication::translate("main", "Tokens to generate"), "n");
     const QCommandLineOption ignore_eos("ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens"));
     const QCommandLineOption soak("soak", QApplication::translate("main", "Run --prompt N times, print the memory growth, exit"), "n");
-    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak});
+    const QCommandLineOption lang("lang", QApplication::translate("main", "User interface language for this start: en or zh_CN"), "language");
+    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang});
     parser.process(app);
+    if (parser.isSet(lang)) {
+        if (!octo::ui::ui_languages().contains(parser.value(lang))) {
+            std::fprintf(stderr, "octoscope: --lang takes one of: %s\n", octo::ui::ui_languages().join(", ").toStdString().c_str());
+            return 2;
+        }
+        if (!octo::ui::install_translations(parser.value(lang))) {
+            std::fprintf(stderr, "octoscope: the %s translation is missing from this build\n", parser.value(lang).toStdString().c_str());
+            return 1;
+        }
+    }
 
     octo::ui::MainWindow window;
     if (auto dir = octo::resource_dir()) window.loadResources(QString::fromStdString(dir->string()));

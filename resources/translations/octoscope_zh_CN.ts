@@ -1,0 +1,1073 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Ablation</name>
+    <message>
+        <source>zero</source>
+        <translation>置零</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+</context>
+<context>
+    <name>HeadMapSource</name>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>GGUF</source>
+        <translation>GGUF</translation>
+    </message>
+    <message>
+        <source>calibrated</source>
+        <translation>已校准</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>prompt edited</source>
+        <translation>提示词已编辑</translation>
+    </message>
+    <message>
+        <source>%1 disabled in B</source>
+        <translation>B 中关闭了 %1</translation>
+    </message>
+    <message>
+        <source>%1 enabled in B</source>
+        <translation>B 中开启了 %1</translation>
+    </message>
+    <message>
+        <source>ablation %1 → %2</source>
+        <translation>消融 %1 → %2</translation>
+    </message>
+    <message>
+        <source>temperature %1 → %2</source>
+        <translation>温度 %1 → %2</translation>
+    </message>
+    <message>
+        <source>seed %1 → %2</source>
+        <translation>随机种子 %1 → %2</translation>
+    </message>
+    <message>
+        <source>top-p/top-k changed</source>
+        <translation>top-p/top-k 已更改</translation>
+    </message>
+    <message>
+        <source>max tokens %1 → %2</source>
+        <translation>最大词元数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>nothing (same settings twice)</source>
+        <translation>无（两次设置相同）</translation>
+    </message>
+    <message>
+        <source>(end)</source>
+        <translation>（结束）</translation>
+    </message>
+    <message>
+        <source>norm_share: each subsystem&apos;s mean head contribution norm ‖W_h z_h‖, normalised to sum 1</source>
+        <translation>norm_share：各子系统注意力头贡献范数 ‖W_h z_h‖ 的均值，归一化为总和 1</translation>
+    </message>
+    <message>
+        <source>relative: each head&apos;s norm divided by its mean over the prompt (without BOS), grouped and normalised — which subsystems work harder than usual here</source>
+        <translation>relative：每个注意力头的范数除以其在提示词上（不含 BOS）的均值，再按子系统分组并归一化——显示哪些子系统在此处比平时更活跃</translation>
+    </message>
+    <message>
+        <source>dla: direct logit attribution — each subsystem&apos;s share of the heads&apos; direct push toward the chosen token (needs DLA on)</source>
+        <translation>dla：直接 logit 归因——各子系统在注意力头对所选词元的直接推动中所占份额（需开启 DLA）</translation>
+    </message>
+    <message>
+        <source>gates: the model&apos;s own router gates per head group (models with a router, like octet)</source>
+        <translation>gates：模型自身路由器对每个注意力头组的门控值（仅限带路由器的模型，如 octet）</translation>
+    </message>
+</context>
+<context>
+    <name>Subsystem</name>
+    <message>
+        <source>Entity recognition &amp; linking</source>
+        <translation>实体识别与链接</translation>
+    </message>
+    <message>
+        <source>Relation extraction</source>
+        <translation>关系抽取</translation>
+    </message>
+    <message>
+        <source>Numerical reasoning</source>
+        <translation>数值推理</translation>
+    </message>
+    <message>
+        <source>Logical structure parsing</source>
+        <translation>逻辑结构解析</translation>
+    </message>
+    <message>
+        <source>Code semantics</source>
+        <translation>代码语义理解</translation>
+    </message>
+    <message>
+        <source>Style transfer &amp; polishing</source>
+        <translation>风格迁移与润色</translation>
+    </message>
+    <message>
+        <source>Format generation &amp; validation</source>
+        <translation>格式生成与校验</translation>
+    </message>
+    <message>
+        <source>Safety &amp; compliance filtering</source>
+        <translation>安全与合规过滤</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Octoscope workbench</source>
+        <translation>Octoscope 工作台</translation>
+    </message>
+    <message>
+        <source>GGUF model (default: built-in octet)</source>
+        <translation>GGUF 模型（默认：内置 octet）</translation>
+    </message>
+    <message>
+        <source>Prompt to run at start</source>
+        <translation>启动时运行的提示词</translation>
+    </message>
+    <message>
+        <source>Run --prompt, save the window as PNG, exit</source>
+        <translation>运行 --prompt，将窗口保存为 PNG 后退出</translation>
+    </message>
+    <message>
+        <source>Tokens to generate</source>
+        <translation>要生成的词元数</translation>
+    </message>
+    <message>
+        <source>With --prompt: do not stop at end-of-generation tokens</source>
+        <translation>配合 --prompt：遇到生成结束词元时不停止</translation>
+    </message>
+    <message>
+        <source>User interface language for this start: en or zh_CN</source>
+        <translation>本次启动的界面语言：en 或 zh_CN</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <source>Run --prompt N times, print the memory growth, exit</source>
+        <translation>运行 --prompt 提示词 N 次，打印内存增长后退出</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::AdvisorController</name>
+    <message>
+        <source>prompt rewritten by rule %1</source>
+        <translation>提示词已按规则 %1 改写</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::AdvisorPanel</name>
+    <message>
+        <source>Advisor: no rules loaded</source>
+        <translation>顾问：未加载规则</translation>
+    </message>
+    <message>
+        <source>subsystem</source>
+        <translation>子系统</translation>
+    </message>
+    <message>
+        <source>finding</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>应用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Rewrite the prompt as suggested (Ctrl+Z undoes it)</source>
+        <translation>按建议改写提示词（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>Apply &amp;&amp; &amp;compare</source>
+        <translation>应用并对比(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Rewrite the prompt, run the old and the new prompt with the same seed and compare them</source>
+        <translation>改写提示词，用相同随机种子分别运行新旧提示词并进行对比</translation>
+    </message>
+    <message>
+        <source>The last run&apos;s output, with the output checks&apos; findings underlined</source>
+        <translation>上次运行的输出，输出检查发现的问题以下划线标出</translation>
+    </message>
+    <message>
+        <source>K = </source>
+        <translation>K = </translation>
+    </message>
+    <message>
+        <source>Consistency &amp;run</source>
+        <translation>一致性运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the prompt K times with sampling and different seeds (troubleshooting quick checks)</source>
+        <translation>以采样方式、不同随机种子运行提示词 K 次（故障排查快速检查）</translation>
+    </message>
+    <message>
+        <source>Advisor unavailable: %1</source>
+        <translation>顾问不可用：%1</translation>
+    </message>
+    <message>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>article heuristic</source>
+        <translation>文章启发式</translation>
+    </message>
+    <message>
+        <source>project rule</source>
+        <translation>项目规则</translation>
+    </message>
+    <message>
+        <source>No findings: no detector matches this prompt.</source>
+        <translation>没有发现：没有检测器匹配此提示词。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finding(s)</source>
+        <translation>
+            <numerusform>%n 项发现</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot apply: %1</source>
+        <translation>无法应用：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Consistency run&lt;/b&gt;: %1 samples at temperature %2, different seeds.</source>
+        <translation>&lt;b&gt;一致性运行&lt;/b&gt;：温度 %2 下采样 %1 次，随机种子各不相同。</translation>
+    </message>
+    <message>
+        <source>Output length %1–%2 tokens, spread %3% of the mean (%4).</source>
+        <translation>输出长度 %1–%2 个词元，离散度为均值的 %3%（%4）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;above 15%: format instability, rte-g&lt;/b&gt;</source>
+        <translation>&lt;b&gt;超过 15%：格式不稳定，rte-g&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>within 15%</source>
+        <translation>在 15% 以内</translation>
+    </message>
+    <message>
+        <source>Numeric answers: %1 distinct, spread %2.</source>
+        <translation>数值答案：%1 个不同值，离散度 %2。</translation>
+    </message>
+    <message>
+        <source>No numeric answers.</source>
+        <translation>没有数值答案。</translation>
+    </message>
+    <message>
+        <source>Std of the numeric tokens&apos; log-probs: %1 over %2 tokens (%3).</source>
+        <translation>数值词元对数概率的标准差：%1（共 %2 个词元）（%3）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;above 0.8: sampling noise on rte-c&lt;/b&gt;</source>
+        <translation>&lt;b&gt;超过 0.8：rte-c 存在采样噪声&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>at most 0.8</source>
+        <translation>不超过 0.8</translation>
+    </message>
+    <message>
+        <source>Top subsystem per run: %1.</source>
+        <translation>每次运行的首位子系统：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::AttentionView</name>
+    <message>
+        <source>Heads of one layer</source>
+        <translation>单层的注意力头</translation>
+    </message>
+    <message>
+        <source>Subsystems (mean over layers)</source>
+        <translation>子系统（各层均值）</translation>
+    </message>
+    <message>
+        <source>layer </source>
+        <translation>层 </translation>
+    </message>
+    <message>
+        <source>Layer whose heads are shown</source>
+        <translation>显示其注意力头的层</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>attended position</source>
+        <translation>被关注的位置</translation>
+    </message>
+    <message>
+        <source>attention was not recorded for this run</source>
+        <translation>本次运行未记录注意力</translation>
+    </message>
+    <message>
+        <source>select a token</source>
+        <translation>请选择一个词元</translation>
+    </message>
+    <message>
+        <source>position %1 attends to positions 0 … %2</source>
+        <translation>位置 %1 关注位置 0 … %2</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::BackendMenu</name>
+    <message>
+        <source>&amp;Backend</source>
+        <translation>后端(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Auto (CUDA when usable, else CPU)</source>
+        <translation>自动（可用时用 CUDA，否则用 CPU）(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;CPU</source>
+        <translation>CPU(&amp;C)</translation>
+    </message>
+    <message>
+        <source>C&amp;UDA</source>
+        <translation>CUDA(&amp;U)</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::CompareView</name>
+    <message>
+        <source>Use “Apply &amp; compare” in the advisor to compare a prompt with its rewrite.</source>
+        <translation>在顾问中使用“应用并对比”，将提示词与其改写版本进行对比。</translation>
+    </message>
+    <message>
+        <source>generated token</source>
+        <translation>生成的词元</translation>
+    </message>
+    <message>
+        <source>log-prob B − A</source>
+        <translation>对数概率 B − A</translation>
+    </message>
+    <message>
+        <source>subsystem</source>
+        <translation>子系统</translation>
+    </message>
+    <message>
+        <source>share B − A (points)</source>
+        <translation>份额 B − A（百分点）</translation>
+    </message>
+    <message>
+        <source>norm B − A</source>
+        <translation>范数 B − A</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt;</source>
+        <translation>&lt;b&gt;A&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;B&lt;/b&gt;</source>
+        <translation>&lt;b&gt;B&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Changed:&lt;/b&gt; %1.</source>
+        <translation>&lt;b&gt;改动：&lt;/b&gt;%1。</translation>
+    </message>
+    <message>
+        <source>The answers part at generated token %1: A “%2”, B “%3”.</source>
+        <translation>两个回答在第 %1 个生成词元处分叉：A “%2”，B “%3”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Both runs generated the same %n token(s).</source>
+        <translation>
+            <numerusform>两次运行生成了相同的 %n 个词元。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Mean log-prob per generated token: A %1, B %2 (%3%4).</source>
+        <translation>每个生成词元的平均对数概率：A %1，B %2（%3%4）。</translation>
+    </message>
+    <message>
+        <source>%1 %2%3 pts</source>
+        <translation>%1 %2%3 个百分点</translation>
+    </message>
+    <message>
+        <source>Subsystem shares (%1, mean over the answer), largest changes: %2.</source>
+        <translation>子系统份额（%1，回答上的均值），变化最大的是：%2。</translation>
+    </message>
+    <message>
+        <source>Largest head-norm change: layer %1, head %2: %3.</source>
+        <translation>注意力头范数变化最大：第 %1 层，第 %2 个头：%3。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::HeadHeatmapView</name>
+    <message>
+        <source>Selected token</source>
+        <translation>所选词元</translation>
+    </message>
+    <message>
+        <source>Mean over the prompt</source>
+        <translation>提示词上的均值</translation>
+    </message>
+    <message>
+        <source>Mean over the answer</source>
+        <translation>回答上的均值</translation>
+    </message>
+    <message>
+        <source>Which positions the layer × head values come from</source>
+        <translation>层 × 注意力头数值取自哪些位置</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>head (subsystem)</source>
+        <translation>注意力头（子系统）</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>DLA (logits)</source>
+        <translation>DLA（logit）</translation>
+    </message>
+    <message>
+        <source>gate</source>
+        <translation>门控</translation>
+    </message>
+    <message>
+        <source>‖W_h z_h‖</source>
+        <translation>‖W_h z_h‖</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::HistoryPanel</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个词元</translation>
+    </message>
+    <message>
+        <source>#%1 %2 — %3</source>
+        <translation>#%1 %2 — %3</translation>
+    </message>
+    <message>
+        <source> [off: %1, %2]</source>
+        <translation> [关闭：%1，%2]</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::KvBlockGrid</name>
+    <message>
+        <source>KV pool blocks: dark blue used, orange shared by several sequences, light blue cached prefix (idle, reusable), grey free</source>
+        <translation>KV 池块：深蓝为已用，橙色为多个序列共享，浅蓝为缓存的前缀（空闲、可复用），灰色为空闲</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::KvView</name>
+    <message>
+        <source>pool operation</source>
+        <translation>池操作</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <source>cached</source>
+        <translation>已缓存</translation>
+    </message>
+    <message>
+        <source>shared</source>
+        <translation>共享</translation>
+    </message>
+    <message>
+        <source>%1 blocks of %2 tokens, %3 allocated once</source>
+        <translation>%1 个块，每块 %2 个词元，一次性分配 %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 blocks used (%3), %4 cached, %5 free; %6 evictions. Last run: %7 tokens reused, %8 evaluated.</source>
+        <translation>已用 %1/%2 个块（%3），已缓存 %4，空闲 %5；驱逐 %6 次。上次运行：复用 %7 个词元，计算 %8 个。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;System (%1)</source>
+        <translation>跟随系统(&amp;S)（%1）</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Octoscope will start in %1 the next time it opens.</source>
+        <translation>Octoscope 下次启动时将使用 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::LatencyView</name>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Band thresholds. Defaults are the article&apos;s claimed bands for GPT-4 (under 250 ms: cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.</source>
+        <translation>区间阈值。默认值是文章对 GPT-4 声称的区间（低于 250 毫秒：缓存命中；250–800 毫秒：标准；高于 800 毫秒：降级）——只是声称，并非测量结果。</translation>
+    </message>
+    <message>
+        <source>generated token</source>
+        <translation>生成的词元</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>ms per token</source>
+        <translation>每词元毫秒数</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>Bands (article&apos;s):</source>
+        <translation>区间（文章所述）：</translation>
+    </message>
+    <message>
+        <source>running: %1 tokens</source>
+        <translation>运行中：%1 个词元</translation>
+    </message>
+    <message>
+        <source>time to first token %1 ms (prefill %2 ms for %3 evaluated prompt tokens); decode %4 tokens/s</source>
+        <translation>首词元时间 %1 毫秒（预填充 %3 个提示词元用时 %2 毫秒）；解码 %4 词元/秒</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::MainWindow</name>
+    <message>
+        <source>Octoscope</source>
+        <translation>Octoscope</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Subsystems</source>
+        <translation>子系统</translation>
+    </message>
+    <message>
+        <source>Run history</source>
+        <translation>运行历史</translation>
+    </message>
+    <message>
+        <source>Router</source>
+        <translation>路由器</translation>
+    </message>
+    <message>
+        <source>Layers × heads</source>
+        <translation>层 × 注意力头</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Tokens × subsystems</source>
+        <translation>词元 × 子系统</translation>
+    </message>
+    <message>
+        <source>KV pool</source>
+        <translation>KV 池</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Advisor</source>
+        <translation>顾问</translation>
+    </message>
+    <message>
+        <source>A/B compare</source>
+        <translation>A/B 对比</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source>Loading %1 — needs about %2 of memory (weights, KV pool, activations)…</source>
+        <translation>正在加载 %1——约需 %2 内存（权重、KV 池、激活值）…</translation>
+    </message>
+    <message>
+        <source>Cannot open the model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>%1
+
+The previous model stays loaded.</source>
+        <translation>%1
+
+之前的模型仍保持加载。</translation>
+    </message>
+    <message>
+        <source>Cannot open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>校准失败：%1</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Model…</source>
+        <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a GGUF model</source>
+        <translation>打开 GGUF 模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Screenshot…</source>
+        <translation>导出截图(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>Save the window as PNG</source>
+        <translation>将窗口保存为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Export &amp;Plots…</source>
+        <translation>导出图表(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Folder for the plot PNGs</source>
+        <translation>图表 PNG 的保存文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot write into %1</source>
+        <translation>无法写入文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Export Run &amp;Data…</source>
+        <translation>导出运行数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Save run data (JSON; a CSV is written beside it)</source>
+        <translation>保存运行数据（JSON；同时在旁边写入 CSV）</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>No run to export, or cannot write %1</source>
+        <translation>没有可导出的运行，或无法写入 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Run Prompt</source>
+        <translation>运行提示词(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
+    </message>
+    <message>
+        <source>R&amp;erun with Switches</source>
+        <translation>按开关重新运行(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+.</source>
+        <translation>Ctrl+.</translation>
+    </message>
+    <message>
+        <source>A/B &amp;Compare with Shown Run</source>
+        <translation>与当前显示的运行做 A/B 对比(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+B</source>
+        <translation>Ctrl+B</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate Head Map…</source>
+        <translation>校准注意力头映射(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Octoscope</source>
+        <translation>关于 Octoscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Load a model first</source>
+        <translation>请先加载模型</translation>
+    </message>
+    <message>
+        <source>Calibrating head map</source>
+        <translation>正在校准注意力头映射</translation>
+    </message>
+    <message>
+        <source>Measuring every head on the labelled probe set…</source>
+        <translation>正在用带标签的探针集测量每个注意力头…</translation>
+    </message>
+    <message>
+        <source>Loading model</source>
+        <translation>正在加载模型</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3 M parameters) on %4</source>
+        <translation>%1（%2，%3 M 参数），运行于 %4</translation>
+    </message>
+    <message>
+        <source> — head map: %1</source>
+        <translation> — 注意力头映射：%1</translation>
+    </message>
+    <message>
+        <source>weights %1, KV pool %2</source>
+        <translation>权重 %1，KV 池 %2</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 词元/秒</translation>
+    </message>
+    <message>
+        <source>About Octoscope</source>
+        <translation>关于 Octoscope</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Octoscope&lt;/b&gt; — a workbench for debugging prompts and routes in language models: which of eight head groups (rte-a … rte-h) contributes to each token, measured inside the forward pass of the model it really runs.&lt;/p&gt;&lt;p&gt;The built-in model &lt;b&gt;octet&lt;/b&gt; was trained by this project so that head k of each of its 16 layers serves subsystem k and a learned router gates the groups. Its specialisation is trained in on purpose: it &lt;i&gt;demonstrates&lt;/i&gt; the idea of eight subsystems sharing one backbone, and is no evidence about how GPT-4 or any other model works inside.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Octoscope&lt;/b&gt;——用于调试语言模型提示词与路由的工作台：八个注意力头组（rte-a … rte-h）中哪一组对每个词元有贡献，都在实际运行的模型的前向传播中测量得出。&lt;/p&gt;&lt;p&gt;内置模型 &lt;b&gt;octet&lt;/b&gt; 由本项目训练，使其 16 层中每层的第 k 个注意力头服务于子系统 k，并由学习得到的路由器对各组进行门控。它的专门化是有意训练出来的：它&lt;i&gt;演示&lt;/i&gt;了八个子系统共享同一主干的想法，并不能证明 GPT-4 或任何其他模型的内部工作方式。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>CUDA is not used: %1</source>
+        <translation>未使用 CUDA：%1</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::PromptPanel</name>
+    <message>
+        <source>Prompt — Ctrl+Enter runs, Esc cancels</source>
+        <translation>提示词——Ctrl+Enter 运行，Esc 取消</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>&amp;Chat</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Send system + user turns through the model&apos;s chat template</source>
+        <translation>通过模型的对话模板发送系统消息和用户消息</translation>
+    </message>
+    <message>
+        <source>System message (chat mode)</source>
+        <translation>系统消息（对话模式）</translation>
+    </message>
+    <message>
+        <source>0: greedy</source>
+        <translation>0：贪心解码</translation>
+    </message>
+    <message>
+        <source>&amp;DLA</source>
+        <translation>&amp;DLA</translation>
+    </message>
+    <message>
+        <source>Also compute direct logit attribution (one more projection per layer)</source>
+        <translation>同时计算直接 logit 归因（每层多一次投影）</translation>
+    </message>
+    <message>
+        <source>Record &amp;attention</source>
+        <translation>记录注意力(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Record attention weights for the attention view (runs that record them do not reuse cached prompt prefixes)</source>
+        <translation>为注意力视图记录注意力权重（记录注意力的运行不复用已缓存的提示词前缀）</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the prompt (Ctrl+Enter)</source>
+        <translation>运行提示词（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the run (Esc)</source>
+        <translation>停止运行（Esc）</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>最大词元数</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::RouterPanel</name>
+    <message>
+        <source>Router: no prompt</source>
+        <translation>路由器：没有提示词</translation>
+    </message>
+    <message>
+        <source>route</source>
+        <translation>路由</translation>
+    </message>
+    <message>
+        <source>stage 1 (cosine)</source>
+        <translation>第一阶段（余弦）</translation>
+    </message>
+    <message>
+        <source>stage 2 (features)</source>
+        <translation>第二阶段（特征）</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>This route is &amp;wrong…</source>
+        <translation>此路由有误(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Record the right subsystem for this prompt in your probe file and refit the router</source>
+        <translation>在你的探针文件中记录此提示词的正确子系统，并重新拟合路由器</translation>
+    </message>
+    <message>
+        <source>Router unavailable: %1</source>
+        <translation>路由器不可用：%1</translation>
+    </message>
+    <message>
+        <source>Route: %1 %2</source>
+        <translation>路由：%1 %2</translation>
+    </message>
+    <message>
+        <source>No feature fired.</source>
+        <translation>没有触发任何特征。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::RunStore</name>
+    <message>
+        <source>Head map calibrated: separation %1 on dev (null %2, chance 0.125); stored in %3. Active map: %4.</source>
+        <translation>注意力头映射已校准：开发集上的区分度 %1（零假设 %2，随机 0.125）；已保存到 %3。当前映射：%4。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::SubsystemStripView</name>
+    <message>
+        <source>share</source>
+        <translation>份额</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::SwitchesPanel</name>
+    <message>
+        <source>Unchecked: %1&apos;s heads are ablated in the next run</source>
+        <translation>取消勾选：下次运行时消融 %1 的注意力头</translation>
+    </message>
+    <message>
+        <source>All &amp;on</source>
+        <translation>全部开启(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Ablation: zero sets a head&apos;s output to 0; mean replaces it by its mean over the prompt</source>
+        <translation>消融：置零将注意力头的输出设为 0；均值则用其在提示词上的均值替换</translation>
+    </message>
+    <message>
+        <source>R&amp;erun</source>
+        <translation>重新运行(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Run the last prompt again with these switches and the same seed (Ctrl+R)</source>
+        <translation>用这些开关和相同的随机种子再次运行上一个提示词（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Ablation</source>
+        <translation>消融</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::TokenStreamView</name>
+    <message>
+        <source>Token stream</source>
+        <translation>词元流</translation>
+    </message>
+    <message>
+        <source>Type a prompt and press Ctrl+Enter</source>
+        <translation>输入提示词后按 Ctrl+Enter</translation>
+    </message>
+    <message>
+        <source>(generated)</source>
+        <translation>（生成）</translation>
+    </message>
+    <message>
+        <source>(prompt)</source>
+        <translation>（提示词）</translation>
+    </message>
+    <message>
+        <source>id %1, bytes %2</source>
+        <translation>id %1，字节 %2</translation>
+    </message>
+    <message>
+        <source>, log-prob %1</source>
+        <translation>，对数概率 %1</translation>
+    </message>
+    <message>
+        <source>alternatives:</source>
+        <translation>候选：</translation>
+    </message>
+</context>
+</TS>

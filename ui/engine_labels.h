@@ -1,0 +1,15 @@
+// Translated labels for the engine's enum names the UI shows (the engine's own names, like
+// "zero" or "calibrated", stay the identifiers in exports and JSON).
+#pragma once
+
+#include <QString>
+
+#include "engine/instrumentation/forward_probe.h"
+#include "engine/instrumentation/head_map.h"
+
+namespace octo::ui {
+
+QString ablation_mode_label(AblationMode mode);       // "zero", "mean", translated
+QString head_map_source_label(HeadMapSource source); // "default", "file", "gguf", "calibrated", translated
+
+} // namespace octo::ui
