@@ -3,6 +3,9 @@
 // With --screenshot it runs the prompt, waits for it to finish, saves the window at 1280 × 800
 // and exits (works under QT_QPA_PLATFORM=offscreen), printing the longest UI-thread stall
 // measured during the run (a 5 ms timer recording its own lateness).
+// The log goes to <user data>/logs/octoscope.log and the log panel (ui/app_log.h); an
+// interactive session is autosaved and offers its autosave back after a crash
+// (ui/crash_recovery.h) — a --screenshot run leaves the user's autosave alone.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -13,8 +16,12 @@
 
 #include <cstdio>
 
+#include <spdlog/spdlog.h>
+
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
+#include "ui/about_dialog.h"
+#include "ui/app_log.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
 #include "ui/switches_panel.h"
@@ -37,6 +44,11 @@ int main(int argc, char** argv) {
     const QCommandLineOption ignore_eos("ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens"));
     parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos});
     parser.process(app);
+
+    QString log_error;
+    octo::ui::install_app_log(&log_error);
+    spdlog::info("Octoscope {} started (Qt {}, spdlog {})", OCTOSCOPE_VERSION, qVersion(), octo::ui::spdlog_version().toStdString());
+    if (!log_error.isEmpty()) spdlog::warn("no log file: {}", log_error.toStdString());
 
     octo::ui::MainWindow window;
     if (auto dir = octo::resource_dir()) window.loadResources(QString::fromStdString(dir->string()));
@@ -100,5 +112,8 @@ int main(int argc, char** argv) {
         });
     }
     window.show();
-    return QApplication::exec();
+    if (!headless) QTimer::singleShot(0, &window, [&window] { window.startSession(); });
+    const int code = QApplication::exec();
+    spdlog::info("Octoscope exits ({})", code);
+    return code;
 }

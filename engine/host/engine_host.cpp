@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/core/log.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/instrumentation/head_map_source.h"
@@ -110,6 +111,7 @@ void EngineHost::worker() {
 
 void EngineHost::execute(const LoadCommand& c) {
     const auto fail = [&](const Error& e) {
+        log_message(e.code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Error, "cannot load " + c.path + ": " + e.message);
         post(host_event::LoadFailed{c.path, e.message, e.code == ErrorCode::Cancelled});
     };
     {
@@ -164,6 +166,8 @@ void EngineHost::execute(const LoadCommand& c) {
     loaded->map = map.value();
     loaded_.reset(); // the old pool and model go before the new one is published
     loaded_ = std::move(loaded);
+    log_message(LogLevel::Info, "loaded " + info.path + " (" + info.architecture + ", " + std::to_string(info.n_layer) +
+                                    " layers) on " + info.backend);
     post(host_event::ModelLoaded{loaded_->info});
 }
 
@@ -231,7 +235,11 @@ void EngineHost::execute(const RunCommand& c) {
                                        auto metrics = token_metrics(l.map, e.probe, baseline_norms, groups);
                                        post(host_event::Token{c.id, e, metrics ? metrics.value() : TokenMetrics{}});
                                    });
-    if (!result) return post(host_event::RunFailed{c.id, result.error().message});
+    if (!result) {
+        log_message(result.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,
+                    "run " + std::to_string(c.id) + " stopped: " + result.error().message);
+        return post(host_event::RunFailed{c.id, result.error().message});
+    }
     host_event::RunFinished f;
     f.run_id = c.id;
     f.stop_reason = result->generation.stop_reason;
