@@ -29,12 +29,23 @@ bool process_running(qint64 pid) {
 
 QString qpath(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
 
+// The same prompt, settings and switches: the model reopens by itself (the settings remember the
+// last one) and the metric follows the model, so neither alone is worth a question.
+bool same_work(const SessionState& a, const SessionState& b) {
+    QJsonObject ja = session_to_json(a), jb = session_to_json(b);
+    for (const char* key : {"model", "metric"}) {
+        ja.remove(QLatin1String(key));
+        jb.remove(QLatin1String(key));
+    }
+    return ja == jb;
+}
+
 } // namespace
 
 void CrashRecovery::setAnswerForTests(Answer answer) { g_test_answer = answer; }
 
 CrashRecovery::CrashRecovery(QWidget* window, Autosave::Snapshot snapshot, Restore restore, QObject* parent)
-    : QObject(parent), window_(window), restore_(std::move(restore)), autosave_(std::move(snapshot)) {
+    : QObject(parent), window_(window), snapshot_(snapshot), restore_(std::move(restore)), autosave_(std::move(snapshot)) {
     connect(&autosave_, &Autosave::failed, this, [this](const QString& m) { emit message(tr("Autosave failed: %1").arg(m)); });
 }
 
@@ -84,6 +95,10 @@ void CrashRecovery::offer(const PreviousSession& previous) {
         return;
     }
     const Autosaved& a = **autosaved;
+    if (same_work(a.state, snapshot_())) {
+        log_message(LogLevel::Info, "the last session did not exit cleanly; its autosave holds nothing the workbench does not already show");
+        return;
+    }
     if (ask(a.saved_at)) {
         restore_(a.state);
         log_message(LogLevel::Info, "restored the session autosaved at " + a.saved_at.toString(Qt::ISODateWithMs).toStdString());

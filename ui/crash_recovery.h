@@ -1,8 +1,9 @@
 // Crash recovery (docs/autosave.md). While a workbench session runs, a marker file
 // <user data>/autosave/session.lock holds its process id and start time; a clean exit writes a
 // last autosave and removes the marker. A marker left by a process that is gone means that
-// session did not exit cleanly: when the autosave was written after it started, the next start
-// asks "Restore the prompt and settings autosaved at <time>?" and restores them on Restore. A
+// session did not exit cleanly: when the autosave was written after it started and holds another
+// prompt, settings or switches than the window shows, the next start asks "Restore the prompt
+// and settings autosaved at <time>?" and restores them on Restore. A
 // corrupt autosave is reported (log and status bar), set aside as session.json.corrupt, and the
 // workbench carries on.
 #pragma once
@@ -54,6 +55,7 @@ private:
     bool ask(const QDateTime& saved_at);
 
     QWidget* window_;
+    Autosave::Snapshot snapshot_;
     Restore restore_;
     Autosave autosave_;
     bool running_ = false;

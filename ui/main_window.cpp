@@ -360,6 +360,7 @@ void MainWindow::startSession(std::chrono::milliseconds autosave_interval) {
     recovery_ = new CrashRecovery(
         this, [this] { return sessionState(); }, [this](const SessionState& s) { restoreSession(s); }, this);
     connect(recovery_, &CrashRecovery::message, this, [this](const QString& m) { statusBar()->showMessage(m, 20000); });
+    connect(qApp, &QCoreApplication::aboutToQuit, recovery_, &CrashRecovery::finish); // quit without closing the window
     recovery_->start(autosave_interval);
 }
 

@@ -57,6 +57,7 @@ private slots:
     void discardKeepsTheEditor();
     void cleanExitOffersNothing();
     void crashWithoutNewerAutosaveOffersNothing();
+    void crashWithNothingNewOffersNothing();
     void corruptAutosaveIsReported();
     void engineAndQtMessagesReachPanelAndFile();
     void aboutShowsVersionsAndPaths();
@@ -212,6 +213,24 @@ void TestAutosave::crashWithoutNewerAutosaveOffersNothing() {
     w.promptPanel()->editor()->setPlainText(QStringLiteral("fresh"));
     w.startSession();
     QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("fresh"));
+    w.close();
+}
+
+// The autosave holds what the window already shows (the model or metric aside): no question.
+void TestAutosave::crashWithNothingNewOffersNothing() {
+    crashWith(QStringLiteral("already back"));
+    QVERIFY(!QTest::currentTestFailed());
+    const auto autosaved = read_autosave(Autosave::filePath());
+    QVERIFY(autosaved && autosaved->has_value());
+    MainWindow w;
+    w.show();
+    SessionState same = (*autosaved)->state;
+    same.metric = Metric::Relative;
+    w.restoreSession(same);
+    w.startSession();
+    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("already back"));
+    QVERIFY2(w.statusBar()->currentMessage().isEmpty(), qPrintable(w.statusBar()->currentMessage()));
+    QCOMPARE(w.store().metric(), Metric::Relative); // not put back to the autosaved one
     w.close();
 }
 
