@@ -16,7 +16,7 @@ namespace octo::ui {
 namespace {
 
 constexpr size_t kFileBytes = 5 * 1024 * 1024;
-constexpr size_t kFiles = 3;
+constexpr size_t kOlderFiles = 2; // with the current one: 5 MB × 3 files
 
 std::shared_ptr<LogFeed> g_feed;
 QtMessageHandler g_previous_handler = nullptr;
@@ -46,7 +46,7 @@ std::shared_ptr<LogFeed> install_app_log(QString* error) {
     g_feed = std::make_shared<LogFeed>();
     std::vector<spdlog::sink_ptr> sinks{g_feed};
     try {
-        auto file = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(log_file_path().string(), kFileBytes, kFiles);
+        auto file = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(log_file_path().string(), kFileBytes, kOlderFiles);
         file->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] [thread %t] %v");
         sinks.push_back(std::move(file));
     } catch (const spdlog::spdlog_ex& e) {
