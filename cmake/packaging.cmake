@@ -28,6 +28,7 @@ set(CPACK_COMPONENTS_ALL octoscope)
 set(CPACK_DEBIAN_OCTOSCOPE_PACKAGE_NAME octoscope)
 set(CPACK_DEBIAN_OCTOSCOPE_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_OCTOSCOPE_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-noto-cjk")
+set(CPACK_DEBIAN_OCTOSCOPE_PACKAGE_RECOMMENDS "qt6-translations-l10n") # Qt's own dialogs in Chinese
 set(CPACK_COMPONENT_OCTOSCOPE_DESCRIPTION
   "Runs GGUF models in-process and shows which of eight attention-head subsystems serves each
 token, layer x head heatmaps, KV-cache occupancy, latency and the router's decision, with a

@@ -2,33 +2,41 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressDialog>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTextCursor>
 
 #include <qcustomplot.h>
 
+#include "engine/model/user_data.h"
+#include "ui/about_dialog.h"
 #include "ui/advisor_controller.h"
-#include "ui/backend_menu.h"
 #include "ui/advisor_panel.h"
+#include "ui/app_log.h"
 #include "ui/attention_view.h"
+#include "ui/backend_menu.h"
 #include "ui/compare_view.h"
+#include "ui/crash_recovery.h"
 #include "ui/engine_labels.h"
+#include "ui/file_save.h"
 #include "ui/head_heatmap_view.h"
 #include "ui/history_panel.h"
 #include "ui/kv_view.h"
 #include "ui/language_menu.h"
 #include "ui/latency_view.h"
+#include "ui/log_panel.h"
 #include "ui/prompt_panel.h"
 #include "ui/router_panel.h"
 #include "ui/run_export.h"
@@ -54,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     router_ = new RouterPanel(prompt_->editor(), this);
     advisor_ = new AdvisorPanel(prompt_->editor(), this);
     compare_ = new CompareView(this);
+    log_ = new LogPanel(app_log_feed(), this);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(tokens_);
@@ -70,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QDockWidget* lat = addDock(latency_, tr("Latency"), QStringLiteral("latencyDock"), Qt::BottomDockWidgetArea);
     QDockWidget* advice = addDock(advisor_, tr("Advisor"), QStringLiteral("advisorDock"), Qt::RightDockWidgetArea);
     QDockWidget* ab = addDock(compare_, tr("A/B compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* log = addDock(log_, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     advisor_controller_ = new AdvisorController(
         store_, bridge_, advisor_, compare_,
         [this] {
@@ -91,6 +101,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     heat->raise();
     tabifyDockWidget(kv, lat);
     tabifyDockWidget(kv, ab);
+    tabifyDockWidget(kv, log);
+    log->hide(); // View → Log shows it as one more tab
     kv->raise();
     tabifyDockWidget(heat, advice);
 
@@ -354,30 +366,73 @@ void MainWindow::showEvent(QShowEvent* event) {
     resizeDocks({dock("kvDock")}, {270}, Qt::Vertical);
 }
 
+void MainWindow::startSession(std::chrono::milliseconds autosave_interval) {
+    if (recovery_) return;
+    recovery_ = new CrashRecovery(
+        this, [this] { return sessionState(); }, [this](const SessionState& s) { restoreSession(s); }, this);
+    connect(recovery_, &CrashRecovery::message, this, [this](const QString& m) { statusBar()->showMessage(m, 20000); });
+    connect(qApp, &QCoreApplication::aboutToQuit, recovery_, &CrashRecovery::finish); // quit without closing the window
+    recovery_->start(autosave_interval);
+}
+
+SessionState MainWindow::sessionState() const {
+    SessionState s;
+    s.model_path = store_.model() ? QString::fromStdString(store_.model()->path) : loading_path_;
+    s.settings = prompt_->settings();
+    switches_->apply(s.settings);
+    s.metric = store_.metric();
+    return s;
+}
+
+void MainWindow::restoreSession(const SessionState& s) {
+    QPlainTextEdit* editor = prompt_->editor();
+    RunSettings settings = s.settings;
+    settings.prompt = editor->toPlainText().toStdString(); // the text goes back below, undoably
+    prompt_->restore(settings);
+    switches_->restore(settings);
+    QTextCursor all(editor->document());
+    all.beginEditBlock();
+    all.select(QTextCursor::Document);
+    all.insertText(QString::fromStdString(s.settings.prompt));
+    all.endEditBlock();
+    if (const int i = switches_->metricBox()->findData(static_cast<int>(s.metric)); i >= 0) {
+        switches_->metricBox()->setCurrentIndex(i);
+    } else {
+        store_.set_metric(s.metric); // the box offers it once a model that has it is loaded
+    }
+    const QString current = store_.model() ? QString::fromStdString(store_.model()->path) : loading_path_;
+    if (!s.model_path.isEmpty() && s.model_path != current && QFileInfo::exists(s.model_path)) openModel(s.model_path);
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (recovery_) recovery_->finish();
     saveSettings();
     bridge_.cancel();
     event->accept();
 }
 
 void MainWindow::about() {
-    QMessageBox::about(this, tr("About Octoscope"),
-                       tr("<p><b>Octoscope</b> — a workbench for debugging prompts and routes in language models: which "
-                          "of eight head groups (rte-a … rte-h) contributes to each token, measured inside the forward "
-                          "pass of the model it really runs.</p>"
-                          "<p>The built-in model <b>octet</b> was trained by this project so that head k of each of its "
-                          "16 layers serves subsystem k and a learned router gates the groups. Its specialisation is "
-                          "trained in on purpose: it <i>demonstrates</i> the idea of eight subsystems sharing one "
-                          "backbone, and is no evidence about how GPT-4 or any other model works inside.</p>"));
+    AboutFacts facts;
+    if (const auto& m = store_.model()) {
+        facts.backend = QString::fromStdString(m->backend);
+        facts.model = QStringLiteral("%1 (%2)").arg(QString::fromStdString(m->name), QString::fromStdString(m->path));
+    }
+    facts.settings_file = QSettings().fileName();
+    facts.data_dir = QString::fromStdString(user_data_dir().string());
+    facts.log_file = QString::fromStdString(log_file_path().string());
+    facts.autosave_file = QString::fromStdString(Autosave::filePath().string());
+    auto* dialog = new AboutDialog(facts, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
-bool MainWindow::exportScreenshot(const QString& path) { return grab().save(path, "PNG"); }
+bool MainWindow::exportScreenshot(const QString& path) { return save_png(grab(), path); }
 
 bool MainWindow::exportPlots(const QString& folder) {
     bool ok = true;
     for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
         const QString name = plot->objectName().isEmpty() ? QStringLiteral("plot") : plot->objectName();
-        ok = plot->savePng(QDir(folder).filePath(name + QStringLiteral(".png")), 800, 500) && ok;
+        ok = save_png(plot->toPixmap(800, 500), QDir(folder).filePath(name + QStringLiteral(".png"))) && ok;
     }
     return ok;
 }
@@ -385,9 +440,7 @@ bool MainWindow::exportPlots(const QString& folder) {
 bool MainWindow::exportRunData(const QString& json_path, const QString& csv_path) {
     const RunRecord* r = store_.current();
     if (!r) return false;
-    QFile json(json_path), csv(csv_path);
-    if (!json.open(QIODevice::WriteOnly) || !csv.open(QIODevice::WriteOnly)) return false;
-    return json.write(run_to_json(*r)) >= 0 && csv.write(run_to_csv(*r)) >= 0;
+    return save_file(json_path, run_to_json(*r)) && save_file(csv_path, run_to_csv(*r));
 }
 
 } // namespace octo::ui

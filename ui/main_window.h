@@ -5,8 +5,12 @@
 
 #include <QMainWindow>
 
+#include <chrono>
+
+#include "ui/autosave.h"
 #include "ui/engine_bridge.h"
 #include "ui/run_store.h"
+#include "ui/session_state.h"
 
 class QLabel;
 class QProgressDialog;
@@ -28,6 +32,8 @@ class AdvisorPanel;
 class CompareView;
 class AdvisorController;
 class BackendMenu;
+class LogPanel;
+class CrashRecovery;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -61,6 +67,15 @@ public:
     void calibrateHeadMap();
     // The last settings sent to the engine (what the run history records).
     const RunSettings& lastSettings() const { return last_settings_; }
+
+    // Autosaves the prompt and session and, after a crash, offers to restore them
+    // (ui/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
+    // exercise it leave it off, so they never touch the user's autosave.
+    void startSession(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
+    CrashRecovery* recovery() const { return recovery_; }
+    LogPanel* logPanel() const { return log_; }
+    SessionState sessionState() const;
+    void restoreSession(const SessionState& state); // the prompt as one undoable edit
 
     bool exportScreenshot(const QString& path);
     bool exportPlots(const QString& folder);
@@ -98,6 +113,8 @@ private:
     AdvisorPanel* advisor_;
     CompareView* compare_;
     AdvisorController* advisor_controller_;
+    LogPanel* log_;
+    CrashRecovery* recovery_ = nullptr;
     QLabel* status_model_;
     BackendMenu* backend_menu_ = nullptr;
     QLabel* status_speed_;

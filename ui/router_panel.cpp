@@ -16,7 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/log.h"
 #include "ui/editor_highlights.h"
+#include "ui/file_save.h"
 #include "ui/subsystem_palette.h"
 
 namespace octo::ui {
@@ -155,12 +157,11 @@ void RouterPanel::correct(int subsystem) {
     const QString text = editor_->toPlainText();
     Probe probe{text.toStdString(), {}, subsystem};
     const QString path = userProbePath();
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    if (file.open(QIODevice::Append)) {
-        const nlohmann::json line = {{"text", probe.text}, {"lang", ""}, {"label", subsystem_id(subsystem).toStdString()}};
-        file.write(QByteArray::fromStdString(line.dump() + "\n"));
-    }
+    QByteArray lines; // the file so far plus the new line, written whole (file_save.h)
+    if (QFile old(path); old.open(QIODevice::ReadOnly)) lines = old.readAll();
+    const nlohmann::json line = {{"text", probe.text}, {"lang", ""}, {"label", subsystem_id(subsystem).toStdString()}};
+    lines += QByteArray::fromStdString(line.dump() + "\n");
+    if (QString error; !save_file(path, lines, &error)) log_message(LogLevel::Error, "cannot save the probe: " + error.toStdString());
     {
         std::lock_guard lock(*router_mutex_);
         router_->add_probe(probe);

@@ -5,6 +5,9 @@
 // measured during the run (a 5 ms timer recording its own lateness). --soak N runs the prompt
 // N times and prints the memory growth (app/gui/soak_benchmark.h). The UI language is the
 // one chosen in View → Language, else the system locale's; --lang overrides it for this start.
+// The log goes to <user data>/logs/octoscope.log and the log panel (ui/app_log.h); an
+// interactive session is autosaved and offers its autosave back after a crash
+// (ui/crash_recovery.h) — --screenshot and --soak runs leave the user's autosave alone.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -15,9 +18,13 @@
 
 #include <cstdio>
 
+#include <spdlog/spdlog.h>
+
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
 #include "app/gui/soak_benchmark.h"
+#include "ui/about_dialog.h"
+#include "ui/app_log.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
@@ -54,6 +61,11 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
+
+    QString log_error;
+    octo::ui::install_app_log(&log_error);
+    spdlog::info("Octoscope {} started (Qt {}, spdlog {})", OCTOSCOPE_VERSION, qVersion(), octo::ui::spdlog_version().toStdString());
+    if (!log_error.isEmpty()) spdlog::warn("no log file: {}", log_error.toStdString());
 
     octo::ui::MainWindow window;
     if (auto dir = octo::resource_dir()) window.loadResources(QString::fromStdString(dir->string()));
@@ -125,5 +137,8 @@ int main(int argc, char** argv) {
         });
     }
     window.show();
-    return QApplication::exec();
+    if (!headless && soak_runs == 0) QTimer::singleShot(0, &window, [&window] { window.startSession(); });
+    const int code = QApplication::exec();
+    spdlog::info("Octoscope exits ({})", code);
+    return code;
 }

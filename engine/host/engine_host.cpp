@@ -5,6 +5,7 @@
 
 #include "engine/backend/backend_selection.h"
 #include "engine/backend/cuda/cuda_backend.h"
+#include "engine/core/log.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/instrumentation/head_map_source.h"
@@ -111,6 +112,7 @@ void EngineHost::worker() {
 
 void EngineHost::execute(const LoadCommand& c) {
     const auto fail = [&](const Error& e) {
+        log_message(e.code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Error, "cannot load " + c.path + ": " + e.message);
         post(host_event::LoadFailed{c.path, e.message, e.code == ErrorCode::Cancelled});
     };
     {
@@ -169,6 +171,8 @@ void EngineHost::execute(const LoadCommand& c) {
     loaded->map = map.value();
     loaded_.reset(); // the old pool and model go before the new one is published
     loaded_ = std::move(loaded);
+    log_message(LogLevel::Info, "loaded " + info.path + " (" + info.architecture + ", " + std::to_string(info.n_layer) +
+                                    " layers) on " + info.backend);
     post(host_event::ModelLoaded{loaded_->info});
 }
 
@@ -237,6 +241,8 @@ void EngineHost::execute(const RunCommand& c) {
                                        post(host_event::Token{c.id, e, metrics ? metrics.value() : TokenMetrics{}});
                                    });
     if (!result) {
+        log_message(result.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,
+                    "run " + std::to_string(c.id) + " stopped: " + result.error().message);
         // A sticky device error disables CUDA for the process: the model is loaded again on the
         // CPU (queued first), and the message says so.
         const bool reload_on_cpu = result.error().code == ErrorCode::Device && !cuda_disabled_reason().empty();

@@ -165,6 +165,77 @@
     </message>
 </context>
 <context>
+    <name>octo::ui::AboutDialog</name>
+    <message>
+        <source>About Octoscope</source>
+        <translation>关于 Octoscope</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Octoscope&lt;/b&gt; — a workbench for debugging prompts and routes in language models: which of eight head groups (rte-a … rte-h) contributes to each token, measured inside the forward pass of the model it really runs.&lt;/p&gt;&lt;p&gt;The built-in model &lt;b&gt;octet&lt;/b&gt; was trained by this project so that head k of each of its 16 layers serves subsystem k and a learned router gates the groups. Its specialisation is trained in on purpose: it &lt;i&gt;demonstrates&lt;/i&gt; the idea of eight subsystems sharing one backbone, and is no evidence about how GPT-4 or any other model works inside.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Octoscope&lt;/b&gt;——用于调试语言模型提示词与路由的工作台：八个注意力头组（rte-a … rte-h）中哪一组对每个词元有贡献，都在实际运行的模型的前向传播中测量得出。&lt;/p&gt;&lt;p&gt;内置模型 &lt;b&gt;octet&lt;/b&gt; 由本项目训练，使其 16 层中每层的第 k 个注意力头服务于子系统 k，并由学习得到的路由器对各组进行门控。它的专门化是有意训练出来的：它&lt;i&gt;演示&lt;/i&gt;了八个子系统共享同一主干的想法，并不能证明 GPT-4 或任何其他模型的内部工作方式。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>none loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>Qt</source>
+        <translation>Qt</translation>
+    </message>
+    <message>
+        <source>%1 at run time, built with %2</source>
+        <translation>运行时 %1，构建时 %2</translation>
+    </message>
+    <message>
+        <source>spdlog</source>
+        <translation>spdlog</translation>
+    </message>
+    <message>
+        <source>Compiler</source>
+        <translation>编译器</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>User data</source>
+        <translation>用户数据</translation>
+    </message>
+    <message>
+        <source>Log file</source>
+        <translation>日志文件</translation>
+    </message>
+    <message>
+        <source>Autosave</source>
+        <translation>自动保存</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the versions and paths (for a bug report)</source>
+        <translation>复制版本与路径（用于错误报告）</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::AdvisorController</name>
     <message>
         <source>prompt rewritten by rule %1</source>
@@ -436,6 +507,37 @@
     </message>
 </context>
 <context>
+    <name>octo::ui::CrashRecovery</name>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Octoscope did not exit cleanly, and its autosave cannot be read (%1). It was kept as %2.</source>
+        <translation>Octoscope 上次未正常退出，且其自动保存无法读取（%1）。该文件已保留为 %2。</translation>
+    </message>
+    <message>
+        <source>Restored the prompt and settings autosaved at %1</source>
+        <translation>已恢复于 %1 自动保存的提示词与设置</translation>
+    </message>
+    <message>
+        <source>Restore the last session?</source>
+        <translation>恢复上次的会话？</translation>
+    </message>
+    <message>
+        <source>Octoscope did not exit cleanly. Restore the prompt and settings autosaved at %1?</source>
+        <translation>Octoscope 上次未正常退出。要恢复于 %1 自动保存的提示词与设置吗？</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::HeadHeatmapView</name>
     <message>
         <source>Selected token</source>
@@ -599,6 +701,17 @@
     <message>
         <source>time to first token %1 ms (prefill %2 ms for %3 evaluated prompt tokens); decode %4 tokens/s</source>
         <translation>首词元时间 %1 毫秒（预填充 %3 个提示词元用时 %2 毫秒）；解码 %4 词元/秒</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::LogPanel</name>
+    <message>
+        <source>&amp;Clear</source>
+        <translation>清除(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Open Log &amp;Folder</source>
+        <translation>打开日志文件夹(&amp;F)</translation>
     </message>
 </context>
 <context>
@@ -856,16 +969,12 @@ The previous model stays loaded.</source>
         <translation>%1 词元/秒</translation>
     </message>
     <message>
-        <source>About Octoscope</source>
-        <translation>关于 Octoscope</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Octoscope&lt;/b&gt; — a workbench for debugging prompts and routes in language models: which of eight head groups (rte-a … rte-h) contributes to each token, measured inside the forward pass of the model it really runs.&lt;/p&gt;&lt;p&gt;The built-in model &lt;b&gt;octet&lt;/b&gt; was trained by this project so that head k of each of its 16 layers serves subsystem k and a learned router gates the groups. Its specialisation is trained in on purpose: it &lt;i&gt;demonstrates&lt;/i&gt; the idea of eight subsystems sharing one backbone, and is no evidence about how GPT-4 or any other model works inside.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Octoscope&lt;/b&gt;——用于调试语言模型提示词与路由的工作台：八个注意力头组（rte-a … rte-h）中哪一组对每个词元有贡献，都在实际运行的模型的前向传播中测量得出。&lt;/p&gt;&lt;p&gt;内置模型 &lt;b&gt;octet&lt;/b&gt; 由本项目训练，使其 16 层中每层的第 k 个注意力头服务于子系统 k，并由学习得到的路由器对各组进行门控。它的专门化是有意训练出来的：它&lt;i&gt;演示&lt;/i&gt;了八个子系统共享同一主干的想法，并不能证明 GPT-4 或任何其他模型的内部工作方式。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>CUDA is not used: %1</source>
         <translation>未使用 CUDA：%1</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,326 @@
+// Nothing lost, and the log (docs/autosave.md, docs/logging.md), on the offscreen platform with
+// XDG_DATA_HOME in a temporary folder: a typed prompt is autosaved (directly and by the timer); a
+// window torn down without the clean exit is a crash, and the next window offers the autosave
+// and restores it as an undoable edit with the switches and sampling settings; a clean exit
+// offers nothing; a corrupt autosave is reported and the workbench keeps working. The engine's
+// and Qt's messages reach the log panel and the log file; About shows the versions and paths.
+// With OCTOSCOPE_DOCS_SCREENSHOT_DIR set, the log panel and About dialog are saved there.
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QDockWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <spdlog/version.h>
+
+#include "engine/model/synthetic_model.h"
+#include "engine/model/user_data.h"
+#include "ui/about_dialog.h"
+#include "ui/app_log.h"
+#include "ui/autosave.h"
+#include "ui/crash_recovery.h"
+#include "ui/log_panel.h"
+#include "ui/main_window.h"
+#include "ui/prompt_panel.h"
+#include "ui/switches_panel.h"
+
+using namespace octo;
+using namespace octo::ui;
+
+namespace {
+
+QString qpath(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
+
+QByteArray read(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestAutosave : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void timerWritesOnlyChanges();
+    void crashOffersTheAutosave();
+    void discardKeepsTheEditor();
+    void cleanExitOffersNothing();
+    void crashWithoutNewerAutosaveOffersNothing();
+    void crashWithNothingNewOffersNothing();
+    void corruptAutosaveIsReported();
+    void engineAndQtMessagesReachPanelAndFile();
+    void aboutShowsVersionsAndPaths();
+
+private:
+    // A window whose session ends like a crash: destroyed without closeEvent's clean exit.
+    void crashWith(const QString& prompt);
+    bool loadInto(MainWindow& w);
+
+    QTemporaryDir dir_;
+    QString model_;
+};
+
+void TestAutosave::initTestCase() {
+    QVERIFY(dir_.isValid());
+    QStandardPaths::setTestModeEnabled(true); // settings go to a test location
+    QCoreApplication::setApplicationVersion(QStringLiteral(OCTOSCOPE_VERSION)); // as app/gui/main.cpp does
+    qputenv("XDG_DATA_HOME", dir_.filePath("data").toUtf8());
+    QCOMPARE(qpath(user_data_dir()), dir_.filePath("data/octoscope"));
+    QString error;
+    QVERIFY(install_app_log(&error));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    SyntheticModelSpec spec;
+    spec.n_head = 8;
+    spec.n_head_kv = 4;
+    const auto bytes = make_synthetic_model(spec).value();
+    model_ = dir_.filePath("small.gguf");
+    QFile f(model_);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+}
+
+void TestAutosave::init() {
+    QFile::remove(qpath(Autosave::filePath()));
+    QFile::remove(qpath(CrashRecovery::markerPath()));
+    QSettings().clear();
+    CrashRecovery::setAnswerForTests(CrashRecovery::Answer::Restore);
+}
+
+bool TestAutosave::loadInto(MainWindow& w) {
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(model_);
+    return loaded.wait(30000);
+}
+
+void TestAutosave::crashWith(const QString& prompt) {
+    auto* w = new MainWindow;
+    w->show();
+    w->startSession();
+    QPlainTextEdit* editor = w->promptPanel()->editor();
+    editor->clear();
+    QTest::keyClicks(editor, prompt);
+    RunSettings s = w->promptPanel()->settings();
+    s.sampling.seed = 4242;
+    s.max_tokens = 17;
+    w->promptPanel()->restore(s);
+    w->switches()->toggle(2)->setChecked(false); // rte-c off
+    QVERIFY(w->recovery()->autosave().saveIfChanged());
+    QVERIFY(QFile::exists(qpath(Autosave::filePath())));
+    delete w; // no closeEvent: the marker stays, as after a crash
+    QVERIFY(QFile::exists(qpath(CrashRecovery::markerPath())));
+}
+
+void TestAutosave::timerWritesOnlyChanges() {
+    MainWindow w;
+    w.show();
+    w.startSession(std::chrono::milliseconds(50));
+    QTest::qWait(200);
+    QVERIFY2(!QFile::exists(qpath(Autosave::filePath())), "nothing changed, nothing written");
+    QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral("typed for the timer"));
+    QTRY_VERIFY_WITH_TIMEOUT(read(qpath(Autosave::filePath())).contains("typed for the timer"), 5000);
+    const auto autosaved = read_autosave(Autosave::filePath());
+    QVERIFY(autosaved && autosaved->has_value());
+    QCOMPARE(QString::fromStdString((*autosaved)->state.settings.prompt), QStringLiteral("typed for the timer"));
+    QVERIFY(qAbs((*autosaved)->saved_at.secsTo(QDateTime::currentDateTimeUtc())) < 60);
+    w.close();
+}
+
+void TestAutosave::crashOffersTheAutosave() {
+    crashWith(QStringLiteral("an hour of careful prompt work"));
+    QVERIFY(!QTest::currentTestFailed());
+    QVERIFY(CrashRecovery::previousSession().crashed);
+    MainWindow w;
+    w.show();
+    QPlainTextEdit* editor = w.promptPanel()->editor();
+    editor->setPlainText(QStringLiteral("what the editor held"));
+    w.startSession();
+    QCOMPARE(editor->toPlainText(), QStringLiteral("an hour of careful prompt work"));
+    QCOMPARE(w.promptPanel()->settings().sampling.seed, uint64_t{4242});
+    QCOMPARE(w.promptPanel()->settings().max_tokens, int64_t{17});
+    QVERIFY(!w.switches()->toggle(2)->isChecked());
+    QVERIFY(w.switches()->toggle(3)->isChecked());
+    QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("Restored")));
+    editor->undo(); // the restore was one undoable edit
+    QCOMPARE(editor->toPlainText(), QStringLiteral("what the editor held"));
+    w.close();
+    QVERIFY(!QFile::exists(qpath(CrashRecovery::markerPath())));
+}
+
+void TestAutosave::discardKeepsTheEditor() {
+    crashWith(QStringLiteral("a prompt the user discards"));
+    QVERIFY(!QTest::currentTestFailed());
+    CrashRecovery::setAnswerForTests(CrashRecovery::Answer::Discard);
+    MainWindow w;
+    w.show();
+    w.promptPanel()->editor()->setPlainText(QStringLiteral("kept"));
+    w.startSession();
+    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("kept"));
+    QVERIFY(w.switches()->toggle(2)->isChecked());
+    w.close();
+}
+
+void TestAutosave::cleanExitOffersNothing() {
+    {
+        MainWindow w;
+        w.show();
+        w.startSession();
+        QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral("closed cleanly"));
+        w.close(); // the clean exit: a last autosave, and the marker removed
+    }
+    QVERIFY(!QFile::exists(qpath(CrashRecovery::markerPath())));
+    QVERIFY(read(qpath(Autosave::filePath())).contains("closed cleanly")); // saved on exit
+    QVERIFY(!CrashRecovery::previousSession().crashed);
+    MainWindow w;
+    w.show();
+    w.promptPanel()->editor()->setPlainText(QStringLiteral("fresh"));
+    w.startSession();
+    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("fresh"));
+    QVERIFY(w.statusBar()->currentMessage().isEmpty());
+    w.close();
+}
+
+// The autosave on disk predates the crashed session (written by the clean exit before it): the
+// crashed session changed nothing, so there is nothing newer to offer.
+void TestAutosave::crashWithoutNewerAutosaveOffersNothing() {
+    {
+        MainWindow w;
+        w.show();
+        w.startSession();
+        QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral("from the clean session"));
+        w.close();
+    }
+    QVERIFY(read(qpath(Autosave::filePath())).contains("from the clean session"));
+    QTest::qWait(5); // the next session starts strictly later (millisecond times)
+    {
+        auto* crashed = new MainWindow;
+        crashed->startSession();
+        delete crashed; // crashed without a change
+    }
+    QVERIFY(CrashRecovery::previousSession().crashed);
+    MainWindow w;
+    w.show();
+    w.promptPanel()->editor()->setPlainText(QStringLiteral("fresh"));
+    w.startSession();
+    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("fresh"));
+    w.close();
+}
+
+// The autosave holds what the window already shows (the model or metric aside): no question.
+void TestAutosave::crashWithNothingNewOffersNothing() {
+    crashWith(QStringLiteral("already back"));
+    QVERIFY(!QTest::currentTestFailed());
+    const auto autosaved = read_autosave(Autosave::filePath());
+    QVERIFY(autosaved && autosaved->has_value());
+    MainWindow w;
+    w.show();
+    SessionState same = (*autosaved)->state;
+    same.metric = Metric::Relative;
+    w.restoreSession(same);
+    w.startSession();
+    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("already back"));
+    QVERIFY2(w.statusBar()->currentMessage().isEmpty(), qPrintable(w.statusBar()->currentMessage()));
+    QCOMPARE(w.store().metric(), Metric::Relative); // not put back to the autosaved one
+    w.close();
+}
+
+void TestAutosave::corruptAutosaveIsReported() {
+    crashWith(QStringLiteral("soon unreadable"));
+    QVERIFY(!QTest::currentTestFailed());
+    {
+        QFile f(qpath(Autosave::filePath()));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"format\": \"octoscope-autosave\", \"version\": 1, \"sess"); // cut off mid-way
+    }
+    MainWindow w;
+    w.show();
+    w.promptPanel()->editor()->setPlainText(QStringLiteral("unchanged"));
+    w.startSession();
+    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("unchanged"));
+    const QString message = w.statusBar()->currentMessage();
+    QVERIFY2(message.contains(QStringLiteral("cannot be read")) && message.contains(qpath(Autosave::filePath())), qPrintable(message));
+    QTRY_VERIFY(w.logPanel()->view()->toPlainText().contains(QStringLiteral("is unreadable")));
+    QVERIFY(QFile::exists(qpath(Autosave::filePath()) + QStringLiteral(".corrupt"))); // kept for the user
+    // The workbench keeps working: the next autosave writes a valid file.
+    w.promptPanel()->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral(" again"));
+    QVERIFY(w.recovery()->autosave().saveIfChanged());
+    const auto autosaved = read_autosave(Autosave::filePath());
+    QVERIFY(autosaved && autosaved->has_value());
+    QCOMPARE(QString::fromStdString((*autosaved)->state.settings.prompt), QStringLiteral("unchanged again"));
+    w.close();
+}
+
+void TestAutosave::engineAndQtMessagesReachPanelAndFile() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.logPanel());
+    QVERIFY(loadInto(w)); // the engine logs the load from its worker thread
+    const QString loaded = QStringLiteral("loaded %1").arg(model_);
+    QTRY_VERIFY(w.logPanel()->view()->toPlainText().contains(loaded));
+    qWarning("a Qt warning for the log %d", 8128);
+    const QString warning = QStringLiteral("a Qt warning for the log 8128");
+    QTRY_VERIFY(w.logPanel()->view()->toPlainText().contains(warning));
+    const QByteArray file = read(qpath(log_file_path()));
+    QVERIFY2(file.contains(loaded.toUtf8()), file.right(2000).constData());
+    QVERIFY(file.contains(warning.toUtf8()));
+    QVERIFY(file.contains("[warning]"));
+    if (const QByteArray out = qgetenv("OCTOSCOPE_DOCS_SCREENSHOT_DIR"); !out.isEmpty()) {
+        qWarning("shown in the panel: a warning");
+        qCritical("shown in the panel: an error");
+        w.findChild<QDockWidget*>(QStringLiteral("logDock"))->show();
+        w.findChild<QDockWidget*>(QStringLiteral("logDock"))->raise();
+        w.resize(1280, 800);
+        QTest::qWait(300);
+        QVERIFY(w.exportScreenshot(QDir(QString::fromUtf8(out)).filePath(QStringLiteral("log-panel.png"))));
+    }
+    // Clear empties the panel; the file keeps everything.
+    w.logPanel()->clear();
+    QVERIFY(w.logPanel()->view()->toPlainText().isEmpty());
+    QVERIFY(read(qpath(log_file_path())).contains(warning.toUtf8()));
+    w.close();
+}
+
+void TestAutosave::aboutShowsVersionsAndPaths() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w));
+    QAction* about = nullptr;
+    for (QAction* a : w.menuBar()->findChildren<QAction*>()) {
+        if (a->text() == QStringLiteral("&About Octoscope")) about = a;
+    }
+    QVERIFY(about);
+    about->trigger();
+    auto* dialog = w.findChild<AboutDialog*>();
+    QVERIFY(dialog);
+    const QString text = dialog->factsText();
+    QVERIFY2(text.contains(qpath(log_file_path())), qPrintable(text));
+    QVERIFY(text.contains(qpath(Autosave::filePath())));
+    QVERIFY(text.contains(qpath(user_data_dir())));
+    QVERIFY(text.contains(QSettings().fileName()));
+    QVERIFY(text.contains(QStringLiteral(OCTOSCOPE_VERSION)));
+    QVERIFY(text.contains(QString::fromLatin1(qVersion())));
+    QVERIFY(text.contains(QStringLiteral(QT_VERSION_STR)));
+    QVERIFY(text.contains(QStringLiteral("%1.%2.%3").arg(SPDLOG_VER_MAJOR).arg(SPDLOG_VER_MINOR).arg(SPDLOG_VER_PATCH)));
+    QVERIFY(text.contains(QString::fromStdString(w.store().model()->backend)));
+    QVERIFY(text.contains(model_));
+    if (const QByteArray out = qgetenv("OCTOSCOPE_DOCS_SCREENSHOT_DIR"); !out.isEmpty()) {
+        QTest::qWait(200);
+        QVERIFY(dialog->grab().save(QDir(QString::fromUtf8(out)).filePath(QStringLiteral("about.png"))));
+    }
+    dialog->close();
+    w.close();
+}
+
+QTEST_MAIN(TestAutosave)
+#include "test_autosave.moc"
