@@ -18,7 +18,7 @@ packages=(
   # toolchain and build
   build-essential cmake ninja-build pkg-config git python3
   # engine libraries
-  nlohmann-json3-dev libpcre2-dev libspdlog-dev libcli11-dev libxxhash-dev
+  nlohmann-json3-dev libpcre2-dev libspdlog-dev libcli11-dev libxxhash-dev libzstd-dev
   # tests and fuzzing (clang with libFuzzer, ASan and UBSan runtimes)
   libgtest-dev libgmock-dev clang libclang-rt-14-dev
   # GUI (Qt 6 Widgets, QCustomPlot) and its headless screenshots

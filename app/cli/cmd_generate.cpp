@@ -2,13 +2,13 @@
 #include <iostream>
 #include <memory>
 
+#include "app/cli/capture_run.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/subsystem_list.h"
 #include "app/cli/run_json.h"
 #include "app/cli/run_setup.h"
-#include "engine/generation/instrumented_generation.h"
-#include "engine/generation/prompt_builder.h"
+#include "engine/capture/capture_io.h"
 
 namespace octo::cli {
 
@@ -34,48 +34,60 @@ struct GenerateOptions {
     std::string head_map;
     std::string attribution;
     bool record_attention = false;
+    std::string save_capture;
 };
+
+// The run's settings, as a capture records them.
+CaptureSettings generate_settings(const GenerateOptions& o, const std::array<bool, kSubsystemCount>& disabled,
+                                  std::string prompt) {
+    CaptureSettings s;
+    s.prompt = std::move(prompt);
+    s.chat = o.chat;
+    s.system = o.system;
+    s.parse_special = o.parse_special;
+    s.stop_strings = o.stops;
+    s.max_tokens = o.max_tokens;
+    s.stop_at_eog = !o.ignore_eos;
+    s.sampling = o.sampling;
+    s.disabled = disabled;
+    s.ablation_mode = o.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
+    s.dla = o.attribution == "dla";
+    s.record_attention = o.record_attention;
+    s.n_ctx = o.ctx_size;
+    s.threads = o.threads;
+    return s;
+}
 
 int run_generate(const GenerateOptions& o) {
     auto disabled = parse_subsystem_list(o.disable, "--disable");
     if (!disabled) return report_error(o.json, disabled.error().message, kExitUsage);
-    PromptSpec spec{o.prompt, o.chat, o.system, o.parse_special};
+    std::string prompt_text = o.prompt;
     if (!o.prompt_file.empty()) {
         auto bytes = read_file_bytes(o.prompt_file, "prompt file");
         if (!bytes) return report_error(o.json, bytes.error());
-        spec.text = std::move(bytes.value());
+        prompt_text = std::move(bytes.value());
     }
+    const CaptureSettings settings = generate_settings(o, disabled.value(), std::move(prompt_text));
     auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map, o.backend);
     if (!setup) return report_error(o.json, setup.error());
-    const Tokenizer& tok = *setup->loaded.tokenizer;
-    auto prompt = build_prompt(setup->loaded.model->file(), tok, spec);
-    if (!prompt) return report_error(o.json, prompt.error());
-
-    InstrumentedRequest request;
-    request.generate.prompt_ids = prompt->ids;
-    request.generate.max_tokens = o.max_tokens;
-    request.generate.sampling = o.sampling;
-    request.generate.stop_strings = o.stops;
-    request.generate.stop_at_eog = !o.ignore_eos;
-    request.disabled = disabled.value();
-    request.ablation_mode = o.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
-    request.dla = o.attribution == "dla";
-    request.record_attention = o.record_attention;
     size_t streamed = 0;
-    auto run = run_instrumented(*setup->loaded.model, *setup->backend, tok, setup->map, *setup->kv, request,
-                                [&](const TokenEvent& e) {
-                                    streamed += e.visible_text.size();
-                                    if (!o.json) std::cout << e.visible_text << std::flush;
-                                });
+    auto run = run_settings(setup.value(), settings, [&](const TokenEvent& e) {
+        streamed += e.visible_text.size();
+        if (!o.json) std::cout << e.visible_text << std::flush;
+    });
     if (!run) return report_error(o.json, run.error());
-    const GenerateResult* result = &run->generation;
-
+    if (!o.save_capture.empty()) {
+        auto capture = capture_of_run(setup.value(), settings, run.value());
+        if (!capture) return report_error(o.json, capture.error());
+        if (auto saved = save_capture(capture.value(), o.save_capture); !saved) return report_error(o.json, saved.error());
+    }
     if (!o.json) {
-        std::cout << result->text.substr(streamed) << '\n'; // text held back until the end
+        std::cout << run->run.generation.text.substr(streamed) << '\n'; // text held back until the end
         return kExitOk;
     }
-    print_json(run_json(prompt.value(), run.value(),
-                        {tok, setup->map, *setup->backend, disabled.value(), o.ablation, o.record_attention}));
+    print_json(run_json(run->prompt, run->run,
+                        {*setup->loaded.tokenizer, setup->map, *setup->backend, disabled.value(), o.ablation,
+                         o.record_attention}));
     return kExitOk;
 }
 
@@ -116,6 +128,7 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::IsMember({"dla"}));
     cmd->add_flag("--record-attention", o->record_attention,
                   "Record attention weights per layer and head (per token in --json; no prefix reuse)");
+    cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
     cmd->callback([&run, o, prompt, file] {
         run = [o, prompt, file] {
             if (prompt->count() == 0 && file->count() == 0) {

@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
         add_calibrate_command(app, run);
         add_advise_command(app, run);
         add_compare_command(app, run);
+        add_replay_command(app, run);
+        add_capture_info_command(app, run);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {

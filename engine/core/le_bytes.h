@@ -16,6 +16,10 @@ inline uint32_t load_le32(const uint8_t* p) {
            (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 
+inline uint64_t load_le64(const uint8_t* p) {
+    return static_cast<uint64_t>(load_le32(p)) | (static_cast<uint64_t>(load_le32(p + 4)) << 32);
+}
+
 inline float load_le_f32(const uint8_t* p) { return std::bit_cast<float>(load_le32(p)); }
 
 inline void store_le16(uint8_t* p, uint16_t v) {

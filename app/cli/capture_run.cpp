@@ -1,0 +1,38 @@
+#include "app/cli/capture_run.h"
+
+#include "engine/backend/cpu/cpu_features.h"
+#include "engine/capture/capture_identity.h"
+#include "engine/capture/capture_settings.h"
+
+namespace octo::cli {
+
+Result<SettingsRun> run_settings(RunSetup& setup, const CaptureSettings& settings,
+                                 const std::function<void(const TokenEvent&)>& on_token) {
+    const Tokenizer& tok = *setup.loaded.tokenizer;
+    auto prompt = build_prompt(setup.loaded.model->file(), tok, capture_prompt_spec(settings));
+    if (!prompt) return prompt.error();
+    auto run = run_instrumented(*setup.loaded.model, *setup.backend, tok, setup.map, *setup.kv,
+                                capture_request(settings, prompt->ids), on_token);
+    if (!run) return run.error();
+    return SettingsRun{std::move(prompt.value()), std::move(run.value())};
+}
+
+Result<Capture> capture_of_run(const RunSetup& setup, const CaptureSettings& settings, const SettingsRun& run) {
+    auto identity = capture_model_identity(*setup.loaded.model);
+    if (!identity) return identity.error();
+    Capture c;
+    c.model = std::move(identity.value());
+    c.app_version = OCTOSCOPE_VERSION;
+    c.backend = setup.backend->name();
+    c.device = cpu_model_name();
+    c.settings = settings;
+    c.head_map = setup.map;
+    c.prompt_text = run.prompt.text;
+    for (int32_t id : run.prompt.ids) c.prompt_tokens.push_back({id, setup.loaded.tokenizer->token_bytes(id)});
+    c.run = run.run;
+    const auto& history = setup.kv->pool().history();
+    c.kv_history.assign(history.begin(), history.end());
+    return c;
+}
+
+} // namespace octo::cli

@@ -1,0 +1,90 @@
+// octoscope-cli replay: repeat a capture's run on its model (the recorded absolute path, or
+// --model) after checking the file is that model, and report whether every token is the same.
+#include <iostream>
+#include <memory>
+
+#include "app/cli/capture_run.h"
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "engine/capture/capture_identity.h"
+#include "engine/capture/capture_io.h"
+#include "engine/capture/capture_replay.h"
+
+namespace octo::cli {
+
+namespace {
+
+struct ReplayOptions {
+    std::string capture;
+    std::string model;
+    int threads = -1; // -1: the capture's
+    bool json = false;
+};
+
+nlohmann::json token_json(const TokenEvent* e) {
+    if (!e) return nullptr;
+    return {{"id", e->id}, {"piece", valid_utf8(e->bytes)}};
+}
+
+int run_replay(const ReplayOptions& o) {
+    auto capture = open_capture(o.capture);
+    if (!capture) return report_error(o.json, capture.error());
+    const Capture& c = capture.value();
+    const std::string model_path = o.model.empty() ? c.model.path : o.model;
+    if (auto same = check_capture_model(c.model, model_path); !same) return report_error(o.json, same.error());
+    const int threads = o.threads >= 0 ? o.threads : c.settings.threads;
+    auto setup = set_up_run(model_path, c.settings.n_ctx, threads, "", "auto");
+    if (!setup) return report_error(o.json, setup.error());
+    if (c.head_map) setup->map = *c.head_map;
+    auto run = run_settings(setup.value(), c.settings);
+    if (!run) return report_error(o.json, run.error());
+    const GenerateResult& replay = run->run.generation;
+    const ReplayComparison cmp = compare_replay(c, run->prompt.ids, replay);
+    const auto& recorded = c.run.generation.tokens;
+    const TokenEvent* was = nullptr;
+    const TokenEvent* now = nullptr;
+    if (cmp.first_divergence) {
+        const size_t i = *cmp.first_divergence;
+        was = i < recorded.size() ? &recorded[i] : nullptr;
+        now = i < replay.tokens.size() ? &replay.tokens[i] : nullptr;
+    }
+    nlohmann::json out = {
+        {"identical", cmp.identical},
+        {"first_divergence", cmp.first_divergence ? nlohmann::json(*cmp.first_divergence) : nlohmann::json(nullptr)},
+        {"prompt_identical", cmp.prompt_identical},
+        {"tokens_compared", cmp.tokens_compared},
+        {"recorded_tokens", cmp.recorded_tokens},
+        {"replayed_tokens", cmp.replayed_tokens},
+        {"recorded_token", token_json(was)},
+        {"replayed_token", token_json(now)},
+        {"model", valid_utf8(model_path)},
+        {"replayed_text", valid_utf8(replay.text)},
+    };
+    if (o.json) {
+        print_json(out);
+        return kExitOk;
+    }
+    if (cmp.identical) {
+        std::cout << "identical: all " << cmp.recorded_tokens << " tokens repeated\n";
+    } else if (!cmp.first_divergence) {
+        std::cout << "different: the prompt tokenized differently; the generated tokens are the same\n";
+    } else {
+        std::cout << "different: first divergence at generated token " << *cmp.first_divergence << " (recorded "
+                  << out["recorded_token"].dump() << ", replayed " << out["replayed_token"].dump() << ")\n";
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void add_replay_command(CLI::App& app, CommandRunner& run) {
+    auto o = std::make_shared<ReplayOptions>();
+    CLI::App* cmd = app.add_subcommand("replay", "Repeat a capture's run and report whether every token is the same");
+    cmd->add_option("capture", o->capture, ".octo capture file")->required();
+    cmd->add_option("--model,-m", o->model, "The model file (default: the path the capture recorded)");
+    cmd->add_option("--threads,-t", o->threads, "CPU threads (default: the capture's; 0: all cores)");
+    cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->callback([&run, o] { run = [o] { return run_replay(*o); }; });
+}
+
+} // namespace octo::cli

@@ -1,0 +1,420 @@
+#include <initializer_list>
+
+#include "engine/capture/capture_fields.h"
+#include "engine/capture/capture_payload.h"
+
+namespace octo {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int64_t kMaxDim = 1 << 16;          // layers, heads, router groups
+constexpr int64_t kMaxEmbd = 1 << 20;
+constexpr size_t kMaxItems = size_t{1} << 26; // tokens, blocks, history samples …
+constexpr size_t kMaxTop = 64;                // alternatives per token
+constexpr int64_t kMaxId = (int64_t{1} << 31) - 1;
+
+// The name among `values` that `name_of` gives; records an error when none does.
+template <class E>
+E enum_field(FieldReader& r, const char* key, std::initializer_list<E> values, const char* (*name_of)(E)) {
+    const std::string name = r.text(key);
+    for (E v : values) {
+        if (name == name_of(v)) return v;
+    }
+    r.fail(key, "\"" + name + "\" is not a known value");
+    return *values.begin();
+}
+
+// A fixed-length array of numbers (tuples such as KV history samples).
+bool number_tuple(const json& item, size_t n) {
+    if (!item.is_array() || item.size() != n) return false;
+    for (const auto& v : item) {
+        if (!v.is_number()) return false;
+    }
+    return true;
+}
+
+// Integer element k of a tuple checked by number_tuple, or `bad` set when it is not an integer in range.
+int64_t tuple_int(const json& item, size_t k, int64_t min, int64_t max, bool& bad) {
+    const json& v = item[k];
+    if (!v.is_number_integer()) {
+        bad = true;
+        return 0;
+    }
+    if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(max)) {
+        bad = true;
+        return 0;
+    }
+    const int64_t x = v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>()) : v.get<int64_t>();
+    if (x < min || x > max) bad = true;
+    return x;
+}
+
+SubsystemValues subsystem_values(FieldReader& r, const char* key) {
+    SubsystemValues out{};
+    auto v = r.floats(key, kSubsystemCount);
+    if (r.ok() && v.size() != kSubsystemCount) r.fail(key, "does not hold 8 values");
+    if (r.ok()) std::copy(v.begin(), v.end(), out.begin());
+    return out;
+}
+
+class Decoder {
+public:
+    Decoder(const json& root, std::string& error) : json_(root), root_(root, "", error), error_(error) {}
+
+    Capture decode() {
+        Capture c;
+        decode_model(c.model);
+        c.app_version = root_.text("app_version");
+        c.backend = root_.text("backend");
+        c.device = root_.text("device");
+        decode_settings(c.settings);
+        decode_head_map(c);
+        c.prompt_text = root_.bytes("prompt_text");
+        decode_prompt(c);
+        decode_tokens(c);
+        decode_run_summary(c);
+        decode_kv(c);
+        decode_route(c);
+        decode_findings(c);
+        decode_notes(c);
+        return c;
+    }
+
+private:
+    FieldReader reader(const std::string& path, const json& j) { return FieldReader(j, path, error_); }
+
+    void decode_model(CaptureModel& m) {
+        FieldReader r = reader("model", root_.object("model"));
+        m.file_name = r.text("file_name");
+        m.path = r.text("path");
+        m.size = r.unsigned_integer("size");
+        m.sha256 = r.text("sha256");
+        m.name = r.text("name");
+        m.architecture = r.text("architecture");
+        m.n_layer = r.integer("n_layer", 1, kMaxDim);
+        m.n_head = r.integer("n_head", 1, kMaxDim);
+        m.n_embd = r.integer("n_embd", 0, kMaxEmbd);
+        m.n_params = r.integer("n_params", 0);
+        m.n_ctx = r.integer("n_ctx", 0, kMaxId);
+        m.router_groups = r.integer("router_groups", 0, kMaxDim);
+        if (r.ok() && m.n_layer * m.n_head > kMaxEmbd) r.fail("n_head", "times n_layer is over " + std::to_string(kMaxEmbd));
+        per_head_ = static_cast<size_t>(m.n_layer * m.n_head);
+        n_embd_ = static_cast<size_t>(m.n_embd);
+        gates_ = static_cast<size_t>(m.n_layer * m.router_groups);
+    }
+
+    void decode_settings(CaptureSettings& s) {
+        FieldReader r = reader("settings", root_.object("settings"));
+        s.prompt = r.bytes("prompt");
+        s.chat = r.boolean("chat");
+        s.system = r.bytes("system");
+        s.parse_special = r.boolean("parse_special");
+        const json& stops = r.array("stop_strings", kMaxItems);
+        for (size_t i = 0; i < stops.size() && r.ok(); ++i) {
+            if (!stops[i].is_binary()) r.fail("stop_strings", "item " + std::to_string(i) + " is not a byte string");
+            else s.stop_strings.emplace_back(stops[i].get_binary().begin(), stops[i].get_binary().end());
+        }
+        s.max_tokens = r.integer("max_tokens", 0);
+        s.stop_at_eog = r.boolean("stop_at_eog");
+        s.sampling.temperature = static_cast<float>(r.number("temperature"));
+        s.sampling.seed = r.unsigned_integer("seed");
+        s.sampling.top_k = static_cast<int32_t>(r.integer("top_k", 0, kMaxId));
+        s.sampling.top_p = static_cast<float>(r.number("top_p"));
+        s.sampling.repeat_penalty = static_cast<float>(r.number("repeat_penalty"));
+        s.sampling.repeat_last_n = static_cast<int32_t>(r.integer("repeat_last_n", 0, kMaxId));
+        const json& disabled = r.array("disabled", kSubsystemCount);
+        if (r.ok() && disabled.size() != kSubsystemCount) r.fail("disabled", "does not hold 8 values");
+        for (size_t i = 0; i < disabled.size() && r.ok(); ++i) {
+            if (!disabled[i].is_boolean()) r.fail("disabled", "item " + std::to_string(i) + " is not a boolean");
+            else s.disabled[i] = disabled[i].get<bool>();
+        }
+        s.ablation_mode = enum_field(r, "ablation_mode", {AblationMode::Zero, AblationMode::Mean}, ablation_mode_name);
+        s.dla = r.boolean("dla");
+        s.record_attention = r.boolean("record_attention");
+        s.n_ctx = r.integer("n_ctx", 0, kMaxId);
+        s.threads = static_cast<int32_t>(r.integer("threads", 0, kMaxDim));
+        if (r.ok()) {
+            if (auto valid = validate_sampler_config(s.sampling); !valid) r.fail("temperature", "or another sampling setting is invalid: " + valid.error().message);
+        }
+    }
+
+    // An optional part: present, or null when absent (missing is an error).
+    bool present(const char* key) {
+        if (root_.has(key)) return true;
+        if (root_.ok() && !json_.contains(key)) root_.fail(key, "is missing");
+        return false;
+    }
+
+    void decode_head_map(Capture& c) {
+        if (!present("head_map")) return;
+        FieldReader r = reader("head_map", root_.object("head_map"));
+        const HeadMapSource source = enum_field(r, "source",
+                                                {HeadMapSource::Default, HeadMapSource::File, HeadMapSource::Gguf,
+                                                 HeadMapSource::Calibrated},
+                                                head_map_source_name);
+        std::string path = r.text("path");
+        const json& doc = r.object("map");
+        if (!r.ok()) return;
+        auto map = HeadMap::from_json(doc, c.model.n_layer, c.model.n_head, source, std::move(path));
+        if (!map) r.fail("map", "is not a valid head map: " + map.error().message);
+        else c.head_map = std::move(map.value());
+    }
+
+    TokenProbe decode_probe(const std::string& path, const json& j, size_t position) {
+        FieldReader r = reader(path, j);
+        TokenProbe p;
+        p.head_norms = sized_floats(r, "head_norms", {0, per_head_});
+        p.dla = sized_floats(r, "dla", {0, per_head_});
+        p.gates = sized_floats(r, "gates", {0, gates_});
+        p.attention = sized_floats(r, "attention", {0, per_head_ * (position + 1)});
+        p.hidden = sized_floats(r, "hidden", {0, n_embd_});
+        p.head_outputs = r.floats("head_outputs", per_head_ * std::max<size_t>(n_embd_, 1));
+        if (r.ok() && p.head_outputs.size() % per_head_ != 0) r.fail("head_outputs", "is not n_layer × n_head × head_dim floats");
+        p.dla_target = static_cast<int32_t>(r.integer("dla_target", -1, kMaxId));
+        p.final_inv_rms = static_cast<float>(r.number("final_inv_rms"));
+        return p;
+    }
+
+    std::vector<float> sized_floats(FieldReader& r, const char* key, std::initializer_list<size_t> allowed) {
+        auto v = r.floats(key, std::max(allowed));
+        if (!r.ok()) return {};
+        for (size_t n : allowed) {
+            if (v.size() == n) return v;
+        }
+        std::string sizes;
+        for (size_t n : allowed) sizes += (sizes.empty() ? "" : " or ") + std::to_string(n);
+        r.fail(key, "holds " + std::to_string(v.size()) + " floats, expected " + sizes);
+        return {};
+    }
+
+    TokenMetrics decode_metrics(const std::string& path, const json& j) {
+        FieldReader r = reader(path, j);
+        TokenMetrics m;
+        if (r.has("norm_share")) m.norm_share = subsystem_values(r, "norm_share");
+        if (r.has("relative")) m.relative = subsystem_values(r, "relative");
+        if (r.has("dla")) m.dla = subsystem_values(r, "dla");
+        if (r.has("gates")) m.gates = subsystem_values(r, "gates");
+        return m;
+    }
+
+    void decode_prompt(Capture& c) {
+        const json& tokens = root_.array("prompt_tokens", kMaxItems);
+        for (size_t i = 0; i < tokens.size() && root_.ok(); ++i) {
+            FieldReader r = reader(root_.child("prompt_tokens", i), tokens[i]);
+            CaptureToken t;
+            t.id = static_cast<int32_t>(r.integer("id", 0, kMaxId));
+            t.bytes = r.bytes("bytes");
+            c.prompt_tokens.push_back(std::move(t));
+        }
+        const size_t n_prompt = c.prompt_tokens.size();
+        const json& probes = root_.array("prompt_probes", kMaxItems);
+        if (root_.ok() && probes.size() != 0 && probes.size() != n_prompt) {
+            root_.fail("prompt_probes", "has " + std::to_string(probes.size()) + " items for " + std::to_string(n_prompt) + " prompt tokens");
+        }
+        for (size_t i = 0; i < probes.size() && root_.ok(); ++i) {
+            c.run.generation.prompt_probes.push_back(decode_probe(root_.child("prompt_probes", i), probes[i], i));
+        }
+        const json& metrics = root_.array("prompt_metrics", kMaxItems);
+        if (root_.ok() && metrics.size() != 0 && metrics.size() != n_prompt) {
+            root_.fail("prompt_metrics", "has " + std::to_string(metrics.size()) + " items for " + std::to_string(n_prompt) + " prompt tokens");
+        }
+        for (size_t i = 0; i < metrics.size() && root_.ok(); ++i) {
+            c.run.prompt_metrics.push_back(decode_metrics(root_.child("prompt_metrics", i), metrics[i]));
+        }
+    }
+
+    void decode_tokens(Capture& c) {
+        const size_t n_prompt = c.prompt_tokens.size();
+        const json& tokens = root_.array("tokens", kMaxItems);
+        for (size_t i = 0; i < tokens.size() && root_.ok(); ++i) {
+            const std::string path = root_.child("tokens", i);
+            FieldReader r = reader(path, tokens[i]);
+            TokenEvent e;
+            e.id = static_cast<int32_t>(r.integer("id", 0, kMaxId));
+            e.bytes = r.bytes("bytes");
+            e.visible_text = r.bytes("visible_text");
+            e.logprobs.logprob = r.number("logprob");
+            const json& top = r.array("top", kMaxTop);
+            for (size_t k = 0; k < top.size() && r.ok(); ++k) {
+                bool bad = !number_tuple(top[k], 2);
+                const int64_t id = bad ? 0 : tuple_int(top[k], 0, 0, kMaxId, bad);
+                if (bad) r.fail("top", "item " + std::to_string(k) + " is not [id, logprob]");
+                else e.logprobs.top.push_back({static_cast<int32_t>(id), top[k][1].get<double>()});
+            }
+            e.ms = r.number("ms");
+            // The token was chosen by position n_prompt - 1 + i.
+            e.probe = decode_probe(path + ".probe", r.object("probe"), n_prompt + i - (n_prompt + i > 0 ? 1 : 0));
+            c.run.token_metrics.push_back(decode_metrics(path + ".metrics", r.object("metrics")));
+            c.run.generation.tokens.push_back(std::move(e));
+        }
+    }
+
+    void decode_run_summary(Capture& c) {
+        GenerateResult& g = c.run.generation;
+        g.text = root_.bytes("text");
+        g.stop_reason = enum_field(root_, "stop_reason",
+                                   {StopReason::MaxTokens, StopReason::EndOfGeneration, StopReason::StopString,
+                                    StopReason::ContextFull, StopReason::Cancelled},
+                                   stop_reason_name);
+        g.prefill_ms = root_.number("prefill_ms");
+        g.decode_ms = root_.number("decode_ms");
+        g.n_decoded = root_.integer("n_decoded", 0);
+        g.reused_tokens = root_.integer("reused_tokens", 0);
+        g.evaluated_tokens = root_.integer("evaluated_tokens", 0);
+        c.run.default_metric = enum_field(root_, "default_metric",
+                                          {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}, metric_name);
+    }
+
+    void decode_kv(Capture& c) {
+        KvPoolStats& kv = c.run.kv;
+        FieldReader r = reader("kv", root_.object("kv"));
+        constexpr int64_t kMaxBlocks = int64_t{1} << 30;
+        kv.block_size = static_cast<int32_t>(r.integer("block_size", 0, kMaxBlocks));
+        kv.blocks_total = static_cast<int32_t>(r.integer("blocks_total", 0, kMaxBlocks));
+        kv.blocks_used = static_cast<int32_t>(r.integer("blocks_used", 0, kMaxBlocks));
+        kv.blocks_cached = static_cast<int32_t>(r.integer("blocks_cached", 0, kMaxBlocks));
+        kv.blocks_free = static_cast<int32_t>(r.integer("blocks_free", 0, kMaxBlocks));
+        kv.blocks_shared = static_cast<int32_t>(r.integer("blocks_shared", 0, kMaxBlocks));
+        kv.evictions = r.integer("evictions", 0);
+        kv.block_copies = r.integer("block_copies", 0);
+        if (r.ok() && int64_t{kv.blocks_used} + kv.blocks_cached + kv.blocks_free != kv.blocks_total) {
+            r.fail("blocks_total", "is not blocks_used + blocks_cached + blocks_free");
+        }
+        const json& sequences = r.array("sequences", kMaxItems);
+        for (size_t i = 0; i < sequences.size() && r.ok(); ++i) {
+            bool bad = !number_tuple(sequences[i], 5);
+            KvSequenceStats s;
+            if (!bad) {
+                s.seq = static_cast<KvSeqId>(tuple_int(sequences[i], 0, 0, kMaxId, bad));
+                s.tokens = static_cast<int32_t>(tuple_int(sequences[i], 1, 0, kMaxId, bad));
+                s.blocks = static_cast<int32_t>(tuple_int(sequences[i], 2, 0, kMaxId, bad));
+                s.shared_blocks = static_cast<int32_t>(tuple_int(sequences[i], 3, 0, kMaxId, bad));
+                s.reused_tokens = static_cast<int32_t>(tuple_int(sequences[i], 4, 0, kMaxId, bad));
+            }
+            if (bad) r.fail("sequences", "item " + std::to_string(i) + " is not [seq, tokens, blocks, shared_blocks, reused_tokens]");
+            else kv.sequences.push_back(s);
+        }
+        const std::string blocks = root_.bytes("kv_blocks");
+        if (root_.ok() && r.ok() && blocks.size() != static_cast<size_t>(kv.blocks_total)) {
+            root_.fail("kv_blocks", "holds " + std::to_string(blocks.size()) + " blocks, kv.blocks_total is " + std::to_string(kv.blocks_total));
+        }
+        for (size_t i = 0; i < blocks.size() && root_.ok(); ++i) {
+            const auto state = static_cast<uint8_t>(blocks[i]);
+            if (state > static_cast<uint8_t>(KvBlockState::Cached)) root_.fail("kv_blocks", "block " + std::to_string(i) + " has an unknown state");
+            else c.run.kv_blocks.push_back(static_cast<KvBlockState>(state));
+        }
+        const json& history = root_.array("kv_history", kMaxItems);
+        for (size_t i = 0; i < history.size() && root_.ok(); ++i) {
+            bool bad = !number_tuple(history[i], 6);
+            KvPoolSample s;
+            if (!bad) {
+                s.step = static_cast<uint64_t>(tuple_int(history[i], 0, 0, std::numeric_limits<int64_t>::max(), bad));
+                s.blocks_used = static_cast<int32_t>(tuple_int(history[i], 1, 0, kMaxId, bad));
+                s.blocks_cached = static_cast<int32_t>(tuple_int(history[i], 2, 0, kMaxId, bad));
+                s.blocks_free = static_cast<int32_t>(tuple_int(history[i], 3, 0, kMaxId, bad));
+                s.blocks_shared = static_cast<int32_t>(tuple_int(history[i], 4, 0, kMaxId, bad));
+                s.sequences = static_cast<int32_t>(tuple_int(history[i], 5, 0, kMaxId, bad));
+            }
+            if (bad) root_.fail("kv_history", "item " + std::to_string(i) + " is not [step, used, cached, free, shared, sequences]");
+            else c.kv_history.push_back(s);
+        }
+    }
+
+    void decode_route(Capture& c) {
+        if (!present("route")) return;
+        FieldReader r = reader("route", root_.object("route"));
+        RouteDecision d;
+        d.route = static_cast<int>(r.integer("route", 0, kSubsystemCount - 1));
+        d.stage1_route = static_cast<int>(r.integer("stage1_route", 0, kSubsystemCount - 1));
+        const json& top3 = r.array("top3", kSubsystemCount);
+        for (size_t i = 0; i < top3.size() && r.ok(); ++i) {
+            bool bad = !number_tuple(top3[i], 4);
+            RouteCandidate cand;
+            if (!bad) {
+                cand.subsystem = static_cast<int>(tuple_int(top3[i], 0, 0, kSubsystemCount - 1, bad));
+                cand.stage1 = top3[i][1].get<float>();
+                cand.stage2 = top3[i][2].get<double>();
+                cand.final_score = top3[i][3].get<double>();
+            }
+            if (bad) r.fail("top3", "item " + std::to_string(i) + " is not [subsystem, stage1, stage2, final]");
+            else d.top3.push_back(cand);
+        }
+        d.similarity = subsystem_values(r, "similarity");
+        const json& composition = r.array("composition", kSubsystemCount);
+        if (r.ok() && !number_tuple(composition, kSubsystemCount)) r.fail("composition", "is not 8 numbers");
+        for (size_t i = 0; i < kSubsystemCount && r.ok(); ++i) d.composition[i] = composition[i].get<double>();
+        const json& features = r.array("features", kMaxItems);
+        for (size_t i = 0; i < features.size() && r.ok(); ++i) {
+            FieldReader f = reader(r.child("features", i), features[i]);
+            FiredFeature feature;
+            feature.id = f.text("id");
+            feature.subsystem = static_cast<int>(f.integer("subsystem", 0, kSubsystemCount - 1));
+            feature.value = f.number("value");
+            feature.weight = f.number("weight");
+            const json& spans = f.array("spans", kMaxItems);
+            for (size_t k = 0; k < spans.size() && f.ok(); ++k) {
+                bool bad = !number_tuple(spans[k], 2);
+                const int64_t start = bad ? 0 : tuple_int(spans[k], 0, 0, std::numeric_limits<int64_t>::max(), bad);
+                const int64_t end = bad ? 0 : tuple_int(spans[k], 1, start, std::numeric_limits<int64_t>::max(), bad);
+                if (bad) f.fail("spans", "item " + std::to_string(k) + " is not [start, end] with start <= end");
+                else feature.spans.push_back({static_cast<size_t>(start), static_cast<size_t>(end)});
+            }
+            d.features.push_back(std::move(feature));
+        }
+        if (r.ok()) c.route = std::move(d);
+    }
+
+    void decode_findings(Capture& c) {
+        const json& findings = root_.array("findings", kMaxItems);
+        for (size_t i = 0; i < findings.size() && root_.ok(); ++i) {
+            FieldReader r = reader(root_.child("findings", i), findings[i]);
+            Finding f;
+            f.rule = r.text("rule");
+            f.subsystem = static_cast<int>(r.integer("subsystem", 0, kSubsystemCount - 1));
+            f.severity = enum_field(r, "severity", {Severity::Info, Severity::Warning, Severity::Error}, severity_name);
+            f.place = enum_field(r, "place", {FindingPlace::Prompt, FindingPlace::Output}, finding_place_name);
+            f.start = static_cast<size_t>(r.integer("start", 0));
+            f.end = static_cast<size_t>(r.integer("end", static_cast<int64_t>(f.start)));
+            f.evidence = r.bytes("evidence");
+            f.detail = r.bytes("detail");
+            f.source = enum_field(r, "source", {RuleSource::Article, RuleSource::Project}, rule_source_name);
+            c.findings.push_back(std::move(f));
+        }
+    }
+
+    void decode_notes(Capture& c) {
+        const int64_t n_sequence = static_cast<int64_t>(c.prompt_tokens.size() + c.run.generation.tokens.size());
+        const json& notes = root_.array("notes", kMaxItems);
+        for (size_t i = 0; i < notes.size() && root_.ok(); ++i) {
+            const json& n = notes[i];
+            bool bad = !n.is_array() || n.size() != 2 || !n[1].is_binary() || !number_tuple(json::array({n[0]}), 1);
+            const int64_t index = bad ? 0 : tuple_int(n, 0, 0, n_sequence - 1, bad);
+            if (bad || c.notes.count(index)) {
+                root_.fail("notes", "item " + std::to_string(i) + " is not [token index, text] with a new index below " + std::to_string(n_sequence));
+            } else {
+                c.notes.emplace(index, std::string(n[1].get_binary().begin(), n[1].get_binary().end()));
+            }
+        }
+    }
+
+    const json& json_;
+    FieldReader root_;
+    std::string& error_;
+    size_t per_head_ = 1;
+    size_t n_embd_ = 0;
+    size_t gates_ = 0;
+};
+
+} // namespace
+
+Result<Capture> decode_capture(const json& payload, const std::string& origin) {
+    std::string error;
+    Decoder decoder(payload, error);
+    Capture capture = decoder.decode();
+    if (!error.empty()) return make_error(ErrorCode::Format, origin + ": " + error);
+    return capture;
+}
+
+} // namespace octo

@@ -1,0 +1,156 @@
+#include "engine/capture/capture_fields.h"
+#include "engine/capture/capture_payload.h"
+
+namespace octo {
+
+using nlohmann::json;
+
+namespace {
+
+json bytes_value(const std::string& s) { return json::binary(std::vector<uint8_t>(s.begin(), s.end())); }
+
+json model_json(const CaptureModel& m) {
+    return {{"file_name", m.file_name}, {"path", m.path},         {"size", m.size},
+            {"sha256", m.sha256},       {"name", m.name},         {"architecture", m.architecture},
+            {"n_layer", m.n_layer},     {"n_head", m.n_head},     {"n_embd", m.n_embd},
+            {"n_params", m.n_params},   {"n_ctx", m.n_ctx},       {"router_groups", m.router_groups}};
+}
+
+json settings_json(const CaptureSettings& s) {
+    json stops = json::array();
+    for (const auto& stop : s.stop_strings) stops.push_back(bytes_value(stop));
+    return {{"prompt", bytes_value(s.prompt)},
+            {"chat", s.chat},
+            {"system", bytes_value(s.system)},
+            {"parse_special", s.parse_special},
+            {"stop_strings", stops},
+            {"max_tokens", s.max_tokens},
+            {"stop_at_eog", s.stop_at_eog},
+            {"temperature", s.sampling.temperature},
+            {"seed", s.sampling.seed},
+            {"top_k", s.sampling.top_k},
+            {"top_p", s.sampling.top_p},
+            {"repeat_penalty", s.sampling.repeat_penalty},
+            {"repeat_last_n", s.sampling.repeat_last_n},
+            {"disabled", s.disabled},
+            {"ablation_mode", ablation_mode_name(s.ablation_mode)},
+            {"dla", s.dla},
+            {"record_attention", s.record_attention},
+            {"n_ctx", s.n_ctx},
+            {"threads", s.threads}};
+}
+
+json head_map_json(const std::optional<HeadMap>& map) {
+    if (!map) return nullptr;
+    return {{"source", head_map_source_name(map->source())}, {"path", map->path()}, {"map", map->to_json()}};
+}
+
+json probe_json(const TokenProbe& p) {
+    return {{"head_norms", f32_blob(p.head_norms)}, {"head_outputs", f32_blob(p.head_outputs)},
+            {"dla", f32_blob(p.dla)},               {"dla_target", p.dla_target},
+            {"final_inv_rms", p.final_inv_rms},     {"gates", f32_blob(p.gates)},
+            {"attention", f32_blob(p.attention)},   {"hidden", f32_blob(p.hidden)}};
+}
+
+json metrics_json_blobs(const TokenMetrics& m) {
+    json out = json::object();
+    for (Metric metric : {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}) {
+        if (const auto& v = m.get(metric)) out[metric_name(metric)] = f32_blob(*v);
+    }
+    return out;
+}
+
+json token_json(const TokenEvent& e, const TokenMetrics& metrics) {
+    json top = json::array();
+    for (const auto& alt : e.logprobs.top) top.push_back(json::array({alt.id, alt.logprob}));
+    return {{"id", e.id},          {"bytes", bytes_value(e.bytes)}, {"visible_text", bytes_value(e.visible_text)},
+            {"logprob", e.logprobs.logprob}, {"top", top}, {"ms", e.ms},
+            {"probe", probe_json(e.probe)}, {"metrics", metrics_json_blobs(metrics)}};
+}
+
+json kv_json(const KvPoolStats& kv) {
+    json sequences = json::array();
+    for (const auto& s : kv.sequences) {
+        sequences.push_back(json::array({s.seq, s.tokens, s.blocks, s.shared_blocks, s.reused_tokens}));
+    }
+    return {{"block_size", kv.block_size},       {"blocks_total", kv.blocks_total}, {"blocks_used", kv.blocks_used},
+            {"blocks_cached", kv.blocks_cached}, {"blocks_free", kv.blocks_free},   {"blocks_shared", kv.blocks_shared},
+            {"evictions", kv.evictions},         {"block_copies", kv.block_copies}, {"sequences", sequences}};
+}
+
+json route_json(const std::optional<RouteDecision>& route) {
+    if (!route) return nullptr;
+    json top3 = json::array();
+    for (const auto& c : route->top3) top3.push_back(json::array({c.subsystem, c.stage1, c.stage2, c.final_score}));
+    json features = json::array();
+    for (const auto& f : route->features) {
+        json spans = json::array();
+        for (const auto& s : f.spans) spans.push_back(json::array({s.start, s.end}));
+        features.push_back({{"id", f.id}, {"subsystem", f.subsystem}, {"value", f.value}, {"weight", f.weight},
+                            {"spans", spans}});
+    }
+    return {{"route", route->route},           {"stage1_route", route->stage1_route},
+            {"top3", top3},                    {"similarity", f32_blob(route->similarity)},
+            {"composition", route->composition}, {"features", features}};
+}
+
+json finding_json(const Finding& f) {
+    return {{"rule", f.rule},           {"subsystem", f.subsystem},
+            {"severity", severity_name(f.severity)}, {"place", finding_place_name(f.place)},
+            {"start", f.start},         {"end", f.end},
+            {"evidence", bytes_value(f.evidence)}, {"detail", bytes_value(f.detail)},
+            {"source", rule_source_name(f.source)}};
+}
+
+} // namespace
+
+json encode_capture(const Capture& c) {
+    const GenerateResult& g = c.run.generation;
+    json prompt_tokens = json::array();
+    for (const auto& t : c.prompt_tokens) prompt_tokens.push_back({{"id", t.id}, {"bytes", bytes_value(t.bytes)}});
+    json prompt_probes = json::array();
+    for (const auto& p : g.prompt_probes) prompt_probes.push_back(probe_json(p));
+    json prompt_metrics = json::array();
+    for (const auto& m : c.run.prompt_metrics) prompt_metrics.push_back(metrics_json_blobs(m));
+    json tokens = json::array();
+    for (size_t i = 0; i < g.tokens.size(); ++i) {
+        tokens.push_back(token_json(g.tokens[i], i < c.run.token_metrics.size() ? c.run.token_metrics[i] : TokenMetrics{}));
+    }
+    std::vector<uint8_t> kv_blocks;
+    for (KvBlockState s : c.run.kv_blocks) kv_blocks.push_back(static_cast<uint8_t>(s));
+    json kv_history = json::array();
+    for (const auto& s : c.kv_history) {
+        kv_history.push_back(json::array({s.step, s.blocks_used, s.blocks_cached, s.blocks_free, s.blocks_shared, s.sequences}));
+    }
+    json findings = json::array();
+    for (const auto& f : c.findings) findings.push_back(finding_json(f));
+    json notes = json::array();
+    for (const auto& [index, text] : c.notes) notes.push_back(json::array({index, bytes_value(text)}));
+    return {{"model", model_json(c.model)},
+            {"app_version", c.app_version},
+            {"backend", c.backend},
+            {"device", c.device},
+            {"settings", settings_json(c.settings)},
+            {"head_map", head_map_json(c.head_map)},
+            {"prompt_text", bytes_value(c.prompt_text)},
+            {"prompt_tokens", prompt_tokens},
+            {"prompt_probes", prompt_probes},
+            {"prompt_metrics", prompt_metrics},
+            {"tokens", tokens},
+            {"text", bytes_value(g.text)},
+            {"stop_reason", stop_reason_name(g.stop_reason)},
+            {"prefill_ms", g.prefill_ms},
+            {"decode_ms", g.decode_ms},
+            {"n_decoded", g.n_decoded},
+            {"reused_tokens", g.reused_tokens},
+            {"evaluated_tokens", g.evaluated_tokens},
+            {"default_metric", metric_name(c.run.default_metric)},
+            {"kv", kv_json(c.run.kv)},
+            {"kv_blocks", json::binary(std::move(kv_blocks))},
+            {"kv_history", kv_history},
+            {"route", route_json(c.route)},
+            {"findings", findings},
+            {"notes", notes}};
+}
+
+} // namespace octo

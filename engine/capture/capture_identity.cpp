@@ -1,0 +1,65 @@
+#include "engine/capture/capture_identity.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "engine/core/sha256.h"
+#include "engine/model/user_data.h"
+
+namespace octo {
+
+namespace {
+
+Result<uint64_t> file_size(const std::string& path) {
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) return make_error(ErrorCode::Io, "cannot read the size of '" + path + "': " + ec.message());
+    return size;
+}
+
+} // namespace
+
+Result<CaptureModel> capture_model_identity(const Model& model) {
+    auto sha = model_sha256(model);
+    if (!sha) return sha.error();
+    auto size = file_size(model.path());
+    if (!size) return size.error();
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(model.path(), ec);
+    const ModelParams& p = model.params();
+    CaptureModel m;
+    m.file_name = std::filesystem::path(model.path()).filename().string();
+    m.path = ec ? model.path() : absolute.lexically_normal().string();
+    m.size = size.value();
+    m.sha256 = sha.value();
+    m.name = p.name.empty() ? m.file_name : p.name;
+    m.architecture = p.architecture;
+    m.n_layer = p.n_layer;
+    m.n_head = p.n_head;
+    m.n_embd = p.n_embd;
+    for (const auto& t : model.file().tensors()) m.n_params += t.n_elements();
+    m.n_ctx = model.n_ctx();
+    m.router_groups = model.weights().n_router_groups;
+    return m;
+}
+
+Status check_capture_model(const CaptureModel& recorded, const std::string& path) {
+    auto size = file_size(path);
+    if (!size) return size.error();
+    if (size.value() != recorded.size) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "'" + path + "' is not the captured model " + recorded.file_name + ": it has " +
+                              std::to_string(size.value()) + " bytes, the capture's model " +
+                              std::to_string(recorded.size));
+    }
+    auto sha = sha256_file(path);
+    if (!sha) return sha.error();
+    if (sha.value() != recorded.sha256) {
+        return make_error(ErrorCode::InvalidArgument, "'" + path + "' is not the captured model " + recorded.file_name +
+                                                          ": its SHA-256 is " + sha.value() + ", the capture's model " +
+                                                          recorded.sha256);
+    }
+    return Ok{};
+}
+
+} // namespace octo

@@ -1,0 +1,20 @@
+// The capture's payload as a CBOR tree (docs/capture-format.md, "Payload"): encode_capture
+// builds it from a Capture, decode_capture checks every field and array length and gives the
+// Capture back (floats bit for bit).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/capture/capture.h"
+#include "engine/core/result.h"
+
+namespace octo {
+
+nlohmann::json encode_capture(const Capture& capture);
+
+// Errors (Format) start with `origin` and name the offending field.
+Result<Capture> decode_capture(const nlohmann::json& payload, const std::string& origin);
+
+} // namespace octo

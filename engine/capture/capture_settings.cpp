@@ -1,0 +1,23 @@
+#include "engine/capture/capture_settings.h"
+
+namespace octo {
+
+PromptSpec capture_prompt_spec(const CaptureSettings& s) {
+    return PromptSpec{s.prompt, s.chat, s.system, s.parse_special};
+}
+
+InstrumentedRequest capture_request(const CaptureSettings& s, std::vector<int32_t> prompt_ids) {
+    InstrumentedRequest request;
+    request.generate.prompt_ids = std::move(prompt_ids);
+    request.generate.max_tokens = s.max_tokens;
+    request.generate.sampling = s.sampling;
+    request.generate.stop_strings = s.stop_strings;
+    request.generate.stop_at_eog = s.stop_at_eog;
+    request.disabled = s.disabled;
+    request.ablation_mode = s.ablation_mode;
+    request.dla = s.dla;
+    request.record_attention = s.record_attention;
+    return request;
+}
+
+} // namespace octo

@@ -1,0 +1,64 @@
+#include "tests/engine/capture_sample.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/capture/capture_settings.h"
+#include "engine/tokenizer/vocab.h"
+#include "tests/support/loaded_model.h"
+
+namespace octo::test {
+
+Capture sample_capture(int64_t n_generated) {
+    SyntheticModelSpec spec;
+    spec.architecture = "octet";
+    spec.n_head = 8;
+    spec.n_head_kv = 4;
+    spec.router_groups = 4;
+    spec.context_length = 64;
+    const LoadedModel m = load_synthetic(spec);
+    const Model& model = *m.model;
+    auto backend = std::move(CpuBackend::create({2, std::nullopt}).value());
+    auto tokenizer = std::move(Tokenizer::create(std::move(vocab_from_gguf(model.file()).value())).value());
+    const HeadMap map = HeadMap::make_default(model.params().n_layer, model.params().n_head);
+    auto kv = std::move(KvStore::create(*backend, model.params(), kv_pool_for_context(model.n_ctx())).value());
+
+    Capture c;
+    c.model = {"sample.gguf", "/models/sample.gguf", 123456, std::string(64, 'a'), "sample", "octet",
+               model.params().n_layer, model.params().n_head, model.params().n_embd, 4321, model.n_ctx(), 4};
+    c.app_version = "0.0.test";
+    c.backend = backend->name();
+    c.device = "test CPU";
+    c.settings.prompt = "ab c";
+    c.settings.system = "sys\xff"; // arbitrary bytes survive
+    c.settings.stop_strings = {"zz", "\n\n"};
+    c.settings.max_tokens = n_generated;
+    c.settings.stop_at_eog = false;
+    c.settings.sampling = {0.7f, 42, 5, 0.9f, 1.1f, 16};
+    c.settings.disabled[2] = true;
+    c.settings.dla = true;
+    c.settings.record_attention = true;
+    c.settings.n_ctx = 64;
+    c.settings.threads = 2;
+    c.head_map = map;
+    auto prompt = build_prompt(model.file(), tokenizer, capture_prompt_spec(c.settings)).value();
+    c.prompt_text = prompt.text;
+    for (int32_t id : prompt.ids) c.prompt_tokens.push_back({id, tokenizer.token_bytes(id)});
+    auto run = run_instrumented(model, *backend, tokenizer, map, *kv, capture_request(c.settings, prompt.ids));
+    EXPECT_TRUE(run.ok()) << run.error().message;
+    c.run = std::move(run.value());
+    c.kv_history.assign(kv->pool().history().begin(), kv->pool().history().end());
+    RouteDecision route;
+    route.route = 3;
+    route.stage1_route = 1;
+    route.top3 = {{1, 0.5f, 0.25, 0.75}, {3, 0.4f, 1.0, 0.9}, {0, 0.1f, 0.0, 0.1}};
+    route.similarity = {0.1f, 0.5f, -0.2f, 0.4f, 0.0f, 0.3f, 0.2f, 1e-7f};
+    route.composition = {0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.0078125};
+    route.features = {{"rte-d.code", 3, 1.0, 0.8, {{0, 2}, {3, 4}}}};
+    c.route = route;
+    c.findings = {{"rte-c.vague", 2, Severity::Warning, FindingPlace::Prompt, 0, 2, "ab", "detail", RuleSource::Article}};
+    c.notes = {{0, "the first token"}, {static_cast<int64_t>(c.prompt_tokens.size()), "\xe4\xbd\xa0 first generated"}};
+    return c;
+}
+
+} // namespace octo::test
