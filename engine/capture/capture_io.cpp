@@ -17,27 +17,35 @@ namespace {
 
 using nlohmann::json;
 
-constexpr size_t kMaxNesting = 16; // the payload's deepest item is 5 levels down
+constexpr size_t kMaxNesting = 16;           // the payload's deepest item is 5 levels down
+constexpr size_t kMaxValues = size_t{1} << 24; // a 1,000-token capture holds about 40,000
 
-// Parses nothing; stops at the first array or map nested deeper than kMaxNesting, so that the
-// (recursive) CBOR parser never recurses deeper than that.
-struct NestingCheck : json::json_sax_t {
+// Builds nothing; stops at the first array or map nested deeper than kMaxNesting (so that the
+// recursive CBOR parser never recurses deeper than that) and after kMaxValues values (so that
+// the parsed tree's memory stays bounded: a one-byte CBOR value takes tens of bytes parsed).
+struct PayloadShapeCheck : json::json_sax_t {
     size_t depth = 0;
+    size_t values = 0;
     bool too_deep = false;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return enter(); }
+    bool too_many = false;
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return value() && enter(); }
     bool key(string_t&) override { return true; }
     bool end_object() override { return leave(); }
-    bool start_array(std::size_t) override { return enter(); }
+    bool start_array(std::size_t) override { return value() && enter(); }
     bool end_array() override { return leave(); }
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
+    bool value() {
+        too_many = ++values > kMaxValues;
+        return !too_many;
+    }
     bool enter() {
         too_deep = ++depth > kMaxNesting;
         return !too_deep;
@@ -49,9 +57,12 @@ struct NestingCheck : json::json_sax_t {
 };
 
 Result<json> parse_cbor(const std::string& payload, const std::string& origin) {
-    NestingCheck check;
+    PayloadShapeCheck check;
     const bool well_formed = json::sax_parse(payload, &check, json::input_format_t::cbor, true);
     if (check.too_deep) return make_error(ErrorCode::Format, origin + ": the payload nests deeper than a capture does");
+    if (check.too_many) {
+        return make_error(ErrorCode::Format, origin + ": the payload holds more than " + std::to_string(kMaxValues) + " values");
+    }
     if (!well_formed) return make_error(ErrorCode::Format, origin + ": the payload is not valid CBOR");
     json tree = json::from_cbor(payload, true, false);
     if (tree.is_discarded()) return make_error(ErrorCode::Format, origin + ": the payload is not valid CBOR");

@@ -141,6 +141,15 @@ TEST(CaptureCorrupt, DeepNestingIsRefusedBeforeParsing) {
     EXPECT_TRUE(contains(e, "nests deeper")) << e;
 }
 
+TEST(CaptureCorrupt, TooManyValuesAreRefusedBeforeParsing) {
+    std::string many("\x9a\x01\x00\x00\x00", 5); // an array of 2^24 items …
+    for (uint32_t i = 0, r = 1; i < (1u << 24); ++i, r = r * 1103515245u + 12345u) {
+        many += static_cast<char>((r >> 24) & 0x17); // … of small varied integers, so that it compresses < 1000 times
+    }
+    const std::string e = error_of(to_bytes(pack_capture_container(many, 1).value()));
+    EXPECT_TRUE(contains(e, "more than 16777216 values")) << e;
+}
+
 TEST(CaptureCorrupt, FieldProblemsNameTheField) {
     const json good = encode_capture(test::sample_capture(2));
     auto with = [&](const std::function<void(json&)>& edit) {
