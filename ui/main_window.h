@@ -27,6 +27,9 @@ class RouterPanel;
 class AdvisorPanel;
 class CompareView;
 class AdvisorController;
+class CaptureController;
+class PresenterPanel;
+class TimelineScrubber;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -53,6 +56,9 @@ public:
     AdvisorPanel* advisorPanel() const { return advisor_; }
     CompareView* compareView() const { return compare_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
+    CaptureController* captureController() const { return captures_; }
+    TimelineScrubber* timeline() const { return timeline_; }
+    PresenterPanel* presenterPanel() const { return presenter_; }
     // Loads the router's probes and rules and the advisor's rules from the resource folder.
     void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
@@ -96,6 +102,9 @@ private:
     AdvisorPanel* advisor_;
     CompareView* compare_;
     AdvisorController* advisor_controller_;
+    TimelineScrubber* timeline_;
+    PresenterPanel* presenter_;
+    CaptureController* captures_;
     QLabel* status_model_;
     QLabel* status_speed_;
     QLabel* status_memory_;
