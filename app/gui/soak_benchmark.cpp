@@ -22,7 +22,7 @@ double mib(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.
 SoakBenchmark::SoakBenchmark(MainWindow& window, int runs, QObject* parent)
     : QObject(parent), window_(window), runs_(runs),
       warmup_runs_(std::min(runs, static_cast<int>(RunStore::kMaxRuns))) {
-    connect(&window_, &MainWindow::runSettled, this, &SoakBenchmark::onRunSettled);
+    if (runs_ > 0) connect(&window_, &MainWindow::runSettled, this, &SoakBenchmark::onRunSettled); // 0: not soaking
 }
 
 void SoakBenchmark::start() {
