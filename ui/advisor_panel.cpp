@@ -139,6 +139,16 @@ void AdvisorPanel::setOutput(const QString& prompt, const QString& output) {
     rebuild();
 }
 
+void AdvisorPanel::showFindings(const std::vector<Finding>& findings, const QString& prompt, const QString& output) {
+    debounce_.stop();
+    output_prompt_ = prompt;
+    output_->setPlainText(output);
+    prompt_findings_.clear();
+    output_findings_.clear();
+    for (const Finding& f : findings) (f.place == FindingPlace::Prompt ? prompt_findings_ : output_findings_).push_back(f);
+    rebuild();
+}
+
 void AdvisorPanel::rebuild() {
     findings_ = prompt_findings_;
     findings_.insert(findings_.end(), output_findings_.begin(), output_findings_.end());

@@ -33,6 +33,9 @@ public:
     bool load(const QString& resource_dir);
     // A run finished: check its output against the prompt it answered.
     void setOutput(const QString& prompt, const QString& output);
+    // Shows recorded findings (an opened capture) for this prompt and output instead of checking again.
+    void showFindings(const std::vector<Finding>& findings, const QString& prompt, const QString& output);
+    QString outputPrompt() const { return output_prompt_; } // the prompt the shown output answered
     void showConsistency(const ConsistencyReport& report, double temperature);
 
     // Prompt findings first, then output findings (the list's order).

@@ -43,7 +43,7 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
 }
 
 void AttentionView::refresh() {
-    const auto& model = store_.model();
+    const auto& model = store_.shown_model();
     const RunRecord* run = store_.current();
     if (model) layer_->setMaximum(static_cast<int>(model->n_layer) - 1);
     layer_->setEnabled(mode_->currentIndex() == 0);

@@ -69,6 +69,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     logprobs_ = new QCustomPlot(this);
     shares_ = new QCustomPlot(this);
     heads_ = new QCustomPlot(this);
+    logprobs_->setObjectName(QStringLiteral("compareLogprobPlot"));
+    shares_->setObjectName(QStringLiteral("compareSharePlot"));
+    heads_->setObjectName(QStringLiteral("compareHeadPlot"));
     for (QCustomPlot* plot : {logprobs_, shares_, heads_}) {
         apply_palette(*plot);
         plot->setMinimumHeight(60);

@@ -43,7 +43,7 @@ double HeadHeatmapView::cell(int layer, int head) const {
 }
 
 std::vector<float> HeadHeatmapView::per_head(const RunToken& t) const {
-    const auto& model = store_.model();
+    const auto& model = store_.shown_model();
     if (!model) return {};
     switch (store_.metric()) {
     case Metric::Dla: return t.probe.dla;
@@ -65,7 +65,7 @@ std::vector<float> HeadHeatmapView::per_head(const RunToken& t) const {
 
 void HeadHeatmapView::refresh() {
     const RunRecord* run = store_.current();
-    const auto& model = store_.model();
+    const auto& model = store_.shown_model();
     values_.clear();
     n_layer_ = n_head_ = 0;
     plot_->clearItems();

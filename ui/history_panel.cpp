@@ -1,5 +1,7 @@
 #include "ui/history_panel.h"
 
+#include <QFileInfo>
+
 #include "ui/engine_labels.h"
 #include "ui/run_store.h"
 #include "ui/subsystem_palette.h"
@@ -27,7 +29,8 @@ void HistoryPanel::refresh() {
                         : r.state == RunState::Failed ? tr("failed")
                         : r.state == RunState::Cancelled ? tr("cancelled")
                                                          : tr("%1 tokens").arg(r.n_generated());
-        QString text = tr("#%1 %2 — %3").arg(r.id).arg(QString::fromStdString(r.settings.prompt).left(40).simplified(), state);
+        const QString label = r.capture ? tr("capture %1").arg(QFileInfo(r.capture->path).fileName()) : tr("#%1").arg(r.id);
+        QString text = tr("%1 %2 — %3").arg(label, QString::fromStdString(r.settings.prompt).left(40).simplified(), state);
         if (!off.isEmpty()) text += tr(" [off: %1, %2]").arg(off.join(QStringLiteral(",")), ablation_mode_label(r.settings.ablation_mode));
         auto* item = new QListWidgetItem(text, this);
         item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(r.id));

@@ -85,7 +85,7 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
 QString KvView::summary() const { return summary_->text(); }
 
 void KvView::refresh() {
-    const auto& model = store_.model();
+    const auto& model = store_.shown_model();
     const RunRecord* run = store_.current();
     if (!model) return;
     const QLocale locale;
@@ -104,7 +104,8 @@ void KvView::refresh() {
                          "%8 evaluated.")
                           .arg(f.kv.blocks_used)
                           .arg(f.kv.blocks_total)
-                          .arg(locale.formattedDataSize(static_cast<qint64>(block_bytes * f.kv.blocks_used)))
+                          .arg(model->kv_bytes > 0 ? locale.formattedDataSize(static_cast<qint64>(block_bytes * f.kv.blocks_used))
+                                                   : tr("bytes not recorded")) // a capture's pool
                           .arg(f.kv.blocks_cached)
                           .arg(f.kv.blocks_free)
                           .arg(f.kv.evictions)

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -17,6 +18,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextCursor>
+#include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
@@ -27,6 +29,7 @@
 #include "ui/app_log.h"
 #include "ui/attention_view.h"
 #include "ui/backend_menu.h"
+#include "ui/capture_controller.h"
 #include "ui/compare_view.h"
 #include "ui/crash_recovery.h"
 #include "ui/engine_labels.h"
@@ -37,11 +40,13 @@
 #include "ui/language_menu.h"
 #include "ui/latency_view.h"
 #include "ui/log_panel.h"
+#include "ui/presenter_panel.h"
 #include "ui/prompt_panel.h"
 #include "ui/router_panel.h"
 #include "ui/run_export.h"
 #include "ui/subsystem_strip_view.h"
 #include "ui/switches_panel.h"
+#include "ui/timeline_scrubber.h"
 #include "ui/token_stream_view.h"
 
 namespace octo::ui {
@@ -63,11 +68,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     advisor_ = new AdvisorPanel(prompt_->editor(), this);
     compare_ = new CompareView(this);
     log_ = new LogPanel(app_log_feed(), this);
+    timeline_ = new TimelineScrubber(store_, this);
+    presenter_ = new PresenterPanel(store_, this);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(tokens_);
     scroll->setWidgetResizable(true);
-    setCentralWidget(scroll);
+    auto* centre = new QWidget(this); // the token stream, and the timeline that steps through it
+    auto* centre_layout = new QVBoxLayout(centre);
+    centre_layout->setContentsMargins(0, 0, 0, 0);
+    centre_layout->setSpacing(2);
+    centre_layout->addWidget(scroll, 1);
+    centre_layout->addWidget(timeline_);
+    setCentralWidget(centre);
     addDock(prompt_, tr("Prompt"), QStringLiteral("promptDock"), Qt::LeftDockWidgetArea);
     addDock(switches_, tr("Subsystems"), QStringLiteral("switchesDock"), Qt::LeftDockWidgetArea);
     addDock(history_, tr("Run history"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
@@ -80,6 +93,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QDockWidget* advice = addDock(advisor_, tr("Advisor"), QStringLiteral("advisorDock"), Qt::RightDockWidgetArea);
     QDockWidget* ab = addDock(compare_, tr("A/B compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
     QDockWidget* log = addDock(log_, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* presenter = addDock(presenter_, tr("Presenter"), QStringLiteral("presenterDock"), Qt::RightDockWidgetArea);
+    addActions(timeline_->shortcutActions());
     advisor_controller_ = new AdvisorController(
         store_, bridge_, advisor_, compare_,
         [this] {
@@ -105,6 +120,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     log->hide(); // View → Log shows it as one more tab
     kv->raise();
     tabifyDockWidget(heat, advice);
+    tabifyDockWidget(heat, presenter);
+    heat->raise();
 
     status_model_ = new QLabel(tr("no model"), this);
     status_speed_ = new QLabel(this);
@@ -168,6 +185,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         updateStatus();
         emit runSettled();
     });
+    captures_ = new CaptureController(this);
+    connect(captures_, &CaptureController::rerunReported, presenter_, &PresenterPanel::showReport);
     buildMenus();
     resize(1280, 800);
     restoreSettings();
@@ -185,12 +204,28 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Model…"), QKeySequence::Open, this, [this] {
+    file->addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a GGUF model"), QString(),
                                                           tr("GGUF models (*.gguf);;All files (*)"));
         if (!path.isEmpty()) openModel(path);
     });
     recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("Open &Capture…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a capture"), QString(), tr("Octoscope captures (*.octo);;All files (*)"));
+        if (!path.isEmpty()) captures_->openCapture(path);
+    });
+    file->addAction(tr("&Save Capture…"), QKeySequence::Save, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the shown run as a capture"), QStringLiteral("run.octo"),
+                                                          tr("Octoscope captures (*.octo)"));
+        if (!path.isEmpty()) captures_->saveCapture(path);
+    });
+    file->addAction(tr("Export &Bug Report…"), this, [this] {
+        const QString parent = QFileDialog::getExistingDirectory(this, tr("Folder to write the bug report into"));
+        if (parent.isEmpty()) return;
+        const QString name = QStringLiteral("octoscope-bug-report-%1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        captures_->exportBugReport(QDir(parent).filePath(name));
+    });
     file->addSeparator();
     file->addAction(tr("Export &Screenshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save the window as PNG"), QStringLiteral("octoscope.png"),
@@ -216,6 +251,7 @@ void MainWindow::buildMenus() {
     run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::runPrompt);
     run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::rerun);
     run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
+    run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), this, [this] { captures_->rerunCapture(); });
     run->addSeparator();
     run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), this, [this] {
         last_settings_ = prompt_->settings();

@@ -34,6 +34,9 @@ class AdvisorController;
 class BackendMenu;
 class LogPanel;
 class CrashRecovery;
+class CaptureController;
+class PresenterPanel;
+class TimelineScrubber;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -61,6 +64,9 @@ public:
     CompareView* compareView() const { return compare_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
     BackendMenu* backendMenu() const { return backend_menu_; }
+    CaptureController* captureController() const { return captures_; }
+    TimelineScrubber* timeline() const { return timeline_; }
+    PresenterPanel* presenterPanel() const { return presenter_; }
     // Loads the router's probes and rules and the advisor's rules from the resource folder.
     void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
@@ -115,6 +121,9 @@ private:
     AdvisorController* advisor_controller_;
     LogPanel* log_;
     CrashRecovery* recovery_ = nullptr;
+    TimelineScrubber* timeline_;
+    PresenterPanel* presenter_;
+    CaptureController* captures_;
     QLabel* status_model_;
     BackendMenu* backend_menu_ = nullptr;
     QLabel* status_speed_;

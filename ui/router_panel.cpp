@@ -111,9 +111,15 @@ void RouterPanel::schedule() {
     });
 }
 
+void RouterPanel::showDecision(const QString& text, const RouteDecision& d) {
+    debounce_.stop();
+    show(text, d, ++generation_);
+}
+
 void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t generation) {
     if (generation != generation_) return; // the user typed on: a newer request is under way
     decision_ = d;
+    decided_text_ = text;
     route_->setText(tr("Route: %1 %2").arg(subsystem_id(d.route), subsystem_name(d.route)));
     route_->setStyleSheet(QStringLiteral("border-left: 10px solid %1; padding-left: 4px;").arg(subsystem_color(d.route).name()));
     for (int i = 0; i < 3 && i < static_cast<int>(d.top3.size()); ++i) {

@@ -33,6 +33,9 @@ public:
     // shown in the panel when that fails.
     bool load(const QString& resource_dir);
     const std::optional<RouteDecision>& decision() const { return decision_; }
+    QString decidedText() const { return decided_text_; } // the prompt decision() is for
+    // Shows a recorded decision for `text` (an opened capture) instead of routing it again.
+    void showDecision(const QString& text, const RouteDecision& d);
     // Records that the current prompt belongs to `subsystem`, refits, and routes again.
     void correct(int subsystem);
     static QString userProbePath();
@@ -54,6 +57,7 @@ private:
     std::shared_ptr<Router> router_;
     std::shared_ptr<std::mutex> router_mutex_ = std::make_shared<std::mutex>();
     std::optional<RouteDecision> decision_;
+    QString decided_text_;
     uint64_t generation_ = 0; // routing requests sent; stale results are dropped
 };
 

@@ -78,8 +78,8 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::Token& e) {
                            RunRecord* r = find(e.run_id);
                            if (!r) return;
-                           RunToken t{e.event.id, e.event.bytes, true, e.event.logprobs, e.event.ms, e.event.probe,
-                                      e.metrics};
+                           RunToken t{e.event.id,    e.event.bytes, true,      e.event.logprobs,
+                                      e.event.ms,    e.event.probe, e.metrics, e.event.visible_text};
                            r->tokens.push_back(std::move(t));
                            if (e.run_id == shown_ && first_new < 0) first_new = static_cast<int>(r->tokens.size()) - 1;
                        },
@@ -137,6 +137,42 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
     if (finished) emit runFinished();
     for (uint64_t id : settled) emit runSettled(id);
     if (history) emit historyChanged();
+}
+
+const std::optional<ModelInfo>& RunStore::shown_model() const {
+    const RunRecord* r = current();
+    return r && r->model ? r->model : model_;
+}
+
+uint64_t RunStore::add_run(RunRecord record) {
+    record.id = next_added_++;
+    const Metric metric = record.default_metric; // as when its model was loaded
+    runs_.push_back(std::move(record));
+    while (runs_.size() > kMaxRuns) runs_.pop_front();
+    shown_ = runs_.back().id;
+    selected_ = -1;
+    emit runChanged();
+    emit tokensAppended(0);
+    emit runFinished();
+    emit selectionChanged();
+    emit historyChanged();
+    set_metric(metric);
+    return shown_;
+}
+
+void RunStore::set_note(uint64_t run_id, int index, const QString& text) {
+    RunRecord* r = find(run_id);
+    if (!r || index < 0 || index >= static_cast<int>(r->tokens.size())) return;
+    const QString trimmed = text.trimmed();
+    auto it = r->notes.find(index);
+    if (trimmed.isEmpty()) {
+        if (it == r->notes.end()) return;
+        r->notes.erase(it);
+    } else {
+        if (it != r->notes.end() && it->second == text) return;
+        r->notes[index] = text;
+    }
+    emit notesChanged(run_id, index);
 }
 
 void RunStore::show_run(uint64_t id) {

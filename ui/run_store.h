@@ -21,7 +21,9 @@ public:
 
     void apply(const std::vector<HostEvent>& batch);
 
-    const std::optional<ModelInfo>& model() const { return model_; }
+    const std::optional<ModelInfo>& model() const { return model_; } // the loaded model
+    // The model the shown run was made with: a capture's recorded model, else the loaded one.
+    const std::optional<ModelInfo>& shown_model() const;
     const std::deque<RunRecord>& runs() const { return runs_; }
     const RunRecord* current() const; // the run the views show (null: none)
     const RunRecord* run(uint64_t id) const; // null when unknown or dropped from the history
@@ -30,6 +32,12 @@ public:
     Metric metric() const { return metric_; }
 
     void show_run(uint64_t id);
+    // Adds a finished run that did not come from the engine (an opened capture), shows it in its
+    // default metric;
+    // its id, from a range the engine never uses.
+    uint64_t add_run(RunRecord record);
+    // The note on token `index` of run `run_id`; an empty (blank) text removes it.
+    void set_note(uint64_t run_id, int index, const QString& text);
     void select_token(int index);
     void set_metric(Metric metric);
 
@@ -47,6 +55,7 @@ signals:
     void historyChanged();
     void selectionChanged();
     void metricChanged();
+    void notesChanged(quint64 run_id, int index);
 
 private:
     RunRecord* find(uint64_t id);
@@ -55,6 +64,7 @@ private:
     std::deque<RunRecord> runs_;
     uint64_t shown_ = 0;
     int selected_ = -1;
+    uint64_t next_added_ = uint64_t{1} << 48; // ids of added runs (the engine counts from 1)
     Metric metric_ = Metric::NormShare;
 };
 

@@ -22,7 +22,7 @@ SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidg
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(plot_);
-    for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::metricChanged}) {
+    for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::metricChanged, &RunStore::selectionChanged}) {
         connect(&store_, signal, this, &SubsystemStripView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &SubsystemStripView::refresh);
@@ -46,6 +46,13 @@ void SubsystemStripView::refresh() {
         line->point1->setCoords(static_cast<double>(run->n_prompt) - 0.5, 0);
         line->point2->setCoords(static_cast<double>(run->n_prompt) - 0.5, 1);
         line->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
+    }
+    cursor_ = run && store_.selected_token() < n ? store_.selected_token() : -1;
+    if (cursor_ >= 0) { // the selected token (timeline, token view): a frame around its column
+        auto* frame = new QCPItemRect(plot_);
+        frame->topLeft->setCoords(cursor_ - 0.5, -0.5);
+        frame->bottomRight->setCoords(cursor_ + 0.5, kSubsystemCount - 0.5);
+        frame->setPen(QPen(palette().color(QPalette::WindowText), 2));
     }
     plot_->xAxis->setRange(-0.5, std::max(8, n) - 0.5);
     plot_->yAxis->setRange(-0.5, kSubsystemCount - 0.5);

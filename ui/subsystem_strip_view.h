@@ -16,6 +16,7 @@ class SubsystemStripView : public QWidget {
 public:
     explicit SubsystemStripView(RunStore& store, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
+    int cursor() const { return cursor_; } // the selected token the strip marks (-1: none)
 
 private:
     void refresh();
@@ -23,6 +24,7 @@ private:
     RunStore& store_;
     QCustomPlot* plot_;
     QCPColorMap* map_;
+    int cursor_ = -1;
 };
 
 } // namespace octo::ui

@@ -89,6 +89,30 @@
         <source>gates: the model&apos;s own router gates per head group (models with a router, like octet)</source>
         <translation>gates：模型自身路由器对每个注意力头组的门控值（仅限带路由器的模型，如 octet）</translation>
     </message>
+    <message>
+        <source>stop strings</source>
+        <translation>停止字符串</translation>
+    </message>
+    <message>
+        <source>--parse-special</source>
+        <translation>--parse-special</translation>
+    </message>
+    <message>
+        <source>a context of %1 tokens</source>
+        <translation>%1 个词元的上下文</translation>
+    </message>
+    <message>
+        <source>note on token %1</source>
+        <translation>词元 %1 的备注</translation>
+    </message>
+    <message>
+        <source>none detected</source>
+        <translation>未检测到</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>Subsystem</name>
@@ -434,6 +458,133 @@
     </message>
 </context>
 <context>
+    <name>octo::ui::CaptureController</name>
+    <message>
+        <source>Re-run Capture</source>
+        <translation>重新运行捕获</translation>
+    </message>
+    <message>
+        <source>%1
+
+Pick the model file?</source>
+        <translation>%1
+
+要选择模型文件吗？</translation>
+    </message>
+    <message>
+        <source>The capture&apos;s model</source>
+        <translation>捕获所用的模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Octoscope</source>
+        <translation>Octoscope</translation>
+    </message>
+    <message>
+        <source>model loaded</source>
+        <translation>模型已加载</translation>
+    </message>
+    <message>
+        <source>model not loaded</source>
+        <translation>模型未加载</translation>
+    </message>
+    <message>
+        <source>Capture %1 — %2, %3</source>
+        <translation>捕获 %1 — %2，%3</translation>
+    </message>
+    <message>
+        <source>Octoscope — capture %1 (%2, %3)</source>
+        <translation>Octoscope — 捕获 %1（%2，%3）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot save the capture</source>
+        <translation>无法保存捕获</translation>
+    </message>
+    <message>
+        <source>Saving the capture %1…</source>
+        <translation>正在保存捕获 %1…</translation>
+    </message>
+    <message>
+        <source>Saved the capture %1</source>
+        <translation>已保存捕获 %1</translation>
+    </message>
+    <message>
+        <source>Opening the capture %1…</source>
+        <translation>正在打开捕获 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open the capture</source>
+        <translation>无法打开捕获</translation>
+    </message>
+    <message>
+        <source>Opened the capture %1: %2 tokens of %3, shown without the model</source>
+        <translation>已打开捕获 %1：%3 的 %2 个词元，在未加载模型的情况下显示</translation>
+    </message>
+    <message>
+        <source>Show a capture first (File → Open Capture…).</source>
+        <translation>请先显示一个捕获（文件 → 打开捕获…）。</translation>
+    </message>
+    <message>
+        <source>The capture&apos;s model is missing or differs: %1</source>
+        <translation>捕获所用的模型缺失或不一致：%1</translation>
+    </message>
+    <message>
+        <source>Not re-run: %1</source>
+        <translation>未重新运行：%1</translation>
+    </message>
+    <message>
+        <source>Cannot load the capture&apos;s model: %1</source>
+        <translation>无法加载捕获所用的模型：%1</translation>
+    </message>
+    <message>
+        <source>Loading the capture&apos;s model %1 to re-run it…</source>
+        <translation>正在加载捕获所用的模型 %1 以重新运行…</translation>
+    </message>
+    <message>
+        <source>The re-run did not finish: %1</source>
+        <translation>重新运行未完成：%1</translation>
+    </message>
+    <message>
+        <source>dropped from the history</source>
+        <translation>已从历史中移除</translation>
+    </message>
+    <message>
+        <source>Re-run identical: all %1 generated tokens repeated.</source>
+        <translation>重新运行结果一致：全部 %1 个生成的词元均相同。</translation>
+    </message>
+    <message>
+        <source>Re-run differs: the prompt tokenized differently; the generated tokens are the same.</source>
+        <translation>重新运行结果不同：提示词的分词不同；生成的词元相同。</translation>
+    </message>
+    <message>
+        <source>(ended)</source>
+        <translation>（已结束）</translation>
+    </message>
+    <message>
+        <source>Re-run differs: first divergence at generated token %1 — recorded %2, now %3.</source>
+        <translation>重新运行结果不同：首个分歧位于生成的第 %1 个词元——记录为 %2，现在为 %3。</translation>
+    </message>
+    <message>
+        <source> The workbench did not repeat %1; `octoscope-cli replay` does.</source>
+        <translation> 工作台未重复 %1；`octoscope-cli replay` 会重复。</translation>
+    </message>
+    <message>
+        <source>Cannot export a bug report</source>
+        <translation>无法导出错误报告</translation>
+    </message>
+    <message>
+        <source>Wrote the bug report to %1</source>
+        <translation>已将错误报告写入 %1</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::CompareView</name>
     <message>
         <source>Use “Apply &amp; compare” in the advisor to compare a prompt with its rewrite.</source>
@@ -599,12 +750,20 @@
         <translation>%1 个词元</translation>
     </message>
     <message>
-        <source>#%1 %2 — %3</source>
-        <translation>#%1 %2 — %3</translation>
-    </message>
-    <message>
         <source> [off: %1, %2]</source>
         <translation> [关闭：%1，%2]</translation>
+    </message>
+    <message>
+        <source>capture %1</source>
+        <translation>捕获 %1</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>%1 %2 — %3</source>
+        <translation>%1 %2 — %3</translation>
     </message>
 </context>
 <context>
@@ -643,6 +802,10 @@
     <message>
         <source>%1 of %2 blocks used (%3), %4 cached, %5 free; %6 evictions. Last run: %7 tokens reused, %8 evaluated.</source>
         <translation>已用 %1/%2 个块（%3），已缓存 %4，空闲 %5；驱逐 %6 次。上次运行：复用 %7 个词元，计算 %8 个。</translation>
+    </message>
+    <message>
+        <source>bytes not recorded</source>
+        <translation>未记录字节数</translation>
     </message>
 </context>
 <context>
@@ -976,6 +1139,105 @@ The previous model stays loaded.</source>
         <source>Log</source>
         <translation>日志</translation>
     </message>
+    <message>
+        <source>Presenter</source>
+        <translation>演示者</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open &amp;Capture…</source>
+        <translation>打开捕获(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Open a capture</source>
+        <translation>打开捕获</translation>
+    </message>
+    <message>
+        <source>Octoscope captures (*.octo);;All files (*)</source>
+        <translation>Octoscope 捕获 (*.octo);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Capture…</source>
+        <translation>保存捕获(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save the shown run as a capture</source>
+        <translation>将当前显示的运行保存为捕获</translation>
+    </message>
+    <message>
+        <source>Octoscope captures (*.octo)</source>
+        <translation>Octoscope 捕获 (*.octo)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Bug Report…</source>
+        <translation>导出错误报告(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Folder to write the bug report into</source>
+        <translation>写入错误报告的文件夹</translation>
+    </message>
+    <message>
+        <source>Re-run Ca&amp;pture</source>
+        <translation>重新运行捕获(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::PresenterPanel</name>
+    <message>
+        <source>Select a token (timeline, or click it), then write what to say about it here.</source>
+        <translation>选择一个词元（用时间轴，或点击它），然后在此写下关于它的讲解。</translation>
+    </message>
+    <message>
+        <source>Undo Note Edit</source>
+        <translation>撤销备注编辑</translation>
+    </message>
+    <message>
+        <source>Redo Note Edit</source>
+        <translation>重做备注编辑</translation>
+    </message>
+    <message>
+        <source>Notes in this run:</source>
+        <translation>本次运行的备注：</translation>
+    </message>
+    <message>
+        <source>No token selected: step with the timeline (Alt+Left / Alt+Right).</source>
+        <translation>未选择词元：用时间轴逐个移动（Alt+Left / Alt+Right）。</translation>
+    </message>
+    <message>
+        <source>No run shown.</source>
+        <translation>未显示运行。</translation>
+    </message>
+    <message>
+        <source>Token %1 of %2, %3: “%4” (id %5)</source>
+        <translation>词元 %1/%2，%3：“%4”（id %5）</translation>
+    </message>
+    <message>
+        <source>generated</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>, p = %1</source>
+        <translation>，p = %1</translation>
+    </message>
+    <message>
+        <source>, strongest %1 (%2)</source>
+        <translation>，最强 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 “%2”: %3</source>
+        <translation>%1 “%2”：%3</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::PromptPanel</name>
@@ -1146,6 +1408,75 @@ The previous model stays loaded.</source>
     <message>
         <source>Colour by</source>
         <translation>着色依据</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::TimelineScrubber</name>
+    <message>
+        <source>Step Back</source>
+        <translation>后退一步</translation>
+    </message>
+    <message>
+        <source>Alt+Left</source>
+        <translation>Alt+Left</translation>
+    </message>
+    <message>
+        <source>Previous token (Alt+Left or [)</source>
+        <translation>上一个词元（Alt+Left 或 [）</translation>
+    </message>
+    <message>
+        <source>Step Forward</source>
+        <translation>前进一步</translation>
+    </message>
+    <message>
+        <source>Alt+Right</source>
+        <translation>Alt+Right</translation>
+    </message>
+    <message>
+        <source>Next token (Alt+Right or ])</source>
+        <translation>下一个词元（Alt+Right 或 ]）</translation>
+    </message>
+    <message>
+        <source>First Token</source>
+        <translation>第一个词元</translation>
+    </message>
+    <message>
+        <source>Alt+Home</source>
+        <translation>Alt+Home</translation>
+    </message>
+    <message>
+        <source>Last Token</source>
+        <translation>最后一个词元</translation>
+    </message>
+    <message>
+        <source>Alt+End</source>
+        <translation>Alt+End</translation>
+    </message>
+    <message>
+        <source>Timeline: step through the run token by token (Alt+Left / Alt+Right, [ / ])</source>
+        <translation>时间轴：逐个词元浏览本次运行（Alt+Left / Alt+Right，[ / ]）</translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation>无运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>prompt token</source>
+        <translation>提示词词元</translation>
+    </message>
+    <message>
+        <source>generated token</source>
+        <translation>生成的词元</translation>
     </message>
 </context>
 <context>
