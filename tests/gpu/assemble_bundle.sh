@@ -28,4 +28,6 @@ if [ "$size_kib" -ge $((64 * 1024)) ]; then
   exit 1
 fi
 tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")"
-echo "assemble_bundle: $out ($((size_kib / 1024)) MiB${cuda:+, with the CUDA module}${cuda:-, WITHOUT a CUDA module (no nvcc)})"
+module_note="with the CUDA module"
+[ -n "$cuda" ] || module_note="WITHOUT a CUDA module (no nvcc)"
+echo "assemble_bundle: $out ($((size_kib / 1024)) MiB, $module_note)"
