@@ -1,6 +1,7 @@
 // octoscope-cli eval-router: the router's accuracy on a labelled probe file — stage 1 alone and
 // both stages, per-class precision and recall, and the confusion matrix.
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -19,6 +20,7 @@ struct EvalRouterOptions {
     std::string train; // empty: the resources' train split
     RouterEmbeddingOptions embedding;
     double stage2_weight = Router::kStage2Weight;
+    double concept_weight = LexicalEmbedding::kConceptWeight;
     bool json = false;
 };
 
@@ -47,12 +49,14 @@ int run_eval_router(const EvalRouterOptions& o) {
     auto embedding = make_router_embedding(o.embedding);
     if (!embedding) return report_error(o.json, embedding.error());
     auto router = [&]() -> Result<Router> {
-        if (o.train.empty()) return Router::from_resources(dir.value().string(), embedding->embedding);
-        auto train = read_probe_file(o.train);
+        const std::filesystem::path& res = dir.value();
+        auto train = read_probe_file(o.train.empty() ? (res / "probes" / "probes_train.jsonl").string() : o.train);
         if (!train) return train.error();
-        auto rules = FeatureRules::load((dir.value() / "rules" / "router_features.json").string());
+        auto rules = FeatureRules::load((res / "rules" / "router_features.json").string());
         if (!rules) return rules.error();
-        return Router::fit(train.value(), std::move(rules.value()), embedding->embedding);
+        std::shared_ptr<TextEmbedding> stage1 = embedding->embedding;
+        if (!stage1) stage1 = std::make_shared<LexicalEmbedding>(std::make_shared<const FeatureRules>(rules.value()), o.concept_weight);
+        return Router::fit(train.value(), std::move(rules.value()), std::move(stage1));
     }();
     if (!router) return report_error(o.json, router.error());
     router->set_stage2_weight(o.stage2_weight);
@@ -100,6 +104,8 @@ void add_eval_router_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--train", o->train, "Fit the centroids on this probe file (default: the resources' train split)");
     add_router_embedding_options(*cmd, o->embedding);
     cmd->add_option("--stage2-weight", o->stage2_weight, "Weight of the feature score (tuning)")->capture_default_str();
+    cmd->add_option("--concept-weight", o->concept_weight,
+                    "Weight of the lexical embedding's concept dimensions (tuning)")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_eval_router(*o); }; });
 }

@@ -88,16 +88,21 @@ std::array<double, kSubsystemCount> FeatureRules::max_scores() const {
 
 FeatureScores FeatureRules::score(std::string_view prompt) const {
     FeatureScores out;
+    out.values.reserve(features_.size());
     for (const auto& f : features_) {
         FiredFeature fired{f->id, f->subsystem, 0.0, f->weight, {}};
         for (const RegexPattern& pattern : f->patterns) {
             for (const TextSpan& span : pattern.find_all(prompt)) fired.spans.push_back(span);
         }
-        if (fired.spans.empty()) continue;
+        if (fired.spans.empty()) {
+            out.values.push_back(0.0);
+            continue;
+        }
         std::sort(fired.spans.begin(), fired.spans.end(),
                   [](const FeatureMatch& a, const FeatureMatch& b) { return a.start < b.start; });
         fired.value = f->count ? std::min(static_cast<double>(fired.spans.size()), f->cap) / f->cap : 1.0;
         out.score[static_cast<size_t>(f->subsystem)] += f->weight * fired.value;
+        out.values.push_back(fired.value);
         out.fired.push_back(std::move(fired));
     }
     return out;

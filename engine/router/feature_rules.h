@@ -31,6 +31,7 @@ struct FiredFeature {
 struct FeatureScores {
     std::array<double, kSubsystemCount> score{}; // Σ weight × value per subsystem
     std::vector<FiredFeature> fired;             // features with a non-zero value
+    std::vector<double> values;                  // every feature's value in [0, 1], in file order
 };
 
 class FeatureRules {

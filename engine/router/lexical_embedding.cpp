@@ -47,31 +47,44 @@ std::vector<std::pair<int, int>> LexicalEmbedding::ngram_counts(std::string_view
     return {counts.begin(), counts.end()};
 }
 
-LexicalEmbedding LexicalEmbedding::fit_corpus(std::span<const std::string> corpus) {
+LexicalEmbedding::LexicalEmbedding(std::shared_ptr<const FeatureRules> concepts, double concept_weight)
+    : concepts_(std::move(concepts)), concept_weight_(concept_weight), idf_(kDims, 1.0f) {}
+
+void LexicalEmbedding::fit(std::span<const std::string> corpus) {
     std::vector<int> df(kDims, 0);
     for (const std::string& doc : corpus) {
         for (const auto& [bucket, count] : ngram_counts(doc)) df[static_cast<size_t>(bucket)] += 1;
     }
-    LexicalEmbedding e;
-    e.idf_.resize(kDims);
     const double n = static_cast<double>(corpus.size());
     for (int b = 0; b < kDims; ++b) {
-        e.idf_[static_cast<size_t>(b)] = static_cast<float>(std::log((n + 1.0) / (df[static_cast<size_t>(b)] + 1.0)) + 1.0);
+        idf_[static_cast<size_t>(b)] = static_cast<float>(std::log((n + 1.0) / (df[static_cast<size_t>(b)] + 1.0)) + 1.0);
     }
-    return e;
 }
 
 std::vector<float> LexicalEmbedding::embed(std::string_view text) const {
-    std::vector<float> v(kDims, 0.0f);
+    const size_t n_concepts = concepts_ ? concepts_->size() : 0;
+    const auto dims = static_cast<size_t>(kDims);
+    std::vector<float> v(dims + n_concepts, 0.0f);
     double norm = 0.0;
     for (const auto& [bucket, count] : ngram_counts(text)) {
         const float w = (1.0f + std::log(static_cast<float>(count))) * idf_[static_cast<size_t>(bucket)];
         v[static_cast<size_t>(bucket)] = w;
         norm += static_cast<double>(w) * w;
     }
-    if (norm > 0.0) {
-        const auto inv = static_cast<float>(1.0 / std::sqrt(norm));
-        for (float& x : v) x *= inv;
+    // The n-gram part at unit length, then the concept part beside it.
+    const double ngram_scale = norm > 0.0 ? 1.0 / std::sqrt(norm) : 0.0;
+    double total = norm * ngram_scale * ngram_scale;
+    if (n_concepts > 0) {
+        const std::vector<double> values = concepts_->score(text).values;
+        for (size_t i = 0; i < n_concepts; ++i) {
+            const double c = concept_weight_ * values[i];
+            v[dims + i] = static_cast<float>(c);
+            total += c * c;
+        }
+    }
+    if (total > 0.0) {
+        const double inv = 1.0 / std::sqrt(total);
+        for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(v[i] * (i < dims ? ngram_scale * inv : inv));
     }
     return v;
 }

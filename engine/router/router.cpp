@@ -11,7 +11,8 @@ namespace octo {
 
 Router::Router(std::vector<Probe> probes, FeatureRules rules, std::shared_ptr<TextEmbedding> embedding)
     : probes_(std::move(probes)), rules_(std::move(rules)),
-      embedding_(embedding ? std::move(embedding) : std::make_shared<LexicalEmbedding>()) {
+      embedding_(embedding ? std::move(embedding)
+                           : std::make_shared<LexicalEmbedding>(std::make_shared<const FeatureRules>(rules_))) {
     refit();
 }
 

@@ -41,7 +41,7 @@ class Router {
 public:
     // The stage-2 weight w, chosen by 5-fold cross-validation on the train split
     // (docs/router.md, "Tuning"); never on dev.
-    static constexpr double kStage2Weight = 0.5;
+    static constexpr double kStage2Weight = 0.75;
     static constexpr double kTemperature = 0.05;
 
     // Fits the embedding (lexical unless another is given) and the centroids on `train`.

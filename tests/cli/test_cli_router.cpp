@@ -45,8 +45,15 @@ TEST(CliEvalRouter, AccuracyPerClassAndConfusion) {
     ASSERT_EQ(run.exit_status, 0) << run.err;
     auto j = run.json();
     EXPECT_GE(j["n"].get<int>(), 240);
-    EXPECT_GT(j["accuracy"].get<double>(), j["stage1_accuracy"].get<double>()); // stage 2 helps
-    EXPECT_GE(j["accuracy"].get<double>(), 0.85);
+    EXPECT_GE(j["accuracy"].get<double>(), 0.90); // the target (docs/router.md: 95.8% measured)
+    // Without the concept dimensions stage 1 is character n-grams alone: it is weaker, and
+    // stage 2 lifts it.
+    auto ngrams = run_cli({"eval-router", "--data", std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/probes/probes_dev.jsonl",
+                           "--concept-weight", "0", "--json"});
+    ASSERT_EQ(ngrams.exit_status, 0) << ngrams.err;
+    auto n = ngrams.json();
+    EXPECT_LT(n["stage1_accuracy"].get<double>(), j["stage1_accuracy"].get<double>());
+    EXPECT_GT(n["accuracy"].get<double>(), n["stage1_accuracy"].get<double>() + 0.1);
     ASSERT_EQ(j["confusion"].size(), 8u);
     int64_t total = 0;
     for (const auto& row : j["confusion"]) {

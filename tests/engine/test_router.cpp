@@ -18,8 +18,10 @@ TEST(LexicalEmbedding, NormalisesCaseDigitsAndSpaces) {
     for (const auto& [bucket, count] : LexicalEmbedding::ngram_counts("苹果公")) total += count;
     EXPECT_EQ(total, 6);
     const std::vector<std::string> corpus = {"苹果公司的营收", "计算增长率", "what is 12% of 50"};
-    const LexicalEmbedding e = LexicalEmbedding::fit_corpus(corpus);
+    LexicalEmbedding e; // n-grams only
+    e.fit(corpus);
     const auto v = e.embed("苹果公司");
+    EXPECT_EQ(v.size(), size_t(LexicalEmbedding::kDims));
     double norm = 0.0;
     for (float x : v) norm += double(x) * x;
     EXPECT_NEAR(norm, 1.0, 1e-5);
@@ -74,6 +76,41 @@ TEST(FeatureRules, ScoresBothLanguagesWithByteSpans) {
     EXPECT_DOUBLE_EQ(en.score[2], 0.5);  // 6 digits, capped at 4
     EXPECT_DOUBLE_EQ(rules->score("如果下雨").score[3], 0.3);
     EXPECT_DOUBLE_EQ(rules->score("nothing here").score[2], 0.0);
+}
+
+TEST(FeatureRules, ValuesOfEveryFeatureInFileOrder) {
+    auto rules = FeatureRules::parse(kRules, "test");
+    ASSERT_TRUE(rules) << rules.error().message;
+    // rte-c.digits (2 of a cap of 4), rte-c.compare (present), rte-d.connectives (none).
+    EXPECT_EQ(rules->score("今年增长了12").values, (std::vector<double>{0.5, 1.0, 0.0}));
+    EXPECT_EQ(rules->score("nothing").values, (std::vector<double>{0.0, 0.0, 0.0}));
+}
+
+TEST(LexicalEmbedding, ConceptDimensionsJoinWordsOfOneClassAcrossLanguages) {
+    auto rules = std::make_shared<const FeatureRules>(FeatureRules::parse(kRules, "test").value());
+    const std::vector<std::string> corpus = {"今年营收增长", "if so then go", "plain text"};
+    LexicalEmbedding ngrams; // no concepts
+    ngrams.fit(corpus);
+    LexicalEmbedding with(rules, 0.5);
+    with.fit(corpus);
+    // "增长" and "more than" share no character n-gram but are one class (rte-c.compare).
+    const std::string zh = "增长", en = "more than";
+    EXPECT_EQ(cosine(ngrams.embed(zh), ngrams.embed(en)), 0.0f);
+    const auto a = with.embed(zh), b = with.embed(en);
+    ASSERT_EQ(a.size(), size_t(LexicalEmbedding::kDims) + 3);
+    EXPECT_GT(cosine(a, b), 0.1f);
+    double norm = 0.0;
+    for (float x : a) norm += double(x) * x;
+    EXPECT_NEAR(norm, 1.0, 1e-5);
+    // The concept part: weight 0.5 × value 1 beside a unit n-gram part, so 0.5 / sqrt(1.25).
+    EXPECT_NEAR(a[size_t(LexicalEmbedding::kDims) + 1], 0.5 / std::sqrt(1.25), 1e-6);
+    // A larger weight pulls the two closer; weight 0 is the n-gram embedding.
+    LexicalEmbedding strong(rules, 2.0);
+    strong.fit(corpus);
+    EXPECT_GT(cosine(strong.embed(zh), strong.embed(en)), cosine(a, b));
+    LexicalEmbedding off(rules, 0.0);
+    off.fit(corpus);
+    EXPECT_EQ(cosine(off.embed(zh), off.embed(en)), 0.0f);
 }
 
 TEST(FeatureRules, SchemaErrorsAreClear) {

@@ -66,6 +66,19 @@ def tensors(model):
     return out
 
 
+@torch.no_grad()
+def load_gguf_weights(model, path):
+    """Copies the tensors of an exported octet GGUF into `model` (the inverse of tensors():
+    Q/K/V and gate/up are written back into their fused matrices). Used to fine-tune from a
+    committed model; F16 tensors come back exactly as stored."""
+    import numpy as np
+    _, ts = gw.read_gguf(open(path, "rb").read())
+    for name, t, _ in tensors(model):
+        ne, ttype, data = ts[name]
+        arr = np.frombuffer(data, dtype="<f2" if ttype == gw.F16 else "<f4").astype("float32")
+        t.copy_(torch.from_numpy(arr.reshape(list(reversed(ne)))))
+
+
 def build_gguf(model, tok):
     c = model.c
     w = gw.GGUFWriter()

@@ -71,6 +71,10 @@ def main(argv=None):
     p.add_argument("--out", default=os.path.join(HERE, "..", "..", "resources", "octet", "octet.gguf"))
     p.add_argument("--work", default=os.path.join(HERE, "..", "..", "build-octet"))
     p.add_argument("--resume", default=None, help="checkpoint to resume (default WORK/checkpoint.pt)")
+    p.add_argument("--init", default=None,
+                   help="start from the weights of this octet GGUF (fresh optimiser): fine-tuning")
+    p.add_argument("--base-weights", default=",".join(str(w) for w in BASE_WEIGHTS),
+                   help="sampling base weights of rte-a..rte-h, comma-separated")
     p.add_argument("--seed", type=int, default=8)
     p.add_argument("--vocab", type=int, default=2048)
     p.add_argument("--steps", type=int, default=4000)
@@ -91,6 +95,8 @@ def main(argv=None):
     p.add_argument("--no-export", action="store_true")
     a = p.parse_args(argv)
     assert a.eval_every % POOL == 0
+    base_weights = [float(w) for w in a.base_weights.split(",")]
+    assert len(base_weights) == 8
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
     random.seed(a.seed)
@@ -122,7 +128,11 @@ def main(argv=None):
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05},
                              {"params": no_decay, "weight_decay": 0.0}],
                             lr=a.lr, betas=(0.9, 0.98), eps=1e-8)
-    step, weights, history = 0, list(BASE_WEIGHTS), []
+    if a.init:
+        import export
+        export.load_gguf_weights(model, a.init)
+        log(f"initialised from {a.init}")
+    step, weights, history = 0, list(base_weights), []
     ckpt = a.resume or os.path.join(a.work, "checkpoint.pt")
     if os.path.exists(ckpt):
         s = torch.load(ckpt)
@@ -140,13 +150,13 @@ def main(argv=None):
     tokens = 0
     run_steps = 0
     while step < a.steps:
-        if step % a.eval_every == 0 and step > 0:
+        if step % a.eval_every == 0 and (step > 0 or a.init):
             te = time.time()
             rep = full_report(model, dev)
             rep["step"] = step
             history.append(rep)
             acc = rep["base"]
-            weights = [BASE_WEIGHTS[g] * (0.3 + 1.0 - acc[s]) for g, s in enumerate(SUBSYSTEMS)]
+            weights = [base_weights[g] * (0.3 + 1.0 - acc[s]) for g, s in enumerate(SUBSYSTEMS)]
             log(f"eval step {step}: {summary(rep)} ({time.time() - te:.0f}s)")
         items, _ = sampler.batch(step, weights)
         t = collate(items, a.prompt_weight, a.route_prompt_weight, a.route_from)
