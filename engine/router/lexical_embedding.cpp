@@ -62,6 +62,10 @@ void LexicalEmbedding::fit(std::span<const std::string> corpus) {
 }
 
 std::vector<float> LexicalEmbedding::embed(std::string_view text) const {
+    return embed(text, concepts_ ? concepts_->score(text) : FeatureScores{});
+}
+
+std::vector<float> LexicalEmbedding::embed(std::string_view text, const FeatureScores& concept_scores) const {
     const size_t n_concepts = concepts_ ? concepts_->size() : 0;
     const auto dims = static_cast<size_t>(kDims);
     std::vector<float> v(dims + n_concepts, 0.0f);
@@ -75,9 +79,9 @@ std::vector<float> LexicalEmbedding::embed(std::string_view text) const {
     const double ngram_scale = norm > 0.0 ? 1.0 / std::sqrt(norm) : 0.0;
     double total = norm * ngram_scale * ngram_scale;
     if (n_concepts > 0) {
-        const std::vector<double> values = concepts_->score(text).values;
+        const std::vector<double>& values = concept_scores.values;
         for (size_t i = 0; i < n_concepts; ++i) {
-            const double c = concept_weight_ * values[i];
+            const double c = i < values.size() ? concept_weight_ * values[i] : 0.0;
             v[dims + i] = static_cast<float>(c);
             total += c * c;
         }

@@ -42,6 +42,10 @@ public:
     // [kDims + number of concept features], unit length (all zero for a text with no
     // characters and no concept).
     std::vector<float> embed(std::string_view text) const override;
+    // The same vector from the concept rules' scores of `text`, for a caller that has scored
+    // it already (the router's stage 2 needs the scores too); `concept_scores` must come from
+    // rules equal to this embedding's.
+    std::vector<float> embed(std::string_view text, const FeatureScores& concept_scores) const;
 
     // The bucket counts of a text's n-grams (sparse: bucket, count), for tests.
     static std::vector<std::pair<int, int>> ngram_counts(std::string_view text);

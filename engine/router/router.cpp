@@ -10,9 +10,11 @@
 namespace octo {
 
 Router::Router(std::vector<Probe> probes, FeatureRules rules, std::shared_ptr<TextEmbedding> embedding)
-    : probes_(std::move(probes)), rules_(std::move(rules)),
-      embedding_(embedding ? std::move(embedding)
-                           : std::make_shared<LexicalEmbedding>(std::make_shared<const FeatureRules>(rules_))) {
+    : probes_(std::move(probes)), rules_(std::move(rules)), embedding_(std::move(embedding)) {
+    if (!embedding_) {
+        own_lexical_ = std::make_shared<LexicalEmbedding>(std::make_shared<const FeatureRules>(rules_));
+        embedding_ = own_lexical_;
+    }
     refit();
 }
 
@@ -62,9 +64,9 @@ void Router::add_probe(const Probe& probe) {
 
 RouteDecision Router::route(std::string_view prompt) const {
     RouteDecision d;
-    const std::vector<float> e = embedding_->embed(prompt);
-    d.similarity = centroid_similarities(centroids_, e);
     const FeatureScores features = rules_.score(prompt);
+    const std::vector<float> e = own_lexical_ ? own_lexical_->embed(prompt, features) : embedding_->embed(prompt);
+    d.similarity = centroid_similarities(centroids_, e);
     const auto max_scores = rules_.max_scores();
     std::array<double, kSubsystemCount> final_score{};
     for (size_t k = 0; k < final_score.size(); ++k) {

@@ -71,6 +71,9 @@ private:
     std::vector<Probe> probes_;
     FeatureRules rules_;
     std::shared_ptr<TextEmbedding> embedding_;
+    // Set when embedding_ is the router's own lexical embedding over rules_: route() then
+    // scores the rules once for both stages.
+    std::shared_ptr<LexicalEmbedding> own_lexical_;
     Centroids centroids_;
     bool centroids_cached_ = false;
     double stage2_weight_ = kStage2Weight;

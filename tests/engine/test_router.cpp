@@ -3,6 +3,7 @@
 // the relabel-and-recompute round trip; the model embedding and its on-disk centroid cache.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/router/router.h"
@@ -111,6 +112,25 @@ TEST(LexicalEmbedding, ConceptDimensionsJoinWordsOfOneClassAcrossLanguages) {
     LexicalEmbedding off(rules, 0.0);
     off.fit(corpus);
     EXPECT_EQ(cosine(off.embed(zh), off.embed(en)), 0.0f);
+}
+
+TEST(LexicalEmbedding, PrecomputedConceptScoresGiveTheSameVector) {
+    auto rules = std::make_shared<const FeatureRules>(FeatureRules::parse(kRules, "test").value());
+    const std::vector<std::string> corpus = {"今年营收增长", "if so then go", "plain text"};
+    LexicalEmbedding e(rules, 0.5);
+    e.fit(corpus);
+    const std::string text = "如果增长 then 12";
+    EXPECT_EQ(e.embed(text, rules->score(text)), e.embed(text));
+    // The concept part comes from the scores passed in, not from scoring the text again.
+    const auto other = e.embed(text, rules->score("plain text"));
+    EXPECT_NE(other, e.embed(text));
+    // "plain text" fires no feature: the concept part is zero and the rest is the n-gram embedding.
+    LexicalEmbedding ngrams;
+    ngrams.fit(corpus);
+    const auto expected = ngrams.embed(text);
+    ASSERT_EQ(other.size(), expected.size() + 3);
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), other.begin()));
+    EXPECT_EQ(other[expected.size()] + other[expected.size() + 1] + other[expected.size() + 2], 0.0f);
 }
 
 TEST(FeatureRules, SchemaErrorsAreClear) {
