@@ -419,8 +419,10 @@ void TestCaptures::scrubberMovesEveryView() {
     MainWindow w;
     w.show();
     QVERIFY(loadInto(w));
-    QVERIFY(runAndWait(w, settings(QStringLiteral("One two three"), 5)));
+    // A JSON task: the built-in model's answer is longer than 5 tokens, so all 5 are generated.
+    QVERIFY(runAndWait(w, settings(QStringLiteral("转成JSON：name=林静，password=m88"), 5)));
     const RunRecord& run = *w.store().current();
+    QCOMPARE(run.n_generated(), size_t(5)); // the steps below walk up to n_prompt + 3
     w.headHeatmap()->setScope(HeatmapScope::SelectedToken);
     w.store().set_metric(Metric::NormShare); // the heatmap shows head norms
     TimelineScrubber* timeline = w.timeline();

@@ -151,6 +151,7 @@ def write_reference(model, tok, test_rec, out_path):
 def export_all(model, tok, out, test_path, work):
     round_to_f16(model)
     w = build_gguf(model, tok)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     w.write(out)
     meta, ts = gw.read_gguf(open(out, "rb").read())   # self-check
     assert meta["general.architecture"] == ARCH and len(ts) == len(w.tensors)

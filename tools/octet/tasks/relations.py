@@ -1,4 +1,11 @@
-"""rte-b: answer a relation question over facts stated in the prompt."""
+"""rte-b: answer a relation question over facts stated in the prompt.
+
+Each prompt states facts of different kinds (a relative, a home city, an age; or a price
+and a stock count, each after its label) and asks for one of them. The question's relation
+decides which stated value is the answer. (The first two octets asked which of two or three
+people or goods a value belonged to; matching a name in the question to the same name among
+the facts stayed at chance for a model of this size, see docs/octet.md.)
+"""
 from .common import Case, Phrasing, Task
 from . import lexicon
 
@@ -9,112 +16,102 @@ EN_KIN = ("father", "mother", "teacher", "boss", "neighbour", "coworker")
 ZH_GOODS = ("苹果", "梨", "书", "笔", "刀", "药", "钱包", "茶", "伞", "鞋", "锁", "灯")
 EN_GOODS = ("apple", "pear", "book", "pen", "knife", "pills", "wallet", "tea", "lamp",
             "lock", "shoes", "rope")
+ZH_ATTRIBUTES = {"price": "价格", "stock": "库存"}
 
 
-def _two_people(rng, lang, split):
-    a, b, c, d = rng.sample(lexicon.people(lang, split), 4)
-    return a, b, c, d
-
-
-def _sample_kin(rng, lang, split):
-    a, b, c, d = _two_people(rng, lang, split)
-    kin = ZH_KIN if lang == "zh" else EN_KIN
-    r1, r2 = rng.sample(kin, 2)
-    ask_first = rng.randrange(2) == 0
-    fields = {"a": a, "b": b, "r1": r1, "c": c, "d": d, "r2": r2,
-              "q": b if ask_first else d, "qr": r1 if ask_first else r2}
-    answer = a if ask_first else c
-    facts = ((b, r1, a), (d, r2, c))
-    return Case(fields, answer, (a, b, r1, c, d, r2, ask_first),
-                {"facts": facts, "asked": (fields["q"], fields["qr"])})
-
-
-def _sample_place(rng, lang, split):
-    a, b, _, _ = _two_people(rng, lang, split)
-    x, y = rng.sample(lexicon.ZH_CITIES if lang == "zh" else lexicon.EN_CITIES, 2)
-    ask_first = rng.randrange(2) == 0
-    fields = {"a": a, "x": x, "b": b, "y": y, "q": a if ask_first else b}
-    return Case(fields, x if ask_first else y, (a, x, b, y, ask_first),
-                {"facts": ((a, "place", x), (b, "place", y)), "asked": (fields["q"], "place")})
+def _sample_profile(asked):
+    """A person b with a relative a (relation r), a home city x and an age n; asks one."""
+    def sample(rng, lang, split):
+        a, b = rng.sample(lexicon.people(lang, split), 2)
+        r = rng.choice(ZH_KIN if lang == "zh" else EN_KIN)
+        x = rng.choice(lexicon.ZH_CITIES if lang == "zh" else lexicon.EN_CITIES)
+        n = rng.randrange(18, 80)
+        facts = ((b, r, a), (b, "place", x), (b, "age", str(n)))
+        relation, answer = (r, a) if asked == "kin" else ("place", x)
+        return Case({"a": a, "b": b, "r": r, "x": x, "n": n}, answer, (a, b, r, x, n),
+                    {"facts": facts, "asked": (b, relation)})
+    return sample
 
 
 def _sample_table(rng, lang, split):
-    goods = ZH_GOODS if lang == "zh" else EN_GOODS
-    g1, g2, g3 = rng.sample(goods, 3)
-    p1, p2, p3 = (rng.randrange(2, 100) for _ in range(3))
-    ask = rng.randrange(3)
-    fields = {"g1": g1, "p1": p1, "g2": g2, "p2": p2, "g3": g3, "p3": p3,
-              "q": (g1, g2, g3)[ask]}
-    facts = tuple((g, "value", str(p)) for g, p in ((g1, p1), (g2, p2), (g3, p3)))
-    return Case(fields, str((p1, p2, p3)[ask]), (g1, p1, g2, p2, g3, p3, ask),
-                {"facts": facts, "asked": (fields["q"], "value")})
+    """Goods g with a price p and a stock count s (different numbers); asks one of them."""
+    g = rng.choice(ZH_GOODS if lang == "zh" else EN_GOODS)
+    p, s = rng.sample(range(2, 100), 2)
+    attribute = rng.choice(("price", "stock"))
+    qa = ZH_ATTRIBUTES[attribute] if lang == "zh" else attribute
+    facts = ((g, "price", str(p)), (g, "stock", str(s)))
+    return Case({"g": g, "p": p, "s": s, "qa": qa}, str(p if attribute == "price" else s),
+                (g, p, s, attribute), {"facts": facts, "asked": (g, attribute)})
 
 
 KIN = Task("rte-b/kin", "rte-b", {
-    "zh": (Phrasing("{a}是{b}的{r1}，{c}是{d}的{r2}。{q}的{qr}是谁？"),
-           Phrasing("已知{a}是{b}的{r1}；{c}是{d}的{r2}。谁是{q}的{qr}？"),
-           Phrasing("{a}是{b}的{r1}；{c}是{d}的{r2}。{q}的{qr}叫什么？"),
-           Phrasing("问：{q}的{qr}是谁？已知{a}是{b}的{r1}，{c}是{d}的{r2}。"),
-           Phrasing("{c}是{d}的{r2}，而{a}是{b}的{r1}。那么{q}的{qr}是谁？"),
-           Phrasing("根据以下关系回答：{b}的{r1}是{a}，{d}的{r2}是{c}。{q}的{qr}是？"),
-           Phrasing("请说出{q}的{qr}。{a}是{b}的{r1}，{c}是{d}的{r2}。"),
-           Phrasing("{c}是{d}的{r2}，{a}是{b}的{r1}。问：{q}的{qr}？", heldout=True),
-           Phrasing("{b}有位{r1}叫{a}，{d}有位{r2}叫{c}。{q}的{qr}是哪位？", heldout=True)),
-    "en": (Phrasing("{a} is {b}'s {r1}. {c} is {d}'s {r2}. Who is {q}'s {qr}?"),
-           Phrasing("Facts: {a} is {b}'s {r1}; {c} is {d}'s {r2}. {q}'s {qr}?"),
-           Phrasing("{a} is the {r1} of {b}. {c} is the {r2} of {d}. {q}'s {qr}?"),
-           Phrasing("Q: Who is {q}'s {qr}? {a} is {b}'s {r1}; {c} is {d}'s {r2}."),
-           Phrasing("{c} is the {r2} of {d}, while {a} is the {r1} of {b}. Who is {q}'s {qr}?"),
-           Phrasing("Given that {b}'s {r1} is {a} and {d}'s {r2} is {c}, who is {q}'s {qr}?"),
-           Phrasing("Tell me {q}'s {qr}. {a} is {b}'s {r1}, and {c} is {d}'s {r2}."),
-           Phrasing("{c} is {d}'s {r2} and {a} is {b}'s {r1}. Name {q}'s {qr}.",
+    "zh": (Phrasing("{a}是{b}的{r}。{b}住在{x}，今年{n}岁。{b}的{r}是谁？"),
+           Phrasing("{b}今年{n}岁，住在{x}，{b}的{r}是{a}。谁是{b}的{r}？"),
+           Phrasing("已知：{b}住在{x}；{a}是{b}的{r}；{b}{n}岁。{b}的{r}叫什么？"),
+           Phrasing("问：{b}的{r}是谁？{b}{n}岁，家在{x}，{a}是{b}的{r}。"),
+           Phrasing("{b}的家在{x}，{b}的{r}是{a}，{b}今年{n}岁。那么{b}的{r}是谁？"),
+           Phrasing("根据资料回答：{b}，{n}岁，住{x}，{r}是{a}。{b}的{r}是？"),
+           Phrasing("请说出{b}的{r}。{a}是{b}的{r}，{b}住在{x}，今年{n}岁。"),
+           Phrasing("{b}有位{r}叫{a}；{b}在{x}生活，{n}岁。问：{b}的{r}？", heldout=True),
+           Phrasing("关于{b}：年龄{n}，城市{x}，{r}{a}。{b}的{r}是哪位？", heldout=True)),
+    "en": (Phrasing("{a} is {b}'s {r}. {b} lives in {x} and is {n}. Who is {b}'s {r}?"),
+           Phrasing("{b} is {n}, lives in {x}, and {b}'s {r} is {a}. Who is {b}'s {r}?"),
+           Phrasing("Facts: {b} lives in {x}; {a} is {b}'s {r}; {b} is {n} years old. "
+                    "{b}'s {r}?"),
+           Phrasing("Q: Who is {b}'s {r}? {b} is {n} and lives in {x}. {a} is the {r} of {b}."),
+           Phrasing("{b}, aged {n}, lives in {x}. {a} is {b}'s {r}. Name {b}'s {r}."),
+           Phrasing("Given {b}'s {r} is {a}, and {b}, {n}, lives in {x}: who is {b}'s {r}?"),
+           Phrasing("Tell me {b}'s {r}. {a} is {b}'s {r}; {b} is {n} and lives in {x}."),
+           Phrasing("{b} has a {r} called {a}, is {n}, and is from {x}. And {b}'s {r}?",
                     heldout=True),
-           Phrasing("{b} has a {r1} called {a}; {d} has a {r2} called {c}. And {q}'s {qr}?",
+           Phrasing("Profile of {b}: age {n}, city {x}, {r} {a}. Which person is {b}'s {r}?",
                     heldout=True)),
-}, _sample_kin, pooled=True)
+}, _sample_profile("kin"), pooled=True)
 
 PLACE = Task("rte-b/place", "rte-b", {
-    "zh": (Phrasing("{a}住在{x}，{b}住在{y}。{q}住在哪？"),
-           Phrasing("{a}在{x}工作，{b}在{y}工作。{q}在哪工作？"),
-           Phrasing("{a}的家在{x}，{b}的家在{y}。{q}的家在哪？"),
-           Phrasing("问：{q}住在哪个城市？{a}住在{x}，{b}住在{y}。"),
-           Phrasing("{b}住{y}，{a}住{x}。请说出{q}住的城市。"),
-           Phrasing("{a}在{x}上班，{b}在{y}上班，那{q}在哪上班？"),
-           Phrasing("{a}搬到了{x}，{b}搬到了{y}。{q}搬去了哪里？"),
-           Phrasing("{b}来自{y}，{a}来自{x}。{q}来自哪里？", heldout=True),
-           Phrasing("读大学的城市：{a}是{x}，{b}是{y}。{q}呢？", heldout=True)),
-    "en": (Phrasing("{a} lives in {x}. {b} lives in {y}. Where does {q} live?"),
-           Phrasing("{a} works in {x}; {b} works in {y}. Where does {q} work?"),
-           Phrasing("{a} moved to {x}, {b} moved to {y}. Where did {q} move?"),
-           Phrasing("Q: Where does {q} live? {a} lives in {x}; {b} lives in {y}."),
-           Phrasing("{b} is based in {y}, and {a} is based in {x}. Where is {q} based?"),
-           Phrasing("{a} grew up in {x} and {b} grew up in {y}. Which city did {q} grow up in?"),
-           Phrasing("Tell me where {q} works: {a} works in {x}, {b} works in {y}."),
-           Phrasing("{b} is from {y} and {a} is from {x}. {q} is from?", heldout=True),
-           Phrasing("Hometowns: {a}, {x}; {b}, {y}. What is {q}'s hometown?", heldout=True)),
-}, _sample_place, pooled=True)
+    "zh": (Phrasing("{a}是{b}的{r}。{b}住在{x}，今年{n}岁。{b}住在哪？"),
+           Phrasing("{b}今年{n}岁，在{x}工作，{b}的{r}是{a}。{b}在哪工作？"),
+           Phrasing("已知：{b}住在{x}；{a}是{b}的{r}；{b}{n}岁。{b}住在哪个城市？"),
+           Phrasing("问：{b}的家在哪？{b}{n}岁，家在{x}，{a}是{b}的{r}。"),
+           Phrasing("{b}搬到了{x}，{b}的{r}是{a}，{b}今年{n}岁。{b}搬去了哪里？"),
+           Phrasing("根据资料回答：{b}，{n}岁，住{x}，{r}是{a}。{b}住哪？"),
+           Phrasing("请说出{b}住的城市。{a}是{b}的{r}，{b}住在{x}，今年{n}岁。"),
+           Phrasing("{b}来自{x}，{n}岁，{r}叫{a}。{b}来自哪里？", heldout=True),
+           Phrasing("关于{b}：年龄{n}，城市{x}，{r}{a}。{b}在哪座城市？", heldout=True)),
+    "en": (Phrasing("{a} is {b}'s {r}. {b} lives in {x} and is {n}. Where does {b} live?"),
+           Phrasing("{b} is {n}, works in {x}, and {b}'s {r} is {a}. Where does {b} work?"),
+           Phrasing("Facts: {b} lives in {x}; {a} is {b}'s {r}; {b} is {n} years old. "
+                    "{b} lives where?"),
+           Phrasing("Q: Where does {b} live? {b} is {n} and lives in {x}. "
+                    "{a} is the {r} of {b}."),
+           Phrasing("{b}, aged {n}, moved to {x}. {a} is {b}'s {r}. Where did {b} move?"),
+           Phrasing("{b}'s {r} is {a}; {b}, {n}, grew up in {x}. Which city did {b} grow up in?"),
+           Phrasing("Tell me where {b} lives. {a} is {b}'s {r}; {b} is {n} and lives in {x}."),
+           Phrasing("{b} has a {r} called {a}, is {n}, and is from {x}. {b} is from?",
+                    heldout=True),
+           Phrasing("Profile of {b}: age {n}, city {x}, {r} {a}. What is {b}'s home city?",
+                    heldout=True)),
+}, _sample_profile("place"), pooled=True)
 
 TABLE = Task("rte-b/table", "rte-b", {
-    "zh": (Phrasing("价格表：{g1}{p1}元，{g2}{p2}元，{g3}{p3}元。{q}几元？"),
-           Phrasing("{g1}:{p1}，{g2}:{p2}，{g3}:{p3}。{q}的值？"),
-           Phrasing("库存：{g1}{p1}个，{g2}{p2}个，{g3}{p3}个。{q}有几个？"),
-           Phrasing("问：{q}多少钱？{g1}{p1}元，{g2}{p2}元，{g3}{p3}元。"),
-           Phrasing("{g1}卖{p1}元，{g2}卖{p2}元，{g3}卖{p3}元，请问{q}卖多少？"),
-           Phrasing("仓库里有{g1}{p1}件、{g2}{p2}件、{g3}{p3}件。{q}还剩几件？"),
-           Phrasing("查表回答{q}的数值：{g1}是{p1}，{g2}是{p2}，{g3}是{p3}"),
-           Phrasing("清单：{g1}={p1}；{g2}={p2}；{g3}={p3}。查{q}", heldout=True),
-           Phrasing("若{g1}值{p1}，{g2}值{p2}，{g3}值{p3}，则{q}值多少？", heldout=True)),
-    "en": (Phrasing("Prices: {g1} {p1}, {g2} {p2}, {g3} {p3}. Price of {q}?"),
-           Phrasing("{g1}: {p1}; {g2}: {p2}; {g3}: {p3}. Value for {q}?"),
-           Phrasing("Stock: {g1} x{p1}, {g2} x{p2}, {g3} x{p3}. Quantity of {q}?"),
-           Phrasing("Q: What's the price of {q}? {g1} at {p1}, {g2} at {p2}, {g3} at {p3}."),
-           Phrasing("{p1} buys {g1}, {p2} buys {g2}, {p3} buys {g3}. How much for {q}?"),
-           Phrasing("Inventory: {g1} ({p1} left), {g2} ({p2} left), {g3} ({p3} left). "
-                    "Units of {q}?"),
-           Phrasing("Find the value of {q} in: {g1} {p1} | {g2} {p2} | {g3} {p3}"),
-           Phrasing("Table {g1}={p1}, {g2}={p2}, {g3}={p3}. Look up {q}.", heldout=True),
-           Phrasing("Given {g1} -> {p1}, {g2} -> {p2}, {g3} -> {p3}, what does {q} map to?",
-                    heldout=True)),
+    "zh": (Phrasing("{g}：价格{p}元，库存{s}个。{g}的{qa}是多少？"),
+           Phrasing("商品{g}，库存{s}件，价格{p}元。问{g}的{qa}？"),
+           Phrasing("价格表：{g}价格{p}，库存{s}。{g}的{qa}是？"),
+           Phrasing("问：{g}的{qa}是多少？{g}的价格是{p}，库存是{s}。"),
+           Phrasing("{g}库存{s}，价格{p}，请问{qa}是多少？"),
+           Phrasing("查表回答{g}的{qa}：价格={p}，库存={s}"),
+           Phrasing("仓库记录：{g}，库存{s}个，价格{p}元。{g}的{qa}多少？"),
+           Phrasing("清单｜{g}｜价格{p}｜库存{s}。查{qa}", heldout=True),
+           Phrasing("若{g}的库存为{s}、价格为{p}，则其{qa}为？", heldout=True)),
+    "en": (Phrasing("{g}: price {p}, stock {s}. What is the {qa} of {g}?"),
+           Phrasing("Item {g}, stock {s}, price {p}. The {qa} of {g}?"),
+           Phrasing("Price list: {g} price {p}, stock {s}. Its {qa}?"),
+           Phrasing("Q: What's the {qa} of {g}? The price of {g} is {p} and the stock is {s}."),
+           Phrasing("{g} has stock {s} and price {p}. What is the {qa}?"),
+           Phrasing("Inventory: {g} (stock {s}, price {p}). Tell me the {qa} of {g}."),
+           Phrasing("Find the {qa} of {g} in: price {p} | stock {s}"),
+           Phrasing("Record {g}: price={p}; stock={s}. Look up its {qa}.", heldout=True),
+           Phrasing("Given {g} -> price {p}, stock {s}, what is the {qa}?", heldout=True)),
 }, _sample_table)
 
 TASKS = (KIN, PLACE, TABLE)
