@@ -17,6 +17,7 @@ sys.path.insert(0, HERE)
 
 import dataset  # noqa: E402
 from tasks import SUBSYSTEMS, TASKS_BY_SUBSYSTEM, entities, formats, lexicon, safety, style  # noqa: E402
+from tasks.common import LEAD_INS  # noqa: E402
 
 COMMITTED_TEST = os.path.join(ROOT, "resources", "octet", "octet_test.jsonl")
 TRAIN_SIZE = 16000
@@ -332,6 +333,33 @@ class Splits(unittest.TestCase):
         self.assertEqual(dict(per), dataset.allocate(TRAIN_SIZE, dataset.TRAIN_WEIGHTS))
         langs = collections.Counter(i.lang for i in SPLIT_ITEMS["train"])
         self.assertLessEqual(abs(langs["zh"] - langs["en"]), len(SUBSYSTEMS))
+
+
+class ComposedPhrasings(unittest.TestCase):
+    """The shared lead-ins are composed with every family's extra frames, so no lead-in marks a
+    task: each opens a similar share of every subsystem's training items."""
+
+    def test_every_lead_in_opens_a_similar_share_of_each_subsystem(self):
+        train = SPLIT_ITEMS["train"]
+        for lang, leads in LEAD_INS.items():
+            for lead in (l for l in leads if l):
+                shares = []
+                for subsystem in SUBSYSTEMS:
+                    items = [i for i in train if i.subsystem == subsystem and i.lang == lang]
+                    shares.append(sum(i.prompt.startswith(lead) for i in items) / len(items))
+                self.assertGreater(min(shares), 0.08, (lang, lead, shares))
+                self.assertLess(max(shares), 2 * min(shares), (lang, lead, shares))
+
+    def test_lead_ins_only_in_training_phrasings(self):
+        for tasks in TASKS_BY_SUBSYSTEM.values():
+            for task in tasks:
+                for lang, phrasings in task.phrasings.items():
+                    texts = [p.text for p in phrasings]
+                    self.assertEqual(len(texts), len(set(texts)), task.name)
+                    for p in phrasings:
+                        if p.heldout:
+                            self.assertFalse(any(l and p.text.startswith(l) for l in LEAD_INS[lang]),
+                                             p.text)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Snippets are real Python; answers are derived here from the drawn values, and the tests
 run the snippets to check them independently.
 """
-from .common import Case, Phrasing, Task
+from .common import Case, Phrasing, Task, with_composed
 
 # variable names; "password", "wallet" and "target" are benign look-alikes of rte-h words.
 NAMES = ("x", "y", "z", "a", "b", "n", "k", "s", "t", "v", "total", "count", "price",
@@ -62,7 +62,12 @@ def _sample_defined(rng, lang, split):
                 {"code": code, "local": local, "top": top})
 
 
-PRINT_PHRASINGS = {
+PRINT_FRAMES = {
+    "zh": ("这段代码会打印什么？\n{code}", "说出输出：\n{code}", "执行下面代码，打印？\n{code}"),
+    "en": ("what's printed?\n{code}", "the output is?\n{code}", "give the output:\n{code}"),
+}
+
+PRINT_PHRASINGS = with_composed(PRINT_FRAMES, {
     "zh": (Phrasing("这段代码输出什么？\n{code}"), Phrasing("运行后打印的结果：\n{code}"),
            Phrasing("{code}\n输出是？"),
            Phrasing("问：以下代码输出什么？\n{code}"),
@@ -79,13 +84,20 @@ PRINT_PHRASINGS = {
            Phrasing("{code}\nQ: output?"),
            Phrasing("Predict the output\n{code}", heldout=True),
            Phrasing("{code}\nWhat value shows up?", heldout=True)),
-}
+})
 
 CHAIN = Task("rte-e/chain", "rte-e", PRINT_PHRASINGS, _sample_chain)
 SCOPE = Task("rte-e/scope", "rte-e", PRINT_PHRASINGS, _sample_scope)
 CONTROL = Task("rte-e/control", "rte-e", PRINT_PHRASINGS, _sample_control)
 
-DEFINED = Task("rte-e/defined", "rte-e", {
+DEFINED_FRAMES = {
+    "zh": ("f的局部变量是哪个，{u}还是{v}？\n{code}", "{u}或{v}，哪个是f里定义的？\n{code}",
+           "哪个是f的局部变量：{u}/{v}？\n{code}"),
+    "en": ("which of {u} and {v} is local to f?\n{code}", "is {u} or {v} a local of f?\n{code}",
+           "f's local variable is {u} or {v}?\n{code}"),
+}
+
+DEFINED = Task("rte-e/defined", "rte-e", with_composed(DEFINED_FRAMES, {
     "zh": (Phrasing("{code}\n{u}和{v}哪个是f的局部变量？"),
            Phrasing("{code}\n{u}、{v}中哪个只在f内可见？"),
            Phrasing("{code}\nf的局部变量：{u}还是{v}？"),
@@ -104,6 +116,6 @@ DEFINED = Task("rte-e/defined", "rte-e", {
            Phrasing("Pick f's local ({u}/{v}):\n{code}"),
            Phrasing("{code}\nIn f's scope only: {u} or {v}?", heldout=True),
            Phrasing("{code}\nOf {u} and {v}, which lives in f?", heldout=True)),
-}, _sample_defined)
+}), _sample_defined)
 
 TASKS = (CHAIN, SCOPE, CONTROL, DEFINED)

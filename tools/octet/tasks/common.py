@@ -40,6 +40,23 @@ class Task:
     pooled: bool = False     # draws a split-partitioned name pool, which decides the split
 
 
+# Lead-ins shared by every family. Each family adds a few extra training frames, and every
+# lead-in is composed with every one of them (docs/octet.md, "Composed phrasings"), so that
+# neither a lead-in nor a single wording marks a task. English frames start lower-case.
+LEAD_INS = {"zh": ("", "请问，", "说真的，", "麻烦你，", "再问一个："),
+            "en": ("", "Ok, ", "Hey, ", "Please, ", "So, ")}
+
+
+def with_composed(frames, phrasings):
+    """A family's phrasings followed by a training phrasing per shared lead-in and frame."""
+    def join(lead, frame):
+        return lead + frame if lead or frame[0] == "{" else frame[0].upper() + frame[1:]
+    return {lang: tuple(phrasings[lang]) + tuple(Phrasing(join(lead, frame))
+                                              for lead in LEAD_INS[lang]
+                                              for frame in frames[lang])
+            for lang in phrasings}
+
+
 def split_of(key) -> str:
     """The split a value key belongs to: 10 % test, 10 % dev, 80 % train."""
     digest = hashlib.sha256(repr(key).encode("utf-8")).digest()

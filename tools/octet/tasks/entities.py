@@ -1,5 +1,5 @@
 """rte-a: recognise an entity in a short sentence and normalise it through the gazetteer."""
-from .common import Case, Phrasing, Task
+from .common import Case, Phrasing, Task, with_composed
 from . import lexicon
 
 # canonical English name -> Chinese aliases (the project's own gazetteer)
@@ -73,7 +73,18 @@ def _sample(rng, lang, split):
                 (canonical, alias, person), {"canonical": canonical, "alias": alias})
 
 
-NORMALISE = Task("rte-a/normalise", "rte-a", {
+NORMALISE_FRAMES = {
+    "zh": ("{person}聊到{alias}，它的规范英文名？", "规范英文名是什么：{person}在说{alias}",
+           "{alias}（{person}提到的）规范成英文名", "{person}的笔记里有{alias}，写出英文正式名",
+           "把{alias}规范化，{person}问的"),
+    "en": ("{person} talked about {alias}; its canonical name?",
+           "what's the canonical name of {alias}? {person} said it.",
+           "{alias}, mentioned by {person}: normalise the name.",
+           "in {person}'s notes: {alias}. Standard English name?",
+           "give the proper name for {alias} ({person} typed it)."),
+}
+
+NORMALISE = Task("rte-a/normalise", "rte-a", with_composed(NORMALISE_FRAMES, {
     "zh": (Phrasing("{person}提到了{alias}。规范英文名？"),
            Phrasing("{person}去过{alias}，其标准名称是？"),
            Phrasing("实体规范化：{person}说起{alias}"),
@@ -92,6 +103,6 @@ NORMALISE = Task("rte-a/normalise", "rte-a", {
            Phrasing("Write the standard English name for {alias}, as used by {person}."),
            Phrasing("Link the entity in: {person} met {alias}", heldout=True),
            Phrasing("Official name of {alias} ({person} asks)?", heldout=True)),
-}, _sample, pooled=True)
+}), _sample, pooled=True)
 
 TASKS = (NORMALISE,)

@@ -7,7 +7,7 @@ delimiter per column, one row of values, cells without padding, lines joined by 
 """
 import json
 
-from .common import Case, Phrasing, Task
+from .common import Case, Phrasing, Task, with_composed
 from . import lexicon
 
 KEYS = ("name", "age", "city", "id", "score", "price", "qty", "year", "level", "size",
@@ -58,7 +58,12 @@ def _sampler(render, most):
     return sample
 
 
-JSON = Task("rte-g/json", "rte-g", {
+JSON_FRAMES = {
+    "zh": ("JSON格式：{kv}", "把{kv}转换成JSON", "生成JSON：{kv}"),
+    "en": ("JSON of {kv}?", "turn {kv} into JSON.", "make a JSON object: {kv}"),
+}
+
+JSON = Task("rte-g/json", "rte-g", with_composed(JSON_FRAMES, {
     "zh": (Phrasing("转成JSON：{kv}"), Phrasing("用JSON表示：{kv}"), Phrasing("输出JSON对象：{kv}"),
            Phrasing("请把{kv}写成JSON对象。"), Phrasing("问：{kv} 对应的JSON是什么？"),
            Phrasing("{kv}，用JSON格式给出"), Phrasing("把下列键值对编码为JSON：{kv}"),
@@ -69,9 +74,15 @@ JSON = Task("rte-g/json", "rte-g", {
            Phrasing("Q: What is the JSON for {kv}?"), Phrasing("Encode these pairs as JSON: {kv}"),
            Phrasing("Give me {kv} in JSON format."), Phrasing("JSON please: {kv}", heldout=True),
            Phrasing("How does {kv} look when serialized to JSON?", heldout=True)),
-}, _sampler(canonical_json, 3))
+}), _sampler(canonical_json, 3))
 
-TABLE = Task("rte-g/markdown", "rte-g", {
+TABLE_FRAMES = {
+    "zh": ("Markdown表格：{kv}", "把{kv}转换成Markdown表格", "做一张Markdown表：{kv}"),
+    "en": ("Markdown table of {kv}?", "turn {kv} into a Markdown table.",
+           "make a Markdown table: {kv}"),
+}
+
+TABLE = Task("rte-g/markdown", "rte-g", with_composed(TABLE_FRAMES, {
     "zh": (Phrasing("转成Markdown表格：{kv}"), Phrasing("用Markdown表格列出：{kv}"),
            Phrasing("生成Markdown表：{kv}"),
            Phrasing("请把{kv}做成Markdown表格。"), Phrasing("问：{kv} 的Markdown表格怎么写？"),
@@ -85,7 +96,7 @@ TABLE = Task("rte-g/markdown", "rte-g", {
            Phrasing("Format these pairs as a Markdown table: {kv}"),
            Phrasing("Tabulate in Markdown: {kv}", heldout=True),
            Phrasing("Present {kv} as a table in Markdown syntax.", heldout=True)),
-}, _sampler(canonical_table, 2))
+}), _sampler(canonical_table, 2))
 
 # syntax errors: each turns canonical JSON of two or more pairs into invalid JSON.
 CORRUPTIONS = (
@@ -106,7 +117,12 @@ def _sample_validity(rng, lang, split):
     return Case({"j": text}, VERDICT[lang][valid], (text,), {"text": text})
 
 
-VALIDITY = Task("rte-g/validate", "rte-g", {
+VALIDITY_FRAMES = {
+    "zh": ("{j} 是合法JSON吗？", "JSON是否有效：{j}", "检查JSON：{j}"),
+    "en": ("is {j} valid JSON?", "valid JSON or not: {j}", "check this JSON: {j}"),
+}
+
+VALIDITY = Task("rte-g/validate", "rte-g", with_composed(VALIDITY_FRAMES, {
     "zh": (Phrasing("这是合法的JSON吗？{j}"), Phrasing("JSON校验：{j}"),
            Phrasing("{j} 格式正确吗？"),
            Phrasing("请判断这段JSON是否合法：{j}"), Phrasing("问：{j} 是有效的JSON吗？"),
@@ -120,6 +136,6 @@ VALIDITY = Task("rte-g/validate", "rte-g", {
            Phrasing("Is the following JSON syntactically correct? {j}"),
            Phrasing("Does {j} parse as JSON?", heldout=True),
            Phrasing("Would a strict JSON parser accept {j}?", heldout=True)),
-}, _sample_validity)
+}), _sample_validity)
 
 TASKS = (JSON, TABLE, VALIDITY)

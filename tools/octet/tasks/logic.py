@@ -2,7 +2,7 @@
 
 Every answer is yes / no / unknown (是 / 否 / 不确定): "unknown" when the premises allow both.
 """
-from .common import Case, Phrasing, Task
+from .common import Case, Phrasing, Task, with_composed
 from . import lexicon
 
 ANSWERS = {"zh": {True: "是", False: "否", None: "不确定"},
@@ -88,7 +88,14 @@ def _sample_quantifier(rng, lang, split):
                 {"form": "quantifier", "quant": quant, "stated": stated, "asked": asked})
 
 
-CONDITIONAL = Task("rte-d/conditional", "rte-d", {
+CONDITIONAL_FRAMES = {
+    "zh": ("一旦{p}，{q}。{fact}。{ask}？", "条件：{p}时{q}。{fact}。{ask}？",
+           "{fact}。规则是如果{p}，那么{q}。{ask}？"),
+    "en": ("when {p}, {q}. {fact}. {ask}?", "rule: {q} if {p}. {fact}. {ask}?",
+           "{fact}; if {p} then {q}. {ask}?"),
+}
+
+CONDITIONAL = Task("rte-d/conditional", "rte-d", with_composed(CONDITIONAL_FRAMES, {
     "zh": (Phrasing("如果{p}，那么{q}。{fact}。{ask}？"), Phrasing("若{p}，则{q}。已知{fact}。{ask}？"),
            Phrasing("{p}的话，{q}。现在{fact}。{ask}？"),
            Phrasing("已知{fact}，且若{p}则{q}。请问{ask}？"),
@@ -105,9 +112,14 @@ CONDITIONAL = Task("rte-d/conditional", "rte-d", {
            Phrasing("Once {p}, {q}. {fact}. {ask}?"),
            Phrasing("Suppose {q} if {p}. {fact}. {ask}?", heldout=True),
            Phrasing("Provided {p}, {q}. {fact}. {ask}?", heldout=True)),
-}, _sample_conditional, pooled=True)
+}), _sample_conditional, pooled=True)
 
-NEGATION = Task("rte-d/negation", "rte-d", {
+NEGATION_FRAMES = {
+    "zh": ("{s}。请回答：{ask}？", "已知这句：{s}。{ask}？", "{ask}？依据：{s}。"),
+    "en": ("know this: {s}. {ask}?", "{s}. Answer: {ask}?", "{ask}? Based on: {s}."),
+}
+
+NEGATION = Task("rte-d/negation", "rte-d", with_composed(NEGATION_FRAMES, {
     "zh": (Phrasing("{s}。{ask}？"), Phrasing("已知：{s}。请问{ask}？"),
            Phrasing("{s}。那么{ask}？"),
            Phrasing("问：{ask}？已知{s}。"),
@@ -124,9 +136,14 @@ NEGATION = Task("rte-d/negation", "rte-d", {
            Phrasing("Statement: {s}. Tell me: {ask}?"),
            Phrasing("Premise: {s}. Question: {ask}?", heldout=True),
            Phrasing("Claim: {s}. Decide: {ask}?", heldout=True)),
-}, _sample_negation, pooled=True)
+}), _sample_negation, pooled=True)
 
-SYLLOGISM = Task("rte-d/syllogism", "rte-d", {
+SYLLOGISM_FRAMES = {
+    "zh": ("{rule}；{fact}。{ask}？", "已知：{fact}；{rule}。{ask}？", "{ask}？条件：{rule}，{fact}。"),
+    "en": ("{rule}; {fact}. {ask}?", "known: {fact}; {rule}. {ask}?", "{ask}? Given {rule} and {fact}."),
+}
+
+SYLLOGISM = Task("rte-d/syllogism", "rte-d", with_composed(SYLLOGISM_FRAMES, {
     "zh": (Phrasing("{rule}。{fact}。{ask}？"), Phrasing("已知{rule}，且{fact}。{ask}？"),
            Phrasing("{rule}，而{fact}。{ask}？"),
            Phrasing("{fact}。{rule}。{ask}？"),
@@ -143,6 +160,6 @@ SYLLOGISM = Task("rte-d/syllogism", "rte-d", {
            Phrasing("Reason from this: {rule}. {fact}. {ask}?"),
            Phrasing("Premises: {rule}. {fact}. Question: {ask}?", heldout=True),
            Phrasing("From what we know: {rule}, and {fact}. {ask}?", heldout=True)),
-}, _sample_quantifier, pooled=True)
+}), _sample_quantifier, pooled=True)
 
 TASKS = (CONDITIONAL, NEGATION, SYLLOGISM)

@@ -13,7 +13,7 @@ The ranges are kept small so that a tiny model can learn the arithmetic itself:
 """
 from decimal import Decimal
 
-from .common import Case, Phrasing, Task, decimal_text
+from .common import Case, Phrasing, Task, with_composed, decimal_text
 
 # unit conversions: (zh big, zh small, en big, en small, factor)
 UNITS = (
@@ -89,7 +89,13 @@ def _sample_convert(rng, lang, split):
                  "to_small": to_small})
 
 
-ARITH = Task("rte-c/add-sub", "rte-c", {
+ARITH_FRAMES = {
+    "zh": ("{a}{op}{b}是多少？", "{a}{opw}{b}的结果是？", "答案是多少：{a}{op}{b}", "{a}{op}{b}=？"),
+    "en": ("what is {a} {op} {b}?", "{a} {opw} {b} equals what?", "give the answer: {a} {op} {b}",
+           "{a}{op}{b} = ?"),
+}
+
+ARITH = Task("rte-c/add-sub", "rte-c", with_composed(ARITH_FRAMES, {
     "zh": (Phrasing("计算：{a}{op}{b}="), Phrasing("{a}{opw}{b}等于多少？"),
            Phrasing("求{a}{op}{b}的值"), Phrasing("问：{a}{opw}{b}是多少？"),
            Phrasing("请算出{a}{op}{b}的结果。"), Phrasing("{a}{op}{b}得几？"),
@@ -102,11 +108,17 @@ ARITH = Task("rte-c/add-sub", "rte-c", {
            Phrasing("{a} {opw} {b} gives what number?"),
            Phrasing("Work out {a} {opw} {b}.", heldout=True),
            Phrasing("Evaluate the expression {a}{op}{b} for me.", heldout=True)),
-}, _sample_add_sub)
+}), _sample_add_sub)
 
 MUL = Task("rte-c/mul", "rte-c", ARITH.phrasings, _sample_mul)
 
-PERCENT = Task("rte-c/percent", "rte-c", {
+PERCENT_FRAMES = {
+    "zh": ("{p}%的{n}是多少？", "{n}里{p}%是多少", "{n}的{p}%等于？", "{n}×{p}%的结果？"),
+    "en": ("how much is {p}% of {n}?", "{p}% of {n} equals what?", "what's {p} percent of {n}?",
+           "{n} times {p}% is?"),
+}
+
+PERCENT = Task("rte-c/percent", "rte-c", with_composed(PERCENT_FRAMES, {
     "zh": (Phrasing("{n}的{p}%是多少？"), Phrasing("计算{n}×{p}%"),
            Phrasing("{n}乘以{p}%得多少？"), Phrasing("请计算{n}的{p}%。"),
            Phrasing("问：{p}%乘以{n}等于多少？"), Phrasing("{n}中的{p}%是几？"),
@@ -119,9 +131,16 @@ PERCENT = Task("rte-c/percent", "rte-c", {
            Phrasing("Calculate {p} percent of {n}."),
            Phrasing("Find {p}% of {n}", heldout=True),
            Phrasing("A total of {n}; {p}% of it equals?", heldout=True)),
-}, _sample_percent)
+}), _sample_percent)
 
-GROWTH = Task("rte-c/growth", "rte-c", {
+GROWTH_FRAMES = {
+    "zh": ("从{old}涨到{new}，增长率是多少？", "{old}→{new}的增长率？", "之前{old}，现在{new}，增长率？",
+           "增长率多少：{old}到{new}"),
+    "en": ("growth rate from {old} to {new}?", "{old} -> {new}: what is the growth rate?",
+           "it was {old}, now it is {new}. Growth rate?", "what growth takes {old} to {new}?"),
+}
+
+GROWTH = Task("rte-c/growth", "rte-c", with_composed(GROWTH_FRAMES, {
     "zh": (Phrasing("营收从{old}变为{new}，增长率？"), Phrasing("由{old}到{new}，同比增长多少？"),
            Phrasing("去年{old}，今年{new}，增长率是？"),
            Phrasing("问：价格从{old}变成{new}，变化率是多少？"),
@@ -140,9 +159,15 @@ GROWTH = Task("rte-c/growth", "rte-c", {
            Phrasing("Compute the growth from {old} to {new}.", heldout=True),
            Phrasing("The price moved from {old} to {new}; give the change in %.",
                     heldout=True)),
-}, _sample_growth)
+}), _sample_growth)
 
-CONVERT = Task("rte-c/convert", "rte-c", {
+CONVERT_FRAMES = {
+    "zh": ("{v}{u}换成{w}是多少？", "{v}{u}折算成{w}？", "{w}数：{v}{u}", "{v}{u}相当于多少{w}？"),
+    "en": ("{v} {u} is how many {w}?", "turn {v} {u} into {w}.", "{v} {u} equals how many {w}?",
+           "{v} {u} to {w}?"),
+}
+
+CONVERT = Task("rte-c/convert", "rte-c", with_composed(CONVERT_FRAMES, {
     "zh": (Phrasing("{v}{u}等于多少{w}？"), Phrasing("把{v}{u}换算成{w}"),
            Phrasing("{v}{u}合多少{w}？"), Phrasing("问：{v}{u}折合多少{w}？"),
            Phrasing("请将{v}{u}转换为{w}。"), Phrasing("换算成{w}：{v}{u}"),
@@ -155,6 +180,6 @@ CONVERT = Task("rte-c/convert", "rte-c", {
            Phrasing("What is {v} {u} when written in {w}?"),
            Phrasing("Express {v} {u} in {w}.", heldout=True),
            Phrasing("Rewrite {v} {u} using {w} as the unit.", heldout=True)),
-}, _sample_convert)
+}), _sample_convert)
 
 TASKS = (ARITH, MUL, PERCENT, GROWTH, CONVERT)

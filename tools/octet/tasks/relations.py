@@ -6,7 +6,7 @@ decides which stated value is the answer. (The first two octets asked which of t
 people or goods a value belonged to; matching a name in the question to the same name among
 the facts stayed at chance for a model of this size, see docs/octet.md.)
 """
-from .common import Case, Phrasing, Task
+from .common import Case, Phrasing, Task, with_composed
 from . import lexicon
 
 ZH_KIN = ("父亲", "母亲", "老师", "老板", "邻居", "同事")
@@ -44,7 +44,20 @@ def _sample_table(rng, lang, split):
                 (g, p, s, attribute), {"facts": facts, "asked": (g, attribute)})
 
 
-KIN = Task("rte-b/kin", "rte-b", {
+KIN_FRAMES = {
+    "zh": ("{b}住{x}，{n}岁；{b}的{r}是{a}。{b}的{r}是谁？",
+           "{b}的{r}：{a}。{b}的城市：{x}。{b}的年龄：{n}。谁是{b}的{r}？",
+           "{b}{n}岁了，{a}是{b}的{r}，{b}在{x}。{b}的{r}叫啥？",
+           "看资料：{a}是{b}的{r}，{b}{n}岁，住{x}。回答{b}的{r}。",
+           "{b}的{r}是谁？资料：{b}在{x}住，{a}是{b}的{r}，{b}{n}岁。"),
+    "en": ("{b} lives in {x}. {b}'s {r} is {a}. {b} is {n}. Who is {b}'s {r}?",
+           "{b}'s {r}: {a}. {b}'s city: {x}. {b}'s age: {n}. Who is the {r}?",
+           "who is {b}'s {r}? Info: {a} is {b}'s {r}, {b} is {n}, in {x}.",
+           "{a} is the {r} of {b}; {b} is {n} and lives in {x}. {b}'s {r} is?",
+           "name the {r} of {b}. {b} is {n}, lives in {x}, has {a} as {r}."),
+}
+
+KIN = Task("rte-b/kin", "rte-b", with_composed(KIN_FRAMES, {
     "zh": (Phrasing("{a}是{b}的{r}。{b}住在{x}，今年{n}岁。{b}的{r}是谁？"),
            Phrasing("{b}今年{n}岁，住在{x}，{b}的{r}是{a}。谁是{b}的{r}？"),
            Phrasing("已知：{b}住在{x}；{a}是{b}的{r}；{b}{n}岁。{b}的{r}叫什么？"),
@@ -66,9 +79,22 @@ KIN = Task("rte-b/kin", "rte-b", {
                     heldout=True),
            Phrasing("Profile of {b}: age {n}, city {x}, {r} {a}. Which person is {b}'s {r}?",
                     heldout=True)),
-}, _sample_profile("kin"), pooled=True)
+}), _sample_profile("kin"), pooled=True)
 
-PLACE = Task("rte-b/place", "rte-b", {
+PLACE_FRAMES = {
+    "zh": ("{b}住{x}，{n}岁；{b}的{r}是{a}。{b}住哪个城市？",
+           "{b}的{r}：{a}。{b}的城市：{x}。{b}的年龄：{n}。{b}在哪个城市？",
+           "{b}{n}岁了，{a}是{b}的{r}，{b}在{x}上班。{b}在哪上班？",
+           "看资料：{a}是{b}的{r}，{b}{n}岁，住{x}。回答{b}住的城市。",
+           "{b}住在哪里？资料：{b}在{x}住，{a}是{b}的{r}，{b}{n}岁。"),
+    "en": ("{b} lives in {x}. {b}'s {r} is {a}. {b} is {n}. Where does {b} live?",
+           "{b}'s {r}: {a}. {b}'s city: {x}. {b}'s age: {n}. Which city?",
+           "where does {b} live? Info: {a} is {b}'s {r}, {b} is {n}, in {x}.",
+           "{a} is the {r} of {b}; {b} is {n} and works in {x}. {b} works where?",
+           "name the city of {b}. {b} is {n}, lives in {x}, has {a} as {r}."),
+}
+
+PLACE = Task("rte-b/place", "rte-b", with_composed(PLACE_FRAMES, {
     "zh": (Phrasing("{a}是{b}的{r}。{b}住在{x}，今年{n}岁。{b}住在哪？"),
            Phrasing("{b}今年{n}岁，在{x}工作，{b}的{r}是{a}。{b}在哪工作？"),
            Phrasing("已知：{b}住在{x}；{a}是{b}的{r}；{b}{n}岁。{b}住在哪个城市？"),
@@ -91,9 +117,20 @@ PLACE = Task("rte-b/place", "rte-b", {
                     heldout=True),
            Phrasing("Profile of {b}: age {n}, city {x}, {r} {a}. What is {b}'s home city?",
                     heldout=True)),
-}, _sample_profile("place"), pooled=True)
+}), _sample_profile("place"), pooled=True)
 
-TABLE = Task("rte-b/table", "rte-b", {
+TABLE_FRAMES = {
+    "zh": ("{g}的价格是{p}，库存是{s}。{qa}？", "库存{s}，价格{p}，商品是{g}。{g}的{qa}？",
+           "{g}一栏：价格{p}；库存{s}。请回答{qa}。", "{g}的{qa}是多少？价格{p}，库存{s}。",
+           "盘点：{g} 库存{s} 价格{p}。{qa}多少？"),
+    "en": ("{g} price is {p} and stock is {s}. The {qa}?",
+           "stock {s}, price {p}, item {g}. What's the {qa} of {g}?",
+           "{g} row: price {p}; stock {s}. Answer with the {qa}.",
+           "what is the {qa} of {g}? Price {p}, stock {s}.",
+           "stocktake: {g} stock {s} price {p}. How much is the {qa}?"),
+}
+
+TABLE = Task("rte-b/table", "rte-b", with_composed(TABLE_FRAMES, {
     "zh": (Phrasing("{g}：价格{p}元，库存{s}个。{g}的{qa}是多少？"),
            Phrasing("商品{g}，库存{s}件，价格{p}元。问{g}的{qa}？"),
            Phrasing("价格表：{g}价格{p}，库存{s}。{g}的{qa}是？"),
@@ -112,6 +149,6 @@ TABLE = Task("rte-b/table", "rte-b", {
            Phrasing("Find the {qa} of {g} in: price {p} | stock {s}"),
            Phrasing("Record {g}: price={p}; stock={s}. Look up its {qa}.", heldout=True),
            Phrasing("Given {g} -> price {p}, stock {s}, what is the {qa}?", heldout=True)),
-}, _sample_table)
+}), _sample_table)
 
 TASKS = (KIN, PLACE, TABLE)

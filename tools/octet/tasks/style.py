@@ -1,5 +1,5 @@
 """rte-f: formal <-> casual rewrites and zh -> en term pairs, answered from fixed tables."""
-from .common import Case, Phrasing, Task
+from .common import Case, Phrasing, Task, with_composed
 from . import lexicon
 
 # (formal, casual): one-to-one in both directions.
@@ -44,7 +44,12 @@ def _sample_terms(rng, lang, split):
     return Case({"t": z1 + "和" + z2}, e1 + " and " + e2, (z1, z2), {"pair": (z1, z2)})
 
 
-CASUAL = Task("rte-f/casual", "rte-f", {
+CASUAL_FRAMES = {
+    "zh": ("口语化：{s}", "说得随意一点：{s}", "用口语讲这句：{s}"),
+    "en": ("casual rewrite: {s}", "say this casually: {s}", "informal wording of: {s}"),
+}
+
+CASUAL = Task("rte-f/casual", "rte-f", with_composed(CASUAL_FRAMES, {
     "zh": (Phrasing("改成口语：{s}"), Phrasing("用随意的语气说：{s}"),
            Phrasing("换成朋友间的说法：{s}"),
            Phrasing("请把下面这句改得口语化一些：{s}"), Phrasing("问：{s}用大白话怎么讲？"),
@@ -58,9 +63,14 @@ CASUAL = Task("rte-f/casual", "rte-f", {
            Phrasing("{s} Now say it casually."), Phrasing("Drop the formality: {s}"),
            Phrasing("Rewrite in a relaxed tone: {s}", heldout=True),
            Phrasing("How might you text this to a buddy? {s}", heldout=True)),
-}, _register_sampler(True), pooled=True)
+}), _register_sampler(True), pooled=True)
 
-FORMAL = Task("rte-f/formal", "rte-f", {
+FORMAL_FRAMES = {
+    "zh": ("书面化：{s}", "说得正式一点：{s}", "用书面语讲这句：{s}"),
+    "en": ("formal rewrite: {s}", "say this formally: {s}", "formal wording of: {s}"),
+}
+
+FORMAL = Task("rte-f/formal", "rte-f", with_composed(FORMAL_FRAMES, {
     "zh": (Phrasing("改成正式书面语：{s}"), Phrasing("用礼貌正式的语气说：{s}"),
            Phrasing("换成公文的说法：{s}"),
            Phrasing("请把这句改成正式的说法：{s}"), Phrasing("{s}用书面语怎么表达？"),
@@ -74,9 +84,14 @@ FORMAL = Task("rte-f/formal", "rte-f", {
            Phrasing("Q: {s} Formal wording?"), Phrasing("Turn this into business language: {s}"),
            Phrasing("Rewrite in a formal tone: {s}", heldout=True),
            Phrasing("How would this read in an official letter? {s}", heldout=True)),
-}, _register_sampler(False), pooled=True)
+}), _register_sampler(False), pooled=True)
 
-TERM = Task("rte-f/term", "rte-f", {
+TERM_FRAMES = {
+    "zh": ("{t}的英文术语？", "英文术语：{t}", "{t}英文叫什么？"),
+    "en": ("{t}: English terms?", "{t} in English, please.", "how do you say {t} in English?"),
+}
+
+TERM = Task("rte-f/term", "rte-f", with_composed(TERM_FRAMES, {
     "zh": (Phrasing("术语英译：{t}"), Phrasing("“{t}”的英文术语是？"),
            Phrasing("{t}用英文怎么说？"),
            Phrasing("请把{t}译成英文术语。"), Phrasing("问：{t}的英文分别是什么？"),
@@ -90,6 +105,6 @@ TERM = Task("rte-f/term", "rte-f", {
            Phrasing("Render these Chinese terms in English: {t}"),
            Phrasing("Give the English terms for {t}.", heldout=True),
            Phrasing("Which English words mean {t}?", heldout=True)),
-}, _sample_terms)
+}), _sample_terms)
 
 TASKS = (CASUAL, FORMAL, TERM)
