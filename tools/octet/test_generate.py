@@ -340,13 +340,13 @@ class ComposedPhrasings(unittest.TestCase):
     task: each opens a similar share of every subsystem's training items."""
 
     def test_every_lead_in_opens_a_similar_share_of_each_subsystem(self):
-        train = SPLIT_ITEMS["train"]
+        prompts = collections.defaultdict(list)
+        for item in SPLIT_ITEMS["train"]:
+            prompts[item.subsystem, item.lang].append(item.prompt)
         for lang, leads in LEAD_INS.items():
             for lead in (l for l in leads if l):
-                shares = []
-                for subsystem in SUBSYSTEMS:
-                    items = [i for i in train if i.subsystem == subsystem and i.lang == lang]
-                    shares.append(sum(i.prompt.startswith(lead) for i in items) / len(items))
+                shares = [sum(p.startswith(lead) for p in prompts[s, lang]) / len(prompts[s, lang])
+                          for s in SUBSYSTEMS]
                 self.assertGreater(min(shares), 0.08, (lang, lead, shares))
                 self.assertLess(max(shares), 2 * min(shares), (lang, lead, shares))
 

@@ -41,7 +41,7 @@ class Task:
 
 
 # Lead-ins shared by every family. Each family adds a few extra training frames, and every
-# lead-in is composed with every one of them (docs/octet.md, "Composed phrasings"), so that
+# lead-in is composed with every one of them (docs/octet.md, "Task families"), so that
 # neither a lead-in nor a single wording marks a task. English frames start lower-case.
 LEAD_INS = {"zh": ("", "请问，", "说真的，", "麻烦你，", "再问一个："),
             "en": ("", "Ok, ", "Hey, ", "Please, ", "So, ")}
