@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 
+#include "engine/backend/precision.h"
 #include "engine/core/result.h"
 #include "engine/gguf/tensor_type.h"
 
@@ -104,9 +105,11 @@ public:
     // out[n_tokens, table.n_in] = rows tokens[i] of table[n_vocab, n_embd]; ids already checked.
     virtual void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) = 0;
 
-    // y[n_tokens, w.n_out] = x[n_tokens, w.n_in] · Wᵀ. Each y element is reduced in one fixed
-    // order, the same for any n_tokens and any thread count.
-    virtual void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) = 0;
+    // y[n_tokens, w.n_out] = x[n_tokens, w.n_in] · Wᵀ, with the activations treated as
+    // `precision` says (precision.h). Each y element is reduced in one fixed order, the same for
+    // any n_tokens and any thread count. A backend without reference kernels computes exact.
+    virtual void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens,
+                        Precision precision) = 0;
 
     // y[n_tokens, n] = x / sqrt(mean(x²) + eps) * weight[n], per row. y may alias x.
     virtual void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,

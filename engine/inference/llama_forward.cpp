@@ -16,8 +16,8 @@ WeightMatrix weight_matrix(const GgufTensorInfo& t) {
     return WeightMatrix{t.type.type, t.data, t.ne[0], t.ne[1], *tensor_row_bytes(t.type, static_cast<uint64_t>(t.ne[0]))};
 }
 
-LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch)
-    : model_(model), backend_(backend) {
+LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch, Precision precision)
+    : model_(model), backend_(backend), precision_(precision) {
     const ModelParams& p = model.params();
     n_embd_ = p.n_embd;
     n_embd_kv_ = p.head_dim() * p.n_head_kv;
@@ -88,9 +88,9 @@ void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_
                                    KvCache& cache, std::span<TokenProbe> probes) {
     const AttentionShape& s = attn_shape_;
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
-    backend_.matmul(weight_matrix(*lw.attn_q), normed_->data(), q_->data(), n);
-    backend_.matmul(weight_matrix(*lw.attn_k), normed_->data(), k_->data(), n);
-    backend_.matmul(weight_matrix(*lw.attn_v), normed_->data(), v_->data(), n);
+    backend_.matmul(weight_matrix(*lw.attn_q), normed_->data(), q_->data(), n, precision_);
+    backend_.matmul(weight_matrix(*lw.attn_k), normed_->data(), k_->data(), n, precision_);
+    backend_.matmul(weight_matrix(*lw.attn_v), normed_->data(), v_->data(), n, precision_);
     if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_embd_);
     if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
     if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
@@ -113,7 +113,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_
         backend_.ablate_heads(attn_->data(), heads, replacement, n, s.n_head, s.head_dim);
     }
     if (!probes.empty()) probe(layer, n, cells, probes);
-    backend_.matmul(weight_matrix(*lw.attn_output), attn_->data(), proj_->data(), n);
+    backend_.matmul(weight_matrix(*lw.attn_output), attn_->data(), proj_->data(), n, precision_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
@@ -121,7 +121,7 @@ void LlamaForward::route(const LayerWeights& lw, int64_t layer, int64_t n, const
                          std::span<TokenProbe> probes) {
     const AttentionShape& s = attn_shape_;
     const int64_t n_groups = model_.weights().n_router_groups;
-    backend_.matmul(weight_matrix(*lw.router), normed_->data(), gates_->data(), n); // [n, n_groups] logits
+    backend_.matmul(weight_matrix(*lw.router), normed_->data(), gates_->data(), n, precision_); // [n, n_groups] logits
     backend_.softmax_rows(gates_->data(), n, n_groups);
     std::span<float> host(host_gates_.data(), static_cast<size_t>(n * n_groups));
     backend_.read(gates_->data(), host);
@@ -197,10 +197,10 @@ void LlamaForward::probe_final_scale(int64_t n, std::span<TokenProbe> probes) {
 
 void LlamaForward::ffn_block(const LayerWeights& lw, int64_t n) {
     backend_.rms_norm(x_->data(), f32(lw.ffn_norm), normed_->data(), n, n_embd_, eps_);
-    backend_.matmul(weight_matrix(*lw.ffn_gate), normed_->data(), gate_->data(), n);
-    backend_.matmul(weight_matrix(*lw.ffn_up), normed_->data(), up_->data(), n);
+    backend_.matmul(weight_matrix(*lw.ffn_gate), normed_->data(), gate_->data(), n, precision_);
+    backend_.matmul(weight_matrix(*lw.ffn_up), normed_->data(), up_->data(), n, precision_);
     backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_);
-    backend_.matmul(weight_matrix(*lw.ffn_down), gate_->data(), proj_->data(), n);
+    backend_.matmul(weight_matrix(*lw.ffn_down), gate_->data(), proj_->data(), n, precision_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
@@ -222,7 +222,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
     if (n_logit_rows == 0) return Ok{};
     const float* last_rows = x_->data() + (n - n_logit_rows) * n_embd_; // [n_logit_rows, n_embd]
     backend_.rms_norm(last_rows, f32(w.output_norm), normed_->data(), n_logit_rows, n_embd_, eps_);
-    backend_.matmul(weight_matrix(*w.output), normed_->data(), logits_->data(), n_logit_rows);
+    backend_.matmul(weight_matrix(*w.output), normed_->data(), logits_->data(), n_logit_rows, precision_);
     backend_.read(logits_->data(), logits.first(static_cast<size_t>(n_logit_rows * n_vocab_)));
     return Ok{};
 }

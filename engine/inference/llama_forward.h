@@ -28,8 +28,10 @@ namespace octo {
 
 class LlamaForward {
 public:
-    // Buffers for batches of up to n_batch tokens.
-    LlamaForward(const Model& model, Backend& backend, int64_t n_batch);
+    // Buffers for batches of up to n_batch tokens; every matrix product at `precision`.
+    LlamaForward(const Model& model, Backend& backend, int64_t n_batch, Precision precision);
+
+    Precision precision() const { return precision_; }
 
     // Turns on measurements and ablation (both off by default). Computes the heads' Gram
     // matrices when norms are asked for. InvalidArgument when the ablation's sizes do not match
@@ -64,6 +66,7 @@ private:
     float eps_;
     int64_t n_layer_;
     int64_t n_batch_;
+    Precision precision_;
 
     InstrumentOptions instrument_;
     HeadAblation ablation_;                          // heads empty: nothing ablated

@@ -23,6 +23,7 @@ uint64_t context_key(const Model& model, const SessionOptions& o) {
     c.ablation_mode = ablation_mode_name(o.ablation.mode);
     c.ablation_digest = kv_digest(digest_input);
     c.measurements = static_cast<uint8_t>((o.instrument.head_norms ? kKvNorms : 0) | (o.instrument.dla ? kKvDla : 0));
+    c.precision = precision_name(o.precision.value_or(default_precision(model.params().architecture)));
     return kv_context_key(c);
 }
 
@@ -78,7 +79,7 @@ Session::Session(const Model& model, Backend& backend, const SessionOptions& opt
       context_key_(context_key(model, options)),
       reuse_(!options.instrument.head_outputs && !options.instrument.attention && options.instrument.hidden_layer < 0),
       dla_(std::move(dla)),
-      forward_(model, backend, n_batch), positions_(static_cast<size_t>(n_batch)),
+      forward_(model, backend, n_batch, options.precision.value_or(default_precision(model.params().architecture))), positions_(static_cast<size_t>(n_batch)),
       write_cells_(static_cast<size_t>(n_batch)) {}
 
 Session::~Session() {

@@ -39,6 +39,9 @@ struct SessionOptions {
     const std::atomic<bool>* cancel = nullptr; // set to stop an eval (checked between layers)
     InstrumentOptions instrument = {}; // per-token measurements (probes()); off by default
     HeadAblation ablation = {};        // heads replaced before the output projection; none by default
+    // How matrix products treat activations (backend/precision.h); nullopt: the model's
+    // default (default_precision of its architecture).
+    std::optional<Precision> precision;
     // A shared pool (must outlive the session and fit the model); null: the session allocates
     // its own of ceil(n_ctx / kv_block_size) blocks.
     KvStore* kv = nullptr;

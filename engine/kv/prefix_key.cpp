@@ -21,8 +21,9 @@ uint64_t kv_digest(std::string_view bytes, uint64_t seed) {
 }
 
 uint64_t kv_context_key(const KvContext& context) {
-    std::string bytes = "octoscope-kv-context-2";
+    std::string bytes = "octoscope-kv-context-3";
     put(bytes, context.model_identity);
+    put(bytes, context.precision);
     bytes.push_back(static_cast<char>(context.measurements));
     bytes.push_back(static_cast<char>(context.ablated));
     if (context.ablated != 0) {

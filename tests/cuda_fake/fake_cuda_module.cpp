@@ -204,7 +204,7 @@ int octo_cuda_matmul(OctoCudaContext* ctx, const OctoCudaWeight* w, const float*
     if (n_tokens > 8 && fault_fires(OCTO_CUDA_FAULT_CUBLAS)) {
         return fail(err, err_len, OCTO_CUDA_ECUBLAS, "cublasGemmEx", __LINE__, "injected cuBLAS failure");
     }
-    ctx->cpu->matmul(w->w, x, y, n_tokens);
+    ctx->cpu->matmul(w->w, x, y, n_tokens, octo::Precision::Exact);
     return OCTO_CUDA_OK;
 }
 

@@ -90,7 +90,7 @@ TEST(CpuMatmul, ScalarMatchesFloat64ProductOfDequantisedWeights) {
                 }
             }
             std::vector<float> y(want.size());
-            backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), y.data(), n_tok);
+            backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), y.data(), n_tok, Precision::Exact);
             EXPECT_LT(relative_l2(y, want), 1e-6) << type_name(type) << " n_in " << n_in;
         }
     }
@@ -108,7 +108,7 @@ TEST(CpuMatmul, EveryPathDecodesWeightsExactly) {
             std::vector<float> identity(static_cast<size_t>(n_in * n_in), 0.0f); // [n_in, n_in]
             for (int64_t i = 0; i < n_in; ++i) identity[i * n_in + i] = 1.0f;
             std::vector<float> y(static_cast<size_t>(n_in * n_out)); // [n_in, n_out]
-            backend(path, 2)->matmul(m.w, identity.data(), y.data(), n_in);
+            backend(path, 2)->matmul(m.w, identity.data(), y.data(), n_in, Precision::Exact);
             int64_t mismatches = 0;
             for (int64_t r = 0; r < n_out; ++r) {
                 for (int64_t i = 0; i < n_in; ++i) mismatches += y[i * n_out + r] != m.dequant[r * n_in + i];
@@ -129,8 +129,8 @@ TEST(CpuMatmul, OptimisedPathsMatchScalarWithinOneInAHundredThousand) {
                 const TestMatrix m = make_matrix(type, n_in, n_out, 11);
                 const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 12);
                 std::vector<float> ref(static_cast<size_t>(n_tok * n_out)), got(ref.size());
-                backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), ref.data(), n_tok);
-                backend(path, 2)->matmul(m.w, x.data(), got.data(), n_tok);
+                backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), ref.data(), n_tok, Precision::Exact);
+                backend(path, 2)->matmul(m.w, x.data(), got.data(), n_tok, Precision::Exact);
                 EXPECT_LT(relative_l2(got, as_double(ref)), 1e-5)
                     << cpu_path_name(path) << " " << type_name(type) << " n_in " << n_in;
             }
@@ -147,19 +147,19 @@ TEST(CpuMatmul, BitIdenticalAcrossThreadCountsAndTokenBatches) {
             const TestMatrix m = make_matrix(type, n_in, n_out, 3);
             const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 4);
             std::vector<float> all(static_cast<size_t>(n_tok * n_out)); // one batch, 1 thread
-            backend(path, 1)->matmul(m.w, x.data(), all.data(), n_tok);
+            backend(path, 1)->matmul(m.w, x.data(), all.data(), n_tok, Precision::Exact);
             for (int threads : {2, 3}) {
                 std::vector<float> y(all.size());
-                backend(path, threads)->matmul(m.w, x.data(), y.data(), n_tok);
+                backend(path, threads)->matmul(m.w, x.data(), y.data(), n_tok, Precision::Exact);
                 EXPECT_EQ(y, all) << cpu_path_name(path) << " " << type_name(type) << " threads " << threads;
             }
             // Tokens one at a time and in uneven batches (5 + 4).
             auto b = backend(path, 2);
             std::vector<float> split(all.size());
-            for (int64_t t = 0; t < n_tok; ++t) b->matmul(m.w, x.data() + t * n_in, split.data() + t * n_out, 1);
+            for (int64_t t = 0; t < n_tok; ++t) b->matmul(m.w, x.data() + t * n_in, split.data() + t * n_out, 1, Precision::Exact);
             EXPECT_EQ(split, all) << cpu_path_name(path) << " " << type_name(type) << " one by one";
-            b->matmul(m.w, x.data(), split.data(), 5);
-            b->matmul(m.w, x.data() + 5 * n_in, split.data() + 5 * n_out, 4);
+            b->matmul(m.w, x.data(), split.data(), 5, Precision::Exact);
+            b->matmul(m.w, x.data() + 5 * n_in, split.data() + 5 * n_out, 4, Precision::Exact);
             EXPECT_EQ(split, all) << cpu_path_name(path) << " " << type_name(type) << " 5 + 4";
         }
     }

@@ -105,7 +105,7 @@ TEST_P(Instrumentation, ReferenceContributionsAndNorms) {
         for (const TokenProbe& probe : r.probes) {
             std::span<const float> z(probe.head_outputs.data() + l * p.n_embd, static_cast<size_t>(p.n_embd));
             const std::vector<double> c = head_contributions(w, z, p.n_head, p.head_dim()); // [n_head][n_embd]
-            b->matmul(weight_matrix(wo), z.data(), projected.data(), 1);
+            b->matmul(weight_matrix(wo), z.data(), projected.data(), 1, Precision::Exact);
             double err = 0.0, ref = 0.0;
             for (int64_t i = 0; i < p.n_embd; ++i) {
                 double sum = 0.0;

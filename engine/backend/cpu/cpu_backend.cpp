@@ -4,8 +4,10 @@
 #include <cstring>
 #include <string>
 
+#include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/cpu_kv_cache.h"
 #include "engine/backend/cpu/matmul_kernels.h"
+#include "engine/backend/cpu/quant_matmul.h"
 #include "engine/gguf/dequantize.h"
 
 namespace octo {
@@ -67,15 +69,53 @@ void CpuBackend::embed(const WeightMatrix& table, std::span<const int32_t> token
     }
 }
 
-void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) {
-    const MatmulRowsKernel kernel = matmul_kernel(path_, w.type);
-    const MatmulArgs args{&w, x, y, n_tokens};
+void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) {
+    const ActivationFormat format =
+        precision == Precision::Reference ? activation_format(w.type) : ActivationFormat::F32;
     const int64_t n_tasks = std::min<int64_t>(w.n_out, n_threads() * kTasksPerThread);
     const int64_t rows_per_task = (w.n_out + n_tasks - 1) / n_tasks;
-    pool_.parallel_for((w.n_out + rows_per_task - 1) / rows_per_task, [&](int64_t task, int) {
-        const int64_t r0 = task * rows_per_task;
-        kernel(args, r0, std::min(w.n_out, r0 + rows_per_task));
-    });
+    const auto for_row_chunks = [&](auto&& kernel) {
+        pool_.parallel_for((w.n_out + rows_per_task - 1) / rows_per_task, [&](int64_t task, int) {
+            const int64_t r0 = task * rows_per_task;
+            kernel(r0, std::min(w.n_out, r0 + rows_per_task));
+        });
+    };
+    // Each activation row is rounded or quantised once, rows split across the threads.
+    const auto for_tokens = [&](auto&& row) {
+        pool_.parallel_for(n_tokens, [&](int64_t t, int) { row(t); });
+    };
+    switch (format) {
+    case ActivationFormat::F32: {
+        const MatmulRowsKernel kernel = matmul_kernel(path_, w.type);
+        const MatmulArgs args{&w, x, y, n_tokens};
+        for_row_chunks([&](int64_t r0, int64_t r1) { kernel(args, r0, r1); });
+        return;
+    }
+    case ActivationFormat::F16:
+    case ActivationFormat::BF16: {
+        rounded_.resize(static_cast<size_t>(n_tokens * w.n_in));
+        for_tokens([&](int64_t t) {
+            round_activation_row(format, x + t * w.n_in, rounded_.data() + t * w.n_in, w.n_in);
+        });
+        const MatmulRowsKernel kernel = matmul_kernel(path_, w.type);
+        const MatmulArgs args{&w, rounded_.data(), y, n_tokens};
+        for_row_chunks([&](int64_t r0, int64_t r1) { kernel(args, r0, r1); });
+        return;
+    }
+    case ActivationFormat::Q8_0:
+    case ActivationFormat::Q8_1:
+    case ActivationFormat::Q8_K: {
+        const int64_t row_bytes = activation_row_bytes(format, w.n_in);
+        quantised_.resize(static_cast<size_t>(n_tokens * row_bytes));
+        for_tokens([&](int64_t t) {
+            quantize_activation_row(format, x + t * w.n_in, quantised_.data() + t * row_bytes, w.n_in);
+        });
+        const QuantMatmulKernel kernel = quant_matmul_kernel(path_, w.type);
+        const QuantMatmulArgs args{&w, quantised_.data(), row_bytes, y, n_tokens};
+        for_row_chunks([&](int64_t r0, int64_t r1) { kernel(args, r0, r1); });
+        return;
+    }
+    }
 }
 
 } // namespace octo

@@ -36,7 +36,7 @@ public:
     Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) override;
 
     void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
-    void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) override;
+    void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) override;
     void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
                   float eps) override;
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
@@ -63,6 +63,8 @@ private:
     ThreadPool pool_;
     CpuPath path_;
     std::vector<std::vector<float>> scratch_; // [n_threads][n_cells] attention scores
+    std::vector<float> rounded_;              // [n_tokens, n_in] activations rounded to fp16/bf16 (reference)
+    std::vector<uint8_t> quantised_;          // [n_tokens][row bytes] activations as Q8_0/Q8_1/Q8_K (reference)
 };
 
 } // namespace octo

@@ -16,6 +16,12 @@ bool has_f16c() {
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
 }
+
+// CPUID leaf 7 sub-leaf 1, EAX bit 4 (AVX-VNNI, the VEX-encoded 256-bit dot products).
+bool has_avx_vnni() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1u << 4)) != 0;
+}
 #endif
 
 } // namespace
@@ -35,12 +41,25 @@ bool cpu_supports(CpuPath path) {
 #else
         return false;
 #endif
+    case CpuPath::AvxVnni:
+#if defined(__x86_64__) || defined(__i386__)
+        return cpu_supports(CpuPath::Avx2) && has_avx_vnni();
+#else
+        return false;
+#endif
+    case CpuPath::Avx512Vnni:
+#if defined(__x86_64__) || defined(__i386__)
+        return cpu_supports(CpuPath::Avx512) && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+#else
+        return false;
+#endif
     }
     return false;
 }
 
 CpuPath best_cpu_path() {
-    for (CpuPath path : {CpuPath::Avx512, CpuPath::Avx2}) {
+    for (CpuPath path : {CpuPath::Avx512Vnni, CpuPath::Avx512, CpuPath::AvxVnni, CpuPath::Avx2}) {
         if (cpu_supports(path)) return path;
     }
     return CpuPath::Scalar;
@@ -51,6 +70,8 @@ std::string_view cpu_path_name(CpuPath path) {
     case CpuPath::Scalar: return "scalar";
     case CpuPath::Avx2: return "avx2";
     case CpuPath::Avx512: return "avx512";
+    case CpuPath::AvxVnni: return "avxvnni";
+    case CpuPath::Avx512Vnni: return "avx512vnni";
     }
     return "?";
 }
@@ -59,6 +80,8 @@ std::optional<CpuPath> parse_cpu_path(std::string_view name) {
     if (name == "scalar") return CpuPath::Scalar;
     if (name == "avx2") return CpuPath::Avx2;
     if (name == "avx512") return CpuPath::Avx512;
+    if (name == "avxvnni") return CpuPath::AvxVnni;
+    if (name == "avx512vnni") return CpuPath::Avx512Vnni;
     return std::nullopt;
 }
 

@@ -8,18 +8,27 @@
 
 namespace octo {
 
+// Float kernels (exact precision, F32/F16/BF16 weights) come in scalar, AVX2 and AVX-512 forms;
+// integer kernels (reference precision, quantised weights; quant_matmul.h) in scalar, AVX2
+// (u8 × i8 multiply-add), AVX-VNNI and AVX-512 VNNI forms. A path names one of each.
 enum class CpuPath {
-    Scalar, // plain C++ reference kernels (dequantise a block, then multiply)
-    Avx2,   // AVX2 + FMA + F16C
-    Avx512, // AVX-512F on top of AVX2 (the AVX2 decoders, 16-lane multiply-adds)
+    Scalar,     // plain C++ reference kernels (dequantise a block, then multiply)
+    Avx2,       // AVX2 + FMA + F16C
+    Avx512,     // AVX-512F on top of AVX2 (the AVX2 decoders, 16-lane multiply-adds); AVX2 integer kernels
+    AvxVnni,    // AVX2 float kernels; integer kernels with the AVX-VNNI dot product (256-bit)
+    Avx512Vnni, // AVX-512 float kernels; integer kernels with AVX-512 VNNI (+BW, VL)
 };
+
+// Every path, slowest first.
+inline constexpr CpuPath kCpuPaths[] = {CpuPath::Scalar, CpuPath::Avx2, CpuPath::Avx512, CpuPath::AvxVnni,
+                                        CpuPath::Avx512Vnni};
 
 // The fastest path this CPU supports.
 CpuPath best_cpu_path();
 bool cpu_supports(CpuPath path);
 
 std::string_view cpu_path_name(CpuPath path);
-std::optional<CpuPath> parse_cpu_path(std::string_view name); // "scalar", "avx2", "avx512"
+std::optional<CpuPath> parse_cpu_path(std::string_view name); // "scalar", "avx2", "avx512", "avxvnni", "avx512vnni"
 
 // The processor's name as the OS reports it ("AMD EPYC 7B13"), or "unknown CPU".
 std::string cpu_model_name();

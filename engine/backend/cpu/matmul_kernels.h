@@ -28,8 +28,10 @@ MatmulRowsKernel avx512_matmul_kernel(TensorType type);
 
 inline MatmulRowsKernel matmul_kernel(CpuPath path, TensorType type) {
     switch (path) {
-    case CpuPath::Avx2: return avx2_matmul_kernel(type);
-    case CpuPath::Avx512: return avx512_matmul_kernel(type);
+    case CpuPath::Avx2:
+    case CpuPath::AvxVnni: return avx2_matmul_kernel(type);
+    case CpuPath::Avx512:
+    case CpuPath::Avx512Vnni: return avx512_matmul_kernel(type);
     case CpuPath::Scalar: break;
     }
     return scalar_matmul_kernel(type);

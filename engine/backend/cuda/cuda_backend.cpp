@@ -209,7 +209,13 @@ void CudaBackend::embed(const WeightMatrix& table, std::span<const int32_t> toke
     });
 }
 
-void CudaBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) {
+// The CUDA kernels keep activations in float: a reference-precision product is computed exact
+// (said once in the log; docs/cuda.md).
+void CudaBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) {
+    if (precision == Precision::Reference && !reference_noted_) {
+        reference_noted_ = true;
+        spdlog::info("cuda: reference precision is not implemented on the GPU yet; products are computed exact");
+    }
     const OctoCudaWeight* dw = device_weight(w);
     if (!dw) return;
     guarded([&](char* err, size_t len) { return api_->matmul(ctx_, dw, x, y, n_tokens, err, len); });

@@ -50,7 +50,7 @@ public:
     Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) override;
 
     void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
-    void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens) override;
+    void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) override;
     void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
                   float eps) override;
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
@@ -91,6 +91,7 @@ private:
     std::map<const float*, int64_t> buffers_; // device base -> floats, for device_constant
     std::unordered_map<const uint8_t*, OctoCudaWeight*> weights_;
     std::unordered_map<const float*, float*> constants_;
+    bool reference_noted_ = false; // the exact fallback for reference precision was logged
 };
 
 // Why CUDA is disabled in this process (after a sticky error), or empty.

@@ -1,0 +1,49 @@
+// Integer matrix-product kernels of the CPU backend at reference precision (precision.h): a
+// quantised weight row times activation rows already quantised to the weight type's partner
+// format (activation_quant.h), as llama.cpp's CPU backend computes it:
+//   y[t, r] = Σ over blocks b of  scale(W[r], b) · scale(x[t], b) · (Σ integer products of b)
+// (K-quants: per 256-value super-block, the integer sub-block products weighted by their 6-bit
+// or 8-bit scales, minus the min term from the activation block sums).
+//
+// The integer sums are exact, so kernels for different instruction sets differ only in the
+// order of the float steps. Within one kernel that order is fixed: each y element is computed
+// the same way for any n_tokens, any rows given and any thread, so results are bit-identical
+// across thread counts and batch splits. The scalar kernels are the reference the others are
+// tested against. Internal to engine/backend/cpu.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/backend/backend.h"
+#include "engine/backend/cpu/cpu_features.h"
+
+namespace octo {
+
+struct QuantMatmulArgs {
+    const WeightMatrix* w = nullptr;
+    const uint8_t* xq = nullptr; // [n_tokens][xq_row_bytes]: quantised activation rows
+    int64_t xq_row_bytes = 0;
+    float* y = nullptr;          // [n_tokens, w->n_out]
+    int64_t n_tokens = 0;
+};
+
+using QuantMatmulKernel = void (*)(const QuantMatmulArgs& args, int64_t row_begin, int64_t row_end);
+
+// nullptr when the path has no integer kernel for the type (F32/F16/BF16: float kernels).
+QuantMatmulKernel scalar_quant_matmul_kernel(TensorType type);
+QuantMatmulKernel avx2_quant_matmul_kernel(TensorType type);       // AVX2 multiply-add of u8 × i8
+QuantMatmulKernel avxvnni_quant_matmul_kernel(TensorType type);    // AVX-VNNI dot products (256-bit)
+QuantMatmulKernel avx512vnni_quant_matmul_kernel(TensorType type); // AVX-512 VNNI (512-bit)
+
+inline QuantMatmulKernel quant_matmul_kernel(CpuPath path, TensorType type) {
+    switch (path) {
+    case CpuPath::Avx2:
+    case CpuPath::Avx512: return avx2_quant_matmul_kernel(type);
+    case CpuPath::AvxVnni: return avxvnni_quant_matmul_kernel(type);
+    case CpuPath::Avx512Vnni: return avx512vnni_quant_matmul_kernel(type);
+    case CpuPath::Scalar: break;
+    }
+    return scalar_quant_matmul_kernel(type);
+}
+
+} // namespace octo
