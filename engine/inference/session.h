@@ -41,7 +41,7 @@ struct SessionOptions {
     HeadAblation ablation = {};        // heads replaced before the output projection; none by default
     // How matrix products treat activations (backend/precision.h); nullopt: the model's
     // default (default_precision of its architecture).
-    std::optional<Precision> precision;
+    std::optional<Precision> precision = std::nullopt;
     // A shared pool (must outlive the session and fit the model); null: the session allocates
     // its own of ceil(n_ctx / kv_block_size) blocks.
     KvStore* kv = nullptr;

@@ -29,7 +29,7 @@ struct KvContext {
     // Bits of the measurements cached with the blocks (KvMeasurement in session.h); 0: none.
     uint8_t measurements = 0;
     // How matrix products treated activations ("reference", "exact"): K/V differ between them.
-    std::string_view precision;
+    std::string_view precision = {};
 };
 
 uint64_t kv_context_key(const KvContext& context);

@@ -63,8 +63,8 @@ std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) {
 
 std::vector<CpuPath> optimised_paths() {
     std::vector<CpuPath> paths;
-    for (CpuPath path : {CpuPath::Avx2, CpuPath::Avx512}) {
-        if (cpu_supports(path)) paths.push_back(path);
+    for (CpuPath path : kCpuPaths) {
+        if (path != CpuPath::Scalar && cpu_supports(path)) paths.push_back(path);
     }
     return paths;
 }

@@ -136,6 +136,13 @@ TEST(KvPoolPrefix, ContextKeyCoversModelAndAblation) {
     EXPECT_NE(kv_context_key(KvContext{"model-1", 0b1000, "zero", 7}), c_zero);
     EXPECT_NE(kv_context_key(KvContext{"model-1", 0b100, "zero", 8}), c_zero);
     EXPECT_NE(kv_digest("abc"), kv_digest("abd"));
+    // Reference and exact precision compute different K/V.
+    KvContext reference{"model-1", 0, "zero", 0};
+    reference.precision = "reference";
+    KvContext exact = reference;
+    exact.precision = "exact";
+    EXPECT_NE(kv_context_key(reference), kv_context_key(exact));
+    EXPECT_NE(kv_context_key(reference), plain);
 }
 
 TEST(KvPoolPrefix, DifferentContextNeverReuses) {

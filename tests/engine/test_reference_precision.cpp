@@ -1,0 +1,324 @@
+// Reference precision (backend/precision.h): activations rounded as llama.cpp rounds them —
+// hand-worked blocks for each activation format (ties to even, the scale rules) — and the
+// integer kernels: the scalar ones against a float64 sum of the same quantised values, every
+// optimised path against the scalar one, bit-identical across threads and batch splits.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/backend/cpu/activation_quant.h"
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/core/half.h"
+#include "engine/gguf/dequantize.h"
+#include "engine/gguf/quantize.h"
+#include "tests/support/error_norms.h"
+
+namespace octo {
+namespace {
+
+using test::relative_l2;
+
+const TensorType kQuantTypes[] = {TensorType::Q4_0, TensorType::Q4_1, TensorType::Q5_0, TensorType::Q5_1,
+                                  TensorType::Q8_0, TensorType::Q4_K, TensorType::Q5_K, TensorType::Q6_K};
+
+std::string type_name(TensorType t) { return std::string(tensor_type_info(static_cast<uint32_t>(t))->name); }
+
+bool is_k_quant(TensorType t) { return t == TensorType::Q4_K || t == TensorType::Q5_K || t == TensorType::Q6_K; }
+
+// --- activation formats, worked by hand ------------------------------------------------------------
+
+TEST(ActivationQuant, Q8_0RoundsHalfToEvenWithScale127OverMax) {
+    float x[32] = {127.0f, 2.5f, -3.5f, 0.5f, 1.5f, -0.5f, 126.5f};
+    ActQ8_0 q;
+    quantize_activation_row(ActivationFormat::Q8_0, x, &q, 32);
+    EXPECT_EQ(q.d, 1.0f); // fp16(127 / 127)
+    const int want[7] = {127, 2, -4, 0, 2, 0, 126};
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(q.qs[i], want[i]) << "value " << i;
+    EXPECT_EQ(q.sum, 127 + 2 - 4 + 2 + 126);
+    // A scale that fp16 cannot hold: d is rounded, the values are not re-rounded with it.
+    float y[32] = {};
+    y[0] = 0.3f;
+    y[1] = 0.15f;
+    quantize_activation_row(ActivationFormat::Q8_0, y, &q, 32);
+    EXPECT_EQ(q.d, fp16_to_fp32(fp32_to_fp16(0.3f / 127.0f)));
+    EXPECT_EQ(q.qs[0], 127);
+    EXPECT_EQ(q.qs[1], static_cast<int>(std::nearbyint(0.15f * (127.0f / 0.3f))));
+}
+
+TEST(ActivationQuant, Q8_0OfZerosIsZero) {
+    const float x[32] = {};
+    ActQ8_0 q;
+    q.qs[3] = 9;
+    quantize_activation_row(ActivationFormat::Q8_0, x, &q, 32);
+    EXPECT_EQ(q.d, 0.0f);
+    for (int8_t v : q.qs) EXPECT_EQ(v, 0);
+}
+
+TEST(ActivationQuant, Q8_1KeepsTheScaledSumInHalfPrecision) {
+    float x[32] = {};
+    for (int i = 0; i < 32; ++i) x[i] = 0.01f * static_cast<float>(i); // max 0.31
+    ActQ8_1 q;
+    quantize_activation_row(ActivationFormat::Q8_1, x, &q, 32);
+    const float d = 0.31f / 127.0f;
+    int sum = 0;
+    for (int i = 0; i < 32; ++i) {
+        EXPECT_EQ(q.qs[i], static_cast<int>(std::nearbyint(x[i] * (127.0f / 0.31f)))) << i;
+        sum += q.qs[i];
+    }
+    EXPECT_EQ(q.d, fp16_to_fp32(fp32_to_fp16(d)));
+    EXPECT_EQ(q.s, fp16_to_fp32(fp32_to_fp16(d * static_cast<float>(sum))));
+}
+
+TEST(ActivationQuant, Q8_KScalesByMinus127OverTheSignedMax) {
+    std::vector<float> x(256, 0.0f);
+    x[0] = 254.0f; // the largest magnitude: iscale = -127 / 254 = -0.5
+    x[1] = 5.0f;   // -2.5 -> -2 (ties to even)
+    x[2] = -7.0f;  // 3.5 -> 4
+    x[17] = -254.0f; // same magnitude, later: the first one sets the sign
+    ActQ8_K q;
+    quantize_activation_row(ActivationFormat::Q8_K, x.data(), &q, 256);
+    EXPECT_EQ(q.d, -2.0f); // 1 / iscale, a float
+    EXPECT_EQ(q.qs[0], -127);
+    EXPECT_EQ(q.qs[1], -2);
+    EXPECT_EQ(q.qs[2], 4);
+    EXPECT_EQ(q.qs[17], 127);
+    EXPECT_EQ(q.bsums[0], -127 - 2 + 4);
+    EXPECT_EQ(q.bsums[1], 127);
+    EXPECT_EQ(q.bsums[2], 0);
+}
+
+TEST(ActivationQuant, HalfAndBFloatRoundToNearestEven) {
+    const float x[4] = {1.0f + 0x1p-11f, 1.0f + 0x3p-11f, 1.0f + 0x1p-8f, 1.0f + 0x3p-8f};
+    float h[4], b[4];
+    round_activation_row(ActivationFormat::F16, x, h, 4);
+    round_activation_row(ActivationFormat::BF16, x, b, 4);
+    EXPECT_EQ(h[0], 1.0f);             // tie -> even
+    EXPECT_EQ(h[1], 1.0f + 0x1p-9f);   // tie -> even (up)
+    EXPECT_EQ(b[2], 1.0f);
+    EXPECT_EQ(b[3], 1.0f + 0x1p-6f);
+}
+
+// --- kernels ------------------------------------------------------------------------------------
+
+struct TestMatrix {
+    std::vector<uint8_t> bytes;
+    std::vector<float> dequant; // [n_out, n_in]
+    WeightMatrix w;
+};
+
+TestMatrix make_matrix(TensorType type, int64_t n_in, int64_t n_out, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<float> values(static_cast<size_t>(n_in * n_out));
+    for (float& v : values) v = dist(rng);
+    TestMatrix m;
+    const uint64_t row_bytes = *tensor_row_bytes(*tensor_type_info(static_cast<uint32_t>(type)), n_in);
+    m.bytes.resize(row_bytes * static_cast<uint64_t>(n_out));
+    m.dequant.resize(values.size());
+    for (int64_t r = 0; r < n_out; ++r) {
+        quantize_row(type, values.data() + r * n_in, m.bytes.data() + r * row_bytes, n_in);
+        dequantize_row(type, m.bytes.data() + r * row_bytes, m.dequant.data() + r * n_in, n_in);
+    }
+    m.w = WeightMatrix{type, m.bytes.data(), n_in, n_out, row_bytes};
+    return m;
+}
+
+std::vector<float> random_vector(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> dist(0.0f, 1.0f);
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) {
+    auto b = CpuBackend::create({threads, path});
+    return b ? std::move(b.value()) : nullptr;
+}
+
+std::vector<CpuPath> optimised_paths() {
+    std::vector<CpuPath> paths;
+    for (CpuPath path : kCpuPaths) {
+        if (path != CpuPath::Scalar && cpu_supports(path)) paths.push_back(path);
+    }
+    return paths;
+}
+
+// Row lengths: an odd number of 32-blocks, and three K-quant super-blocks.
+int64_t row_length(TensorType t) { return is_k_quant(t) ? 768 : 480; }
+
+float half_at(const uint8_t* p) {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return fp16_to_fp32(h);
+}
+
+// The activation row x as the kernels see it, dequantised: q · d per block; for Q8_1 also the
+// per-block correction m · (s - d·Σq) that the reference's rounded s adds to the min term.
+double reference_dot(const TestMatrix& m, int64_t r, const float* x, TensorType type) {
+    const int64_t n_in = m.w.n_in;
+    const ActivationFormat f = activation_format(type);
+    std::vector<uint8_t> q(static_cast<size_t>(activation_row_bytes(f, n_in)));
+    quantize_activation_row(f, x, q.data(), n_in);
+    std::vector<double> xd(static_cast<size_t>(n_in));
+    double correction = 0.0;
+    const uint8_t* row = m.bytes.data() + static_cast<uint64_t>(r) * m.w.row_bytes;
+    if (f == ActivationFormat::Q8_0) {
+        const auto* b = reinterpret_cast<const ActQ8_0*>(q.data());
+        for (int64_t i = 0; i < n_in; ++i) xd[i] = double(b[i / 32].d) * b[i / 32].qs[i % 32];
+    } else if (f == ActivationFormat::Q8_1) {
+        const auto* b = reinterpret_cast<const ActQ8_1*>(q.data());
+        const uint64_t block_bytes = tensor_type_info(static_cast<uint32_t>(type))->type_size;
+        for (int64_t k = 0; k < n_in / 32; ++k) {
+            int sum = 0;
+            for (int i = 0; i < 32; ++i) {
+                xd[k * 32 + i] = double(b[k].d) * b[k].qs[i];
+                sum += b[k].qs[i];
+            }
+            correction += double(half_at(row + k * block_bytes + 2)) * (double(b[k].s) - double(b[k].d) * sum);
+        }
+    } else {
+        const auto* b = reinterpret_cast<const ActQ8_K*>(q.data());
+        for (int64_t i = 0; i < n_in; ++i) xd[i] = double(b[i / 256].d) * b[i / 256].qs[i % 256];
+    }
+    double s = correction;
+    for (int64_t i = 0; i < n_in; ++i) s += double(m.dequant[r * n_in + i]) * xd[i];
+    return s;
+}
+
+TEST(ReferencePrecision, ScalarKernelsSumTheQuantisedProductsExactly) {
+    for (TensorType type : kQuantTypes) {
+        const int64_t n_in = row_length(type), n_out = 11, n_tok = 3;
+        const TestMatrix m = make_matrix(type, n_in, n_out, 5);
+        const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 6);
+        std::vector<double> want(static_cast<size_t>(n_tok * n_out));
+        for (int64_t t = 0; t < n_tok; ++t) {
+            for (int64_t r = 0; r < n_out; ++r) want[t * n_out + r] = reference_dot(m, r, x.data() + t * n_in, type);
+        }
+        std::vector<float> y(want.size());
+        backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), y.data(), n_tok, Precision::Reference);
+        EXPECT_LT(relative_l2(y, want), 2e-6) << type_name(type);
+    }
+}
+
+// The activations' 8-bit rounding moves the product by about a percent, never more.
+TEST(ReferencePrecision, StaysCloseToTheExactProduct) {
+    for (TensorType type : kQuantTypes) {
+        const int64_t n_in = row_length(type), n_out = 16, n_tok = 4;
+        const TestMatrix m = make_matrix(type, n_in, n_out, 9);
+        const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 10);
+        std::vector<float> exact(static_cast<size_t>(n_tok * n_out)), ref(exact.size());
+        auto b = backend(CpuPath::Scalar, 1);
+        b->matmul(m.w, x.data(), exact.data(), n_tok, Precision::Exact);
+        b->matmul(m.w, x.data(), ref.data(), n_tok, Precision::Reference);
+        const double err = relative_l2(ref, std::vector<double>(exact.begin(), exact.end()));
+        EXPECT_GT(err, 1e-5) << type_name(type) << ": the activations were not quantised";
+        EXPECT_LT(err, 3e-2) << type_name(type);
+    }
+}
+
+// Integer sums are exact on every path: only the order of the float steps differs.
+TEST(ReferencePrecision, OptimisedPathsMatchScalar) {
+    const auto paths = optimised_paths();
+    if (paths.empty()) GTEST_SKIP() << "this CPU has no optimised kernel path";
+    for (CpuPath path : paths) {
+        for (TensorType type : kQuantTypes) {
+            for (int64_t n_tok : {1, 4, 7}) {
+                const int64_t n_in = row_length(type), n_out = 19;
+                const TestMatrix m = make_matrix(type, n_in, n_out, 13);
+                const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 14);
+                std::vector<float> ref(static_cast<size_t>(n_tok * n_out)), got(ref.size());
+                backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), ref.data(), n_tok, Precision::Reference);
+                backend(path, 2)->matmul(m.w, x.data(), got.data(), n_tok, Precision::Reference);
+                EXPECT_LT(relative_l2(got, std::vector<double>(ref.begin(), ref.end())), 1e-6)
+                    << cpu_path_name(path) << " " << type_name(type) << " n_tok " << n_tok;
+            }
+        }
+    }
+}
+
+// A weight block of extreme values (Q8_0 -128, all-15 nibbles, 6-bit maxima) cannot overflow
+// the 16-bit pair sums of the AVX2 kernels: every path agrees with the scalar one.
+TEST(ReferencePrecision, ExtremeWeightsAgreeOnEveryPath) {
+    for (TensorType type : kQuantTypes) {
+        const int64_t n_in = row_length(type), n_out = 3;
+        TestMatrix m = make_matrix(type, n_in, n_out, 17);
+        const uint64_t block_bytes = tensor_type_info(static_cast<uint32_t>(type))->type_size;
+        for (uint64_t at = 0; at < m.bytes.size(); at += block_bytes) {
+            // Keep the scales (fp16 fields) and fill the quantised values with all-ones bits:
+            // Q8_0 values of -1, nibbles of 15, Q6_K values of 63 and scales of -1.
+            const uint64_t first = type == TensorType::Q6_K ? 0 : (type == TensorType::Q8_0 ? 2 : 4);
+            const uint64_t last = type == TensorType::Q6_K ? 208 : block_bytes;
+            for (uint64_t i = at + first; i < at + last; ++i) m.bytes[i] = type == TensorType::Q8_0 ? 0x80 : 0xff;
+        }
+        std::vector<float> x(static_cast<size_t>(2 * n_in));
+        for (size_t i = 0; i < x.size(); ++i) x[i] = (i % 2) ? -1.0f : 1.0f; // activations of ±127
+        x[0] = -1.0f;
+        std::vector<float> ref(static_cast<size_t>(2 * n_out));
+        backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), ref.data(), 2, Precision::Reference);
+        for (CpuPath path : optimised_paths()) {
+            std::vector<float> got(ref.size());
+            backend(path, 1)->matmul(m.w, x.data(), got.data(), 2, Precision::Reference);
+            EXPECT_LT(relative_l2(got, std::vector<double>(ref.begin(), ref.end())), 1e-6)
+                << cpu_path_name(path) << " " << type_name(type);
+        }
+    }
+}
+
+TEST(ReferencePrecision, BitIdenticalAcrossThreadCountsAndTokenBatches) {
+    std::vector<CpuPath> paths = optimised_paths();
+    paths.push_back(CpuPath::Scalar);
+    std::vector<TensorType> types(std::begin(kQuantTypes), std::end(kQuantTypes));
+    types.insert(types.end(), {TensorType::F16, TensorType::BF16, TensorType::F32});
+    for (CpuPath path : paths) {
+        for (TensorType type : types) {
+            const int64_t n_in = is_k_quant(type) ? 512 : 480, n_out = 37, n_tok = 9;
+            const TestMatrix m = make_matrix(type, n_in, n_out, 3);
+            const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 4);
+            std::vector<float> all(static_cast<size_t>(n_tok * n_out));
+            backend(path, 1)->matmul(m.w, x.data(), all.data(), n_tok, Precision::Reference);
+            for (int threads : {2, 3}) {
+                std::vector<float> y(all.size());
+                backend(path, threads)->matmul(m.w, x.data(), y.data(), n_tok, Precision::Reference);
+                EXPECT_EQ(y, all) << cpu_path_name(path) << " " << type_name(type) << " threads " << threads;
+            }
+            auto b = backend(path, 2);
+            std::vector<float> split(all.size());
+            for (int64_t t = 0; t < n_tok; ++t) {
+                b->matmul(m.w, x.data() + t * n_in, split.data() + t * n_out, 1, Precision::Reference);
+            }
+            EXPECT_EQ(split, all) << cpu_path_name(path) << " " << type_name(type) << " one by one";
+            b->matmul(m.w, x.data(), split.data(), 5, Precision::Reference);
+            b->matmul(m.w, x.data() + 5 * n_in, split.data() + 5 * n_out, 4, Precision::Reference);
+            EXPECT_EQ(split, all) << cpu_path_name(path) << " " << type_name(type) << " 5 + 4";
+        }
+    }
+}
+
+// F16 / BF16 weights: the exact product of the rounded activations; F32: the exact product.
+TEST(ReferencePrecision, FloatWeightsSeeRoundedActivations) {
+    for (TensorType type : {TensorType::F16, TensorType::BF16, TensorType::F32}) {
+        const int64_t n_in = 96, n_out = 7, n_tok = 2;
+        const TestMatrix m = make_matrix(type, n_in, n_out, 23);
+        const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 24);
+        std::vector<float> rounded(x.size());
+        round_activation_row(activation_format(type), x.data(), rounded.data(), static_cast<int64_t>(x.size()));
+        if (type != TensorType::F32) {
+            EXPECT_NE(rounded, x) << type_name(type);
+        }
+        for (CpuPath path : {CpuPath::Scalar, best_cpu_path()}) {
+            auto b = backend(path, 2);
+            std::vector<float> ref(static_cast<size_t>(n_tok * n_out)), want(ref.size());
+            b->matmul(m.w, x.data(), ref.data(), n_tok, Precision::Reference);
+            b->matmul(m.w, rounded.data(), want.data(), n_tok, Precision::Exact);
+            EXPECT_EQ(ref, want) << cpu_path_name(path) << " " << type_name(type);
+        }
+    }
+}
+
+} // namespace
+} // namespace octo
