@@ -49,7 +49,7 @@ bool cpu_supports(CpuPath path) {
 #endif
     case CpuPath::Avx512Vnni:
 #if defined(__x86_64__) || defined(__i386__)
-        return cpu_supports(CpuPath::Avx512) && __builtin_cpu_supports("avx512bw") &&
+        return cpu_supports(CpuPath::Avx512) && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
 #else
         return false;
