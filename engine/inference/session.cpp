@@ -181,20 +181,22 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
     return std::span<const float>(logits_);
 }
 
-Status Session::attribute_probe(TokenProbe& probe, int32_t target) {
-    auto dla = dla_->attribute(probe, target);
-    if (!dla) return dla.error();
-    probe.dla = std::move(dla.value());
-    probe.dla_target = target;
-    if (!options_.instrument.head_outputs) probe.head_outputs.clear(); // kept only for DLA
+Status Session::attribute_probes(std::span<TokenProbe* const> probes, std::span<const int32_t> targets) {
+    if (auto s = dla_->attribute(backend_, probes, targets); !s) return s;
+    for (size_t i = 0; i < probes.size(); ++i) {
+        probes[i]->dla_target = targets[i];
+        if (!options_.instrument.head_outputs) probes[i]->head_outputs.clear(); // kept only for DLA
+    }
     return Ok{};
 }
 
 Status Session::record_probes(std::span<const int32_t> tokens, int64_t first_position) {
+    if (dla_ && probes_.size() > 1) { // every position but the last, whose target comes next
+        std::vector<TokenProbe*> known;
+        for (size_t i = 0; i + 1 < probes_.size(); ++i) known.push_back(&probes_[i]);
+        if (auto s = attribute_probes(known, tokens.subspan(1, known.size())); !s) return s;
+    }
     for (size_t i = 0; i < probes_.size(); ++i) {
-        if (dla_ && i + 1 < probes_.size()) {
-            if (auto s = attribute_probe(probes_[i], tokens[i + 1]); !s) return s;
-        }
         if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(first_position) + i], probes_[i]);
     }
     dla_pending_ = dla_.has_value();
@@ -203,7 +205,8 @@ Status Session::record_probes(std::span<const int32_t> tokens, int64_t first_pos
 
 Status Session::attribute(int32_t target) {
     if (!dla_pending_ || probes_.empty()) return Ok{};
-    if (auto s = attribute_probe(probes_.back(), target); !s) return s;
+    TokenProbe* last = &probes_.back();
+    if (auto s = attribute_probes(std::span<TokenProbe* const>(&last, 1), std::span<const int32_t>(&target, 1)); !s) return s;
     if (caches_measurements()) store_->set_probe(read_cells_[static_cast<size_t>(position_ - 1)], probes_.back());
     dla_pending_ = false;
     return Ok{};

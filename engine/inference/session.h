@@ -100,7 +100,7 @@ private:
     bool measuring() const;
     bool caches_measurements() const;
     Status record_probes(std::span<const int32_t> tokens, int64_t first_position);
-    Status attribute_probe(TokenProbe& probe, int32_t target); // DLA toward `target`
+    Status attribute_probes(std::span<TokenProbe* const> probes, std::span<const int32_t> targets); // DLA
 
     const Model& model_;
     Backend& backend_;

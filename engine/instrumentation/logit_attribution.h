@@ -7,11 +7,17 @@
 //     dla[l][h] = (W_h z_h) · (g ⊙ u_t) · r = z_hᵀ (W_Oᵀ a)_h     with a = g ⊙ u_t · r,
 // so one transposed projection W_Oᵀ a per layer (n_embd² multiply-adds) gives every head's
 // value. Positive values push the logit of t up. Values are in logit units.
+//
+// The positions of a batch are attributed together: per layer, one threaded matrix product of
+// the backend, [n positions, n_embd] · W_O (exact precision, reduced in a fixed order, so the
+// values do not depend on how positions are batched).
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "engine/backend/backend.h"
 #include "engine/core/result.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/model/model.h"
@@ -20,20 +26,20 @@ namespace octo {
 
 class LogitAttribution {
 public:
-    // Dequantises the output projections once per model (Model::output_projections()).
+    // Dequantises and transposes the output projections once per model (Model::output_projections()).
     static Result<LogitAttribution> create(const Model& model);
 
-    // dla[n_layer][n_head] of the position `probe` measured, toward token `target`. The probe
-    // needs head_outputs ([n_layer][n_embd]) and final_inv_rms. InvalidArgument otherwise or
-    // when target is outside the vocabulary.
-    Result<std::vector<float>> attribute(const TokenProbe& probe, int32_t target) const;
+    // Sets probes[i]->dla ([n_layer][n_head]) toward targets[i]. Each probe needs head_outputs
+    // ([n_layer][n_embd]) and final_inv_rms. InvalidArgument otherwise or when a target is
+    // outside the vocabulary (no probe is changed then).
+    Status attribute(Backend& backend, std::span<TokenProbe* const> probes, std::span<const int32_t> targets) const;
 
 private:
-    LogitAttribution(const Model& model, const std::vector<std::vector<float>>& w_o)
-        : model_(&model), w_o_(&w_o) {}
+    LogitAttribution(const Model& model, const std::vector<std::vector<float>>& w_o_t)
+        : model_(&model), w_o_t_(&w_o_t) {}
 
     const Model* model_;
-    const std::vector<std::vector<float>>* w_o_; // [n_layer][n_embd][n_embd]
+    const std::vector<std::vector<float>>* w_o_t_; // [n_layer][n_embd in][n_embd out]
 };
 
 } // namespace octo

@@ -57,7 +57,8 @@ public:
     // model_constants.cpp), per layer ([n_layer] of):
     // the heads' Gram matrices G_h = W_hᵀ W_h (head_grams.h), [n_head][head_dim][head_dim];
     Result<const std::vector<std::vector<float>>*> head_grams() const;
-    // attn_output dequantised, [n_embd][n_embd] (one row per output), for direct logit attribution.
+    // attn_output dequantised and transposed, [n_embd][n_embd] (row i: how input i of the
+    // projection reaches every output), for direct logit attribution as one matrix product.
     Result<const std::vector<std::vector<float>>*> output_projections() const;
 
 private:

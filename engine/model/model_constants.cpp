@@ -38,7 +38,16 @@ Result<const std::vector<std::vector<float>>*> Model::head_grams() const {
 
 Result<const std::vector<std::vector<float>>*> Model::output_projections() const {
     compute_once(weights_, output_projections_.once, output_projections_.values, output_projections_.error,
-                 [](const GgufTensorInfo& t) { return dequantize_rows(t, 0, t.ne[1]); });
+                 [](const GgufTensorInfo& t) -> Result<std::vector<float>> {
+                     auto w = dequantize_rows(t, 0, t.ne[1]); // [n_out][n_in]
+                     if (!w) return w.error();
+                     const int64_t n_in = t.ne[0], n_out = t.ne[1];
+                     std::vector<float> transposed(w->size()); // [n_in][n_out]
+                     for (int64_t r = 0; r < n_out; ++r) {
+                         for (int64_t i = 0; i < n_in; ++i) transposed[i * n_out + r] = (*w)[r * n_in + i];
+                     }
+                     return transposed;
+                 });
     if (output_projections_.error) return *output_projections_.error;
     return &output_projections_.values;
 }

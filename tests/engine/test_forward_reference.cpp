@@ -222,12 +222,16 @@ TEST_F(ForwardReference, Qwen2TinyQuantisedExact) {
     }
 }
 
-// Every kernel path at reference precision on the K-quant file: the scalar path reproduces it too.
-TEST_F(ForwardReference, Qwen2TinyQ4_K_MEveryPath) {
-    const auto cases = read_cases(read_json(dir_ / "qwen2_tiny_ref.json").at("cases").at("q4_k_m"), "first_step_logits");
-    for (CpuPath path : kCpuPaths) {
-        if (!cpu_supports(path)) continue;
-        check_against_reference(dir_, {"qwen2-tiny-q4_k_m.gguf", 3e-2, 12, 7, Precision::Reference, 1e-3}, cases, path);
+// Every kernel path at reference precision, on every weight type of the quantised files.
+TEST_F(ForwardReference, Qwen2TinyQuantisedEveryPath) {
+    const auto all = read_json(dir_ / "qwen2_tiny_ref.json").at("cases");
+    for (const char* type : {"q8_0", "q5_k_m", "q4_k_m"}) {
+        const auto cases = read_cases(all.at(type), "first_step_logits");
+        for (CpuPath path : kCpuPaths) {
+            if (!cpu_supports(path)) continue;
+            check_against_reference(dir_, {std::string("qwen2-tiny-") + type + ".gguf", 3e-2, 12, 7, Precision::Reference, 1e-3},
+                                    cases, path);
+        }
     }
 }
 

@@ -1,18 +1,21 @@
-// Integer kernels with AVX-512 VNNI: 512-bit dot products (vpdpbusd) over steps of 64 values, in
-// register tiles of up to 4 weight rows × 3 tokens, so that each weight step is unpacked once per
-// tile and each activation step loaded once per tile row.
+// Integer kernels with AVX-512 (BW, VNNI): 512-bit steps of 64 values in register tiles of up to
+// 4 weight rows × 3 tokens, so that each weight step is unpacked once per tile and each activation
+// step loaded once per tile row.
 //
-// vpdpbusd multiplies unsigned by signed bytes. The activations are taken as u = q + 128 (0..255)
-// and every weight unpacked to a signed value w (Q8_0 as stored, Q4_0 q - 8, Q5_0 q - 16, Q4_1 /
-// Q5_1 / Q4_K / Q5_K q, Q6_K q - 32), so  Σ u·w = Σ q·w + 128·Σ w : the dot product starts from
-// -128·Σ w (computed once per weight step) and gives Σ q·w exactly.
-//
-// Per (row, token) the float steps are fixed — for every 64-value step, the sixteen 4-value
-// integer sums times (weight scale × activation scale) of their lane, added to one 16-lane
-// accumulator, plus the min terms (Q4_1 / Q5_1: m·s per block; Q4_K / Q5_K: dmin·m·(d·Σq) per
-// sub-block) — and the lanes are reduced in one order at the end. The tile shape never changes a
-// result. The activation rows of a call are first laid out for these kernels (u, lane scales, min
-// factors) in a per-thread buffer: a small cost next to the product.
+// Weights are unpacked to unsigned bytes (Q8_0 stored values + 128, Q4_0 / Q5_0 without their
+// offset, the others as stored) and multiplied with the signed activation bytes:
+//   32-value blocks (Q8_0, Q4_0, Q5_0, Q4_1, Q5_1): vpdpbusd gives sixteen sums of four products,
+//     started from -offset·Σq of each block (precomputed per activation block), so the sums are
+//     exactly Σ (w - offset)·q; each lane then adds (d_w·d_x)·sum to a 16-lane accumulator
+//     (lanes 0..7: the step's first block, 8..15: its second), and Q4_1 / Q5_1 add m·s.
+//   K-quants (Q4_K, Q5_K, Q6_K): u8 × i8 pairs (vpmaddubsw, at most 2·63·127) times the 16-bit
+//     sub-block scales (vpmaddwd) are summed in integers over the 256-value super-block, as the
+//     reference does; then one float step, d·d_x times the sums, and the min term
+//     dmin·d_x·Σ m·(block sums) (Q4_K / Q5_K) or the offset -32·Σ scale·(block sums) (Q6_K, in
+//     the integer sums).
+// Per (row, token) these steps are fixed and the lanes are reduced in one order at the end, so the
+// tile shape never changes a result. The activation rows of a call are first laid out for these
+// kernels in a per-thread buffer: a small cost next to the product.
 // GCC 12's AVX-512 intrinsics read a deliberately undefined register (GCC bug 105593).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -43,8 +46,8 @@ namespace {
 
 using namespace qblock;
 
-constexpr int kRows = 4;   // weight rows per tile
-constexpr int kTokens = 3; // tokens per tile
+constexpr int kRows = 4;            // weight rows per tile
+constexpr int kTokens = 3;          // tokens per tile
 constexpr int64_t kTokenBlock = 48; // tokens laid out at a time
 
 OCTO_Z inline float half_at(const uint8_t* p) {
@@ -58,11 +61,6 @@ OCTO_Z inline float half_at(const uint8_t* p) {
 OCTO_Z inline __m512i counts(long long lo, long long hi) {
     const long long l = lo * 0x0001000100010001ll, h = hi * 0x0001000100010001ll;
     return _mm512_set_epi64(h, h, h, h, l, l, l, l);
-}
-
-// Eight bytes -> eight floats in lanes 0..7 (the others 0).
-OCTO_Z inline __m512 widen8(uint64_t bytes) {
-    return _mm512_zextps256_ps512(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(bytes)))));
 }
 
 // [a × 8 lanes, b × 8 lanes]
@@ -79,46 +77,87 @@ OCTO_Z inline __m512i load256x2(const uint8_t* lo, const uint8_t* hi) {
 OCTO_Z inline __m512i nibbles64(const uint8_t* a, const uint8_t* b) {
     const __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
     const __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
-    const __m256i aa = _mm256_set_m128i(va, va);
-    const __m256i bb = _mm256_set_m128i(vb, vb);
-    const __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(aa), bb, 1);
+    const __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(va, va)), _mm256_set_m128i(vb, vb), 1);
     constexpr long long k4 = 4 * 0x0001000100010001ll; // 128-bit lanes: a, a >> 4, b, b >> 4
-    const __m512i shifted = _mm512_srlv_epi16(v, _mm512_set_epi64(k4, k4, 0, 0, k4, k4, 0, 0));
-    return _mm512_and_si512(shifted, _mm512_set1_epi8(15));
+    return _mm512_and_si512(_mm512_srlv_epi16(v, _mm512_set_epi64(k4, k4, 0, 0, k4, k4, 0, 0)), _mm512_set1_epi8(15));
 }
 
-// One 64-value step of a weight row: signed values, the scale of each 4-value lane, and the start
-// of the dot product (-128·Σ w per lane).
-struct WeightStep {
-    __m512i w;
-    __m512 scale;
-    __m512i start;
-    __m512 min; // Q4_1 / Q5_1: m of each block's lanes; K-quants: dmin·m of each sub-block (lanes 0..7)
+// --- activations in the kernels' layout -------------------------------------------------------------
+// 32-value block formats, per 64-value step k (blocks 2k, 2k + 1):
+//   q[64] | start: int32[16], -offset·Σq of the four values of each lane |
+//   scale: float[16], d of each lane's block | s: float[16], Q8_1: s of block 2k at 0, of 2k + 1 at 8
+// Q8_K, per 256-value super-block: q[256] | d: float[16] (all the same) | bsums: int16[16],
+//   pair sums bsums[2s] + bsums[2s+1]: int16[8] (+ pad) | per step: 32·(q[2i] + q[2i+1]), int16[32]
+struct ActLayout {
+    int64_t bytes_per_row = 0;
 };
 
-OCTO_Z inline __m512i start_of(__m512i w) {
-    return _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(static_cast<char>(0x80)), w));
+constexpr int64_t kStep32Bytes = 64 + 64 + 64 + 64;
+constexpr int64_t kSuperBytes = 256 + 64 + 64 + 4 * 64;
+
+OCTO_Z void lay_out_row(ActivationFormat format, int offset, const uint8_t* src, int64_t n_in, uint8_t* dst) {
+    if (format == ActivationFormat::Q8_K) {
+        const auto* b = reinterpret_cast<const ActQ8_K*>(src);
+        for (int64_t sb = 0; sb < n_in / 256; ++sb) {
+            uint8_t* out = dst + sb * kSuperBytes;
+            std::memcpy(out, b[sb].qs, 256);
+            _mm512_storeu_ps(out + 256, _mm512_set1_ps(b[sb].d));
+            const __m256i bsums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b[sb].bsums));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 320), bsums);
+            const __m128i pairs = _mm_hadd_epi16(_mm256_castsi256_si128(bsums), _mm256_extracti128_si256(bsums, 1));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 352), pairs);
+            for (int k = 0; k < 4; ++k) {
+                const __m512i q = _mm512_loadu_si512(b[sb].qs + 64 * k);
+                _mm512_storeu_si512(out + 384 + 64 * k, _mm512_maddubs_epi16(_mm512_set1_epi8(32), q));
+            }
+        }
+        return;
+    }
+    const bool q8_1 = format == ActivationFormat::Q8_1;
+    const int64_t nb = n_in / 32;
+    const int64_t n_steps = (nb + 1) / 2;
+    std::memset(dst, 0, static_cast<size_t>(n_steps * kStep32Bytes));
+    for (int64_t k = 0; k < nb; ++k) {
+        uint8_t* step = dst + (k / 2) * kStep32Bytes;
+        const int half = static_cast<int>(k % 2);
+        const int8_t* qs = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].qs : reinterpret_cast<const ActQ8_0*>(src)[k].qs;
+        const float d = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].d : reinterpret_cast<const ActQ8_0*>(src)[k].d;
+        std::memcpy(step + 32 * half, qs, 32);
+        if (offset != 0) { // each lane's four values: the same partial sums as a signed product
+            const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs));
+            const __m256i sums = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(static_cast<char>(offset == 128 ? 0x80 : offset)), q);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(step + 64 + 32 * half), _mm256_sub_epi32(_mm256_setzero_si256(), sums));
+        }
+        _mm256_storeu_ps(reinterpret_cast<float*>(step + 128) + 8 * half, _mm256_set1_ps(d));
+        if (q8_1) reinterpret_cast<float*>(step + 192)[8 * half] = reinterpret_cast<const ActQ8_1*>(src)[k].s;
+    }
 }
 
 // --- 32-value block types: step k covers blocks 2k and 2k + 1 (the second absent in a tail) ----
 
+struct Step32 {
+    __m512i w;   // unsigned values
+    __m512 scale; // d_w of each lane's block
+    float m[2] = {0.0f, 0.0f}; // Q4_1 / Q5_1: m of the two blocks
+};
+
 struct Q8_0 {
-    static constexpr int kBlock = 32, kBytes = kQ8_0Bytes;
+    static constexpr int kBytes = kQ8_0Bytes, kOffset = 128;
     static constexpr ActivationFormat kFormat = ActivationFormat::Q8_0;
-    OCTO_Z static void load(const uint8_t* a, const uint8_t* b, WeightStep& s) {
+    OCTO_Z static void load(const uint8_t* a, const uint8_t* b, Step32& s) {
         static const uint8_t zero[32] = {};
-        s.w = load256x2(a + 2, b ? b + 2 : zero);
+        s.w = _mm512_xor_si512(load256x2(a + 2, b ? b + 2 : zero), _mm512_set1_epi8(static_cast<char>(0x80)));
         s.scale = halves(half_at(a), b ? half_at(b) : 0.0f);
     }
 };
 
 template <bool kFifthBit, bool kMin>
 struct Q45 {
-    static constexpr int kBlock = 32;
     static constexpr int kBytes = kFifthBit ? (kMin ? kQ5_1Bytes : kQ5_0Bytes) : (kMin ? kQ4_1Bytes : kQ4_0Bytes);
+    static constexpr int kOffset = kMin ? 0 : (kFifthBit ? 16 : 8);
     static constexpr ActivationFormat kFormat = kMin ? ActivationFormat::Q8_1 : ActivationFormat::Q8_0;
     static constexpr int kQs = (kMin ? 4 : 2) + (kFifthBit ? 4 : 0); // offset of qs in the block
-    OCTO_Z static void load(const uint8_t* a, const uint8_t* b, WeightStep& s) {
+    OCTO_Z static void load(const uint8_t* a, const uint8_t* b, Step32& s) {
         static const uint8_t zero[kBytes] = {};
         const uint8_t* bb = b ? b : zero;
         __m512i w = nibbles64(a + kQs, bb + kQs);
@@ -127,69 +166,127 @@ struct Q45 {
             std::memcpy(&qa, a + (kMin ? 4 : 2), 4);
             std::memcpy(&qb, bb + (kMin ? 4 : 2), 4);
             const __mmask64 bits = static_cast<__mmask64>(qa) | (static_cast<__mmask64>(qb) << 32);
-            w = _mm512_or_si512(w, _mm512_and_si512(_mm512_movm_epi8(bits), _mm512_set1_epi8(16)));
+            w = _mm512_or_si512(w, _mm512_maskz_mov_epi8(bits, _mm512_set1_epi8(16)));
         }
-        if constexpr (!kMin) w = _mm512_sub_epi8(w, _mm512_set1_epi8(kFifthBit ? 16 : 8));
-        if (!b) w = _mm512_maskz_mov_epi8(0xffffffffull, w); // a tail block: nothing in the upper half
         s.w = w;
         s.scale = halves(half_at(a), b ? half_at(b) : 0.0f);
-        if constexpr (kMin) s.min = halves(half_at(a + 2), b ? half_at(b + 2) : 0.0f);
+        if constexpr (kMin) {
+            s.m[0] = half_at(a + 2);
+            s.m[1] = b ? half_at(b + 2) : 0.0f;
+        }
     }
 };
 
+// Per (row, token) as the reference's 32-block dot products: one 8-lane accumulator, blocks added
+// in order (lanes: sums of four products), m·s of Q4_1 / Q5_1 added to a separate float.
+template <class P, int R, int T>
+OCTO_Z void tile32(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[T], int64_t nb, float* y,
+                   int64_t y_stride) {
+    constexpr bool kMin = P::kFormat == ActivationFormat::Q8_1;
+    __m256 acc[R][T];
+    float extra[R][T];
+    for (int r = 0; r < R; ++r) {
+        for (int t = 0; t < T; ++t) {
+            acc[r][t] = _mm256_setzero_ps();
+            extra[r][t] = 0.0f;
+        }
+    }
+    for (int64_t k = 0; 2 * k < nb; ++k) {
+        Step32 ws[R];
+        for (int r = 0; r < R; ++r) {
+            const uint8_t* a = rows[r] + 2 * k * P::kBytes;
+            P::load(a, 2 * k + 1 < nb ? a + P::kBytes : nullptr, ws[r]);
+        }
+        const bool second = 2 * k + 1 < nb;
+        for (int t = 0; t < T; ++t) {
+            const uint8_t* step = act[t] + k * kStep32Bytes;
+            const __m512i q = _mm512_loadu_si512(step);
+            const __m512 xs = _mm512_loadu_ps(step + 128);
+            for (int r = 0; r < R; ++r) {
+                const __m512i dot = _mm512_dpbusd_epi32(_mm512_loadu_si512(step + 64), ws[r].w, q);
+                const __m512 sums = _mm512_cvtepi32_ps(dot);
+                const __m512 d = _mm512_mul_ps(ws[r].scale, xs);
+                acc[r][t] = _mm256_fmadd_ps(_mm512_castps512_ps256(d), _mm512_castps512_ps256(sums), acc[r][t]);
+                if (second) {
+                    acc[r][t] = _mm256_fmadd_ps(_mm512_extractf32x8_ps(d, 1), _mm512_extractf32x8_ps(sums, 1), acc[r][t]);
+                }
+                if constexpr (kMin) {
+                    const float* s = reinterpret_cast<const float*>(step + 192);
+                    extra[r][t] += ws[r].m[0] * s[0];
+                    if (second) extra[r][t] += ws[r].m[1] * s[8];
+                }
+            }
+        }
+    }
+    for (int r = 0; r < R; ++r) {
+        for (int t = 0; t < T; ++t) {
+            __m128 v = _mm_add_ps(_mm256_extractf128_ps(acc[r][t], 1), _mm256_castps256_ps128(acc[r][t]));
+            v = _mm_add_ps(v, _mm_movehl_ps(v, v));
+            v = _mm_add_ss(v, _mm_movehdup_ps(v));
+            y[t * y_stride + r] = _mm_cvtss_f32(v) + extra[r][t];
+        }
+    }
+}
+
 // --- K-quants: step k covers values 64k .. 64k + 63 of a super-block ---------------------------
+
+// Per super-block of a row: the 16-bit scale of each pair of products per step, and (Q4_K / Q5_K)
+// the mins, each twice (one per 16-value block sum).
+struct SuperScales {
+    __m512i sc16; // int16 elements 0..15: the super-block's scales (Q4_K/Q5_K: 8, Q6_K: 16)
+    __m128i mins; // int16: m[0..7]
+    float d = 0.0f, dmin = 0.0f;
+};
 
 template <bool kFifthBit>
 struct Q45_K {
-    static constexpr int kBlock = 256, kBytes = kFifthBit ? kQ5_KBytes : kQ4_KBytes;
-    static constexpr ActivationFormat kFormat = ActivationFormat::Q8_K;
-    // The sub-block scales d·sc[s] and mins dmin·m[s] (lanes 0..7) of a super-block; the 6-bit
-    // fields unpacked four at a time as in qblock::unpack_k_scale_min.
-    struct Scales { __m512 sc; __m512 min; };
-    OCTO_Z static Scales scales(const uint8_t* block) {
+    static constexpr int kBytes = kFifthBit ? kQ5_KBytes : kQ4_KBytes;
+    static constexpr bool kMins = true;
+    static constexpr bool kLaneMins = !kFifthBit; // the reference keeps Q4_K's min term in 4 float lanes
+    // The 6-bit fields unpacked four at a time as in qblock::unpack_k_scale_min.
+    OCTO_Z static SuperScales scales(const uint8_t* block) {
         uint32_t a, b, c;
         std::memcpy(&a, block + 4, 4);
         std::memcpy(&b, block + 8, 4);
         std::memcpy(&c, block + 12, 4);
         const uint64_t sc = (a & 0x3f3f3f3fu) | static_cast<uint64_t>((c & 0x0f0f0f0fu) | ((a >> 2) & 0x30303030u)) << 32;
         const uint64_t mn = (b & 0x3f3f3f3fu) | static_cast<uint64_t>(((c >> 4) & 0x0f0f0f0fu) | ((b >> 2) & 0x30303030u)) << 32;
-        Scales out;
-        out.sc = _mm512_mul_ps(_mm512_set1_ps(half_at(block)), widen8(sc));
-        out.min = _mm512_maskz_mul_ps(0x00ff, _mm512_set1_ps(half_at(block + 2)), widen8(mn));
+        SuperScales out;
+        out.sc16 = _mm512_zextsi256_si512(_mm256_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(sc))));
+        out.mins = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(mn)));
+        out.d = half_at(block);
+        out.dmin = half_at(block + 2);
         return out;
     }
-    OCTO_Z static void load(const uint8_t* block, const Scales& sc, int k, WeightStep& s) {
+    // Unsigned values of step k and the scale of each product pair (sub-blocks 2k, 2k + 1).
+    OCTO_Z static void load(const uint8_t* block, const SuperScales& sc, int k, __m512i& w, __m512i& scale) {
         const __m256i packed = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + (kFifthBit ? 48 : 16) + 32 * k));
-        const __m512i both = _mm512_broadcast_i64x4(packed);
-        __m512i w = _mm512_and_si512(_mm512_srlv_epi16(both, counts(0, 4)), _mm512_set1_epi8(15));
+        w = _mm512_and_si512(_mm512_srlv_epi16(_mm512_broadcast_i64x4(packed), counts(0, 4)), _mm512_set1_epi8(15));
         if constexpr (kFifthBit) {
             const __m512i qh = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 16)));
             const __m512i bit = _mm512_and_si512(_mm512_srlv_epi16(qh, counts(2 * k, 2 * k + 1)), _mm512_set1_epi8(1));
             w = _mm512_or_si512(w, _mm512_slli_epi16(bit, 4));
         }
-        s.w = w;
-        const int lo = 2 * k, hi = 2 * k + 1;
-        s.scale = _mm512_permutexvar_ps(_mm512_set_epi32(hi, hi, hi, hi, hi, hi, hi, hi, lo, lo, lo, lo, lo, lo, lo, lo), sc.sc);
+        const short lo = static_cast<short>(2 * k), hi = static_cast<short>(2 * k + 1);
+        scale = _mm512_permutexvar_epi16(_mm512_set_epi16(hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi,
+                                                          lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo),
+                                         sc.sc16);
     }
 };
 
 struct Q6_K {
-    static constexpr int kBlock = 256, kBytes = kQ6_KBytes;
-    static constexpr ActivationFormat kFormat = ActivationFormat::Q8_K;
-    struct Scales { __m512 per_lane[4]; };
-    OCTO_Z static Scales scales(const uint8_t* block) {
-        Scales out;
-        const __m512 d = _mm512_set1_ps(half_at(block + 208));
-        const __m128i expand = _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
-        for (int k = 0; k < 4; ++k) {
-            uint32_t four;
-            std::memcpy(&four, block + 192 + 4 * k, 4);
-            const __m128i s = _mm_shuffle_epi8(_mm_cvtsi32_si128(static_cast<int>(four)), expand);
-            out.per_lane[k] = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(s)));
-        }
+    static constexpr int kBytes = kQ6_KBytes;
+    static constexpr bool kMins = false;
+    static constexpr bool kLaneMins = false;
+    OCTO_Z static SuperScales scales(const uint8_t* block) {
+        SuperScales out;
+        out.sc16 = _mm512_zextsi256_si512(
+            _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 192))));
+        out.d = half_at(block + 208);
         return out;
     }
-    OCTO_Z static void load(const uint8_t* block, const Scales& sc, int k, WeightStep& s) {
+    // Unsigned 6-bit values of step k and the scale of each product pair (16-value groups 4k..4k+3).
+    OCTO_Z static void load(const uint8_t* block, const SuperScales& sc, int k, __m512i& w, __m512i& scale) {
         const int h = k / 2; // half of the super-block
         const __m512i ql = _mm512_loadu_si512(block + 64 * h);
         const __m512i qh = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 128 + 32 * h)));
@@ -197,173 +294,124 @@ struct Q6_K {
         const __m512i low = _mm512_and_si512(_mm512_srlv_epi16(ql, counts(nib, nib)), _mm512_set1_epi8(15));
         // qh bits 0-1 / 2-3 (even steps) or 4-5 / 6-7 (odd) of the two 32-value groups
         const __m512i high = _mm512_and_si512(_mm512_srlv_epi16(qh, counts(nib, nib + 2)), _mm512_set1_epi8(3));
-        s.w = _mm512_sub_epi8(_mm512_or_si512(low, _mm512_slli_epi16(high, 4)), _mm512_set1_epi8(32));
-        s.scale = sc.per_lane[k];
+        w = _mm512_or_si512(low, _mm512_slli_epi16(high, 4));
+        const short g = static_cast<short>(4 * k);
+        const short g1 = static_cast<short>(g + 1), g2 = static_cast<short>(g + 2), g3 = static_cast<short>(g + 3);
+        scale = _mm512_permutexvar_epi16(_mm512_set_epi16(g3, g3, g3, g3, g3, g3, g3, g3, g2, g2, g2, g2, g2, g2, g2, g2,
+                                                          g1, g1, g1, g1, g1, g1, g1, g1, g, g, g, g, g, g, g, g),
+                                         sc.sc16);
     }
 };
 
-// --- activations in the kernels' layout ------------------------------------------------------------
-//   u[n_steps * 64]       q + 128
-//   scale[n_steps * 16]   the activation scale of each lane
-//   min[n_steps * 16]     Q8_1: s / 8 of each lane's block (8 lanes a block add up to m·s);
-//                         Q8_K: per super-block (at its first step), d·(bsums[2s] + bsums[2s+1]) in lane s
-struct ActLayout {
-    int64_t n_steps = 0;
-    int64_t bytes_per_row = 0;
-};
-
-ActLayout act_layout(int64_t n_in) {
-    ActLayout l;
-    l.n_steps = (n_in + 63) / 64;
-    l.bytes_per_row = l.n_steps * (64 + 64 + 64);
-    return l;
-}
-
-OCTO_Z void lay_out_row(ActivationFormat format, const uint8_t* src, int64_t n_in, uint8_t* dst, const ActLayout& l) {
-    uint8_t* u = dst;
-    float* scale = reinterpret_cast<float*>(dst + l.n_steps * 64);
-    float* min = scale + l.n_steps * 16;
-    std::memset(dst, 0, static_cast<size_t>(l.bytes_per_row));
-    std::memset(u, 128, static_cast<size_t>(l.n_steps * 64));
-    if (format == ActivationFormat::Q8_K) {
-        const auto* b = reinterpret_cast<const ActQ8_K*>(src);
-        for (int64_t sb = 0; sb < n_in / 256; ++sb) {
-            for (int i = 0; i < 256; i += 64) {
-                const __m512i q = _mm512_loadu_si512(b[sb].qs + i);
-                _mm512_storeu_si512(u + 256 * sb + i, _mm512_xor_si512(q, _mm512_set1_epi8(static_cast<char>(0x80))));
-            }
-            for (int k = 0; k < 4; ++k) _mm512_storeu_ps(scale + (4 * sb + k) * 16, _mm512_set1_ps(b[sb].d));
-            for (int s = 0; s < 8; ++s) {
-                min[4 * sb * 16 + s] = b[sb].d * static_cast<float>(b[sb].bsums[2 * s] + b[sb].bsums[2 * s + 1]);
-            }
-        }
-        return;
-    }
-    const bool q8_1 = format == ActivationFormat::Q8_1;
-    const int64_t nb = n_in / 32;
-    for (int64_t k = 0; k < nb; ++k) {
-        const int8_t* qs = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].qs : reinterpret_cast<const ActQ8_0*>(src)[k].qs;
-        const float d = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].d : reinterpret_cast<const ActQ8_0*>(src)[k].d;
-        const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(u + 32 * k), _mm256_xor_si256(q, _mm256_set1_epi8(static_cast<char>(0x80))));
-        _mm256_storeu_ps(scale + 8 * k, _mm256_set1_ps(d));
-        if (q8_1) _mm256_storeu_ps(min + 8 * k, _mm256_set1_ps(reinterpret_cast<const ActQ8_1*>(src)[k].s * 0.125f));
-    }
-}
-
-// --- tiles ---------------------------------------------------------------------------------------
-
-template <int R, int T>
-struct Acc {
-    __m512 v[R][T];
-};
-
-template <int R, int T>
-OCTO_Z inline void add_step(Acc<R, T>& acc, const WeightStep (&ws)[R], const uint8_t* const (&act)[T], const ActLayout& l,
-                            int64_t step, bool with_min) {
-    for (int t = 0; t < T; ++t) {
-        const __m512i u = _mm512_loadu_si512(act[t] + step * 64);
-        const float* scale = reinterpret_cast<const float*>(act[t] + l.n_steps * 64) + step * 16;
-        const __m512 xs = _mm512_loadu_ps(scale);
-        for (int r = 0; r < R; ++r) {
-            const __m512i dot = _mm512_dpbusd_epi32(ws[r].start, u, ws[r].w);
-            acc.v[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(ws[r].scale, xs), acc.v[r][t]);
-            if (with_min) {
-                const __m512 m = _mm512_loadu_ps(scale + l.n_steps * 16);
-                acc.v[r][t] = _mm512_fmadd_ps(ws[r].min, m, acc.v[r][t]);
-            }
-        }
-    }
-}
-
+// Per (row, token) as the reference's K-quant dot products: the integer sums of a super-block in
+// 8 lanes (four products each, over the eight 32-value groups), d·d_x times them added to one
+// 8-lane accumulator; the min term -dmin·d_x·Σ m·(pair sums) kept in 4 float lanes (Q4_K) or one
+// float (Q5_K); Q6_K's offset of 32 removed from each pair of products.
 template <class P, int R, int T>
-OCTO_Z void tile32(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[T], const ActLayout& l, int64_t nb,
-                   float* y, int64_t y_stride) {
-    constexpr bool kMin = P::kFormat == ActivationFormat::Q8_1;
-    Acc<R, T> acc;
+OCTO_Z void tile_k(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[T], int64_t nb, float* y,
+                   int64_t y_stride) {
+    __m256 acc[R][T];
+    __m128 mins[R][T];
     for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) acc.v[r][t] = _mm512_setzero_ps();
-    }
-    for (int64_t k = 0; 2 * k < nb; ++k) {
-        WeightStep ws[R];
-        for (int r = 0; r < R; ++r) {
-            const uint8_t* a = rows[r] + 2 * k * P::kBytes;
-            P::load(a, 2 * k + 1 < nb ? a + P::kBytes : nullptr, ws[r]);
-            ws[r].start = start_of(ws[r].w);
+        for (int t = 0; t < T; ++t) {
+            acc[r][t] = _mm256_setzero_ps();
+            mins[r][t] = _mm_setzero_ps();
         }
-        add_step<R, T>(acc, ws, act, l, k, kMin);
-    }
-    for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) y[t * y_stride + r] = _mm512_reduce_add_ps(acc.v[r][t]);
-    }
-}
-
-template <class P, int R, int T>
-OCTO_Z void tile_k(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[T], const ActLayout& l, int64_t nb,
-                   float* y, int64_t y_stride) {
-    constexpr bool kMin = !std::is_same_v<P, Q6_K>;
-    Acc<R, T> acc;
-    for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) acc.v[r][t] = _mm512_setzero_ps();
     }
     for (int64_t sb = 0; sb < nb; ++sb) {
-        typename P::Scales sc[R];
+        SuperScales sc[R];
         for (int r = 0; r < R; ++r) sc[r] = P::scales(rows[r] + sb * P::kBytes);
-        for (int k = 0; k < 4; ++k) {
-            WeightStep ws[R];
-            for (int r = 0; r < R; ++r) {
-                P::load(rows[r] + sb * P::kBytes, sc[r], k, ws[r]);
-                ws[r].start = start_of(ws[r].w);
-            }
-            add_step<R, T>(acc, ws, act, l, 4 * sb + k, false);
+        __m512i sums[R][T];
+        for (int r = 0; r < R; ++r) {
+            for (int t = 0; t < T; ++t) sums[r][t] = _mm512_setzero_si512();
         }
-        if constexpr (kMin) { // - Σ_s dmin·m[s] · d·(bsums of sub-block s)
+        for (int k = 0; k < 4; ++k) {
+            __m512i w[R], scale[R];
+            for (int r = 0; r < R; ++r) P::load(rows[r] + sb * P::kBytes, sc[r], k, w[r], scale[r]);
             for (int t = 0; t < T; ++t) {
-                const float* min = reinterpret_cast<const float*>(act[t] + l.n_steps * 64) + l.n_steps * 16 + 4 * sb * 16;
-                const __m512 m = _mm512_loadu_ps(min);
-                for (int r = 0; r < R; ++r) acc.v[r][t] = _mm512_fnmadd_ps(sc[r].min, m, acc.v[r][t]);
+                const uint8_t* block = act[t] + sb * kSuperBytes;
+                const __m512i q = _mm512_loadu_si512(block + 64 * k);
+                for (int r = 0; r < R; ++r) {
+                    __m512i pairs = _mm512_maddubs_epi16(w[r], q); // |pair| <= 2·63·127
+                    if constexpr (!P::kMins) pairs = _mm512_sub_epi16(pairs, _mm512_loadu_si512(block + 384 + 64 * k));
+                    sums[r][t] = _mm512_add_epi32(sums[r][t], _mm512_madd_epi16(pairs, scale[r]));
+                }
+            }
+        }
+        for (int t = 0; t < T; ++t) {
+            const uint8_t* block = act[t] + sb * kSuperBytes;
+            const float dx = reinterpret_cast<const float*>(block + 256)[0];
+            const __m128i pair_sums = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 352));
+            for (int r = 0; r < R; ++r) {
+                const __m256i s8 = _mm256_add_epi32(_mm512_castsi512_si256(sums[r][t]), _mm512_extracti64x4_epi64(sums[r][t], 1));
+                acc[r][t] = _mm256_fmadd_ps(_mm256_set1_ps(dx * sc[r].d), _mm256_cvtepi32_ps(s8), acc[r][t]);
+                if constexpr (P::kMins) {
+                    const __m128i prod = _mm_madd_epi16(sc[r].mins, pair_sums); // 4 int32
+                    const float dmin = -dx * sc[r].dmin;
+                    if constexpr (P::kLaneMins) {
+                        mins[r][t] = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(prod), mins[r][t]);
+                    } else {
+                        __m128i s4 = _mm_hadd_epi32(_mm_hadd_epi32(prod, _mm_setzero_si128()), _mm_setzero_si128());
+                        mins[r][t] = _mm_add_ss(mins[r][t], _mm_set_ss(dmin * static_cast<float>(_mm_cvtsi128_si32(s4))));
+                    }
+                }
             }
         }
     }
     for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) y[t * y_stride + r] = _mm512_reduce_add_ps(acc.v[r][t]);
+        for (int t = 0; t < T; ++t) {
+            __m128 v = _mm_add_ps(_mm256_extractf128_ps(acc[r][t], 1), _mm256_castps256_ps128(acc[r][t]));
+            v = _mm_add_ps(v, _mm_movehl_ps(v, v));
+            v = _mm_add_ss(v, _mm_movehdup_ps(v));
+            __m128 m = mins[r][t];
+            if constexpr (P::kLaneMins) {
+                m = _mm_add_ps(m, _mm_movehl_ps(m, m));
+                m = _mm_add_ss(m, _mm_movehdup_ps(m));
+            }
+            y[t * y_stride + r] = _mm_cvtss_f32(v) + _mm_cvtss_f32(m);
+        }
     }
 }
 
-template <class P, int R, int T>
-OCTO_Z void tile(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[T], const ActLayout& l, int64_t nb,
-                 float* y, int64_t y_stride) {
-    if constexpr (P::kBlock == 32) {
-        tile32<P, R, T>(rows, act, l, nb, y, y_stride);
-    } else {
-        tile_k<P, R, T>(rows, act, l, nb, y, y_stride);
-    }
+// --- rows × tokens ---------------------------------------------------------------------------------
+
+template <class P>
+constexpr bool kIsK = std::is_same_v<P, Q45_K<false>> || std::is_same_v<P, Q45_K<true>> || std::is_same_v<P, Q6_K>;
+
+template <class P>
+int64_t laid_row_bytes(int64_t n_in) {
+    if constexpr (kIsK<P>) return n_in / 256 * kSuperBytes;
+    return (n_in / 32 + 1) / 2 * kStep32Bytes;
 }
 
 // Rows [r, r + R) × tokens [t, t + T) of the laid-out activations.
 template <class P, int R, int T>
-OCTO_Z void run_tile(const WeightMatrix& w, const uint8_t* laid, const ActLayout& l, int64_t r, int64_t t_local,
+OCTO_Z void run_tile(const WeightMatrix& w, const uint8_t* laid, int64_t laid_bytes, int64_t r, int64_t t_local,
                      float* y_tile) {
     const uint8_t* rows[R];
     for (int i = 0; i < R; ++i) rows[i] = w.data + static_cast<uint64_t>(r + i) * w.row_bytes;
     const uint8_t* act[T];
-    for (int i = 0; i < T; ++i) act[i] = laid + (t_local + i) * l.bytes_per_row;
-    tile<P, R, T>(rows, act, l, w.n_in / P::kBlock, y_tile, w.n_out);
+    for (int i = 0; i < T; ++i) act[i] = laid + (t_local + i) * laid_bytes;
+    if constexpr (kIsK<P>) {
+        tile_k<P, R, T>(rows, act, w.n_in / 256, y_tile, w.n_out);
+    } else {
+        tile32<P, R, T>(rows, act, w.n_in / 32, y_tile, w.n_out);
+    }
 }
 
 template <class P, int T>
-OCTO_Z void run_rows(const WeightMatrix& w, const uint8_t* laid, const ActLayout& l, int64_t row_begin, int64_t row_end,
+OCTO_Z void run_rows(const WeightMatrix& w, const uint8_t* laid, int64_t laid_bytes, int64_t row_begin, int64_t row_end,
                      int64_t t_local, float* y) {
     int64_t r = row_begin;
     if constexpr (T == 1) { // decode: one weight row streamed at a time reads memory fastest
-        for (; r < row_end; ++r) run_tile<P, 1, T>(w, laid, l, r, t_local, y + r);
+        for (; r < row_end; ++r) run_tile<P, 1, T>(w, laid, laid_bytes, r, t_local, y + r);
         return;
     }
-    for (; r + kRows <= row_end; r += kRows) run_tile<P, kRows, T>(w, laid, l, r, t_local, y + r);
+    for (; r + kRows <= row_end; r += kRows) run_tile<P, kRows, T>(w, laid, laid_bytes, r, t_local, y + r);
     switch (row_end - r) {
-    case 3: run_tile<P, 3, T>(w, laid, l, r, t_local, y + r); break;
-    case 2: run_tile<P, 2, T>(w, laid, l, r, t_local, y + r); break;
-    case 1: run_tile<P, 1, T>(w, laid, l, r, t_local, y + r); break;
+    case 3: run_tile<P, 3, T>(w, laid, laid_bytes, r, t_local, y + r); break;
+    case 2: run_tile<P, 2, T>(w, laid, laid_bytes, r, t_local, y + r); break;
+    case 1: run_tile<P, 1, T>(w, laid, laid_bytes, r, t_local, y + r); break;
     default: break;
     }
 }
@@ -371,21 +419,24 @@ OCTO_Z void run_rows(const WeightMatrix& w, const uint8_t* laid, const ActLayout
 template <class P>
 OCTO_Z void rows_kernel(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
-    const ActLayout l = act_layout(w.n_in);
+    const int64_t laid_bytes = laid_row_bytes<P>(w.n_in);
+    int offset = 0;
+    if constexpr (!kIsK<P>) offset = P::kOffset;
+    const ActivationFormat format = activation_format(w.type);
     thread_local std::vector<uint8_t> laid;
     for (int64_t t0 = 0; t0 < a.n_tokens; t0 += kTokenBlock) {
         const int64_t n = std::min(kTokenBlock, a.n_tokens - t0);
-        laid.resize(static_cast<size_t>(n * l.bytes_per_row));
+        laid.resize(static_cast<size_t>(n * laid_bytes));
         for (int64_t t = 0; t < n; ++t) {
-            lay_out_row(P::kFormat, a.xq + (t0 + t) * a.xq_row_bytes, w.n_in, laid.data() + t * l.bytes_per_row, l);
+            lay_out_row(format, offset, a.xq + (t0 + t) * a.xq_row_bytes, w.n_in, laid.data() + t * laid_bytes);
         }
         int64_t t = 0;
         for (; t + kTokens <= n; t += kTokens) {
-            run_rows<P, kTokens>(w, laid.data(), l, row_begin, row_end, t, a.y + (t0 + t) * w.n_out);
+            run_rows<P, kTokens>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out);
         }
         switch (n - t) {
-        case 2: run_rows<P, 2>(w, laid.data(), l, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
-        case 1: run_rows<P, 1>(w, laid.data(), l, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
+        case 2: run_rows<P, 2>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
+        case 1: run_rows<P, 1>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
         default: break;
         }
     }
