@@ -2,32 +2,9 @@
 
 #include <algorithm>
 
+#include "app/cli/bench_weights.h"
+
 namespace octo::cli {
-
-namespace {
-
-// The matrices a token multiplies with: every layer's projections and the output matrix
-// (the embedding is a row lookup). Bytes as stored, and 2 FLOP per weight.
-struct MatmulWeights {
-    uint64_t bytes = 0;
-    int64_t elements = 0;
-};
-
-MatmulWeights matmul_weights(const Model& model) {
-    MatmulWeights m;
-    auto add = [&](const GgufTensorInfo* t) {
-        if (!t) return;
-        m.bytes += t->n_bytes;
-        m.elements += t->n_elements();
-    };
-    for (const LayerWeights& l : model.weights().layers) {
-        for (const GgufTensorInfo* t : {l.attn_q, l.attn_k, l.attn_v, l.attn_output, l.ffn_gate, l.ffn_up, l.ffn_down}) add(t);
-    }
-    add(model.weights().output);
-    return m;
-}
-
-} // namespace
 
 Result<nlohmann::json> cuda_reference(CudaBackend& cuda, const Model& model, double decode_tokens_per_s,
                                       double prefill_tokens_per_s, int64_t prompt_tokens) {

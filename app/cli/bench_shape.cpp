@@ -1,42 +1,73 @@
 #include "app/cli/bench_shape.h"
 
 #include <cctype>
-#include <cstdio>
+#include <charconv>
+#include <vector>
 
 #include "engine/gguf/tensor_type.h"
 
 namespace octo::cli {
 
+namespace {
+
+// "768x12x12" as its sizes; empty if any part is not a plain decimal number.
+std::vector<long long> parse_sizes(std::string_view dims) {
+    std::vector<long long> sizes;
+    while (true) {
+        const size_t x = dims.find('x');
+        const std::string_view part = dims.substr(0, x);
+        long long v = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+        if (part.empty() || ec != std::errc() || end != part.data() + part.size()) return {};
+        sizes.push_back(v);
+        if (x == std::string_view::npos) return sizes;
+        dims.remove_prefix(x + 1);
+    }
+}
+
+std::optional<TensorType> parse_weight_type(const std::string& name) {
+    std::string upper(name);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (uint32_t raw = 0; raw < 64; ++raw) {
+        const auto info = tensor_type_info(raw);
+        if (info && info->supported && info->name == upper) return info->type;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 Result<SyntheticModelSpec> parse_bench_shape(const std::string& shape) {
     const auto bad = [&](const std::string& why) {
         return make_error(ErrorCode::InvalidArgument,
-                          "--synthetic '" + shape + "': " + why + " (expected e.g. 768x12x12:q8_0 = n_embd x n_layer x n_head:type)");
+                          "--synthetic '" + shape + "': " + why +
+                              " (expected e.g. 768x12x12:q8_0 = n_embd x n_layer x n_head:type, or "
+                              "2048x16x32x8:q4_k_m with n_head_kv)");
     };
-    long long n_embd = 0, n_layer = 0, n_head = 0;
-    char type_name[16] = {};
-    int consumed = 0;
-    if (std::sscanf(shape.c_str(), "%lldx%lldx%lld:%15[A-Za-z0-9_]%n", &n_embd, &n_layer, &n_head, type_name,
-                    &consumed) != 4 || static_cast<size_t>(consumed) != shape.size()) {
-        return bad("cannot read it");
-    }
+    const size_t colon = shape.find(':');
+    if (colon == std::string::npos) return bad("cannot read it");
+    const std::vector<long long> sizes = parse_sizes(std::string_view(shape).substr(0, colon));
+    if (sizes.size() != 3 && sizes.size() != 4) return bad("cannot read it");
+    const long long n_embd = sizes[0], n_layer = sizes[1], n_head = sizes[2];
     if (n_embd < 32 || n_embd > 16384 || n_layer < 1 || n_layer > 256 || n_head < 1 || n_embd % n_head != 0) {
         return bad("sizes out of range or n_embd not divisible by n_head");
     }
-    std::string upper(type_name);
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    std::optional<TensorType> type;
-    for (uint32_t raw = 0; raw < 64; ++raw) {
-        const auto info = tensor_type_info(raw);
-        if (info && info->supported && info->name == upper) type = info->type;
-    }
-    if (!type) return bad("unknown or unsupported weight type '" + std::string(type_name) + "'");
+    const long long n_head_kv = sizes.size() == 4 ? sizes[3] : (n_head % 3 == 0 ? n_head / 3 : n_head);
+    if (n_head_kv < 1 || n_head % n_head_kv != 0) return bad("n_head_kv must divide n_head");
     SyntheticModelSpec s;
-    s.weight_type = *type;
+    const std::string type_name = shape.substr(colon + 1);
+    if (const auto mix = parse_quant_mix(type_name)) {
+        s.mix = *mix;
+    } else if (const auto type = parse_weight_type(type_name)) {
+        s.weight_type = *type;
+    } else {
+        return bad("unknown or unsupported weight type '" + type_name + "'");
+    }
     s.n_vocab = 32000;
     s.n_embd = n_embd;
     s.n_ff = 3 * n_embd;
     s.n_head = n_head;
-    s.n_head_kv = n_head % 3 == 0 ? n_head / 3 : n_head;
+    s.n_head_kv = n_head_kv;
     s.n_layer = n_layer;
     s.context_length = 4096;
     s.tied_output = true;

@@ -1,5 +1,7 @@
 // The `--synthetic` shape of octoscope-cli bench: "768x12x12:q8_0" = n_embd × n_layer × n_head,
-// weight type (f32, f16, q8_0, q4_0, q4_k, q6_k …; any type the engine can quantise to).
+// or "2048x16x32x8:q4_k_m" = n_embd × n_layer × n_head × n_head_kv; then the weight type (f32,
+// f16, q8_0, q4_0, q4_k, q6_k …; any type the engine can quantise to) or a llama-quantize mix
+// (q4_k_m, q5_k_m: engine/model/quant_mix.h).
 #pragma once
 
 #include <string>
@@ -9,8 +11,9 @@
 
 namespace octo::cli {
 
-// A llama model spec of that shape: n_ff = 3 × n_embd, n_head_kv = n_head / 3 when it divides
-// (else n_head), a 32,000-token vocabulary with the output tied to the embedding, context 4096.
+// A llama model spec of that shape: n_ff = 3 × n_embd; without a fourth size n_head_kv =
+// n_head / 3 when it divides (else n_head); a 32,000-token vocabulary with the output tied to
+// the embedding, context 4096.
 Result<SyntheticModelSpec> parse_bench_shape(const std::string& shape);
 
 } // namespace octo::cli

@@ -5,20 +5,29 @@
 // 768x12x12:q8_0, about 100 M parameters). It measures prefill (the prompt as batches) and
 // greedy decode, each with instrumentation off, with head norms, and with norms + DLA; then
 // edit-and-rerun: a ~1,000-token prompt evaluated cold, its last sentence changed, evaluated
-// again in the same KV pool (prefix reuse) — time to first token both ways.
+// again in the same KV pool (prefix reuse) — time to first token both ways. After the runs: the
+// process's resident memory, and the CPU's memory read bandwidth that decode is measured against.
+// --save-model writes the synthetic model's GGUF file (for llama.cpp's llama-bench, or --model).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <filesystem>
 #include <random>
 
+#include "app/cli/bench_memory.h"
 #include "app/cli/bench_reference.h"
 #include "app/cli/bench_shape.h"
+#include "app/cli/bench_weights.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/process_memory.h"
+#include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cuda/cuda_backend.h"
+#include "engine/backend/precision.h"
+#include "engine/core/atomic_file.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
@@ -33,12 +42,25 @@ struct BenchOptions {
     std::string synthetic = "768x12x12:q8_0";
     int threads = 0;        // 0: every hardware thread
     std::string kernels;    // empty: the best path this CPU has
+    std::string precision;  // empty: the model's default
     int64_t prompt_tokens = 128;
     int64_t gen_tokens = 64;
     int64_t edit_tokens = 1000; // prompt of the edit-and-rerun figure
     int64_t edit_tail = 24;     // tokens of the "last sentence" changed
+    int64_t read_buffer_mib = 0; // memory read measurement; 0: from the last-level cache
+    std::string save_model; // write the synthetic model's GGUF file here first
+    bool no_run = false;    // with save_model: only write it
     bool json = false;
 };
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// "scalar, avx2, avx512, avxvnni, avx512vnni"
+std::string cpu_path_list() {
+    std::string list;
+    for (CpuPath p : kCpuPaths) list += (list.empty() ? "" : ", ") + std::string(cpu_path_name(p));
+    return list;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -56,9 +78,10 @@ struct Speed {
 };
 
 // Prefill of `prompt`, then n_gen greedy decode steps, in a fresh session with its own pool.
-Result<Speed> measure(const Model& model, Backend& backend, const InstrumentOptions& instrument,
-                      const std::vector<int32_t>& prompt, int64_t n_gen) {
+Result<Speed> measure(const Model& model, Backend& backend, std::optional<Precision> precision,
+                      const InstrumentOptions& instrument, const std::vector<int32_t>& prompt, int64_t n_gen) {
     SessionOptions o;
+    o.precision = precision;
     o.instrument = instrument;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
@@ -87,9 +110,10 @@ struct EditRerun {
 
 // Time to first token (prefill + choosing it) of `prompt` in a pool that has seen nothing, then
 // of the prompt with its last tokens changed, in the same pool. Head norms on, as in the GUI.
-Result<EditRerun> edit_and_rerun(const Model& model, Backend& backend, std::vector<int32_t> prompt, int64_t tail,
-                                 std::mt19937& rng) {
+Result<EditRerun> edit_and_rerun(const Model& model, Backend& backend, std::optional<Precision> precision,
+                                 std::vector<int32_t> prompt, int64_t tail, std::mt19937& rng) {
     SessionOptions o;
+    o.precision = precision;
     o.instrument.head_norms = true;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
@@ -119,13 +143,82 @@ nlohmann::json speed_json(const Speed& s) {
     return {{"prefill_tokens_per_s", s.prefill_tokens_per_s}, {"decode_tokens_per_s", s.decode_tokens_per_s}};
 }
 
+struct BenchModel {
+    std::vector<uint8_t> synthetic; // a synthetic model's GGUF image; declared first: outlives `model`
+    std::unique_ptr<Model> model;   // null with --no-run
+    std::string name;
+    uint64_t file_bytes = 0; // the file's size, or the synthetic image's
+};
+
+// The synthetic model of `spec`, written to --save-model first when asked (atomically), and
+// loaded unless --no-run.
+Result<BenchModel> synthetic_model(const SyntheticModelSpec& spec, const BenchOptions& o, const LoadOptions& load) {
+    auto bytes = make_synthetic_model(spec);
+    if (!bytes) return bytes.error();
+    BenchModel b;
+    b.synthetic = std::move(bytes.value());
+    b.file_bytes = b.synthetic.size();
+    b.name = "synthetic llama " + o.synthetic + " (random weights)";
+    if (!o.save_model.empty()) {
+        const std::string_view image(reinterpret_cast<const char*>(b.synthetic.data()), b.synthetic.size());
+        if (auto saved = write_file_atomic(o.save_model, image); !saved) return saved.error();
+    }
+    if (o.no_run) return b;
+    auto file = GgufFile::parse(b.synthetic);
+    if (!file) return file.error();
+    auto model = Model::from_gguf(std::move(file.value()), load);
+    if (!model) return model.error();
+    b.model = std::move(model.value());
+    return b;
+}
+
 int run_bench(const BenchOptions& o) {
     std::optional<CpuPath> path;
     if (!o.kernels.empty()) {
         path = parse_cpu_path(o.kernels);
-        if (!path) return report_error(o.json, "unknown kernel path '" + o.kernels + "' (scalar, avx2, avx512)", kExitUsage);
+        if (!path) return report_error(o.json, "unknown kernel path '" + o.kernels + "' (" + cpu_path_list() + ")", kExitUsage);
     }
+    std::optional<Precision> precision;
+    if (!o.precision.empty()) {
+        precision = parse_precision(o.precision);
+        if (!precision) return report_error(o.json, "unknown precision '" + o.precision + "' (reference, exact)", kExitUsage);
+    }
+    if (!o.save_model.empty() && !o.model.empty()) {
+        return report_error(o.json, "--save-model writes the synthetic model; it cannot be used with --model", kExitUsage);
+    }
+    if (o.no_run && o.save_model.empty()) return report_error(o.json, "--no-run needs --save-model", kExitUsage);
     if (o.edit_tail >= o.edit_tokens) return report_error(o.json, "--edit-tail must be shorter than --edit-tokens", kExitUsage);
+    if (o.backend != "cpu" && o.backend != "cuda") return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
+    LoadOptions load;
+    load.n_ctx = std::max(o.prompt_tokens + o.gen_tokens, o.edit_tokens);
+    load.n_batch = o.prompt_tokens;
+    BenchModel bench_model;
+    if (o.model.empty()) {
+        auto spec = parse_bench_shape(o.synthetic);
+        if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
+        auto synthetic = synthetic_model(spec.value(), o, load);
+        if (!synthetic) return report_error(o.json, synthetic.error());
+        bench_model = std::move(synthetic.value());
+        if (o.no_run) {
+            const double file_mib = static_cast<double>(bench_model.file_bytes) / kMiB;
+            if (o.json) {
+                print_json({{"model", valid_utf8(bench_model.name)}, {"saved_model", valid_utf8(o.save_model)},
+                            {"file_mib", file_mib}});
+            } else {
+                std::printf("wrote %s: %s, %.1f MiB\n", o.save_model.c_str(), bench_model.name.c_str(), file_mib);
+            }
+            return kExitOk;
+        }
+    } else {
+        auto loaded = Model::load(o.model, load);
+        if (!loaded) return report_error(o.json, loaded.error());
+        bench_model.model = std::move(loaded.value());
+        bench_model.name = o.model;
+        std::error_code size_error;
+        bench_model.file_bytes = std::filesystem::file_size(o.model, size_error);
+        if (size_error) bench_model.file_bytes = 0;
+    }
+
     std::unique_ptr<Backend> backend;
     CudaBackend* cuda_backend = nullptr;
     nlohmann::json threads = nullptr, kernels = nullptr; // the CPU backend's
@@ -135,36 +228,15 @@ int run_bench(const BenchOptions& o) {
         threads = cpu.value()->n_threads();
         kernels = std::string(cpu_path_name(cpu.value()->path()));
         backend = std::move(cpu.value());
-    } else if (o.backend == "cuda") {
+    } else {
         auto cuda = CudaBackend::create();
         if (!cuda) return report_error(o.json, cuda.error());
         cuda_backend = cuda.value().get();
         backend = std::move(cuda.value());
-    } else {
-        return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
     }
 
-    LoadOptions load;
-    load.n_ctx = std::max(o.prompt_tokens + o.gen_tokens, o.edit_tokens);
-    load.n_batch = o.prompt_tokens;
-    std::vector<uint8_t> synthetic; // the in-memory model's bytes; outlives the model
-    Result<std::unique_ptr<Model>> model = make_error(ErrorCode::InvalidArgument, "no model");
-    std::string model_name = o.model;
-    if (o.model.empty()) {
-        auto spec = parse_bench_shape(o.synthetic);
-        if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
-        auto bytes = make_synthetic_model(spec.value());
-        if (!bytes) return report_error(o.json, bytes.error());
-        synthetic = std::move(bytes.value());
-        auto file = GgufFile::parse(synthetic);
-        if (!file) return report_error(o.json, file.error());
-        model = Model::from_gguf(std::move(file.value()), load);
-        model_name = "synthetic llama " + o.synthetic + " (random weights)";
-    } else {
-        model = Model::load(o.model, load);
-    }
-    if (!model) return report_error(o.json, model.error());
-    const Model& m = *model.value();
+    const Model& m = *bench_model.model;
+    const Precision run_precision = precision.value_or(default_precision(m.params().architecture));
 
     std::mt19937 rng(7);
     std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(m.params().n_vocab - 1));
@@ -175,14 +247,14 @@ int run_bench(const BenchOptions& o) {
 
     const InstrumentOptions off{}, norms{.head_norms = true}, dla{.head_norms = true, .dla = true};
     // Untimed warm-up: a device backend uploads the weights on first use.
-    if (auto warm = measure(m, *backend, off, {prompt.front()}, 1); !warm) return report_error(o.json, warm.error());
-    auto plain = measure(m, *backend, off, prompt, o.gen_tokens);
+    if (auto warm = measure(m, *backend, precision, off, {prompt.front()}, 1); !warm) return report_error(o.json, warm.error());
+    auto plain = measure(m, *backend, precision, off, prompt, o.gen_tokens);
     if (!plain) return report_error(o.json, plain.error());
-    auto with_norms = measure(m, *backend, norms, prompt, o.gen_tokens);
+    auto with_norms = measure(m, *backend, precision, norms, prompt, o.gen_tokens);
     if (!with_norms) return report_error(o.json, with_norms.error());
-    auto with_dla = measure(m, *backend, dla, prompt, o.gen_tokens);
+    auto with_dla = measure(m, *backend, precision, dla, prompt, o.gen_tokens);
     if (!with_dla) return report_error(o.json, with_dla.error());
-    auto edit = edit_and_rerun(m, *backend, long_prompt, o.edit_tail, rng);
+    auto edit = edit_and_rerun(m, *backend, precision, long_prompt, o.edit_tail, rng);
     if (!edit) return report_error(o.json, edit.error());
 
     nlohmann::json reference = nullptr;
@@ -192,15 +264,38 @@ int run_bench(const BenchOptions& o) {
         reference = std::move(r.value());
     }
 
+    // Resident memory after the runs, before the read measurement's buffer exists.
+    const std::optional<ResidentMemory> resident = resident_memory();
+    const auto mib_or_null = [](std::optional<uint64_t> bytes) -> nlohmann::json {
+        if (!bytes) return nullptr;
+        return static_cast<double>(*bytes) / kMiB;
+    };
+    // Decode's weight traffic against the CPU's read bandwidth (host memory: CPU backend only).
+    const MatmulWeights matmul = matmul_weights(m);
+    const double decode_gbps = static_cast<double>(matmul.bytes) * plain->decode_tokens_per_s / 1e9;
+    const std::optional<uint64_t> llc = last_level_cache_bytes();
+    nlohmann::json read_gbps = nullptr, read_fraction = nullptr, read_buffer_mib = nullptr;
+    if (!threads.is_null()) {
+        const uint64_t buffer = o.read_buffer_mib > 0 ? static_cast<uint64_t>(o.read_buffer_mib) << 20
+                                                      : memory_read_buffer_bytes(llc, available_memory_bytes());
+        auto read = measure_memory_read(buffer, threads.get<int>(), 5);
+        if (!read) return report_error(o.json, read.error());
+        read_gbps = read.value();
+        read_fraction = read.value() > 0 ? decode_gbps / read.value() : 0.0;
+        read_buffer_mib = static_cast<double>(buffer) / kMiB;
+    }
+
     int64_t n_params = 0;
     for (const auto& t : m.file().tensors()) n_params += t.n_elements();
-    const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / (1024.0 * 1024.0);
+    const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / kMiB;
+    const double kv_mib = static_cast<double>(m.memory_estimate().kv_bytes) / kMiB;
     const nlohmann::json out = {
         {"cpu", valid_utf8(cpu_model_name())},
         {"backend", valid_utf8(backend->name())},
         {"threads", threads},
         {"kernels", kernels},
-        {"model", valid_utf8(model_name)},
+        {"precision", std::string(precision_name(run_precision))},
+        {"model", valid_utf8(bench_model.name)},
         {"n_params", n_params},
         {"weights_mib", weights_mib},
         {"prompt_tokens", o.prompt_tokens},
@@ -215,6 +310,16 @@ int run_bench(const BenchOptions& o) {
           {"cold_first_token_ms", edit->cold_ms},
           {"reuse_first_token_ms", edit->warm_ms},
           {"speedup", edit->warm_ms > 0 ? edit->cold_ms / edit->warm_ms : 0.0}}},
+        {"weight_bytes_per_token", matmul.bytes},
+        {"decode_gb_per_s", decode_gbps},
+        {"memory_read_gb_per_s", read_gbps},
+        {"memory_read_buffer_mib", read_buffer_mib},
+        {"llc_mib", mib_or_null(llc)},
+        {"decode_fraction_of_read_bandwidth", read_fraction},
+        {"file_mib", static_cast<double>(bench_model.file_bytes) / kMiB},
+        {"kv_mib", kv_mib},
+        {"resident_mib", mib_or_null(resident ? std::optional(resident->resident_bytes) : std::nullopt)},
+        {"peak_resident_mib", mib_or_null(resident ? std::optional(resident->peak_bytes) : std::nullopt)},
         {"cuda_reference", reference},
     };
     if (o.json) {
@@ -223,6 +328,7 @@ int run_bench(const BenchOptions& o) {
     }
     std::printf("cpu:     %s\nbackend: %s", out["cpu"].get<std::string>().c_str(), out["backend"].get<std::string>().c_str());
     if (!threads.is_null()) std::printf(", %d threads (%s kernels)", threads.get<int>(), kernels.get<std::string>().c_str());
+    std::printf(", %s precision", out["precision"].get<std::string>().c_str());
     std::printf("\nmodel:   %s, %.1f M parameters, %.1f MiB\n", out["model"].get<std::string>().c_str(),
                 static_cast<double>(n_params) / 1e6, weights_mib);
     std::printf("%-22s %12s %12s   (tokens/s; prompt %lld, decode %lld)\n", "", "prefill", "decode",
@@ -236,6 +342,18 @@ int run_bench(const BenchOptions& o) {
                 "tokens reused (%.1fx)\n",
                 static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
                 edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
+    std::printf("decode reads %.2f GB/s of weights (%.1f MiB per token)", decode_gbps,
+                static_cast<double>(matmul.bytes) / kMiB);
+    if (!read_gbps.is_null()) {
+        std::printf(" = %.0f%% of the CPU's memory read bandwidth, %.1f GB/s (%.0f MiB buffer)",
+                    100.0 * read_fraction.get<double>(), read_gbps.get<double>(), read_buffer_mib.get<double>());
+    }
+    std::printf("\nmemory:  file %.1f MiB, KV %.1f MiB", static_cast<double>(bench_model.file_bytes) / kMiB, kv_mib);
+    if (resident) {
+        std::printf("; resident %.1f MiB, peak %.1f MiB", static_cast<double>(resident->resident_bytes) / kMiB,
+                    static_cast<double>(resident->peak_bytes) / kMiB);
+    }
+    std::printf("\n");
     if (!reference.is_null()) {
         std::printf("decode:  %.1f GB/s of weights read = %.0f%% of a device copy's %.1f GB/s (target >= 60%%)\n",
                     reference["decode_gb_per_s"].get<double>(), 100.0 * reference["decode_fraction_of_copy"].get<double>(),
@@ -255,10 +373,17 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
                                                 "and edit-and-rerun with prefix reuse");
     cmd->add_option("--backend", o->backend, "Backend to measure: cpu or cuda")->capture_default_str();
     auto* model = cmd->add_option("--model,-m", o->model, "GGUF model to run (default: a synthetic model in memory)");
-    cmd->add_option("--synthetic", o->synthetic, "Shape of the synthetic model: n_embd x n_layer x n_head:type")
+    cmd->add_option("--synthetic", o->synthetic,
+                    "Shape of the synthetic model: n_embd x n_layer x n_head[x n_head_kv]:type "
+                    "(type: f32, f16, q8_0, q4_k ... or the mixes q4_k_m, q5_k_m)")
         ->excludes(model)->capture_default_str();
+    cmd->add_option("--save-model", o->save_model,
+                    "Write the synthetic model's GGUF file here before measuring (for llama-bench or --model)");
+    cmd->add_flag("--no-run", o->no_run, "With --save-model: only write the file");
     cmd->add_option("--threads,-t", o->threads, "Threads (0: all hardware threads)")->capture_default_str();
-    cmd->add_option("--kernels", o->kernels, "Force the kernel path: scalar, avx2 or avx512 (default: the best)");
+    cmd->add_option("--kernels", o->kernels, "Force the kernel path: " + cpu_path_list() + " (default: the best)");
+    cmd->add_option("--precision", o->precision,
+                    "Activations in quantised products: reference (as llama.cpp) or exact (default: the model's)");
     cmd->add_option("--prompt-tokens", o->prompt_tokens, "Prompt length evaluated as one batch")
         ->check(CLI::Range(1, 100000))->capture_default_str();
     cmd->add_option("--gen-tokens,--decode-tokens", o->gen_tokens, "Tokens decoded one at a time")
@@ -267,6 +392,9 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::Range(2, 100000))->capture_default_str();
     cmd->add_option("--edit-tail", o->edit_tail, "Tokens changed at its end")
         ->check(CLI::Range(1, 100000))->capture_default_str();
+    cmd->add_option("--read-buffer-mib", o->read_buffer_mib,
+                    "Buffer of the memory read measurement in MiB (0: 4x the last-level cache)")
+        ->check(CLI::Range(0, 65536))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_bench(*o); }; });
 }

@@ -74,26 +74,28 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     if (!s.chat_template.empty()) w.add_string("tokenizer.chat_template", s.chat_template);
 
     TensorFiller f(w, s.seed);
-    const TensorType t = s.weight_type;
-    f.add("token_embd.weight", {s.n_embd, s.n_vocab}, t, 0.0f, 1.0f);
+    const auto type = [&](MatrixRole role, int64_t layer) {
+        return s.mix ? quant_mix_type(*s.mix, role, layer, s.n_layer, s.tied_output) : s.weight_type;
+    };
+    f.add("token_embd.weight", {s.n_embd, s.n_vocab}, type(MatrixRole::TokenEmbd, 0), 0.0f, 1.0f);
     f.add("output_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-    if (!s.tied_output) f.matrix("output.weight", s.n_embd, s.n_vocab, t);
+    if (!s.tied_output) f.matrix("output.weight", s.n_embd, s.n_vocab, type(MatrixRole::Output, 0));
     for (int64_t l = 0; l < s.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         f.add(b + "attn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        f.matrix(b + "attn_q.weight", s.n_embd, s.n_embd, t);
-        f.matrix(b + "attn_k.weight", s.n_embd, n_embd_kv, t);
-        f.matrix(b + "attn_v.weight", s.n_embd, n_embd_kv, t);
+        f.matrix(b + "attn_q.weight", s.n_embd, s.n_embd, type(MatrixRole::AttnQ, l));
+        f.matrix(b + "attn_k.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnK, l));
+        f.matrix(b + "attn_v.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnV, l));
         if (s.architecture == "qwen2") {
             f.add(b + "attn_q.bias", {s.n_embd}, TensorType::F32, 0.0f, 0.5f);
             f.add(b + "attn_k.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
             f.add(b + "attn_v.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
         }
-        f.matrix(b + "attn_output.weight", s.n_embd, s.n_embd, t);
+        f.matrix(b + "attn_output.weight", s.n_embd, s.n_embd, type(MatrixRole::AttnOutput, l));
         f.add(b + "ffn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, t);
-        f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, t);
-        f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, t);
+        f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
+        f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
+        f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
         if (s.architecture == "octet") f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
     }
     // Drawn last so that a model with and without factors shares every other weight.

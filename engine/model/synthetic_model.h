@@ -1,22 +1,28 @@
 // Random-weight `llama` / `qwen2` models written with GgufWriter: for tests that must not
 // depend on downloaded files, for `octoscope-cli bench` at realistic sizes, and for the
-// quick-start demo. Every matrix is stored in one chosen weight type; the vocabulary is
-// printable ASCII plus newline (see write_ascii_vocab). Random weights: the output is noise.
+// quick-start demo. Every matrix is stored in one chosen weight type, or in the per-matrix types
+// of a llama-quantize mix such as Q4_K_M (quant_mix.h); norms, biases and routers are F32. The
+// vocabulary is printable ASCII plus newline (see write_ascii_vocab). Random weights: the output
+// is noise.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/core/result.h"
 #include "engine/gguf/gguf_writer.h"
 #include "engine/gguf/tensor_type.h"
+#include "engine/model/quant_mix.h"
 
 namespace octo {
 
 struct SyntheticModelSpec {
     std::string architecture = "llama"; // "qwen2" adds q/k/v biases and NeoX RoPE; "octet" routers
-    TensorType weight_type = TensorType::F32;
+    TensorType weight_type = TensorType::F32; // every matrix's type, unless `mix` is set
+    // Matrices typed as llama-quantize's mix would type them (quant_mix.h), instead of weight_type.
+    std::optional<QuantMix> mix = std::nullopt;
     int64_t n_vocab = 99;   // the ASCII vocabulary: 4 specials + printable characters
     int64_t n_embd = 256;   // multiples of 256 let every type (K-quants too) store the rows
     int64_t n_ff = 256;
@@ -35,7 +41,7 @@ struct SyntheticModelSpec {
 int64_t synthetic_parameter_count(const SyntheticModelSpec& spec);
 
 // The GGUF image of a model following `spec`. Errors (InvalidArgument) for shapes the
-// weight type cannot store.
+// weight types cannot store (K-quants, and so the mixes, need rows of a multiple of 256).
 Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& spec);
 
 // A "llama" (SentencePiece-style) vocabulary as given, with <unk> 0, <s> 1, </s> 2.

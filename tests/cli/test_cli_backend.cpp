@@ -82,9 +82,13 @@ TEST_F(CliBackend, EvalAndBenchOnCuda) {
     const double prefill = b["instrumentation_off"]["prefill_tokens_per_s"].get<double>();
     EXPECT_NEAR(r["prefill_tflop_per_s"].get<double>(), r["matmul_flop_per_token"].get<double>() * prefill / 1e12, 1e-9);
     auto cpu_bench = run_cli({"bench", "--synthetic", "256x2x4:f32", "--prompt-tokens", "8", "--gen-tokens", "2",
-                              "--edit-tokens", "32", "--edit-tail", "4", "--json"});
+                              "--edit-tokens", "32", "--edit-tail", "4", "--read-buffer-mib", "8", "--json"});
     ASSERT_EQ(cpu_bench.exit_status, 0) << cpu_bench.err;
     EXPECT_TRUE(cpu_bench.json()["cuda_reference"].is_null());
+    // Host memory bandwidth is the CPU's ceiling: not measured against a device.
+    EXPECT_TRUE(b["memory_read_gb_per_s"].is_null());
+    EXPECT_TRUE(b["decode_fraction_of_read_bandwidth"].is_null());
+    EXPECT_GT(cpu_bench.json()["memory_read_gb_per_s"].get<double>(), 0.0);
 }
 
 TEST_F(CliBackend, UnusableCudaIsAnErrorAndAutoUsesTheCpu) {

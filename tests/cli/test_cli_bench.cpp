@@ -1,0 +1,151 @@
+// octoscope-cli bench: the --synthetic shapes with n_head_kv and quantisation mixes, --save-model,
+// --precision, and the memory figures (presence and sign only: nothing here is timed).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "engine/model/model.h"
+#include "engine/model/synthetic_model.h"
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+using octo::test::run_cli;
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The spec `bench --synthetic n_embd x n_layer x n_head x n_head_kv:...` stands for (bench_shape.h).
+octo::SyntheticModelSpec bench_spec(int64_t n_embd, int64_t n_layer, int64_t n_head, int64_t n_head_kv) {
+    octo::SyntheticModelSpec s;
+    s.n_vocab = 32000;
+    s.n_embd = n_embd;
+    s.n_ff = 3 * n_embd;
+    s.n_head = n_head;
+    s.n_head_kv = n_head_kv;
+    s.n_layer = n_layer;
+    s.context_length = 4096;
+    s.tied_output = true;
+    s.seed = 1234;
+    return s;
+}
+
+TEST(CliBench, SyntheticShapes) {
+    auto run = run_cli({"bench", "--synthetic", "64x2x4:q8_0", "--prompt-tokens", "4", "--gen-tokens", "1",
+                        "--edit-tokens", "20", "--edit-tail", "2", "--read-buffer-mib", "8", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["model"], "synthetic llama 64x2x4:q8_0 (random weights)");
+    // Three sizes: n_head_kv = n_head (4 is not a multiple of 3).
+    EXPECT_EQ(j["n_params"], octo::synthetic_parameter_count(bench_spec(64, 2, 4, 4)));
+    for (const char* shape : {"64x2", "64x2x5:q8_0", "64x2x4:q9_9", "64x2x4:q8_0x"}) {
+        auto bad = run_cli({"bench", "--synthetic", shape, "--json"});
+        EXPECT_EQ(bad.exit_status, 2) << shape;
+        EXPECT_NE(bad.json()["error"].get<std::string>().find("--synthetic"), std::string::npos) << shape;
+    }
+}
+
+TEST(CliBench, SavesTheSyntheticModelWithKvHeadsAndTheQ4KMMix) {
+    const std::string path = octo::test::temp_path("q4_k_m.gguf");
+    auto run = run_cli({"bench", "--synthetic", "256x8x8x2:q4_k_m", "--save-model", path, "--no-run", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    EXPECT_EQ(run.json()["saved_model"], path);
+    EXPECT_EQ(run.json()["model"], "synthetic llama 256x8x8x2:q4_k_m (random weights)");
+    // The very bytes of the spec the shape stands for.
+    octo::SyntheticModelSpec want = bench_spec(256, 8, 8, 2);
+    want.mix = octo::QuantMix::Q4_K_M;
+    const auto expected = octo::make_synthetic_model(want);
+    ASSERT_TRUE(expected) << expected.error().message;
+    EXPECT_EQ(read_bytes(path), expected.value());
+
+    auto model = octo::Model::load(path);
+    ASSERT_TRUE(model) << model.error().message;
+    const octo::Model& m = *model.value();
+    EXPECT_EQ(m.params().n_head_kv, 2);
+    EXPECT_EQ(m.params().n_layer, 8);
+    const auto type_of = [&](const std::string& name) {
+        const octo::GgufTensorInfo* t = m.file().find_tensor(name);
+        return t ? t->type.name : std::string_view("missing");
+    };
+    EXPECT_EQ(type_of("token_embd.weight"), "Q6_K"); // the tied output
+    EXPECT_EQ(type_of("output.weight"), "missing");
+    // 8 layers: n/8 = 1, 7n/8 = 7, so layers 0, 3, 6 and 7 get more bits.
+    for (int l = 0; l < 8; ++l) {
+        const std::string b = "blk." + std::to_string(l) + ".";
+        const bool more = l == 0 || l == 3 || l == 6 || l == 7;
+        EXPECT_EQ(type_of(b + "attn_v.weight"), more ? "Q6_K" : "Q4_K") << l;
+        EXPECT_EQ(type_of(b + "ffn_down.weight"), more ? "Q6_K" : "Q4_K") << l;
+        EXPECT_EQ(type_of(b + "attn_q.weight"), "Q4_K") << l;
+        EXPECT_EQ(type_of(b + "ffn_up.weight"), "Q4_K") << l;
+        EXPECT_EQ(type_of(b + "ffn_norm.weight"), "F32") << l;
+    }
+    // The saved file runs as --model.
+    auto bench = run_cli({"bench", "--model", path, "--prompt-tokens", "4", "--gen-tokens", "1", "--edit-tokens",
+                          "20", "--edit-tail", "2", "--threads", "1", "--read-buffer-mib", "8", "--json"});
+    ASSERT_EQ(bench.exit_status, 0) << bench.err;
+    EXPECT_DOUBLE_EQ(bench.json()["file_mib"].get<double>(),
+                     static_cast<double>(std::filesystem::file_size(path)) / (1024.0 * 1024.0));
+    std::filesystem::remove(path);
+}
+
+TEST(CliBench, ShapeAndOptionErrors) {
+    for (const char* shape : {"64x2x4x3:q8_0", "64x2x4x0:q8_0", "64x2x4x2x1:q8_0", "64x2x4x:q8_0", "64x2x4x2",
+                              "64x2x4:q4_k_x", "64x2x4x2:"}) {
+        auto bad = run_cli({"bench", "--synthetic", shape, "--json"});
+        EXPECT_EQ(bad.exit_status, 2) << shape;
+        EXPECT_NE(bad.json()["error"].get<std::string>().find("--synthetic"), std::string::npos) << shape;
+    }
+    const std::string path = octo::test::temp_path("unwritten.gguf");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"bench", "--no-run", "--json"},
+          std::vector<std::string>{"bench", "--model", path, "--save-model", path, "--json"},
+          std::vector<std::string>{"bench", "--precision", "approximate", "--json"}}) {
+        auto bad = run_cli(args);
+        EXPECT_EQ(bad.exit_status, 2) << args[1];
+        EXPECT_TRUE(bad.json()["error"].is_string()) << args[1];
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+    auto kernels = run_cli({"bench", "--kernels", "sse9", "--json"});
+    EXPECT_EQ(kernels.exit_status, 2);
+    EXPECT_NE(kernels.json()["error"].get<std::string>().find("avxvnni, avx512vnni"), std::string::npos);
+}
+
+TEST(CliBench, ReportsPrecisionBandwidthAndResidentMemory) {
+    const std::vector<std::string> small = {"bench", "--synthetic", "64x2x4x2:q8_0", "--prompt-tokens", "4",
+                                            "--gen-tokens", "2", "--edit-tokens", "20", "--edit-tail", "2",
+                                            "--threads", "1", "--read-buffer-mib", "16", "--json"};
+    auto run = run_cli(small);
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["precision"], "reference"); // llama's default
+    EXPECT_GT(j["memory_read_gb_per_s"].get<double>(), 0.0);
+    EXPECT_EQ(j["memory_read_buffer_mib"], 16.0);
+    EXPECT_GT(j["decode_gb_per_s"].get<double>(), 0.0);
+    EXPECT_GT(j["decode_fraction_of_read_bandwidth"].get<double>(), 0.0);
+    EXPECT_NEAR(j["decode_fraction_of_read_bandwidth"].get<double>(),
+                j["decode_gb_per_s"].get<double>() / j["memory_read_gb_per_s"].get<double>(), 1e-9);
+    const double decode = j["instrumentation_off"]["decode_tokens_per_s"].get<double>();
+    const double bytes = j["weight_bytes_per_token"].get<double>();
+    EXPECT_NEAR(j["decode_gb_per_s"].get<double>(), bytes * decode / 1e9, 1e-9 * bytes * decode);
+    // Per token: 2 layers of q, k, v, o (64x64, 64x32 twice, 64x64) and gate, up, down (64x192),
+    // and the tied output (64 x 32,000), all Q8_0 (34 bytes per 32 weights).
+    const int64_t weights = 2 * (2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 192) + 64 * 32000;
+    EXPECT_EQ(j["weight_bytes_per_token"], weights / 32 * 34);
+    EXPECT_GT(j["resident_mib"].get<double>(), 0.0);
+    EXPECT_GE(j["peak_resident_mib"].get<double>(), j["resident_mib"].get<double>());
+    EXPECT_GT(j["file_mib"].get<double>(), 0.0);
+    EXPECT_GT(j["kv_mib"].get<double>(), 0.0);
+
+    std::vector<std::string> exact = small;
+    exact.insert(exact.end(), {"--precision", "exact"});
+    auto exact_run = run_cli(exact);
+    ASSERT_EQ(exact_run.exit_status, 0) << exact_run.err;
+    EXPECT_EQ(exact_run.json()["precision"], "exact");
+    EXPECT_GT(exact_run.json()["memory_read_gb_per_s"].get<double>(), 0.0);
+}
+
+} // namespace
