@@ -30,9 +30,13 @@ const CudaApi& fake_api() {
     return *api.value();
 }
 
-// Prompt in one batch, then three decode steps; every logit row concatenated.
+// Prompt in one batch, then three decode steps; every logit row concatenated. Exact precision:
+// the CUDA kernels keep activations in float (docs/cuda.md).
 Result<std::vector<float>> run(const Model& model, Backend& b) {
-    auto session = Session::create(model, b, {0, 8, false, nullptr, {}, {}});
+    SessionOptions options;
+    options.n_batch = 8;
+    options.precision = Precision::Exact;
+    auto session = Session::create(model, b, options);
     if (!session) return session.error();
     std::vector<float> all;
     auto out = (*session)->eval(kPrompt);

@@ -41,7 +41,10 @@ std::vector<std::vector<int32_t>> reference_prompts(const std::filesystem::path&
 
 std::vector<float> first_step_logits(const Model& model, Backend& b, const std::vector<int32_t>& prompt,
                                      const InstrumentOptions& instrument = {}, std::vector<TokenProbe>* probes = nullptr) {
-    auto session = Session::create(model, b, {0, 0, false, nullptr, instrument, {}});
+    SessionOptions options;
+    options.instrument = instrument;
+    options.precision = Precision::Exact; // the CUDA kernels keep activations in float (docs/cuda.md)
+    auto session = Session::create(model, b, options);
     EXPECT_TRUE(session) << session.error().message;
     if (!session) return {};
     auto logits = (*session)->eval(prompt);
@@ -52,7 +55,9 @@ std::vector<float> first_step_logits(const Model& model, Backend& b, const std::
 }
 
 std::vector<int32_t> greedy(const Model& model, Backend& b, const std::vector<int32_t>& prompt, size_t n) {
-    auto session = Session::create(model, b);
+    SessionOptions options;
+    options.precision = Precision::Exact;
+    auto session = Session::create(model, b, options);
     EXPECT_TRUE(session);
     if (!session) return {};
     std::vector<int32_t> ids;
