@@ -1,19 +1,19 @@
-// Integer kernels with AVX-512 (BW, VNNI): 512-bit steps of 64 values in register tiles of up to
-// 4 weight rows × 3 tokens, so that each weight step is unpacked once per tile and each activation
-// step loaded once per tile row.
+// Integer kernels with AVX-512 (BW, VNNI), following the reference's float steps (quant_matmul.h).
 //
-// Weights are unpacked to unsigned bytes (Q8_0 stored values + 128, Q4_0 / Q5_0 without their
-// offset, the others as stored) and multiplied with the signed activation bytes:
-//   32-value blocks (Q8_0, Q4_0, Q5_0, Q4_1, Q5_1): vpdpbusd gives sixteen sums of four products,
-//     started from -offset·Σq of each block (precomputed per activation block), so the sums are
-//     exactly Σ (w - offset)·q; each lane then adds (d_w·d_x)·sum to a 16-lane accumulator
-//     (lanes 0..7: the step's first block, 8..15: its second), and Q4_1 / Q5_1 add m·s.
-//   K-quants (Q4_K, Q5_K, Q6_K): u8 × i8 pairs (vpmaddubsw, at most 2·63·127) times the 16-bit
-//     sub-block scales (vpmaddwd) are summed in integers over the 256-value super-block, as the
-//     reference does; then one float step, d·d_x times the sums, and the min term
-//     dmin·d_x·Σ m·(block sums) (Q4_K / Q5_K) or the offset -32·Σ scale·(block sums) (Q6_K, in
-//     the integer sums).
-// Per (row, token) these steps are fixed and the lanes are reduced in one order at the end, so the
+// Weights are unpacked to unsigned bytes (Q8_0: stored value + 128; Q4_0 / Q5_0 without their
+// offset; the others as stored) and multiplied with the signed activation bytes.
+//   32-value blocks (Q8_0, Q4_0, Q5_0, Q4_1, Q5_1): vpdpbusd gives eight sums of four products
+//     per block, started from -offset·(the lane's four activations), so each lane holds exactly
+//     the lane of a signed product; d_w·d_x times them is added to an 8-lane accumulator block by
+//     block, m·s (Q4_1 / Q5_1) to a float. A 512-bit register holds two such 8-lane problems: two
+//     tokens of one weight row (prefill: tiles of 4 rows × 2 token pairs, each weight block
+//     unpacked once per tile); a token alone (decode) takes one 256-bit register per row.
+//   K-quants (Q4_K, Q5_K, Q6_K): 64-value steps of u8 × i8 pairs (vpmaddubsw, at most 2·63·127)
+//     times the 16-bit sub-block scales (vpmaddwd), summed in integers over the super-block and
+//     folded to the reference's 8 lanes; d·d_x times them added to an 8-lane accumulator; the min
+//     term -dmin·d_x·Σ m·(pair sums) in 4 float lanes (Q4_K) or one float (Q5_K); Q6_K's offset
+//     of 32 removed from each pair of products. Tiles of 4 rows × 3 tokens.
+// Per (row, token) these steps are fixed and the lanes reduced in one order at the end, so the
 // tile shape never changes a result. The activation rows of a call are first laid out for these
 // kernels in a per-thread buffer: a small cost next to the product.
 // GCC 12's AVX-512 intrinsics read a deliberately undefined register (GCC bug 105593).
@@ -68,86 +68,78 @@ OCTO_Z inline __m512 halves(float a, float b) {
     return _mm512_insertf32x8(_mm512_set1_ps(a), _mm256_set1_ps(b), 1);
 }
 
-OCTO_Z inline __m512i load256x2(const uint8_t* lo, const uint8_t* hi) {
-    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(lo))),
-                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hi)), 1);
-}
-
-// 16 bytes of nibbles of two blocks -> 64 values: [lo(a), hi(a), lo(b), hi(b)].
-OCTO_Z inline __m512i nibbles64(const uint8_t* a, const uint8_t* b) {
-    const __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
-    const __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
-    const __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(va, va)), _mm256_set_m128i(vb, vb), 1);
-    constexpr long long k4 = 4 * 0x0001000100010001ll; // 128-bit lanes: a, a >> 4, b, b >> 4
-    return _mm512_and_si512(_mm512_srlv_epi16(v, _mm512_set_epi64(k4, k4, 0, 0, k4, k4, 0, 0)), _mm512_set1_epi8(15));
-}
-
 // --- activations in the kernels' layout -------------------------------------------------------------
-// 32-value block formats, per 64-value step k (blocks 2k, 2k + 1):
-//   q[64] | start: int32[16], -offset·Σq of the four values of each lane |
-//   scale: float[16], d of each lane's block | s: float[16], Q8_1: s of block 2k at 0, of 2k + 1 at 8
+// 32-value block formats, tokens in pairs (2p, 2p + 1; the second all zeros after an odd last token),
+// per block b, 256 bytes:
+//   q: [token 2p: 32 | token 2p+1: 32] | start: int32 [8 | 8], -offset·Σq of the four values of
+//   each lane | scale: float [d × 8 | d × 8] | s (Q8_1): float [s of 2p, s of 2p+1] (+ pad)
 // Q8_K, per 256-value super-block: q[256] | d: float[16] (all the same) | bsums: int16[16],
 //   pair sums bsums[2s] + bsums[2s+1]: int16[8] (+ pad) | per step: 32·(q[2i] + q[2i+1]), int16[32]
-struct ActLayout {
-    int64_t bytes_per_row = 0;
-};
-
-constexpr int64_t kStep32Bytes = 64 + 64 + 64 + 64;
+constexpr int64_t kPairBlockBytes = 256;
 constexpr int64_t kSuperBytes = 256 + 64 + 64 + 4 * 64;
 
-OCTO_Z void lay_out_row(ActivationFormat format, int offset, const uint8_t* src, int64_t n_in, uint8_t* dst) {
-    if (format == ActivationFormat::Q8_K) {
-        const auto* b = reinterpret_cast<const ActQ8_K*>(src);
-        for (int64_t sb = 0; sb < n_in / 256; ++sb) {
-            uint8_t* out = dst + sb * kSuperBytes;
-            std::memcpy(out, b[sb].qs, 256);
-            _mm512_storeu_ps(out + 256, _mm512_set1_ps(b[sb].d));
-            const __m256i bsums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b[sb].bsums));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 320), bsums);
-            const __m128i pairs = _mm_hadd_epi16(_mm256_castsi256_si128(bsums), _mm256_extracti128_si256(bsums, 1));
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 352), pairs);
-            for (int k = 0; k < 4; ++k) {
-                const __m512i q = _mm512_loadu_si512(b[sb].qs + 64 * k);
-                _mm512_storeu_si512(out + 384 + 64 * k, _mm512_maddubs_epi16(_mm512_set1_epi8(32), q));
-            }
+OCTO_Z void lay_out_k_row(const uint8_t* src, int64_t n_in, uint8_t* dst) {
+    const auto* b = reinterpret_cast<const ActQ8_K*>(src);
+    for (int64_t sb = 0; sb < n_in / 256; ++sb) {
+        uint8_t* out = dst + sb * kSuperBytes;
+        std::memcpy(out, b[sb].qs, 256);
+        _mm512_storeu_ps(out + 256, _mm512_set1_ps(b[sb].d));
+        const __m256i bsums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b[sb].bsums));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 320), bsums);
+        const __m128i pairs = _mm_hadd_epi16(_mm256_castsi256_si128(bsums), _mm256_extracti128_si256(bsums, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 352), pairs);
+        for (int k = 0; k < 4; ++k) {
+            const __m512i q = _mm512_loadu_si512(b[sb].qs + 64 * k);
+            _mm512_storeu_si512(out + 384 + 64 * k, _mm512_maddubs_epi16(_mm512_set1_epi8(32), q));
         }
-        return;
-    }
-    const bool q8_1 = format == ActivationFormat::Q8_1;
-    const int64_t nb = n_in / 32;
-    const int64_t n_steps = (nb + 1) / 2;
-    std::memset(dst, 0, static_cast<size_t>(n_steps * kStep32Bytes));
-    for (int64_t k = 0; k < nb; ++k) {
-        uint8_t* step = dst + (k / 2) * kStep32Bytes;
-        const int half = static_cast<int>(k % 2);
-        const int8_t* qs = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].qs : reinterpret_cast<const ActQ8_0*>(src)[k].qs;
-        const float d = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].d : reinterpret_cast<const ActQ8_0*>(src)[k].d;
-        std::memcpy(step + 32 * half, qs, 32);
-        if (offset != 0) { // each lane's four values: the same partial sums as a signed product
-            const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs));
-            const __m256i sums = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(static_cast<char>(offset == 128 ? 0x80 : offset)), q);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(step + 64 + 32 * half), _mm256_sub_epi32(_mm256_setzero_si256(), sums));
-        }
-        _mm256_storeu_ps(reinterpret_cast<float*>(step + 128) + 8 * half, _mm256_set1_ps(d));
-        if (q8_1) reinterpret_cast<float*>(step + 192)[8 * half] = reinterpret_cast<const ActQ8_1*>(src)[k].s;
     }
 }
 
-// --- 32-value block types: step k covers blocks 2k and 2k + 1 (the second absent in a tail) ----
+// Token `half` (0 or 1) of a pair; src null: zeros.
+OCTO_Z void lay_out_pair_half(ActivationFormat format, int offset, const uint8_t* src, int64_t nb, uint8_t* dst, int half) {
+    const bool q8_1 = format == ActivationFormat::Q8_1;
+    for (int64_t k = 0; k < nb; ++k) {
+        uint8_t* block = dst + k * kPairBlockBytes;
+        if (!src) {
+            std::memset(block + 32 * half, 0, 32);
+            std::memset(block + 64 + 32 * half, 0, 32);
+            std::memset(block + 128 + 32 * half, 0, 32);
+            reinterpret_cast<float*>(block + 192)[half] = 0.0f;
+            continue;
+        }
+        const int8_t* qs = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].qs : reinterpret_cast<const ActQ8_0*>(src)[k].qs;
+        const float d = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].d : reinterpret_cast<const ActQ8_0*>(src)[k].d;
+        const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(block + 32 * half), q);
+        // each lane's four values: the lanes of a signed product
+        const __m256i sums = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(static_cast<char>(offset)), q);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(block + 64 + 32 * half), _mm256_sub_epi32(_mm256_setzero_si256(), sums));
+        _mm256_storeu_ps(reinterpret_cast<float*>(block + 128 + 32 * half), _mm256_set1_ps(d));
+        reinterpret_cast<float*>(block + 192)[half] = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].s : 0.0f;
+    }
+}
 
-struct Step32 {
-    __m512i w;   // unsigned values
-    __m512 scale; // d_w of each lane's block
-    float m[2] = {0.0f, 0.0f}; // Q4_1 / Q5_1: m of the two blocks
+// --- 32-value block types -------------------------------------------------------------------------
+// A block as unsigned bytes (Q8_0: stored value + 128; Q4_0 / Q5_0 without their offset), its
+// scale d and (Q4_1 / Q5_1) its m.
+struct Block32 {
+    __m256i w;
+    float d;
+    float m;
 };
+
+OCTO_Z inline __m256i nibbles32(const uint8_t* qs) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
+    const __m128i mask = _mm_set1_epi8(15);
+    return _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(v, 4), mask), _mm_and_si128(v, mask));
+}
 
 struct Q8_0 {
     static constexpr int kBytes = kQ8_0Bytes, kOffset = 128;
     static constexpr ActivationFormat kFormat = ActivationFormat::Q8_0;
-    OCTO_Z static void load(const uint8_t* a, const uint8_t* b, Step32& s) {
-        static const uint8_t zero[32] = {};
-        s.w = _mm512_xor_si512(load256x2(a + 2, b ? b + 2 : zero), _mm512_set1_epi8(static_cast<char>(0x80)));
-        s.scale = halves(half_at(a), b ? half_at(b) : 0.0f);
+    OCTO_Z static Block32 load(const uint8_t* b) {
+        const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 2));
+        return {_mm256_xor_si256(q, _mm256_set1_epi8(static_cast<char>(0x80))), half_at(b), 0.0f};
     }
 };
 
@@ -157,74 +149,146 @@ struct Q45 {
     static constexpr int kOffset = kMin ? 0 : (kFifthBit ? 16 : 8);
     static constexpr ActivationFormat kFormat = kMin ? ActivationFormat::Q8_1 : ActivationFormat::Q8_0;
     static constexpr int kQs = (kMin ? 4 : 2) + (kFifthBit ? 4 : 0); // offset of qs in the block
-    OCTO_Z static void load(const uint8_t* a, const uint8_t* b, Step32& s) {
-        static const uint8_t zero[kBytes] = {};
-        const uint8_t* bb = b ? b : zero;
-        __m512i w = nibbles64(a + kQs, bb + kQs);
+    OCTO_Z static Block32 load(const uint8_t* b) {
+        __m256i w = nibbles32(b + kQs);
         if constexpr (kFifthBit) {
-            uint32_t qa, qb;
-            std::memcpy(&qa, a + (kMin ? 4 : 2), 4);
-            std::memcpy(&qb, bb + (kMin ? 4 : 2), 4);
-            const __mmask64 bits = static_cast<__mmask64>(qa) | (static_cast<__mmask64>(qb) << 32);
-            w = _mm512_or_si512(w, _mm512_maskz_mov_epi8(bits, _mm512_set1_epi8(16)));
+            uint32_t qh;
+            std::memcpy(&qh, b + (kMin ? 4 : 2), 4);
+            w = _mm256_or_si256(w, _mm256_maskz_mov_epi8(qh, _mm256_set1_epi8(16)));
         }
-        s.w = w;
-        s.scale = halves(half_at(a), b ? half_at(b) : 0.0f);
-        if constexpr (kMin) {
-            s.m[0] = half_at(a + 2);
-            s.m[1] = b ? half_at(b + 2) : 0.0f;
-        }
+        return {w, half_at(b), kMin ? half_at(b + 2) : 0.0f};
     }
 };
 
-// Per (row, token) as the reference's 32-block dot products: one 8-lane accumulator, blocks added
-// in order (lanes: sums of four products), m·s of Q4_1 / Q5_1 added to a separate float.
-template <class P, int R, int T>
-OCTO_Z void tile32(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[T], int64_t nb, float* y,
-                   int64_t y_stride) {
+OCTO_Z inline float hsum8(__m256 a) { // the reference's order
+    __m128 v = _mm_add_ps(_mm256_extractf128_ps(a, 1), _mm256_castps256_ps128(a));
+    v = _mm_add_ps(v, _mm_movehl_ps(v, v));
+    v = _mm_add_ss(v, _mm_movehdup_ps(v));
+    return _mm_cvtss_f32(v);
+}
+
+// R weight rows × NP token pairs. Each (row, token) is one 8-lane half of a 16-lane register:
+// per block, d_w·d_x times the 8 lanes of four-product sums added in order, as the reference's
+// dot products do; m·s (Q4_1 / Q5_1) added to a separate float.
+template <class P, int R, int NP>
+OCTO_Z void tile32_tokens(const uint8_t* const (&rows)[R], const uint8_t* const (&pairs)[NP], int64_t nb, float* y,
+                          int64_t y_stride) {
     constexpr bool kMin = P::kFormat == ActivationFormat::Q8_1;
-    __m256 acc[R][T];
-    float extra[R][T];
+    __m512 acc[R][NP];
+    float extra[R][2 * NP];
     for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) {
-            acc[r][t] = _mm256_setzero_ps();
-            extra[r][t] = 0.0f;
-        }
+        for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_setzero_ps();
+        for (int t = 0; t < 2 * NP; ++t) extra[r][t] = 0.0f;
     }
-    for (int64_t k = 0; 2 * k < nb; ++k) {
-        Step32 ws[R];
+    for (int64_t b = 0; b < nb; ++b) {
+        __m512i w[R];
+        __m512 ws[R];
+        float m[R];
         for (int r = 0; r < R; ++r) {
-            const uint8_t* a = rows[r] + 2 * k * P::kBytes;
-            P::load(a, 2 * k + 1 < nb ? a + P::kBytes : nullptr, ws[r]);
+            const Block32 blk = P::load(rows[r] + b * P::kBytes);
+            w[r] = _mm512_inserti64x4(_mm512_castsi256_si512(blk.w), blk.w, 1);
+            ws[r] = _mm512_set1_ps(blk.d);
+            m[r] = blk.m;
         }
-        const bool second = 2 * k + 1 < nb;
-        for (int t = 0; t < T; ++t) {
-            const uint8_t* step = act[t] + k * kStep32Bytes;
-            const __m512i q = _mm512_loadu_si512(step);
-            const __m512 xs = _mm512_loadu_ps(step + 128);
+        for (int p = 0; p < NP; ++p) {
+            const uint8_t* block = pairs[p] + b * kPairBlockBytes;
+            const __m512i q = _mm512_loadu_si512(block);
+            const __m512i start = _mm512_loadu_si512(block + 64);
+            const __m512 xs = _mm512_loadu_ps(block + 128);
             for (int r = 0; r < R; ++r) {
-                const __m512i dot = _mm512_dpbusd_epi32(_mm512_loadu_si512(step + 64), ws[r].w, q);
-                const __m512 sums = _mm512_cvtepi32_ps(dot);
-                const __m512 d = _mm512_mul_ps(ws[r].scale, xs);
-                acc[r][t] = _mm256_fmadd_ps(_mm512_castps512_ps256(d), _mm512_castps512_ps256(sums), acc[r][t]);
-                if (second) {
-                    acc[r][t] = _mm256_fmadd_ps(_mm512_extractf32x8_ps(d, 1), _mm512_extractf32x8_ps(sums, 1), acc[r][t]);
-                }
+                const __m512i dot = _mm512_dpbusd_epi32(start, w[r], q);
+                acc[r][p] = _mm512_fmadd_ps(_mm512_mul_ps(ws[r], xs), _mm512_cvtepi32_ps(dot), acc[r][p]);
                 if constexpr (kMin) {
-                    const float* s = reinterpret_cast<const float*>(step + 192);
-                    extra[r][t] += ws[r].m[0] * s[0];
-                    if (second) extra[r][t] += ws[r].m[1] * s[8];
+                    const float* s = reinterpret_cast<const float*>(block + 192);
+                    extra[r][2 * p] += m[r] * s[0];
+                    extra[r][2 * p + 1] += m[r] * s[1];
                 }
             }
         }
     }
     for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) {
-            __m128 v = _mm_add_ps(_mm256_extractf128_ps(acc[r][t], 1), _mm256_castps256_ps128(acc[r][t]));
-            v = _mm_add_ps(v, _mm_movehl_ps(v, v));
-            v = _mm_add_ss(v, _mm_movehdup_ps(v));
-            y[t * y_stride + r] = _mm_cvtss_f32(v) + extra[r][t];
+        for (int p = 0; p < NP; ++p) {
+            y[(2 * p) * y_stride + r] = hsum8(_mm512_castps512_ps256(acc[r][p])) + extra[r][2 * p];
+            y[(2 * p + 1) * y_stride + r] = hsum8(_mm512_extractf32x8_ps(acc[r][p], 1)) + extra[r][2 * p + 1];
         }
+    }
+}
+
+// One token (the first of a laid-out pair) × one weight row: the same steps in 8 lanes (decode:
+// one row streamed at a time reads memory fastest).
+template <class P>
+OCTO_Z void tile32_row(const uint8_t* row, const uint8_t* pair, int64_t nb, float* y) {
+    constexpr bool kMin = P::kFormat == ActivationFormat::Q8_1;
+    __m256 acc = _mm256_setzero_ps();
+    float extra = 0.0f;
+    for (int64_t b = 0; b < nb; ++b) {
+        const uint8_t* block = pair + b * kPairBlockBytes;
+        const Block32 blk = P::load(row + b * P::kBytes);
+        const __m256i dot = _mm256_dpbusd_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 64)), blk.w,
+                                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)));
+        const __m256 d = _mm256_mul_ps(_mm256_set1_ps(blk.d), _mm256_loadu_ps(reinterpret_cast<const float*>(block + 128)));
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot), acc);
+        if constexpr (kMin) extra += blk.m * reinterpret_cast<const float*>(block + 192)[0];
+    }
+    *y = hsum8(acc) + extra;
+}
+
+constexpr int kPairRows = 4;  // weight rows per token-pair tile
+constexpr int kPairs = 2;     // token pairs per tile
+
+template <class P, int R, int NP>
+OCTO_Z void run_tokens_tile(const WeightMatrix& w, const uint8_t* laid, int64_t pair_bytes, int64_t r, int64_t p0, float* y) {
+    const uint8_t* rows[R];
+    for (int i = 0; i < R; ++i) rows[i] = w.data + static_cast<uint64_t>(r + i) * w.row_bytes;
+    const uint8_t* pairs[NP];
+    for (int i = 0; i < NP; ++i) pairs[i] = laid + (p0 + i) * pair_bytes;
+    tile32_tokens<P, R, NP>(rows, pairs, w.n_in / 32, y + r, w.n_out);
+}
+
+template <class P, int NP>
+OCTO_Z void run_tokens_rows(const WeightMatrix& w, const uint8_t* laid, int64_t pair_bytes, int64_t row_begin,
+                            int64_t row_end, int64_t p0, float* y) {
+    int64_t r = row_begin;
+    for (; r + kPairRows <= row_end; r += kPairRows) run_tokens_tile<P, kPairRows, NP>(w, laid, pair_bytes, r, p0, y);
+    switch (row_end - r) {
+    case 3: run_tokens_tile<P, 3, NP>(w, laid, pair_bytes, r, p0, y); break;
+    case 2: run_tokens_tile<P, 2, NP>(w, laid, pair_bytes, r, p0, y); break;
+    case 1: run_tokens_tile<P, 1, NP>(w, laid, pair_bytes, r, p0, y); break;
+    default: break;
+    }
+}
+
+// One token over rows [row_begin, row_end).
+template <class P>
+OCTO_Z void run_single_token(const WeightMatrix& w, const uint8_t* pair, int64_t row_begin, int64_t row_end, float* y) {
+    for (int64_t r = row_begin; r < row_end; ++r) {
+        tile32_row<P>(w.data + static_cast<uint64_t>(r) * w.row_bytes, pair, w.n_in / 32, y + r);
+    }
+}
+
+constexpr int64_t kPairBlock = 24; // token pairs laid out at a time
+
+template <class P>
+OCTO_Z void rows_kernel32(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
+    const WeightMatrix& w = *a.w;
+    const int64_t nb = w.n_in / 32;
+    const int64_t pair_bytes = nb * kPairBlockBytes;
+    thread_local std::vector<uint8_t> laid;
+    for (int64_t t0 = 0; t0 < a.n_tokens; t0 += 2 * kPairBlock) {
+        const int64_t n = std::min(2 * kPairBlock, a.n_tokens - t0);
+        const int64_t n_pairs = (n + 1) / 2;
+        laid.resize(static_cast<size_t>(n_pairs * pair_bytes));
+        for (int64_t t = 0; t < n; ++t) {
+            lay_out_pair_half(P::kFormat, P::kOffset, a.xq + (t0 + t) * a.xq_row_bytes, nb, laid.data() + (t / 2) * pair_bytes,
+                              static_cast<int>(t % 2));
+        }
+        if (n % 2) lay_out_pair_half(P::kFormat, P::kOffset, nullptr, nb, laid.data() + (n / 2) * pair_bytes, 1);
+        int64_t p = 0;
+        for (; p + kPairs <= n / 2; p += kPairs) {
+            run_tokens_rows<P, kPairs>(w, laid.data(), pair_bytes, row_begin, row_end, p, a.y + (t0 + 2 * p) * w.n_out);
+        }
+        for (; p < n / 2; ++p) run_tokens_rows<P, 1>(w, laid.data(), pair_bytes, row_begin, row_end, p, a.y + (t0 + 2 * p) * w.n_out);
+        if (n % 2) run_single_token<P>(w, laid.data() + (n / 2) * pair_bytes, row_begin, row_end, a.y + (t0 + n - 1) * w.n_out);
     }
 }
 
@@ -373,70 +437,52 @@ OCTO_Z void tile_k(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[
     }
 }
 
-// --- rows × tokens ---------------------------------------------------------------------------------
-
-template <class P>
-constexpr bool kIsK = std::is_same_v<P, Q45_K<false>> || std::is_same_v<P, Q45_K<true>> || std::is_same_v<P, Q6_K>;
-
-template <class P>
-int64_t laid_row_bytes(int64_t n_in) {
-    if constexpr (kIsK<P>) return n_in / 256 * kSuperBytes;
-    return (n_in / 32 + 1) / 2 * kStep32Bytes;
-}
+// --- K-quant rows × tokens -------------------------------------------------------------------------
 
 // Rows [r, r + R) × tokens [t, t + T) of the laid-out activations.
 template <class P, int R, int T>
-OCTO_Z void run_tile(const WeightMatrix& w, const uint8_t* laid, int64_t laid_bytes, int64_t r, int64_t t_local,
-                     float* y_tile) {
+OCTO_Z void run_k_tile(const WeightMatrix& w, const uint8_t* laid, int64_t laid_bytes, int64_t r, int64_t t_local,
+                       float* y_tile) {
     const uint8_t* rows[R];
     for (int i = 0; i < R; ++i) rows[i] = w.data + static_cast<uint64_t>(r + i) * w.row_bytes;
     const uint8_t* act[T];
     for (int i = 0; i < T; ++i) act[i] = laid + (t_local + i) * laid_bytes;
-    if constexpr (kIsK<P>) {
-        tile_k<P, R, T>(rows, act, w.n_in / 256, y_tile, w.n_out);
-    } else {
-        tile32<P, R, T>(rows, act, w.n_in / 32, y_tile, w.n_out);
-    }
+    tile_k<P, R, T>(rows, act, w.n_in / 256, y_tile, w.n_out);
 }
 
 template <class P, int T>
-OCTO_Z void run_rows(const WeightMatrix& w, const uint8_t* laid, int64_t laid_bytes, int64_t row_begin, int64_t row_end,
-                     int64_t t_local, float* y) {
+OCTO_Z void run_k_rows(const WeightMatrix& w, const uint8_t* laid, int64_t laid_bytes, int64_t row_begin, int64_t row_end,
+                       int64_t t_local, float* y) {
     int64_t r = row_begin;
     if constexpr (T == 1) { // decode: one weight row streamed at a time reads memory fastest
-        for (; r < row_end; ++r) run_tile<P, 1, T>(w, laid, laid_bytes, r, t_local, y + r);
+        for (; r < row_end; ++r) run_k_tile<P, 1, T>(w, laid, laid_bytes, r, t_local, y + r);
         return;
     }
-    for (; r + kRows <= row_end; r += kRows) run_tile<P, kRows, T>(w, laid, laid_bytes, r, t_local, y + r);
+    for (; r + kRows <= row_end; r += kRows) run_k_tile<P, kRows, T>(w, laid, laid_bytes, r, t_local, y + r);
     switch (row_end - r) {
-    case 3: run_tile<P, 3, T>(w, laid, laid_bytes, r, t_local, y + r); break;
-    case 2: run_tile<P, 2, T>(w, laid, laid_bytes, r, t_local, y + r); break;
-    case 1: run_tile<P, 1, T>(w, laid, laid_bytes, r, t_local, y + r); break;
+    case 3: run_k_tile<P, 3, T>(w, laid, laid_bytes, r, t_local, y + r); break;
+    case 2: run_k_tile<P, 2, T>(w, laid, laid_bytes, r, t_local, y + r); break;
+    case 1: run_k_tile<P, 1, T>(w, laid, laid_bytes, r, t_local, y + r); break;
     default: break;
     }
 }
 
 template <class P>
-OCTO_Z void rows_kernel(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
+OCTO_Z void rows_kernel_k(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
-    const int64_t laid_bytes = laid_row_bytes<P>(w.n_in);
-    int offset = 0;
-    if constexpr (!kIsK<P>) offset = P::kOffset;
-    const ActivationFormat format = activation_format(w.type);
+    const int64_t laid_bytes = w.n_in / 256 * kSuperBytes;
     thread_local std::vector<uint8_t> laid;
     for (int64_t t0 = 0; t0 < a.n_tokens; t0 += kTokenBlock) {
         const int64_t n = std::min(kTokenBlock, a.n_tokens - t0);
         laid.resize(static_cast<size_t>(n * laid_bytes));
-        for (int64_t t = 0; t < n; ++t) {
-            lay_out_row(format, offset, a.xq + (t0 + t) * a.xq_row_bytes, w.n_in, laid.data() + t * laid_bytes);
-        }
+        for (int64_t t = 0; t < n; ++t) lay_out_k_row(a.xq + (t0 + t) * a.xq_row_bytes, w.n_in, laid.data() + t * laid_bytes);
         int64_t t = 0;
         for (; t + kTokens <= n; t += kTokens) {
-            run_rows<P, kTokens>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out);
+            run_k_rows<P, kTokens>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out);
         }
         switch (n - t) {
-        case 2: run_rows<P, 2>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
-        case 1: run_rows<P, 1>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
+        case 2: run_k_rows<P, 2>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
+        case 1: run_k_rows<P, 1>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
         default: break;
         }
     }
@@ -449,14 +495,14 @@ OCTO_Z void rows_kernel(const QuantMatmulArgs& a, int64_t row_begin, int64_t row
 QuantMatmulKernel avx512vnni_quant_matmul_kernel(TensorType type) {
     using namespace avx512vnni_kernels;
     switch (type) {
-    case TensorType::Q8_0: return rows_kernel<Q8_0>;
-    case TensorType::Q4_0: return rows_kernel<Q45<false, false>>;
-    case TensorType::Q5_0: return rows_kernel<Q45<true, false>>;
-    case TensorType::Q4_1: return rows_kernel<Q45<false, true>>;
-    case TensorType::Q5_1: return rows_kernel<Q45<true, true>>;
-    case TensorType::Q4_K: return rows_kernel<Q45_K<false>>;
-    case TensorType::Q5_K: return rows_kernel<Q45_K<true>>;
-    case TensorType::Q6_K: return rows_kernel<Q6_K>;
+    case TensorType::Q8_0: return rows_kernel32<Q8_0>;
+    case TensorType::Q4_0: return rows_kernel32<Q45<false, false>>;
+    case TensorType::Q5_0: return rows_kernel32<Q45<true, false>>;
+    case TensorType::Q4_1: return rows_kernel32<Q45<false, true>>;
+    case TensorType::Q5_1: return rows_kernel32<Q45<true, true>>;
+    case TensorType::Q4_K: return rows_kernel_k<Q45_K<false>>;
+    case TensorType::Q5_K: return rows_kernel_k<Q45_K<true>>;
+    case TensorType::Q6_K: return rows_kernel_k<Q6_K>;
     default: return nullptr;
     }
 }
