@@ -45,6 +45,7 @@ struct BenchOptions {
     std::string precision;  // empty: the model's default
     int64_t prompt_tokens = 128;
     int64_t gen_tokens = 64;
+    int repetitions = 3;    // timed repetitions after a warm-up (llama-bench's -r)
     int64_t edit_tokens = 1000; // prompt of the edit-and-rerun figure
     int64_t edit_tail = 24;     // tokens of the "last sentence" changed
     int64_t read_buffer_mib = 0; // memory read measurement; 0: from the last-level cache
@@ -78,27 +79,38 @@ struct Speed {
 };
 
 // Prefill of `prompt`, then n_gen greedy decode steps, in a fresh session with its own pool.
+// `repetitions` times in one session: the prompt as one batch, then n_gen greedy decode steps;
+// before them one untimed repetition touches the session's memory. Each repetition changes the
+// prompt's first token so that nothing is reused from the pool. Tokens/s are the mean of the
+// repetitions' rates, as llama-bench reports them.
 Result<Speed> measure(const Model& model, Backend& backend, std::optional<Precision> precision,
-                      const InstrumentOptions& instrument, const std::vector<int32_t>& prompt, int64_t n_gen) {
+                      const InstrumentOptions& instrument, std::vector<int32_t> prompt, int64_t n_gen, int repetitions) {
     SessionOptions o;
     o.precision = precision;
     o.instrument = instrument;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
     Session& s = *session.value();
-    auto start = Clock::now();
-    auto logits = s.eval(prompt);
-    if (!logits) return logits.error();
     Speed speed;
-    speed.prefill_tokens_per_s = static_cast<double>(prompt.size()) / seconds_since(start);
-    start = Clock::now();
-    for (int64_t i = 0; i < n_gen; ++i) {
-        const int32_t next = argmax(logits.value());
-        if (auto a = s.attribute(next); !a) return a.error();
-        logits = s.eval(std::span<const int32_t>(&next, 1));
+    for (int rep = -1; rep < repetitions; ++rep) {
+        prompt.front() = static_cast<int32_t>((prompt.front() + 1) % model.params().n_vocab);
+        (void)s.start(prompt); // nothing to reuse: no earlier prompt began with this token
+        auto start = Clock::now();
+        auto logits = s.eval(prompt);
         if (!logits) return logits.error();
+        const double prefill = static_cast<double>(prompt.size()) / seconds_since(start);
+        start = Clock::now();
+        for (int64_t i = 0; i < n_gen; ++i) {
+            const int32_t next = argmax(logits.value());
+            if (auto a = s.attribute(next); !a) return a.error();
+            logits = s.eval(std::span<const int32_t>(&next, 1));
+            if (!logits) return logits.error();
+        }
+        const double decode = static_cast<double>(n_gen) / seconds_since(start);
+        if (rep < 0) continue; // the warm-up
+        speed.prefill_tokens_per_s += prefill / repetitions;
+        speed.decode_tokens_per_s += decode / repetitions;
     }
-    speed.decode_tokens_per_s = static_cast<double>(n_gen) / seconds_since(start);
     return speed;
 }
 
@@ -247,12 +259,12 @@ int run_bench(const BenchOptions& o) {
 
     const InstrumentOptions off{}, norms{.head_norms = true}, dla{.head_norms = true, .dla = true};
     // Untimed warm-up: a device backend uploads the weights on first use.
-    if (auto warm = measure(m, *backend, precision, off, {prompt.front()}, 1); !warm) return report_error(o.json, warm.error());
-    auto plain = measure(m, *backend, precision, off, prompt, o.gen_tokens);
+    if (auto warm = measure(m, *backend, precision, off, {prompt.front()}, 1, 1); !warm) return report_error(o.json, warm.error());
+    auto plain = measure(m, *backend, precision, off, prompt, o.gen_tokens, o.repetitions);
     if (!plain) return report_error(o.json, plain.error());
-    auto with_norms = measure(m, *backend, precision, norms, prompt, o.gen_tokens);
+    auto with_norms = measure(m, *backend, precision, norms, prompt, o.gen_tokens, o.repetitions);
     if (!with_norms) return report_error(o.json, with_norms.error());
-    auto with_dla = measure(m, *backend, precision, dla, prompt, o.gen_tokens);
+    auto with_dla = measure(m, *backend, precision, dla, prompt, o.gen_tokens, o.repetitions);
     if (!with_dla) return report_error(o.json, with_dla.error());
     auto edit = edit_and_rerun(m, *backend, precision, long_prompt, o.edit_tail, rng);
     if (!edit) return report_error(o.json, edit.error());
@@ -300,6 +312,7 @@ int run_bench(const BenchOptions& o) {
         {"weights_mib", weights_mib},
         {"prompt_tokens", o.prompt_tokens},
         {"gen_tokens", o.gen_tokens},
+        {"repetitions", o.repetitions},
         {"instrumentation_off", speed_json(plain.value())},
         {"with_norms", speed_json(with_norms.value())},
         {"with_norms_and_dla", speed_json(with_dla.value())},
@@ -388,6 +401,8 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::Range(1, 100000))->capture_default_str();
     cmd->add_option("--gen-tokens,--decode-tokens", o->gen_tokens, "Tokens decoded one at a time")
         ->check(CLI::Range(1, 100000))->capture_default_str();
+    cmd->add_option("--repetitions,-r", o->repetitions, "Timed repetitions of prefill + decode after a warm-up (their mean)")
+        ->check(CLI::Range(1, 1000))->capture_default_str();
     cmd->add_option("--edit-tokens", o->edit_tokens, "Prompt length of the edit-and-rerun figure")
         ->check(CLI::Range(2, 100000))->capture_default_str();
     cmd->add_option("--edit-tail", o->edit_tail, "Tokens changed at its end")

@@ -102,6 +102,31 @@ TEST(ActivationQuant, HalfAndBFloatRoundToNearestEven) {
     EXPECT_EQ(b[3], 1.0f + 0x1p-6f);
 }
 
+// The SIMD quantiser against the plain loop, on rows with ties (values that land exactly on .5
+// after scaling), zeros, repeated maxima of both signs and ordinary noise.
+TEST(ActivationQuant, SimdRowsAreBitIdenticalToTheScalarLoop) {
+    std::mt19937 rng(31);
+    std::normal_distribution<float> noise(0.0f, 1.0f);
+    for (int trial = 0; trial < 40; ++trial) {
+        std::vector<float> x(768);
+        for (float& v : x) v = noise(rng);
+        if (trial % 4 == 1) {
+            for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i % 255) - 127) * 0.5f;
+        }
+        if (trial % 4 == 2) std::fill(x.begin() + 256, x.begin() + 512, 0.0f);
+        if (trial % 4 == 3) {
+            x[300] = -8.0f;
+            x[301] = 8.0f;
+        }
+        for (ActivationFormat f : {ActivationFormat::Q8_0, ActivationFormat::Q8_1, ActivationFormat::Q8_K}) {
+            std::vector<uint8_t> a(static_cast<size_t>(activation_row_bytes(f, 768))), b(a.size());
+            quantize_activation_row(f, x.data(), a.data(), 768);
+            quantize_activation_row_scalar(f, x.data(), b.data(), 768);
+            EXPECT_EQ(a, b) << "format " << static_cast<int>(f) << " trial " << trial;
+        }
+    }
+}
+
 // --- kernels ------------------------------------------------------------------------------------
 
 struct TestMatrix {

@@ -54,8 +54,11 @@ ActivationFormat activation_format(TensorType weight);
 // Bytes one quantised row of n values takes (Q8_0/Q8_1/Q8_K; n a multiple of the block).
 int64_t activation_row_bytes(ActivationFormat format, int64_t n);
 
-// One row x[n] -> dst (n a multiple of 32 for Q8_0/Q8_1, of 256 for Q8_K).
+// One row x[n] -> dst (n a multiple of 32 for Q8_0/Q8_1, of 256 for Q8_K), with AVX2 where the
+// CPU has it; quantize_activation_row_scalar is the plain loop the SIMD code is tested against
+// (the two are bit-identical).
 void quantize_activation_row(ActivationFormat format, const float* x, void* dst, int64_t n);
+void quantize_activation_row_scalar(ActivationFormat format, const float* x, void* dst, int64_t n);
 
 // x[n] rounded to fp16 / bf16 and widened back (F16, BF16 formats); dst may alias x.
 void round_activation_row(ActivationFormat format, const float* x, float* dst, int64_t n);

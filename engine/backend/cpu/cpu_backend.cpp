@@ -110,9 +110,14 @@ void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t
         for_tokens([&](int64_t t) {
             quantize_activation_row(format, x + t * w.n_in, quantised_.data() + t * row_bytes, w.n_in);
         });
-        const QuantMatmulKernel kernel = quant_matmul_kernel(path_, w.type);
-        const QuantMatmulArgs args{&w, quantised_.data(), row_bytes, y, n_tokens};
-        for_row_chunks([&](int64_t r0, int64_t r1) { kernel(args, r0, r1); });
+        const QuantKernel kernel = quant_matmul_kernel(path_, w.type);
+        QuantMatmulArgs args{&w, quantised_.data(), row_bytes, nullptr, y, n_tokens};
+        if (kernel.prepare) { // the kernel's own activation layout, once per token
+            prepared_.resize(static_cast<size_t>(kernel.prepared_bytes(w.n_in, n_tokens)));
+            for_tokens([&](int64_t t) { kernel.prepare(args, t, prepared_.data()); });
+            args.prepared = prepared_.data();
+        }
+        for_row_chunks([&](int64_t r0, int64_t r1) { kernel.rows(args, r0, r1); });
         return;
     }
     }

@@ -65,6 +65,7 @@ private:
     std::vector<std::vector<float>> scratch_; // [n_threads][n_cells] attention scores
     std::vector<float> rounded_;              // [n_tokens, n_in] activations rounded to fp16/bf16 (reference)
     std::vector<uint8_t> quantised_;          // [n_tokens][row bytes] activations as Q8_0/Q8_1/Q8_K (reference)
+    std::vector<uint8_t> prepared_;           // the same in a kernel's own layout (QuantKernel::prepare)
 };
 
 } // namespace octo

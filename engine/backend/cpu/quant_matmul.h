@@ -23,19 +23,28 @@ struct QuantMatmulArgs {
     const WeightMatrix* w = nullptr;
     const uint8_t* xq = nullptr; // [n_tokens][xq_row_bytes]: quantised activation rows
     int64_t xq_row_bytes = 0;
+    const uint8_t* prepared = nullptr; // the rows in the kernel's own layout (QuantKernel::prepare), or null
     float* y = nullptr;          // [n_tokens, w->n_out]
     int64_t n_tokens = 0;
 };
 
-using QuantMatmulKernel = void (*)(const QuantMatmulArgs& args, int64_t row_begin, int64_t row_end);
+// A kernel: `rows` computes y for output rows [row_begin, row_end). Kernels that read the
+// activations in a layout of their own also give `prepared_bytes` (for n_tokens rows of n_in
+// values) and `prepare`, which lays out token t from its quantised row; the backend calls it once
+// per token before any `rows` call (tokens in parallel, each writing only its own bytes).
+struct QuantKernel {
+    void (*rows)(const QuantMatmulArgs& args, int64_t row_begin, int64_t row_end) = nullptr;
+    int64_t (*prepared_bytes)(int64_t n_in, int64_t n_tokens) = nullptr;
+    void (*prepare)(const QuantMatmulArgs& args, int64_t token, uint8_t* prepared) = nullptr;
+};
 
-// nullptr when the path has no integer kernel for the type (F32/F16/BF16: float kernels).
-QuantMatmulKernel scalar_quant_matmul_kernel(TensorType type);
-QuantMatmulKernel avx2_quant_matmul_kernel(TensorType type);       // AVX2 multiply-add of u8 × i8
-QuantMatmulKernel avxvnni_quant_matmul_kernel(TensorType type);    // AVX-VNNI dot products (256-bit)
-QuantMatmulKernel avx512vnni_quant_matmul_kernel(TensorType type); // AVX-512 VNNI (512-bit)
+// rows == nullptr when the path has no integer kernel for the type (F32/F16/BF16: float kernels).
+QuantKernel scalar_quant_matmul_kernel(TensorType type);
+QuantKernel avx2_quant_matmul_kernel(TensorType type);       // AVX2 multiply-add of u8 × i8
+QuantKernel avxvnni_quant_matmul_kernel(TensorType type);    // AVX-VNNI dot products (256-bit)
+QuantKernel avx512vnni_quant_matmul_kernel(TensorType type); // AVX-512 VNNI (512-bit)
 
-inline QuantMatmulKernel quant_matmul_kernel(CpuPath path, TensorType type) {
+inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {
     switch (path) {
     case CpuPath::Avx2:
     case CpuPath::Avx512: return avx2_quant_matmul_kernel(type);

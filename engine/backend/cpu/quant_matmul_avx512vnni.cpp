@@ -15,7 +15,7 @@
 //     of 32 removed from each pair of products. Tiles of 4 rows × 3 tokens.
 // Per (row, token) these steps are fixed and the lanes reduced in one order at the end, so the
 // tile shape never changes a result. The activation rows of a call are first laid out for these
-// kernels in a per-thread buffer: a small cost next to the product.
+// kernels once (QuantKernel::prepare, tokens in parallel).
 // GCC 12's AVX-512 intrinsics read a deliberately undefined register (GCC bug 105593).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -266,29 +266,33 @@ OCTO_Z void run_single_token(const WeightMatrix& w, const uint8_t* pair, int64_t
     }
 }
 
-constexpr int64_t kPairBlock = 24; // token pairs laid out at a time
+constexpr int64_t kPairBlock = 24; // token pairs whose activations stay in cache while rows are walked
+
+int64_t prepared_bytes32(int64_t n_in, int64_t n_tokens) { return (n_tokens + 1) / 2 * (n_in / 32) * kPairBlockBytes; }
+
+template <class P>
+OCTO_Z void prepare32(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
+    const int64_t nb = a.w->n_in / 32;
+    uint8_t* pair = prepared + (t / 2) * nb * kPairBlockBytes;
+    lay_out_pair_half(P::kFormat, P::kOffset, a.xq + t * a.xq_row_bytes, nb, pair, static_cast<int>(t % 2));
+    if (t % 2 == 0 && t + 1 == a.n_tokens) lay_out_pair_half(P::kFormat, P::kOffset, nullptr, nb, pair, 1);
+}
 
 template <class P>
 OCTO_Z void rows_kernel32(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
-    const int64_t nb = w.n_in / 32;
-    const int64_t pair_bytes = nb * kPairBlockBytes;
-    thread_local std::vector<uint8_t> laid;
-    for (int64_t t0 = 0; t0 < a.n_tokens; t0 += 2 * kPairBlock) {
-        const int64_t n = std::min(2 * kPairBlock, a.n_tokens - t0);
-        const int64_t n_pairs = (n + 1) / 2;
-        laid.resize(static_cast<size_t>(n_pairs * pair_bytes));
-        for (int64_t t = 0; t < n; ++t) {
-            lay_out_pair_half(P::kFormat, P::kOffset, a.xq + (t0 + t) * a.xq_row_bytes, nb, laid.data() + (t / 2) * pair_bytes,
-                              static_cast<int>(t % 2));
+    const int64_t pair_bytes = w.n_in / 32 * kPairBlockBytes;
+    const int64_t n_full = a.n_tokens / 2;
+    for (int64_t p0 = 0; p0 < n_full; p0 += kPairBlock) {
+        const int64_t p1 = std::min(n_full, p0 + kPairBlock);
+        int64_t p = p0;
+        for (; p + kPairs <= p1; p += kPairs) {
+            run_tokens_rows<P, kPairs>(w, a.prepared, pair_bytes, row_begin, row_end, p, a.y + 2 * p * w.n_out);
         }
-        if (n % 2) lay_out_pair_half(P::kFormat, P::kOffset, nullptr, nb, laid.data() + (n / 2) * pair_bytes, 1);
-        int64_t p = 0;
-        for (; p + kPairs <= n / 2; p += kPairs) {
-            run_tokens_rows<P, kPairs>(w, laid.data(), pair_bytes, row_begin, row_end, p, a.y + (t0 + 2 * p) * w.n_out);
-        }
-        for (; p < n / 2; ++p) run_tokens_rows<P, 1>(w, laid.data(), pair_bytes, row_begin, row_end, p, a.y + (t0 + 2 * p) * w.n_out);
-        if (n % 2) run_single_token<P>(w, laid.data() + (n / 2) * pair_bytes, row_begin, row_end, a.y + (t0 + n - 1) * w.n_out);
+        for (; p < p1; ++p) run_tokens_rows<P, 1>(w, a.prepared, pair_bytes, row_begin, row_end, p, a.y + 2 * p * w.n_out);
+    }
+    if (a.n_tokens % 2) {
+        run_single_token<P>(w, a.prepared + n_full * pair_bytes, row_begin, row_end, a.y + (a.n_tokens - 1) * w.n_out);
     }
 }
 
@@ -467,43 +471,54 @@ OCTO_Z void run_k_rows(const WeightMatrix& w, const uint8_t* laid, int64_t laid_
     }
 }
 
+int64_t prepared_bytes_k(int64_t n_in, int64_t n_tokens) { return n_tokens * (n_in / 256) * kSuperBytes; }
+
+OCTO_Z void prepare_k(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
+    const int64_t n_in = a.w->n_in;
+    lay_out_k_row(a.xq + t * a.xq_row_bytes, n_in, prepared + t * (n_in / 256) * kSuperBytes);
+}
+
 template <class P>
 OCTO_Z void rows_kernel_k(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
     const int64_t laid_bytes = w.n_in / 256 * kSuperBytes;
-    thread_local std::vector<uint8_t> laid;
     for (int64_t t0 = 0; t0 < a.n_tokens; t0 += kTokenBlock) {
         const int64_t n = std::min(kTokenBlock, a.n_tokens - t0);
-        laid.resize(static_cast<size_t>(n * laid_bytes));
-        for (int64_t t = 0; t < n; ++t) lay_out_k_row(a.xq + (t0 + t) * a.xq_row_bytes, w.n_in, laid.data() + t * laid_bytes);
+        const uint8_t* laid = a.prepared + t0 * laid_bytes;
         int64_t t = 0;
         for (; t + kTokens <= n; t += kTokens) {
-            run_k_rows<P, kTokens>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out);
+            run_k_rows<P, kTokens>(w, laid, laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out);
         }
         switch (n - t) {
-        case 2: run_k_rows<P, 2>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
-        case 1: run_k_rows<P, 1>(w, laid.data(), laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
+        case 2: run_k_rows<P, 2>(w, laid, laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
+        case 1: run_k_rows<P, 1>(w, laid, laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
         default: break;
         }
     }
 }
 
+template <class P>
+QuantKernel kernel32() { return {rows_kernel32<P>, prepared_bytes32, prepare32<P>}; }
+
+template <class P>
+QuantKernel kernel_k() { return {rows_kernel_k<P>, prepared_bytes_k, prepare_k}; }
+
 } // namespace
 
 } // namespace avx512vnni_kernels
 
-QuantMatmulKernel avx512vnni_quant_matmul_kernel(TensorType type) {
+QuantKernel avx512vnni_quant_matmul_kernel(TensorType type) {
     using namespace avx512vnni_kernels;
     switch (type) {
-    case TensorType::Q8_0: return rows_kernel32<Q8_0>;
-    case TensorType::Q4_0: return rows_kernel32<Q45<false, false>>;
-    case TensorType::Q5_0: return rows_kernel32<Q45<true, false>>;
-    case TensorType::Q4_1: return rows_kernel32<Q45<false, true>>;
-    case TensorType::Q5_1: return rows_kernel32<Q45<true, true>>;
-    case TensorType::Q4_K: return rows_kernel_k<Q45_K<false>>;
-    case TensorType::Q5_K: return rows_kernel_k<Q45_K<true>>;
-    case TensorType::Q6_K: return rows_kernel_k<Q6_K>;
-    default: return nullptr;
+    case TensorType::Q8_0: return kernel32<Q8_0>();
+    case TensorType::Q4_0: return kernel32<Q45<false, false>>();
+    case TensorType::Q5_0: return kernel32<Q45<true, false>>();
+    case TensorType::Q4_1: return kernel32<Q45<false, true>>();
+    case TensorType::Q5_1: return kernel32<Q45<true, true>>();
+    case TensorType::Q4_K: return kernel_k<Q45_K<false>>();
+    case TensorType::Q5_K: return kernel_k<Q45_K<true>>();
+    case TensorType::Q6_K: return kernel_k<Q6_K>();
+    default: return {};
     }
 }
 

@@ -159,17 +159,17 @@ void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
 
 } // namespace
 
-QuantMatmulKernel scalar_quant_matmul_kernel(TensorType type) {
+QuantKernel scalar_quant_matmul_kernel(TensorType type) {
     switch (type) {
-    case TensorType::Q8_0: return rows<ActQ8_0, dot_q8_0, 32>;
-    case TensorType::Q4_0: return rows<ActQ8_0, dot_q4_0, 32>;
-    case TensorType::Q5_0: return rows<ActQ8_0, dot_q5_0, 32>;
-    case TensorType::Q4_1: return rows<ActQ8_1, dot_q4_1, 32>;
-    case TensorType::Q5_1: return rows<ActQ8_1, dot_q5_1, 32>;
-    case TensorType::Q4_K: return rows<ActQ8_K, dot_q45_k<false>, 256>;
-    case TensorType::Q5_K: return rows<ActQ8_K, dot_q45_k<true>, 256>;
-    case TensorType::Q6_K: return rows<ActQ8_K, dot_q6_k, 256>;
-    default: return nullptr;
+    case TensorType::Q8_0: return {rows<ActQ8_0, dot_q8_0, 32>};
+    case TensorType::Q4_0: return {rows<ActQ8_0, dot_q4_0, 32>};
+    case TensorType::Q5_0: return {rows<ActQ8_0, dot_q5_0, 32>};
+    case TensorType::Q4_1: return {rows<ActQ8_1, dot_q4_1, 32>};
+    case TensorType::Q5_1: return {rows<ActQ8_1, dot_q5_1, 32>};
+    case TensorType::Q4_K: return {rows<ActQ8_K, dot_q45_k<false>, 256>};
+    case TensorType::Q5_K: return {rows<ActQ8_K, dot_q45_k<true>, 256>};
+    case TensorType::Q6_K: return {rows<ActQ8_K, dot_q6_k, 256>};
+    default: return {};
     }
 }
 
