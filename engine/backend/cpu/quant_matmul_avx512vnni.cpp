@@ -223,6 +223,7 @@ OCTO_Z void tile32_row(const uint8_t* row, const uint8_t* pair, int64_t nb, floa
     float extra = 0.0f;
     for (int64_t b = 0; b < nb; ++b) {
         const uint8_t* block = pair + b * kPairBlockBytes;
+        _mm_prefetch(reinterpret_cast<const char*>(row + (b + 24) * P::kBytes), _MM_HINT_T0); // ~800 bytes ahead
         const Block32 blk = P::load(row + b * P::kBytes);
         const __m256i dot = _mm256_dpbusd_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 64)), blk.w,
                                                 _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)));
