@@ -3,19 +3,15 @@
 // for an unknown pre-tokenizer and the refusal of unsupported tokenizer types.
 #include <gtest/gtest.h>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
-#include <spdlog/spdlog.h>
-
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "engine/core/log.h"
 #include "engine/tokenizer/byte_encoding.h"
 #include "engine/tokenizer/pretokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "engine/tokenizer/vocab.h"
+#include "tests/support/captured_log.h"
 
 namespace octo {
 namespace {
@@ -323,30 +319,11 @@ TEST(VocabValidation, MergeNamingUnknownToken) {
     EXPECT_FALSE(validate_vocab(v).ok());
 }
 
-// Registers the engine's logger ("octoscope") with a memory sink for the test's duration.
-class CapturedLog {
-public:
-    CapturedLog() : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64)) {
-        spdlog::drop(kLoggerName);
-        auto logger = std::make_shared<spdlog::logger>(kLoggerName, sink_);
-        logger->set_pattern("%l %v");
-        spdlog::register_logger(logger);
-    }
-    ~CapturedLog() { spdlog::drop(kLoggerName); }
-    CapturedLog(const CapturedLog&) = delete;
-    CapturedLog& operator=(const CapturedLog&) = delete;
-
-    std::vector<std::string> lines() { return sink_->last_formatted(); }
-
-private:
-    std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
-};
-
 TEST(VocabValidation, UnknownPreLoadsWithTheDefaultRulesAndAWarning) {
     Vocab v = bpe_vocab({"a|b", " |ab", "1|2"});
     v.pre = "no-such-pre";
     EXPECT_TRUE(validate_vocab(v).ok());
-    CapturedLog log;
+    test::CapturedLog log;
     const Tokenizer t = make(v);
     EXPECT_TRUE(t.pretokenizer_is_fallback());
     EXPECT_EQ(t.pretokenizer_rules(), "default");
