@@ -483,6 +483,13 @@ std::optional<RealTemplate> real_template(const std::string& file) {
     return out;
 }
 
+// The prompt when the tokenizer adds no BOS (the template's bos_token is then written).
+std::string format_without_tokenizer_bos(const ChatTemplate& t, const std::vector<ChatMessage>& messages,
+                                         ChatFormatContext context) {
+    context.tokenizer_adds_bos = false;
+    return format(t, messages, context);
+}
+
 #define REAL_TEMPLATE_OR_SKIP(var, file)                                               \
     const std::optional<RealTemplate> var = real_template(file);                     \
     if (!var) GTEST_SKIP() << "../shared/refdata is absent";                          \
@@ -500,9 +507,7 @@ TEST(RealTemplates, Llama3) {
               "<|start_header_id|>assistant<|end_header_id|>\n\nHello!<|eot_id|>"
               "<|start_header_id|>user<|end_header_id|>\n\nBye<|eot_id|>"
               "<|start_header_id|>assistant<|end_header_id|>\n\n");
-    ChatFormatContext no_bos = real->context;
-    no_bos.tokenizer_adds_bos = false;
-    EXPECT_EQ(format(t, kUserOnly, no_bos),
+    EXPECT_EQ(format_without_tokenizer_bos(t, kUserOnly, real->context),
               "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nWhat is 2+2?<|eot_id|>"
               "<|start_header_id|>assistant<|end_header_id|>\n\n");
 }
@@ -539,9 +544,7 @@ TEST(RealTemplates, Gemma3) {
               "<start_of_turn>user\nYou are terse.\n\nHi<end_of_turn>\n"
               "<start_of_turn>model\nHello!<end_of_turn>\n"
               "<start_of_turn>user\nBye<end_of_turn>\n<start_of_turn>model\n");
-    ChatFormatContext no_bos = real->context;
-    no_bos.tokenizer_adds_bos = false;
-    EXPECT_EQ(format(t, {{ChatRole::User, "  Hi\n"}}, no_bos),
+    EXPECT_EQ(format_without_tokenizer_bos(t, {{ChatRole::User, "  Hi\n"}}, real->context),
               "<bos><start_of_turn>user\nHi<end_of_turn>\n<start_of_turn>model\n");
 }
 
@@ -552,9 +555,7 @@ TEST(RealTemplates, DeepSeekV3) {
     EXPECT_TRUE(real->context.tokenizer_adds_bos);
     EXPECT_EQ(format(t, kMultiTurn, real->context),
               "You are terse." + kDsUser + "Hi" + kDsAssistant + "Hello! " + kDsEnd + kDsUser + "Bye" + kDsAssistant);
-    ChatFormatContext no_bos = real->context;
-    no_bos.tokenizer_adds_bos = false;
-    EXPECT_EQ(format(t, kUserOnly, no_bos),
+    EXPECT_EQ(format_without_tokenizer_bos(t, kUserOnly, real->context),
               "<\xEF\xBD\x9C" "begin\xE2\x96\x81of\xE2\x96\x81sentence\xEF\xBD\x9C>" + kDsUser + "What is 2+2?" +
                   kDsAssistant);
 }
@@ -569,49 +570,63 @@ TEST(RealTemplates, Phi3) {
 }
 
 // The whole path a chat prompt takes (build_prompt: template from the file, BOS rule,
-// special tokens parsed) on the real Qwen3 and Phi-3 vocabularies.
-TEST(RealTemplates, PromptBuilderQwen3WithoutThinking) {
+// special tokens parsed) for system "You are terse." + user "Hi" on a real vocabulary;
+// nullopt when ../shared is absent, no tokenizer when loading failed.
+struct RealChatPrompt {
+    std::optional<Tokenizer> tokenizer;
+    BuiltPrompt prompt;
+};
+
+std::optional<RealChatPrompt> real_chat_prompt(const std::string& file, bool enable_thinking) {
     const auto ref = test::refdata_dir();
-    if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
-    auto file = GgufFile::open((*ref / "vocab" / "ggml-vocab-qwen3.gguf").string());
-    ASSERT_TRUE(file.ok()) << file.error().message;
-    auto tokenizer = Tokenizer::create(vocab_from_gguf(*file).value());
-    ASSERT_TRUE(tokenizer.ok()) << tokenizer.error().message;
+    if (!ref) return std::nullopt;
+    RealChatPrompt out;
+    auto gguf = GgufFile::open((*ref / "vocab" / file).string());
+    EXPECT_TRUE(gguf.ok()) << file << ": " << (gguf.ok() ? "" : gguf.error().message);
+    if (!gguf.ok()) return out;
+    auto vocab = vocab_from_gguf(*gguf);
+    EXPECT_TRUE(vocab.ok()) << file << ": " << (vocab.ok() ? "" : vocab.error().message);
+    if (!vocab.ok()) return out;
+    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
+    EXPECT_TRUE(tokenizer.ok()) << file << ": " << (tokenizer.ok() ? "" : tokenizer.error().message);
+    if (!tokenizer.ok()) return out;
     PromptSpec spec;
     spec.chat = true;
     spec.system = "You are terse.";
     spec.text = "Hi";
-    spec.enable_thinking = false;
-    auto prompt = build_prompt(*file, *tokenizer, spec);
-    ASSERT_TRUE(prompt.ok()) << prompt.error().message;
-    EXPECT_EQ(prompt->text,
+    spec.enable_thinking = enable_thinking;
+    auto prompt = build_prompt(*gguf, *tokenizer, spec);
+    EXPECT_TRUE(prompt.ok()) << file << ": " << (prompt.ok() ? "" : prompt.error().message);
+    if (!prompt.ok()) return out;
+    out.prompt = std::move(prompt.value());
+    out.tokenizer = std::move(tokenizer.value());
+    return out;
+}
+
+TEST(RealTemplates, PromptBuilderQwen3WithoutThinking) {
+    const std::optional<RealChatPrompt> chat = real_chat_prompt("ggml-vocab-qwen3.gguf", /*enable_thinking=*/false);
+    if (!chat) GTEST_SKIP() << "../shared/refdata is absent";
+    ASSERT_TRUE(chat->tokenizer);
+    const Tokenizer& tokenizer = *chat->tokenizer;
+    EXPECT_EQ(chat->prompt.text,
               "<|im_start|>system\nYou are terse.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
               "<|im_start|>assistant\n<think>\n\n</think>\n\n");
-    const std::vector<int32_t>& ids = prompt->ids;
+    const std::vector<int32_t>& ids = chat->prompt.ids;
     ASSERT_GE(ids.size(), 5u);
-    EXPECT_EQ(ids.front(), tokenizer->find_token("<|im_start|>")); // no BOS: add_bos is false
-    const int32_t blank = tokenizer->find_token("\xC4\x8A\xC4\x8A"); // "\n\n" in byte symbols
+    EXPECT_EQ(ids.front(), tokenizer.find_token("<|im_start|>")); // no BOS: add_bos is false
+    const int32_t blank = tokenizer.find_token("\xC4\x8A\xC4\x8A"); // "\n\n" in byte symbols
     EXPECT_EQ(std::vector<int32_t>(ids.end() - 4, ids.end()),
-              (std::vector<int32_t>{tokenizer->find_token("<think>"), blank, tokenizer->find_token("</think>"), blank}));
-    EXPECT_EQ(tokenizer->decode(ids, /*render_special=*/true), prompt->text);
+              (std::vector<int32_t>{tokenizer.find_token("<think>"), blank, tokenizer.find_token("</think>"), blank}));
+    EXPECT_EQ(tokenizer.decode(ids, /*render_special=*/true), chat->prompt.text);
 }
 
 TEST(RealTemplates, PromptBuilderPhi3LeavesTheSystemOutWithAWarning) {
-    const auto ref = test::refdata_dir();
-    if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
-    auto file = GgufFile::open((*ref / "vocab" / "ggml-vocab-phi-3.gguf").string());
-    ASSERT_TRUE(file.ok()) << file.error().message;
-    auto tokenizer = Tokenizer::create(vocab_from_gguf(*file).value());
-    ASSERT_TRUE(tokenizer.ok()) << tokenizer.error().message;
-    PromptSpec spec;
-    spec.chat = true;
-    spec.system = "You are terse.";
-    spec.text = "Hi";
     test::CapturedLog log;
-    auto prompt = build_prompt(*file, *tokenizer, spec);
-    ASSERT_TRUE(prompt.ok()) << prompt.error().message;
-    EXPECT_EQ(prompt->text, "<|user|>\nHi<|end|>\n<|assistant|>\n");
-    EXPECT_EQ(prompt->ids.front(), tokenizer->vocab().bos_id);
+    const std::optional<RealChatPrompt> chat = real_chat_prompt("ggml-vocab-phi-3.gguf", /*enable_thinking=*/true);
+    if (!chat) GTEST_SKIP() << "../shared/refdata is absent";
+    ASSERT_TRUE(chat->tokenizer);
+    EXPECT_EQ(chat->prompt.text, "<|user|>\nHi<|end|>\n<|assistant|>\n");
+    EXPECT_EQ(chat->prompt.ids.front(), chat->tokenizer->vocab().bos_id);
     const std::vector<std::string> lines = log.lines();
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_EQ(lines[0], "warning the model's chat template (phi3) has no system role: the system message is left "
