@@ -44,10 +44,11 @@ Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMe
     switch (tmpl.family) {
     case ChatFamily::Llama2: text += format_llama2(c, context); break;
     case ChatFamily::Llama3: text += format_llama3(c, tmpl, context); break;
-    case ChatFamily::ChatML: text += format_chatml(c, tmpl); break;
+    case ChatFamily::ChatML: text += format_chatml(c, tmpl, context); break;
     case ChatFamily::Mistral: text += format_mistral(c, tmpl.mistral, context); break;
     case ChatFamily::Gemma: text += format_gemma(c); break;
-    case ChatFamily::Phi3: text += format_phi3(c); break;
+    case ChatFamily::Phi3: text += format_phi3(c, tmpl); break;
+    case ChatFamily::DeepSeek3: text += format_deepseek3(c); break;
     }
     return text;
 }

@@ -25,6 +25,9 @@ struct ChatFormatContext {
     // e.g. "05 Mar 2025"). Empty: the template's own fallback date, which keeps the
     // output reproducible.
     std::string today;
+    // Qwen3's `enable_thinking` (ChatTemplate::chatml_thinking): false asks the model to
+    // answer without thinking, by an empty think block in the generation prompt.
+    bool enable_thinking = true;
 };
 
 // The conversation must be: an optional system message, then user and assistant

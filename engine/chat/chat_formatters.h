@@ -24,9 +24,10 @@ std::string_view trim_ascii(std::string_view text);
 
 std::string format_llama2(const Conversation& c, const ChatFormatContext& context);
 std::string format_llama3(const Conversation& c, const ChatTemplate& tmpl, const ChatFormatContext& context);
-std::string format_chatml(const Conversation& c, const ChatTemplate& tmpl);
+std::string format_chatml(const Conversation& c, const ChatTemplate& tmpl, const ChatFormatContext& context);
 std::string format_mistral(const Conversation& c, MistralStyle style, const ChatFormatContext& context);
 std::string format_gemma(const Conversation& c);
-std::string format_phi3(const Conversation& c);
+std::string format_phi3(const Conversation& c, const ChatTemplate& tmpl);
+std::string format_deepseek3(const Conversation& c);
 
 } // namespace octo

@@ -6,7 +6,11 @@ namespace octo {
 
 namespace {
 
-constexpr std::string_view kSupported = "supported: llama2, llama3, chatml, mistral, gemma, phi3";
+constexpr std::string_view kSupported = "supported: llama2, llama3, chatml, mistral, gemma, phi3, deepseek3";
+
+// DeepSeek's turn markers, with full-width bars (U+FF5C).
+constexpr std::string_view kDeepSeekUser = "<\xEF\xBD\x9CUser\xEF\xBD\x9C>";
+constexpr std::string_view kDeepSeekAssistant = "<\xEF\xBD\x9C" "Assistant\xEF\xBD\x9C>";
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
@@ -89,6 +93,7 @@ Result<ChatTemplate> recognise_chat_template(std::string_view jinja) {
         if (contains(jinja, "<end_of_utterance>")) return unsupported("SmolVLM layout");
         t.family = ChatFamily::ChatML;
         t.default_system = chatml_default_system(jinja);
+        t.chatml_thinking = contains(jinja, "enable_thinking") && contains(jinja, "</think>");
     } else if (contains(jinja, "[INST]")) {
         if (contains(jinja, "[SYSTEM_PROMPT]")) return unsupported("Mistral v7 layout");
         if (contains(jinja, "<<SYS>>")) {
@@ -97,8 +102,12 @@ Result<ChatTemplate> recognise_chat_template(std::string_view jinja) {
             t.family = ChatFamily::Mistral;
             t.mistral = mistral_style(jinja);
         }
+    } else if (contains(jinja, kDeepSeekUser) && contains(jinja, kDeepSeekAssistant)) {
+        if (contains(jinja, "<think>")) return unsupported("DeepSeek R1 layout with a thinking block");
+        t.family = ChatFamily::DeepSeek3;
     } else if (contains(jinja, "<|assistant|>") && contains(jinja, "<|end|>")) {
         t.family = ChatFamily::Phi3;
+        t.drops_system = !contains(jinja, "system");
     } else if (contains(jinja, "<start_of_turn>")) {
         t.family = ChatFamily::Gemma;
     } else if (contains(jinja, "<|start_header_id|>") && contains(jinja, "<|end_header_id|>")) {

@@ -5,12 +5,16 @@
 //   "<|im_start|>"                              -> chatml
 //   "[INST]" with "<<SYS>>"                     -> llama2
 //   "[INST]" without "<<SYS>>"                  -> mistral (style from the spacing around [INST])
+//   "<｜User｜>" and "<｜Assistant｜>"          -> deepseek3 (full-width bars)
 //   "<|assistant|>" and "<|end|>"               -> phi3
 //   "<start_of_turn>"                           -> gemma
 //   "<|start_header_id|>" and "<|end_header_id|>" -> llama3
 // Templates that carry one of these markers but belong to a family with a different
 // layout (Phi-4's "<|im_sep|>", SmolVLM's "<end_of_utterance>", Mistral v7's
-// "[SYSTEM_PROMPT]") are refused rather than formatted wrongly.
+// "[SYSTEM_PROMPT]", DeepSeek R1's "<think>") are refused rather than formatted wrongly.
+// Also read from the template: ChatML's default system prompt and Qwen3's thinking block
+// ("enable_thinking" with "</think>"), a Phi-3 template without a system role (no
+// "system" anywhere), and the Llama 3.1+ dated system block.
 #pragma once
 
 #include <string_view>
@@ -21,7 +25,7 @@
 namespace octo {
 
 // Error (Unsupported): "chat template not recognised (supported: llama2, llama3,
-// chatml, mistral, gemma, phi3)", or "model has no chat template (...)" when empty.
+// chatml, mistral, gemma, phi3, deepseek3)", or "model has no chat template (...)" when empty.
 Result<ChatTemplate> recognise_chat_template(std::string_view jinja);
 
 } // namespace octo

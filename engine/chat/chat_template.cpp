@@ -10,6 +10,7 @@ std::string_view chat_family_name(ChatFamily family) {
     case ChatFamily::Mistral: return "mistral";
     case ChatFamily::Gemma: return "gemma";
     case ChatFamily::Phi3: return "phi3";
+    case ChatFamily::DeepSeek3: return "deepseek3";
     }
     return "unknown";
 }

@@ -7,7 +7,7 @@
 
 namespace octo {
 
-enum class ChatFamily { Llama2, Llama3, ChatML, Mistral, Gemma, Phi3 };
+enum class ChatFamily { Llama2, Llama3, ChatML, Mistral, Gemma, Phi3, DeepSeek3 };
 
 // Mistral's templates differ in spacing and in where the system message goes.
 enum class MistralStyle {
@@ -26,11 +26,18 @@ struct ChatTemplate {
     bool llama3_date_from_clock = false; // the template prefers strftime_now()
     // ChatML: system prompt the template writes when the conversation has none (Qwen's).
     std::string default_system;
+    // ChatML as Qwen3 writes it: earlier assistant turns lose their <think>…</think> block,
+    // and with ChatFormatContext::enable_thinking false the generation prompt ends with an
+    // empty one ("<think>\n\n</think>\n\n").
+    bool chatml_thinking = false;
+    // The template has no system role and leaves a system message out (the first Phi-3
+    // template); format_chat() does the same.
+    bool drops_system = false;
     // The template writes bos_token at its start (llama.cpp then leaves BOS to the tokenizer).
     bool emits_bos = false;
 };
 
-// Short name: "llama2", "llama3", "chatml", "mistral", "gemma", "phi3".
+// Short name: "llama2", "llama3", "chatml", "mistral", "gemma", "phi3", "deepseek3".
 std::string_view chat_family_name(ChatFamily family);
 
 } // namespace octo

@@ -1,11 +1,25 @@
 // ChatML (Qwen, SmolLM, ...): "<|im_start|>" + role + "\n" + content + "<|im_end|>\n" per
 // message, untrimmed, then "<|im_start|>assistant\n". A template with a built-in default
 // system prompt writes it when the conversation has no system message.
+//
+// Qwen3 (ChatTemplate::chatml_thinking) adds its thinking block:
+//  - an assistant turn before the last real user query is written without its reasoning:
+//    only the text after its last "</think>", with leading newlines removed;
+//  - an assistant turn after that query (possible only when the later user turns are
+//    tool results, "<tool_response>…</tool_response>") keeps its reasoning as
+//    "<think>\n" + reasoning + "\n</think>\n\n" + answer, where reasoning is the text before
+//    the first "</think>" after its last "<think>", newlines trimmed at both ends;
+//  - with enable_thinking false the generation prompt is followed by "<think>\n\n</think>\n\n".
+#include <string>
+
 #include "engine/chat/chat_formatters.h"
 
 namespace octo {
 
 namespace {
+
+constexpr std::string_view kThinkOpen = "<think>";
+constexpr std::string_view kThinkClose = "</think>";
 
 void append_message(std::string& out, std::string_view role, std::string_view content) {
     out += "<|im_start|>";
@@ -15,17 +29,74 @@ void append_message(std::string& out, std::string_view role, std::string_view co
     out += "<|im_end|>\n";
 }
 
+std::string_view strip_leading_newlines(std::string_view text) {
+    const size_t begin = text.find_first_not_of('\n');
+    return begin == std::string_view::npos ? std::string_view() : text.substr(begin);
+}
+
+std::string_view strip_trailing_newlines(std::string_view text) {
+    const size_t end = text.find_last_not_of('\n');
+    return end == std::string_view::npos ? std::string_view() : text.substr(0, end + 1);
+}
+
+// A user turn that only carries a tool's result (Qwen3 does not count it as a query).
+bool is_tool_response(std::string_view content) {
+    return content.starts_with("<tool_response>") && content.ends_with("</tool_response>");
+}
+
+// Qwen3's rendering of an earlier assistant turn (see the header comment).
+void append_qwen3_assistant(std::string& out, std::string_view text, bool keep_reasoning) {
+    std::string_view answer = text;
+    std::string_view reasoning;
+    if (const size_t last_close = text.rfind(kThinkClose); last_close != std::string_view::npos) {
+        answer = strip_leading_newlines(text.substr(last_close + kThinkClose.size()));
+        std::string_view before = strip_trailing_newlines(text.substr(0, text.find(kThinkClose)));
+        if (const size_t open = before.rfind(kThinkOpen); open != std::string_view::npos) {
+            before = before.substr(open + kThinkOpen.size());
+        }
+        reasoning = strip_leading_newlines(before);
+    }
+    out += "<|im_start|>assistant\n";
+    if (keep_reasoning && !reasoning.empty()) {
+        out += "<think>\n";
+        out += strip_trailing_newlines(strip_leading_newlines(reasoning));
+        out += "\n</think>\n\n";
+        out += strip_leading_newlines(answer);
+    } else {
+        out += answer;
+    }
+    out += "<|im_end|>\n";
+}
+
 } // namespace
 
-std::string format_chatml(const Conversation& c, const ChatTemplate& tmpl) {
+std::string format_chatml(const Conversation& c, const ChatTemplate& tmpl, const ChatFormatContext& context) {
     std::string out;
     if (c.system) {
         append_message(out, "system", *c.system);
     } else if (!tmpl.default_system.empty()) {
         append_message(out, "system", tmpl.default_system);
     }
-    for (const ChatMessage& m : c.turns) append_message(out, m.role == ChatRole::User ? "user" : "assistant", m.content);
+    // Qwen3: the last user turn that is a real query (not a tool result).
+    size_t last_query = c.turns.size() - 1;
+    for (size_t i = c.turns.size(); i-- > 0;) {
+        if (c.turns[i].role == ChatRole::User && !is_tool_response(c.turns[i].content)) {
+            last_query = i;
+            break;
+        }
+    }
+    for (size_t i = 0; i < c.turns.size(); ++i) {
+        const ChatMessage& m = c.turns[i];
+        if (m.role == ChatRole::User) {
+            append_message(out, "user", m.content);
+        } else if (tmpl.chatml_thinking) {
+            append_qwen3_assistant(out, m.content, /*keep_reasoning=*/i > last_query);
+        } else {
+            append_message(out, "assistant", m.content);
+        }
+    }
     out += "<|im_start|>assistant\n";
+    if (tmpl.chatml_thinking && !context.enable_thinking) out += "<think>\n\n</think>\n\n";
     return out;
 }
 

@@ -1,5 +1,8 @@
 // Phi-3 (microsoft/Phi-3*-instruct): "<|" + role + "|>\n" + content + "<|end|>\n" per
-// message, untrimmed, then "<|assistant|>\n".
+// message, untrimmed, then "<|assistant|>\n". The first Phi-3 template (the one in
+// llama.cpp's ggml-vocab-phi-3.gguf) writes "<|user|>\n" + u + "<|end|>\n<|assistant|>\n"
+// per user turn and a + "<|end|>\n" per assistant turn, which is the same text, and has
+// no system role: it leaves a system message out (ChatTemplate::drops_system), so do we.
 #include "engine/chat/chat_formatters.h"
 
 namespace octo {
@@ -16,9 +19,9 @@ void append_message(std::string& out, std::string_view role, std::string_view co
 
 } // namespace
 
-std::string format_phi3(const Conversation& c) {
+std::string format_phi3(const Conversation& c, const ChatTemplate& tmpl) {
     std::string out;
-    if (c.system) append_message(out, "system", *c.system);
+    if (c.system && !tmpl.drops_system) append_message(out, "system", *c.system);
     for (const ChatMessage& m : c.turns) append_message(out, m.role == ChatRole::User ? "user" : "assistant", m.content);
     out += "<|assistant|>\n";
     return out;

@@ -1,9 +1,11 @@
 #include "engine/generation/prompt_builder.h"
 
+#include <string>
 #include <tuple>
 
 #include "engine/chat/chat_format.h"
 #include "engine/chat/chat_recognise.h"
+#include "engine/core/log.h"
 
 namespace octo {
 
@@ -26,6 +28,11 @@ Result<std::string> render_chat(const GgufFile& file, const Tokenizer& tokenizer
     context.bos_text = tokenizer.token_text(v.bos_id);
     context.eos_text = tokenizer.token_text(v.eos_id);
     context.tokenizer_adds_bos = v.add_bos;
+    context.enable_thinking = spec.enable_thinking;
+    if (tmpl->drops_system && !spec.system.empty()) {
+        log_message(LogLevel::Warning, "the model's chat template (" + std::string(chat_family_name(tmpl->family)) +
+                                           ") has no system role: the system message is left out, as the template does");
+    }
     return format_chat(tmpl.value(), messages, context);
 }
 

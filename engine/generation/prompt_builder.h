@@ -29,6 +29,7 @@ struct PromptSpec {
     std::string text;       // the prompt, or the user turn in chat mode
     bool chat = false;
     std::string system;     // chat mode: system message ("" for none)
+    bool enable_thinking = true; // chat mode: Qwen3's enable_thinking (ChatFormatContext)
     bool parse_special = false;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "engine/core/log.h"
 #include "engine/tokenizer/byte_encoding.h"
 #include "engine/tokenizer/pretokenizer_rules.h"
 #include "engine/tokenizer/utf8.h"
@@ -46,18 +47,35 @@ std::string byte_encode(const std::string& word) {
     return out;
 }
 
+std::string unknown_pretokenizer_warning(std::string_view pre, std::string_view fallback) {
+    std::string known;
+    for (const auto name : known_pretokenizer_names()) {
+        known += known.empty() ? "" : ", ";
+        known += name;
+    }
+    return "tokenizer.ggml.pre '" + std::string(pre) + "' is not a pre-tokenizer Octoscope knows; text is split with the '" +
+           std::string(fallback) +
+           "' rules (llama.cpp's rules when the key is absent) instead, so token ids may differ from the model's own "
+           "tokenizer (known: " +
+           known + ")";
+}
+
 } // namespace
 
 Result<BpeTokenizer> BpeTokenizer::create(const Vocab& vocab) {
     const PreTokenizerRules* rules = find_pretokenizer_rules(vocab.pre);
-    if (!rules) {
-        return make_error(ErrorCode::Tokenizer, "unknown pre-tokenizer '" + vocab.pre + "'");
+    const bool fallback = rules == nullptr;
+    if (fallback) {
+        rules = &fallback_pretokenizer_rules();
+        log_message(LogLevel::Warning, unknown_pretokenizer_warning(vocab.pre, rules->name));
     }
     auto pre = PreTokenizer::create(*rules);
     if (!pre) return pre.error();
 
     BpeTokenizer bpe;
     bpe.pre_ = std::move(pre.value());
+    bpe.rules_name_ = rules->name;
+    bpe.rules_are_fallback_ = fallback;
     bpe.ignore_merges_ = rules->ignore_merges;
     auto ranks = std::make_shared<std::unordered_map<std::string, int32_t>>();
     ranks->reserve(vocab.merges.size());

@@ -1,6 +1,8 @@
 // Byte-level BPE tokenizer ("gpt2" vocabularies), as llama.cpp runs it.
 //
-//  1. The pre-tokenizer splits the text into words (see pretokenizer.h).
+//  1. The pre-tokenizer splits the text into words (see pretokenizer.h), by the rules
+//     `tokenizer.ggml.pre` selects (pretokenizer_rules.h). An unknown value is split by
+//     the fallback rules ("default"), with a logged warning naming them.
 //  2. Each word's bytes are written with the GPT-2 byte symbols (byte_encoding.h).
 //  3. With ignore_merges (Llama 3 family), a word that is itself a token is
 //     emitted whole.
@@ -28,8 +30,14 @@ namespace octo {
 
 class BpeTokenizer {
 public:
-    // `vocab` must have passed validate_vocab().
+    // `vocab` must have passed validate_vocab(). An unknown `vocab.pre` is not an error:
+    // the fallback rules are used and a warning is logged (engine/core/log.h).
     static Result<BpeTokenizer> create(const Vocab& vocab);
+
+    // Canonical name of the pre-tokenizer rules in use ("llama-bpe" for "llama3", ...).
+    std::string_view rules_name() const { return rules_name_; }
+    // True when `vocab.pre` was unknown and the fallback rules are used instead.
+    bool rules_are_fallback() const { return rules_are_fallback_; }
 
     // Appends the tokens of `text` to `out`.
     Status encode(const TokenLookup& lookup, std::string_view text,
@@ -41,6 +49,8 @@ private:
                      std::vector<int32_t>& out) const;
 
     PreTokenizer pre_;
+    std::string_view rules_name_;
+    bool rules_are_fallback_ = false;
     bool ignore_merges_ = false;
     // (left, right) -> rank (index in tokenizer.ggml.merges); the first listing wins.
     std::shared_ptr<const std::unordered_map<std::string, int32_t>> ranks_;

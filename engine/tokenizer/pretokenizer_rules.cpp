@@ -50,8 +50,31 @@ constexpr std::string_view kDeepseekLlmLetters =
 constexpr std::string_view kDeepseekLlmPunct =
     R"(\s?[!-/:-~\x{FF01}-\x{FF0F}\x{FF1A}-\x{FF5E}\x{2018}-\x{201F}\x{3000}-\x{3002}]+)";
 
-const std::array<PreTokenizerRules, 9>& rule_sets() {
-    static const std::array<PreTokenizerRules, 9> sets = {{
+// DeepSeek V3 (llama.cpp's LLAMA_VOCAB_PRE_TYPE_DEEPSEEK3_LLM), three expressions:
+//  1. digits in groups of at most three;
+//  2. runs of CJK ideographs (U+4E00..U+9FA5), Hiragana (U+3040..U+309F) and Katakana
+//     (U+30A0..U+30FF);
+//  3. an ASCII punctuation character glued to the ASCII letters after it; a letter/mark
+//     run that may take one leading character that is no letter, punctuation or symbol;
+//     punctuation/symbol runs with the newlines after them; newline-ending whitespace;
+//     other whitespace.
+// llama.cpp (c392e50) runs expression 3 through std::regex on a text where every code
+// point above U+007F stands for its category and ASCII keeps its own byte; its ASCII
+// lists for \p{P} and \p{S} leave out `~`. So `~` is never part of a punctuation run
+// (unless letters follow, it is left in the unmatched text between two matches, which
+// is a piece of its own) and it may lead a letter run, as in "~é". The `(?!~)` and `~|`
+// below reproduce exactly that: "%~" is split "%" + "~" as by llama.cpp, where the
+// Hugging Face tokenizer keeps "%~" whole.
+constexpr std::string_view kDeepseekV3Digits = R"(\p{N}{1,3})";
+constexpr std::string_view kDeepseekV3Cjk = R"([\x{4E00}-\x{9FA5}\x{3040}-\x{309F}\x{30A0}-\x{30FF}]+)";
+constexpr std::string_view kDeepseekV3Words =
+    R"re([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+)re"
+    R"re(|(?:~|[^\r\n\p{L}\p{P}\p{S}])?[\p{L}\p{M}]+)re"
+    R"re(| ?(?:(?!~)[\p{P}\p{S}])+[\r\n]*)re"
+    R"re(|\s*[\r\n]+|\s+(?!\S)|\s+)re";
+
+const std::array<PreTokenizerRules, 10>& rule_sets() {
+    static const std::array<PreTokenizerRules, 10> sets = {{
         {"default",
          {R"([\p{P}\$\+<=>\^~\|]+)", kGpt2, R"(\p{N}+)", "[0-9][0-9][0-9]"},
          false, false},
@@ -68,12 +91,13 @@ const std::array<PreTokenizerRules, 9>& rule_sets() {
         {"deepseek-coder",
          {R"([\r\n])", R"(\s?\p{L}+)", R"(\s?\p{P}+)", kDeepseekCjk, R"(\p{N})"},
          false, false},
+        {"deepseek-v3", {kDeepseekV3Digits, kDeepseekV3Cjk, kDeepseekV3Words}, false, false},
     }};
     return sets;
 }
 
 // `tokenizer.ggml.pre` values and the rule set each selects (llama.cpp's mapping).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kNames = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kNames = {{
     {"default", "default"},
     {"gpt-2", "gpt-2"},
     {"mpt", "gpt-2"},
@@ -83,6 +107,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kNames =
     {"falcon", "falcon"},
     {"deepseek-llm", "deepseek-llm"},
     {"deepseek-coder", "deepseek-coder"},
+    {"deepseek-v3", "deepseek-v3"},
     {"llama-bpe", "llama-bpe"},
     {"llama3", "llama-bpe"},
     {"llama-v3", "llama-bpe"},
@@ -108,6 +133,8 @@ const PreTokenizerRules* find_pretokenizer_rules(std::string_view pre) {
     }
     return nullptr;
 }
+
+const PreTokenizerRules& fallback_pretokenizer_rules() { return *find_pretokenizer_rules("default"); }
 
 std::vector<std::string_view> known_pretokenizer_names() {
     std::vector<std::string_view> names;

@@ -22,6 +22,11 @@ struct PreTokenizerRules {
 // Rules for a `tokenizer.ggml.pre` value ("" means "default"); nullptr when unknown.
 const PreTokenizerRules* find_pretokenizer_rules(std::string_view pre);
 
+// The rules a vocabulary with an unknown `tokenizer.ggml.pre` value is split with:
+// "default", the rules llama.cpp uses when the key is absent. (llama.cpp refuses unknown
+// values; the tokenizer loads them with a logged warning, see BpeTokenizer::create.)
+const PreTokenizerRules& fallback_pretokenizer_rules();
+
 // Every accepted `tokenizer.ggml.pre` value, for error messages and docs.
 std::vector<std::string_view> known_pretokenizer_names();
 

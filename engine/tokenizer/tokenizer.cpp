@@ -99,6 +99,12 @@ int32_t Tokenizer::find_token(std::string_view text) const {
     return state_->lookup.find(std::string(text));
 }
 
+std::string_view Tokenizer::pretokenizer_rules() const {
+    return state_->bpe ? state_->bpe->rules_name() : std::string_view();
+}
+
+bool Tokenizer::pretokenizer_is_fallback() const { return state_->bpe && state_->bpe->rules_are_fallback(); }
+
 bool Tokenizer::is_eog(int32_t id) const {
     const auto& eog = state_->vocab.eog_ids;
     return std::binary_search(eog.begin(), eog.end(), id);

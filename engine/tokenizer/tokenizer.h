@@ -23,7 +23,8 @@ namespace octo {
 
 class Tokenizer {
 public:
-    // Validates `vocab` (validate_vocab()) and prepares the tokenizer.
+    // Validates `vocab` (validate_vocab()) and prepares the tokenizer. An unknown
+    // tokenizer.ggml.pre is split by the fallback rules, with a logged warning.
     static Result<Tokenizer> create(Vocab vocab);
 
     // add_special: add BOS / EOS as the vocab's add_bos / add_eos say.
@@ -49,6 +50,12 @@ public:
 
     // Token id of the exact text `text`, or -1.
     int32_t find_token(std::string_view text) const;
+
+    // "gpt2" vocabs: the canonical name of the pre-tokenizer rules in use ("" for
+    // "llama"), and whether they are the fallback for an unknown tokenizer.ggml.pre
+    // (create() then logged a warning naming them).
+    std::string_view pretokenizer_rules() const;
+    bool pretokenizer_is_fallback() const;
 
     bool is_eog(int32_t id) const;
     bool is_control(int32_t id) const;

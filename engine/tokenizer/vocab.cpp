@@ -1,6 +1,7 @@
 #include "engine/tokenizer/vocab.h"
 
 #include <unordered_map>
+#include <utility>
 #include <unordered_set>
 
 #include "engine/tokenizer/pretokenizer_rules.h"
@@ -142,20 +143,30 @@ void set_default_flags(Vocab& vocab) {
     }
 }
 
+Status check_tokenizer_model(std::string_view model) {
+    if (model == kModelSpm || model == kModelBpe) return Ok{};
+    // Tokenizer types llama.cpp knows and Octoscope does not implement.
+    static constexpr std::pair<std::string_view, std::string_view> kKnown[] = {
+        {"bert", "WordPiece, as in BERT"},
+        {"t5", "SentencePiece Unigram, as in T5"},
+        {"rwkv", "RWKV's greedy trie tokenizer"},
+        {"plamo2", "PLaMo 2's tokenizer"},
+        {"no_vocab", "no vocabulary"},
+        {"none", "no vocabulary"},
+    };
+    constexpr std::string_view kSupported =
+        "Octoscope tokenizes only 'llama' (SentencePiece-style BPE) and 'gpt2' (byte-level BPE) vocabularies";
+    for (const auto& [name, what] : kKnown) {
+        if (model != name) continue;
+        return tokenizer_error("cannot tokenize with this file's vocabulary: tokenizer.ggml.model is " + quoted(model) +
+                               " (" + std::string(what) + "); " + std::string(kSupported));
+    }
+    return tokenizer_error("cannot tokenize with this file's vocabulary: tokenizer.ggml.model " + quoted(model) +
+                           " is not a tokenizer type Octoscope knows; " + std::string(kSupported));
+}
+
 Status validate_vocab(const Vocab& vocab) {
-    if (vocab.model != kModelSpm && vocab.model != kModelBpe) {
-        return tokenizer_error("unknown tokenizer model " + quoted(vocab.model) +
-                               " in tokenizer.ggml.model (supported: llama, gpt2)");
-    }
-    if (vocab.model == kModelBpe && !find_pretokenizer_rules(vocab.pre)) {
-        std::string names;
-        for (const auto name : known_pretokenizer_names()) {
-            names += ' ';
-            names += name;
-        }
-        return tokenizer_error("unknown pre-tokenizer " + quoted(vocab.pre) +
-                               " in tokenizer.ggml.pre (supported:" + names + ")");
-    }
+    if (auto status = check_tokenizer_model(vocab.model); !status) return status;
     if (auto status = validate_arrays(vocab); !status) return status;
     if (auto status = validate_special_ids(vocab); !status) return status;
     return validate_merges(vocab);

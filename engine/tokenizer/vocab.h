@@ -91,8 +91,15 @@ void set_default_flags(Vocab& vocab);
 // Ids already set are kept. Ids out of range are left for validate_vocab() to report.
 void detect_special_tokens(Vocab& vocab);
 
+// Ok when `model` (tokenizer.ggml.model) is a tokenizer type the engine can run ("llama"
+// or "gpt2"); otherwise an ErrorCode::Tokenizer error that names the type, says what it
+// is when llama.cpp knows it (bert: WordPiece, t5: Unigram, rwkv, plamo2, none: no
+// vocabulary) and lists the supported types.
+Status check_tokenizer_model(std::string_view model);
+
 // Checks that the vocab can drive a tokenizer; errors are ErrorCode::Tokenizer and
-// name the offending key, id, token or merge.
+// name the offending key, id, token or merge. An unknown `pre` is not an error (the
+// tokenizer falls back to the "default" rules with a logged warning, bpe_tokenizer.h).
 Status validate_vocab(const Vocab& vocab);
 
 // Reads `tokenizer.ggml.*` (works on vocab-only files without tensors), applies the

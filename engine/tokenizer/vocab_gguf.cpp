@@ -125,10 +125,7 @@ Status read_special_ids(const GgufFile& file, Vocab& vocab) {
 Result<Vocab> vocab_from_gguf(const GgufFile& file) {
     Vocab vocab;
     if (auto s = read_strings(file, vocab); !s) return s.error();
-    if (vocab.model != kModelSpm && vocab.model != kModelBpe) {
-        return tokenizer_error("unknown tokenizer model '" + vocab.model +
-                               "' in tokenizer.ggml.model (supported: llama, gpt2)");
-    }
+    if (auto s = check_tokenizer_model(vocab.model); !s) return s.error();
     if (auto s = read_token_arrays(file, vocab); !s) return s.error();
 
     // llama.cpp's default ids for SentencePiece vocabularies, used when the keys are

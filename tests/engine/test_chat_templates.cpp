@@ -2,14 +2,23 @@
 // structure of the public templates of each family (Jinja escapes such as \n are kept as
 // written in the template source); the expected prompts are written out by hand from
 // what that Jinja renders with add_generation_prompt = true, minus the leading BOS that
-// the tokenizer adds.
+// the tokenizer adds. The RealTemplates tests read the templates stored in the real
+// vocabularies of ../shared/refdata/vocab (Llama 3, Qwen 3, Gemma 3, DeepSeek V3 and
+// llama.cpp's Phi-3 file) and skip when that folder is absent.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/chat/chat_format.h"
 #include "engine/chat/chat_recognise.h"
+#include "engine/generation/prompt_builder.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "engine/tokenizer/vocab.h"
+#include "tests/support/captured_log.h"
+#include "tests/support/shared_data.h"
 
 namespace octo {
 namespace {
@@ -325,6 +334,305 @@ TEST(ChatTemplates, Phi3) {
     EXPECT_EQ(format(t, kUserOnly, no_bos), "<|user|>\nWhat is 2+2?<|end|>\n<|assistant|>\n");
 }
 
+// The first microsoft/Phi-3-mini-4k-instruct template (as in llama.cpp's ggml-vocab-phi-3.gguf):
+// no system role, so a system message is left out.
+const std::string kPhi3NoSystem =
+    "{{ bos_token }}{% for message in messages %}{% if (message['role'] == 'user') %}{{'<|user|>' + '\n' + "
+    "message['content'] + '<|end|>' + '\n' + '<|assistant|>' + '\n'}}{% elif (message['role'] == 'assistant') "
+    "%}{{message['content'] + '<|end|>' + '\n'}}{% endif %}{% endfor %}";
+
+TEST(ChatTemplates, Phi3WithoutSystemRole) {
+    const ChatTemplate t = recognise(kPhi3NoSystem, ChatFamily::Phi3);
+    EXPECT_TRUE(t.drops_system);
+    EXPECT_TRUE(t.emits_bos);
+    EXPECT_FALSE(recognise(kPhi3, ChatFamily::Phi3).drops_system);
+    EXPECT_EQ(format(t, kMultiTurn),
+              "<|user|>\nHi<|end|>\n<|assistant|>\nHello! <|end|>\n<|user|>\nBye<|end|>\n<|assistant|>\n");
+}
+
+// Qwen/Qwen3 (tool branches shortened; the assistant branch as published).
+const std::string kQwen3 = R"TPL({%- if messages[0].role == 'system' %}
+    {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
+{%- endif %}
+{%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
+{%- for message in messages[::-1] %}
+    {%- set index = (messages|length - 1) - loop.index0 %}
+    {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_response>') and message.content.endswith('</tool_response>')) %}
+        {%- set ns.multi_step_tool = false %}
+        {%- set ns.last_query_index = index %}
+    {%- endif %}
+{%- endfor %}
+{%- for message in messages %}
+    {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
+        {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
+    {%- elif message.role == "assistant" %}
+        {%- set content = message.content %}
+        {%- set reasoning_content = '' %}
+        {%- if '</think>' in message.content %}
+            {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
+            {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\n') %}
+        {%- endif %}
+        {%- if loop.index0 > ns.last_query_index %}
+            {%- if loop.last or (not loop.last and reasoning_content) %}
+                {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n' + content.lstrip('\n') }}
+            {%- else %}
+                {{- '<|im_start|>' + message.role + '\n' + content }}
+            {%- endif %}
+        {%- else %}
+            {{- '<|im_start|>' + message.role + '\n' + content }}
+        {%- endif %}
+        {{- '<|im_end|>\n' }}
+    {%- endif %}
+{%- endfor %}
+{%- if add_generation_prompt %}
+    {{- '<|im_start|>assistant\n' }}
+    {%- if enable_thinking is defined and enable_thinking is false %}
+        {{- '<think>\n\n</think>\n\n' }}
+    {%- endif %}
+{%- endif %})TPL";
+
+TEST(ChatTemplates, Qwen3ThinkingBlock) {
+    const ChatTemplate t = recognise(kQwen3, ChatFamily::ChatML);
+    EXPECT_TRUE(t.chatml_thinking);
+    EXPECT_EQ(t.default_system, "");
+    EXPECT_FALSE(recognise(kChatML, ChatFamily::ChatML).chatml_thinking);
+    const std::string multi_turn =
+        "<|im_start|>system\nYou are terse.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+        "<|im_start|>assistant\nHello! <|im_end|>\n<|im_start|>user\nBye<|im_end|>\n<|im_start|>assistant\n";
+    EXPECT_EQ(format(t, kMultiTurn), multi_turn);
+    ChatFormatContext no_think = kLlamaTokens;
+    no_think.enable_thinking = false;
+    EXPECT_EQ(format(t, kMultiTurn, no_think), multi_turn + "<think>\n\n</think>\n\n");
+    // enable_thinking means nothing to a template without it.
+    EXPECT_EQ(format(recognise(kChatML, ChatFamily::ChatML), kUserOnly, no_think),
+              "<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n");
+
+    // Earlier answers lose their reasoning: only the text after the last </think>,
+    // leading newlines removed.
+    EXPECT_EQ(format(t, {{ChatRole::User, "Hi"},
+                         {ChatRole::Assistant, "<think>\nGreet back.\n</think>\n\nHello!\n"},
+                         {ChatRole::User, "Bye"}}),
+              "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!\n<|im_end|>\n"
+              "<|im_start|>user\nBye<|im_end|>\n<|im_start|>assistant\n");
+    // After the last real query (later user turns are tool results) the reasoning stays.
+    EXPECT_EQ(format(t, {{ChatRole::User, "Add 40 and 2"},
+                         {ChatRole::Assistant, "<think>\n\nUse the tool.\n\n</think>\n\nCalling it."},
+                         {ChatRole::User, "<tool_response>\n42\n</tool_response>"}}),
+              "<|im_start|>user\nAdd 40 and 2<|im_end|>\n"
+              "<|im_start|>assistant\n<think>\nUse the tool.\n</think>\n\nCalling it.<|im_end|>\n"
+              "<|im_start|>user\n<tool_response>\n42\n</tool_response><|im_end|>\n<|im_start|>assistant\n");
+}
+
+// deepseek-ai/DeepSeek-V3 (tool branches shortened).
+const std::string kDeepSeek3 =
+    "{% if not add_generation_prompt is defined %}{% set add_generation_prompt = false %}{% endif %}{% set ns = "
+    "namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='', is_first_sp=true) %}{%- for "
+    "message in messages %}{%- if message['role'] == 'system' %}{%- if ns.is_first_sp %}{% set ns.system_prompt = "
+    "ns.system_prompt + message['content'] %}{% set ns.is_first_sp = false %}{%- else %}{% set ns.system_prompt = "
+    "ns.system_prompt + '\n\n' + message['content'] %}{%- endif %}{%- endif %}{%- endfor %}{{bos_token}}{{ns."
+    "system_prompt}}{%- for message in messages %}{%- if message['role'] == 'user' %}{%- set ns.is_tool = false "
+    "-%}{{'<\xEF\xBD\x9CUser\xEF\xBD\x9C>' + message['content']}}{%- endif %}{%- if message['role'] == 'assistant' "
+    "and message['content'] is not none %}{{'<\xEF\xBD\x9C" "Assistant\xEF\xBD\x9C>' + message['content'] + "
+    "'<\xEF\xBD\x9C" "end\xE2\x96\x81of\xE2\x96\x81sentence\xEF\xBD\x9C>'}}{%- endif %}{%- endfor -%}{% if "
+    "add_generation_prompt and not ns.is_tool %}{{'<\xEF\xBD\x9C" "Assistant\xEF\xBD\x9C>'}}{% endif %}";
+
+const std::string kDsUser = "<\xEF\xBD\x9CUser\xEF\xBD\x9C>";
+const std::string kDsAssistant = "<\xEF\xBD\x9C" "Assistant\xEF\xBD\x9C>";
+const std::string kDsEnd = "<\xEF\xBD\x9C" "end\xE2\x96\x81of\xE2\x96\x81sentence\xEF\xBD\x9C>";
+
+TEST(ChatTemplates, DeepSeek3) {
+    const ChatTemplate t = recognise(kDeepSeek3, ChatFamily::DeepSeek3);
+    EXPECT_TRUE(t.emits_bos);
+    EXPECT_EQ(format(t, kSystemUser), "You are terse." + kDsUser + "What is 2+2?" + kDsAssistant);
+    EXPECT_EQ(format(t, kMultiTurn),
+              "You are terse." + kDsUser + "Hi" + kDsAssistant + "Hello! " + kDsEnd + kDsUser + "Bye" + kDsAssistant);
+    ChatFormatContext no_bos = kLlamaTokens;
+    no_bos.bos_text = "<\xEF\xBD\x9C" "begin\xE2\x96\x81of\xE2\x96\x81sentence\xEF\xBD\x9C>";
+    no_bos.tokenizer_adds_bos = false;
+    EXPECT_EQ(format(t, kUserOnly, no_bos), no_bos.bos_text + kDsUser + "What is 2+2?" + kDsAssistant);
+    // DeepSeek R1's template (a <think> block in the generation prompt) is not this layout.
+    const Result<ChatTemplate> r1 = recognise_chat_template(kDeepSeek3 + "{{'<think>\\n'}}");
+    ASSERT_FALSE(r1.ok());
+    EXPECT_NE(r1.error().message.find("DeepSeek R1"), std::string::npos) << r1.error().message;
+}
+
+// The templates stored in the real vocabularies of ../shared/refdata/vocab, with the BOS
+// text and BOS rule of each vocabulary.
+struct RealTemplate {
+    std::string jinja;
+    ChatFormatContext context;
+};
+
+std::optional<RealTemplate> real_template(const std::string& file) {
+    const auto ref = test::refdata_dir();
+    if (!ref) return std::nullopt;
+    const std::string path = (*ref / "vocab" / file).string();
+    auto gguf = GgufFile::open(path);
+    EXPECT_TRUE(gguf.ok()) << path << ": " << (gguf.ok() ? "" : gguf.error().message);
+    if (!gguf.ok()) return RealTemplate{};
+    auto jinja = gguf->get_string("tokenizer.chat_template");
+    EXPECT_TRUE(jinja.ok()) << path << " has no tokenizer.chat_template";
+    auto vocab = vocab_from_gguf(*gguf);
+    EXPECT_TRUE(vocab.ok()) << path << ": " << (vocab.ok() ? "" : vocab.error().message);
+    if (!jinja.ok() || !vocab.ok()) return RealTemplate{};
+    RealTemplate out;
+    out.jinja = jinja.value();
+    out.context.bos_text = vocab->bos_id >= 0 ? vocab->tokens[vocab->bos_id] : "";
+    out.context.eos_text = vocab->eos_id >= 0 ? vocab->tokens[vocab->eos_id] : "";
+    out.context.tokenizer_adds_bos = vocab->add_bos;
+    return out;
+}
+
+// The prompt when the tokenizer adds no BOS (the template's bos_token is then written).
+std::string format_without_tokenizer_bos(const ChatTemplate& t, const std::vector<ChatMessage>& messages,
+                                         ChatFormatContext context) {
+    context.tokenizer_adds_bos = false;
+    return format(t, messages, context);
+}
+
+#define REAL_TEMPLATE_OR_SKIP(var, file)                                               \
+    const std::optional<RealTemplate> var = real_template(file);                     \
+    if (!var) GTEST_SKIP() << "../shared/refdata is absent";                          \
+    ASSERT_FALSE(var->jinja.empty())
+
+TEST(RealTemplates, Llama3) {
+    REAL_TEMPLATE_OR_SKIP(real, "ggml-vocab-llama3.gguf");
+    const ChatTemplate t = recognise(real->jinja, ChatFamily::Llama3);
+    EXPECT_TRUE(t.emits_bos);
+    EXPECT_FALSE(t.llama3_dated_system); // this file's template is Llama 3.0's
+    EXPECT_TRUE(real->context.tokenizer_adds_bos);
+    EXPECT_EQ(format(t, kMultiTurn, real->context),
+              "<|start_header_id|>system<|end_header_id|>\n\nYou are terse.<|eot_id|>"
+              "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>"
+              "<|start_header_id|>assistant<|end_header_id|>\n\nHello!<|eot_id|>"
+              "<|start_header_id|>user<|end_header_id|>\n\nBye<|eot_id|>"
+              "<|start_header_id|>assistant<|end_header_id|>\n\n");
+    EXPECT_EQ(format_without_tokenizer_bos(t, kUserOnly, real->context),
+              "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nWhat is 2+2?<|eot_id|>"
+              "<|start_header_id|>assistant<|end_header_id|>\n\n");
+}
+
+TEST(RealTemplates, Qwen3) {
+    REAL_TEMPLATE_OR_SKIP(real, "ggml-vocab-qwen3.gguf");
+    const ChatTemplate t = recognise(real->jinja, ChatFamily::ChatML);
+    EXPECT_TRUE(t.chatml_thinking);
+    EXPECT_EQ(t.default_system, "");
+    EXPECT_FALSE(t.emits_bos);
+    EXPECT_FALSE(real->context.tokenizer_adds_bos);
+    const std::string multi_turn =
+        "<|im_start|>system\nYou are terse.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+        "<|im_start|>assistant\nHello! <|im_end|>\n<|im_start|>user\nBye<|im_end|>\n<|im_start|>assistant\n";
+    EXPECT_EQ(format(t, kMultiTurn, real->context), multi_turn);
+    ChatFormatContext no_think = real->context;
+    no_think.enable_thinking = false;
+    EXPECT_EQ(format(t, kMultiTurn, no_think), multi_turn + "<think>\n\n</think>\n\n");
+    EXPECT_EQ(format(t, {{ChatRole::User, "Hi"},
+                         {ChatRole::Assistant, "<think>\nGreet back.\n</think>\n\nHello!"},
+                         {ChatRole::User, "Bye"}},
+                     no_think),
+              "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n"
+              "<|im_start|>user\nBye<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
+}
+
+TEST(RealTemplates, Gemma3) {
+    REAL_TEMPLATE_OR_SKIP(real, "ggml-vocab-gemma3.gguf");
+    const ChatTemplate t = recognise(real->jinja, ChatFamily::Gemma);
+    EXPECT_TRUE(t.emits_bos);
+    EXPECT_TRUE(real->context.tokenizer_adds_bos);
+    // No system role: the system text and "\n\n" open the first user turn; turns are trimmed.
+    EXPECT_EQ(format(t, kMultiTurn, real->context),
+              "<start_of_turn>user\nYou are terse.\n\nHi<end_of_turn>\n"
+              "<start_of_turn>model\nHello!<end_of_turn>\n"
+              "<start_of_turn>user\nBye<end_of_turn>\n<start_of_turn>model\n");
+    EXPECT_EQ(format_without_tokenizer_bos(t, {{ChatRole::User, "  Hi\n"}}, real->context),
+              "<bos><start_of_turn>user\nHi<end_of_turn>\n<start_of_turn>model\n");
+}
+
+TEST(RealTemplates, DeepSeekV3) {
+    REAL_TEMPLATE_OR_SKIP(real, "ggml-vocab-deepseek-v3.gguf");
+    const ChatTemplate t = recognise(real->jinja, ChatFamily::DeepSeek3);
+    EXPECT_TRUE(t.emits_bos);
+    EXPECT_TRUE(real->context.tokenizer_adds_bos);
+    EXPECT_EQ(format(t, kMultiTurn, real->context),
+              "You are terse." + kDsUser + "Hi" + kDsAssistant + "Hello! " + kDsEnd + kDsUser + "Bye" + kDsAssistant);
+    EXPECT_EQ(format_without_tokenizer_bos(t, kUserOnly, real->context),
+              "<\xEF\xBD\x9C" "begin\xE2\x96\x81of\xE2\x96\x81sentence\xEF\xBD\x9C>" + kDsUser + "What is 2+2?" +
+                  kDsAssistant);
+}
+
+TEST(RealTemplates, Phi3) {
+    REAL_TEMPLATE_OR_SKIP(real, "ggml-vocab-phi-3.gguf");
+    const ChatTemplate t = recognise(real->jinja, ChatFamily::Phi3);
+    EXPECT_TRUE(t.drops_system); // llama.cpp's Phi-3 file holds the first template, without a system role
+    EXPECT_TRUE(real->context.tokenizer_adds_bos);
+    EXPECT_EQ(format(t, kMultiTurn, real->context),
+              "<|user|>\nHi<|end|>\n<|assistant|>\nHello! <|end|>\n<|user|>\nBye<|end|>\n<|assistant|>\n");
+}
+
+// The whole path a chat prompt takes (build_prompt: template from the file, BOS rule,
+// special tokens parsed) for system "You are terse." + user "Hi" on a real vocabulary;
+// nullopt when ../shared is absent, no tokenizer when loading failed.
+struct RealChatPrompt {
+    std::optional<Tokenizer> tokenizer;
+    BuiltPrompt prompt;
+};
+
+std::optional<RealChatPrompt> real_chat_prompt(const std::string& file, bool enable_thinking) {
+    const auto ref = test::refdata_dir();
+    if (!ref) return std::nullopt;
+    RealChatPrompt out;
+    auto gguf = GgufFile::open((*ref / "vocab" / file).string());
+    EXPECT_TRUE(gguf.ok()) << file << ": " << (gguf.ok() ? "" : gguf.error().message);
+    if (!gguf.ok()) return out;
+    auto vocab = vocab_from_gguf(*gguf);
+    EXPECT_TRUE(vocab.ok()) << file << ": " << (vocab.ok() ? "" : vocab.error().message);
+    if (!vocab.ok()) return out;
+    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
+    EXPECT_TRUE(tokenizer.ok()) << file << ": " << (tokenizer.ok() ? "" : tokenizer.error().message);
+    if (!tokenizer.ok()) return out;
+    PromptSpec spec;
+    spec.chat = true;
+    spec.system = "You are terse.";
+    spec.text = "Hi";
+    spec.enable_thinking = enable_thinking;
+    auto prompt = build_prompt(*gguf, *tokenizer, spec);
+    EXPECT_TRUE(prompt.ok()) << file << ": " << (prompt.ok() ? "" : prompt.error().message);
+    if (!prompt.ok()) return out;
+    out.prompt = std::move(prompt.value());
+    out.tokenizer = std::move(tokenizer.value());
+    return out;
+}
+
+TEST(RealTemplates, PromptBuilderQwen3WithoutThinking) {
+    const std::optional<RealChatPrompt> chat = real_chat_prompt("ggml-vocab-qwen3.gguf", /*enable_thinking=*/false);
+    if (!chat) GTEST_SKIP() << "../shared/refdata is absent";
+    ASSERT_TRUE(chat->tokenizer);
+    const Tokenizer& tokenizer = *chat->tokenizer;
+    EXPECT_EQ(chat->prompt.text,
+              "<|im_start|>system\nYou are terse.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+              "<|im_start|>assistant\n<think>\n\n</think>\n\n");
+    const std::vector<int32_t>& ids = chat->prompt.ids;
+    ASSERT_GE(ids.size(), 5u);
+    EXPECT_EQ(ids.front(), tokenizer.find_token("<|im_start|>")); // no BOS: add_bos is false
+    const int32_t blank = tokenizer.find_token("\xC4\x8A\xC4\x8A"); // "\n\n" in byte symbols
+    EXPECT_EQ(std::vector<int32_t>(ids.end() - 4, ids.end()),
+              (std::vector<int32_t>{tokenizer.find_token("<think>"), blank, tokenizer.find_token("</think>"), blank}));
+    EXPECT_EQ(tokenizer.decode(ids, /*render_special=*/true), chat->prompt.text);
+}
+
+TEST(RealTemplates, PromptBuilderPhi3LeavesTheSystemOutWithAWarning) {
+    test::CapturedLog log;
+    const std::optional<RealChatPrompt> chat = real_chat_prompt("ggml-vocab-phi-3.gguf", /*enable_thinking=*/true);
+    if (!chat) GTEST_SKIP() << "../shared/refdata is absent";
+    ASSERT_TRUE(chat->tokenizer);
+    EXPECT_EQ(chat->prompt.text, "<|user|>\nHi<|end|>\n<|assistant|>\n");
+    EXPECT_EQ(chat->prompt.ids.front(), chat->tokenizer->vocab().bos_id);
+    const std::vector<std::string> lines = log.lines();
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "warning the model's chat template (phi3) has no system role: the system message is left "
+                        "out, as the template does");
+}
+
 TEST(ChatTemplates, UnrecognisedTemplatesGiveAClearError) {
     const std::string vicuna =
         R"TPL({% for message in messages %}{% if message['role'] == 'user' %}{{ 'USER: ' + message['content'] + '\n' }}{% else %}{{ 'ASSISTANT: ' + message['content'] + '</s>\n' }}{% endif %}{% endfor %}{{ 'ASSISTANT:' }})TPL";
@@ -335,7 +643,8 @@ TEST(ChatTemplates, UnrecognisedTemplatesGiveAClearError) {
         ASSERT_FALSE(t.ok());
         EXPECT_EQ(t.error().code, ErrorCode::Unsupported);
         EXPECT_EQ(t.error().message.rfind("chat template not recognised (", 0), 0u) << t.error().message;
-        EXPECT_NE(t.error().message.find("supported: llama2, llama3, chatml, mistral, gemma, phi3)"), std::string::npos);
+        EXPECT_NE(t.error().message.find("supported: llama2, llama3, chatml, mistral, gemma, phi3, deepseek3)"),
+                  std::string::npos);
     }
     EXPECT_FALSE(recognise_chat_template("").ok());
 }

@@ -1,14 +1,17 @@
 // Tokenizer behaviour on small hand-built vocabularies: byte fallback, space prefix,
-// special tokens, BOS/EOS, decoding, pre-tokenizer rules and vocab validation.
+// special tokens, BOS/EOS, decoding, pre-tokenizer rules, vocab validation, the fallback
+// for an unknown pre-tokenizer and the refusal of unsupported tokenizer types.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/tokenizer/byte_encoding.h"
 #include "engine/tokenizer/pretokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "engine/tokenizer/vocab.h"
+#include "tests/support/captured_log.h"
 
 namespace octo {
 namespace {
@@ -273,6 +276,26 @@ TEST(PreTokenizer, DeepseekAndStarcoderRules) {
     EXPECT_EQ(split("smollm", "x12"), (Words{"x", "1", "2"}));
 }
 
+TEST(PreTokenizer, DeepseekV3Rules) {
+    // Digits in groups of three, then CJK ideographs / kana as runs of their own.
+    EXPECT_EQ(split("deepseek-v3", "x 12345"), (Words{"x", " ", "123", "45"}));
+    EXPECT_EQ(split("deepseek-v3", "ab\xE6\x97\xA5\xE6\x9C\xAC\xE3\x82\xAB\xE3\x81\x8B" "cd"),
+              (Words{"ab", "\xE6\x97\xA5\xE6\x9C\xAC\xE3\x82\xAB\xE3\x81\x8B", "cd"})); // ab日本カかcd
+    // Hangul is not in that list: it is a letter run with its leading space.
+    EXPECT_EQ(split("deepseek-v3", "a \xED\x95\x9C\xEA\xB5\xAD"), (Words{"a", " \xED\x95\x9C\xEA\xB5\xAD"}));
+    // One ASCII punctuation character joins the ASCII letters after it; other runs.
+    EXPECT_EQ(split("deepseek-v3", "(hello) 'world'"), (Words{"(hello", ")", " '", "world", "'"}));
+    EXPECT_EQ(split("deepseek-v3", "a.\n\nb"), (Words{"a", ".\n\n", "b"}));
+    // A letter run keeps a combining mark (\p{M}).
+    EXPECT_EQ(split("deepseek-v3", "e\xCC\x81t\xC3\xA9!"), (Words{"e\xCC\x81t\xC3\xA9", "!"}));
+    // llama.cpp c392e50's `~`: in no punctuation run, so "%~" is "%" + "~", and a
+    // leading character of a letter run ("~é"). Unmatched text between matches is one piece.
+    EXPECT_EQ(split("deepseek-v3", "%~"), (Words{"%", "~"}));
+    EXPECT_EQ(split("deepseek-v3", "~\xC3\xA9"), (Words{"~\xC3\xA9"}));
+    EXPECT_EQ(split("deepseek-v3", "a~~b"), (Words{"a", "~", "~b"}));
+    EXPECT_EQ(split("deepseek-v3", "!~~?"), (Words{"!", "~~", "?"}));
+}
+
 TEST(VocabValidation, SpecialIdOutOfRange) {
     Vocab v = spm_vocab();
     v.bos_id = 40000;
@@ -296,19 +319,57 @@ TEST(VocabValidation, MergeNamingUnknownToken) {
     EXPECT_FALSE(validate_vocab(v).ok());
 }
 
-TEST(VocabValidation, UnknownPreAndModel) {
-    Vocab v = bpe_vocab({});
+TEST(VocabValidation, UnknownPreLoadsWithTheDefaultRulesAndAWarning) {
+    Vocab v = bpe_vocab({"a|b", " |ab", "1|2"});
     v.pre = "no-such-pre";
-    Status s = validate_vocab(v);
-    ASSERT_FALSE(s.ok());
-    EXPECT_EQ(s.error().code, ErrorCode::Tokenizer);
-    EXPECT_NE(s.error().message.find("'no-such-pre'"), std::string::npos);
+    EXPECT_TRUE(validate_vocab(v).ok());
+    test::CapturedLog log;
+    const Tokenizer t = make(v);
+    EXPECT_TRUE(t.pretokenizer_is_fallback());
+    EXPECT_EQ(t.pretokenizer_rules(), "default");
+    const std::vector<std::string> lines = log.lines();
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0].rfind("warning ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find("tokenizer.ggml.pre 'no-such-pre'"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find("the 'default' rules"), std::string::npos) << lines[0];
+
+    // The same ids as a vocab that asks for "default" (which splits digits off, unlike gpt-2).
+    v.pre = "default";
+    const Tokenizer by_default = make(v);
+    EXPECT_FALSE(by_default.pretokenizer_is_fallback());
+    for (const std::string text : {"ab ab", "x 1234 ab!", "  \xC3\xA9 ab"}) {
+        EXPECT_EQ(encode(t, text), encode(by_default, text)) << text;
+    }
+    EXPECT_EQ(log.lines().size(), 1u); // known rules: no further warning
     v.pre = "";
-    EXPECT_TRUE(validate_vocab(v).ok()); // absent pre means "default"
-    v.model = "t5";
-    s = validate_vocab(v);
-    ASSERT_FALSE(s.ok());
-    EXPECT_NE(s.error().message.find("'t5'"), std::string::npos);
+    EXPECT_EQ(make(v).pretokenizer_rules(), "default"); // absent pre means "default", silently
+    v.pre = "llama3";
+    EXPECT_EQ(make(v).pretokenizer_rules(), "llama-bpe");
+    EXPECT_EQ(make(spm_vocab()).pretokenizer_rules(), "");
+    EXPECT_EQ(log.lines().size(), 1u);
+}
+
+TEST(VocabValidation, UnsupportedTokenizerTypeIsRefusedClearly) {
+    Vocab v = bpe_vocab({});
+    for (const auto& [model, what] : {std::pair<std::string, std::string>{"t5", "Unigram"},
+                                      {"bert", "WordPiece"},
+                                      {"rwkv", "RWKV"},
+                                      {"none", "no vocabulary"},
+                                      {"sentencepiece-v9", "not a tokenizer type Octoscope knows"}}) {
+        v.model = model;
+        const Status s = validate_vocab(v);
+        ASSERT_FALSE(s.ok()) << model;
+        EXPECT_EQ(s.error().code, ErrorCode::Tokenizer);
+        const std::string& m = s.error().message;
+        EXPECT_NE(m.find("tokenizer.ggml.model"), std::string::npos) << m;
+        EXPECT_NE(m.find("'" + model + "'"), std::string::npos) << m;
+        EXPECT_NE(m.find(what), std::string::npos) << m;
+        EXPECT_NE(m.find("only 'llama' (SentencePiece-style BPE) and 'gpt2' (byte-level BPE)"), std::string::npos)
+            << m;
+        const auto t = Tokenizer::create(v);
+        ASSERT_FALSE(t.ok());
+        EXPECT_EQ(t.error().message, m);
+    }
 }
 
 TEST(VocabValidation, ArraysAndTokens) {
