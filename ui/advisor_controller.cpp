@@ -33,6 +33,10 @@ QString settings_change(const RunSettings& a, const RunSettings& b) {
     if (a.sampling.seed != b.sampling.seed) changes << QObject::tr("seed %1 → %2").arg(a.sampling.seed).arg(b.sampling.seed);
     if (a.sampling.top_p != b.sampling.top_p || a.sampling.top_k != b.sampling.top_k) changes << QObject::tr("top-p/top-k changed");
     if (a.max_tokens != b.max_tokens) changes << QObject::tr("max tokens %1 → %2").arg(a.max_tokens).arg(b.max_tokens);
+    if (a.precision != b.precision) {
+        const auto label = [](std::optional<Precision> p) { return p ? precision_label(*p) : QObject::tr("model default"); };
+        changes << QObject::tr("precision %1 → %2").arg(label(a.precision), label(b.precision));
+    }
     return changes.isEmpty() ? QObject::tr("nothing (same settings twice)") : changes.join(QStringLiteral("; "));
 }
 

@@ -5,6 +5,7 @@
 
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/instrumentation/subsystem.h"
+#include "ui/engine_labels.h"
 #include "ui/subsystem_palette.h"
 
 namespace octo::ui {
@@ -75,6 +76,9 @@ QString reproduce_command(const Capture& c) {
     if (s.dla) option(QStringLiteral("--attribution"), QStringLiteral("dla"));
     if (s.record_attention) args << QStringLiteral("--record-attention");
     if (s.n_ctx > 0) option(QStringLiteral("--ctx-size"), QString::number(s.n_ctx));
+    // Always named, like the sampling settings: the command repeats the run even where the
+    // model's default differs (another version, or a run that chose the other precision).
+    option(QStringLiteral("--precision"), precision_id(s.precision));
     option(QStringLiteral("--backend"), QStringLiteral("cpu"));
     return args.join(QLatin1Char(' '));
 }
@@ -117,6 +121,7 @@ QString bug_report_markdown(const Capture& c, const SystemInfo& sys, const QStri
               .arg(s.sampling.repeat_last_n);
     const QString off = disabled_list(s);
     md += QStringLiteral("- disabled subsystems: %1\n").arg(off.isEmpty() ? QStringLiteral("none") : off + QStringLiteral(" (") + QString::fromLatin1(ablation_mode_name(s.ablation_mode)) + QStringLiteral(" ablation)"));
+    md += QStringLiteral("- precision: %1\n").arg(precision_id(s.precision));
     md += QStringLiteral("- head map: %1\n").arg(c.head_map ? QString::fromLatin1(head_map_source_name(c.head_map->source())) : QStringLiteral("none"));
     if (!s.stop_strings.empty()) {
         QStringList stops;

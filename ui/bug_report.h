@@ -22,7 +22,8 @@ bool command_needs_head_map(const Capture& capture);
 QString shell_quote(const QString& word);
 
 // `octoscope-cli generate --model=… --prompt=… …` with every setting that decides the tokens,
-// on the CPU backend (run it in the bundle's folder when it names head_map.json).
+// --precision always included, on the CPU backend (run it in the bundle's folder when it names
+// head_map.json).
 QString reproduce_command(const Capture& capture);
 
 // report.md; `files` are the bundle's other files, relative to it.

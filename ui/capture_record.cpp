@@ -19,6 +19,7 @@ CaptureSettings capture_settings_of(const RunRecord& run) {
     s.ablation_mode = r.ablation_mode;
     s.dla = r.dla;
     s.record_attention = r.record_attention;
+    s.precision = run.precision; // the one taken, not "the default": a replay repeats it
     return s;
 }
 
@@ -34,6 +35,7 @@ RunSettings run_settings_of(const CaptureSettings& c) {
     s.dla = c.dla;
     s.record_attention = c.record_attention;
     s.stop_at_eog = c.stop_at_eog;
+    s.precision = c.precision;
     return s;
 }
 
@@ -100,6 +102,7 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     origin->findings = c.findings;
     r.capture = std::move(origin);
     r.settings = run_settings_of(c.settings);
+    r.precision = c.settings.precision;
     r.prompt_text = QString::fromStdString(c.prompt_text);
     const GenerateResult& g = c.run.generation;
     for (size_t i = 0; i < c.prompt_tokens.size(); ++i) {
@@ -138,6 +141,7 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     m.n_params = c.model.n_params;
     m.n_ctx = c.model.n_ctx;
     m.has_router = c.model.router_groups > 0;
+    m.default_precision = default_precision(c.model.architecture);
     m.backend = c.backend;
     m.head_map = c.head_map;
     m.kv_blocks = c.run.kv.blocks_total;

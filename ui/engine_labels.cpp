@@ -22,4 +22,17 @@ QString head_map_source_label(HeadMapSource source) {
     return QString::fromUtf8(head_map_source_name(source));
 }
 
+QString precision_label(Precision precision) {
+    switch (precision) {
+    case Precision::Reference: return QCoreApplication::translate("Precision", "Reference (as llama.cpp)");
+    case Precision::Exact: return QCoreApplication::translate("Precision", "Exact (float activations)");
+    }
+    return precision_id(precision);
+}
+
+QString precision_id(Precision precision) {
+    const std::string_view name = precision_name(precision);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
 } // namespace octo::ui

@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include "engine/backend/precision.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/instrumentation/head_map.h"
 
@@ -11,5 +12,7 @@ namespace octo::ui {
 
 QString ablation_mode_label(AblationMode mode);       // "zero", "mean", translated
 QString head_map_source_label(HeadMapSource source); // "default", "file", "gguf", "calibrated", translated
+QString precision_label(Precision precision);         // "Reference (as llama.cpp)", "Exact (float activations)", translated
+QString precision_id(Precision precision);            // "reference", "exact": the engine's name, not translated
 
 } // namespace octo::ui

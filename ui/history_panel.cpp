@@ -34,7 +34,9 @@ void HistoryPanel::refresh() {
         if (!off.isEmpty()) text += tr(" [off: %1, %2]").arg(off.join(QStringLiteral(",")), ablation_mode_label(r.settings.ablation_mode));
         auto* item = new QListWidgetItem(text, this);
         item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(r.id));
-        item->setToolTip(r.error.isEmpty() ? QString::fromStdString(r.settings.prompt) : r.error);
+        item->setToolTip(r.error.isEmpty() ? tr("%1\nPrecision: %2").arg(QString::fromStdString(r.settings.prompt),
+                                                                       precision_label(r.precision))
+                                           : r.error);
     }
 }
 

@@ -144,6 +144,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&store_, &RunStore::modelLoaded, this, [this] {
         if (load_progress_) load_progress_->reset();
         rememberRecent(QString::fromStdString(store_.model()->path));
+        prompt_->setModelPrecision(store_.model()->default_precision);
         updateStatus();
     });
     connect(&store_, &RunStore::loadStarted, this, [this](const QString& path, quint64 bytes) {

@@ -1,10 +1,12 @@
 #include "ui/prompt_panel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -12,7 +14,20 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "ui/engine_labels.h"
+
 namespace octo::ui {
+
+namespace {
+
+constexpr int kModelDefault = -1; // the Precision box's data for "the model's default"
+
+// The QSettings / autosave spelling: "default", or precision_name.
+QString precision_key(std::optional<Precision> p) {
+    return p ? precision_id(*p) : QStringLiteral("default");
+}
+
+} // namespace
 
 PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     editor_ = new QPlainTextEdit(this);
@@ -42,6 +57,12 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     top_p_->setValue(1.0);
     top_k_ = new QSpinBox(this);
     top_k_->setRange(0, 100000);
+    precision_ = new QComboBox(this);
+    precision_->setObjectName(QStringLiteral("precisionBox"));
+    precision_->setAccessibleName(tr("Precision"));
+    precision_->addItem(QString(), kModelDefault);
+    for (Precision p : {Precision::Reference, Precision::Exact}) precision_->addItem(precision_label(p), static_cast<int>(p));
+    setModelPrecision(std::nullopt);
     dla_ = new QCheckBox(tr("&DLA"), this);
     dla_->setToolTip(tr("Also compute direct logit attribution (one more projection per layer)"));
     attention_ = new QCheckBox(tr("Record &attention"), this);
@@ -60,8 +81,16 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Max tokens"), max_tokens_);
     form->addRow(tr("Temperature"), temperature_);
     form->addRow(tr("Seed"), seed_);
-    form->addRow(tr("Top-p"), top_p_);
-    form->addRow(tr("Top-k"), top_k_);
+    // Top-p and top-k share a row, so that Precision fits: the window must fit 1280 × 800 with
+    // CJK line heights too.
+    auto* top = new QHBoxLayout;
+    top->addWidget(top_p_, 1);
+    auto* top_k_label = new QLabel(tr("Top-k"), this);
+    top_k_label->setBuddy(top_k_);
+    top->addWidget(top_k_label);
+    top->addWidget(top_k_, 1);
+    form->addRow(tr("Top-p"), top);
+    form->addRow(tr("Precision"), precision_);
     auto* flags = new QHBoxLayout;
     flags->addWidget(chat_);
     flags->addWidget(dla_);
@@ -104,6 +133,7 @@ RunSettings PromptPanel::settings() const {
     s.sampling.seed = static_cast<uint64_t>(seed_->value());
     s.sampling.top_p = static_cast<float>(top_p_->value());
     s.sampling.top_k = top_k_->value();
+    if (const int p = precision_->currentData().toInt(); p != kModelDefault) s.precision = static_cast<Precision>(p);
     s.dla = dla_->isChecked();
     s.record_attention = attention_->isChecked();
     return s;
@@ -118,6 +148,7 @@ void PromptPanel::restore(const RunSettings& s) {
     seed_->setValue(static_cast<int>(s.sampling.seed));
     top_p_->setValue(s.sampling.top_p);
     top_k_->setValue(s.sampling.top_k);
+    precision_->setCurrentIndex(precision_->findData(s.precision ? static_cast<int>(*s.precision) : kModelDefault));
     dla_->setChecked(s.dla);
     attention_->setChecked(s.record_attention);
 }
@@ -133,6 +164,7 @@ void PromptPanel::save(QSettings& st) const {
     st.setValue("prompt/seed", seed_->value());
     st.setValue("prompt/top_p", top_p_->value());
     st.setValue("prompt/top_k", top_k_->value());
+    st.setValue("prompt/precision", precision_key(settings().precision));
     st.setValue("prompt/dla", dla_->isChecked());
     st.setValue("prompt/attention", attention_->isChecked());
 }
@@ -144,8 +176,23 @@ void PromptPanel::load(const QSettings& st) {
     seed_->setValue(st.value("prompt/seed", 0).toInt());
     top_p_->setValue(st.value("prompt/top_p", 1.0).toDouble());
     top_k_->setValue(st.value("prompt/top_k", 0).toInt());
+    const auto precision = parse_precision(st.value("prompt/precision").toString().toStdString());
+    precision_->setCurrentIndex(precision_->findData(precision ? static_cast<int>(*precision) : kModelDefault));
     dla_->setChecked(st.value("prompt/dla", false).toBool());
     attention_->setChecked(st.value("prompt/attention", true).toBool());
+}
+
+void PromptPanel::setModelPrecision(std::optional<Precision> model_default) {
+    precision_->setItemText(0, model_default ? tr("Model default: %1").arg(precision_label(*model_default))
+                                             : tr("Model default"));
+    precision_->setToolTip(
+        tr("How matrix products with quantised weights treat the activations.\n"
+           "Reference: the activations are quantised as llama.cpp does (8-bit blocks; F16/BF16 rounding for F16/BF16 "
+           "weights), so the tokens match what llama.cpp-based tools produce.\n"
+           "Exact: the activations stay 32-bit floats (the weights as stored times the activations as computed).\n"
+           "F32 weights are multiplied in float either way.\n"
+           "This model's default: %1")
+            .arg(model_default ? precision_label(*model_default) : tr("no model loaded")));
 }
 
 } // namespace octo::ui

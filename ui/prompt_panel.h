@@ -1,12 +1,15 @@
 // The prompt editor and the run's settings: plain text with undo/redo, chat mode (system + user
-// through the model's template), sampling, DLA and attention recording; Ctrl+Enter runs, Esc
-// cancels.
+// through the model's template), sampling, precision (the model's default, reference or exact),
+// DLA and attention recording; Ctrl+Enter runs, Esc cancels.
 #pragma once
 
 #include <QWidget>
 
+#include <optional>
+
 #include "engine/host/engine_host.h"
 
+class QComboBox;
 class QPlainTextEdit;
 class QCheckBox;
 class QLineEdit;
@@ -30,6 +33,9 @@ public:
     void setRunning(bool running);
     void save(QSettings& settings) const;
     void load(const QSettings& settings);
+    // The loaded model's default precision (nullopt: no model), shown in the Precision choice.
+    void setModelPrecision(std::optional<Precision> model_default);
+    QComboBox* precisionBox() const { return precision_; }
 
 signals:
     void runRequested();
@@ -47,6 +53,7 @@ private:
     QSpinBox* seed_;
     QDoubleSpinBox* top_p_;
     QSpinBox* top_k_;
+    QComboBox* precision_; // data: -1 the model's default, else a Precision
     QCheckBox* dla_;
     QCheckBox* attention_;
     QPushButton* run_;

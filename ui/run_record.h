@@ -43,7 +43,8 @@ enum class RunState { Running, Finished, Failed, Cancelled };
 
 struct RunRecord {
     uint64_t id = 0;
-    RunSettings settings;
+    RunSettings settings;       // as asked (settings.precision nullopt: the model's default)
+    Precision precision = Precision::Exact; // the precision the run took (a capture's: its recorded one)
     QString prompt_text;        // what was tokenized (templated)
     std::vector<RunToken> tokens; // prompt tokens first, then generated ones
     size_t n_prompt = 0;

@@ -55,6 +55,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            RunRecord r;
                            r.id = e.run_id;
                            r.settings = e.settings;
+                           r.precision = e.precision;
                            r.prompt_text = QString::fromStdString(e.prompt_text);
                            for (const TokenPiece& p : e.prompt) r.tokens.push_back(RunToken{p.id, p.bytes});
                            r.n_prompt = e.prompt.size();

@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include "ui/engine_labels.h"
+
 namespace octo::ui {
 
 namespace {
@@ -48,6 +50,7 @@ QJsonObject session_to_json(const SessionState& state) {
         {"disabled", disabled},
         {"ablation", QString::fromUtf8(ablation_mode_name(s.ablation_mode))},
         {"metric", QString::fromUtf8(metric_name(state.metric))},
+        {"precision", s.precision ? precision_id(*s.precision) : QStringLiteral("default")},
     };
 }
 
@@ -94,6 +97,17 @@ std::optional<SessionState> session_from_json(const QJsonObject& object, QString
     if (!known_metric) {
         *error = QStringLiteral("unknown metric \"%1\"").arg(metric);
         return std::nullopt;
+    }
+    // Optional: sessions saved before the choice existed run at the model's default.
+    if (const QJsonValue p = object.value(QLatin1String("precision")); !p.isUndefined()) {
+        const QString name = p.toString();
+        if (name != QLatin1String("default")) {
+            s.precision = parse_precision(name.toStdString());
+            if (!p.isString() || !s.precision) {
+                *error = QStringLiteral("unknown precision \"%1\"").arg(name);
+                return std::nullopt;
+            }
+        }
     }
     return state;
 }

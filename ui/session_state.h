@@ -1,6 +1,6 @@
 // What the workbench autosaves and offers back after a crash (docs/autosave.md): the prompt and
-// its run settings, the subsystem switches and ablation mode, the metric the views colour by,
-// and the model that was open. Plain data with its JSON form; the widgets fill and read it.
+// its run settings (precision included), the subsystem switches and ablation mode, the metric the
+// views colour by, and the model that was open. Plain data with its JSON form; the widgets fill and read it.
 #pragma once
 
 #include <QJsonObject>
@@ -14,7 +14,7 @@ namespace octo::ui {
 
 struct SessionState {
     QString model_path;        // empty: none was open
-    RunSettings settings = {}; // prompt, sampling, switches (disabled, ablation_mode)
+    RunSettings settings = {}; // prompt, sampling, precision, switches (disabled, ablation_mode)
     Metric metric = Metric::NormShare;
 };
 

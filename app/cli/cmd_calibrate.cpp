@@ -3,10 +3,12 @@
 // engine/instrumentation/calibrated_maps.h).
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/cli/cli_output.h"
 #include "app/cli/run_setup.h"
 #include "app/cli/commands.h"
+#include "app/cli/precision_option.h"
 #include "app/cli/model_loading.h"
 #include "app/common/resource_dir.h"
 #include "engine/instrumentation/calibrated_maps.h"
@@ -22,6 +24,7 @@ struct CalibrateOptions {
     std::string dev;
     int threads = 0;
     std::string backend = "auto";
+    std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
     bool json = false;
 };
 
@@ -43,6 +46,7 @@ int run_calibrate(const CalibrateOptions& o) {
     auto backend = make_backend(o.backend, o.threads);
     if (!backend) return report_error(o.json, backend.error());
     CalibrationOptions options;
+    options.precision = o.precision;
     if (!o.json) {
         options.progress = [](size_t done, size_t total) {
             if (done % 25 == 0 || done == total) std::cerr << "\rprofiling probes " << done << " / " << total << std::flush;
@@ -55,7 +59,9 @@ int run_calibrate(const CalibrateOptions& o) {
                                    {"n_dev", r->n_dev},
                                    {"separation", r->separation},
                                    {"null_separation", r->null_separation},
-                                   {"chance", 1.0 / kSubsystemCount}};
+                                   {"chance", 1.0 / kSubsystemCount},
+                                   {"precision", std::string(precision_name(
+                                                     o.precision.value_or(default_precision(model.params().architecture))))}};
     auto saved = save_calibrated_map(model, loaded->path, r->map, report);
     if (!saved) return report_error(o.json, saved.error());
     nlohmann::json out = report;
@@ -83,6 +89,7 @@ void add_calibrate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
+    add_precision_option(*cmd, o->precision, "--precision", " of the profiling runs");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_calibrate(*o); }; });
 }

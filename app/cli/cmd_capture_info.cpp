@@ -5,20 +5,21 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/subsystem_list.h"
+#include "engine/capture/capture_container.h"
 #include "engine/capture/capture_io.h"
 
 namespace octo::cli {
 
 namespace {
 
-nlohmann::json summary_json(const Capture& c, uint64_t file_bytes, uint64_t payload_bytes) {
+nlohmann::json summary_json(const Capture& c, uint32_t version, uint64_t file_bytes, uint64_t payload_bytes) {
     const GenerateResult& g = c.run.generation;
     bool attention = false;
     for (const auto& t : g.tokens) attention = attention || !t.probe.attention.empty();
     const auto& m = c.model;
     const auto& s = c.settings;
     return {
-        {"format_version", kCaptureFormatVersion},
+        {"format_version", version},
         {"file_bytes", file_bytes},
         {"payload_bytes", payload_bytes},
         {"model",
@@ -32,7 +33,8 @@ nlohmann::json summary_json(const Capture& c, uint64_t file_bytes, uint64_t payl
          {{"prompt", valid_utf8(s.prompt)}, {"chat", s.chat}, {"max_tokens", s.max_tokens},
           {"temperature", s.sampling.temperature}, {"seed", s.sampling.seed}, {"top_k", s.sampling.top_k},
           {"top_p", s.sampling.top_p}, {"disabled", subsystem_list_json(s.disabled)},
-          {"ablation", ablation_mode_name(s.ablation_mode)}, {"dla", s.dla}, {"record_attention", s.record_attention}}},
+          {"ablation", ablation_mode_name(s.ablation_mode)}, {"dla", s.dla}, {"record_attention", s.record_attention},
+          {"precision", std::string(precision_name(s.precision))}}},
         {"head_map", c.head_map ? c.head_map->describe() : nlohmann::json(nullptr)},
         {"prompt_tokens", c.prompt_tokens.size()},
         {"generated_tokens", g.tokens.size()},
@@ -51,14 +53,16 @@ int run_capture_info(const std::string& path, bool json) {
     const std::span<const uint8_t> view(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
     auto capture = parse_capture(view, path);
     if (!capture) return report_error(json, capture.error());
-    const nlohmann::json out = summary_json(capture.value(), bytes->size(), capture_payload_bytes(view));
+    const nlohmann::json out =
+        summary_json(capture.value(), capture_container_version(view), bytes->size(), capture_payload_bytes(view));
     if (json) {
         print_json(out);
         return kExitOk;
     }
     std::cout << path << ": " << out["generated_tokens"] << " tokens of " << out["model"]["file_name"].get<std::string>()
               << " (" << out["model"]["n_layer"] << " layers x " << out["model"]["n_head"] << " heads), "
-              << out["file_bytes"] << " bytes (" << out["payload_bytes"] << " uncompressed)\n";
+              << out["file_bytes"] << " bytes (" << out["payload_bytes"] << " uncompressed), "
+              << out["settings"]["precision"].get<std::string>() << " precision\n";
     return kExitOk;
 }
 

@@ -1,5 +1,5 @@
 // octoscope-cli compare: run variant A and variant B of a prompt (another prompt, other disabled
-// subsystems or ablation mode, other sampling) with the same seed, and report where their
+// subsystems or ablation mode, other sampling or precision) with the same seed, and report where their
 // generated tokens part and how their measurements differ (docs/advisor.md, "A/B comparison").
 #include <iostream>
 #include <memory>
@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/precision_option.h"
 #include "app/cli/run_json.h"
 #include "app/cli/run_setup.h"
 #include "app/cli/subsystem_list.h"
@@ -24,6 +25,7 @@ struct Variant {
     std::string ablation = "zero";
     float temperature = 0.0f;
     uint64_t seed = 0;
+    std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
 };
 
 struct CompareOptions {
@@ -34,6 +36,7 @@ struct CompareOptions {
     std::optional<std::string> ablation_b;
     std::optional<float> temperature_b;
     std::optional<uint64_t> seed_b;
+    std::optional<Precision> precision_b = std::nullopt;
     int64_t max_tokens = 64;
     int threads = 0;
     std::string backend = "auto";
@@ -55,6 +58,7 @@ Variant variant_b(const CompareOptions& o) {
     if (o.ablation_b) b.ablation = *o.ablation_b;
     if (o.temperature_b) b.temperature = *o.temperature_b;
     if (o.seed_b) b.seed = *o.seed_b;
+    if (o.precision_b) b.precision = o.precision_b;
     return b;
 }
 
@@ -76,6 +80,7 @@ Result<VariantRun> run_variant(RunSetup& setup, const Variant& v, int64_t max_to
     request.generate.sampling.seed = v.seed;
     request.disabled = disabled.value();
     request.ablation_mode = v.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
+    request.precision = v.precision;
     auto run = run_instrumented(*setup.loaded.model, *setup.backend, *setup.loaded.tokenizer, setup.map, *setup.kv,
                                 request);
     if (!run) return run.error();
@@ -149,6 +154,8 @@ void add_compare_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--ablation-b", o->ablation_b, "zero or mean, for B")->check(CLI::IsMember({"zero", "mean"}));
     cmd->add_option("--temperature-b", o->temperature_b, "Temperature of B");
     cmd->add_option("--seed-b", o->seed_b, "Sampling seed of B");
+    add_precision_option(*cmd, o->a.precision, "--precision", " of A (and B unless --precision-b)");
+    add_precision_option(*cmd, o->precision_b, "--precision-b", " of B", "A's");
     cmd->add_option("--max-tokens,-n", o->max_tokens, "Tokens to generate at most, each")
         ->check(CLI::Range(0, 1 << 20))->capture_default_str();
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->capture_default_str();

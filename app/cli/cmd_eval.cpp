@@ -3,10 +3,12 @@
 // models with one (engine/evaluation/task_eval.h).
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/cli/cli_output.h"
 #include "app/cli/run_setup.h"
 #include "app/cli/commands.h"
+#include "app/cli/precision_option.h"
 #include "app/cli/subsystem_list.h"
 #include "app/cli/model_loading.h"
 #include "engine/evaluation/task_eval.h"
@@ -25,6 +27,7 @@ struct EvalOptions {
     int64_t max_tokens = 64;
     int threads = 0;
     std::string backend = "auto";
+    std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
     bool json = false;
 };
 
@@ -49,6 +52,7 @@ int run_eval(const EvalOptions& o) {
     TaskEvalOptions options;
     options.disabled = disabled.value();
     options.max_tokens = o.max_tokens;
+    options.precision = o.precision;
     if (!o.json) {
         options.progress = [](size_t done, size_t total) {
             if (done % 50 == 0 || done == total) std::cerr << "\r" << done << " / " << total << std::flush;
@@ -74,6 +78,7 @@ int run_eval(const EvalOptions& o) {
         {"model", valid_utf8(loaded->path)},
         {"disabled", subsystem_list_json(disabled.value())},
         {"head_map", map->describe()},
+        {"precision", std::string(precision_name(r->precision))},
     };
     if (r->has_router) {
         out["router"] = {{"answer_tokens", r->router_tokens.items},
@@ -108,6 +113,7 @@ void add_eval_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
+    add_precision_option(*cmd, o->precision);
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([&run, o] { run = [o] { return run_eval(*o); }; });
 }

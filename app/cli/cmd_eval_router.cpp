@@ -72,7 +72,7 @@ int run_eval_router(const EvalRouterOptions& o) {
     }
     const auto n = static_cast<double>(probes->size());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    const nlohmann::json out = {{"n", probes->size()},
+    nlohmann::json out = {{"n", probes->size()},
                                 {"stage1_accuracy", double(hit1) / n},
                                 {"accuracy", double(hit2) / n},
                                 {"per_class", per_class(both)},
@@ -86,6 +86,7 @@ int run_eval_router(const EvalRouterOptions& o) {
                                 {"embedding", router->embedding_name()},
                                 {"centroids", centroids_source(router->centroids_cached())},
                                 {"ms_per_route", ms / n}}; // a figure, not a test: varies with the machine
+    if (embedding->precision) out["precision"] = std::string(precision_name(*embedding->precision));
     if (o.json) {
         print_json(out);
         return kExitOk;

@@ -1,10 +1,12 @@
 // octoscope-cli generate: run a model on a prompt and report every generated token.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/cli/capture_run.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/precision_option.h"
 #include "app/cli/subsystem_list.h"
 #include "app/cli/run_json.h"
 #include "app/cli/run_setup.h"
@@ -35,6 +37,7 @@ struct GenerateOptions {
     std::string attribution;
     bool record_attention = false;
     std::string save_capture;
+    std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
 };
 
 // The run's settings, as a capture records them.
@@ -67,9 +70,11 @@ int run_generate(const GenerateOptions& o) {
         if (!bytes) return report_error(o.json, bytes.error());
         prompt_text = std::move(bytes.value());
     }
-    const CaptureSettings settings = generate_settings(o, disabled.value(), std::move(prompt_text));
+    CaptureSettings settings = generate_settings(o, disabled.value(), std::move(prompt_text));
     auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map, o.backend);
     if (!setup) return report_error(o.json, setup.error());
+    // The capture records the precision taken, not "the default" (replay repeats it).
+    settings.precision = o.precision.value_or(default_precision(setup->loaded.model->params().architecture));
     size_t streamed = 0;
     auto run = run_settings(setup.value(), settings, [&](const TokenEvent& e) {
         streamed += e.visible_text.size();
@@ -129,6 +134,7 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_flag("--record-attention", o->record_attention,
                   "Record attention weights per layer and head (per token in --json; no prefix reuse)");
     cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
+    add_precision_option(*cmd, o->precision);
     cmd->callback([&run, o, prompt, file] {
         run = [o, prompt, file] {
             if (prompt->count() == 0 && file->count() == 0) {

@@ -58,6 +58,7 @@ int run_replay(const ReplayOptions& o) {
         {"recorded_token", token_json(was)},
         {"replayed_token", token_json(now)},
         {"model", valid_utf8(model_path)},
+        {"precision", std::string(precision_name(run->run.precision))}, // the capture's
         {"replayed_text", valid_utf8(replay.text)},
     };
     if (o.json) {

@@ -30,6 +30,7 @@ int run_route(const RouteOptions& o) {
     const RouteDecision d = router->route(o.prompt);
     nlohmann::json out = route_json(d, o.prompt, router->embedding_name());
     out["centroids"] = centroids_source(router->centroids_cached());
+    if (embedding->precision) out["precision"] = std::string(precision_name(*embedding->precision));
     if (o.json) {
         print_json(out);
         return kExitOk;

@@ -1,5 +1,6 @@
 #include "app/cli/router_embedding.h"
 
+#include "app/cli/precision_option.h"
 #include "engine/router/model_embedding.h"
 
 namespace octo::cli {
@@ -12,6 +13,7 @@ void add_router_embedding_options(CLI::App& cmd, RouterEmbeddingOptions& o) {
     cmd.add_option("--layer", o.layer, "Layer whose output is pooled (default: the middle one)");
     cmd.add_flag("--no-cache", o.no_cache,
                  "Compute the model embedding's centroids without reading or writing the on-disk cache");
+    add_precision_option(cmd, o.precision, "--precision", " of --embedding model");
 }
 
 Result<RouterEmbedding> make_router_embedding(const RouterEmbeddingOptions& o) {
@@ -23,8 +25,9 @@ Result<RouterEmbedding> make_router_embedding(const RouterEmbeddingOptions& o) {
     auto b = CpuBackend::create({});
     if (!b) return b.error();
     r.backend = std::move(b.value());
-    auto e = ModelEmbedding::create(*r.loaded.model, *r.backend, *r.loaded.tokenizer, o.layer, !o.no_cache);
+    auto e = ModelEmbedding::create(*r.loaded.model, *r.backend, *r.loaded.tokenizer, o.layer, !o.no_cache, o.precision);
     if (!e) return e.error();
+    r.precision = e.value()->precision();
     r.embedding = std::move(e.value());
     return r;
 }

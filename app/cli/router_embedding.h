@@ -1,15 +1,17 @@
 // The stage-1 embedding options that route and eval-router share (--embedding, --model,
-// --layer, --no-cache) and what they build: nothing for the lexical embedding, else the model,
+// --layer, --no-cache, --precision) and what they build: nothing for the lexical embedding, else the model,
 // its tokenizer, a CPU backend and the model embedding, kept alive while the router uses it.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "app/cli/model_loading.h"
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/precision.h"
 #include "engine/core/result.h"
 #include "engine/router/text_embedding.h"
 
@@ -20,6 +22,7 @@ struct RouterEmbeddingOptions {
     std::string model;
     int64_t layer = -1;
     bool no_cache = false;
+    std::optional<Precision> precision = std::nullopt; // --embedding model; nullopt: the model's default
 };
 
 void add_router_embedding_options(CLI::App& cmd, RouterEmbeddingOptions& o);
@@ -29,6 +32,7 @@ struct RouterEmbedding {
     LoadedModel loaded;
     std::unique_ptr<CpuBackend> backend;
     std::shared_ptr<TextEmbedding> embedding; // null: the router's default, lexical
+    std::optional<Precision> precision = std::nullopt;        // the model embedding's; nullopt: lexical
 };
 
 Result<RouterEmbedding> make_router_embedding(const RouterEmbeddingOptions& o);

@@ -86,6 +86,7 @@ nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run
           {"blocks_cached", run.kv.blocks_cached},
           {"reused_tokens", result.reused_tokens},
           {"evaluated_tokens", result.evaluated_tokens}}},
+        {"precision", std::string(precision_name(run.precision))},
         {"backend", context.backend.name()},
         {"threads", cpu_threads(context.backend)},
         {"timing",

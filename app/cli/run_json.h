@@ -1,5 +1,5 @@
 // One instrumented run as `octoscope-cli generate --json` prints it (docs/cli.md): prompt,
-// generated tokens with log-probs and metrics, ablation, head map, KV pool and timing.
+// generated tokens with log-probs and metrics, ablation, head map, precision, KV pool and timing.
 // `compare` prints two of these.
 #pragma once
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/advisor/advisor_rules.h"
+#include "engine/backend/precision.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
@@ -22,8 +23,9 @@
 
 namespace octo {
 
-// The format version this build writes and the newest it reads.
-inline constexpr uint32_t kCaptureFormatVersion = 1;
+// The format version this build writes and the newest it reads. Version 2 added
+// settings.precision; a version-1 file decodes with Precision::Exact (what its run computed).
+inline constexpr uint32_t kCaptureFormatVersion = 2;
 
 // Which model ran: enough to show the views without it and to check that a re-run uses the
 // very same file.
@@ -58,6 +60,9 @@ struct CaptureSettings {
     bool record_attention = false;
     int64_t n_ctx = 0;   // requested context (0: the model's)
     int32_t threads = 0; // CPU threads (0: every core); tokens do not depend on it
+    // How matrix products treated activations (backend/precision.h): the precision the run
+    // took, never "the model's default", so that a replay repeats it whatever the default.
+    Precision precision = Precision::Exact;
 };
 
 struct CaptureToken {

@@ -73,7 +73,8 @@ Result<std::string> unpack_capture_container(std::span<const uint8_t> bytes, con
     }
     if (version == 0) return format_error(origin, "capture format version 0 does not exist");
     if (const uint32_t flags = load_le32(h + 12); flags != 0) {
-        return format_error(origin, "unknown header flags " + std::to_string(flags) + " (version 1 has none)");
+        return format_error(origin, "unknown header flags " + std::to_string(flags) + " (version " +
+                                        std::to_string(version) + " has none)");
     }
     const uint64_t compressed = load_le64(h + 16);
     const uint64_t uncompressed = load_le64(h + 24);
@@ -104,6 +105,10 @@ Result<std::string> unpack_capture_container(std::span<const uint8_t> bytes, con
     }
     if (got != uncompressed) return format_error(origin, "the payload decompresses to fewer bytes than the header says");
     return out;
+}
+
+uint32_t capture_container_version(std::span<const uint8_t> bytes) {
+    return bytes.size() < kCaptureHeaderBytes ? 0 : load_le32(bytes.data() + 8);
 }
 
 } // namespace octo

@@ -1,4 +1,5 @@
 #include <initializer_list>
+#include <optional>
 
 #include "engine/capture/capture_fields.h"
 #include "engine/capture/capture_payload.h"
@@ -61,7 +62,8 @@ SubsystemValues subsystem_values(FieldReader& r, const char* key) {
 
 class Decoder {
 public:
-    Decoder(const json& root, std::string& error) : json_(root), root_(root, "", error), error_(error) {}
+    Decoder(const json& root, uint32_t version, std::string& error)
+        : json_(root), root_(root, "", error), error_(error), version_(version) {}
 
     Capture decode() {
         Capture c;
@@ -135,6 +137,14 @@ private:
         s.record_attention = r.boolean("record_attention");
         s.n_ctx = r.integer("n_ctx", 0, kMaxId);
         s.threads = static_cast<int32_t>(r.integer("threads", 0, kMaxDim));
+        if (version_ >= 2) {
+            const std::string precision = r.text("precision");
+            const std::optional<Precision> p = parse_precision(precision);
+            if (r.ok() && !p) r.fail("precision", "\"" + precision + "\" is not a known value");
+            s.precision = p.value_or(Precision::Exact);
+        } else {
+            s.precision = Precision::Exact; // version 1 predates the choice: its runs kept activations in float
+        }
         if (r.ok()) {
             if (auto valid = validate_sampler_config(s.sampling); !valid) r.fail("temperature", "or another sampling setting is invalid: " + valid.error().message);
         }
@@ -405,13 +415,14 @@ private:
     size_t per_head_ = 1;
     size_t n_embd_ = 0;
     size_t gates_ = 0;
+    uint32_t version_;
 };
 
 } // namespace
 
-Result<Capture> decode_capture(const json& payload, const std::string& origin) {
+Result<Capture> decode_capture(const json& payload, const std::string& origin, uint32_t version) {
     std::string error;
-    Decoder decoder(payload, error);
+    Decoder decoder(payload, version, error);
     Capture capture = decoder.decode();
     if (!error.empty()) return make_error(ErrorCode::Format, origin + ": " + error);
     return capture;

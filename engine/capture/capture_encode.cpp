@@ -37,7 +37,8 @@ json settings_json(const CaptureSettings& s) {
             {"dla", s.dla},
             {"record_attention", s.record_attention},
             {"n_ctx", s.n_ctx},
-            {"threads", s.threads}};
+            {"threads", s.threads},
+            {"precision", std::string(precision_name(s.precision))}};
 }
 
 json head_map_json(const std::optional<HeadMap>& map) {

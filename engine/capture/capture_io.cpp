@@ -82,7 +82,7 @@ Result<Capture> parse_capture(std::span<const uint8_t> bytes, const std::string&
         if (!payload) return payload.error();
         auto tree = parse_cbor(payload.value(), origin);
         if (!tree) return tree.error();
-        return decode_capture(tree.value(), origin);
+        return decode_capture(tree.value(), origin, capture_container_version(bytes));
     } catch (const json::exception& e) {
         return make_error(ErrorCode::Format, origin + ": the payload is not valid CBOR (" + e.what() + ")");
     }

@@ -3,6 +3,7 @@
 // Capture back (floats bit for bit).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,7 +15,10 @@ namespace octo {
 
 nlohmann::json encode_capture(const Capture& capture);
 
-// Errors (Format) start with `origin` and name the offending field.
-Result<Capture> decode_capture(const nlohmann::json& payload, const std::string& origin);
+// `version`: the container's format version (1 … kCaptureFormatVersion); fields a version
+// lacks get the value its runs had. Errors (Format) start with `origin` and name the
+// offending field.
+Result<Capture> decode_capture(const nlohmann::json& payload, const std::string& origin,
+                               uint32_t version = kCaptureFormatVersion);
 
 } // namespace octo

@@ -17,6 +17,7 @@ InstrumentedRequest capture_request(const CaptureSettings& s, std::vector<int32_
     request.ablation_mode = s.ablation_mode;
     request.dla = s.dla;
     request.record_attention = s.record_attention;
+    request.precision = s.precision;
     return request;
 }
 

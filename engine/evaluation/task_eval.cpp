@@ -62,6 +62,7 @@ Result<TaskEvalResult> evaluate_tasks(const Model& model, Backend& backend, cons
     SessionOptions o;
     o.kv = kv.value().get();
     o.cancel = options.cancel;
+    o.precision = options.precision;
     o.ablation = ablate_subsystems(map, options.disabled, AblationMode::Zero);
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
@@ -70,6 +71,7 @@ Result<TaskEvalResult> evaluate_tasks(const Model& model, Backend& backend, cons
 
     TaskEvalResult r;
     r.has_router = model.weights().has_router();
+    r.precision = s.precision();
     for (size_t i = 0; i < items.size(); ++i) {
         const TaskItem& item = items[i];
         PromptSpec spec;

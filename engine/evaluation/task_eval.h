@@ -14,11 +14,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "engine/backend/backend.h"
+#include "engine/backend/precision.h"
 #include "engine/core/result.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/model/model.h"
@@ -40,6 +42,7 @@ Result<std::vector<TaskItem>> read_task_file(const std::string& path);
 struct TaskEvalOptions {
     std::array<bool, kSubsystemCount> disabled = {}; // zero-ablated subsystems
     int64_t max_tokens = 64;                         // per answer
+    std::optional<Precision> precision = std::nullopt;              // nullopt: the model's default
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(size_t done, size_t total)> progress; // after each item (optional)
 };
@@ -53,6 +56,7 @@ struct TaskEvalResult {
     TaskEvalCounts overall;
     std::array<TaskEvalCounts, kSubsystemCount> per_subsystem = {};
     bool has_router = false;
+    Precision precision = Precision::Exact; // the precision the answers were computed at
     TaskEvalCounts router_tokens;         // answer tokens whose top gate is the item's subsystem
     TaskEvalCounts router_tokens_heldout; // the same on held-out-phrasing items
 };

@@ -18,6 +18,7 @@ Result<std::vector<float>> mean_baseline(const Model& model, Backend& backend, K
     }
     SessionOptions o;
     o.n_ctx = r.n_ctx;
+    o.precision = r.precision;
     o.cancel = r.cancel;
     o.kv = &kv;
     o.instrument.head_outputs = true;
@@ -95,6 +96,7 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
                                             const std::function<void(const TokenEvent&)>& on_token) {
     SessionOptions o;
     o.n_ctx = request.n_ctx;
+    o.precision = request.precision;
     o.cancel = request.cancel;
     o.kv = &kv;
     o.instrument.head_norms = true;
@@ -118,6 +120,7 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
     InstrumentedResult r;
     r.generation = std::move(generation.value());
     r.default_metric = model.weights().has_router() ? Metric::Gates : Metric::NormShare;
+    r.precision = session.value()->precision();
     const std::vector<TokenProbe>& prompt = r.generation.prompt_probes;
     const std::vector<float> baseline_norms = relative_baseline(prompt);
     const int64_t groups = model.weights().n_router_groups;

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/instrumentation/subsystem_grouping.h"
@@ -41,6 +42,7 @@ struct InstrumentedRequest {
     bool dla = false;              // compute the dla metric (one more projection per layer)
     bool record_attention = false; // TokenProbe::attention for every position (no prefix reuse)
     int64_t n_ctx = 0;             // 0: the model's
+    std::optional<Precision> precision = std::nullopt; // nullopt: the model's default (backend/precision.h)
     const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -49,6 +51,7 @@ struct InstrumentedResult {
     std::vector<TokenMetrics> prompt_metrics; // [n_prompt] each prompt position's own
     std::vector<TokenMetrics> token_metrics;  // [generated] of the position that chose the token
     Metric default_metric = Metric::NormShare; // gates for models with a router
+    Precision precision = Precision::Exact;   // the precision the run took (request's, or the model's default)
     KvPoolStats kv;                           // the pool as the run left it (its sequence still held)
     std::vector<KvBlockState> kv_blocks;      // every block's state then, by block id
 };

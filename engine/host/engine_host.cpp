@@ -159,6 +159,7 @@ void EngineHost::execute(const LoadCommand& c) {
     info.weights_bytes = model.value()->memory_estimate().weights_bytes;
     info.kv_bytes = static_cast<uint64_t>(kv.value()->cache().bytes());
     info.has_router = model.value()->weights().has_router();
+    info.default_precision = default_precision(p.architecture);
     info.backend = backend->name();
     info.backend_note = selected->fallback_reason;
     info.head_map = map.value();
@@ -191,7 +192,8 @@ void EngineHost::execute(const CalibrateCommand& c) {
     auto r = calibrate_head_map(*l.model, *l.backend, *l.tokenizer, train.value(), dev.value(), options);
     if (!r) return post(host_event::CalibrationFailed{r.error().message});
     const nlohmann::json report = {{"n_train", r->n_train}, {"n_dev", r->n_dev}, {"separation", r->separation},
-                                   {"null_separation", r->null_separation}};
+                                   {"null_separation", r->null_separation},
+                                   {"precision", std::string(precision_name(l.info.default_precision))}};
     auto saved = save_calibrated_map(*l.model, l.info.path, r->map, report);
     if (!saved) return post(host_event::CalibrationFailed{saved.error().message});
     auto active = resolve_head_map(*l.model); // precedence: the model's own map, then this one
@@ -210,7 +212,8 @@ void EngineHost::execute(const RunCommand& c) {
     spec.system = c.settings.system;
     auto prompt = build_prompt(l.model->file(), *l.tokenizer, spec);
     if (!prompt) return post(host_event::RunFailed{c.id, prompt.error().message});
-    host_event::RunStarted started{c.id, c.settings, prompt->text, {}};
+    const Precision precision = c.settings.precision.value_or(l.info.default_precision);
+    host_event::RunStarted started{c.id, c.settings, prompt->text, {}, precision};
     for (int32_t id : prompt->ids) started.prompt.push_back(TokenPiece{id, l.tokenizer->token_bytes(id)});
     post(std::move(started));
 
@@ -223,6 +226,7 @@ void EngineHost::execute(const RunCommand& c) {
     request.ablation_mode = c.settings.ablation_mode;
     request.dla = c.settings.dla;
     request.record_attention = c.settings.record_attention;
+    request.precision = precision;
     request.cancel = &cancel_;
     std::vector<float> baseline_norms; // the relative metric's baseline: the prompt without BOS
     const int64_t groups = l.model->weights().n_router_groups;

@@ -23,6 +23,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/backend/precision.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
@@ -41,6 +42,9 @@ struct RunSettings {
     bool dla = false;
     bool record_attention = true;
     bool stop_at_eog = true; // false: keep going past end-of-generation tokens (measurements)
+    // How matrix products treat activations (backend/precision.h); nullopt: the model's default
+    // (ModelInfo::default_precision). RunStarted::precision says which one the run takes.
+    std::optional<Precision> precision = std::nullopt;
 };
 
 struct ModelInfo {
@@ -54,6 +58,7 @@ struct ModelInfo {
     uint64_t weights_bytes = 0;
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
     bool has_router = false;
+    Precision default_precision = Precision::Exact; // what a run takes without RunSettings::precision
     std::string backend;        // e.g. "cpu (avx2, 2 threads)", "cuda (NVIDIA H200)"
     std::string backend_note;   // why "auto" did not take CUDA (empty when it did, or for cpu)
     std::optional<HeadMap> head_map;
@@ -72,7 +77,14 @@ struct LoadStarted { std::string path; uint64_t weights_bytes = 0; uint64_t kv_b
 struct LoadProgress { double fraction = 0.0; };
 struct ModelLoaded { ModelInfo info; };
 struct LoadFailed { std::string path; std::string message; bool cancelled = false; };
-struct RunStarted { uint64_t run_id = 0; RunSettings settings; std::string prompt_text; std::vector<TokenPiece> prompt; };
+// `settings` as asked; `precision` the one the run takes (settings.precision or the model's default).
+struct RunStarted {
+    uint64_t run_id = 0;
+    RunSettings settings;
+    std::string prompt_text;
+    std::vector<TokenPiece> prompt;
+    Precision precision = Precision::Exact;
+};
 // The prompt's measurements (sent once the first token is chosen; every prompt position).
 struct PromptMeasured { uint64_t run_id = 0; std::vector<TokenProbe> probes; std::vector<TokenMetrics> metrics; int64_t reused_tokens = 0; };
 struct Token { uint64_t run_id = 0; TokenEvent event; TokenMetrics metrics; };

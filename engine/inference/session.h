@@ -78,6 +78,8 @@ public:
     int64_t position() const { return position_; }
     int64_t n_ctx() const { return n_ctx_; }
     int64_t n_vocab() const { return n_vocab_; }
+    // How this session's matrix products treat activations (the option, or the model's default).
+    Precision precision() const { return forward_.precision(); }
     // One probe per token of the last eval (empty unless SessionOptions::instrument asks for
     // something or the model has a router); valid until the next eval.
     std::span<const TokenProbe> probes() const { return probes_; }

@@ -59,6 +59,7 @@ Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backen
     SessionOptions o;
     o.instrument.head_norms = true;
     o.cancel = options.cancel;
+    o.precision = options.precision;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
     Session& s = *session.value();

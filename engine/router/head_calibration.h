@@ -41,6 +41,7 @@ struct CalibrationOptions {
     uint64_t null_seed = 1;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(size_t done, size_t total)> progress; // probes profiled
+    std::optional<Precision> precision = std::nullopt; // of the profiling runs; nullopt: the model's default
 };
 
 // Head profiles of the probes, [n_probes][n_layer * n_head]; empty for a probe whose text the

@@ -9,7 +9,8 @@ namespace octo {
 
 Result<std::unique_ptr<ModelEmbedding>> ModelEmbedding::create(const Model& model, Backend& backend,
                                                                const Tokenizer& tokenizer, int64_t layer,
-                                                               bool cache_centroids) {
+                                                               bool cache_centroids,
+                                                               std::optional<Precision> precision) {
     const int64_t n_layer = model.params().n_layer;
     if (layer < 0) layer = n_layer / 2;
     if (layer >= n_layer) {
@@ -18,13 +19,15 @@ Result<std::unique_ptr<ModelEmbedding>> ModelEmbedding::create(const Model& mode
     }
     SessionOptions o;
     o.instrument.hidden_layer = layer;
+    o.precision = precision;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
     std::string cache_id;
     if (cache_centroids && !model.path().empty()) {
         // A file that cannot be hashed or an index that cannot be written: no cache, not an error.
         if (auto sha = model_sha256(model)) {
-            cache_id = "model-v" + std::to_string(kVersion) + "-" + sha.value() + "-layer" + std::to_string(layer);
+            cache_id = "model-v" + std::to_string(kVersion) + "-" + sha.value() + "-layer" + std::to_string(layer) +
+                       "-" + std::string(precision_name(session.value()->precision()));
         }
     }
     return std::unique_ptr<ModelEmbedding>(

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "engine/backend/backend.h"
 #include "engine/core/result.h"
@@ -22,17 +23,20 @@ public:
 
     // layer < 0: n_layer / 2. The model, backend and tokenizer must outlive the embedding.
     // cache_centroids: for a model loaded from a file, the router's centroids are cached on disk
-    // under "model-v<kVersion>-<sha256 of the file>-layer<L>" (hashing the file once; the model
-    // index remembers it); false, or a model parsed from bytes: computed on every build.
+    // under "model-v<kVersion>-<sha256 of the file>-layer<L>-<precision>" (hashing the file once;
+    // the model index remembers it); false, or a model parsed from bytes: computed on every build.
+    // precision: of the evaluations (backend/precision.h); nullopt: the model's default.
     static Result<std::unique_ptr<ModelEmbedding>> create(const Model& model, Backend& backend,
                                                           const Tokenizer& tokenizer, int64_t layer = -1,
-                                                          bool cache_centroids = true);
+                                                          bool cache_centroids = true,
+                                                          std::optional<Precision> precision = std::nullopt);
 
     const char* name() const override { return "model"; }
     void fit(std::span<const std::string>) override {}
     // All zero when the text cannot be evaluated (e.g. a character the vocabulary lacks).
     std::vector<float> embed(std::string_view text) const override;
     int64_t layer() const { return layer_; }
+    Precision precision() const { return session_->precision(); }
     std::string cache_id() const override { return cache_id_; }
 
 private:

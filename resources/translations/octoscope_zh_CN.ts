@@ -32,6 +32,17 @@
     </message>
 </context>
 <context>
+    <name>Precision</name>
+    <message>
+        <source>Reference (as llama.cpp)</source>
+        <translation>参考（与 llama.cpp 一致）</translation>
+    </message>
+    <message>
+        <source>Exact (float activations)</source>
+        <translation>精确（浮点激活值）</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>prompt edited</source>
@@ -112,6 +123,14 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>model default</source>
+        <translation>模型默认</translation>
+    </message>
+    <message>
+        <source>precision %1 → %2</source>
+        <translation>精度 %1 → %2</translation>
     </message>
 </context>
 <context>
@@ -765,6 +784,12 @@ Pick the model file?</source>
         <source>%1 %2 — %3</source>
         <translation>%1 %2 — %3</translation>
     </message>
+    <message>
+        <source>%1
+Precision: %2</source>
+        <translation>%1
+精度：%2</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::KvBlockGrid</name>
@@ -1316,6 +1341,34 @@ The previous model stays loaded.</source>
     <message>
         <source>Top-k</source>
         <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Model default: %1</source>
+        <translation>模型默认：%1</translation>
+    </message>
+    <message>
+        <source>Model default</source>
+        <translation>模型默认</translation>
+    </message>
+    <message>
+        <source>How matrix products with quantised weights treat the activations.
+Reference: the activations are quantised as llama.cpp does (8-bit blocks; F16/BF16 rounding for F16/BF16 weights), so the tokens match what llama.cpp-based tools produce.
+Exact: the activations stay 32-bit floats (the weights as stored times the activations as computed).
+F32 weights are multiplied in float either way.
+This model&apos;s default: %1</source>
+        <translation>量化权重的矩阵乘法如何处理激活值。
+参考：像 llama.cpp 那样把激活值量化（8 位分块；F16/BF16 权重则舍入为 F16/BF16），因此生成的词元与基于 llama.cpp 的工具一致。
+精确：激活值保持 32 位浮点（按存储的权重乘以按计算所得的激活值）。
+F32 权重无论哪种都以浮点相乘。
+此模型的默认值：%1</translation>
+    </message>
+    <message>
+        <source>no model loaded</source>
+        <translation>未加载模型</translation>
     </message>
 </context>
 <context>

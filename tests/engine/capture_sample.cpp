@@ -40,6 +40,7 @@ Capture sample_capture(int64_t n_generated) {
     c.settings.record_attention = true;
     c.settings.n_ctx = 64;
     c.settings.threads = 2;
+    c.settings.precision = Precision::Reference; // not octet's default, nor what an old file reads as
     c.head_map = map;
     auto prompt = build_prompt(model.file(), tokenizer, capture_prompt_spec(c.settings)).value();
     c.prompt_text = prompt.text;

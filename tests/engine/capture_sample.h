@@ -1,5 +1,5 @@
 // A capture of a real run on a small random-weight octet model (router gates, dla and attention
-// recorded), with every optional part filled in, for the capture tests.
+// recorded; reference precision), with every optional part filled in, for the capture tests.
 #pragma once
 
 #include "engine/capture/capture.h"

@@ -45,10 +45,11 @@ void reseal(std::vector<uint8_t>& b) {
     store_le64(b.data() + 32, XXH3_64bits(covered.data(), covered.size()));
 }
 
-// A container around an arbitrary CBOR payload.
+// A container of this build's version around an arbitrary CBOR payload.
 std::vector<uint8_t> container_of(const json& payload) {
     const std::vector<uint8_t> cbor = json::to_cbor(payload);
-    return to_bytes(pack_capture_container({reinterpret_cast<const char*>(cbor.data()), cbor.size()}, 1).value());
+    return to_bytes(
+        pack_capture_container({reinterpret_cast<const char*>(cbor.data()), cbor.size()}, kCaptureFormatVersion).value());
 }
 
 TEST(CaptureCorrupt, TruncatedAnywhere) {
@@ -171,6 +172,10 @@ TEST(CaptureCorrupt, FieldProblemsNameTheField) {
                          "\"notes\" item 0"));
     EXPECT_TRUE(contains(with([](json& j) { j["head_map"]["map"]["layers"].erase(0); }), "\"head_map.map\" is not a valid head map"));
     EXPECT_TRUE(contains(with([](json& j) { j["settings"]["top_p"] = 0; }), "sampling setting is invalid"));
+    EXPECT_TRUE(contains(with([](json& j) { j["settings"].erase("precision"); }), "\"settings.precision\" is missing"));
+    EXPECT_TRUE(contains(with([](json& j) { j["settings"]["precision"] = "fast"; }),
+                         "\"settings.precision\" \"fast\" is not a known value"));
+    EXPECT_TRUE(contains(with([](json& j) { j["settings"]["precision"] = 1; }), "\"settings.precision\" is not"));
     EXPECT_TRUE(contains(with([](json& j) { j["tokens"][0]["top"] = json::array({json::array({-1, 0.0})}); }),
                          "\"tokens[0].top\" item 0"));
     EXPECT_TRUE(contains(with([](json& j) { j = json::array(); }), "is not a map"));

@@ -6,9 +6,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
+#include "engine/capture/capture_container.h"
 #include "engine/capture/capture_identity.h"
 #include "engine/capture/capture_io.h"
+#include "engine/capture/capture_payload.h"
 #include "engine/capture/capture_replay.h"
+#include "engine/capture/capture_settings.h"
 #include "engine/core/sha256.h"
 #include "tests/engine/capture_sample.h"
 
@@ -80,6 +85,7 @@ void expect_same(const Capture& a, const Capture& b) {
     EXPECT_EQ(s.record_attention, t.record_attention);
     EXPECT_EQ(s.n_ctx, t.n_ctx);
     EXPECT_EQ(s.threads, t.threads);
+    EXPECT_EQ(s.precision, t.precision);
 
     ASSERT_EQ(a.head_map.has_value(), b.head_map.has_value());
     if (a.head_map) {
@@ -218,6 +224,8 @@ TEST(Capture, SampleRecordsEveryMeasurement) {
     EXPECT_EQ(c.run.generation.prompt_probes.size(), c.prompt_tokens.size());
     EXPECT_FALSE(c.kv_history.empty());
     EXPECT_EQ(c.run.kv_blocks.size(), static_cast<size_t>(c.run.kv.blocks_total));
+    EXPECT_EQ(c.settings.precision, Precision::Reference);
+    EXPECT_EQ(c.run.precision, Precision::Reference); // the settings' precision reached the run
 }
 
 TEST(Capture, RoundTripGivesBackEveryFieldBitForBit) {
@@ -241,6 +249,43 @@ TEST(Capture, SaveAndOpenThroughAFile) {
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().code, ErrorCode::Io);
     EXPECT_NE(missing.error().message.find(path.string()), std::string::npos);
+}
+
+// Version 1 had no precision: its runs kept activations in float, so such a file reads as exact.
+// From version 2 on the field is required like every other setting.
+TEST(Capture, VersionOneFileWithoutPrecisionReadsAsExact) {
+    const Capture c = test::sample_capture(1);
+    nlohmann::json payload = encode_capture(c);
+    ASSERT_EQ(payload["settings"]["precision"], "reference");
+    payload["settings"].erase("precision");
+    const std::vector<uint8_t> cbor = nlohmann::json::to_cbor(payload);
+    const std::string_view view(reinterpret_cast<const char*>(cbor.data()), cbor.size());
+    const auto file = [&](uint32_t version) {
+        const std::string bytes = pack_capture_container(view, version).value();
+        return parse_capture({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, "old.octo");
+    };
+    auto old = file(1);
+    ASSERT_TRUE(old.ok()) << old.error().message;
+    EXPECT_EQ(old->settings.precision, Precision::Exact);
+    Capture expected = c;
+    expected.settings.precision = Precision::Exact;
+    expect_same(expected, old.value()); // nothing else changes
+    auto current = file(kCaptureFormatVersion);
+    ASSERT_FALSE(current.ok());
+    EXPECT_NE(current.error().message.find("field \"settings.precision\" is missing"), std::string::npos)
+        << current.error().message;
+}
+
+TEST(Capture, EveryPrecisionRoundTrips) {
+    for (Precision p : {Precision::Reference, Precision::Exact}) {
+        Capture c = test::sample_capture(1);
+        c.settings.precision = p;
+        auto bytes = serialize_capture(c).value();
+        auto back = parse_capture({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, "p.octo");
+        ASSERT_TRUE(back.ok()) << back.error().message;
+        EXPECT_EQ(back->settings.precision, p) << precision_name(p);
+        EXPECT_EQ(capture_request(back->settings, {1, 2}).precision, p) << "a replay asks for it";
+    }
 }
 
 TEST(Capture, EmptyOptionalPartsStayEmpty) {

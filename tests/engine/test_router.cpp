@@ -286,7 +286,7 @@ TEST_F(CentroidCacheTest, SecondBuildReadsTheCentroidsAndDecidesTheSame) {
     // Keyed by the file's SHA-256, through the model index.
     const std::string sha = sha256_file(model_path_).value();
     EXPECT_EQ(indexed_model_sha256(*model_), sha);
-    EXPECT_TRUE(std::filesystem::exists(centroid_cache_dir() / ("model-v1-" + sha + "-layer1.json")));
+    EXPECT_TRUE(std::filesystem::exists(centroid_cache_dir() / ("model-v1-" + sha + "-layer1-reference.json")));
     // --no-cache: computed, and the cache is neither read nor needed.
     EXPECT_FALSE(build(probes, -1, false).centroids_cached());
 }
@@ -297,6 +297,12 @@ TEST_F(CentroidCacheTest, AnotherProbeSetOrLayerMisses) {
     EXPECT_FALSE(build(probes, 0).centroids_cached()); // another layer
     EXPECT_TRUE(build(probes, 0).centroids_cached());
     EXPECT_TRUE(build(probes).centroids_cached()); // each layer has its own file
+    // Another precision is another embedding: its own file (the synthetic llama model's default is reference).
+    auto exact = ModelEmbedding::create(*model_, *backend_, *tokenizer_, -1, true, Precision::Exact);
+    ASSERT_TRUE(exact) << exact.error().message;
+    EXPECT_EQ(exact.value()->precision(), Precision::Exact);
+    EXPECT_NE(exact.value()->cache_id().find("-layer1-exact"), std::string::npos) << exact.value()->cache_id();
+    EXPECT_FALSE(Router::fit(probes, FeatureRules::parse(kRules, "test").value(), std::move(exact.value())).centroids_cached());
 
     // A user's correction changes the probe set: recomputed, then cached for that set.
     Router corrected = build(probes);
@@ -315,7 +321,7 @@ TEST_F(CentroidCacheTest, AnotherProbeSetOrLayerMisses) {
 TEST_F(CentroidCacheTest, CorruptOrForeignFileIsRecomputedAndRewritten) {
     const std::vector<Probe> probes = toy_probes();
     const Router original = build(probes);
-    const auto file = centroid_cache_dir() / ("model-v1-" + sha256_file(model_path_).value() + "-layer1.json");
+    const auto file = centroid_cache_dir() / ("model-v1-" + sha256_file(model_path_).value() + "-layer1-reference.json");
     ASSERT_TRUE(std::filesystem::exists(file));
     std::ifstream in(file);
     nlohmann::json good = nlohmann::json::parse(in);

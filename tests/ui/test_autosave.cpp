@@ -30,6 +30,7 @@
 #include "ui/log_panel.h"
 #include "ui/main_window.h"
 #include "ui/prompt_panel.h"
+#include "ui/session_state.h"
 #include "ui/switches_panel.h"
 
 using namespace octo;
@@ -59,6 +60,7 @@ private slots:
     void crashWithoutNewerAutosaveOffersNothing();
     void crashWithNothingNewOffersNothing();
     void corruptAutosaveIsReported();
+    void sessionPrecisionIsOptional();
     void engineAndQtMessagesReachPanelAndFile();
     void aboutShowsVersionsAndPaths();
 
@@ -113,6 +115,7 @@ void TestAutosave::crashWith(const QString& prompt) {
     RunSettings s = w->promptPanel()->settings();
     s.sampling.seed = 4242;
     s.max_tokens = 17;
+    s.precision = Precision::Exact;
     w->promptPanel()->restore(s);
     w->switches()->toggle(2)->setChecked(false); // rte-c off
     QVERIFY(w->recovery()->autosave().saveIfChanged());
@@ -148,6 +151,7 @@ void TestAutosave::crashOffersTheAutosave() {
     QCOMPARE(editor->toPlainText(), QStringLiteral("an hour of careful prompt work"));
     QCOMPARE(w.promptPanel()->settings().sampling.seed, uint64_t{4242});
     QCOMPARE(w.promptPanel()->settings().max_tokens, int64_t{17});
+    QCOMPARE(w.promptPanel()->settings().precision, std::optional<Precision>(Precision::Exact));
     QVERIFY(!w.switches()->toggle(2)->isChecked());
     QVERIFY(w.switches()->toggle(3)->isChecked());
     QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("Restored")));
@@ -259,6 +263,30 @@ void TestAutosave::corruptAutosaveIsReported() {
     QVERIFY(autosaved && autosaved->has_value());
     QCOMPARE(QString::fromStdString((*autosaved)->state.settings.prompt), QStringLiteral("unchanged again"));
     w.close();
+}
+
+// "precision": the model's default ("default"), reference or exact; a session saved before the
+// choice existed has none and restores the default; an unknown name is an error.
+void TestAutosave::sessionPrecisionIsOptional() {
+    SessionState state;
+    state.settings.prompt = "p";
+    QString error;
+    for (std::optional<Precision> p : {std::optional<Precision>(), std::optional<Precision>(Precision::Reference),
+                                       std::optional<Precision>(Precision::Exact)}) {
+        state.settings.precision = p;
+        const auto back = session_from_json(session_to_json(state), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->settings.precision, p);
+    }
+    QJsonObject older = session_to_json(state);
+    QCOMPARE(older.value(QStringLiteral("precision")).toString(), QStringLiteral("exact"));
+    older.remove(QStringLiteral("precision"));
+    const auto back = session_from_json(older, &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(!back->settings.precision);
+    older.insert(QStringLiteral("precision"), QStringLiteral("fast"));
+    QVERIFY(!session_from_json(older, &error));
+    QVERIFY2(error.contains(QStringLiteral("precision")), qPrintable(error));
 }
 
 void TestAutosave::engineAndQtMessagesReachPanelAndFile() {

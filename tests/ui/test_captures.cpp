@@ -186,6 +186,9 @@ void TestCaptures::roundTripRestoresEveryView() {
         QCOMPARE(y.ms, x.ms);
     }
     QCOMPARE(back.notes, run.notes);
+    QCOMPARE(run.precision, Precision::Exact); // octet's default, taken without a choice
+    QCOMPARE(back.precision, run.precision);
+    QCOMPARE(back.settings.precision, std::optional<Precision>(Precision::Exact)); // Re-run repeats it
     QVERIFY(back.finished && run.finished);
     QCOMPARE(back.finished->kv_history.size(), run.finished->kv_history.size());
     for (size_t i = 0; i < run.finished->kv_history.size(); ++i) {
@@ -273,9 +276,12 @@ void TestCaptures::rerunIsIdenticalOnTheCpu() {
         s.stop_at_eog = false;
         s.sampling.temperature = 0.9f;
         s.sampling.seed = 1234;
+        s.precision = Precision::Reference; // not octet's default: the re-run must take it from the capture
         QVERIFY(runAndWait(w, s));
+        QCOMPARE(w.store().current()->precision, Precision::Reference);
         QVERIFY(save_as(w, file));
     }
+    QCOMPARE(open_capture(file.toStdString()).value().settings.precision, Precision::Reference);
     MainWindow w;
     w.captureController()->setDialogsEnabled(false);
     w.show();
@@ -286,6 +292,7 @@ void TestCaptures::rerunIsIdenticalOnTheCpu() {
     QVERIFY(w.store().model());
     QVERIFY(reported.first().at(1).toBool());
     QVERIFY(w.captureController()->lastComparison()->identical);
+    QCOMPARE(w.store().runs().back().precision, Precision::Reference);
     QCOMPARE(w.captureController()->lastComparison()->recorded_tokens, size_t{8});
     QVERIFY(w.captureController()->lastReport().contains(QStringLiteral("identical")));
     QVERIFY(w.presenterPanel()->reportLabel()->text().contains(QStringLiteral("identical")));
@@ -379,6 +386,7 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     s.sampling.top_p = 0.9f;
     s.disabled[2] = true;
     s.ablation_mode = AblationMode::Mean;
+    s.precision = Precision::Reference; // not octet's default: the command must name it
     QVERIFY(runAndWait(w, s));
     const QString folder = path("bug report");
     QVERIFY(w.captureController()->exportBugReport(folder));
@@ -395,7 +403,8 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     const QString sha = QString::fromStdString(sha256_file(kModel.toStdString()).value());
     for (const QString& part : {QStringLiteral("## System"), QStringLiteral("logical cores"), QStringLiteral("RAM: "), QStringLiteral("Qt: "),
                                 QStringLiteral("Compiler: "), QStringLiteral("Backend: cpu"), sha, QStringLiteral("octet.gguf"),
-                                QString::fromStdString(s.prompt), QStringLiteral("## Route"), QStringLiteral("## Advisor findings")}) {
+                                QString::fromStdString(s.prompt), QStringLiteral("## Route"), QStringLiteral("## Advisor findings"),
+                                QStringLiteral("- precision: reference"), QStringLiteral(" --precision=reference ")}) {
         QVERIFY2(report.contains(part), qPrintable(part));
     }
     const QRegularExpression block(QStringLiteral("```sh\n(octoscope-cli generate [^\n]*)\n```"));
@@ -410,6 +419,7 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
     const QJsonObject out = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
     const QJsonArray ids = out.value(QStringLiteral("generated_ids")).toArray();
+    QCOMPARE(out.value(QStringLiteral("precision")).toString(), QStringLiteral("reference"));
     const RunRecord& run = *w.store().current();
     QCOMPARE(static_cast<size_t>(ids.size()), run.n_generated());
     for (size_t i = 0; i < run.n_generated(); ++i) QCOMPARE(ids[static_cast<qsizetype>(i)].toInt(), run.tokens[run.n_prompt + i].id);

@@ -1,8 +1,10 @@
 // The workbench driven through its real widgets on the offscreen platform, with the real engine
 // and models the test writes: the token view against octoscope-cli, heatmap cells against the
-// engine, the KV view, subsystem switches, cancel, a failed load, and the --screenshot entry.
+// engine, the KV view, subsystem switches, the precision choice, cancel, a failed load, and the
+// --screenshot entry.
 #include <QCheckBox>
 #include <QColor>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -17,6 +19,7 @@
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -32,8 +35,10 @@
 #include "ui/advisor_controller.h"
 #include "ui/advisor_panel.h"
 #include "ui/backend_menu.h"
+#include "ui/capture_record.h"
 #include "ui/compare_view.h"
 #include "ui/editor_highlights.h"
+#include "ui/engine_labels.h"
 #include "ui/head_heatmap_view.h"
 #include "ui/kv_view.h"
 #include "ui/main_window.h"
@@ -53,6 +58,7 @@ private slots:
     void tokenViewMatchesTheCli();
     void heatmapCellsAreTheEnginesValues();
     void switchesRecordAndChangeTheMask();
+    void precisionChoiceReachesTheRun();
     void cancelStopsTheStream();
     void failedLoadKeepsThePreviousModel();
     void screenshotEntryPoint();
@@ -65,7 +71,7 @@ private slots:
     void backendChoiceReloadsAndFallsBack();
 
 private:
-    QString writeModel(const QString& name, int64_t context_length);
+    QString writeModel(const QString& name, int64_t context_length, TensorType type = TensorType::F32);
     bool loadInto(MainWindow& w, const QString& path);
     bool runAndWait(MainWindow& w, const QString& prompt, int max_tokens);
 
@@ -74,8 +80,9 @@ private:
     QString long_model_;
 };
 
-QString TestWorkbench::writeModel(const QString& name, int64_t context_length) {
+QString TestWorkbench::writeModel(const QString& name, int64_t context_length, TensorType type) {
     SyntheticModelSpec spec;
+    spec.weight_type = type;
     spec.n_head = 8;
     spec.n_head_kv = 4;
     spec.context_length = context_length;
@@ -189,6 +196,58 @@ void TestWorkbench::switchesRecordAndChangeTheMask() {
         QVERIFY(share);
         QCOMPARE((*share)[2], 0.0f); // the engine zeroed rte-c's heads
     }
+}
+
+// The Precision box: the model's default named in it and its tooltip; a choice reaches the run
+// (another log-prob on Q8_0 weights), its record and capture, and is remembered like the rest.
+void TestWorkbench::precisionChoiceReachesTheRun() {
+    const QString q8 = writeModel("q8.gguf", 256, TensorType::Q8_0);
+    MainWindow w;
+    w.show();
+    QComboBox* box = w.promptPanel()->precisionBox();
+    QVERIFY(box->isVisible());
+    QCOMPARE(box->count(), 3);
+    QVERIFY(box->toolTip().contains(QStringLiteral("no model loaded")));
+    QVERIFY(loadInto(w, q8));
+    QCOMPARE(w.store().model()->default_precision, Precision::Reference);
+    QCOMPARE(box->itemText(0), QStringLiteral("Model default: Reference (as llama.cpp)"));
+    QVERIFY(box->toolTip().contains(QStringLiteral("This model's default: Reference (as llama.cpp)")));
+    QCOMPARE(box->currentIndex(), 0);
+    QVERIFY(!w.promptPanel()->settings().precision);
+
+    QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
+    const RunRecord* by_default = w.store().current();
+    QVERIFY(by_default && by_default->n_generated() >= 1);
+    QVERIFY(!by_default->settings.precision);
+    QCOMPARE(by_default->precision, Precision::Reference); // the model's default, as the engine took it
+    const double reference_logprob = by_default->tokens[by_default->n_prompt].logprobs->logprob;
+
+    const int exact = box->findText(precision_label(Precision::Exact));
+    QVERIFY(exact > 0);
+    box->setCurrentIndex(exact);
+    QCOMPARE(w.promptPanel()->settings().precision, std::optional<Precision>(Precision::Exact));
+    QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
+    QCOMPARE(w.lastSettings().precision, std::optional<Precision>(Precision::Exact));
+    const RunRecord* run = w.store().current();
+    QVERIFY(run && run->n_generated() >= 1);
+    QCOMPARE(run->precision, Precision::Exact);
+    QVERIFY(run->tokens[run->n_prompt].logprobs->logprob != reference_logprob); // Q8_0 activations or not
+    QCOMPARE(capture_settings_of(*run).precision, Precision::Exact);
+    QCOMPARE(capture_settings_of(*by_default).precision, Precision::Reference); // what it took, not "default"
+
+    // Remembered with the other settings (QSettings), the default as well.
+    QSettings st(dir_.filePath("precision.ini"), QSettings::IniFormat);
+    w.promptPanel()->save(st);
+    PromptPanel other;
+    other.load(st);
+    QCOMPARE(other.settings().precision, std::optional<Precision>(Precision::Exact));
+    box->setCurrentIndex(0);
+    w.promptPanel()->save(st);
+    other.load(st); // it held exact
+    QVERIFY(!other.settings().precision);
+    // A run from the history puts its choice back.
+    w.promptPanel()->restore(run->settings);
+    QCOMPARE(box->currentIndex(), exact);
 }
 
 void TestWorkbench::cancelStopsTheStream() {
