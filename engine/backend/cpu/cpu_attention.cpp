@@ -12,9 +12,17 @@ namespace octo {
 
 namespace {
 
+// One clone per instruction level, picked once at load time from the CPU (AVX2 + FMA where it
+// has them): the same loops, vectorised, with multiply-adds fused there.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define OCTO_ATTENTION_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define OCTO_ATTENTION_CLONES
+#endif
+
 // q·k over n values with eight interleaved partial sums (lane d % 8) added pairwise at the end:
 // a fixed order the compiler can keep in vector registers on any x86-64.
-float dot(const float* a, const float* b, int64_t n) {
+inline float dot(const float* a, const float* b, int64_t n) {
     float lanes[8] = {};
     int64_t d = 0;
     for (; d + 8 <= n; d += 8) {
@@ -22,6 +30,36 @@ float dot(const float* a, const float* b, int64_t n) {
     }
     for (; d < n; ++d) lanes[d % 8] += a[d] * b[d];
     return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+}
+
+// One query head of one token: scores over positions 0..n_seen-1 (read through `cell`), softmax,
+// the weighted sum of values into oh[head_dim]; optionally the weights into w[weights_stride].
+OCTO_ATTENTION_CLONES
+void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t n_seen, int64_t kv_offset,
+            int64_t head_dim, float scale, float* scores, float* oh, float* w, int64_t weights_stride) {
+    float max_score = -INFINITY;
+    for (int64_t p = 0; p < n_seen; ++p) {
+        const float* kp = kv.k(layer, cell[p]) + kv_offset; // [head_dim]
+        scores[p] = dot(qh, kp, head_dim) * scale;
+        max_score = std::max(max_score, scores[p]);
+    }
+    float sum = 0.0f;
+    for (int64_t p = 0; p < n_seen; ++p) {
+        scores[p] = std::exp(scores[p] - max_score);
+        sum += scores[p];
+    }
+    std::fill(oh, oh + head_dim, 0.0f);
+    for (int64_t p = 0; p < n_seen; ++p) {
+        const float* vp = kv.v(layer, cell[p]) + kv_offset; // [head_dim]
+        const float sp = scores[p];
+        for (int64_t d = 0; d < head_dim; ++d) oh[d] += sp * vp[d];
+    }
+    const float inv_sum = 1.0f / sum;
+    for (int64_t d = 0; d < head_dim; ++d) oh[d] *= inv_sum;
+    if (w) {
+        for (int64_t p = 0; p < n_seen; ++p) w[p] = scores[p] * inv_sum;
+        std::fill(w + n_seen, w + weights_stride, 0.0f);
+    }
 }
 
 } // namespace
@@ -60,34 +98,11 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         const int64_t h = task % s.n_head;
         const int64_t kv_offset = (h / group) * s.head_dim;
         const int64_t n_seen = cells.positions[static_cast<size_t>(t)] + 1;
-        const int32_t* cell = cells.read_cells.data();                // [n_seen] used
         const float* qh = q + (t * s.n_head + h) * s.head_dim; // [head_dim]
         float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
-        float* scores = scratch_[static_cast<size_t>(thread)].data(); // [n_seen]
-
-        float max_score = -INFINITY;
-        for (int64_t p = 0; p < n_seen; ++p) {
-            const float* kp = kv.k(layer, cell[p]) + kv_offset; // [head_dim]
-            scores[p] = dot(qh, kp, s.head_dim) * scale;
-            max_score = std::max(max_score, scores[p]);
-        }
-        float sum = 0.0f;
-        for (int64_t p = 0; p < n_seen; ++p) {
-            scores[p] = std::exp(scores[p] - max_score);
-            sum += scores[p];
-        }
-        std::fill(oh, oh + s.head_dim, 0.0f);
-        for (int64_t p = 0; p < n_seen; ++p) {
-            const float* vp = kv.v(layer, cell[p]) + kv_offset; // [head_dim]
-            for (int64_t d = 0; d < s.head_dim; ++d) oh[d] += scores[p] * vp[d];
-        }
-        const float inv_sum = 1.0f / sum;
-        for (int64_t d = 0; d < s.head_dim; ++d) oh[d] *= inv_sum;
-        if (weights) {
-            float* w = weights + (t * s.n_head + h) * weights_stride; // [weights_stride]
-            for (int64_t p = 0; p < n_seen; ++p) w[p] = scores[p] * inv_sum;
-            std::fill(w + n_seen, w + weights_stride, 0.0f);
-        }
+        float* w = weights ? weights + (t * s.n_head + h) * weights_stride : nullptr;
+        attend(kv, layer, qh, cells.read_cells.data(), n_seen, kv_offset, s.head_dim, scale,
+               scratch_[static_cast<size_t>(thread)].data(), oh, w, weights_stride);
     });
 }
 

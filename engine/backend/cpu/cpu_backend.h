@@ -59,6 +59,8 @@ public:
 
 private:
     CpuBackend(int n_threads, CpuPath path) : pool_(n_threads), path_(path) {}
+    template <class Fn>
+    void for_each_chunk(int64_t n, Fn&& fn); // cpu_ops.cpp
 
     ThreadPool pool_;
     CpuPath path_;

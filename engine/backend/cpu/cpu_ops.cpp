@@ -7,6 +7,24 @@
 
 namespace octo {
 
+namespace {
+
+constexpr int64_t kElementChunk = 16384; // elements per task of the element-wise ops
+
+} // namespace
+
+// fn(begin, end) over [0, n) in chunks spread across the pool (element-wise ops: any split gives
+// the same values).
+template <class Fn>
+void CpuBackend::for_each_chunk(int64_t n, Fn&& fn) {
+    const int64_t n_chunks = (n + kElementChunk - 1) / kElementChunk;
+    if (n_chunks <= 1) {
+        fn(int64_t{0}, n);
+        return;
+    }
+    pool_.parallel_for(n_chunks, [&](int64_t c, int) { fn(c * kElementChunk, std::min(n, (c + 1) * kElementChunk)); });
+}
+
 void CpuBackend::rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
                           float eps) {
     pool_.parallel_for(n_tokens, [&](int64_t t, int) {
@@ -21,20 +39,24 @@ void CpuBackend::rms_norm(const float* x, const float* weight, float* y, int64_t
 }
 
 void CpuBackend::add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) {
-    for (int64_t t = 0; t < n_tokens; ++t) {
-        for (int64_t i = 0; i < n; ++i) y[t * n + i] += bias[i];
-    }
+    for_each_chunk(n_tokens * n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) y[i] += bias[i % n];
+    });
 }
 
 void CpuBackend::add(float* y, const float* x, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) y[i] += x[i];
+    for_each_chunk(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) y[i] += x[i];
+    });
 }
 
 void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-        const float g = gate[i];
-        out[i] = g / (1.0f + std::exp(-g)) * up[i];
-    }
+    for_each_chunk(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            const float g = gate[i];
+            out[i] = g / (1.0f + std::exp(-g)) * up[i];
+        }
+    });
 }
 
 void CpuBackend::softmax_rows(float* x, int64_t n_rows, int64_t n) {
