@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define OCTO_CUDA_API_VERSION 3
+#define OCTO_CUDA_API_VERSION 4
 
 enum {
     OCTO_CUDA_OK = 0,
@@ -64,6 +64,7 @@ typedef struct OctoCudaRope {
     double freq_base;
     double freq_scale;
     const float* freq_factors; /* device [n_rot / 2], or NULL */
+    float attn_factor;         /* multiplies cos and sin, in float (1 for none) */
 } OctoCudaRope;
 
 /* One batch of one sequence (engine KvBatchCells); all arrays are host memory. */

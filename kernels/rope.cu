@@ -16,8 +16,8 @@ __global__ void rope_kernel(float* x, int64_t n_tokens, int64_t n_heads, int64_t
     double theta = positions[t] * p.freq_scale *
                    pow(p.freq_base, -2.0 * static_cast<double>(i) / static_cast<double>(p.n_rot));
     if (p.freq_factors) theta /= p.freq_factors[i];
-    const float c = static_cast<float>(cos(theta));
-    const float s = static_cast<float>(sin(theta));
+    const float c = __fmul_rn(static_cast<float>(cos(theta)), p.attn_factor);
+    const float s = __fmul_rn(static_cast<float>(sin(theta)), p.attn_factor);
     float* head = x + th * head_dim;
     const int64_t a = p.layout == OCTO_CUDA_ROPE_NORMAL ? 2 * i : i;
     const int64_t b = p.layout == OCTO_CUDA_ROPE_NORMAL ? 2 * i + 1 : i + n_pairs;

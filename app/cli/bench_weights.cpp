@@ -10,7 +10,9 @@ MatmulWeights matmul_weights(const Model& model) {
         m.elements += t->n_elements();
     };
     for (const LayerWeights& l : model.weights().layers) {
-        for (const GgufTensorInfo* t : {l.attn_q, l.attn_k, l.attn_v, l.attn_output, l.ffn_gate, l.ffn_up, l.ffn_down}) add(t);
+        for (const GgufTensorInfo* t : {l.attn_q, l.attn_k, l.attn_v, l.attn_qkv, l.attn_output, l.ffn_gate, l.ffn_up, l.ffn_down}) {
+            add(t);
+        }
     }
     add(model.weights().output);
     return m;

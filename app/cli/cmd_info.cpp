@@ -6,6 +6,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "engine/gguf/gguf_file.h"
+#include "engine/model/architecture.h"
 #include "engine/model/model_params.h"
 #include "engine/model/model_validation.h"
 #include "engine/tokenizer/vocab.h"
@@ -29,6 +30,7 @@ nlohmann::json positive_or_null(int64_t v) { return v > 0 ? nlohmann::json(v) : 
 // Why the engine could not run this file, or null when it could.
 nlohmann::json load_problem(const GgufFile& f, const Result<ModelParams>& params) {
     if (f.tensors().empty()) return "the file holds no tensors (vocabulary only)";
+    if (params && !find_architecture(params->architecture)) return unsupported_architecture_message(params->architecture);
     if (auto s = check_tensor_types(f); !s) return s.error().message;
     if (!params) return params.error().message;
     auto vocab = vocab_from_gguf(f);
@@ -74,13 +76,22 @@ int run_info(const InfoOptions& o) {
         {"n_params", n_params},
         {"tensor_types", types},
         {"unsupported", unsupported_names},
-        {"load_error", load_problem(f, params)},
     };
+    const nlohmann::json problem = load_problem(f, params);
+    const ArchitectureInfo* arch = find_architecture(p.architecture);
+    out["features"] = arch && params ? nlohmann::json(architecture_features(*arch, p, f)) : nlohmann::json(nullptr);
+    out["supported"] = problem.is_null();
+    out["load_error"] = problem;
     if (o.json) {
         print_json(out);
         return kExitOk;
     }
     for (const auto& [key, value] : out.items()) {
+        if (key == "features" && value.is_array()) { // one phrase per line reads better than a JSON array
+            std::cout << key << ":\n";
+            for (const auto& feature : value) std::cout << "  - " << feature.get<std::string>() << '\n';
+            continue;
+        }
         std::cout << key << ": " << (value.is_string() ? value.get<std::string>() : value.dump()) << '\n';
     }
     return kExitOk;

@@ -39,7 +39,7 @@ public:
 // Rotary position embedding of one head_dim-wide head.
 enum class RopeLayout {
     Normal, // pairs (x[2i], x[2i+1])            — llama
-    NeoX,   // pairs (x[i], x[i + n_rot / 2])    — qwen2
+    NeoX,   // pairs (x[i], x[i + n_rot / 2])    — qwen2, qwen3, phi3
 };
 
 struct RopeParams {
@@ -47,7 +47,8 @@ struct RopeParams {
     int64_t n_rot = 0;            // rotated dims per head (even, <= head_dim); the rest pass through
     double freq_base = 10000.0;   // theta_i = pos * freq_scale * freq_base^(-2i / n_rot) / freq_factors[i]
     double freq_scale = 1.0;      // linear position scaling (1 / rope.scaling.factor)
-    const float* freq_factors = nullptr; // [n_rot / 2] (the `rope_freqs` tensor), or null for all 1
+    const float* freq_factors = nullptr; // [n_rot / 2] (`rope_freqs`, LongRoPE's factors), or null for all 1
+    float attn_factor = 1.0f;     // multiplies cos(theta) and sin(theta), in float (LongRoPE's attention factor)
 };
 
 // Key/value storage: n_layer x n_cells cells of n_head_kv * head_dim floats for keys and the

@@ -12,32 +12,68 @@ const float* f32(const GgufTensorInfo* t) { return reinterpret_cast<const float*
 
 } // namespace
 
-WeightMatrix weight_matrix(const GgufTensorInfo& t) {
-    return WeightMatrix{t.type.type, t.data, t.ne[0], t.ne[1], *tensor_row_bytes(t.type, static_cast<uint64_t>(t.ne[0]))};
+WeightMatrix weight_matrix(const GgufTensorInfo& t) { return weight_rows(t, 0, t.ne[1]); }
+
+WeightMatrix weight_rows(const GgufTensorInfo& t, int64_t first, int64_t n) {
+    const uint64_t row_bytes = *tensor_row_bytes(t.type, static_cast<uint64_t>(t.ne[0]));
+    return WeightMatrix{t.type.type, t.data + static_cast<uint64_t>(first) * row_bytes, t.ne[0], n, row_bytes};
 }
 
-LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch, Precision precision)
-    : model_(model), backend_(backend), precision_(precision) {
+std::vector<LayerMatrices> layer_matrices(const Model& model) {
     const ModelParams& p = model.params();
+    const int64_t n_q = p.n_embd_q(), n_kv = p.n_embd_kv();
+    std::vector<LayerMatrices> out;
+    for (const LayerWeights& lw : model.weights().layers) {
+        LayerMatrices m;
+        if (lw.attn_qkv) { // rows Q, K, V
+            m.q = weight_rows(*lw.attn_qkv, 0, n_q);
+            m.k = weight_rows(*lw.attn_qkv, n_q, n_kv);
+            m.v = weight_rows(*lw.attn_qkv, n_q + n_kv, n_kv);
+        } else {
+            m.q = weight_matrix(*lw.attn_q);
+            m.k = weight_matrix(*lw.attn_k);
+            m.v = weight_matrix(*lw.attn_v);
+        }
+        m.output = weight_matrix(*lw.attn_output);
+        if (lw.ffn_gate) {
+            m.gate = weight_matrix(*lw.ffn_gate);
+            m.up = weight_matrix(*lw.ffn_up);
+        } else { // rows gate, then up
+            m.gate = weight_rows(*lw.ffn_up, 0, p.n_ff);
+            m.up = weight_rows(*lw.ffn_up, p.n_ff, p.n_ff);
+        }
+        m.down = weight_matrix(*lw.ffn_down);
+        out.push_back(m);
+    }
+    return out;
+}
+
+LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch, Precision precision, int64_t n_ctx)
+    : model_(model), backend_(backend), precision_(precision), matrices_(layer_matrices(model)) {
+    const ModelParams& p = model.params();
+    const ModelWeights& w = model.weights();
     n_embd_ = p.n_embd;
-    n_embd_kv_ = p.head_dim() * p.n_head_kv;
+    n_q_ = p.n_embd_q();
+    n_embd_kv_ = p.n_embd_kv();
     n_ff_ = p.n_ff;
     n_vocab_ = p.n_vocab;
-    rope_.layout = p.architecture == "qwen2" ? RopeLayout::NeoX : RopeLayout::Normal;
+    rope_.layout = w.arch->neox_rope ? RopeLayout::NeoX : RopeLayout::Normal;
     rope_.n_rot = p.n_rot;
     rope_.freq_base = p.rope_freq_base;
     rope_.freq_scale = p.rope_freq_scale;
-    rope_.freq_factors = model.weights().rope_freqs ? f32(model.weights().rope_freqs) : nullptr;
+    const GgufTensorInfo* factors = rope_factors(w, p, n_ctx);
+    rope_.freq_factors = factors ? f32(factors) : nullptr;
+    rope_.attn_factor = static_cast<float>(p.rope_attn_factor);
     attn_shape_ = AttentionShape{p.n_head, p.n_head_kv, p.head_dim()};
     eps_ = static_cast<float>(p.rms_norm_eps);
     n_layer_ = p.n_layer;
 
     x_ = backend.allocate(n_batch * n_embd_);
     normed_ = backend.allocate(n_batch * n_embd_);
-    q_ = backend.allocate(n_batch * n_embd_);
+    q_ = backend.allocate(n_batch * n_q_);
     k_ = backend.allocate(n_batch * n_embd_kv_);
     v_ = backend.allocate(n_batch * n_embd_kv_);
-    attn_ = backend.allocate(n_batch * n_embd_);
+    attn_ = backend.allocate(n_batch * n_q_);
     proj_ = backend.allocate(n_batch * n_embd_);
     gate_ = backend.allocate(n_batch * n_ff_);
     up_ = backend.allocate(n_batch * n_ff_);
@@ -56,9 +92,9 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
             return make_error(ErrorCode::InvalidArgument, "ablation: expected " + std::to_string(n_layer_ * s.n_head) +
                                                               " head flags, got " + std::to_string(ablation.heads.size()));
         }
-        if (ablation.mode == AblationMode::Mean && static_cast<int64_t>(ablation.baseline.size()) != n_layer_ * n_embd_) {
+        if (ablation.mode == AblationMode::Mean && static_cast<int64_t>(ablation.baseline.size()) != n_layer_ * n_q_) {
             return make_error(ErrorCode::InvalidArgument, "mean ablation: expected a baseline of " +
-                                                              std::to_string(n_layer_ * n_embd_) + " values, got " +
+                                                              std::to_string(n_layer_ * n_q_) + " values, got " +
                                                               std::to_string(ablation.baseline.size()));
         }
     }
@@ -72,11 +108,11 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
         norms_ = backend_.allocate(n_batch_ * s.n_head);
     }
     if (options.head_norms || options.head_outputs || options.dla || options.hidden_layer >= 0) {
-        host_.resize(static_cast<size_t>(n_batch_ * n_embd_));
+        host_.resize(static_cast<size_t>(n_batch_ * std::max(n_embd_, n_q_)));
     }
     baseline_.reset();
     if (!ablation.heads.empty() && ablation.mode == AblationMode::Mean) {
-        baseline_ = backend_.allocate(n_layer_ * n_embd_);
+        baseline_ = backend_.allocate(n_layer_ * n_q_);
         backend_.write(ablation.baseline, baseline_->data());
     }
     instrument_ = options;
@@ -84,16 +120,20 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
     return Ok{};
 }
 
-void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
-                                   KvCache& cache, std::span<TokenProbe> probes) {
+void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
+                                   const KvBatchCells& cells, KvCache& cache, std::span<TokenProbe> probes) {
     const AttentionShape& s = attn_shape_;
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
-    backend_.matmul(weight_matrix(*lw.attn_q), normed_->data(), q_->data(), n, precision_);
-    backend_.matmul(weight_matrix(*lw.attn_k), normed_->data(), k_->data(), n, precision_);
-    backend_.matmul(weight_matrix(*lw.attn_v), normed_->data(), v_->data(), n, precision_);
-    if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_embd_);
+    backend_.matmul(m.q, normed_->data(), q_->data(), n, precision_);
+    backend_.matmul(m.k, normed_->data(), k_->data(), n, precision_);
+    backend_.matmul(m.v, normed_->data(), v_->data(), n, precision_);
+    if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_q_);
     if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
     if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
+    if (lw.attn_q_norm) { // each head's head_dim values are one row
+        backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n * s.n_head, s.head_dim, eps_);
+        backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n * s.n_head_kv, s.head_dim, eps_);
+    }
     backend_.rope(q_->data(), n, s.n_head, s.head_dim, cells.positions, rope_);
     backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, cells.positions, rope_);
     backend_.kv_write(cache, layer, k_->data(), v_->data(), cells);
@@ -109,11 +149,11 @@ void LlamaForward::attention_block(const LayerWeights& lw, int64_t layer, int64_
     if (lw.router) route(lw, layer, n, cells, probes);
     if (!ablation_.heads.empty()) {
         std::span<const uint8_t> heads(ablation_.heads.data() + layer * s.n_head, static_cast<size_t>(s.n_head));
-        const float* replacement = baseline_ ? baseline_->data() + layer * n_embd_ : nullptr;
+        const float* replacement = baseline_ ? baseline_->data() + layer * n_q_ : nullptr;
         backend_.ablate_heads(attn_->data(), heads, replacement, n, s.n_head, s.head_dim);
     }
     if (!probes.empty()) probe(layer, n, cells, probes);
-    backend_.matmul(weight_matrix(*lw.attn_output), attn_->data(), proj_->data(), n, precision_);
+    backend_.matmul(m.output, attn_->data(), proj_->data(), n, precision_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
@@ -153,11 +193,11 @@ void LlamaForward::probe(int64_t layer, int64_t n, const KvBatchCells& cells, st
         }
     }
     if (instrument_.head_outputs || instrument_.dla) {
-        backend_.read(attn_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
+        backend_.read(attn_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_q_)));
         for (int64_t t = 0; t < n; ++t) {
-            std::vector<float>& dst = probes[static_cast<size_t>(t)].head_outputs; // [n_layer][n_embd]
-            dst.resize(static_cast<size_t>(n_layer_ * n_embd_));
-            std::copy_n(host_.begin() + t * n_embd_, n_embd_, dst.begin() + layer * n_embd_);
+            std::vector<float>& dst = probes[static_cast<size_t>(t)].head_outputs; // [n_layer][n_q]
+            dst.resize(static_cast<size_t>(n_layer_ * n_q_));
+            std::copy_n(host_.begin() + t * n_q_, n_q_, dst.begin() + layer * n_q_);
         }
     }
     if (instrument_.attention) {
@@ -195,12 +235,12 @@ void LlamaForward::probe_final_scale(int64_t n, std::span<TokenProbe> probes) {
     }
 }
 
-void LlamaForward::ffn_block(const LayerWeights& lw, int64_t n) {
+void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t n) {
     backend_.rms_norm(x_->data(), f32(lw.ffn_norm), normed_->data(), n, n_embd_, eps_);
-    backend_.matmul(weight_matrix(*lw.ffn_gate), normed_->data(), gate_->data(), n, precision_);
-    backend_.matmul(weight_matrix(*lw.ffn_up), normed_->data(), up_->data(), n, precision_);
+    backend_.matmul(m.gate, normed_->data(), gate_->data(), n, precision_);
+    backend_.matmul(m.up, normed_->data(), up_->data(), n, precision_);
     backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_);
-    backend_.matmul(weight_matrix(*lw.ffn_down), gate_->data(), proj_->data(), n, precision_);
+    backend_.matmul(m.down, gate_->data(), proj_->data(), n, precision_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
@@ -214,8 +254,8 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
         }
-        attention_block(w.layers[l], static_cast<int64_t>(l), n, cells, cache, probes);
-        ffn_block(w.layers[l], n);
+        attention_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, cells, cache, probes);
+        ffn_block(w.layers[l], matrices_[l], n);
         if (instrument_.hidden_layer == static_cast<int64_t>(l) && !probes.empty()) probe_hidden(n, probes);
     }
     if (instrument_.dla && !probes.empty()) probe_final_scale(n, probes);

@@ -1,23 +1,31 @@
-// The transformer forward pass of `llama`, `qwen2` and `octet` models, written only in Backend ops:
+// The transformer forward pass of every supported architecture (model/architecture.h), written
+// only in Backend ops. The architectures differ in the flags of their ArchitectureInfo row,
+// never in names compared here:
 //
 //   x = embed(tokens)                                      // [n, n_embd]
 //   per layer:
 //     h = rms_norm(x) · attn_norm
-//     q, k, v = h · Wqᵀ (+bq), h · Wkᵀ (+bk), h · Wvᵀ (+bv)   // qwen2 has the biases
-//     rope(q), rope(k)                                    // normal layout (llama), NeoX (qwen2)
+//     q, k, v = h · Wqᵀ (+bq), h · Wkᵀ (+bk), h · Wvᵀ (+bv)   // q [n, n_head·head_dim]; biases: qkv_bias;
+//                                                         // fused_qkv: Wq, Wk, Wv are row ranges of attn_qkv
+//     q_h = rms_norm(q_h) · q_norm, k_h likewise          // qk_norm: every head on its own
+//     rope(q), rope(k)                                    // (2i, 2i+1) pairs, or NeoX (i, i + n_rot/2);
+//                                                         // factors: rope_freqs or LongRoPE by context
 //     kv_write(k, v); a = attention(q, cache)             // grouped-query, causal, paged cells
-//     a_h *= softmax(h · Rᵀ)[group(h)]                     // octet's router gates; 0 at position 0
+//     a_h *= softmax(h · Rᵀ)[group(h)]                     // router (octet); 0 at position 0
 //     ablate_heads(a), head_norms(a)                      // only when configured
 //     x += a · Woᵀ
 //     h = rms_norm(x) · ffn_norm
-//     x += (silu(h · Wgateᵀ) * (h · Wupᵀ)) · Wdownᵀ
+//     x += (silu(h · Wgateᵀ) * (h · Wupᵀ)) · Wdownᵀ       // fused_gate_up: row ranges of ffn_up
 //   logits = (rms_norm(x) · output_norm) · Woutputᵀ      // only for the rows asked for
+//
+// A sliding window (phi3) is not masked: Model::check_context keeps contexts within it.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "engine/backend/backend.h"
 #include "engine/core/result.h"
@@ -26,10 +34,17 @@
 
 namespace octo {
 
+// The weight matrices of one layer as the backend multiplies them (fused tensors split into
+// their row ranges: each output row of a product depends only on its weight row).
+struct LayerMatrices {
+    WeightMatrix q, k, v, output, gate, up, down;
+};
+
 class LlamaForward {
 public:
-    // Buffers for batches of up to n_batch tokens; every matrix product at `precision`.
-    LlamaForward(const Model& model, Backend& backend, int64_t n_batch, Precision precision);
+    // Buffers for batches of up to n_batch tokens; every matrix product at `precision`. n_ctx:
+    // the positions a sequence may reach (chooses LongRoPE's factors, as llama.cpp does).
+    LlamaForward(const Model& model, Backend& backend, int64_t n_batch, Precision precision, int64_t n_ctx);
 
     Precision precision() const { return precision_; }
 
@@ -46,19 +61,20 @@ public:
                std::span<float> logits, const std::atomic<bool>* cancel, std::span<TokenProbe> probes = {});
 
 private:
-    void attention_block(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
+    void attention_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n, const KvBatchCells& cells,
                          KvCache& cache, std::span<TokenProbe> probes);
     void route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
                std::span<TokenProbe> probes);
     void probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes);
     void probe_final_scale(int64_t n, std::span<TokenProbe> probes);
     void probe_hidden(int64_t n, std::span<TokenProbe> probes);
-    void ffn_block(const LayerWeights& lw, int64_t n);
+    void ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t n);
 
     const Model& model_;
     Backend& backend_;
     int64_t n_embd_;
-    int64_t n_embd_kv_;
+    int64_t n_q_;       // n_head * head_dim: queries and attention output
+    int64_t n_embd_kv_; // n_head_kv * head_dim
     int64_t n_ff_;
     int64_t n_vocab_;
     RopeParams rope_;
@@ -67,6 +83,7 @@ private:
     int64_t n_layer_;
     int64_t n_batch_;
     Precision precision_;
+    std::vector<LayerMatrices> matrices_; // [n_layer]
 
     InstrumentOptions instrument_;
     HeadAblation ablation_;                          // heads empty: nothing ablated
@@ -74,9 +91,9 @@ private:
     std::unique_ptr<DeviceBuffer> gates_;            // [n_batch, n_router_groups] (models with a router)
     std::vector<float> host_gates_;                  // [n_batch, n_router_groups]
     std::unique_ptr<DeviceBuffer> attn_weights_;     // [n_batch, n_head, stride] (record attention)
-    std::unique_ptr<DeviceBuffer> baseline_;         // [n_layer, n_embd] mean-ablation values
+    std::unique_ptr<DeviceBuffer> baseline_;         // [n_layer, n_q] mean-ablation values
     std::unique_ptr<DeviceBuffer> norms_;            // [n_batch, n_head]
-    std::vector<float> host_;                        // [n_batch, n_embd] staging for reads (when probing)
+    std::vector<float> host_;                        // [n_batch, max(n_embd, n_q)] staging for reads (when probing)
 
     std::unique_ptr<DeviceBuffer> x_;      // [n_batch, n_embd] residual stream
     std::unique_ptr<DeviceBuffer> normed_; // [n_batch, n_embd]
@@ -92,5 +109,10 @@ private:
 
 // The backend's view of a weight matrix tensor [n_in, n_out] (GGUF ne order).
 WeightMatrix weight_matrix(const GgufTensorInfo& t);
+// Rows [first, first + n) of it.
+WeightMatrix weight_rows(const GgufTensorInfo& t, int64_t first, int64_t n);
+
+// The matrices of every layer of `model`, fused tensors split.
+std::vector<LayerMatrices> layer_matrices(const Model& model);
 
 } // namespace octo

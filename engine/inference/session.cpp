@@ -10,7 +10,7 @@ namespace octo {
 namespace {
 
 // Everything besides the tokens that changes K/V or the cached measurements.
-uint64_t context_key(const Model& model, const SessionOptions& o) {
+uint64_t context_key(const Model& model, const SessionOptions& o, int64_t n_ctx) {
     std::string digest_input(o.ablation.heads.begin(), o.ablation.heads.end());
     const bool ablated = std::any_of(o.ablation.heads.begin(), o.ablation.heads.end(), [](uint8_t h) { return h != 0; });
     if (ablated && o.ablation.mode == AblationMode::Mean) {
@@ -24,6 +24,10 @@ uint64_t context_key(const Model& model, const SessionOptions& o) {
     c.ablation_digest = kv_digest(digest_input);
     c.measurements = static_cast<uint8_t>((o.instrument.head_norms ? kKvNorms : 0) | (o.instrument.dla ? kKvDla : 0));
     c.precision = precision_name(o.precision.value_or(default_precision(model.params().architecture)));
+    const ModelWeights& w = model.weights();
+    const GgufTensorInfo* factors = rope_factors(w, model.params(), n_ctx);
+    if (factors && factors == w.rope_factors_long) c.rope_factors = "long";
+    if (factors && factors == w.rope_factors_short) c.rope_factors = "short";
     return kv_context_key(c);
 }
 
@@ -43,6 +47,7 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
     const ModelParams& p = model.params();
     const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : model.n_ctx();
     const int64_t n_batch = options.n_batch > 0 ? options.n_batch : model.n_batch();
+    if (auto s = check_context(p, n_ctx); !s) return s.error();
     std::unique_ptr<KvStore> own;
     KvStore* store = options.kv;
     if (store) {
@@ -76,10 +81,11 @@ Session::Session(const Model& model, Backend& backend, const SessionOptions& opt
                  std::optional<LogitAttribution> dla)
     : model_(model), backend_(backend), options_(options), n_ctx_(n_ctx), n_batch_(n_batch),
       n_vocab_(model.params().n_vocab), own_store_(std::move(own_store)), store_(store),
-      context_key_(context_key(model, options)),
+      context_key_(context_key(model, options, n_ctx)),
       reuse_(!options.instrument.head_outputs && !options.instrument.attention && options.instrument.hidden_layer < 0),
       dla_(std::move(dla)),
-      forward_(model, backend, n_batch, options.precision.value_or(default_precision(model.params().architecture))), positions_(static_cast<size_t>(n_batch)),
+      forward_(model, backend, n_batch, options.precision.value_or(default_precision(model.params().architecture)), n_ctx),
+      positions_(static_cast<size_t>(n_batch)),
       write_cells_(static_cast<size_t>(n_batch)) {}
 
 Session::~Session() {

@@ -16,6 +16,7 @@ Status LogitAttribution::attribute(Backend& backend, std::span<TokenProbe* const
                                    std::span<const int32_t> targets) const {
     const ModelParams& p = model_->params();
     const int64_t n_embd = p.n_embd;
+    const int64_t n_q = p.n_embd_q(); // the attention output's width (n_head x head_dim)
     const int64_t head_dim = p.head_dim();
     const auto n = static_cast<int64_t>(probes.size());
     if (n == 0) return Ok{};
@@ -23,7 +24,7 @@ Status LogitAttribution::attribute(Backend& backend, std::span<TokenProbe* const
         return make_error(ErrorCode::InvalidArgument, "attribution needs one target per position");
     }
     for (int64_t t = 0; t < n; ++t) {
-        if (static_cast<int64_t>(probes[static_cast<size_t>(t)]->head_outputs.size()) != p.n_layer * n_embd) {
+        if (static_cast<int64_t>(probes[static_cast<size_t>(t)]->head_outputs.size()) != p.n_layer * n_q) {
             return make_error(ErrorCode::InvalidArgument, "attribution needs the position's head outputs");
         }
         const int32_t target = targets[static_cast<size_t>(t)];
@@ -42,19 +43,19 @@ Status LogitAttribution::attribute(Backend& backend, std::span<TokenProbe* const
         for (int64_t i = 0; i < n_embd; ++i) a[static_cast<size_t>(t * n_embd + i)] = g[i] * (*u)[static_cast<size_t>(i)] * r;
     }
     auto a_dev = backend.allocate(n * n_embd);
-    auto b_dev = backend.allocate(n * n_embd);
+    auto b_dev = backend.allocate(n * n_q);
     backend.write(a, a_dev->data());
-    std::vector<float> b(a.size()); // [n, n_embd]: W_Oᵀ a of each position
+    std::vector<float> b(static_cast<size_t>(n * n_q)); // [n, n_q]: W_Oᵀ a of each position
     for (TokenProbe* probe : probes) probe->dla.assign(static_cast<size_t>(p.n_layer * p.n_head), 0.0f);
     for (int64_t l = 0; l < p.n_layer; ++l) {
-        const std::vector<float>& m = (*w_o_t_)[static_cast<size_t>(l)]; // [n_embd in][n_embd out]
-        const WeightMatrix w_o_t{TensorType::F32, reinterpret_cast<const uint8_t*>(m.data()), n_embd, n_embd,
+        const std::vector<float>& m = (*w_o_t_)[static_cast<size_t>(l)]; // [n_q in][n_embd out]
+        const WeightMatrix w_o_t{TensorType::F32, reinterpret_cast<const uint8_t*>(m.data()), n_embd, n_q,
                                  static_cast<uint64_t>(n_embd) * sizeof(float)};
         backend.matmul(w_o_t, a_dev->data(), b_dev->data(), n, Precision::Exact);
         backend.read(b_dev->data(), b);
         for (int64_t t = 0; t < n; ++t) {
-            const float* z = probes[static_cast<size_t>(t)]->head_outputs.data() + l * n_embd; // [n_head][head_dim]
-            const float* bt = b.data() + t * n_embd;
+            const float* z = probes[static_cast<size_t>(t)]->head_outputs.data() + l * n_q; // [n_head][head_dim]
+            const float* bt = b.data() + t * n_q;
             std::vector<float>& dla = probes[static_cast<size_t>(t)]->dla;
             for (int64_t h = 0; h < p.n_head; ++h) {
                 double acc = 0.0;

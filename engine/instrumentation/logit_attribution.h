@@ -30,7 +30,7 @@ public:
     static Result<LogitAttribution> create(const Model& model);
 
     // Sets probes[i]->dla ([n_layer][n_head]) toward targets[i]. Each probe needs head_outputs
-    // ([n_layer][n_embd]) and final_inv_rms. InvalidArgument otherwise or when a target is
+    // ([n_layer][n_head * head_dim]) and final_inv_rms. InvalidArgument otherwise or when a target is
     // outside the vocabulary (no probe is changed then).
     Status attribute(Backend& backend, std::span<TokenProbe* const> probes, std::span<const int32_t> targets) const;
 

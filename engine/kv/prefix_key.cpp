@@ -30,6 +30,7 @@ uint64_t kv_context_key(const KvContext& context) {
         put(bytes, context.ablation_mode);
         bytes.append(reinterpret_cast<const char*>(&context.ablation_digest), sizeof context.ablation_digest);
     }
+    if (!context.rope_factors.empty()) put(bytes, context.rope_factors); // absent: the keys of before
     return kv_digest(bytes);
 }
 

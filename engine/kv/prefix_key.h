@@ -30,6 +30,9 @@ struct KvContext {
     uint8_t measurements = 0;
     // How matrix products treated activations ("reference", "exact"): K/V differ between them.
     std::string_view precision = {};
+    // Which LongRoPE factors rotated the keys ("short", "long"; the context length chooses);
+    // empty for models without them.
+    std::string_view rope_factors = {};
 };
 
 uint64_t kv_context_key(const KvContext& context);

@@ -22,11 +22,12 @@ std::string gib(uint64_t bytes) {
 MemoryEstimate estimate_memory(const GgufFile& file, const ModelParams& p, int64_t n_ctx, int64_t n_batch) {
     MemoryEstimate e;
     for (const auto& t : file.tensors()) e.weights_bytes += t.n_bytes;
-    const auto n_embd_kv = static_cast<uint64_t>(p.head_dim() * p.n_head_kv);
+    const auto n_embd_kv = static_cast<uint64_t>(p.n_embd_kv());
     e.kv_bytes = 2 * static_cast<uint64_t>(p.n_layer) * static_cast<uint64_t>(n_ctx) * n_embd_kv * sizeof(float);
-    // Per batch token: residual, normed, q, attention out, projection (n_embd each), k and v,
-    // gate, up and hidden (n_ff each), logits (n_vocab); attention scores per thread are small.
-    const auto per_token = static_cast<uint64_t>(5 * p.n_embd + 2 * static_cast<int64_t>(n_embd_kv) +
+    // Per batch token: residual, normed, projection (n_embd each), q and attention out (n_q
+    // each), k and v, gate, up and hidden (n_ff each), logits (n_vocab); attention scores per
+    // thread are small.
+    const auto per_token = static_cast<uint64_t>(3 * p.n_embd + 2 * p.n_embd_q() + 2 * static_cast<int64_t>(n_embd_kv) +
                                                  3 * p.n_ff + p.n_vocab);
     e.scratch_bytes = static_cast<uint64_t>(n_batch) * per_token * sizeof(float);
     return e;

@@ -24,7 +24,24 @@ uint8_t touch_pages(const GgufTensorInfo& t) {
     return sum;
 }
 
+// min(trained context, 4096), and no more than a sliding window (which the engine does not mask).
+int64_t default_context(const ModelParams& p) {
+    const int64_t n = std::min(p.context_length, kDefaultMaxContext);
+    return p.sliding_window > 0 ? std::min(n, p.sliding_window) : n;
+}
+
 } // namespace
+
+Status check_context(const ModelParams& p, int64_t n_ctx) {
+    if (p.sliding_window > 0 && n_ctx > p.sliding_window) {
+        return make_error(ErrorCode::Unsupported,
+                          "a context of " + std::to_string(n_ctx) + " positions exceeds this " + p.architecture +
+                              " model's sliding attention window of " + std::to_string(p.sliding_window) +
+                              ", which Octoscope does not implement; use a context of at most " +
+                              std::to_string(p.sliding_window) + " (within it the window changes nothing)");
+    }
+    return Ok{};
+}
 
 Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOptions& options) {
     auto file = GgufFile::open(path);
@@ -56,7 +73,8 @@ Result<std::unique_ptr<Model>> Model::from_gguf(GgufFile file, const LoadOptions
     if (options.n_ctx < 0 || options.n_batch <= 0) {
         return make_error(ErrorCode::InvalidArgument, "n_ctx must be >= 0 and n_batch positive");
     }
-    m->n_ctx_ = options.n_ctx > 0 ? options.n_ctx : std::min(p.context_length, kDefaultMaxContext);
+    m->n_ctx_ = options.n_ctx > 0 ? options.n_ctx : default_context(p);
+    if (auto s = check_context(p, m->n_ctx_); !s) return s.error();
     m->n_batch_ = options.n_batch;
 
     m->estimate_ = estimate_memory(f, p, m->n_ctx_, m->n_batch_);

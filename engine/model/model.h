@@ -25,12 +25,18 @@ constexpr int64_t kDefaultMaxContext = 4096;
 constexpr int64_t kDefaultBatch = 64;
 
 struct LoadOptions {
-    int64_t n_ctx = 0;     // positions the sessions will hold; 0: min(context_length, 4096)
+    // Positions the sessions will hold; 0: min(context_length, 4096, sliding window if any).
+    int64_t n_ctx = 0;
     int64_t n_batch = kDefaultBatch; // tokens per forward batch (activation memory)
     // Called with the fraction loaded, 0..1; returning false cancels (ErrorCode::Cancelled).
     std::function<bool(double fraction)> progress;
     std::optional<uint64_t> available_bytes; // replaces the machine's available memory (tests)
 };
+
+// Unsupported when sequences of n_ctx positions would need a sliding-window mask: the engine
+// attends to every earlier position, which equals the windowed attention only while
+// n_ctx <= the window (llama.cpp masks key j for the query at p when p - j >= window).
+Status check_context(const ModelParams& params, int64_t n_ctx);
 
 class Model {
 public:
@@ -57,7 +63,7 @@ public:
     // model_constants.cpp), per layer ([n_layer] of):
     // the heads' Gram matrices G_h = W_hᵀ W_h (head_grams.h), [n_head][head_dim][head_dim];
     Result<const std::vector<std::vector<float>>*> head_grams() const;
-    // attn_output dequantised and transposed, [n_embd][n_embd] (row i: how input i of the
+    // attn_output dequantised and transposed, [n_q][n_embd] (row i: how input i of the
     // projection reaches every output), for direct logit attribution as one matrix product.
     Result<const std::vector<std::vector<float>>*> output_projections() const;
 

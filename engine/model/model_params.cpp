@@ -1,5 +1,7 @@
 #include "engine/model/model_params.h"
 
+#include "engine/model/architecture.h"
+
 namespace octo {
 
 namespace {
@@ -19,6 +21,16 @@ Status read_float(const GgufFile& f, const std::string& key, double& out) {
     if (!v) return v.error();
     out = v.value();
     return Ok{};
+}
+
+// llama.cpp's defaults for Phi-3 files written before `phi3.attention.sliding_window` existed
+// (keyed by layer count, context and KV heads: the 4K mini/medium and 128K mini/medium models);
+// -1 when none applies.
+int64_t phi3_default_window(const ModelParams& p) {
+    if ((p.n_layer == 32 || p.n_layer == 40) && p.context_length == 4096) return 2047;
+    if (p.n_layer == 32 && p.n_head_kv == 32 && p.context_length == 131072) return 262144;
+    if (p.n_layer == 40 && p.context_length == 131072) return 131072;
+    return -1;
 }
 
 } // namespace
@@ -41,6 +53,9 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
                             std::pair{"feed_forward_length", &p.n_ff},
                             std::pair{"context_length", &p.context_length},
                             std::pair{"rope.dimension_count", &p.n_rot},
+                            std::pair{"attention.key_length", &p.n_embd_head},
+                            std::pair{"attention.value_length", &p.n_embd_head_v},
+                            std::pair{"rope.scaling.original_context_length", &p.rope_orig_context},
                             std::pair{"vocab_size", &p.n_vocab},
                             std::pair{"router.group_count", &p.n_router_groups}}) {
         if (auto s = read_int(f, a + key, *out); !s) return s.error();
@@ -55,8 +70,19 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     if (auto s = read_float(f, a + "rope.scale_linear", scale_factor); !s) return s.error();
     if (auto s = read_float(f, a + "rope.scaling.factor", scale_factor); !s) return s.error();
     if (scale_factor > 0.0) p.rope_freq_scale = 1.0 / scale_factor;
+    if (auto s = read_float(f, a + "rope.scaling.attn_factor", p.rope_attn_factor); !s) return s.error();
     if (auto s = read_float(f, a + "attention.layer_norm_rms_epsilon", p.rms_norm_eps); !s) return s.error();
     if (p.n_head_kv == 0) p.n_head_kv = p.n_head;
+    if (p.n_embd_head_v == 0) p.n_embd_head_v = p.head_dim();
+    if (p.rope_orig_context == 0) p.rope_orig_context = p.context_length;
+    // Only architectures that use a window read it (llama files may carry an unused one).
+    if (const ArchitectureInfo* info = find_architecture(p.architecture); info && info->sliding_window) {
+        if (f.find(a + "attention.sliding_window")) {
+            if (auto s = read_int(f, a + "attention.sliding_window", p.sliding_window); !s) return s.error();
+        } else {
+            p.sliding_window = p.architecture == "phi3" ? phi3_default_window(p) : -1;
+        }
+    }
     if (p.n_rot == 0) p.n_rot = p.head_dim();
     if (const GgufTensorInfo* emb = f.find_tensor("token_embd.weight"); emb && emb->n_dims == 2) {
         p.n_vocab = emb->ne[1];
@@ -66,10 +92,6 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         }
     }
     return p;
-}
-
-bool architecture_supported(const std::string& architecture) {
-    return architecture == "llama" || architecture == "qwen2" || architecture == "octet";
 }
 
 } // namespace octo

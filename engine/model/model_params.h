@@ -12,7 +12,7 @@
 namespace octo {
 
 struct ModelParams {
-    std::string architecture;       // general.architecture ("llama", "qwen2", "octet", ...)
+    std::string architecture;       // general.architecture ("llama", "qwen2", "phi3", ...)
     std::string name;               // general.name, empty when absent
     int64_t n_layer = 0;            // transformer blocks
     int64_t n_head = 0;             // query heads per layer
@@ -21,21 +21,27 @@ struct ModelParams {
     int64_t n_ff = 0;               // feed-forward hidden width
     int64_t n_vocab = 0;            // rows of token_embd (or tokenizer size for vocab-only files)
     int64_t context_length = 0;     // trained context, tokens
+    int64_t n_embd_head = 0;        // attention.key_length: values per head; 0 (absent): n_embd / n_head
+    int64_t n_embd_head_v = 0;      // attention.value_length; 0: the key head size
     int64_t n_rot = 0;              // rotated dims per head; = head_dim when absent
     double rope_freq_base = 10000.0;
     std::string rope_scaling_type;  // rope.scaling.type: "", "none", "linear", "yarn" ...
     double rope_freq_scale = 1.0;   // 1 / rope.scaling.factor (or rope.scale_linear)
+    int64_t rope_orig_context = 0;  // rope.scaling.original_context_length (0: context_length)
+    double rope_attn_factor = 1.0;  // rope.scaling.attn_factor: scales RoPE's cos and sin (LongRoPE)
+    // attention.sliding_window: a query at p sees keys j with p - j < W; 0: no window; -1: the
+    // architecture needs the key and the file lacks it (validate_hparams refuses).
+    int64_t sliding_window = 0;
     double rms_norm_eps = 1e-5;
     int64_t n_router_groups = 0;    // router.group_count: head groups a per-token router gates (octet); 0: none
 
-    int64_t head_dim() const { return n_head > 0 ? n_embd / n_head : 0; }
+    int64_t head_dim() const { return n_embd_head > 0 ? n_embd_head : (n_head > 0 ? n_embd / n_head : 0); }
+    int64_t n_embd_q() const { return n_head * head_dim(); }     // query (and attention output) width
+    int64_t n_embd_kv() const { return n_head_kv * head_dim(); } // key and value width
 };
 
 // Reads what the metadata says. Missing keys stay 0, wrong types are errors;
 // validate_model() decides whether the values can be run.
 Result<ModelParams> read_model_params(const GgufFile& file);
-
-// Architectures whose forward pass the engine implements.
-bool architecture_supported(const std::string& architecture);
 
 } // namespace octo

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/architecture.h"
+
 namespace octo {
 
 namespace {
@@ -26,29 +28,47 @@ struct Expected {
     bool optional = false;
 };
 
-std::vector<Expected> expected_tensors(const ModelParams& p) {
-    const int64_t n_embd_kv = p.head_dim() * p.n_head_kv;
+std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelParams& p) {
+    const int64_t n_q = p.n_embd_q();
+    const int64_t n_kv = p.n_embd_kv();
     std::vector<Expected> e = {
         {"token_embd.weight", {p.n_embd, p.n_vocab}},
         {"output_norm.weight", {p.n_embd}},
         {"output.weight", {p.n_embd, p.n_vocab}, true}, // absent: tied to token_embd
-        {"rope_freqs.weight", {p.n_rot / 2}, true},     // Llama 3.1+ frequency factors
     };
+    if (a.rope_freqs) e.push_back({"rope_freqs.weight", {p.n_rot / 2}, true}); // Llama 3.1+ frequency factors
+    if (a.long_rope) {
+        e.push_back({"rope_factors_long.weight", {p.head_dim() / 2}, true});
+        e.push_back({"rope_factors_short.weight", {p.head_dim() / 2}, true});
+    }
     for (int64_t l = 0; l < p.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         e.push_back({b + "attn_norm.weight", {p.n_embd}});
-        e.push_back({b + "attn_q.weight", {p.n_embd, p.n_embd}});
-        e.push_back({b + "attn_k.weight", {p.n_embd, n_embd_kv}});
-        e.push_back({b + "attn_v.weight", {p.n_embd, n_embd_kv}});
-        e.push_back({b + "attn_output.weight", {p.n_embd, p.n_embd}});
+        if (a.fused_qkv) {
+            e.push_back({b + "attn_qkv.weight", {p.n_embd, n_q + 2 * n_kv}});
+        } else {
+            e.push_back({b + "attn_q.weight", {p.n_embd, n_q}});
+            e.push_back({b + "attn_k.weight", {p.n_embd, n_kv}});
+            e.push_back({b + "attn_v.weight", {p.n_embd, n_kv}});
+        }
+        if (a.qkv_bias) {
+            e.push_back({b + "attn_q.bias", {n_q}});
+            e.push_back({b + "attn_k.bias", {n_kv}});
+            e.push_back({b + "attn_v.bias", {n_kv}});
+        }
+        if (a.qk_norm) {
+            e.push_back({b + "attn_q_norm.weight", {p.head_dim()}});
+            e.push_back({b + "attn_k_norm.weight", {p.head_dim()}});
+        }
+        e.push_back({b + "attn_output.weight", {n_q, p.n_embd}});
         e.push_back({b + "ffn_norm.weight", {p.n_embd}});
-        e.push_back({b + "ffn_gate.weight", {p.n_embd, p.n_ff}});
-        e.push_back({b + "ffn_up.weight", {p.n_embd, p.n_ff}});
+        if (a.fused_gate_up) {
+            e.push_back({b + "ffn_up.weight", {p.n_embd, 2 * p.n_ff}});
+        } else {
+            e.push_back({b + "ffn_gate.weight", {p.n_embd, p.n_ff}});
+            e.push_back({b + "ffn_up.weight", {p.n_embd, p.n_ff}});
+        }
         e.push_back({b + "ffn_down.weight", {p.n_ff, p.n_embd}});
-        const bool qwen2 = p.architecture == "qwen2";
-        e.push_back({b + "attn_q.bias", {p.n_embd}, !qwen2});
-        e.push_back({b + "attn_k.bias", {n_embd_kv}, !qwen2});
-        e.push_back({b + "attn_v.bias", {n_embd_kv}, !qwen2});
         if (p.n_router_groups > 0) e.push_back({b + "router.weight", {p.n_embd, p.n_router_groups}});
     }
     return e;
@@ -62,9 +82,18 @@ Status validate_hparams(const ModelParams& p) {
     if (p.n_head <= 0) return invalid("attention.head_count is " + std::to_string(p.n_head) + " (must be at least 1)");
     if (p.n_head_kv <= 0) return invalid("attention.head_count_kv is " + std::to_string(p.n_head_kv));
     if (p.n_embd <= 0) return invalid("embedding_length is " + std::to_string(p.n_embd));
-    if (p.n_embd % p.n_head != 0) {
+    if (p.n_embd_head == 0 && p.n_embd % p.n_head != 0) {
         return invalid("embedding_length " + std::to_string(p.n_embd) + " is not divisible by head_count " +
-                       std::to_string(p.n_head));
+                       std::to_string(p.n_head) + " (and attention.key_length is absent)");
+    }
+    if (p.n_embd_head < 0 || p.n_embd_head > 65536) {
+        return invalid("attention.key_length " + std::to_string(p.n_embd_head) + " is out of range");
+    }
+    if (p.n_embd_head_v != 0 && p.n_embd_head_v != p.head_dim()) {
+        return make_error(ErrorCode::Unsupported, "attention.value_length " + std::to_string(p.n_embd_head_v) +
+                                                      " differs from the key head size " +
+                                                      std::to_string(p.head_dim()) +
+                                                      "; the engine needs equal key and value head sizes");
     }
     if (p.n_head % p.n_head_kv != 0) {
         return invalid("head_count " + std::to_string(p.n_head) + " is not divisible by head_count_kv " +
@@ -78,11 +107,17 @@ Status validate_hparams(const ModelParams& p) {
     if (p.context_length <= 0) return invalid("context_length is " + std::to_string(p.context_length));
     if (!(p.rope_freq_base > 0.0)) return invalid("rope.freq_base must be positive");
     if (!(p.rms_norm_eps > 0.0)) return invalid("attention.layer_norm_rms_epsilon must be positive");
+    if (!(p.rope_attn_factor > 0.0)) return invalid("rope.scaling.attn_factor must be positive");
+    if (p.rope_orig_context < 0) return invalid("rope.scaling.original_context_length must be positive");
+    if (p.sliding_window < 0) {
+        return invalid(p.architecture + ".attention.sliding_window is missing (the architecture needs it)");
+    }
     if (p.n_router_groups < 0 || (p.n_router_groups > 0 && p.n_head % p.n_router_groups != 0)) {
         return invalid("router.group_count " + std::to_string(p.n_router_groups) + " must divide head_count " +
                        std::to_string(p.n_head));
     }
-    if (p.architecture == "octet" && p.n_router_groups == 0) return invalid("octet models need router.group_count");
+    const ArchitectureInfo* a = find_architecture(p.architecture);
+    if (a && a->router && p.n_router_groups == 0) return invalid(p.architecture + " models need router.group_count");
     return Ok{};
 }
 
@@ -98,13 +133,11 @@ Status check_tensor_types(const GgufFile& file) {
 }
 
 Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_tokenizer_vocab) {
-    if (!architecture_supported(p.architecture)) {
-        return make_error(ErrorCode::Unsupported, "architecture '" + p.architecture +
-                                                      "' is not supported (supported: llama, qwen2, octet)");
-    }
+    const ArchitectureInfo* a = find_architecture(p.architecture);
+    if (!a) return make_error(ErrorCode::Unsupported, unsupported_architecture_message(p.architecture));
     if (auto s = check_tensor_types(file); !s) return s;
     if (auto s = validate_hparams(p); !s) return s;
-    for (const auto& e : expected_tensors(p)) {
+    for (const auto& e : expected_tensors(*a, p)) {
         const GgufTensorInfo* t = file.find_tensor(e.name);
         if (!t) {
             if (e.optional) continue;

@@ -17,7 +17,7 @@ Status validate_hparams(const ModelParams& p);
 // Every tensor's type is one the engine can run; the error names the first tensor that is not.
 Status check_tensor_types(const GgufFile& file);
 
-// The full check for running a `llama` or `qwen2` model; `n_tokenizer_vocab` is the
+// The full check for running a model of a supported architecture (architecture.h); `n_tokenizer_vocab` is the
 // tokenizer's token count, which must equal the embedding's rows.
 Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_tokenizer_vocab);
 

@@ -34,28 +34,44 @@ struct Binder {
 } // namespace
 
 Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
+    const ArchitectureInfo* a = find_architecture(p.architecture);
+    if (!a) return make_error(ErrorCode::Unsupported, unsupported_architecture_message(p.architecture));
     Binder b{file};
     ModelWeights w;
+    w.arch = a;
     w.token_embd = b.matrix("token_embd.weight");
     w.output_norm = b.vector("output_norm.weight");
     w.output = file.find_tensor("output.weight");
     w.output_tied = w.output == nullptr;
     if (w.output_tied) w.output = w.token_embd;
-    w.rope_freqs = b.vector("rope_freqs.weight", /*optional=*/true);
-    const bool biases = p.architecture == "qwen2";
+    if (a->rope_freqs) w.rope_freqs = b.vector("rope_freqs.weight", /*optional=*/true);
+    if (a->long_rope) {
+        w.rope_factors_long = b.vector("rope_factors_long.weight", /*optional=*/true);
+        w.rope_factors_short = b.vector("rope_factors_short.weight", /*optional=*/true);
+    }
     for (int64_t l = 0; l < p.n_layer; ++l) {
         const std::string blk = "blk." + std::to_string(l) + ".";
         LayerWeights layer;
         layer.attn_norm = b.vector(blk + "attn_norm.weight");
-        layer.attn_q = b.matrix(blk + "attn_q.weight");
-        layer.attn_k = b.matrix(blk + "attn_k.weight");
-        layer.attn_v = b.matrix(blk + "attn_v.weight");
-        layer.attn_q_bias = b.vector(blk + "attn_q.bias", !biases);
-        layer.attn_k_bias = b.vector(blk + "attn_k.bias", !biases);
-        layer.attn_v_bias = b.vector(blk + "attn_v.bias", !biases);
+        if (a->fused_qkv) {
+            layer.attn_qkv = b.matrix(blk + "attn_qkv.weight");
+        } else {
+            layer.attn_q = b.matrix(blk + "attn_q.weight");
+            layer.attn_k = b.matrix(blk + "attn_k.weight");
+            layer.attn_v = b.matrix(blk + "attn_v.weight");
+        }
+        if (a->qkv_bias) {
+            layer.attn_q_bias = b.vector(blk + "attn_q.bias");
+            layer.attn_k_bias = b.vector(blk + "attn_k.bias");
+            layer.attn_v_bias = b.vector(blk + "attn_v.bias");
+        }
+        if (a->qk_norm) {
+            layer.attn_q_norm = b.vector(blk + "attn_q_norm.weight");
+            layer.attn_k_norm = b.vector(blk + "attn_k_norm.weight");
+        }
         layer.attn_output = b.matrix(blk + "attn_output.weight");
         layer.ffn_norm = b.vector(blk + "ffn_norm.weight");
-        layer.ffn_gate = b.matrix(blk + "ffn_gate.weight");
+        if (!a->fused_gate_up) layer.ffn_gate = b.matrix(blk + "ffn_gate.weight");
         layer.ffn_up = b.matrix(blk + "ffn_up.weight");
         layer.ffn_down = b.matrix(blk + "ffn_down.weight");
         if (p.n_router_groups > 0) layer.router = b.vector(blk + "router.weight");
@@ -64,6 +80,12 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
     w.n_router_groups = p.n_router_groups;
     if (!b.status) return b.status.error();
     return w;
+}
+
+const GgufTensorInfo* rope_factors(const ModelWeights& w, const ModelParams& p, int64_t n_ctx) {
+    if (w.rope_freqs) return w.rope_freqs;
+    const int64_t original = p.rope_orig_context > 0 ? p.rope_orig_context : p.context_length;
+    return n_ctx > original ? w.rope_factors_long : w.rope_factors_short;
 }
 
 } // namespace octo

@@ -1,28 +1,34 @@
-// The tensors of a `llama` / `qwen2` model, bound by name to the GGUF file's tensor table.
-// Nothing is copied: every field points at a GgufTensorInfo whose `data` lies in the memory map.
-// Shapes are GGUF ne[] (innermost first): a matrix [n_in, n_out] has n_out rows of n_in values.
+// The tensors of a model, bound by name to the GGUF file's tensor table as its architecture
+// (architecture.h) names them. Nothing is copied: every field points at a GgufTensorInfo whose
+// `data` lies in the memory map. Shapes are GGUF ne[] (innermost first): a matrix [n_in, n_out]
+// has n_out rows of n_in values. n_q = n_head * head_dim (= n_embd unless attention.key_length
+// says otherwise), n_kv = n_head_kv * head_dim.
 #pragma once
 
 #include <vector>
 
 #include "engine/core/result.h"
 #include "engine/gguf/gguf_file.h"
+#include "engine/model/architecture.h"
 #include "engine/model/model_params.h"
 
 namespace octo {
 
 struct LayerWeights {
     const GgufTensorInfo* attn_norm = nullptr;   // [n_embd] F32
-    const GgufTensorInfo* attn_q = nullptr;      // [n_embd, n_embd]
-    const GgufTensorInfo* attn_k = nullptr;      // [n_embd, n_embd_kv]
-    const GgufTensorInfo* attn_v = nullptr;      // [n_embd, n_embd_kv]
-    const GgufTensorInfo* attn_q_bias = nullptr; // [n_embd] F32, qwen2 only (null otherwise)
-    const GgufTensorInfo* attn_k_bias = nullptr; // [n_embd_kv] F32, qwen2 only
-    const GgufTensorInfo* attn_v_bias = nullptr; // [n_embd_kv] F32, qwen2 only
-    const GgufTensorInfo* attn_output = nullptr; // [n_embd, n_embd]
+    const GgufTensorInfo* attn_q = nullptr;      // [n_embd, n_q]; null with a fused attn_qkv
+    const GgufTensorInfo* attn_k = nullptr;      // [n_embd, n_kv]; null with a fused attn_qkv
+    const GgufTensorInfo* attn_v = nullptr;      // [n_embd, n_kv]; null with a fused attn_qkv
+    const GgufTensorInfo* attn_qkv = nullptr;    // [n_embd, n_q + 2 n_kv], rows Q, K, V (fused_qkv), or null
+    const GgufTensorInfo* attn_q_bias = nullptr; // [n_q] F32 (qkv_bias; null otherwise)
+    const GgufTensorInfo* attn_k_bias = nullptr; // [n_kv] F32 (qkv_bias)
+    const GgufTensorInfo* attn_v_bias = nullptr; // [n_kv] F32 (qkv_bias)
+    const GgufTensorInfo* attn_q_norm = nullptr; // [head_dim] F32 (qk_norm; null otherwise)
+    const GgufTensorInfo* attn_k_norm = nullptr; // [head_dim] F32 (qk_norm)
+    const GgufTensorInfo* attn_output = nullptr; // [n_q, n_embd]
     const GgufTensorInfo* ffn_norm = nullptr;    // [n_embd] F32
-    const GgufTensorInfo* ffn_gate = nullptr;    // [n_embd, n_ff]
-    const GgufTensorInfo* ffn_up = nullptr;      // [n_embd, n_ff]
+    const GgufTensorInfo* ffn_gate = nullptr;    // [n_embd, n_ff]; null with a fused ffn_up
+    const GgufTensorInfo* ffn_up = nullptr;      // [n_embd, n_ff], or [n_embd, 2 n_ff] rows gate then up (fused_gate_up)
     const GgufTensorInfo* ffn_down = nullptr;    // [n_ff, n_embd]
     const GgufTensorInfo* router = nullptr;      // [n_embd, n_router_groups] F32 gate logits (octet), or null
 };
@@ -33,14 +39,22 @@ struct ModelWeights {
     const GgufTensorInfo* output = nullptr;      // [n_embd, n_vocab]; = token_embd when tied
     bool output_tied = false;                    // the file has no output.weight
     const GgufTensorInfo* rope_freqs = nullptr;  // [n_rot / 2] F32 frequency factors, or null
+    const GgufTensorInfo* rope_factors_long = nullptr;  // [head_dim / 2] F32 LongRoPE factors (long_rope), or null
+    const GgufTensorInfo* rope_factors_short = nullptr; // [head_dim / 2] F32, or null
     std::vector<LayerWeights> layers;            // [n_layer]
     int64_t n_router_groups = 0;                 // head groups the routers gate; 0: no router
+    const ArchitectureInfo* arch = nullptr;      // the architecture's row (never null once bound)
 
     bool has_router() const { return n_router_groups > 0; }
 };
 
 // Binds the tensors; call validate_model() first (it checks presence and shapes). Errors when
-// a vector tensor (norm, bias, rope_freqs) is not F32.
+// a vector tensor (norm, bias, RoPE factors) is not F32.
 Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& params);
+
+// The factors RoPE divides its frequencies by for sequences of up to n_ctx positions, as
+// llama.cpp chooses them: rope_freqs when present; else LongRoPE's long factors when n_ctx
+// exceeds rope.scaling.original_context_length and its short factors otherwise; else null.
+const GgufTensorInfo* rope_factors(const ModelWeights& weights, const ModelParams& params, int64_t n_ctx);
 
 } // namespace octo

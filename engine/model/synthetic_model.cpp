@@ -3,6 +3,8 @@
 #include <cmath>
 #include <random>
 
+#include "engine/model/architecture.h"
+
 namespace octo {
 
 namespace {
@@ -36,20 +38,30 @@ private:
     Status status_ = Ok{};
 };
 
+int64_t head_dim_of(const SyntheticModelSpec& s) { return s.head_dim > 0 ? s.head_dim : s.n_embd / s.n_head; }
+
 } // namespace
 
 int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
-    const int64_t n_embd_kv = s.n_embd / s.n_head * s.n_head_kv;
-    int64_t per_layer = 2 * s.n_embd * s.n_embd + 2 * s.n_embd * n_embd_kv + 3 * s.n_embd * s.n_ff + 2 * s.n_embd;
-    if (s.architecture == "qwen2") per_layer += s.n_embd + 2 * n_embd_kv;
+    const int64_t head_dim = head_dim_of(s);
+    const int64_t n_q = head_dim * s.n_head;
+    const int64_t n_embd_kv = head_dim * s.n_head_kv;
+    int64_t per_layer = 2 * s.n_embd * n_q + 2 * s.n_embd * n_embd_kv + 3 * s.n_embd * s.n_ff + 2 * s.n_embd;
+    if (s.architecture == "qwen2") per_layer += n_q + 2 * n_embd_kv;
+    if (s.architecture == "qwen3") per_layer += 2 * head_dim;
     if (s.architecture == "octet") per_layer += s.n_embd * s.router_groups;
     const int64_t output = s.tied_output ? 0 : s.n_vocab * s.n_embd;
-    const int64_t freqs = s.rope_freqs ? s.n_embd / s.n_head / 2 : 0;
+    int64_t freqs = s.rope_freqs ? head_dim / 2 : 0;
+    if (s.architecture == "phi3" && s.long_rope_original_context > 0) freqs += head_dim;
     return s.n_vocab * s.n_embd + output + s.n_embd + s.n_layer * per_layer + freqs;
 }
 
 Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
-    if (s.n_head <= 0 || s.n_head_kv <= 0 || s.n_embd % s.n_head != 0) {
+    const ArchitectureInfo* arch = find_architecture(s.architecture);
+    if (!arch) {
+        return make_error(ErrorCode::InvalidArgument, "synthetic model: " + unsupported_architecture_message(s.architecture));
+    }
+    if (s.n_head <= 0 || s.n_head_kv <= 0 || (s.head_dim <= 0 && s.n_embd % s.n_head != 0)) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: inconsistent shape");
     }
     if (s.n_vocab < 4) {
@@ -57,7 +69,8 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     }
     GgufWriter w;
     const std::string a = s.architecture + ".";
-    const int64_t head_dim = s.n_embd / s.n_head;
+    const int64_t head_dim = head_dim_of(s);
+    const int64_t n_q = head_dim * s.n_head;
     const int64_t n_embd_kv = head_dim * s.n_head_kv;
     w.add_string("general.architecture", s.architecture);
     w.add_string("general.name", "octoscope synthetic model (random weights)");
@@ -68,7 +81,21 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     w.add_u32(a + "attention.head_count", static_cast<uint32_t>(s.n_head));
     w.add_u32(a + "attention.head_count_kv", static_cast<uint32_t>(s.n_head_kv));
     w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
-    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" ? 1e6f : 1e4f);
+    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" || s.architecture == "qwen3" ? 1e6f : 1e4f);
+    if (s.head_dim > 0) {
+        w.add_u32(a + "attention.key_length", static_cast<uint32_t>(s.head_dim));
+        w.add_u32(a + "attention.value_length", static_cast<uint32_t>(s.head_dim));
+    }
+    if (arch->sliding_window) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
+    const bool long_rope = arch->long_rope && s.long_rope_original_context > 0;
+    if (long_rope) {
+        const double scale = static_cast<double>(s.context_length) / static_cast<double>(s.long_rope_original_context);
+        const double factor =
+            scale > 1.0 ? std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(s.long_rope_original_context)))
+                        : 1.0;
+        w.add_u32(a + "rope.scaling.original_context_length", static_cast<uint32_t>(s.long_rope_original_context));
+        w.add_f32(a + "rope.scaling.attn_factor", static_cast<float>(factor));
+    }
     if (s.architecture == "octet") w.add_u32(a + "router.group_count", static_cast<uint32_t>(s.router_groups));
     write_ascii_vocab(w, s.n_vocab);
     if (!s.chat_template.empty()) w.add_string("tokenizer.chat_template", s.chat_template);
@@ -83,23 +110,39 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     for (int64_t l = 0; l < s.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         f.add(b + "attn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        f.matrix(b + "attn_q.weight", s.n_embd, s.n_embd, type(MatrixRole::AttnQ, l));
-        f.matrix(b + "attn_k.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnK, l));
-        f.matrix(b + "attn_v.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnV, l));
-        if (s.architecture == "qwen2") {
-            f.add(b + "attn_q.bias", {s.n_embd}, TensorType::F32, 0.0f, 0.5f);
+        if (arch->fused_qkv) { // typed as a mix types Q (llama-quantize's own rule for attn_qkv differs)
+            f.matrix(b + "attn_qkv.weight", s.n_embd, n_q + 2 * n_embd_kv, type(MatrixRole::AttnQ, l));
+        } else {
+            f.matrix(b + "attn_q.weight", s.n_embd, n_q, type(MatrixRole::AttnQ, l));
+            f.matrix(b + "attn_k.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnK, l));
+            f.matrix(b + "attn_v.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnV, l));
+        }
+        if (arch->qkv_bias) {
+            f.add(b + "attn_q.bias", {n_q}, TensorType::F32, 0.0f, 0.5f);
             f.add(b + "attn_k.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
             f.add(b + "attn_v.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
         }
-        f.matrix(b + "attn_output.weight", s.n_embd, s.n_embd, type(MatrixRole::AttnOutput, l));
+        if (arch->qk_norm) {
+            f.add(b + "attn_q_norm.weight", {head_dim}, TensorType::F32, 1.0f, 0.5f);
+            f.add(b + "attn_k_norm.weight", {head_dim}, TensorType::F32, 1.0f, 0.5f);
+        }
+        f.matrix(b + "attn_output.weight", n_q, s.n_embd, type(MatrixRole::AttnOutput, l));
         f.add(b + "ffn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
-        f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
+        if (arch->fused_gate_up) { // rows gate, then up
+            f.matrix(b + "ffn_up.weight", s.n_embd, 2 * s.n_ff, type(MatrixRole::FfnUp, l));
+        } else {
+            f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
+            f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
+        }
         f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
         if (s.architecture == "octet") f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
     }
     // Drawn last so that a model with and without factors shares every other weight.
     if (s.rope_freqs) f.add("rope_freqs.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);
+    if (long_rope) {
+        f.add("rope_factors_long.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);
+        f.add("rope_factors_short.weight", {head_dim / 2}, TensorType::F32, 1.25f, 0.25f);
+    }
     if (!f.status()) return f.status().error();
     return w.to_bytes();
 }

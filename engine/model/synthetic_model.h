@@ -1,4 +1,4 @@
-// Random-weight `llama` / `qwen2` models written with GgufWriter: for tests that must not
+// Random-weight models of every supported architecture written with GgufWriter: for tests that must not
 // depend on downloaded files, for `octoscope-cli bench` at realistic sizes, and for the
 // quick-start demo. Every matrix is stored in one chosen weight type, or in the per-matrix types
 // of a llama-quantize mix such as Q4_K_M (quant_mix.h); norms, biases and routers are F32. The
@@ -19,7 +19,9 @@
 namespace octo {
 
 struct SyntheticModelSpec {
-    std::string architecture = "llama"; // "qwen2" adds q/k/v biases and NeoX RoPE; "octet" routers
+    // "qwen2" adds q/k/v biases; "qwen3" q/k norms; "phi3" fuses QKV and gate/up; "octet" routers.
+    // The tensors follow the architecture's row in architecture.h.
+    std::string architecture = "llama";
     TensorType weight_type = TensorType::F32; // every matrix's type, unless `mix` is set
     // Matrices typed as llama-quantize's mix would type them (quant_mix.h), instead of weight_type.
     std::optional<QuantMix> mix = std::nullopt;
@@ -29,9 +31,15 @@ struct SyntheticModelSpec {
     int64_t n_head = 4;
     int64_t n_head_kv = 2;
     int64_t n_layer = 2;
+    int64_t head_dim = 0;     // attention.key_length/value_length; 0: n_embd / n_head, keys not written
     int64_t context_length = 64;
     bool tied_output = false; // no output.weight: the embedding doubles as the output matrix
     bool rope_freqs = false;  // add a rope_freqs.weight tensor of frequency factors
+    // phi3: LongRoPE factor tensors rope_factors_long/short (values in [1, 3] and [1, 1.5]), the
+    // original context length they switch at and the attention factor sqrt(1 + ln(s)/ln(orig))
+    // with s = context_length / orig, as convert_hf_to_gguf.py writes it.
+    int64_t long_rope_original_context = 0; // 0: no factors
+    int64_t sliding_window = 0; // phi3: attention.sliding_window (always written for phi3; 0: none)
     uint32_t seed = 1;
     std::string chat_template = {}; // tokenizer.chat_template (Jinja text); empty: none
     int64_t router_groups = 8;      // "octet" only: head groups of the per-layer routers

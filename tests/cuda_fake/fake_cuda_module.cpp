@@ -239,7 +239,7 @@ int octo_cuda_rope(OctoCudaContext* ctx, float* x, int64_t n_tokens, int64_t n_h
                    const int32_t* positions, const OctoCudaRope* p, char* err, size_t err_len) {
     FAKE_ENTER("octo_cuda_rope");
     const octo::RopeParams params{p->layout == OCTO_CUDA_ROPE_NEOX ? octo::RopeLayout::NeoX : octo::RopeLayout::Normal,
-                                  p->n_rot, p->freq_base, p->freq_scale, p->freq_factors};
+                                  p->n_rot, p->freq_base, p->freq_scale, p->freq_factors, p->attn_factor};
     ctx->cpu->rope(x, n_tokens, n_heads, head_dim, std::span<const int32_t>(positions, static_cast<size_t>(n_tokens)),
                    params);
     return OCTO_CUDA_OK;

@@ -52,12 +52,17 @@ Result<std::vector<float>> run(const Model& model, Backend& b) {
 }
 
 TEST(CudaBackendFake, ForwardPassMatchesTheCpuBackendBitForBit) {
-    for (const std::string arch : {"llama", "qwen2", "octet"}) {
+    for (const std::string arch : {"llama", "qwen2", "qwen3", "phi3", "octet"}) {
         for (TensorType type : {TensorType::F32, TensorType::Q8_0, TensorType::Q4_K}) {
             SyntheticModelSpec spec;
             spec.architecture = arch;
             spec.weight_type = type;
             spec.rope_freqs = arch == "llama";
+            if (arch == "qwen3") spec.head_dim = 128; // n_head * head_dim = 512 != n_embd
+            if (arch == "phi3") {                     // LongRoPE's long factors and attention factor
+                spec.long_rope_original_context = 32;
+                spec.sliding_window = 63;
+            }
             if (arch == "octet") spec.n_head = spec.router_groups; // one head per group
             auto m = test::load_synthetic(spec);
             ASSERT_TRUE(m.model);

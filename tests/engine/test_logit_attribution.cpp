@@ -44,9 +44,11 @@ std::vector<TokenProbe> evaluate(const Model& m, Backend& b, const SessionOption
 
 // DLA of every position toward the next prompt token equals Σ over the head's explicit
 // contribution W_h z_h times (g ⊙ u_t) / rms, computed in double from dequantised weights.
-TEST(LogitAttribution, MatchesExplicitContributions) {
-    const LoadedModel m = test::load_synthetic(spec());
+// Also on qwen3 with 8 heads of 64 (attention 512 wide, n_embd 256) and its q/k norms.
+void check_explicit_contributions(const SyntheticModelSpec& model_spec) {
+    const LoadedModel m = test::load_synthetic(model_spec);
     const ModelParams& p = m.model->params();
+    const int64_t n_q = p.n_embd_q();
     auto b = backend();
     SessionOptions o;
     o.instrument.head_outputs = true;
@@ -61,7 +63,7 @@ TEST(LogitAttribution, MatchesExplicitContributions) {
         const std::vector<float> u = dequantize_rows(*w.output, kPrompt[t + 1], 1).value();
         for (int64_t l = 0; l < p.n_layer; ++l) {
             const std::vector<float> w_o = dequantize_rows(*w.layers[l].attn_output, 0, p.n_embd).value();
-            const std::span<const float> z(probe.head_outputs.data() + l * p.n_embd, static_cast<size_t>(p.n_embd));
+            const std::span<const float> z(probe.head_outputs.data() + l * n_q, static_cast<size_t>(n_q));
             const std::vector<double> c = head_contributions(w_o, z, p.n_head, p.head_dim()); // [n_head][n_embd]
             for (int64_t h = 0; h < p.n_head; ++h) {
                 double want = 0.0, scale = 0.0;
@@ -73,12 +75,19 @@ TEST(LogitAttribution, MatchesExplicitContributions) {
                 want *= probe.final_inv_rms;
                 scale *= probe.final_inv_rms;
                 EXPECT_NEAR(probe.dla[static_cast<size_t>(l * p.n_head + h)], want, 1e-5 * scale + 1e-7)
-                    << "position " << t << " layer " << l << " head " << h;
+                    << p.architecture << " position " << t << " layer " << l << " head " << h;
             }
         }
     }
     // The last position awaits its target until attribute() or the next eval.
     EXPECT_TRUE(probes.back().dla.empty());
+}
+
+TEST(LogitAttribution, MatchesExplicitContributions) {
+    check_explicit_contributions(spec());
+    SyntheticModelSpec qwen3 = spec("qwen3");
+    qwen3.head_dim = 64;
+    check_explicit_contributions(qwen3);
 }
 
 // final_inv_rms is the output norm's scale: logits = output · (g ⊙ x / rms).

@@ -27,7 +27,7 @@ using test::relative_l2;
 // F32 weights compute in float on both sides; F16 and quantised weights go through cuBLAS with
 // F16 operands in prefill (tests/gpu/test_op_parity.cpp), which the residual stream carries on.
 double logit_bound(const Model& model) {
-    return model.weights().layers.at(0).attn_q->type.type == TensorType::F32 ? 1e-4 : 5e-3;
+    return model.weights().layers.at(0).attn_output->type.type == TensorType::F32 ? 1e-4 : 5e-3;
 }
 
 std::vector<std::vector<int32_t>> reference_prompts(const std::filesystem::path& json_file) {
@@ -110,6 +110,13 @@ TEST_F(GpuModelParity, Qwen2TinyEveryTypeFirstStepLogits) {
     }
 }
 
+// phi3 (README "archs/"): fused QKV and gate/up split into row ranges of one uploaded tensor.
+TEST_F(GpuModelParity, Phi3TinyEveryTypeFirstStepLogits) {
+    for (const char* file : {"phi3-tiny-f32.gguf", "phi3-tiny-q8_0.gguf", "phi3-tiny-q4_k_m.gguf"}) {
+        compare_reference_prompts(dir_ / "archs" / file, dir_ / "archs" / "phi3_tiny_ref.json");
+    }
+}
+
 TEST_F(GpuModelParity, Stories260KGreedyTokensIdentical) {
     OCTO_CUDA_OR_SKIP(cuda);
     auto cpu = test::make_cpu_backend();
@@ -120,15 +127,22 @@ TEST_F(GpuModelParity, Stories260KGreedyTokensIdentical) {
     }
 }
 
-TEST(GpuSyntheticParity, EveryWeightTypeLlamaAndQwen2) {
+// qwen3 with a head size that is not n_embd / n_head; phi3 with LongRoPE's long factors and
+// attention factor (a context above the original one).
+TEST(GpuSyntheticParity, EveryWeightTypeEveryArchitecture) {
     OCTO_CUDA_OR_SKIP(cuda);
     auto cpu = test::make_cpu_backend();
     const std::vector<int32_t> prompt = {1, 17, 42, 5, 88, 63, 2, 30, 30, 71, 9, 12};
-    for (const std::string arch : {"llama", "qwen2"}) {
+    for (const std::string arch : {"llama", "qwen2", "qwen3", "phi3"}) {
         for (TensorType type : supported_tensor_types()) {
             SyntheticModelSpec spec;
             spec.architecture = arch;
             spec.weight_type = type;
+            if (arch == "qwen3") spec.head_dim = 128;
+            if (arch == "phi3") {
+                spec.long_rope_original_context = 32;
+                spec.sliding_window = 63;
+            }
             auto m = test::load_synthetic(spec);
             ASSERT_TRUE(m.model);
             const double err = relative_l2(first_step_logits(*m.model, *cuda, prompt), first_step_logits(*m.model, *cpu, prompt));

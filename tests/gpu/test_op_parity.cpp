@@ -143,7 +143,7 @@ TEST(GpuOpParity, NormsAndElementwise) {
               }), kFloatBound) << "softmax_rows";
 }
 
-TEST(GpuOpParity, RopeBothLayoutsPartialRotationAndFrequencyFactors) {
+TEST(GpuOpParity, RopeBothLayoutsPartialRotationFrequencyFactorsAndAttentionFactor) {
     OCTO_CUDA_OR_SKIP(cuda);
     auto cpu = test::make_cpu_backend();
     constexpr int64_t kTokens = 6, kHeads = 4, kHeadDim = 32;
@@ -153,7 +153,8 @@ TEST(GpuOpParity, RopeBothLayoutsPartialRotationAndFrequencyFactors) {
     for (RopeLayout layout : {RopeLayout::Normal, RopeLayout::NeoX}) {
         for (int64_t n_rot : {kHeadDim, kHeadDim / 2}) {
             for (bool with_factors : {false, true}) {
-                RopeParams p{layout, n_rot, 500000.0, 0.5, with_factors && n_rot == kHeadDim / 2 ? factors.data() : nullptr};
+                RopeParams p{layout, n_rot, 500000.0, 0.5, with_factors && n_rot == kHeadDim / 2 ? factors.data() : nullptr,
+                             with_factors ? 1.1832160f : 1.0f}; // LongRoPE's attention factor for 4x a 32-position context
                 const double err = compare(*cuda, *cpu, {random_floats(kTokens * kHeads * kHeadDim, 5)},
                                            [&](Backend& b, auto& bufs) -> DeviceBuffer& {
                                                b.rope(bufs[0]->data(), kTokens, kHeads, kHeadDim, positions, p);

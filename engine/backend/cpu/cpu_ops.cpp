@@ -82,8 +82,8 @@ void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_
             double theta = positions[t] * params.freq_scale * std::pow(params.freq_base, -2.0 * static_cast<double>(i) /
                                                                           static_cast<double>(params.n_rot));
             if (params.freq_factors) theta /= params.freq_factors[i];
-            cos_theta[i] = static_cast<float>(std::cos(theta));
-            sin_theta[i] = static_cast<float>(std::sin(theta));
+            cos_theta[i] = static_cast<float>(std::cos(theta)) * params.attn_factor;
+            sin_theta[i] = static_cast<float>(std::sin(theta)) * params.attn_factor;
         }
         for (int64_t h = 0; h < n_heads; ++h) {
             float* head = x + (t * n_heads + h) * head_dim; // [head_dim]

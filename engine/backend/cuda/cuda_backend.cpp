@@ -171,7 +171,7 @@ Result<std::unique_ptr<KvCache>> CudaBackend::create_kv_cache(const KvCacheShape
 }
 
 const OctoCudaWeight* CudaBackend::device_weight(const WeightMatrix& w) {
-    if (auto it = weights_.find(w.data); it != weights_.end()) return it->second;
+    if (auto it = weights_.find({w.data, w.n_out}); it != weights_.end()) return it->second;
     OctoCudaWeight* dev = nullptr;
     if (!guarded([&](char* err, size_t len) {
             return api_->weight_upload(ctx_, static_cast<uint32_t>(w.type), w.data, w.n_in, w.n_out, w.row_bytes, &dev,
@@ -179,7 +179,7 @@ const OctoCudaWeight* CudaBackend::device_weight(const WeightMatrix& w) {
         })) {
         return nullptr;
     }
-    weights_.emplace(w.data, dev);
+    weights_.emplace(std::pair{w.data, w.n_out}, dev);
     return dev;
 }
 
@@ -246,7 +246,7 @@ void CudaBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head
     const float* factors = params.freq_factors ? device_constant(params.freq_factors, params.n_rot / 2) : nullptr;
     if (params.freq_factors && !factors) return;
     const OctoCudaRope p{params.layout == RopeLayout::NeoX ? OCTO_CUDA_ROPE_NEOX : OCTO_CUDA_ROPE_NORMAL, params.n_rot,
-                         params.freq_base, params.freq_scale, factors};
+                         params.freq_base, params.freq_scale, factors, params.attn_factor};
     guarded([&](char* err, size_t len) {
         return api_->rope(ctx_, x, n_tokens, n_heads, head_dim, positions.data(), &p, err, len);
     });

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "engine/backend/backend.h"
 #include "engine/backend/cuda/cuda_api.h"
@@ -89,7 +90,9 @@ private:
     std::string device_name_;
     std::optional<Error> error_;
     std::map<const float*, int64_t> buffers_; // device base -> floats, for device_constant
-    std::unordered_map<const uint8_t*, OctoCudaWeight*> weights_;
+    // Uploaded weights by host address and rows: a fused tensor's row ranges (e.g. phi3's Q of
+    // attn_qkv) start at the tensor's address, so the address alone does not name a matrix.
+    std::map<std::pair<const uint8_t*, int64_t>, OctoCudaWeight*> weights_;
     std::unordered_map<const float*, float*> constants_;
     bool reference_noted_ = false; // the exact fallback for reference precision was logged
 };

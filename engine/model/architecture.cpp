@@ -1,0 +1,77 @@
+#include "engine/model/architecture.h"
+
+#include <array>
+#include <cstdio>
+
+namespace octo {
+
+namespace {
+
+// Each row as llama.cpp loads the architecture (qwen3 from later llama.cpp than c392e50, which
+// lacks it). docs/models.md says how each was verified.
+constexpr std::array kArchitectures = {
+    ArchitectureInfo{.name = "llama", .rope_freqs = true},
+    ArchitectureInfo{.name = "qwen2", .neox_rope = true, .qkv_bias = true, .rope_freqs = true},
+    ArchitectureInfo{.name = "qwen3", .neox_rope = true, .qk_norm = true},
+    ArchitectureInfo{.name = "phi3",
+                     .neox_rope = true,
+                     .fused_qkv = true,
+                     .fused_gate_up = true,
+                     .long_rope = true,
+                     .sliding_window = true},
+    ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true},
+};
+
+std::string number(double v) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.6g", v);
+    return s;
+}
+
+} // namespace
+
+const ArchitectureInfo* find_architecture(std::string_view name) {
+    for (const ArchitectureInfo& a : kArchitectures) {
+        if (a.name == name) return &a;
+    }
+    return nullptr;
+}
+
+std::span<const ArchitectureInfo> supported_architectures() { return kArchitectures; }
+
+std::string supported_architecture_list() {
+    std::string out;
+    for (const ArchitectureInfo& a : kArchitectures) out.append(out.empty() ? "" : ", ").append(a.name);
+    return out;
+}
+
+std::string unsupported_architecture_message(std::string_view name) {
+    return "architecture '" + std::string(name) + "' is not supported (supported: " + supported_architecture_list() + ")";
+}
+
+std::vector<std::string> architecture_features(const ArchitectureInfo& a, const ModelParams& p, const GgufFile& file) {
+    std::vector<std::string> f;
+    f.emplace_back(a.neox_rope ? "NeoX RoPE" : "RoPE");
+    if (a.fused_qkv) f.emplace_back("fused QKV");
+    if (a.fused_gate_up) f.emplace_back("fused gate/up");
+    if (a.qkv_bias) f.emplace_back("q/k/v biases");
+    if (a.qk_norm) f.emplace_back("per-head q/k RMSNorm");
+    if (p.n_embd_q() != p.n_embd) {
+        f.push_back("head size " + std::to_string(p.head_dim()) + " (n_head x head size " + std::to_string(p.n_embd_q()) +
+                    " != n_embd " + std::to_string(p.n_embd) + ")");
+    }
+    if (p.n_head_kv != p.n_head) f.push_back("grouped-query attention (" + std::to_string(p.n_head_kv) + " KV heads)");
+    if (a.rope_freqs && file.find_tensor("rope_freqs.weight")) f.emplace_back("RoPE frequency factors");
+    if (a.long_rope && file.find_tensor("rope_factors_long.weight")) {
+        f.push_back("LongRoPE (long factors above " + std::to_string(p.rope_orig_context) +
+                    " positions, attention factor " + number(p.rope_attn_factor) + ")");
+    }
+    if (a.sliding_window && p.sliding_window > 0) {
+        f.push_back("sliding window " + std::to_string(p.sliding_window) + " (contexts limited to it)");
+    }
+    if (p.rope_freq_scale != 1.0) f.push_back("linear RoPE scaling x" + number(1.0 / p.rope_freq_scale));
+    if (a.router) f.push_back("head-group router (" + std::to_string(p.n_router_groups) + " groups)");
+    return f;
+}
+
+} // namespace octo

@@ -1,0 +1,51 @@
+// The architectures the forward pass runs, each described as data: how it differs from the
+// plain `llama` block (RMSNorm, separate Q/K/V projections, SwiGLU with separate gate and up,
+// RoPE on pairs (2i, 2i+1)). Loading (model_params, model_validation, model_weights), the forward
+// pass (inference/llama_forward) and `octoscope-cli info` read these flags instead of comparing
+// names, so an architecture that recombines existing features is one row in architecture.cpp
+// (plus its tests); a new kind of step needs a new flag and the code that honours it.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/gguf/gguf_file.h"
+#include "engine/model/model_params.h"
+
+namespace octo {
+
+struct ArchitectureInfo {
+    std::string_view name;     // general.architecture
+    bool neox_rope = false;    // RoPE rotates pairs (x[i], x[i + n_rot/2]) instead of (x[2i], x[2i+1])
+    bool qkv_bias = false;     // blk.N.attn_{q,k,v}.bias [n_q], [n_kv], [n_kv] are required
+    bool fused_qkv = false;    // blk.N.attn_qkv [n_embd -> n_q + 2 n_kv], rows Q then K then V
+    bool fused_gate_up = false; // blk.N.ffn_up [n_embd -> 2 n_ff], rows gate then up (no ffn_gate)
+    bool qk_norm = false;      // blk.N.attn_{q,k}_norm [head_dim]: RMSNorm of every head before RoPE
+    bool rope_freqs = false;   // an optional rope_freqs.weight [n_rot/2] divides the frequencies
+    bool long_rope = false;    // optional rope_factors_long/short [head_dim/2] (LongRoPE), chosen by context
+    bool sliding_window = false; // <arch>.attention.sliding_window W: a query sees only keys p - j < W
+    bool router = false;       // router.group_count and blk.N.router.weight gate head groups (octet)
+};
+
+// The row of a supported architecture, or null.
+const ArchitectureInfo* find_architecture(std::string_view name);
+
+// Every supported architecture, in the order they are listed to users.
+std::span<const ArchitectureInfo> supported_architectures();
+
+// "llama, qwen2, qwen3, phi3, octet"
+std::string supported_architecture_list();
+
+// The one sentence that refuses a file of an architecture the engine does not run.
+std::string unsupported_architecture_message(std::string_view name);
+
+// What a model of this architecture does beyond the plain llama block, one short phrase each
+// (`octoscope-cli info`): e.g. "fused QKV", "per-head q/k RMSNorm", "NeoX RoPE",
+// "sliding window 2047". Uses the file's values and optional tensors where they matter (window,
+// head size, RoPE factors).
+std::vector<std::string> architecture_features(const ArchitectureInfo& arch, const ModelParams& p,
+                                               const GgufFile& file);
+
+} // namespace octo
