@@ -11,6 +11,7 @@
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/quantize.h"
+#include "tests/support/cpu_paths.h"
 #include "tests/support/error_norms.h"
 #include "tests/support/quantised_matrix.h"
 
@@ -39,18 +40,9 @@ std::vector<float> random_vector(size_t n, uint32_t seed) {
 
 std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
-std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) {
-    auto b = CpuBackend::create({threads, path});
-    return b ? std::move(b.value()) : nullptr;
-}
+std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) { return test::cpu_backend(path, threads); }
 
-std::vector<CpuPath> optimised_paths() {
-    std::vector<CpuPath> paths;
-    for (CpuPath path : kCpuPaths) {
-        if (path != CpuPath::Scalar && cpu_supports(path)) paths.push_back(path);
-    }
-    return paths;
-}
+std::vector<CpuPath> optimised_paths() { return test::optimised_cpu_paths(); }
 
 // Row lengths every type can store: 512 (two K-quant super-blocks) and, for plain types, 172.
 int64_t row_length(TensorType t, bool odd) {

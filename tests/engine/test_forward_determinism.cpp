@@ -12,6 +12,7 @@
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
+#include "tests/support/cpu_paths.h"
 #include "tests/support/error_norms.h"
 #include "tests/support/loaded_model.h"
 
@@ -53,13 +54,7 @@ std::string label(const std::string& arch, TensorType t) {
     return arch + " " + std::string(tensor_type_info(static_cast<uint32_t>(t))->name);
 }
 
-std::vector<CpuPath> optimised_paths() {
-    std::vector<CpuPath> paths;
-    for (CpuPath path : kCpuPaths) {
-        if (path != CpuPath::Scalar && cpu_supports(path)) paths.push_back(path);
-    }
-    return paths;
-}
+std::vector<CpuPath> optimised_paths() { return test::optimised_cpu_paths(); }
 
 // Both paths multiply exactly the same dequantised weights; the optimised kernels only sum in
 // another order, so the logits agree to float rounding: relative L2 below 1e-4 for every type.

@@ -15,6 +15,7 @@
 #include "engine/core/half.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/quantize.h"
+#include "tests/support/cpu_paths.h"
 #include "tests/support/error_norms.h"
 #include "tests/support/quantised_matrix.h"
 
@@ -144,18 +145,9 @@ std::vector<float> random_vector(size_t n, uint32_t seed) {
     return v;
 }
 
-std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) {
-    auto b = CpuBackend::create({threads, path});
-    return b ? std::move(b.value()) : nullptr;
-}
+std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) { return test::cpu_backend(path, threads); }
 
-std::vector<CpuPath> optimised_paths() {
-    std::vector<CpuPath> paths;
-    for (CpuPath path : kCpuPaths) {
-        if (path != CpuPath::Scalar && cpu_supports(path)) paths.push_back(path);
-    }
-    return paths;
-}
+std::vector<CpuPath> optimised_paths() { return test::optimised_cpu_paths(); }
 
 // Row lengths: an odd number of 32-blocks, and three K-quant super-blocks.
 int64_t row_length(TensorType t) { return is_k_quant(t) ? 768 : 480; }
