@@ -1,6 +1,7 @@
 // Reference integer kernels: one (row, token) dot product at a time, block by block, the
 // integer products of each block summed exactly and the block's float terms added left to right.
 #include <cstring>
+#include <type_traits>
 
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/quant_matmul.h"
@@ -51,44 +52,26 @@ float dot_q8_0(const uint8_t* w, const ActQ8_0* x, int64_t nb) {
     return sum;
 }
 
-float dot_q4_0(const uint8_t* w, const ActQ8_0* x, int64_t nb) {
+// Q4_0 / Q5_0 (value = q - offset, Q8_0 activations) and Q4_1 / Q5_1 (value = d·q + m, Q8_1
+// activations: the block adds d·dx·Σ q·x + m·s).
+template <bool kFifthBit, bool kMin>
+float dot_q45(const uint8_t* w, const std::conditional_t<kMin, ActQ8_1, ActQ8_0>* x, int64_t nb) {
+    constexpr int kBytes = kFifthBit ? (kMin ? kQ5_1Bytes : kQ5_0Bytes) : (kMin ? kQ4_1Bytes : kQ4_0Bytes);
+    constexpr int kHead = kMin ? 4 : 2; // d (and m) before qh / qs
     float sum = 0.0f;
     int q[32];
-    for (int64_t b = 0; b < nb; ++b, w += kQ4_0Bytes) {
-        nibbles32(w + 2, q);
-        for (int& v : q) v -= 8;
-        sum += half_at(w) * x[b].d * static_cast<float>(dot32(q, x[b].qs));
-    }
-    return sum;
-}
-
-float dot_q5_0(const uint8_t* w, const ActQ8_0* x, int64_t nb) {
-    float sum = 0.0f;
-    int q[32];
-    for (int64_t b = 0; b < nb; ++b, w += kQ5_0Bytes) {
-        five_bit32(w + 2, w + 6, q);
-        for (int& v : q) v -= 16;
-        sum += half_at(w) * x[b].d * static_cast<float>(dot32(q, x[b].qs));
-    }
-    return sum;
-}
-
-float dot_q4_1(const uint8_t* w, const ActQ8_1* x, int64_t nb) {
-    float sum = 0.0f;
-    int q[32];
-    for (int64_t b = 0; b < nb; ++b, w += kQ4_1Bytes) {
-        nibbles32(w + 4, q);
-        sum += half_at(w) * x[b].d * static_cast<float>(dot32(q, x[b].qs)) + half_at(w + 2) * x[b].s;
-    }
-    return sum;
-}
-
-float dot_q5_1(const uint8_t* w, const ActQ8_1* x, int64_t nb) {
-    float sum = 0.0f;
-    int q[32];
-    for (int64_t b = 0; b < nb; ++b, w += kQ5_1Bytes) {
-        five_bit32(w + 4, w + 8, q);
-        sum += half_at(w) * x[b].d * static_cast<float>(dot32(q, x[b].qs)) + half_at(w + 2) * x[b].s;
+    for (int64_t b = 0; b < nb; ++b, w += kBytes) {
+        if constexpr (kFifthBit) {
+            five_bit32(w + kHead, w + kHead + 4, q);
+        } else {
+            nibbles32(w + kHead, q);
+        }
+        if constexpr (kMin) {
+            sum += half_at(w) * x[b].d * static_cast<float>(dot32(q, x[b].qs)) + half_at(w + 2) * x[b].s;
+        } else {
+            for (int& v : q) v -= kFifthBit ? 16 : 8;
+            sum += half_at(w) * x[b].d * static_cast<float>(dot32(q, x[b].qs));
+        }
     }
     return sum;
 }
@@ -162,10 +145,10 @@ void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
 QuantKernel scalar_quant_matmul_kernel(TensorType type) {
     switch (type) {
     case TensorType::Q8_0: return {rows<ActQ8_0, dot_q8_0, 32>};
-    case TensorType::Q4_0: return {rows<ActQ8_0, dot_q4_0, 32>};
-    case TensorType::Q5_0: return {rows<ActQ8_0, dot_q5_0, 32>};
-    case TensorType::Q4_1: return {rows<ActQ8_1, dot_q4_1, 32>};
-    case TensorType::Q5_1: return {rows<ActQ8_1, dot_q5_1, 32>};
+    case TensorType::Q4_0: return {rows<ActQ8_0, dot_q45<false, false>, 32>};
+    case TensorType::Q5_0: return {rows<ActQ8_0, dot_q45<true, false>, 32>};
+    case TensorType::Q4_1: return {rows<ActQ8_1, dot_q45<false, true>, 32>};
+    case TensorType::Q5_1: return {rows<ActQ8_1, dot_q45<true, true>, 32>};
     case TensorType::Q4_K: return {rows<ActQ8_K, dot_q45_k<false>, 256>};
     case TensorType::Q5_K: return {rows<ActQ8_K, dot_q45_k<true>, 256>};
     case TensorType::Q6_K: return {rows<ActQ8_K, dot_q6_k, 256>};
