@@ -63,11 +63,6 @@ OCTO_Z inline __m512i counts(long long lo, long long hi) {
     return _mm512_set_epi64(h, h, h, h, l, l, l, l);
 }
 
-// [a × 8 lanes, b × 8 lanes]
-OCTO_Z inline __m512 halves(float a, float b) {
-    return _mm512_insertf32x8(_mm512_set1_ps(a), _mm256_set1_ps(b), 1);
-}
-
 // --- activations in the kernels' layout -------------------------------------------------------------
 // 32-value block formats, tokens in pairs (2p, 2p + 1; the second all zeros after an odd last token),
 // per block b, 256 bytes:
