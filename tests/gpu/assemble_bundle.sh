@@ -18,6 +18,12 @@ cp -r "$src/resources" "$out/share/octoscope/resources"
 if [ -d "$src/../shared/refdata" ]; then
   mkdir -p "$out/shared/refdata"
   cp "$src"/../shared/refdata/*.gguf "$src"/../shared/refdata/*_ref.json "$out/shared/refdata/"
+  # the architectures the engine runs besides llama / qwen2 (the parity suite reads phi3's)
+  if [ -d "$src/../shared/refdata/archs" ]; then
+    mkdir -p "$out/shared/refdata/archs"
+    cp "$src"/../shared/refdata/archs/phi3-tiny-*.gguf "$src"/../shared/refdata/archs/phi3_tiny_ref.json \
+      "$out/shared/refdata/archs/"
+  fi
   chmod -R u+w "$out/shared"
 fi
 strip "$out"/bin/*
