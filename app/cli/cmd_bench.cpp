@@ -248,7 +248,7 @@ int run_bench(const BenchOptions& o) {
     }
 
     const Model& m = *bench_model.model;
-    const Precision run_precision = precision.value_or(default_precision(m.params().architecture));
+    const Precision run_precision = resolve_precision(precision, m.params().architecture);
 
     std::mt19937 rng(7);
     std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(m.params().n_vocab - 1));

@@ -61,7 +61,7 @@ int run_calibrate(const CalibrateOptions& o) {
                                    {"null_separation", r->null_separation},
                                    {"chance", 1.0 / kSubsystemCount},
                                    {"precision", std::string(precision_name(
-                                                     o.precision.value_or(default_precision(model.params().architecture))))}};
+                                                     resolve_precision(o.precision, model.params().architecture)))}};
     auto saved = save_calibrated_map(model, loaded->path, r->map, report);
     if (!saved) return report_error(o.json, saved.error());
     nlohmann::json out = report;

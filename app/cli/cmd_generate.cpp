@@ -74,7 +74,7 @@ int run_generate(const GenerateOptions& o) {
     auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map, o.backend);
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).
-    settings.precision = o.precision.value_or(default_precision(setup->loaded.model->params().architecture));
+    settings.precision = resolve_precision(o.precision, setup->loaded.model->params().architecture);
     size_t streamed = 0;
     auto run = run_settings(setup.value(), settings, [&](const TokenEvent& e) {
         streamed += e.visible_text.size();

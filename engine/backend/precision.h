@@ -30,4 +30,9 @@ std::optional<Precision> parse_precision(std::string_view name);
 // octet (no reference engine runs it), reference for everything else.
 Precision default_precision(std::string_view architecture);
 
+// The precision a run takes: the one asked for, else the architecture's default.
+inline Precision resolve_precision(std::optional<Precision> asked, std::string_view architecture) {
+    return asked.value_or(default_precision(architecture));
+}
+
 } // namespace octo

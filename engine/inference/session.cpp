@@ -23,7 +23,7 @@ uint64_t context_key(const Model& model, const SessionOptions& o, int64_t n_ctx)
     c.ablation_mode = ablation_mode_name(o.ablation.mode);
     c.ablation_digest = kv_digest(digest_input);
     c.measurements = static_cast<uint8_t>((o.instrument.head_norms ? kKvNorms : 0) | (o.instrument.dla ? kKvDla : 0));
-    c.precision = precision_name(o.precision.value_or(default_precision(model.params().architecture)));
+    c.precision = precision_name(resolve_precision(o.precision, model.params().architecture));
     const ModelWeights& w = model.weights();
     const GgufTensorInfo* factors = rope_factors(w, model.params(), n_ctx);
     if (factors && factors == w.rope_factors_long) c.rope_factors = "long";
@@ -84,7 +84,7 @@ Session::Session(const Model& model, Backend& backend, const SessionOptions& opt
       context_key_(context_key(model, options, n_ctx)),
       reuse_(!options.instrument.head_outputs && !options.instrument.attention && options.instrument.hidden_layer < 0),
       dla_(std::move(dla)),
-      forward_(model, backend, n_batch, options.precision.value_or(default_precision(model.params().architecture)), n_ctx),
+      forward_(model, backend, n_batch, resolve_precision(options.precision, model.params().architecture), n_ctx),
       positions_(static_cast<size_t>(n_batch)),
       write_cells_(static_cast<size_t>(n_batch)) {}
 

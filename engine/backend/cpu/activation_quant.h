@@ -11,8 +11,8 @@
 //   F16 / BF16 weights: each activation rounded to fp16 / bf16 (to nearest, ties to even).
 //
 // The scales are kept here as the floats the reference computes with (the fp16 ones widened).
-// `sum` (Σ q of a Q8_0 block) is extra: it lets kernels fold a weight offset (Q4_0's 8, Q5_0's
-// 16) into one integer product, which changes no result. Internal to engine/backend/cpu.
+// `sum` (Σ q of a Q8_0 block) comes free with the rounding; the kernels take the sums they need
+// per lane of four values themselves. Internal to engine/backend/cpu.
 #pragma once
 
 #include <cstdint>
