@@ -49,7 +49,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            emit modelLoaded();
                        },
                        [&](const host_event::LoadFailed& e) {
-                           emit loadFailed(QString::fromStdString(e.path + ": " + e.message), e.cancelled);
+                           emit loadFailed(QString::fromStdString(e.path + ": " + e.error.message), e.error.code == ErrorCode::Cancelled);
                        },
                        [&](const host_event::RunStarted& e) {
                            RunRecord r;
@@ -108,7 +108,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                                                     true);
                        },
                        [&](const host_event::CalibrationFailed& e) {
-                           emit calibrationFinished(QString::fromStdString(e.message), false);
+                           emit calibrationFinished(QString::fromStdString(e.error.message), false);
                        },
                        [&](const host_event::RunFailed& e) {
                            RunRecord* r = find(e.run_id);
@@ -120,9 +120,8 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                                shown_ = e.run_id;
                                changed = true;
                            }
-                           r->state = e.message.find("cancelled") != std::string::npos ? RunState::Cancelled
-                                                                                        : RunState::Failed;
-                           r->error = QString::fromStdString(e.message);
+                           r->state = e.error.code == ErrorCode::Cancelled ? RunState::Cancelled : RunState::Failed;
+                           r->error = QString::fromStdString(e.error.message);
                            finished = finished || e.run_id == shown_;
                            settled.push_back(e.run_id);
                            history = true;

@@ -113,7 +113,7 @@ void EngineHost::worker() {
 void EngineHost::execute(const LoadCommand& c) {
     const auto fail = [&](const Error& e) {
         log_message(e.code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Error, "cannot load " + c.path + ": " + e.message);
-        post(host_event::LoadFailed{c.path, e.message, e.code == ErrorCode::Cancelled});
+        post(host_event::LoadFailed{c.path, e});
     };
     {
         auto file = GgufFile::open(c.path);
@@ -178,40 +178,40 @@ void EngineHost::execute(const LoadCommand& c) {
 }
 
 void EngineHost::execute(const CalibrateCommand& c) {
-    if (!loaded_) return post(host_event::CalibrationFailed{"no model is loaded"});
+    if (!loaded_) return post(host_event::CalibrationFailed{make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     Loaded& l = *loaded_;
     auto train = read_probe_file(c.train);
-    if (!train) return post(host_event::CalibrationFailed{train.error().message});
+    if (!train) return post(host_event::CalibrationFailed{train.error()});
     auto dev = read_probe_file(c.dev);
-    if (!dev) return post(host_event::CalibrationFailed{dev.error().message});
+    if (!dev) return post(host_event::CalibrationFailed{dev.error()});
     CalibrationOptions options;
     options.cancel = &cancel_;
     options.progress = [this](size_t done, size_t total) {
         if (done % 8 == 0 || done == total) post(host_event::CalibrationProgress{done, total});
     };
     auto r = calibrate_head_map(*l.model, *l.backend, *l.tokenizer, train.value(), dev.value(), options);
-    if (!r) return post(host_event::CalibrationFailed{r.error().message});
+    if (!r) return post(host_event::CalibrationFailed{r.error()});
     const nlohmann::json report = {{"n_train", r->n_train}, {"n_dev", r->n_dev}, {"separation", r->separation},
                                    {"null_separation", r->null_separation},
                                    {"precision", std::string(precision_name(l.info.default_precision))}};
     auto saved = save_calibrated_map(*l.model, l.info.path, r->map, report);
-    if (!saved) return post(host_event::CalibrationFailed{saved.error().message});
+    if (!saved) return post(host_event::CalibrationFailed{saved.error()});
     auto active = resolve_head_map(*l.model); // precedence: the model's own map, then this one
-    if (!active) return post(host_event::CalibrationFailed{active.error().message});
+    if (!active) return post(host_event::CalibrationFailed{active.error()});
     l.map = active.value();
     l.info.head_map = active.value();
     post(host_event::CalibrationDone{r->separation, r->null_separation, saved.value(), active.value()});
 }
 
 void EngineHost::execute(const RunCommand& c) {
-    if (!loaded_) return post(host_event::RunFailed{c.id, "no model is loaded"});
+    if (!loaded_) return post(host_event::RunFailed{c.id, make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     Loaded& l = *loaded_;
     PromptSpec spec;
     spec.text = c.settings.prompt;
     spec.chat = c.settings.chat;
     spec.system = c.settings.system;
     auto prompt = build_prompt(l.model->file(), *l.tokenizer, spec);
-    if (!prompt) return post(host_event::RunFailed{c.id, prompt.error().message});
+    if (!prompt) return post(host_event::RunFailed{c.id, prompt.error()});
     const Precision precision = c.settings.precision.value_or(l.info.default_precision);
     host_event::RunStarted started{c.id, c.settings, prompt->text, {}, precision};
     for (int32_t id : prompt->ids) started.prompt.push_back(TokenPiece{id, l.tokenizer->token_bytes(id)});
@@ -250,8 +250,9 @@ void EngineHost::execute(const RunCommand& c) {
         // A sticky device error disables CUDA for the process: the model is loaded again on the
         // CPU (queued first), and the message says so.
         const bool reload_on_cpu = result.error().code == ErrorCode::Device && !cuda_disabled_reason().empty();
-        post(host_event::RunFailed{c.id, result.error().message +
-                                             (reload_on_cpu ? " — CUDA is now disabled; reloading the model on the CPU" : "")});
+        Error failure = result.error();
+        if (reload_on_cpu) failure.message += " — CUDA is now disabled; reloading the model on the CPU";
+        post(host_event::RunFailed{c.id, std::move(failure)});
         if (reload_on_cpu) {
             std::lock_guard lock(mutex_);
             queue_.push_front(LoadCommand{l.info.path, "cpu"});

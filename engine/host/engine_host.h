@@ -76,7 +76,7 @@ namespace host_event {
 struct LoadStarted { std::string path; uint64_t weights_bytes = 0; uint64_t kv_bytes = 0; uint64_t total_bytes = 0; };
 struct LoadProgress { double fraction = 0.0; };
 struct ModelLoaded { ModelInfo info; };
-struct LoadFailed { std::string path; std::string message; bool cancelled = false; };
+struct LoadFailed { std::string path; Error error; }; // error.code Cancelled: the user stopped it
 // `settings` as asked; `precision` the one the run takes (settings.precision or the model's default).
 struct RunStarted {
     uint64_t run_id = 0;
@@ -101,12 +101,12 @@ struct RunFinished {
     std::vector<KvBlockState> kv_blocks; // by block id, as the run left the pool
     Metric default_metric = Metric::NormShare;
 };
-struct RunFailed { uint64_t run_id = 0; std::string message; };
+struct RunFailed { uint64_t run_id = 0; Error error; }; // error.code Cancelled: the user stopped it
 struct CalibrationProgress { size_t done = 0; size_t total = 0; };
 // A calibrated head map was measured and stored; `active` is the map runs now use (a map in the
 // GGUF metadata keeps precedence over a calibrated one).
 struct CalibrationDone { double separation = 0.0; double null_separation = 0.0; std::string map_path; HeadMap active; };
-struct CalibrationFailed { std::string message; };
+struct CalibrationFailed { Error error; };
 } // namespace host_event
 
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
