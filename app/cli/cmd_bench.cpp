@@ -185,6 +185,8 @@ Result<BenchModel> synthetic_model(const SyntheticModelSpec& spec, const BenchOp
 }
 
 int run_bench(const BenchOptions& o) {
+    // The program alone (code, libraries, heap), before any model exists.
+    const std::optional<ResidentMemory> resident_program = resident_memory();
     std::optional<CpuPath> path;
     if (!o.kernels.empty()) {
         path = parse_cpu_path(o.kernels);
@@ -262,6 +264,8 @@ int run_bench(const BenchOptions& o) {
     if (auto warm = measure(m, *backend, precision, off, {prompt.front()}, 1, 1); !warm) return report_error(o.json, warm.error());
     auto plain = measure(m, *backend, precision, off, prompt, o.gen_tokens, o.repetitions);
     if (!plain) return report_error(o.json, plain.error());
+    // Resident memory of inference alone, before the instrumented runs add their per-model constants.
+    const std::optional<ResidentMemory> resident_plain = resident_memory();
     auto with_norms = measure(m, *backend, precision, norms, prompt, o.gen_tokens, o.repetitions);
     if (!with_norms) return report_error(o.json, with_norms.error());
     auto with_dla = measure(m, *backend, precision, dla, prompt, o.gen_tokens, o.repetitions);
@@ -276,7 +280,7 @@ int run_bench(const BenchOptions& o) {
         reference = std::move(r.value());
     }
 
-    // Resident memory after the runs, before the read measurement's buffer exists.
+    // Resident memory after all runs, before the read measurement's buffer exists.
     const std::optional<ResidentMemory> resident = resident_memory();
     const auto mib_or_null = [](std::optional<uint64_t> bytes) -> nlohmann::json {
         if (!bytes) return nullptr;
@@ -331,7 +335,9 @@ int run_bench(const BenchOptions& o) {
         {"decode_fraction_of_read_bandwidth", read_fraction},
         {"file_mib", static_cast<double>(bench_model.file_bytes) / kMiB},
         {"kv_mib", kv_mib},
-        {"resident_mib", mib_or_null(resident ? std::optional(resident->resident_bytes) : std::nullopt)},
+        {"program_resident_mib", mib_or_null(resident_program ? std::optional(resident_program->resident_bytes) : std::nullopt)},
+        {"resident_mib", mib_or_null(resident_plain ? std::optional(resident_plain->resident_bytes) : std::nullopt)},
+        {"resident_instrumented_mib", mib_or_null(resident ? std::optional(resident->resident_bytes) : std::nullopt)},
         {"peak_resident_mib", mib_or_null(resident ? std::optional(resident->peak_bytes) : std::nullopt)},
         {"cuda_reference", reference},
     };
@@ -362,9 +368,11 @@ int run_bench(const BenchOptions& o) {
                     100.0 * read_fraction.get<double>(), read_gbps.get<double>(), read_buffer_mib.get<double>());
     }
     std::printf("\nmemory:  file %.1f MiB, KV %.1f MiB", static_cast<double>(bench_model.file_bytes) / kMiB, kv_mib);
-    if (resident) {
-        std::printf("; resident %.1f MiB, peak %.1f MiB", static_cast<double>(resident->resident_bytes) / kMiB,
-                    static_cast<double>(resident->peak_bytes) / kMiB);
+    if (resident_plain && resident) {
+        std::printf("; resident %.1f MiB (the program alone %.1f; %.1f MiB after the instrumented runs), peak %.1f MiB",
+                    static_cast<double>(resident_plain->resident_bytes) / kMiB,
+                    resident_program ? static_cast<double>(resident_program->resident_bytes) / kMiB : 0.0,
+                    static_cast<double>(resident->resident_bytes) / kMiB, static_cast<double>(resident->peak_bytes) / kMiB);
     }
     std::printf("\n");
     if (!reference.is_null()) {

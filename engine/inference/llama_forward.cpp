@@ -64,6 +64,7 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     const GgufTensorInfo* factors = rope_factors(w, p, n_ctx);
     rope_.freq_factors = factors ? f32(factors) : nullptr;
     rope_.attn_factor = static_cast<float>(p.rope_attn_factor);
+    rope_.float_recurrence = precision == Precision::Reference;
     attn_shape_ = AttentionShape{p.n_head, p.n_head_kv, p.head_dim()};
     eps_ = static_cast<float>(p.rms_norm_eps);
     n_layer_ = p.n_layer;
@@ -77,7 +78,6 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     proj_ = backend.allocate(n_batch * n_embd_);
     gate_ = backend.allocate(n_batch * n_ff_);
     up_ = backend.allocate(n_batch * n_ff_);
-    logits_ = backend.allocate(n_batch * n_vocab_);
     if (model.weights().has_router()) {
         gates_ = backend.allocate(n_batch * p.n_router_groups);
         host_gates_.resize(static_cast<size_t>(n_batch * p.n_router_groups));
@@ -260,6 +260,10 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
     }
     if (instrument_.dla && !probes.empty()) probe_final_scale(n, probes);
     if (n_logit_rows == 0) return Ok{};
+    if (n_logit_rows > logits_rows_) { // most runs ask for one row: the batch's rows are allocated only when asked for
+        logits_ = backend_.allocate(n_logit_rows * n_vocab_);
+        logits_rows_ = n_logit_rows;
+    }
     const float* last_rows = x_->data() + (n - n_logit_rows) * n_embd_; // [n_logit_rows, n_embd]
     backend_.rms_norm(last_rows, f32(w.output_norm), normed_->data(), n_logit_rows, n_embd_, eps_);
     backend_.matmul(weight_matrix(*w.output), normed_->data(), logits_->data(), n_logit_rows, precision_);

@@ -104,7 +104,8 @@ private:
     std::unique_ptr<DeviceBuffer> proj_;   // [n_batch, n_embd]
     std::unique_ptr<DeviceBuffer> gate_;   // [n_batch, n_ff]
     std::unique_ptr<DeviceBuffer> up_;     // [n_batch, n_ff]
-    std::unique_ptr<DeviceBuffer> logits_; // [n_batch, n_vocab]
+    std::unique_ptr<DeviceBuffer> logits_; // [logits_rows_, n_vocab], grown to the most rows asked for
+    int64_t logits_rows_ = 0;
 };
 
 // The backend's view of a weight matrix tensor [n_in, n_out] (GGUF ne order).

@@ -135,8 +135,10 @@ TEST(CliBench, ReportsPrecisionBandwidthAndResidentMemory) {
     // and the tied output (64 x 32,000), all Q8_0 (34 bytes per 32 weights).
     const int64_t weights = 2 * (2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 192) + 64 * 32000;
     EXPECT_EQ(j["weight_bytes_per_token"], weights / 32 * 34);
-    EXPECT_GT(j["resident_mib"].get<double>(), 0.0);
-    EXPECT_GE(j["peak_resident_mib"].get<double>(), j["resident_mib"].get<double>());
+    EXPECT_GT(j["program_resident_mib"].get<double>(), 0.0);
+    EXPECT_GT(j["resident_mib"].get<double>(), j["program_resident_mib"].get<double>());
+    EXPECT_GE(j["resident_instrumented_mib"].get<double>(), j["resident_mib"].get<double>() * 0.9);
+    EXPECT_GE(j["peak_resident_mib"].get<double>(), j["resident_instrumented_mib"].get<double>());
     EXPECT_GT(j["file_mib"].get<double>(), 0.0);
     EXPECT_GT(j["kv_mib"].get<double>(), 0.0);
 
