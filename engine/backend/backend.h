@@ -49,6 +49,11 @@ struct RopeParams {
     double freq_scale = 1.0;      // linear position scaling (1 / rope.scaling.factor)
     const float* freq_factors = nullptr; // [n_rot / 2] (`rope_freqs`, LongRoPE's factors), or null for all 1
     float attn_factor = 1.0f;     // multiplies cos(theta) and sin(theta), in float (LongRoPE's attention factor)
+    // false: each theta_i from freq_base^(-2i / n_rot) in double (exact precision). true: the
+    // reference's float recurrence theta_i = theta_(i-1) * freq_base^(-2 / n_rot) from theta_0 = pos
+    // (reference precision: the rounding llama.cpp-based tools compute with). The CUDA backend,
+    // which runs reference precision as exact, computes the exact angles either way.
+    bool float_recurrence = false;
 };
 
 // Key/value storage: n_layer x n_cells cells of n_head_kv * head_dim floats for keys and the

@@ -95,6 +95,38 @@ TEST(CpuOps, RopeScaleAndFrequencyFactors) {
     EXPECT_EQ(with_factors, plain);
 }
 
+// Reference precision's angles: theta_i = theta_(i-1) · base^(-2 / n_rot) in float from theta_0 =
+// pos (the rounding llama.cpp-based tools compute with). Bit-identical to that float loop written
+// out here, within float error of the exact angles, and different from them in the last bits at a
+// far position.
+TEST(CpuOps, RopeFloatRecurrence) {
+    const int64_t head_dim = 64;
+    const auto x = random_vector(head_dim, 10);
+    const int32_t positions[] = {3001};
+    RopeParams p;
+    p.layout = RopeLayout::NeoX;
+    p.n_rot = head_dim;
+    p.freq_base = 10000.0;
+    auto b = make_backend();
+    auto exact = x;
+    b->rope(exact.data(), 1, 1, head_dim, positions, p);
+    p.float_recurrence = true;
+    auto recurrence = x;
+    b->rope(recurrence.data(), 1, 1, head_dim, positions, p);
+
+    std::vector<float> want = x;
+    const float step = std::pow(10000.0f, -2.0f / 64.0f);
+    float theta = 3001.0f;
+    for (int64_t i = 0; i < head_dim / 2; ++i, theta *= step) {
+        const float c = std::cos(theta), s = std::sin(theta);
+        want[i] = x[i] * c - x[i + 32] * s;
+        want[i + 32] = x[i] * s + x[i + 32] * c;
+    }
+    EXPECT_EQ(recurrence, want);
+    EXPECT_NE(recurrence, exact);
+    for (int64_t i = 0; i < head_dim; ++i) EXPECT_NEAR(recurrence[i], exact[i], 2e-3) << i; // 3001 rad: float's ulp is 2.4e-4
+}
+
 // Grouped-query causal attention over a paged cache filled by two writes to scattered cells,
 // against float64; the recorded softmax weights too.
 TEST(CpuOps, AttentionMatchesFloat64) {

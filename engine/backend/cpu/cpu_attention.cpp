@@ -43,21 +43,23 @@ void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t*
         scores[p] = dot(qh, kp, head_dim) * scale;
         max_score = std::max(max_score, scores[p]);
     }
-    float sum = 0.0f;
+    // Weights normalised before they weight the values (p = e * (1 / sum), the sum in double), the
+    // order the reference computes in.
+    double sum = 0.0;
     for (int64_t p = 0; p < n_seen; ++p) {
         scores[p] = std::exp(scores[p] - max_score);
-        sum += scores[p];
+        sum += static_cast<double>(scores[p]);
     }
+    const auto inv_sum = static_cast<float>(1.0 / sum);
+    for (int64_t p = 0; p < n_seen; ++p) scores[p] *= inv_sum;
     std::fill(oh, oh + head_dim, 0.0f);
     for (int64_t p = 0; p < n_seen; ++p) {
         const float* vp = kv.v(layer, cell[p]) + kv_offset; // [head_dim]
         const float sp = scores[p];
         for (int64_t d = 0; d < head_dim; ++d) oh[d] += sp * vp[d];
     }
-    const float inv_sum = 1.0f / sum;
-    for (int64_t d = 0; d < head_dim; ++d) oh[d] *= inv_sum;
     if (w) {
-        for (int64_t p = 0; p < n_seen; ++p) w[p] = scores[p] * inv_sum;
+        std::copy(scores, scores + n_seen, w);
         std::fill(w + n_seen, w + weights_stride, 0.0f);
     }
 }

@@ -78,12 +78,24 @@ void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_
     pool_.parallel_for(n_tokens, [&](int64_t t, int) {
         std::vector<float> cos_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
         std::vector<float> sin_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
-        for (int64_t i = 0; i < n_pairs; ++i) {
-            double theta = positions[t] * params.freq_scale * std::pow(params.freq_base, -2.0 * static_cast<double>(i) /
-                                                                          static_cast<double>(params.n_rot));
-            if (params.freq_factors) theta /= params.freq_factors[i];
-            cos_theta[i] = static_cast<float>(std::cos(theta)) * params.attn_factor;
-            sin_theta[i] = static_cast<float>(std::sin(theta)) * params.attn_factor;
+        if (params.float_recurrence) {
+            // theta_0 = pos, theta_i = theta_(i-1) * base^(-2 / n_rot), all in float.
+            const float step = std::pow(static_cast<float>(params.freq_base), -2.0f / static_cast<float>(params.n_rot));
+            float theta = static_cast<float>(positions[t]);
+            for (int64_t i = 0; i < n_pairs; ++i, theta *= step) {
+                const float ff = params.freq_factors ? params.freq_factors[i] : 1.0f;
+                const float angle = static_cast<float>(params.freq_scale) * (theta / ff);
+                cos_theta[i] = std::cos(angle) * params.attn_factor;
+                sin_theta[i] = std::sin(angle) * params.attn_factor;
+            }
+        } else {
+            for (int64_t i = 0; i < n_pairs; ++i) {
+                double theta = positions[t] * params.freq_scale *
+                               std::pow(params.freq_base, -2.0 * static_cast<double>(i) / static_cast<double>(params.n_rot));
+                if (params.freq_factors) theta /= params.freq_factors[i];
+                cos_theta[i] = static_cast<float>(std::cos(theta)) * params.attn_factor;
+                sin_theta[i] = static_cast<float>(std::sin(theta)) * params.attn_factor;
+            }
         }
         for (int64_t h = 0; h < n_heads; ++h) {
             float* head = x + (t * n_heads + h) * head_dim; // [head_dim]
