@@ -133,12 +133,7 @@ Result<Capture> CaptureController::captureShown() {
     if (!identity) return identity.error();
     context.model = std::move(identity.value());
     const ModelInfo& m = *window_->store().model();
-    for (const RunToken& t : r->tokens) { // the router's head groups per layer, as the gates were measured
-        if (!t.probe.gates.empty() && m.n_layer > 0) {
-            context.model.router_groups = static_cast<int64_t>(t.probe.gates.size()) / m.n_layer;
-            break;
-        }
-    }
+    context.model.router_groups = m.router_groups;
     context.app_version = OCTOSCOPE_VERSION;
     context.backend = m.backend;
     context.device = system_info().cpu.toStdString();

@@ -141,6 +141,8 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     m.n_params = c.model.n_params;
     m.n_ctx = c.model.n_ctx;
     m.has_router = c.model.router_groups > 0;
+    m.router_groups = c.model.router_groups;
+    m.default_metric = c.run.default_metric;
     m.default_precision = default_precision(c.model.architecture);
     m.backend = c.backend;
     m.head_map = c.head_map;

@@ -48,8 +48,11 @@ std::vector<float> HeadHeatmapView::per_head(const RunToken& t) const {
     switch (store_.metric()) {
     case Metric::Dla: return t.probe.dla;
     case Metric::Gates: {
-        if (t.probe.gates.empty()) return {};
-        const auto groups = static_cast<int64_t>(t.probe.gates.size()) / model->n_layer;
+        const int64_t groups = model->router_groups;
+        if (t.probe.gates.empty() || groups <= 0 || model->n_head % groups != 0 ||
+            static_cast<int64_t>(t.probe.gates.size()) != model->n_layer * groups) {
+            return {};
+        }
         std::vector<float> v(static_cast<size_t>(model->n_layer * model->n_head));
         for (int64_t l = 0; l < model->n_layer; ++l) {
             for (int64_t h = 0; h < model->n_head; ++h) {

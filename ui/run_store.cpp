@@ -45,11 +45,12 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
                        [&](const host_event::ModelLoaded& e) {
                            model_ = e.info;
-                           metric_ = e.info.has_router ? Metric::Gates : Metric::NormShare;
+                           metric_ = e.info.default_metric;
                            emit modelLoaded();
                        },
                        [&](const host_event::LoadFailed& e) {
-                           emit loadFailed(QString::fromStdString(e.path + ": " + e.error.message), e.error.code == ErrorCode::Cancelled);
+                           // open_model names the file in errors about it
+                           emit loadFailed(QString::fromStdString(e.error.message), e.error.code == ErrorCode::Cancelled);
                        },
                        [&](const host_event::RunStarted& e) {
                            RunRecord r;
@@ -59,7 +60,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            r.prompt_text = QString::fromStdString(e.prompt_text);
                            for (const TokenPiece& p : e.prompt) r.tokens.push_back(RunToken{p.id, p.bytes});
                            r.n_prompt = e.prompt.size();
-                           r.default_metric = model_ && model_->has_router ? Metric::Gates : Metric::NormShare;
+                           r.default_metric = model_ ? model_->default_metric : Metric::NormShare;
                            runs_.push_back(std::move(r));
                            while (runs_.size() > kMaxRuns) runs_.pop_front();
                            shown_ = e.run_id;

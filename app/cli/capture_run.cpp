@@ -6,19 +6,21 @@
 
 namespace octo::cli {
 
-Result<SettingsRun> run_settings(RunSetup& setup, const CaptureSettings& settings,
+Result<SettingsRun> run_settings(OpenedModel& setup, const CaptureSettings& settings,
                                  const std::function<void(const TokenEvent&)>& on_token) {
-    const Tokenizer& tok = *setup.loaded.tokenizer;
-    auto prompt = build_prompt(setup.loaded.model->file(), tok, capture_prompt_spec(settings));
+    const Tokenizer& tok = *setup.tokenizer;
+    auto prompt = build_prompt(setup.model->file(), tok, capture_prompt_spec(settings));
     if (!prompt) return prompt.error();
-    auto run = run_instrumented(*setup.loaded.model, *setup.backend, tok, setup.map, *setup.kv,
-                                capture_request(settings, prompt->ids), on_token);
+    InstrumentedCallbacks callbacks;
+    if (on_token) callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics&) { on_token(e); };
+    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map, *setup.kv,
+                                capture_request(settings, prompt->ids), callbacks);
     if (!run) return run.error();
     return SettingsRun{std::move(prompt.value()), std::move(run.value())};
 }
 
-Result<Capture> capture_of_run(const RunSetup& setup, const CaptureSettings& settings, const SettingsRun& run) {
-    auto identity = capture_model_identity(*setup.loaded.model);
+Result<Capture> capture_of_run(const OpenedModel& setup, const CaptureSettings& settings, const SettingsRun& run) {
+    auto identity = capture_model_identity(*setup.model);
     if (!identity) return identity.error();
     Capture c;
     c.model = std::move(identity.value());
@@ -28,7 +30,7 @@ Result<Capture> capture_of_run(const RunSetup& setup, const CaptureSettings& set
     c.settings = settings;
     c.head_map = setup.map;
     c.prompt_text = run.prompt.text;
-    for (int32_t id : run.prompt.ids) c.prompt_tokens.push_back({id, setup.loaded.tokenizer->token_bytes(id)});
+    for (int32_t id : run.prompt.ids) c.prompt_tokens.push_back({id, setup.tokenizer->token_bytes(id)});
     c.run = run.run;
     const auto& history = setup.kv->pool().history();
     c.kv_history.assign(history.begin(), history.end());

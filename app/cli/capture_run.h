@@ -4,7 +4,7 @@
 
 #include <functional>
 
-#include "app/cli/run_setup.h"
+#include "engine/host/model_setup.h"
 #include "engine/capture/capture.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
@@ -17,10 +17,10 @@ struct SettingsRun {
 };
 
 // Builds the prompt and runs it on `setup` (its model, backend, map and KV pool).
-Result<SettingsRun> run_settings(RunSetup& setup, const CaptureSettings& settings,
+Result<SettingsRun> run_settings(OpenedModel& setup, const CaptureSettings& settings,
                                  const std::function<void(const TokenEvent&)>& on_token = {});
 
 // Everything about the run for a `.octo` file (model identity hashed through the user-data index).
-Result<Capture> capture_of_run(const RunSetup& setup, const CaptureSettings& settings, const SettingsRun& run);
+Result<Capture> capture_of_run(const OpenedModel& setup, const CaptureSettings& settings, const SettingsRun& run);
 
 } // namespace octo::cli

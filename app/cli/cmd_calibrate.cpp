@@ -6,10 +6,9 @@
 #include <optional>
 
 #include "app/cli/cli_output.h"
-#include "app/cli/run_setup.h"
 #include "app/cli/commands.h"
 #include "app/cli/precision_option.h"
-#include "app/cli/model_loading.h"
+#include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/router/head_calibration.h"
@@ -40,11 +39,9 @@ int run_calibrate(const CalibrateOptions& o) {
     if (!train) return report_error(o.json, train.error());
     auto dev = read_probe_file(dev_path);
     if (!dev) return report_error(o.json, dev.error());
-    auto loaded = load_model_and_tokenizer(o.model);
-    if (!loaded) return report_error(o.json, loaded.error());
-    const Model& model = *loaded->model;
-    auto backend = make_backend(o.backend, o.threads);
-    if (!backend) return report_error(o.json, backend.error());
+    auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
+    if (!opened) return report_error(o.json, opened.error());
+    const Model& model = *opened->model;
     CalibrationOptions options;
     options.precision = o.precision;
     if (!o.json) {
@@ -52,7 +49,7 @@ int run_calibrate(const CalibrateOptions& o) {
             if (done % 25 == 0 || done == total) std::cerr << "\rprofiling probes " << done << " / " << total << std::flush;
         };
     }
-    auto r = calibrate_head_map(model, *backend.value(), *loaded->tokenizer, train.value(), dev.value(), options);
+    auto r = calibrate_head_map(model, *opened->backend, *opened->tokenizer, train.value(), dev.value(), options);
     if (!r) return report_error(o.json, r.error());
     if (!o.json) std::cerr << '\n';
     const nlohmann::json report = {{"n_train", r->n_train},
@@ -62,11 +59,11 @@ int run_calibrate(const CalibrateOptions& o) {
                                    {"chance", 1.0 / kSubsystemCount},
                                    {"precision", std::string(precision_name(
                                                      resolve_precision(o.precision, model.params().architecture)))}};
-    auto saved = save_calibrated_map(model, loaded->path, r->map, report);
+    auto saved = save_calibrated_map(model, opened->info.path, r->map, report);
     if (!saved) return report_error(o.json, saved.error());
     nlohmann::json out = report;
     out["map_path"] = saved.value();
-    out["model"] = valid_utf8(loaded->path);
+    out["model"] = valid_utf8(opened->info.path);
     out["head_map"] = r->map.to_json();
     if (o.json) {
         print_json(out);

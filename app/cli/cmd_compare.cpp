@@ -9,8 +9,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/precision_option.h"
 #include "app/cli/run_json.h"
-#include "app/cli/run_setup.h"
 #include "app/cli/subsystem_list.h"
+#include "app/common/builtin_model.h"
 #include "engine/advisor/run_comparison.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
@@ -68,10 +68,10 @@ struct VariantRun {
     InstrumentedResult result;
 };
 
-Result<VariantRun> run_variant(RunSetup& setup, const Variant& v, int64_t max_tokens, const char* flag) {
+Result<VariantRun> run_variant(OpenedModel& setup, const Variant& v, int64_t max_tokens, const char* flag) {
     auto disabled = parse_subsystem_list(v.disable, flag);
     if (!disabled) return disabled.error();
-    auto prompt = build_prompt(setup.loaded.model->file(), *setup.loaded.tokenizer, PromptSpec{v.prompt, false, {}, false});
+    auto prompt = build_prompt(setup.model->file(), *setup.tokenizer, PromptSpec{v.prompt, false, {}, false});
     if (!prompt) return prompt.error();
     InstrumentedRequest request;
     request.generate.prompt_ids = prompt->ids;
@@ -81,7 +81,7 @@ Result<VariantRun> run_variant(RunSetup& setup, const Variant& v, int64_t max_to
     request.disabled = disabled.value();
     request.ablation_mode = v.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
     request.precision = v.precision;
-    auto run = run_instrumented(*setup.loaded.model, *setup.backend, *setup.loaded.tokenizer, setup.map, *setup.kv,
+    auto run = run_instrumented(*setup.model, *setup.backend, *setup.tokenizer, setup.map, *setup.kv,
                                 request);
     if (!run) return run.error();
     return VariantRun{std::move(prompt.value()), disabled.value(), std::move(run.value())};
@@ -110,7 +110,7 @@ nlohmann::json comparison_json(const RunComparison& c, const HeadMap& map) {
 }
 
 int run_compare(const CompareOptions& o) {
-    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map, o.backend);
+    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     const Variant b_options = variant_b(o);
     auto a = run_variant(setup.value(), o.a, o.max_tokens, "--disable");
@@ -127,7 +127,7 @@ int run_compare(const CompareOptions& o) {
                   << "\nfirst divergence: " << divergence.dump() << '\n';
         return kExitOk;
     }
-    const Tokenizer& tok = *setup->loaded.tokenizer;
+    const Tokenizer& tok = *setup->tokenizer;
     print_json({{"a", run_json(a->prompt, a->result, {tok, setup->map, *setup->backend, a->disabled, o.a.ablation, false})},
                 {"b", run_json(b->prompt, b->result,
                                {tok, setup->map, *setup->backend, b->disabled, b_options.ablation, false})},

@@ -6,11 +6,10 @@
 #include <optional>
 
 #include "app/cli/cli_output.h"
-#include "app/cli/run_setup.h"
 #include "app/cli/commands.h"
 #include "app/cli/precision_option.h"
 #include "app/cli/subsystem_list.h"
-#include "app/cli/model_loading.h"
+#include "app/common/builtin_model.h"
 #include "engine/evaluation/task_eval.h"
 #include "engine/instrumentation/head_map_source.h"
 
@@ -41,13 +40,10 @@ int run_eval(const EvalOptions& o) {
     auto items = read_task_file(o.data);
     if (!items) return report_error(o.json, items.error());
     if (o.limit > 0 && static_cast<size_t>(o.limit) < items->size()) items->resize(static_cast<size_t>(o.limit));
-    auto loaded = load_model_and_tokenizer(o.model);
-    if (!loaded) return report_error(o.json, loaded.error());
-    const Model& model = *loaded->model;
-    auto map = resolve_head_map(model, o.head_map);
-    if (!map) return report_error(o.json, map.error());
-    auto backend = make_backend(o.backend, o.threads);
-    if (!backend) return report_error(o.json, backend.error());
+    auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .head_map_file = o.head_map});
+    if (!opened) return report_error(o.json, opened.error());
+    const Model& model = *opened->model;
+    const HeadMap& map = opened->map;
 
     TaskEvalOptions options;
     options.disabled = disabled.value();
@@ -58,7 +54,7 @@ int run_eval(const EvalOptions& o) {
             if (done % 50 == 0 || done == total) std::cerr << "\r" << done << " / " << total << std::flush;
         };
     }
-    auto r = evaluate_tasks(model, *backend.value(), *loaded->tokenizer, map.value(), items.value(), options);
+    auto r = evaluate_tasks(model, *opened->backend, *opened->tokenizer, map, items.value(), options);
     if (!r) return report_error(o.json, r.error());
     if (!o.json) std::cerr << '\n';
 
@@ -75,9 +71,9 @@ int run_eval(const EvalOptions& o) {
         {"per_subsystem", per},
         {"n", r->overall.items},
         {"n_per_subsystem", counts},
-        {"model", valid_utf8(loaded->path)},
+        {"model", valid_utf8(opened->info.path)},
         {"disabled", subsystem_list_json(disabled.value())},
-        {"head_map", map->describe()},
+        {"head_map", map.describe()},
         {"precision", std::string(precision_name(r->precision))},
     };
     if (r->has_router) {

@@ -9,7 +9,7 @@
 #include "app/cli/precision_option.h"
 #include "app/cli/subsystem_list.h"
 #include "app/cli/run_json.h"
-#include "app/cli/run_setup.h"
+#include "app/common/builtin_model.h"
 #include "engine/capture/capture_io.h"
 
 namespace octo::cli {
@@ -71,10 +71,10 @@ int run_generate(const GenerateOptions& o) {
         prompt_text = std::move(bytes.value());
     }
     CaptureSettings settings = generate_settings(o, disabled.value(), std::move(prompt_text));
-    auto setup = set_up_run(o.model, o.ctx_size, o.threads, o.head_map, o.backend);
+    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).
-    settings.precision = resolve_precision(o.precision, setup->loaded.model->params().architecture);
+    settings.precision = resolve_precision(o.precision, setup->model->params().architecture);
     size_t streamed = 0;
     auto run = run_settings(setup.value(), settings, [&](const TokenEvent& e) {
         streamed += e.visible_text.size();
@@ -91,7 +91,7 @@ int run_generate(const GenerateOptions& o) {
         return kExitOk;
     }
     print_json(run_json(run->prompt, run->run,
-                        {*setup->loaded.tokenizer, setup->map, *setup->backend, disabled.value(), o.ablation,
+                        {*setup->tokenizer, setup->map, *setup->backend, disabled.value(), o.ablation,
                          o.record_attention}));
     return kExitOk;
 }

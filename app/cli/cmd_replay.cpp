@@ -6,6 +6,7 @@
 #include "app/cli/capture_run.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/common/builtin_model.h"
 #include "engine/capture/capture_identity.h"
 #include "engine/capture/capture_io.h"
 #include "engine/capture/capture_replay.h"
@@ -33,7 +34,7 @@ int run_replay(const ReplayOptions& o) {
     const std::string model_path = o.model.empty() ? c.model.path : o.model;
     if (auto same = check_capture_model(c.model, model_path); !same) return report_error(o.json, same.error());
     const int threads = o.threads >= 0 ? o.threads : c.settings.threads;
-    auto setup = set_up_run(model_path, c.settings.n_ctx, threads, "", "auto");
+    auto setup = open_model_or_builtin(model_path, {.threads = threads, .n_ctx = c.settings.n_ctx});
     if (!setup) return report_error(o.json, setup.error());
     if (c.head_map) setup->map = *c.head_map;
     auto run = run_settings(setup.value(), c.settings);

@@ -1,6 +1,7 @@
 #include "app/cli/router_embedding.h"
 
 #include "app/cli/precision_option.h"
+#include "app/common/builtin_model.h"
 #include "engine/router/model_embedding.h"
 
 namespace octo::cli {
@@ -19,13 +20,12 @@ void add_router_embedding_options(CLI::App& cmd, RouterEmbeddingOptions& o) {
 Result<RouterEmbedding> make_router_embedding(const RouterEmbeddingOptions& o) {
     RouterEmbedding r;
     if (o.embedding != "model") return r;
-    auto l = load_model_and_tokenizer(o.model);
-    if (!l) return l.error();
-    r.loaded = std::move(l.value());
-    auto b = CpuBackend::create({});
-    if (!b) return b.error();
-    r.backend = std::move(b.value());
-    auto e = ModelEmbedding::create(*r.loaded.model, *r.backend, *r.loaded.tokenizer, o.layer, !o.no_cache, o.precision);
+    OpenOptions options;
+    options.backend = "cpu";
+    auto opened = open_model_or_builtin(o.model, options);
+    if (!opened) return opened.error();
+    r.opened = std::move(opened.value());
+    auto e = ModelEmbedding::create(*r.opened.model, *r.opened.backend, *r.opened.tokenizer, o.layer, !o.no_cache, o.precision);
     if (!e) return e.error();
     r.precision = e.value()->precision();
     r.embedding = std::move(e.value());

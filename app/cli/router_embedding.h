@@ -9,8 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/cli/model_loading.h"
-#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/host/model_setup.h"
 #include "engine/backend/precision.h"
 #include "engine/core/result.h"
 #include "engine/router/text_embedding.h"
@@ -29,8 +28,7 @@ void add_router_embedding_options(CLI::App& cmd, RouterEmbeddingOptions& o);
 
 // Declare it before the Router that uses `embedding`, so that it outlives the router.
 struct RouterEmbedding {
-    LoadedModel loaded;
-    std::unique_ptr<CpuBackend> backend;
+    OpenedModel opened; // the model, its tokenizer and a CPU backend
     std::shared_ptr<TextEmbedding> embedding; // null: the router's default, lexical
     std::optional<Precision> precision = std::nullopt;        // the model embedding's; nullopt: lexical
 };

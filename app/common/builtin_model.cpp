@@ -20,4 +20,10 @@ Result<std::string> model_path_or_builtin(const std::string& requested) {
     return path.string();
 }
 
+Result<OpenedModel> open_model_or_builtin(const std::string& requested, const OpenOptions& options) {
+    auto path = model_path_or_builtin(requested);
+    if (!path) return path.error();
+    return open_model(path.value(), options);
+}
+
 } // namespace octo

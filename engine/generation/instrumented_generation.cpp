@@ -1,6 +1,7 @@
 #include "engine/generation/instrumented_generation.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "engine/instrumentation/metrics.h"
 
@@ -51,6 +52,10 @@ const std::optional<SubsystemValues>& TokenMetrics::get(Metric metric) const {
     return norm_share;
 }
 
+Metric default_metric(const Model& model) {
+    return model.weights().has_router() ? Metric::Gates : Metric::NormShare;
+}
+
 std::vector<float> relative_baseline(std::span<const TokenProbe> prompt_probes) {
     if (prompt_probes.size() < 2) return {};
     auto mean = mean_head_norms(prompt_probes.subspan(1));
@@ -93,7 +98,7 @@ Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, 
 
 Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                             const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
-                                            const std::function<void(const TokenEvent&)>& on_token) {
+                                            const InstrumentedCallbacks& callbacks) {
     SessionOptions o;
     o.n_ctx = request.n_ctx;
     o.precision = request.precision;
@@ -112,28 +117,36 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
     o.ablation = ablate_subsystems(map, request.disabled, request.ablation_mode, std::move(baseline));
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
+
+    // Each position's metrics are computed once, as the run reaches it; the first error is kept
+    // and returned when generation ends.
+    InstrumentedResult r;
+    std::optional<Error> metrics_error;
+    std::vector<float> baseline_norms; // the relative metric's: the prompt without BOS
+    const int64_t groups = model.weights().n_router_groups;
+    const auto metrics_of = [&](const TokenProbe& p) {
+        auto m = token_metrics(map, p, baseline_norms, groups);
+        if (!m && !metrics_error) metrics_error = m.error();
+        return m ? m.value() : TokenMetrics{};
+    };
     GenerateRequest g = request.generate;
     g.cancel = request.cancel;
-    auto generation = generate(*session.value(), tokenizer, g, on_token);
+    g.on_prompt = [&](const std::vector<TokenProbe>& probes) {
+        baseline_norms = relative_baseline(probes);
+        r.prompt_metrics.clear();
+        for (const TokenProbe& p : probes) r.prompt_metrics.push_back(metrics_of(p));
+        if (callbacks.on_prompt) callbacks.on_prompt(probes, r.prompt_metrics);
+    };
+    auto generation = generate(*session.value(), tokenizer, g, [&](const TokenEvent& e) {
+        r.token_metrics.push_back(metrics_of(e.probe));
+        if (callbacks.on_token) callbacks.on_token(e, r.token_metrics.back());
+    });
     if (!generation) return generation.error();
+    if (metrics_error) return *metrics_error;
 
-    InstrumentedResult r;
     r.generation = std::move(generation.value());
-    r.default_metric = model.weights().has_router() ? Metric::Gates : Metric::NormShare;
+    r.default_metric = default_metric(model);
     r.precision = session.value()->precision();
-    const std::vector<TokenProbe>& prompt = r.generation.prompt_probes;
-    const std::vector<float> baseline_norms = relative_baseline(prompt);
-    const int64_t groups = model.weights().n_router_groups;
-    for (const TokenProbe& p : prompt) {
-        auto m = token_metrics(map, p, baseline_norms, groups);
-        if (!m) return m.error();
-        r.prompt_metrics.push_back(m.value());
-    }
-    for (const TokenEvent& e : r.generation.tokens) {
-        auto m = token_metrics(map, e.probe, baseline_norms, groups);
-        if (!m) return m.error();
-        r.token_metrics.push_back(m.value());
-    }
     r.kv = kv.pool().stats();
     r.kv_blocks = kv.pool().block_states();
     return r;

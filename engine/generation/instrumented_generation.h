@@ -25,6 +25,9 @@ namespace octo {
 enum class Metric { NormShare, Relative, Dla, Gates };
 const char* metric_name(Metric metric); // "norm_share", "relative", "dla", "gates"
 
+// The metric a run is shown by first: the router's gates on a model that has one, else norm share.
+Metric default_metric(const Model& model);
+
 // One token's metrics; a metric is absent when it was not computed.
 struct TokenMetrics {
     std::optional<SubsystemValues> norm_share;
@@ -56,11 +59,20 @@ struct InstrumentedResult {
     std::vector<KvBlockState> kv_blocks;      // every block's state then, by block id
 };
 
+// What a run reports as it goes, with each position's metrics computed once: the result keeps
+// the same values. on_prompt comes once, when the first token is chosen (or when the run ends
+// without one), before that token's on_token.
+struct InstrumentedCallbacks {
+    std::function<void(const std::vector<TokenProbe>& probes, const std::vector<TokenMetrics>& metrics)> on_prompt;
+    std::function<void(const TokenEvent& event, const TokenMetrics& metrics)> on_token;
+};
+
 // Runs `request` on `model` with `map`, in the shared pool `kv` (prefix reuse across runs).
 // Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt.
+// request.generate.on_prompt is not used (callbacks.on_prompt takes its place).
 Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                             const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
-                                            const std::function<void(const TokenEvent&)>& on_token = {});
+                                            const InstrumentedCallbacks& callbacks = {});
 
 // The relative metric's baseline: each head's mean norm over the prompt without position 0
 // (BOS); empty when the prompt has fewer than 2 positions.

@@ -1,9 +1,7 @@
 #include "engine/host/engine_host.h"
 
 #include <algorithm>
-#include <filesystem>
 
-#include "engine/backend/backend_selection.h"
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/core/log.h"
 #include "engine/generation/prompt_builder.h"
@@ -13,18 +11,8 @@
 #include "engine/kv/kv_store.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
-#include "engine/tokenizer/vocab.h"
 
 namespace octo {
-
-struct EngineHost::Loaded {
-    std::unique_ptr<Model> model;
-    std::unique_ptr<Tokenizer> tokenizer;
-    std::unique_ptr<Backend> backend;
-    std::unique_ptr<KvStore> kv;
-    HeadMap map = HeadMap::make_default(1, 1);
-    ModelInfo info;
-};
 
 EngineHost::EngineHost(std::function<void()> notify) : notify_(std::move(notify)), thread_([this] { worker(); }) {}
 
@@ -111,75 +99,32 @@ void EngineHost::worker() {
 }
 
 void EngineHost::execute(const LoadCommand& c) {
-    const auto fail = [&](const Error& e) {
-        log_message(e.code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Error, "cannot load " + c.path + ": " + e.message);
-        post(host_event::LoadFailed{c.path, e});
-    };
-    {
-        auto file = GgufFile::open(c.path);
-        if (!file) return fail(file.error());
-        auto params = read_model_params(file.value());
-        if (!params) return fail(params.error());
-        const int64_t n_ctx = std::min(params->context_length, kDefaultMaxContext);
-        const MemoryEstimate e = estimate_memory(file.value(), params.value(), n_ctx, kDefaultBatch);
+    OpenOptions options;
+    options.backend = c.backend;
+    options.on_estimate = [&](const MemoryEstimate& e) {
         post(host_event::LoadStarted{c.path, e.weights_bytes, e.kv_bytes, e.total()});
-    }
-    LoadOptions options;
+    };
     options.progress = [this](double f) {
         post(host_event::LoadProgress{f});
         return !cancel_.load();
     };
-    auto model = Model::load(c.path, options);
-    if (!model) return fail(model.error());
-    auto vocab = vocab_from_gguf(model.value()->file());
-    if (!vocab) return fail(vocab.error());
-    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
-    if (!tokenizer) return fail(tokenizer.error());
-    const auto choice = parse_backend_choice(c.backend);
-    if (!choice) return fail(make_error(ErrorCode::InvalidArgument, "unknown backend '" + c.backend + "' (auto, cpu or cuda)"));
-    auto selected = select_backend(*choice, 0);
-    if (!selected) return fail(selected.error());
-    auto& backend = selected->backend;
-    auto map = resolve_head_map(*model.value());
-    if (!map) return fail(map.error());
-    const ModelParams& p = model.value()->params();
-    const KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
-    auto kv = KvStore::create(*backend, p, pool);
-    if (!kv) return fail(kv.error());
-
-    auto loaded = std::make_unique<Loaded>();
-    ModelInfo& info = loaded->info;
-    info.path = c.path;
-    info.name = p.name.empty() ? std::filesystem::path(c.path).filename().string() : p.name;
-    info.architecture = p.architecture;
-    info.n_layer = p.n_layer;
-    info.n_head = p.n_head;
-    for (const auto& t : model.value()->file().tensors()) info.n_params += t.n_elements();
-    info.n_ctx = model.value()->n_ctx();
-    info.weights_bytes = model.value()->memory_estimate().weights_bytes;
-    info.kv_bytes = static_cast<uint64_t>(kv.value()->cache().bytes());
-    info.has_router = model.value()->weights().has_router();
-    info.default_precision = default_precision(p.architecture);
-    info.backend = backend->name();
-    info.backend_note = selected->fallback_reason;
-    info.head_map = map.value();
-    info.kv_block_size = pool.block_size;
-    info.kv_blocks = pool.n_blocks;
-    loaded->model = std::move(model.value());
-    loaded->tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
-    loaded->backend = std::move(backend);
-    loaded->kv = std::move(kv.value());
-    loaded->map = map.value();
+    auto opened = open_model(c.path, options);
+    if (!opened) {
+        const Error& e = opened.error();
+        log_message(e.code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Error, "cannot load " + c.path + ": " + e.message);
+        return post(host_event::LoadFailed{c.path, e});
+    }
     loaded_.reset(); // the old pool and model go before the new one is published
-    loaded_ = std::move(loaded);
+    loaded_ = std::make_unique<OpenedModel>(std::move(opened.value()));
+    const ModelInfo& info = loaded_->info;
     log_message(LogLevel::Info, "loaded " + info.path + " (" + info.architecture + ", " + std::to_string(info.n_layer) +
                                     " layers) on " + info.backend);
-    post(host_event::ModelLoaded{loaded_->info});
+    post(host_event::ModelLoaded{info});
 }
 
 void EngineHost::execute(const CalibrateCommand& c) {
     if (!loaded_) return post(host_event::CalibrationFailed{make_error(ErrorCode::InvalidArgument, "no model is loaded")});
-    Loaded& l = *loaded_;
+    OpenedModel& l = *loaded_;
     auto train = read_probe_file(c.train);
     if (!train) return post(host_event::CalibrationFailed{train.error()});
     auto dev = read_probe_file(c.dev);
@@ -205,7 +150,7 @@ void EngineHost::execute(const CalibrateCommand& c) {
 
 void EngineHost::execute(const RunCommand& c) {
     if (!loaded_) return post(host_event::RunFailed{c.id, make_error(ErrorCode::InvalidArgument, "no model is loaded")});
-    Loaded& l = *loaded_;
+    OpenedModel& l = *loaded_;
     PromptSpec spec;
     spec.text = c.settings.prompt;
     spec.chat = c.settings.chat;
@@ -228,22 +173,14 @@ void EngineHost::execute(const RunCommand& c) {
     request.record_attention = c.settings.record_attention;
     request.precision = precision;
     request.cancel = &cancel_;
-    std::vector<float> baseline_norms; // the relative metric's baseline: the prompt without BOS
-    const int64_t groups = l.model->weights().n_router_groups;
-    request.generate.on_prompt = [&](const std::vector<TokenProbe>& probes) {
-        baseline_norms = relative_baseline(probes);
-        host_event::PromptMeasured m{c.id, probes, {}, 0};
-        for (const TokenProbe& p : probes) {
-            auto metrics = token_metrics(l.map, p, baseline_norms, groups);
-            m.metrics.push_back(metrics ? metrics.value() : TokenMetrics{});
-        }
-        post(std::move(m));
+    InstrumentedCallbacks callbacks;
+    callbacks.on_prompt = [&](const std::vector<TokenProbe>& probes, const std::vector<TokenMetrics>& metrics) {
+        post(host_event::PromptMeasured{c.id, probes, metrics, 0});
     };
-    auto result = run_instrumented(*l.model, *l.backend, *l.tokenizer, l.map, *l.kv, request,
-                                   [&](const TokenEvent& e) {
-                                       auto metrics = token_metrics(l.map, e.probe, baseline_norms, groups);
-                                       post(host_event::Token{c.id, e, metrics ? metrics.value() : TokenMetrics{}});
-                                   });
+    callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics& metrics) {
+        post(host_event::Token{c.id, e, metrics});
+    };
+    auto result = run_instrumented(*l.model, *l.backend, *l.tokenizer, l.map, *l.kv, request, callbacks);
     if (!result) {
         log_message(result.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,
                     "run " + std::to_string(c.id) + " stopped: " + result.error().message);

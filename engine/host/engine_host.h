@@ -25,6 +25,7 @@
 
 #include "engine/backend/precision.h"
 #include "engine/generation/instrumented_generation.h"
+#include "engine/host/model_setup.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/sampling/sampler_config.h"
@@ -45,25 +46,6 @@ struct RunSettings {
     // How matrix products treat activations (backend/precision.h); nullopt: the model's default
     // (ModelInfo::default_precision). RunStarted::precision says which one the run takes.
     std::optional<Precision> precision = std::nullopt;
-};
-
-struct ModelInfo {
-    std::string path;
-    std::string name;          // general.name, or the file name
-    std::string architecture;
-    int64_t n_layer = 0;
-    int64_t n_head = 0;
-    int64_t n_params = 0;
-    int64_t n_ctx = 0;
-    uint64_t weights_bytes = 0;
-    uint64_t kv_bytes = 0;      // the KV pool, allocated once
-    bool has_router = false;
-    Precision default_precision = Precision::Exact; // what a run takes without RunSettings::precision
-    std::string backend;        // e.g. "cpu (avx2, 2 threads)", "cuda (NVIDIA H200)"
-    std::string backend_note;   // why "auto" did not take CUDA (empty when it did, or for cpu)
-    std::optional<HeadMap> head_map;
-    int32_t kv_block_size = 0;
-    int32_t kv_blocks = 0;
 };
 
 struct TokenPiece {
@@ -144,7 +126,6 @@ private:
     struct RunCommand { uint64_t id; RunSettings settings; };
     struct CalibrateCommand { std::string train; std::string dev; };
     using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand>;
-    struct Loaded; // model, tokenizer, backend, pool: owned by the worker
 
     void worker();
     void execute(const LoadCommand& c);
@@ -162,7 +143,7 @@ private:
     std::atomic<bool> cancel_{false};
     std::mutex events_mutex_;
     std::vector<HostEvent> events_;
-    std::unique_ptr<Loaded> loaded_; // worker thread only
+    std::unique_ptr<OpenedModel> loaded_; // worker thread only
     std::thread thread_;
 };
 

@@ -47,7 +47,11 @@ Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOp
     auto file = GgufFile::open(path);
     if (!file) return file.error();
     auto model = from_gguf(std::move(file.value()), options);
-    if (!model) return model.error();
+    if (!model) {
+        Error e = model.error(); // the file's errors name it, as GgufFile::open's do
+        if (e.code != ErrorCode::Cancelled) e.message = path + ": " + e.message;
+        return e;
+    }
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     const auto mtime = std::filesystem::last_write_time(path, ec).time_since_epoch().count();

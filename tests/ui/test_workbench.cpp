@@ -287,6 +287,9 @@ void TestWorkbench::failedLoadKeepsThePreviousModel() {
     QSignalSpy failed(&w.store(), &RunStore::loadFailed);
     w.openModel(bad);
     QVERIFY(failed.wait(30000));
+    const QString message = failed.front().front().toString();
+    QCOMPARE(message.count(bad), 1); // the file named once
+    QCOMPARE(failed.front().back().toBool(), false); // not a cancel
     QTRY_VERIFY(QApplication::activeModalWidget() != nullptr); // the warning shows, without blocking
     QApplication::activeModalWidget()->close();
     QCOMPARE(QString::fromStdString(w.store().model()->path), model_);

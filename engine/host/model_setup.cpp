@@ -1,0 +1,89 @@
+#include "engine/host/model_setup.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "engine/backend/backend_selection.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/instrumentation/head_map_source.h"
+#include "engine/model/memory_estimate.h"
+#include "engine/model/model_params.h"
+#include "engine/tokenizer/vocab.h"
+
+namespace octo {
+
+namespace {
+
+// An error about the file from a step that does not name it (GgufFile::open and Model::load do).
+Error about_file(const std::string& path, Error e) {
+    e.message = path + ": " + e.message;
+    return e;
+}
+
+ModelInfo describe(const std::string& path, const Model& model, const SelectedBackend& backend, const HeadMap& map,
+                   KvStore& kv, const KvPoolConfig& pool) {
+    const ModelParams& p = model.params();
+    ModelInfo info;
+    info.path = path;
+    info.name = p.name.empty() ? std::filesystem::path(path).filename().string() : p.name;
+    info.architecture = p.architecture;
+    info.n_layer = p.n_layer;
+    info.n_head = p.n_head;
+    for (const auto& t : model.file().tensors()) info.n_params += t.n_elements();
+    info.n_ctx = model.n_ctx();
+    info.weights_bytes = model.memory_estimate().weights_bytes;
+    info.kv_bytes = static_cast<uint64_t>(kv.cache().bytes());
+    info.has_router = model.weights().has_router();
+    info.router_groups = model.weights().n_router_groups;
+    info.default_metric = default_metric(model);
+    info.default_precision = default_precision(p.architecture);
+    info.backend = backend.backend->name();
+    info.backend_note = backend.fallback_reason;
+    info.head_map = map;
+    info.kv_block_size = pool.block_size;
+    info.kv_blocks = pool.n_blocks;
+    return info;
+}
+
+} // namespace
+
+Result<OpenedModel> open_model(const std::string& path, const OpenOptions& options) {
+    const auto choice = parse_backend_choice(options.backend);
+    if (!choice) return make_error(ErrorCode::InvalidArgument, "unknown backend '" + options.backend + "' (auto, cpu or cuda)");
+    auto selected = select_backend(*choice, options.threads);
+    if (!selected) return selected.error();
+
+    if (options.on_estimate) {
+        auto file = GgufFile::open(path);
+        if (!file) return file.error();
+        auto params = read_model_params(file.value());
+        if (!params) return about_file(path, params.error());
+        const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : std::min(params->context_length, kDefaultMaxContext);
+        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx, kDefaultBatch));
+    }
+    LoadOptions load;
+    load.n_ctx = options.n_ctx;
+    load.progress = options.progress;
+    auto model = Model::load(path, load);
+    if (!model) return model.error();
+    auto vocab = vocab_from_gguf(model.value()->file());
+    if (!vocab) return about_file(path, vocab.error());
+    auto tokenizer = Tokenizer::create(std::move(vocab.value()));
+    if (!tokenizer) return about_file(path, tokenizer.error());
+    auto map = resolve_head_map(*model.value(), options.head_map_file);
+    if (!map) return map.error();
+    const KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
+    auto kv = KvStore::create(*selected->backend, model.value()->params(), pool);
+    if (!kv) return kv.error();
+
+    OpenedModel opened;
+    opened.info = describe(path, *model.value(), selected.value(), map.value(), *kv.value(), pool);
+    opened.model = std::move(model.value());
+    opened.tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
+    opened.backend = std::move(selected->backend);
+    opened.map = std::move(map.value());
+    opened.kv = std::move(kv.value());
+    return opened;
+}
+
+} // namespace octo

@@ -1,0 +1,71 @@
+// Opening a model for runs: the one set-up the workbench's engine thread and every CLI command
+// share. One call gives the model, its tokenizer, the backend, the head map in force, one KV
+// pool for the runs, and a ModelInfo describing them.
+//
+// Order: the backend is chosen first (an unusable CUDA fails before gigabytes are paged in),
+// then the file's memory estimate is reported, the weights are loaded (with progress and
+// cancel), the tokenizer built from the file's vocabulary, the head map resolved and the pool
+// allocated. Errors about the file name it once; a cancel is ErrorCode::Cancelled.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/backend/backend.h"
+#include "engine/backend/precision.h"
+#include "engine/core/result.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/instrumentation/head_map.h"
+#include "engine/kv/kv_store.h"
+#include "engine/model/model.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace octo {
+
+struct ModelInfo {
+    std::string path;
+    std::string name;          // general.name, or the file name
+    std::string architecture;
+    int64_t n_layer = 0;
+    int64_t n_head = 0;
+    int64_t n_params = 0;
+    int64_t n_ctx = 0;
+    uint64_t weights_bytes = 0;
+    uint64_t kv_bytes = 0;      // the KV pool, allocated once
+    bool has_router = false;
+    int64_t router_groups = 0;  // head groups the router gates per layer (0: no router)
+    Metric default_metric = Metric::NormShare;      // what a run is shown by first (default_metric())
+    Precision default_precision = Precision::Exact; // what a run takes when it names none
+    std::string backend;        // e.g. "cpu (avx2, 2 threads)", "cuda (NVIDIA H200)"
+    std::string backend_note;   // why "auto" did not take CUDA (empty when it did, or for cpu)
+    std::optional<HeadMap> head_map;
+    int32_t kv_block_size = 0;
+    int32_t kv_blocks = 0;
+};
+
+struct OpenOptions {
+    std::string backend = "auto"; // auto (CUDA when usable, else the CPU, saying why), cpu or cuda
+    int threads = 0;               // CPU threads; 0: all cores
+    int64_t n_ctx = 0;             // positions a run can hold; 0: the model's, at most kDefaultMaxContext
+    std::string head_map_file = {}; // empty: the usual precedence (docs/instrumentation.md)
+    // Before the weights are paged in: what the model will need (weights, KV pool, activations).
+    std::function<void(const MemoryEstimate&)> on_estimate = nullptr;
+    // The fraction loaded, 0..1; returning false cancels.
+    std::function<bool(double fraction)> progress = nullptr;
+};
+
+struct OpenedModel {
+    std::unique_ptr<Model> model;
+    std::unique_ptr<Tokenizer> tokenizer;
+    std::unique_ptr<Backend> backend;
+    HeadMap map = HeadMap::make_default(1, 1);
+    std::unique_ptr<KvStore> kv;
+    ModelInfo info;
+};
+
+Result<OpenedModel> open_model(const std::string& path, const OpenOptions& options = {});
+
+} // namespace octo

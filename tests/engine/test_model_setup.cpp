@@ -1,0 +1,154 @@
+// open_model(): the one model set-up of the workbench's engine thread and the CLI commands, and
+// run_instrumented's callbacks, which hand on the metrics the result keeps.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/generation/instrumented_generation.h"
+#include "engine/host/model_setup.h"
+#include "engine/model/synthetic_model.h"
+
+namespace octo {
+namespace {
+
+std::string write(const std::string& name, const std::vector<uint8_t>& bytes) {
+    const std::string path = ::testing::TempDir() + "octoscope_model_setup_" + name;
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    return path;
+}
+
+std::string synthetic_file(const std::string& architecture) {
+    SyntheticModelSpec spec;
+    spec.architecture = architecture;
+    spec.n_layer = 3;
+    spec.router_groups = 2; // octet: two head groups of 2 heads
+    return write(architecture + ".gguf", make_synthetic_model(spec).value());
+}
+
+TEST(ModelSetup, OpensEverythingARunNeedsAndDescribesIt) {
+    const std::string path = synthetic_file("llama");
+    std::vector<std::string> steps;
+    OpenOptions o;
+    o.backend = "cpu";
+    o.threads = 1;
+    o.n_ctx = 32;
+    o.on_estimate = [&](const MemoryEstimate& e) {
+        EXPECT_GT(e.weights_bytes, 0u);
+        steps.push_back("estimate");
+    };
+    o.progress = [&](double f) {
+        if (steps.back() != "progress") steps.push_back("progress");
+        EXPECT_GE(f, 0.0);
+        EXPECT_LE(f, 1.0);
+        return true;
+    };
+    auto opened = open_model(path, o);
+    ASSERT_TRUE(opened) << opened.error().message;
+    EXPECT_EQ(steps, (std::vector<std::string>{"estimate", "progress"})) << "the estimate comes before the weights";
+    ASSERT_TRUE(opened->model && opened->tokenizer && opened->backend && opened->kv);
+    EXPECT_EQ(opened->map.n_layer(), 3);
+    EXPECT_EQ(opened->map.n_head(), 4);
+    const ModelInfo& info = opened->info;
+    EXPECT_EQ(info.path, path);
+    EXPECT_EQ(info.architecture, "llama");
+    EXPECT_EQ(info.n_layer, 3);
+    EXPECT_EQ(info.n_head, 4);
+    EXPECT_EQ(info.n_ctx, 32);
+    EXPECT_FALSE(info.has_router);
+    EXPECT_EQ(info.router_groups, 0);
+    EXPECT_EQ(info.default_metric, Metric::NormShare);
+    EXPECT_EQ(info.default_precision, Precision::Reference);
+    EXPECT_EQ(info.kv_bytes, static_cast<uint64_t>(opened->kv->cache().bytes()));
+    EXPECT_GT(info.kv_blocks, 0);
+    EXPECT_EQ(info.backend.rfind("cpu", 0), 0u) << info.backend;
+    EXPECT_TRUE(info.backend_note.empty());
+    ASSERT_TRUE(info.head_map.has_value());
+}
+
+TEST(ModelSetup, ARouterModelIsShownByItsGates) {
+    auto opened = open_model(synthetic_file("octet"), {.backend = "cpu", .threads = 1});
+    ASSERT_TRUE(opened) << opened.error().message;
+    EXPECT_TRUE(opened->info.has_router);
+    EXPECT_EQ(opened->info.router_groups, 2);
+    EXPECT_EQ(opened->info.default_metric, Metric::Gates);
+    EXPECT_EQ(opened->info.default_precision, Precision::Exact);
+}
+
+TEST(ModelSetup, ErrorsCarryTheirCodeAndNameTheFile) {
+    const auto missing = open_model(::testing::TempDir() + "octoscope_model_setup_missing.gguf", {.backend = "cpu"});
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, ErrorCode::Io);
+    EXPECT_NE(missing.error().message.find("octoscope_model_setup_missing.gguf"), std::string::npos);
+
+    const std::string garbage = write("garbage.gguf", {'G', 'G', 'U', 'F', 3, 0, 0, 0, 1, 2, 3});
+    const auto bad = open_model(garbage, {.backend = "cpu"});
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().code, ErrorCode::Format);
+    EXPECT_EQ(bad.error().message.rfind(garbage + ": ", 0), 0u) << bad.error().message;
+    EXPECT_EQ(bad.error().message.find(garbage, 1), std::string::npos) << "named once: " << bad.error().message;
+
+    SyntheticModelSpec uneven; // a model the loader refuses after the file parsed
+    uneven.architecture = "octet";
+    uneven.router_groups = 3;
+    const std::string refused = write("uneven.gguf", make_synthetic_model(uneven).value());
+    const auto invalid = open_model(refused, {.backend = "cpu"});
+    ASSERT_FALSE(invalid);
+    EXPECT_EQ(invalid.error().code, ErrorCode::InvalidModel) << invalid.error().message;
+    EXPECT_EQ(invalid.error().message.rfind(refused + ": ", 0), 0u) << invalid.error().message;
+    EXPECT_EQ(invalid.error().message.find(refused, 1), std::string::npos) << "named once: " << invalid.error().message;
+
+    const auto backend = open_model(synthetic_file("llama"), {.backend = "tpu"});
+    ASSERT_FALSE(backend);
+    EXPECT_EQ(backend.error().code, ErrorCode::InvalidArgument);
+
+    OpenOptions cancelled;
+    cancelled.backend = "cpu";
+    cancelled.progress = [](double) { return false; };
+    const auto stopped = open_model(synthetic_file("llama"), cancelled);
+    ASSERT_FALSE(stopped);
+    EXPECT_EQ(stopped.error().code, ErrorCode::Cancelled);
+}
+
+// What the callbacks hand on is what the result keeps: each position's metrics computed once.
+TEST(ModelSetup, RunCallbacksCarryTheResultsMetrics) {
+    auto opened = open_model(synthetic_file("llama"), {.backend = "cpu", .threads = 1});
+    ASSERT_TRUE(opened) << opened.error().message;
+    InstrumentedRequest request;
+    request.generate.prompt_ids = {1, 40, 41, 42, 43};
+    request.generate.max_tokens = 4;
+    request.generate.stop_at_eog = false;
+    std::vector<TokenMetrics> prompt_seen, tokens_seen;
+    int prompt_calls = 0;
+    InstrumentedCallbacks callbacks;
+    callbacks.on_prompt = [&](const std::vector<TokenProbe>& probes, const std::vector<TokenMetrics>& metrics) {
+        ++prompt_calls;
+        EXPECT_EQ(probes.size(), metrics.size());
+        EXPECT_TRUE(tokens_seen.empty()) << "the prompt comes before the first token";
+        prompt_seen = metrics;
+    };
+    callbacks.on_token = [&](const TokenEvent&, const TokenMetrics& metrics) { tokens_seen.push_back(metrics); };
+    auto run = run_instrumented(*opened->model, *opened->backend, *opened->tokenizer, opened->map, *opened->kv, request,
+                                callbacks);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(prompt_calls, 1);
+    ASSERT_EQ(prompt_seen.size(), 5u);
+    ASSERT_EQ(tokens_seen.size(), 4u);
+    ASSERT_EQ(run->prompt_metrics.size(), 5u);
+    ASSERT_EQ(run->token_metrics.size(), 4u);
+    for (size_t i = 0; i < 5; ++i) {
+        ASSERT_TRUE(prompt_seen[i].norm_share.has_value());
+        EXPECT_EQ(*prompt_seen[i].norm_share, *run->prompt_metrics[i].norm_share) << i;
+    }
+    for (size_t i = 0; i < 4; ++i) {
+        ASSERT_TRUE(tokens_seen[i].norm_share && tokens_seen[i].relative) << i;
+        EXPECT_EQ(*tokens_seen[i].norm_share, *run->token_metrics[i].norm_share) << i;
+        EXPECT_EQ(*tokens_seen[i].relative, *run->token_metrics[i].relative) << i;
+    }
+    EXPECT_EQ(run->default_metric, Metric::NormShare);
+}
+
+} // namespace
+} // namespace octo
