@@ -16,7 +16,6 @@
 #include "engine/capture/capture_identity.h"
 #include "engine/capture/capture_io.h"
 #include "engine/core/atomic_file.h"
-#include "engine/core/sha256.h"
 #include "ui/advisor_panel.h"
 #include "ui/bug_report.h"
 #include "ui/capture_record.h"
@@ -94,29 +93,20 @@ void CaptureController::fail(const QString& title, const QString& message) {
     emit failed(message);
 }
 
-Result<CaptureModel> CaptureController::loadedModelIdentity() {
-    const auto& m = window_->store().model();
-    if (!m) return make_error(ErrorCode::InvalidArgument, "no model is loaded");
-    const QFileInfo file(QString::fromStdString(m->path));
-    if (!file.exists()) return make_error(ErrorCode::Io, "the model file '" + m->path + "' is gone");
-    const QString key = QStringLiteral("%1|%2|%3").arg(file.absoluteFilePath()).arg(file.size()).arg(file.lastModified().toMSecsSinceEpoch());
-    if (!sha_cache_.contains(key)) {
-        auto sha = sha256_file(m->path);
-        if (!sha) return sha.error();
-        sha_cache_.insert(key, QString::fromStdString(sha.value()));
+Result<CaptureModel> CaptureController::loadedModelIdentity() const {
+    const RunStore& store = window_->store();
+    if (!store.model()) return make_error(ErrorCode::InvalidArgument, "no model is loaded");
+    if (store.model_identity_error()) return *store.model_identity_error();
+    if (!store.model_identity()) {
+        return make_error(ErrorCode::InvalidArgument, "the model's SHA-256 is still being computed; try again in a moment");
     }
-    CaptureModel c;
-    c.file_name = file.fileName().toStdString();
-    c.path = local_path(file.absoluteFilePath());
-    c.size = static_cast<uint64_t>(file.size());
-    c.sha256 = sha_cache_.value(key).toStdString();
-    c.name = m->name;
-    c.architecture = m->architecture;
-    c.n_layer = m->n_layer;
-    c.n_head = m->n_head;
-    c.n_params = m->n_params;
-    c.n_ctx = m->n_ctx;
-    return c;
+    return *store.model_identity(); // hashed by the engine's host after the load
+}
+
+bool CaptureController::identityPending() const {
+    const RunStore& store = window_->store();
+    const RunRecord* r = store.current();
+    return r && !r->capture && store.model() && !store.model_identity() && !store.model_identity_error();
 }
 
 Result<Capture> CaptureController::captureShown() {
@@ -133,7 +123,6 @@ Result<Capture> CaptureController::captureShown() {
     if (!identity) return identity.error();
     context.model = std::move(identity.value());
     const ModelInfo& m = *window_->store().model();
-    context.model.router_groups = m.router_groups;
     context.app_version = OCTOSCOPE_VERSION;
     context.backend = m.backend;
     context.device = system_info().cpu.toStdString();
@@ -149,6 +138,21 @@ Result<Capture> CaptureController::captureShown() {
 }
 
 void CaptureController::saveCapture(const QString& path) {
+    if (identityPending()) { // a large model is still being hashed: save once it is
+        window_->statusBar()->showMessage(tr("Computing the model's SHA-256 to save the capture %1…").arg(path));
+        auto once = std::make_shared<QMetaObject::Connection>();
+        const std::string model = window_->store().model()->path;
+        *once = connect(&window_->store(), &RunStore::modelIdentified, this, [this, path, once, model] {
+            disconnect(*once);
+            if (!window_->store().model() || window_->store().model()->path != model) { // another model was loaded meanwhile
+                fail(tr("Cannot save the capture"), tr("Another model was loaded before this one's SHA-256 was computed."));
+                emit captureSaved(path, false);
+                return;
+            }
+            saveCapture(path);
+        });
+        return;
+    }
     auto capture = captureShown();
     if (!capture) {
         fail(tr("Cannot save the capture"), text(capture.error().message));

@@ -4,7 +4,6 @@
 // Export Bug Report writes a folder with the window, the plots, the capture and report.md.
 #pragma once
 
-#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
@@ -62,13 +61,13 @@ signals:
 private:
     void fail(const QString& title, const QString& message);
     void show(const QString& path, RunRecord record);
-    Result<CaptureModel> loadedModelIdentity();
+    Result<CaptureModel> loadedModelIdentity() const; // the store's, hashed by the engine's host
+    bool identityPending() const; // the shown run needs the loaded model's identity, still being hashed
     void rerunOn(const QString& model_path);
     void submitRerun();
     void reportRerun(quint64 run_id);
 
     MainWindow* window_;
-    QHash<QString, QString> sha_cache_; // "path|size|mtime" -> SHA-256
     std::shared_ptr<const RunRecord> rerun_of_; // the capture being repeated
     quint64 rerun_id_ = 0;
     QMetaObject::Connection rerun_wait_;

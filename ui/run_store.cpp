@@ -45,8 +45,20 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
                        [&](const host_event::ModelLoaded& e) {
                            model_ = e.info;
+                           model_identity_.reset();
+                           model_identity_error_.reset();
                            metric_ = e.info.default_metric;
                            emit modelLoaded();
+                       },
+                       [&](const host_event::ModelIdentified& e) {
+                           if (!model_ || model_->path != e.path) return; // an older model's
+                           model_identity_ = e.identity;
+                           emit modelIdentified();
+                       },
+                       [&](const host_event::ModelIdentityFailed& e) {
+                           if (!model_ || model_->path != e.path) return;
+                           model_identity_error_ = e.error;
+                           emit modelIdentified();
                        },
                        [&](const host_event::LoadFailed& e) {
                            // open_model names the file in errors about it

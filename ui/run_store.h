@@ -22,6 +22,10 @@ public:
     void apply(const std::vector<HostEvent>& batch);
 
     const std::optional<ModelInfo>& model() const { return model_; } // the loaded model
+    // The loaded model's identity for captures once the engine has hashed it (ModelIdentified),
+    // or the error that stopped it; both empty while it is computed.
+    const std::optional<CaptureModel>& model_identity() const { return model_identity_; }
+    const std::optional<Error>& model_identity_error() const { return model_identity_error_; }
     // The model the shown run was made with: a capture's recorded model, else the loaded one.
     const std::optional<ModelInfo>& shown_model() const;
     const std::deque<RunRecord>& runs() const { return runs_; }
@@ -43,6 +47,7 @@ public:
 
 signals:
     void modelLoaded();
+    void modelIdentified(); // model_identity() or model_identity_error() is set
     void loadStarted(const QString& path, quint64 total_bytes);
     void loadProgress(double fraction);
     void loadFailed(const QString& message, bool cancelled);
@@ -61,6 +66,8 @@ private:
     RunRecord* find(uint64_t id);
 
     std::optional<ModelInfo> model_;
+    std::optional<CaptureModel> model_identity_;
+    std::optional<Error> model_identity_error_;
     std::deque<RunRecord> runs_;
     uint64_t shown_ = 0;
     int selected_ = -1;

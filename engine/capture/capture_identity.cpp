@@ -20,8 +20,15 @@ Result<uint64_t> file_size(const std::string& path) {
 } // namespace
 
 Result<CaptureModel> capture_model_identity(const Model& model) {
+    auto m = describe_capture_model(model);
+    if (!m) return m.error();
     auto sha = model_sha256(model);
     if (!sha) return sha.error();
+    m->sha256 = sha.value();
+    return m;
+}
+
+Result<CaptureModel> describe_capture_model(const Model& model) {
     auto size = file_size(model.path());
     if (!size) return size.error();
     std::error_code ec;
@@ -31,7 +38,6 @@ Result<CaptureModel> capture_model_identity(const Model& model) {
     m.file_name = std::filesystem::path(model.path()).filename().string();
     m.path = ec ? model.path() : absolute.lexically_normal().string();
     m.size = size.value();
-    m.sha256 = sha.value();
     m.name = p.name.empty() ? m.file_name : p.name;
     m.architecture = p.architecture;
     m.n_layer = p.n_layer;

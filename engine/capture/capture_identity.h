@@ -14,6 +14,10 @@ namespace octo {
 // engine/model/user_data.h). Io when the file cannot be read.
 Result<CaptureModel> capture_model_identity(const Model& model);
 
+// The same without sha256 (left empty): what is cheap to read at once; the hash can follow on
+// another thread (user_data.h: file_sha256).
+Result<CaptureModel> describe_capture_model(const Model& model);
+
 // Ok when the file at `path` has the size and SHA-256 the capture recorded; otherwise
 // InvalidArgument saying which differs, naming the file.
 Status check_capture_model(const CaptureModel& recorded, const std::string& path);

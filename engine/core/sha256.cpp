@@ -99,12 +99,15 @@ std::string sha256_hex(std::span<const uint8_t> bytes) {
     return hex(h.finish());
 }
 
-Result<std::string> sha256_file(const std::string& path) {
+Result<std::string> sha256_file(const std::string& path, const std::atomic<bool>* cancel) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) return make_error(ErrorCode::Io, path + ": cannot open the file to hash it");
     Sha256 h;
     std::vector<uint8_t> chunk(1 << 20);
     while (true) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            return make_error(ErrorCode::Cancelled, path + ": hashing was cancelled");
+        }
         const size_t n = std::fread(chunk.data(), 1, chunk.size(), f.get());
         if (n > 0) h.update(std::span(chunk.data(), n));
         if (n < chunk.size()) break;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -27,7 +28,8 @@ private:
 };
 
 std::string sha256_hex(std::span<const uint8_t> bytes);
-// Reads the file in chunks; Io error when it cannot be read.
-Result<std::string> sha256_file(const std::string& path);
+// Reads the file in chunks; Io error when it cannot be read, Cancelled when `cancel` is set
+// (checked between 1 MiB chunks).
+Result<std::string> sha256_file(const std::string& path, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace octo

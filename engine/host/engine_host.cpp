@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/backend/cuda/cuda_backend.h"
+#include "engine/capture/capture_identity.h"
 #include "engine/core/log.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/calibrated_maps.h"
@@ -10,6 +11,7 @@
 #include "engine/router/head_calibration.h"
 #include "engine/kv/kv_store.h"
 #include "engine/model/model.h"
+#include "engine/model/user_data.h"
 #include "engine/tokenizer/tokenizer.h"
 
 namespace octo {
@@ -25,6 +27,7 @@ EngineHost::~EngineHost() {
     cancel_ = true;
     wake_.notify_all();
     thread_.join();
+    stop_identifying();
 }
 
 void EngineHost::load_model(const std::string& path, const std::string& backend) {
@@ -114,12 +117,35 @@ void EngineHost::execute(const LoadCommand& c) {
         log_message(e.code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Error, "cannot load " + c.path + ": " + e.message);
         return post(host_event::LoadFailed{c.path, e});
     }
+    stop_identifying();
     loaded_.reset(); // the old pool and model go before the new one is published
     loaded_ = std::make_unique<OpenedModel>(std::move(opened.value()));
     const ModelInfo& info = loaded_->info;
     log_message(LogLevel::Info, "loaded " + info.path + " (" + info.architecture + ", " + std::to_string(info.n_layer) +
                                     " layers) on " + info.backend);
     post(host_event::ModelLoaded{info});
+    identify(*loaded_->model, info.path);
+}
+
+void EngineHost::identify(const Model& model, const std::string& path) {
+    auto described = describe_capture_model(model);
+    if (!described) return post(host_event::ModelIdentityFailed{path, described.error()});
+    identity_cancel_ = false;
+    identity_thread_ = std::thread([this, path, file = model.path(), key = model.identity(),
+                                    identity = std::move(described.value())]() mutable {
+        auto sha = file_sha256(file, key, &identity_cancel_);
+        if (!sha) {
+            if (sha.error().code != ErrorCode::Cancelled) post(host_event::ModelIdentityFailed{path, sha.error()});
+            return;
+        }
+        identity.sha256 = sha.value();
+        post(host_event::ModelIdentified{path, std::move(identity)});
+    });
+}
+
+void EngineHost::stop_identifying() {
+    identity_cancel_ = true;
+    if (identity_thread_.joinable()) identity_thread_.join();
 }
 
 void EngineHost::execute(const CalibrateCommand& c) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "engine/backend/precision.h"
+#include "engine/capture/capture.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/host/model_setup.h"
 #include "engine/instrumentation/head_map.h"
@@ -59,6 +60,11 @@ struct LoadStarted { std::string path; uint64_t weights_bytes = 0; uint64_t kv_b
 struct LoadProgress { double fraction = 0.0; };
 struct ModelLoaded { ModelInfo info; };
 struct LoadFailed { std::string path; Error error; }; // error.code Cancelled: the user stopped it
+// The loaded model's identity for captures (size, SHA-256, shape), after ModelLoaded: the hash is
+// computed on a thread of the host's, so runs need not wait for it (the user-data index keeps it,
+// so a file is hashed once). A newer load cancels it; `path` says which model it belongs to.
+struct ModelIdentified { std::string path; CaptureModel identity; };
+struct ModelIdentityFailed { std::string path; Error error; };
 // `settings` as asked; `precision` the one the run takes (settings.precision or the model's default).
 struct RunStarted {
     uint64_t run_id = 0;
@@ -92,6 +98,7 @@ struct CalibrationFailed { Error error; };
 } // namespace host_event
 
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
+                               host_event::ModelIdentified, host_event::ModelIdentityFailed,
                                host_event::RunStarted, host_event::PromptMeasured, host_event::Token,
                                host_event::RunFinished, host_event::RunFailed, host_event::CalibrationProgress,
                                host_event::CalibrationDone, host_event::CalibrationFailed>;
@@ -132,6 +139,9 @@ private:
     void execute(const RunCommand& c);
     void execute(const CalibrateCommand& c);
     void post(HostEvent event);
+    // Starts hashing the loaded model on identity_thread_; events name it by `path` (ModelInfo::path).
+    void identify(const Model& model, const std::string& path);
+    void stop_identifying();
 
     std::function<void()> notify_;
     mutable std::mutex mutex_;
@@ -144,6 +154,8 @@ private:
     std::mutex events_mutex_;
     std::vector<HostEvent> events_;
     std::unique_ptr<OpenedModel> loaded_; // worker thread only
+    std::thread identity_thread_;         // started and joined by the worker (and the destructor)
+    std::atomic<bool> identity_cancel_{false};
     std::thread thread_;
 };
 

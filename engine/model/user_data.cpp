@@ -30,12 +30,20 @@ std::filesystem::path user_data_dir() {
 }
 
 Result<std::string> model_sha256(const Model& model) {
-    if (auto known = indexed_model_sha256(model)) return *known;
     if (model.path().empty()) return make_error(ErrorCode::InvalidArgument, "the model was not loaded from a file");
-    auto sha = sha256_file(model.path());
+    return file_sha256(model.path(), model.identity());
+}
+
+Result<std::string> file_sha256(const std::string& path, const std::string& identity, const std::atomic<bool>* cancel) {
+    {
+        const nlohmann::json index = read_index();
+        const auto it = index.find(identity);
+        if (it != index.end() && it->is_string()) return it->get<std::string>();
+    }
+    auto sha = sha256_file(path, cancel);
     if (!sha) return sha.error();
     nlohmann::json index = read_index();
-    index[model.identity()] = sha.value();
+    index[identity] = sha.value();
     if (auto s = write_file_atomic(index_path(), index.dump(1)); !s) return s.error();
     return sha;
 }

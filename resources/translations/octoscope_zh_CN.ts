@@ -602,6 +602,14 @@ Pick the model file?</source>
         <source>Wrote the bug report to %1</source>
         <translation>已将错误报告写入 %1</translation>
     </message>
+    <message>
+        <source>Computing the model&apos;s SHA-256 to save the capture %1…</source>
+        <translation>正在计算模型的 SHA-256，完成后保存捕获 %1…</translation>
+    </message>
+    <message>
+        <source>Another model was loaded before this one&apos;s SHA-256 was computed.</source>
+        <translation>在此模型的 SHA-256 计算完成之前，已加载了另一个模型。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::CompareView</name>

@@ -1,6 +1,9 @@
 // SHA-256 against the FIPS 180-4 example digests, and chunked input equal to one-shot input.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <fstream>
+
 #include <string>
 
 #include "engine/core/sha256.h"
@@ -33,6 +36,17 @@ TEST(Sha256, ChunkedEqualsOneShot) {
     }
     EXPECT_EQ(hex, sha256_hex(bytes(text)));
     EXPECT_FALSE(sha256_file("/nonexistent/file"));
+}
+
+TEST(Sha256, FileHashStopsWhenCancelled) {
+    const std::string path = ::testing::TempDir() + "octoscope_sha256_cancel.bin";
+    const std::string content(3 << 20, 'x'); // three 1 MiB chunks
+    std::ofstream(path, std::ios::binary) << content;
+    EXPECT_EQ(sha256_file(path).value(), sha256_hex(bytes(content)));
+    const std::atomic<bool> cancel{true};
+    const auto stopped = sha256_file(path, &cancel);
+    ASSERT_FALSE(stopped);
+    EXPECT_EQ(stopped.error().code, ErrorCode::Cancelled);
 }
 
 } // namespace

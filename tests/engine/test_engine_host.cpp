@@ -1,0 +1,130 @@
+// EngineHost: the engine thread behind the workbench, driven as the UI drives it (commands in,
+// staged events out). Here: failures carry their ErrorCode, and the loaded model's identity for
+// captures is hashed off the engine thread and announced after ModelLoaded.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/core/sha256.h"
+#include "engine/host/engine_host.h"
+#include "engine/model/synthetic_model.h"
+
+namespace octo {
+namespace {
+
+std::string write_model(const std::string& name, uint32_t seed) {
+    SyntheticModelSpec spec;
+    spec.seed = seed;
+    const std::string path = ::testing::TempDir() + "octoscope_engine_host_" + name;
+    auto bytes = make_synthetic_model(spec).value();
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    return path;
+}
+
+// Collects the host's events until `done` says enough (or 60 s pass).
+class Events {
+public:
+    Events() : host_([this] { std::lock_guard lock(m_); ++notified_; cv_.notify_all(); }) {}
+    EngineHost& host() { return host_; }
+
+    template <class Done>
+    bool wait(Done done) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (true) {
+            for (HostEvent& e : host_.take_events()) all_.push_back(std::move(e));
+            if (done(all_)) return true;
+            std::unique_lock lock(m_);
+            if (cv_.wait_until(lock, deadline, [&] { return notified_ > seen_; })) {
+                seen_ = notified_;
+            } else {
+                return false;
+            }
+        }
+    }
+    const std::vector<HostEvent>& all() const { return all_; }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    size_t notified_ = 0, seen_ = 0;
+    std::vector<HostEvent> all_;
+    EngineHost host_; // last: destroyed first, so its threads stop before the rest goes
+};
+
+template <class E>
+const E* last(const std::vector<HostEvent>& events) {
+    for (auto it = events.rbegin(); it != events.rend(); ++it) {
+        if (const auto* e = std::get_if<E>(&*it)) return e;
+    }
+    return nullptr;
+}
+
+class EngineHostTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        data_ = ::testing::TempDir() + "octoscope_engine_host_data";
+        std::filesystem::remove_all(data_);
+        ::setenv("XDG_DATA_HOME", data_.c_str(), 1); // the model index goes here
+    }
+    void TearDown() override { ::unsetenv("XDG_DATA_HOME"); }
+    std::string data_;
+};
+
+TEST_F(EngineHostTest, TheLoadedModelIsIdentifiedAfterItLoads) {
+    const std::string path = write_model("a.gguf", 1);
+    Events ev;
+    ev.host().load_model(path, "cpu");
+    ASSERT_TRUE(ev.wait([](const auto& all) { return last<host_event::ModelIdentified>(all) != nullptr; }));
+    const auto* identified = last<host_event::ModelIdentified>(ev.all());
+    EXPECT_EQ(identified->path, path);
+    EXPECT_EQ(identified->identity.sha256, sha256_file(path).value());
+    EXPECT_EQ(identified->identity.size, std::filesystem::file_size(path));
+    EXPECT_EQ(identified->identity.n_layer, 2);
+    size_t loaded_at = 0, identified_at = 0;
+    for (size_t i = 0; i < ev.all().size(); ++i) {
+        if (std::holds_alternative<host_event::ModelLoaded>(ev.all()[i])) loaded_at = i;
+        if (std::holds_alternative<host_event::ModelIdentified>(ev.all()[i])) identified_at = i;
+    }
+    EXPECT_LT(loaded_at, identified_at);
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(data_) / "octoscope" / "model-index.json"))
+        << "remembered, so the file is hashed once";
+}
+
+TEST_F(EngineHostTest, AnotherLoadWinsAndFailuresCarryTheirCode) {
+    const std::string a = write_model("first.gguf", 2), b = write_model("second.gguf", 3);
+    Events ev;
+    ev.host().load_model(a, "cpu");
+    ev.host().load_model(b, "cpu");
+    ASSERT_TRUE(ev.wait([&](const auto& all) {
+        const auto* id = last<host_event::ModelIdentified>(all);
+        return id && id->path == b;
+    }));
+    EXPECT_EQ(last<host_event::ModelIdentified>(ev.all())->identity.sha256, sha256_file(b).value());
+
+    ev.host().load_model(::testing::TempDir() + "octoscope_engine_host_missing.gguf", "cpu");
+    ASSERT_TRUE(ev.wait([](const auto& all) { return last<host_event::LoadFailed>(all) != nullptr; }));
+    EXPECT_EQ(last<host_event::LoadFailed>(ev.all())->error.code, ErrorCode::Io);
+}
+
+TEST_F(EngineHostTest, ARunWithoutAModelFailsWithItsCode) {
+    Events ev;
+    RunSettings s;
+    s.prompt = "hello";
+    const uint64_t id = ev.host().run(s);
+    ASSERT_TRUE(ev.wait([](const auto& all) { return last<host_event::RunFailed>(all) != nullptr; }));
+    const auto* failed = last<host_event::RunFailed>(ev.all());
+    EXPECT_EQ(failed->run_id, id);
+    EXPECT_EQ(failed->error.code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(failed->error.message, "no model is loaded");
+}
+
+} // namespace
+} // namespace octo
