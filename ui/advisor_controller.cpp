@@ -12,7 +12,7 @@
 
 namespace octo::ui {
 
-QString settings_change(const RunSettings& a, const RunSettings& b) {
+QString settings_change(const RunSpec& a, const RunSpec& b) {
     QStringList changes;
     if (a.prompt != b.prompt) changes << QObject::tr("prompt edited");
     QStringList off, on;
@@ -41,7 +41,7 @@ QString settings_change(const RunSettings& a, const RunSettings& b) {
 }
 
 AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, AdvisorPanel* advisor, CompareView* compare_view,
-                                     std::function<RunSettings()> current_settings, std::function<void()> show_compare,
+                                     std::function<RunSpec()> current_settings, std::function<void()> show_compare,
                                      QObject* parent)
     : QObject(parent), store_(store), advisor_(advisor), compare_(compare_view), current_settings_(std::move(current_settings)),
       show_compare_(std::move(show_compare)), pair_(new RunBatch(store, bridge, this)),
@@ -50,8 +50,8 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
     connect(samples_, &RunBatch::settled, this, &AdvisorController::reportConsistency);
     connect(advisor_, &AdvisorPanel::compareRequested, this,
             [this](const QString& before, const QString& after, const QString& rule) {
-                RunSettings a = current_settings_();
-                RunSettings b = a;
+                RunSpec a = current_settings_();
+                RunSpec b = a;
                 a.prompt = before.toStdString();
                 b.prompt = after.toStdString();
                 this->compare(a, b, tr("prompt rewritten by rule %1").arg(rule));
@@ -63,16 +63,16 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
     });
 }
 
-void AdvisorController::compare(const RunSettings& a, const RunSettings& b, const QString& change) {
+void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QString& change) {
     change_ = change;
     samples_->abandon();
     pair_->start({a, b});
 }
 
 void AdvisorController::compareWithShown() {
-    const RunSettings b = current_settings_();
+    const RunSpec b = current_settings_();
     const RunRecord* shown = store_.current();
-    const RunSettings a = shown ? shown->settings : b;
+    const RunSpec a = shown ? shown->settings : b;
     compare(a, b, settings_change(a, b));
 }
 
@@ -92,11 +92,11 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
 }
 
 void AdvisorController::runConsistency(int runs) {
-    RunSettings base = current_settings_();
+    RunSpec base = current_settings_();
     sample_temperature_ = base.sampling.temperature > 0.0f ? base.sampling.temperature : kConsistencyTemperature;
-    std::vector<RunSettings> all;
+    std::vector<RunSpec> all;
     for (int i = 0; i < runs; ++i) {
-        RunSettings s = base;
+        RunSpec s = base;
         s.sampling.temperature = sample_temperature_;
         s.sampling.seed = base.sampling.seed + static_cast<uint64_t>(i);
         all.push_back(s);

@@ -19,7 +19,7 @@ class RunStore;
 class EngineBridge;
 
 // What differs between two runs' settings, in words ("prompt edited", "rte-c disabled", …).
-QString settings_change(const RunSettings& a, const RunSettings& b);
+QString settings_change(const RunSpec& a, const RunSpec& b);
 
 class AdvisorController : public QObject {
     Q_OBJECT
@@ -27,11 +27,11 @@ public:
     // `current_settings` gives the editor's prompt and settings with the switches applied;
     // `show_compare` brings the compare view forward.
     AdvisorController(RunStore& store, EngineBridge& bridge, AdvisorPanel* advisor, CompareView* compare,
-                      std::function<RunSettings()> current_settings, std::function<void()> show_compare,
+                      std::function<RunSpec()> current_settings, std::function<void()> show_compare,
                       QObject* parent = nullptr);
 
     // A = `a`, B = `b` (same seed unless the settings say otherwise); `change` describes B.
-    void compare(const RunSettings& a, const RunSettings& b, const QString& change);
+    void compare(const RunSpec& a, const RunSpec& b, const QString& change);
     // A = the shown run's settings, B = the editor's settings with the current switches.
     void compareWithShown();
     void runConsistency(int runs);
@@ -51,7 +51,7 @@ private:
     RunStore& store_;
     AdvisorPanel* advisor_;
     CompareView* compare_;
-    std::function<RunSettings()> current_settings_;
+    std::function<RunSpec()> current_settings_;
     std::function<void()> show_compare_;
     RunBatch* pair_;
     RunBatch* samples_;

@@ -28,7 +28,7 @@ QString fenced(const QString& text, const QString& language = {}) {
            fence + QLatin1Char('\n');
 }
 
-QString disabled_list(const CaptureSettings& s) {
+QString disabled_list(const RunSpec& s) {
     QStringList ids;
     for (int i = 0; i < kSubsystemCount; ++i) {
         if (s.disabled[static_cast<size_t>(i)]) ids << subsystem_id(i);
@@ -51,7 +51,7 @@ QString shell_quote(const QString& word) {
 }
 
 QString reproduce_command(const Capture& c) {
-    const CaptureSettings& s = c.settings;
+    const RunSpec& s = c.settings;
     QStringList args{QStringLiteral("octoscope-cli"), QStringLiteral("generate")};
     const auto option = [&args](const QString& name, const QString& value) { args << shell_quote(name + QLatin1Char('=') + value); };
     option(QStringLiteral("--model"), str(c.model.path));
@@ -78,13 +78,13 @@ QString reproduce_command(const Capture& c) {
     if (s.n_ctx > 0) option(QStringLiteral("--ctx-size"), QString::number(s.n_ctx));
     // Always named, like the sampling settings: the command repeats the run even where the
     // model's default differs (another version, or a run that chose the other precision).
-    option(QStringLiteral("--precision"), precision_id(s.precision));
+    option(QStringLiteral("--precision"), precision_id(s.precision.value_or(Precision::Exact)));
     option(QStringLiteral("--backend"), QStringLiteral("cpu"));
     return args.join(QLatin1Char(' '));
 }
 
 QString bug_report_markdown(const Capture& c, const SystemInfo& sys, const QStringList& files) {
-    const CaptureSettings& s = c.settings;
+    const RunSpec& s = c.settings;
     const GenerateResult& g = c.run.generation;
     QString md;
     md += QStringLiteral("# Octoscope bug report\n\n");
@@ -121,7 +121,7 @@ QString bug_report_markdown(const Capture& c, const SystemInfo& sys, const QStri
               .arg(s.sampling.repeat_last_n);
     const QString off = disabled_list(s);
     md += QStringLiteral("- disabled subsystems: %1\n").arg(off.isEmpty() ? QStringLiteral("none") : off + QStringLiteral(" (") + QString::fromLatin1(ablation_mode_name(s.ablation_mode)) + QStringLiteral(" ablation)"));
-    md += QStringLiteral("- precision: %1\n").arg(precision_id(s.precision));
+    md += QStringLiteral("- precision: %1\n").arg(precision_id(s.precision.value_or(Precision::Exact)));
     md += QStringLiteral("- head map: %1\n").arg(c.head_map ? QString::fromLatin1(head_map_source_name(c.head_map->source())) : QStringLiteral("none"));
     if (!s.stop_strings.empty()) {
         QStringList stops;

@@ -252,7 +252,7 @@ void CaptureController::rerunOn(const QString& model_path) {
 }
 
 void CaptureController::submitRerun() {
-    const RunSettings settings = run_settings_of(rerun_of_->capture->settings);
+    const RunSpec& settings = rerun_of_->capture->settings;
     disconnect(rerun_wait_);
     rerun_id_ = window_->bridge().run(settings);
     window_->promptPanel()->setRunning(true);

@@ -5,46 +5,15 @@
 
 namespace octo::ui {
 
-CaptureSettings capture_settings_of(const RunRecord& run) {
-    if (run.capture) return run.capture->settings;
-    const RunSettings& r = run.settings;
-    CaptureSettings s;
-    s.prompt = r.prompt;
-    s.chat = r.chat;
-    s.system = r.system;
-    s.max_tokens = r.max_tokens;
-    s.stop_at_eog = r.stop_at_eog;
-    s.sampling = r.sampling;
-    s.disabled = r.disabled;
-    s.ablation_mode = r.ablation_mode;
-    s.dla = r.dla;
-    s.record_attention = r.record_attention;
+RunSpec capture_settings_of(const RunRecord& run) {
+    RunSpec s = run.capture ? run.capture->settings : run.settings;
     s.precision = run.precision; // the one taken, not "the default": a replay repeats it
     return s;
 }
 
-RunSettings run_settings_of(const CaptureSettings& c) {
-    RunSettings s;
-    s.prompt = c.prompt;
-    s.chat = c.chat;
-    s.system = c.system;
-    s.max_tokens = c.max_tokens;
-    s.sampling = c.sampling;
-    s.disabled = c.disabled;
-    s.ablation_mode = c.ablation_mode;
-    s.dla = c.dla;
-    s.record_attention = c.record_attention;
-    s.stop_at_eog = c.stop_at_eog;
-    s.precision = c.precision;
-    return s;
-}
-
-QString unrepeatable_settings(const CaptureSettings& s, int64_t model_n_ctx) {
-    QStringList what;
-    if (!s.stop_strings.empty()) what << QObject::tr("stop strings");
-    if (s.parse_special) what << QObject::tr("--parse-special");
-    if (s.n_ctx > 0 && s.n_ctx != model_n_ctx) what << QObject::tr("a context of %1 tokens").arg(s.n_ctx);
-    return what.join(QStringLiteral(", "));
+QString unrepeatable_settings(const RunSpec& s, int64_t model_n_ctx) {
+    if (s.n_ctx > 0 && s.n_ctx != model_n_ctx) return QObject::tr("a context of %1 tokens").arg(s.n_ctx);
+    return {};
 }
 
 Capture capture_of_record(const RunRecord& run, const CaptureContext& context) {
@@ -101,8 +70,8 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     origin->route = c.route;
     origin->findings = c.findings;
     r.capture = std::move(origin);
-    r.settings = run_settings_of(c.settings);
-    r.precision = c.settings.precision;
+    r.settings = c.settings;
+    r.precision = c.settings.precision.value_or(Precision::Exact);
     r.prompt_text = QString::fromStdString(c.prompt_text);
     const GenerateResult& g = c.run.generation;
     for (size_t i = 0; i < c.prompt_tokens.size(); ++i) {

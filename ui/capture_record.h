@@ -22,8 +22,9 @@ struct CaptureContext {
     std::vector<Finding> findings;
 };
 
-// The capture settings a workbench run used (a run opened from a capture keeps its own).
-CaptureSettings capture_settings_of(const RunRecord& run);
+// What a capture of the run records: its spec (a run opened from a capture keeps the capture's)
+// with the precision it took.
+RunSpec capture_settings_of(const RunRecord& run);
 
 // The run's capture: tokens, probes, metrics, timing, KV pool and history, notes.
 Capture capture_of_record(const RunRecord& run, const CaptureContext& context);
@@ -31,11 +32,8 @@ Capture capture_of_record(const RunRecord& run, const CaptureContext& context);
 // The run a capture shows (finished, with the recorded model as its model and `path` as origin).
 RunRecord record_of_capture(const Capture& capture, const QString& path);
 
-// The settings the workbench's engine runs for a capture's settings.
-RunSettings run_settings_of(const CaptureSettings& settings);
-
-// What a capture's settings ask that the workbench's engine cannot repeat (stop strings, a
-// parsed special prompt, another context size than `model_n_ctx`), in words; empty: nothing.
-QString unrepeatable_settings(const CaptureSettings& settings, int64_t model_n_ctx);
+// What a capture's settings ask that the workbench's engine cannot repeat (another context size
+// than `model_n_ctx`: the loaded model's pool is what it is), in words; empty: nothing.
+QString unrepeatable_settings(const RunSpec& settings, int64_t model_n_ctx);
 
 } // namespace octo::ui

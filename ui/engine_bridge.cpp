@@ -27,7 +27,7 @@ void EngineBridge::loadModel(const QString& path, const QString& backend) {
     host_->load_model(path.toStdString(), backend.toStdString());
 }
 
-uint64_t EngineBridge::run(const RunSettings& settings, bool replace_queued) {
+uint64_t EngineBridge::run(const RunSpec& settings, bool replace_queued) {
     return host_->run(settings, replace_queued);
 }
 

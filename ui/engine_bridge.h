@@ -22,7 +22,7 @@ public:
     ~EngineBridge() override;
 
     void loadModel(const QString& path, const QString& backend); // backend: "auto", "cpu" or "cuda"
-    uint64_t run(const RunSettings& settings, bool replace_queued = true); // see EngineHost::run
+    uint64_t run(const RunSpec& settings, bool replace_queued = true); // see EngineHost::run
     void calibrate(const QString& train_probes, const QString& dev_probes);
     void cancel();
     bool busy() const;

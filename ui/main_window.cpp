@@ -98,7 +98,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     advisor_controller_ = new AdvisorController(
         store_, bridge_, advisor_, compare_,
         [this] {
-            RunSettings s = prompt_->settings();
+            RunSpec s = prompt_->settings();
             switches_->apply(s);
             return s;
         },
@@ -316,7 +316,7 @@ void MainWindow::openModel(const QString& path) {
     bridge_.loadModel(path, backend_menu_->choice());
 }
 
-void MainWindow::submit(RunSettings settings) {
+void MainWindow::submit(RunSpec settings) {
     advisor_controller_->abandon();
     last_settings_ = settings;
     bridge_.run(settings);
@@ -324,14 +324,14 @@ void MainWindow::submit(RunSettings settings) {
 }
 
 void MainWindow::runPrompt() {
-    RunSettings s = prompt_->settings();
+    RunSpec s = prompt_->settings();
     switches_->apply(s);
     submit(s);
 }
 
 void MainWindow::rerun() {
     const RunRecord* r = store_.current();
-    RunSettings s = r ? r->settings : prompt_->settings();
+    RunSpec s = r ? r->settings : prompt_->settings();
     switches_->apply(s);
     submit(s);
 }
@@ -423,7 +423,7 @@ SessionState MainWindow::sessionState() const {
 
 void MainWindow::restoreSession(const SessionState& s) {
     QPlainTextEdit* editor = prompt_->editor();
-    RunSettings settings = s.settings;
+    RunSpec settings = s.settings;
     settings.prompt = editor->toPlainText().toStdString(); // the text goes back below, undoably
     prompt_->restore(settings);
     switches_->restore(settings);

@@ -49,7 +49,7 @@ public:
     void rerun();     // the shown run's prompt and seed with the current switches
     void cancelRun();
     // Runs exactly these settings (switches included).
-    void submitSettings(const RunSettings& settings) { submit(settings); }
+    void submitSettings(const RunSpec& settings) { submit(settings); }
 
     RunStore& store() { return store_; }
     EngineBridge& bridge() { return bridge_; }
@@ -72,7 +72,7 @@ public:
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
     void calibrateHeadMap();
     // The last settings sent to the engine (what the run history records).
-    const RunSettings& lastSettings() const { return last_settings_; }
+    const RunSpec& lastSettings() const { return last_settings_; }
 
     // Autosaves the prompt and session and, after a crash, offers to restore them
     // (ui/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
@@ -102,7 +102,7 @@ private:
     void saveSettings();
     void restoreSettings();
     void about();
-    void submit(RunSettings settings);
+    void submit(RunSpec settings);
 
     EngineBridge bridge_;
     RunStore store_;
@@ -133,7 +133,7 @@ private:
     QString loading_path_;
     QString resource_dir_;
     QProgressDialog* calibration_progress_ = nullptr;
-    RunSettings last_settings_;
+    RunSpec last_settings_;
     bool laid_out_ = false;
 };
 

@@ -123,8 +123,8 @@ bool PromptPanel::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-RunSettings PromptPanel::settings() const {
-    RunSettings s;
+RunSpec PromptPanel::settings() const {
+    RunSpec s;
     s.prompt = editor_->toPlainText().toStdString();
     s.chat = chat_->isChecked();
     s.system = system_->text().toStdString();
@@ -139,7 +139,7 @@ RunSettings PromptPanel::settings() const {
     return s;
 }
 
-void PromptPanel::restore(const RunSettings& s) {
+void PromptPanel::restore(const RunSpec& s) {
     editor_->setPlainText(QString::fromStdString(s.prompt));
     chat_->setChecked(s.chat);
     system_->setText(QString::fromStdString(s.system));

@@ -27,9 +27,9 @@ public:
 
     QPlainTextEdit* editor() const { return editor_; }
     // The settings in the panel (subsystem switches are added by the caller).
-    RunSettings settings() const;
+    RunSpec settings() const;
     // Puts a run's prompt and settings back (history).
-    void restore(const RunSettings& settings);
+    void restore(const RunSpec& settings);
     void setRunning(bool running);
     void save(QSettings& settings) const;
     void load(const QSettings& settings);

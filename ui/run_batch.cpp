@@ -12,7 +12,7 @@ RunBatch::RunBatch(RunStore& store, EngineBridge& bridge, QObject* parent)
     connect(&store_, &RunStore::runSettled, this, &RunBatch::onSettled);
 }
 
-void RunBatch::start(const std::vector<RunSettings>& runs) {
+void RunBatch::start(const std::vector<RunSpec>& runs) {
     ids_.clear();
     pending_.clear();
     for (size_t i = 0; i < runs.size(); ++i) ids_.push_back(bridge_.run(runs[i], i == 0));

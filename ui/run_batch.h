@@ -21,7 +21,7 @@ public:
 
     // Queues every run (the first one replaces a queued, not yet started run). A batch still in
     // flight is forgotten: its runs go on, but only the new batch is reported.
-    void start(const std::vector<RunSettings>& runs);
+    void start(const std::vector<RunSpec>& runs);
     bool active() const { return !pending_.empty(); }
     // Stops waiting (another run replaced the queued ones): nothing will be reported.
     void abandon() { pending_.clear(); }

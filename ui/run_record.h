@@ -33,7 +33,7 @@ struct CaptureOrigin {
     std::string app_version;
     std::string backend;
     std::string device;
-    CaptureSettings settings;
+    RunSpec settings;
     std::optional<HeadMap> head_map;
     std::optional<RouteDecision> route;
     std::vector<Finding> findings;
@@ -43,7 +43,7 @@ enum class RunState { Running, Finished, Failed, Cancelled };
 
 struct RunRecord {
     uint64_t id = 0;
-    RunSettings settings;       // as asked (settings.precision nullopt: the model's default)
+    RunSpec settings;       // as asked (settings.precision nullopt: the model's default)
     Precision precision = Precision::Exact; // the precision the run took (a capture's: its recorded one)
     QString prompt_text;        // what was tokenized (templated)
     std::vector<RunToken> tokens; // prompt tokens first, then generated ones

@@ -32,7 +32,7 @@ private:
 } // namespace
 
 QJsonObject session_to_json(const SessionState& state) {
-    const RunSettings& s = state.settings;
+    const RunSpec& s = state.settings;
     QJsonArray disabled;
     for (bool d : s.disabled) disabled.append(d);
     return QJsonObject{
@@ -57,7 +57,7 @@ QJsonObject session_to_json(const SessionState& state) {
 std::optional<SessionState> session_from_json(const QJsonObject& object, QString* error) {
     Reader r(object);
     SessionState state;
-    RunSettings& s = state.settings;
+    RunSpec& s = state.settings;
     state.model_path = r.string("model");
     s.prompt = r.string("prompt").toStdString();
     s.chat = r.boolean("chat");

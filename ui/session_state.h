@@ -14,7 +14,7 @@ namespace octo::ui {
 
 struct SessionState {
     QString model_path;        // empty: none was open
-    RunSettings settings = {}; // prompt, sampling, precision, switches (disabled, ablation_mode)
+    RunSpec settings = {}; // prompt, sampling, precision, switches (disabled, ablation_mode)
     Metric metric = Metric::NormShare;
 };
 

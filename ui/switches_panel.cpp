@@ -89,12 +89,12 @@ void SwitchesPanel::syncMetrics() {
     metric_->setCurrentIndex(metric_->findData(static_cast<int>(store_.metric())));
 }
 
-void SwitchesPanel::apply(RunSettings& s) const {
+void SwitchesPanel::apply(RunSpec& s) const {
     for (int k = 0; k < kSubsystemCount; ++k) s.disabled[static_cast<size_t>(k)] = !toggles_[static_cast<size_t>(k)]->isChecked();
     s.ablation_mode = static_cast<AblationMode>(mode_->currentData().toInt());
 }
 
-void SwitchesPanel::restore(const RunSettings& s) {
+void SwitchesPanel::restore(const RunSpec& s) {
     for (int k = 0; k < kSubsystemCount; ++k) toggles_[static_cast<size_t>(k)]->setChecked(!s.disabled[static_cast<size_t>(k)]);
     mode_->setCurrentIndex(mode_->findData(static_cast<int>(s.ablation_mode)));
 }

@@ -21,8 +21,8 @@ public:
     explicit SwitchesPanel(RunStore& store, QWidget* parent = nullptr);
 
     // Sets disabled and ablation_mode of `settings`.
-    void apply(RunSettings& settings) const;
-    void restore(const RunSettings& settings);
+    void apply(RunSpec& settings) const;
+    void restore(const RunSpec& settings);
     QCheckBox* toggle(int subsystem) const { return toggles_[static_cast<size_t>(subsystem)]; }
     QComboBox* metricBox() const { return metric_; }
 

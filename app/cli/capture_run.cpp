@@ -2,24 +2,24 @@
 
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/capture/capture_identity.h"
-#include "engine/capture/capture_settings.h"
+#include "engine/generation/run_spec.h"
 
 namespace octo::cli {
 
-Result<SettingsRun> run_settings(OpenedModel& setup, const CaptureSettings& settings,
+Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
                                  const std::function<void(const TokenEvent&)>& on_token) {
     const Tokenizer& tok = *setup.tokenizer;
-    auto prompt = build_prompt(setup.model->file(), tok, capture_prompt_spec(settings));
+    auto prompt = build_prompt(setup.model->file(), tok, prompt_spec(settings));
     if (!prompt) return prompt.error();
     InstrumentedCallbacks callbacks;
     if (on_token) callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics&) { on_token(e); };
     auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map, *setup.kv,
-                                capture_request(settings, prompt->ids), callbacks);
+                                instrumented_request(settings, prompt->ids), callbacks);
     if (!run) return run.error();
     return SettingsRun{std::move(prompt.value()), std::move(run.value())};
 }
 
-Result<Capture> capture_of_run(const OpenedModel& setup, const CaptureSettings& settings, const SettingsRun& run) {
+Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings, const SettingsRun& run) {
     auto identity = capture_model_identity(*setup.model);
     if (!identity) return identity.error();
     Capture c;

@@ -1,4 +1,4 @@
-// A run described by capture settings (engine/capture/capture_settings.h), as `generate` and
+// A run described by capture settings (engine/generation/run_spec.h), as `generate` and
 // `replay` do it, and the capture of such a run (`generate --save-capture`).
 #pragma once
 
@@ -17,10 +17,10 @@ struct SettingsRun {
 };
 
 // Builds the prompt and runs it on `setup` (its model, backend, map and KV pool).
-Result<SettingsRun> run_settings(OpenedModel& setup, const CaptureSettings& settings,
+Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
                                  const std::function<void(const TokenEvent&)>& on_token = {});
 
 // Everything about the run for a `.octo` file (model identity hashed through the user-data index).
-Result<Capture> capture_of_run(const OpenedModel& setup, const CaptureSettings& settings, const SettingsRun& run);
+Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings, const SettingsRun& run);
 
 } // namespace octo::cli

@@ -34,7 +34,7 @@ nlohmann::json summary_json(const Capture& c, uint32_t version, uint64_t file_by
           {"temperature", s.sampling.temperature}, {"seed", s.sampling.seed}, {"top_k", s.sampling.top_k},
           {"top_p", s.sampling.top_p}, {"disabled", subsystem_list_json(s.disabled)},
           {"ablation", ablation_mode_name(s.ablation_mode)}, {"dla", s.dla}, {"record_attention", s.record_attention},
-          {"precision", std::string(precision_name(s.precision))}}},
+          {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}}},
         {"head_map", c.head_map ? c.head_map->describe() : nlohmann::json(nullptr)},
         {"prompt_tokens", c.prompt_tokens.size()},
         {"generated_tokens", g.tokens.size()},

@@ -71,7 +71,9 @@ struct VariantRun {
 Result<VariantRun> run_variant(OpenedModel& setup, const Variant& v, int64_t max_tokens, const char* flag) {
     auto disabled = parse_subsystem_list(v.disable, flag);
     if (!disabled) return disabled.error();
-    auto prompt = build_prompt(setup.model->file(), *setup.tokenizer, PromptSpec{v.prompt, false, {}, false});
+    PromptSpec spec;
+    spec.text = v.prompt;
+    auto prompt = build_prompt(setup.model->file(), *setup.tokenizer, spec);
     if (!prompt) return prompt.error();
     InstrumentedRequest request;
     request.generate.prompt_ids = prompt->ids;

@@ -41,9 +41,9 @@ struct GenerateOptions {
 };
 
 // The run's settings, as a capture records them.
-CaptureSettings generate_settings(const GenerateOptions& o, const std::array<bool, kSubsystemCount>& disabled,
+RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubsystemCount>& disabled,
                                   std::string prompt) {
-    CaptureSettings s;
+    RunSpec s;
     s.prompt = std::move(prompt);
     s.chat = o.chat;
     s.system = o.system;
@@ -70,7 +70,7 @@ int run_generate(const GenerateOptions& o) {
         if (!bytes) return report_error(o.json, bytes.error());
         prompt_text = std::move(bytes.value());
     }
-    CaptureSettings settings = generate_settings(o, disabled.value(), std::move(prompt_text));
+    RunSpec settings = generate_settings(o, disabled.value(), std::move(prompt_text));
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).

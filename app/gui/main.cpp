@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(prompt)) {
         window.promptPanel()->editor()->setPlainText(parser.value(prompt));
         QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, &window, [&] {
-            octo::RunSettings s = window.promptPanel()->settings();
+            octo::RunSpec s = window.promptPanel()->settings();
             if (parser.isSet(max_tokens)) s.max_tokens = parser.value(max_tokens).toLongLong();
             window.promptPanel()->restore(s);
             if (soak_runs > 0) {

@@ -16,6 +16,7 @@
 #include "engine/advisor/advisor_rules.h"
 #include "engine/backend/precision.h"
 #include "engine/generation/instrumented_generation.h"
+#include "engine/generation/run_spec.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/router/router.h"
@@ -44,27 +45,6 @@ struct CaptureModel {
     int64_t router_groups = 0; // head groups of the per-layer routers (0: no router)
 };
 
-// Every setting that decides the run (the same run again gives the same tokens).
-struct CaptureSettings {
-    std::string prompt;       // what the user typed (the user turn with chat)
-    bool chat = false;        // wrapped in the model's chat template
-    std::string system;       // chat: the system message
-    bool parse_special = false;
-    std::vector<std::string> stop_strings;
-    int64_t max_tokens = 0;
-    bool stop_at_eog = true;
-    SamplerConfig sampling = {};
-    std::array<bool, kSubsystemCount> disabled = {}; // ablated subsystems, rte-a first
-    AblationMode ablation_mode = AblationMode::Zero;
-    bool dla = false;
-    bool record_attention = false;
-    int64_t n_ctx = 0;   // requested context (0: the model's)
-    int32_t threads = 0; // CPU threads (0: every core); tokens do not depend on it
-    // How matrix products treated activations (backend/precision.h): the precision the run
-    // took, never "the model's default", so that a replay repeats it whatever the default.
-    Precision precision = Precision::Exact;
-};
-
 struct CaptureToken {
     int32_t id = -1;
     std::string bytes; // what the token stands for
@@ -75,7 +55,7 @@ struct Capture {
     std::string app_version; // Octoscope's version that wrote it
     std::string backend;     // e.g. "cpu (avx2, 2 threads)"
     std::string device;      // e.g. the CPU's model name
-    CaptureSettings settings;
+    RunSpec settings; // what was run; settings.precision is the precision taken (never nullopt)
     std::optional<HeadMap> head_map;        // the map the run used
     std::string prompt_text;                // what was tokenized (templated in chat mode)
     std::vector<CaptureToken> prompt_tokens; // [n_prompt]

@@ -107,7 +107,7 @@ private:
         gates_ = static_cast<size_t>(m.n_layer * m.router_groups);
     }
 
-    void decode_settings(CaptureSettings& s) {
+    void decode_settings(RunSpec& s) {
         FieldReader r = reader("settings", root_.object("settings"));
         s.prompt = r.bytes("prompt");
         s.chat = r.boolean("chat");

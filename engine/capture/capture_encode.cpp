@@ -16,7 +16,7 @@ json model_json(const CaptureModel& m) {
             {"n_params", m.n_params},   {"n_ctx", m.n_ctx},       {"router_groups", m.router_groups}};
 }
 
-json settings_json(const CaptureSettings& s) {
+json settings_json(const RunSpec& s) {
     json stops = json::array();
     for (const auto& stop : s.stop_strings) stops.push_back(bytes_value(stop));
     return {{"prompt", bytes_value(s.prompt)},
@@ -38,7 +38,7 @@ json settings_json(const CaptureSettings& s) {
             {"record_attention", s.record_attention},
             {"n_ctx", s.n_ctx},
             {"threads", s.threads},
-            {"precision", std::string(precision_name(s.precision))}};
+            {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}}; // set: serialize_capture checks
 }
 
 json head_map_json(const std::optional<HeadMap>& map) {

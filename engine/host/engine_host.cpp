@@ -39,7 +39,7 @@ void EngineHost::load_model(const std::string& path, const std::string& backend)
     wake_.notify_all();
 }
 
-uint64_t EngineHost::run(const RunSettings& settings, bool replace_queued) {
+uint64_t EngineHost::run(const RunSpec& settings, bool replace_queued) {
     uint64_t id = 0;
     {
         std::lock_guard lock(mutex_);
@@ -177,26 +177,14 @@ void EngineHost::execute(const CalibrateCommand& c) {
 void EngineHost::execute(const RunCommand& c) {
     if (!loaded_) return post(host_event::RunFailed{c.id, make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     OpenedModel& l = *loaded_;
-    PromptSpec spec;
-    spec.text = c.settings.prompt;
-    spec.chat = c.settings.chat;
-    spec.system = c.settings.system;
-    auto prompt = build_prompt(l.model->file(), *l.tokenizer, spec);
+    auto prompt = build_prompt(l.model->file(), *l.tokenizer, prompt_spec(c.settings));
     if (!prompt) return post(host_event::RunFailed{c.id, prompt.error()});
     const Precision precision = c.settings.precision.value_or(l.info.default_precision);
     host_event::RunStarted started{c.id, c.settings, prompt->text, {}, precision};
     for (int32_t id : prompt->ids) started.prompt.push_back(TokenPiece{id, l.tokenizer->token_bytes(id)});
     post(std::move(started));
 
-    InstrumentedRequest request;
-    request.generate.prompt_ids = prompt->ids;
-    request.generate.max_tokens = c.settings.max_tokens;
-    request.generate.sampling = c.settings.sampling;
-    request.generate.stop_at_eog = c.settings.stop_at_eog;
-    request.disabled = c.settings.disabled;
-    request.ablation_mode = c.settings.ablation_mode;
-    request.dla = c.settings.dla;
-    request.record_attention = c.settings.record_attention;
+    InstrumentedRequest request = instrumented_request(c.settings, prompt->ids);
     request.precision = precision;
     request.cancel = &cancel_;
     InstrumentedCallbacks callbacks;

@@ -26,28 +26,13 @@
 #include "engine/backend/precision.h"
 #include "engine/capture/capture.h"
 #include "engine/generation/instrumented_generation.h"
+#include "engine/generation/run_spec.h"
 #include "engine/host/model_setup.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/sampling/sampler_config.h"
 
 namespace octo {
-
-struct RunSettings {
-    std::string prompt;
-    bool chat = false;
-    std::string system;
-    int64_t max_tokens = 128;
-    SamplerConfig sampling = {};
-    std::array<bool, kSubsystemCount> disabled = {};
-    AblationMode ablation_mode = AblationMode::Zero;
-    bool dla = false;
-    bool record_attention = true;
-    bool stop_at_eog = true; // false: keep going past end-of-generation tokens (measurements)
-    // How matrix products treat activations (backend/precision.h); nullopt: the model's default
-    // (ModelInfo::default_precision). RunStarted::precision says which one the run takes.
-    std::optional<Precision> precision = std::nullopt;
-};
 
 struct TokenPiece {
     int32_t id = -1;
@@ -68,7 +53,7 @@ struct ModelIdentityFailed { std::string path; Error error; };
 // `settings` as asked; `precision` the one the run takes (settings.precision or the model's default).
 struct RunStarted {
     uint64_t run_id = 0;
-    RunSettings settings;
+    RunSpec settings;
     std::string prompt_text;
     std::vector<TokenPiece> prompt;
     Precision precision = Precision::Exact;
@@ -118,7 +103,7 @@ public:
     // Queues a run on the loaded model, replacing a queued, not yet started run unless
     // `replace_queued` is false (the second run of an A/B pair, the samples of a consistency
     // run); returns its id.
-    uint64_t run(const RunSettings& settings, bool replace_queued = true);
+    uint64_t run(const RunSpec& settings, bool replace_queued = true);
     // Queues a head-map calibration of the loaded model on these probe files (docs/router.md).
     void calibrate(const std::string& train_probes, const std::string& dev_probes);
     // Stops what is running now (a run, load or calibration); queued commands stay queued.
@@ -130,7 +115,7 @@ public:
 
 private:
     struct LoadCommand { std::string path; std::string backend; };
-    struct RunCommand { uint64_t id; RunSettings settings; };
+    struct RunCommand { uint64_t id; RunSpec settings; };
     struct CalibrateCommand { std::string train; std::string dev; };
     using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand>;
 

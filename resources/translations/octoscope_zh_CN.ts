@@ -101,14 +101,6 @@
         <translation>gates：模型自身路由器对每个注意力头组的门控值（仅限带路由器的模型，如 octet）</translation>
     </message>
     <message>
-        <source>stop strings</source>
-        <translation>停止字符串</translation>
-    </message>
-    <message>
-        <source>--parse-special</source>
-        <translation>--parse-special</translation>
-    </message>
-    <message>
         <source>a context of %1 tokens</source>
         <translation>%1 个词元的上下文</translation>
     </message>

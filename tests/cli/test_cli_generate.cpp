@@ -1,6 +1,8 @@
 // octoscope-cli generate against llama.cpp's greedy runs on stories260K (../shared/refdata).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <fstream>
 
@@ -111,6 +113,22 @@ TEST(CliGenerate, ClearErrors) {
     EXPECT_EQ(too_long.exit_status, 1);
     EXPECT_NE(too_long.json()["error"].get<std::string>().find("the context holds 4"), std::string::npos)
         << too_long.out;
+}
+
+// --parse-special turns a control token's text into that token (the built-in model's <|eos|> is
+// id 2046); without it the text is spelled out.
+TEST(CliGenerate, ParseSpecialMatchesControlTokenTexts) {
+    const auto ids = [](std::vector<std::string> args) {
+        auto run = run_cli(std::move(args));
+        EXPECT_EQ(run.exit_status, 0) << run.err;
+        return run.json()["prompt_ids"].get<std::vector<int32_t>>();
+    };
+    const std::vector<int32_t> parsed =
+        ids({"generate", "--prompt", "a<|eos|>b", "--max-tokens", "1", "--json", "--parse-special"});
+    const std::vector<int32_t> spelled = ids({"generate", "--prompt", "a<|eos|>b", "--max-tokens", "1", "--json"});
+    EXPECT_NE(std::find(parsed.begin(), parsed.end(), 2046), parsed.end());
+    EXPECT_EQ(std::find(spelled.begin(), spelled.end(), 2046), spelled.end());
+    EXPECT_GT(spelled.size(), parsed.size());
 }
 
 TEST(CliGenerate, ChatModeRendersTheModelsTemplate) {

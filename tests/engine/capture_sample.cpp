@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/backend/cpu/cpu_backend.h"
-#include "engine/capture/capture_settings.h"
+#include "engine/generation/run_spec.h"
 #include "engine/tokenizer/vocab.h"
 #include "tests/support/loaded_model.h"
 
@@ -42,10 +42,10 @@ Capture sample_capture(int64_t n_generated) {
     c.settings.threads = 2;
     c.settings.precision = Precision::Reference; // not octet's default, nor what an old file reads as
     c.head_map = map;
-    auto prompt = build_prompt(model.file(), tokenizer, capture_prompt_spec(c.settings)).value();
+    auto prompt = build_prompt(model.file(), tokenizer, prompt_spec(c.settings)).value();
     c.prompt_text = prompt.text;
     for (int32_t id : prompt.ids) c.prompt_tokens.push_back({id, tokenizer.token_bytes(id)});
-    auto run = run_instrumented(model, *backend, tokenizer, map, *kv, capture_request(c.settings, prompt.ids));
+    auto run = run_instrumented(model, *backend, tokenizer, map, *kv, instrumented_request(c.settings, prompt.ids));
     EXPECT_TRUE(run.ok()) << run.error().message;
     c.run = std::move(run.value());
     c.kv_history.assign(kv->pool().history().begin(), kv->pool().history().end());

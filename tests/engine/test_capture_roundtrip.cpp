@@ -13,7 +13,7 @@
 #include "engine/capture/capture_io.h"
 #include "engine/capture/capture_payload.h"
 #include "engine/capture/capture_replay.h"
-#include "engine/capture/capture_settings.h"
+#include "engine/generation/run_spec.h"
 #include "engine/core/sha256.h"
 #include "tests/engine/capture_sample.h"
 
@@ -64,8 +64,8 @@ void expect_same(const Capture& a, const Capture& b) {
     EXPECT_EQ(a.backend, b.backend);
     EXPECT_EQ(a.device, b.device);
 
-    const CaptureSettings& s = a.settings;
-    const CaptureSettings& t = b.settings;
+    const RunSpec& s = a.settings;
+    const RunSpec& t = b.settings;
     EXPECT_EQ(s.prompt, t.prompt);
     EXPECT_EQ(s.chat, t.chat);
     EXPECT_EQ(s.system, t.system);
@@ -284,7 +284,7 @@ TEST(Capture, EveryPrecisionRoundTrips) {
         auto back = parse_capture({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, "p.octo");
         ASSERT_TRUE(back.ok()) << back.error().message;
         EXPECT_EQ(back->settings.precision, p) << precision_name(p);
-        EXPECT_EQ(capture_request(back->settings, {1, 2}).precision, p) << "a replay asks for it";
+        EXPECT_EQ(instrumented_request(back->settings, {1, 2}).precision, p) << "a replay asks for it";
     }
 }
 

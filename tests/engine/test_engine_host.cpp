@@ -116,7 +116,7 @@ TEST_F(EngineHostTest, AnotherLoadWinsAndFailuresCarryTheirCode) {
 
 TEST_F(EngineHostTest, ARunWithoutAModelFailsWithItsCode) {
     Events ev;
-    RunSettings s;
+    RunSpec s;
     s.prompt = "hello";
     const uint64_t id = ev.host().run(s);
     ASSERT_TRUE(ev.wait([](const auto& all) { return last<host_event::RunFailed>(all) != nullptr; }));
@@ -124,6 +124,34 @@ TEST_F(EngineHostTest, ARunWithoutAModelFailsWithItsCode) {
     EXPECT_EQ(failed->run_id, id);
     EXPECT_EQ(failed->error.code, ErrorCode::InvalidArgument);
     EXPECT_EQ(failed->error.message, "no model is loaded");
+}
+
+// The workbench runs a spec as the CLI does: stop strings (a capture's too) end the run.
+TEST_F(EngineHostTest, RunsHonourTheSpecsStopStrings) {
+    const std::string path = write_model("stops.gguf", 4);
+    Events ev;
+    ev.host().load_model(path, "cpu");
+    RunSpec s;
+    s.prompt = "hello";
+    s.max_tokens = 40;
+    s.stop_at_eog = false;
+    const uint64_t free_run = ev.host().run(s);
+    ASSERT_TRUE(ev.wait([&](const auto& all) {
+        const auto* f = last<host_event::RunFinished>(all);
+        return f && f->run_id == free_run;
+    }));
+    std::string text;
+    for (const HostEvent& e : ev.all()) {
+        if (const auto* t = std::get_if<host_event::Token>(&e); t && t->run_id == free_run) text += t->event.bytes;
+    }
+    ASSERT_GE(text.size(), 3u);
+    s.stop_strings = {text.substr(1, 2)}; // two bytes the free run produced after its first token
+    const uint64_t stopped = ev.host().run(s);
+    ASSERT_TRUE(ev.wait([&](const auto& all) {
+        const auto* f = last<host_event::RunFinished>(all);
+        return f && f->run_id == stopped;
+    }));
+    EXPECT_EQ(last<host_event::RunFinished>(ev.all())->stop_reason, StopReason::StopString);
 }
 
 } // namespace

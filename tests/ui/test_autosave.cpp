@@ -112,7 +112,7 @@ void TestAutosave::crashWith(const QString& prompt) {
     QPlainTextEdit* editor = w->promptPanel()->editor();
     editor->clear();
     QTest::keyClicks(editor, prompt);
-    RunSettings s = w->promptPanel()->settings();
+    RunSpec s = w->promptPanel()->settings();
     s.sampling.seed = 4242;
     s.max_tokens = 17;
     s.precision = Precision::Exact;

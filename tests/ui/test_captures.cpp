@@ -108,8 +108,8 @@ private slots:
 
 private:
     bool loadInto(MainWindow& w);
-    bool runAndWait(MainWindow& w, const RunSettings& settings);
-    RunSettings settings(const QString& prompt, int max_tokens) const;
+    bool runAndWait(MainWindow& w, const RunSpec& settings);
+    RunSpec settings(const QString& prompt, int max_tokens) const;
     QString path(const QString& name) const { return dir_.filePath(name); }
 
     QTemporaryDir dir_;
@@ -127,14 +127,14 @@ bool TestCaptures::loadInto(MainWindow& w) {
     return loaded.wait(60000);
 }
 
-RunSettings TestCaptures::settings(const QString& prompt, int max_tokens) const {
-    RunSettings s;
+RunSpec TestCaptures::settings(const QString& prompt, int max_tokens) const {
+    RunSpec s;
     s.prompt = prompt.toStdString();
     s.max_tokens = max_tokens;
     return s;
 }
 
-bool TestCaptures::runAndWait(MainWindow& w, const RunSettings& s) {
+bool TestCaptures::runAndWait(MainWindow& w, const RunSpec& s) {
     w.promptPanel()->restore(s);
     QSignalSpy settled(&w, &MainWindow::runSettled);
     w.submitSettings(s);
@@ -272,7 +272,7 @@ void TestCaptures::rerunIsIdenticalOnTheCpu() {
         MainWindow w;
         w.show();
         QVERIFY(loadInto(w));
-        RunSettings s = settings(QStringLiteral("Once upon a time"), 8);
+        RunSpec s = settings(QStringLiteral("Once upon a time"), 8);
         s.stop_at_eog = false;
         s.sampling.temperature = 0.9f;
         s.sampling.seed = 1234;
@@ -379,7 +379,7 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     w.show();
     QVERIFY(loadInto(w));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
-    RunSettings s = settings(QStringLiteral("Tom's \"quoted\" prompt -- with $HOME and `ticks`"), 10);
+    RunSpec s = settings(QStringLiteral("Tom's \"quoted\" prompt -- with $HOME and `ticks`"), 10);
     s.sampling.temperature = 0.7f;
     s.sampling.seed = 42;
     s.sampling.top_k = 20;
@@ -536,7 +536,7 @@ void TestCaptures::thousandTokenCaptureTimes() {
     QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
     w.openModel(model.fileName());
     QVERIFY(loaded.wait(60000));
-    RunSettings s = settings(QStringLiteral("Tell a long story."), 1000);
+    RunSpec s = settings(QStringLiteral("Tell a long story."), 1000);
     s.stop_at_eog = false;
     QVERIFY(runAndWait(w, s));
     QCOMPARE(w.store().current()->n_generated(), size_t{1000});

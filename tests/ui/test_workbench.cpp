@@ -109,7 +109,7 @@ bool TestWorkbench::loadInto(MainWindow& w, const QString& path) {
 
 bool TestWorkbench::runAndWait(MainWindow& w, const QString& prompt, int max_tokens) {
     w.promptPanel()->editor()->setPlainText(prompt);
-    RunSettings s = w.promptPanel()->settings();
+    RunSpec s = w.promptPanel()->settings();
     s.max_tokens = max_tokens;
     w.promptPanel()->restore(s);
     QSignalSpy settled(&w, &MainWindow::runSettled);
@@ -255,7 +255,7 @@ void TestWorkbench::cancelStopsTheStream() {
     w.show();
     QVERIFY(loadInto(w, long_model_));
     w.promptPanel()->editor()->setPlainText(QStringLiteral("Count"));
-    RunSettings s = w.promptPanel()->settings();
+    RunSpec s = w.promptPanel()->settings();
     s.max_tokens = 3000;
     s.record_attention = false;
     w.promptPanel()->restore(s);
@@ -457,7 +457,7 @@ void TestWorkbench::consistencyRunReports() {
     QVERIFY(loadInto(w, model_));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     w.promptPanel()->editor()->setPlainText(QStringLiteral("one two three"));
-    RunSettings s = w.promptPanel()->settings();
+    RunSpec s = w.promptPanel()->settings();
     s.max_tokens = 4;
     w.promptPanel()->restore(s);
     QSignalSpy reported(w.advisorController(), &AdvisorController::consistencyReported);

@@ -1,12 +1,17 @@
-#include "engine/capture/capture_settings.h"
+#include "engine/generation/run_spec.h"
 
 namespace octo {
 
-PromptSpec capture_prompt_spec(const CaptureSettings& s) {
-    return PromptSpec{s.prompt, s.chat, s.system, s.parse_special};
+PromptSpec prompt_spec(const RunSpec& s) {
+    PromptSpec p;
+    p.text = s.prompt;
+    p.chat = s.chat;
+    p.system = s.system;
+    p.parse_special = s.parse_special;
+    return p;
 }
 
-InstrumentedRequest capture_request(const CaptureSettings& s, std::vector<int32_t> prompt_ids) {
+InstrumentedRequest instrumented_request(const RunSpec& s, std::vector<int32_t> prompt_ids) {
     InstrumentedRequest request;
     request.generate.prompt_ids = std::move(prompt_ids);
     request.generate.max_tokens = s.max_tokens;
