@@ -62,11 +62,12 @@ RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pare
     layout->addWidget(wrong_);
     debounce_.setSingleShot(true);
     debounce_.setInterval(kDebounceMs);
+    pool_.setMaxThreadCount(1); // requests in order; a stale result is dropped by its generation
     connect(&debounce_, &QTimer::timeout, this, &RouterPanel::schedule);
     connect(editor_, &QPlainTextEdit::textChanged, &debounce_, qOverload<>(&QTimer::start));
 }
 
-RouterPanel::~RouterPanel() { QThreadPool::globalInstance()->waitForDone(); }
+RouterPanel::~RouterPanel() { pool_.waitForDone(); }
 
 QString RouterPanel::userProbePath() {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
@@ -97,7 +98,7 @@ void RouterPanel::schedule() {
     QPointer<RouterPanel> self(this);
     auto router = router_;
     auto mutex = router_mutex_;
-    QThreadPool::globalInstance()->start([self, router, mutex, text, generation] {
+    pool_.start([self, router, mutex, text, generation] {
         RouteDecision d;
         {
             std::lock_guard lock(*mutex);

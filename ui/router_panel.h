@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QPointer>
+#include <QThreadPool>
 #include <QTimer>
 #include <QWidget>
 
@@ -59,6 +60,7 @@ private:
     std::optional<RouteDecision> decision_;
     QString decided_text_;
     uint64_t generation_ = 0; // routing requests sent; stale results are dropped
+    QThreadPool pool_;        // routing off the UI thread; waited for when the panel goes
 };
 
 } // namespace octo::ui
