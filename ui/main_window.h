@@ -7,10 +7,10 @@
 
 #include <chrono>
 
-#include "ui/autosave.h"
-#include "ui/engine_bridge.h"
-#include "ui/run_store.h"
-#include "ui/session_state.h"
+#include "ui/session/autosave.h"
+#include "ui/controllers/engine_bridge.h"
+#include "ui/session/run_store.h"
+#include "ui/session/session_state.h"
 
 class QLabel;
 class QProgressDialog;
@@ -75,7 +75,7 @@ public:
     const RunSpec& lastSettings() const { return last_settings_; }
 
     // Autosaves the prompt and session and, after a crash, offers to restore them
-    // (ui/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
+    // (ui/session/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
     // exercise it leave it off, so they never touch the user's autosave.
     void startSession(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
     CrashRecovery* recovery() const { return recovery_; }

@@ -5,9 +5,9 @@
 // measured during the run (a 5 ms timer recording its own lateness). --soak N runs the prompt
 // N times and prints the memory growth (app/gui/soak_benchmark.h). The UI language is the
 // one chosen in View → Language, else the system locale's; --lang overrides it for this start.
-// The log goes to <user data>/logs/octoscope.log and the log panel (ui/app_log.h); an
+// The log goes to <user data>/logs/octoscope.log and the log panel (ui/session/app_log.h); an
 // interactive session is autosaved and offers its autosave back after a crash
-// (ui/crash_recovery.h) — --screenshot and --soak runs leave the user's autosave alone.
+// (ui/session/crash_recovery.h) — --screenshot and --soak runs leave the user's autosave alone.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -23,13 +23,13 @@
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
 #include "app/gui/soak_benchmark.h"
-#include "ui/about_dialog.h"
-#include "ui/app_log.h"
-#include "ui/language.h"
+#include "ui/panels/about_dialog.h"
+#include "ui/session/app_log.h"
+#include "ui/support/language.h"
 #include "ui/main_window.h"
-#include "ui/prompt_panel.h"
-#include "ui/switches_panel.h"
-#include "ui/stall_monitor.h"
+#include "ui/panels/prompt_panel.h"
+#include "ui/panels/switches_panel.h"
+#include "ui/support/stall_monitor.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);

@@ -9,7 +9,7 @@
 
 #include "app/common/process_memory.h"
 #include "ui/main_window.h"
-#include "ui/run_store.h"
+#include "ui/session/run_store.h"
 
 namespace octo::ui {
 

@@ -23,15 +23,15 @@
 
 #include "engine/model/synthetic_model.h"
 #include "engine/model/user_data.h"
-#include "ui/about_dialog.h"
-#include "ui/app_log.h"
-#include "ui/autosave.h"
-#include "ui/crash_recovery.h"
-#include "ui/log_panel.h"
+#include "ui/panels/about_dialog.h"
+#include "ui/session/app_log.h"
+#include "ui/session/autosave.h"
+#include "ui/session/crash_recovery.h"
+#include "ui/panels/log_panel.h"
 #include "ui/main_window.h"
-#include "ui/prompt_panel.h"
-#include "ui/session_state.h"
-#include "ui/switches_panel.h"
+#include "ui/panels/prompt_panel.h"
+#include "ui/session/session_state.h"
+#include "ui/panels/switches_panel.h"
 
 using namespace octo;
 using namespace octo::ui;

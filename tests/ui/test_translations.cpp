@@ -7,6 +7,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QDir>
+#include <QDirIterator>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
@@ -23,10 +24,10 @@
 #include <set>
 
 #include "engine/model/synthetic_model.h"
-#include "ui/language.h"
+#include "ui/support/language.h"
 #include "ui/main_window.h"
-#include "ui/subsystem_palette.h" // subsystem_name
-#include "ui/switches_panel.h"
+#include "ui/support/subsystem_palette.h" // subsystem_name
+#include "ui/panels/switches_panel.h"
 
 using namespace octo;
 using namespace octo::ui;
@@ -195,9 +196,8 @@ void TestTranslations::translationCoversTheSources() {
     const QDir src(QStringLiteral(OCTOSCOPE_SOURCE_DIR));
     QStringList args = {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
                         QStringLiteral("-I"), src.path()};
-    for (const QString& f : QDir(src.filePath(QStringLiteral("ui"))).entryList({"*.cpp", "*.h"}, QDir::Files)) {
-        args << src.filePath(QStringLiteral("ui/") + f);
-    }
+    QDirIterator ui(src.filePath(QStringLiteral("ui")), {"*.cpp", "*.h"}, QDir::Files, QDirIterator::Subdirectories);
+    while (ui.hasNext()) args << ui.next();
     args << src.filePath(QStringLiteral("app/gui/main.cpp")) << QStringLiteral("-ts") << copy;
     QProcess lupdate;
     lupdate.start(QStringLiteral(OCTOSCOPE_LUPDATE_PATH), args);

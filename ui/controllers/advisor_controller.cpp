@@ -1,0 +1,136 @@
+#include "ui/controllers/advisor_controller.h"
+
+#include <QStringList>
+
+#include "engine/advisor/consistency.h"
+#include "ui/panels/advisor_panel.h"
+#include "ui/views/compare_view.h"
+#include "ui/support/engine_labels.h"
+#include "ui/controllers/run_batch.h"
+#include "ui/session/run_store.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+QString settings_change(const RunSpec& a, const RunSpec& b) {
+    QStringList changes;
+    if (a.prompt != b.prompt) changes << QObject::tr("prompt edited");
+    QStringList off, on;
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        const auto k = static_cast<size_t>(s);
+        if (!a.disabled[k] && b.disabled[k]) off << subsystem_id(s);
+        if (a.disabled[k] && !b.disabled[k]) on << subsystem_id(s);
+    }
+    if (!off.isEmpty()) changes << QObject::tr("%1 disabled in B").arg(off.join(QStringLiteral(", ")));
+    if (!on.isEmpty()) changes << QObject::tr("%1 enabled in B").arg(on.join(QStringLiteral(", ")));
+    if (a.ablation_mode != b.ablation_mode) {
+        changes << QObject::tr("ablation %1 → %2").arg(ablation_mode_label(a.ablation_mode),
+                                                     ablation_mode_label(b.ablation_mode));
+    }
+    if (a.sampling.temperature != b.sampling.temperature) {
+        changes << QObject::tr("temperature %1 → %2").arg(a.sampling.temperature).arg(b.sampling.temperature);
+    }
+    if (a.sampling.seed != b.sampling.seed) changes << QObject::tr("seed %1 → %2").arg(a.sampling.seed).arg(b.sampling.seed);
+    if (a.sampling.top_p != b.sampling.top_p || a.sampling.top_k != b.sampling.top_k) changes << QObject::tr("top-p/top-k changed");
+    if (a.max_tokens != b.max_tokens) changes << QObject::tr("max tokens %1 → %2").arg(a.max_tokens).arg(b.max_tokens);
+    if (a.precision != b.precision) {
+        const auto label = [](std::optional<Precision> p) { return p ? precision_label(*p) : QObject::tr("model default"); };
+        changes << QObject::tr("precision %1 → %2").arg(label(a.precision), label(b.precision));
+    }
+    return changes.isEmpty() ? QObject::tr("nothing (same settings twice)") : changes.join(QStringLiteral("; "));
+}
+
+AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, AdvisorPanel* advisor, CompareView* compare_view,
+                                     std::function<RunSpec()> current_settings, std::function<void()> show_compare,
+                                     QObject* parent)
+    : QObject(parent), store_(store), advisor_(advisor), compare_(compare_view), current_settings_(std::move(current_settings)),
+      show_compare_(std::move(show_compare)), pair_(new RunBatch(store, bridge, this)),
+      samples_(new RunBatch(store, bridge, this)) {
+    connect(pair_, &RunBatch::settled, this, &AdvisorController::showComparison);
+    connect(samples_, &RunBatch::settled, this, &AdvisorController::reportConsistency);
+    connect(advisor_, &AdvisorPanel::compareRequested, this,
+            [this](const QString& before, const QString& after, const QString& rule) {
+                RunSpec a = current_settings_();
+                RunSpec b = a;
+                a.prompt = before.toStdString();
+                b.prompt = after.toStdString();
+                this->compare(a, b, tr("prompt rewritten by rule %1").arg(rule));
+            });
+    connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
+    connect(&store_, &RunStore::runFinished, this, [this] {
+        const RunRecord* r = store_.current();
+        if (r && r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->settings.prompt), r->generated_text());
+    });
+}
+
+void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QString& change) {
+    change_ = change;
+    samples_->abandon();
+    pair_->start({a, b});
+}
+
+void AdvisorController::compareWithShown() {
+    const RunSpec b = current_settings_();
+    const RunRecord* shown = store_.current();
+    const RunSpec a = shown ? shown->settings : b;
+    compare(a, b, settings_change(a, b));
+}
+
+void AdvisorController::abandon() {
+    pair_->abandon();
+    samples_->abandon();
+}
+
+void AdvisorController::showComparison(const std::vector<quint64>& ids) {
+    const RunRecord* a = ids.size() == 2 ? store_.run(ids[0]) : nullptr;
+    const RunRecord* b = ids.size() == 2 ? store_.run(ids[1]) : nullptr;
+    const auto& model = store_.model();
+    if (!a || !b || !model) return;
+    compare_->showRuns(*a, *b, store_.metric(), change_, static_cast<int>(model->n_layer), static_cast<int>(model->n_head));
+    show_compare_();
+    emit compared();
+}
+
+void AdvisorController::runConsistency(int runs) {
+    RunSpec base = current_settings_();
+    sample_temperature_ = base.sampling.temperature > 0.0f ? base.sampling.temperature : kConsistencyTemperature;
+    std::vector<RunSpec> all;
+    for (int i = 0; i < runs; ++i) {
+        RunSpec s = base;
+        s.sampling.temperature = sample_temperature_;
+        s.sampling.seed = base.sampling.seed + static_cast<uint64_t>(i);
+        all.push_back(s);
+    }
+    pair_->abandon();
+    samples_->start(all);
+}
+
+void AdvisorController::reportConsistency(const std::vector<quint64>& ids) {
+    std::vector<SampledRun> sampled;
+    for (quint64 id : ids) {
+        const RunRecord* r = store_.run(id);
+        if (!r || r->state != RunState::Finished) continue;
+        SampledRun s;
+        SubsystemValues sum = {};
+        bool measured = r->n_generated() > 0;
+        for (size_t i = r->n_prompt; i < r->tokens.size(); ++i) {
+            const RunToken& t = r->tokens[i];
+            s.pieces.push_back(t.bytes);
+            s.logprobs.push_back(t.logprobs ? t.logprobs->logprob : 0.0);
+            if (const auto& shares = t.metrics.get(store_.metric())) {
+                for (size_t k = 0; k < sum.size(); ++k) sum[k] += (*shares)[k];
+            } else {
+                measured = false;
+            }
+        }
+        if (measured) {
+            for (float& v : sum) v /= static_cast<float>(r->n_generated());
+            s.mean_shares = sum;
+        }
+        sampled.push_back(std::move(s));
+    }
+    advisor_->showConsistency(assess_consistency(sampled), sample_temperature_);
+    emit consistencyReported();
+}
+
+} // namespace octo::ui

@@ -1,0 +1,352 @@
+#include "ui/controllers/capture_controller.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStatusBar>
+
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+
+#include "engine/capture/capture_identity.h"
+#include "engine/capture/capture_io.h"
+#include "engine/core/atomic_file.h"
+#include "ui/panels/advisor_panel.h"
+#include "ui/support/bug_report.h"
+#include "ui/session/capture_record.h"
+#include "ui/main_window.h"
+#include "ui/panels/prompt_panel.h"
+#include "ui/panels/router_panel.h"
+#include "ui/panels/switches_panel.h"
+#include "ui/support/system_info.h"
+
+namespace octo::ui {
+
+namespace {
+
+QString text(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+std::string local_path(const QString& path) { return QFile::encodeName(path).toStdString(); }
+
+Status write_png(const QString& path, const QPixmap& pixmap) {
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!pixmap.save(&buffer, "PNG")) return make_error(ErrorCode::Io, "cannot encode " + path.toStdString() + " as PNG");
+    return write_file_atomic(local_path(path), std::string_view(png.constData(), static_cast<size_t>(png.size())));
+}
+
+QString token_text(const RunToken& t) {
+    return QStringLiteral("%1 “%2”").arg(t.id).arg(QString::fromUtf8(t.bytes.data(), static_cast<qsizetype>(t.bytes.size())));
+}
+
+} // namespace
+
+CaptureController::CaptureController(MainWindow* window) : QObject(window), window_(window) {
+    io_.setMaxThreadCount(1);
+    pick_model_ = [this](const QString& problem) {
+        if (QMessageBox::question(window_, tr("Re-run Capture"), tr("%1\n\nPick the model file?").arg(problem)) != QMessageBox::Yes) {
+            return QString();
+        }
+        return QFileDialog::getOpenFileName(window_, tr("The capture's model"), QString(), tr("GGUF models (*.gguf);;All files (*)"));
+    };
+    auto* label = new QLabel(window_);
+    label->setObjectName(QStringLiteral("captureStatus"));
+    label->hide();
+    window_->statusBar()->addWidget(label);
+    const auto update = [this, label] {
+        const RunRecord* r = window_->store().current();
+        if (!r || !r->capture) {
+            label->hide();
+            window_->setWindowTitle(tr("Octoscope"));
+            return;
+        }
+        const auto& loaded = window_->store().model();
+        const bool is_loaded = loaded && QFileInfo(QString::fromStdString(loaded->path)).canonicalFilePath() ==
+                                             QFileInfo(text(r->capture->model.path)).canonicalFilePath();
+        const QString file = QFileInfo(r->capture->path).fileName();
+        const QString state = is_loaded ? tr("model loaded") : tr("model not loaded");
+        label->setText(tr("Capture %1 — %2, %3").arg(file, text(r->capture->model.name), state));
+        label->show();
+        window_->setWindowTitle(tr("Octoscope — capture %1 (%2, %3)").arg(file, text(r->capture->model.name), state));
+    };
+    connect(&window_->store(), &RunStore::runChanged, this, update);
+    connect(&window_->store(), &RunStore::modelLoaded, this, update);
+    connect(this, &CaptureController::captureOpened, this, update);
+}
+
+CaptureController::~CaptureController() { io_.waitForDone(); }
+
+void CaptureController::fail(const QString& title, const QString& message) {
+    last_error_ = message;
+    window_->statusBar()->showMessage(tr("%1: %2").arg(title, message), 15000);
+    if (dialogs_) { // not blocking: the engine's events keep flowing while it shows
+        auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, window_);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit failed(message);
+}
+
+Result<CaptureModel> CaptureController::loadedModelIdentity() const {
+    const RunStore& store = window_->store();
+    if (!store.model()) return make_error(ErrorCode::InvalidArgument, "no model is loaded");
+    if (store.model_identity_error()) return *store.model_identity_error();
+    if (!store.model_identity()) {
+        return make_error(ErrorCode::InvalidArgument, "the model's SHA-256 is still being computed; try again in a moment");
+    }
+    return *store.model_identity(); // hashed by the engine's host after the load
+}
+
+bool CaptureController::identityPending() const {
+    const RunStore& store = window_->store();
+    const RunRecord* r = store.current();
+    return r && !r->capture && store.model() && !store.model_identity() && !store.model_identity_error();
+}
+
+Result<Capture> CaptureController::captureShown() {
+    const RunRecord* r = window_->store().current();
+    if (!r) return make_error(ErrorCode::InvalidArgument, "there is no run to save");
+    if (r->state == RunState::Running) return make_error(ErrorCode::InvalidArgument, "the run is still going");
+    CaptureContext context;
+    if (r->capture) {
+        const CaptureOrigin& o = *r->capture;
+        context = {o.model, o.app_version, o.backend, o.device, o.head_map, o.route, o.findings};
+        return capture_of_record(*r, context);
+    }
+    auto identity = loadedModelIdentity();
+    if (!identity) return identity.error();
+    context.model = std::move(identity.value());
+    const ModelInfo& m = *window_->store().model();
+    context.app_version = OCTOSCOPE_VERSION;
+    context.backend = m.backend;
+    context.device = system_info().cpu.toStdString();
+    context.head_map = m.head_map;
+    const QString prompt = QString::fromStdString(r->settings.prompt);
+    if (window_->routerPanel()->decision() && window_->routerPanel()->decidedText() == prompt) {
+        context.route = window_->routerPanel()->decision();
+    }
+    if (window_->advisorPanel()->outputPrompt() == prompt && window_->promptPanel()->editor()->toPlainText() == prompt) {
+        context.findings = window_->advisorPanel()->findings();
+    }
+    return capture_of_record(*r, context);
+}
+
+void CaptureController::saveCapture(const QString& path) {
+    if (identityPending()) { // a large model is still being hashed: save once it is
+        window_->statusBar()->showMessage(tr("Computing the model's SHA-256 to save the capture %1…").arg(path));
+        auto once = std::make_shared<QMetaObject::Connection>();
+        const std::string model = window_->store().model()->path;
+        *once = connect(&window_->store(), &RunStore::modelIdentified, this, [this, path, once, model] {
+            disconnect(*once);
+            if (!window_->store().model() || window_->store().model()->path != model) { // another model was loaded meanwhile
+                fail(tr("Cannot save the capture"), tr("Another model was loaded before this one's SHA-256 was computed."));
+                emit captureSaved(path, false);
+                return;
+            }
+            saveCapture(path);
+        });
+        return;
+    }
+    auto capture = captureShown();
+    if (!capture) {
+        fail(tr("Cannot save the capture"), text(capture.error().message));
+        emit captureSaved(path, false);
+        return;
+    }
+    auto shared = std::make_shared<const Capture>(std::move(capture.value()));
+    window_->statusBar()->showMessage(tr("Saving the capture %1…").arg(path));
+    io_.start([this, shared, path] {
+        const Status saved = save_capture(*shared, local_path(path));
+        const QString error = saved ? QString() : text(saved.error().message);
+        QMetaObject::invokeMethod(
+            this,
+            [this, path, error] {
+                if (!error.isEmpty()) {
+                    fail(tr("Cannot save the capture"), error);
+                } else {
+                    window_->statusBar()->showMessage(tr("Saved the capture %1").arg(path), 8000);
+                }
+                emit captureSaved(path, error.isEmpty());
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void CaptureController::openCapture(const QString& path) {
+    window_->statusBar()->showMessage(tr("Opening the capture %1…").arg(path));
+    io_.start([this, path] {
+        auto capture = open_capture(local_path(path));
+        auto record = capture ? std::make_shared<RunRecord>(record_of_capture(capture.value(), QFileInfo(path).absoluteFilePath()))
+                              : nullptr;
+        const QString error = capture ? QString() : text(capture.error().message);
+        QMetaObject::invokeMethod(
+            this,
+            [this, path, record, error] {
+                if (!record) return fail(tr("Cannot open the capture"), error);
+                show(path, std::move(*record));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void CaptureController::show(const QString& path, RunRecord record) {
+    const QString prompt = QString::fromStdString(record.settings.prompt);
+    window_->promptPanel()->restore(record.settings);
+    window_->switches()->restore(record.settings);
+    const std::shared_ptr<const CaptureOrigin> origin = record.capture;
+    window_->store().add_run(std::move(record));
+    const RunRecord* shown = window_->store().current();
+    if (origin->route) window_->routerPanel()->showDecision(prompt, *origin->route);
+    window_->advisorPanel()->showFindings(origin->findings, prompt, shown->generated_text());
+    emit captureOpened(path); // the status bar's capture label shows it from now on
+    window_->statusBar()->showMessage(tr("Opened the capture %1: %2 tokens of %3, shown without the model")
+                                          .arg(QFileInfo(path).fileName())
+                                          .arg(shown->tokens.size())
+                                          .arg(text(origin->model.name)),
+                                      10000);
+}
+
+void CaptureController::rerunCapture() {
+    const RunRecord* r = window_->store().current();
+    if (!r || !r->capture) {
+        fail(tr("Re-run Capture"), tr("Show a capture first (File → Open Capture…)."));
+        return;
+    }
+    rerun_of_ = std::make_shared<const RunRecord>(*r);
+    rerunOn(text(r->capture->model.path));
+}
+
+void CaptureController::rerunOn(const QString& model_path) {
+    const CaptureModel& recorded = rerun_of_->capture->model;
+    if (Status same = check_capture_model(recorded, local_path(model_path)); !same) {
+        const QString picked = pick_model_(tr("The capture's model is missing or differs: %1").arg(text(same.error().message)));
+        if (picked.isEmpty()) {
+            fail(tr("Re-run Capture"), tr("Not re-run: %1").arg(text(same.error().message)));
+            return;
+        }
+        rerunOn(picked);
+        return;
+    }
+    const auto& loaded = window_->store().model();
+    if (loaded && QFileInfo(QString::fromStdString(loaded->path)).canonicalFilePath() == QFileInfo(model_path).canonicalFilePath()) {
+        submitRerun();
+        return;
+    }
+    auto* waiting = new QObject(this); // the one-shot connections below go with it
+    connect(&window_->store(), &RunStore::modelLoaded, waiting, [this, waiting] {
+        waiting->deleteLater();
+        submitRerun();
+    });
+    connect(&window_->store(), &RunStore::loadFailed, waiting, [this, waiting](const QString& message, bool) {
+        waiting->deleteLater();
+        fail(tr("Re-run Capture"), tr("Cannot load the capture's model: %1").arg(message));
+    });
+    window_->statusBar()->showMessage(tr("Loading the capture's model %1 to re-run it…").arg(model_path));
+    window_->openModel(model_path);
+}
+
+void CaptureController::submitRerun() {
+    const RunSpec& settings = rerun_of_->capture->settings;
+    disconnect(rerun_wait_);
+    rerun_id_ = window_->bridge().run(settings);
+    window_->promptPanel()->setRunning(true);
+    rerun_wait_ = connect(&window_->store(), &RunStore::runSettled, this, [this](quint64 id) {
+        if (id != rerun_id_) return;
+        disconnect(rerun_wait_);
+        reportRerun(id);
+    });
+}
+
+void CaptureController::reportRerun(quint64 run_id) {
+    RunStore& store = window_->store();
+    const RunRecord* now = store.run(run_id);
+    if (!now || now->state != RunState::Finished) {
+        fail(tr("Re-run Capture"), tr("The re-run did not finish: %1").arg(now ? now->error : tr("dropped from the history")));
+        return;
+    }
+    const RunRecord& was = *rerun_of_;
+    Capture recorded;
+    for (size_t i = 0; i < was.n_prompt; ++i) recorded.prompt_tokens.push_back({was.tokens[i].id, was.tokens[i].bytes});
+    const auto generated = [](const RunRecord& r, std::vector<TokenEvent>& out) {
+        for (size_t i = r.n_prompt; i < r.tokens.size(); ++i) {
+            TokenEvent e;
+            e.id = r.tokens[i].id;
+            out.push_back(std::move(e));
+        }
+    };
+    generated(was, recorded.run.generation.tokens);
+    GenerateResult replay;
+    generated(*now, replay.tokens);
+    std::vector<int32_t> prompt_ids;
+    for (size_t i = 0; i < now->n_prompt; ++i) prompt_ids.push_back(now->tokens[i].id);
+    const ReplayComparison cmp = compare_replay(recorded, prompt_ids, replay);
+    last_comparison_ = cmp;
+    QString report;
+    if (cmp.identical) {
+        report = tr("Re-run identical: all %1 generated tokens repeated.").arg(cmp.recorded_tokens);
+    } else if (!cmp.first_divergence) {
+        report = tr("Re-run differs: the prompt tokenized differently; the generated tokens are the same.");
+    } else {
+        const size_t i = *cmp.first_divergence;
+        const QString before = was.n_prompt + i < was.tokens.size() ? token_text(was.tokens[was.n_prompt + i]) : tr("(ended)");
+        const QString after = now->n_prompt + i < now->tokens.size() ? token_text(now->tokens[now->n_prompt + i]) : tr("(ended)");
+        report = tr("Re-run differs: first divergence at generated token %1 — recorded %2, now %3.").arg(i).arg(before, after);
+        if (store.current() && store.current()->id == run_id) store.select_token(static_cast<int>(now->n_prompt + i));
+    }
+    const QString unrepeatable = unrepeatable_settings(was.capture->settings, store.model() ? store.model()->n_ctx : 0);
+    if (!unrepeatable.isEmpty()) report += tr(" The workbench did not repeat %1; `octoscope-cli replay` does.").arg(unrepeatable);
+    last_report_ = report;
+    window_->statusBar()->showMessage(report, 30000);
+    if (dialogs_) {
+        auto* box = new QMessageBox(cmp.identical ? QMessageBox::Information : QMessageBox::Warning, tr("Re-run Capture"), report,
+                                    QMessageBox::Ok, window_);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit rerunReported(report, cmp.identical);
+}
+
+bool CaptureController::exportBugReport(const QString& folder) {
+    auto capture = captureShown();
+    if (!capture) {
+        fail(tr("Cannot export a bug report"), text(capture.error().message));
+        return false;
+    }
+    const QDir dir(folder);
+    QStringList files;
+    Status ok = Ok{};
+    const auto write = [&](const QString& name, const std::function<Status(const QString&)>& writer) {
+        if (!ok) return;
+        ok = writer(dir.filePath(name));
+        files << name;
+    };
+    write(QStringLiteral("window.png"), [this](const QString& p) { return write_png(p, window_->grab()); });
+    for (QCustomPlot* plot : window_->findChildren<QCustomPlot*>()) {
+        const QString name = plot->objectName().isEmpty() ? QStringLiteral("plot") : plot->objectName();
+        write(QStringLiteral("plots/%1.png").arg(name), [plot](const QString& p) { return write_png(p, plot->toPixmap(800, 500)); });
+    }
+    write(QStringLiteral("run.octo"), [&](const QString& p) { return save_capture(capture.value(), local_path(p)); });
+    if (command_needs_head_map(capture.value())) {
+        write(QString::fromLatin1(kBugReportHeadMap),
+              [&](const QString& p) { return write_file_atomic(local_path(p), capture->head_map->to_json().dump(2) + "\n"); });
+    }
+    if (ok) {
+        const QByteArray md = bug_report_markdown(capture.value(), system_info(), files).toUtf8();
+        ok = write_file_atomic(local_path(dir.filePath(QStringLiteral("report.md"))),
+                               std::string_view(md.constData(), static_cast<size_t>(md.size())));
+    }
+    if (!ok) {
+        fail(tr("Cannot export a bug report"), text(ok.error().message));
+        return false;
+    }
+    window_->statusBar()->showMessage(tr("Wrote the bug report to %1").arg(folder), 10000);
+    return true;
+}
+
+} // namespace octo::ui

@@ -1,0 +1,47 @@
+#include "ui/controllers/engine_bridge.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+namespace octo::ui {
+
+EngineBridge::EngineBridge(QObject* parent) : QObject(parent) {
+    flush_timer_.setSingleShot(true);
+    flush_timer_.setInterval(kFlushMs);
+    connect(&flush_timer_, &QTimer::timeout, this, &EngineBridge::flush);
+    QPointer<EngineBridge> self(this);
+    host_ = std::make_unique<EngineHost>([self] {
+        // Worker thread: ask the UI thread to start the flush timer unless one is pending.
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self] {
+                if (self && !self->flush_timer_.isActive()) self->flush_timer_.start();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+EngineBridge::~EngineBridge() { host_.reset(); }
+
+void EngineBridge::loadModel(const QString& path, const QString& backend) {
+    host_->load_model(path.toStdString(), backend.toStdString());
+}
+
+uint64_t EngineBridge::run(const RunSpec& settings, bool replace_queued) {
+    return host_->run(settings, replace_queued);
+}
+
+void EngineBridge::calibrate(const QString& train, const QString& dev) {
+    host_->calibrate(train.toStdString(), dev.toStdString());
+}
+
+void EngineBridge::cancel() { host_->cancel(); }
+
+bool EngineBridge::busy() const { return host_->busy(); }
+
+void EngineBridge::flush() {
+    std::vector<HostEvent> batch = host_->take_events();
+    if (!batch.empty()) emit events(batch);
+}
+
+} // namespace octo::ui

@@ -1,0 +1,259 @@
+#include "ui/panels/advisor_panel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTextCursor>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "engine/advisor/apply_rewrite.h"
+#include "engine/advisor/output_checks.h"
+#include "engine/advisor/prompt_detectors.h"
+#include "ui/support/editor_highlights.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+namespace {
+
+QString text(const std::string& s) { return QString::fromStdString(s); }
+
+QTextCharFormat underline_format(int subsystem) {
+    QTextCharFormat format;
+    format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+    format.setUnderlineColor(subsystem_color(subsystem));
+    QColor background = subsystem_color(subsystem);
+    background.setAlpha(40);
+    format.setBackground(background);
+    return format;
+}
+
+QIcon swatch(const QColor& color) {
+    QPixmap pixmap(12, 12);
+    pixmap.fill(color);
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(parent), editor_(editor) {
+    status_ = new QLabel(tr("Advisor: no rules loaded"), this);
+    status_->setWordWrap(true);
+    list_ = new QTreeWidget(this);
+    list_->setObjectName(QStringLiteral("advisorFindings"));
+    list_->setHeaderLabels({tr("subsystem"), tr("finding"), tr("in"), tr("evidence"), tr("source")});
+    list_->setRootIsDecorated(false);
+    list_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    list_->header()->setStretchLastSection(false);
+    list_->header()->setSectionResizeMode(3, QHeaderView::Stretch);
+    details_ = new QLabel(this);
+    details_->setWordWrap(true);
+    details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    apply_ = new QPushButton(tr("&Apply"), this);
+    apply_->setObjectName(QStringLiteral("advisorApply"));
+    apply_->setToolTip(tr("Rewrite the prompt as suggested (Ctrl+Z undoes it)"));
+    apply_compare_ = new QPushButton(tr("Apply && &compare"), this);
+    apply_compare_->setObjectName(QStringLiteral("advisorApplyCompare"));
+    apply_compare_->setToolTip(tr("Rewrite the prompt, run the old and the new prompt with the same seed and compare them"));
+    output_ = new QPlainTextEdit(this);
+    output_->setObjectName(QStringLiteral("advisorOutput"));
+    output_->setReadOnly(true);
+    output_->setPlaceholderText(tr("The last run's output, with the output checks' findings underlined"));
+    output_->setMaximumHeight(90);
+    runs_ = new QSpinBox(this);
+    runs_->setObjectName(QStringLiteral("consistencyRuns"));
+    runs_->setRange(2, 20);
+    runs_->setValue(5);
+    runs_->setPrefix(tr("K = "));
+    consistency_run_ = new QPushButton(tr("Consistency &run"), this);
+    consistency_run_->setObjectName(QStringLiteral("consistencyRun"));
+    consistency_run_->setToolTip(tr("Run the prompt K times with sampling and different seeds (troubleshooting quick checks)"));
+    consistency_ = new QLabel(this);
+    consistency_->setObjectName(QStringLiteral("consistencyReport"));
+    consistency_->setWordWrap(true);
+    consistency_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(apply_);
+    buttons->addWidget(apply_compare_);
+    buttons->addStretch(1);
+    buttons->addWidget(runs_);
+    buttons->addWidget(consistency_run_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(status_);
+    layout->addWidget(list_, 2);
+    layout->addWidget(details_);
+    layout->addLayout(buttons);
+    layout->addWidget(output_, 1);
+    layout->addWidget(consistency_);
+
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(kDebounceMs);
+    connect(&debounce_, &QTimer::timeout, this, &AdvisorPanel::checkPrompt);
+    connect(editor_, &QPlainTextEdit::textChanged, &debounce_, qOverload<>(&QTimer::start));
+    connect(list_, &QTreeWidget::currentItemChanged, this, &AdvisorPanel::showDetails);
+    connect(apply_, &QPushButton::clicked, this, [this] { apply(list_->currentIndex().row()); });
+    connect(apply_compare_, &QPushButton::clicked, this, [this] {
+        const int row = list_->currentIndex().row();
+        if (row < 0 || row >= static_cast<int>(findings_.size())) return;
+        const QString rule = text(findings_[static_cast<size_t>(row)].rule);
+        if (auto before = apply(row)) emit compareRequested(*before, editor_->toPlainText(), rule);
+    });
+    connect(consistency_run_, &QPushButton::clicked, this, [this] { emit consistencyRequested(runs_->value()); });
+    showDetails();
+}
+
+bool AdvisorPanel::chinese() const { return QLocale().language() == QLocale::Chinese; }
+
+bool AdvisorPanel::load(const QString& resource_dir) {
+    auto rules = AdvisorRules::load_default(resource_dir.toStdString());
+    if (!rules) {
+        rules_.reset();
+        status_->setText(tr("Advisor unavailable: %1").arg(text(rules.error().message)));
+        rebuild();
+        return false;
+    }
+    rules_ = std::move(rules.value());
+    checkPrompt();
+    return true;
+}
+
+void AdvisorPanel::checkPrompt() {
+    prompt_findings_.clear();
+    if (rules_) prompt_findings_ = check_prompt(*rules_, editor_->toPlainText().toStdString());
+    // The output's findings were about the prompt it answered; they stay until the next run.
+    rebuild();
+}
+
+void AdvisorPanel::setOutput(const QString& prompt, const QString& output) {
+    output_prompt_ = prompt;
+    output_->setPlainText(output);
+    output_findings_.clear();
+    if (rules_) output_findings_ = check_output(*rules_, prompt.toStdString(), output.toStdString());
+    rebuild();
+}
+
+void AdvisorPanel::showFindings(const std::vector<Finding>& findings, const QString& prompt, const QString& output) {
+    debounce_.stop();
+    output_prompt_ = prompt;
+    output_->setPlainText(output);
+    prompt_findings_.clear();
+    output_findings_.clear();
+    for (const Finding& f : findings) (f.place == FindingPlace::Prompt ? prompt_findings_ : output_findings_).push_back(f);
+    rebuild();
+}
+
+void AdvisorPanel::rebuild() {
+    findings_ = prompt_findings_;
+    findings_.insert(findings_.end(), output_findings_.begin(), output_findings_.end());
+    list_->clear();
+    for (const Finding& f : findings_) {
+        const AdvisorRule* rule = rules_ ? rules_->find(f.rule) : nullptr;
+        auto* item = new QTreeWidgetItem(list_);
+        item->setIcon(0, swatch(subsystem_color(f.subsystem)));
+        item->setText(0, subsystem_id(f.subsystem));
+        item->setToolTip(0, subsystem_name(f.subsystem));
+        item->setText(1, rule ? text(rule->title.in(chinese())) : text(f.rule));
+        item->setText(2, f.place == FindingPlace::Prompt ? tr("prompt") : tr("output"));
+        item->setText(3, text(f.evidence).simplified());
+        item->setText(4, f.source == RuleSource::Article ? tr("article heuristic") : tr("project rule"));
+    }
+    if (rules_) {
+        status_->setText(findings_.empty() ? tr("No findings: no detector matches this prompt.")
+                                           : tr("%n finding(s)", nullptr, static_cast<int>(findings_.size())));
+    }
+    if (!findings_.empty()) list_->setCurrentItem(list_->topLevelItem(0));
+    underline();
+    showDetails();
+    emit findingsChanged();
+}
+
+void AdvisorPanel::underline() {
+    const QByteArray prompt = editor_->toPlainText().toUtf8();
+    EditorHighlights* in_prompt = EditorHighlights::of(editor_);
+    QList<QTextEdit::ExtraSelection> prompt_spans;
+    for (const Finding& f : prompt_findings_) prompt_spans << in_prompt->span(prompt, f.start, f.end, underline_format(f.subsystem));
+    in_prompt->setLayer(QStringLiteral("advisor"), prompt_spans);
+
+    const QByteArray output = output_->toPlainText().toUtf8();
+    EditorHighlights* in_output = EditorHighlights::of(output_);
+    QList<QTextEdit::ExtraSelection> output_spans;
+    for (const Finding& f : output_findings_) output_spans << in_output->span(output, f.start, f.end, underline_format(f.subsystem));
+    in_output->setLayer(QStringLiteral("advisor"), output_spans);
+}
+
+void AdvisorPanel::showDetails() {
+    const int row = list_->currentIndex().row();
+    const bool valid = rules_ && row >= 0 && row < static_cast<int>(findings_.size());
+    const AdvisorRule* rule = valid ? rules_->find(findings_[static_cast<size_t>(row)].rule) : nullptr;
+    apply_->setEnabled(rule && rule->rewrite);
+    apply_compare_->setEnabled(rule && rule->rewrite);
+    if (!rule) {
+        details_->clear();
+        return;
+    }
+    const Finding& f = findings_[static_cast<size_t>(row)];
+    QString html = QStringLiteral("<b>%1</b> — %2<br>%3<br><i>%4</i>")
+                       .arg(subsystem_id(f.subsystem).toHtmlEscaped(), text(rule->title.in(chinese())).toHtmlEscaped(),
+                            text(rule->explanation.in(chinese())).toHtmlEscaped(),
+                            text(rule->suggestion.in(chinese())).toHtmlEscaped());
+    if (!f.detail.empty()) html += QStringLiteral("<br><tt>%1</tt>").arg(text(f.detail).toHtmlEscaped());
+    details_->setText(html);
+}
+
+std::optional<QString> AdvisorPanel::apply(int index) {
+    if (!rules_ || index < 0 || index >= static_cast<int>(findings_.size())) return std::nullopt;
+    const QString before = editor_->toPlainText();
+    const Finding& f = findings_[static_cast<size_t>(index)];
+    // An output finding's rewrite edits the prompt that output answered.
+    const QString base = f.place == FindingPlace::Output && !output_prompt_.isEmpty() ? output_prompt_ : before;
+    auto after = apply_rewrite(*rules_, f, base.toStdString());
+    if (!after) {
+        status_->setText(tr("Cannot apply: %1").arg(text(after.error().message)));
+        return std::nullopt;
+    }
+    QTextCursor cursor(editor_->document());
+    cursor.beginEditBlock();
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(text(after.value()));
+    cursor.endEditBlock();
+    return base;
+}
+
+void AdvisorPanel::showConsistency(const ConsistencyReport& r, double temperature) {
+    QStringList lines;
+    lines << tr("<b>Consistency run</b>: %1 samples at temperature %2, different seeds.").arg(r.runs).arg(temperature);
+    const auto [lo, hi] = std::minmax_element(r.lengths.begin(), r.lengths.end());
+    lines << tr("Output length %1–%2 tokens, spread %3% of the mean (%4).")
+                 .arg(r.lengths.empty() ? 0 : *lo)
+                 .arg(r.lengths.empty() ? 0 : *hi)
+                 .arg(r.length_spread * 100.0, 0, 'f', 1)
+                 .arg(r.format_unstable ? tr("<b>above 15%: format instability, rte-g</b>") : tr("within 15%"));
+    if (r.numeric_spread) {
+        lines << tr("Numeric answers: %1 distinct, spread %2.").arg(r.distinct_numeric_answers).arg(*r.numeric_spread);
+    } else {
+        lines << tr("No numeric answers.");
+    }
+    if (r.numeric_tokens > 0) {
+        lines << tr("Std of the numeric tokens' log-probs: %1 over %2 tokens (%3).")
+                     .arg(r.numeric_logprob_std, 0, 'f', 2)
+                     .arg(r.numeric_tokens)
+                     .arg(r.sampling_noise ? tr("<b>above 0.8: sampling noise on rte-c</b>") : tr("at most 0.8"));
+    }
+    QStringList tops;
+    for (const auto& shares : r.shares) {
+        if (!shares) continue;
+        const auto top = std::max_element(shares->begin(), shares->end()) - shares->begin();
+        tops << QStringLiteral("%1 %2%").arg(subsystem_id(static_cast<int>(top))).arg((*shares)[static_cast<size_t>(top)] * 100.0, 0, 'f', 0);
+    }
+    if (!tops.isEmpty()) lines << tr("Top subsystem per run: %1.").arg(tops.join(QStringLiteral(", ")));
+    consistency_->setText(lines.join(QStringLiteral("<br>")));
+}
+
+} // namespace octo::ui

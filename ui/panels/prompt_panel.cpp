@@ -1,0 +1,198 @@
+#include "ui/panels/prompt_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "ui/support/engine_labels.h"
+
+namespace octo::ui {
+
+namespace {
+
+constexpr int kModelDefault = -1; // the Precision box's data for "the model's default"
+
+// The QSettings / autosave spelling: "default", or precision_name.
+QString precision_key(std::optional<Precision> p) {
+    return p ? precision_id(*p) : QStringLiteral("default");
+}
+
+} // namespace
+
+PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
+    editor_ = new QPlainTextEdit(this);
+    editor_->setObjectName(QStringLiteral("promptEditor"));
+    editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
+    editor_->setAccessibleName(tr("Prompt"));
+    editor_->installEventFilter(this);
+    editor_->setMinimumHeight(48);
+    chat_ = new QCheckBox(tr("&Chat"), this);
+    chat_->setToolTip(tr("Send system + user turns through the model's chat template"));
+    system_ = new QLineEdit(this);
+    system_->setPlaceholderText(tr("System message (chat mode)"));
+    system_->setEnabled(false);
+    connect(chat_, &QCheckBox::toggled, system_, &QWidget::setEnabled);
+    max_tokens_ = new QSpinBox(this);
+    max_tokens_->setRange(1, 4096);
+    max_tokens_->setValue(64);
+    temperature_ = new QDoubleSpinBox(this);
+    temperature_->setRange(0.0, 5.0);
+    temperature_->setSingleStep(0.1);
+    temperature_->setToolTip(tr("0: greedy"));
+    seed_ = new QSpinBox(this);
+    seed_->setRange(0, 2147483647);
+    top_p_ = new QDoubleSpinBox(this);
+    top_p_->setRange(0.01, 1.0);
+    top_p_->setSingleStep(0.05);
+    top_p_->setValue(1.0);
+    top_k_ = new QSpinBox(this);
+    top_k_->setRange(0, 100000);
+    precision_ = new QComboBox(this);
+    precision_->setObjectName(QStringLiteral("precisionBox"));
+    precision_->setAccessibleName(tr("Precision"));
+    precision_->addItem(QString(), kModelDefault);
+    for (Precision p : {Precision::Reference, Precision::Exact}) precision_->addItem(precision_label(p), static_cast<int>(p));
+    setModelPrecision(std::nullopt);
+    dla_ = new QCheckBox(tr("&DLA"), this);
+    dla_->setToolTip(tr("Also compute direct logit attribution (one more projection per layer)"));
+    attention_ = new QCheckBox(tr("Record &attention"), this);
+    attention_->setChecked(true);
+    attention_->setToolTip(tr("Record attention weights for the attention view (runs that record them do not reuse "
+                              "cached prompt prefixes)"));
+    run_ = new QPushButton(tr("&Run"), this);
+    run_->setToolTip(tr("Run the prompt (Ctrl+Enter)"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setToolTip(tr("Stop the run (Esc)"));
+    cancel_->setEnabled(false);
+    connect(run_, &QPushButton::clicked, this, &PromptPanel::runRequested);
+    connect(cancel_, &QPushButton::clicked, this, &PromptPanel::cancelRequested);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Max tokens"), max_tokens_);
+    form->addRow(tr("Temperature"), temperature_);
+    form->addRow(tr("Seed"), seed_);
+    // Top-p and top-k share a row, so that Precision fits: the window must fit 1280 × 800 with
+    // CJK line heights too.
+    auto* top = new QHBoxLayout;
+    top->addWidget(top_p_, 1);
+    auto* top_k_label = new QLabel(tr("Top-k"), this);
+    top_k_label->setBuddy(top_k_);
+    top->addWidget(top_k_label);
+    top->addWidget(top_k_, 1);
+    form->addRow(tr("Top-p"), top);
+    form->addRow(tr("Precision"), precision_);
+    auto* flags = new QHBoxLayout;
+    flags->addWidget(chat_);
+    flags->addWidget(dla_);
+    flags->addWidget(attention_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(cancel_);
+    buttons->addWidget(run_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(editor_, 1);
+    layout->addWidget(system_);
+    layout->addLayout(flags);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+}
+
+bool PromptPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == editor_ && event->type() == QEvent::KeyPress) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && (key->modifiers() & Qt::ControlModifier)) {
+            emit runRequested();
+            return true;
+        }
+        if (key->key() == Qt::Key_Escape) {
+            emit cancelRequested();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+RunSpec PromptPanel::settings() const {
+    RunSpec s;
+    s.prompt = editor_->toPlainText().toStdString();
+    s.chat = chat_->isChecked();
+    s.system = system_->text().toStdString();
+    s.max_tokens = max_tokens_->value();
+    s.sampling.temperature = static_cast<float>(temperature_->value());
+    s.sampling.seed = static_cast<uint64_t>(seed_->value());
+    s.sampling.top_p = static_cast<float>(top_p_->value());
+    s.sampling.top_k = top_k_->value();
+    if (const int p = precision_->currentData().toInt(); p != kModelDefault) s.precision = static_cast<Precision>(p);
+    s.dla = dla_->isChecked();
+    s.record_attention = attention_->isChecked();
+    return s;
+}
+
+void PromptPanel::restore(const RunSpec& s) {
+    editor_->setPlainText(QString::fromStdString(s.prompt));
+    chat_->setChecked(s.chat);
+    system_->setText(QString::fromStdString(s.system));
+    max_tokens_->setValue(static_cast<int>(s.max_tokens));
+    temperature_->setValue(s.sampling.temperature);
+    seed_->setValue(static_cast<int>(s.sampling.seed));
+    top_p_->setValue(s.sampling.top_p);
+    top_k_->setValue(s.sampling.top_k);
+    precision_->setCurrentIndex(precision_->findData(s.precision ? static_cast<int>(*s.precision) : kModelDefault));
+    dla_->setChecked(s.dla);
+    attention_->setChecked(s.record_attention);
+}
+
+void PromptPanel::setRunning(bool running) {
+    cancel_->setEnabled(running);
+}
+
+void PromptPanel::save(QSettings& st) const {
+    st.setValue("prompt/text", editor_->toPlainText());
+    st.setValue("prompt/max_tokens", max_tokens_->value());
+    st.setValue("prompt/temperature", temperature_->value());
+    st.setValue("prompt/seed", seed_->value());
+    st.setValue("prompt/top_p", top_p_->value());
+    st.setValue("prompt/top_k", top_k_->value());
+    st.setValue("prompt/precision", precision_key(settings().precision));
+    st.setValue("prompt/dla", dla_->isChecked());
+    st.setValue("prompt/attention", attention_->isChecked());
+}
+
+void PromptPanel::load(const QSettings& st) {
+    editor_->setPlainText(st.value("prompt/text").toString());
+    max_tokens_->setValue(st.value("prompt/max_tokens", 64).toInt());
+    temperature_->setValue(st.value("prompt/temperature", 0.0).toDouble());
+    seed_->setValue(st.value("prompt/seed", 0).toInt());
+    top_p_->setValue(st.value("prompt/top_p", 1.0).toDouble());
+    top_k_->setValue(st.value("prompt/top_k", 0).toInt());
+    const auto precision = parse_precision(st.value("prompt/precision").toString().toStdString());
+    precision_->setCurrentIndex(precision_->findData(precision ? static_cast<int>(*precision) : kModelDefault));
+    dla_->setChecked(st.value("prompt/dla", false).toBool());
+    attention_->setChecked(st.value("prompt/attention", true).toBool());
+}
+
+void PromptPanel::setModelPrecision(std::optional<Precision> model_default) {
+    precision_->setItemText(0, model_default ? tr("Model default: %1").arg(precision_label(*model_default))
+                                             : tr("Model default"));
+    precision_->setToolTip(
+        tr("How matrix products with quantised weights treat the activations.\n"
+           "Reference: the activations are quantised as llama.cpp does (8-bit blocks; F16/BF16 rounding for F16/BF16 "
+           "weights), so the tokens match what llama.cpp-based tools produce.\n"
+           "Exact: the activations stay 32-bit floats (the weights as stored times the activations as computed).\n"
+           "F32 weights are multiplied in float either way.\n"
+           "This model's default: %1")
+            .arg(model_default ? precision_label(*model_default) : tr("no model loaded")));
+}
+
+} // namespace octo::ui

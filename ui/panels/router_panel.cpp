@@ -1,0 +1,179 @@
+#include "ui/panels/router_panel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTextBlock>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/log.h"
+#include "ui/support/editor_highlights.h"
+#include "ui/support/file_save.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(parent), editor_(editor) {
+    route_ = new QLabel(tr("Router: no prompt"), this);
+    route_->setObjectName(QStringLiteral("routeLabel"));
+    QFont bold = route_->font();
+    bold.setBold(true);
+    route_->setFont(bold);
+    table_ = new QTableWidget(3, 4, this);
+    table_->setHorizontalHeaderLabels({tr("route"), tr("stage 1 (cosine)"), tr("stage 2 (features)"), tr("score")});
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setMaximumHeight(110);
+    features_ = new QLabel(this);
+    features_->setWordWrap(true);
+    features_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    wrong_ = new QPushButton(tr("This route is &wrong…"), this);
+    wrong_->setToolTip(tr("Record the right subsystem for this prompt in your probe file and refit the router"));
+    auto* menu = new QMenu(wrong_);
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        menu->addAction(QStringLiteral("%1 %2").arg(subsystem_id(s), subsystem_name(s)), this, [this, s] { correct(s); });
+    }
+    wrong_->setMenu(menu);
+    wrong_->setEnabled(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+    layout->addWidget(route_);
+    layout->addWidget(table_);
+    // The fired features scroll, so a long list (or taller CJK lines) never makes the dock's
+    // minimum height outgrow the 1280 × 800 window.
+    auto* features_scroll = new QScrollArea(this);
+    features_scroll->setWidget(features_);
+    features_scroll->setWidgetResizable(true);
+    features_scroll->setFrameShape(QFrame::NoFrame);
+    features_scroll->setMinimumHeight(fontMetrics().lineSpacing());
+    layout->addWidget(features_scroll, 1);
+    layout->addWidget(wrong_);
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(kDebounceMs);
+    pool_.setMaxThreadCount(1); // requests in order; a stale result is dropped by its generation
+    connect(&debounce_, &QTimer::timeout, this, &RouterPanel::schedule);
+    connect(editor_, &QPlainTextEdit::textChanged, &debounce_, qOverload<>(&QTimer::start));
+}
+
+RouterPanel::~RouterPanel() { pool_.waitForDone(); }
+
+QString RouterPanel::userProbePath() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QStringLiteral("octoscope/user_probes.jsonl"));
+}
+
+bool RouterPanel::load(const QString& resource_dir) {
+    auto router = Router::from_resources(resource_dir.toStdString());
+    if (!router) {
+        route_->setText(tr("Router unavailable: %1").arg(QString::fromStdString(router.error().message)));
+        return false;
+    }
+    if (QFile::exists(userProbePath())) {
+        auto user = read_probe_file(userProbePath().toStdString());
+        if (user) {
+            for (const Probe& p : user.value()) router->add_probe(p);
+        }
+    }
+    router_ = std::make_shared<Router>(std::move(router.value()));
+    schedule();
+    return true;
+}
+
+void RouterPanel::schedule() {
+    if (!router_) return;
+    const QString text = editor_->toPlainText();
+    const uint64_t generation = ++generation_;
+    QPointer<RouterPanel> self(this);
+    auto router = router_;
+    auto mutex = router_mutex_;
+    pool_.start([self, router, mutex, text, generation] {
+        RouteDecision d;
+        {
+            std::lock_guard lock(*mutex);
+            d = router->route(text.toStdString());
+        }
+        QMetaObject::invokeMethod(
+            self.data(), [self, text, d, generation] {
+                if (self) self->show(text, d, generation);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void RouterPanel::showDecision(const QString& text, const RouteDecision& d) {
+    debounce_.stop();
+    show(text, d, ++generation_);
+}
+
+void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t generation) {
+    if (generation != generation_) return; // the user typed on: a newer request is under way
+    decision_ = d;
+    decided_text_ = text;
+    route_->setText(tr("Route: %1 %2").arg(subsystem_id(d.route), subsystem_name(d.route)));
+    route_->setStyleSheet(QStringLiteral("border-left: 10px solid %1; padding-left: 4px;").arg(subsystem_color(d.route).name()));
+    for (int i = 0; i < 3 && i < static_cast<int>(d.top3.size()); ++i) {
+        const RouteCandidate& c = d.top3[static_cast<size_t>(i)];
+        table_->setItem(i, 0, new QTableWidgetItem(subsystem_id(c.subsystem)));
+        table_->setItem(i, 1, new QTableWidgetItem(QString::number(c.stage1, 'f', 3)));
+        table_->setItem(i, 2, new QTableWidgetItem(QString::number(c.stage2, 'f', 3)));
+        table_->setItem(i, 3, new QTableWidgetItem(QString::number(c.final_score, 'f', 3)));
+    }
+    const QByteArray utf8 = text.toUtf8();
+    QStringList fired;
+    for (const FiredFeature& f : d.features) {
+        QStringList spans;
+        for (const FeatureMatch& m : f.spans) {
+            spans << QString::fromUtf8(utf8.mid(static_cast<qsizetype>(m.start), static_cast<qsizetype>(m.end - m.start)));
+        }
+        fired << QStringLiteral("%1 (%2): %3").arg(QString::fromStdString(f.id)).arg(f.value, 0, 'f', 2).arg(spans.join(QStringLiteral(", ")));
+    }
+    features_->setText(fired.isEmpty() ? tr("No feature fired.") : fired.join(QStringLiteral("\n")));
+    wrong_->setEnabled(!text.trimmed().isEmpty());
+    highlight(text, d);
+    emit routed();
+}
+
+void RouterPanel::highlight(const QString& text, const RouteDecision& d) {
+    const QByteArray utf8 = text.toUtf8();
+    EditorHighlights* highlights = EditorHighlights::of(editor_);
+    QList<QTextEdit::ExtraSelection> selections;
+    for (const FiredFeature& f : d.features) {
+        QColor color = subsystem_color(f.subsystem);
+        color.setAlpha(90);
+        QTextCharFormat format;
+        format.setBackground(color);
+        for (const FeatureMatch& m : f.spans) selections << highlights->span(utf8, m.start, m.end, format);
+    }
+    highlights->setLayer(QStringLiteral("router"), selections);
+}
+
+void RouterPanel::correct(int subsystem) {
+    if (!router_) return;
+    const QString text = editor_->toPlainText();
+    Probe probe{text.toStdString(), {}, subsystem};
+    const QString path = userProbePath();
+    QByteArray lines; // the file so far plus the new line, written whole (file_save.h)
+    if (QFile old(path); old.open(QIODevice::ReadOnly)) lines = old.readAll();
+    const nlohmann::json line = {{"text", probe.text}, {"lang", ""}, {"label", subsystem_id(subsystem).toStdString()}};
+    lines += QByteArray::fromStdString(line.dump() + "\n");
+    if (QString error; !save_file(path, lines, &error)) log_message(LogLevel::Error, "cannot save the probe: " + error.toStdString());
+    {
+        std::lock_guard lock(*router_mutex_);
+        router_->add_probe(probe);
+    }
+    schedule();
+}
+
+} // namespace octo::ui

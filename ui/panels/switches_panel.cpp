@@ -1,0 +1,102 @@
+#include "ui/panels/switches_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+
+#include "ui/support/engine_labels.h"
+#include "ui/session/run_store.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+namespace {
+
+QString metric_tooltip(Metric m) {
+    switch (m) {
+    case Metric::NormShare:
+        return QObject::tr("norm_share: each subsystem's mean head contribution norm ‖W_h z_h‖, normalised to sum 1");
+    case Metric::Relative:
+        return QObject::tr("relative: each head's norm divided by its mean over the prompt (without BOS), grouped and "
+                           "normalised — which subsystems work harder than usual here");
+    case Metric::Dla:
+        return QObject::tr("dla: direct logit attribution — each subsystem's share of the heads' direct push toward the "
+                           "chosen token (needs DLA on)");
+    case Metric::Gates:
+        return QObject::tr("gates: the model's own router gates per head group (models with a router, like octet)");
+    }
+    return {};
+}
+
+} // namespace
+
+SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(4, 4, 4, 4);
+    grid->setVerticalSpacing(2); // compact, so the window fits 1280 × 800 with CJK line heights too
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        QString name = subsystem_name(s);
+        name.replace(QStringLiteral("&"), QStringLiteral("&&")); // a literal ampersand, not a mnemonic
+        auto* box = new QCheckBox(QStringLiteral("%1  %2").arg(subsystem_id(s), name), this);
+        box->setChecked(true);
+        box->setObjectName(subsystem_id(s));
+        box->setToolTip(tr("Unchecked: %1's heads are ablated in the next run").arg(subsystem_id(s)));
+        const QColor c = subsystem_color(s);
+        box->setStyleSheet(QStringLiteral("QCheckBox { border-left: 10px solid %1; padding-left: 4px; }").arg(c.name()));
+        toggles_[static_cast<size_t>(s)] = box;
+        grid->addWidget(box, s / 2, s % 2);
+    }
+    auto* all_on = new QPushButton(tr("All &on"), this);
+    connect(all_on, &QPushButton::clicked, this, [this] {
+        for (QCheckBox* b : toggles_) b->setChecked(true);
+    });
+    mode_ = new QComboBox(this);
+    for (AblationMode m : {AblationMode::Zero, AblationMode::Mean}) mode_->addItem(ablation_mode_label(m), static_cast<int>(m));
+    mode_->setToolTip(tr("Ablation: zero sets a head's output to 0; mean replaces it by its mean over the prompt"));
+    auto* rerun = new QPushButton(tr("R&erun"), this);
+    rerun->setToolTip(tr("Run the last prompt again with these switches and the same seed (Ctrl+R)"));
+    connect(rerun, &QPushButton::clicked, this, &SwitchesPanel::rerunRequested);
+    metric_ = new QComboBox(this);
+    metric_->setObjectName(QStringLiteral("metricBox"));
+    connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
+        if (metric_->currentIndex() >= 0) store_.set_metric(static_cast<Metric>(metric_->currentData().toInt()));
+    });
+    connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncMetrics);
+    const int row = kSubsystemCount / 2;
+    grid->addWidget(all_on, row, 0);
+    auto* mode_row = new QHBoxLayout;
+    mode_row->addWidget(new QLabel(tr("Ablation"), this));
+    mode_row->addWidget(mode_);
+    mode_row->addWidget(rerun);
+    grid->addLayout(mode_row, row, 1);
+    grid->addWidget(new QLabel(tr("Colour by"), this), row + 1, 0);
+    grid->addWidget(metric_, row + 1, 1);
+    syncMetrics();
+}
+
+void SwitchesPanel::syncMetrics() {
+    QSignalBlocker block(metric_);
+    metric_->clear();
+    const bool router = store_.model() && store_.model()->has_router;
+    std::vector<Metric> metrics = {Metric::NormShare, Metric::Relative, Metric::Dla};
+    if (router) metrics.insert(metrics.begin(), Metric::Gates);
+    for (Metric m : metrics) {
+        metric_->addItem(QString::fromUtf8(metric_name(m)), static_cast<int>(m));
+        metric_->setItemData(metric_->count() - 1, metric_tooltip(m), Qt::ToolTipRole);
+    }
+    metric_->setCurrentIndex(metric_->findData(static_cast<int>(store_.metric())));
+}
+
+void SwitchesPanel::apply(RunSpec& s) const {
+    for (int k = 0; k < kSubsystemCount; ++k) s.disabled[static_cast<size_t>(k)] = !toggles_[static_cast<size_t>(k)]->isChecked();
+    s.ablation_mode = static_cast<AblationMode>(mode_->currentData().toInt());
+}
+
+void SwitchesPanel::restore(const RunSpec& s) {
+    for (int k = 0; k < kSubsystemCount; ++k) toggles_[static_cast<size_t>(k)]->setChecked(!s.disabled[static_cast<size_t>(k)]);
+    mode_->setCurrentIndex(mode_->findData(static_cast<int>(s.ablation_mode)));
+}
+
+} // namespace octo::ui

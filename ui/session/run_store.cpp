@@ -1,0 +1,212 @@
+#include "ui/session/run_store.h"
+
+#include "ui/support/engine_labels.h"
+
+namespace octo::ui {
+
+namespace {
+
+template <class... Fs> struct Visitor : Fs... { using Fs::operator()...; };
+template <class... Fs> Visitor(Fs...) -> Visitor<Fs...>;
+
+} // namespace
+
+QString RunRecord::generated_text() const {
+    std::string bytes;
+    for (size_t i = n_prompt; i < tokens.size(); ++i) bytes += tokens[i].bytes;
+    return QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
+}
+
+RunRecord* RunStore::find(uint64_t id) {
+    for (RunRecord& r : runs_) {
+        if (r.id == id) return &r;
+    }
+    return nullptr;
+}
+
+const RunRecord* RunStore::current() const { return run(shown_); }
+
+const RunRecord* RunStore::run(uint64_t id) const {
+    for (const RunRecord& r : runs_) {
+        if (r.id == id) return &r;
+    }
+    return nullptr;
+}
+
+void RunStore::apply(const std::vector<HostEvent>& batch) {
+    int first_new = -1;
+    bool finished = false, history = false, changed = false;
+    std::vector<uint64_t> settled;
+    for (const HostEvent& event : batch) {
+        std::visit(Visitor{
+                       [&](const host_event::LoadStarted& e) {
+                           emit loadStarted(QString::fromStdString(e.path), e.total_bytes);
+                       },
+                       [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
+                       [&](const host_event::ModelLoaded& e) {
+                           model_ = e.info;
+                           model_identity_.reset();
+                           model_identity_error_.reset();
+                           metric_ = e.info.default_metric;
+                           emit modelLoaded();
+                       },
+                       [&](const host_event::ModelIdentified& e) {
+                           if (!model_ || model_->path != e.path) return; // an older model's
+                           model_identity_ = e.identity;
+                           emit modelIdentified();
+                       },
+                       [&](const host_event::ModelIdentityFailed& e) {
+                           if (!model_ || model_->path != e.path) return;
+                           model_identity_error_ = e.error;
+                           emit modelIdentified();
+                       },
+                       [&](const host_event::LoadFailed& e) {
+                           // open_model names the file in errors about it
+                           emit loadFailed(QString::fromStdString(e.error.message), e.error.code == ErrorCode::Cancelled);
+                       },
+                       [&](const host_event::RunStarted& e) {
+                           RunRecord r;
+                           r.id = e.run_id;
+                           r.settings = e.settings;
+                           r.precision = e.precision;
+                           r.prompt_text = QString::fromStdString(e.prompt_text);
+                           for (const TokenPiece& p : e.prompt) r.tokens.push_back(RunToken{p.id, p.bytes});
+                           r.n_prompt = e.prompt.size();
+                           r.default_metric = model_ ? model_->default_metric : Metric::NormShare;
+                           runs_.push_back(std::move(r));
+                           while (runs_.size() > kMaxRuns) runs_.pop_front();
+                           shown_ = e.run_id;
+                           selected_ = -1;
+                           first_new = -1;
+                           changed = history = true;
+                       },
+                       [&](const host_event::PromptMeasured& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) return;
+                           for (size_t i = 0; i < e.probes.size() && i < r->n_prompt; ++i) {
+                               r->tokens[i].probe = e.probes[i];
+                               r->tokens[i].metrics = e.metrics[i];
+                           }
+                           if (e.run_id == shown_) first_new = 0;
+                       },
+                       [&](const host_event::Token& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) return;
+                           RunToken t{e.event.id,    e.event.bytes, true,      e.event.logprobs,
+                                      e.event.ms,    e.event.probe, e.metrics, e.event.visible_text};
+                           r->tokens.push_back(std::move(t));
+                           if (e.run_id == shown_ && first_new < 0) first_new = static_cast<int>(r->tokens.size()) - 1;
+                       },
+                       [&](const host_event::RunFinished& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) return;
+                           r->state = e.stop_reason == StopReason::Cancelled ? RunState::Cancelled : RunState::Finished;
+                           r->finished = e;
+                           r->default_metric = e.default_metric;
+                           finished = finished || e.run_id == shown_;
+                           settled.push_back(e.run_id);
+                           history = true;
+                       },
+                       [&](const host_event::CalibrationProgress& e) {
+                           emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
+                       },
+                       [&](const host_event::CalibrationDone& e) {
+                           if (model_) model_->head_map = e.active;
+                           emit calibrationFinished(tr("Head map calibrated: separation %1 on dev (null %2, chance 0.125); "
+                                                       "stored in %3. Active map: %4.")
+                                                        .arg(e.separation, 0, 'f', 3)
+                                                        .arg(e.null_separation, 0, 'f', 3)
+                                                        .arg(QString::fromStdString(e.map_path),
+                                                             head_map_source_label(e.active.source())),
+                                                    true);
+                       },
+                       [&](const host_event::CalibrationFailed& e) {
+                           emit calibrationFinished(QString::fromStdString(e.error.message), false);
+                       },
+                       [&](const host_event::RunFailed& e) {
+                           RunRecord* r = find(e.run_id);
+                           if (!r) { // failed before it started (e.g. no model): keep it in the history
+                               RunRecord failed;
+                               failed.id = e.run_id;
+                               runs_.push_back(std::move(failed));
+                               r = &runs_.back();
+                               shown_ = e.run_id;
+                               changed = true;
+                           }
+                           r->state = e.error.code == ErrorCode::Cancelled ? RunState::Cancelled : RunState::Failed;
+                           r->error = QString::fromStdString(e.error.message);
+                           finished = finished || e.run_id == shown_;
+                           settled.push_back(e.run_id);
+                           history = true;
+                       },
+                   },
+                   event);
+        if (changed) {
+            emit runChanged();
+            changed = false;
+        }
+    }
+    if (first_new >= 0) emit tokensAppended(first_new);
+    if (finished) emit runFinished();
+    for (uint64_t id : settled) emit runSettled(id);
+    if (history) emit historyChanged();
+}
+
+const std::optional<ModelInfo>& RunStore::shown_model() const {
+    const RunRecord* r = current();
+    return r && r->model ? r->model : model_;
+}
+
+uint64_t RunStore::add_run(RunRecord record) {
+    record.id = next_added_++;
+    const Metric metric = record.default_metric; // as when its model was loaded
+    runs_.push_back(std::move(record));
+    while (runs_.size() > kMaxRuns) runs_.pop_front();
+    shown_ = runs_.back().id;
+    selected_ = -1;
+    emit runChanged();
+    emit tokensAppended(0);
+    emit runFinished();
+    emit selectionChanged();
+    emit historyChanged();
+    set_metric(metric);
+    return shown_;
+}
+
+void RunStore::set_note(uint64_t run_id, int index, const QString& text) {
+    RunRecord* r = find(run_id);
+    if (!r || index < 0 || index >= static_cast<int>(r->tokens.size())) return;
+    const QString trimmed = text.trimmed();
+    auto it = r->notes.find(index);
+    if (trimmed.isEmpty()) {
+        if (it == r->notes.end()) return;
+        r->notes.erase(it);
+    } else {
+        if (it != r->notes.end() && it->second == text) return;
+        r->notes[index] = text;
+    }
+    emit notesChanged(run_id, index);
+}
+
+void RunStore::show_run(uint64_t id) {
+    if (id == shown_ || !find(id)) return;
+    shown_ = id;
+    selected_ = -1;
+    emit runChanged();
+    emit selectionChanged();
+}
+
+void RunStore::select_token(int index) {
+    const RunRecord* r = current();
+    if (!r || index < -1 || index >= static_cast<int>(r->tokens.size()) || index == selected_) return;
+    selected_ = index;
+    emit selectionChanged();
+}
+
+void RunStore::set_metric(Metric metric) {
+    if (metric == metric_) return;
+    metric_ = metric;
+    emit metricChanged();
+}
+
+} // namespace octo::ui

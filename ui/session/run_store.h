@@ -1,0 +1,78 @@
+// The workbench's state that every view observes (RenderDoc-style): the loaded model, the runs
+// (history), which run is shown and which token is selected. It applies the engine's event
+// batches and emits one signal per kind of change; views read the store when told.
+#pragma once
+
+#include <QObject>
+
+#include <deque>
+#include <optional>
+
+#include "ui/session/run_record.h"
+
+namespace octo::ui {
+
+class RunStore : public QObject {
+    Q_OBJECT
+public:
+    static constexpr size_t kMaxRuns = 50; // history kept in memory
+
+    explicit RunStore(QObject* parent = nullptr) : QObject(parent) {}
+
+    void apply(const std::vector<HostEvent>& batch);
+
+    const std::optional<ModelInfo>& model() const { return model_; } // the loaded model
+    // The loaded model's identity for captures once the engine has hashed it (ModelIdentified),
+    // or the error that stopped it; both empty while it is computed.
+    const std::optional<CaptureModel>& model_identity() const { return model_identity_; }
+    const std::optional<Error>& model_identity_error() const { return model_identity_error_; }
+    // The model the shown run was made with: a capture's recorded model, else the loaded one.
+    const std::optional<ModelInfo>& shown_model() const;
+    const std::deque<RunRecord>& runs() const { return runs_; }
+    const RunRecord* current() const; // the run the views show (null: none)
+    const RunRecord* run(uint64_t id) const; // null when unknown or dropped from the history
+    int selected_token() const { return selected_; } // index into current()->tokens, or -1
+    // Which metric the views colour by (the run's default until the user picks another).
+    Metric metric() const { return metric_; }
+
+    void show_run(uint64_t id);
+    // Adds a finished run that did not come from the engine (an opened capture), shows it in its
+    // default metric;
+    // its id, from a range the engine never uses.
+    uint64_t add_run(RunRecord record);
+    // The note on token `index` of run `run_id`; an empty (blank) text removes it.
+    void set_note(uint64_t run_id, int index, const QString& text);
+    void select_token(int index);
+    void set_metric(Metric metric);
+
+signals:
+    void modelLoaded();
+    void modelIdentified(); // model_identity() or model_identity_error() is set
+    void loadStarted(const QString& path, quint64 total_bytes);
+    void loadProgress(double fraction);
+    void loadFailed(const QString& message, bool cancelled);
+    void calibrationProgress(int done, int total);
+    void calibrationFinished(const QString& message, bool ok);
+    void runChanged();          // another run is shown (or the shown one started)
+    void tokensAppended(int first); // tokens [first, end) of the shown run are new or updated
+    void runFinished();         // the shown run finished, failed or was cancelled
+    void runSettled(quint64 id); // any run finished, failed or was cancelled
+    void historyChanged();
+    void selectionChanged();
+    void metricChanged();
+    void notesChanged(quint64 run_id, int index);
+
+private:
+    RunRecord* find(uint64_t id);
+
+    std::optional<ModelInfo> model_;
+    std::optional<CaptureModel> model_identity_;
+    std::optional<Error> model_identity_error_;
+    std::deque<RunRecord> runs_;
+    uint64_t shown_ = 0;
+    int selected_ = -1;
+    uint64_t next_added_ = uint64_t{1} << 48; // ids of added runs (the engine counts from 1)
+    Metric metric_ = Metric::NormShare;
+};
+
+} // namespace octo::ui

@@ -1,0 +1,96 @@
+#include "ui/views/attention_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "engine/instrumentation/subsystem.h"
+#include "ui/support/plot_style.h"
+#include "ui/session/run_store.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    mode_ = new QComboBox(this);
+    mode_->addItem(tr("Heads of one layer"));
+    mode_->addItem(tr("Subsystems (mean over layers)"));
+    layer_ = new QSpinBox(this);
+    layer_->setPrefix(tr("layer "));
+    layer_->setToolTip(tr("Layer whose heads are shown"));
+    note_ = new QLabel(this);
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("attentionPlot"));
+    apply_palette(*plot_);
+    map_ = add_color_map(*plot_, tr("weight"));
+    plot_->xAxis->setLabel(tr("attended position"));
+    plot_->yAxis->setRangeReversed(true);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(mode_);
+    controls->addWidget(layer_);
+    controls->addWidget(note_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(controls);
+    layout->addWidget(plot_, 1);
+    connect(mode_, &QComboBox::currentIndexChanged, this, &AttentionView::refresh);
+    connect(layer_, &QSpinBox::valueChanged, this, &AttentionView::refresh);
+    for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::selectionChanged, &RunStore::modelLoaded}) {
+        connect(&store_, signal, this, &AttentionView::refresh);
+    }
+}
+
+void AttentionView::refresh() {
+    const auto& model = store_.shown_model();
+    const RunRecord* run = store_.current();
+    if (model) layer_->setMaximum(static_cast<int>(model->n_layer) - 1);
+    layer_->setEnabled(mode_->currentIndex() == 0);
+    const int sel = run ? (store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens.size()) - 1) : -1;
+    map_->data()->clear();
+    if (!model || !run || sel < 0 || run->tokens[static_cast<size_t>(sel)].probe.attention.empty()) {
+        note_->setText(run && !run->settings.record_attention ? tr("attention was not recorded for this run")
+                                                              : tr("select a token"));
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const RunToken& t = run->tokens[static_cast<size_t>(sel)];
+    const int n_layer = static_cast<int>(model->n_layer), n_head = static_cast<int>(model->n_head);
+    const int seen = static_cast<int>(t.probe.attention.size() / static_cast<size_t>(n_layer * n_head));
+    // A generated token's values are those of the position that chose it: one before it.
+    note_->setText(tr("position %1 attends to positions 0 … %2").arg(seen - 1).arg(seen - 1));
+    const bool by_subsystem = mode_->currentIndex() == 1;
+    const int rows = by_subsystem ? kSubsystemCount : n_head;
+    map_->data()->setSize(seen, rows);
+    map_->data()->setRange(QCPRange(0, std::max(1, seen - 1)), QCPRange(0, rows - 1));
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    if (by_subsystem && model->head_map) {
+        for (int s = 0; s < kSubsystemCount; ++s) {
+            ticker->addTick(s, subsystem_id(s));
+            std::vector<double> sum(static_cast<size_t>(seen), 0.0);
+            int heads = 0;
+            for (int l = 0; l < n_layer; ++l) {
+                for (int64_t h : model->head_map->heads_of(s, l)) {
+                    ++heads;
+                    for (int p = 0; p < seen; ++p) sum[static_cast<size_t>(p)] += t.probe.attention[static_cast<size_t>((l * n_head + h) * seen + p)];
+                }
+            }
+            for (int p = 0; p < seen; ++p) map_->data()->setCell(p, s, heads ? sum[static_cast<size_t>(p)] / heads : 0.0);
+        }
+    } else {
+        const int l = layer_->value();
+        for (int h = 0; h < n_head; ++h) {
+            ticker->addTick(h, model->head_map ? QStringLiteral("%1 %2").arg(h).arg(subsystem_id(model->head_map->subsystem_of(l, h)))
+                                               : QString::number(h));
+            for (int p = 0; p < seen; ++p) map_->data()->setCell(p, h, t.probe.attention[static_cast<size_t>((l * n_head + h) * seen + p)]);
+        }
+    }
+    plot_->yAxis->setTicker(ticker);
+    map_->setDataRange(QCPRange(0.0, 1.0));
+    plot_->xAxis->setRange(-0.5, seen - 0.5);
+    plot_->yAxis->setRange(-0.5, rows - 0.5);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace octo::ui

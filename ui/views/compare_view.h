@@ -1,0 +1,52 @@
+// A/B comparison of two runs side by side (docs/advisor.md): both answers with the first
+// divergent token marked, per-token log-prob deltas, and the differences of their subsystem
+// shares and layer × head norms — and a sentence that states what changed in measured terms.
+#pragma once
+
+#include <QWidget>
+
+#include <optional>
+
+#include "engine/advisor/run_comparison.h"
+#include "ui/session/run_record.h"
+
+class QCustomPlot;
+class QCPColorMap;
+class QLabel;
+class QTextBrowser;
+
+namespace octo::ui {
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+
+    // Shows runs `a` and `b`; `metric` picks the subsystem shares, `change` says what the user
+    // changed (e.g. the rule applied); n_layer × n_head shape the head-norm difference.
+    void showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, int n_layer, int n_head);
+
+    const std::optional<RunComparison>& comparison() const { return comparison_; }
+    QString summary() const;
+    QTextBrowser* sideA() const { return side_a_; }
+    QTextBrowser* sideB() const { return side_b_; }
+
+private:
+    void plotLogprobs(const RunComparison& c);
+    void plotShares(const RunComparison& c);
+    void plotHeads(const RunComparison& c, int n_layer, int n_head);
+
+    QLabel* summary_;
+    QTextBrowser* side_a_;
+    QTextBrowser* side_b_;
+    QCustomPlot* logprobs_;
+    QCustomPlot* shares_;
+    QCustomPlot* heads_;
+    QCPColorMap* head_map_;
+    std::optional<RunComparison> comparison_;
+};
+
+// What one run generated, as the comparison takes it.
+ComparedRun compared_run(const RunRecord& run, Metric metric);
+
+} // namespace octo::ui

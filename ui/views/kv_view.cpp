@@ -1,0 +1,129 @@
+#include "ui/views/kv_view.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QPainter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "ui/support/plot_style.h"
+#include "ui/session/run_store.h"
+
+namespace octo::ui {
+
+namespace {
+
+QColor state_color(KvBlockState s, const QPalette& pal) {
+    switch (s) {
+    case KvBlockState::Used: return QColor(0x00, 0x72, 0xB2);
+    case KvBlockState::Shared: return QColor(0xE6, 0x9F, 0x00);
+    case KvBlockState::Cached: return QColor(0x56, 0xB4, 0xE9);
+    case KvBlockState::Free: break;
+    }
+    return pal.color(QPalette::Button);
+}
+
+} // namespace
+
+KvBlockGrid::KvBlockGrid(QWidget* parent) : QWidget(parent) {
+    setMinimumHeight(60);
+    setToolTip(tr("KV pool blocks: dark blue used, orange shared by several sequences, light blue cached prefix "
+                  "(idle, reusable), grey free"));
+}
+
+void KvBlockGrid::setBlocks(std::vector<KvBlockState> blocks) {
+    blocks_ = std::move(blocks);
+    update();
+}
+
+void KvBlockGrid::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (blocks_.empty()) return;
+    const int n = static_cast<int>(blocks_.size());
+    const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(n * double(width()) / std::max(1, height())))));
+    const int rows = (n + cols - 1) / cols;
+    const double cw = double(width()) / cols, ch = double(height()) / rows;
+    for (int i = 0; i < n; ++i) {
+        const QRectF r((i % cols) * cw, (i / cols) * ch, cw - 1, ch - 1);
+        p.fillRect(r, state_color(blocks_[static_cast<size_t>(i)], palette()));
+    }
+}
+
+KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    grid_ = new KvBlockGrid(this);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("kvPlot"));
+    apply_palette(*plot_);
+    plot_->xAxis->setLabel(tr("pool operation"));
+    plot_->yAxis->setLabel(tr("blocks"));
+    const std::pair<QString, QColor> series[] = {{tr("used"), QColor(0x00, 0x72, 0xB2)},
+                                                 {tr("cached"), QColor(0x56, 0xB4, 0xE9)},
+                                                 {tr("shared"), QColor(0xE6, 0x9F, 0x00)}};
+    for (const auto& [name, color] : series) {
+        QCPGraph* g = plot_->addGraph();
+        g->setName(name);
+        g->setPen(QPen(color, 1.5));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+    }
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(font());
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(grid_, 1);
+    layout->addWidget(summary_);
+    layout->addWidget(plot_, 2);
+    connect(&store_, &RunStore::runFinished, this, &KvView::refresh);
+    connect(&store_, &RunStore::runChanged, this, &KvView::refresh);
+    connect(&store_, &RunStore::modelLoaded, this, &KvView::refresh);
+}
+
+QString KvView::summary() const { return summary_->text(); }
+
+void KvView::refresh() {
+    const auto& model = store_.shown_model();
+    const RunRecord* run = store_.current();
+    if (!model) return;
+    const QLocale locale;
+    if (!run || !run->finished) {
+        grid_->setBlocks(std::vector<KvBlockState>(static_cast<size_t>(model->kv_blocks), KvBlockState::Free));
+        summary_->setText(tr("%1 blocks of %2 tokens, %3 allocated once")
+                              .arg(model->kv_blocks)
+                              .arg(model->kv_block_size)
+                              .arg(locale.formattedDataSize(static_cast<qint64>(model->kv_bytes))));
+        return;
+    }
+    const host_event::RunFinished& f = *run->finished;
+    grid_->setBlocks(f.kv_blocks);
+    const double block_bytes = double(model->kv_bytes) / std::max(1, f.kv.blocks_total);
+    summary_->setText(tr("%1 of %2 blocks used (%3), %4 cached, %5 free; %6 evictions. Last run: %7 tokens reused, "
+                         "%8 evaluated.")
+                          .arg(f.kv.blocks_used)
+                          .arg(f.kv.blocks_total)
+                          .arg(model->kv_bytes > 0 ? locale.formattedDataSize(static_cast<qint64>(block_bytes * f.kv.blocks_used))
+                                                   : tr("bytes not recorded")) // a capture's pool
+                          .arg(f.kv.blocks_cached)
+                          .arg(f.kv.blocks_free)
+                          .arg(f.kv.evictions)
+                          .arg(f.reused_tokens)
+                          .arg(f.evaluated_tokens));
+    QVector<double> x, used, cached, shared;
+    for (const KvPoolSample& s : f.kv_history) {
+        x << double(s.step);
+        used << s.blocks_used;
+        cached << s.blocks_cached;
+        shared << s.blocks_shared;
+    }
+    plot_->graph(0)->setData(x, used);
+    plot_->graph(1)->setData(x, cached);
+    plot_->graph(2)->setData(x, shared);
+    plot_->rescaleAxes();
+    plot_->yAxis->setRange(0, f.kv.blocks_total + 1);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace octo::ui

@@ -1,0 +1,128 @@
+#include "ui/views/latency_view.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/support/plot_style.h"
+#include "ui/session/run_store.h"
+
+namespace octo::ui {
+
+LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    summary_ = new QLabel(this);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    low_ = new QSpinBox(this);
+    high_ = new QSpinBox(this);
+    for (QSpinBox* s : {low_, high_}) {
+        s->setRange(1, 100000);
+        s->setSuffix(tr(" ms"));
+    }
+    low_->setValue(250);
+    high_->setValue(800);
+    const QString bands_tip = tr("Band thresholds. Defaults are the article's claimed bands for GPT-4 (under 250 ms: "
+                                 "cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.");
+    low_->setToolTip(bands_tip);
+    high_->setToolTip(bands_tip);
+    tokens_ = new QCustomPlot(this);
+    tokens_->setObjectName(QStringLiteral("latencyPlot"));
+    histogram_ = new QCustomPlot(this);
+    histogram_->setObjectName(QStringLiteral("latencyHistogram"));
+    for (QCustomPlot* p : {tokens_, histogram_}) apply_palette(*p);
+    tokens_->addGraph()->setPen(QPen(QColor(0x00, 0x72, 0xB2), 1.5));
+    tokens_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 3));
+    tokens_->xAxis->setLabel(tr("generated token"));
+    tokens_->yAxis->setLabel(tr("ms"));
+    new QCPBars(histogram_->xAxis, histogram_->yAxis);
+    histogram_->xAxis->setLabel(tr("ms per token"));
+    histogram_->yAxis->setLabel(tr("tokens"));
+    auto* bands = new QHBoxLayout;
+    bands->addWidget(new QLabel(tr("Bands (article's):"), this));
+    bands->addWidget(low_);
+    bands->addWidget(high_);
+    bands->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(summary_);
+    layout->addLayout(bands);
+    layout->addWidget(tokens_, 1);
+    layout->addWidget(histogram_, 1);
+    connect(low_, &QSpinBox::valueChanged, this, [this] {
+        refresh();
+        emit bandsChanged(low_->value(), high_->value());
+    });
+    connect(high_, &QSpinBox::valueChanged, this, [this] {
+        refresh();
+        emit bandsChanged(low_->value(), high_->value());
+    });
+    for (auto signal : {&RunStore::runChanged, &RunStore::runFinished}) connect(&store_, signal, this, &LatencyView::refresh);
+    connect(&store_, &RunStore::tokensAppended, this, &LatencyView::refresh);
+}
+
+QString LatencyView::summary() const { return summary_->text(); }
+int LatencyView::lowBand() const { return low_->value(); }
+int LatencyView::highBand() const { return high_->value(); }
+
+void LatencyView::setBands(int low_ms, int high_ms) {
+    low_->setValue(low_ms);
+    high_->setValue(high_ms);
+}
+
+void LatencyView::refresh() {
+    const RunRecord* run = store_.current();
+    QVector<double> x, ms;
+    if (run) {
+        for (size_t i = run->n_prompt; i < run->tokens.size(); ++i) {
+            x << double(i - run->n_prompt);
+            ms << run->tokens[i].ms;
+        }
+    }
+    tokens_->graph(0)->setData(x, ms);
+    tokens_->clearItems();
+    histogram_->clearItems();
+    const double max_ms = ms.isEmpty() ? 1.0 : *std::max_element(ms.begin(), ms.end());
+    for (int band : {low_->value(), high_->value()}) {
+        for (QCustomPlot* p : {tokens_, histogram_}) {
+            auto* line = new QCPItemStraightLine(p);
+            const bool horizontal = p == tokens_;
+            line->point1->setCoords(horizontal ? 0 : band, horizontal ? band : 0);
+            line->point2->setCoords(horizontal ? 1 : band, horizontal ? band : 1);
+            line->setPen(QPen(QColor(0xD5, 0x5E, 0x00), 1, Qt::DashLine));
+        }
+    }
+    // Histogram: 20 bins over [0, max].
+    const int bins = 20;
+    const double width = std::max(1e-3, max_ms / bins);
+    QVector<double> centers(bins), counts(bins, 0.0);
+    for (int b = 0; b < bins; ++b) centers[b] = (b + 0.5) * width;
+    for (double v : ms) counts[std::min(bins - 1, static_cast<int>(v / width))] += 1.0;
+    auto* bars = qobject_cast<QCPBars*>(histogram_->plottable(0));
+    bars->setWidth(width * 0.9);
+    bars->setData(centers, counts);
+    bars->setBrush(QColor(0x56, 0xB4, 0xE9));
+    tokens_->rescaleAxes();
+    tokens_->yAxis->setRangeLower(0);
+    histogram_->rescaleAxes();
+    histogram_->xAxis->setRangeLower(0);
+    histogram_->yAxis->setRangeLower(0);
+    tokens_->replot(QCustomPlot::rpQueuedReplot);
+    histogram_->replot(QCustomPlot::rpQueuedReplot);
+    if (!run || !run->finished) {
+        summary_->setText(run ? tr("running: %1 tokens").arg(run->n_generated()) : QString());
+        return;
+    }
+    const auto& f = *run->finished;
+    const double ttft = ms.isEmpty() ? f.prefill_ms : ms.front();
+    const double tps = f.decode_ms > 0 ? 1000.0 * double(f.n_decoded) / f.decode_ms : 0.0;
+    summary_->setText(tr("time to first token %1 ms (prefill %2 ms for %3 evaluated prompt tokens); decode %4 tokens/s")
+                          .arg(ttft, 0, 'f', 1)
+                          .arg(f.prefill_ms, 0, 'f', 1)
+                          .arg(static_cast<qlonglong>(run->n_prompt) - f.reused_tokens)
+                          .arg(tps, 0, 'f', 1));
+}
+
+} // namespace octo::ui

@@ -1,0 +1,96 @@
+#include "ui/views/timeline_scrubber.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QToolButton>
+
+#include "ui/session/run_store.h"
+
+namespace octo::ui {
+
+TimelineScrubber::TimelineScrubber(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    setObjectName(QStringLiteral("timelineScrubber"));
+    back_action_ = new QAction(tr("Step Back"), this);
+    back_action_->setShortcuts({QKeySequence(tr("Alt+Left")), QKeySequence(QStringLiteral("["))});
+    back_action_->setToolTip(tr("Previous token (Alt+Left or [)"));
+    back_action_->setIconText(QStringLiteral("◀"));
+    forward_action_ = new QAction(tr("Step Forward"), this);
+    forward_action_->setShortcuts({QKeySequence(tr("Alt+Right")), QKeySequence(QStringLiteral("]"))});
+    forward_action_->setToolTip(tr("Next token (Alt+Right or ])"));
+    forward_action_->setIconText(QStringLiteral("▶"));
+    first_action_ = new QAction(tr("First Token"), this);
+    first_action_->setShortcut(QKeySequence(tr("Alt+Home")));
+    last_action_ = new QAction(tr("Last Token"), this);
+    last_action_->setShortcut(QKeySequence(tr("Alt+End")));
+    for (QAction* a : shortcutActions()) a->setShortcutContext(Qt::WindowShortcut);
+    connect(back_action_, &QAction::triggered, this, &TimelineScrubber::stepBack);
+    connect(forward_action_, &QAction::triggered, this, &TimelineScrubber::stepForward);
+    connect(first_action_, &QAction::triggered, this, [this] { seek(0); });
+    connect(last_action_, &QAction::triggered, this, [this] { seek(slider_->maximum()); });
+
+    back_ = new QToolButton(this);
+    back_->setDefaultAction(back_action_);
+    forward_ = new QToolButton(this);
+    forward_->setDefaultAction(forward_action_);
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setObjectName(QStringLiteral("timelineSlider"));
+    slider_->setPageStep(8);
+    slider_->setToolTip(tr("Timeline: step through the run token by token (Alt+Left / Alt+Right, [ / ])"));
+    position_ = new QLabel(this);
+    // It takes the centre's width and never widens the window (1280 × 800 must fit).
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 0, 4, 0);
+    layout->addWidget(back_);
+    layout->addWidget(slider_, 1);
+    layout->addWidget(forward_);
+    layout->addWidget(position_);
+    connect(slider_, &QSlider::valueChanged, this, &TimelineScrubber::seek);
+    for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::selectionChanged}) {
+        connect(&store_, signal, this, &TimelineScrubber::refresh);
+    }
+    connect(&store_, &RunStore::tokensAppended, this, &TimelineScrubber::refresh);
+    refresh();
+}
+
+QList<QAction*> TimelineScrubber::shortcutActions() const { return {back_action_, forward_action_, first_action_, last_action_}; }
+
+void TimelineScrubber::stepBack() {
+    const int s = store_.selected_token();
+    seek(s < 0 ? slider_->maximum() : std::max(0, s - 1));
+}
+
+void TimelineScrubber::stepForward() {
+    const int s = store_.selected_token();
+    seek(std::min(slider_->maximum(), s + 1));
+}
+
+void TimelineScrubber::seek(int index) {
+    const RunRecord* r = store_.current();
+    if (!r || r->tokens.empty()) return;
+    store_.select_token(std::clamp(index, 0, static_cast<int>(r->tokens.size()) - 1));
+}
+
+void TimelineScrubber::refresh() {
+    const RunRecord* r = store_.current();
+    const int n = r ? static_cast<int>(r->tokens.size()) : 0;
+    const QSignalBlocker block(slider_);
+    slider_->setEnabled(n > 0);
+    slider_->setRange(0, std::max(0, n - 1));
+    const int s = store_.selected_token();
+    slider_->setValue(s < 0 ? std::max(0, n - 1) : s);
+    for (QAction* a : shortcutActions()) a->setEnabled(n > 0);
+    if (n == 0) {
+        position_->setText(tr("no run"));
+    } else if (s < 0) {
+        position_->setText(tr("%n token(s)", nullptr, n));
+    } else {
+        position_->setText(tr("%1/%2").arg(s).arg(n - 1));
+        position_->setToolTip(static_cast<size_t>(s) < r->n_prompt ? tr("prompt token") : tr("generated token"));
+    }
+}
+
+} // namespace octo::ui

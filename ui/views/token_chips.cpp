@@ -1,0 +1,70 @@
+#include "ui/views/token_chips.h"
+
+#include <QStringDecoder>
+
+#include <algorithm>
+
+namespace octo::ui {
+
+namespace {
+
+// Whether `bytes` ends on a character boundary (no UTF-8 sequence left open).
+bool complete_utf8(const std::string& bytes) {
+    size_t i = 0;
+    while (i < bytes.size()) {
+        const auto c = static_cast<unsigned char>(bytes[i]);
+        const size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+        if (i + len > bytes.size()) return false;
+        i += len;
+    }
+    return true;
+}
+
+QString display(const std::string& bytes) {
+    QString s = QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
+    s.replace(QChar('\n'), QStringLiteral("↵"));
+    s.replace(QChar('\t'), QStringLiteral("→"));
+    return s;
+}
+
+} // namespace
+
+std::vector<TokenChip> make_chips(const std::vector<RunToken>& tokens) {
+    std::vector<TokenChip> chips;
+    std::string pending;
+    int first = 0;
+    for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
+        const RunToken& t = tokens[static_cast<size_t>(i)];
+        const bool boundary = i > first && tokens[static_cast<size_t>(i - 1)].generated != t.generated;
+        if (boundary && !pending.empty()) { // never join a prompt and a generated token
+            chips.push_back(TokenChip{first, i - first, display(pending), tokens[static_cast<size_t>(first)].generated});
+            pending.clear();
+            first = i;
+        }
+        pending += t.bytes;
+        const bool last = i + 1 == static_cast<int>(tokens.size());
+        if (complete_utf8(pending) || last || pending.size() >= 16) {
+            QString text = display(pending);
+            if (text.isEmpty()) text = QStringLiteral("∅"); // a control token with no bytes
+            chips.push_back(TokenChip{first, i - first + 1, text, t.generated});
+            pending.clear();
+            first = i + 1;
+        }
+    }
+    return chips;
+}
+
+int dominant_subsystem(const std::vector<RunToken>& tokens, const TokenChip& chip, Metric metric) {
+    SubsystemValues sum{};
+    bool any = false;
+    for (int i = chip.first; i < chip.first + chip.count; ++i) {
+        const auto& v = tokens[static_cast<size_t>(i)].metrics.get(metric);
+        if (!v) continue;
+        any = true;
+        for (size_t s = 0; s < sum.size(); ++s) sum[s] += (*v)[s];
+    }
+    if (!any) return -1;
+    return static_cast<int>(std::max_element(sum.begin(), sum.end()) - sum.begin());
+}
+
+} // namespace octo::ui

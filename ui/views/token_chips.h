@@ -1,0 +1,27 @@
+// Prompt and generated tokens grouped into display chips: consecutive tokens whose bytes only
+// form complete UTF-8 characters together (a CJK character split over byte tokens) share one
+// chip. Plain C++ over the run's tokens, so it is tested without widgets.
+#pragma once
+
+#include <QString>
+
+#include <vector>
+
+#include "ui/session/run_record.h"
+
+namespace octo::ui {
+
+struct TokenChip {
+    int first = 0;      // token index
+    int count = 1;      // tokens in the chip
+    QString text;       // display text: newline as ↵, tab as →
+    bool generated = false;
+};
+
+std::vector<TokenChip> make_chips(const std::vector<RunToken>& tokens);
+
+// The subsystem with the largest value of `metric` over the chip's tokens, or -1 when the
+// metric was not computed for them.
+int dominant_subsystem(const std::vector<RunToken>& tokens, const TokenChip& chip, Metric metric);
+
+} // namespace octo::ui

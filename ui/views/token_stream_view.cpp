@@ -1,0 +1,182 @@
+#include "ui/views/token_stream_view.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <cmath>
+
+#include "engine/instrumentation/subsystem.h"
+#include "ui/session/run_store.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+namespace {
+constexpr int kPad = 4, kGap = 3, kChipHeight = 22;
+}
+
+TokenStreamView::TokenStreamView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAccessibleName(tr("Token stream"));
+    connect(&store_, &RunStore::runChanged, this, &TokenStreamView::rebuild);
+    connect(&store_, &RunStore::tokensAppended, this, &TokenStreamView::rebuild);
+    connect(&store_, &RunStore::runFinished, this, &TokenStreamView::rebuild);
+    connect(&store_, &RunStore::metricChanged, this, qOverload<>(&QWidget::update));
+    connect(&store_, &RunStore::selectionChanged, this, qOverload<>(&QWidget::update));
+}
+
+QSize TokenStreamView::sizeHint() const { return {400, std::max(content_height_, 120)}; }
+
+int TokenStreamView::heightForWidth(int width) const {
+    int x = kPad, y = kPad;
+    const QFontMetrics fm(font());
+    for (const TokenChip& c : chips_) {
+        const int w = fm.horizontalAdvance(c.text) + 2 * kPad;
+        if (x + w > width - kPad && x > kPad) {
+            x = kPad;
+            y += kChipHeight + kGap;
+        }
+        x += w + kGap;
+    }
+    return y + kChipHeight + kPad;
+}
+
+void TokenStreamView::rebuild() {
+    const RunRecord* run = store_.current();
+    chips_ = run ? make_chips(run->tokens) : std::vector<TokenChip>{};
+    layoutChips(width());
+    updateGeometry();
+    update();
+}
+
+void TokenStreamView::layoutChips(int width) {
+    rects_.clear();
+    const QFontMetrics fm(font());
+    int x = kPad, y = kPad;
+    for (const TokenChip& c : chips_) {
+        const int w = fm.horizontalAdvance(c.text) + 2 * kPad;
+        if (x + w > width - kPad && x > kPad) {
+            x = kPad;
+            y += kChipHeight + kGap;
+        }
+        rects_.emplace_back(x, y, w, kChipHeight);
+        x += w + kGap;
+    }
+    content_height_ = y + kChipHeight + kPad;
+    setMinimumHeight(content_height_);
+}
+
+void TokenStreamView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    layoutChips(width());
+}
+
+QString TokenStreamView::generatedText() const {
+    QString text;
+    for (const TokenChip& c : chips_) {
+        if (c.generated) text += c.text;
+    }
+    return text;
+}
+
+int TokenStreamView::chipAt(const QPoint& pos) const {
+    for (size_t i = 0; i < rects_.size(); ++i) {
+        if (rects_[i].contains(pos)) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void TokenStreamView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    const RunRecord* run = store_.current();
+    if (!run) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Type a prompt and press Ctrl+Enter"));
+        return;
+    }
+    const int selected = store_.selected_token();
+    for (size_t i = 0; i < chips_.size(); ++i) {
+        const TokenChip& c = chips_[i];
+        const int s = dominant_subsystem(run->tokens, c, store_.metric());
+        QColor fill = s >= 0 ? subsystem_color(s) : palette().color(QPalette::Button);
+        if (!c.generated) fill.setAlpha(120);
+        p.setPen(c.generated ? QPen(palette().color(QPalette::Text), 1.2) : Qt::NoPen);
+        p.setBrush(fill);
+        p.drawRoundedRect(rects_[i], 4, 4);
+        if (selected >= c.first && selected < c.first + c.count) {
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(rects_[i].adjusted(-1, -1, 1, 1), 5, 5);
+        }
+        p.setPen(fill.lightness() > 140 || !c.generated ? QColor(Qt::black) : QColor(Qt::white));
+        if (!c.generated && palette().color(QPalette::Base).lightness() < 128) p.setPen(Qt::white);
+        p.drawText(rects_[i], Qt::AlignCenter, c.text);
+    }
+}
+
+void TokenStreamView::mousePressEvent(QMouseEvent* event) {
+    const int chip = chipAt(event->position().toPoint());
+    if (chip >= 0) store_.select_token(chips_[static_cast<size_t>(chip)].first);
+    setFocus();
+}
+
+void TokenStreamView::keyPressEvent(QKeyEvent* event) {
+    const RunRecord* run = store_.current();
+    if (!run) return QWidget::keyPressEvent(event);
+    const int n = static_cast<int>(run->tokens.size());
+    int s = store_.selected_token();
+    if (event->key() == Qt::Key_Right) s = std::min(n - 1, s + 1);
+    else if (event->key() == Qt::Key_Left) s = std::max(0, s - 1);
+    else if (event->key() == Qt::Key_Home) s = 0;
+    else if (event->key() == Qt::Key_End) s = n - 1;
+    else return QWidget::keyPressEvent(event);
+    store_.select_token(s);
+}
+
+bool TokenStreamView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int chip = chipAt(help->pos());
+        if (chip >= 0) QToolTip::showText(help->globalPos(), tooltip(chip), this);
+        else QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+QString TokenStreamView::tooltip(int chip) const {
+    const RunRecord* run = store_.current();
+    const TokenChip& c = chips_[static_cast<size_t>(chip)];
+    QString html = QStringLiteral("<b>%1</b> %2<br>").arg(c.text.toHtmlEscaped(), c.generated ? tr("(generated)") : tr("(prompt)"));
+    for (int i = c.first; i < c.first + c.count; ++i) {
+        const RunToken& t = run->tokens[static_cast<size_t>(i)];
+        QString hex;
+        for (unsigned char b : t.bytes) hex += QStringLiteral("%1 ").arg(b, 2, 16, QChar('0'));
+        html += tr("id %1, bytes %2").arg(t.id).arg(hex.trimmed());
+        if (t.logprobs) {
+            html += tr(", log-prob %1").arg(t.logprobs->logprob, 0, 'f', 3);
+            html += QStringLiteral("<br>") + tr("alternatives:");
+            for (const auto& alt : t.logprobs->top) html += QStringLiteral(" %1 (%2)").arg(alt.id).arg(alt.logprob, 0, 'f', 2);
+        }
+        html += QStringLiteral("<br>");
+    }
+    const auto& v = run->tokens[static_cast<size_t>(c.first)].metrics.get(store_.metric());
+    if (v) {
+        html += QStringLiteral("<table>");
+        for (int s = 0; s < kSubsystemCount; ++s) {
+            const int width = static_cast<int>(std::lround((*v)[static_cast<size_t>(s)] * 120));
+            html += QStringLiteral("<tr><td>%1</td><td><div style='background:%2'>%3</div></td><td>%4</td></tr>")
+                        .arg(subsystem_id(s), subsystem_color(s).name(), QString(std::max(1, width / 6), QChar(0x2588)))
+                        .arg((*v)[static_cast<size_t>(s)], 0, 'f', 3);
+        }
+        html += QStringLiteral("</table>");
+    }
+    return html;
+}
+
+} // namespace octo::ui
