@@ -30,6 +30,7 @@
 #include "ui/views/attention_view.h"
 #include "ui/panels/backend_menu.h"
 #include "ui/controllers/capture_controller.h"
+#include "ui/controllers/run_controller.h"
 #include "ui/views/compare_view.h"
 #include "ui/session/crash_recovery.h"
 #include "ui/support/engine_labels.h"
@@ -97,16 +98,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addActions(timeline_->shortcutActions());
     advisor_controller_ = new AdvisorController(
         store_, bridge_, advisor_, compare_,
-        [this] {
-            RunSpec s = prompt_->settings();
-            switches_->apply(s);
-            return s;
-        },
+        [this] { return runs_->editorSpec(); },
         [ab] {
             ab->show();
             ab->raise();
         },
         this);
+    runs_ = new RunController(store_, bridge_, *prompt_, *switches_, *advisor_controller_, this);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
                      findChild<QDockWidget*>(QStringLiteral("historyDock")));
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
@@ -131,9 +129,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(status_memory_);
 
     connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);
-    connect(prompt_, &PromptPanel::runRequested, this, &MainWindow::runPrompt);
-    connect(prompt_, &PromptPanel::cancelRequested, this, &MainWindow::cancelRun);
-    connect(switches_, &SwitchesPanel::rerunRequested, this, &MainWindow::rerun);
+    connect(&bridge_, &EngineBridge::runSubmitted, &store_, [this](quint64 id) { store_.submitted(id); });
+    connect(&store_, &RunStore::runningChanged, prompt_, &PromptPanel::setRunning); // the one place
+    connect(prompt_, &PromptPanel::runRequested, runs_, &RunController::runPrompt);
+    connect(prompt_, &PromptPanel::cancelRequested, runs_, &RunController::cancel);
+    connect(switches_, &SwitchesPanel::rerunRequested, runs_, &RunController::rerun);
     connect(history_, &HistoryPanel::runActivated, this, [this](uint64_t id) {
         store_.show_run(id);
         if (const RunRecord* r = store_.current()) {
@@ -177,9 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         statusBar()->showMessage(ok ? message : tr("Calibration failed: %1").arg(message), 20000);
         updateStatus();
     });
-    connect(&store_, &RunStore::runChanged, this, [this] { prompt_->setRunning(true); });
     connect(&store_, &RunStore::runFinished, this, [this] {
-        prompt_->setRunning(bridge_.busy());
         if (const RunRecord* r = store_.current(); r && r->state == RunState::Failed) {
             statusBar()->showMessage(tr("Run failed: %1").arg(r->error), 10000);
         }
@@ -249,17 +247,12 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::runPrompt);
-    run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::rerun);
-    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
+    run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), runs_, &RunController::runPrompt);
+    run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), runs_, &RunController::rerun);
+    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), runs_, &RunController::cancel);
     run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), this, [this] { captures_->rerunCapture(); });
     run->addSeparator();
-    run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), this, [this] {
-        last_settings_ = prompt_->settings();
-        switches_->apply(last_settings_);
-        advisor_controller_->compareWithShown();
-        prompt_->setRunning(true);
-    });
+    run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), runs_, &RunController::compareWithShown);
 
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Calibrate Head Map…"), this, &MainWindow::calibrateHeadMap);
@@ -315,28 +308,6 @@ void MainWindow::openModel(const QString& path) {
     status_model_->setText(tr("loading %1…").arg(QFileInfo(path).fileName()));
     bridge_.loadModel(path, backend_menu_->choice());
 }
-
-void MainWindow::submit(RunSpec settings) {
-    advisor_controller_->abandon();
-    last_settings_ = settings;
-    bridge_.run(settings);
-    prompt_->setRunning(true);
-}
-
-void MainWindow::runPrompt() {
-    RunSpec s = prompt_->settings();
-    switches_->apply(s);
-    submit(s);
-}
-
-void MainWindow::rerun() {
-    const RunRecord* r = store_.current();
-    RunSpec s = r ? r->settings : prompt_->settings();
-    switches_->apply(s);
-    submit(s);
-}
-
-void MainWindow::cancelRun() { bridge_.cancel(); }
 
 void MainWindow::updateStatus() {
     const auto& m = store_.model();

@@ -31,6 +31,7 @@ class RouterPanel;
 class AdvisorPanel;
 class CompareView;
 class AdvisorController;
+class RunController;
 class BackendMenu;
 class LogPanel;
 class CrashRecovery;
@@ -45,13 +46,9 @@ public:
     ~MainWindow() override;
 
     void openModel(const QString& path);
-    void runPrompt(); // the editor's prompt with the current settings and switches
-    void rerun();     // the shown run's prompt and seed with the current switches
-    void cancelRun();
-    // Runs exactly these settings (switches included).
-    void submitSettings(const RunSpec& settings) { submit(settings); }
 
     RunStore& store() { return store_; }
+    RunController& runs() { return *runs_; } // Run Prompt, Rerun, Cancel, A/B
     EngineBridge& bridge() { return bridge_; }
     PromptPanel* promptPanel() const { return prompt_; }
     SwitchesPanel* switches() const { return switches_; }
@@ -71,8 +68,6 @@ public:
     void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
     void calibrateHeadMap();
-    // The last settings sent to the engine (what the run history records).
-    const RunSpec& lastSettings() const { return last_settings_; }
 
     // Autosaves the prompt and session and, after a crash, offers to restore them
     // (ui/session/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
@@ -102,7 +97,6 @@ private:
     void saveSettings();
     void restoreSettings();
     void about();
-    void submit(RunSpec settings);
 
     EngineBridge bridge_;
     RunStore store_;
@@ -119,6 +113,7 @@ private:
     AdvisorPanel* advisor_;
     CompareView* compare_;
     AdvisorController* advisor_controller_;
+    RunController* runs_;
     LogPanel* log_;
     CrashRecovery* recovery_ = nullptr;
     TimelineScrubber* timeline_;
@@ -133,7 +128,6 @@ private:
     QString loading_path_;
     QString resource_dir_;
     QProgressDialog* calibration_progress_ = nullptr;
-    RunSpec last_settings_;
     bool laid_out_ = false;
 };
 

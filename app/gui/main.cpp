@@ -26,6 +26,7 @@
 #include "ui/panels/about_dialog.h"
 #include "ui/session/app_log.h"
 #include "ui/support/language.h"
+#include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/switches_panel.h"
@@ -109,9 +110,9 @@ int main(int argc, char** argv) {
             } else if (parser.isSet(ignore_eos)) {
                 s.stop_at_eog = false;
                 window.switches()->apply(s);
-                window.submitSettings(s);
+                window.runs().submit(s);
             } else {
-                window.runPrompt();
+                window.runs().runPrompt();
             }
         });
     }

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/common/process_memory.h"
+#include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/session/run_store.h"
 
@@ -26,7 +27,7 @@ SoakBenchmark::SoakBenchmark(MainWindow& window, int runs, QObject* parent)
 void SoakBenchmark::start() {
     connect(&window_, &MainWindow::runSettled, this, &SoakBenchmark::onRunSettled);
     started_ms_ = QDateTime::currentMSecsSinceEpoch();
-    window_.runPrompt();
+    window_.runs().runPrompt();
 }
 
 void SoakBenchmark::onRunSettled() {
@@ -35,7 +36,7 @@ void SoakBenchmark::onRunSettled() {
     if (done_ == warmup_runs_) warm_bytes_ = now;
     if (done_ % 100 == 0) std::fprintf(stderr, "octoscope: soak: %d/%d runs, resident %.1f MiB\n", done_, runs_, mib(now));
     if (done_ < runs_) {
-        QTimer::singleShot(0, &window_, [this] { window_.runPrompt(); });
+        QTimer::singleShot(0, &window_, [this] { window_.runs().runPrompt(); });
         return;
     }
     const double seconds = static_cast<double>(QDateTime::currentMSecsSinceEpoch() - started_ms_) / 1000.0;

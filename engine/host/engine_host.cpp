@@ -33,7 +33,7 @@ EngineHost::~EngineHost() {
 void EngineHost::load_model(const std::string& path, const std::string& backend) {
     {
         std::lock_guard lock(mutex_);
-        std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<RunCommand>(c); });
+        drop_queued_runs();
         queue_.push_back(LoadCommand{path, backend});
     }
     wake_.notify_all();
@@ -44,13 +44,19 @@ uint64_t EngineHost::run(const RunSpec& settings, bool replace_queued) {
     {
         std::lock_guard lock(mutex_);
         id = next_run_++;
-        if (replace_queued) {
-            std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<RunCommand>(c); });
-        }
+        if (replace_queued) drop_queued_runs();
         queue_.push_back(RunCommand{id, settings});
     }
     wake_.notify_all();
     return id;
+}
+
+void EngineHost::drop_queued_runs() {
+    std::erase_if(queue_, [this](const Command& c) {
+        const auto* run = std::get_if<RunCommand>(&c);
+        if (run) post(host_event::RunDropped{run->id});
+        return run != nullptr;
+    });
 }
 
 void EngineHost::calibrate(const std::string& train_probes, const std::string& dev_probes) {

@@ -75,6 +75,8 @@ struct RunFinished {
     Metric default_metric = Metric::NormShare;
 };
 struct RunFailed { uint64_t run_id = 0; Error error; }; // error.code Cancelled: the user stopped it
+// A queued run that never started: a newer run replaced it, or a model load dropped it.
+struct RunDropped { uint64_t run_id = 0; };
 struct CalibrationProgress { size_t done = 0; size_t total = 0; };
 // A calibrated head map was measured and stored; `active` is the map runs now use (a map in the
 // GGUF metadata keeps precedence over a calibrated one).
@@ -85,7 +87,7 @@ struct CalibrationFailed { Error error; };
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
                                host_event::ModelIdentified, host_event::ModelIdentityFailed,
                                host_event::RunStarted, host_event::PromptMeasured, host_event::Token,
-                               host_event::RunFinished, host_event::RunFailed, host_event::CalibrationProgress,
+                               host_event::RunFinished, host_event::RunFailed, host_event::RunDropped, host_event::CalibrationProgress,
                                host_event::CalibrationDone, host_event::CalibrationFailed>;
 
 class EngineHost {
@@ -124,6 +126,7 @@ private:
     void execute(const RunCommand& c);
     void execute(const CalibrateCommand& c);
     void post(HostEvent event);
+    void drop_queued_runs(); // with mutex_ held: posts RunDropped for each
     // Starts hashing the loaded model on identity_thread_; events name it by `path` (ModelInfo::path).
     void identify(const Model& model, const std::string& path);
     void stop_identifying();

@@ -154,5 +154,37 @@ TEST_F(EngineHostTest, RunsHonourTheSpecsStopStrings) {
     EXPECT_EQ(last<host_event::RunFinished>(ev.all())->stop_reason, StopReason::StopString);
 }
 
+// Every queued run settles once: finished, failed, or dropped when a newer run replaced it.
+TEST_F(EngineHostTest, EveryRunSettlesOnceAndReplacedRunsAreDropped) {
+    Events ev;
+    ev.host().load_model(write_model("drops.gguf", 5), "cpu");
+    RunSpec s;
+    s.prompt = "hello";
+    s.max_tokens = 30;
+    s.stop_at_eog = false;
+    const std::vector<uint64_t> ids = {ev.host().run(s), ev.host().run(s), ev.host().run(s)};
+    const auto settled = [](const std::vector<HostEvent>& all, uint64_t id) {
+        int n = 0;
+        for (const HostEvent& e : all) {
+            if (const auto* f = std::get_if<host_event::RunFinished>(&e); f && f->run_id == id) ++n;
+            if (const auto* f = std::get_if<host_event::RunFailed>(&e); f && f->run_id == id) ++n;
+            if (const auto* d = std::get_if<host_event::RunDropped>(&e); d && d->run_id == id) ++n;
+        }
+        return n;
+    };
+    ASSERT_TRUE(ev.wait([&](const auto& all) { return settled(all, ids[2]) > 0; }));
+    int dropped = 0;
+    for (uint64_t id : ids) {
+        EXPECT_EQ(settled(ev.all(), id), 1) << id;
+        for (const HostEvent& e : ev.all()) {
+            if (const auto* d = std::get_if<host_event::RunDropped>(&e); d && d->run_id == id) ++dropped;
+        }
+    }
+    EXPECT_GE(dropped, 1) << "three runs queued faster than one can run";
+    const auto* last_done = last<host_event::RunFinished>(ev.all());
+    ASSERT_TRUE(last_done);
+    EXPECT_EQ(last_done->run_id, ids[2]);
+}
+
 } // namespace
 } // namespace octo

@@ -38,6 +38,7 @@
 #include "ui/views/head_heatmap_view.h"
 #include "ui/views/kv_view.h"
 #include "ui/views/latency_view.h"
+#include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
@@ -137,7 +138,7 @@ RunSpec TestCaptures::settings(const QString& prompt, int max_tokens) const {
 bool TestCaptures::runAndWait(MainWindow& w, const RunSpec& s) {
     w.promptPanel()->restore(s);
     QSignalSpy settled(&w, &MainWindow::runSettled);
-    w.submitSettings(s);
+    w.runs().submit(s);
     return settled.wait(120000) && w.store().current() && w.store().current()->state == RunState::Finished;
 }
 

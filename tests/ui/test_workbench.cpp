@@ -41,6 +41,7 @@
 #include "ui/support/engine_labels.h"
 #include "ui/views/head_heatmap_view.h"
 #include "ui/views/kv_view.h"
+#include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/router_panel.h"
@@ -60,6 +61,7 @@ private slots:
     void switchesRecordAndChangeTheMask();
     void precisionChoiceReachesTheRun();
     void cancelStopsTheStream();
+    void runningStateFollowsTheStore();
     void failedLoadKeepsThePreviousModel();
     void screenshotEntryPoint();
     void routerFollowsTheEditorAndLearns();
@@ -181,13 +183,13 @@ void TestWorkbench::switchesRecordAndChangeTheMask() {
     w.show();
     QVERIFY(loadInto(w, model_));
     QVERIFY(runAndWait(w, QStringLiteral("hello"), 4));
-    QCOMPARE(w.lastSettings().disabled[2], false);
+    QCOMPARE(w.runs().lastSubmitted().disabled[2], false);
     QTest::mouseClick(w.switches()->toggle(2), Qt::LeftButton); // rte-c off
     QVERIFY(!w.switches()->toggle(2)->isChecked());
     QSignalSpy settled(&w, &MainWindow::runSettled);
-    w.rerun();
+    w.runs().rerun();
     QVERIFY(settled.wait(60000));
-    QCOMPARE(w.lastSettings().disabled[2], true);
+    QCOMPARE(w.runs().lastSubmitted().disabled[2], true);
     const RunRecord* run = w.store().current();
     QCOMPARE(run->settings.disabled[2], true); // the history records it
     QCOMPARE(w.store().runs().size(), size_t{2});
@@ -227,7 +229,7 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     box->setCurrentIndex(exact);
     QCOMPARE(w.promptPanel()->settings().precision, std::optional<Precision>(Precision::Exact));
     QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
-    QCOMPARE(w.lastSettings().precision, std::optional<Precision>(Precision::Exact));
+    QCOMPARE(w.runs().lastSubmitted().precision, std::optional<Precision>(Precision::Exact));
     const RunRecord* run = w.store().current();
     QVERIFY(run && run->n_generated() >= 1);
     QCOMPARE(run->precision, Precision::Exact);
@@ -261,9 +263,9 @@ void TestWorkbench::cancelStopsTheStream() {
     w.promptPanel()->restore(s);
     QSignalSpy tokens(&w.store(), &RunStore::tokensAppended);
     QSignalSpy settled(&w, &MainWindow::runSettled);
-    w.runPrompt();
+    w.runs().runPrompt();
     QVERIFY(tokens.wait(30000));
-    w.cancelRun();
+    w.runs().cancel();
     QVERIFY(settled.wait(30000));
     const RunRecord* run = w.store().current();
     QCOMPARE(run->state, RunState::Cancelled);
@@ -273,6 +275,34 @@ void TestWorkbench::cancelStopsTheStream() {
     after.wait(300); // nothing may follow the acknowledgement (at most one straggling token)
     QVERIFY(after.count() <= 1);
     QVERIFY(w.store().current()->tokens.size() <= at_ack + 1);
+}
+
+// Running is derived from the runs the engine queued and settled (RunStore::running), not set by
+// whoever submits: three quick submits, of which a queued one is replaced (dropped), end with
+// nothing running once the last has finished.
+void TestWorkbench::runningStateFollowsTheStore() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadInto(w, model_));
+    QVERIFY(!w.store().running());
+    QSignalSpy running(&w.store(), &RunStore::runningChanged);
+    RunSpec s = w.runs().editorSpec();
+    s.prompt = "one";
+    s.max_tokens = 40;
+    s.stop_at_eog = false;
+    w.runs().submit(s);
+    QVERIFY(w.store().running()); // at once, before the engine has said anything
+    s.prompt = "two";
+    w.runs().submit(s);
+    s.prompt = "three";
+    w.runs().submit(s); // replaces "two" if it is still queued
+    QTRY_VERIFY_WITH_TIMEOUT(!w.store().running(), 60000);
+    QVERIFY(running.count() >= 2);
+    QCOMPARE(running.first().first().toBool(), true);
+    QCOMPARE(running.last().first().toBool(), false);
+    QCOMPARE(w.store().current()->settings.prompt, std::string("three"));
+    QCOMPARE(w.store().current()->state, RunState::Finished);
+    QCOMPARE(w.runs().lastSubmitted().prompt, std::string("three"));
 }
 
 void TestWorkbench::failedLoadKeepsThePreviousModel() {

@@ -255,7 +255,6 @@ void CaptureController::submitRerun() {
     const RunSpec& settings = rerun_of_->capture->settings;
     disconnect(rerun_wait_);
     rerun_id_ = window_->bridge().run(settings);
-    window_->promptPanel()->setRunning(true);
     rerun_wait_ = connect(&window_->store(), &RunStore::runSettled, this, [this](quint64 id) {
         if (id != rerun_id_) return;
         disconnect(rerun_wait_);

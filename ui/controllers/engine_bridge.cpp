@@ -28,7 +28,9 @@ void EngineBridge::loadModel(const QString& path, const QString& backend) {
 }
 
 uint64_t EngineBridge::run(const RunSpec& settings, bool replace_queued) {
-    return host_->run(settings, replace_queued);
+    const uint64_t id = host_->run(settings, replace_queued);
+    emit runSubmitted(id);
+    return id;
 }
 
 void EngineBridge::calibrate(const QString& train, const QString& dev) {

@@ -30,6 +30,8 @@ public:
 signals:
     // One batch of events, oldest first (RunStore applies them).
     void events(const std::vector<octo::HostEvent>& batch);
+    // A run was queued (RunStore counts it as running until it settles or is dropped).
+    void runSubmitted(quint64 id);
 
 private:
     void flush();

@@ -33,7 +33,14 @@ const RunRecord* RunStore::run(uint64_t id) const {
     return nullptr;
 }
 
+void RunStore::submitted(uint64_t id) {
+    const bool was = running();
+    pending_.insert(id);
+    if (!was) emit runningChanged(true);
+}
+
 void RunStore::apply(const std::vector<HostEvent>& batch) {
+    const bool was_running = running();
     int first_new = -1;
     bool finished = false, history = false, changed = false;
     std::vector<uint64_t> settled;
@@ -107,6 +114,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            settled.push_back(e.run_id);
                            history = true;
                        },
+                       [&](const host_event::RunDropped& e) { pending_.erase(e.run_id); },
                        [&](const host_event::CalibrationProgress& e) {
                            emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
                        },
@@ -146,10 +154,12 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
             changed = false;
         }
     }
+    for (uint64_t id : settled) pending_.erase(id);
     if (first_new >= 0) emit tokensAppended(first_new);
     if (finished) emit runFinished();
     for (uint64_t id : settled) emit runSettled(id);
     if (history) emit historyChanged();
+    if (running() != was_running) emit runningChanged(running());
 }
 
 const std::optional<ModelInfo>& RunStore::shown_model() const {

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <deque>
+#include <set>
 #include <optional>
 
 #include "ui/session/run_record.h"
@@ -35,6 +36,11 @@ public:
     // Which metric the views colour by (the run's default until the user picks another).
     Metric metric() const { return metric_; }
 
+    // Whether a submitted run has not settled yet (queued or running): the one source of the
+    // workbench's running state. submitted() is told of each run the engine queues.
+    bool running() const { return !pending_.empty(); }
+    void submitted(uint64_t id);
+
     void show_run(uint64_t id);
     // Adds a finished run that did not come from the engine (an opened capture), shows it in its
     // default metric;
@@ -57,6 +63,7 @@ signals:
     void tokensAppended(int first); // tokens [first, end) of the shown run are new or updated
     void runFinished();         // the shown run finished, failed or was cancelled
     void runSettled(quint64 id); // any run finished, failed or was cancelled
+    void runningChanged(bool running);
     void historyChanged();
     void selectionChanged();
     void metricChanged();
@@ -66,6 +73,7 @@ private:
     RunRecord* find(uint64_t id);
 
     std::optional<ModelInfo> model_;
+    std::set<uint64_t> pending_; // submitted runs not settled or dropped yet
     std::optional<CaptureModel> model_identity_;
     std::optional<Error> model_identity_error_;
     std::deque<RunRecord> runs_;
