@@ -31,6 +31,8 @@
 #include "ui/panels/backend_menu.h"
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/run_controller.h"
+#include "ui/dock_layout.h"
+#include "ui/main_menus.h"
 #include "ui/views/compare_view.h"
 #include "ui/session/crash_recovery.h"
 #include "ui/support/engine_labels.h"
@@ -82,19 +84,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     centre_layout->addWidget(scroll, 1);
     centre_layout->addWidget(timeline_);
     setCentralWidget(centre);
-    addDock(prompt_, tr("Prompt"), QStringLiteral("promptDock"), Qt::LeftDockWidgetArea);
-    addDock(switches_, tr("Subsystems"), QStringLiteral("switchesDock"), Qt::LeftDockWidgetArea);
-    addDock(history_, tr("Run history"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
-    addDock(router_, tr("Router"), QStringLiteral("routerDock"), Qt::LeftDockWidgetArea);
-    QDockWidget* heat = addDock(heatmap_, tr("Layers × heads"), QStringLiteral("heatmapDock"), Qt::RightDockWidgetArea);
-    QDockWidget* att = addDock(attention_, tr("Attention"), QStringLiteral("attentionDock"), Qt::RightDockWidgetArea);
-    addDock(strip_, tr("Tokens × subsystems"), QStringLiteral("stripDock"), Qt::BottomDockWidgetArea);
-    QDockWidget* kv = addDock(kv_, tr("KV pool"), QStringLiteral("kvDock"), Qt::BottomDockWidgetArea);
-    QDockWidget* lat = addDock(latency_, tr("Latency"), QStringLiteral("latencyDock"), Qt::BottomDockWidgetArea);
-    QDockWidget* advice = addDock(advisor_, tr("Advisor"), QStringLiteral("advisorDock"), Qt::RightDockWidgetArea);
-    QDockWidget* ab = addDock(compare_, tr("A/B compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
-    QDockWidget* log = addDock(log_, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    QDockWidget* presenter = addDock(presenter_, tr("Presenter"), QStringLiteral("presenterDock"), Qt::RightDockWidgetArea);
+    QDockWidget* ab = lay_out_docks(*this, {prompt_, switches_, history_, router_, heatmap_, attention_, strip_, kv_, latency_,
+                                            advisor_, compare_, log_, presenter_});
     addActions(timeline_->shortcutActions());
     advisor_controller_ = new AdvisorController(
         store_, bridge_, advisor_, compare_,
@@ -105,21 +96,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         },
         this);
     runs_ = new RunController(store_, bridge_, *prompt_, *switches_, *advisor_controller_, this);
-    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
-                     findChild<QDockWidget*>(QStringLiteral("historyDock")));
-    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("switchesDock")),
-                     findChild<QDockWidget*>(QStringLiteral("routerDock")));
-    findChild<QDockWidget*>(QStringLiteral("switchesDock"))->raise();
-    tabifyDockWidget(heat, att);
-    heat->raise();
-    tabifyDockWidget(kv, lat);
-    tabifyDockWidget(kv, ab);
-    tabifyDockWidget(kv, log);
-    log->hide(); // View → Log shows it as one more tab
-    kv->raise();
-    tabifyDockWidget(heat, advice);
-    tabifyDockWidget(heat, presenter);
-    heat->raise();
 
     status_model_ = new QLabel(tr("no model"), this);
     status_speed_ = new QLabel(this);
@@ -143,7 +119,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(&store_, &RunStore::modelLoaded, this, [this] {
         if (load_progress_) load_progress_->reset();
-        rememberRecent(QString::fromStdString(store_.model()->path));
+        menus_->rememberRecent(QString::fromStdString(store_.model()->path));
         prompt_->setModelPrecision(store_.model()->default_precision);
         updateStatus();
     });
@@ -186,89 +162,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     captures_ = new CaptureController(this);
     connect(captures_, &CaptureController::rerunReported, presenter_, &PresenterPanel::showReport);
-    buildMenus();
+    menus_ = new MainMenus(*this, *runs_, *captures_);
     resize(1280, 800);
     restoreSettings();
 }
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(name);
-    dock->setWidget(widget);
-    addDockWidget(area, dock);
-    return dock;
-}
-
-void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a GGUF model"), QString(),
-                                                          tr("GGUF models (*.gguf);;All files (*)"));
-        if (!path.isEmpty()) openModel(path);
-    });
-    recent_menu_ = file->addMenu(tr("Open &Recent"));
-    file->addSeparator();
-    file->addAction(tr("Open &Capture…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a capture"), QString(), tr("Octoscope captures (*.octo);;All files (*)"));
-        if (!path.isEmpty()) captures_->openCapture(path);
-    });
-    file->addAction(tr("&Save Capture…"), QKeySequence::Save, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save the shown run as a capture"), QStringLiteral("run.octo"),
-                                                          tr("Octoscope captures (*.octo)"));
-        if (!path.isEmpty()) captures_->saveCapture(path);
-    });
-    file->addAction(tr("Export &Bug Report…"), this, [this] {
-        const QString parent = QFileDialog::getExistingDirectory(this, tr("Folder to write the bug report into"));
-        if (parent.isEmpty()) return;
-        const QString name = QStringLiteral("octoscope-bug-report-%1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-        captures_->exportBugReport(QDir(parent).filePath(name));
-    });
-    file->addSeparator();
-    file->addAction(tr("Export &Screenshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save the window as PNG"), QStringLiteral("octoscope.png"),
-                                                          tr("PNG images (*.png)"));
-        if (!path.isEmpty() && !exportScreenshot(path)) QMessageBox::warning(this, tr("Export"), tr("Cannot write %1").arg(path));
-    });
-    file->addAction(tr("Export &Plots…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the plot PNGs"));
-        if (!dir.isEmpty() && !exportPlots(dir)) QMessageBox::warning(this, tr("Export"), tr("Cannot write into %1").arg(dir));
-    });
-    file->addAction(tr("Export Run &Data…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save run data (JSON; a CSV is written beside it)"),
-                                                          QStringLiteral("run.json"), tr("JSON (*.json)"));
-        if (path.isEmpty()) return;
-        QString csv = path;
-        csv.replace(QRegularExpression(QStringLiteral("\\.json$")), QString());
-        if (!exportRunData(path, csv + QStringLiteral(".csv"))) QMessageBox::warning(this, tr("Export"), tr("No run to export, or cannot write %1").arg(path));
-    });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), runs_, &RunController::runPrompt);
-    run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), runs_, &RunController::rerun);
-    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), runs_, &RunController::cancel);
-    run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), this, [this] { captures_->rerunCapture(); });
-    run->addSeparator();
-    run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), runs_, &RunController::compareWithShown);
-
-    QMenu* model = menuBar()->addMenu(tr("&Model"));
-    model->addAction(tr("&Calibrate Head Map…"), this, &MainWindow::calibrateHeadMap);
-    backend_menu_ = new BackendMenu(model);
-    connect(backend_menu_, &BackendMenu::changed, this, [this] {
-        if (const auto& m = store_.model()) openModel(QString::fromStdString(m->path));
-    });
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
-    view->addSeparator();
-    view->addMenu(new LanguageMenu(this));
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Octoscope"), this, &MainWindow::about);
-}
+BackendMenu* MainWindow::backendMenu() const { return menus_->backendMenu(); }
 
 void MainWindow::loadResources(const QString& resource_dir) {
     resource_dir_ = resource_dir;
@@ -306,7 +207,7 @@ void MainWindow::openModel(const QString& path) {
     load_progress_->setLabelText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     load_progress_->setValue(0);
     status_model_->setText(tr("loading %1…").arg(QFileInfo(path).fileName()));
-    bridge_.loadModel(path, backend_menu_->choice());
+    bridge_.loadModel(path, menus_->backendMenu()->choice());
 }
 
 void MainWindow::updateStatus() {
@@ -331,18 +232,6 @@ void MainWindow::updateStatus() {
     }
 }
 
-void MainWindow::rememberRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value("recentModels").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > 8) recent.removeLast();
-    settings.setValue("recentModels", recent);
-    settings.setValue("lastModel", path);
-    recent_menu_->clear();
-    for (const QString& p : recent) recent_menu_->addAction(p, this, [this, p] { openModel(p); });
-}
-
 void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
@@ -358,20 +247,13 @@ void MainWindow::restoreSettings() {
     const QList<QVariant> bands = settings.value("latency/bands").toList();
     if (bands.size() == 2) latency_->setBands(bands[0].toInt(), bands[1].toInt());
     prompt_->load(settings);
-    for (const QString& p : settings.value("recentModels").toStringList()) {
-        recent_menu_->addAction(p, this, [this, p] { openModel(p); });
-    }
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (laid_out_) return;
     laid_out_ = true;
-    if (QSettings().contains("window/state")) return; // the user's own layout
-    const auto dock = [this](const char* name) { return findChild<QDockWidget*>(QString::fromLatin1(name)); };
-    resizeDocks({dock("promptDock"), dock("heatmapDock")}, {390, 440}, Qt::Horizontal);
-    resizeDocks({dock("stripDock"), dock("kvDock")}, {560, 720}, Qt::Horizontal);
-    resizeDocks({dock("kvDock")}, {270}, Qt::Vertical);
+    if (!QSettings().contains("window/state")) size_docks_for_first_start(*this); // else the user's own layout
 }
 
 void MainWindow::startSession(std::chrono::milliseconds autosave_interval) {

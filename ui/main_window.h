@@ -32,6 +32,7 @@ class AdvisorPanel;
 class CompareView;
 class AdvisorController;
 class RunController;
+class MainMenus;
 class BackendMenu;
 class LogPanel;
 class CrashRecovery;
@@ -60,7 +61,7 @@ public:
     AdvisorPanel* advisorPanel() const { return advisor_; }
     CompareView* compareView() const { return compare_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
-    BackendMenu* backendMenu() const { return backend_menu_; }
+    BackendMenu* backendMenu() const;
     CaptureController* captureController() const { return captures_; }
     TimelineScrubber* timeline() const { return timeline_; }
     PresenterPanel* presenterPanel() const { return presenter_; }
@@ -78,6 +79,7 @@ public:
     SessionState sessionState() const;
     void restoreSession(const SessionState& state); // the prompt as one undoable edit
 
+    void about(); // Help → About
     bool exportScreenshot(const QString& path);
     bool exportPlots(const QString& folder);
     bool exportRunData(const QString& json_path, const QString& csv_path);
@@ -90,13 +92,9 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    void buildMenus();
-    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void updateStatus();
-    void rememberRecent(const QString& path);
     void saveSettings();
     void restoreSettings();
-    void about();
 
     EngineBridge bridge_;
     RunStore store_;
@@ -120,10 +118,9 @@ private:
     PresenterPanel* presenter_;
     CaptureController* captures_;
     QLabel* status_model_;
-    BackendMenu* backend_menu_ = nullptr;
+    MainMenus* menus_ = nullptr;
     QLabel* status_speed_;
     QLabel* status_memory_;
-    QMenu* recent_menu_ = nullptr;
     QProgressDialog* load_progress_ = nullptr;
     QString loading_path_;
     QString resource_dir_;

@@ -708,6 +708,61 @@ Pick the model file?</source>
     </message>
 </context>
 <context>
+    <name>octo::ui::DockLayout</name>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Subsystems</source>
+        <translation>子系统</translation>
+    </message>
+    <message>
+        <source>Run history</source>
+        <translation>运行历史</translation>
+    </message>
+    <message>
+        <source>Router</source>
+        <translation>路由器</translation>
+    </message>
+    <message>
+        <source>Layers × heads</source>
+        <translation>层 × 注意力头</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Tokens × subsystems</source>
+        <translation>词元 × 子系统</translation>
+    </message>
+    <message>
+        <source>KV pool</source>
+        <translation>KV 池</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Advisor</source>
+        <translation>顾问</translation>
+    </message>
+    <message>
+        <source>A/B compare</source>
+        <translation>A/B 对比</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Presenter</source>
+        <translation>演示者</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::HeadHeatmapView</name>
     <message>
         <source>Selected token</source>
@@ -903,86 +958,14 @@ Precision: %2</source>
     </message>
 </context>
 <context>
-    <name>octo::ui::MainWindow</name>
+    <name>octo::ui::MainMenus</name>
     <message>
-        <source>Octoscope</source>
-        <translation>Octoscope</translation>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <source>Prompt</source>
-        <translation>提示词</translation>
-    </message>
-    <message>
-        <source>Subsystems</source>
-        <translation>子系统</translation>
-    </message>
-    <message>
-        <source>Run history</source>
-        <translation>运行历史</translation>
-    </message>
-    <message>
-        <source>Router</source>
-        <translation>路由器</translation>
-    </message>
-    <message>
-        <source>Layers × heads</source>
-        <translation>层 × 注意力头</translation>
-    </message>
-    <message>
-        <source>Attention</source>
-        <translation>注意力</translation>
-    </message>
-    <message>
-        <source>Tokens × subsystems</source>
-        <translation>词元 × 子系统</translation>
-    </message>
-    <message>
-        <source>KV pool</source>
-        <translation>KV 池</translation>
-    </message>
-    <message>
-        <source>Latency</source>
-        <translation>延迟</translation>
-    </message>
-    <message>
-        <source>Advisor</source>
-        <translation>顾问</translation>
-    </message>
-    <message>
-        <source>A/B compare</source>
-        <translation>A/B 对比</translation>
-    </message>
-    <message>
-        <source>no model</source>
-        <translation>未加载模型</translation>
-    </message>
-    <message>
-        <source>Loading %1 — needs about %2 of memory (weights, KV pool, activations)…</source>
-        <translation>正在加载 %1——约需 %2 内存（权重、KV 池、激活值）…</translation>
-    </message>
-    <message>
-        <source>Cannot open the model</source>
-        <translation>无法打开模型</translation>
-    </message>
-    <message>
-        <source>%1
-
-The previous model stays loaded.</source>
-        <translation>%1
-
-之前的模型仍保持加载。</translation>
-    </message>
-    <message>
-        <source>Cannot open the model: %1</source>
-        <translation>无法打开模型：%1</translation>
-    </message>
-    <message>
-        <source>Calibration failed: %1</source>
-        <translation>校准失败：%1</translation>
-    </message>
-    <message>
-        <source>Run failed: %1</source>
-        <translation>运行失败：%1</translation>
+        <source>&amp;About Octoscope</source>
+        <translation>关于 Octoscope(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -991,6 +974,10 @@ The previous model stays loaded.</source>
     <message>
         <source>&amp;Open Model…</source>
         <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
         <source>Open a GGUF model</source>
@@ -1003,6 +990,38 @@ The previous model stays loaded.</source>
     <message>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Capture…</source>
+        <translation>打开捕获(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Open a capture</source>
+        <translation>打开捕获</translation>
+    </message>
+    <message>
+        <source>Octoscope captures (*.octo);;All files (*)</source>
+        <translation>Octoscope 捕获 (*.octo);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Capture…</source>
+        <translation>保存捕获(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save the shown run as a capture</source>
+        <translation>将当前显示的运行保存为捕获</translation>
+    </message>
+    <message>
+        <source>Octoscope captures (*.octo)</source>
+        <translation>Octoscope 捕获 (*.octo)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Bug Report…</source>
+        <translation>导出错误报告(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Folder to write the bug report into</source>
+        <translation>写入错误报告的文件夹</translation>
     </message>
     <message>
         <source>Export &amp;Screenshot…</source>
@@ -1089,6 +1108,14 @@ The previous model stays loaded.</source>
         <translation>Ctrl+.</translation>
     </message>
     <message>
+        <source>Re-run Ca&amp;pture</source>
+        <translation>重新运行捕获(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+    <message>
         <source>A/B &amp;Compare with Shown Run</source>
         <translation>与当前显示的运行做 A/B 对比(&amp;C)</translation>
     </message>
@@ -1108,13 +1135,44 @@ The previous model stays loaded.</source>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
+</context>
+<context>
+    <name>octo::ui::MainWindow</name>
     <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
+        <source>Octoscope</source>
+        <translation>Octoscope</translation>
     </message>
     <message>
-        <source>&amp;About Octoscope</source>
-        <translation>关于 Octoscope(&amp;A)</translation>
+        <source>no model</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source>Loading %1 — needs about %2 of memory (weights, KV pool, activations)…</source>
+        <translation>正在加载 %1——约需 %2 内存（权重、KV 池、激活值）…</translation>
+    </message>
+    <message>
+        <source>Cannot open the model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>%1
+
+The previous model stays loaded.</source>
+        <translation>%1
+
+之前的模型仍保持加载。</translation>
+    </message>
+    <message>
+        <source>Cannot open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>校准失败：%1</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
     </message>
     <message>
         <source>Load a model first</source>
@@ -1159,58 +1217,6 @@ The previous model stays loaded.</source>
     <message>
         <source>CUDA is not used: %1</source>
         <translation>未使用 CUDA：%1</translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation>日志</translation>
-    </message>
-    <message>
-        <source>Presenter</source>
-        <translation>演示者</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+O</source>
-        <translation>Ctrl+Shift+O</translation>
-    </message>
-    <message>
-        <source>Open &amp;Capture…</source>
-        <translation>打开捕获(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Open a capture</source>
-        <translation>打开捕获</translation>
-    </message>
-    <message>
-        <source>Octoscope captures (*.octo);;All files (*)</source>
-        <translation>Octoscope 捕获 (*.octo);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>&amp;Save Capture…</source>
-        <translation>保存捕获(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Save the shown run as a capture</source>
-        <translation>将当前显示的运行保存为捕获</translation>
-    </message>
-    <message>
-        <source>Octoscope captures (*.octo)</source>
-        <translation>Octoscope 捕获 (*.octo)</translation>
-    </message>
-    <message>
-        <source>Export &amp;Bug Report…</source>
-        <translation>导出错误报告(&amp;B)…</translation>
-    </message>
-    <message>
-        <source>Folder to write the bug report into</source>
-        <translation>写入错误报告的文件夹</translation>
-    </message>
-    <message>
-        <source>Re-run Ca&amp;pture</source>
-        <translation>重新运行捕获(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+R</source>
-        <translation>Ctrl+Shift+R</translation>
     </message>
 </context>
 <context>

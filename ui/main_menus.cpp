@@ -1,0 +1,127 @@
+#include "ui/main_menus.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSettings>
+
+#include "ui/controllers/capture_controller.h"
+#include "ui/controllers/run_controller.h"
+#include "ui/main_window.h"
+#include "ui/panels/backend_menu.h"
+#include "ui/panels/language_menu.h"
+
+namespace octo::ui {
+
+namespace {
+constexpr int kRecentModels = 8;
+} // namespace
+
+MainMenus::MainMenus(MainWindow& window, RunController& runs, CaptureController& captures)
+    : QObject(&window), window_(window), runs_(runs), captures_(captures) {
+    buildFile();
+    buildRun();
+    buildModel();
+    buildView();
+    QMenu* help = window_.menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Octoscope"), &window_, &MainWindow::about);
+    showRecent();
+}
+
+void MainMenus::buildFile() {
+    QMenu* file = window_.menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open a GGUF model"), QString(),
+                                                          tr("GGUF models (*.gguf);;All files (*)"));
+        if (!path.isEmpty()) window_.openModel(path);
+    });
+    recent_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("Open &Capture…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open a capture"), QString(), tr("Octoscope captures (*.octo);;All files (*)"));
+        if (!path.isEmpty()) captures_.openCapture(path);
+    });
+    file->addAction(tr("&Save Capture…"), QKeySequence::Save, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save the shown run as a capture"), QStringLiteral("run.octo"),
+                                                          tr("Octoscope captures (*.octo)"));
+        if (!path.isEmpty()) captures_.saveCapture(path);
+    });
+    file->addAction(tr("Export &Bug Report…"), this, [this] {
+        const QString parent = QFileDialog::getExistingDirectory(&window_, tr("Folder to write the bug report into"));
+        if (parent.isEmpty()) return;
+        const QString name = QStringLiteral("octoscope-bug-report-%1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        captures_.exportBugReport(QDir(parent).filePath(name));
+    });
+    file->addSeparator();
+    file->addAction(tr("Export &Screenshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save the window as PNG"), QStringLiteral("octoscope.png"),
+                                                          tr("PNG images (*.png)"));
+        if (!path.isEmpty() && !window_.exportScreenshot(path)) QMessageBox::warning(&window_, tr("Export"), tr("Cannot write %1").arg(path));
+    });
+    file->addAction(tr("Export &Plots…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(&window_, tr("Folder for the plot PNGs"));
+        if (!dir.isEmpty() && !window_.exportPlots(dir)) QMessageBox::warning(&window_, tr("Export"), tr("Cannot write into %1").arg(dir));
+    });
+    file->addAction(tr("Export Run &Data…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save run data (JSON; a CSV is written beside it)"),
+                                                          QStringLiteral("run.json"), tr("JSON (*.json)"));
+        if (path.isEmpty()) return;
+        QString csv = path;
+        csv.replace(QRegularExpression(QStringLiteral("\\.json$")), QString());
+        if (!window_.exportRunData(path, csv + QStringLiteral(".csv"))) {
+            QMessageBox::warning(&window_, tr("Export"), tr("No run to export, or cannot write %1").arg(path));
+        }
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, &window_, &QWidget::close);
+}
+
+void MainMenus::buildRun() {
+    QMenu* run = window_.menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), &runs_, &RunController::runPrompt);
+    run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), &runs_, &RunController::rerun);
+    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), &runs_, &RunController::cancel);
+    run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), &captures_, &CaptureController::rerunCapture);
+    run->addSeparator();
+    run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), &runs_, &RunController::compareWithShown);
+}
+
+void MainMenus::buildModel() {
+    QMenu* model = window_.menuBar()->addMenu(tr("&Model"));
+    model->addAction(tr("&Calibrate Head Map…"), &window_, &MainWindow::calibrateHeadMap);
+    backend_ = new BackendMenu(model);
+    connect(backend_, &BackendMenu::changed, this, [this] {
+        if (const auto& m = window_.store().model()) window_.openModel(QString::fromStdString(m->path));
+    });
+}
+
+void MainMenus::buildView() {
+    QMenu* view = window_.menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : window_.findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addMenu(new LanguageMenu(&window_));
+}
+
+void MainMenus::rememberRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentModels").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kRecentModels) recent.removeLast();
+    settings.setValue("recentModels", recent);
+    settings.setValue("lastModel", path);
+    showRecent();
+}
+
+void MainMenus::showRecent() {
+    recent_->clear();
+    for (const QString& p : QSettings().value("recentModels").toStringList()) {
+        recent_->addAction(p, this, [this, p] { window_.openModel(p); });
+    }
+}
+
+} // namespace octo::ui

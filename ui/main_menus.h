@@ -1,0 +1,43 @@
+// The workbench's menu bar — File, Run, Model, View, Help — and the recent-models list. Each
+// action calls the object that owns the work (the window for files and exports, RunController
+// for runs, CaptureController for captures); the menus hold no state of their own beyond the
+// recent list, which lives in QSettings ("recentModels", "lastModel").
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+class QMenu;
+
+namespace octo::ui {
+
+class BackendMenu;
+class CaptureController;
+class MainWindow;
+class RunController;
+
+class MainMenus : public QObject {
+    Q_OBJECT
+public:
+    // Builds the menus into window's menu bar; the View menu lists the window's docks as they are now.
+    MainMenus(MainWindow& window, RunController& runs, CaptureController& captures);
+
+    BackendMenu* backendMenu() const { return backend_; }
+    // Puts `path` first in Open Recent (at most 8) and remembers it as the last model.
+    void rememberRecent(const QString& path);
+
+private:
+    void buildFile();
+    void buildRun();
+    void buildModel();
+    void buildView();
+    void showRecent();
+
+    MainWindow& window_;
+    RunController& runs_;
+    CaptureController& captures_;
+    QMenu* recent_ = nullptr;
+    BackendMenu* backend_ = nullptr;
+};
+
+} // namespace octo::ui
