@@ -107,6 +107,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);
     connect(&bridge_, &EngineBridge::runSubmitted, &store_, [this](quint64 id) { store_.submitted(id); });
     connect(&store_, &RunStore::runningChanged, prompt_, &PromptPanel::setRunning); // the one place
+    connect(router_, &RouterPanel::decided, &store_, &RunStore::set_route);
+    connect(advisor_, &AdvisorPanel::findingsFor, &store_,
+            [this](const QString& text, const QString& answered, const std::vector<Finding>& f) { store_.set_findings(text, answered, f); });
     connect(prompt_, &PromptPanel::runRequested, runs_, &RunController::runPrompt);
     connect(prompt_, &PromptPanel::cancelRequested, runs_, &RunController::cancel);
     connect(switches_, &SwitchesPanel::rerunRequested, runs_, &RunController::rerun);

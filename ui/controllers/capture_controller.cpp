@@ -128,12 +128,8 @@ Result<Capture> CaptureController::captureShown() {
     context.device = system_info().cpu.toStdString();
     context.head_map = m.head_map;
     const QString prompt = QString::fromStdString(r->settings.prompt);
-    if (window_->routerPanel()->decision() && window_->routerPanel()->decidedText() == prompt) {
-        context.route = window_->routerPanel()->decision();
-    }
-    if (window_->advisorPanel()->outputPrompt() == prompt && window_->promptPanel()->editor()->toPlainText() == prompt) {
-        context.findings = window_->advisorPanel()->findings();
-    }
+    context.route = window_->store().route_for(prompt);
+    context.findings = window_->store().findings_for(prompt);
     return capture_of_record(*r, context);
 }
 

@@ -172,6 +172,7 @@ void AdvisorPanel::rebuild() {
     underline();
     showDetails();
     emit findingsChanged();
+    emit findingsFor(editor_->toPlainText(), output_prompt_, findings_);
 }
 
 void AdvisorPanel::underline() {

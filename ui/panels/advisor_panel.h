@@ -48,6 +48,9 @@ public:
     std::optional<QString> apply(int index);
 
 signals:
+    // The findings changed, with what they are about: `editor_text` is the prompt they were
+    // checked on, `answered` the prompt the shown output answered (output findings are about it).
+    void findingsFor(const QString& editor_text, const QString& answered, const std::vector<octo::Finding>& findings);
     // "Apply & compare": run `before` and `after` with the same settings and seed.
     void compareRequested(const QString& before, const QString& after, const QString& rule);
     void consistencyRequested(int runs);

@@ -142,6 +142,7 @@ void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t gen
     features_->setText(fired.isEmpty() ? tr("No feature fired.") : fired.join(QStringLiteral("\n")));
     wrong_->setEnabled(!text.trimmed().isEmpty());
     highlight(text, d);
+    emit decided(text, d);
     emit routed();
 }
 

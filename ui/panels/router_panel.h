@@ -43,6 +43,7 @@ public:
 
 signals:
     void routed(); // a new decision is shown
+    void decided(const QString& text, const octo::RouteDecision& decision); // the same, with what it is
 
 private:
     void schedule();

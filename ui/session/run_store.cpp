@@ -33,6 +33,25 @@ const RunRecord* RunStore::run(uint64_t id) const {
     return nullptr;
 }
 
+void RunStore::set_route(const QString& text, const RouteDecision& decision) {
+    routed_text_ = text;
+    route_ = decision;
+}
+
+void RunStore::set_findings(const QString& editor_text, const QString& answered, std::vector<Finding> findings) {
+    findings_editor_text_ = editor_text;
+    findings_answered_ = answered;
+    findings_ = std::move(findings);
+}
+
+std::optional<RouteDecision> RunStore::route_for(const QString& prompt) const {
+    return route_ && routed_text_ == prompt ? route_ : std::nullopt;
+}
+
+std::vector<Finding> RunStore::findings_for(const QString& prompt) const {
+    return findings_editor_text_ == prompt && findings_answered_ == prompt ? findings_ : std::vector<Finding>{};
+}
+
 void RunStore::submitted(uint64_t id) {
     const bool was = running();
     pending_.insert(id);

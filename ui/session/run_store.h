@@ -41,6 +41,14 @@ public:
     bool running() const { return !pending_.empty(); }
     void submitted(uint64_t id);
 
+    // What the router and the advisor concluded, for captures of runs of that very prompt: the
+    // router's decision and the text it decided on; the advisor's findings with the editor text
+    // they were checked on and the prompt the shown output answered.
+    void set_route(const QString& text, const RouteDecision& decision);
+    void set_findings(const QString& editor_text, const QString& answered, std::vector<Finding> findings);
+    std::optional<RouteDecision> route_for(const QString& prompt) const; // nullopt: not decided on this text
+    std::vector<Finding> findings_for(const QString& prompt) const;      // empty unless both texts are `prompt`
+
     void show_run(uint64_t id);
     // Adds a finished run that did not come from the engine (an opened capture), shows it in its
     // default metric;
@@ -74,6 +82,10 @@ private:
 
     std::optional<ModelInfo> model_;
     std::set<uint64_t> pending_; // submitted runs not settled or dropped yet
+    QString routed_text_;
+    std::optional<RouteDecision> route_;
+    QString findings_editor_text_, findings_answered_;
+    std::vector<Finding> findings_;
     std::optional<CaptureModel> model_identity_;
     std::optional<Error> model_identity_error_;
     std::deque<RunRecord> runs_;
