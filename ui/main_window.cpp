@@ -163,7 +163,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         updateStatus();
         emit runSettled();
     });
-    captures_ = new CaptureController(this);
+    captures_ = new CaptureController({*this, store_, bridge_, *prompt_, *switches_, *router_, *advisor_,
+                                       [this](const QString& path) { openModel(path); }},
+                                      this);
     connect(captures_, &CaptureController::rerunReported, presenter_, &PresenterPanel::showReport);
     menus_ = new MainMenus(*this, *runs_, *captures_);
     resize(1280, 800);

@@ -19,7 +19,8 @@
 #include "ui/panels/advisor_panel.h"
 #include "ui/support/bug_report.h"
 #include "ui/session/capture_record.h"
-#include "ui/main_window.h"
+#include "ui/controllers/engine_bridge.h"
+#include "ui/session/run_store.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/router_panel.h"
 #include "ui/panels/switches_panel.h"
@@ -47,7 +48,9 @@ QString token_text(const RunToken& t) {
 
 } // namespace
 
-CaptureController::CaptureController(MainWindow* window) : QObject(window), window_(window) {
+CaptureController::CaptureController(CaptureWorkbench w, QObject* parent)
+    : QObject(parent), window_(&w.window), store_(w.store), bridge_(w.bridge), prompt_(w.prompt), switches_(w.switches),
+      router_(w.router), advisor_(w.advisor), open_model_(std::move(w.open_model)) {
     io_.setMaxThreadCount(1);
     pick_model_ = [this](const QString& problem) {
         if (QMessageBox::question(window_, tr("Re-run Capture"), tr("%1\n\nPick the model file?").arg(problem)) != QMessageBox::Yes) {
@@ -60,13 +63,13 @@ CaptureController::CaptureController(MainWindow* window) : QObject(window), wind
     label->hide();
     window_->statusBar()->addWidget(label);
     const auto update = [this, label] {
-        const RunRecord* r = window_->store().current();
+        const RunRecord* r = store_.current();
         if (!r || !r->capture) {
             label->hide();
             window_->setWindowTitle(tr("Octoscope"));
             return;
         }
-        const auto& loaded = window_->store().model();
+        const auto& loaded = store_.model();
         const bool is_loaded = loaded && QFileInfo(QString::fromStdString(loaded->path)).canonicalFilePath() ==
                                              QFileInfo(text(r->capture->model.path)).canonicalFilePath();
         const QString file = QFileInfo(r->capture->path).fileName();
@@ -75,8 +78,8 @@ CaptureController::CaptureController(MainWindow* window) : QObject(window), wind
         label->show();
         window_->setWindowTitle(tr("Octoscope — capture %1 (%2, %3)").arg(file, text(r->capture->model.name), state));
     };
-    connect(&window_->store(), &RunStore::runChanged, this, update);
-    connect(&window_->store(), &RunStore::modelLoaded, this, update);
+    connect(&store_, &RunStore::runChanged, this, update);
+    connect(&store_, &RunStore::modelLoaded, this, update);
     connect(this, &CaptureController::captureOpened, this, update);
 }
 
@@ -94,7 +97,7 @@ void CaptureController::fail(const QString& title, const QString& message) {
 }
 
 Result<CaptureModel> CaptureController::loadedModelIdentity() const {
-    const RunStore& store = window_->store();
+    const RunStore& store = store_;
     if (!store.model()) return make_error(ErrorCode::InvalidArgument, "no model is loaded");
     if (store.model_identity_error()) return *store.model_identity_error();
     if (!store.model_identity()) {
@@ -104,13 +107,13 @@ Result<CaptureModel> CaptureController::loadedModelIdentity() const {
 }
 
 bool CaptureController::identityPending() const {
-    const RunStore& store = window_->store();
+    const RunStore& store = store_;
     const RunRecord* r = store.current();
     return r && !r->capture && store.model() && !store.model_identity() && !store.model_identity_error();
 }
 
 Result<Capture> CaptureController::captureShown() {
-    const RunRecord* r = window_->store().current();
+    const RunRecord* r = store_.current();
     if (!r) return make_error(ErrorCode::InvalidArgument, "there is no run to save");
     if (r->state == RunState::Running) return make_error(ErrorCode::InvalidArgument, "the run is still going");
     CaptureContext context;
@@ -122,14 +125,14 @@ Result<Capture> CaptureController::captureShown() {
     auto identity = loadedModelIdentity();
     if (!identity) return identity.error();
     context.model = std::move(identity.value());
-    const ModelInfo& m = *window_->store().model();
+    const ModelInfo& m = *store_.model();
     context.app_version = OCTOSCOPE_VERSION;
     context.backend = m.backend;
     context.device = system_info().cpu.toStdString();
     context.head_map = m.head_map;
     const QString prompt = QString::fromStdString(r->settings.prompt);
-    context.route = window_->store().route_for(prompt);
-    context.findings = window_->store().findings_for(prompt);
+    context.route = store_.route_for(prompt);
+    context.findings = store_.findings_for(prompt);
     return capture_of_record(*r, context);
 }
 
@@ -137,10 +140,10 @@ void CaptureController::saveCapture(const QString& path) {
     if (identityPending()) { // a large model is still being hashed: save once it is
         window_->statusBar()->showMessage(tr("Computing the model's SHA-256 to save the capture %1…").arg(path));
         auto once = std::make_shared<QMetaObject::Connection>();
-        const std::string model = window_->store().model()->path;
-        *once = connect(&window_->store(), &RunStore::modelIdentified, this, [this, path, once, model] {
+        const std::string model = store_.model()->path;
+        *once = connect(&store_, &RunStore::modelIdentified, this, [this, path, once, model] {
             disconnect(*once);
-            if (!window_->store().model() || window_->store().model()->path != model) { // another model was loaded meanwhile
+            if (!store_.model() || store_.model()->path != model) { // another model was loaded meanwhile
                 fail(tr("Cannot save the capture"), tr("Another model was loaded before this one's SHA-256 was computed."));
                 emit captureSaved(path, false);
                 return;
@@ -193,13 +196,13 @@ void CaptureController::openCapture(const QString& path) {
 
 void CaptureController::show(const QString& path, RunRecord record) {
     const QString prompt = QString::fromStdString(record.settings.prompt);
-    window_->promptPanel()->restore(record.settings);
-    window_->switches()->restore(record.settings);
+    prompt_.restore(record.settings);
+    switches_.restore(record.settings);
     const std::shared_ptr<const CaptureOrigin> origin = record.capture;
-    window_->store().add_run(std::move(record));
-    const RunRecord* shown = window_->store().current();
-    if (origin->route) window_->routerPanel()->showDecision(prompt, *origin->route);
-    window_->advisorPanel()->showFindings(origin->findings, prompt, shown->generated_text());
+    store_.add_run(std::move(record));
+    const RunRecord* shown = store_.current();
+    if (origin->route) router_.showDecision(prompt, *origin->route);
+    advisor_.showFindings(origin->findings, prompt, shown->generated_text());
     emit captureOpened(path); // the status bar's capture label shows it from now on
     window_->statusBar()->showMessage(tr("Opened the capture %1: %2 tokens of %3, shown without the model")
                                           .arg(QFileInfo(path).fileName())
@@ -209,7 +212,7 @@ void CaptureController::show(const QString& path, RunRecord record) {
 }
 
 void CaptureController::rerunCapture() {
-    const RunRecord* r = window_->store().current();
+    const RunRecord* r = store_.current();
     if (!r || !r->capture) {
         fail(tr("Re-run Capture"), tr("Show a capture first (File → Open Capture…)."));
         return;
@@ -229,29 +232,29 @@ void CaptureController::rerunOn(const QString& model_path) {
         rerunOn(picked);
         return;
     }
-    const auto& loaded = window_->store().model();
+    const auto& loaded = store_.model();
     if (loaded && QFileInfo(QString::fromStdString(loaded->path)).canonicalFilePath() == QFileInfo(model_path).canonicalFilePath()) {
         submitRerun();
         return;
     }
     auto* waiting = new QObject(this); // the one-shot connections below go with it
-    connect(&window_->store(), &RunStore::modelLoaded, waiting, [this, waiting] {
+    connect(&store_, &RunStore::modelLoaded, waiting, [this, waiting] {
         waiting->deleteLater();
         submitRerun();
     });
-    connect(&window_->store(), &RunStore::loadFailed, waiting, [this, waiting](const QString& message, bool) {
+    connect(&store_, &RunStore::loadFailed, waiting, [this, waiting](const QString& message, bool) {
         waiting->deleteLater();
         fail(tr("Re-run Capture"), tr("Cannot load the capture's model: %1").arg(message));
     });
     window_->statusBar()->showMessage(tr("Loading the capture's model %1 to re-run it…").arg(model_path));
-    window_->openModel(model_path);
+    open_model_(model_path);
 }
 
 void CaptureController::submitRerun() {
     const RunSpec& settings = rerun_of_->capture->settings;
     disconnect(rerun_wait_);
-    rerun_id_ = window_->bridge().run(settings);
-    rerun_wait_ = connect(&window_->store(), &RunStore::runSettled, this, [this](quint64 id) {
+    rerun_id_ = bridge_.run(settings);
+    rerun_wait_ = connect(&store_, &RunStore::runSettled, this, [this](quint64 id) {
         if (id != rerun_id_) return;
         disconnect(rerun_wait_);
         reportRerun(id);
@@ -259,7 +262,7 @@ void CaptureController::submitRerun() {
 }
 
 void CaptureController::reportRerun(quint64 run_id) {
-    RunStore& store = window_->store();
+    RunStore& store = store_;
     const RunRecord* now = store.run(run_id);
     if (!now || now->state != RunState::Finished) {
         fail(tr("Re-run Capture"), tr("The re-run did not finish: %1").arg(now ? now->error : tr("dropped from the history")));

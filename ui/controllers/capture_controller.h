@@ -4,6 +4,7 @@
 // Export Bug Report writes a folder with the window, the plots, the capture and report.md.
 #pragma once
 
+#include <QMainWindow>
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
@@ -18,13 +19,30 @@
 
 namespace octo::ui {
 
-class MainWindow;
+class AdvisorPanel;
+class EngineBridge;
+class PromptPanel;
+class RouterPanel;
+class RunStore;
+class SwitchesPanel;
 struct RunRecord;
+
+// What captures need from the workbench, and nothing more.
+struct CaptureWorkbench {
+    QMainWindow& window;     // dialogs' parent, the title, the status bar; a bug report's screenshot and plots
+    RunStore& store;         // the shown run, the loaded model and its identity, route and findings
+    EngineBridge& bridge;    // Re-run Capture submits through it
+    PromptPanel& prompt;     // an opened capture's settings go back into the editor…
+    SwitchesPanel& switches; // …and the switches
+    RouterPanel& router;     // its recorded route and findings are shown
+    AdvisorPanel& advisor;
+    std::function<void(const QString& path)> open_model; // loads a model (with the window's progress)
+};
 
 class CaptureController : public QObject {
     Q_OBJECT
 public:
-    explicit CaptureController(MainWindow* window);
+    CaptureController(CaptureWorkbench workbench, QObject* parent);
     ~CaptureController() override; // waits for a save or open under way
 
     // The shown run as a capture: its model's identity (hashed once per file), settings, head
@@ -67,7 +85,14 @@ private:
     void submitRerun();
     void reportRerun(quint64 run_id);
 
-    MainWindow* window_;
+    QMainWindow* window_;
+    RunStore& store_;
+    EngineBridge& bridge_;
+    PromptPanel& prompt_;
+    SwitchesPanel& switches_;
+    RouterPanel& router_;
+    AdvisorPanel& advisor_;
+    std::function<void(const QString&)> open_model_;
     std::shared_ptr<const RunRecord> rerun_of_; // the capture being repeated
     quint64 rerun_id_ = 0;
     QMetaObject::Connection rerun_wait_;
