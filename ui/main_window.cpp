@@ -30,7 +30,9 @@
 #include "ui/views/attention_view.h"
 #include "ui/panels/backend_menu.h"
 #include "ui/controllers/capture_controller.h"
+#include "ui/controllers/model_controller.h"
 #include "ui/controllers/run_controller.h"
+#include "ui/panels/status_line.h"
 #include "ui/dock_layout.h"
 #include "ui/main_menus.h"
 #include "ui/views/compare_view.h"
@@ -97,12 +99,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         this);
     runs_ = new RunController(store_, bridge_, *prompt_, *switches_, *advisor_controller_, this);
 
-    status_model_ = new QLabel(tr("no model"), this);
-    status_speed_ = new QLabel(this);
-    status_memory_ = new QLabel(this);
-    statusBar()->addWidget(status_model_, 1);
-    statusBar()->addPermanentWidget(status_speed_);
-    statusBar()->addPermanentWidget(status_memory_);
+    status_ = new StatusLine(*statusBar(), store_, this);
+    models_ = new ModelController(*this, store_, bridge_, [this] { return menus_->backendMenu()->choice(); }, this);
+    connect(models_, &ModelController::loading, status_, &StatusLine::showLoading);
 
     connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);
     connect(&bridge_, &EngineBridge::runSubmitted, &store_, [this](quint64 id) { store_.submitted(id); });
@@ -121,46 +120,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         }
     });
     connect(&store_, &RunStore::modelLoaded, this, [this] {
-        if (load_progress_) load_progress_->reset();
         menus_->rememberRecent(QString::fromStdString(store_.model()->path));
         prompt_->setModelPrecision(store_.model()->default_precision);
-        updateStatus();
-    });
-    connect(&store_, &RunStore::loadStarted, this, [this](const QString& path, quint64 bytes) {
-        if (load_progress_) {
-            load_progress_->setLabelText(tr("Loading %1 — needs about %2 of memory (weights, KV pool, activations)…")
-                                             .arg(QFileInfo(path).fileName(), QLocale().formattedDataSize(static_cast<qint64>(bytes))));
-        }
-    });
-    connect(&store_, &RunStore::loadProgress, this, [this](double f) {
-        if (load_progress_) load_progress_->setValue(static_cast<int>(f * 100));
-    });
-    connect(&store_, &RunStore::loadFailed, this, [this](const QString& message, bool cancelled) {
-        if (load_progress_) load_progress_->reset();
-        if (!cancelled) { // not blocking: the engine's events keep flowing while it shows
-            auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open the model"),
-                                        tr("%1\n\nThe previous model stays loaded.").arg(message), QMessageBox::Ok, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-        }
-        statusBar()->showMessage(tr("Cannot open the model: %1").arg(message), 15000);
-        updateStatus();
-    });
-    connect(&store_, &RunStore::calibrationProgress, this, [this](int done, int total) {
-        if (!calibration_progress_) return;
-        calibration_progress_->setMaximum(total);
-        calibration_progress_->setValue(done);
-    });
-    connect(&store_, &RunStore::calibrationFinished, this, [this](const QString& message, bool ok) {
-        if (calibration_progress_) calibration_progress_->reset();
-        statusBar()->showMessage(ok ? message : tr("Calibration failed: %1").arg(message), 20000);
-        updateStatus();
     });
     connect(&store_, &RunStore::runFinished, this, [this] {
         if (const RunRecord* r = store_.current(); r && r->state == RunState::Failed) {
             statusBar()->showMessage(tr("Run failed: %1").arg(r->error), 10000);
         }
-        updateStatus();
         emit runSettled();
     });
     captures_ = new CaptureController({*this, store_, bridge_, *prompt_, *switches_, *router_, *advisor_,
@@ -182,60 +148,9 @@ void MainWindow::loadResources(const QString& resource_dir) {
     advisor_->load(resource_dir);
 }
 
-void MainWindow::calibrateHeadMap() {
-    if (!store_.model() || resource_dir_.isEmpty()) {
-        statusBar()->showMessage(tr("Load a model first"), 5000);
-        return;
-    }
-    if (!calibration_progress_) {
-        calibration_progress_ = new QProgressDialog(this);
-        calibration_progress_->setWindowTitle(tr("Calibrating head map"));
-        calibration_progress_->setLabelText(tr("Measuring every head on the labelled probe set…"));
-        calibration_progress_->setMinimumDuration(0);
-        connect(calibration_progress_, &QProgressDialog::canceled, this, [this] { bridge_.cancel(); });
-    }
-    calibration_progress_->setValue(0);
-    bridge_.calibrate(QDir(resource_dir_).filePath(QStringLiteral("probes/probes_train.jsonl")),
-                      QDir(resource_dir_).filePath(QStringLiteral("probes/probes_dev.jsonl")));
-}
+void MainWindow::calibrateHeadMap() { models_->calibrate(resource_dir_); }
 
-void MainWindow::openModel(const QString& path) {
-    loading_path_ = path;
-    if (!load_progress_) {
-        load_progress_ = new QProgressDialog(this);
-        load_progress_->setWindowTitle(tr("Loading model"));
-        load_progress_->setRange(0, 100);
-        load_progress_->setMinimumDuration(300);
-        load_progress_->setAutoClose(true);
-        connect(load_progress_, &QProgressDialog::canceled, this, [this] { bridge_.cancel(); });
-    }
-    load_progress_->setLabelText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-    load_progress_->setValue(0);
-    status_model_->setText(tr("loading %1…").arg(QFileInfo(path).fileName()));
-    bridge_.loadModel(path, menus_->backendMenu()->choice());
-}
-
-void MainWindow::updateStatus() {
-    const auto& m = store_.model();
-    if (!m) return;
-    const QLocale locale;
-    status_model_->setText(tr("%1 (%2, %3 M parameters) on %4")
-                               .arg(QString::fromStdString(m->name), QString::fromStdString(m->architecture))
-                               .arg(double(m->n_params) / 1e6, 0, 'f', 1)
-                               .arg(QString::fromStdString(m->backend)));
-    status_model_->setToolTip(m->backend_note.empty() ? QString()
-                                                      : tr("CUDA is not used: %1").arg(QString::fromStdString(m->backend_note)));
-    if (m->head_map) {
-        status_model_->setText(status_model_->text() + tr(" — head map: %1").arg(head_map_source_label(m->head_map->source())));
-    }
-    status_memory_->setText(tr("weights %1, KV pool %2")
-                                .arg(locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),
-                                     locale.formattedDataSize(static_cast<qint64>(m->kv_bytes))));
-    const RunRecord* r = store_.current();
-    if (r && r->finished && r->finished->decode_ms > 0) {
-        status_speed_->setText(tr("%1 tokens/s").arg(1000.0 * double(r->finished->n_decoded) / r->finished->decode_ms, 0, 'f', 1));
-    }
-}
+void MainWindow::openModel(const QString& path) { models_->open(path); }
 
 void MainWindow::saveSettings() {
     QSettings settings;
@@ -272,7 +187,7 @@ void MainWindow::startSession(std::chrono::milliseconds autosave_interval) {
 
 SessionState MainWindow::sessionState() const {
     SessionState s;
-    s.model_path = store_.model() ? QString::fromStdString(store_.model()->path) : loading_path_;
+    s.model_path = store_.model() ? QString::fromStdString(store_.model()->path) : models_->loadingPath();
     s.settings = prompt_->settings();
     switches_->apply(s.settings);
     s.metric = store_.metric();
@@ -295,7 +210,7 @@ void MainWindow::restoreSession(const SessionState& s) {
     } else {
         store_.set_metric(s.metric); // the box offers it once a model that has it is loaded
     }
-    const QString current = store_.model() ? QString::fromStdString(store_.model()->path) : loading_path_;
+    const QString current = store_.model() ? QString::fromStdString(store_.model()->path) : models_->loadingPath();
     if (!s.model_path.isEmpty() && s.model_path != current && QFileInfo::exists(s.model_path)) openModel(s.model_path);
 }
 

@@ -33,6 +33,8 @@ class CompareView;
 class AdvisorController;
 class RunController;
 class MainMenus;
+class ModelController;
+class StatusLine;
 class BackendMenu;
 class LogPanel;
 class CrashRecovery;
@@ -92,7 +94,6 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    void updateStatus();
     void saveSettings();
     void restoreSettings();
 
@@ -117,14 +118,10 @@ private:
     TimelineScrubber* timeline_;
     PresenterPanel* presenter_;
     CaptureController* captures_;
-    QLabel* status_model_;
     MainMenus* menus_ = nullptr;
-    QLabel* status_speed_;
-    QLabel* status_memory_;
-    QProgressDialog* load_progress_ = nullptr;
-    QString loading_path_;
+    StatusLine* status_;
+    ModelController* models_;
     QString resource_dir_;
-    QProgressDialog* calibration_progress_ = nullptr;
     bool laid_out_ = false;
 };
 

@@ -1143,9 +1143,12 @@ Precision: %2</source>
         <translation>Octoscope</translation>
     </message>
     <message>
-        <source>no model</source>
-        <translation>未加载模型</translation>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
     </message>
+</context>
+<context>
+    <name>octo::ui::ModelController</name>
     <message>
         <source>Loading %1 — needs about %2 of memory (weights, KV pool, activations)…</source>
         <translation>正在加载 %1——约需 %2 内存（权重、KV 池、激活值）…</translation>
@@ -1171,8 +1174,12 @@ The previous model stays loaded.</source>
         <translation>校准失败：%1</translation>
     </message>
     <message>
-        <source>Run failed: %1</source>
-        <translation>运行失败：%1</translation>
+        <source>Loading model</source>
+        <translation>正在加载模型</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
     </message>
     <message>
         <source>Load a model first</source>
@@ -1185,38 +1192,6 @@ The previous model stays loaded.</source>
     <message>
         <source>Measuring every head on the labelled probe set…</source>
         <translation>正在用带标签的探针集测量每个注意力头…</translation>
-    </message>
-    <message>
-        <source>Loading model</source>
-        <translation>正在加载模型</translation>
-    </message>
-    <message>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <source>loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <source>%1 (%2, %3 M parameters) on %4</source>
-        <translation>%1（%2，%3 M 参数），运行于 %4</translation>
-    </message>
-    <message>
-        <source> — head map: %1</source>
-        <translation> — 注意力头映射：%1</translation>
-    </message>
-    <message>
-        <source>weights %1, KV pool %2</source>
-        <translation>权重 %1，KV 池 %2</translation>
-    </message>
-    <message>
-        <source>%1 tokens/s</source>
-        <translation>%1 词元/秒</translation>
-    </message>
-    <message>
-        <source>CUDA is not used: %1</source>
-        <translation>未使用 CUDA：%1</translation>
     </message>
 </context>
 <context>
@@ -1425,6 +1400,37 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Head map calibrated: separation %1 on dev (null %2, chance 0.125); stored in %3. Active map: %4.</source>
         <translation>注意力头映射已校准：开发集上的区分度 %1（零假设 %2，随机 0.125）；已保存到 %3。当前映射：%4。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::StatusLine</name>
+    <message>
+        <source>no model</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source>loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3 M parameters) on %4</source>
+        <translation>%1（%2，%3 M 参数），运行于 %4</translation>
+    </message>
+    <message>
+        <source> — head map: %1</source>
+        <translation> — 注意力头映射：%1</translation>
+    </message>
+    <message>
+        <source>CUDA is not used: %1</source>
+        <translation>未使用 CUDA：%1</translation>
+    </message>
+    <message>
+        <source>weights %1, KV pool %2</source>
+        <translation>权重 %1，KV 池 %2</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 词元/秒</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,45 @@
+// Opening models and calibrating their head maps in the workbench: the engine does the work;
+// this shows it — a progress dialog that can cancel (the load's memory estimate in its label),
+// and a non-blocking warning when a load fails (the previous model stays loaded).
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QMainWindow;
+class QProgressDialog;
+
+namespace octo::ui {
+
+class EngineBridge;
+class RunStore;
+
+class ModelController : public QObject {
+    Q_OBJECT
+public:
+    // `backend` names the backend a load asks for (Model → Backend).
+    ModelController(QMainWindow& window, RunStore& store, EngineBridge& bridge, std::function<QString()> backend,
+                    QObject* parent = nullptr);
+
+    void open(const QString& path);
+    // Calibrates the loaded model's head map on the resource folder's probe set.
+    void calibrate(const QString& resource_dir);
+    // The model being loaded, or the last one asked for (what the autosave records before it loads).
+    const QString& loadingPath() const { return loading_path_; }
+
+signals:
+    void loading(const QString& path); // a load was asked for
+
+private:
+    QMainWindow& window_;
+    RunStore& store_;
+    EngineBridge& bridge_;
+    std::function<QString()> backend_;
+    QProgressDialog* load_progress_ = nullptr;
+    QProgressDialog* calibration_progress_ = nullptr;
+    QString loading_path_;
+};
+
+} // namespace octo::ui

@@ -1,0 +1,46 @@
+#include "ui/panels/status_line.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QStatusBar>
+
+#include "ui/session/run_store.h"
+#include "ui/support/engine_labels.h"
+
+namespace octo::ui {
+
+StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
+    : QObject(parent), store_(store), model_(new QLabel(tr("no model"), &bar)), speed_(new QLabel(&bar)),
+      memory_(new QLabel(&bar)) {
+    bar.addWidget(model_, 1);
+    bar.addPermanentWidget(speed_);
+    bar.addPermanentWidget(memory_);
+    for (auto signal : {&RunStore::modelLoaded, &RunStore::runFinished}) connect(&store_, signal, this, &StatusLine::update);
+    connect(&store_, &RunStore::loadFailed, this, &StatusLine::update);
+    connect(&store_, &RunStore::calibrationFinished, this, &StatusLine::update);
+}
+
+void StatusLine::showLoading(const QString& path) { model_->setText(tr("loading %1…").arg(QFileInfo(path).fileName())); }
+
+void StatusLine::update() {
+    const auto& m = store_.model();
+    if (!m) return;
+    const QLocale locale;
+    QString text = tr("%1 (%2, %3 M parameters) on %4")
+                       .arg(QString::fromStdString(m->name), QString::fromStdString(m->architecture))
+                       .arg(double(m->n_params) / 1e6, 0, 'f', 1)
+                       .arg(QString::fromStdString(m->backend));
+    if (m->head_map) text += tr(" — head map: %1").arg(head_map_source_label(m->head_map->source()));
+    model_->setText(text);
+    model_->setToolTip(m->backend_note.empty() ? QString() : tr("CUDA is not used: %1").arg(QString::fromStdString(m->backend_note)));
+    memory_->setText(tr("weights %1, KV pool %2")
+                         .arg(locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),
+                              locale.formattedDataSize(static_cast<qint64>(m->kv_bytes))));
+    const RunRecord* r = store_.current();
+    if (r && r->finished && r->finished->decode_ms > 0) {
+        speed_->setText(tr("%1 tokens/s").arg(1000.0 * double(r->finished->n_decoded) / r->finished->decode_ms, 0, 'f', 1));
+    }
+}
+
+} // namespace octo::ui
