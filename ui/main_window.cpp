@@ -1,56 +1,42 @@
 #include "ui/main_window.h"
 
-#include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QLabel>
-#include <QLocale>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QPlainTextEdit>
-#include <QProgressDialog>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTextCursor>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
-#include "engine/model/user_data.h"
-#include "ui/panels/about_dialog.h"
 #include "ui/controllers/advisor_controller.h"
-#include "ui/panels/advisor_panel.h"
-#include "ui/session/app_log.h"
-#include "ui/views/attention_view.h"
-#include "ui/panels/backend_menu.h"
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/model_controller.h"
 #include "ui/controllers/run_controller.h"
-#include "ui/panels/status_line.h"
 #include "ui/dock_layout.h"
 #include "ui/main_menus.h"
-#include "ui/views/compare_view.h"
-#include "ui/session/crash_recovery.h"
-#include "ui/support/engine_labels.h"
-#include "ui/support/file_save.h"
-#include "ui/views/head_heatmap_view.h"
+#include "ui/panels/about_dialog.h"
+#include "ui/panels/advisor_panel.h"
+#include "ui/panels/backend_menu.h"
 #include "ui/panels/history_panel.h"
-#include "ui/views/kv_view.h"
-#include "ui/panels/language_menu.h"
-#include "ui/views/latency_view.h"
 #include "ui/panels/log_panel.h"
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/router_panel.h"
-#include "ui/support/run_export.h"
-#include "ui/views/subsystem_strip_view.h"
+#include "ui/panels/status_line.h"
 #include "ui/panels/switches_panel.h"
+#include "ui/session/app_log.h"
+#include "ui/session/crash_recovery.h"
+#include "ui/session/workbench_session.h"
+#include "ui/support/file_save.h"
+#include "ui/support/run_export.h"
+#include "ui/views/attention_view.h"
+#include "ui/views/compare_view.h"
+#include "ui/views/head_heatmap_view.h"
+#include "ui/views/kv_view.h"
+#include "ui/views/latency_view.h"
+#include "ui/views/subsystem_strip_view.h"
 #include "ui/views/timeline_scrubber.h"
 #include "ui/views/token_stream_view.h"
 
@@ -102,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     status_ = new StatusLine(*statusBar(), store_, this);
     models_ = new ModelController(*this, store_, bridge_, [this] { return menus_->backendMenu()->choice(); }, this);
     connect(models_, &ModelController::loading, status_, &StatusLine::showLoading);
+    session_ = new WorkbenchSession(*this, store_, *prompt_, *switches_, *models_);
 
     connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);
     connect(&bridge_, &EngineBridge::runSubmitted, &store_, [this](quint64 id) { store_.submitted(id); });
@@ -176,65 +163,19 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (!QSettings().contains("window/state")) size_docks_for_first_start(*this); // else the user's own layout
 }
 
-void MainWindow::startSession(std::chrono::milliseconds autosave_interval) {
-    if (recovery_) return;
-    recovery_ = new CrashRecovery(
-        this, [this] { return sessionState(); }, [this](const SessionState& s) { restoreSession(s); }, this);
-    connect(recovery_, &CrashRecovery::message, this, [this](const QString& m) { statusBar()->showMessage(m, 20000); });
-    connect(qApp, &QCoreApplication::aboutToQuit, recovery_, &CrashRecovery::finish); // quit without closing the window
-    recovery_->start(autosave_interval);
-}
-
-SessionState MainWindow::sessionState() const {
-    SessionState s;
-    s.model_path = store_.model() ? QString::fromStdString(store_.model()->path) : models_->loadingPath();
-    s.settings = prompt_->settings();
-    switches_->apply(s.settings);
-    s.metric = store_.metric();
-    return s;
-}
-
-void MainWindow::restoreSession(const SessionState& s) {
-    QPlainTextEdit* editor = prompt_->editor();
-    RunSpec settings = s.settings;
-    settings.prompt = editor->toPlainText().toStdString(); // the text goes back below, undoably
-    prompt_->restore(settings);
-    switches_->restore(settings);
-    QTextCursor all(editor->document());
-    all.beginEditBlock();
-    all.select(QTextCursor::Document);
-    all.insertText(QString::fromStdString(s.settings.prompt));
-    all.endEditBlock();
-    if (const int i = switches_->metricBox()->findData(static_cast<int>(s.metric)); i >= 0) {
-        switches_->metricBox()->setCurrentIndex(i);
-    } else {
-        store_.set_metric(s.metric); // the box offers it once a model that has it is loaded
-    }
-    const QString current = store_.model() ? QString::fromStdString(store_.model()->path) : models_->loadingPath();
-    if (!s.model_path.isEmpty() && s.model_path != current && QFileInfo::exists(s.model_path)) openModel(s.model_path);
-}
+void MainWindow::startSession(std::chrono::milliseconds autosave_interval) { session_->start(autosave_interval); }
+CrashRecovery* MainWindow::recovery() const { return session_->recovery(); }
+SessionState MainWindow::sessionState() const { return session_->state(); }
+void MainWindow::restoreSession(const SessionState& state) { session_->restore(state); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (recovery_) recovery_->finish();
+    session_->finish();
     saveSettings();
     bridge_.cancel();
     event->accept();
 }
 
-void MainWindow::about() {
-    AboutFacts facts;
-    if (const auto& m = store_.model()) {
-        facts.backend = QString::fromStdString(m->backend);
-        facts.model = QStringLiteral("%1 (%2)").arg(QString::fromStdString(m->name), QString::fromStdString(m->path));
-    }
-    facts.settings_file = QSettings().fileName();
-    facts.data_dir = QString::fromStdString(user_data_dir().string());
-    facts.log_file = QString::fromStdString(log_file_path().string());
-    facts.autosave_file = QString::fromStdString(Autosave::filePath().string());
-    auto* dialog = new AboutDialog(facts, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->open();
-}
+void MainWindow::about() { show_about(*this, store_); }
 
 bool MainWindow::exportScreenshot(const QString& path) { return save_png(grab(), path); }
 

@@ -35,6 +35,7 @@ class RunController;
 class MainMenus;
 class ModelController;
 class StatusLine;
+class WorkbenchSession;
 class BackendMenu;
 class LogPanel;
 class CrashRecovery;
@@ -76,7 +77,7 @@ public:
     // (ui/session/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
     // exercise it leave it off, so they never touch the user's autosave.
     void startSession(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
-    CrashRecovery* recovery() const { return recovery_; }
+    CrashRecovery* recovery() const;
     LogPanel* logPanel() const { return log_; }
     SessionState sessionState() const;
     void restoreSession(const SessionState& state); // the prompt as one undoable edit
@@ -114,7 +115,7 @@ private:
     AdvisorController* advisor_controller_;
     RunController* runs_;
     LogPanel* log_;
-    CrashRecovery* recovery_ = nullptr;
+    WorkbenchSession* session_;
     TimelineScrubber* timeline_;
     PresenterPanel* presenter_;
     CaptureController* captures_;

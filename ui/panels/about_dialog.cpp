@@ -5,10 +5,16 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <spdlog/version.h>
+
+#include "engine/model/user_data.h"
+#include "ui/session/app_log.h"
+#include "ui/session/autosave.h"
+#include "ui/session/run_store.h"
 
 namespace octo::ui {
 
@@ -74,6 +80,21 @@ QString AboutDialog::factsText() const {
     QTextDocument doc;
     doc.setHtml(facts_->text());
     return doc.toPlainText();
+}
+
+void show_about(QWidget& parent, const RunStore& store) {
+    AboutFacts facts;
+    if (const auto& m = store.model()) {
+        facts.backend = QString::fromStdString(m->backend);
+        facts.model = QStringLiteral("%1 (%2)").arg(QString::fromStdString(m->name), QString::fromStdString(m->path));
+    }
+    facts.settings_file = QSettings().fileName();
+    facts.data_dir = QString::fromStdString(user_data_dir().string());
+    facts.log_file = QString::fromStdString(log_file_path().string());
+    facts.autosave_file = QString::fromStdString(Autosave::filePath().string());
+    auto* dialog = new AboutDialog(facts, &parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 } // namespace octo::ui

@@ -34,4 +34,9 @@ private:
     QLabel* facts_;
 };
 
+class RunStore;
+
+// Help → About for the loaded model (non-blocking; deletes itself when closed).
+void show_about(QWidget& parent, const RunStore& store);
+
 } // namespace octo::ui

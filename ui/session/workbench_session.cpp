@@ -1,0 +1,65 @@
+#include "ui/session/workbench_session.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QPlainTextEdit>
+#include <QStatusBar>
+#include <QTextCursor>
+
+#include "ui/controllers/model_controller.h"
+#include "ui/panels/prompt_panel.h"
+#include "ui/panels/switches_panel.h"
+#include "ui/session/crash_recovery.h"
+#include "ui/session/run_store.h"
+
+namespace octo::ui {
+
+WorkbenchSession::WorkbenchSession(QMainWindow& window, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
+                                   ModelController& models)
+    : QObject(&window), window_(window), store_(store), prompt_(prompt), switches_(switches), models_(models) {}
+
+void WorkbenchSession::start(std::chrono::milliseconds autosave_interval) {
+    if (recovery_) return;
+    recovery_ = new CrashRecovery(
+        &window_, [this] { return state(); }, [this](const SessionState& s) { restore(s); }, this);
+    connect(recovery_, &CrashRecovery::message, this, [this](const QString& m) { window_.statusBar()->showMessage(m, 20000); });
+    connect(qApp, &QCoreApplication::aboutToQuit, recovery_, &CrashRecovery::finish); // quit without closing the window
+    recovery_->start(autosave_interval);
+}
+
+void WorkbenchSession::finish() {
+    if (recovery_) recovery_->finish();
+}
+
+SessionState WorkbenchSession::state() const {
+    SessionState s;
+    s.model_path = store_.model() ? QString::fromStdString(store_.model()->path) : models_.loadingPath();
+    s.settings = prompt_.settings();
+    switches_.apply(s.settings);
+    s.metric = store_.metric();
+    return s;
+}
+
+void WorkbenchSession::restore(const SessionState& s) {
+    QPlainTextEdit* editor = prompt_.editor();
+    RunSpec settings = s.settings;
+    settings.prompt = editor->toPlainText().toStdString(); // the text goes back below, undoably
+    prompt_.restore(settings);
+    switches_.restore(settings);
+    QTextCursor all(editor->document());
+    all.beginEditBlock();
+    all.select(QTextCursor::Document);
+    all.insertText(QString::fromStdString(s.settings.prompt));
+    all.endEditBlock();
+    if (const int i = switches_.metricBox()->findData(static_cast<int>(s.metric)); i >= 0) {
+        switches_.metricBox()->setCurrentIndex(i);
+    } else {
+        store_.set_metric(s.metric); // the box offers it once a model that has it is loaded
+    }
+    const QString current = store_.model() ? QString::fromStdString(store_.model()->path) : models_.loadingPath();
+    if (!s.model_path.isEmpty() && s.model_path != current && QFileInfo::exists(s.model_path)) models_.open(s.model_path);
+}
+
+} // namespace octo::ui

@@ -1,0 +1,45 @@
+// The workbench's session as autosave and crash recovery see it (docs/autosave.md): what is
+// taken (the model, the prompt and its settings with the switches, the metric) and how it is put
+// back (the prompt as one undoable edit, the model loaded when it is another one).
+#pragma once
+
+#include <QObject>
+
+#include <chrono>
+
+#include "ui/session/autosave.h"
+#include "ui/session/session_state.h"
+
+class QMainWindow;
+
+namespace octo::ui {
+
+class CrashRecovery;
+class ModelController;
+class PromptPanel;
+class RunStore;
+class SwitchesPanel;
+
+class WorkbenchSession : public QObject {
+    Q_OBJECT
+public:
+    WorkbenchSession(QMainWindow& window, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
+                     ModelController& models);
+
+    // Starts autosave and, after a crash, offers to restore (once; later calls do nothing).
+    void start(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
+    CrashRecovery* recovery() const { return recovery_; }
+    SessionState state() const;
+    void restore(const SessionState& state);
+    void finish(); // the window closes: the autosave is final and the marker goes
+
+private:
+    QMainWindow& window_;
+    RunStore& store_;
+    PromptPanel& prompt_;
+    SwitchesPanel& switches_;
+    ModelController& models_;
+    CrashRecovery* recovery_ = nullptr;
+};
+
+} // namespace octo::ui
