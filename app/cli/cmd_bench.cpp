@@ -301,8 +301,7 @@ int run_bench(const BenchOptions& o) {
         read_buffer_mib = static_cast<double>(buffer) / kMiB;
     }
 
-    int64_t n_params = 0;
-    for (const auto& t : m.file().tensors()) n_params += t.n_elements();
+    const int64_t n_params = m.n_params();
     const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / kMiB;
     const double kv_mib = static_cast<double>(m.memory_estimate().kv_bytes) / kMiB;
     const nlohmann::json out = {

@@ -43,7 +43,7 @@ Result<CaptureModel> describe_capture_model(const Model& model) {
     m.n_layer = p.n_layer;
     m.n_head = p.n_head;
     m.n_embd = p.n_embd;
-    for (const auto& t : model.file().tensors()) m.n_params += t.n_elements();
+    m.n_params = model.n_params();
     m.n_ctx = model.n_ctx();
     m.router_groups = model.weights().n_router_groups;
     return m;

@@ -29,7 +29,7 @@ ModelInfo describe(const std::string& path, const Model& model, const SelectedBa
     info.architecture = p.architecture;
     info.n_layer = p.n_layer;
     info.n_head = p.n_head;
-    for (const auto& t : model.file().tensors()) info.n_params += t.n_elements();
+    info.n_params = model.n_params();
     info.n_ctx = model.n_ctx();
     info.weights_bytes = model.memory_estimate().weights_bytes;
     info.kv_bytes = static_cast<uint64_t>(kv.cache().bytes());

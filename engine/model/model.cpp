@@ -43,6 +43,12 @@ Status check_context(const ModelParams& p, int64_t n_ctx) {
     return Ok{};
 }
 
+int64_t Model::n_params() const {
+    int64_t n = 0;
+    for (const auto& t : file_.tensors()) n += t.n_elements();
+    return n;
+}
+
 Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOptions& options) {
     auto file = GgufFile::open(path);
     if (!file) return file.error();

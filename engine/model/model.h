@@ -48,6 +48,7 @@ public:
     Model& operator=(const Model&) = delete;
 
     const GgufFile& file() const { return file_; }
+    int64_t n_params() const; // elements of every tensor in the file
     const ModelParams& params() const { return params_; }
     const ModelWeights& weights() const { return weights_; }
     const MemoryEstimate& memory_estimate() const { return estimate_; }

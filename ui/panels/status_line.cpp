@@ -16,7 +16,8 @@ StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
     bar.addWidget(model_, 1);
     bar.addPermanentWidget(speed_);
     bar.addPermanentWidget(memory_);
-    for (auto signal : {&RunStore::modelLoaded, &RunStore::runFinished}) connect(&store_, signal, this, &StatusLine::update);
+    connect(&store_, &RunStore::modelLoaded, this, &StatusLine::update);
+    connect(&store_, &RunStore::runFinished, this, &StatusLine::update);
     connect(&store_, &RunStore::loadFailed, this, &StatusLine::update);
     connect(&store_, &RunStore::calibrationFinished, this, &StatusLine::update);
 }
