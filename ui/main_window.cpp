@@ -102,8 +102,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(history_, &HistoryPanel::runActivated, this, [this](uint64_t id) {
         store_.show_run(id);
         if (const RunRecord* r = store_.current()) {
-            prompt_->restore(r->settings);
-            switches_->restore(r->settings);
+            prompt_->restore(r->trace.spec);
+            switches_->restore(r->trace.spec);
         }
     });
     connect(&store_, &RunStore::modelLoaded, this, [this] {

@@ -27,13 +27,8 @@ Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings
     c.app_version = OCTOSCOPE_VERSION;
     c.backend = setup.backend->name();
     c.device = cpu_model_name();
-    c.settings = settings;
     c.head_map = setup.map;
-    c.prompt_text = run.prompt.text;
-    for (int32_t id : run.prompt.ids) c.prompt_tokens.push_back({id, setup.tokenizer->token_bytes(id)});
-    c.run = run.run;
-    const auto& history = setup.kv->pool().history();
-    c.kv_history.assign(history.begin(), history.end());
+    c.trace = trace_of_run(settings, run.prompt, *setup.tokenizer, run.run, setup.kv->pool().history());
     return c;
 }
 

@@ -13,11 +13,12 @@ namespace octo::cli {
 namespace {
 
 nlohmann::json summary_json(const Capture& c, uint32_t version, uint64_t file_bytes, uint64_t payload_bytes) {
-    const GenerateResult& g = c.run.generation;
+    const RunTrace& t = c.trace;
+    const RunOutcome g = t.outcome.value_or(RunOutcome{}); // a decoded capture always has one
     bool attention = false;
-    for (const auto& t : g.tokens) attention = attention || !t.probe.attention.empty();
+    for (const auto& token : t.generated()) attention = attention || !token.probe.attention.empty();
     const auto& m = c.model;
-    const auto& s = c.settings;
+    const RunSpec s = t.repeat_spec();
     return {
         {"format_version", version},
         {"file_bytes", file_bytes},
@@ -36,8 +37,8 @@ nlohmann::json summary_json(const Capture& c, uint32_t version, uint64_t file_by
           {"ablation", ablation_mode_name(s.ablation_mode)}, {"dla", s.dla}, {"record_attention", s.record_attention},
           {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}}},
         {"head_map", c.head_map ? c.head_map->describe() : nlohmann::json(nullptr)},
-        {"prompt_tokens", c.prompt_tokens.size()},
-        {"generated_tokens", g.tokens.size()},
+        {"prompt_tokens", t.n_prompt},
+        {"generated_tokens", t.n_generated()},
         {"text", valid_utf8(g.text)},
         {"stop_reason", stop_reason_name(g.stop_reason)},
         {"attention", attention},

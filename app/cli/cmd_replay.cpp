@@ -22,7 +22,7 @@ struct ReplayOptions {
     bool json = false;
 };
 
-nlohmann::json token_json(const TokenEvent* e) {
+nlohmann::json token_json(const TraceToken* e) {
     if (!e) return nullptr;
     return {{"id", e->id}, {"piece", valid_utf8(e->bytes)}};
 }
@@ -33,21 +33,23 @@ int run_replay(const ReplayOptions& o) {
     const Capture& c = capture.value();
     const std::string model_path = o.model.empty() ? c.model.path : o.model;
     if (auto same = check_capture_model(c.model, model_path); !same) return report_error(o.json, same.error());
-    const int threads = o.threads >= 0 ? o.threads : c.settings.threads;
-    auto setup = open_model_or_builtin(model_path, {.threads = threads, .n_ctx = c.settings.n_ctx});
+    const RunSpec spec = c.trace.repeat_spec();
+    const int threads = o.threads >= 0 ? o.threads : spec.threads;
+    auto setup = open_model_or_builtin(model_path, {.threads = threads, .n_ctx = spec.n_ctx});
     if (!setup) return report_error(o.json, setup.error());
     if (c.head_map) setup->map = *c.head_map;
-    auto run = run_settings(setup.value(), c.settings);
+    auto run = run_settings(setup.value(), spec);
     if (!run) return report_error(o.json, run.error());
-    const GenerateResult& replay = run->run.generation;
-    const ReplayComparison cmp = compare_replay(c, run->prompt.ids, replay);
-    const auto& recorded = c.run.generation.tokens;
-    const TokenEvent* was = nullptr;
-    const TokenEvent* now = nullptr;
+    const RunTrace replay = trace_of_run(spec, run->prompt, *setup->tokenizer, run->run, setup->kv->pool().history());
+    const ReplayComparison cmp = compare_replay(c.trace, replay);
+    const auto recorded = c.trace.generated();
+    const auto replayed = replay.generated();
+    const TraceToken* was = nullptr;
+    const TraceToken* now = nullptr;
     if (cmp.first_divergence) {
         const size_t i = *cmp.first_divergence;
         was = i < recorded.size() ? &recorded[i] : nullptr;
-        now = i < replay.tokens.size() ? &replay.tokens[i] : nullptr;
+        now = i < replayed.size() ? &replayed[i] : nullptr;
     }
     nlohmann::json out = {
         {"identical", cmp.identical},
@@ -60,7 +62,7 @@ int run_replay(const ReplayOptions& o) {
         {"replayed_token", token_json(now)},
         {"model", valid_utf8(model_path)},
         {"precision", std::string(precision_name(run->run.precision))}, // the capture's
-        {"replayed_text", valid_utf8(replay.text)},
+        {"replayed_text", valid_utf8(run->run.generation.text)},
     };
     if (o.json) {
         print_json(out);

@@ -2,8 +2,9 @@
 // without the model — the model's identity, the settings, the prompt and every token with its
 // measurements — and to repeat it when the model is there (capture_replay.h).
 //
-// The struct is plain data: the CLI fills it from a run, the workbench fills it from the events
-// of a run and restores its views from it. Reading and writing: capture_io.h.
+// The struct is plain data around a RunTrace (engine/generation/run_trace.h): the CLI makes the
+// trace from its run, the workbench from the engine host's events, and a run opened from a
+// capture shows the stored trace again. Reading and writing: capture_io.h.
 #pragma once
 
 #include <array>
@@ -17,6 +18,7 @@
 #include "engine/backend/precision.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_spec.h"
+#include "engine/generation/run_trace.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/router/router.h"
@@ -45,26 +47,24 @@ struct CaptureModel {
     int64_t router_groups = 0; // head groups of the per-layer routers (0: no router)
 };
 
-struct CaptureToken {
-    int32_t id = -1;
-    std::string bytes; // what the token stands for
-};
-
-struct Capture {
+// What a capture holds beside the run's trace: the model, the program and machine that ran it,
+// the head map, and the router's and advisor's results for the prompt.
+struct CaptureContext {
     CaptureModel model;
     std::string app_version; // Octoscope's version that wrote it
     std::string backend;     // e.g. "cpu (avx2, 2 threads)"
     std::string device;      // e.g. the CPU's model name
-    RunSpec settings; // what was run; settings.precision is the precision taken (never nullopt)
-    std::optional<HeadMap> head_map;        // the map the run used
-    std::string prompt_text;                // what was tokenized (templated in chat mode)
-    std::vector<CaptureToken> prompt_tokens; // [n_prompt]
-    // The run: generated tokens with log-probs, top-5, ms and probes; prompt probes; every
-    // metric; stop reason; timing; the KV pool as the run left it.
-    InstrumentedResult run;
-    std::vector<KvPoolSample> kv_history;   // the pool's occupancy over time, oldest first
-    std::optional<RouteDecision> route;     // the router's decision for the prompt, if routed
-    std::vector<Finding> findings;          // the advisor's findings, if advised
+    std::optional<HeadMap> head_map;     // the map the run used
+    std::optional<RouteDecision> route;  // the router's decision for the prompt, if routed
+    std::vector<Finding> findings;       // the advisor's findings, if advised
+};
+
+struct Capture : CaptureContext {
+    // The run: its spec and the precision it took, the prompt and every token with its probe and
+    // metrics, the stop reason, timing and the KV pool. A capture is of a finished run: its
+    // outcome is set. The file stores spec.precision as the precision taken (a replay repeats
+    // it), so a decoded trace has spec.precision == precision.
+    RunTrace trace;
     // The user's notes: sequence index (prompt tokens 0..n_prompt-1, then generated tokens) -> text.
     std::map<int64_t, std::string> notes;
 };

@@ -71,9 +71,10 @@ public:
         c.app_version = root_.text("app_version");
         c.backend = root_.text("backend");
         c.device = root_.text("device");
-        decode_settings(c.settings);
+        decode_settings(c.trace.spec);
+        c.trace.precision = c.trace.spec.precision.value_or(Precision::Exact);
         decode_head_map(c);
-        c.prompt_text = root_.bytes("prompt_text");
+        c.trace.prompt_text = root_.bytes("prompt_text");
         decode_prompt(c);
         decode_tokens(c);
         decode_run_summary(c);
@@ -213,56 +214,59 @@ private:
         const json& tokens = root_.array("prompt_tokens", kMaxItems);
         for (size_t i = 0; i < tokens.size() && root_.ok(); ++i) {
             FieldReader r = reader(root_.child("prompt_tokens", i), tokens[i]);
-            CaptureToken t;
+            TraceToken t;
             t.id = static_cast<int32_t>(r.integer("id", 0, kMaxId));
             t.bytes = r.bytes("bytes");
-            c.prompt_tokens.push_back(std::move(t));
+            c.trace.tokens.push_back(std::move(t));
         }
-        const size_t n_prompt = c.prompt_tokens.size();
+        const size_t n_prompt = c.trace.tokens.size();
+        c.trace.n_prompt = n_prompt;
         const json& probes = root_.array("prompt_probes", kMaxItems);
         if (root_.ok() && probes.size() != 0 && probes.size() != n_prompt) {
             root_.fail("prompt_probes", "has " + std::to_string(probes.size()) + " items for " + std::to_string(n_prompt) + " prompt tokens");
         }
         for (size_t i = 0; i < probes.size() && root_.ok(); ++i) {
-            c.run.generation.prompt_probes.push_back(decode_probe(root_.child("prompt_probes", i), probes[i], i));
+            c.trace.tokens[i].probe = decode_probe(root_.child("prompt_probes", i), probes[i], i);
         }
         const json& metrics = root_.array("prompt_metrics", kMaxItems);
         if (root_.ok() && metrics.size() != 0 && metrics.size() != n_prompt) {
             root_.fail("prompt_metrics", "has " + std::to_string(metrics.size()) + " items for " + std::to_string(n_prompt) + " prompt tokens");
         }
         for (size_t i = 0; i < metrics.size() && root_.ok(); ++i) {
-            c.run.prompt_metrics.push_back(decode_metrics(root_.child("prompt_metrics", i), metrics[i]));
+            c.trace.tokens[i].metrics = decode_metrics(root_.child("prompt_metrics", i), metrics[i]);
         }
     }
 
     void decode_tokens(Capture& c) {
-        const size_t n_prompt = c.prompt_tokens.size();
+        const size_t n_prompt = c.trace.n_prompt;
         const json& tokens = root_.array("tokens", kMaxItems);
         for (size_t i = 0; i < tokens.size() && root_.ok(); ++i) {
             const std::string path = root_.child("tokens", i);
             FieldReader r = reader(path, tokens[i]);
-            TokenEvent e;
+            TraceToken e;
+            e.generated = true;
             e.id = static_cast<int32_t>(r.integer("id", 0, kMaxId));
             e.bytes = r.bytes("bytes");
             e.visible_text = r.bytes("visible_text");
-            e.logprobs.logprob = r.number("logprob");
+            TokenLogprobs& logprobs = e.logprobs.emplace();
+            logprobs.logprob = r.number("logprob");
             const json& top = r.array("top", kMaxTop);
             for (size_t k = 0; k < top.size() && r.ok(); ++k) {
                 bool bad = !number_tuple(top[k], 2);
                 const int64_t id = bad ? 0 : tuple_int(top[k], 0, 0, kMaxId, bad);
                 if (bad) r.fail("top", "item " + std::to_string(k) + " is not [id, logprob]");
-                else e.logprobs.top.push_back({static_cast<int32_t>(id), top[k][1].get<double>()});
+                else logprobs.top.push_back({static_cast<int32_t>(id), top[k][1].get<double>()});
             }
             e.ms = r.number("ms");
             // The token was chosen by position n_prompt - 1 + i.
             e.probe = decode_probe(path + ".probe", r.object("probe"), n_prompt + i - (n_prompt + i > 0 ? 1 : 0));
-            c.run.token_metrics.push_back(decode_metrics(path + ".metrics", r.object("metrics")));
-            c.run.generation.tokens.push_back(std::move(e));
+            e.metrics = decode_metrics(path + ".metrics", r.object("metrics"));
+            c.trace.tokens.push_back(std::move(e));
         }
     }
 
     void decode_run_summary(Capture& c) {
-        GenerateResult& g = c.run.generation;
+        RunOutcome& g = c.trace.outcome.emplace();
         g.text = root_.bytes("text");
         g.stop_reason = enum_field(root_, "stop_reason",
                                    {StopReason::MaxTokens, StopReason::EndOfGeneration, StopReason::StopString,
@@ -273,12 +277,12 @@ private:
         g.n_decoded = root_.integer("n_decoded", 0);
         g.reused_tokens = root_.integer("reused_tokens", 0);
         g.evaluated_tokens = root_.integer("evaluated_tokens", 0);
-        c.run.default_metric = enum_field(root_, "default_metric",
+        c.trace.default_metric = enum_field(root_, "default_metric",
                                           {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}, metric_name);
     }
 
     void decode_kv(Capture& c) {
-        KvPoolStats& kv = c.run.kv;
+        KvPoolStats& kv = c.trace.outcome->kv;
         FieldReader r = reader("kv", root_.object("kv"));
         constexpr int64_t kMaxBlocks = int64_t{1} << 30;
         kv.block_size = static_cast<int32_t>(r.integer("block_size", 0, kMaxBlocks));
@@ -313,7 +317,7 @@ private:
         for (size_t i = 0; i < blocks.size() && root_.ok(); ++i) {
             const auto state = static_cast<uint8_t>(blocks[i]);
             if (state > static_cast<uint8_t>(KvBlockState::Cached)) root_.fail("kv_blocks", "block " + std::to_string(i) + " has an unknown state");
-            else c.run.kv_blocks.push_back(static_cast<KvBlockState>(state));
+            else c.trace.outcome->kv_blocks.push_back(static_cast<KvBlockState>(state));
         }
         const json& history = root_.array("kv_history", kMaxItems);
         for (size_t i = 0; i < history.size() && root_.ok(); ++i) {
@@ -328,7 +332,7 @@ private:
                 s.sequences = static_cast<int32_t>(tuple_int(history[i], 5, 0, kMaxId, bad));
             }
             if (bad) root_.fail("kv_history", "item " + std::to_string(i) + " is not [step, used, cached, free, shared, sequences]");
-            else c.kv_history.push_back(s);
+            else c.trace.outcome->kv_history.push_back(s);
         }
     }
 
@@ -395,7 +399,7 @@ private:
     }
 
     void decode_notes(Capture& c) {
-        const int64_t n_sequence = static_cast<int64_t>(c.prompt_tokens.size() + c.run.generation.tokens.size());
+        const int64_t n_sequence = static_cast<int64_t>(c.trace.tokens.size());
         const json& notes = root_.array("notes", kMaxItems);
         for (size_t i = 0; i < notes.size() && root_.ok(); ++i) {
             const json& n = notes[i];

@@ -38,7 +38,7 @@ json settings_json(const RunSpec& s) {
             {"record_attention", s.record_attention},
             {"n_ctx", s.n_ctx},
             {"threads", s.threads},
-            {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}}; // set: serialize_capture checks
+            {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}};
 }
 
 json head_map_json(const std::optional<HeadMap>& map) {
@@ -61,12 +61,13 @@ json metrics_json_blobs(const TokenMetrics& m) {
     return out;
 }
 
-json token_json(const TokenEvent& e, const TokenMetrics& metrics) {
+json token_json(const TraceToken& t) {
+    const TokenLogprobs logprobs = t.logprobs.value_or(TokenLogprobs{});
     json top = json::array();
-    for (const auto& alt : e.logprobs.top) top.push_back(json::array({alt.id, alt.logprob}));
-    return {{"id", e.id},          {"bytes", bytes_value(e.bytes)}, {"visible_text", bytes_value(e.visible_text)},
-            {"logprob", e.logprobs.logprob}, {"top", top}, {"ms", e.ms},
-            {"probe", probe_json(e.probe)}, {"metrics", metrics_json_blobs(metrics)}};
+    for (const auto& alt : logprobs.top) top.push_back(json::array({alt.id, alt.logprob}));
+    return {{"id", t.id},          {"bytes", bytes_value(t.bytes)}, {"visible_text", bytes_value(t.visible_text)},
+            {"logprob", logprobs.logprob}, {"top", top}, {"ms", t.ms},
+            {"probe", probe_json(t.probe)}, {"metrics", metrics_json_blobs(t.metrics)}};
 }
 
 json kv_json(const KvPoolStats& kv) {
@@ -106,21 +107,22 @@ json finding_json(const Finding& f) {
 } // namespace
 
 json encode_capture(const Capture& c) {
-    const GenerateResult& g = c.run.generation;
+    const RunTrace& t = c.trace;
+    const RunOutcome g = t.outcome.value_or(RunOutcome{}); // serialize_capture refuses a run without one
     json prompt_tokens = json::array();
-    for (const auto& t : c.prompt_tokens) prompt_tokens.push_back({{"id", t.id}, {"bytes", bytes_value(t.bytes)}});
     json prompt_probes = json::array();
-    for (const auto& p : g.prompt_probes) prompt_probes.push_back(probe_json(p));
     json prompt_metrics = json::array();
-    for (const auto& m : c.run.prompt_metrics) prompt_metrics.push_back(metrics_json_blobs(m));
-    json tokens = json::array();
-    for (size_t i = 0; i < g.tokens.size(); ++i) {
-        tokens.push_back(token_json(g.tokens[i], i < c.run.token_metrics.size() ? c.run.token_metrics[i] : TokenMetrics{}));
+    for (const TraceToken& p : t.prompt()) {
+        prompt_tokens.push_back({{"id", p.id}, {"bytes", bytes_value(p.bytes)}});
+        prompt_probes.push_back(probe_json(p.probe));
+        prompt_metrics.push_back(metrics_json_blobs(p.metrics));
     }
+    json tokens = json::array();
+    for (const TraceToken& token : t.generated()) tokens.push_back(token_json(token));
     std::vector<uint8_t> kv_blocks;
-    for (KvBlockState s : c.run.kv_blocks) kv_blocks.push_back(static_cast<uint8_t>(s));
+    for (KvBlockState s : g.kv_blocks) kv_blocks.push_back(static_cast<uint8_t>(s));
     json kv_history = json::array();
-    for (const auto& s : c.kv_history) {
+    for (const auto& s : g.kv_history) {
         kv_history.push_back(json::array({s.step, s.blocks_used, s.blocks_cached, s.blocks_free, s.blocks_shared, s.sequences}));
     }
     json findings = json::array();
@@ -131,9 +133,9 @@ json encode_capture(const Capture& c) {
             {"app_version", c.app_version},
             {"backend", c.backend},
             {"device", c.device},
-            {"settings", settings_json(c.settings)},
+            {"settings", settings_json(t.repeat_spec())}, // the precision taken: a replay repeats it
             {"head_map", head_map_json(c.head_map)},
-            {"prompt_text", bytes_value(c.prompt_text)},
+            {"prompt_text", bytes_value(t.prompt_text)},
             {"prompt_tokens", prompt_tokens},
             {"prompt_probes", prompt_probes},
             {"prompt_metrics", prompt_metrics},
@@ -145,8 +147,8 @@ json encode_capture(const Capture& c) {
             {"n_decoded", g.n_decoded},
             {"reused_tokens", g.reused_tokens},
             {"evaluated_tokens", g.evaluated_tokens},
-            {"default_metric", metric_name(c.run.default_metric)},
-            {"kv", kv_json(c.run.kv)},
+            {"default_metric", metric_name(t.default_metric)},
+            {"kv", kv_json(g.kv)},
             {"kv_blocks", json::binary(std::move(kv_blocks))},
             {"kv_history", kv_history},
             {"route", route_json(c.route)},

@@ -72,8 +72,8 @@ Result<json> parse_cbor(const std::string& payload, const std::string& origin) {
 } // namespace
 
 Result<std::string> serialize_capture(const Capture& capture) {
-    if (!capture.settings.precision) { // a replay must repeat the precision taken, never "the default"
-        return make_error(ErrorCode::InvalidArgument, "the capture does not say which precision its run took");
+    if (!capture.trace.outcome) { // a capture keeps how the run ended
+        return make_error(ErrorCode::InvalidArgument, "the run has not finished: there is nothing to capture yet");
     }
     std::vector<uint8_t> cbor = json::to_cbor(encode_capture(capture));
     return pack_capture_container({reinterpret_cast<const char*>(cbor.data()), cbor.size()}, kCaptureFormatVersion);

@@ -5,10 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 
-#include "engine/capture/capture.h"
-#include "engine/generation/generator.h"
+#include "engine/generation/run_trace.h"
 
 namespace octo {
 
@@ -21,7 +19,6 @@ struct ReplayComparison {
     size_t tokens_compared = 0;               // positions both runs generated
 };
 
-ReplayComparison compare_replay(const Capture& recorded, std::span<const int32_t> replay_prompt_ids,
-                                const GenerateResult& replay);
+ReplayComparison compare_replay(const RunTrace& recorded, const RunTrace& replay);
 
 } // namespace octo

@@ -186,16 +186,16 @@ void EngineHost::execute(const RunCommand& c) {
     auto prompt = build_prompt(l.model->file(), *l.tokenizer, prompt_spec(c.settings));
     if (!prompt) return post(host_event::RunFailed{c.id, prompt.error()});
     const Precision precision = c.settings.precision.value_or(l.info.default_precision);
-    host_event::RunStarted started{c.id, c.settings, prompt->text, {}, precision};
-    for (int32_t id : prompt->ids) started.prompt.push_back(TokenPiece{id, l.tokenizer->token_bytes(id)});
-    post(std::move(started));
+    RunTrace trace = start_trace(c.settings, precision, prompt.value(), *l.tokenizer);
+    trace.default_metric = l.info.default_metric;
+    post(host_event::RunStarted{c.id, std::move(trace)});
 
     InstrumentedRequest request = instrumented_request(c.settings, prompt->ids);
     request.precision = precision;
     request.cancel = &cancel_;
     InstrumentedCallbacks callbacks;
     callbacks.on_prompt = [&](const std::vector<TokenProbe>& probes, const std::vector<TokenMetrics>& metrics) {
-        post(host_event::PromptMeasured{c.id, probes, metrics, 0});
+        post(host_event::PromptMeasured{c.id, probes, metrics});
     };
     callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics& metrics) {
         post(host_event::Token{c.id, e, metrics});
@@ -216,19 +216,7 @@ void EngineHost::execute(const RunCommand& c) {
         }
         return;
     }
-    host_event::RunFinished f;
-    f.run_id = c.id;
-    f.stop_reason = result->generation.stop_reason;
-    f.prefill_ms = result->generation.prefill_ms;
-    f.decode_ms = result->generation.decode_ms;
-    f.n_decoded = result->generation.n_decoded;
-    f.reused_tokens = result->generation.reused_tokens;
-    f.evaluated_tokens = result->generation.evaluated_tokens;
-    f.kv = result->kv;
-    f.kv_history.assign(l.kv->pool().history().begin(), l.kv->pool().history().end());
-    f.kv_blocks = result->kv_blocks;
-    f.default_metric = result->default_metric;
-    post(std::move(f));
+    post(host_event::RunFinished{c.id, outcome_of(result.value(), l.kv->pool().history()), result->default_metric});
 }
 
 } // namespace octo

@@ -27,17 +27,13 @@
 #include "engine/capture/capture.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_spec.h"
+#include "engine/generation/run_trace.h"
 #include "engine/host/model_setup.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/sampling/sampler_config.h"
 
 namespace octo {
-
-struct TokenPiece {
-    int32_t id = -1;
-    std::string bytes;
-};
 
 namespace host_event {
 // Before the weights are paged in: what the model will need (weights, KV pool, activations).
@@ -50,30 +46,14 @@ struct LoadFailed { std::string path; Error error; }; // error.code Cancelled: t
 // so a file is hashed once). A newer load cancels it; `path` says which model it belongs to.
 struct ModelIdentified { std::string path; CaptureModel identity; };
 struct ModelIdentityFailed { std::string path; Error error; };
-// `settings` as asked; `precision` the one the run takes (settings.precision or the model's default).
-struct RunStarted {
-    uint64_t run_id = 0;
-    RunSpec settings;
-    std::string prompt_text;
-    std::vector<TokenPiece> prompt;
-    Precision precision = Precision::Exact;
-};
+// The run's trace as it starts: its spec, the precision it takes (spec.precision or the model's
+// default), the prompt's text and tokens. The events after it complete that trace
+// (engine/host/run_trace_events.h).
+struct RunStarted { uint64_t run_id = 0; RunTrace trace; };
 // The prompt's measurements (sent once the first token is chosen; every prompt position).
-struct PromptMeasured { uint64_t run_id = 0; std::vector<TokenProbe> probes; std::vector<TokenMetrics> metrics; int64_t reused_tokens = 0; };
+struct PromptMeasured { uint64_t run_id = 0; std::vector<TokenProbe> probes; std::vector<TokenMetrics> metrics; };
 struct Token { uint64_t run_id = 0; TokenEvent event; TokenMetrics metrics; };
-struct RunFinished {
-    uint64_t run_id = 0;
-    StopReason stop_reason = StopReason::MaxTokens;
-    double prefill_ms = 0.0;
-    double decode_ms = 0.0;
-    int64_t n_decoded = 0;
-    int64_t reused_tokens = 0;
-    int64_t evaluated_tokens = 0;
-    KvPoolStats kv;
-    std::vector<KvPoolSample> kv_history;
-    std::vector<KvBlockState> kv_blocks; // by block id, as the run left the pool
-    Metric default_metric = Metric::NormShare;
-};
+struct RunFinished { uint64_t run_id = 0; RunOutcome outcome; Metric default_metric = Metric::NormShare; };
 struct RunFailed { uint64_t run_id = 0; Error error; }; // error.code Cancelled: the user stopped it
 // A queued run that never started: a newer run replaced it, or a model load dropped it.
 struct RunDropped { uint64_t run_id = 0; };

@@ -89,18 +89,19 @@ TEST_F(CliCapture, CaptureHoldsWhatGenerateReported) {
     const auto generated = generate(capture, {"--record-attention"});
     auto c = octo::open_capture(capture);
     ASSERT_TRUE(c.ok()) << c.error().message;
-    const auto& tokens = c->run.generation.tokens;
+    const auto tokens = c->trace.generated();
     ASSERT_EQ(tokens.size(), generated["tokens"].size());
     for (size_t i = 0; i < tokens.size(); ++i) {
         EXPECT_EQ(tokens[i].id, generated["generated_ids"][i]);
-        EXPECT_EQ(tokens[i].logprobs.logprob, generated["tokens"][i]["logprob"].get<double>());
+        ASSERT_TRUE(tokens[i].logprobs);
+        EXPECT_EQ(tokens[i].logprobs->logprob, generated["tokens"][i]["logprob"].get<double>());
         EXPECT_EQ(tokens[i].probe.attention, generated["tokens"][i]["attention"].get<std::vector<float>>());
     }
-    ASSERT_EQ(c->prompt_tokens.size(), generated["prompt_ids"].size());
-    EXPECT_EQ(c->settings.prompt, "Tell me 12 + 30.");
-    EXPECT_EQ(c->settings.max_tokens, 6);
-    EXPECT_FALSE(c->settings.stop_at_eog);
-    EXPECT_TRUE(c->settings.record_attention);
+    ASSERT_EQ(c->trace.n_prompt, generated["prompt_ids"].size());
+    EXPECT_EQ(c->trace.spec.prompt, "Tell me 12 + 30.");
+    EXPECT_EQ(c->trace.spec.max_tokens, 6);
+    EXPECT_FALSE(c->trace.spec.stop_at_eog);
+    EXPECT_TRUE(c->trace.spec.record_attention);
     EXPECT_EQ(c->model.n_layer, 2);
     EXPECT_EQ(c->model.n_head, 8);
     EXPECT_EQ(c->model.size, std::filesystem::file_size(model_));
@@ -124,7 +125,7 @@ TEST_F(CliCapture, ChangedSettingIsReportedAsADivergence) {
     const std::string capture = temp_path("changed.octo");
     generate(capture);
     auto c = octo::open_capture(capture).value();
-    c.settings.max_tokens = 4; // the re-run stops two tokens earlier
+    c.trace.spec.max_tokens = 4; // the re-run stops two tokens earlier
     ASSERT_TRUE(octo::save_capture(c, capture).ok());
     auto j = run_cli({"replay", capture, "--json"}).json();
     EXPECT_EQ(j["identical"], false);
@@ -132,16 +133,17 @@ TEST_F(CliCapture, ChangedSettingIsReportedAsADivergence) {
     EXPECT_EQ(j["replayed_tokens"], 4);
     EXPECT_EQ(j["recorded_tokens"], 6);
 
-    c.settings.max_tokens = 6;
-    c.run.generation.tokens[2].id = (c.run.generation.tokens[2].id + 1) % 90; // the record says otherwise
+    c.trace.spec.max_tokens = 6;
+    octo::TraceToken& third = c.trace.tokens[c.trace.n_prompt + 2];
+    third.id = (third.id + 1) % 90; // the record says otherwise
     ASSERT_TRUE(octo::save_capture(c, capture).ok());
     j = run_cli({"replay", capture, "--json"}).json();
     EXPECT_EQ(j["identical"], false);
     EXPECT_EQ(j["first_divergence"], 2);
-    EXPECT_EQ(j["recorded_token"]["id"], c.run.generation.tokens[2].id);
+    EXPECT_EQ(j["recorded_token"]["id"], third.id);
 
     c = octo::open_capture(capture).value();
-    c.settings.prompt = "Something else entirely";
+    c.trace.spec.prompt = "Something else entirely";
     ASSERT_TRUE(octo::save_capture(c, capture).ok());
     j = run_cli({"replay", capture, "--json"}).json();
     EXPECT_EQ(j["identical"], false);

@@ -123,7 +123,8 @@ TEST_F(CliPrecision, CaptureRecordsItAndReplayRepeatsIt) {
     generate({"--precision", "exact", "--save-capture", capture});
     auto c = octo::open_capture(capture);
     ASSERT_TRUE(c.ok()) << c.error().message;
-    EXPECT_EQ(c->settings.precision, octo::Precision::Exact);
+    EXPECT_EQ(c->trace.precision, octo::Precision::Exact);
+    EXPECT_EQ(c->trace.spec.precision, octo::Precision::Exact);
 
     auto info = run_cli({"capture-info", capture, "--json"});
     ASSERT_EQ(info.exit_status, 0) << info.err;
@@ -139,7 +140,7 @@ TEST_F(CliPrecision, CaptureRecordsItAndReplayRepeatsIt) {
 
     // The default run records what it took, not "the default".
     generate({"--save-capture", capture});
-    EXPECT_EQ(octo::open_capture(capture).value().settings.precision, octo::Precision::Reference);
+    EXPECT_EQ(octo::open_capture(capture).value().trace.precision, octo::Precision::Reference);
     EXPECT_EQ(run_cli({"replay", capture, "--json"}).json()["precision"], "reference");
     std::remove(capture.c_str());
 }

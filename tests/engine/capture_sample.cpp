@@ -29,26 +29,24 @@ Capture sample_capture(int64_t n_generated) {
     c.app_version = "0.0.test";
     c.backend = backend->name();
     c.device = "test CPU";
-    c.settings.prompt = "ab c";
-    c.settings.system = "sys\xff"; // arbitrary bytes survive
-    c.settings.stop_strings = {"zz", "\n\n"};
-    c.settings.max_tokens = n_generated;
-    c.settings.stop_at_eog = false;
-    c.settings.sampling = {0.7f, 42, 5, 0.9f, 1.1f, 16};
-    c.settings.disabled[2] = true;
-    c.settings.dla = true;
-    c.settings.record_attention = true;
-    c.settings.n_ctx = 64;
-    c.settings.threads = 2;
-    c.settings.precision = Precision::Reference; // not octet's default, nor what an old file reads as
+    RunSpec run_spec;
+    run_spec.prompt = "ab c";
+    run_spec.system = "sys\xff"; // arbitrary bytes survive
+    run_spec.stop_strings = {"zz", "\n\n"};
+    run_spec.max_tokens = n_generated;
+    run_spec.stop_at_eog = false;
+    run_spec.sampling = {0.7f, 42, 5, 0.9f, 1.1f, 16};
+    run_spec.disabled[2] = true;
+    run_spec.dla = true;
+    run_spec.record_attention = true;
+    run_spec.n_ctx = 64;
+    run_spec.threads = 2;
+    run_spec.precision = Precision::Reference; // not octet's default, nor what an old file reads as
     c.head_map = map;
-    auto prompt = build_prompt(model.file(), tokenizer, prompt_spec(c.settings)).value();
-    c.prompt_text = prompt.text;
-    for (int32_t id : prompt.ids) c.prompt_tokens.push_back({id, tokenizer.token_bytes(id)});
-    auto run = run_instrumented(model, *backend, tokenizer, map, *kv, instrumented_request(c.settings, prompt.ids));
+    auto prompt = build_prompt(model.file(), tokenizer, prompt_spec(run_spec)).value();
+    auto run = run_instrumented(model, *backend, tokenizer, map, *kv, instrumented_request(run_spec, prompt.ids));
     EXPECT_TRUE(run.ok()) << run.error().message;
-    c.run = std::move(run.value());
-    c.kv_history.assign(kv->pool().history().begin(), kv->pool().history().end());
+    c.trace = trace_of_run(run_spec, prompt, tokenizer, run.value(), kv->pool().history());
     RouteDecision route;
     route.route = 3;
     route.stage1_route = 1;
@@ -58,7 +56,7 @@ Capture sample_capture(int64_t n_generated) {
     route.features = {{"rte-d.code", 3, 1.0, 0.8, {{0, 2}, {3, 4}}}};
     c.route = route;
     c.findings = {{"rte-c.vague", 2, Severity::Warning, FindingPlace::Prompt, 0, 2, "ab", "detail", RuleSource::Article}};
-    c.notes = {{0, "the first token"}, {static_cast<int64_t>(c.prompt_tokens.size()), "\xe4\xbd\xa0 first generated"}};
+    c.notes = {{0, "the first token"}, {static_cast<int64_t>(c.trace.n_prompt), "\xe4\xbd\xa0 first generated"}};
     return c;
 }
 

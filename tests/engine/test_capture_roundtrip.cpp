@@ -64,8 +64,8 @@ void expect_same(const Capture& a, const Capture& b) {
     EXPECT_EQ(a.backend, b.backend);
     EXPECT_EQ(a.device, b.device);
 
-    const RunSpec& s = a.settings;
-    const RunSpec& t = b.settings;
+    const RunSpec& s = a.trace.spec;
+    const RunSpec& t = b.trace.spec;
     EXPECT_EQ(s.prompt, t.prompt);
     EXPECT_EQ(s.chat, t.chat);
     EXPECT_EQ(s.system, t.system);
@@ -93,32 +93,36 @@ void expect_same(const Capture& a, const Capture& b) {
         EXPECT_EQ(a.head_map->source(), b.head_map->source());
         EXPECT_EQ(a.head_map->path(), b.head_map->path());
     }
-    EXPECT_EQ(a.prompt_text, b.prompt_text);
-    ASSERT_EQ(a.prompt_tokens.size(), b.prompt_tokens.size());
-    for (size_t i = 0; i < a.prompt_tokens.size(); ++i) {
-        EXPECT_EQ(a.prompt_tokens[i].id, b.prompt_tokens[i].id);
-        EXPECT_EQ(a.prompt_tokens[i].bytes, b.prompt_tokens[i].bytes);
-    }
-
-    const GenerateResult& g = a.run.generation;
-    const GenerateResult& h = b.run.generation;
-    ASSERT_EQ(g.tokens.size(), h.tokens.size());
-    for (size_t i = 0; i < g.tokens.size(); ++i) {
+    EXPECT_EQ(a.trace.precision, b.trace.precision);
+    EXPECT_EQ(a.trace.prompt_text, b.trace.prompt_text);
+    ASSERT_EQ(a.trace.n_prompt, b.trace.n_prompt);
+    ASSERT_EQ(a.trace.tokens.size(), b.trace.tokens.size());
+    for (size_t i = 0; i < a.trace.tokens.size(); ++i) {
+        const TraceToken& x = a.trace.tokens[i];
+        const TraceToken& y = b.trace.tokens[i];
         const std::string what = "token " + std::to_string(i);
-        EXPECT_EQ(g.tokens[i].id, h.tokens[i].id) << what;
-        EXPECT_EQ(g.tokens[i].bytes, h.tokens[i].bytes) << what;
-        EXPECT_EQ(g.tokens[i].visible_text, h.tokens[i].visible_text) << what;
-        EXPECT_TRUE(same_bits(g.tokens[i].logprobs.logprob, h.tokens[i].logprobs.logprob)) << what;
-        ASSERT_EQ(g.tokens[i].logprobs.top.size(), h.tokens[i].logprobs.top.size()) << what;
-        for (size_t k = 0; k < g.tokens[i].logprobs.top.size(); ++k) {
-            EXPECT_EQ(g.tokens[i].logprobs.top[k].id, h.tokens[i].logprobs.top[k].id) << what;
-            EXPECT_TRUE(same_bits(g.tokens[i].logprobs.top[k].logprob, h.tokens[i].logprobs.top[k].logprob)) << what;
+        EXPECT_EQ(x.id, y.id) << what;
+        EXPECT_EQ(x.bytes, y.bytes) << what;
+        EXPECT_EQ(x.generated, y.generated) << what;
+        EXPECT_EQ(x.visible_text, y.visible_text) << what;
+        ASSERT_EQ(x.logprobs.has_value(), y.logprobs.has_value()) << what;
+        if (x.logprobs) {
+            EXPECT_TRUE(same_bits(x.logprobs->logprob, y.logprobs->logprob)) << what;
+            ASSERT_EQ(x.logprobs->top.size(), y.logprobs->top.size()) << what;
+            for (size_t k = 0; k < x.logprobs->top.size(); ++k) {
+                EXPECT_EQ(x.logprobs->top[k].id, y.logprobs->top[k].id) << what;
+                EXPECT_TRUE(same_bits(x.logprobs->top[k].logprob, y.logprobs->top[k].logprob)) << what;
+            }
         }
-        EXPECT_TRUE(same_bits(g.tokens[i].ms, h.tokens[i].ms)) << what;
-        expect_same_probe(g.tokens[i].probe, h.tokens[i].probe, what);
-        expect_same_metrics(a.run.token_metrics[i], b.run.token_metrics[i], what);
+        EXPECT_TRUE(same_bits(x.ms, y.ms)) << what;
+        expect_same_probe(x.probe, y.probe, what);
+        expect_same_metrics(x.metrics, y.metrics, what);
     }
-    ASSERT_EQ(b.run.token_metrics.size(), h.tokens.size());
+    EXPECT_EQ(a.trace.default_metric, b.trace.default_metric);
+
+    ASSERT_TRUE(a.trace.outcome && b.trace.outcome);
+    const RunOutcome& g = *a.trace.outcome;
+    const RunOutcome& h = *b.trace.outcome;
     EXPECT_EQ(g.text, h.text);
     EXPECT_EQ(g.stop_reason, h.stop_reason);
     EXPECT_TRUE(same_bits(g.prefill_ms, h.prefill_ms));
@@ -126,18 +130,9 @@ void expect_same(const Capture& a, const Capture& b) {
     EXPECT_EQ(g.n_decoded, h.n_decoded);
     EXPECT_EQ(g.reused_tokens, h.reused_tokens);
     EXPECT_EQ(g.evaluated_tokens, h.evaluated_tokens);
-    ASSERT_EQ(g.prompt_probes.size(), h.prompt_probes.size());
-    for (size_t i = 0; i < g.prompt_probes.size(); ++i) {
-        expect_same_probe(g.prompt_probes[i], h.prompt_probes[i], "prompt " + std::to_string(i));
-    }
-    ASSERT_EQ(a.run.prompt_metrics.size(), b.run.prompt_metrics.size());
-    for (size_t i = 0; i < a.run.prompt_metrics.size(); ++i) {
-        expect_same_metrics(a.run.prompt_metrics[i], b.run.prompt_metrics[i], "prompt " + std::to_string(i));
-    }
-    EXPECT_EQ(a.run.default_metric, b.run.default_metric);
 
-    const KvPoolStats& k = a.run.kv;
-    const KvPoolStats& l = b.run.kv;
+    const KvPoolStats& k = g.kv;
+    const KvPoolStats& l = h.kv;
     EXPECT_EQ(k.block_size, l.block_size);
     EXPECT_EQ(k.blocks_total, l.blocks_total);
     EXPECT_EQ(k.blocks_used, l.blocks_used);
@@ -154,15 +149,15 @@ void expect_same(const Capture& a, const Capture& b) {
         EXPECT_EQ(k.sequences[i].shared_blocks, l.sequences[i].shared_blocks);
         EXPECT_EQ(k.sequences[i].reused_tokens, l.sequences[i].reused_tokens);
     }
-    EXPECT_EQ(a.run.kv_blocks, b.run.kv_blocks);
-    ASSERT_EQ(a.kv_history.size(), b.kv_history.size());
-    for (size_t i = 0; i < a.kv_history.size(); ++i) {
-        EXPECT_EQ(a.kv_history[i].step, b.kv_history[i].step);
-        EXPECT_EQ(a.kv_history[i].blocks_used, b.kv_history[i].blocks_used);
-        EXPECT_EQ(a.kv_history[i].blocks_cached, b.kv_history[i].blocks_cached);
-        EXPECT_EQ(a.kv_history[i].blocks_free, b.kv_history[i].blocks_free);
-        EXPECT_EQ(a.kv_history[i].blocks_shared, b.kv_history[i].blocks_shared);
-        EXPECT_EQ(a.kv_history[i].sequences, b.kv_history[i].sequences);
+    EXPECT_EQ(g.kv_blocks, h.kv_blocks);
+    ASSERT_EQ(g.kv_history.size(), h.kv_history.size());
+    for (size_t i = 0; i < g.kv_history.size(); ++i) {
+        EXPECT_EQ(g.kv_history[i].step, h.kv_history[i].step);
+        EXPECT_EQ(g.kv_history[i].blocks_used, h.kv_history[i].blocks_used);
+        EXPECT_EQ(g.kv_history[i].blocks_cached, h.kv_history[i].blocks_cached);
+        EXPECT_EQ(g.kv_history[i].blocks_free, h.kv_history[i].blocks_free);
+        EXPECT_EQ(g.kv_history[i].blocks_shared, h.kv_history[i].blocks_shared);
+        EXPECT_EQ(g.kv_history[i].sequences, h.kv_history[i].sequences);
     }
 
     ASSERT_EQ(a.route.has_value(), b.route.has_value());
@@ -212,20 +207,38 @@ void expect_same(const Capture& a, const Capture& b) {
 
 TEST(Capture, SampleRecordsEveryMeasurement) {
     const Capture c = test::sample_capture();
-    ASSERT_EQ(c.run.generation.tokens.size(), 3u);
-    const TokenProbe& p = c.run.generation.tokens[2].probe;
+    const RunTrace& t = c.trace;
+    ASSERT_EQ(t.n_generated(), 3u);
+    const TokenProbe& p = t.generated()[2].probe;
     const size_t per_head = static_cast<size_t>(c.model.n_layer * c.model.n_head);
     EXPECT_EQ(p.head_norms.size(), per_head);
     EXPECT_EQ(p.dla.size(), per_head);
     EXPECT_EQ(p.gates.size(), static_cast<size_t>(c.model.n_layer * 4));
-    EXPECT_EQ(p.attention.size(), per_head * (c.prompt_tokens.size() + 2)); // position n_prompt + 1
-    EXPECT_TRUE(c.run.token_metrics[0].dla.has_value());
-    EXPECT_TRUE(c.run.token_metrics[0].gates.has_value());
-    EXPECT_EQ(c.run.generation.prompt_probes.size(), c.prompt_tokens.size());
-    EXPECT_FALSE(c.kv_history.empty());
-    EXPECT_EQ(c.run.kv_blocks.size(), static_cast<size_t>(c.run.kv.blocks_total));
-    EXPECT_EQ(c.settings.precision, Precision::Reference);
-    EXPECT_EQ(c.run.precision, Precision::Reference); // the settings' precision reached the run
+    EXPECT_EQ(p.attention.size(), per_head * (t.n_prompt + 2)); // position n_prompt + 1
+    EXPECT_TRUE(t.generated()[0].metrics.dla.has_value());
+    EXPECT_TRUE(t.generated()[0].metrics.gates.has_value());
+    for (const TraceToken& prompt : t.prompt()) {
+        EXPECT_EQ(prompt.probe.head_norms.size(), per_head);
+        EXPECT_TRUE(prompt.metrics.norm_share.has_value());
+        EXPECT_FALSE(prompt.generated);
+    }
+    for (const TraceToken& generated : t.generated()) EXPECT_TRUE(generated.generated && generated.logprobs);
+    ASSERT_TRUE(t.outcome);
+    EXPECT_FALSE(t.outcome->kv_history.empty());
+    EXPECT_EQ(t.outcome->kv_blocks.size(), static_cast<size_t>(t.outcome->kv.blocks_total));
+    EXPECT_EQ(t.spec.precision, Precision::Reference);
+    EXPECT_EQ(t.precision, Precision::Reference); // the spec's precision reached the run
+    EXPECT_EQ(t.default_metric, Metric::Gates);    // octet has a router
+}
+
+// A run still going has no outcome: there is nothing to capture yet, and saving says so.
+TEST(Capture, ARunWithoutAnOutcomeIsRefused) {
+    Capture c = test::sample_capture(1);
+    c.trace.outcome.reset();
+    auto bytes = serialize_capture(c);
+    ASSERT_FALSE(bytes.ok());
+    EXPECT_EQ(bytes.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(bytes.error().message.find("has not finished"), std::string::npos) << bytes.error().message;
 }
 
 TEST(Capture, RoundTripGivesBackEveryFieldBitForBit) {
@@ -266,9 +279,11 @@ TEST(Capture, VersionOneFileWithoutPrecisionReadsAsExact) {
     };
     auto old = file(1);
     ASSERT_TRUE(old.ok()) << old.error().message;
-    EXPECT_EQ(old->settings.precision, Precision::Exact);
+    EXPECT_EQ(old->trace.spec.precision, Precision::Exact);
+    EXPECT_EQ(old->trace.precision, Precision::Exact);
     Capture expected = c;
-    expected.settings.precision = Precision::Exact;
+    expected.trace.spec.precision = Precision::Exact;
+    expected.trace.precision = Precision::Exact;
     expect_same(expected, old.value()); // nothing else changes
     auto current = file(kCaptureFormatVersion);
     ASSERT_FALSE(current.ok());
@@ -279,12 +294,14 @@ TEST(Capture, VersionOneFileWithoutPrecisionReadsAsExact) {
 TEST(Capture, EveryPrecisionRoundTrips) {
     for (Precision p : {Precision::Reference, Precision::Exact}) {
         Capture c = test::sample_capture(1);
-        c.settings.precision = p;
+        c.trace.spec.precision = std::nullopt; // asked for the model's default …
+        c.trace.precision = p;                  // … which was p: the file says p
         auto bytes = serialize_capture(c).value();
         auto back = parse_capture({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, "p.octo");
         ASSERT_TRUE(back.ok()) << back.error().message;
-        EXPECT_EQ(back->settings.precision, p) << precision_name(p);
-        EXPECT_EQ(instrumented_request(back->settings, {1, 2}).precision, p) << "a replay asks for it";
+        EXPECT_EQ(back->trace.spec.precision, p) << precision_name(p);
+        EXPECT_EQ(back->trace.precision, p) << precision_name(p);
+        EXPECT_EQ(instrumented_request(back->trace.repeat_spec(), {1, 2}).precision, p) << "a replay asks for it";
     }
 }
 
@@ -302,31 +319,30 @@ TEST(Capture, EmptyOptionalPartsStayEmpty) {
 
 TEST(CaptureReplay, ComparesPromptAndEveryToken) {
     const Capture c = test::sample_capture(4);
-    std::vector<int32_t> prompt;
-    for (const auto& t : c.prompt_tokens) prompt.push_back(t.id);
-    GenerateResult same = c.run.generation;
-    ReplayComparison r = compare_replay(c, prompt, same);
+    const RunTrace& same = c.trace;
+    ReplayComparison r = compare_replay(c.trace, same);
     EXPECT_TRUE(r.identical);
     EXPECT_TRUE(r.prompt_identical);
     EXPECT_FALSE(r.first_divergence);
     EXPECT_EQ(r.tokens_compared, 4u);
 
-    GenerateResult changed = same;
-    changed.tokens[2].id += 1;
-    r = compare_replay(c, prompt, changed);
+    RunTrace changed = same;
+    changed.tokens[same.n_prompt + 2].id += 1;
+    r = compare_replay(c.trace, changed);
     EXPECT_FALSE(r.identical);
     EXPECT_EQ(r.first_divergence, 2u);
 
-    GenerateResult shorter = same;
-    shorter.tokens.resize(3);
-    r = compare_replay(c, prompt, shorter);
+    RunTrace shorter = same;
+    shorter.tokens.resize(same.n_prompt + 3);
+    r = compare_replay(c.trace, shorter);
     EXPECT_FALSE(r.identical);
     EXPECT_EQ(r.first_divergence, 3u);
     EXPECT_EQ(r.tokens_compared, 3u);
 
-    std::vector<int32_t> other_prompt = prompt;
-    other_prompt.push_back(5);
-    r = compare_replay(c, other_prompt, same);
+    RunTrace other_prompt = same;
+    other_prompt.tokens.insert(other_prompt.tokens.begin() + static_cast<std::ptrdiff_t>(same.n_prompt), TraceToken{.id = 5, .bytes = "x"});
+    other_prompt.n_prompt += 1;
+    r = compare_replay(c.trace, other_prompt);
     EXPECT_FALSE(r.identical);
     EXPECT_FALSE(r.prompt_identical);
     EXPECT_FALSE(r.first_divergence);

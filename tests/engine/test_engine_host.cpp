@@ -14,7 +14,9 @@
 
 #include "engine/core/sha256.h"
 #include "engine/host/engine_host.h"
+#include "engine/host/run_trace_events.h"
 #include "engine/model/synthetic_model.h"
+#include "tests/support/test_temp.h"
 
 namespace octo {
 namespace {
@@ -22,7 +24,7 @@ namespace {
 std::string write_model(const std::string& name, uint32_t seed) {
     SyntheticModelSpec spec;
     spec.seed = seed;
-    const std::string path = ::testing::TempDir() + "octoscope_engine_host_" + name;
+    const std::string path = test::test_temp_path(name);
     auto bytes = make_synthetic_model(spec).value();
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -70,7 +72,7 @@ const E* last(const std::vector<HostEvent>& events) {
 class EngineHostTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        data_ = ::testing::TempDir() + "octoscope_engine_host_data";
+        data_ = test::test_temp_path("data");
         std::filesystem::remove_all(data_);
         ::setenv("XDG_DATA_HOME", data_.c_str(), 1); // the model index goes here
     }
@@ -109,7 +111,7 @@ TEST_F(EngineHostTest, AnotherLoadWinsAndFailuresCarryTheirCode) {
     }));
     EXPECT_EQ(last<host_event::ModelIdentified>(ev.all())->identity.sha256, sha256_file(b).value());
 
-    ev.host().load_model(::testing::TempDir() + "octoscope_engine_host_missing.gguf", "cpu");
+    ev.host().load_model(test::test_temp_path("missing.gguf"), "cpu");
     ASSERT_TRUE(ev.wait([](const auto& all) { return last<host_event::LoadFailed>(all) != nullptr; }));
     EXPECT_EQ(last<host_event::LoadFailed>(ev.all())->error.code, ErrorCode::Io);
 }
@@ -124,6 +126,70 @@ TEST_F(EngineHostTest, ARunWithoutAModelFailsWithItsCode) {
     EXPECT_EQ(failed->run_id, id);
     EXPECT_EQ(failed->error.code, ErrorCode::InvalidArgument);
     EXPECT_EQ(failed->error.message, "no model is loaded");
+}
+
+// The trace the host's events build is the one a CLI run makes from its result: the same tokens,
+// probes, metrics and outcome (one description of a run, whoever ran it).
+TEST_F(EngineHostTest, EventsBuildTheTraceACliRunMakes) {
+    const std::string path = write_model("trace.gguf", 5);
+    RunSpec s;
+    s.prompt = "hello there";
+    s.max_tokens = 6;
+    s.stop_at_eog = false;
+    s.dla = true;
+
+    Events ev;
+    ev.host().load_model(path, "cpu");
+    const uint64_t id = ev.host().run(s);
+    ASSERT_TRUE(ev.wait([&](const auto& all) {
+        const auto* f = last<host_event::RunFinished>(all);
+        return f && f->run_id == id;
+    }));
+    std::optional<RunTrace> hosted;
+    for (const HostEvent& e : ev.all()) {
+        if (const auto* started = std::get_if<host_event::RunStarted>(&e); started && started->run_id == id) hosted = started->trace;
+        if (!hosted) continue;
+        if (const auto* p = std::get_if<host_event::PromptMeasured>(&e)) record_event(*hosted, *p);
+        if (const auto* t = std::get_if<host_event::Token>(&e)) record_event(*hosted, *t);
+        if (const auto* f = std::get_if<host_event::RunFinished>(&e)) record_event(*hosted, *f);
+    }
+    ASSERT_TRUE(hosted && hosted->outcome);
+
+    auto opened = open_model(path, {.backend = "cpu", .threads = 1});
+    ASSERT_TRUE(opened) << opened.error().message;
+    OpenedModel& m = opened.value();
+    auto prompt = build_prompt(m.model->file(), *m.tokenizer, prompt_spec(s)).value();
+    auto run = run_instrumented(*m.model, *m.backend, *m.tokenizer, m.map, *m.kv, instrumented_request(s, prompt.ids));
+    ASSERT_TRUE(run) << run.error().message;
+    const RunTrace direct = trace_of_run(s, prompt, *m.tokenizer, run.value(), m.kv->pool().history());
+
+    EXPECT_EQ(hosted->prompt_text, direct.prompt_text);
+    EXPECT_EQ(hosted->precision, direct.precision);
+    EXPECT_EQ(hosted->default_metric, direct.default_metric);
+    ASSERT_EQ(hosted->n_prompt, direct.n_prompt);
+    ASSERT_EQ(hosted->tokens.size(), direct.tokens.size());
+    EXPECT_EQ(direct.n_generated(), 6u);
+    for (size_t i = 0; i < direct.tokens.size(); ++i) {
+        const TraceToken& a = hosted->tokens[i];
+        const TraceToken& b = direct.tokens[i];
+        EXPECT_EQ(a.id, b.id) << i;
+        EXPECT_EQ(a.bytes, b.bytes) << i;
+        EXPECT_EQ(a.generated, b.generated) << i;
+        EXPECT_EQ(a.visible_text, b.visible_text) << i;
+        EXPECT_EQ(a.probe.head_norms, b.probe.head_norms) << i;
+        EXPECT_EQ(a.probe.dla, b.probe.dla) << i;
+        ASSERT_TRUE(a.metrics.norm_share && b.metrics.norm_share) << i;
+        EXPECT_EQ(*a.metrics.norm_share, *b.metrics.norm_share) << i;
+        ASSERT_TRUE(a.metrics.dla && b.metrics.dla) << i;
+        EXPECT_EQ(*a.metrics.dla, *b.metrics.dla) << i;
+        EXPECT_EQ(a.logprobs.has_value(), b.logprobs.has_value()) << i;
+    }
+    EXPECT_EQ(hosted->outcome->stop_reason, direct.outcome->stop_reason);
+    EXPECT_EQ(hosted->outcome->text, direct.outcome->text);
+    EXPECT_EQ(hosted->outcome->n_decoded, direct.outcome->n_decoded);
+    EXPECT_EQ(hosted->outcome->evaluated_tokens, direct.outcome->evaluated_tokens);
+    EXPECT_EQ(hosted->outcome->kv_blocks, direct.outcome->kv_blocks);
+    EXPECT_EQ(hosted->outcome->kv_history.size(), direct.outcome->kv_history.size());
 }
 
 // The workbench runs a spec as the CLI does: stop strings (a capture's too) end the run.
@@ -151,7 +217,7 @@ TEST_F(EngineHostTest, RunsHonourTheSpecsStopStrings) {
         const auto* f = last<host_event::RunFinished>(all);
         return f && f->run_id == stopped;
     }));
-    EXPECT_EQ(last<host_event::RunFinished>(ev.all())->stop_reason, StopReason::StopString);
+    EXPECT_EQ(last<host_event::RunFinished>(ev.all())->outcome.stop_reason, StopReason::StopString);
 }
 
 // Every queued run settles once: finished, failed, or dropped when a newer run replaced it.

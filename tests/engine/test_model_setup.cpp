@@ -9,12 +9,13 @@
 #include "engine/generation/instrumented_generation.h"
 #include "engine/host/model_setup.h"
 #include "engine/model/synthetic_model.h"
+#include "tests/support/test_temp.h"
 
 namespace octo {
 namespace {
 
 std::string write(const std::string& name, const std::vector<uint8_t>& bytes) {
-    const std::string path = ::testing::TempDir() + "octoscope_model_setup_" + name;
+    const std::string path = test::test_temp_path(name);
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return path;
@@ -78,10 +79,10 @@ TEST(ModelSetup, ARouterModelIsShownByItsGates) {
 }
 
 TEST(ModelSetup, ErrorsCarryTheirCodeAndNameTheFile) {
-    const auto missing = open_model(::testing::TempDir() + "octoscope_model_setup_missing.gguf", {.backend = "cpu"});
+    const auto missing = open_model(test::test_temp_path("missing.gguf"), {.backend = "cpu"});
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().code, ErrorCode::Io);
-    EXPECT_NE(missing.error().message.find("octoscope_model_setup_missing.gguf"), std::string::npos);
+    EXPECT_NE(missing.error().message.find("missing.gguf"), std::string::npos);
 
     const std::string garbage = write("garbage.gguf", {'G', 'G', 'U', 'F', 3, 0, 0, 0, 1, 2, 3});
     const auto bad = open_model(garbage, {.backend = "cpu"});

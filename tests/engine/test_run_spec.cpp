@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/capture/capture_io.h"
+#include "engine/capture/capture_payload.h"
 #include "engine/generation/run_spec.h"
 
 namespace octo {
@@ -48,14 +49,18 @@ TEST(RunSpec, EveryFieldReachesThePromptAndTheRequest) {
     EXPECT_FALSE(instrumented_request(RunSpec{}, {}).precision) << "no precision named: the model's default";
 }
 
-TEST(RunSpec, ACaptureMustSayWhichPrecisionItsRunTook) {
+// A run asked for "the model's default"; its capture names the precision the run took, so a
+// replay repeats it whatever the default is then.
+TEST(RunSpec, ACaptureStoresThePrecisionTheRunTook) {
     Capture c;
-    c.settings.precision = std::nullopt;
-    const auto refused = serialize_capture(c);
-    ASSERT_FALSE(refused);
-    EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument);
-    c.settings.precision = Precision::Reference;
-    EXPECT_TRUE(serialize_capture(c)) << "with it, the same (empty) capture is written";
+    c.trace.spec.precision = std::nullopt;
+    c.trace.precision = Precision::Reference;
+    c.trace.outcome.emplace();
+    EXPECT_EQ(encode_capture(c)["settings"]["precision"], "reference");
+    EXPECT_EQ(c.trace.repeat_spec().precision, Precision::Reference);
+    c.trace.precision = Precision::Exact;
+    EXPECT_EQ(encode_capture(c)["settings"]["precision"], "exact");
+    EXPECT_TRUE(serialize_capture(c)) << "an empty finished run is written";
 }
 
 } // namespace

@@ -157,8 +157,8 @@ void TestCaptures::roundTripRestoresEveryView() {
     QTRY_VERIFY_WITH_TIMEOUT(a.advisorPanel()->outputPrompt() == prompt, 10000);
     const RunRecord& run = *a.store().current();
     a.store().set_note(run.id, 2, QStringLiteral("the prompt's third token"));
-    a.store().set_note(run.id, static_cast<int>(run.n_prompt), QStringLiteral("first generated: 第一"));
-    a.store().select_token(static_cast<int>(run.n_prompt + 1));
+    a.store().set_note(run.id, static_cast<int>(run.n_prompt()), QStringLiteral("first generated: 第一"));
+    a.store().select_token(static_cast<int>(run.n_prompt() + 1));
     a.headHeatmap()->setScope(HeatmapScope::SelectedToken);
     QTest::qWait(2 * AdvisorPanel::kDebounceMs); // the prompt's findings are in
     QVERIFY(save_as(a, file));
@@ -171,11 +171,11 @@ void TestCaptures::roundTripRestoresEveryView() {
     QVERIFY(!b.store().model()); // nothing was loaded
     const RunRecord& back = *b.store().current();
     QVERIFY(back.capture);
-    QCOMPARE(back.n_prompt, run.n_prompt);
-    QCOMPARE(back.tokens.size(), run.tokens.size());
-    for (size_t i = 0; i < run.tokens.size(); ++i) {
-        const RunToken& x = run.tokens[i];
-        const RunToken& y = back.tokens[i];
+    QCOMPARE(back.n_prompt(), run.n_prompt());
+    QCOMPARE(back.tokens().size(), run.tokens().size());
+    for (size_t i = 0; i < run.tokens().size(); ++i) {
+        const TraceToken& x = run.tokens()[i];
+        const TraceToken& y = back.tokens()[i];
         QCOMPARE(y.id, x.id);
         QCOMPARE(y.bytes, x.bytes);
         QVERIFY(same_metrics(x.metrics, y.metrics));
@@ -187,19 +187,19 @@ void TestCaptures::roundTripRestoresEveryView() {
         QCOMPARE(y.ms, x.ms);
     }
     QCOMPARE(back.notes, run.notes);
-    QCOMPARE(run.precision, Precision::Exact); // octet's default, taken without a choice
-    QCOMPARE(back.precision, run.precision);
-    QCOMPARE(back.settings.precision, std::optional<Precision>(Precision::Exact)); // Re-run repeats it
-    QVERIFY(back.finished && run.finished);
-    QCOMPARE(back.finished->kv_history.size(), run.finished->kv_history.size());
-    for (size_t i = 0; i < run.finished->kv_history.size(); ++i) {
-        QCOMPARE(back.finished->kv_history[i].blocks_used, run.finished->kv_history[i].blocks_used);
-        QCOMPARE(back.finished->kv_history[i].step, run.finished->kv_history[i].step);
+    QCOMPARE(run.trace.precision, Precision::Exact); // octet's default, taken without a choice
+    QCOMPARE(back.trace.precision, run.trace.precision);
+    QCOMPARE(back.trace.repeat_spec().precision, std::optional<Precision>(Precision::Exact)); // Re-run repeats it
+    QVERIFY(back.trace.outcome && run.trace.outcome);
+    QCOMPARE(back.trace.outcome->kv_history.size(), run.trace.outcome->kv_history.size());
+    for (size_t i = 0; i < run.trace.outcome->kv_history.size(); ++i) {
+        QCOMPARE(back.trace.outcome->kv_history[i].blocks_used, run.trace.outcome->kv_history[i].blocks_used);
+        QCOMPARE(back.trace.outcome->kv_history[i].step, run.trace.outcome->kv_history[i].step);
     }
     QCOMPARE(b.kvView()->grid().blocks(), a.kvView()->grid().blocks());
     QCOMPARE(b.findChild<LatencyView*>()->summary(), a.findChild<LatencyView*>()->summary());
     // The heatmap of the same selected token, and of the generated mean.
-    b.store().select_token(static_cast<int>(run.n_prompt + 1));
+    b.store().select_token(static_cast<int>(run.n_prompt() + 1));
     b.headHeatmap()->setScope(HeatmapScope::SelectedToken);
     QVERIFY(same_cells(heatmap_cells(*b.headHeatmap()), heatmap_cells(*a.headHeatmap())));
     QVERIFY(!std::isnan(b.headHeatmap()->cell(0, 0)));
@@ -264,7 +264,7 @@ void TestCaptures::corruptAndFutureCapturesGiveAnError() {
     }
     QVERIFY(w.captureController()->lastError().contains(QStringLiteral("version"))); // the future one says why
     QVERIFY(open_in(w, good)); // still usable
-    QCOMPARE(QString::fromStdString(w.store().current()->settings.prompt), QStringLiteral("Hello"));
+    QCOMPARE(QString::fromStdString(w.store().current()->trace.spec.prompt), QStringLiteral("Hello"));
 }
 
 void TestCaptures::rerunIsIdenticalOnTheCpu() {
@@ -279,10 +279,10 @@ void TestCaptures::rerunIsIdenticalOnTheCpu() {
         s.sampling.seed = 1234;
         s.precision = Precision::Reference; // not octet's default: the re-run must take it from the capture
         QVERIFY(runAndWait(w, s));
-        QCOMPARE(w.store().current()->precision, Precision::Reference);
+        QCOMPARE(w.store().current()->trace.precision, Precision::Reference);
         QVERIFY(save_as(w, file));
     }
-    QCOMPARE(open_capture(file.toStdString()).value().settings.precision, Precision::Reference);
+    QCOMPARE(open_capture(file.toStdString()).value().trace.precision, Precision::Reference);
     MainWindow w;
     w.captureController()->setDialogsEnabled(false);
     w.show();
@@ -293,7 +293,7 @@ void TestCaptures::rerunIsIdenticalOnTheCpu() {
     QVERIFY(w.store().model());
     QVERIFY(reported.first().at(1).toBool());
     QVERIFY(w.captureController()->lastComparison()->identical);
-    QCOMPARE(w.store().runs().back().precision, Precision::Reference);
+    QCOMPARE(w.store().runs().back().trace.precision, Precision::Reference);
     QCOMPARE(w.captureController()->lastComparison()->recorded_tokens, size_t{8});
     QVERIFY(w.captureController()->lastReport().contains(QStringLiteral("identical")));
     QVERIFY(w.presenterPanel()->reportLabel()->text().contains(QStringLiteral("identical")));
@@ -311,8 +311,8 @@ void TestCaptures::rerunReportsTheFirstDivergence() {
         QVERIFY(save_as(w, file));
     }
     Capture c = open_capture(file.toStdString()).value();
-    c.settings.disabled.fill(true);
-    c.settings.disabled[0] = false;
+    c.trace.spec.disabled.fill(true);
+    c.trace.spec.disabled[0] = false;
     QVERIFY(save_capture(c, file.toStdString()));
     MainWindow w;
     w.captureController()->setDialogsEnabled(false);
@@ -328,9 +328,9 @@ void TestCaptures::rerunReportsTheFirstDivergence() {
     QVERIFY(w.captureController()->lastReport().contains(QStringLiteral("generated token %1").arg(i)));
     const RunRecord* now = w.store().current();
     QVERIFY(now && !now->capture);
-    QCOMPARE(w.store().selected_token(), static_cast<int>(now->n_prompt + i));
-    QVERIFY(now->tokens[now->n_prompt + i].id != c.run.generation.tokens[i].id);
-    for (size_t k = 0; k < i; ++k) QCOMPARE(now->tokens[now->n_prompt + k].id, c.run.generation.tokens[k].id);
+    QCOMPARE(w.store().selected_token(), static_cast<int>(now->n_prompt() + i));
+    QVERIFY(now->tokens()[now->n_prompt() + i].id != c.trace.generated()[i].id);
+    for (size_t k = 0; k < i; ++k) QCOMPARE(now->tokens()[now->n_prompt() + k].id, c.trace.generated()[k].id);
 }
 
 void TestCaptures::missingModelAsksForTheFile() {
@@ -423,7 +423,7 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     QCOMPARE(out.value(QStringLiteral("precision")).toString(), QStringLiteral("reference"));
     const RunRecord& run = *w.store().current();
     QCOMPARE(static_cast<size_t>(ids.size()), run.n_generated());
-    for (size_t i = 0; i < run.n_generated(); ++i) QCOMPARE(ids[static_cast<qsizetype>(i)].toInt(), run.tokens[run.n_prompt + i].id);
+    for (size_t i = 0; i < run.n_generated(); ++i) QCOMPARE(ids[static_cast<qsizetype>(i)].toInt(), run.tokens()[run.n_prompt() + i].id);
 }
 
 void TestCaptures::scrubberMovesEveryView() {
@@ -437,7 +437,7 @@ void TestCaptures::scrubberMovesEveryView() {
     w.headHeatmap()->setScope(HeatmapScope::SelectedToken);
     w.store().set_metric(Metric::NormShare); // the heatmap shows head norms
     TimelineScrubber* timeline = w.timeline();
-    QCOMPARE(timeline->slider()->maximum(), static_cast<int>(run.tokens.size()) - 1);
+    QCOMPARE(timeline->slider()->maximum(), static_cast<int>(run.tokens().size()) - 1);
     timeline->slider()->setValue(0);
     QCOMPARE(w.store().selected_token(), 0);
     // The window's own actions carry the shortcuts (Alt+Left / Alt+Right work wherever the focus is).
@@ -454,20 +454,20 @@ void TestCaptures::scrubberMovesEveryView() {
     shortcut("Alt+Left")->trigger();
     QCOMPARE(w.store().selected_token(), 1);
     QCOMPARE(timeline->slider()->value(), 1);
-    for (int index : {1, static_cast<int>(run.n_prompt) + 2}) {
+    for (int index : {1, static_cast<int>(run.n_prompt()) + 2}) {
         timeline->slider()->setValue(index);
         QCOMPARE(w.store().selected_token(), index);
-        const std::vector<float>& norms = run.tokens[static_cast<size_t>(index)].probe.head_norms;
+        const std::vector<float>& norms = run.tokens()[static_cast<size_t>(index)].probe.head_norms;
         QCOMPARE(w.headHeatmap()->cell(3, 5), double(norms[3 * 8 + 5])); // the heatmap shows that token
         QVERIFY(w.presenterPanel()->tokenLabel()->text().startsWith(QStringLiteral("Token %1 of").arg(index)));
         QCOMPARE(w.findChild<SubsystemStripView*>()->cursor(), index);
     }
     timeline->stepForward();
-    QCOMPARE(w.store().selected_token(), static_cast<int>(run.n_prompt) + 3);
+    QCOMPARE(w.store().selected_token(), static_cast<int>(run.n_prompt()) + 3);
     // The heatmap follows the scrubber: two tokens, two different maps.
     timeline->slider()->setValue(1);
     const auto first = heatmap_cells(*w.headHeatmap());
-    timeline->slider()->setValue(static_cast<int>(run.tokens.size()) - 1);
+    timeline->slider()->setValue(static_cast<int>(run.tokens().size()) - 1);
     QVERIFY(!same_cells(heatmap_cells(*w.headHeatmap()), first));
 }
 
@@ -483,12 +483,12 @@ void TestCaptures::notesEditUndoAndRoundTrip() {
     w.timeline()->slider()->setValue(3);
     QTest::keyClicks(presenter->noteEditor(), QStringLiteral("Look at this token"));
     QCOMPARE(run.notes.at(3), QStringLiteral("Look at this token"));
-    w.timeline()->slider()->setValue(static_cast<int>(run.n_prompt));
+    w.timeline()->slider()->setValue(static_cast<int>(run.n_prompt()));
     QVERIFY(presenter->noteEditor()->toPlainText().isEmpty());
     QTest::keyClicks(presenter->noteEditor(), QStringLiteral("generated"));
     QCOMPARE(presenter->noteList()->count(), 2);
     presenter->undoStack()->undo(); // the second note, typed in one go, goes at once
-    QCOMPARE(run.notes.count(static_cast<int64_t>(run.n_prompt)), size_t{0});
+    QCOMPARE(run.notes.count(static_cast<int64_t>(run.n_prompt())), size_t{0});
     presenter->undoStack()->undo();
     QCOMPARE(run.notes.count(3), size_t{0});
     QCOMPARE(w.store().selected_token(), 3); // undo shows the token it changed
@@ -541,7 +541,7 @@ void TestCaptures::thousandTokenCaptureTimes() {
     s.stop_at_eog = false;
     QVERIFY(runAndWait(w, s));
     QCOMPARE(w.store().current()->n_generated(), size_t{1000});
-    const size_t n = w.store().current()->tokens.size();
+    const size_t n = w.store().current()->tokens().size();
     StallMonitor stalls;
     QElapsedTimer t;
     t.start();
@@ -556,7 +556,7 @@ void TestCaptures::thousandTokenCaptureTimes() {
     QVERIFY(open_in(b, path("long.octo")));
     const qint64 open_ms = t.elapsed();
     const double open_stall = stalls.worstMs();
-    QCOMPARE(b.store().current()->tokens.size(), n);
+    QCOMPARE(b.store().current()->tokens().size(), n);
     qInfo("%zu tokens (1000 generated, %d layers x %d heads): capture %lld bytes; save %lld ms (UI thread stalled at most %.0f ms), "
           "open %lld ms (stalled at most %.0f ms)",
           n, int(spec.n_layer), int(spec.n_head), static_cast<long long>(QFileInfo(path("long.octo")).size()),

@@ -135,7 +135,7 @@ void TestWorkbench::tokenViewMatchesTheCli() {
     const QJsonObject j = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
     const QJsonArray ids = j["generated_ids"].toArray();
     QCOMPARE(static_cast<qsizetype>(run->n_generated()), ids.size());
-    for (qsizetype i = 0; i < ids.size(); ++i) QCOMPARE(run->tokens[run->n_prompt + static_cast<size_t>(i)].id, ids[i].toInt());
+    for (qsizetype i = 0; i < ids.size(); ++i) QCOMPARE(run->tokens()[run->n_prompt() + static_cast<size_t>(i)].id, ids[i].toInt());
     QString text = j["text"].toString();
     text.replace(QChar('\n'), QStringLiteral("↵"));
     text.replace(QChar('\t'), QStringLiteral("→"));
@@ -152,7 +152,7 @@ void TestWorkbench::heatmapCellsAreTheEnginesValues() {
     QVERIFY(loadInto(w, model_));
     QVERIFY(runAndWait(w, QStringLiteral("abc"), 3));
     const RunRecord* run = w.store().current();
-    QVERIFY(run && run->n_prompt >= 3);
+    QVERIFY(run && run->n_prompt() >= 3);
     const int token = 2; // a prompt token: its own position's values
     w.store().select_token(token);
     w.headHeatmap()->setScope(HeatmapScope::SelectedToken);
@@ -164,7 +164,7 @@ void TestWorkbench::heatmapCellsAreTheEnginesValues() {
     o.instrument.head_norms = true;
     auto session = Session::create(*model, *backend, o).value();
     std::vector<int32_t> prompt;
-    for (size_t i = 0; i < run->n_prompt; ++i) prompt.push_back(run->tokens[i].id);
+    for (size_t i = 0; i < run->n_prompt(); ++i) prompt.push_back(run->tokens()[i].id);
     QVERIFY(session->eval(prompt));
     const TokenProbe& want = session->probes()[token];
     const int n_head = static_cast<int>(model->params().n_head);
@@ -191,10 +191,10 @@ void TestWorkbench::switchesRecordAndChangeTheMask() {
     QVERIFY(settled.wait(60000));
     QCOMPARE(w.runs().lastSubmitted().disabled[2], true);
     const RunRecord* run = w.store().current();
-    QCOMPARE(run->settings.disabled[2], true); // the history records it
+    QCOMPARE(run->trace.spec.disabled[2], true); // the history records it
     QCOMPARE(w.store().runs().size(), size_t{2});
-    for (size_t i = run->n_prompt; i < run->tokens.size(); ++i) {
-        const auto& share = run->tokens[i].metrics.norm_share;
+    for (size_t i = run->n_prompt(); i < run->tokens().size(); ++i) {
+        const auto& share = run->tokens()[i].metrics.norm_share;
         QVERIFY(share);
         QCOMPARE((*share)[2], 0.0f); // the engine zeroed rte-c's heads
     }
@@ -220,9 +220,9 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
     const RunRecord* by_default = w.store().current();
     QVERIFY(by_default && by_default->n_generated() >= 1);
-    QVERIFY(!by_default->settings.precision);
-    QCOMPARE(by_default->precision, Precision::Reference); // the model's default, as the engine took it
-    const double reference_logprob = by_default->tokens[by_default->n_prompt].logprobs->logprob;
+    QVERIFY(!by_default->trace.spec.precision);
+    QCOMPARE(by_default->trace.precision, Precision::Reference); // the model's default, as the engine took it
+    const double reference_logprob = by_default->tokens()[by_default->n_prompt()].logprobs->logprob;
 
     const int exact = box->findText(precision_label(Precision::Exact));
     QVERIFY(exact > 0);
@@ -232,10 +232,10 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     QCOMPARE(w.runs().lastSubmitted().precision, std::optional<Precision>(Precision::Exact));
     const RunRecord* run = w.store().current();
     QVERIFY(run && run->n_generated() >= 1);
-    QCOMPARE(run->precision, Precision::Exact);
-    QVERIFY(run->tokens[run->n_prompt].logprobs->logprob != reference_logprob); // Q8_0 activations or not
-    QCOMPARE(capture_settings_of(*run).precision, Precision::Exact);
-    QCOMPARE(capture_settings_of(*by_default).precision, Precision::Reference); // what it took, not "default"
+    QCOMPARE(run->trace.precision, Precision::Exact);
+    QVERIFY(run->tokens()[run->n_prompt()].logprobs->logprob != reference_logprob); // Q8_0 activations or not
+    QCOMPARE(run->trace.repeat_spec().precision, Precision::Exact);
+    QCOMPARE(by_default->trace.repeat_spec().precision, Precision::Reference); // what it took, not "default"
 
     // Remembered with the other settings (QSettings), the default as well.
     QSettings st(dir_.filePath("precision.ini"), QSettings::IniFormat);
@@ -248,7 +248,7 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     other.load(st); // it held exact
     QVERIFY(!other.settings().precision);
     // A run from the history puts its choice back.
-    w.promptPanel()->restore(run->settings);
+    w.promptPanel()->restore(run->trace.spec);
     QCOMPARE(box->currentIndex(), exact);
 }
 
@@ -269,12 +269,12 @@ void TestWorkbench::cancelStopsTheStream() {
     QVERIFY(settled.wait(30000));
     const RunRecord* run = w.store().current();
     QCOMPARE(run->state, RunState::Cancelled);
-    const size_t at_ack = run->tokens.size();
+    const size_t at_ack = run->tokens().size();
     QVERIFY(run->n_generated() < 3000);
     QSignalSpy after(&w.store(), &RunStore::tokensAppended);
     after.wait(300); // nothing may follow the acknowledgement (at most one straggling token)
     QVERIFY(after.count() <= 1);
-    QVERIFY(w.store().current()->tokens.size() <= at_ack + 1);
+    QVERIFY(w.store().current()->tokens().size() <= at_ack + 1);
 }
 
 // Running is derived from the runs the engine queued and settled (RunStore::running), not set by
@@ -300,7 +300,7 @@ void TestWorkbench::runningStateFollowsTheStore() {
     QVERIFY(running.count() >= 2);
     QCOMPARE(running.first().first().toBool(), true);
     QCOMPARE(running.last().first().toBool(), false);
-    QCOMPARE(w.store().current()->settings.prompt, std::string("three"));
+    QCOMPARE(w.store().current()->trace.spec.prompt, std::string("three"));
     QCOMPARE(w.store().current()->state, RunState::Finished);
     QCOMPARE(w.runs().lastSubmitted().prompt, std::string("three"));
 }
@@ -413,11 +413,11 @@ void TestWorkbench::exportsWriteTheRun() {
     QVERIFY(j.open(QIODevice::ReadOnly));
     const QJsonObject doc = QJsonDocument::fromJson(j.readAll()).object();
     const RunRecord* run = w.store().current();
-    QCOMPARE(static_cast<size_t>(doc["tokens"].toArray().size()), run->tokens.size());
-    QCOMPARE(doc["tokens"].toArray().last().toObject()["id"].toInt(), run->tokens.back().id);
+    QCOMPARE(static_cast<size_t>(doc["tokens"].toArray().size()), run->tokens().size());
+    QCOMPARE(doc["tokens"].toArray().last().toObject()["id"].toInt(), run->tokens().back().id);
     QFile c(csv);
     QVERIFY(c.open(QIODevice::ReadOnly));
-    QCOMPARE(static_cast<size_t>(c.readAll().count('\n')), run->tokens.size() + 1); // header + one row per token
+    QCOMPARE(static_cast<size_t>(c.readAll().count('\n')), run->tokens().size() + 1); // header + one row per token
     QVERIFY(QDir().mkpath(plots));
     QVERIFY(w.exportPlots(plots));
     QVERIFY(QFileInfo::exists(QDir(plots).filePath("headHeatmapPlot.png")));
@@ -465,7 +465,7 @@ void TestWorkbench::advisorSuggestsAppliesAndCompares() {
     QVERIFY(c.has_value());
     const RunRecord* b = w.store().current();
     QVERIFY(b);
-    QCOMPARE(QString::fromStdString(b->settings.prompt), w.promptPanel()->editor()->toPlainText());
+    QCOMPARE(QString::fromStdString(b->trace.spec.prompt), w.promptPanel()->editor()->toPlainText());
     QVERIFY(w.compareView()->summary().contains(QStringLiteral("rte-a.vague_time")));
     QVERIFY(w.compareView()->sideA()->toPlainText().contains(prompt));
     QCOMPARE(c->logprob_delta.size(), std::min(c->logprob_delta.size(), b->n_generated()));
@@ -500,7 +500,7 @@ void TestWorkbench::consistencyRunReports() {
     // Three runs with seeds s, s+1, s+2 are in the history.
     QVERIFY(w.store().runs().size() >= 3);
     const auto& runs = w.store().runs();
-    QCOMPARE(runs[runs.size() - 1].settings.sampling.seed, runs[runs.size() - 3].settings.sampling.seed + 2);
+    QCOMPARE(runs[runs.size() - 1].trace.spec.sampling.seed, runs[runs.size() - 3].trace.spec.sampling.seed + 2);
 }
 
 void TestWorkbench::outputChecksUnderlineTheOutput() {
@@ -526,7 +526,7 @@ namespace {
 
 std::vector<int32_t> generatedIds(const RunRecord& run) {
     std::vector<int32_t> ids;
-    for (size_t i = run.n_prompt; i < run.tokens.size(); ++i) ids.push_back(run.tokens[i].id);
+    for (size_t i = run.n_prompt(); i < run.tokens().size(); ++i) ids.push_back(run.tokens()[i].id);
     return ids;
 }
 

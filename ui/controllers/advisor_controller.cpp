@@ -59,7 +59,7 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
     connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
     connect(&store_, &RunStore::runFinished, this, [this] {
         const RunRecord* r = store_.current();
-        if (r && r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->settings.prompt), r->generated_text());
+        if (r && r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->trace.spec.prompt), r->generated_text());
     });
 }
 
@@ -72,7 +72,7 @@ void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QStrin
 void AdvisorController::compareWithShown() {
     const RunSpec b = current_settings_();
     const RunRecord* shown = store_.current();
-    const RunSpec a = shown ? shown->settings : b;
+    const RunSpec a = shown ? shown->trace.spec : b;
     compare(a, b, settings_change(a, b));
 }
 
@@ -113,8 +113,8 @@ void AdvisorController::reportConsistency(const std::vector<quint64>& ids) {
         SampledRun s;
         SubsystemValues sum = {};
         bool measured = r->n_generated() > 0;
-        for (size_t i = r->n_prompt; i < r->tokens.size(); ++i) {
-            const RunToken& t = r->tokens[i];
+        for (size_t i = r->n_prompt(); i < r->tokens().size(); ++i) {
+            const TraceToken& t = r->tokens()[i];
             s.pieces.push_back(t.bytes);
             s.logprobs.push_back(t.logprobs ? t.logprobs->logprob : 0.0);
             if (const auto& shares = t.metrics.get(store_.metric())) {

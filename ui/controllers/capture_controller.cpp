@@ -42,7 +42,7 @@ Status write_png(const QString& path, const QPixmap& pixmap) {
     return write_file_atomic(local_path(path), std::string_view(png.constData(), static_cast<size_t>(png.size())));
 }
 
-QString token_text(const RunToken& t) {
+QString token_text(const TraceToken& t) {
     return QStringLiteral("%1 “%2”").arg(t.id).arg(QString::fromUtf8(t.bytes.data(), static_cast<qsizetype>(t.bytes.size())));
 }
 
@@ -130,7 +130,7 @@ Result<Capture> CaptureController::captureShown() {
     context.backend = m.backend;
     context.device = system_info().cpu.toStdString();
     context.head_map = m.head_map;
-    const QString prompt = QString::fromStdString(r->settings.prompt);
+    const QString prompt = QString::fromStdString(r->trace.spec.prompt);
     context.route = store_.route_for(prompt);
     context.findings = store_.findings_for(prompt);
     return capture_of_record(*r, context);
@@ -195,9 +195,9 @@ void CaptureController::openCapture(const QString& path) {
 }
 
 void CaptureController::show(const QString& path, RunRecord record) {
-    const QString prompt = QString::fromStdString(record.settings.prompt);
-    prompt_.restore(record.settings);
-    switches_.restore(record.settings);
+    const QString prompt = QString::fromStdString(record.trace.spec.prompt);
+    prompt_.restore(record.trace.spec);
+    switches_.restore(record.trace.spec);
     const std::shared_ptr<const CaptureOrigin> origin = record.capture;
     store_.add_run(std::move(record));
     const RunRecord* shown = store_.current();
@@ -206,7 +206,7 @@ void CaptureController::show(const QString& path, RunRecord record) {
     emit captureOpened(path); // the status bar's capture label shows it from now on
     window_->statusBar()->showMessage(tr("Opened the capture %1: %2 tokens of %3, shown without the model")
                                           .arg(QFileInfo(path).fileName())
-                                          .arg(shown->tokens.size())
+                                          .arg(shown->tokens().size())
                                           .arg(text(origin->model.name)),
                                       10000);
 }
@@ -251,7 +251,7 @@ void CaptureController::rerunOn(const QString& model_path) {
 }
 
 void CaptureController::submitRerun() {
-    const RunSpec& settings = rerun_of_->capture->settings;
+    const RunSpec settings = rerun_of_->trace.repeat_spec();
     disconnect(rerun_wait_);
     rerun_id_ = bridge_.run(settings);
     rerun_wait_ = connect(&store_, &RunStore::runSettled, this, [this](quint64 id) {
@@ -269,21 +269,7 @@ void CaptureController::reportRerun(quint64 run_id) {
         return;
     }
     const RunRecord& was = *rerun_of_;
-    Capture recorded;
-    for (size_t i = 0; i < was.n_prompt; ++i) recorded.prompt_tokens.push_back({was.tokens[i].id, was.tokens[i].bytes});
-    const auto generated = [](const RunRecord& r, std::vector<TokenEvent>& out) {
-        for (size_t i = r.n_prompt; i < r.tokens.size(); ++i) {
-            TokenEvent e;
-            e.id = r.tokens[i].id;
-            out.push_back(std::move(e));
-        }
-    };
-    generated(was, recorded.run.generation.tokens);
-    GenerateResult replay;
-    generated(*now, replay.tokens);
-    std::vector<int32_t> prompt_ids;
-    for (size_t i = 0; i < now->n_prompt; ++i) prompt_ids.push_back(now->tokens[i].id);
-    const ReplayComparison cmp = compare_replay(recorded, prompt_ids, replay);
+    const ReplayComparison cmp = compare_replay(was.trace, now->trace);
     last_comparison_ = cmp;
     QString report;
     if (cmp.identical) {
@@ -292,12 +278,12 @@ void CaptureController::reportRerun(quint64 run_id) {
         report = tr("Re-run differs: the prompt tokenized differently; the generated tokens are the same.");
     } else {
         const size_t i = *cmp.first_divergence;
-        const QString before = was.n_prompt + i < was.tokens.size() ? token_text(was.tokens[was.n_prompt + i]) : tr("(ended)");
-        const QString after = now->n_prompt + i < now->tokens.size() ? token_text(now->tokens[now->n_prompt + i]) : tr("(ended)");
+        const QString before = was.n_prompt() + i < was.tokens().size() ? token_text(was.tokens()[was.n_prompt() + i]) : tr("(ended)");
+        const QString after = now->n_prompt() + i < now->tokens().size() ? token_text(now->tokens()[now->n_prompt() + i]) : tr("(ended)");
         report = tr("Re-run differs: first divergence at generated token %1 — recorded %2, now %3.").arg(i).arg(before, after);
-        if (store.current() && store.current()->id == run_id) store.select_token(static_cast<int>(now->n_prompt + i));
+        if (store.current() && store.current()->id == run_id) store.select_token(static_cast<int>(now->n_prompt() + i));
     }
-    const QString unrepeatable = unrepeatable_settings(was.capture->settings, store.model() ? store.model()->n_ctx : 0);
+    const QString unrepeatable = unrepeatable_settings(was.trace.spec, store.model() ? store.model()->n_ctx : 0);
     if (!unrepeatable.isEmpty()) report += tr(" The workbench did not repeat %1; `octoscope-cli replay` does.").arg(unrepeatable);
     last_report_ = report;
     window_->statusBar()->showMessage(report, 30000);

@@ -28,7 +28,7 @@ void RunController::runPrompt() { submit(editorSpec()); }
 
 void RunController::rerun() {
     const RunRecord* r = store_.current();
-    RunSpec s = r ? r->settings : prompt_.settings();
+    RunSpec s = r ? r->trace.spec : prompt_.settings();
     switches_.apply(s);
     submit(s);
 }

@@ -23,19 +23,19 @@ void HistoryPanel::refresh() {
         const RunRecord& r = *it;
         QStringList off;
         for (int s = 0; s < kSubsystemCount; ++s) {
-            if (r.settings.disabled[static_cast<size_t>(s)]) off << subsystem_id(s);
+            if (r.trace.spec.disabled[static_cast<size_t>(s)]) off << subsystem_id(s);
         }
         QString state = r.state == RunState::Running ? tr("running")
                         : r.state == RunState::Failed ? tr("failed")
                         : r.state == RunState::Cancelled ? tr("cancelled")
                                                          : tr("%1 tokens").arg(r.n_generated());
         const QString label = r.capture ? tr("capture %1").arg(QFileInfo(r.capture->path).fileName()) : tr("#%1").arg(r.id);
-        QString text = tr("%1 %2 — %3").arg(label, QString::fromStdString(r.settings.prompt).left(40).simplified(), state);
-        if (!off.isEmpty()) text += tr(" [off: %1, %2]").arg(off.join(QStringLiteral(",")), ablation_mode_label(r.settings.ablation_mode));
+        QString text = tr("%1 %2 — %3").arg(label, QString::fromStdString(r.trace.spec.prompt).left(40).simplified(), state);
+        if (!off.isEmpty()) text += tr(" [off: %1, %2]").arg(off.join(QStringLiteral(",")), ablation_mode_label(r.trace.spec.ablation_mode));
         auto* item = new QListWidgetItem(text, this);
         item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(r.id));
-        item->setToolTip(r.error.isEmpty() ? tr("%1\nPrecision: %2").arg(QString::fromStdString(r.settings.prompt),
-                                                                       precision_label(r.precision))
+        item->setToolTip(r.error.isEmpty() ? tr("%1\nPrecision: %2").arg(QString::fromStdString(r.trace.spec.prompt),
+                                                                       precision_label(r.trace.precision))
                                            : r.error);
     }
 }

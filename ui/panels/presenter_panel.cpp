@@ -20,7 +20,7 @@ namespace octo::ui {
 
 namespace {
 
-QString token_text(const RunToken& t) {
+QString token_text(const TraceToken& t) {
     return QString::fromUtf8(t.bytes.data(), static_cast<qsizetype>(t.bytes.size())).replace(QLatin1Char('\n'), QStringLiteral("↵"));
 }
 
@@ -133,17 +133,17 @@ void PresenterPanel::edited() {
 void PresenterPanel::refresh() {
     const RunRecord* r = store_.current();
     const int s = store_.selected_token();
-    const bool on_token = r && s >= 0 && s < static_cast<int>(r->tokens.size());
+    const bool on_token = r && s >= 0 && s < static_cast<int>(r->tokens().size());
     note_->setEnabled(on_token);
     QString note;
     if (!on_token) {
         token_->setText(r ? tr("No token selected: step with the timeline (Alt+Left / Alt+Right).") : tr("No run shown."));
     } else {
-        const RunToken& t = r->tokens[static_cast<size_t>(s)];
-        const bool generated = static_cast<size_t>(s) >= r->n_prompt;
+        const TraceToken& t = r->tokens()[static_cast<size_t>(s)];
+        const bool generated = static_cast<size_t>(s) >= r->n_prompt();
         QString line = tr("Token %1 of %2, %3: “%4” (id %5)")
                            .arg(s)
-                           .arg(r->tokens.size() - 1)
+                           .arg(r->tokens().size() - 1)
                            .arg(generated ? tr("generated") : tr("prompt"), token_text(t))
                            .arg(t.id);
         if (t.logprobs) line += tr(", p = %1").arg(std::exp(double(t.logprobs->logprob)), 0, 'f', 3);
@@ -168,8 +168,8 @@ void PresenterPanel::refreshList() {
     const RunRecord* r = store_.current();
     if (!r) return;
     for (const auto& [index, note] : r->notes) {
-        if (index < 0 || static_cast<size_t>(index) >= r->tokens.size()) continue;
-        auto* item = new QListWidgetItem(tr("%1 “%2”: %3").arg(index).arg(token_text(r->tokens[static_cast<size_t>(index)]), note.simplified()), list_);
+        if (index < 0 || static_cast<size_t>(index) >= r->tokens().size()) continue;
+        auto* item = new QListWidgetItem(tr("%1 “%2”: %3").arg(index).arg(token_text(r->tokens()[static_cast<size_t>(index)]), note.simplified()), list_);
         item->setData(Qt::UserRole, static_cast<int>(index));
     }
 }

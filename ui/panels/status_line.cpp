@@ -39,8 +39,8 @@ void StatusLine::update() {
                          .arg(locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),
                               locale.formattedDataSize(static_cast<qint64>(m->kv_bytes))));
     const RunRecord* r = store_.current();
-    if (r && r->finished && r->finished->decode_ms > 0) {
-        speed_->setText(tr("%1 tokens/s").arg(1000.0 * double(r->finished->n_decoded) / r->finished->decode_ms, 0, 'f', 1));
+    if (r && r->trace.outcome && r->trace.outcome->decode_ms > 0) {
+        speed_->setText(tr("%1 tokens/s").arg(1000.0 * double(r->trace.outcome->n_decoded) / r->trace.outcome->decode_ms, 0, 'f', 1));
     }
 }
 

@@ -11,21 +11,6 @@
 
 namespace octo::ui {
 
-// What a capture holds beside the run itself (the run's own record knows none of it).
-struct CaptureContext {
-    CaptureModel model;
-    std::string app_version;
-    std::string backend;
-    std::string device;
-    std::optional<HeadMap> head_map;
-    std::optional<RouteDecision> route;
-    std::vector<Finding> findings;
-};
-
-// What a capture of the run records: its spec (a run opened from a capture keeps the capture's)
-// with the precision it took.
-RunSpec capture_settings_of(const RunRecord& run);
-
 // The run's capture: tokens, probes, metrics, timing, KV pool and history, notes.
 Capture capture_of_record(const RunRecord& run, const CaptureContext& context);
 

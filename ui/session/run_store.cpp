@@ -1,5 +1,6 @@
 #include "ui/session/run_store.h"
 
+#include "engine/host/run_trace_events.h"
 #include "ui/support/engine_labels.h"
 
 namespace octo::ui {
@@ -12,8 +13,7 @@ template <class... Fs> Visitor(Fs...) -> Visitor<Fs...>;
 } // namespace
 
 QString RunRecord::generated_text() const {
-    std::string bytes;
-    for (size_t i = n_prompt; i < tokens.size(); ++i) bytes += tokens[i].bytes;
+    const std::string bytes = trace.generated_bytes();
     return QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
 }
 
@@ -93,12 +93,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::RunStarted& e) {
                            RunRecord r;
                            r.id = e.run_id;
-                           r.settings = e.settings;
-                           r.precision = e.precision;
-                           r.prompt_text = QString::fromStdString(e.prompt_text);
-                           for (const TokenPiece& p : e.prompt) r.tokens.push_back(RunToken{p.id, p.bytes});
-                           r.n_prompt = e.prompt.size();
-                           r.default_metric = model_ ? model_->default_metric : Metric::NormShare;
+                           r.trace = e.trace;
                            runs_.push_back(std::move(r));
                            while (runs_.size() > kMaxRuns) runs_.pop_front();
                            shown_ = e.run_id;
@@ -109,26 +104,20 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::PromptMeasured& e) {
                            RunRecord* r = find(e.run_id);
                            if (!r) return;
-                           for (size_t i = 0; i < e.probes.size() && i < r->n_prompt; ++i) {
-                               r->tokens[i].probe = e.probes[i];
-                               r->tokens[i].metrics = e.metrics[i];
-                           }
+                           record_event(r->trace, e);
                            if (e.run_id == shown_) first_new = 0;
                        },
                        [&](const host_event::Token& e) {
                            RunRecord* r = find(e.run_id);
                            if (!r) return;
-                           RunToken t{e.event.id,    e.event.bytes, true,      e.event.logprobs,
-                                      e.event.ms,    e.event.probe, e.metrics, e.event.visible_text};
-                           r->tokens.push_back(std::move(t));
-                           if (e.run_id == shown_ && first_new < 0) first_new = static_cast<int>(r->tokens.size()) - 1;
+                           const size_t index = record_event(r->trace, e);
+                           if (e.run_id == shown_ && first_new < 0) first_new = static_cast<int>(index);
                        },
                        [&](const host_event::RunFinished& e) {
                            RunRecord* r = find(e.run_id);
                            if (!r) return;
-                           r->state = e.stop_reason == StopReason::Cancelled ? RunState::Cancelled : RunState::Finished;
-                           r->finished = e;
-                           r->default_metric = e.default_metric;
+                           record_event(r->trace, e);
+                           r->state = e.outcome.stop_reason == StopReason::Cancelled ? RunState::Cancelled : RunState::Finished;
                            finished = finished || e.run_id == shown_;
                            settled.push_back(e.run_id);
                            history = true;
@@ -188,7 +177,7 @@ const std::optional<ModelInfo>& RunStore::shown_model() const {
 
 uint64_t RunStore::add_run(RunRecord record) {
     record.id = next_added_++;
-    const Metric metric = record.default_metric; // as when its model was loaded
+    const Metric metric = record.trace.default_metric; // as when its model was loaded
     runs_.push_back(std::move(record));
     while (runs_.size() > kMaxRuns) runs_.pop_front();
     shown_ = runs_.back().id;
@@ -204,7 +193,7 @@ uint64_t RunStore::add_run(RunRecord record) {
 
 void RunStore::set_note(uint64_t run_id, int index, const QString& text) {
     RunRecord* r = find(run_id);
-    if (!r || index < 0 || index >= static_cast<int>(r->tokens.size())) return;
+    if (!r || index < 0 || index >= static_cast<int>(r->tokens().size())) return;
     const QString trimmed = text.trimmed();
     auto it = r->notes.find(index);
     if (trimmed.isEmpty()) {
@@ -227,7 +216,7 @@ void RunStore::show_run(uint64_t id) {
 
 void RunStore::select_token(int index) {
     const RunRecord* r = current();
-    if (!r || index < -1 || index >= static_cast<int>(r->tokens.size()) || index == selected_) return;
+    if (!r || index < -1 || index >= static_cast<int>(r->tokens().size()) || index == selected_) return;
     selected_ = index;
     emit selectionChanged();
 }

@@ -32,7 +32,7 @@ public:
     const std::deque<RunRecord>& runs() const { return runs_; }
     const RunRecord* current() const; // the run the views show (null: none)
     const RunRecord* run(uint64_t id) const; // null when unknown or dropped from the history
-    int selected_token() const { return selected_; } // index into current()->tokens, or -1
+    int selected_token() const { return selected_; } // index into current()->tokens(), or -1
     // Which metric the views colour by (the run's default until the user picks another).
     Metric metric() const { return metric_; }
 

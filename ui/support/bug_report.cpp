@@ -51,7 +51,7 @@ QString shell_quote(const QString& word) {
 }
 
 QString reproduce_command(const Capture& c) {
-    const RunSpec& s = c.settings;
+    const RunSpec s = c.trace.repeat_spec();
     QStringList args{QStringLiteral("octoscope-cli"), QStringLiteral("generate")};
     const auto option = [&args](const QString& name, const QString& value) { args << shell_quote(name + QLatin1Char('=') + value); };
     option(QStringLiteral("--model"), str(c.model.path));
@@ -84,8 +84,8 @@ QString reproduce_command(const Capture& c) {
 }
 
 QString bug_report_markdown(const Capture& c, const SystemInfo& sys, const QStringList& files) {
-    const RunSpec& s = c.settings;
-    const GenerateResult& g = c.run.generation;
+    const RunSpec s = c.trace.repeat_spec();
+    const RunOutcome g = c.trace.outcome.value_or(RunOutcome{});
     QString md;
     md += QStringLiteral("# Octoscope bug report\n\n");
     md += QStringLiteral("Written %1 by Octoscope %2.\n\n")
@@ -130,7 +130,7 @@ QString bug_report_markdown(const Capture& c, const SystemInfo& sys, const QStri
     }
     md += QStringLiteral("\n## Output\n\n");
     md += QStringLiteral("%1 tokens, stopped by %2; prefill %3 ms, decode %4 ms.\n\n")
-              .arg(g.tokens.size())
+              .arg(c.trace.n_generated())
               .arg(QString::fromLatin1(stop_reason_name(g.stop_reason)))
               .arg(g.prefill_ms, 0, 'f', 1)
               .arg(g.decode_ms, 0, 'f', 1);

@@ -47,15 +47,15 @@ void AttentionView::refresh() {
     const RunRecord* run = store_.current();
     if (model) layer_->setMaximum(static_cast<int>(model->n_layer) - 1);
     layer_->setEnabled(mode_->currentIndex() == 0);
-    const int sel = run ? (store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens.size()) - 1) : -1;
+    const int sel = run ? (store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens().size()) - 1) : -1;
     map_->data()->clear();
-    if (!model || !run || sel < 0 || run->tokens[static_cast<size_t>(sel)].probe.attention.empty()) {
-        note_->setText(run && !run->settings.record_attention ? tr("attention was not recorded for this run")
+    if (!model || !run || sel < 0 || run->tokens()[static_cast<size_t>(sel)].probe.attention.empty()) {
+        note_->setText(run && !run->trace.spec.record_attention ? tr("attention was not recorded for this run")
                                                               : tr("select a token"));
         plot_->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    const RunToken& t = run->tokens[static_cast<size_t>(sel)];
+    const TraceToken& t = run->tokens()[static_cast<size_t>(sel)];
     const int n_layer = static_cast<int>(model->n_layer), n_head = static_cast<int>(model->n_head);
     const int seen = static_cast<int>(t.probe.attention.size() / static_cast<size_t>(n_layer * n_head));
     // A generated token's values are those of the position that chose it: one before it.

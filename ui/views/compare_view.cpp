@@ -20,9 +20,9 @@ QString piece_html(const std::string& bytes) {
 
 // The prompt in grey, then the generated tokens; the first divergent one marked.
 QString side_html(const RunRecord& run, std::optional<size_t> divergence, const QColor& mark) {
-    QString html = QStringLiteral("<span style='color:gray'>%1</span> ").arg(run.prompt_text.toHtmlEscaped());
+    QString html = QStringLiteral("<span style='color:gray'>%1</span> ").arg(run.prompt_text().toHtmlEscaped());
     for (size_t i = 0; i < run.n_generated(); ++i) {
-        const QString piece = piece_html(run.tokens[run.n_prompt + i].bytes);
+        const QString piece = piece_html(run.tokens()[run.n_prompt() + i].bytes);
         if (divergence && i == *divergence) {
             html += QStringLiteral("<span style='background:%1;font-weight:bold'>%2</span>").arg(mark.name(), piece);
         } else if (divergence && i > *divergence) {
@@ -39,7 +39,7 @@ QString side_html(const RunRecord& run, std::optional<size_t> divergence, const 
 
 QString token_text(const RunRecord& run, size_t index) {
     if (index >= run.n_generated()) return QObject::tr("(end)");
-    return QString::fromUtf8(run.tokens[run.n_prompt + index].bytes).toHtmlEscaped();
+    return QString::fromUtf8(run.tokens()[run.n_prompt() + index].bytes).toHtmlEscaped();
 }
 
 } // namespace
@@ -47,8 +47,8 @@ QString token_text(const RunRecord& run, size_t index) {
 ComparedRun compared_run(const RunRecord& run, Metric metric) {
     ComparedRun c;
     bool all_shares = true;
-    for (size_t i = run.n_prompt; i < run.tokens.size(); ++i) {
-        const RunToken& t = run.tokens[i];
+    for (size_t i = run.n_prompt(); i < run.tokens().size(); ++i) {
+        const TraceToken& t = run.tokens()[i];
         c.ids.push_back(t.id);
         c.logprobs.push_back(t.logprobs ? t.logprobs->logprob : 0.0);
         if (const auto& shares = t.metrics.get(metric)) c.shares.push_back(*shares);

@@ -42,7 +42,7 @@ double HeadHeatmapView::cell(int layer, int head) const {
     return values_[static_cast<size_t>(layer * n_head_ + head)];
 }
 
-std::vector<float> HeadHeatmapView::per_head(const RunToken& t) const {
+std::vector<float> HeadHeatmapView::per_head(const TraceToken& t) const {
     const auto& model = store_.shown_model();
     if (!model) return {};
     switch (store_.metric()) {
@@ -82,21 +82,21 @@ void HeadHeatmapView::refresh() {
     size_t begin = 0, end = 0;
     const auto scope = static_cast<HeatmapScope>(scope_->currentData().toInt());
     if (scope == HeatmapScope::SelectedToken) {
-        const int s = store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens.size()) - 1;
+        const int s = store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens().size()) - 1;
         begin = static_cast<size_t>(std::max(0, s));
-        end = std::min(run->tokens.size(), begin + 1);
+        end = std::min(run->tokens().size(), begin + 1);
     } else if (scope == HeatmapScope::PromptMean) {
-        begin = std::min<size_t>(1, run->n_prompt); // BOS excluded
-        end = run->n_prompt;
+        begin = std::min<size_t>(1, run->n_prompt()); // BOS excluded
+        end = run->n_prompt();
     } else {
-        begin = run->n_prompt;
-        end = run->tokens.size();
+        begin = run->n_prompt();
+        end = run->tokens().size();
     }
     values_.assign(static_cast<size_t>(n_layer_ * n_head_), std::numeric_limits<double>::quiet_NaN());
     std::vector<double> sum(values_.size(), 0.0);
     int count = 0;
     for (size_t i = begin; i < end; ++i) {
-        const std::vector<float> v = per_head(run->tokens[i]);
+        const std::vector<float> v = per_head(run->tokens()[i]);
         if (v.size() != sum.size()) continue;
         for (size_t k = 0; k < v.size(); ++k) sum[k] += v[k];
         ++count;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/generation/instrumented_generation.h"
+#include "engine/generation/run_trace.h"
 
 class QComboBox;
 class QCustomPlot;
@@ -17,7 +18,6 @@ class QCPColorMap;
 namespace octo::ui {
 
 class RunStore;
-struct RunToken;
 
 enum class HeatmapScope { SelectedToken, PromptMean, AnswerMean };
 
@@ -33,7 +33,7 @@ public:
 
 private:
     void refresh();
-    std::vector<float> per_head(const RunToken& token) const; // [n_layer][n_head], empty if absent
+    std::vector<float> per_head(const TraceToken& token) const; // [n_layer][n_head], empty if absent
 
     RunStore& store_;
     QComboBox* scope_;

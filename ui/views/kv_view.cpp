@@ -89,7 +89,7 @@ void KvView::refresh() {
     const RunRecord* run = store_.current();
     if (!model) return;
     const QLocale locale;
-    if (!run || !run->finished) {
+    if (!run || !run->trace.outcome) {
         grid_->setBlocks(std::vector<KvBlockState>(static_cast<size_t>(model->kv_blocks), KvBlockState::Free));
         summary_->setText(tr("%1 blocks of %2 tokens, %3 allocated once")
                               .arg(model->kv_blocks)
@@ -97,7 +97,7 @@ void KvView::refresh() {
                               .arg(locale.formattedDataSize(static_cast<qint64>(model->kv_bytes))));
         return;
     }
-    const host_event::RunFinished& f = *run->finished;
+    const RunOutcome& f = *run->trace.outcome;
     grid_->setBlocks(f.kv_blocks);
     const double block_bytes = double(model->kv_bytes) / std::max(1, f.kv.blocks_total);
     summary_->setText(tr("%1 of %2 blocks used (%3), %4 cached, %5 free; %6 evictions. Last run: %7 tokens reused, "

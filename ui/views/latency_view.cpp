@@ -76,9 +76,9 @@ void LatencyView::refresh() {
     const RunRecord* run = store_.current();
     QVector<double> x, ms;
     if (run) {
-        for (size_t i = run->n_prompt; i < run->tokens.size(); ++i) {
-            x << double(i - run->n_prompt);
-            ms << run->tokens[i].ms;
+        for (size_t i = run->n_prompt(); i < run->tokens().size(); ++i) {
+            x << double(i - run->n_prompt());
+            ms << run->tokens()[i].ms;
         }
     }
     tokens_->graph(0)->setData(x, ms);
@@ -111,17 +111,17 @@ void LatencyView::refresh() {
     histogram_->yAxis->setRangeLower(0);
     tokens_->replot(QCustomPlot::rpQueuedReplot);
     histogram_->replot(QCustomPlot::rpQueuedReplot);
-    if (!run || !run->finished) {
+    if (!run || !run->trace.outcome) {
         summary_->setText(run ? tr("running: %1 tokens").arg(run->n_generated()) : QString());
         return;
     }
-    const auto& f = *run->finished;
+    const RunOutcome& f = *run->trace.outcome;
     const double ttft = ms.isEmpty() ? f.prefill_ms : ms.front();
     const double tps = f.decode_ms > 0 ? 1000.0 * double(f.n_decoded) / f.decode_ms : 0.0;
     summary_->setText(tr("time to first token %1 ms (prefill %2 ms for %3 evaluated prompt tokens); decode %4 tokens/s")
                           .arg(ttft, 0, 'f', 1)
                           .arg(f.prefill_ms, 0, 'f', 1)
-                          .arg(static_cast<qlonglong>(run->n_prompt) - f.reused_tokens)
+                          .arg(static_cast<qlonglong>(run->n_prompt()) - f.reused_tokens)
                           .arg(tps, 0, 'f', 1));
 }
 

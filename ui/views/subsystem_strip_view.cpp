@@ -31,20 +31,20 @@ SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidg
 void SubsystemStripView::refresh() {
     const RunRecord* run = store_.current();
     plot_->clearItems();
-    const int n = run ? static_cast<int>(run->tokens.size()) : 0;
+    const int n = run ? static_cast<int>(run->tokens().size()) : 0;
     map_->data()->setSize(std::max(1, n), kSubsystemCount);
     map_->data()->setRange(QCPRange(0, std::max(1, n - 1)), QCPRange(0, kSubsystemCount - 1));
     map_->data()->fill(std::numeric_limits<double>::quiet_NaN());
     for (int t = 0; t < n; ++t) {
-        const auto& v = run->tokens[static_cast<size_t>(t)].metrics.get(store_.metric());
+        const auto& v = run->tokens()[static_cast<size_t>(t)].metrics.get(store_.metric());
         if (!v) continue;
         for (int s = 0; s < kSubsystemCount; ++s) map_->data()->setCell(t, s, (*v)[static_cast<size_t>(s)]);
     }
     map_->setDataRange(QCPRange(0.0, 1.0));
-    if (run && run->n_prompt > 0 && run->n_generated() > 0) {
+    if (run && run->n_prompt() > 0 && run->n_generated() > 0) {
         auto* line = new QCPItemStraightLine(plot_);
-        line->point1->setCoords(static_cast<double>(run->n_prompt) - 0.5, 0);
-        line->point2->setCoords(static_cast<double>(run->n_prompt) - 0.5, 1);
+        line->point1->setCoords(static_cast<double>(run->n_prompt()) - 0.5, 0);
+        line->point2->setCoords(static_cast<double>(run->n_prompt()) - 0.5, 1);
         line->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
     }
     cursor_ = run && store_.selected_token() < n ? store_.selected_token() : -1;

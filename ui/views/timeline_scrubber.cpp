@@ -70,13 +70,13 @@ void TimelineScrubber::stepForward() {
 
 void TimelineScrubber::seek(int index) {
     const RunRecord* r = store_.current();
-    if (!r || r->tokens.empty()) return;
-    store_.select_token(std::clamp(index, 0, static_cast<int>(r->tokens.size()) - 1));
+    if (!r || r->tokens().empty()) return;
+    store_.select_token(std::clamp(index, 0, static_cast<int>(r->tokens().size()) - 1));
 }
 
 void TimelineScrubber::refresh() {
     const RunRecord* r = store_.current();
-    const int n = r ? static_cast<int>(r->tokens.size()) : 0;
+    const int n = r ? static_cast<int>(r->tokens().size()) : 0;
     const QSignalBlocker block(slider_);
     slider_->setEnabled(n > 0);
     slider_->setRange(0, std::max(0, n - 1));
@@ -89,7 +89,7 @@ void TimelineScrubber::refresh() {
         position_->setText(tr("%n token(s)", nullptr, n));
     } else {
         position_->setText(tr("%1/%2").arg(s).arg(n - 1));
-        position_->setToolTip(static_cast<size_t>(s) < r->n_prompt ? tr("prompt token") : tr("generated token"));
+        position_->setToolTip(static_cast<size_t>(s) < r->n_prompt() ? tr("prompt token") : tr("generated token"));
     }
 }
 

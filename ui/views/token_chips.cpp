@@ -29,12 +29,12 @@ QString display(const std::string& bytes) {
 
 } // namespace
 
-std::vector<TokenChip> make_chips(const std::vector<RunToken>& tokens) {
+std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens) {
     std::vector<TokenChip> chips;
     std::string pending;
     int first = 0;
     for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
-        const RunToken& t = tokens[static_cast<size_t>(i)];
+        const TraceToken& t = tokens[static_cast<size_t>(i)];
         const bool boundary = i > first && tokens[static_cast<size_t>(i - 1)].generated != t.generated;
         if (boundary && !pending.empty()) { // never join a prompt and a generated token
             chips.push_back(TokenChip{first, i - first, display(pending), tokens[static_cast<size_t>(first)].generated});
@@ -54,7 +54,7 @@ std::vector<TokenChip> make_chips(const std::vector<RunToken>& tokens) {
     return chips;
 }
 
-int dominant_subsystem(const std::vector<RunToken>& tokens, const TokenChip& chip, Metric metric) {
+int dominant_subsystem(const std::vector<TraceToken>& tokens, const TokenChip& chip, Metric metric) {
     SubsystemValues sum{};
     bool any = false;
     for (int i = chip.first; i < chip.first + chip.count; ++i) {

@@ -18,10 +18,10 @@ struct TokenChip {
     bool generated = false;
 };
 
-std::vector<TokenChip> make_chips(const std::vector<RunToken>& tokens);
+std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens);
 
 // The subsystem with the largest value of `metric` over the chip's tokens, or -1 when the
 // metric was not computed for them.
-int dominant_subsystem(const std::vector<RunToken>& tokens, const TokenChip& chip, Metric metric);
+int dominant_subsystem(const std::vector<TraceToken>& tokens, const TokenChip& chip, Metric metric);
 
 } // namespace octo::ui

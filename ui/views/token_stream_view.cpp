@@ -47,7 +47,7 @@ int TokenStreamView::heightForWidth(int width) const {
 
 void TokenStreamView::rebuild() {
     const RunRecord* run = store_.current();
-    chips_ = run ? make_chips(run->tokens) : std::vector<TokenChip>{};
+    chips_ = run ? make_chips(run->tokens()) : std::vector<TokenChip>{};
     layoutChips(width());
     updateGeometry();
     update();
@@ -102,7 +102,7 @@ void TokenStreamView::paintEvent(QPaintEvent*) {
     const int selected = store_.selected_token();
     for (size_t i = 0; i < chips_.size(); ++i) {
         const TokenChip& c = chips_[i];
-        const int s = dominant_subsystem(run->tokens, c, store_.metric());
+        const int s = dominant_subsystem(run->tokens(), c, store_.metric());
         QColor fill = s >= 0 ? subsystem_color(s) : palette().color(QPalette::Button);
         if (!c.generated) fill.setAlpha(120);
         p.setPen(c.generated ? QPen(palette().color(QPalette::Text), 1.2) : Qt::NoPen);
@@ -128,7 +128,7 @@ void TokenStreamView::mousePressEvent(QMouseEvent* event) {
 void TokenStreamView::keyPressEvent(QKeyEvent* event) {
     const RunRecord* run = store_.current();
     if (!run) return QWidget::keyPressEvent(event);
-    const int n = static_cast<int>(run->tokens.size());
+    const int n = static_cast<int>(run->tokens().size());
     int s = store_.selected_token();
     if (event->key() == Qt::Key_Right) s = std::min(n - 1, s + 1);
     else if (event->key() == Qt::Key_Left) s = std::max(0, s - 1);
@@ -154,7 +154,7 @@ QString TokenStreamView::tooltip(int chip) const {
     const TokenChip& c = chips_[static_cast<size_t>(chip)];
     QString html = QStringLiteral("<b>%1</b> %2<br>").arg(c.text.toHtmlEscaped(), c.generated ? tr("(generated)") : tr("(prompt)"));
     for (int i = c.first; i < c.first + c.count; ++i) {
-        const RunToken& t = run->tokens[static_cast<size_t>(i)];
+        const TraceToken& t = run->tokens()[static_cast<size_t>(i)];
         QString hex;
         for (unsigned char b : t.bytes) hex += QStringLiteral("%1 ").arg(b, 2, 16, QChar('0'));
         html += tr("id %1, bytes %2").arg(t.id).arg(hex.trimmed());
@@ -165,7 +165,7 @@ QString TokenStreamView::tooltip(int chip) const {
         }
         html += QStringLiteral("<br>");
     }
-    const auto& v = run->tokens[static_cast<size_t>(c.first)].metrics.get(store_.metric());
+    const auto& v = run->tokens()[static_cast<size_t>(c.first)].metrics.get(store_.metric());
     if (v) {
         html += QStringLiteral("<table>");
         for (int s = 0; s < kSubsystemCount; ++s) {
