@@ -101,10 +101,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(switches_, &SwitchesPanel::rerunRequested, runs_, &RunController::rerun);
     connect(history_, &HistoryPanel::runActivated, this, [this](uint64_t id) {
         store_.show_run(id);
-        if (const RunRecord* r = store_.current()) {
-            prompt_->restore(r->trace.spec);
-            switches_->restore(r->trace.spec);
-        }
+        if (const RunRecord* r = store_.current()) runs_->showSpec(r->trace.spec);
     });
     connect(&store_, &RunStore::modelLoaded, this, [this] {
         menus_->rememberRecent(QString::fromStdString(store_.model()->path));
@@ -116,7 +113,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         }
         emit runSettled();
     });
-    captures_ = new CaptureController({*this, store_, bridge_, *prompt_, *switches_, *router_, *advisor_,
+    captures_ = new CaptureController({*this, store_, bridge_, *runs_, *router_, *advisor_,
                                        [this](const QString& path) { openModel(path); }},
                                       this);
     connect(captures_, &CaptureController::rerunReported, presenter_, &PresenterPanel::showReport);
@@ -127,7 +124,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
-BackendMenu* MainWindow::backendMenu() const { return menus_->backendMenu(); }
 
 void MainWindow::loadResources(const QString& resource_dir) {
     resource_dir_ = resource_dir;

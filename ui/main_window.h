@@ -54,20 +54,8 @@ public:
     RunStore& store() { return store_; }
     RunController& runs() { return *runs_; } // Run Prompt, Rerun, Cancel, A/B
     EngineBridge& bridge() { return bridge_; }
-    PromptPanel* promptPanel() const { return prompt_; }
-    SwitchesPanel* switches() const { return switches_; }
-    TokenStreamView* tokenView() const { return tokens_; }
-    HeadHeatmapView* headHeatmap() const { return heatmap_; }
-    KvView* kvView() const { return kv_; }
-    AttentionView* attentionView() const { return attention_; }
-    RouterPanel* routerPanel() const { return router_; }
-    AdvisorPanel* advisorPanel() const { return advisor_; }
-    CompareView* compareView() const { return compare_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
-    BackendMenu* backendMenu() const;
     CaptureController* captureController() const { return captures_; }
-    TimelineScrubber* timeline() const { return timeline_; }
-    PresenterPanel* presenterPanel() const { return presenter_; }
     // Loads the router's probes and rules and the advisor's rules from the resource folder.
     void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
@@ -78,7 +66,6 @@ public:
     // exercise it leave it off, so they never touch the user's autosave.
     void startSession(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
     CrashRecovery* recovery() const;
-    LogPanel* logPanel() const { return log_; }
     SessionState sessionState() const;
     void restoreSession(const SessionState& state); // the prompt as one undoable edit
 

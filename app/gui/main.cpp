@@ -100,16 +100,17 @@ int main(int argc, char** argv) {
         window.openModel(QString::fromStdString(path.value()));
     }
     if (parser.isSet(prompt)) {
-        window.promptPanel()->editor()->setPlainText(parser.value(prompt));
+        octo::RunSpec typed = window.runs().editorSpec();
+        typed.prompt = parser.value(prompt).toStdString();
+        window.runs().showSpec(typed);
         QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, &window, [&] {
-            octo::RunSpec s = window.promptPanel()->settings();
+            octo::RunSpec s = window.runs().editorSpec(); // the editor's settings with the switches
             if (parser.isSet(max_tokens)) s.max_tokens = parser.value(max_tokens).toLongLong();
-            window.promptPanel()->restore(s);
+            window.runs().showSpec(s);
             if (soak_runs > 0) {
                 soak_benchmark.start();
             } else if (parser.isSet(ignore_eos)) {
                 s.stop_at_eog = false;
-                window.switches()->apply(s);
                 window.runs().submit(s);
             } else {
                 window.runs().runPrompt();

@@ -32,9 +32,11 @@
 #include "ui/panels/prompt_panel.h"
 #include "ui/session/session_state.h"
 #include "ui/panels/switches_panel.h"
+#include "tests/ui/window_parts.h"
 
 using namespace octo;
 using namespace octo::ui;
+using octo::ui::test::part;
 
 namespace {
 
@@ -109,15 +111,15 @@ void TestAutosave::crashWith(const QString& prompt) {
     auto* w = new MainWindow;
     w->show();
     w->startSession();
-    QPlainTextEdit* editor = w->promptPanel()->editor();
+    QPlainTextEdit* editor = part<PromptPanel>(*w)->editor();
     editor->clear();
     QTest::keyClicks(editor, prompt);
-    RunSpec s = w->promptPanel()->settings();
+    RunSpec s = part<PromptPanel>(*w)->settings();
     s.sampling.seed = 4242;
     s.max_tokens = 17;
     s.precision = Precision::Exact;
-    w->promptPanel()->restore(s);
-    w->switches()->toggle(2)->setChecked(false); // rte-c off
+    part<PromptPanel>(*w)->restore(s);
+    part<SwitchesPanel>(*w)->toggle(2)->setChecked(false); // rte-c off
     QVERIFY(w->recovery()->autosave().saveIfChanged());
     QVERIFY(QFile::exists(qpath(Autosave::filePath())));
     delete w; // no closeEvent: the marker stays, as after a crash
@@ -130,7 +132,7 @@ void TestAutosave::timerWritesOnlyChanges() {
     w.startSession(std::chrono::milliseconds(50));
     QTest::qWait(200);
     QVERIFY2(!QFile::exists(qpath(Autosave::filePath())), "nothing changed, nothing written");
-    QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral("typed for the timer"));
+    QTest::keyClicks(part<PromptPanel>(w)->editor(), QStringLiteral("typed for the timer"));
     QTRY_VERIFY_WITH_TIMEOUT(read(qpath(Autosave::filePath())).contains("typed for the timer"), 5000);
     const auto autosaved = read_autosave(Autosave::filePath());
     QVERIFY(autosaved && autosaved->has_value());
@@ -145,15 +147,15 @@ void TestAutosave::crashOffersTheAutosave() {
     QVERIFY(CrashRecovery::previousSession().crashed);
     MainWindow w;
     w.show();
-    QPlainTextEdit* editor = w.promptPanel()->editor();
+    QPlainTextEdit* editor = part<PromptPanel>(w)->editor();
     editor->setPlainText(QStringLiteral("what the editor held"));
     w.startSession();
     QCOMPARE(editor->toPlainText(), QStringLiteral("an hour of careful prompt work"));
-    QCOMPARE(w.promptPanel()->settings().sampling.seed, uint64_t{4242});
-    QCOMPARE(w.promptPanel()->settings().max_tokens, int64_t{17});
-    QCOMPARE(w.promptPanel()->settings().precision, std::optional<Precision>(Precision::Exact));
-    QVERIFY(!w.switches()->toggle(2)->isChecked());
-    QVERIFY(w.switches()->toggle(3)->isChecked());
+    QCOMPARE(part<PromptPanel>(w)->settings().sampling.seed, uint64_t{4242});
+    QCOMPARE(part<PromptPanel>(w)->settings().max_tokens, int64_t{17});
+    QCOMPARE(part<PromptPanel>(w)->settings().precision, std::optional<Precision>(Precision::Exact));
+    QVERIFY(!part<SwitchesPanel>(w)->toggle(2)->isChecked());
+    QVERIFY(part<SwitchesPanel>(w)->toggle(3)->isChecked());
     QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("Restored")));
     editor->undo(); // the restore was one undoable edit
     QCOMPARE(editor->toPlainText(), QStringLiteral("what the editor held"));
@@ -167,10 +169,10 @@ void TestAutosave::discardKeepsTheEditor() {
     CrashRecovery::setAnswerForTests(CrashRecovery::Answer::Discard);
     MainWindow w;
     w.show();
-    w.promptPanel()->editor()->setPlainText(QStringLiteral("kept"));
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("kept"));
     w.startSession();
-    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("kept"));
-    QVERIFY(w.switches()->toggle(2)->isChecked());
+    QCOMPARE(part<PromptPanel>(w)->editor()->toPlainText(), QStringLiteral("kept"));
+    QVERIFY(part<SwitchesPanel>(w)->toggle(2)->isChecked());
     w.close();
 }
 
@@ -179,7 +181,7 @@ void TestAutosave::cleanExitOffersNothing() {
         MainWindow w;
         w.show();
         w.startSession();
-        QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral("closed cleanly"));
+        QTest::keyClicks(part<PromptPanel>(w)->editor(), QStringLiteral("closed cleanly"));
         w.close(); // the clean exit: a last autosave, and the marker removed
     }
     QVERIFY(!QFile::exists(qpath(CrashRecovery::markerPath())));
@@ -187,9 +189,9 @@ void TestAutosave::cleanExitOffersNothing() {
     QVERIFY(!CrashRecovery::previousSession().crashed);
     MainWindow w;
     w.show();
-    w.promptPanel()->editor()->setPlainText(QStringLiteral("fresh"));
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("fresh"));
     w.startSession();
-    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("fresh"));
+    QCOMPARE(part<PromptPanel>(w)->editor()->toPlainText(), QStringLiteral("fresh"));
     QVERIFY(w.statusBar()->currentMessage().isEmpty());
     w.close();
 }
@@ -201,7 +203,7 @@ void TestAutosave::crashWithoutNewerAutosaveOffersNothing() {
         MainWindow w;
         w.show();
         w.startSession();
-        QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral("from the clean session"));
+        QTest::keyClicks(part<PromptPanel>(w)->editor(), QStringLiteral("from the clean session"));
         w.close();
     }
     QVERIFY(read(qpath(Autosave::filePath())).contains("from the clean session"));
@@ -214,9 +216,9 @@ void TestAutosave::crashWithoutNewerAutosaveOffersNothing() {
     QVERIFY(CrashRecovery::previousSession().crashed);
     MainWindow w;
     w.show();
-    w.promptPanel()->editor()->setPlainText(QStringLiteral("fresh"));
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("fresh"));
     w.startSession();
-    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("fresh"));
+    QCOMPARE(part<PromptPanel>(w)->editor()->toPlainText(), QStringLiteral("fresh"));
     w.close();
 }
 
@@ -232,7 +234,7 @@ void TestAutosave::crashWithNothingNewOffersNothing() {
     same.metric = Metric::Relative;
     w.restoreSession(same);
     w.startSession();
-    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("already back"));
+    QCOMPARE(part<PromptPanel>(w)->editor()->toPlainText(), QStringLiteral("already back"));
     QVERIFY2(w.statusBar()->currentMessage().isEmpty(), qPrintable(w.statusBar()->currentMessage()));
     QCOMPARE(w.store().metric(), Metric::Relative); // not put back to the autosaved one
     w.close();
@@ -248,16 +250,16 @@ void TestAutosave::corruptAutosaveIsReported() {
     }
     MainWindow w;
     w.show();
-    w.promptPanel()->editor()->setPlainText(QStringLiteral("unchanged"));
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("unchanged"));
     w.startSession();
-    QCOMPARE(w.promptPanel()->editor()->toPlainText(), QStringLiteral("unchanged"));
+    QCOMPARE(part<PromptPanel>(w)->editor()->toPlainText(), QStringLiteral("unchanged"));
     const QString message = w.statusBar()->currentMessage();
     QVERIFY2(message.contains(QStringLiteral("cannot be read")) && message.contains(qpath(Autosave::filePath())), qPrintable(message));
-    QTRY_VERIFY(w.logPanel()->view()->toPlainText().contains(QStringLiteral("is unreadable")));
+    QTRY_VERIFY(part<LogPanel>(w)->view()->toPlainText().contains(QStringLiteral("is unreadable")));
     QVERIFY(QFile::exists(qpath(Autosave::filePath()) + QStringLiteral(".corrupt"))); // kept for the user
     // The workbench keeps working: the next autosave writes a valid file.
-    w.promptPanel()->editor()->moveCursor(QTextCursor::End);
-    QTest::keyClicks(w.promptPanel()->editor(), QStringLiteral(" again"));
+    part<PromptPanel>(w)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(part<PromptPanel>(w)->editor(), QStringLiteral(" again"));
     QVERIFY(w.recovery()->autosave().saveIfChanged());
     const auto autosaved = read_autosave(Autosave::filePath());
     QVERIFY(autosaved && autosaved->has_value());
@@ -292,13 +294,13 @@ void TestAutosave::sessionPrecisionIsOptional() {
 void TestAutosave::engineAndQtMessagesReachPanelAndFile() {
     MainWindow w;
     w.show();
-    QVERIFY(w.logPanel());
+    QVERIFY(part<LogPanel>(w));
     QVERIFY(loadInto(w)); // the engine logs the load from its worker thread
     const QString loaded = QStringLiteral("loaded %1").arg(model_);
-    QTRY_VERIFY(w.logPanel()->view()->toPlainText().contains(loaded));
+    QTRY_VERIFY(part<LogPanel>(w)->view()->toPlainText().contains(loaded));
     qWarning("a Qt warning for the log %d", 8128);
     const QString warning = QStringLiteral("a Qt warning for the log 8128");
-    QTRY_VERIFY(w.logPanel()->view()->toPlainText().contains(warning));
+    QTRY_VERIFY(part<LogPanel>(w)->view()->toPlainText().contains(warning));
     const QByteArray file = read(qpath(log_file_path()));
     QVERIFY2(file.contains(loaded.toUtf8()), file.right(2000).constData());
     QVERIFY(file.contains(warning.toUtf8()));
@@ -313,8 +315,8 @@ void TestAutosave::engineAndQtMessagesReachPanelAndFile() {
         QVERIFY(w.exportScreenshot(QDir(QString::fromUtf8(out)).filePath(QStringLiteral("log-panel.png"))));
     }
     // Clear empties the panel; the file keeps everything.
-    w.logPanel()->clear();
-    QVERIFY(w.logPanel()->view()->toPlainText().isEmpty());
+    part<LogPanel>(w)->clear();
+    QVERIFY(part<LogPanel>(w)->view()->toPlainText().isEmpty());
     QVERIFY(read(qpath(log_file_path())).contains(warning.toUtf8()));
     w.close();
 }

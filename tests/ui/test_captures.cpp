@@ -46,9 +46,11 @@
 #include "ui/support/stall_monitor.h"
 #include "ui/views/subsystem_strip_view.h"
 #include "ui/views/timeline_scrubber.h"
+#include "tests/ui/window_parts.h"
 
 using namespace octo;
 using namespace octo::ui;
+using octo::ui::test::part;
 
 namespace {
 
@@ -136,7 +138,7 @@ RunSpec TestCaptures::settings(const QString& prompt, int max_tokens) const {
 }
 
 bool TestCaptures::runAndWait(MainWindow& w, const RunSpec& s) {
-    w.promptPanel()->restore(s);
+    part<PromptPanel>(w)->restore(s);
     QSignalSpy settled(&w, &MainWindow::runSettled);
     w.runs().submit(s);
     return settled.wait(120000) && w.store().current() && w.store().current()->state == RunState::Finished;
@@ -150,16 +152,16 @@ void TestCaptures::roundTripRestoresEveryView() {
     a.show();
     QVERIFY(loadInto(a));
     a.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
-    QSignalSpy routed(a.routerPanel(), &RouterPanel::routed);
+    QSignalSpy routed(part<RouterPanel>(a), &RouterPanel::routed);
     const QString prompt = QStringLiteral("What did Apple announce recently?");
     QVERIFY(runAndWait(a, settings(prompt, 6)));
-    QTRY_VERIFY_WITH_TIMEOUT(a.routerPanel()->decidedText() == prompt, 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(a.advisorPanel()->outputPrompt() == prompt, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(part<RouterPanel>(a)->decidedText() == prompt, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(part<AdvisorPanel>(a)->outputPrompt() == prompt, 10000);
     const RunRecord& run = *a.store().current();
     a.store().set_note(run.id, 2, QStringLiteral("the prompt's third token"));
     a.store().set_note(run.id, static_cast<int>(run.n_prompt()), QStringLiteral("first generated: 第一"));
     a.store().select_token(static_cast<int>(run.n_prompt() + 1));
-    a.headHeatmap()->setScope(HeatmapScope::SelectedToken);
+    part<HeadHeatmapView>(a)->setScope(HeatmapScope::SelectedToken);
     QTest::qWait(2 * AdvisorPanel::kDebounceMs); // the prompt's findings are in
     QVERIFY(save_as(a, file));
 
@@ -196,25 +198,25 @@ void TestCaptures::roundTripRestoresEveryView() {
         QCOMPARE(back.trace.outcome->kv_history[i].blocks_used, run.trace.outcome->kv_history[i].blocks_used);
         QCOMPARE(back.trace.outcome->kv_history[i].step, run.trace.outcome->kv_history[i].step);
     }
-    QCOMPARE(b.kvView()->grid().blocks(), a.kvView()->grid().blocks());
+    QCOMPARE(part<KvView>(b)->grid().blocks(), part<KvView>(a)->grid().blocks());
     QCOMPARE(b.findChild<LatencyView*>()->summary(), a.findChild<LatencyView*>()->summary());
     // The heatmap of the same selected token, and of the generated mean.
     b.store().select_token(static_cast<int>(run.n_prompt() + 1));
-    b.headHeatmap()->setScope(HeatmapScope::SelectedToken);
-    QVERIFY(same_cells(heatmap_cells(*b.headHeatmap()), heatmap_cells(*a.headHeatmap())));
-    QVERIFY(!std::isnan(b.headHeatmap()->cell(0, 0)));
-    a.headHeatmap()->setScope(HeatmapScope::AnswerMean);
-    b.headHeatmap()->setScope(HeatmapScope::AnswerMean);
-    QVERIFY(same_cells(heatmap_cells(*b.headHeatmap()), heatmap_cells(*a.headHeatmap())));
-    QVERIFY(!std::isnan(b.headHeatmap()->cell(15, 7)));
+    part<HeadHeatmapView>(b)->setScope(HeatmapScope::SelectedToken);
+    QVERIFY(same_cells(heatmap_cells(*part<HeadHeatmapView>(b)), heatmap_cells(*part<HeadHeatmapView>(a))));
+    QVERIFY(!std::isnan(part<HeadHeatmapView>(b)->cell(0, 0)));
+    part<HeadHeatmapView>(a)->setScope(HeatmapScope::AnswerMean);
+    part<HeadHeatmapView>(b)->setScope(HeatmapScope::AnswerMean);
+    QVERIFY(same_cells(heatmap_cells(*part<HeadHeatmapView>(b)), heatmap_cells(*part<HeadHeatmapView>(a))));
+    QVERIFY(!std::isnan(part<HeadHeatmapView>(b)->cell(15, 7)));
     // Router and advisor as they were, and the prompt back in the editor.
-    QVERIFY(a.routerPanel()->decision() && b.routerPanel()->decision());
-    QCOMPARE(b.routerPanel()->decision()->route, a.routerPanel()->decision()->route);
-    QCOMPARE(b.advisorPanel()->findings().size(), a.advisorPanel()->findings().size());
-    for (size_t i = 0; i < a.advisorPanel()->findings().size(); ++i) {
-        QCOMPARE(b.advisorPanel()->findings()[i].rule, a.advisorPanel()->findings()[i].rule);
+    QVERIFY(part<RouterPanel>(a)->decision() && part<RouterPanel>(b)->decision());
+    QCOMPARE(part<RouterPanel>(b)->decision()->route, part<RouterPanel>(a)->decision()->route);
+    QCOMPARE(part<AdvisorPanel>(b)->findings().size(), part<AdvisorPanel>(a)->findings().size());
+    for (size_t i = 0; i < part<AdvisorPanel>(a)->findings().size(); ++i) {
+        QCOMPARE(part<AdvisorPanel>(b)->findings()[i].rule, part<AdvisorPanel>(a)->findings()[i].rule);
     }
-    QCOMPARE(b.promptPanel()->editor()->toPlainText(), prompt);
+    QCOMPARE(part<PromptPanel>(b)->editor()->toPlainText(), prompt);
     // It says it is a capture, without the model.
     QVERIFY(b.windowTitle().contains(QStringLiteral("round.octo")));
     QVERIFY(b.windowTitle().contains(QStringLiteral("model not loaded")));
@@ -296,7 +298,7 @@ void TestCaptures::rerunIsIdenticalOnTheCpu() {
     QCOMPARE(w.store().runs().back().trace.precision, Precision::Reference);
     QCOMPARE(w.captureController()->lastComparison()->recorded_tokens, size_t{8});
     QVERIFY(w.captureController()->lastReport().contains(QStringLiteral("identical")));
-    QVERIFY(w.presenterPanel()->reportLabel()->text().contains(QStringLiteral("identical")));
+    QVERIFY(part<PresenterPanel>(w)->reportLabel()->text().contains(QStringLiteral("identical")));
 }
 
 // The capture's settings edited through the engine API (subsystems ablated): the re-run on
@@ -434,9 +436,9 @@ void TestCaptures::scrubberMovesEveryView() {
     QVERIFY(runAndWait(w, settings(QStringLiteral("转成JSON：name=林静，password=m88"), 5)));
     const RunRecord& run = *w.store().current();
     QCOMPARE(run.n_generated(), size_t(5)); // the steps below walk up to n_prompt + 3
-    w.headHeatmap()->setScope(HeatmapScope::SelectedToken);
+    part<HeadHeatmapView>(w)->setScope(HeatmapScope::SelectedToken);
     w.store().set_metric(Metric::NormShare); // the heatmap shows head norms
-    TimelineScrubber* timeline = w.timeline();
+    TimelineScrubber* timeline = part<TimelineScrubber>(w);
     QCOMPARE(timeline->slider()->maximum(), static_cast<int>(run.tokens().size()) - 1);
     timeline->slider()->setValue(0);
     QCOMPARE(w.store().selected_token(), 0);
@@ -458,17 +460,17 @@ void TestCaptures::scrubberMovesEveryView() {
         timeline->slider()->setValue(index);
         QCOMPARE(w.store().selected_token(), index);
         const std::vector<float>& norms = run.tokens()[static_cast<size_t>(index)].probe.head_norms;
-        QCOMPARE(w.headHeatmap()->cell(3, 5), double(norms[3 * 8 + 5])); // the heatmap shows that token
-        QVERIFY(w.presenterPanel()->tokenLabel()->text().startsWith(QStringLiteral("Token %1 of").arg(index)));
+        QCOMPARE(part<HeadHeatmapView>(w)->cell(3, 5), double(norms[3 * 8 + 5])); // the heatmap shows that token
+        QVERIFY(part<PresenterPanel>(w)->tokenLabel()->text().startsWith(QStringLiteral("Token %1 of").arg(index)));
         QCOMPARE(w.findChild<SubsystemStripView*>()->cursor(), index);
     }
     timeline->stepForward();
     QCOMPARE(w.store().selected_token(), static_cast<int>(run.n_prompt()) + 3);
     // The heatmap follows the scrubber: two tokens, two different maps.
     timeline->slider()->setValue(1);
-    const auto first = heatmap_cells(*w.headHeatmap());
+    const auto first = heatmap_cells(*part<HeadHeatmapView>(w));
     timeline->slider()->setValue(static_cast<int>(run.tokens().size()) - 1);
-    QVERIFY(!same_cells(heatmap_cells(*w.headHeatmap()), first));
+    QVERIFY(!same_cells(heatmap_cells(*part<HeadHeatmapView>(w)), first));
 }
 
 void TestCaptures::notesEditUndoAndRoundTrip() {
@@ -479,11 +481,11 @@ void TestCaptures::notesEditUndoAndRoundTrip() {
     QVERIFY(loadInto(w));
     QVERIFY(runAndWait(w, settings(QStringLiteral("The cat sat on the"), 6)));
     const RunRecord& run = *w.store().current();
-    PresenterPanel* presenter = w.presenterPanel();
-    w.timeline()->slider()->setValue(3);
+    PresenterPanel* presenter = part<PresenterPanel>(w);
+    part<TimelineScrubber>(w)->slider()->setValue(3);
     QTest::keyClicks(presenter->noteEditor(), QStringLiteral("Look at this token"));
     QCOMPARE(run.notes.at(3), QStringLiteral("Look at this token"));
-    w.timeline()->slider()->setValue(static_cast<int>(run.n_prompt()));
+    part<TimelineScrubber>(w)->slider()->setValue(static_cast<int>(run.n_prompt()));
     QVERIFY(presenter->noteEditor()->toPlainText().isEmpty());
     QTest::keyClicks(presenter->noteEditor(), QStringLiteral("generated"));
     QCOMPARE(presenter->noteList()->count(), 2);
@@ -502,9 +504,9 @@ void TestCaptures::notesEditUndoAndRoundTrip() {
     b.show();
     QVERIFY(open_in(b, file));
     QCOMPARE(b.store().current()->notes.size(), size_t{1});
-    QCOMPARE(b.presenterPanel()->noteList()->count(), 1);
-    b.timeline()->slider()->setValue(3);
-    QCOMPARE(b.presenterPanel()->noteEditor()->toPlainText(), QStringLiteral("Look at this token"));
+    QCOMPARE(part<PresenterPanel>(b)->noteList()->count(), 1);
+    part<TimelineScrubber>(b)->slider()->setValue(3);
+    QCOMPARE(part<PresenterPanel>(b)->noteEditor()->toPlainText(), QStringLiteral("Look at this token"));
     // The window with the timeline and the presenter still fits 1280 × 800.
     QVERIFY2(b.minimumSizeHint().width() <= 1280 && b.minimumSizeHint().height() <= 800,
              qPrintable(QStringLiteral("%1 x %2").arg(b.minimumSizeHint().width()).arg(b.minimumSizeHint().height())));

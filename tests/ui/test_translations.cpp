@@ -28,9 +28,11 @@
 #include "ui/main_window.h"
 #include "ui/support/subsystem_palette.h" // subsystem_name
 #include "ui/panels/switches_panel.h"
+#include "tests/ui/window_parts.h"
 
 using namespace octo;
 using namespace octo::ui;
+using octo::ui::test::part;
 
 namespace {
 
@@ -274,7 +276,7 @@ void TestTranslations::mainWindowInChinese() {
         for (const char* source : kSubsystemSources) names << table.at(QStringLiteral("Subsystem")).at(QString::fromUtf8(source));
     }
     for (int s = 0; s < kSubsystemCount; ++s) {
-        auto* box = w.switches()->findChild<QCheckBox*>(rte(s));
+        auto* box = part<SwitchesPanel>(w)->findChild<QCheckBox*>(rte(s));
         QVERIFY(box);
         QCOMPARE(box->text(), QStringLiteral("%1  %2").arg(rte(s), names[s]));
     }
@@ -290,7 +292,7 @@ void TestTranslations::englishIsTheDefault() {
     for (const auto& [name, title] : kDocks) {
         QCOMPARE(w.findChild<QDockWidget*>(QString::fromUtf8(name))->windowTitle(), QString::fromUtf8(title));
     }
-    QCOMPARE(w.switches()->findChild<QCheckBox*>(QStringLiteral("rte-c"))->text(), QStringLiteral("rte-c  Numerical reasoning"));
+    QCOMPARE(part<SwitchesPanel>(w)->findChild<QCheckBox*>(QStringLiteral("rte-c"))->text(), QStringLiteral("rte-c  Numerical reasoning"));
 
 }
 

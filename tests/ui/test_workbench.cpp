@@ -47,9 +47,11 @@
 #include "ui/panels/router_panel.h"
 #include "ui/panels/switches_panel.h"
 #include "ui/views/token_stream_view.h"
+#include "tests/ui/window_parts.h"
 
 using namespace octo;
 using namespace octo::ui;
+using octo::ui::test::part;
 
 class TestWorkbench : public QObject {
     Q_OBJECT
@@ -110,12 +112,12 @@ bool TestWorkbench::loadInto(MainWindow& w, const QString& path) {
 }
 
 bool TestWorkbench::runAndWait(MainWindow& w, const QString& prompt, int max_tokens) {
-    w.promptPanel()->editor()->setPlainText(prompt);
-    RunSpec s = w.promptPanel()->settings();
+    part<PromptPanel>(w)->editor()->setPlainText(prompt);
+    RunSpec s = part<PromptPanel>(w)->settings();
     s.max_tokens = max_tokens;
-    w.promptPanel()->restore(s);
+    part<PromptPanel>(w)->restore(s);
     QSignalSpy settled(&w, &MainWindow::runSettled);
-    QTest::keyClick(w.promptPanel()->editor(), Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter
+    QTest::keyClick(part<PromptPanel>(w)->editor(), Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter
     return settled.wait(60000);
 }
 
@@ -139,11 +141,11 @@ void TestWorkbench::tokenViewMatchesTheCli() {
     QString text = j["text"].toString();
     text.replace(QChar('\n'), QStringLiteral("↵"));
     text.replace(QChar('\t'), QStringLiteral("→"));
-    if (j["stop_reason"].toString() == QStringLiteral("max_tokens")) QCOMPARE(w.tokenView()->generatedText(), text);
+    if (j["stop_reason"].toString() == QStringLiteral("max_tokens")) QCOMPARE(part<TokenStreamView>(w)->generatedText(), text);
     // The KV view shows the blocks the run used.
-    const auto& blocks = w.kvView()->grid().blocks();
+    const auto& blocks = part<KvView>(w)->grid().blocks();
     QVERIFY(std::count(blocks.begin(), blocks.end(), KvBlockState::Used) >= 1);
-    QVERIFY(w.kvView()->summary().contains(QStringLiteral("evaluated")));
+    QVERIFY(part<KvView>(w)->summary().contains(QStringLiteral("evaluated")));
 }
 
 void TestWorkbench::heatmapCellsAreTheEnginesValues() {
@@ -155,7 +157,7 @@ void TestWorkbench::heatmapCellsAreTheEnginesValues() {
     QVERIFY(run && run->n_prompt() >= 3);
     const int token = 2; // a prompt token: its own position's values
     w.store().select_token(token);
-    w.headHeatmap()->setScope(HeatmapScope::SelectedToken);
+    part<HeadHeatmapView>(w)->setScope(HeatmapScope::SelectedToken);
 
     // The engine's values for that position, from a session of its own.
     auto model = Model::load(model_.toStdString()).value();
@@ -170,7 +172,7 @@ void TestWorkbench::heatmapCellsAreTheEnginesValues() {
     const int n_head = static_cast<int>(model->params().n_head);
     for (int l = 0; l < static_cast<int>(model->params().n_layer); ++l) {
         for (int h = 0; h < n_head; ++h) {
-            const double got = w.headHeatmap()->cell(l, h);
+            const double got = part<HeadHeatmapView>(w)->cell(l, h);
             const double expected = want.head_norms[static_cast<size_t>(l * n_head + h)];
             QVERIFY2(std::abs(got - expected) <= 1e-5 * std::abs(expected) + 1e-6,
                      qPrintable(QStringLiteral("layer %1 head %2: %3 vs %4").arg(l).arg(h).arg(got).arg(expected)));
@@ -184,8 +186,8 @@ void TestWorkbench::switchesRecordAndChangeTheMask() {
     QVERIFY(loadInto(w, model_));
     QVERIFY(runAndWait(w, QStringLiteral("hello"), 4));
     QCOMPARE(w.runs().lastSubmitted().disabled[2], false);
-    QTest::mouseClick(w.switches()->toggle(2), Qt::LeftButton); // rte-c off
-    QVERIFY(!w.switches()->toggle(2)->isChecked());
+    QTest::mouseClick(part<SwitchesPanel>(w)->toggle(2), Qt::LeftButton); // rte-c off
+    QVERIFY(!part<SwitchesPanel>(w)->toggle(2)->isChecked());
     QSignalSpy settled(&w, &MainWindow::runSettled);
     w.runs().rerun();
     QVERIFY(settled.wait(60000));
@@ -206,7 +208,7 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     const QString q8 = writeModel("q8.gguf", 256, TensorType::Q8_0);
     MainWindow w;
     w.show();
-    QComboBox* box = w.promptPanel()->precisionBox();
+    QComboBox* box = part<PromptPanel>(w)->precisionBox();
     QVERIFY(box->isVisible());
     QCOMPARE(box->count(), 3);
     QVERIFY(box->toolTip().contains(QStringLiteral("no model loaded")));
@@ -215,7 +217,7 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     QCOMPARE(box->itemText(0), QStringLiteral("Model default: Reference (as llama.cpp)"));
     QVERIFY(box->toolTip().contains(QStringLiteral("This model's default: Reference (as llama.cpp)")));
     QCOMPARE(box->currentIndex(), 0);
-    QVERIFY(!w.promptPanel()->settings().precision);
+    QVERIFY(!part<PromptPanel>(w)->settings().precision);
 
     QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
     const RunRecord* by_default = w.store().current();
@@ -227,7 +229,7 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     const int exact = box->findText(precision_label(Precision::Exact));
     QVERIFY(exact > 0);
     box->setCurrentIndex(exact);
-    QCOMPARE(w.promptPanel()->settings().precision, std::optional<Precision>(Precision::Exact));
+    QCOMPARE(part<PromptPanel>(w)->settings().precision, std::optional<Precision>(Precision::Exact));
     QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
     QCOMPARE(w.runs().lastSubmitted().precision, std::optional<Precision>(Precision::Exact));
     const RunRecord* run = w.store().current();
@@ -239,16 +241,16 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
 
     // Remembered with the other settings (QSettings), the default as well.
     QSettings st(dir_.filePath("precision.ini"), QSettings::IniFormat);
-    w.promptPanel()->save(st);
+    part<PromptPanel>(w)->save(st);
     PromptPanel other;
     other.load(st);
     QCOMPARE(other.settings().precision, std::optional<Precision>(Precision::Exact));
     box->setCurrentIndex(0);
-    w.promptPanel()->save(st);
+    part<PromptPanel>(w)->save(st);
     other.load(st); // it held exact
     QVERIFY(!other.settings().precision);
     // A run from the history puts its choice back.
-    w.promptPanel()->restore(run->trace.spec);
+    part<PromptPanel>(w)->restore(run->trace.spec);
     QCOMPARE(box->currentIndex(), exact);
 }
 
@@ -256,11 +258,11 @@ void TestWorkbench::cancelStopsTheStream() {
     MainWindow w;
     w.show();
     QVERIFY(loadInto(w, long_model_));
-    w.promptPanel()->editor()->setPlainText(QStringLiteral("Count"));
-    RunSpec s = w.promptPanel()->settings();
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("Count"));
+    RunSpec s = part<PromptPanel>(w)->settings();
     s.max_tokens = 3000;
     s.record_attention = false;
-    w.promptPanel()->restore(s);
+    part<PromptPanel>(w)->restore(s);
     QSignalSpy tokens(&w.store(), &RunStore::tokensAppended);
     QSignalSpy settled(&w, &MainWindow::runSettled);
     w.runs().runPrompt();
@@ -354,14 +356,14 @@ void TestWorkbench::routerFollowsTheEditorAndLearns() {
     MainWindow w;
     w.show();
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
-    RouterPanel* panel = w.routerPanel();
+    RouterPanel* panel = part<RouterPanel>(w);
     QSignalSpy routed(panel, &RouterPanel::routed);
-    w.promptPanel()->editor()->setPlainText(QStringLiteral("计算苹果2023年营收同比增长率")); // as if typed
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("计算苹果2023年营收同比增长率")); // as if typed
     QVERIFY(routed.wait(5000));
     while (routed.wait(400)) {} // debounced: settle on the final text
     QVERIFY(panel->decision());
     QCOMPARE(panel->decision()->route, 2); // rte-c
-    const auto router_spans = EditorHighlights::of(w.promptPanel()->editor())->layer(QStringLiteral("router"));
+    const auto router_spans = EditorHighlights::of(part<PromptPanel>(w)->editor())->layer(QStringLiteral("router"));
     QVERIFY(!router_spans.isEmpty()); // firing spans highlighted
     const QTextEdit::ExtraSelection first = router_spans.first();
     QVERIFY(!first.cursor.selectedText().isEmpty());
@@ -435,45 +437,45 @@ void TestWorkbench::advisorSuggestsAppliesAndCompares() {
     w.show();
     QVERIFY(loadInto(w, QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources/octet/octet.gguf")));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
-    AdvisorPanel* advisor = w.advisorPanel();
+    AdvisorPanel* advisor = part<AdvisorPanel>(w);
     QSignalSpy changed(advisor, &AdvisorPanel::findingsChanged);
     const QString prompt = QStringLiteral("周杰最近提到了苹果公司。规范英文名？");
-    w.promptPanel()->editor()->setPlainText(prompt);
+    part<PromptPanel>(w)->editor()->setPlainText(prompt);
     QVERIFY(changed.wait(5000));
     QCOMPARE(advisor->findings().size(), size_t{1});
     const Finding& f = advisor->findings().front();
     QCOMPARE(QString::fromStdString(f.rule), QStringLiteral("rte-a.vague_time"));
     QCOMPARE(f.subsystem, 0);
     QCOMPARE(advisor->list()->topLevelItem(0)->text(0), QStringLiteral("rte-a"));
-    const auto underlined = EditorHighlights::of(w.promptPanel()->editor())->layer(QStringLiteral("advisor"));
+    const auto underlined = EditorHighlights::of(part<PromptPanel>(w)->editor())->layer(QStringLiteral("advisor"));
     QCOMPARE(underlined.size(), 1);
     QCOMPARE(underlined.first().cursor.selectedText(), QStringLiteral("最近")); // byte span mapped to characters
 
     // Apply, then undo: back to the original prompt.
     QVERIFY(advisor->apply(0).has_value());
-    QVERIFY(w.promptPanel()->editor()->toPlainText().startsWith(prompt));
-    QVERIFY(w.promptPanel()->editor()->toPlainText() != prompt);
-    w.promptPanel()->editor()->undo();
-    QCOMPARE(w.promptPanel()->editor()->toPlainText(), prompt);
+    QVERIFY(part<PromptPanel>(w)->editor()->toPlainText().startsWith(prompt));
+    QVERIFY(part<PromptPanel>(w)->editor()->toPlainText() != prompt);
+    part<PromptPanel>(w)->editor()->undo();
+    QCOMPARE(part<PromptPanel>(w)->editor()->toPlainText(), prompt);
     QVERIFY(changed.wait(5000));
 
     QSignalSpy compared(w.advisorController(), &AdvisorController::compared);
     advisor->list()->setCurrentItem(advisor->list()->topLevelItem(0));
     advisor->findChild<QPushButton*>(QStringLiteral("advisorApplyCompare"))->click();
     QVERIFY(compared.wait(60000));
-    const auto& c = w.compareView()->comparison();
+    const auto& c = part<CompareView>(w)->comparison();
     QVERIFY(c.has_value());
     const RunRecord* b = w.store().current();
     QVERIFY(b);
-    QCOMPARE(QString::fromStdString(b->trace.spec.prompt), w.promptPanel()->editor()->toPlainText());
-    QVERIFY(w.compareView()->summary().contains(QStringLiteral("rte-a.vague_time")));
-    QVERIFY(w.compareView()->sideA()->toPlainText().contains(prompt));
+    QCOMPARE(QString::fromStdString(b->trace.spec.prompt), part<PromptPanel>(w)->editor()->toPlainText());
+    QVERIFY(part<CompareView>(w)->summary().contains(QStringLiteral("rte-a.vague_time")));
+    QVERIFY(part<CompareView>(w)->sideA()->toPlainText().contains(prompt));
     QCOMPARE(c->logprob_delta.size(), std::min(c->logprob_delta.size(), b->n_generated()));
     QVERIFY(c->share_delta.has_value()); // octet reports gates
     QCOMPARE(c->head_delta.size(), size_t{16 * 8});
     const QByteArray shot = qgetenv("OCTOSCOPE_DOCS_SCREENSHOT");
     if (!shot.isEmpty()) { // the original prompt with its finding beside the comparison
-        w.promptPanel()->editor()->undo();
+        part<PromptPanel>(w)->editor()->undo();
         QVERIFY(changed.wait(5000));
         advisor->list()->setCurrentItem(advisor->list()->topLevelItem(0));
         QTest::qWait(300);
@@ -486,15 +488,15 @@ void TestWorkbench::consistencyRunReports() {
     w.show();
     QVERIFY(loadInto(w, model_));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
-    w.promptPanel()->editor()->setPlainText(QStringLiteral("one two three"));
-    RunSpec s = w.promptPanel()->settings();
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("one two three"));
+    RunSpec s = part<PromptPanel>(w)->settings();
     s.max_tokens = 4;
-    w.promptPanel()->restore(s);
+    part<PromptPanel>(w)->restore(s);
     QSignalSpy reported(w.advisorController(), &AdvisorController::consistencyReported);
-    w.advisorPanel()->findChild<QSpinBox*>(QStringLiteral("consistencyRuns"))->setValue(3);
-    w.advisorPanel()->findChild<QPushButton*>(QStringLiteral("consistencyRun"))->click();
+    part<AdvisorPanel>(w)->findChild<QSpinBox*>(QStringLiteral("consistencyRuns"))->setValue(3);
+    part<AdvisorPanel>(w)->findChild<QPushButton*>(QStringLiteral("consistencyRun"))->click();
     QVERIFY(reported.wait(60000));
-    const QString report = w.advisorPanel()->consistencyLabel()->text();
+    const QString report = part<AdvisorPanel>(w)->consistencyLabel()->text();
     QVERIFY2(report.contains(QStringLiteral("3 samples at temperature 0.8")), qPrintable(report));
     QVERIFY(report.contains(QStringLiteral("Output length")));
     // Three runs with seeds s, s+1, s+2 are in the history.
@@ -506,7 +508,7 @@ void TestWorkbench::consistencyRunReports() {
 void TestWorkbench::outputChecksUnderlineTheOutput() {
     MainWindow w;
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
-    AdvisorPanel* advisor = w.advisorPanel();
+    AdvisorPanel* advisor = part<AdvisorPanel>(w);
     const QString output = QStringLiteral("增长率 = (3832.9−3731.5)/3731.5 ≈ 2.8%");
     advisor->setOutput(QStringLiteral("计算增长率"), output);
     QVERIFY(!advisor->findings().empty());
@@ -548,14 +550,14 @@ void TestWorkbench::backendChoiceReloadsAndFallsBack() {
     w.show();
     QVERIFY(loadInto(w, model_));
     QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
-    w.backendMenu()->setChoice(QStringLiteral("cpu"));
+    part<BackendMenu>(w)->setChoice(QStringLiteral("cpu"));
     QVERIFY(loaded.wait(30000));
     QVERIFY(QString::fromStdString(w.store().model()->backend).startsWith(QStringLiteral("cpu (")));
     QVERIFY(runAndWait(w, QStringLiteral("The quick brown fox"), 6));
     const std::vector<int32_t> on_cpu = generatedIds(*w.store().current());
 
     qputenv("OCTOSCOPE_CUDA_MODULE", FAKE_CUDA_MODULE);
-    w.backendMenu()->setChoice(QStringLiteral("cuda"));
+    part<BackendMenu>(w)->setChoice(QStringLiteral("cuda"));
     QVERIFY(loaded.wait(30000));
     const QString fake = QStringLiteral("cuda (Fake CUDA device (host))");
     QCOMPARE(QString::fromStdString(w.store().model()->backend), fake);
@@ -566,14 +568,14 @@ void TestWorkbench::backendChoiceReloadsAndFallsBack() {
 
     qputenv("OCTOSCOPE_CUDA_MODULE", "/nonexistent/liboctoscope-cuda.so");
     QSignalSpy failed(&w.store(), &RunStore::loadFailed);
-    w.backendMenu()->setChoice(QStringLiteral("cuda"));
+    part<BackendMenu>(w)->setChoice(QStringLiteral("cuda"));
     QVERIFY(failed.wait(30000));
     QVERIFY(failed.front().front().toString().contains(QStringLiteral("/nonexistent/liboctoscope-cuda.so")));
     QTRY_VERIFY(QApplication::activeModalWidget() != nullptr);
     QApplication::activeModalWidget()->close();
     QCOMPARE(QString::fromStdString(w.store().model()->backend), fake); // the loaded model stays
 
-    w.backendMenu()->setChoice(QStringLiteral("auto"));
+    part<BackendMenu>(w)->setChoice(QStringLiteral("auto"));
     QVERIFY(loaded.wait(30000));
     QVERIFY(QString::fromStdString(w.store().model()->backend).startsWith(QStringLiteral("cpu (")));
     QVERIFY(QString::fromStdString(w.store().model()->backend_note).contains(QStringLiteral("/nonexistent/liboctoscope-cuda.so")));

@@ -20,10 +20,9 @@
 #include "ui/support/bug_report.h"
 #include "ui/session/capture_record.h"
 #include "ui/controllers/engine_bridge.h"
+#include "ui/controllers/run_controller.h"
 #include "ui/session/run_store.h"
-#include "ui/panels/prompt_panel.h"
 #include "ui/panels/router_panel.h"
-#include "ui/panels/switches_panel.h"
 #include "ui/support/system_info.h"
 
 namespace octo::ui {
@@ -49,7 +48,7 @@ QString token_text(const TraceToken& t) {
 } // namespace
 
 CaptureController::CaptureController(CaptureWorkbench w, QObject* parent)
-    : QObject(parent), window_(&w.window), store_(w.store), bridge_(w.bridge), prompt_(w.prompt), switches_(w.switches),
+    : QObject(parent), window_(&w.window), store_(w.store), bridge_(w.bridge), runs_(w.runs),
       router_(w.router), advisor_(w.advisor), open_model_(std::move(w.open_model)) {
     io_.setMaxThreadCount(1);
     pick_model_ = [this](const QString& problem) {
@@ -196,8 +195,7 @@ void CaptureController::openCapture(const QString& path) {
 
 void CaptureController::show(const QString& path, RunRecord record) {
     const QString prompt = QString::fromStdString(record.trace.spec.prompt);
-    prompt_.restore(record.trace.spec);
-    switches_.restore(record.trace.spec);
+    runs_.showSpec(record.trace.spec);
     const std::shared_ptr<const CaptureOrigin> origin = record.capture;
     store_.add_run(std::move(record));
     const RunRecord* shown = store_.current();

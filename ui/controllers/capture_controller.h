@@ -21,10 +21,9 @@ namespace octo::ui {
 
 class AdvisorPanel;
 class EngineBridge;
-class PromptPanel;
 class RouterPanel;
+class RunController;
 class RunStore;
-class SwitchesPanel;
 struct RunRecord;
 
 // What captures need from the workbench, and nothing more.
@@ -32,8 +31,7 @@ struct CaptureWorkbench {
     QMainWindow& window;     // dialogs' parent, the title, the status bar; a bug report's screenshot and plots
     RunStore& store;         // the shown run, the loaded model and its identity, route and findings
     EngineBridge& bridge;    // Re-run Capture submits through it
-    PromptPanel& prompt;     // an opened capture's settings go back into the editor…
-    SwitchesPanel& switches; // …and the switches
+    RunController& runs;     // an opened capture's spec goes back into the editor and the switches
     RouterPanel& router;     // its recorded route and findings are shown
     AdvisorPanel& advisor;
     std::function<void(const QString& path)> open_model; // loads a model (with the window's progress)
@@ -88,8 +86,7 @@ private:
     QMainWindow* window_;
     RunStore& store_;
     EngineBridge& bridge_;
-    PromptPanel& prompt_;
-    SwitchesPanel& switches_;
+    RunController& runs_;
     RouterPanel& router_;
     AdvisorPanel& advisor_;
     std::function<void(const QString&)> open_model_;

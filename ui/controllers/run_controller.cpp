@@ -35,6 +35,11 @@ void RunController::rerun() {
 
 void RunController::cancel() { bridge_.cancel(); }
 
+void RunController::showSpec(const RunSpec& spec) {
+    prompt_.restore(spec);
+    switches_.restore(spec);
+}
+
 void RunController::compareWithShown() {
     last_ = editorSpec();
     advisor_.compareWithShown();

@@ -26,6 +26,9 @@ public:
     void cancel();    // stops what the engine is doing now
     void submit(const RunSpec& spec); // exactly this spec (switches included)
     void compareWithShown(); // A = the shown run, B = the editor's spec with the switches
+    // Puts `spec` in the editor and the switches (a run from the history, an opened capture, the
+    // command line), so Run Prompt repeats it.
+    void showSpec(const RunSpec& spec);
     // The editor's spec with the current switches (what Run Prompt would submit).
     RunSpec editorSpec() const;
     // The last spec submitted from here (what the run history records).
