@@ -86,6 +86,25 @@ struct AttentionShape {
     int64_t n_head = 0;
     int64_t n_head_kv = 0;
     int64_t head_dim = 0;
+    float scale = 0.0f;   // scores are q·k · scale; 0: 1 / sqrt(head_dim)
+    float softcap = 0.0f; // > 0: scores become softcap · tanh(scores / softcap) before the softmax (gemma2)
+    int64_t window = 0;   // > 0: the query at p sees only positions j with p - j < window (sliding window)
+};
+
+// How gelu_gate computes GELU (tanh form).
+enum class GeluMode {
+    Exact,       // 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))) in float
+    F16Rounding, // the reference's table: x rounded to fp16, the fp16 value of GELU(x) returned;
+                 // x <= -10 gives 0, x >= 10 gives x (reference precision)
+};
+
+// What a forward pass asks of a backend beyond the llama block's ops; a backend without one
+// says so before a model that needs it is run there (Backend::missing_features).
+struct ForwardFeatures {
+    bool gelu = false;           // gelu_gate
+    bool softcap = false;        // softcap, AttentionShape::softcap
+    bool sliding_window = false; // AttentionShape::window
+    bool scale = false;          // scale
 };
 
 class Backend {
@@ -98,6 +117,12 @@ public:
     // The first failure of an operation (a device error; the ops return nothing). After one,
     // later operations do nothing and read() yields NaN. The CPU backend never fails.
     virtual Status status() const { return Ok{}; }
+    // The features of `needed` this backend lacks, in words ("soft-capping, sliding windows");
+    // empty: it runs them all.
+    virtual std::string missing_features(const ForwardFeatures& needed) const {
+        (void)needed;
+        return {};
+    }
 
     // --- memory -------------------------------------------------------------------------------
     virtual std::unique_ptr<DeviceBuffer> allocate(int64_t n_floats) = 0;
@@ -130,6 +155,15 @@ public:
     // out[n] = silu(gate[n]) * up[n]; out may alias gate
     virtual void swiglu(const float* gate, const float* up, float* out, int64_t n) = 0;
 
+    // out[n] = gelu(gate[n]) * up[n] (tanh form, computed as `mode` says); out may alias gate
+    virtual void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) = 0;
+
+    // x[n] *= s
+    virtual void scale(float* x, int64_t n, float s) = 0;
+
+    // x[n] = cap · tanh(x[n] / cap), with x / cap computed as x · (1 / cap) (final logit soft-capping)
+    virtual void softcap(float* x, int64_t n, float cap) = 0;
+
     // Rotates x[n_tokens, n_heads, head_dim] in place; token i is at positions[i].
     virtual void rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
                       std::span<const int32_t> positions, const RopeParams& params) = 0;
@@ -142,9 +176,10 @@ public:
     // (the pool's copy-on-write of a shared block).
     virtual void kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) = 0;
 
-    // Causal attention: query i (at positions[i]) attends to positions 0..positions[i], read
-    // through cells.read_cells. q[n_tokens, n_head, head_dim] -> out[n_tokens, n_head, head_dim];
-    // softmax(q·k / sqrt(head_dim)). With `weights` (optional), also writes the softmax weights:
+    // Causal attention: query i (at positions[i]) attends to positions 0..positions[i] (the last
+    // shape.window of them with a window), read through cells.read_cells.
+    // q[n_tokens, n_head, head_dim] -> out[n_tokens, n_head, head_dim]; softmax(q·k · scale),
+    // soft-capped first when shape.softcap > 0. Masked positions get weight 0. With `weights` (optional), also writes the softmax weights:
     // weights[n_tokens, n_head, weights_stride], position p at index p, zeros past positions[i]
     // (weights_stride >= max(positions) + 1).
     virtual void attention(const KvCache& cache, int64_t layer, const float* q, float* out,

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "engine/backend/backend_selection.h"
+#include "engine/inference/llama_forward.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/instrumentation/head_map_source.h"
 #include "engine/model/memory_estimate.h"
@@ -66,6 +67,18 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     load.progress = options.progress;
     auto model = Model::load(path, load);
     if (!model) return model.error();
+    // A backend without every step the model needs: auto takes the CPU instead, saying why.
+    if (const std::string missing = selected->backend->missing_features(forward_features(*model.value(), model.value()->n_ctx()));
+        !missing.empty()) {
+        const std::string why = selected->backend->name() + " lacks " + missing + " for " + model.value()->params().architecture;
+        if (*choice != BackendChoice::Auto) {
+            return make_error(ErrorCode::Unsupported, "backend " + why + "; use --backend cpu (or auto)");
+        }
+        auto cpu = select_backend(BackendChoice::Cpu, options.threads);
+        if (!cpu) return cpu.error();
+        selected = std::move(cpu);
+        selected->fallback_reason = why;
+    }
     auto vocab = vocab_from_gguf(model.value()->file());
     if (!vocab) return about_file(path, vocab.error());
     auto tokenizer = Tokenizer::create(std::move(vocab.value()));

@@ -48,6 +48,17 @@ std::vector<LayerMatrices> layer_matrices(const Model& model) {
     return out;
 }
 
+ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
+    const ModelParams& p = model.params();
+    const ArchitectureInfo& a = *model.weights().arch;
+    ForwardFeatures f;
+    f.gelu = a.gelu_ffn;
+    f.softcap = p.attn_logit_softcap > 0 || p.final_logit_softcap > 0;
+    f.sliding_window = p.sliding_every > 0 && p.sliding_window > 0 && p.sliding_window < n_ctx;
+    f.scale = a.embed_scale || p.attn_scale > 0;
+    return f;
+}
+
 LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch, Precision precision, int64_t n_ctx)
     : model_(model), backend_(backend), precision_(precision), matrices_(layer_matrices(model)) {
     const ModelParams& p = model.params();
@@ -65,9 +76,16 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     rope_.freq_factors = factors ? f32(factors) : nullptr;
     rope_.attn_factor = static_cast<float>(p.rope_attn_factor);
     rope_.float_recurrence = precision == Precision::Reference;
-    attn_shape_ = AttentionShape{p.n_head, p.n_head_kv, p.head_dim()};
+    attn_shape_ = AttentionShape{.n_head = p.n_head,
+                                 .n_head_kv = p.n_head_kv,
+                                 .head_dim = p.head_dim(),
+                                 .scale = static_cast<float>(p.attn_scale),
+                                 .softcap = static_cast<float>(p.attn_logit_softcap),
+                                 .window = 0};
+    gelu_mode_ = precision == Precision::Reference ? GeluMode::F16Rounding : GeluMode::Exact;
     eps_ = static_cast<float>(p.rms_norm_eps);
     n_layer_ = p.n_layer;
+    n_ctx_ = n_ctx;
 
     x_ = backend.allocate(n_batch * n_embd_);
     normed_ = backend.allocate(n_batch * n_embd_);
@@ -122,7 +140,9 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
 
 void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
                                    const KvBatchCells& cells, KvCache& cache, std::span<TokenProbe> probes) {
-    const AttentionShape& s = attn_shape_;
+    AttentionShape s = attn_shape_;
+    s.window = model_.params().layer_window(layer);
+    if (s.window >= n_ctx_) s.window = 0; // no position is ever that far back: nothing to mask
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
     backend_.matmul(m.q, normed_->data(), q_->data(), n, precision_);
     backend_.matmul(m.k, normed_->data(), k_->data(), n, precision_);
@@ -154,6 +174,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     }
     if (!probes.empty()) probe(layer, n, cells, probes);
     backend_.matmul(m.output, attn_->data(), proj_->data(), n, precision_);
+    if (lw.attn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.attn_post_norm), proj_->data(), n, n_embd_, eps_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
@@ -239,8 +260,13 @@ void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int
     backend_.rms_norm(x_->data(), f32(lw.ffn_norm), normed_->data(), n, n_embd_, eps_);
     backend_.matmul(m.gate, normed_->data(), gate_->data(), n, precision_);
     backend_.matmul(m.up, normed_->data(), up_->data(), n, precision_);
-    backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_);
+    if (model_.weights().arch->gelu_ffn) {
+        backend_.gelu_gate(gate_->data(), up_->data(), gate_->data(), n * n_ff_, gelu_mode_);
+    } else {
+        backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_);
+    }
     backend_.matmul(m.down, gate_->data(), proj_->data(), n, precision_);
+    if (lw.ffn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.ffn_post_norm), proj_->data(), n, n_embd_, eps_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
 
@@ -250,6 +276,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
     const auto n = static_cast<int64_t>(tokens.size());
     const ModelWeights& w = model_.weights();
     backend_.embed(weight_matrix(*w.token_embd), tokens, x_->data());
+    if (w.arch->embed_scale) backend_.scale(x_->data(), n * n_embd_, std::sqrt(static_cast<float>(n_embd_)));
     for (size_t l = 0; l < w.layers.size(); ++l) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
@@ -267,6 +294,9 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
     const float* last_rows = x_->data() + (n - n_logit_rows) * n_embd_; // [n_logit_rows, n_embd]
     backend_.rms_norm(last_rows, f32(w.output_norm), normed_->data(), n_logit_rows, n_embd_, eps_);
     backend_.matmul(weight_matrix(*w.output), normed_->data(), logits_->data(), n_logit_rows, precision_);
+    if (const double cap = model_.params().final_logit_softcap; cap > 0.0) {
+        backend_.softcap(logits_->data(), n_logit_rows * n_vocab_, static_cast<float>(cap));
+    }
     backend_.read(logits_->data(), logits.first(static_cast<size_t>(n_logit_rows * n_vocab_)));
     return Ok{};
 }

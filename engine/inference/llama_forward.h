@@ -18,7 +18,11 @@
 //     x += (silu(h · Wgateᵀ) * (h · Wupᵀ)) · Wdownᵀ       // fused_gate_up: row ranges of ffn_up
 //   logits = (rms_norm(x) · output_norm) · Woutputᵀ      // only for the rows asked for
 //
-// A sliding window (phi3) is not masked: Model::check_context keeps contexts within it.
+// Gemma 2 adds: x = embed(tokens) · √n_embd; attention scores soft-capped (c · tanh(s / c)) and,
+// on sliding layers (ModelParams::layer_window), limited to the last `window` positions; each
+// block's output RMS-normalised (post_attention_norm, post_ffw_norm) before its residual add;
+// GELU instead of SiLU in the FFN (the reference's fp16 table at reference precision); the
+// logits soft-capped. Phi-3's window applies to every layer.
 #pragma once
 
 #include <atomic>
@@ -78,9 +82,11 @@ private:
     int64_t n_ff_;
     int64_t n_vocab_;
     RopeParams rope_;
-    AttentionShape attn_shape_;
+    AttentionShape attn_shape_; // window 0: each layer sets its own (ModelParams::layer_window)
+    GeluMode gelu_mode_;        // the reference's fp16 table at reference precision
     float eps_;
     int64_t n_layer_;
+    int64_t n_ctx_;
     int64_t n_batch_;
     Precision precision_;
     std::vector<LayerMatrices> matrices_; // [n_layer]
@@ -107,6 +113,10 @@ private:
     std::unique_ptr<DeviceBuffer> logits_; // [logits_rows_, n_vocab], grown to the most rows asked for
     int64_t logits_rows_ = 0;
 };
+
+// What running `model` with sessions of n_ctx positions asks of a backend beyond the llama
+// block (a window no shorter than the context masks nothing and is not asked for).
+ForwardFeatures forward_features(const Model& model, int64_t n_ctx);
 
 // The backend's view of a weight matrix tensor [n_in, n_out] (GGUF ne order).
 WeightMatrix weight_matrix(const GgufTensorInfo& t);

@@ -47,7 +47,10 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
     const ModelParams& p = model.params();
     const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : model.n_ctx();
     const int64_t n_batch = options.n_batch > 0 ? options.n_batch : model.n_batch();
-    if (auto s = check_context(p, n_ctx); !s) return s.error();
+    if (const std::string missing = backend.missing_features(forward_features(model, n_ctx)); !missing.empty()) {
+        return make_error(ErrorCode::Unsupported, "backend " + backend.name() + " cannot run this " + p.architecture +
+                                                      " model yet: it lacks " + missing + " (the CPU backend runs it)");
+    }
     std::unique_ptr<KvStore> own;
     KvStore* store = options.kv;
     if (store) {

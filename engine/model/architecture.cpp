@@ -18,7 +18,15 @@ constexpr std::array kArchitectures = {
                      .fused_qkv = true,
                      .fused_gate_up = true,
                      .long_rope = true,
-                     .sliding_window = true},
+                     .sliding = SlidingLayers::All},
+    ArchitectureInfo{.name = "gemma2",
+                     .neox_rope = true,
+                     .sliding = SlidingLayers::Even,
+                     .embed_scale = true,
+                     .gelu_ffn = true,
+                     .post_norms = true,
+                     .attn_softcap = true,
+                     .final_softcap = true},
     ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true},
 };
 
@@ -66,9 +74,16 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
         f.push_back("LongRoPE (long factors above " + std::to_string(p.rope_orig_context) +
                     " positions, attention factor " + number(p.rope_attn_factor) + ")");
     }
-    if (a.sliding_window && p.sliding_window > 0) {
-        f.push_back("sliding window " + std::to_string(p.sliding_window) + " (contexts limited to it)");
+    if (a.sliding != SlidingLayers::None && p.sliding_window > 0) {
+        f.push_back("sliding window " + std::to_string(p.sliding_window) +
+                    (a.sliding == SlidingLayers::Even ? " on even layers" : ""));
     }
+    if (a.embed_scale) f.emplace_back("embeddings x sqrt(n_embd)");
+    if (a.gelu_ffn) f.emplace_back("GELU gated FFN");
+    if (a.post_norms) f.emplace_back("post-attention and post-FFN norms");
+    if (a.attn_softcap && p.attn_logit_softcap > 0) f.push_back("attention soft-cap " + number(p.attn_logit_softcap));
+    if (a.final_softcap && p.final_logit_softcap > 0) f.push_back("final logit soft-cap " + number(p.final_logit_softcap));
+    if (p.attn_scale > 0) f.push_back("query scale " + number(p.attn_scale));
     if (p.rope_freq_scale != 1.0) f.push_back("linear RoPE scaling x" + number(1.0 / p.rope_freq_scale));
     if (a.router) f.push_back("head-group router (" + std::to_string(p.n_router_groups) + " groups)");
     return f;

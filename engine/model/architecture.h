@@ -16,6 +16,13 @@
 
 namespace octo {
 
+// Which layers a sliding window (<arch>.attention.sliding_window) applies to.
+enum class SlidingLayers {
+    None,
+    All,  // every layer (phi3)
+    Even, // layers 0, 2, 4, …; the odd ones attend to everything (gemma2)
+};
+
 struct ArchitectureInfo {
     std::string_view name;     // general.architecture
     bool neox_rope = false;    // RoPE rotates pairs (x[i], x[i + n_rot/2]) instead of (x[2i], x[2i+1])
@@ -25,7 +32,12 @@ struct ArchitectureInfo {
     bool qk_norm = false;      // blk.N.attn_{q,k}_norm [head_dim]: RMSNorm of every head before RoPE
     bool rope_freqs = false;   // an optional rope_freqs.weight [n_rot/2] divides the frequencies
     bool long_rope = false;    // optional rope_factors_long/short [head_dim/2] (LongRoPE), chosen by context
-    bool sliding_window = false; // <arch>.attention.sliding_window W: a query sees only keys p - j < W
+    SlidingLayers sliding = SlidingLayers::None; // <arch>.attention.sliding_window W: a query sees only keys p - j < W
+    bool embed_scale = false;  // the embeddings are multiplied by √n_embd (gemma)
+    bool gelu_ffn = false;     // out = down(gelu(gate) · up), GELU in tanh form, instead of SiLU (gemma)
+    bool post_norms = false;   // blk.N.post_attention_norm and post_ffw_norm: RMSNorm of each block's output before its residual add
+    bool attn_softcap = false; // <arch>.attn_logit_softcapping c: scores become c · tanh(scores / c)
+    bool final_softcap = false; // <arch>.final_logit_softcapping c: logits become c · tanh(logits / c)
     bool router = false;       // router.group_count and blk.N.router.weight gate head groups (octet)
 };
 

@@ -25,18 +25,13 @@ constexpr int64_t kDefaultMaxContext = 4096;
 constexpr int64_t kDefaultBatch = 64;
 
 struct LoadOptions {
-    // Positions the sessions will hold; 0: min(context_length, 4096, sliding window if any).
+    // Positions the sessions will hold; 0: min(context_length, 4096, a window on every layer).
     int64_t n_ctx = 0;
     int64_t n_batch = kDefaultBatch; // tokens per forward batch (activation memory)
     // Called with the fraction loaded, 0..1; returning false cancels (ErrorCode::Cancelled).
     std::function<bool(double fraction)> progress;
     std::optional<uint64_t> available_bytes; // replaces the machine's available memory (tests)
 };
-
-// Unsupported when sequences of n_ctx positions would need a sliding-window mask: the engine
-// attends to every earlier position, which equals the windowed attention only while
-// n_ctx <= the window (llama.cpp masks key j for the query at p when p - j >= window).
-Status check_context(const ModelParams& params, int64_t n_ctx);
 
 class Model {
 public:

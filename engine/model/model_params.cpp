@@ -1,5 +1,7 @@
 #include "engine/model/model_params.h"
 
+#include <cmath>
+
 #include "engine/model/architecture.h"
 
 namespace octo {
@@ -76,14 +78,32 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     if (p.n_embd_head_v == 0) p.n_embd_head_v = p.head_dim();
     if (p.rope_orig_context == 0) p.rope_orig_context = p.context_length;
     // Only architectures that use a window read it (llama files may carry an unused one).
-    if (const ArchitectureInfo* info = find_architecture(p.architecture); info && info->sliding_window) {
+    const ArchitectureInfo* info = find_architecture(p.architecture);
+    if (info && info->sliding != SlidingLayers::None) {
+        p.sliding_every = info->sliding == SlidingLayers::All ? 1 : 2;
         if (f.find(a + "attention.sliding_window")) {
             if (auto s = read_int(f, a + "attention.sliding_window", p.sliding_window); !s) return s.error();
+        } else if (p.architecture == "phi3") {
+            p.sliding_window = phi3_default_window(p);
         } else {
-            p.sliding_window = p.architecture == "phi3" ? phi3_default_window(p) : -1;
+            p.sliding_window = p.architecture == "gemma2" ? 4096 : -1; // llama.cpp's default for Gemma 2
         }
     }
+    // Gemma 2's defaults where the file does not say (llama.cpp c392e50 reads them optionally).
+    if (info && info->attn_softcap) {
+        p.attn_logit_softcap = 50.0;
+        if (auto s = read_float(f, a + "attn_logit_softcapping", p.attn_logit_softcap); !s) return s.error();
+    }
+    if (info && info->final_softcap) {
+        p.final_logit_softcap = 30.0;
+        if (auto s = read_float(f, a + "final_logit_softcapping", p.final_logit_softcap); !s) return s.error();
+    }
     if (p.n_rot == 0) p.n_rot = p.head_dim();
+    // Gemma 2 27B (46 layers) scales queries by 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)
+    // (the reference picks it by model size; 2B and 9B use the head size).
+    if (p.architecture == "gemma2" && p.n_layer == 46 && p.n_head > 0) {
+        p.attn_scale = 1.0 / std::sqrt(static_cast<double>(p.n_embd / p.n_head));
+    }
     if (const GgufTensorInfo* emb = f.find_tensor("token_embd.weight"); emb && emb->n_dims == 2) {
         p.n_vocab = emb->ne[1];
     } else if (p.n_vocab == 0) {

@@ -32,9 +32,17 @@ struct ModelParams {
     // attention.sliding_window: a query at p sees keys j with p - j < W; 0: no window; -1: the
     // architecture needs the key and the file lacks it (validate_hparams refuses).
     int64_t sliding_window = 0;
+    int64_t sliding_every = 0;      // which layers it applies to: 1 every layer, 2 the even ones; 0 none
+    double attn_logit_softcap = 0.0;  // > 0: attention scores soft-capped (gemma2)
+    double final_logit_softcap = 0.0; // > 0: logits soft-capped (gemma2)
+    double attn_scale = 0.0;        // attention scores are q·k · attn_scale; 0: 1 / sqrt(head_dim)
     double rms_norm_eps = 1e-5;
     int64_t n_router_groups = 0;    // router.group_count: head groups a per-token router gates (octet); 0: none
 
+    // The sliding window of layer il, or 0 when it attends to every earlier position.
+    int64_t layer_window(int64_t il) const {
+        return sliding_window > 0 && sliding_every > 0 && il % sliding_every == 0 ? sliding_window : 0;
+    }
     int64_t head_dim() const { return n_embd_head > 0 ? n_embd_head : (n_head > 0 ? n_embd / n_head : 0); }
     int64_t n_embd_q() const { return n_head * head_dim(); }     // query (and attention output) width
     int64_t n_embd_kv() const { return n_head_kv * head_dim(); } // key and value width

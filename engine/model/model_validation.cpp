@@ -70,6 +70,10 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
         }
         e.push_back({b + "ffn_down.weight", {p.n_ff, p.n_embd}});
         if (p.n_router_groups > 0) e.push_back({b + "router.weight", {p.n_embd, p.n_router_groups}});
+        if (a.post_norms) {
+            e.push_back({b + "post_attention_norm.weight", {p.n_embd}});
+            e.push_back({b + "post_ffw_norm.weight", {p.n_embd}});
+        }
     }
     return e;
 }
@@ -111,6 +115,9 @@ Status validate_hparams(const ModelParams& p) {
     if (p.rope_orig_context < 0) return invalid("rope.scaling.original_context_length must be positive");
     if (p.sliding_window < 0) {
         return invalid(p.architecture + ".attention.sliding_window is missing (the architecture needs it)");
+    }
+    if (!(p.attn_logit_softcap >= 0.0) || !(p.final_logit_softcap >= 0.0)) {
+        return invalid("attn_logit_softcapping and final_logit_softcapping must not be negative");
     }
     if (p.n_router_groups < 0 || (p.n_router_groups > 0 && p.n_head % p.n_router_groups != 0)) {
         return invalid("router.group_count " + std::to_string(p.n_router_groups) + " must divide head_count " +

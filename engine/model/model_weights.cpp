@@ -75,6 +75,10 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
         layer.ffn_up = b.matrix(blk + "ffn_up.weight");
         layer.ffn_down = b.matrix(blk + "ffn_down.weight");
         if (p.n_router_groups > 0) layer.router = b.vector(blk + "router.weight");
+        if (a->post_norms) {
+            layer.attn_post_norm = b.vector(blk + "post_attention_norm.weight");
+            layer.ffn_post_norm = b.vector(blk + "post_ffw_norm.weight");
+        }
         w.layers.push_back(layer);
     }
     w.n_router_groups = p.n_router_groups;

@@ -31,6 +31,8 @@ struct LayerWeights {
     const GgufTensorInfo* ffn_up = nullptr;      // [n_embd, n_ff], or [n_embd, 2 n_ff] rows gate then up (fused_gate_up)
     const GgufTensorInfo* ffn_down = nullptr;    // [n_ff, n_embd]
     const GgufTensorInfo* router = nullptr;      // [n_embd, n_router_groups] F32 gate logits (octet), or null
+    const GgufTensorInfo* attn_post_norm = nullptr; // [n_embd] F32: post_attention_norm (post_norms), or null
+    const GgufTensorInfo* ffn_post_norm = nullptr;  // [n_embd] F32: post_ffw_norm (post_norms), or null
 };
 
 struct ModelWeights {

@@ -86,7 +86,9 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         w.add_u32(a + "attention.key_length", static_cast<uint32_t>(s.head_dim));
         w.add_u32(a + "attention.value_length", static_cast<uint32_t>(s.head_dim));
     }
-    if (arch->sliding_window) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
+    if (arch->sliding != SlidingLayers::None) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
+    if (arch->attn_softcap && s.attn_logit_softcap > 0) w.add_f32(a + "attn_logit_softcapping", s.attn_logit_softcap);
+    if (arch->final_softcap && s.final_logit_softcap > 0) w.add_f32(a + "final_logit_softcapping", s.final_logit_softcap);
     const bool long_rope = arch->long_rope && s.long_rope_original_context > 0;
     if (long_rope) {
         const double scale = static_cast<double>(s.context_length) / static_cast<double>(s.long_rope_original_context);
@@ -136,6 +138,10 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         }
         f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
         if (s.architecture == "octet") f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
+        if (arch->post_norms) {
+            f.add(b + "post_attention_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
+            f.add(b + "post_ffw_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
+        }
     }
     // Drawn last so that a model with and without factors shares every other weight.
     if (s.rope_freqs) f.add("rope_freqs.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);

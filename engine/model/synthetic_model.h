@@ -39,7 +39,9 @@ struct SyntheticModelSpec {
     // original context length they switch at and the attention factor sqrt(1 + ln(s)/ln(orig))
     // with s = context_length / orig, as convert_hf_to_gguf.py writes it.
     int64_t long_rope_original_context = 0; // 0: no factors
-    int64_t sliding_window = 0; // phi3: attention.sliding_window (always written for phi3; 0: none)
+    int64_t sliding_window = 0; // phi3, gemma2: attention.sliding_window (always written for them; 0: none)
+    float attn_logit_softcap = 0.0f;  // gemma2: attn_logit_softcapping (0: not written, the reader's default 50)
+    float final_logit_softcap = 0.0f; // gemma2: final_logit_softcapping (0: not written, the reader's default 30)
     uint32_t seed = 1;
     std::string chat_template = {}; // tokenizer.chat_template (Jinja text); empty: none
     int64_t router_groups = 8;      // "octet" only: head groups of the per-layer routers

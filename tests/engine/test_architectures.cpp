@@ -2,7 +2,7 @@
 // phi3 models written with the GGUF writer, run by the engine at exact precision, against a
 // plain float64 forward pass written here from the architectures' definitions — every layer's
 // attention output (the q/k norm + RoPE + attention step) and the logits. Also RoPE with LongRoPE
-// factors and attention factor against its formula, the context limit a sliding window sets,
+// factors and attention factor against its formula, sliding windows, gemma2's steps,
 // and the sentence that refuses an unsupported architecture.
 #include <gtest/gtest.h>
 
@@ -13,8 +13,10 @@
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/gguf_writer.h"
+#include "engine/inference/llama_forward.h"
 #include "engine/inference/session.h"
 #include "engine/model/architecture.h"
+#include "engine/model/model_params.h"
 #include "engine/model/model_validation.h"
 #include "tests/support/error_norms.h"
 #include "tests/support/loaded_model.h"
@@ -88,9 +90,20 @@ struct Forward64 {
     std::vector<std::vector<Vec>> head_outputs; // [n_tokens][n_layer][n_q]
 };
 
-// The prompt from position 0, causal attention over all earlier positions. `qk_norm` false
-// leaves the q/k norms out (to show the comparison notices them).
-Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, const RopeSpec& rope_spec, bool qk_norm = true) {
+// Steps the float64 pass can leave out, to show that the comparison notices each of them.
+struct Steps {
+    bool qk_norm = true;
+    bool window = true;        // sliding windows (ModelParams::layer_window)
+    bool attn_softcap = true;
+    bool final_softcap = true;
+    bool post_norms = true;
+};
+
+double gelu64(double x) { return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x))); }
+
+// The prompt from position 0, causal attention over the earlier positions (the last `window` of
+// them on a sliding layer).
+Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, const RopeSpec& rope_spec, const Steps& steps = {}) {
     const ModelParams& p = model.params();
     const ModelWeights& w = model.weights();
     const int64_t hd = p.head_dim(), n_q = p.n_embd_q(), n_kv = p.n_embd_kv();
@@ -99,9 +112,19 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
     const Matrix embd(*w.token_embd);
     std::vector<Vec> x;
     for (int32_t id : tokens) x.emplace_back(embd.w.begin() + id * p.n_embd, embd.w.begin() + (id + 1) * p.n_embd);
+    if (w.arch->embed_scale) {
+        for (Vec& row : x) {
+            for (double& v : row) v *= std::sqrt(static_cast<double>(p.n_embd));
+        }
+    }
+    const double attn_scale = p.attn_scale > 0 ? p.attn_scale : 1.0 / std::sqrt(static_cast<double>(hd));
+    const double softcap = steps.attn_softcap ? p.attn_logit_softcap : 0.0;
     Forward64 out;
     out.head_outputs.resize(static_cast<size_t>(n));
-    for (const LayerWeights& lw : w.layers) {
+    for (size_t l = 0; l < w.layers.size(); ++l) {
+        const LayerWeights& lw = w.layers[l];
+        const int64_t window = steps.window ? p.layer_window(static_cast<int64_t>(l)) : 0;
+        const bool qk_norm = steps.qk_norm;
         std::vector<Vec> q(static_cast<size_t>(n)), k(static_cast<size_t>(n)), v(static_cast<size_t>(n));
         for (int64_t t = 0; t < n; ++t) {
             Vec h = x[static_cast<size_t>(t)];
@@ -129,20 +152,23 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
             Vec a(static_cast<size_t>(n_q), 0.0);
             for (int64_t hh = 0; hh < p.n_head; ++hh) {
                 const int64_t kvh = hh / (p.n_head / p.n_head_kv);
-                Vec scores(static_cast<size_t>(t + 1));
+                Vec scores(static_cast<size_t>(t + 1), -INFINITY);
                 double max_score = -INFINITY;
-                for (int64_t j = 0; j <= t; ++j) {
+                const int64_t first = window > 0 ? std::max<int64_t>(0, t - window + 1) : 0; // t - j < window
+                for (int64_t j = first; j <= t; ++j) {
                     double dot = 0.0;
                     for (int64_t d = 0; d < hd; ++d) {
                         dot += q[static_cast<size_t>(t)][static_cast<size_t>(hh * hd + d)] *
                                k[static_cast<size_t>(j)][static_cast<size_t>(kvh * hd + d)];
                     }
-                    scores[static_cast<size_t>(j)] = dot / std::sqrt(static_cast<double>(hd));
+                    double s = dot * attn_scale;
+                    if (softcap > 0) s = softcap * std::tanh(s / softcap);
+                    scores[static_cast<size_t>(j)] = s;
                     max_score = std::max(max_score, scores[static_cast<size_t>(j)]);
                 }
                 double sum = 0.0;
                 for (double& s : scores) sum += (s = std::exp(s - max_score));
-                for (int64_t j = 0; j <= t; ++j) {
+                for (int64_t j = first; j <= t; ++j) {
                     for (int64_t d = 0; d < hd; ++d) {
                         a[static_cast<size_t>(hh * hd + d)] +=
                             scores[static_cast<size_t>(j)] / sum * v[static_cast<size_t>(j)][static_cast<size_t>(kvh * hd + d)];
@@ -150,7 +176,8 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
                 }
             }
             out.head_outputs[static_cast<size_t>(t)].push_back(a);
-            const Vec o = Matrix(*lw.attn_output).times(a);
+            Vec o = Matrix(*lw.attn_output).times(a);
+            if (lw.attn_post_norm && steps.post_norms) rms_norm(o, 0, p.n_embd, f32_vector(lw.attn_post_norm), eps);
             for (int64_t i = 0; i < p.n_embd; ++i) x[static_cast<size_t>(t)][static_cast<size_t>(i)] += o[static_cast<size_t>(i)];
         }
         for (int64_t t = 0; t < n; ++t) {
@@ -165,8 +192,11 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
                 gate = fused.times(h, 0, p.n_ff);
                 up = fused.times(h, p.n_ff, p.n_ff);
             }
-            for (size_t i = 0; i < gate.size(); ++i) gate[i] = gate[i] / (1.0 + std::exp(-gate[i])) * up[i];
-            const Vec d = Matrix(*lw.ffn_down).times(gate);
+            for (size_t i = 0; i < gate.size(); ++i) {
+                gate[i] = (w.arch->gelu_ffn ? gelu64(gate[i]) : gate[i] / (1.0 + std::exp(-gate[i]))) * up[i];
+            }
+            Vec d = Matrix(*lw.ffn_down).times(gate);
+            if (lw.ffn_post_norm && steps.post_norms) rms_norm(d, 0, p.n_embd, f32_vector(lw.ffn_post_norm), eps);
             for (int64_t i = 0; i < p.n_embd; ++i) x[static_cast<size_t>(t)][static_cast<size_t>(i)] += d[static_cast<size_t>(i)];
         }
     }
@@ -174,7 +204,11 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
     for (int64_t t = 0; t < n; ++t) {
         Vec h = x[static_cast<size_t>(t)];
         rms_norm(h, 0, p.n_embd, f32_vector(w.output_norm), eps);
-        out.logits.push_back(output.times(h));
+        Vec logits = output.times(h);
+        if (steps.final_softcap && p.final_logit_softcap > 0) {
+            for (double& v : logits) v = p.final_logit_softcap * std::tanh(v / p.final_logit_softcap);
+        }
+        out.logits.push_back(std::move(logits));
     }
     return out;
 }
@@ -260,7 +294,7 @@ TEST(Architectures, Qwen3MatchesFloat64ByConstruction) {
     EXPECT_LT(e.head_outputs, 1e-5);
     EXPECT_LT(e.logits, 1e-5);
     // Without the q/k norms the float64 pass is far off: the comparison sees that step.
-    const Errors without = compare(got, forward64(*m.model, kPrompt, rope_of(*m.model), /*qk_norm=*/false), p.n_layer,
+    const Errors without = compare(got, forward64(*m.model, kPrompt, rope_of(*m.model), Steps{.qk_norm = false}), p.n_layer,
                                    p.n_embd_q());
     EXPECT_GT(without.head_outputs, 1e-2);
 }
@@ -398,37 +432,122 @@ TEST(Architectures, RopeWithFactorsAndAttentionFactor) {
     }
 }
 
-// The engine attends to every earlier position, so a model with a sliding window runs only
-// contexts within it: the default context is clamped to it, longer ones are refused.
-TEST(Architectures, SlidingWindowLimitsTheContext) {
+// A longer prompt than any window below, so that sliding layers mask positions.
+std::vector<int32_t> long_prompt() {
+    std::vector<int32_t> v = {1};
+    for (int i = 0; i < 29; ++i) v.push_back(static_cast<int32_t>(5 + (i * 37) % 90));
+    return v;
+}
+
+// phi3's sliding window masks every layer: the query at p sees keys j with p - j < window. With a
+// window of 8 and 30 positions the engine equals the float64 pass that masks, not the one that
+// does not; the same holds token by token (the mask follows positions, not batches).
+TEST(Architectures, Phi3SlidingWindowIsMasked) {
     SyntheticModelSpec spec = phi3_spec();
-    spec.sliding_window = 16;
     spec.long_rope_original_context = 0;
+    spec.sliding_window = 8;
+    const test::LoadedModel m = test::load_synthetic(spec);
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    EXPECT_EQ(m.model->n_ctx(), 8) << "the default context stays within a window on every layer";
+    EXPECT_EQ(p.layer_window(0), 8);
+    EXPECT_EQ(p.layer_window(1), 8);
+    const std::vector<int32_t> prompt = long_prompt();
+    const EngineRun got = run_engine(*m.model, prompt, 64); // a longer context, asked for: masked
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const Errors e = compare(got, forward64(*m.model, prompt, rope_of(*m.model)), p.n_layer, p.n_embd_q());
+    std::cout << "[ phi3 swa  ] window 8 vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 1e-5);
+    EXPECT_LT(e.logits, 1e-5);
+    const Errors unmasked = compare(got, forward64(*m.model, prompt, rope_of(*m.model), Steps{.window = false}), p.n_layer,
+                                    p.n_embd_q());
+    EXPECT_GT(unmasked.logits, 1e-3);
+
+    auto b = backend();
+    SessionOptions o;
+    o.precision = Precision::Exact;
+    o.n_ctx = 64;
+    auto s = Session::create(*m.model, *b, o).value();
+    for (size_t t = 0; t < prompt.size(); ++t) {
+        const auto logits = s->eval(std::span<const int32_t>(&prompt[t], 1));
+        ASSERT_TRUE(logits);
+        EXPECT_LT(relative_l2(std::vector<float>(logits->begin(), logits->end()), got.logits[t]), 1e-5) << "position " << t;
+    }
+}
+
+// gemma2 by construction: embeddings x sqrt(n_embd), GELU gated FFN, post-attention and post-FFN
+// norms, attention soft-cap, a sliding window on the even layers, final soft-cap, head size 64
+// with n_embd 128 and 4 heads (the attention is 256 wide), tied output. Leaving out any one step
+// in the float64 pass moves it away from the engine.
+SyntheticModelSpec gemma2_spec() {
+    return {.architecture = "gemma2", .n_embd = 128, .n_ff = 256, .n_head = 4, .n_head_kv = 2, .n_layer = 4,
+            .head_dim = 64, .context_length = 64, .tied_output = true, .sliding_window = 6, .attn_logit_softcap = 4.0f,
+            .final_logit_softcap = 3.0f, .seed = 21};
+}
+
+TEST(Architectures, Gemma2MatchesFloat64ByConstruction) {
+    const test::LoadedModel m = test::load_synthetic(gemma2_spec());
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    EXPECT_EQ(p.layer_window(0), 6);
+    EXPECT_EQ(p.layer_window(1), 0);
+    EXPECT_EQ(p.layer_window(2), 6);
+    EXPECT_EQ(p.attn_logit_softcap, 4.0);
+    EXPECT_EQ(p.final_logit_softcap, 3.0);
+    EXPECT_TRUE(m.model->weights().output_tied);
+    const std::vector<int32_t> prompt = long_prompt();
+    const EngineRun got = run_engine(*m.model, prompt);
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const RopeSpec rope = rope_of(*m.model);
+    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_q());
+    std::cout << "[ gemma2    ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 1e-5);
+    EXPECT_LT(e.logits, 1e-5);
+    const std::pair<const char*, Steps> omissions[] = {{"window", Steps{.window = false}},
+                                                       {"attention soft-cap", Steps{.attn_softcap = false}},
+                                                       {"final soft-cap", Steps{.final_softcap = false}},
+                                                       {"post-norms", Steps{.post_norms = false}}};
+    for (const auto& [what, steps] : omissions) {
+        const Errors wrong = compare(got, forward64(*m.model, prompt, rope, steps), p.n_layer, p.n_embd_q());
+        EXPECT_GT(wrong.logits, 1e-3) << "without the " << what;
+    }
+}
+
+// Gemma 2's defaults where the file is silent, and the 27B model's query scale (46 layers:
+// 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)), as llama.cpp reads them.
+TEST(Architectures, Gemma2MetadataDefaults) {
+    SyntheticModelSpec spec = gemma2_spec();
+    spec.attn_logit_softcap = 0.0f; // not written
+    spec.final_logit_softcap = 0.0f;
     const auto bytes = make_synthetic_model(spec).value();
     auto file = GgufFile::parse(bytes);
     ASSERT_TRUE(file);
-    auto model = Model::from_gguf(std::move(file.value()));
-    ASSERT_TRUE(model) << model.error().message;
-    EXPECT_EQ((*model)->n_ctx(), 16);
-    auto b = backend();
-    SessionOptions o;
-    o.n_ctx = 17;
-    auto session = Session::create(**model, *b, o);
-    ASSERT_FALSE(session);
-    EXPECT_EQ(session.error().code, ErrorCode::Unsupported);
-    EXPECT_NE(session.error().message.find("sliding attention window of 16"), std::string::npos) << session.error().message;
-    auto file2 = GgufFile::parse(bytes);
-    ASSERT_TRUE(file2);
-    LoadOptions longer;
-    longer.n_ctx = 32;
-    auto refused = Model::from_gguf(std::move(file2.value()), longer);
-    ASSERT_FALSE(refused);
-    EXPECT_NE(refused.error().message.find("use a context of at most 16"), std::string::npos) << refused.error().message;
-    // A window of 0 (Phi-4 style) limits nothing.
-    spec.sliding_window = 0;
-    const auto unlimited = test::load_synthetic(spec);
-    ASSERT_TRUE(unlimited.model);
-    EXPECT_EQ(unlimited.model->n_ctx(), 128);
+    auto p = read_model_params(file.value());
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->attn_logit_softcap, 50.0);
+    EXPECT_EQ(p->final_logit_softcap, 30.0);
+    EXPECT_EQ(p->attn_scale, 0.0) << "4 layers: the head size's scale";
+    spec.n_layer = 46;
+    const auto big = make_synthetic_model(spec).value();
+    auto big_file = GgufFile::parse(big);
+    ASSERT_TRUE(big_file);
+    auto q = read_model_params(big_file.value());
+    ASSERT_TRUE(q);
+    EXPECT_DOUBLE_EQ(q->attn_scale, 1.0 / std::sqrt(128.0 / 4.0));
+}
+
+// The CUDA module has no GELU, soft-capping or sliding-window kernels yet: forward_features says
+// what a model asks of a backend (a window as long as the context asks nothing).
+TEST(Architectures, ForwardFeaturesNameWhatABackendMustRun) {
+    const test::LoadedModel m = test::load_synthetic(gemma2_spec());
+    ASSERT_TRUE(m.model);
+    const ForwardFeatures f = forward_features(*m.model, 64);
+    EXPECT_TRUE(f.gelu && f.softcap && f.sliding_window && f.scale);
+    EXPECT_FALSE(forward_features(*m.model, 6).sliding_window);
+    const test::LoadedModel plain = test::load_synthetic(qwen3_spec());
+    ASSERT_TRUE(plain.model);
+    const ForwardFeatures none = forward_features(*plain.model, 64);
+    EXPECT_FALSE(none.gelu || none.softcap || none.sliding_window || none.scale);
 }
 
 // What the new metadata may not say: value heads of another size than key heads, a phi3 file
@@ -463,7 +582,7 @@ TEST(Architectures, UnsupportedArchitectureIsOneSentence) {
     auto model = Model::from_gguf(std::move(file.value()));
     ASSERT_FALSE(model);
     EXPECT_EQ(model.error().code, ErrorCode::Unsupported);
-    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, octet)");
+    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, octet)");
 }
 
 TEST(Architectures, FeaturesNameWhatDiffers) {
@@ -481,7 +600,7 @@ TEST(Architectures, FeaturesNameWhatDiffers) {
     EXPECT_EQ(g[1], "fused QKV");
     EXPECT_EQ(g[2], "fused gate/up");
     EXPECT_EQ(g[4], "LongRoPE (long factors above 32 positions, attention factor 1.18322)");
-    EXPECT_EQ(g[5], "sliding window 127 (contexts limited to it)");
+    EXPECT_EQ(g[5], "sliding window 127");
 }
 
 } // namespace

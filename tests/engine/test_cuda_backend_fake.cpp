@@ -11,6 +11,7 @@
 #include "engine/backend/backend_selection.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cuda/cuda_backend.h"
+#include "engine/inference/llama_forward.h"
 #include "engine/inference/session.h"
 #include "tests/support/loaded_model.h"
 
@@ -61,7 +62,7 @@ TEST(CudaBackendFake, ForwardPassMatchesTheCpuBackendBitForBit) {
             if (arch == "qwen3") spec.head_dim = 128; // n_head * head_dim = 512 != n_embd
             if (arch == "phi3") {                     // LongRoPE's long factors and attention factor
                 spec.long_rope_original_context = 32;
-                spec.sliding_window = 63;
+                spec.sliding_window = 64; // the whole context: nothing to mask, CUDA runs it
             }
             if (arch == "octet") spec.n_head = spec.router_groups; // one head per group
             auto m = test::load_synthetic(spec);
@@ -76,6 +77,29 @@ TEST(CudaBackendFake, ForwardPassMatchesTheCpuBackendBitForBit) {
             EXPECT_TRUE(cuda->status());
         }
     }
+}
+
+// The module has no GELU, soft-capping or sliding-window kernels yet: a gemma2 model is refused
+// on CUDA with one sentence naming what is missing (open_model's auto then takes the CPU), and
+// an op reached anyway is the backend's sticky Unsupported error, never a wrong result.
+TEST(CudaBackendFake, RefusesWhatItHasNoKernelFor) {
+    SyntheticModelSpec spec;
+    spec.architecture = "gemma2";
+    spec.sliding_window = 8;
+    auto m = test::load_synthetic(spec);
+    ASSERT_TRUE(m.model);
+    auto cuda = fake_backend();
+    ASSERT_TRUE(cuda);
+    EXPECT_EQ(cuda->missing_features(forward_features(*m.model, 64)), "GELU, soft-capping, sliding-window attention, scaling");
+    auto session = Session::create(*m.model, *cuda, {});
+    ASSERT_FALSE(session);
+    EXPECT_EQ(session.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(session.error().message.find("cannot run this gemma2 model yet: it lacks GELU"), std::string::npos)
+        << session.error().message;
+    auto buffer = cuda->allocate(4);
+    cuda->softcap(buffer->data(), 4, 2.0f);
+    ASSERT_FALSE(cuda->status());
+    EXPECT_EQ(cuda->status().error().code, ErrorCode::Unsupported);
 }
 
 TEST(CudaBackendFake, NamesTheDevice) {

@@ -259,5 +259,32 @@ TEST_F(ForwardReference, Phi3TinyQuantised) {
     }
 }
 
+// gemma2 (README "archs/": 26 layers, embeddings x sqrt(n_embd), GELU gated FFN, post-norms,
+// attention soft-cap 10, final soft-cap 15, a sliding window of 16 on the even layers, tied
+// output): 39 robust tokens. Reference precision computes GELU from the fp16 table as llama.cpp
+// does (README: <= 5e-4 with the table emulated; measured 3.0e-4 median, 4.2e-4 worst); exact
+// precision computes it in float (README: ~1e-3 expected; measured 1.5e-3 median, 3.1e-3 worst).
+// Both repeat all 9 runs over the 39 robust tokens.
+TEST_F(ForwardReference, Gemma2TinyF32) {
+    const auto cases = read_cases(read_json(dir_ / "archs" / "gemma2_tiny_ref.json").at("cases").at("f32"), "first_step_logits");
+    check_against_reference(dir_ / "archs", {"gemma2-tiny-f32.gguf", 1e-3, 39, 9, Precision::Reference, 5e-4}, cases);
+    check_against_reference(dir_ / "archs", {"gemma2-tiny-f32.gguf", 6e-3, 39, 9, Precision::Exact, 3e-3}, cases);
+}
+
+// The quantised copies (Q8_0; Q5_0/Q8_0 in -q4_k_m, as no row is a multiple of 256) at
+// reference precision: median first-step error at float rounding (measured 1.1e-7 for both; one
+// Q4_K_M case 2.4e-2). The 26 random layers are chaotic: measured 4/9 and 2/9 identical runs
+// over 39 tokens, the others leaving at steps 11-35 (README: 0-3 of 9 without the activation
+// quantisation, 2-9 with it); divergences are printed.
+TEST_F(ForwardReference, Gemma2TinyQuantised) {
+    const auto all = read_json(dir_ / "archs" / "gemma2_tiny_ref.json").at("cases");
+    for (const auto& [type, min_identical] : {std::pair{"q8_0", 3}, std::pair{"q4_k_m", 1}}) {
+        const auto cases = read_cases(all.at(type), "first_step_logits");
+        check_against_reference(dir_ / "archs",
+                                {std::string("gemma2-tiny-") + type + ".gguf", 3e-2, 39, min_identical, Precision::Reference, 1e-5},
+                                cases);
+    }
+}
+
 } // namespace
 } // namespace octo

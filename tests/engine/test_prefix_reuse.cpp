@@ -91,6 +91,39 @@ TEST(PrefixReuse, LogitsAndNormsBitIdenticalWithFewerTokensEvaluated) {
     EXPECT_EQ(run(*s, edited).reused, 24);
 }
 
+// Sliding windows (gemma2: the even layers see the last 5 positions) mask by position, so a
+// reused block far behind a layer's window is masked exactly as in a fresh run: bit-identical
+// logits and measurements with 16 of 22 positions reused.
+TEST(PrefixReuse, SlidingWindowLayersMaskReusedBlocksAsAFreshRun) {
+    SyntheticModelSpec gemma = spec();
+    gemma.architecture = "gemma2";
+    gemma.sliding_window = 5;
+    const LoadedModel m = test::load_synthetic(gemma);
+    ASSERT_TRUE(m.model);
+    ASSERT_EQ(m.model->params().layer_window(0), 5);
+    auto b = backend();
+    auto store = make_store(*b, *m.model, 4, 32);
+    SessionOptions o;
+    o.kv = store.get();
+    o.instrument.head_norms = true;
+    auto s = Session::create(*m.model, *b, o).value();
+    const std::vector<int32_t> first = ids(23);
+    std::vector<int32_t> edited(first.begin(), first.begin() + 17);
+    for (int32_t t : ids(5, 3)) edited.push_back(t);
+    EXPECT_EQ(run(*s, first).reused, 0);
+    const Outcome reused = run(*s, edited);
+    EXPECT_EQ(reused.reused, 16);
+
+    SessionOptions cold = o;
+    cold.kv = nullptr;
+    auto fresh = Session::create(*m.model, *b, cold).value();
+    const Outcome want = run(*fresh, edited);
+    EXPECT_TRUE(bit_identical(reused.logits, want.logits));
+    for (size_t p = 0; p < edited.size(); ++p) {
+        EXPECT_TRUE(bit_identical(reused.probes[p].head_norms, want.probes[p].head_norms)) << "position " << p;
+    }
+}
+
 TEST(PrefixReuse, GenerateReportsReusedAndEvaluatedTokens) {
     const LoadedModel m = test::load_synthetic(spec());
     auto b = backend();

@@ -35,25 +35,31 @@ inline float dot(const float* a, const float* b, int64_t n) {
 // One query head of one token: scores over positions 0..n_seen-1 (read through `cell`), softmax,
 // the weighted sum of values into oh[head_dim]; optionally the weights into w[weights_stride].
 OCTO_ATTENTION_CLONES
-void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t n_seen, int64_t kv_offset,
-            int64_t head_dim, float scale, float* scores, float* oh, float* w, int64_t weights_stride) {
+// Positions before `first` are masked (a sliding window): weight 0.
+void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t first, int64_t n_seen,
+            int64_t kv_offset, int64_t head_dim, float scale, float softcap, float* scores, float* oh, float* w,
+            int64_t weights_stride) {
     float max_score = -INFINITY;
-    for (int64_t p = 0; p < n_seen; ++p) {
+    const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
+    for (int64_t p = 0; p < first; ++p) scores[p] = 0.0f;
+    for (int64_t p = first; p < n_seen; ++p) {
         const float* kp = kv.k(layer, cell[p]) + kv_offset; // [head_dim]
-        scores[p] = dot(qh, kp, head_dim) * scale;
-        max_score = std::max(max_score, scores[p]);
+        float s = dot(qh, kp, head_dim) * scale;
+        if (softcap > 0.0f) s = std::tanh(s * inv_cap) * softcap; // as the reference: scale, tanh, scale
+        scores[p] = s;
+        max_score = std::max(max_score, s);
     }
     // Weights normalised before they weight the values (p = e * (1 / sum), the sum in double), the
     // order the reference computes in.
     double sum = 0.0;
-    for (int64_t p = 0; p < n_seen; ++p) {
+    for (int64_t p = first; p < n_seen; ++p) {
         scores[p] = std::exp(scores[p] - max_score);
         sum += static_cast<double>(scores[p]);
     }
     const auto inv_sum = static_cast<float>(1.0 / sum);
-    for (int64_t p = 0; p < n_seen; ++p) scores[p] *= inv_sum;
+    for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
     std::fill(oh, oh + head_dim, 0.0f);
-    for (int64_t p = 0; p < n_seen; ++p) {
+    for (int64_t p = first; p < n_seen; ++p) {
         const float* vp = kv.v(layer, cell[p]) + kv_offset; // [head_dim]
         const float sp = scores[p];
         for (int64_t d = 0; d < head_dim; ++d) oh[d] += sp * vp[d];
@@ -90,7 +96,7 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
                            int64_t weights_stride) {
     const auto& kv = static_cast<const CpuKvCache&>(cache);
     const int64_t group = s.n_head / s.n_head_kv;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(s.head_dim));
+    const float scale = s.scale != 0.0f ? s.scale : 1.0f / std::sqrt(static_cast<float>(s.head_dim));
     const int64_t n_tokens = static_cast<int64_t>(cells.positions.size());
     scratch_.resize(static_cast<size_t>(n_threads()));
     for (auto& scores : scratch_) scores.resize(cells.read_cells.size());
@@ -100,10 +106,11 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         const int64_t h = task % s.n_head;
         const int64_t kv_offset = (h / group) * s.head_dim;
         const int64_t n_seen = cells.positions[static_cast<size_t>(t)] + 1;
+        const int64_t first = s.window > 0 ? std::max<int64_t>(0, n_seen - s.window) : 0; // p - j < window
         const float* qh = q + (t * s.n_head + h) * s.head_dim; // [head_dim]
         float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
         float* w = weights ? weights + (t * s.n_head + h) * weights_stride : nullptr;
-        attend(kv, layer, qh, cells.read_cells.data(), n_seen, kv_offset, s.head_dim, scale,
+        attend(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale, s.softcap,
                scratch_[static_cast<size_t>(thread)].data(), oh, w, weights_stride);
     });
 }

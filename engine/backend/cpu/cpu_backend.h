@@ -42,6 +42,9 @@ public:
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
     void add(float* y, const float* x, int64_t n) override;
     void swiglu(const float* gate, const float* up, float* out, int64_t n) override;
+    void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) override;
+    void scale(float* x, int64_t n, float s) override;
+    void softcap(float* x, int64_t n, float cap) override;
     void rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
               std::span<const int32_t> positions, const RopeParams& params) override;
     void kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/core/half.h"
 
 namespace octo {
 
@@ -56,6 +57,50 @@ void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t 
             const float g = gate[i];
             out[i] = g / (1.0f + std::exp(-g)) * up[i];
         }
+    });
+}
+
+namespace {
+
+float gelu_tanh(float x) {
+    constexpr float kSqrt2OverPi = 0.79788456080286535587989211986876f;
+    constexpr float kCoefA = 0.044715f;
+    return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * (1.0f + kCoefA * x * x)));
+}
+
+// GELU as the reference's CPU backend computes it: a table over every fp16 value.
+float gelu_f16_table(float x) {
+    if (x <= -10.0f) return 0.0f;
+    if (x >= 10.0f) return x;
+    static const std::vector<uint16_t> table = [] {
+        std::vector<uint16_t> t(65536);
+        for (uint32_t i = 0; i < 65536; ++i) t[i] = fp32_to_fp16(gelu_tanh(fp16_to_fp32(static_cast<uint16_t>(i))));
+        return t;
+    }();
+    return fp16_to_fp32(table[fp32_to_fp16(x)]);
+}
+
+} // namespace
+
+void CpuBackend::gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) {
+    for_each_chunk(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            const float g = mode == GeluMode::F16Rounding ? gelu_f16_table(gate[i]) : gelu_tanh(gate[i]);
+            out[i] = g * up[i];
+        }
+    });
+}
+
+void CpuBackend::scale(float* x, int64_t n, float s) {
+    for_each_chunk(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) x[i] *= s;
+    });
+}
+
+void CpuBackend::softcap(float* x, int64_t n, float cap) {
+    const float inv = 1.0f / cap;
+    for_each_chunk(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) x[i] = std::tanh(x[i] * inv) * cap;
     });
 }
 

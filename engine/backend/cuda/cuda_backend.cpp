@@ -241,6 +241,31 @@ void CudaBackend::swiglu(const float* gate, const float* up, float* out, int64_t
     guarded([&](char* err, size_t len) { return api_->swiglu(ctx_, gate, up, out, n, err, len); });
 }
 
+// The CUDA module (API version 4) has no kernels for these yet: open_model refuses a model that
+// needs them on CUDA (and `auto` takes the CPU), so reaching one is a programming error, reported
+// as the backend's sticky error rather than a wrong result.
+std::string CudaBackend::missing_features(const ForwardFeatures& needed) const {
+    std::string missing;
+    const auto add = [&](bool need, const char* what) {
+        if (need) missing += (missing.empty() ? "" : ", ") + std::string(what);
+    };
+    add(needed.gelu, "GELU");
+    add(needed.softcap, "soft-capping");
+    add(needed.sliding_window, "sliding-window attention");
+    add(needed.scale, "scaling");
+    return missing;
+}
+
+void CudaBackend::not_implemented(const char* op) {
+    if (error_) return;
+    error_ = make_error(ErrorCode::Unsupported, std::string("cuda: ") + op + " has no CUDA kernel yet");
+    spdlog::error("{}", error_->message);
+}
+
+void CudaBackend::gelu_gate(const float*, const float*, float*, int64_t, GeluMode) { not_implemented("gelu_gate"); }
+void CudaBackend::scale(float*, int64_t, float) { not_implemented("scale"); }
+void CudaBackend::softcap(float*, int64_t, float) { not_implemented("softcap"); }
+
 void CudaBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim, std::span<const int32_t> positions,
                        const RopeParams& params) {
     const float* factors = params.freq_factors ? device_constant(params.freq_factors, params.n_rot / 2) : nullptr;
@@ -267,6 +292,9 @@ void CudaBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
 
 void CudaBackend::attention(const KvCache& cache, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
                             const AttentionShape& shape, float* weights, int64_t weights_stride) {
+    if (shape.softcap > 0.0f || shape.window > 0 || shape.scale != 0.0f) {
+        return not_implemented("soft-capped, sliding-window or rescaled attention");
+    }
     const OctoCudaCells c = module_cells(cells);
     guarded([&](char* err, size_t len) {
         return api_->attention(ctx_, static_cast<const CudaKvCache&>(cache).handle(), layer, q, out, &c, shape.n_head,

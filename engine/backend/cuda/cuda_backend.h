@@ -57,6 +57,10 @@ public:
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
     void add(float* y, const float* x, int64_t n) override;
     void swiglu(const float* gate, const float* up, float* out, int64_t n) override;
+    void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) override;
+    void scale(float* x, int64_t n, float s) override;
+    void softcap(float* x, int64_t n, float cap) override;
+    std::string missing_features(const ForwardFeatures& needed) const override;
     void rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
               std::span<const int32_t> positions, const RopeParams& params) override;
     void kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
@@ -81,6 +85,7 @@ private:
     // Runs one module call unless a failure is already kept; keeps the first one.
     template <class Call>
     bool guarded(Call&& call);
+    void not_implemented(const char* op); // the sticky error for an op the module lacks
     const OctoCudaWeight* device_weight(const WeightMatrix& w);
     // p itself when it lies in a buffer of this backend, else a device copy of n host floats.
     const float* device_constant(const float* p, int64_t n);
