@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "engine/backend/backend_selection.h"
+#include "engine/model/architecture.h"
 #include "engine/inference/llama_forward.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/instrumentation/head_map_source.h"
@@ -43,6 +44,11 @@ ModelInfo describe(const std::string& path, const Model& model, const SelectedBa
     info.head_map = map;
     info.kv_block_size = pool.block_size;
     info.kv_blocks = pool.n_blocks;
+    info.features = architecture_features(*model.weights().arch, p, model.file());
+    for (int64_t l = 0; l < p.n_layer; ++l) {
+        const int64_t w = p.layer_window(l);
+        info.layer_windows.push_back(w < model.n_ctx() ? w : 0); // no position is ever further back
+    }
     return info;
 }
 

@@ -44,6 +44,11 @@ struct ModelInfo {
     std::optional<HeadMap> head_map;
     int32_t kv_block_size = 0;
     int32_t kv_blocks = 0;
+    // What the architecture does beyond the llama block (architecture_features: "GELU gated FFN",
+    // "sliding window 4096 on even layers", …) and each layer's sliding window (0: every earlier
+    // position) within this context. A capture's recorded model has neither.
+    std::vector<std::string> features;
+    std::vector<int64_t> layer_windows; // [n_layer]
 };
 
 struct OpenOptions {

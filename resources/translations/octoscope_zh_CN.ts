@@ -269,6 +269,10 @@
         <source>Copy the versions and paths (for a bug report)</source>
         <translation>复制版本与路径（用于错误报告）</translation>
     </message>
+    <message>
+        <source>Model features</source>
+        <translation>模型特性</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AdvisorController</name>
@@ -803,6 +807,10 @@ Pick the model file?</source>
     <message>
         <source>‖W_h z_h‖</source>
         <translation>‖W_h z_h‖</translation>
+    </message>
+    <message>
+        <source>layer (w%1: sliding window of %1 positions)</source>
+        <translation>层（w%1：%1 个位置的滑动窗口）</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // run_instrumented's callbacks, which hand on the metrics the result keeps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -114,6 +115,28 @@ TEST(ModelSetup, ErrorsCarryTheirCodeAndNameTheFile) {
 }
 
 // What the callbacks hand on is what the result keeps: each position's metrics computed once.
+// What the workbench shows of a family (Help → About, the heatmap's sliding layers) comes from
+// open_model: the architecture's features and each layer's window within the context.
+TEST(ModelSetup, DescribesTheFamilysFeaturesAndSlidingLayers) {
+    SyntheticModelSpec spec;
+    spec.architecture = "gemma2";
+    spec.n_layer = 4;
+    spec.sliding_window = 8;
+    const std::string path = write("gemma2.gguf", make_synthetic_model(spec).value());
+    auto opened = open_model(path, {.backend = "cpu", .threads = 1});
+    ASSERT_TRUE(opened) << opened.error().message;
+    const ModelInfo& info = opened->info;
+    EXPECT_EQ(info.layer_windows, (std::vector<int64_t>{8, 0, 8, 0}));
+    const auto has = [&](const std::string& f) { return std::find(info.features.begin(), info.features.end(), f) != info.features.end(); };
+    EXPECT_TRUE(has("sliding window 8 on even layers"));
+    EXPECT_TRUE(has("GELU gated FFN"));
+    EXPECT_TRUE(has("attention soft-cap 50")) << "the reader's default";
+    // A window as long as the context masks nothing: no layer is marked.
+    auto whole = open_model(path, {.backend = "cpu", .threads = 1, .n_ctx = 8});
+    ASSERT_TRUE(whole) << whole.error().message;
+    EXPECT_EQ(whole->info.layer_windows, (std::vector<int64_t>{0, 0, 0, 0}));
+}
+
 TEST(ModelSetup, RunCallbacksCarryTheResultsMetrics) {
     auto opened = open_model(synthetic_file("llama"), {.backend = "cpu", .threads = 1});
     ASSERT_TRUE(opened) << opened.error().message;

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QStringList>
 #include <QTextDocument>
 #include <QVBoxLayout>
 
@@ -56,6 +57,7 @@ AboutDialog::AboutDialog(const AboutFacts& facts, QWidget* parent) : QDialog(par
     table += row(tr("Compiler"), compiler_version());
     table += row(tr("Backend"), facts.backend.isEmpty() ? none : facts.backend);
     table += row(tr("Model"), facts.model.isEmpty() ? none : facts.model);
+    if (!facts.model_features.isEmpty()) table += row(tr("Model features"), facts.model_features);
     table += row(tr("Settings"), facts.settings_file);
     table += row(tr("User data"), facts.data_dir);
     table += row(tr("Log file"), facts.log_file);
@@ -87,6 +89,9 @@ void show_about(QWidget& parent, const RunStore& store) {
     if (const auto& m = store.model()) {
         facts.backend = QString::fromStdString(m->backend);
         facts.model = QStringLiteral("%1 (%2)").arg(QString::fromStdString(m->name), QString::fromStdString(m->path));
+        QStringList features{QString::fromStdString(m->architecture)};
+        for (const std::string& f : m->features) features << QString::fromStdString(f);
+        facts.model_features = features.join(QStringLiteral("; "));
     }
     facts.settings_file = QSettings().fileName();
     facts.data_dir = QString::fromStdString(user_data_dir().string());

@@ -13,6 +13,7 @@ namespace octo::ui {
 struct AboutFacts {
     QString backend;       // ModelInfo::backend, e.g. "cpu (avx2, 2 threads)"; empty: no model
     QString model;         // name and path; empty: no model
+    QString model_features; // the architecture and ModelInfo::features, "; "-separated; empty: none known
     QString settings_file; // QSettings().fileName()
     QString data_dir;
     QString log_file;

@@ -129,6 +129,22 @@ void HeadHeatmapView::refresh() {
     }
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(-0.5, n_head_ - 0.5);
+    // Whole layers only, at most ~16 labels; a sliding-window layer is marked "w<window>" (it sees
+    // only that many of the latest positions) and every such layer gets a tick.
+    QSharedPointer<QCPAxisTickerText> layers(new QCPAxisTickerText);
+    const int step = std::max(1, (n_layer_ + 15) / 16);
+    int64_t window = 0;
+    for (int l = 0; l < n_layer_; ++l) {
+        const int64_t w = static_cast<size_t>(l) < model->layer_windows.size() ? model->layer_windows[static_cast<size_t>(l)] : 0;
+        if (w > 0) {
+            window = w;
+            layers->addTick(l, QStringLiteral("%1 w%2").arg(l).arg(w));
+        } else if (l % step == 0) {
+            layers->addTick(l, QString::number(l));
+        }
+    }
+    plot_->yAxis->setTicker(layers);
+    plot_->yAxis->setLabel(window > 0 ? tr("layer (w%1: sliding window of %1 positions)").arg(window) : tr("layer"));
     plot_->yAxis->setRange(-0.5, n_layer_ - 0.5);
     const Metric m = store_.metric();
     map_->colorScale()->axis()->setLabel(m == Metric::Dla ? tr("DLA (logits)") : m == Metric::Gates ? tr("gate") : tr("‖W_h z_h‖"));
