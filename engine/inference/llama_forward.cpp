@@ -54,7 +54,7 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
     ForwardFeatures f;
     f.gelu = a.gelu_ffn;
     f.softcap = p.attn_logit_softcap > 0 || p.final_logit_softcap > 0;
-    f.sliding_window = p.sliding_every > 0 && p.sliding_window > 0 && p.sliding_window < n_ctx;
+    f.sliding_window = p.sliding_layers != SlidingLayers::None && p.sliding_window > 0 && p.sliding_window < n_ctx;
     f.scale = a.embed_scale || p.attn_scale > 0;
     return f;
 }
@@ -76,6 +76,11 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     rope_.freq_factors = factors ? f32(factors) : nullptr;
     rope_.attn_factor = static_cast<float>(p.rope_attn_factor);
     rope_.float_recurrence = precision == Precision::Reference;
+    rope_local_ = rope_;
+    if (p.rope_freq_base_swa > 0) { // gemma3's local layers: their own base, no scaling
+        rope_local_.freq_base = p.rope_freq_base_swa;
+        rope_local_.freq_scale = 1.0;
+    }
     attn_shape_ = AttentionShape{.n_head = p.n_head,
                                  .n_head_kv = p.n_head_kv,
                                  .head_dim = p.head_dim(),
@@ -154,8 +159,9 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
         backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n * s.n_head, s.head_dim, eps_);
         backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n * s.n_head_kv, s.head_dim, eps_);
     }
-    backend_.rope(q_->data(), n, s.n_head, s.head_dim, cells.positions, rope_);
-    backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, cells.positions, rope_);
+    const RopeParams& rope = model_.params().is_sliding_layer(layer) ? rope_local_ : rope_;
+    backend_.rope(q_->data(), n, s.n_head, s.head_dim, cells.positions, rope);
+    backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, cells.positions, rope);
     backend_.kv_write(cache, layer, k_->data(), v_->data(), cells);
     const auto stride = static_cast<int64_t>(cells.read_cells.size());
     float* weights = nullptr;

@@ -22,7 +22,8 @@
 // on sliding layers (ModelParams::layer_window), limited to the last `window` positions; each
 // block's output RMS-normalised (post_attention_norm, post_ffw_norm) before its residual add;
 // GELU instead of SiLU in the FFN (the reference's fp16 table at reference precision); the
-// logits soft-capped. Phi-3's window applies to every layer.
+// logits soft-capped. Phi-3's window applies to every layer. Gemma 3 drops the soft-caps, adds
+// per-head q/k norms and slides five of every six layers, which rotate with a base of their own.
 #pragma once
 
 #include <atomic>
@@ -82,6 +83,7 @@ private:
     int64_t n_ff_;
     int64_t n_vocab_;
     RopeParams rope_;
+    RopeParams rope_local_; // sliding layers' (rope_ unless the model has a local base)
     AttentionShape attn_shape_; // window 0: each layer sets its own (ModelParams::layer_window)
     GeluMode gelu_mode_;        // the reference's fp16 table at reference precision
     float eps_;

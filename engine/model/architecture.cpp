@@ -27,6 +27,17 @@ constexpr std::array kArchitectures = {
                      .post_norms = true,
                      .attn_softcap = true,
                      .final_softcap = true},
+    // Gemma 3's text model (later llama.cpp than c392e50): gemma2 without soft-capping, with
+    // per-head q/k RMSNorm, five local layers to one global, and a RoPE base of its own for the
+    // local ones.
+    ArchitectureInfo{.name = "gemma3",
+                     .neox_rope = true,
+                     .qk_norm = true,
+                     .sliding = SlidingLayers::FiveOfSix,
+                     .embed_scale = true,
+                     .gelu_ffn = true,
+                     .post_norms = true,
+                     .local_rope_base = true},
     ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true},
 };
 
@@ -76,7 +87,12 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     }
     if (a.sliding != SlidingLayers::None && p.sliding_window > 0) {
         f.push_back("sliding window " + std::to_string(p.sliding_window) +
-                    (a.sliding == SlidingLayers::Even ? " on even layers" : ""));
+                    (a.sliding == SlidingLayers::Even        ? " on even layers"
+                     : a.sliding == SlidingLayers::FiveOfSix ? " on five of every six layers"
+                                                             : ""));
+    }
+    if (a.local_rope_base && p.rope_freq_base_swa > 0) {
+        f.push_back("local layers' RoPE base " + number(p.rope_freq_base_swa));
     }
     if (a.embed_scale) f.emplace_back("embeddings x sqrt(n_embd)");
     if (a.gelu_ffn) f.emplace_back("GELU gated FFN");

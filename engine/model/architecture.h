@@ -16,13 +16,6 @@
 
 namespace octo {
 
-// Which layers a sliding window (<arch>.attention.sliding_window) applies to.
-enum class SlidingLayers {
-    None,
-    All,  // every layer (phi3)
-    Even, // layers 0, 2, 4, …; the odd ones attend to everything (gemma2)
-};
-
 struct ArchitectureInfo {
     std::string_view name;     // general.architecture
     bool neox_rope = false;    // RoPE rotates pairs (x[i], x[i + n_rot/2]) instead of (x[2i], x[2i+1])
@@ -38,6 +31,7 @@ struct ArchitectureInfo {
     bool post_norms = false;   // blk.N.post_attention_norm and post_ffw_norm: RMSNorm of each block's output before its residual add
     bool attn_softcap = false; // <arch>.attn_logit_softcapping c: scores become c · tanh(scores / c)
     bool final_softcap = false; // <arch>.final_logit_softcapping c: logits become c · tanh(logits / c)
+    bool local_rope_base = false; // sliding layers rotate with <arch>.rope.freq_base_swa (default 10000), unscaled (gemma3)
     bool router = false;       // router.group_count and blk.N.router.weight gate head groups (octet)
 };
 

@@ -29,7 +29,7 @@ uint8_t touch_pages(const GgufTensorInfo& t) {
 // context, asked for, is masked.
 int64_t default_context(const ModelParams& p) {
     const int64_t n = std::min(p.context_length, kDefaultMaxContext);
-    return p.sliding_every == 1 && p.sliding_window > 0 ? std::min(n, p.sliding_window) : n;
+    return p.sliding_layers == SlidingLayers::All && p.sliding_window > 0 ? std::min(n, p.sliding_window) : n;
 }
 
 } // namespace

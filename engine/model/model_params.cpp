@@ -80,7 +80,7 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     // Only architectures that use a window read it (llama files may carry an unused one).
     const ArchitectureInfo* info = find_architecture(p.architecture);
     if (info && info->sliding != SlidingLayers::None) {
-        p.sliding_every = info->sliding == SlidingLayers::All ? 1 : 2;
+        p.sliding_layers = info->sliding;
         if (f.find(a + "attention.sliding_window")) {
             if (auto s = read_int(f, a + "attention.sliding_window", p.sliding_window); !s) return s.error();
         } else if (p.architecture == "phi3") {
@@ -88,6 +88,10 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         } else {
             p.sliding_window = p.architecture == "gemma2" ? 4096 : -1; // llama.cpp's default for Gemma 2
         }
+    }
+    if (info && info->local_rope_base) {
+        p.rope_freq_base_swa = 10000.0; // llama.cpp's value for Gemma 3's local layers
+        if (auto s = read_float(f, a + "rope.freq_base_swa", p.rope_freq_base_swa); !s) return s.error();
     }
     // Gemma 2's defaults where the file does not say (llama.cpp c392e50 reads them optionally).
     if (info && info->attn_softcap) {
@@ -99,9 +103,9 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         if (auto s = read_float(f, a + "final_logit_softcapping", p.final_logit_softcap); !s) return s.error();
     }
     if (p.n_rot == 0) p.n_rot = p.head_dim();
-    // Gemma 2 27B (46 layers) scales queries by 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)
+    // Gemma 2 27B (46 layers) and Gemma 3 27B (62 layers) scale queries by 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)
     // (the reference picks it by model size; 2B and 9B use the head size).
-    if (p.architecture == "gemma2" && p.n_layer == 46 && p.n_head > 0) {
+    if (((p.architecture == "gemma2" && p.n_layer == 46) || (p.architecture == "gemma3" && p.n_layer == 62)) && p.n_head > 0) {
         p.attn_scale = 1.0 / std::sqrt(static_cast<double>(p.n_embd / p.n_head));
     }
     if (const GgufTensorInfo* emb = f.find_tensor("token_embd.weight"); emb && emb->n_dims == 2) {

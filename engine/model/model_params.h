@@ -11,6 +11,14 @@
 
 namespace octo {
 
+// Which layers a sliding window (<arch>.attention.sliding_window) applies to.
+enum class SlidingLayers {
+    None,
+    All,      // every layer (phi3)
+    Even,     // layers 0, 2, 4, …; the odd ones attend to everything (gemma2)
+    FiveOfSix, // all but layers 5, 11, 17, … (gemma3: five local layers, then a global one)
+};
+
 struct ModelParams {
     std::string architecture;       // general.architecture ("llama", "qwen2", "phi3", ...)
     std::string name;               // general.name, empty when absent
@@ -32,7 +40,8 @@ struct ModelParams {
     // attention.sliding_window: a query at p sees keys j with p - j < W; 0: no window; -1: the
     // architecture needs the key and the file lacks it (validate_hparams refuses).
     int64_t sliding_window = 0;
-    int64_t sliding_every = 0;      // which layers it applies to: 1 every layer, 2 the even ones; 0 none
+    SlidingLayers sliding_layers = SlidingLayers::None; // which layers it applies to
+    double rope_freq_base_swa = 0.0; // > 0: sliding layers' RoPE base, unscaled (gemma3); 0: the global one
     double attn_logit_softcap = 0.0;  // > 0: attention scores soft-capped (gemma2)
     double final_logit_softcap = 0.0; // > 0: logits soft-capped (gemma2)
     double attn_scale = 0.0;        // attention scores are q·k · attn_scale; 0: 1 / sqrt(head_dim)
@@ -41,7 +50,16 @@ struct ModelParams {
 
     // The sliding window of layer il, or 0 when it attends to every earlier position.
     int64_t layer_window(int64_t il) const {
-        return sliding_window > 0 && sliding_every > 0 && il % sliding_every == 0 ? sliding_window : 0;
+        return sliding_window > 0 && is_sliding_layer(il) ? sliding_window : 0;
+    }
+    bool is_sliding_layer(int64_t il) const {
+        switch (sliding_layers) {
+        case SlidingLayers::None: return false;
+        case SlidingLayers::All: return true;
+        case SlidingLayers::Even: return il % 2 == 0;
+        case SlidingLayers::FiveOfSix: return il % 6 != 5;
+        }
+        return false;
     }
     int64_t head_dim() const { return n_embd_head > 0 ? n_embd_head : (n_head > 0 ? n_embd / n_head : 0); }
     int64_t n_embd_q() const { return n_head * head_dim(); }     // query (and attention output) width

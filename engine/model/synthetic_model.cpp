@@ -81,7 +81,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     w.add_u32(a + "attention.head_count", static_cast<uint32_t>(s.n_head));
     w.add_u32(a + "attention.head_count_kv", static_cast<uint32_t>(s.n_head_kv));
     w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
-    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" || s.architecture == "qwen3" ? 1e6f : 1e4f);
+    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" || s.architecture == "qwen3" || s.architecture == "gemma3" ? 1e6f : 1e4f);
     if (s.head_dim > 0) {
         w.add_u32(a + "attention.key_length", static_cast<uint32_t>(s.head_dim));
         w.add_u32(a + "attention.value_length", static_cast<uint32_t>(s.head_dim));
@@ -89,6 +89,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     if (arch->sliding != SlidingLayers::None) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
     if (arch->attn_softcap && s.attn_logit_softcap > 0) w.add_f32(a + "attn_logit_softcapping", s.attn_logit_softcap);
     if (arch->final_softcap && s.final_logit_softcap > 0) w.add_f32(a + "final_logit_softcapping", s.final_logit_softcap);
+    if (arch->local_rope_base && s.rope_freq_base_swa > 0) w.add_f32(a + "rope.freq_base_swa", s.rope_freq_base_swa);
     const bool long_rope = arch->long_rope && s.long_rope_original_context > 0;
     if (long_rope) {
         const double scale = static_cast<double>(s.context_length) / static_cast<double>(s.long_rope_original_context);

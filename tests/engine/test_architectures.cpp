@@ -97,6 +97,7 @@ struct Steps {
     bool attn_softcap = true;
     bool final_softcap = true;
     bool post_norms = true;
+    bool local_rope = true;    // sliding layers' own RoPE base (gemma3)
 };
 
 double gelu64(double x) { return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x))); }
@@ -124,6 +125,10 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
     for (size_t l = 0; l < w.layers.size(); ++l) {
         const LayerWeights& lw = w.layers[l];
         const int64_t window = steps.window ? p.layer_window(static_cast<int64_t>(l)) : 0;
+        RopeSpec layer_rope = rope_spec;
+        if (steps.local_rope && p.rope_freq_base_swa > 0 && p.is_sliding_layer(static_cast<int64_t>(l))) {
+            layer_rope.base = p.rope_freq_base_swa;
+        }
         const bool qk_norm = steps.qk_norm;
         std::vector<Vec> q(static_cast<size_t>(n)), k(static_cast<size_t>(n)), v(static_cast<size_t>(n));
         for (int64_t t = 0; t < n; ++t) {
@@ -141,11 +146,11 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
             }
             for (int64_t hh = 0; hh < p.n_head; ++hh) {
                 if (qk_norm && lw.attn_q_norm) rms_norm(q[static_cast<size_t>(t)], hh * hd, hd, f32_vector(lw.attn_q_norm), eps);
-                rope(q[static_cast<size_t>(t)], hh * hd, t, rope_spec);
+                rope(q[static_cast<size_t>(t)], hh * hd, t, layer_rope);
             }
             for (int64_t hh = 0; hh < p.n_head_kv; ++hh) {
                 if (qk_norm && lw.attn_k_norm) rms_norm(k[static_cast<size_t>(t)], hh * hd, hd, f32_vector(lw.attn_k_norm), eps);
-                rope(k[static_cast<size_t>(t)], hh * hd, t, rope_spec);
+                rope(k[static_cast<size_t>(t)], hh * hd, t, layer_rope);
             }
         }
         for (int64_t t = 0; t < n; ++t) {
@@ -513,6 +518,40 @@ TEST(Architectures, Gemma2MatchesFloat64ByConstruction) {
     }
 }
 
+// gemma3 (later llama.cpp than the shared reference's, so by construction): gemma2's steps without
+// the soft-caps, per-head q/k RMSNorm, a window on five of every six layers (0-4 and 6 here, not 5),
+// and the local layers' own RoPE base (10000 against the global 1e6). 7 layers, head size 64.
+TEST(Architectures, Gemma3MatchesFloat64ByConstruction) {
+    const SyntheticModelSpec spec{.architecture = "gemma3", .n_embd = 128, .n_ff = 256, .n_head = 4, .n_head_kv = 2,
+                                  .n_layer = 7, .head_dim = 64, .context_length = 64, .tied_output = true,
+                                  .sliding_window = 6, .seed = 23};
+    const test::LoadedModel m = test::load_synthetic(spec);
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    EXPECT_EQ(p.layer_window(4), 6);
+    EXPECT_EQ(p.layer_window(5), 0);
+    EXPECT_EQ(p.layer_window(6), 6);
+    EXPECT_EQ(p.rope_freq_base_swa, 10000.0);
+    EXPECT_EQ(p.rope_freq_base, 1e6);
+    EXPECT_EQ(p.attn_logit_softcap, 0.0);
+    const std::vector<int32_t> prompt = long_prompt();
+    const EngineRun got = run_engine(*m.model, prompt);
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const RopeSpec rope = rope_of(*m.model);
+    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_q());
+    std::cout << "[ gemma3    ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 1e-5);
+    EXPECT_LT(e.logits, 1e-5);
+    const std::pair<const char*, Steps> omissions[] = {{"window", Steps{.window = false}},
+                                                       {"q/k norms", Steps{.qk_norm = false}},
+                                                       {"post-norms", Steps{.post_norms = false}},
+                                                       {"local RoPE base", Steps{.local_rope = false}}};
+    for (const auto& [what, steps] : omissions) {
+        const Errors wrong = compare(got, forward64(*m.model, prompt, rope, steps), p.n_layer, p.n_embd_q());
+        EXPECT_GT(wrong.logits, 1e-3) << "without the " << what;
+    }
+}
+
 // Gemma 2's defaults where the file is silent, and the 27B model's query scale (46 layers:
 // 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)), as llama.cpp reads them.
 TEST(Architectures, Gemma2MetadataDefaults) {
@@ -582,7 +621,7 @@ TEST(Architectures, UnsupportedArchitectureIsOneSentence) {
     auto model = Model::from_gguf(std::move(file.value()));
     ASSERT_FALSE(model);
     EXPECT_EQ(model.error().code, ErrorCode::Unsupported);
-    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, octet)");
+    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, gemma3, octet)");
 }
 
 TEST(Architectures, FeaturesNameWhatDiffers) {
