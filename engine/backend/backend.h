@@ -54,7 +54,19 @@ struct RopeParams {
     // (reference precision: the rounding llama.cpp-based tools compute with). The CUDA backend,
     // which runs reference precision as exact, computes the exact angles either way.
     bool float_recurrence = false;
+    // YaRN (ext_factor > 0): pair i's angle mixes the interpolated angle (theta · freq_scale) and
+    // the original one (theta) by ramp_i · ext_factor, ramp_i = 1 - clamp((i - corr_low) /
+    // max(0.001, corr_high - corr_low), 0, 1), and cos and sin are multiplied by
+    // attn_factor · (1 + 0.1 ln(1 / freq_scale)). yarn_corr_dims() gives corr_low/high.
+    float ext_factor = 0.0f;
+    float corr_low = 0.0f;
+    float corr_high = 0.0f;
 };
+
+// YaRN's correction range over the n_rot / 2 pairs for a model trained on n_ctx_orig positions
+// (beta_fast 32 and beta_slow 1 rotations, as the published method and llama.cpp use):
+// [max(0, floor(d(32))), min(n_rot - 1, ceil(d(1)))], d(b) = n_rot · ln(n_ctx_orig / (2π b)) / (2 ln base).
+void yarn_corr_dims(int64_t n_rot, int64_t n_ctx_orig, double freq_base, float& low, float& high);
 
 // Key/value storage: n_layer x n_cells cells of n_head_kv * head_dim floats for keys and the
 // same for values. Which cell holds which position of which sequence is decided outside the
@@ -105,6 +117,7 @@ struct ForwardFeatures {
     bool softcap = false;        // softcap, AttentionShape::softcap
     bool sliding_window = false; // AttentionShape::window
     bool scale = false;          // scale
+    bool yarn = false;           // RopeParams::ext_factor
 };
 
 class Backend {

@@ -56,6 +56,7 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
     f.softcap = p.attn_logit_softcap > 0 || p.final_logit_softcap > 0;
     f.sliding_window = p.sliding_layers != SlidingLayers::None && p.sliding_window > 0 && p.sliding_window < n_ctx;
     f.scale = a.embed_scale || p.attn_scale > 0;
+    f.yarn = p.rope_scaling_type == "yarn" && p.rope_freq_scale < 1.0;
     return f;
 }
 
@@ -76,6 +77,10 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     rope_.freq_factors = factors ? f32(factors) : nullptr;
     rope_.attn_factor = static_cast<float>(p.rope_attn_factor);
     rope_.float_recurrence = precision == Precision::Reference;
+    if (p.rope_scaling_type == "yarn" && p.rope_freq_scale < 1.0) { // llama.cpp's YaRN: ext_factor 1
+        rope_.ext_factor = 1.0f;
+        yarn_corr_dims(p.n_rot, p.rope_orig_context, p.rope_freq_base, rope_.corr_low, rope_.corr_high);
+    }
     rope_local_ = rope_;
     if (p.rope_freq_base_swa > 0) { // gemma3's local layers: their own base, no scaling
         rope_local_.freq_base = p.rope_freq_base_swa;

@@ -100,7 +100,12 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     if (a.attn_softcap && p.attn_logit_softcap > 0) f.push_back("attention soft-cap " + number(p.attn_logit_softcap));
     if (a.final_softcap && p.final_logit_softcap > 0) f.push_back("final logit soft-cap " + number(p.final_logit_softcap));
     if (p.attn_scale > 0) f.push_back("query scale " + number(p.attn_scale));
-    if (p.rope_freq_scale != 1.0) f.push_back("linear RoPE scaling x" + number(1.0 / p.rope_freq_scale));
+    if (p.rope_freq_scale != 1.0) {
+        f.push_back(p.rope_scaling_type == "yarn"
+                        ? "YaRN RoPE scaling x" + number(1.0 / p.rope_freq_scale) + " (original context " +
+                              std::to_string(p.rope_orig_context) + ")"
+                        : "linear RoPE scaling x" + number(1.0 / p.rope_freq_scale));
+    }
     if (a.router) f.push_back("head-group router (" + std::to_string(p.n_router_groups) + " groups)");
     return f;
 }

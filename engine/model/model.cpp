@@ -67,9 +67,10 @@ Result<std::unique_ptr<Model>> Model::from_gguf(GgufFile file, const LoadOptions
     m->params_ = params.value();
     const ModelParams& p = m->params_;
     if (auto s = validate_model(f, p, tokenizer_vocab_size(f, p)); !s) return s.error();
-    if (!p.rope_scaling_type.empty() && p.rope_scaling_type != "none" && p.rope_scaling_type != "linear") {
+    if (!p.rope_scaling_type.empty() && p.rope_scaling_type != "none" && p.rope_scaling_type != "linear" &&
+        p.rope_scaling_type != "yarn") {
         return make_error(ErrorCode::Unsupported, "RoPE scaling '" + p.rope_scaling_type +
-                                                      "' is not supported (supported: none, linear)");
+                                                      "' is not supported (supported: none, linear, yarn)");
     }
     if (options.n_ctx < 0 || options.n_batch <= 0) {
         return make_error(ErrorCode::InvalidArgument, "n_ctx must be >= 0 and n_batch positive");

@@ -89,6 +89,11 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     if (arch->sliding != SlidingLayers::None) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
     if (arch->attn_softcap && s.attn_logit_softcap > 0) w.add_f32(a + "attn_logit_softcapping", s.attn_logit_softcap);
     if (arch->final_softcap && s.final_logit_softcap > 0) w.add_f32(a + "final_logit_softcapping", s.final_logit_softcap);
+    if (s.yarn_factor > 0) {
+        w.add_string(a + "rope.scaling.type", "yarn");
+        w.add_f32(a + "rope.scaling.factor", s.yarn_factor);
+        w.add_u32(a + "rope.scaling.original_context_length", static_cast<uint32_t>(s.yarn_original_context));
+    }
     if (arch->local_rope_base && s.rope_freq_base_swa > 0) w.add_f32(a + "rope.freq_base_swa", s.rope_freq_base_swa);
     const bool long_rope = arch->long_rope && s.long_rope_original_context > 0;
     if (long_rope) {

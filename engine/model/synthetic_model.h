@@ -42,6 +42,8 @@ struct SyntheticModelSpec {
     int64_t sliding_window = 0; // phi3, gemma2: attention.sliding_window (always written for them; 0: none)
     float attn_logit_softcap = 0.0f;  // gemma2: attn_logit_softcapping (0: not written, the reader's default 50)
     float final_logit_softcap = 0.0f; // gemma2: final_logit_softcapping (0: not written, the reader's default 30)
+    float yarn_factor = 0.0f;           // > 0: rope.scaling.type "yarn" with this factor …
+    int64_t yarn_original_context = 0;  // … over rope.scaling.original_context_length positions
     float rope_freq_base_swa = 0.0f;  // gemma3: rope.freq_base_swa (0: not written, the reader's default 10000)
     uint32_t seed = 1;
     std::string chat_template = {}; // tokenizer.chat_template (Jinja text); empty: none

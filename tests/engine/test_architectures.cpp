@@ -70,18 +70,37 @@ struct RopeSpec {
     double base = 10000.0;
     std::vector<double> factors; // [n_rot / 2] or empty
     double attn_factor = 1.0;
+    double freq_scale = 1.0;  // linear or YaRN scaling (1 / factor)
+    bool yarn = false;        // YaRN with the published ramp between rotations 32 and 1
+    int64_t yarn_orig_ctx = 0;
 };
 
 // One head of head_dim values at x[first...], position pos.
 void rope(Vec& x, int64_t first, int64_t pos, const RopeSpec& r) {
+    // YaRN (Peng et al. 2023, as llama.cpp implements it): pairs rotating fewer than once over the
+    // original context are interpolated, those rotating more than 32 times are kept, a linear ramp
+    // in between; the attention is sharpened by 1 + 0.1 ln(factor).
+    const auto corr = [&](double rotations) {
+        return static_cast<double>(r.n_rot) * std::log(static_cast<double>(r.yarn_orig_ctx) / (rotations * 2.0 * M_PI)) /
+               (2.0 * std::log(r.base));
+    };
+    const double low = r.yarn ? std::max(0.0, std::floor(corr(32.0))) : 0.0;
+    const double high = r.yarn ? std::min(static_cast<double>(r.n_rot - 1), std::ceil(corr(1.0))) : 0.0;
+    const double mscale = r.yarn ? 1.0 + 0.1 * std::log(1.0 / r.freq_scale) : 1.0;
     for (int64_t i = 0; i < r.n_rot / 2; ++i) {
         double theta = static_cast<double>(pos) * std::pow(r.base, -2.0 * static_cast<double>(i) / static_cast<double>(r.n_rot));
         if (!r.factors.empty()) theta /= r.factors[static_cast<size_t>(i)];
+        if (r.yarn) {
+            const double ramp = 1.0 - std::clamp((static_cast<double>(i) - low) / std::max(0.001, high - low), 0.0, 1.0);
+            theta = theta * r.freq_scale * (1.0 - ramp) + theta * ramp;
+        } else {
+            theta *= r.freq_scale;
+        }
         const auto a = static_cast<size_t>(first + (r.neox ? i : 2 * i));
         const auto b = static_cast<size_t>(first + (r.neox ? i + r.n_rot / 2 : 2 * i + 1));
         const double x0 = x[a], x1 = x[b];
-        x[a] = (x0 * std::cos(theta) - x1 * std::sin(theta)) * r.attn_factor;
-        x[b] = (x0 * std::sin(theta) + x1 * std::cos(theta)) * r.attn_factor;
+        x[a] = (x0 * std::cos(theta) - x1 * std::sin(theta)) * r.attn_factor * mscale;
+        x[b] = (x0 * std::sin(theta) + x1 * std::cos(theta)) * r.attn_factor * mscale;
     }
 }
 
@@ -226,6 +245,9 @@ RopeSpec rope_of(const Model& model, const GgufTensorInfo* factors = nullptr) {
     r.base = p.rope_freq_base;
     if (factors) r.factors = f32_vector(factors);
     r.attn_factor = static_cast<float>(p.rope_attn_factor); // the float the file stores
+    r.freq_scale = p.rope_freq_scale;
+    r.yarn = p.rope_scaling_type == "yarn";
+    r.yarn_orig_ctx = p.rope_orig_context;
     return r;
 }
 
@@ -550,6 +572,32 @@ TEST(Architectures, Gemma3MatchesFloat64ByConstruction) {
         const Errors wrong = compare(got, forward64(*m.model, prompt, rope, steps), p.n_layer, p.n_embd_q());
         EXPECT_GT(wrong.logits, 1e-3) << "without the " << what;
     }
+}
+
+// YaRN on a qwen3 file that declares it (factor 4 over an original context of 16; a context of
+// 64): the engine's float angles against the published formula in float64, and a file without
+// the scaling is far from it.
+TEST(Architectures, YarnMatchesFloat64ByConstruction) {
+    SyntheticModelSpec spec = qwen3_spec();
+    spec.context_length = 64;
+    spec.yarn_factor = 4.0f;
+    spec.yarn_original_context = 16;
+    const test::LoadedModel m = test::load_synthetic(spec);
+    ASSERT_TRUE(m.model) << "yarn is accepted";
+    const ModelParams& p = m.model->params();
+    EXPECT_EQ(p.rope_scaling_type, "yarn");
+    EXPECT_DOUBLE_EQ(p.rope_freq_scale, 0.25);
+    const std::vector<int32_t> prompt = long_prompt();
+    const EngineRun got = run_engine(*m.model, prompt);
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const RopeSpec rope = rope_of(*m.model);
+    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_q());
+    std::cout << "[ yarn      ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 2e-5);
+    EXPECT_LT(e.logits, 2e-5);
+    RopeSpec linear = rope;
+    linear.yarn = false; // plain linear interpolation
+    EXPECT_GT(compare(got, forward64(*m.model, prompt, linear), p.n_layer, p.n_embd_q()).logits, 1e-3);
 }
 
 // Gemma 2's defaults where the file is silent, and the 27B model's query scale (46 layers:

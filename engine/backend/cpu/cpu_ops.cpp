@@ -117,13 +117,37 @@ void CpuBackend::softmax_rows(float* x, int64_t n_rows, int64_t n) {
     }
 }
 
+void yarn_corr_dims(int64_t n_rot, int64_t n_ctx_orig, double freq_base, float& low, float& high) {
+    const auto dim = [&](double rotations) {
+        return static_cast<double>(n_rot) * std::log(static_cast<double>(n_ctx_orig) / (rotations * 2.0 * M_PI)) /
+               (2.0 * std::log(freq_base));
+    };
+    low = static_cast<float>(std::max(0.0, std::floor(dim(32.0))));
+    high = static_cast<float>(std::min(static_cast<double>(n_rot - 1), std::ceil(dim(1.0))));
+}
+
 void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
                       std::span<const int32_t> positions, const RopeParams& params) {
     const int64_t n_pairs = params.n_rot / 2;
     pool_.parallel_for(n_tokens, [&](int64_t t, int) {
         std::vector<float> cos_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
         std::vector<float> sin_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
-        if (params.float_recurrence) {
+        if (params.ext_factor > 0.0f) { // YaRN, in float as the reference computes it
+            const float scale = static_cast<float>(params.freq_scale);
+            const float mscale = params.attn_factor * (1.0f + 0.1f * std::log(1.0f / scale));
+            const float step = std::pow(static_cast<float>(params.freq_base), -2.0f / static_cast<float>(params.n_rot));
+            float theta = static_cast<float>(positions[t]);
+            for (int64_t i = 0; i < n_pairs; ++i, theta *= step) {
+                const float ff = params.freq_factors ? params.freq_factors[i] : 1.0f;
+                const float extrap = theta / ff;
+                const float interp = scale * extrap;
+                const float y = (static_cast<float>(i) - params.corr_low) / std::max(0.001f, params.corr_high - params.corr_low);
+                const float mix = (1.0f - std::min(1.0f, std::max(0.0f, y))) * params.ext_factor;
+                const float angle = interp * (1.0f - mix) + extrap * mix;
+                cos_theta[i] = std::cos(angle) * mscale;
+                sin_theta[i] = std::sin(angle) * mscale;
+            }
+        } else if (params.float_recurrence) {
             // theta_0 = pos, theta_i = theta_(i-1) * base^(-2 / n_rot), all in float.
             const float step = std::pow(static_cast<float>(params.freq_base), -2.0f / static_cast<float>(params.n_rot));
             float theta = static_cast<float>(positions[t]);

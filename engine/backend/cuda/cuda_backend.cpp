@@ -253,6 +253,7 @@ std::string CudaBackend::missing_features(const ForwardFeatures& needed) const {
     add(needed.softcap, "soft-capping");
     add(needed.sliding_window, "sliding-window attention");
     add(needed.scale, "scaling");
+    add(needed.yarn, "YaRN RoPE");
     return missing;
 }
 
@@ -268,6 +269,7 @@ void CudaBackend::softcap(float*, int64_t, float) { not_implemented("softcap"); 
 
 void CudaBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim, std::span<const int32_t> positions,
                        const RopeParams& params) {
+    if (params.ext_factor > 0.0f) return not_implemented("YaRN RoPE");
     const float* factors = params.freq_factors ? device_constant(params.freq_factors, params.n_rot / 2) : nullptr;
     if (params.freq_factors && !factors) return;
     const OctoCudaRope p{params.layout == RopeLayout::NeoX ? OCTO_CUDA_ROPE_NEOX : OCTO_CUDA_ROPE_NORMAL, params.n_rot,
