@@ -502,6 +502,25 @@ TEST(Architectures, Phi3SlidingWindowIsMasked) {
     }
 }
 
+// The engine on `model` against the float64 pass (attention outputs and logits within 1e-5), and
+// against the pass without each listed step (logits off by more than 1e-3: the step matters).
+void expect_float64_and_each_step(const char* name, const Model& model,
+                                  std::initializer_list<std::pair<const char*, Steps>> omissions) {
+    const ModelParams& p = model.params();
+    const std::vector<int32_t> prompt = long_prompt();
+    const EngineRun got = run_engine(model, prompt);
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const RopeSpec rope = rope_of(model);
+    const Errors e = compare(got, forward64(model, prompt, rope), p.n_layer, p.n_embd_q());
+    std::cout << "[ " << name << "    ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 1e-5);
+    EXPECT_LT(e.logits, 1e-5);
+    for (const auto& [what, steps] : omissions) {
+        const Errors wrong = compare(got, forward64(model, prompt, rope, steps), p.n_layer, p.n_embd_q());
+        EXPECT_GT(wrong.logits, 1e-3) << name << " without the " << what;
+    }
+}
+
 // gemma2 by construction: embeddings x sqrt(n_embd), GELU gated FFN, post-attention and post-FFN
 // norms, attention soft-cap, a sliding window on the even layers, final soft-cap, head size 64
 // with n_embd 128 and 4 heads (the attention is 256 wide), tied output. Leaving out any one step
@@ -522,22 +541,11 @@ TEST(Architectures, Gemma2MatchesFloat64ByConstruction) {
     EXPECT_EQ(p.attn_logit_softcap, 4.0);
     EXPECT_EQ(p.final_logit_softcap, 3.0);
     EXPECT_TRUE(m.model->weights().output_tied);
-    const std::vector<int32_t> prompt = long_prompt();
-    const EngineRun got = run_engine(*m.model, prompt);
-    ASSERT_EQ(got.logits.size(), prompt.size());
-    const RopeSpec rope = rope_of(*m.model);
-    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_q());
-    std::cout << "[ gemma2    ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
-    EXPECT_LT(e.head_outputs, 1e-5);
-    EXPECT_LT(e.logits, 1e-5);
-    const std::pair<const char*, Steps> omissions[] = {{"window", Steps{.window = false}},
-                                                       {"attention soft-cap", Steps{.attn_softcap = false}},
-                                                       {"final soft-cap", Steps{.final_softcap = false}},
-                                                       {"post-norms", Steps{.post_norms = false}}};
-    for (const auto& [what, steps] : omissions) {
-        const Errors wrong = compare(got, forward64(*m.model, prompt, rope, steps), p.n_layer, p.n_embd_q());
-        EXPECT_GT(wrong.logits, 1e-3) << "without the " << what;
-    }
+    expect_float64_and_each_step("gemma2", *m.model,
+                                 {{"window", Steps{.window = false}},
+                                  {"attention soft-cap", Steps{.attn_softcap = false}},
+                                  {"final soft-cap", Steps{.final_softcap = false}},
+                                  {"post-norms", Steps{.post_norms = false}}});
 }
 
 // gemma3 (later llama.cpp than the shared reference's, so by construction): gemma2's steps without
@@ -556,22 +564,11 @@ TEST(Architectures, Gemma3MatchesFloat64ByConstruction) {
     EXPECT_EQ(p.rope_freq_base_swa, 10000.0);
     EXPECT_EQ(p.rope_freq_base, 1e6);
     EXPECT_EQ(p.attn_logit_softcap, 0.0);
-    const std::vector<int32_t> prompt = long_prompt();
-    const EngineRun got = run_engine(*m.model, prompt);
-    ASSERT_EQ(got.logits.size(), prompt.size());
-    const RopeSpec rope = rope_of(*m.model);
-    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_q());
-    std::cout << "[ gemma3    ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
-    EXPECT_LT(e.head_outputs, 1e-5);
-    EXPECT_LT(e.logits, 1e-5);
-    const std::pair<const char*, Steps> omissions[] = {{"window", Steps{.window = false}},
-                                                       {"q/k norms", Steps{.qk_norm = false}},
-                                                       {"post-norms", Steps{.post_norms = false}},
-                                                       {"local RoPE base", Steps{.local_rope = false}}};
-    for (const auto& [what, steps] : omissions) {
-        const Errors wrong = compare(got, forward64(*m.model, prompt, rope, steps), p.n_layer, p.n_embd_q());
-        EXPECT_GT(wrong.logits, 1e-3) << "without the " << what;
-    }
+    expect_float64_and_each_step("gemma3", *m.model,
+                                 {{"window", Steps{.window = false}},
+                                  {"q/k norms", Steps{.qk_norm = false}},
+                                  {"post-norms", Steps{.post_norms = false}},
+                                  {"local RoPE base", Steps{.local_rope = false}}});
 }
 
 // YaRN on a qwen3 file that declares it (factor 4 over an original context of 16; a context of
