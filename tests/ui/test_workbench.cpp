@@ -29,6 +29,7 @@
 #include <cmath>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/gguf/gguf_writer.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
@@ -323,6 +324,23 @@ void TestWorkbench::failedLoadKeepsThePreviousModel() {
     QCOMPARE(message.count(bad), 1); // the file named once
     QCOMPARE(failed.front().back().toBool(), false); // not a cancel
     QTRY_VERIFY(QApplication::activeModalWidget() != nullptr); // the warning shows, without blocking
+    QApplication::activeModalWidget()->close();
+    QCOMPARE(QString::fromStdString(w.store().model()->path), model_);
+    // A file of an architecture the engine does not run: one sentence naming it, the model stays.
+    GgufWriter writer;
+    writer.add_string("general.architecture", "mamba");
+    const QString other = dir_.filePath("mamba.gguf");
+    QFile g(other);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    const std::vector<uint8_t> bytes = writer.to_bytes();
+    g.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    g.close();
+    failed.clear();
+    w.openModel(other);
+    QVERIFY(failed.wait(30000));
+    QVERIFY2(failed.front().front().toString().contains(QStringLiteral("architecture 'mamba' is not supported (supported: ")),
+             qPrintable(failed.front().front().toString()));
+    QTRY_VERIFY(QApplication::activeModalWidget() != nullptr);
     QApplication::activeModalWidget()->close();
     QCOMPARE(QString::fromStdString(w.store().model()->path), model_);
     QVERIFY(runAndWait(w, QStringLiteral("still works"), 2));
