@@ -185,6 +185,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     }
     if (!probes.empty()) probe(layer, n, cells, probes);
     backend_.matmul(m.output, attn_->data(), proj_->data(), n, precision_);
+    if (lw.attn_post_norm && instrument_.dla && !probes.empty()) probe_post_norm_scale(layer, n, probes);
     if (lw.attn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.attn_post_norm), proj_->data(), n, n_embd_, eps_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
@@ -263,6 +264,24 @@ void LlamaForward::probe_final_scale(int64_t n, std::span<TokenProbe> probes) {
         double sum = 0.0;
         for (int64_t i = 0; i < n_embd_; ++i) sum += static_cast<double>(host_[static_cast<size_t>(t * n_embd_ + i)]) * host_[static_cast<size_t>(t * n_embd_ + i)];
         probes[static_cast<size_t>(t)].final_inv_rms =
+            static_cast<float>(1.0 / std::sqrt(sum / static_cast<double>(n_embd_) + static_cast<double>(eps_)));
+    }
+}
+
+// 1 / rms of each token's attention output before the post-attention norm: the factor every
+// head's contribution is scaled by on its way into the residual (an input of DLA; in double from
+// the floats the norm reads).
+void LlamaForward::probe_post_norm_scale(int64_t layer, int64_t n, std::span<TokenProbe> probes) {
+    backend_.read(proj_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
+    for (int64_t t = 0; t < n; ++t) {
+        double sum = 0.0;
+        for (int64_t i = 0; i < n_embd_; ++i) {
+            const double v = host_[static_cast<size_t>(t * n_embd_ + i)];
+            sum += v * v;
+        }
+        std::vector<float>& dst = probes[static_cast<size_t>(t)].post_attn_inv_rms;
+        dst.resize(static_cast<size_t>(n_layer_));
+        dst[static_cast<size_t>(layer)] =
             static_cast<float>(1.0 / std::sqrt(sum / static_cast<double>(n_embd_) + static_cast<double>(eps_)));
     }
 }

@@ -72,6 +72,7 @@ private:
                std::span<TokenProbe> probes);
     void probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes);
     void probe_final_scale(int64_t n, std::span<TokenProbe> probes);
+    void probe_post_norm_scale(int64_t layer, int64_t n, std::span<TokenProbe> probes);
     void probe_hidden(int64_t n, std::span<TokenProbe> probes);
     void ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t n);
 

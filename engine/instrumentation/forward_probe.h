@@ -28,6 +28,8 @@ struct TokenProbe {
     std::vector<float> dla;          // [n_layer][n_head] (W_h z_h)·(g ⊙ u_t)/rms, see dla.h
     int32_t dla_target = -1;         // the token t that dla is attributed to (-1: not yet known)
     float final_inv_rms = 0.0f;      // 1 / rms of the final residual (the output norm's scale), with dla
+    std::vector<float> post_attn_inv_rms; // [n_layer] 1 / rms of each attention output, the post-attention
+                                          // norm's scale (post-norm models, with dla; not kept in captures)
     std::vector<float> gates;        // [n_layer][n_groups] router gates (models with a router)
     std::vector<float> attention;    // [n_layer][n_head][position + 1] softmax weights
     std::vector<float> hidden;       // [n_embd] residual stream after InstrumentOptions::hidden_layer

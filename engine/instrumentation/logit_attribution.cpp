@@ -42,15 +42,32 @@ Status LogitAttribution::attribute(Backend& backend, std::span<TokenProbe* const
         const float r = probes[static_cast<size_t>(t)]->final_inv_rms;
         for (int64_t i = 0; i < n_embd; ++i) a[static_cast<size_t>(t * n_embd + i)] = g[i] * (*u)[static_cast<size_t>(i)] * r;
     }
+    const bool post_norms = !w.layers.empty() && w.layers[0].attn_post_norm != nullptr;
+    for (int64_t t = 0; post_norms && t < n; ++t) {
+        if (static_cast<int64_t>(probes[static_cast<size_t>(t)]->post_attn_inv_rms.size()) != p.n_layer) {
+            return make_error(ErrorCode::InvalidArgument, "attribution needs the post-attention norm's scales");
+        }
+    }
     auto a_dev = backend.allocate(n * n_embd);
     auto b_dev = backend.allocate(n * n_q);
     backend.write(a, a_dev->data());
+    std::vector<float> a_layer(post_norms ? a.size() : 0); // post-norm models: a ⊙ post_w · s_l
     std::vector<float> b(static_cast<size_t>(n * n_q)); // [n, n_q]: W_Oᵀ a of each position
     for (TokenProbe* probe : probes) probe->dla.assign(static_cast<size_t>(p.n_layer * p.n_head), 0.0f);
     for (int64_t l = 0; l < p.n_layer; ++l) {
         const std::vector<float>& m = (*w_o_t_)[static_cast<size_t>(l)]; // [n_q in][n_embd out]
         const WeightMatrix w_o_t{TensorType::F32, reinterpret_cast<const uint8_t*>(m.data()), n_embd, n_q,
                                  static_cast<uint64_t>(n_embd) * sizeof(float)};
+        if (post_norms) { // the head's W_h z_h reaches the residual as post_w ⊙ W_h z_h · s_l
+            const auto* post = reinterpret_cast<const float*>(w.layers[static_cast<size_t>(l)].attn_post_norm->data);
+            for (int64_t t = 0; t < n; ++t) {
+                const float s = probes[static_cast<size_t>(t)]->post_attn_inv_rms[static_cast<size_t>(l)];
+                for (int64_t i = 0; i < n_embd; ++i) {
+                    a_layer[static_cast<size_t>(t * n_embd + i)] = a[static_cast<size_t>(t * n_embd + i)] * post[i] * s;
+                }
+            }
+            backend.write(a_layer, a_dev->data());
+        }
         backend.matmul(w_o_t, a_dev->data(), b_dev->data(), n, Precision::Exact);
         backend.read(b_dev->data(), b);
         for (int64_t t = 0; t < n; ++t) {

@@ -8,6 +8,11 @@
 // so one transposed projection W_Oᵀ a per layer (n_embd² multiply-adds) gives every head's
 // value. Positive values push the logit of t up. Values are in logit units.
 //
+// With a post-attention norm (gemma2/3) the attention output o = Σ_h W_h z_h reaches the residual
+// as p ⊙ o · s, s = 1 / rms(o); holding s fixed too (its value at that position and layer), head h
+// adds (W_h z_h) · (p ⊙ g ⊙ u_t) · r · s. With a final logit soft-cap the values are in units of
+// the logit before the cap (the cap is monotonic: the ranking of tokens is the same).
+//
 // The positions of a batch are attributed together: per layer, one threaded matrix product of
 // the backend, [n positions, n_embd] · W_O (exact precision, reduced in a fixed order, so the
 // values do not depend on how positions are batched).

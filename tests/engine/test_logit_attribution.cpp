@@ -44,7 +44,8 @@ std::vector<TokenProbe> evaluate(const Model& m, Backend& b, const SessionOption
 
 // DLA of every position toward the next prompt token equals Σ over the head's explicit
 // contribution W_h z_h times (g ⊙ u_t) / rms, computed in double from dequantised weights.
-// Also on qwen3 with 8 heads of 64 (attention 512 wide, n_embd 256) and its q/k norms.
+// Also on qwen3 with 8 heads of 64 (attention 512 wide, n_embd 256) and its q/k norms, and on
+// gemma2 and gemma3 (post-attention norms, soft-caps, a sliding window; gemma3's q/k norms).
 void check_explicit_contributions(const SyntheticModelSpec& model_spec) {
     const LoadedModel m = test::load_synthetic(model_spec);
     const ModelParams& p = m.model->params();
@@ -65,10 +66,23 @@ void check_explicit_contributions(const SyntheticModelSpec& model_spec) {
             const std::vector<float> w_o = dequantize_rows(*w.layers[l].attn_output, 0, p.n_embd).value();
             const std::span<const float> z(probe.head_outputs.data() + l * n_q, static_cast<size_t>(n_q));
             const std::vector<double> c = head_contributions(w_o, z, p.n_head, p.head_dim()); // [n_head][n_embd]
+            // A post-attention norm (gemma2) scales the layer's whole output o = Σ_h c_h by
+            // post_w / rms(o): computed here from the explicit contributions.
+            std::vector<double> post(static_cast<size_t>(p.n_embd), 1.0);
+            if (const GgufTensorInfo* norm = w.layers[static_cast<size_t>(l)].attn_post_norm) {
+                double ss = 0.0;
+                for (int64_t i = 0; i < p.n_embd; ++i) {
+                    double out = 0.0;
+                    for (int64_t h = 0; h < p.n_head; ++h) out += c[static_cast<size_t>(h * p.n_embd + i)];
+                    ss += out * out;
+                }
+                const double s = 1.0 / std::sqrt(ss / static_cast<double>(p.n_embd) + p.rms_norm_eps);
+                for (int64_t i = 0; i < p.n_embd; ++i) post[static_cast<size_t>(i)] = reinterpret_cast<const float*>(norm->data)[i] * s;
+            }
             for (int64_t h = 0; h < p.n_head; ++h) {
                 double want = 0.0, scale = 0.0;
                 for (int64_t i = 0; i < p.n_embd; ++i) {
-                    const double term = c[static_cast<size_t>(h * p.n_embd + i)] * g[i] * u[static_cast<size_t>(i)];
+                    const double term = c[static_cast<size_t>(h * p.n_embd + i)] * post[static_cast<size_t>(i)] * g[i] * u[static_cast<size_t>(i)];
                     want += term;
                     scale += std::abs(term);
                 }
@@ -88,6 +102,12 @@ TEST(LogitAttribution, MatchesExplicitContributions) {
     SyntheticModelSpec qwen3 = spec("qwen3");
     qwen3.head_dim = 64;
     check_explicit_contributions(qwen3);
+    for (const char* gemma : {"gemma2", "gemma3"}) {
+        SyntheticModelSpec g = spec(gemma);
+        g.head_dim = 64;
+        g.sliding_window = 4;
+        check_explicit_contributions(g);
+    }
 }
 
 // final_inv_rms is the output norm's scale: logits = output · (g ⊙ x / rms).
