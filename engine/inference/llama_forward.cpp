@@ -185,7 +185,9 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     }
     if (!probes.empty()) probe(layer, n, cells, probes);
     backend_.matmul(m.output, attn_->data(), proj_->data(), n, precision_);
-    if (lw.attn_post_norm && instrument_.dla && !probes.empty()) probe_post_norm_scale(layer, n, probes);
+    if (lw.attn_post_norm && (instrument_.dla || instrument_.head_norms) && !probes.empty()) {
+        probe_post_norm_scale(layer, n, probes);
+    }
     if (lw.attn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.attn_post_norm), proj_->data(), n, n_embd_, eps_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
@@ -269,8 +271,8 @@ void LlamaForward::probe_final_scale(int64_t n, std::span<TokenProbe> probes) {
 }
 
 // 1 / rms of each token's attention output before the post-attention norm: the factor every
-// head's contribution is scaled by on its way into the residual (an input of DLA; in double from
-// the floats the norm reads).
+// head's contribution is scaled by on its way into the residual (an input of DLA, and of the
+// head norms, which it scales; in double from the floats the norm reads).
 void LlamaForward::probe_post_norm_scale(int64_t layer, int64_t n, std::span<TokenProbe> probes) {
     backend_.read(proj_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
     for (int64_t t = 0; t < n; ++t) {
@@ -279,10 +281,14 @@ void LlamaForward::probe_post_norm_scale(int64_t layer, int64_t n, std::span<Tok
             const double v = host_[static_cast<size_t>(t * n_embd_ + i)];
             sum += v * v;
         }
-        std::vector<float>& dst = probes[static_cast<size_t>(t)].post_attn_inv_rms;
-        dst.resize(static_cast<size_t>(n_layer_));
-        dst[static_cast<size_t>(layer)] =
-            static_cast<float>(1.0 / std::sqrt(sum / static_cast<double>(n_embd_) + static_cast<double>(eps_)));
+        TokenProbe& probe = probes[static_cast<size_t>(t)];
+        const auto s = static_cast<float>(1.0 / std::sqrt(sum / static_cast<double>(n_embd_) + static_cast<double>(eps_)));
+        probe.post_attn_inv_rms.resize(static_cast<size_t>(n_layer_));
+        probe.post_attn_inv_rms[static_cast<size_t>(layer)] = s;
+        if (instrument_.head_norms) { // the Gram matrices hold the norm's weights; its scale is this token's
+            const int64_t n_head = attn_shape_.n_head;
+            for (int64_t h = 0; h < n_head; ++h) probe.head_norms[static_cast<size_t>(layer * n_head + h)] *= s;
+        }
     }
 }
 

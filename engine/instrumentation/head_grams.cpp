@@ -6,7 +6,8 @@
 
 namespace octo {
 
-Result<std::vector<float>> head_grams(const GgufTensorInfo& attn_output, int64_t n_head, int64_t head_dim) {
+Result<std::vector<float>> head_grams(const GgufTensorInfo& attn_output, int64_t n_head, int64_t head_dim,
+                                      const float* row_scale) {
     const int64_t n_in = n_head * head_dim;
     if (attn_output.n_dims != 2 || attn_output.ne[0] != n_in) {
         return make_error(ErrorCode::InvalidArgument, "head_grams: " + attn_output.name + " is not a [" +
@@ -18,11 +19,12 @@ Result<std::vector<float>> head_grams(const GgufTensorInfo& attn_output, int64_t
     for (int64_t r = 0; r < n_out; ++r) {
         auto row = dequantize_rows(attn_output, r, 1); // [n_in]
         if (!row) return row.error();
+        const double weight = row_scale ? static_cast<double>(row_scale[r]) * row_scale[r] : 1.0;
         for (int64_t h = 0; h < n_head; ++h) {
             const float* w = row->data() + h * head_dim; // W_h's entries in row r
             double* g = sum.data() + static_cast<size_t>(h) * hd * hd;
             for (size_t i = 0; i < hd; ++i) {
-                for (size_t j = i; j < hd; ++j) g[i * hd + j] += static_cast<double>(w[i]) * w[j];
+                for (size_t j = i; j < hd; ++j) g[i * hd + j] += weight * static_cast<double>(w[i]) * w[j];
             }
         }
     }

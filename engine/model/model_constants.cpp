@@ -15,7 +15,7 @@ void compute_once(const ModelWeights& w, std::once_flag& once, std::vector<std::
                   std::optional<Error>& error, PerLayer per_layer) {
     std::call_once(once, [&] {
         for (const LayerWeights& lw : w.layers) {
-            auto v = per_layer(*lw.attn_output);
+            auto v = per_layer(lw);
             if (!v) {
                 error = v.error();
                 values.clear();
@@ -31,14 +31,18 @@ void compute_once(const ModelWeights& w, std::once_flag& once, std::vector<std::
 Result<const std::vector<std::vector<float>>*> Model::head_grams() const {
     const ModelParams& p = params_;
     compute_once(weights_, head_grams_.once, head_grams_.values, head_grams_.error,
-                 [&](const GgufTensorInfo& t) { return octo::head_grams(t, p.n_head, p.head_dim()); });
+                 [&](const LayerWeights& lw) {
+                     const auto* post = lw.attn_post_norm ? reinterpret_cast<const float*>(lw.attn_post_norm->data) : nullptr;
+                     return octo::head_grams(*lw.attn_output, p.n_head, p.head_dim(), post);
+                 });
     if (head_grams_.error) return *head_grams_.error;
     return &head_grams_.values;
 }
 
 Result<const std::vector<std::vector<float>>*> Model::output_projections() const {
     compute_once(weights_, output_projections_.once, output_projections_.values, output_projections_.error,
-                 [](const GgufTensorInfo& t) -> Result<std::vector<float>> {
+                 [](const LayerWeights& lw) -> Result<std::vector<float>> {
+                     const GgufTensorInfo& t = *lw.attn_output;
                      auto w = dequantize_rows(t, 0, t.ne[1]); // [n_out][n_in]
                      if (!w) return w.error();
                      const int64_t n_in = t.ne[0], n_out = t.ne[1];

@@ -110,6 +110,49 @@ TEST(LogitAttribution, MatchesExplicitContributions) {
     }
 }
 
+// With a post-attention norm the residual receives p ⊙ W_h z_h / rms(Σ_h W_h z_h): the head
+// norms (norm share, relative) are the norms of what arrives, computed here in double.
+TEST(LogitAttribution, HeadNormsOfPostNormModelsMeasureWhatReachesTheResidual) {
+    SyntheticModelSpec g = spec("gemma2");
+    g.head_dim = 64;
+    g.sliding_window = 4;
+    const LoadedModel m = test::load_synthetic(g);
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    const int64_t n_q = p.n_embd_q();
+    auto b = backend();
+    SessionOptions o;
+    o.instrument.head_outputs = true;
+    o.instrument.head_norms = true;
+    const std::vector<TokenProbe> probes = evaluate(*m.model, *b, o);
+    const ModelWeights& w = m.model->weights();
+    for (size_t t = 0; t < probes.size(); ++t) {
+        for (int64_t l = 0; l < p.n_layer; ++l) {
+            const std::vector<float> w_o = dequantize_rows(*w.layers[l].attn_output, 0, p.n_embd).value();
+            const std::span<const float> z(probes[t].head_outputs.data() + l * n_q, static_cast<size_t>(n_q));
+            const std::vector<double> c = head_contributions(w_o, z, p.n_head, p.head_dim());
+            const auto* post = reinterpret_cast<const float*>(w.layers[l].attn_post_norm->data);
+            double ss = 0.0;
+            for (int64_t i = 0; i < p.n_embd; ++i) {
+                double out = 0.0;
+                for (int64_t h = 0; h < p.n_head; ++h) out += c[static_cast<size_t>(h * p.n_embd + i)];
+                ss += out * out;
+            }
+            const double scale = 1.0 / std::sqrt(ss / static_cast<double>(p.n_embd) + p.rms_norm_eps);
+            for (int64_t h = 0; h < p.n_head; ++h) {
+                double sq = 0.0;
+                for (int64_t i = 0; i < p.n_embd; ++i) {
+                    const double arrives = c[static_cast<size_t>(h * p.n_embd + i)] * post[i] * scale;
+                    sq += arrives * arrives;
+                }
+                const double want = std::sqrt(sq);
+                EXPECT_NEAR(probes[t].head_norms[static_cast<size_t>(l * p.n_head + h)], want, 1e-5 * want + 1e-7)
+                    << "position " << t << " layer " << l << " head " << h;
+            }
+        }
+    }
+}
+
 // final_inv_rms is the output norm's scale: logits = output · (g ⊙ x / rms).
 TEST(LogitAttribution, FinalScaleReproducesTheLogits) {
     const LoadedModel m = test::load_synthetic(spec());
