@@ -45,7 +45,8 @@ std::vector<TokenProbe> evaluate(const Model& m, Backend& b, const SessionOption
 // DLA of every position toward the next prompt token equals Σ over the head's explicit
 // contribution W_h z_h times (g ⊙ u_t) / rms, computed in double from dequantised weights.
 // Also on qwen3 with 8 heads of 64 (attention 512 wide, n_embd 256) and its q/k norms, and on
-// gemma2 and gemma3 (post-attention norms, soft-caps, a sliding window; gemma3's q/k norms).
+// gemma2 and gemma3 (post-attention norms, soft-caps, a sliding window; gemma3's q/k norms),
+// qwen2 (biases) and phi3 (fused tensors, a window on every layer).
 void check_explicit_contributions(const SyntheticModelSpec& model_spec) {
     const LoadedModel m = test::load_synthetic(model_spec);
     const ModelParams& p = m.model->params();
@@ -54,6 +55,7 @@ void check_explicit_contributions(const SyntheticModelSpec& model_spec) {
     SessionOptions o;
     o.instrument.head_outputs = true;
     o.instrument.dla = true;
+    o.n_ctx = 32; // beyond a window on every layer (phi3), which the default context would stay within
     const std::vector<TokenProbe> probes = evaluate(*m.model, *b, o);
     const ModelWeights& w = m.model->weights();
     const auto* g = reinterpret_cast<const float*>(w.output_norm->data);
@@ -108,6 +110,10 @@ TEST(LogitAttribution, MatchesExplicitContributions) {
         g.sliding_window = 4;
         check_explicit_contributions(g);
     }
+    check_explicit_contributions(spec("qwen2")); // q/k/v biases
+    SyntheticModelSpec phi3 = spec("phi3");      // fused QKV and gate/up, a window on every layer
+    phi3.sliding_window = 4;
+    check_explicit_contributions(phi3);
 }
 
 // With a post-attention norm the residual receives p ⊙ W_h z_h / rms(Σ_h W_h z_h): the head
