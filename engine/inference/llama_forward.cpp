@@ -35,14 +35,16 @@ std::vector<LayerMatrices> layer_matrices(const Model& model) {
             m.v = weight_matrix(*lw.attn_v);
         }
         m.output = weight_matrix(*lw.attn_output);
-        if (lw.ffn_gate) {
+        if (lw.ffn_gate_exps) {
+            // experts: multiplied as row ranges of the 3-D tensors (moe_ffn)
+        } else if (lw.ffn_gate) {
             m.gate = weight_matrix(*lw.ffn_gate);
             m.up = weight_matrix(*lw.ffn_up);
         } else { // rows gate, then up
             m.gate = weight_rows(*lw.ffn_up, 0, p.n_ff);
             m.up = weight_rows(*lw.ffn_up, p.n_ff, p.n_ff);
         }
-        m.down = weight_matrix(*lw.ffn_down);
+        if (lw.ffn_down) m.down = weight_matrix(*lw.ffn_down);
         out.push_back(m);
     }
     return out;
@@ -57,6 +59,7 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
     f.sliding_window = p.sliding_layers != SlidingLayers::None && p.sliding_window > 0 && p.sliding_window < n_ctx;
     f.scale = a.embed_scale || p.attn_scale > 0;
     f.yarn = p.rope_scaling_type == "yarn" && p.rope_freq_scale < 1.0;
+    f.scale = f.scale || p.n_expert > 0; // experts' outputs are weighted by the router
     return f;
 }
 
@@ -106,6 +109,10 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     proj_ = backend.allocate(n_batch * n_embd_);
     gate_ = backend.allocate(n_batch * n_ff_);
     up_ = backend.allocate(n_batch * n_ff_);
+    if (p.n_expert > 0) {
+        router_ = backend.allocate(n_batch * p.n_expert);
+        expert_ = backend.allocate(n_embd_);
+    }
     if (model.weights().has_router()) {
         gates_ = backend.allocate(n_batch * p.n_router_groups);
         host_gates_.resize(static_cast<size_t>(n_batch * p.n_router_groups));
@@ -292,8 +299,54 @@ void LlamaForward::probe_post_norm_scale(int64_t layer, int64_t n, std::span<Tok
     }
 }
 
+// Mixtral-style experts, as llama.cpp computes them: router probabilities softmax(h · Wrᵀ) (in
+// float, max-subtracted, the sum in double), the n_expert_used most probable experts (ties to
+// the lower index), their probabilities renormalised to sum 1, and out = Σ_k w_k · expert_k(h)
+// added in rank order, each expert a SwiGLU over its row ranges of the 3-D tensors. Tokens are
+// run one at a time (a product's values do not depend on the batch).
+void LlamaForward::moe_ffn(const LayerWeights& lw, int64_t n) {
+    const ModelParams& p = model_.params();
+    const int64_t n_expert = p.n_expert, n_used = p.n_expert_used;
+    backend_.matmul(weight_matrix(*lw.ffn_gate_inp), normed_->data(), router_->data(), n, precision_);
+    std::vector<float> logits(static_cast<size_t>(n * n_expert));
+    backend_.read(router_->data(), logits);
+    std::vector<float> zeros(static_cast<size_t>(n * n_embd_), 0.0f);
+    backend_.write(zeros, proj_->data());
+    for (int64_t t = 0; t < n; ++t) {
+        const float* row = logits.data() + t * n_expert;
+        const float max_logit = *std::max_element(row, row + n_expert);
+        std::vector<float> prob(static_cast<size_t>(n_expert));
+        double sum = 0.0;
+        for (int64_t e = 0; e < n_expert; ++e) sum += (prob[static_cast<size_t>(e)] = std::exp(row[e] - max_logit));
+        const auto inv = static_cast<float>(1.0 / sum);
+        for (float& v : prob) v *= inv;
+        std::vector<int64_t> order(static_cast<size_t>(n_expert));
+        for (int64_t e = 0; e < n_expert; ++e) order[static_cast<size_t>(e)] = e;
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return prob[static_cast<size_t>(a)] > prob[static_cast<size_t>(b)]; });
+        float used_sum = 0.0f;
+        for (int64_t k = 0; k < n_used; ++k) used_sum += prob[static_cast<size_t>(order[static_cast<size_t>(k)])];
+        const float* h = normed_->data() + t * n_embd_;
+        float* out = proj_->data() + t * n_embd_;
+        for (int64_t k = 0; k < n_used; ++k) {
+            const int64_t e = order[static_cast<size_t>(k)];
+            const float w = prob[static_cast<size_t>(e)] / used_sum;
+            backend_.matmul(weight_rows(*lw.ffn_gate_exps, e * n_ff_, n_ff_), h, gate_->data(), 1, precision_);
+            backend_.matmul(weight_rows(*lw.ffn_up_exps, e * n_ff_, n_ff_), h, up_->data(), 1, precision_);
+            backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n_ff_);
+            backend_.matmul(weight_rows(*lw.ffn_down_exps, e * n_embd_, n_embd_), gate_->data(), expert_->data(), 1, precision_);
+            backend_.scale(expert_->data(), n_embd_, w);
+            backend_.add(out, expert_->data(), n_embd_);
+        }
+    }
+}
+
 void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t n) {
     backend_.rms_norm(x_->data(), f32(lw.ffn_norm), normed_->data(), n, n_embd_, eps_);
+    if (lw.ffn_gate_inp) {
+        moe_ffn(lw, n);
+        backend_.add(x_->data(), proj_->data(), n * n_embd_);
+        return;
+    }
     backend_.matmul(m.gate, normed_->data(), gate_->data(), n, precision_);
     backend_.matmul(m.up, normed_->data(), up_->data(), n, precision_);
     if (model_.weights().arch->gelu_ffn) {

@@ -75,6 +75,7 @@ private:
     void probe_post_norm_scale(int64_t layer, int64_t n, std::span<TokenProbe> probes);
     void probe_hidden(int64_t n, std::span<TokenProbe> probes);
     void ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t n);
+    void moe_ffn(const LayerWeights& lw, int64_t n);
 
     const Model& model_;
     Backend& backend_;
@@ -114,6 +115,8 @@ private:
     std::unique_ptr<DeviceBuffer> gate_;   // [n_batch, n_ff]
     std::unique_ptr<DeviceBuffer> up_;     // [n_batch, n_ff]
     std::unique_ptr<DeviceBuffer> logits_; // [logits_rows_, n_vocab], grown to the most rows asked for
+    std::unique_ptr<DeviceBuffer> router_; // [n_batch, n_expert] expert logits (mixture-of-experts models)
+    std::unique_ptr<DeviceBuffer> expert_; // [n_embd] one expert's output
     int64_t logits_rows_ = 0;
 };
 

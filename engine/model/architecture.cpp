@@ -106,6 +106,10 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
                               std::to_string(p.rope_orig_context) + ")"
                         : "linear RoPE scaling x" + number(1.0 / p.rope_freq_scale));
     }
+    if (p.n_expert > 0) {
+        f.push_back("mixture of experts: " + std::to_string(p.n_expert) + " experts, " + std::to_string(p.n_expert_used) +
+                    " per token");
+    }
     if (a.router) f.push_back("head-group router (" + std::to_string(p.n_router_groups) + " groups)");
     return f;
 }

@@ -59,7 +59,9 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
                             std::pair{"attention.value_length", &p.n_embd_head_v},
                             std::pair{"rope.scaling.original_context_length", &p.rope_orig_context},
                             std::pair{"vocab_size", &p.n_vocab},
-                            std::pair{"router.group_count", &p.n_router_groups}}) {
+                            std::pair{"router.group_count", &p.n_router_groups},
+                            std::pair{"expert_count", &p.n_expert},
+                            std::pair{"expert_used_count", &p.n_expert_used}}) {
         if (auto s = read_int(f, a + key, *out); !s) return s.error();
     }
     if (auto s = read_float(f, a + "rope.freq_base", p.rope_freq_base); !s) return s.error();

@@ -62,13 +62,18 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
         }
         e.push_back({b + "attn_output.weight", {n_q, p.n_embd}});
         e.push_back({b + "ffn_norm.weight", {p.n_embd}});
-        if (a.fused_gate_up) {
+        if (p.n_expert > 0) {
+            e.push_back({b + "ffn_gate_inp.weight", {p.n_embd, p.n_expert}});
+            e.push_back({b + "ffn_gate_exps.weight", {p.n_embd, p.n_ff, p.n_expert}});
+            e.push_back({b + "ffn_up_exps.weight", {p.n_embd, p.n_ff, p.n_expert}});
+            e.push_back({b + "ffn_down_exps.weight", {p.n_ff, p.n_embd, p.n_expert}});
+        } else if (a.fused_gate_up) {
             e.push_back({b + "ffn_up.weight", {p.n_embd, 2 * p.n_ff}});
         } else {
             e.push_back({b + "ffn_gate.weight", {p.n_embd, p.n_ff}});
             e.push_back({b + "ffn_up.weight", {p.n_embd, p.n_ff}});
         }
-        e.push_back({b + "ffn_down.weight", {p.n_ff, p.n_embd}});
+        if (p.n_expert == 0) e.push_back({b + "ffn_down.weight", {p.n_ff, p.n_embd}});
         if (p.n_router_groups > 0) e.push_back({b + "router.weight", {p.n_embd, p.n_router_groups}});
         if (a.post_norms) {
             e.push_back({b + "post_attention_norm.weight", {p.n_embd}});
@@ -115,6 +120,11 @@ Status validate_hparams(const ModelParams& p) {
     if (p.rope_orig_context < 0) return invalid("rope.scaling.original_context_length must be positive");
     if (p.sliding_window < 0) {
         return invalid(p.architecture + ".attention.sliding_window is missing (the architecture needs it)");
+    }
+    if (p.n_expert < 0 || p.n_expert > 1024 || p.n_expert_used < 0 || p.n_expert_used > p.n_expert ||
+        (p.n_expert > 0 && p.n_expert_used == 0)) {
+        return invalid("expert_used_count " + std::to_string(p.n_expert_used) + " must be between 1 and expert_count " +
+                       std::to_string(p.n_expert));
     }
     if (!(p.attn_logit_softcap >= 0.0) || !(p.final_logit_softcap >= 0.0)) {
         return invalid("attn_logit_softcapping and final_logit_softcapping must not be negative");

@@ -71,9 +71,16 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
         }
         layer.attn_output = b.matrix(blk + "attn_output.weight");
         layer.ffn_norm = b.vector(blk + "ffn_norm.weight");
-        if (!a->fused_gate_up) layer.ffn_gate = b.matrix(blk + "ffn_gate.weight");
-        layer.ffn_up = b.matrix(blk + "ffn_up.weight");
-        layer.ffn_down = b.matrix(blk + "ffn_down.weight");
+        if (p.n_expert > 0) {
+            layer.ffn_gate_inp = b.matrix(blk + "ffn_gate_inp.weight");
+            layer.ffn_gate_exps = b.matrix(blk + "ffn_gate_exps.weight");
+            layer.ffn_up_exps = b.matrix(blk + "ffn_up_exps.weight");
+            layer.ffn_down_exps = b.matrix(blk + "ffn_down_exps.weight");
+        } else {
+            if (!a->fused_gate_up) layer.ffn_gate = b.matrix(blk + "ffn_gate.weight");
+            layer.ffn_up = b.matrix(blk + "ffn_up.weight");
+            layer.ffn_down = b.matrix(blk + "ffn_down.weight");
+        }
         if (p.n_router_groups > 0) layer.router = b.vector(blk + "router.weight");
         if (a->post_norms) {
             layer.attn_post_norm = b.vector(blk + "post_attention_norm.weight");

@@ -33,6 +33,11 @@ struct LayerWeights {
     const GgufTensorInfo* router = nullptr;      // [n_embd, n_router_groups] F32 gate logits (octet), or null
     const GgufTensorInfo* attn_post_norm = nullptr; // [n_embd] F32: post_attention_norm (post_norms), or null
     const GgufTensorInfo* ffn_post_norm = nullptr;  // [n_embd] F32: post_ffw_norm (post_norms), or null
+    // Mixture of experts (n_expert > 0; ffn_gate/up/down are null then):
+    const GgufTensorInfo* ffn_gate_inp = nullptr;  // [n_embd, n_expert] router logits
+    const GgufTensorInfo* ffn_gate_exps = nullptr; // [n_embd, n_ff, n_expert]: expert e's gate is rows e·n_ff …
+    const GgufTensorInfo* ffn_up_exps = nullptr;   // [n_embd, n_ff, n_expert]
+    const GgufTensorInfo* ffn_down_exps = nullptr; // [n_ff, n_embd, n_expert]
 };
 
 struct ModelWeights {
