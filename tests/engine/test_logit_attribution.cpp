@@ -42,6 +42,22 @@ std::vector<TokenProbe> evaluate(const Model& m, Backend& b, const SessionOption
     return probes;
 }
 
+// The post-attention norm's factor per residual dimension, post_w / rms(Σ_h c_h), from the
+// explicit contributions c [n_head][n_embd] (all 1 without such a norm).
+std::vector<double> post_norm_factor(const std::vector<double>& c, const GgufTensorInfo* norm, const ModelParams& p) {
+    std::vector<double> post(static_cast<size_t>(p.n_embd), 1.0);
+    if (!norm) return post;
+    double ss = 0.0;
+    for (int64_t i = 0; i < p.n_embd; ++i) {
+        double out = 0.0;
+        for (int64_t h = 0; h < p.n_head; ++h) out += c[static_cast<size_t>(h * p.n_embd + i)];
+        ss += out * out;
+    }
+    const double s = 1.0 / std::sqrt(ss / static_cast<double>(p.n_embd) + p.rms_norm_eps);
+    for (int64_t i = 0; i < p.n_embd; ++i) post[static_cast<size_t>(i)] = reinterpret_cast<const float*>(norm->data)[i] * s;
+    return post;
+}
+
 // DLA of every position toward the next prompt token equals Σ over the head's explicit
 // contribution W_h z_h times (g ⊙ u_t) / rms, computed in double from dequantised weights.
 // Also on qwen3 with 8 heads of 64 (attention 512 wide, n_embd 256) and its q/k norms, and on
@@ -68,19 +84,8 @@ void check_explicit_contributions(const SyntheticModelSpec& model_spec) {
             const std::vector<float> w_o = dequantize_rows(*w.layers[l].attn_output, 0, p.n_embd).value();
             const std::span<const float> z(probe.head_outputs.data() + l * n_q, static_cast<size_t>(n_q));
             const std::vector<double> c = head_contributions(w_o, z, p.n_head, p.head_dim()); // [n_head][n_embd]
-            // A post-attention norm (gemma2) scales the layer's whole output o = Σ_h c_h by
-            // post_w / rms(o): computed here from the explicit contributions.
-            std::vector<double> post(static_cast<size_t>(p.n_embd), 1.0);
-            if (const GgufTensorInfo* norm = w.layers[static_cast<size_t>(l)].attn_post_norm) {
-                double ss = 0.0;
-                for (int64_t i = 0; i < p.n_embd; ++i) {
-                    double out = 0.0;
-                    for (int64_t h = 0; h < p.n_head; ++h) out += c[static_cast<size_t>(h * p.n_embd + i)];
-                    ss += out * out;
-                }
-                const double s = 1.0 / std::sqrt(ss / static_cast<double>(p.n_embd) + p.rms_norm_eps);
-                for (int64_t i = 0; i < p.n_embd; ++i) post[static_cast<size_t>(i)] = reinterpret_cast<const float*>(norm->data)[i] * s;
-            }
+            // A post-attention norm (gemma2) scales the layer's whole output o = Σ_h c_h by post_w / rms(o).
+            const std::vector<double> post = post_norm_factor(c, w.layers[static_cast<size_t>(l)].attn_post_norm, p);
             for (int64_t h = 0; h < p.n_head; ++h) {
                 double want = 0.0, scale = 0.0;
                 for (int64_t i = 0; i < p.n_embd; ++i) {
@@ -137,18 +142,12 @@ TEST(LogitAttribution, HeadNormsOfPostNormModelsMeasureWhatReachesTheResidual) {
             const std::vector<float> w_o = dequantize_rows(*w.layers[l].attn_output, 0, p.n_embd).value();
             const std::span<const float> z(probes[t].head_outputs.data() + l * n_q, static_cast<size_t>(n_q));
             const std::vector<double> c = head_contributions(w_o, z, p.n_head, p.head_dim());
-            const auto* post = reinterpret_cast<const float*>(w.layers[l].attn_post_norm->data);
-            double ss = 0.0;
-            for (int64_t i = 0; i < p.n_embd; ++i) {
-                double out = 0.0;
-                for (int64_t h = 0; h < p.n_head; ++h) out += c[static_cast<size_t>(h * p.n_embd + i)];
-                ss += out * out;
-            }
-            const double scale = 1.0 / std::sqrt(ss / static_cast<double>(p.n_embd) + p.rms_norm_eps);
+            ASSERT_NE(w.layers[l].attn_post_norm, nullptr);
+            const std::vector<double> post = post_norm_factor(c, w.layers[l].attn_post_norm, p);
             for (int64_t h = 0; h < p.n_head; ++h) {
                 double sq = 0.0;
                 for (int64_t i = 0; i < p.n_embd; ++i) {
-                    const double arrives = c[static_cast<size_t>(h * p.n_embd + i)] * post[i] * scale;
+                    const double arrives = c[static_cast<size_t>(h * p.n_embd + i)] * post[static_cast<size_t>(i)];
                     sq += arrives * arrives;
                 }
                 const double want = std::sqrt(sq);
