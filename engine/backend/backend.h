@@ -118,6 +118,7 @@ struct ForwardFeatures {
     bool sliding_window = false; // AttentionShape::window
     bool scale = false;          // scale
     bool yarn = false;           // RopeParams::ext_factor
+    bool experts = false;        // gather_rows, scatter_rows, weighted_sum (mixture of experts)
 };
 
 class Backend {
@@ -198,6 +199,17 @@ public:
     virtual void attention(const KvCache& cache, int64_t layer, const float* q, float* out,
                            const KvBatchCells& cells, const AttentionShape& shape, float* weights = nullptr,
                            int64_t weights_stride = 0) = 0;
+
+    // --- mixture of experts (inference/moe_block.h) ----------------------------------------------
+    // out[i, :] = x[rows[i], :] for every i (rows of n floats; rows on the host): the tokens an
+    // expert was chosen for, gathered into one batch.
+    virtual void gather_rows(const float* x, std::span<const int32_t> rows, float* out, int64_t n) = 0;
+    // out[rows[i], :] = x[i, :]: an expert's outputs back into their tokens' slots.
+    virtual void scatter_rows(const float* x, std::span<const int32_t> rows, float* out, int64_t n) = 0;
+    // out[t, :] = Σ_s w[t, s] · x[t, s, :] for x[n_tokens, n_slots, n], w[n_tokens, n_slots]: each
+    // product rounded to float, the first one taken as it is and the others added in slot order.
+    virtual void weighted_sum(const float* x, const float* w, float* out, int64_t n_tokens, int64_t n_slots,
+                              int64_t n) = 0;
 
     // x[n_rows, n] = softmax of each row (max-subtracted, in float).
     virtual void softmax_rows(float* x, int64_t n_rows, int64_t n) = 0;

@@ -59,7 +59,7 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
     f.sliding_window = p.sliding_layers != SlidingLayers::None && p.sliding_window > 0 && p.sliding_window < n_ctx;
     f.scale = a.embed_scale || p.attn_scale > 0;
     f.yarn = p.rope_scaling_type == "yarn" && p.rope_freq_scale < 1.0;
-    f.scale = f.scale || p.n_expert > 0; // experts' outputs are weighted by the router
+    f.experts = p.n_expert > 0;
     return f;
 }
 
@@ -109,10 +109,7 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     proj_ = backend.allocate(n_batch * n_embd_);
     gate_ = backend.allocate(n_batch * n_ff_);
     up_ = backend.allocate(n_batch * n_ff_);
-    if (p.n_expert > 0) {
-        router_ = backend.allocate(n_batch * p.n_expert);
-        expert_ = backend.allocate(n_embd_);
-    }
+    if (p.n_expert > 0) moe_ = std::make_unique<MoeBlock>(model, backend, n_batch, precision);
     if (model.weights().has_router()) {
         gates_ = backend.allocate(n_batch * p.n_router_groups);
         host_gates_.resize(static_cast<size_t>(n_batch * p.n_router_groups));
@@ -120,8 +117,14 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     n_batch_ = n_batch;
 }
 
-Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblation& ablation) {
+Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblation& ablation,
+                               const ExpertAblation& experts) {
     const AttentionShape& s = attn_shape_;
+    if (moe_) {
+        if (auto st = moe_->configure(experts, options.router_probs); !st) return st;
+    } else if (!experts.experts.empty()) {
+        return make_error(ErrorCode::InvalidArgument, "the model has no experts to disable");
+    }
     if (!ablation.heads.empty()) {
         if (static_cast<int64_t>(ablation.heads.size()) != n_layer_ * s.n_head) {
             return make_error(ErrorCode::InvalidArgument, "ablation: expected " + std::to_string(n_layer_ * s.n_head) +
@@ -167,7 +170,10 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_q_);
     if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
     if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
-    if (lw.attn_q_norm) { // each head's head_dim values are one row
+    if (lw.attn_q_norm && model_.weights().arch->qk_norm == QkNorm::Whole) { // each token's q (k) is one row
+        backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n, n_q_, eps_);
+        backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n, n_embd_kv_, eps_);
+    } else if (lw.attn_q_norm) { // each head's head_dim values are one row
         backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n * s.n_head, s.head_dim, eps_);
         backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n * s.n_head_kv, s.head_dim, eps_);
     }
@@ -299,51 +305,11 @@ void LlamaForward::probe_post_norm_scale(int64_t layer, int64_t n, std::span<Tok
     }
 }
 
-// Mixtral-style experts, as llama.cpp computes them: router probabilities softmax(h · Wrᵀ) (in
-// float, max-subtracted, the sum in double), the n_expert_used most probable experts (ties to
-// the lower index), their probabilities renormalised to sum 1, and out = Σ_k w_k · expert_k(h)
-// added in rank order, each expert a SwiGLU over its row ranges of the 3-D tensors. Tokens are
-// run one at a time (a product's values do not depend on the batch).
-void LlamaForward::moe_ffn(const LayerWeights& lw, int64_t n) {
-    const ModelParams& p = model_.params();
-    const int64_t n_expert = p.n_expert, n_used = p.n_expert_used;
-    backend_.matmul(weight_matrix(*lw.ffn_gate_inp), normed_->data(), router_->data(), n, precision_);
-    std::vector<float> logits(static_cast<size_t>(n * n_expert));
-    backend_.read(router_->data(), logits);
-    std::vector<float> zeros(static_cast<size_t>(n * n_embd_), 0.0f);
-    backend_.write(zeros, proj_->data());
-    for (int64_t t = 0; t < n; ++t) {
-        const float* row = logits.data() + t * n_expert;
-        const float max_logit = *std::max_element(row, row + n_expert);
-        std::vector<float> prob(static_cast<size_t>(n_expert));
-        double sum = 0.0;
-        for (int64_t e = 0; e < n_expert; ++e) sum += (prob[static_cast<size_t>(e)] = std::exp(row[e] - max_logit));
-        const auto inv = static_cast<float>(1.0 / sum);
-        for (float& v : prob) v *= inv;
-        std::vector<int64_t> order(static_cast<size_t>(n_expert));
-        for (int64_t e = 0; e < n_expert; ++e) order[static_cast<size_t>(e)] = e;
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return prob[static_cast<size_t>(a)] > prob[static_cast<size_t>(b)]; });
-        float used_sum = 0.0f;
-        for (int64_t k = 0; k < n_used; ++k) used_sum += prob[static_cast<size_t>(order[static_cast<size_t>(k)])];
-        const float* h = normed_->data() + t * n_embd_;
-        float* out = proj_->data() + t * n_embd_;
-        for (int64_t k = 0; k < n_used; ++k) {
-            const int64_t e = order[static_cast<size_t>(k)];
-            const float w = prob[static_cast<size_t>(e)] / used_sum;
-            backend_.matmul(weight_rows(*lw.ffn_gate_exps, e * n_ff_, n_ff_), h, gate_->data(), 1, precision_);
-            backend_.matmul(weight_rows(*lw.ffn_up_exps, e * n_ff_, n_ff_), h, up_->data(), 1, precision_);
-            backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n_ff_);
-            backend_.matmul(weight_rows(*lw.ffn_down_exps, e * n_embd_, n_embd_), gate_->data(), expert_->data(), 1, precision_);
-            backend_.scale(expert_->data(), n_embd_, w);
-            backend_.add(out, expert_->data(), n_embd_);
-        }
-    }
-}
-
-void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t n) {
+void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
+                             std::span<TokenProbe> probes) {
     backend_.rms_norm(x_->data(), f32(lw.ffn_norm), normed_->data(), n, n_embd_, eps_);
-    if (lw.ffn_gate_inp) {
-        moe_ffn(lw, n);
+    if (moe_) {
+        moe_->run(lw, layer, normed_->data(), proj_->data(), n, probes);
         backend_.add(x_->data(), proj_->data(), n * n_embd_);
         return;
     }
@@ -371,7 +337,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
         }
         attention_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, cells, cache, probes);
-        ffn_block(w.layers[l], matrices_[l], n);
+        ffn_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, probes);
         if (instrument_.hidden_layer == static_cast<int64_t>(l) && !probes.empty()) probe_hidden(n, probes);
     }
     if (instrument_.dla && !probes.empty()) probe_final_scale(n, probes);

@@ -7,7 +7,7 @@
 //     h = rms_norm(x) · attn_norm
 //     q, k, v = h · Wqᵀ (+bq), h · Wkᵀ (+bk), h · Wvᵀ (+bv)   // q [n, n_head·head_dim]; biases: qkv_bias;
 //                                                         // fused_qkv: Wq, Wk, Wv are row ranges of attn_qkv
-//     q_h = rms_norm(q_h) · q_norm, k_h likewise          // qk_norm: every head on its own
+//     q_h = rms_norm(q_h) · q_norm, k_h likewise          // QkNorm::PerHead (Whole: all of q, all of k)
 //     rope(q), rope(k)                                    // (2i, 2i+1) pairs, or NeoX (i, i + n_rot/2);
 //                                                         // factors: rope_freqs or LongRoPE by context
 //     kv_write(k, v); a = attention(q, cache)             // grouped-query, causal, paged cells
@@ -15,7 +15,8 @@
 //     ablate_heads(a), head_norms(a)                      // only when configured
 //     x += a · Woᵀ
 //     h = rms_norm(x) · ffn_norm
-//     x += (silu(h · Wgateᵀ) * (h · Wupᵀ)) · Wdownᵀ       // fused_gate_up: row ranges of ffn_up
+//     x += (silu(h · Wgateᵀ) * (h · Wupᵀ)) · Wdownᵀ       // fused_gate_up: row ranges of ffn_up;
+//                                                         // experts: moe_block.h
 //   logits = (rms_norm(x) · output_norm) · Woutputᵀ      // only for the rows asked for
 //
 // Gemma 2 adds: x = embed(tokens) · √n_embd; attention scores soft-capped (c · tanh(s / c)) and,
@@ -34,6 +35,7 @@
 
 #include "engine/backend/backend.h"
 #include "engine/core/result.h"
+#include "engine/inference/moe_block.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/model/model.h"
 
@@ -55,8 +57,9 @@ public:
 
     // Turns on measurements and ablation (both off by default). Computes the heads' Gram
     // matrices when norms are asked for. InvalidArgument when the ablation's sizes do not match
-    // the model ([n_layer][n_head] heads; Mean: [n_layer][n_embd] baseline).
-    Status configure(const InstrumentOptions& options, const HeadAblation& ablation);
+    // the model ([n_layer][n_head] heads; Mean: [n_layer][n_embd] baseline; [n_layer][n_expert]
+    // experts, only on a model with experts).
+    Status configure(const InstrumentOptions& options, const HeadAblation& ablation, const ExpertAblation& experts = {});
 
     // Runs tokens[n] at cells.positions[n] (n <= n_batch) through every layer, storing their keys
     // and values in cells.write_cells of `cache`, and writes the logits of the last n_logit_rows
@@ -74,8 +77,7 @@ private:
     void probe_final_scale(int64_t n, std::span<TokenProbe> probes);
     void probe_post_norm_scale(int64_t layer, int64_t n, std::span<TokenProbe> probes);
     void probe_hidden(int64_t n, std::span<TokenProbe> probes);
-    void ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t n);
-    void moe_ffn(const LayerWeights& lw, int64_t n);
+    void ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n, std::span<TokenProbe> probes);
 
     const Model& model_;
     Backend& backend_;
@@ -115,8 +117,7 @@ private:
     std::unique_ptr<DeviceBuffer> gate_;   // [n_batch, n_ff]
     std::unique_ptr<DeviceBuffer> up_;     // [n_batch, n_ff]
     std::unique_ptr<DeviceBuffer> logits_; // [logits_rows_, n_vocab], grown to the most rows asked for
-    std::unique_ptr<DeviceBuffer> router_; // [n_batch, n_expert] expert logits (mixture-of-experts models)
-    std::unique_ptr<DeviceBuffer> expert_; // [n_embd] one expert's output
+    std::unique_ptr<MoeBlock> moe_;        // mixture-of-experts models: the FFN
     int64_t logits_rows_ = 0;
 };
 

@@ -17,12 +17,15 @@ uint64_t context_key(const Model& model, const SessionOptions& o, int64_t n_ctx)
         digest_input.append(reinterpret_cast<const char*>(o.ablation.baseline.data()),
                             o.ablation.baseline.size() * sizeof(float));
     }
+    const bool experts_off = std::any_of(o.experts.experts.begin(), o.experts.experts.end(), [](uint8_t e) { return e != 0; });
+    if (experts_off) digest_input.append("experts:").append(o.experts.experts.begin(), o.experts.experts.end());
     KvContext c;
     c.model_identity = model.identity();
-    c.ablated = ablated ? 1 : 0;
+    c.ablated = ablated || experts_off ? 1 : 0;
     c.ablation_mode = ablation_mode_name(o.ablation.mode);
     c.ablation_digest = kv_digest(digest_input);
-    c.measurements = static_cast<uint8_t>((o.instrument.head_norms ? kKvNorms : 0) | (o.instrument.dla ? kKvDla : 0));
+    c.measurements = static_cast<uint8_t>((o.instrument.head_norms ? kKvNorms : 0) | (o.instrument.dla ? kKvDla : 0) |
+                                          (o.instrument.router_probs ? kKvRouterProbs : 0));
     c.precision = precision_name(resolve_precision(o.precision, model.params().architecture));
     const ModelWeights& w = model.weights();
     const GgufTensorInfo* factors = rope_factors(w, model.params(), n_ctx);
@@ -74,7 +77,7 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
     }
     std::unique_ptr<Session> session(
         new Session(model, backend, options, n_ctx, n_batch, std::move(own), store, std::move(dla)));
-    if (auto s = session->forward_.configure(options.instrument, options.ablation); !s) return s.error();
+    if (auto s = session->forward_.configure(options.instrument, options.ablation, options.experts); !s) return s.error();
     session->start({});
     return session;
 }
@@ -97,7 +100,8 @@ Session::~Session() {
 
 bool Session::measuring() const {
     const InstrumentOptions& i = options_.instrument;
-    return i.head_norms || i.head_outputs || i.dla || i.attention || i.hidden_layer >= 0 || model_.weights().has_router();
+    return i.head_norms || i.head_outputs || i.dla || i.attention || i.hidden_layer >= 0 || model_.weights().has_router() ||
+           model_.params().n_expert > 0;
 }
 
 bool Session::caches_measurements() const { return reuse_ && measuring(); }

@@ -30,6 +30,7 @@ namespace octo {
 enum KvMeasurement : uint8_t {
     kKvNorms = 1,   // head_norms cached with the blocks
     kKvDla = 2,     // dla cached with the blocks
+    kKvRouterProbs = 4, // router_probs cached with the blocks (the routing itself always is)
 };
 
 struct SessionOptions {
@@ -39,6 +40,7 @@ struct SessionOptions {
     const std::atomic<bool>* cancel = nullptr; // set to stop an eval (checked between layers)
     InstrumentOptions instrument = {}; // per-token measurements (probes()); off by default
     HeadAblation ablation = {};        // heads replaced before the output projection; none by default
+    ExpertAblation experts = {};       // experts left out of the routers' choice; none by default
     // How matrix products treat activations (backend/precision.h); nullopt: the model's
     // default (default_precision of its architecture).
     std::optional<Precision> precision = std::nullopt;
@@ -81,7 +83,7 @@ public:
     // How this session's matrix products treat activations (the option, or the model's default).
     Precision precision() const { return forward_.precision(); }
     // One probe per token of the last eval (empty unless SessionOptions::instrument asks for
-    // something or the model has a router); valid until the next eval.
+    // something or the model has a router or experts); valid until the next eval.
     std::span<const TokenProbe> probes() const { return probes_; }
     // The measurements of the positions start() reused, [reused tokens].
     std::span<const TokenProbe> reused_probes() const { return reused_probes_; }

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/core/result.h"
@@ -19,6 +21,7 @@ struct InstrumentOptions {
     bool dla = false;          // TokenProbe::dla (direct logit attribution, once the next token is known)
     bool attention = false;    // TokenProbe::attention (softmax weights over earlier positions)
     int64_t hidden_layer = -1; // TokenProbe::hidden: the residual stream after this layer; -1: off
+    bool router_probs = false; // TokenProbe::router_probs (mixture-of-experts models)
 };
 
 // One evaluated position's measurements; a vector is empty when its option is off.
@@ -33,7 +36,35 @@ struct TokenProbe {
     std::vector<float> gates;        // [n_layer][n_groups] router gates (models with a router)
     std::vector<float> attention;    // [n_layer][n_head][position + 1] softmax weights
     std::vector<float> hidden;       // [n_embd] residual stream after InstrumentOptions::hidden_layer
+    // Mixture-of-experts models (recorded whenever probes are): each layer's routing.
+    std::vector<int32_t> expert_ids;   // [n_layer][n_expert_used] the chosen experts, most probable first
+    std::vector<float> expert_weights; // [n_layer][n_expert_used] their weights as applied (renormalised or not)
+    std::vector<float> shared_gate;    // [n_layer] the shared expert's sigmoid gate (qwen2moe), or empty
+    std::vector<float> router_probs;   // [n_layer][n_expert] softmax over every expert (InstrumentOptions::router_probs)
 };
+
+// Experts taken out of the router's choice: their logits count as -inf, so the softmax and the
+// top-k run over the others — the model as if those experts did not exist.
+struct ExpertAblation {
+    std::vector<uint8_t> experts; // [n_layer][n_expert], 1 = disabled; empty: none
+};
+
+// One "layer:expert" switch of --disable-expert; layer -1 means every layer ("*:E").
+struct ExpertSwitch {
+    int64_t layer = -1;
+    int64_t expert = 0;
+    bool operator==(const ExpertSwitch&) const = default;
+};
+
+// The switches as an ablation of a model with n_layer layers of n_expert experts, n_used of them
+// chosen per token. InvalidArgument for a layer or expert out of range, or a layer left with
+// fewer than n_used experts.
+Result<ExpertAblation> ablate_experts(std::span<const ExpertSwitch> switches, int64_t n_layer, int64_t n_expert,
+                                      int64_t n_used);
+
+// "3:5", "*:2" -> the switch; InvalidArgument with the expected form otherwise.
+Result<ExpertSwitch> parse_expert_switch(std::string_view text);
+std::string expert_switch_text(const ExpertSwitch& s); // "3:5", "*:2"
 
 enum class AblationMode {
     Zero, // z_h := 0

@@ -33,6 +33,10 @@ void KvStore::set_probe(int32_t cell, const TokenProbe& probe) {
     kept.dla_target = probe.dla_target;
     kept.final_inv_rms = probe.final_inv_rms;
     kept.gates = probe.gates;
+    kept.expert_ids = probe.expert_ids;
+    kept.expert_weights = probe.expert_weights;
+    kept.shared_gate = probe.shared_gate;
+    kept.router_probs = probe.router_probs;
     kept.head_outputs.clear();
     kept.attention.clear();
 }

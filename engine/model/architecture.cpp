@@ -12,7 +12,7 @@ namespace {
 constexpr std::array kArchitectures = {
     ArchitectureInfo{.name = "llama", .rope_freqs = true},
     ArchitectureInfo{.name = "qwen2", .neox_rope = true, .qkv_bias = true, .rope_freqs = true},
-    ArchitectureInfo{.name = "qwen3", .neox_rope = true, .qk_norm = true},
+    ArchitectureInfo{.name = "qwen3", .neox_rope = true, .qk_norm = QkNorm::PerHead},
     ArchitectureInfo{.name = "phi3",
                      .neox_rope = true,
                      .fused_qkv = true,
@@ -32,12 +32,24 @@ constexpr std::array kArchitectures = {
     // local ones.
     ArchitectureInfo{.name = "gemma3",
                      .neox_rope = true,
-                     .qk_norm = true,
+                     .qk_norm = QkNorm::PerHead,
                      .sliding = SlidingLayers::FiveOfSix,
                      .embed_scale = true,
                      .gelu_ffn = true,
                      .post_norms = true,
                      .local_rope_base = true},
+    // Mixtures of experts besides Mixtral-style llama (docs/moe.md): Qwen1.5/2-MoE's routed
+    // experts plus a gated shared expert, weights not renormalised; OLMoE's whole-width q/k norms;
+    // Qwen3-MoE (later llama.cpp than c392e50) is qwen3's attention with renormalised experts.
+    ArchitectureInfo{.name = "qwen2moe",
+                     .neox_rope = true,
+                     .qkv_bias = true,
+                     .requires_experts = true,
+                     .renormalise_experts = false,
+                     .shared_expert = true},
+    ArchitectureInfo{.name = "olmoe", .neox_rope = true, .qk_norm = QkNorm::Whole, .requires_experts = true,
+                     .renormalise_experts = false},
+    ArchitectureInfo{.name = "qwen3moe", .neox_rope = true, .qk_norm = QkNorm::PerHead, .requires_experts = true},
     ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true},
 };
 
@@ -74,7 +86,8 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     if (a.fused_qkv) f.emplace_back("fused QKV");
     if (a.fused_gate_up) f.emplace_back("fused gate/up");
     if (a.qkv_bias) f.emplace_back("q/k/v biases");
-    if (a.qk_norm) f.emplace_back("per-head q/k RMSNorm");
+    if (a.qk_norm == QkNorm::PerHead) f.emplace_back("per-head q/k RMSNorm");
+    if (a.qk_norm == QkNorm::Whole) f.emplace_back("q/k RMSNorm over the whole projection");
     if (p.n_embd_q() != p.n_embd) {
         f.push_back("head size " + std::to_string(p.head_dim()) + " (n_head x head size " + std::to_string(p.n_embd_q()) +
                     " != n_embd " + std::to_string(p.n_embd) + ")");
@@ -107,8 +120,10 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
                         : "linear RoPE scaling x" + number(1.0 / p.rope_freq_scale));
     }
     if (p.n_expert > 0) {
-        f.push_back("mixture of experts: " + std::to_string(p.n_expert) + " experts, " + std::to_string(p.n_expert_used) +
-                    " per token");
+        f.push_back("mixture of experts: " + std::to_string(p.n_expert) + " experts of width " + std::to_string(p.n_ff_exp) +
+                    ", " + std::to_string(p.n_expert_used) + " per token" +
+                    (a.renormalise_experts ? ", weights renormalised" : ", weights as the router gives them"));
+        if (a.shared_expert) f.push_back("gated shared expert of width " + std::to_string(p.n_ff_shexp));
     }
     if (a.router) f.push_back("head-group router (" + std::to_string(p.n_router_groups) + " groups)");
     return f;

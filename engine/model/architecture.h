@@ -16,13 +16,20 @@
 
 namespace octo {
 
+// How the queries and keys are RMS-normalised before RoPE, if at all.
+enum class QkNorm {
+    None,
+    PerHead, // blk.N.attn_{q,k}_norm [head_dim]: every head on its own (qwen3, gemma3)
+    Whole,   // blk.N.attn_q_norm [n_q], attn_k_norm [n_kv]: the whole projection (olmoe)
+};
+
 struct ArchitectureInfo {
     std::string_view name;     // general.architecture
     bool neox_rope = false;    // RoPE rotates pairs (x[i], x[i + n_rot/2]) instead of (x[2i], x[2i+1])
     bool qkv_bias = false;     // blk.N.attn_{q,k,v}.bias [n_q], [n_kv], [n_kv] are required
     bool fused_qkv = false;    // blk.N.attn_qkv [n_embd -> n_q + 2 n_kv], rows Q then K then V
     bool fused_gate_up = false; // blk.N.ffn_up [n_embd -> 2 n_ff], rows gate then up (no ffn_gate)
-    bool qk_norm = false;      // blk.N.attn_{q,k}_norm [head_dim]: RMSNorm of every head before RoPE
+    QkNorm qk_norm = QkNorm::None;
     bool rope_freqs = false;   // an optional rope_freqs.weight [n_rot/2] divides the frequencies
     bool long_rope = false;    // optional rope_factors_long/short [head_dim/2] (LongRoPE), chosen by context
     SlidingLayers sliding = SlidingLayers::None; // <arch>.attention.sliding_window W: a query sees only keys p - j < W
@@ -33,6 +40,12 @@ struct ArchitectureInfo {
     bool final_softcap = false; // <arch>.final_logit_softcapping c: logits become c · tanh(logits / c)
     bool local_rope_base = false; // sliding layers rotate with <arch>.rope.freq_base_swa (default 10000), unscaled (gemma3)
     bool router = false;       // router.group_count and blk.N.router.weight gate head groups (octet)
+    // Mixture of experts (<arch>.expert_count > 0: blk.N.ffn_gate_inp and ffn_{gate,up,down}_exps
+    // replace the FFN). llama files may have experts (Mixtral); these architectures must.
+    bool requires_experts = false;
+    bool renormalise_experts = true; // the chosen experts' probabilities are rescaled to sum 1 (Mixtral, qwen3moe)
+    bool shared_expert = false; // blk.N.ffn_{gate,up,down}_shexp, a SwiGLU every token runs through,
+                                // weighted by sigmoid(h · ffn_gate_inp_shexp) (qwen2moe)
 };
 
 // The row of a supported architecture, or null.

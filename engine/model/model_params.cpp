@@ -61,7 +61,9 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
                             std::pair{"vocab_size", &p.n_vocab},
                             std::pair{"router.group_count", &p.n_router_groups},
                             std::pair{"expert_count", &p.n_expert},
-                            std::pair{"expert_used_count", &p.n_expert_used}}) {
+                            std::pair{"expert_used_count", &p.n_expert_used},
+                            std::pair{"expert_feed_forward_length", &p.n_ff_exp},
+                            std::pair{"expert_shared_feed_forward_length", &p.n_ff_shexp}}) {
         if (auto s = read_int(f, a + key, *out); !s) return s.error();
     }
     if (auto s = read_float(f, a + "rope.freq_base", p.rope_freq_base); !s) return s.error();
@@ -105,6 +107,14 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         if (auto s = read_float(f, a + "final_logit_softcapping", p.final_logit_softcap); !s) return s.error();
     }
     if (p.n_rot == 0) p.n_rot = p.head_dim();
+    // Experts' width as llama.cpp reads it: llama (Mixtral) and olmoe ignore the key and use n_ff;
+    // qwen2moe without it uses n_ff / n_expert_used.
+    if (p.architecture == "llama" || p.architecture == "olmoe") {
+        p.n_ff_exp = p.n_expert > 0 ? p.n_ff : 0;
+    } else if (p.n_expert > 0 && p.n_ff_exp == 0) {
+        p.n_ff_exp = p.architecture == "qwen2moe" && p.n_expert_used > 0 ? p.n_ff / p.n_expert_used : p.n_ff;
+    }
+    if (info && info->shared_expert && p.n_ff_shexp == 0) p.n_ff_shexp = p.n_ff;
     // Gemma 2 27B (46 layers) and Gemma 3 27B (62 layers) scale queries by 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)
     // (the reference picks it by model size; 2B and 9B use the head size).
     if (((p.architecture == "gemma2" && p.n_layer == 46) || (p.architecture == "gemma3" && p.n_layer == 62)) && p.n_head > 0) {

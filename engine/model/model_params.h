@@ -46,8 +46,11 @@ struct ModelParams {
     double final_logit_softcap = 0.0; // > 0: logits soft-capped (gemma2)
     double attn_scale = 0.0;        // attention scores are q·k · attn_scale; 0: 1 / sqrt(head_dim)
     double rms_norm_eps = 1e-5;
-    int64_t n_expert = 0;           // expert_count: a mixture-of-experts FFN (Mixtral-style llama); 0: dense
+    int64_t n_expert = 0;           // expert_count: a mixture-of-experts FFN (docs/moe.md); 0: dense
     int64_t n_expert_used = 0;      // expert_used_count: experts each token runs through
+    int64_t n_ff_exp = 0;           // expert_feed_forward_length: one expert's hidden width (experts only;
+                                    // absent: n_ff, or n_ff / n_expert_used for qwen2moe, as llama.cpp)
+    int64_t n_ff_shexp = 0;         // expert_shared_feed_forward_length: the shared expert's (absent: n_ff)
     int64_t n_router_groups = 0;    // router.group_count: head groups a per-token router gates (octet); 0: none
 
     // The sliding window of layer il, or 0 when it attends to every earlier position.

@@ -56,17 +56,26 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
             e.push_back({b + "attn_k.bias", {n_kv}});
             e.push_back({b + "attn_v.bias", {n_kv}});
         }
-        if (a.qk_norm) {
+        if (a.qk_norm == QkNorm::PerHead) {
             e.push_back({b + "attn_q_norm.weight", {p.head_dim()}});
             e.push_back({b + "attn_k_norm.weight", {p.head_dim()}});
+        } else if (a.qk_norm == QkNorm::Whole) {
+            e.push_back({b + "attn_q_norm.weight", {n_q}});
+            e.push_back({b + "attn_k_norm.weight", {n_kv}});
         }
         e.push_back({b + "attn_output.weight", {n_q, p.n_embd}});
         e.push_back({b + "ffn_norm.weight", {p.n_embd}});
         if (p.n_expert > 0) {
             e.push_back({b + "ffn_gate_inp.weight", {p.n_embd, p.n_expert}});
-            e.push_back({b + "ffn_gate_exps.weight", {p.n_embd, p.n_ff, p.n_expert}});
-            e.push_back({b + "ffn_up_exps.weight", {p.n_embd, p.n_ff, p.n_expert}});
-            e.push_back({b + "ffn_down_exps.weight", {p.n_ff, p.n_embd, p.n_expert}});
+            e.push_back({b + "ffn_gate_exps.weight", {p.n_embd, p.n_ff_exp, p.n_expert}});
+            e.push_back({b + "ffn_up_exps.weight", {p.n_embd, p.n_ff_exp, p.n_expert}});
+            e.push_back({b + "ffn_down_exps.weight", {p.n_ff_exp, p.n_embd, p.n_expert}});
+            if (a.shared_expert) {
+                e.push_back({b + "ffn_gate_inp_shexp.weight", {p.n_embd}});
+                e.push_back({b + "ffn_gate_shexp.weight", {p.n_embd, p.n_ff_shexp}});
+                e.push_back({b + "ffn_up_shexp.weight", {p.n_embd, p.n_ff_shexp}});
+                e.push_back({b + "ffn_down_shexp.weight", {p.n_ff_shexp, p.n_embd}});
+            }
         } else if (a.fused_gate_up) {
             e.push_back({b + "ffn_up.weight", {p.n_embd, 2 * p.n_ff}});
         } else {
@@ -125,6 +134,12 @@ Status validate_hparams(const ModelParams& p) {
         (p.n_expert > 0 && p.n_expert_used == 0)) {
         return invalid("expert_used_count " + std::to_string(p.n_expert_used) + " must be between 1 and expert_count " +
                        std::to_string(p.n_expert));
+    }
+    if (p.n_expert > 0 && (p.n_ff_exp <= 0 || p.n_ff_shexp < 0)) {
+        return invalid("expert_feed_forward_length " + std::to_string(p.n_ff_exp) + " must be at least 1");
+    }
+    if (const ArchitectureInfo* arch = find_architecture(p.architecture); arch && arch->requires_experts && p.n_expert == 0) {
+        return invalid(p.architecture + " models need expert_count and expert_used_count");
     }
     if (!(p.attn_logit_softcap >= 0.0) || !(p.final_logit_softcap >= 0.0)) {
         return invalid("attn_logit_softcapping and final_logit_softcapping must not be negative");

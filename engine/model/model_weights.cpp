@@ -65,7 +65,7 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
             layer.attn_k_bias = b.vector(blk + "attn_k.bias");
             layer.attn_v_bias = b.vector(blk + "attn_v.bias");
         }
-        if (a->qk_norm) {
+        if (a->qk_norm != QkNorm::None) {
             layer.attn_q_norm = b.vector(blk + "attn_q_norm.weight");
             layer.attn_k_norm = b.vector(blk + "attn_k_norm.weight");
         }
@@ -76,6 +76,12 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
             layer.ffn_gate_exps = b.matrix(blk + "ffn_gate_exps.weight");
             layer.ffn_up_exps = b.matrix(blk + "ffn_up_exps.weight");
             layer.ffn_down_exps = b.matrix(blk + "ffn_down_exps.weight");
+            if (a->shared_expert) {
+                layer.ffn_gate_inp_shexp = b.vector(blk + "ffn_gate_inp_shexp.weight");
+                layer.ffn_gate_shexp = b.matrix(blk + "ffn_gate_shexp.weight");
+                layer.ffn_up_shexp = b.matrix(blk + "ffn_up_shexp.weight");
+                layer.ffn_down_shexp = b.matrix(blk + "ffn_down_shexp.weight");
+            }
         } else {
             if (!a->fused_gate_up) layer.ffn_gate = b.matrix(blk + "ffn_gate.weight");
             layer.ffn_up = b.matrix(blk + "ffn_up.weight");

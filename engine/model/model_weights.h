@@ -23,8 +23,8 @@ struct LayerWeights {
     const GgufTensorInfo* attn_q_bias = nullptr; // [n_q] F32 (qkv_bias; null otherwise)
     const GgufTensorInfo* attn_k_bias = nullptr; // [n_kv] F32 (qkv_bias)
     const GgufTensorInfo* attn_v_bias = nullptr; // [n_kv] F32 (qkv_bias)
-    const GgufTensorInfo* attn_q_norm = nullptr; // [head_dim] F32 (qk_norm; null otherwise)
-    const GgufTensorInfo* attn_k_norm = nullptr; // [head_dim] F32 (qk_norm)
+    const GgufTensorInfo* attn_q_norm = nullptr; // [head_dim] F32 (QkNorm::PerHead), [n_q] (Whole); null otherwise
+    const GgufTensorInfo* attn_k_norm = nullptr; // [head_dim] F32 (QkNorm::PerHead), [n_kv] (Whole)
     const GgufTensorInfo* attn_output = nullptr; // [n_q, n_embd]
     const GgufTensorInfo* ffn_norm = nullptr;    // [n_embd] F32
     const GgufTensorInfo* ffn_gate = nullptr;    // [n_embd, n_ff]; null with a fused ffn_up
@@ -35,9 +35,13 @@ struct LayerWeights {
     const GgufTensorInfo* ffn_post_norm = nullptr;  // [n_embd] F32: post_ffw_norm (post_norms), or null
     // Mixture of experts (n_expert > 0; ffn_gate/up/down are null then):
     const GgufTensorInfo* ffn_gate_inp = nullptr;  // [n_embd, n_expert] router logits
-    const GgufTensorInfo* ffn_gate_exps = nullptr; // [n_embd, n_ff, n_expert]: expert e's gate is rows e·n_ff …
-    const GgufTensorInfo* ffn_up_exps = nullptr;   // [n_embd, n_ff, n_expert]
-    const GgufTensorInfo* ffn_down_exps = nullptr; // [n_ff, n_embd, n_expert]
+    const GgufTensorInfo* ffn_gate_exps = nullptr; // [n_embd, n_ff_exp, n_expert]: expert e's gate is rows e·n_ff_exp …
+    const GgufTensorInfo* ffn_up_exps = nullptr;   // [n_embd, n_ff_exp, n_expert]
+    const GgufTensorInfo* ffn_down_exps = nullptr; // [n_ff_exp, n_embd, n_expert]
+    const GgufTensorInfo* ffn_gate_inp_shexp = nullptr; // [n_embd] F32: the shared expert's gate logit (shared_expert)
+    const GgufTensorInfo* ffn_gate_shexp = nullptr;     // [n_embd, n_ff_shexp]
+    const GgufTensorInfo* ffn_up_shexp = nullptr;       // [n_embd, n_ff_shexp]
+    const GgufTensorInfo* ffn_down_shexp = nullptr;     // [n_ff_shexp, n_embd]
 };
 
 struct ModelWeights {

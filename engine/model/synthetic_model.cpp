@@ -29,6 +29,11 @@ public:
         add(name, {n_in, n_out}, type, 0.0f, std::sqrt(3.0f / static_cast<float>(n_in)));
     }
 
+    // n_expert matrices [n_out rows of n_in] stacked into one 3-D tensor, scaled like matrix().
+    void experts(const std::string& name, int64_t n_in, int64_t n_out, int64_t n_expert, TensorType type) {
+        add(name, {n_in, n_out, n_expert}, type, 0.0f, std::sqrt(3.0f / static_cast<float>(n_in)));
+    }
+
     const Status& status() const { return status_; }
 
 private:
@@ -46,9 +51,18 @@ int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
     const int64_t head_dim = head_dim_of(s);
     const int64_t n_q = head_dim * s.n_head;
     const int64_t n_embd_kv = head_dim * s.n_head_kv;
-    int64_t per_layer = 2 * s.n_embd * n_q + 2 * s.n_embd * n_embd_kv + 3 * s.n_embd * s.n_ff + 2 * s.n_embd;
-    if (s.architecture == "qwen2") per_layer += n_q + 2 * n_embd_kv;
-    if (s.architecture == "qwen3") per_layer += 2 * head_dim;
+    const ArchitectureInfo* arch = find_architecture(s.architecture);
+    const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
+    int64_t per_layer = 2 * s.n_embd * n_q + 2 * s.n_embd * n_embd_kv + 2 * s.n_embd;
+    if (s.n_expert > 0) {
+        per_layer += s.n_embd * s.n_expert + 3 * s.n_embd * n_ff_exp * s.n_expert;
+        if (arch && arch->shared_expert) per_layer += s.n_embd + 3 * s.n_embd * s.n_ff;
+    } else {
+        per_layer += 3 * s.n_embd * s.n_ff;
+    }
+    if (arch && arch->qkv_bias) per_layer += n_q + 2 * n_embd_kv;
+    if (arch && arch->qk_norm == QkNorm::PerHead) per_layer += 2 * head_dim;
+    if (arch && arch->qk_norm == QkNorm::Whole) per_layer += n_q + n_embd_kv;
     if (s.architecture == "octet") per_layer += s.n_embd * s.router_groups;
     const int64_t output = s.tied_output ? 0 : s.n_vocab * s.n_embd;
     int64_t freqs = s.rope_freqs ? head_dim / 2 : 0;
@@ -63,6 +77,12 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     }
     if (s.n_head <= 0 || s.n_head_kv <= 0 || (s.head_dim <= 0 && s.n_embd % s.n_head != 0)) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: inconsistent shape");
+    }
+    if (s.n_expert < 0 || s.n_expert_used < 0 || s.n_expert_used > s.n_expert || (s.n_expert > 0) != (s.n_expert_used > 0) ||
+        (arch->requires_experts && s.n_expert == 0) ||
+        ((s.architecture == "llama" || s.architecture == "olmoe") && s.n_ff_exp > 0 && s.n_ff_exp != s.n_ff)) {
+        return make_error(ErrorCode::InvalidArgument, "synthetic model: n_expert_used must be between 1 and n_expert"
+                                                      " (required by the architecture), n_ff_exp = n_ff for llama and olmoe");
     }
     if (s.n_vocab < 4) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: n_vocab must be at least 4");
@@ -105,6 +125,14 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         w.add_f32(a + "rope.scaling.attn_factor", static_cast<float>(factor));
     }
     if (s.architecture == "octet") w.add_u32(a + "router.group_count", static_cast<uint32_t>(s.router_groups));
+    if (s.n_expert > 0) {
+        w.add_u32(a + "expert_count", static_cast<uint32_t>(s.n_expert));
+        w.add_u32(a + "expert_used_count", static_cast<uint32_t>(s.n_expert_used));
+        // llama and olmoe experts are n_ff wide (their readers ignore the key)
+        if (s.architecture != "llama" && s.architecture != "olmoe") {
+            w.add_u32(a + "expert_feed_forward_length", static_cast<uint32_t>(s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff));
+        }
+    }
     write_ascii_vocab(w, s.n_vocab);
     if (!s.chat_template.empty()) w.add_string("tokenizer.chat_template", s.chat_template);
 
@@ -130,19 +158,32 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
             f.add(b + "attn_k.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
             f.add(b + "attn_v.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
         }
-        if (arch->qk_norm) {
-            f.add(b + "attn_q_norm.weight", {head_dim}, TensorType::F32, 1.0f, 0.5f);
-            f.add(b + "attn_k_norm.weight", {head_dim}, TensorType::F32, 1.0f, 0.5f);
+        if (arch->qk_norm != QkNorm::None) {
+            const bool whole = arch->qk_norm == QkNorm::Whole;
+            f.add(b + "attn_q_norm.weight", {whole ? n_q : head_dim}, TensorType::F32, 1.0f, 0.5f);
+            f.add(b + "attn_k_norm.weight", {whole ? n_embd_kv : head_dim}, TensorType::F32, 1.0f, 0.5f);
         }
         f.matrix(b + "attn_output.weight", n_q, s.n_embd, type(MatrixRole::AttnOutput, l));
         f.add(b + "ffn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        if (arch->fused_gate_up) { // rows gate, then up
+        if (s.n_expert > 0) { // the router F32, as convert_hf_to_gguf.py and llama-quantize leave it
+            const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
+            f.add(b + "ffn_gate_inp.weight", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
+            f.experts(b + "ffn_gate_exps.weight", s.n_embd, n_ff_exp, s.n_expert, type(MatrixRole::FfnGate, l));
+            f.experts(b + "ffn_up_exps.weight", s.n_embd, n_ff_exp, s.n_expert, type(MatrixRole::FfnUp, l));
+            f.experts(b + "ffn_down_exps.weight", n_ff_exp, s.n_embd, s.n_expert, type(MatrixRole::FfnDown, l));
+            if (arch->shared_expert) {
+                f.add(b + "ffn_gate_inp_shexp.weight", {s.n_embd}, TensorType::F32, 0.0f, 0.3f);
+                f.matrix(b + "ffn_gate_shexp.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
+                f.matrix(b + "ffn_up_shexp.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
+                f.matrix(b + "ffn_down_shexp.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
+            }
+        } else if (arch->fused_gate_up) { // rows gate, then up
             f.matrix(b + "ffn_up.weight", s.n_embd, 2 * s.n_ff, type(MatrixRole::FfnUp, l));
         } else {
             f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
             f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
         }
-        f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
+        if (s.n_expert == 0) f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
         if (s.architecture == "octet") f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
         if (arch->post_norms) {
             f.add(b + "post_attention_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);

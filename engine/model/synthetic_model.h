@@ -19,7 +19,8 @@
 namespace octo {
 
 struct SyntheticModelSpec {
-    // "qwen2" adds q/k/v biases; "qwen3" q/k norms; "phi3" fuses QKV and gate/up; "octet" routers.
+    // "qwen2" adds q/k/v biases; "qwen3" q/k norms; "phi3" fuses QKV and gate/up; "octet" routers;
+    // "qwen2moe", "olmoe", "qwen3moe" experts (n_expert below).
     // The tensors follow the architecture's row in architecture.h.
     std::string architecture = "llama";
     TensorType weight_type = TensorType::F32; // every matrix's type, unless `mix` is set
@@ -48,6 +49,13 @@ struct SyntheticModelSpec {
     uint32_t seed = 1;
     std::string chat_template = {}; // tokenizer.chat_template (Jinja text); empty: none
     int64_t router_groups = 8;      // "octet" only: head groups of the per-layer routers
+    // Mixture of experts (required by qwen2moe, olmoe, qwen3moe; llama becomes Mixtral-style):
+    // expert_count experts of width n_ff_exp (0: n_ff; llama and olmoe: n_ff only), the router's weights
+    // uniform in ±router_spread; qwen2moe's shared expert has width n_ff.
+    int64_t n_expert = 0;
+    int64_t n_expert_used = 0;
+    int64_t n_ff_exp = 0;
+    float router_spread = 0.3f;
 };
 
 // Elements of all tensors a model of this spec holds.

@@ -302,5 +302,36 @@ TEST_F(ForwardReference, MixtralTiny) {
     }
 }
 
+// Qwen-MoE (README "archs/": 8 routed experts of width 32, 2 used, weights NOT renormalised,
+// plus a shared expert of width 64 behind a sigmoid gate): the 12 robust tokens. Measured: F32
+// 9/9 identical, first-step error 5.4e-7 median / 6.7e-7 worst (README's float64: 4.5e-7 median);
+// reference precision Q8_0 9/9 (1.3e-7, 1.4e-2), Q4_K_M 9/9 (1.0e-7, 1.7e-2).
+TEST_F(ForwardReference, Qwen2MoeTiny) {
+    const auto all = read_json(dir_ / "archs" / "qwen2moe_tiny_ref.json").at("cases");
+    check_against_reference(dir_ / "archs", {"qwen2moe-tiny-f32.gguf", 3e-6, 12, 9, Precision::Reference, 1e-6},
+                            read_cases(all.at("f32"), "first_step_logits"));
+    for (const auto& [type, min_identical] : {std::pair{"q8_0", 8}, std::pair{"q4_k_m", 8}}) {
+        check_against_reference(dir_ / "archs",
+                                {std::string("qwen2moe-tiny-") + type + ".gguf", 3e-2, 12, min_identical, Precision::Reference, 1e-5},
+                                read_cases(all.at(type), "first_step_logits"));
+    }
+}
+
+// OLMoE (README "archs/": RMSNorm over the whole Q and K projections, 8 experts, 2 used, weights
+// NOT renormalised): the 40 robust tokens. Measured: F32 9/9 identical, 4.3e-7 median / 6.3e-7
+// worst (README: 3.3e-7); reference precision Q8_0 8/9 (1.2e-7, 1.3e-7; one case leaves at step
+// 20) and Q4_K_M 8/9 (9.6e-8, 1.5e-2; one at step 15) — README: 8/9 and 8/9 with the activation
+// quantisation emulated.
+TEST_F(ForwardReference, OlmoeTiny) {
+    const auto all = read_json(dir_ / "archs" / "olmoe_tiny_ref.json").at("cases");
+    check_against_reference(dir_ / "archs", {"olmoe-tiny-f32.gguf", 3e-6, 40, 9, Precision::Reference, 1e-6},
+                            read_cases(all.at("f32"), "first_step_logits"));
+    for (const auto& [type, min_identical] : {std::pair{"q8_0", 7}, std::pair{"q4_k_m", 7}}) {
+        check_against_reference(dir_ / "archs",
+                                {std::string("olmoe-tiny-") + type + ".gguf", 3e-2, 40, min_identical, Precision::Reference, 1e-5},
+                                read_cases(all.at(type), "first_step_logits"));
+    }
+}
+
 } // namespace
 } // namespace octo

@@ -52,6 +52,10 @@ public:
     void kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) override;
     void attention(const KvCache& cache, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
                    const AttentionShape& shape, float* weights, int64_t weights_stride) override;
+    void gather_rows(const float* x, std::span<const int32_t> rows, float* out, int64_t n) override;
+    void scatter_rows(const float* x, std::span<const int32_t> rows, float* out, int64_t n) override;
+    void weighted_sum(const float* x, const float* w, float* out, int64_t n_tokens, int64_t n_slots,
+                      int64_t n) override;
     void softmax_rows(float* x, int64_t n_rows, int64_t n) override;
     void scale_head_groups(float* z, const float* scales, int64_t n_tokens, int64_t n_head, int64_t head_dim,
                            int64_t n_groups) override;

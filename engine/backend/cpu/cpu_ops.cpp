@@ -104,6 +104,26 @@ void CpuBackend::softcap(float* x, int64_t n, float cap) {
     });
 }
 
+void CpuBackend::gather_rows(const float* x, std::span<const int32_t> rows, float* out, int64_t n) {
+    for (size_t i = 0; i < rows.size(); ++i) std::copy_n(x + rows[i] * n, n, out + static_cast<int64_t>(i) * n);
+}
+
+void CpuBackend::scatter_rows(const float* x, std::span<const int32_t> rows, float* out, int64_t n) {
+    for (size_t i = 0; i < rows.size(); ++i) std::copy_n(x + static_cast<int64_t>(i) * n, n, out + rows[i] * n);
+}
+
+void CpuBackend::weighted_sum(const float* x, const float* w, float* out, int64_t n_tokens, int64_t n_slots, int64_t n) {
+    for (int64_t t = 0; t < n_tokens; ++t) {
+        float* o = out + t * n;
+        const float* xt = x + t * n_slots * n;
+        const float* wt = w + t * n_slots;
+        for (int64_t i = 0; i < n; ++i) o[i] = xt[i] * wt[0];
+        for (int64_t s = 1; s < n_slots; ++s) {
+            for (int64_t i = 0; i < n; ++i) o[i] += xt[s * n + i] * wt[s];
+        }
+    }
+}
+
 void CpuBackend::softmax_rows(float* x, int64_t n_rows, int64_t n) {
     for (int64_t r = 0; r < n_rows; ++r) {
         float* row = x + r * n;

@@ -254,6 +254,7 @@ std::string CudaBackend::missing_features(const ForwardFeatures& needed) const {
     add(needed.sliding_window, "sliding-window attention");
     add(needed.scale, "scaling");
     add(needed.yarn, "YaRN RoPE");
+    add(needed.experts, "mixture of experts");
     return missing;
 }
 
@@ -266,6 +267,11 @@ void CudaBackend::not_implemented(const char* op) {
 void CudaBackend::gelu_gate(const float*, const float*, float*, int64_t, GeluMode) { not_implemented("gelu_gate"); }
 void CudaBackend::scale(float*, int64_t, float) { not_implemented("scale"); }
 void CudaBackend::softcap(float*, int64_t, float) { not_implemented("softcap"); }
+void CudaBackend::gather_rows(const float*, std::span<const int32_t>, float*, int64_t) { not_implemented("gather_rows"); }
+void CudaBackend::scatter_rows(const float*, std::span<const int32_t>, float*, int64_t) { not_implemented("scatter_rows"); }
+void CudaBackend::weighted_sum(const float*, const float*, float*, int64_t, int64_t, int64_t) {
+    not_implemented("weighted_sum");
+}
 
 void CudaBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim, std::span<const int32_t> positions,
                        const RopeParams& params) {
