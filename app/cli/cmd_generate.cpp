@@ -36,13 +36,15 @@ struct GenerateOptions {
     std::string head_map;
     std::string attribution;
     bool record_attention = false;
+    std::vector<std::string> disable_experts; // LAYER:EXPERT
+    bool record_router_probs = false;
     std::string save_capture;
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
 };
 
 // The run's settings, as a capture records them.
 RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubsystemCount>& disabled,
-                                  std::string prompt) {
+                          std::vector<ExpertSwitch> experts, std::string prompt) {
     RunSpec s;
     s.prompt = std::move(prompt);
     s.chat = o.chat;
@@ -56,6 +58,8 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
     s.ablation_mode = o.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
     s.dla = o.attribution == "dla";
     s.record_attention = o.record_attention;
+    s.disabled_experts = std::move(experts);
+    s.record_router_probs = o.record_router_probs;
     s.n_ctx = o.ctx_size;
     s.threads = o.threads;
     return s;
@@ -64,13 +68,19 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
 int run_generate(const GenerateOptions& o) {
     auto disabled = parse_subsystem_list(o.disable, "--disable");
     if (!disabled) return report_error(o.json, disabled.error().message, kExitUsage);
+    std::vector<ExpertSwitch> experts;
+    for (const std::string& text : o.disable_experts) {
+        auto s = parse_expert_switch(text);
+        if (!s) return report_error(o.json, "--disable-expert: " + s.error().message, kExitUsage);
+        experts.push_back(s.value());
+    }
     std::string prompt_text = o.prompt;
     if (!o.prompt_file.empty()) {
         auto bytes = read_file_bytes(o.prompt_file, "prompt file");
         if (!bytes) return report_error(o.json, bytes.error());
         prompt_text = std::move(bytes.value());
     }
-    RunSpec settings = generate_settings(o, disabled.value(), std::move(prompt_text));
+    RunSpec settings = generate_settings(o, disabled.value(), experts, std::move(prompt_text));
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).
@@ -90,9 +100,10 @@ int run_generate(const GenerateOptions& o) {
         std::cout << run->run.generation.text.substr(streamed) << '\n'; // text held back until the end
         return kExitOk;
     }
+    const ModelParams& params = setup->model->params();
     print_json(run_json(run->prompt, run->run,
-                        {*setup->tokenizer, setup->map, *setup->backend, disabled.value(), o.ablation,
-                         o.record_attention}));
+                        {*setup->tokenizer, setup->map, *setup->backend, disabled.value(), o.ablation, o.record_attention,
+                         experts, params.n_layer, params.n_expert}));
     return kExitOk;
 }
 
@@ -133,6 +144,11 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::IsMember({"dla"}));
     cmd->add_flag("--record-attention", o->record_attention,
                   "Record attention weights per layer and head (per token in --json; no prefix reuse)");
+    cmd->add_option("--disable-expert", o->disable_experts,
+                    "Leave an expert out of the router's choice, LAYER:EXPERT or *:EXPERT for every layer (repeatable; "
+                    "mixture-of-experts models)");
+    cmd->add_flag("--record-router-probs", o->record_router_probs,
+                  "Record every expert's router probability per layer (\"probs\" in --json's experts)");
     cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
     add_precision_option(*cmd, o->precision);
     cmd->callback([&run, o, prompt, file] {

@@ -63,15 +63,22 @@ int run_replay(const ReplayOptions& o) {
         {"model", valid_utf8(model_path)},
         {"precision", std::string(precision_name(run->run.precision))}, // the capture's
         {"replayed_text", valid_utf8(run->run.generation.text)},
+        {"routing_identical", cmp.routing_identical},
+        {"first_routing_divergence",
+         cmp.first_routing_divergence ? nlohmann::json(*cmp.first_routing_divergence) : nlohmann::json(nullptr)},
     };
     if (o.json) {
         print_json(out);
         return kExitOk;
     }
     if (cmp.identical) {
-        std::cout << "identical: all " << cmp.recorded_tokens << " tokens repeated\n";
-    } else if (!cmp.first_divergence) {
+        std::cout << "identical: all " << cmp.recorded_tokens << " tokens repeated"
+                  << (c.model.n_expert > 0 ? ", every position chose the same experts" : "") << "\n";
+    } else if (!cmp.first_divergence && !cmp.prompt_identical) {
         std::cout << "different: the prompt tokenized differently; the generated tokens are the same\n";
+    } else if (!cmp.first_divergence) {
+        std::cout << "different: the tokens are the same, but position " << *cmp.first_routing_divergence
+                  << " (prompt first) chose other experts\n";
     } else {
         std::cout << "different: first divergence at generated token " << *cmp.first_divergence << " (recorded "
                   << out["recorded_token"].dump() << ", replayed " << out["replayed_token"].dump() << ")\n";

@@ -5,6 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/subsystem_list.h"
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/instrumentation/expert_routing.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo::cli {
@@ -54,6 +55,7 @@ nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run
         t["subsystems"] = shares_json(run.token_metrics[i].get(run.default_metric));
         t["metrics"] = metrics_json(run.token_metrics[i]);
         if (context.with_attention) t["attention"] = e.probe.attention;
+        if (context.n_expert > 0) t["experts"] = experts_json(e.probe, context.n_layer);
         tokens.push_back(std::move(t));
     }
     nlohmann::json prompt_subsystems = nlohmann::json::array();
@@ -65,7 +67,9 @@ nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run
     std::vector<int> all_subsystems;
     for (int s = 0; s < kSubsystemCount; ++s) all_subsystems.push_back(s);
     const double decode_s = result.decode_ms / 1000.0;
-    return {
+    nlohmann::json expert_switches = nlohmann::json::array();
+    for (const ExpertSwitch& s : context.disabled_experts) expert_switches.push_back(expert_switch_text(s));
+    nlohmann::json out = {
         {"prompt_ids", prompt.ids},
         {"prompt_text", valid_utf8(prompt.text)},
         {"generated_ids", generated_ids},
@@ -78,7 +82,8 @@ nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run
         {"subsystem_ids", subsystem_ids_json(all_subsystems)},
         {"empty_subsystems", subsystem_ids_json(context.map.empty_subsystems())},
         {"head_map", context.map.describe()},
-        {"ablation", {{"disabled", subsystem_list_json(context.disabled)}, {"mode", context.ablation}}},
+        {"ablation",
+         {{"disabled", subsystem_list_json(context.disabled)}, {"mode", context.ablation}, {"experts", expert_switches}}},
         {"kv",
          {{"block_size", run.kv.block_size},
           {"blocks_total", run.kv.blocks_total},
@@ -94,6 +99,21 @@ nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run
           {"decode_ms", result.decode_ms},
           {"tokens_per_s", decode_s > 0 ? static_cast<double>(result.n_decoded) / decode_s : 0.0}}},
     };
+    if (context.n_expert > 0) {
+        // Every evaluated position once: the prompt's, then each generated token's but the last
+        // (the position that chose token i is the one before it).
+        std::vector<const TokenProbe*> positions;
+        nlohmann::json prompt_experts = nlohmann::json::array();
+        for (const TokenProbe& p : result.prompt_probes) {
+            positions.push_back(&p);
+            prompt_experts.push_back(experts_json(p, context.n_layer));
+        }
+        for (size_t i = 1; i < result.tokens.size(); ++i) positions.push_back(&result.tokens[i].probe);
+        out["prompt_experts"] = std::move(prompt_experts);
+        out["expert_load"] = expert_load_json(expert_load(positions, context.n_layer, context.n_expert), context.n_layer,
+                                              context.n_expert, positions.size());
+    }
+    return out;
 }
 
 } // namespace octo::cli

@@ -1,5 +1,6 @@
 // One instrumented run as `octoscope-cli generate --json` prints it (docs/cli.md): prompt,
-// generated tokens with log-probs and metrics, ablation, head map, precision, KV pool and timing.
+// generated tokens with log-probs and metrics, ablation, head map, precision, KV pool and timing;
+// on a mixture of experts each position's routing and the experts' load (docs/moe.md).
 // `compare` prints two of these.
 #pragma once
 
@@ -23,6 +24,9 @@ struct RunJsonContext {
     std::array<bool, kSubsystemCount> disabled = {};
     std::string ablation = "zero";
     bool with_attention = false;
+    std::vector<ExpertSwitch> disabled_experts = {};
+    int64_t n_layer = 0;  // the model's (routing per layer)
+    int64_t n_expert = 0; // 0: a dense model (no routing fields)
 };
 
 nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run, const RunJsonContext& context);

@@ -45,6 +45,8 @@ struct CaptureModel {
     int64_t n_params = 0;
     int64_t n_ctx = 0;         // the context the run had
     int64_t router_groups = 0; // head groups of the per-layer routers (0: no router)
+    int64_t n_expert = 0;      // experts per layer (0: a dense model)
+    int64_t n_expert_used = 0; // experts each token runs through
 };
 
 // What a capture holds beside the run's trace: the model, the program and machine that ran it,

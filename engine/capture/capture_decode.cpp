@@ -102,10 +102,17 @@ private:
         m.n_params = r.integer("n_params", 0);
         m.n_ctx = r.integer("n_ctx", 0, kMaxId);
         m.router_groups = r.integer("router_groups", 0, kMaxDim);
+        if (r.has("n_expert")) { // written since mixtures of experts ran (absent: a dense model)
+            m.n_expert = r.integer("n_expert", 0, kMaxDim);
+            m.n_expert_used = r.integer("n_expert_used", 0, m.n_expert);
+        }
         if (r.ok() && m.n_layer * m.n_head > kMaxEmbd) r.fail("n_head", "times n_layer is over " + std::to_string(kMaxEmbd));
         per_head_ = static_cast<size_t>(m.n_layer * m.n_head);
         n_embd_ = static_cast<size_t>(m.n_embd);
         gates_ = static_cast<size_t>(m.n_layer * m.router_groups);
+        n_layer_ = static_cast<size_t>(m.n_layer);
+        n_expert_ = m.n_expert;
+        routing_ = static_cast<size_t>(m.n_layer * m.n_expert_used);
     }
 
     void decode_settings(RunSpec& s) {
@@ -136,6 +143,17 @@ private:
         s.ablation_mode = enum_field(r, "ablation_mode", {AblationMode::Zero, AblationMode::Mean}, ablation_mode_name);
         s.dla = r.boolean("dla");
         s.record_attention = r.boolean("record_attention");
+        if (r.has("disabled_experts")) { // absent before mixtures of experts
+            for (const std::string& text : r.texts("disabled_experts", kMaxItems)) {
+                auto e = parse_expert_switch(text);
+                if (!e) {
+                    r.fail("disabled_experts", e.error().message);
+                    break;
+                }
+                s.disabled_experts.push_back(e.value());
+            }
+            s.record_router_probs = r.boolean("record_router_probs");
+        }
         s.n_ctx = r.integer("n_ctx", 0, kMaxId);
         s.threads = static_cast<int32_t>(r.integer("threads", 0, kMaxDim));
         if (version_ >= 2) {
@@ -185,6 +203,22 @@ private:
         if (r.ok() && p.head_outputs.size() % per_head_ != 0) r.fail("head_outputs", "is not n_layer × n_head × head_dim floats");
         p.dla_target = static_cast<int32_t>(r.integer("dla_target", -1, kMaxId));
         p.final_inv_rms = static_cast<float>(r.number("final_inv_rms"));
+        if (r.has("expert_ids")) { // mixture-of-experts routing (absent in older captures)
+            const json& ids = r.array("expert_ids", routing_);
+            if (r.ok() && ids.size() != 0 && ids.size() != routing_) {
+                r.fail("expert_ids", "holds " + std::to_string(ids.size()) + " ids, expected " + std::to_string(routing_));
+            }
+            for (size_t i = 0; i < ids.size() && r.ok(); ++i) {
+                if (!ids[i].is_number_integer() || ids[i].get<int64_t>() < 0 || ids[i].get<int64_t>() >= n_expert_) {
+                    r.fail("expert_ids", "item " + std::to_string(i) + " is not an expert of the model");
+                } else {
+                    p.expert_ids.push_back(ids[i].get<int32_t>());
+                }
+            }
+            p.expert_weights = sized_floats(r, "expert_weights", {0, routing_});
+            p.shared_gate = sized_floats(r, "shared_gate", {0, n_layer_});
+            p.router_probs = sized_floats(r, "router_probs", {0, n_layer_ * static_cast<size_t>(n_expert_)});
+        }
         return p;
     }
 
@@ -419,6 +453,9 @@ private:
     size_t per_head_ = 1;
     size_t n_embd_ = 0;
     size_t gates_ = 0;
+    size_t n_layer_ = 0;
+    int64_t n_expert_ = 0;
+    size_t routing_ = 0; // n_layer × n_expert_used
     uint32_t version_;
 };
 

@@ -13,12 +13,15 @@ json model_json(const CaptureModel& m) {
     return {{"file_name", m.file_name}, {"path", m.path},         {"size", m.size},
             {"sha256", m.sha256},       {"name", m.name},         {"architecture", m.architecture},
             {"n_layer", m.n_layer},     {"n_head", m.n_head},     {"n_embd", m.n_embd},
-            {"n_params", m.n_params},   {"n_ctx", m.n_ctx},       {"router_groups", m.router_groups}};
+            {"n_params", m.n_params},   {"n_ctx", m.n_ctx},       {"router_groups", m.router_groups},
+            {"n_expert", m.n_expert},   {"n_expert_used", m.n_expert_used}};
 }
 
 json settings_json(const RunSpec& s) {
     json stops = json::array();
     for (const auto& stop : s.stop_strings) stops.push_back(bytes_value(stop));
+    json expert_switches = json::array();
+    for (const ExpertSwitch& e : s.disabled_experts) expert_switches.push_back(expert_switch_text(e));
     return {{"prompt", bytes_value(s.prompt)},
             {"chat", s.chat},
             {"system", bytes_value(s.system)},
@@ -36,6 +39,8 @@ json settings_json(const RunSpec& s) {
             {"ablation_mode", ablation_mode_name(s.ablation_mode)},
             {"dla", s.dla},
             {"record_attention", s.record_attention},
+            {"disabled_experts", expert_switches},
+            {"record_router_probs", s.record_router_probs},
             {"n_ctx", s.n_ctx},
             {"threads", s.threads},
             {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}};
@@ -50,7 +55,9 @@ json probe_json(const TokenProbe& p) {
     return {{"head_norms", f32_blob(p.head_norms)}, {"head_outputs", f32_blob(p.head_outputs)},
             {"dla", f32_blob(p.dla)},               {"dla_target", p.dla_target},
             {"final_inv_rms", p.final_inv_rms},     {"gates", f32_blob(p.gates)},
-            {"attention", f32_blob(p.attention)},   {"hidden", f32_blob(p.hidden)}};
+            {"attention", f32_blob(p.attention)},   {"hidden", f32_blob(p.hidden)},
+            {"expert_ids", p.expert_ids},           {"expert_weights", f32_blob(p.expert_weights)},
+            {"shared_gate", f32_blob(p.shared_gate)}, {"router_probs", f32_blob(p.router_probs)}};
 }
 
 json metrics_json_blobs(const TokenMetrics& m) {

@@ -46,6 +46,8 @@ Result<CaptureModel> describe_capture_model(const Model& model) {
     m.n_params = model.n_params();
     m.n_ctx = model.n_ctx();
     m.router_groups = model.weights().n_router_groups;
+    m.n_expert = model.params().n_expert;
+    m.n_expert_used = model.params().n_expert_used;
     return m;
 }
 

@@ -16,7 +16,14 @@ ReplayComparison compare_replay(const RunTrace& recorded, const RunTrace& replay
         if (before[i] != after[i]) c.first_divergence = i;
     }
     if (!c.first_divergence && c.recorded_tokens != c.replayed_tokens) c.first_divergence = c.tokens_compared;
-    c.identical = c.prompt_identical && !c.first_divergence;
+    const size_t positions = std::min(recorded.tokens.size(), replay.tokens.size());
+    for (size_t i = 0; i < positions && !c.first_routing_divergence; ++i) {
+        const std::vector<int32_t>& a = recorded.tokens[i].probe.expert_ids;
+        const std::vector<int32_t>& b = replay.tokens[i].probe.expert_ids;
+        if (a != b) c.first_routing_divergence = i;
+    }
+    c.routing_identical = !c.first_routing_divergence;
+    c.identical = c.prompt_identical && !c.first_divergence && c.routing_identical;
     return c;
 }
 

@@ -107,6 +107,11 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
     o.instrument.head_norms = true;
     o.instrument.dla = request.dla;
     o.instrument.attention = request.record_attention;
+    o.instrument.router_probs = request.record_router_probs;
+    const ModelParams& params = model.params();
+    auto experts = ablate_experts(request.disabled_experts, params.n_layer, params.n_expert, params.n_expert_used);
+    if (!experts) return experts.error();
+    o.experts = std::move(experts.value());
     std::vector<float> baseline;
     const bool any_disabled = std::find(request.disabled.begin(), request.disabled.end(), true) != request.disabled.end();
     if (any_disabled && request.ablation_mode == AblationMode::Mean) {

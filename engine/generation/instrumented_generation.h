@@ -44,6 +44,8 @@ struct InstrumentedRequest {
     AblationMode ablation_mode = AblationMode::Zero;
     bool dla = false;              // compute the dla metric (one more projection per layer)
     bool record_attention = false; // TokenProbe::attention for every position (no prefix reuse)
+    std::vector<ExpertSwitch> disabled_experts; // mixture of experts: left out of the routers' choice
+    bool record_router_probs = false;           // TokenProbe::router_probs
     int64_t n_ctx = 0;             // 0: the model's
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default (backend/precision.h)
     const std::atomic<bool>* cancel = nullptr;
@@ -68,7 +70,8 @@ struct InstrumentedCallbacks {
 };
 
 // Runs `request` on `model` with `map`, in the shared pool `kv` (prefix reuse across runs).
-// Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt.
+// Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt
+// or an expert switch the model does not have.
 // request.generate.on_prompt is not used (callbacks.on_prompt takes its place).
 Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                             const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,

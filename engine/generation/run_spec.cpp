@@ -22,6 +22,8 @@ InstrumentedRequest instrumented_request(const RunSpec& s, std::vector<int32_t> 
     request.ablation_mode = s.ablation_mode;
     request.dla = s.dla;
     request.record_attention = s.record_attention;
+    request.disabled_experts = s.disabled_experts;
+    request.record_router_probs = s.record_router_probs;
     request.precision = s.precision;
     return request;
 }

@@ -35,9 +35,11 @@ struct RunSpec {
     std::optional<Precision> precision = std::nullopt;
     std::array<bool, kSubsystemCount> disabled = {}; // ablated subsystems, rte-a first
     AblationMode ablation_mode = AblationMode::Zero;
+    std::vector<ExpertSwitch> disabled_experts;  // experts left out of the routers' choice (MoE models)
     // What is measured beyond head norms (always on).
     bool dla = false;
     bool record_attention = true;
+    bool record_router_probs = false; // every expert's router probability (MoE models), not only the chosen
     // Where it runs: the CLI opens the model with these; the workbench's model is already open.
     int64_t n_ctx = 0;   // requested context (0: the model's)
     int32_t threads = 0; // CPU threads (0: every core); tokens do not depend on it
