@@ -41,8 +41,8 @@ Result<SyntheticModelSpec> parse_bench_shape(const std::string& shape) {
     const auto bad = [&](const std::string& why) {
         return make_error(ErrorCode::InvalidArgument,
                           "--synthetic '" + shape + "': " + why +
-                              " (expected e.g. 768x12x12:q8_0 = n_embd x n_layer x n_head:type, or "
-                              "2048x16x32x8:q4_k_m with n_head_kv)");
+                              " (expected e.g. 768x12x12:q8_0 = n_embd x n_layer x n_head:type, "
+                              "2048x16x32x8:q4_k_m with n_head_kv, or 1024x8x16x4:q8_0:8/2 with 8 experts, 2 per token)");
     };
     const size_t colon = shape.find(':');
     if (colon == std::string::npos) return bad("cannot read it");
@@ -55,7 +55,21 @@ Result<SyntheticModelSpec> parse_bench_shape(const std::string& shape) {
     const long long n_head_kv = sizes.size() == 4 ? sizes[3] : (n_head % 3 == 0 ? n_head / 3 : n_head);
     if (n_head_kv < 1 || n_head % n_head_kv != 0) return bad("n_head_kv must divide n_head");
     SyntheticModelSpec s;
-    const std::string type_name = shape.substr(colon + 1);
+    std::string type_name = shape.substr(colon + 1);
+    if (const size_t experts = type_name.find(':'); experts != std::string::npos) {
+        const std::string part = type_name.substr(experts + 1);
+        type_name.resize(experts);
+        const size_t slash = part.find('/');
+        if (slash == std::string::npos) return bad("experts must be given as N/K");
+        const std::vector<long long> n = parse_sizes(part.substr(0, slash));
+        const std::vector<long long> k = parse_sizes(part.substr(slash + 1));
+        if (n.size() != 1 || k.size() != 1 || n[0] < 1 || n[0] > 256 || k[0] < 1 || k[0] > n[0]) {
+            return bad("experts N/K need 1 <= K <= N <= 256");
+        }
+        s.n_expert = n[0];
+        s.n_expert_used = k[0];
+        s.router_spread = 1.0f;
+    }
     if (const auto mix = parse_quant_mix(type_name)) {
         s.mix = *mix;
     } else if (const auto type = parse_weight_type(type_name)) {

@@ -327,6 +327,10 @@ int run_bench(const BenchOptions& o) {
           {"reuse_first_token_ms", edit->warm_ms},
           {"speedup", edit->warm_ms > 0 ? edit->cold_ms / edit->warm_ms : 0.0}}},
         {"weight_bytes_per_token", matmul.bytes},
+        {"weight_bytes_all_matrices", matmul.all_bytes},
+        {"experts", m.params().n_expert > 0 ? nlohmann::json{{"n_expert", m.params().n_expert},
+                                                              {"n_expert_used", m.params().n_expert_used}}
+                                            : nlohmann::json(nullptr)},
         {"decode_gb_per_s", decode_gbps},
         {"memory_read_gb_per_s", read_gbps},
         {"memory_read_buffer_mib", read_buffer_mib},
@@ -360,8 +364,13 @@ int run_bench(const BenchOptions& o) {
                 "tokens reused (%.1fx)\n",
                 static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
                 edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
-    std::printf("decode reads %.2f GB/s of weights (%.1f MiB per token)", decode_gbps,
-                static_cast<double>(matmul.bytes) / kMiB);
+    std::printf("decode reads %.2f GB/s of weights (%.1f MiB per token", decode_gbps, static_cast<double>(matmul.bytes) / kMiB);
+    if (m.params().n_expert > 0) {
+        std::printf(": the active %lld of %lld experts per layer, of %.1f MiB in all",
+                    static_cast<long long>(m.params().n_expert_used), static_cast<long long>(m.params().n_expert),
+                    static_cast<double>(matmul.all_bytes) / kMiB);
+    }
+    std::printf(")");
     if (!read_gbps.is_null()) {
         std::printf(" = %.0f%% of the CPU's memory read bandwidth, %.1f GB/s (%.0f MiB buffer)",
                     100.0 * read_fraction.get<double>(), read_gbps.get<double>(), read_buffer_mib.get<double>());

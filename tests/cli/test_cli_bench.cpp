@@ -49,6 +49,30 @@ TEST(CliBench, SyntheticShapes) {
     }
 }
 
+// A mixture-of-experts shape: decode's weight traffic counts the router and the 2 active
+// experts of 8 per layer, not the idle ones.
+TEST(CliBench, ExpertShapesCountOnlyTheActiveWeights) {
+    auto run = run_cli({"bench", "--synthetic", "256x2x4:q8_0:8/2", "--prompt-tokens", "8", "--gen-tokens", "2",
+                        "--edit-tokens", "20", "--edit-tail", "2", "--threads", "1", "--read-buffer-mib", "8", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    const auto j = run.json();
+    octo::SyntheticModelSpec spec = bench_spec(256, 2, 4, 4);
+    spec.n_expert = 8;
+    spec.n_expert_used = 2;
+    EXPECT_EQ(j["n_params"], octo::synthetic_parameter_count(spec));
+    EXPECT_EQ(j["experts"], (nlohmann::json{{"n_expert", 8}, {"n_expert_used", 2}}));
+    // Q8_0: 34 bytes per 32 weights. Per layer: q, k, v, o (4 · 256²), the F32 router (8 · 256 · 4
+    // bytes) and 2 experts of 3 · 256 · 768; the tied output 32000 · 256.
+    const uint64_t q8 = 34, per_layer = (4 * 256 * 256 + 2 * 3 * 256 * 768) / 32 * q8 + 8 * 256 * 4;
+    EXPECT_EQ(j["weight_bytes_per_token"], 2 * per_layer + 32000 * 256 / 32 * q8);
+    EXPECT_EQ(j["weight_bytes_all_matrices"], 2 * (per_layer + 6 * 3 * 256 * 768 / 32 * q8) + 32000 * 256 / 32 * q8);
+    for (const char* shape : {"256x2x4:q8_0:8", "256x2x4:q8_0:2/8", "256x2x4:q8_0:0/0", "256x2x4:q8_0:8/x"}) {
+        auto bad = run_cli({"bench", "--synthetic", shape, "--json"});
+        EXPECT_EQ(bad.exit_status, 2) << shape;
+        EXPECT_NE(bad.json()["error"].get<std::string>().find("experts"), std::string::npos) << shape;
+    }
+}
+
 TEST(CliBench, SavesTheSyntheticModelWithKvHeadsAndTheQ4KMMix) {
     const std::string path = octo::test::temp_path("q4_k_m.gguf");
     auto run = run_cli({"bench", "--synthetic", "256x8x8x2:q4_k_m", "--save-model", path, "--no-run", "--json"});
