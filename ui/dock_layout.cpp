@@ -24,6 +24,7 @@ QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
     QDockWidget* history = add_dock(w, p.history, QCoreApplication::translate("octo::ui::DockLayout", "Run history"), "historyDock", Qt::LeftDockWidgetArea);
     QDockWidget* router = add_dock(w, p.router, QCoreApplication::translate("octo::ui::DockLayout", "Router"), "routerDock", Qt::LeftDockWidgetArea);
     QDockWidget* heat = add_dock(w, p.heatmap, QCoreApplication::translate("octo::ui::DockLayout", "Layers × heads"), "heatmapDock", Qt::RightDockWidgetArea);
+    QDockWidget* experts = add_dock(w, p.experts, QCoreApplication::translate("octo::ui::DockLayout", "Experts"), "expertsDock", Qt::RightDockWidgetArea);
     QDockWidget* att = add_dock(w, p.attention, QCoreApplication::translate("octo::ui::DockLayout", "Attention"), "attentionDock", Qt::RightDockWidgetArea);
     add_dock(w, p.strip, QCoreApplication::translate("octo::ui::DockLayout", "Tokens × subsystems"), "stripDock", Qt::BottomDockWidgetArea);
     QDockWidget* kv = add_dock(w, p.kv, QCoreApplication::translate("octo::ui::DockLayout", "KV pool"), "kvDock", Qt::BottomDockWidgetArea);
@@ -36,6 +37,7 @@ QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
     w.tabifyDockWidget(switches, router);
     switches->raise();
     w.tabifyDockWidget(heat, att);
+    w.tabifyDockWidget(heat, experts);
     w.tabifyDockWidget(kv, lat);
     w.tabifyDockWidget(kv, ab);
     w.tabifyDockWidget(kv, log);

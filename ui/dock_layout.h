@@ -14,6 +14,7 @@ struct DockPanels {
     QWidget* history;
     QWidget* router;
     QWidget* heatmap;
+    QWidget* experts;
     QWidget* attention;
     QWidget* strip;
     QWidget* kv;

@@ -13,6 +13,7 @@
 #include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/backend_menu.h"
+#include "ui/panels/experts_help.h"
 #include "ui/panels/language_menu.h"
 
 namespace octo::ui {
@@ -28,6 +29,8 @@ MainMenus::MainMenus(MainWindow& window, RunController& runs, CaptureController&
     buildModel();
     buildView();
     QMenu* help = window_.menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Experts and Subsystems…"), this, [this] { show_experts_help(window_); });
+    help->addSeparator();
     help->addAction(tr("&About Octoscope"), &window_, &MainWindow::about);
     showRecent();
 }

@@ -33,6 +33,7 @@
 #include "ui/support/run_export.h"
 #include "ui/views/attention_view.h"
 #include "ui/views/compare_view.h"
+#include "ui/views/experts_view.h"
 #include "ui/views/head_heatmap_view.h"
 #include "ui/views/kv_view.h"
 #include "ui/views/latency_view.h"
@@ -50,6 +51,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     switches_ = new SwitchesPanel(store_, this);
     tokens_ = new TokenStreamView(store_, this);
     heatmap_ = new HeadHeatmapView(store_, this);
+    experts_ = new ExpertsView(store_, this);
     strip_ = new SubsystemStripView(store_, this);
     attention_ = new AttentionView(store_, this);
     kv_ = new KvView(store_, this);
@@ -72,7 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     centre_layout->addWidget(scroll, 1);
     centre_layout->addWidget(timeline_);
     setCentralWidget(centre);
-    QDockWidget* ab = lay_out_docks(*this, {prompt_, switches_, history_, router_, heatmap_, attention_, strip_, kv_, latency_,
+    QDockWidget* ab = lay_out_docks(*this, {prompt_, switches_, history_, router_, heatmap_, experts_, attention_, strip_, kv_, latency_,
                                             advisor_, compare_, log_, presenter_});
     addActions(timeline_->shortcutActions());
     advisor_controller_ = new AdvisorController(
@@ -99,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(prompt_, &PromptPanel::runRequested, runs_, &RunController::runPrompt);
     connect(prompt_, &PromptPanel::cancelRequested, runs_, &RunController::cancel);
     connect(switches_, &SwitchesPanel::rerunRequested, runs_, &RunController::rerun);
+    connect(experts_, &ExpertsView::expertSwitchRequested, switches_, &SwitchesPanel::addExpertSwitch);
     connect(history_, &HistoryPanel::runActivated, this, [this](uint64_t id) {
         store_.show_run(id);
         if (const RunRecord* r = store_.current()) runs_->showSpec(r->trace.spec);
@@ -174,6 +177,24 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::about() { show_about(*this, store_); }
 
 bool MainWindow::exportScreenshot(const QString& path) { return save_png(grab(), path); }
+
+bool MainWindow::showPanel(const QString& name) {
+    auto* dock = findChild<QDockWidget*>(name + QStringLiteral("Dock"));
+    if (!dock) return false;
+    dock->show();
+    dock->raise();
+    return true;
+}
+
+QStringList MainWindow::panelNames() const {
+    QStringList names;
+    for (const QDockWidget* dock : findChildren<QDockWidget*>()) {
+        QString name = dock->objectName();
+        if (name.endsWith(QStringLiteral("Dock"))) names.push_back(name.chopped(4));
+    }
+    names.sort();
+    return names;
+}
 
 bool MainWindow::exportPlots(const QString& folder) {
     bool ok = true;

@@ -22,6 +22,7 @@ class PromptPanel;
 class SwitchesPanel;
 class TokenStreamView;
 class HeadHeatmapView;
+class ExpertsView;
 class SubsystemStripView;
 class AttentionView;
 class KvView;
@@ -71,6 +72,10 @@ public:
 
     void about(); // Help → About
     bool exportScreenshot(const QString& path);
+    // Shows and raises the panel whose dock is named `name` + "Dock" ("experts", "attention",
+    // "kv", …; --show-panel). False when there is none; panelNames() lists them.
+    bool showPanel(const QString& name);
+    QStringList panelNames() const;
     bool exportPlots(const QString& folder);
     bool exportRunData(const QString& json_path, const QString& csv_path);
 
@@ -91,6 +96,7 @@ private:
     SwitchesPanel* switches_;
     TokenStreamView* tokens_;
     HeadHeatmapView* heatmap_;
+    ExpertsView* experts_;
     SubsystemStripView* strip_;
     AttentionView* attention_;
     KvView* kv_;

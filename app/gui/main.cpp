@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption ignore_eos("ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens"));
     const QCommandLineOption soak("soak", QApplication::translate("main", "Run --prompt N times, print the memory growth, exit"), "n");
     const QCommandLineOption lang("lang", QApplication::translate("main", "User interface language for this start: en or zh_CN"), "language");
-    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang});
+    const QCommandLineOption panel("show-panel", QApplication::translate("main", "Bring this panel to the front (e.g. experts, attention, kv)"), "name");
+    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang, panel});
     parser.process(app);
     if (parser.isSet(lang)) {
         if (!octo::ui::ui_languages().contains(parser.value(lang))) {
@@ -70,6 +71,10 @@ int main(int argc, char** argv) {
 
     octo::ui::MainWindow window;
     if (auto dir = octo::resource_dir()) window.loadResources(QString::fromStdString(dir->string()));
+    if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
+        std::fprintf(stderr, "octoscope: --show-panel takes one of: %s\n", window.panelNames().join(", ").toStdString().c_str());
+        return 2;
+    }
     // --model, else the model open when the workbench last closed, else the built-in one.
     QString requested = parser.value(model);
     if (requested.isEmpty() && !parser.isSet(screenshot)) {

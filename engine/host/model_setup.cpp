@@ -37,6 +37,9 @@ ModelInfo describe(const std::string& path, const Model& model, const SelectedBa
     info.kv_bytes = static_cast<uint64_t>(kv.cache().bytes());
     info.has_router = model.weights().has_router();
     info.router_groups = model.weights().n_router_groups;
+    info.n_expert = model.params().n_expert;
+    info.n_expert_used = model.params().n_expert_used;
+    info.shared_expert = model.params().n_expert > 0 && model.weights().arch->shared_expert;
     info.default_metric = default_metric(model);
     info.default_precision = default_precision(p.architecture);
     info.backend = backend.backend->name();

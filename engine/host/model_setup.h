@@ -37,6 +37,9 @@ struct ModelInfo {
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
     bool has_router = false;
     int64_t router_groups = 0;  // head groups the router gates per layer (0: no router)
+    int64_t n_expert = 0;       // experts per layer (0: a dense model), docs/moe.md
+    int64_t n_expert_used = 0;  // experts each token runs through
+    bool shared_expert = false; // qwen2moe's gated shared expert
     Metric default_metric = Metric::NormShare;      // what a run is shown by first (default_metric())
     Precision default_precision = Precision::Exact; // what a run takes when it names none
     std::string backend;        // e.g. "cpu (avx2, 2 threads)", "cuda (NVIDIA H200)"

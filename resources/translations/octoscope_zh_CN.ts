@@ -124,6 +124,10 @@
         <source>precision %1 → %2</source>
         <translation>精度 %1 → %2</translation>
     </message>
+    <message>
+        <source>shared</source>
+        <translation>共享</translation>
+    </message>
 </context>
 <context>
     <name>Subsystem</name>
@@ -197,6 +201,10 @@
     <message>
         <source>Run --prompt N times, print the memory growth, exit</source>
         <translation>运行 --prompt 提示词 N 次，打印内存增长后退出</translation>
+    </message>
+    <message>
+        <source>Bring this panel to the front (e.g. experts, attention, kv)</source>
+        <translation>将此面板置于最前（如 experts、attention、kv）</translation>
     </message>
 </context>
 <context>
@@ -765,6 +773,120 @@ Pick the model file?</source>
         <source>Presenter</source>
         <translation>演示者</translation>
     </message>
+    <message>
+        <source>Experts</source>
+        <translation>专家</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ExpertsHelp</name>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Real experts are not the article&apos;s subsystems.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;In a mixture-of-experts model (Mixtral, OLMoE, Qwen-MoE, Qwen3-MoE) the feed-forward block of every layer is replaced by several small networks, the &lt;i&gt;experts&lt;/i&gt;, and a router — one linear layer — that picks a few of them for each token: softmax over the experts, the most probable ones kept, their outputs added with the router&apos;s weights. That routing is computed, and the Experts panel shows it as it happened: layers × experts for a token, tokens × experts for one layer, and how often each expert was chosen.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Experts replace the feed-forward block, per layer and per token.&lt;/b&gt; Expert 5 of layer 3 and expert 5 of layer 4 share nothing but a number; a token is routed again in every layer.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Attention is not routed.&lt;/b&gt; Every head runs for every token; the subsystem map over heads (rte-a … rte-h) is a separate reading laid over the heads.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Nothing trains an expert to handle a topic.&lt;/b&gt; Whether experts line up with the eight subsystems is a question to measure, and on most layers the answer is weak or no.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Disabling an expert&lt;/b&gt; (octoscope-cli generate --disable-expert LAYER:EXPERT) takes it out of the router&apos;s choice: the next most probable expert runs instead — the model as if that expert did not exist. Compare the two runs to see what it did for this prompt.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;真实的专家不是文章所说的子系统。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在混合专家模型（Mixtral、OLMoE、Qwen-MoE、Qwen3-MoE）中，每一层的前馈块被几个小网络——&lt;i&gt;专家&lt;/i&gt;——和一个路由器（一个线性层）取代。路由器为每个词元挑选其中几个：对所有专家做 softmax，保留概率最高的几个，按路由器的权重把它们的输出相加。这种路由是真实计算出来的，“专家”面板如实显示它：某个词元的层 × 专家、某一层的词元 × 专家，以及每个专家被选中的次数。&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;专家按层、按词元取代前馈块。&lt;/b&gt;第 3 层的专家 5 与第 4 层的专家 5 只是编号相同；词元在每一层都会重新路由。&lt;/li&gt;&lt;li&gt;&lt;b&gt;注意力不经过路由。&lt;/b&gt;每个注意力头对每个词元都会运行；注意力头上的子系统映射（rte-a … rte-h）是叠加在注意力头上的另一种解读。&lt;/li&gt;&lt;li&gt;&lt;b&gt;训练中没有任何东西让某个专家负责某个主题。&lt;/b&gt;专家是否与八个子系统对应，是需要测量的问题；在大多数层上答案是“很弱”或“没有”。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;禁用专家&lt;/b&gt;（octoscope-cli generate --disable-expert 层:专家）会把它从路由器的选择中去掉：改由概率次高的专家运行——就像这个专家不存在一样。对比两次运行，即可看出它对这个提示词做了什么。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Experts and subsystems</source>
+        <translation>专家与子系统</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ExpertsView</name>
+    <message>
+        <source>Selected token</source>
+        <translation>所选词元</translation>
+    </message>
+    <message>
+        <source>Mean over the prompt</source>
+        <translation>提示词上的均值</translation>
+    </message>
+    <message>
+        <source>Mean over the answer</source>
+        <translation>回答上的均值</translation>
+    </message>
+    <message>
+        <source>Which positions the layers × experts weights come from</source>
+        <translation>层 × 专家权重取自哪些位置</translation>
+    </message>
+    <message>
+        <source>layer </source>
+        <translation>层 </translation>
+    </message>
+    <message>
+        <source>The layer of the tokens × experts strip and of the load</source>
+        <translation>词元 × 专家条带与负载所用的层</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>expert</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>token (prompt, then answer)</source>
+        <translation>词元（先提示词，后回答）</translation>
+    </message>
+    <message>
+        <source>Layers × experts</source>
+        <translation>层 × 专家</translation>
+    </message>
+    <message>
+        <source>Tokens × experts</source>
+        <translation>词元 × 专家</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>This model has no experts: every token runs through the same feed-forward block. The routing shown here exists in mixture-of-experts models (Mixtral, OLMoE, Qwen-MoE).</source>
+        <translation>此模型没有专家：每个词元都经过同一个前馈块。这里显示的路由只存在于混合专家模型中（Mixtral、OLMoE、Qwen-MoE）。</translation>
+    </message>
+    <message>
+        <source>Leave expert %1 of layer %2 out of the next run</source>
+        <translation>下次运行中排除第 %2 层的专家 %1</translation>
+    </message>
+    <message>
+        <source>Leave expert %1 out in every layer</source>
+        <translation>在每一层中排除专家 %1</translation>
+    </message>
+    <message>
+        <source>layer %1, shared expert: gate %2</source>
+        <translation>第 %1 层，共享专家：门控 %2</translation>
+    </message>
+    <message>
+        <source>layer %1, expert %2: weight %3</source>
+        <translation>第 %1 层，专家 %2：权重 %3</translation>
+    </message>
+    <message>
+        <source>, rank %1 of the chosen</source>
+        <translation>，入选者中排第 %1</translation>
+    </message>
+    <message>
+        <source>, not chosen</source>
+        <translation>，未入选</translation>
+    </message>
+    <message>
+        <source> (mean)</source>
+        <translation>（均值）</translation>
+    </message>
+    <message>
+        <source>token (prompt, then answer): layer %1</source>
+        <translation>词元（先提示词，后回答）：第 %1 层</translation>
+    </message>
+    <message>
+        <source>expert (layer %1)</source>
+        <translation>专家（第 %1 层）</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置数</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::HeadHeatmapView</name>
@@ -1143,6 +1265,10 @@ Precision: %2</source>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
+    <message>
+        <source>&amp;Experts and Subsystems…</source>
+        <translation>专家与子系统(&amp;E)…</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::MainWindow</name>
@@ -1482,6 +1608,22 @@ F32 权重无论哪种都以浮点相乘。
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
+    <message>
+        <source>Experts off</source>
+        <translation>排除的专家</translation>
+    </message>
+    <message>
+        <source>e.g. *:3, 1:0 (layer:expert)</source>
+        <translation>如 *:3, 1:0（层:专家）</translation>
+    </message>
+    <message>
+        <source>Experts left out of the router&apos;s choice in the next run: the next most probable expert runs instead. layer:expert, or *:expert for every layer; right-click a cell of the Experts panel to add one.</source>
+        <translation>下次运行中从路由器的选择里排除的专家：改由概率次高的专家运行。格式为 层:专家，或 *:专家 表示每一层；在“专家”面板的格子上右键即可添加。</translation>
+    </message>
+    <message>
+        <source>Not layer:expert, left out of the run: %1</source>
+        <translation>不是 层:专家 格式，未用于运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::TimelineScrubber</name>
@@ -1581,6 +1723,14 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>alternatives:</source>
         <translation>候选：</translation>
+    </message>
+    <message>
+        <source>experts (weight) per layer:</source>
+        <translation>各层的专家（权重）：</translation>
+    </message>
+    <message>
+        <source>… %1 more layers in the Experts view</source>
+        <translation>… 另有 %1 层，见“专家”面板</translation>
     </message>
 </context>
 </TS>

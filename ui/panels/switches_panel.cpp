@@ -4,7 +4,11 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 #include "ui/support/engine_labels.h"
 #include "ui/session/run_store.h"
@@ -28,6 +32,17 @@ QString metric_tooltip(Metric m) {
         return QObject::tr("gates: the model's own router gates per head group (models with a router, like octet)");
     }
     return {};
+}
+
+// The switches of "*:3, 1:0"; the entries that do not parse go to `bad`.
+std::vector<ExpertSwitch> parse_switches(const QString& text, QStringList* bad = nullptr) {
+    std::vector<ExpertSwitch> out;
+    for (const QString& part : text.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        auto s = parse_expert_switch(part.toStdString());
+        if (s) out.push_back(s.value());
+        else if (bad) bad->push_back(part);
+    }
+    return out;
 }
 
 } // namespace
@@ -73,7 +88,39 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     grid->addLayout(mode_row, row, 1);
     grid->addWidget(new QLabel(tr("Colour by"), this), row + 1, 0);
     grid->addWidget(metric_, row + 1, 1);
+    experts_label_ = new QLabel(tr("Experts off"), this);
+    experts_ = new QLineEdit(this);
+    experts_->setObjectName(QStringLiteral("expertSwitches"));
+    experts_->setPlaceholderText(tr("e.g. *:3, 1:0 (layer:expert)"));
+    experts_->setToolTip(tr("Experts left out of the router's choice in the next run: the next most probable expert "
+                            "runs instead. layer:expert, or *:expert for every layer; right-click a cell of the "
+                            "Experts panel to add one."));
+    experts_label_->setBuddy(experts_);
+    connect(experts_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        QStringList bad;
+        parse_switches(text, &bad);
+        experts_->setStyleSheet(bad.isEmpty() ? QString() : QStringLiteral("QLineEdit { color: #c0392b; }"));
+        experts_->setToolTip(bad.isEmpty() ? QString() : tr("Not layer:expert, left out of the run: %1").arg(bad.join(QStringLiteral(", "))));
+    });
+    grid->addWidget(experts_label_, row + 2, 0);
+    grid->addWidget(experts_, row + 2, 1);
+    connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncExperts);
     syncMetrics();
+    syncExperts();
+}
+
+void SwitchesPanel::syncExperts() {
+    const bool experts = store_.model() && store_.model()->n_expert > 0;
+    experts_label_->setVisible(experts);
+    experts_->setVisible(experts);
+    if (!experts) experts_->clear();
+}
+
+void SwitchesPanel::addExpertSwitch(const ExpertSwitch& expert) {
+    const std::vector<ExpertSwitch> now = parse_switches(experts_->text());
+    if (std::find(now.begin(), now.end(), expert) != now.end()) return;
+    const QString text = experts_->text().trimmed();
+    experts_->setText((text.isEmpty() ? QString() : text + QStringLiteral(", ")) + QString::fromStdString(expert_switch_text(expert)));
 }
 
 void SwitchesPanel::syncMetrics() {
@@ -92,11 +139,15 @@ void SwitchesPanel::syncMetrics() {
 void SwitchesPanel::apply(RunSpec& s) const {
     for (int k = 0; k < kSubsystemCount; ++k) s.disabled[static_cast<size_t>(k)] = !toggles_[static_cast<size_t>(k)]->isChecked();
     s.ablation_mode = static_cast<AblationMode>(mode_->currentData().toInt());
+    s.disabled_experts = parse_switches(experts_->text());
 }
 
 void SwitchesPanel::restore(const RunSpec& s) {
     for (int k = 0; k < kSubsystemCount; ++k) toggles_[static_cast<size_t>(k)]->setChecked(!s.disabled[static_cast<size_t>(k)]);
     mode_->setCurrentIndex(mode_->findData(static_cast<int>(s.ablation_mode)));
+    QStringList experts;
+    for (const ExpertSwitch& e : s.disabled_experts) experts.push_back(QString::fromStdString(expert_switch_text(e)));
+    experts_->setText(experts.join(QStringLiteral(", ")));
 }
 
 } // namespace octo::ui

@@ -1,5 +1,6 @@
 // Eight subsystem switches (and "all on") with the ablation mode for the next run, the metric
-// the views colour by, and the legend: each switch is drawn in its subsystem's colour.
+// the views colour by, and the legend: each switch is drawn in its subsystem's colour. On a
+// mixture of experts, the experts left out of the routers' choice ("*:3, 1:0", docs/moe.md).
 #pragma once
 
 #include <QWidget>
@@ -10,6 +11,8 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
+class QLineEdit;
 
 namespace octo::ui {
 
@@ -20,22 +23,29 @@ class SwitchesPanel : public QWidget {
 public:
     explicit SwitchesPanel(RunStore& store, QWidget* parent = nullptr);
 
-    // Sets disabled and ablation_mode of `settings`.
+    // Sets disabled, ablation_mode and disabled_experts of `settings` (entries of the experts
+    // field that do not parse are left out; the field shows them in red).
     void apply(RunSpec& settings) const;
     void restore(const RunSpec& settings);
     QCheckBox* toggle(int subsystem) const { return toggles_[static_cast<size_t>(subsystem)]; }
     QComboBox* metricBox() const { return metric_; }
+    QLineEdit* expertsField() const { return experts_; }
+    // Adds "L:E" (or "*:E" for layer -1) to the experts left out, unless it is there.
+    void addExpertSwitch(const ExpertSwitch& expert);
 
 signals:
     void rerunRequested();
 
 private:
     void syncMetrics();
+    void syncExperts(); // the experts row, shown for models with experts
 
     RunStore& store_;
     std::array<QCheckBox*, kSubsystemCount> toggles_{};
     QComboBox* mode_;
     QComboBox* metric_;
+    QLabel* experts_label_;
+    QLineEdit* experts_;
 };
 
 } // namespace octo::ui

@@ -2,6 +2,8 @@
 
 #include <QObject>
 
+#include "engine/model/architecture.h"
+
 namespace octo::ui {
 
 QString unrepeatable_settings(const RunSpec& s, int64_t model_n_ctx) {
@@ -36,6 +38,9 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     m.n_ctx = c.model.n_ctx;
     m.has_router = c.model.router_groups > 0;
     m.router_groups = c.model.router_groups;
+    m.n_expert = c.model.n_expert;
+    m.n_expert_used = c.model.n_expert_used;
+    if (const ArchitectureInfo* a = find_architecture(c.model.architecture)) m.shared_expert = m.n_expert > 0 && a->shared_expert;
     m.default_metric = c.trace.default_metric;
     m.default_precision = default_precision(c.model.architecture);
     m.backend = c.backend;

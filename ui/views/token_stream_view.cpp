@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "engine/instrumentation/expert_routing.h"
 #include "engine/instrumentation/subsystem.h"
 #include "ui/session/run_store.h"
 #include "ui/support/subsystem_palette.h"
@@ -175,6 +176,20 @@ QString TokenStreamView::tooltip(int chip) const {
                         .arg((*v)[static_cast<size_t>(s)], 0, 'f', 3);
         }
         html += QStringLiteral("</table>");
+    }
+    const TokenProbe& probe = run->tokens()[static_cast<size_t>(c.first)].probe;
+    const auto& model = store_.shown_model();
+    if (!probe.expert_ids.empty() && model && model->n_layer > 0) { // a mixture of experts: the choice per layer
+        html += tr("experts (weight) per layer:");
+        const int64_t shown = std::min<int64_t>(model->n_layer, 12);
+        for (int64_t l = 0; l < shown; ++l) {
+            QString layer;
+            for (const ExpertChoice& e : chosen_experts(probe, l, model->n_layer)) {
+                layer += QStringLiteral(" %1 (%2)").arg(e.id).arg(e.weight, 0, 'f', 2);
+            }
+            html += QStringLiteral("<br>&nbsp;%1:%2").arg(l).arg(layer);
+        }
+        if (shown < model->n_layer) html += QStringLiteral("<br>") + tr("… %1 more layers in the Experts view").arg(model->n_layer - shown);
     }
     return html;
 }

@@ -25,6 +25,9 @@ public:
     const std::vector<TokenChip>& chips() const { return chips_; }
     // The chip under a widget position, or -1.
     int chipAt(const QPoint& pos) const;
+    // What hovering a chip shows: its tokens' ids, bytes and log-probs, the metric's bars and on a
+    // mixture of experts the experts chosen per layer.
+    QString tooltip(int chip) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -36,7 +39,6 @@ protected:
 private:
     void rebuild();
     void layoutChips(int width);
-    QString tooltip(int chip) const;
 
     RunStore& store_;
     std::vector<TokenChip> chips_;

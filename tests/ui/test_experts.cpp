@@ -1,0 +1,198 @@
+// The Experts panel on a mixture of experts (docs/moe.md): its layers × experts map, tokens ×
+// experts strip and load are the engine's routing of the run shown; a dense model gets a note
+// instead; leaving an expert out from the switches reruns without it; the token tooltip lists the
+// experts per layer.
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/inference/session.h"
+#include "engine/instrumentation/expert_routing.h"
+#include "engine/model/model.h"
+#include "engine/model/synthetic_model.h"
+#include "tests/ui/window_parts.h"
+#include "ui/controllers/run_controller.h"
+#include "ui/main_window.h"
+#include "ui/panels/prompt_panel.h"
+#include "ui/panels/switches_panel.h"
+#include "ui/session/run_store.h"
+#include "ui/views/experts_view.h"
+#include "ui/views/token_stream_view.h"
+
+using namespace octo;
+using namespace octo::ui;
+using octo::ui::test::part;
+
+class TestExperts : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void panelShowsTheEnginesRouting();
+    void denseModelHasANote();
+    void leavingAnExpertOutReruns();
+
+private:
+    QString writeModel(const QString& name, const SyntheticModelSpec& spec);
+    bool loadAndRun(MainWindow& w, const QString& path, const QString& prompt, int max_tokens);
+
+    QTemporaryDir dir_;
+    QString moe_, dense_;
+};
+
+QString TestExperts::writeModel(const QString& name, const SyntheticModelSpec& spec) {
+    const auto bytes = make_synthetic_model(spec).value();
+    const QString path = dir_.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    return path;
+}
+
+void TestExperts::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    SyntheticModelSpec moe{.architecture = "qwen2moe", .n_embd = 256, .n_ff = 128, .n_head = 4, .n_head_kv = 2, .n_layer = 3,
+                           .context_length = 128, .seed = 9};
+    moe.n_expert = 8;
+    moe.n_expert_used = 2;
+    moe.n_ff_exp = 64;
+    moe.router_spread = 1.0f;
+    moe_ = writeModel("moe.gguf", moe);
+    dense_ = writeModel("dense.gguf", SyntheticModelSpec{.n_head = 8, .n_head_kv = 4, .context_length = 128});
+    QVERIFY(!moe_.isEmpty() && !dense_.isEmpty());
+}
+
+bool TestExperts::loadAndRun(MainWindow& w, const QString& path, const QString& prompt, int max_tokens) {
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(path);
+    if (!loaded.wait(30000)) return false;
+    part<PromptPanel>(w)->editor()->setPlainText(prompt);
+    RunSpec s = w.runs().editorSpec();
+    s.max_tokens = max_tokens;
+    s.stop_at_eog = false;
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().submit(s);
+    return settled.wait(60000);
+}
+
+void TestExperts::panelShowsTheEnginesRouting() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadAndRun(w, moe_, QStringLiteral("abc d"), 4));
+    const RunRecord* run = w.store().current();
+    QVERIFY(run && run->n_prompt() >= 5);
+    ExpertsView* view = part<ExpertsView>(w);
+    QVERIFY(view->showsExperts());
+    QVERIFY(part<SwitchesPanel>(w)->expertsField()->isVisibleTo(part<SwitchesPanel>(w)));
+
+    // The engine's routing of prompt position 3, from a session of its own.
+    auto model = Model::load(moe_.toStdString()).value();
+    auto backend = CpuBackend::create({1, {}}).value();
+    auto session = Session::create(*model, *backend, {}).value();
+    std::vector<int32_t> prompt;
+    for (size_t i = 0; i < run->n_prompt(); ++i) prompt.push_back(run->tokens()[i].id);
+    QVERIFY(session->eval(prompt));
+    const TokenProbe& want = session->probes()[3];
+    w.store().select_token(3);
+    view->setScope(ExpertsView::Scope::SelectedToken);
+    const int n_layer = 3, n_expert = 8;
+    for (int l = 0; l < n_layer; ++l) {
+        std::vector<double> expected(n_expert, 0.0);
+        for (const ExpertChoice& c : chosen_experts(want, l, n_layer)) expected[static_cast<size_t>(c.id)] = c.weight;
+        for (int e = 0; e < n_expert; ++e) QCOMPARE(view->cell(l, e), expected[static_cast<size_t>(e)]);
+        QCOMPARE(view->cell(l, n_expert), double(want.shared_gate[static_cast<size_t>(l)])); // the shared column
+        const ExpertChoice first = chosen_experts(want, l, n_layer)[0];
+        QVERIFY2(view->cellText(l, first.id).contains(QStringLiteral("rank 1")), qPrintable(view->cellText(l, first.id)));
+    }
+    QVERIFY(std::isnan(view->cell(n_layer, 0)));
+    QVERIFY(view->cellText(0, n_expert).contains(QStringLiteral("shared expert")));
+
+    // The prompt mean averages those maps over the prompt's positions.
+    view->setScope(ExpertsView::Scope::PromptMean);
+    double sum = 0.0;
+    for (size_t i = 0; i < run->n_prompt(); ++i) {
+        for (const ExpertChoice& c : chosen_experts(session->probes()[i], 1, n_layer)) {
+            if (c.id == 2) sum += c.weight;
+        }
+    }
+    QCOMPARE(view->cell(1, 2), sum / static_cast<double>(run->n_prompt()));
+
+    // The load of layer 2: every evaluated position once.
+    view->setLayer(2);
+    int total = 0;
+    for (int e = 0; e < n_expert; ++e) total += view->load(e);
+    QCOMPARE(total, static_cast<int>(run->n_prompt() + run->n_generated() - 1) * 2);
+
+    // OCTOSCOPE_TEST_SHOTS=dir: each tab as a PNG, to look at.
+    if (const QString shots = qEnvironmentVariable("OCTOSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
+        view->resize(520, 420);
+        for (int t = 0; t < view->tabs()->count(); ++t) {
+            view->tabs()->setCurrentIndex(t);
+            QTest::qWait(50);
+            view->grab().save(QDir(shots).filePath(QStringLiteral("experts-tab%1.png").arg(t)));
+        }
+    }
+
+    // The token chips' tooltip lists each layer's experts.
+    const auto& chips = part<TokenStreamView>(w)->chips();
+    int chip = -1;
+    for (size_t i = 0; i < chips.size(); ++i) {
+        if (chips[i].first <= 3 && 3 < chips[i].first + chips[i].count) chip = static_cast<int>(i);
+    }
+    QVERIFY(chip >= 0);
+    const QString tip = part<TokenStreamView>(w)->tooltip(chip);
+    QVERIFY2(tip.contains(QStringLiteral("experts (weight) per layer")), qPrintable(tip));
+}
+
+void TestExperts::denseModelHasANote() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadAndRun(w, dense_, QStringLiteral("abc"), 2));
+    QVERIFY(!part<ExpertsView>(w)->showsExperts());
+    QVERIFY(std::isnan(part<ExpertsView>(w)->cell(0, 0)));
+    QVERIFY(!part<SwitchesPanel>(w)->expertsField()->isVisibleTo(part<SwitchesPanel>(w)));
+}
+
+void TestExperts::leavingAnExpertOutReruns() {
+    MainWindow w;
+    w.show();
+    QVERIFY(loadAndRun(w, moe_, QStringLiteral("abc d"), 4));
+    ExpertsView* view = part<ExpertsView>(w);
+    view->setLayer(0);
+    int busiest = 0;
+    for (int e = 1; e < 8; ++e) {
+        if (view->load(e) > view->load(busiest)) busiest = e;
+    }
+    QVERIFY(view->load(busiest) > 0);
+    const uint64_t first = w.store().current()->id;
+    emit view->expertSwitchRequested(ExpertSwitch{-1, busiest}); // the map's context menu
+    emit view->expertSwitchRequested(ExpertSwitch{-1, busiest}); // a second time adds nothing
+    QCOMPARE(part<SwitchesPanel>(w)->expertsField()->text(), QStringLiteral("*:%1").arg(busiest));
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().rerun();
+    QVERIFY(settled.wait(60000));
+    const RunRecord* again = w.store().current();
+    QVERIFY(again && again->id != first);
+    QCOMPARE(again->trace.spec.disabled_experts, (std::vector<ExpertSwitch>{{-1, busiest}}));
+    for (int l = 0; l < 3; ++l) {
+        view->setLayer(l);
+        QCOMPARE(view->load(busiest), 0);
+    }
+    // A field entry that is not layer:expert is shown and left out.
+    part<SwitchesPanel>(w)->expertsField()->setText(QStringLiteral("*:%1, nine").arg(busiest));
+    QVERIFY(part<SwitchesPanel>(w)->expertsField()->toolTip().contains(QStringLiteral("nine")));
+    QCOMPARE(w.runs().editorSpec().disabled_experts, (std::vector<ExpertSwitch>{{-1, busiest}}));
+}
+
+QTEST_MAIN(TestExperts)
+#include "test_experts.moc"

@@ -1,0 +1,278 @@
+#include "ui/views/experts_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+#include "engine/instrumentation/expert_routing.h"
+#include "ui/session/run_store.h"
+#include "ui/support/plot_style.h"
+
+namespace octo::ui {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Integer ticks only, at most about 16 labels: [first, last] with "shared" for the extra column.
+QSharedPointer<QCPAxisTickerText> whole_ticks(int count, int shared_column = -1) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const int step = std::max(1, (count + 15) / 16);
+    for (int i = 0; i < count; ++i) {
+        if (i == shared_column) ticker->addTick(i, QObject::tr("shared"));
+        else if (i % step == 0) ticker->addTick(i, QString::number(i));
+    }
+    return ticker;
+}
+
+QCustomPlot* new_plot(QWidget* parent, const char* name) {
+    auto* plot = new QCustomPlot(parent);
+    plot->setObjectName(QString::fromLatin1(name));
+    apply_palette(*plot);
+    return plot;
+}
+
+} // namespace
+
+ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    scope_ = new QComboBox(this);
+    scope_->addItem(tr("Selected token"), static_cast<int>(Scope::SelectedToken));
+    scope_->addItem(tr("Mean over the prompt"), static_cast<int>(Scope::PromptMean));
+    scope_->addItem(tr("Mean over the answer"), static_cast<int>(Scope::AnswerMean));
+    scope_->setToolTip(tr("Which positions the layers × experts weights come from"));
+    layer_ = new QSpinBox(this);
+    layer_->setPrefix(tr("layer "));
+    layer_->setToolTip(tr("The layer of the tokens × experts strip and of the load"));
+    map_plot_ = new_plot(this, "expertMapPlot");
+    map_ = add_color_map(*map_plot_, tr("weight"));
+    map_plot_->xAxis->setLabel(tr("expert"));
+    map_plot_->yAxis->setLabel(tr("layer"));
+    strip_plot_ = new_plot(this, "expertStripPlot");
+    strip_ = add_color_map(*strip_plot_, tr("weight"));
+    strip_plot_->xAxis->setLabel(tr("token (prompt, then answer)"));
+    strip_plot_->yAxis->setLabel(tr("expert"));
+    load_plot_ = new_plot(this, "expertLoadPlot");
+    bars_ = new QCPBars(load_plot_->xAxis, load_plot_->yAxis);
+    bars_->setBrush(palette().color(QPalette::Highlight));
+    bars_->setPen(Qt::NoPen);
+    load_plot_->xAxis->setLabel(tr("expert"));
+    load_plot_->yAxis->setLabel(tr("positions"));
+
+    tabs_ = new QTabWidget(this);
+    tabs_->addTab(map_plot_, tr("Layers × experts"));
+    tabs_->addTab(strip_plot_, tr("Tokens × experts"));
+    tabs_->addTab(load_plot_, tr("Load"));
+    none_ = new QLabel(this);
+    none_->setWordWrap(true);
+    none_->setAlignment(Qt::AlignCenter);
+    none_->setText(tr("This model has no experts: every token runs through the same feed-forward block. "
+                      "The routing shown here exists in mixture-of-experts models (Mixtral, OLMoE, Qwen-MoE)."));
+    auto* plots = new QWidget(this);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(scope_, 1);
+    controls->addWidget(layer_);
+    auto* plots_layout = new QVBoxLayout(plots);
+    plots_layout->setContentsMargins(0, 0, 0, 0);
+    plots_layout->addLayout(controls);
+    plots_layout->addWidget(tabs_, 1);
+    stack_ = new QStackedWidget(this);
+    stack_->addWidget(plots);
+    stack_->addWidget(none_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(stack_);
+
+    connect(scope_, &QComboBox::currentIndexChanged, this, &ExpertsView::refresh);
+    connect(layer_, &QSpinBox::valueChanged, this, &ExpertsView::refresh);
+    for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::selectionChanged}) {
+        connect(&store_, signal, this, &ExpertsView::refresh);
+    }
+    connect(&store_, &RunStore::tokensAppended, this, &ExpertsView::refresh);
+    map_plot_->installEventFilter(this);
+    map_plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(map_plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const int expert = static_cast<int>(std::lround(map_plot_->xAxis->pixelToCoord(pos.x())));
+        const int layer = static_cast<int>(std::lround(map_plot_->yAxis->pixelToCoord(pos.y())));
+        if (layer < 0 || layer >= n_layer_ || expert < 0 || expert >= n_expert_) return;
+        QMenu menu(this);
+        menu.addAction(tr("Leave expert %1 of layer %2 out of the next run").arg(expert).arg(layer), this,
+                       [this, layer, expert] { emit expertSwitchRequested(ExpertSwitch{layer, expert}); });
+        menu.addAction(tr("Leave expert %1 out in every layer").arg(expert), this,
+                       [this, expert] { emit expertSwitchRequested(ExpertSwitch{-1, expert}); });
+        menu.exec(map_plot_->mapToGlobal(pos));
+    });
+    refresh();
+}
+
+bool ExpertsView::showsExperts() const { return stack_->currentIndex() == 0; }
+
+void ExpertsView::setScope(Scope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }
+
+void ExpertsView::setLayer(int layer) { layer_->setValue(layer); }
+
+double ExpertsView::cell(int layer, int expert) const {
+    if (layer < 0 || expert < 0 || layer >= n_layer_ || expert >= n_cols_) return kNaN;
+    return weights_[static_cast<size_t>(layer * n_cols_ + expert)];
+}
+
+int ExpertsView::load(int expert) const {
+    return expert >= 0 && expert < static_cast<int>(load_.size()) ? load_[static_cast<size_t>(expert)] : 0;
+}
+
+QString ExpertsView::cellText(int layer, int expert) const {
+    const double w = cell(layer, expert);
+    if (std::isnan(w)) return {};
+    const bool shared = expert == n_expert_;
+    const auto scope = static_cast<Scope>(scope_->currentData().toInt());
+    QString text = shared ? tr("layer %1, shared expert: gate %2").arg(layer).arg(w, 0, 'f', 3)
+                          : tr("layer %1, expert %2: weight %3").arg(layer).arg(expert).arg(w, 0, 'f', 3);
+    if (scope == Scope::SelectedToken && !shared) {
+        const int rank = ranks_[static_cast<size_t>(layer * n_cols_ + expert)];
+        text += rank >= 0 ? tr(", rank %1 of the chosen").arg(rank + 1) : tr(", not chosen");
+    } else if (scope != Scope::SelectedToken) {
+        text += tr(" (mean)");
+    }
+    return text;
+}
+
+bool ExpertsView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != map_plot_ || event->type() != QEvent::ToolTip) return QWidget::eventFilter(watched, event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int expert = static_cast<int>(std::lround(map_plot_->xAxis->pixelToCoord(help->pos().x())));
+    const int layer = static_cast<int>(std::lround(map_plot_->yAxis->pixelToCoord(help->pos().y())));
+    const QString text = cellText(layer, expert);
+    if (text.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(help->globalPos(), text, map_plot_);
+    return true;
+}
+
+void ExpertsView::refresh() {
+    const RunRecord* run = store_.current();
+    const auto& model = store_.shown_model();
+    const bool experts = model && model->n_expert > 0;
+    stack_->setCurrentIndex(experts ? 0 : 1);
+    n_layer_ = experts ? static_cast<int>(model->n_layer) : 0;
+    n_expert_ = experts ? static_cast<int>(model->n_expert) : 0;
+    n_cols_ = n_expert_ + (experts && model->shared_expert ? 1 : 0);
+    weights_.assign(static_cast<size_t>(n_layer_ * n_cols_), kNaN);
+    ranks_.assign(weights_.size(), -1);
+    load_.assign(static_cast<size_t>(n_expert_), 0);
+    layer_->setRange(0, std::max(0, n_layer_ - 1));
+    if (!experts || !run) {
+        for (QCPColorMap* m : {map_, strip_}) m->data()->clear();
+        bars_->data()->clear();
+        for (QCustomPlot* p : {map_plot_, strip_plot_, load_plot_}) p->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    refreshMap(*run);
+    refreshStrip(*run);
+    refreshLoad(*run);
+}
+
+void ExpertsView::refreshMap(const RunRecord& run) {
+    size_t begin = 0, end = 0;
+    const auto scope = static_cast<Scope>(scope_->currentData().toInt());
+    if (scope == Scope::SelectedToken) {
+        const int s = store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run.tokens().size()) - 1;
+        begin = static_cast<size_t>(std::max(0, s));
+        end = std::min(run.tokens().size(), begin + 1);
+    } else if (scope == Scope::PromptMean) {
+        end = run.n_prompt();
+    } else {
+        begin = run.n_prompt();
+        end = run.tokens().size();
+    }
+    std::vector<double> sum(weights_.size(), 0.0);
+    int count = 0;
+    for (size_t i = begin; i < end; ++i) {
+        const TokenProbe& p = run.tokens()[i].probe;
+        if (p.expert_ids.empty()) continue;
+        for (int l = 0; l < n_layer_; ++l) {
+            for (const ExpertChoice& c : chosen_experts(p, l, n_layer_)) {
+                if (c.id < 0 || c.id >= n_expert_) continue;
+                sum[static_cast<size_t>(l * n_cols_ + c.id)] += c.weight;
+                if (end - begin == 1) ranks_[static_cast<size_t>(l * n_cols_ + c.id)] = c.rank;
+            }
+            if (n_cols_ > n_expert_ && static_cast<int>(p.shared_gate.size()) == n_layer_) {
+                sum[static_cast<size_t>(l * n_cols_ + n_expert_)] += p.shared_gate[static_cast<size_t>(l)];
+            }
+        }
+        ++count;
+    }
+    if (count > 0) {
+        for (size_t k = 0; k < sum.size(); ++k) weights_[k] = sum[k] / count;
+    }
+    map_->data()->setSize(n_cols_, n_layer_);
+    map_->data()->setRange(QCPRange(0, n_cols_ - 1), QCPRange(0, n_layer_ - 1));
+    for (int l = 0; l < n_layer_; ++l) {
+        for (int e = 0; e < n_cols_; ++e) map_->data()->setCell(e, l, weights_[static_cast<size_t>(l * n_cols_ + e)]);
+    }
+    map_->setDataRange(QCPRange(0.0, 1.0)); // weights are probabilities: one scale for every token
+    map_plot_->xAxis->setTicker(whole_ticks(n_cols_, n_cols_ > n_expert_ ? n_expert_ : -1));
+    map_plot_->xAxis->setRange(-0.5, n_cols_ - 0.5);
+    map_plot_->yAxis->setTicker(whole_ticks(n_layer_));
+    map_plot_->yAxis->setRange(-0.5, n_layer_ - 0.5);
+    map_plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ExpertsView::refreshStrip(const RunRecord& run) {
+    const int layer = layer_->value();
+    const int n = static_cast<int>(run.tokens().size());
+    strip_->data()->setSize(std::max(1, n), n_expert_);
+    strip_->data()->setRange(QCPRange(0, std::max(1, n) - 1), QCPRange(0, n_expert_ - 1));
+    for (int t = 0; t < n; ++t) {
+        for (int e = 0; e < n_expert_; ++e) strip_->data()->setCell(t, e, 0.0);
+        for (const ExpertChoice& c : chosen_experts(run.tokens()[static_cast<size_t>(t)].probe, layer, n_layer_)) {
+            if (c.id >= 0 && c.id < n_expert_) strip_->data()->setCell(t, c.id, c.weight);
+        }
+    }
+    strip_->setDataRange(QCPRange(0.0, 1.0));
+    strip_plot_->xAxis->setTicker(whole_ticks(n));
+    strip_plot_->xAxis->setRange(-0.5, n - 0.5);
+    strip_plot_->xAxis->setLabel(tr("token (prompt, then answer): layer %1").arg(layer));
+    strip_plot_->yAxis->setTicker(whole_ticks(n_expert_));
+    strip_plot_->yAxis->setRange(-0.5, n_expert_ - 0.5);
+    strip_plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ExpertsView::refreshLoad(const RunRecord& run) {
+    // Every evaluated position once: the prompt's, then each generated token's but the last (a
+    // generated token's probe is the position that chose it).
+    std::vector<const TokenProbe*> positions;
+    for (size_t i = 0; i < run.tokens().size(); ++i) {
+        if (i == run.n_prompt() && run.n_prompt() > 0) continue; // the last prompt position again
+        positions.push_back(&run.tokens()[i].probe);
+    }
+    const std::vector<int64_t> all = expert_load(positions, n_layer_, n_expert_);
+    const int layer = layer_->value();
+    QVector<double> keys, values;
+    double most = 1.0;
+    for (int e = 0; e < n_expert_; ++e) {
+        load_[static_cast<size_t>(e)] = static_cast<int>(all[static_cast<size_t>(layer * n_expert_ + e)]);
+        keys.push_back(e);
+        values.push_back(load_[static_cast<size_t>(e)]);
+        most = std::max(most, values.back());
+    }
+    bars_->setData(keys, values, true);
+    load_plot_->xAxis->setTicker(whole_ticks(n_expert_));
+    load_plot_->xAxis->setRange(-0.6, n_expert_ - 0.4);
+    QSharedPointer<QCPAxisTickerFixed> counts(new QCPAxisTickerFixed);
+    counts->setTickStep(1.0);
+    counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples); // whole positions only
+    load_plot_->yAxis->setTicker(counts);
+    load_plot_->yAxis->setRange(0, most * 1.1);
+    load_plot_->xAxis->setLabel(tr("expert (layer %1)").arg(layer));
+    load_plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace octo::ui
