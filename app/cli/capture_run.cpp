@@ -13,8 +13,9 @@ Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
     if (!prompt) return prompt.error();
     InstrumentedCallbacks callbacks;
     if (on_token) callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics&) { on_token(e); };
-    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map, *setup.kv,
-                                instrumented_request(settings, prompt->ids), callbacks);
+    InstrumentedRequest request = instrumented_request(settings, prompt->ids);
+    request.expert_map = setup.expert_map ? &*setup.expert_map : nullptr;
+    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map, *setup.kv, request, callbacks);
     if (!run) return run.error();
     return SettingsRun{std::move(prompt.value()), std::move(run.value())};
 }

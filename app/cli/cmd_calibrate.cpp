@@ -11,6 +11,7 @@
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
 #include "engine/instrumentation/calibrated_maps.h"
+#include "engine/instrumentation/head_map_source.h"
 #include "engine/router/head_calibration.h"
 
 namespace octo::cli {
@@ -25,6 +26,7 @@ struct CalibrateOptions {
     std::string backend = "auto";
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
     bool json = false;
+    bool experts = false; // the experts of a mixture of experts instead of the heads
 };
 
 int run_calibrate(const CalibrateOptions& o) {
@@ -44,6 +46,7 @@ int run_calibrate(const CalibrateOptions& o) {
     const Model& model = *opened->model;
     CalibrationOptions options;
     options.precision = o.precision;
+    options.unit = o.experts ? CalibrationUnit::Experts : CalibrationUnit::Heads;
     if (!o.json) {
         options.progress = [](size_t done, size_t total) {
             if (done % 25 == 0 || done == total) std::cerr << "\rprofiling probes " << done << " / " << total << std::flush;
@@ -59,18 +62,27 @@ int run_calibrate(const CalibrateOptions& o) {
                                    {"chance", 1.0 / kSubsystemCount},
                                    {"precision", std::string(precision_name(
                                                      resolve_precision(o.precision, model.params().architecture)))}};
-    auto saved = save_calibrated_map(model, opened->info.path, r->map, report);
+    auto saved = save_calibrated_map(model, opened->info.path, r->map, report, o.experts ? MapKind::Experts : MapKind::Heads);
     if (!saved) return report_error(o.json, saved.error());
     nlohmann::json out = report;
     out["map_path"] = saved.value();
     out["model"] = valid_utf8(opened->info.path);
-    out["head_map"] = r->map.to_json();
+    out[o.experts ? "expert_map" : "head_map"] = r->map.to_json();
+    const ExpertMap verdict{r->map, r->separation, r->null_separation};
+    if (o.experts) out["experts_specialise"] = verdict.specialises();
     if (o.json) {
         print_json(out);
         return kExitOk;
     }
     std::cout << "separation on dev " << r->separation << " (null, shuffled labels: " << r->null_separation
-              << "; chance 0.125)\nmap written to " << saved.value() << '\n';
+              << "; chance 0.125)\n";
+    if (o.experts) {
+        std::cout << (verdict.specialises()
+                          ? "the experts specialise by subsystem on these probes: the map beats the null\n"
+                          : "the experts do not specialise by subsystem on these probes: the map does no better than "
+                            "shuffled labels, so the experts metric says little about subsystems\n");
+    }
+    std::cout << "map written to " << saved.value() << '\n';
     return kExitOk;
 }
 
@@ -88,6 +100,8 @@ void add_calibrate_command(CLI::App& app, CommandRunner& run) {
         ->capture_default_str();
     add_precision_option(*cmd, o->precision, "--precision", " of the profiling runs");
     cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->add_flag("--experts", o->experts,
+                  "Map a mixture of experts' experts (per layer) to subsystems instead of its heads (docs/moe.md)");
     cmd->callback([&run, o] { run = [o] { return run_calibrate(*o); }; });
 }
 

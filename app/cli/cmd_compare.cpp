@@ -83,6 +83,7 @@ Result<VariantRun> run_variant(OpenedModel& setup, const Variant& v, int64_t max
     request.disabled = disabled.value();
     request.ablation_mode = v.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
     request.precision = v.precision;
+    request.expert_map = setup.expert_map ? &*setup.expert_map : nullptr;
     auto run = run_instrumented(*setup.model, *setup.backend, *setup.tokenizer, setup.map, *setup.kv,
                                 request);
     if (!run) return run.error();

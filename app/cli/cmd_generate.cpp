@@ -38,6 +38,7 @@ struct GenerateOptions {
     bool record_attention = false;
     std::vector<std::string> disable_experts; // LAYER:EXPERT
     bool record_router_probs = false;
+    std::string metric; // which metric fills "subsystems" (empty: the model's default)
     std::string save_capture;
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
 };
@@ -91,6 +92,19 @@ int run_generate(const GenerateOptions& o) {
         if (!o.json) std::cout << e.visible_text << std::flush;
     });
     if (!run) return report_error(o.json, run.error());
+    if (!o.metric.empty()) { // every position must have it: the metric was computed for the run
+        const Metric m = parse_metric(o.metric).value_or(Metric::NormShare);
+        const bool computed = !run->run.token_metrics.empty() ? run->run.token_metrics.front().get(m).has_value()
+                                                              : (!run->run.prompt_metrics.empty() && run->run.prompt_metrics.front().get(m).has_value());
+        if (!computed) {
+            const char* why = m == Metric::Experts ? " (needs a mixture of experts calibrated with calibrate --experts)"
+                              : m == Metric::Dla   ? " (needs --attribution dla)"
+                              : m == Metric::Gates ? " (needs a model with its own router)"
+                                                   : "";
+            return report_error(o.json, "--metric " + o.metric + " was not computed for this run" + why, kExitUsage);
+        }
+        run->run.default_metric = m;
+    }
     if (!o.save_capture.empty()) {
         auto capture = capture_of_run(setup.value(), settings, run.value());
         if (!capture) return report_error(o.json, capture.error());
@@ -149,6 +163,9 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
                     "mixture-of-experts models)");
     cmd->add_flag("--record-router-probs", o->record_router_probs,
                   "Record every expert's router probability per layer (\"probs\" in --json's experts)");
+    cmd->add_option("--metric", o->metric,
+                    "The metric that fills \"subsystems\": norm_share, relative, dla, gates or experts (default: the model's)")
+        ->check(CLI::IsMember({"norm_share", "relative", "dla", "gates", "experts"}));
     cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
     add_precision_option(*cmd, o->precision);
     cmd->callback([&run, o, prompt, file] {

@@ -241,6 +241,7 @@ private:
         if (r.has("relative")) m.relative = subsystem_values(r, "relative");
         if (r.has("dla")) m.dla = subsystem_values(r, "dla");
         if (r.has("gates")) m.gates = subsystem_values(r, "gates");
+        if (r.has("experts")) m.experts = subsystem_values(r, "experts");
         return m;
     }
 
@@ -312,7 +313,7 @@ private:
         g.reused_tokens = root_.integer("reused_tokens", 0);
         g.evaluated_tokens = root_.integer("evaluated_tokens", 0);
         c.trace.default_metric = enum_field(root_, "default_metric",
-                                          {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}, metric_name);
+                                          {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates, Metric::Experts}, metric_name);
     }
 
     void decode_kv(Capture& c) {

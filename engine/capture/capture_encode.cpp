@@ -62,7 +62,7 @@ json probe_json(const TokenProbe& p) {
 
 json metrics_json_blobs(const TokenMetrics& m) {
     json out = json::object();
-    for (Metric metric : {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}) {
+    for (Metric metric : kAllMetrics) {
         if (const auto& v = m.get(metric)) out[metric_name(metric)] = f32_blob(*v);
     }
     return out;

@@ -38,8 +38,16 @@ const char* metric_name(Metric metric) {
     case Metric::Relative: return "relative";
     case Metric::Dla: return "dla";
     case Metric::Gates: return "gates";
+    case Metric::Experts: return "experts";
     }
     return "unknown";
+}
+
+std::optional<Metric> parse_metric(std::string_view name) {
+    for (Metric m : kAllMetrics) {
+        if (name == metric_name(m)) return m;
+    }
+    return std::nullopt;
 }
 
 const std::optional<SubsystemValues>& TokenMetrics::get(Metric metric) const {
@@ -47,6 +55,7 @@ const std::optional<SubsystemValues>& TokenMetrics::get(Metric metric) const {
     case Metric::Relative: return relative;
     case Metric::Dla: return dla;
     case Metric::Gates: return gates;
+    case Metric::Experts: return experts;
     case Metric::NormShare: break;
     }
     return norm_share;
@@ -64,15 +73,34 @@ std::vector<float> relative_baseline(std::span<const TokenProbe> prompt_probes) 
 
 nlohmann::json metrics_json(const TokenMetrics& m) {
     nlohmann::json out = nlohmann::json::object();
-    for (Metric metric : {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates}) {
+    for (Metric metric : kAllMetrics) {
         if (m.get(metric)) out[metric_name(metric)] = *m.get(metric);
     }
     return out;
 }
 
+std::optional<SubsystemValues> expert_share(const HeadMap& expert_map, const TokenProbe& probe) {
+    const int64_t n_layer = expert_map.n_layer(), n_expert = expert_map.n_head();
+    if (probe.expert_ids.empty() || n_layer <= 0 || probe.expert_ids.size() % static_cast<size_t>(n_layer) != 0) return std::nullopt;
+    const size_t n_used = probe.expert_ids.size() / static_cast<size_t>(n_layer);
+    std::array<double, kSubsystemCount> sum{};
+    double total = 0.0;
+    for (size_t k = 0; k < probe.expert_ids.size(); ++k) {
+        const int32_t e = probe.expert_ids[k];
+        if (e < 0 || e >= n_expert) return std::nullopt;
+        const double w = probe.expert_weights[k];
+        sum[static_cast<size_t>(expert_map.subsystem_of(static_cast<int64_t>(k / n_used), e))] += w;
+        total += w;
+    }
+    SubsystemValues v{};
+    for (size_t s = 0; s < kSubsystemCount; ++s) v[s] = total > 0 ? static_cast<float>(sum[s] / total) : 0.0f;
+    return v;
+}
+
 Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, std::span<const float> baseline_norms,
-                                   int64_t n_router_groups) {
+                                   int64_t n_router_groups, const HeadMap* expert_map) {
     TokenMetrics m;
+    if (expert_map) m.experts = expert_share(*expert_map, probe);
     if (!probe.head_norms.empty()) {
         auto v = norm_share(map, probe.head_norms);
         if (!v) return v.error();
@@ -130,7 +158,7 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
     std::vector<float> baseline_norms; // the relative metric's: the prompt without BOS
     const int64_t groups = model.weights().n_router_groups;
     const auto metrics_of = [&](const TokenProbe& p) {
-        auto m = token_metrics(map, p, baseline_norms, groups);
+        auto m = token_metrics(map, p, baseline_norms, groups, request.expert_map ? &request.expert_map->map : nullptr);
         if (!m && !metrics_error) metrics_error = m.error();
         return m ? m.value() : TokenMetrics{};
     };

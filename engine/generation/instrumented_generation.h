@@ -17,13 +17,16 @@
 #include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
 #include "engine/instrumentation/head_map.h"
+#include "engine/instrumentation/head_map_source.h"
 #include "engine/instrumentation/subsystem_grouping.h"
 #include "engine/kv/kv_store.h"
 
 namespace octo {
 
-enum class Metric { NormShare, Relative, Dla, Gates };
-const char* metric_name(Metric metric); // "norm_share", "relative", "dla", "gates"
+enum class Metric { NormShare, Relative, Dla, Gates, Experts };
+const char* metric_name(Metric metric); // "norm_share", "relative", "dla", "gates", "experts"
+std::optional<Metric> parse_metric(std::string_view name);
+inline constexpr Metric kAllMetrics[] = {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates, Metric::Experts};
 
 // The metric a run is shown by first: the router's gates on a model that has one, else norm share.
 Metric default_metric(const Model& model);
@@ -34,6 +37,9 @@ struct TokenMetrics {
     std::optional<SubsystemValues> relative;
     std::optional<SubsystemValues> dla;
     std::optional<SubsystemValues> gates;
+    // A mixture of experts with a calibrated expert map (docs/moe.md): each subsystem's share of
+    // the routing weight of the experts mapped to it, summed over layers, normalised to sum 1.
+    std::optional<SubsystemValues> experts;
 
     const std::optional<SubsystemValues>& get(Metric metric) const;
 };
@@ -46,6 +52,7 @@ struct InstrumentedRequest {
     bool record_attention = false; // TokenProbe::attention for every position (no prefix reuse)
     std::vector<ExpertSwitch> disabled_experts; // mixture of experts: left out of the routers' choice
     bool record_router_probs = false;           // TokenProbe::router_probs
+    const ExpertMap* expert_map = nullptr;      // computes the experts metric (null: none)
     int64_t n_ctx = 0;             // 0: the model's
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default (backend/precision.h)
     const std::atomic<bool>* cancel = nullptr;
@@ -87,6 +94,10 @@ nlohmann::json metrics_json(const TokenMetrics& metrics);
 // The metrics of one position from its probe; `baseline_norms` is the relative metric's
 // baseline (empty: relative is not computed).
 Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, std::span<const float> baseline_norms,
-                                   int64_t n_router_groups);
+                                   int64_t n_router_groups, const HeadMap* expert_map = nullptr);
+
+// The experts metric of one position: routing weights summed per subsystem of `expert_map` over
+// every layer, normalised to sum 1; nullopt when the probe has no routing.
+std::optional<SubsystemValues> expert_share(const HeadMap& expert_map, const TokenProbe& probe);
 
 } // namespace octo

@@ -193,6 +193,7 @@ void EngineHost::execute(const RunCommand& c) {
     InstrumentedRequest request = instrumented_request(c.settings, prompt->ids);
     request.precision = precision;
     request.cancel = &cancel_;
+    request.expert_map = l.expert_map ? &*l.expert_map : nullptr;
     InstrumentedCallbacks callbacks;
     callbacks.on_prompt = [&](const std::vector<TokenProbe>& probes, const std::vector<TokenMetrics>& metrics) {
         post(host_event::PromptMeasured{c.id, probes, metrics});

@@ -94,6 +94,8 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     if (!tokenizer) return about_file(path, tokenizer.error());
     auto map = resolve_head_map(*model.value(), options.head_map_file);
     if (!map) return map.error();
+    auto experts = resolve_expert_map(*model.value());
+    if (!experts) return experts.error();
     const KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
     auto kv = KvStore::create(*selected->backend, model.value()->params(), pool);
     if (!kv) return kv.error();
@@ -104,6 +106,8 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     opened.tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
     opened.backend = std::move(selected->backend);
     opened.map = std::move(map.value());
+    opened.expert_map = std::move(experts.value());
+    opened.info.expert_map = opened.expert_map;
     opened.kv = std::move(kv.value());
     return opened;
 }

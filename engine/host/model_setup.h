@@ -19,6 +19,7 @@
 #include "engine/core/result.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/head_map.h"
+#include "engine/instrumentation/head_map_source.h"
 #include "engine/kv/kv_store.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -45,6 +46,7 @@ struct ModelInfo {
     std::string backend;        // e.g. "cpu (avx2, 2 threads)", "cuda (NVIDIA H200)"
     std::string backend_note;   // why "auto" did not take CUDA (empty when it did, or for cpu)
     std::optional<HeadMap> head_map;
+    std::optional<ExpertMap> expert_map; // a mixture of experts' calibrated expert → subsystem map
     int32_t kv_block_size = 0;
     int32_t kv_blocks = 0;
     // What the architecture does beyond the llama block (architecture_features: "GELU gated FFN",
@@ -70,6 +72,7 @@ struct OpenedModel {
     std::unique_ptr<Tokenizer> tokenizer;
     std::unique_ptr<Backend> backend;
     HeadMap map = HeadMap::make_default(1, 1);
+    std::optional<ExpertMap> expert_map; // calibrate --experts (docs/moe.md); none: no experts metric
     std::unique_ptr<KvStore> kv;
     ModelInfo info;
 };

@@ -28,4 +28,23 @@ Result<HeadMap> resolve_head_map(const Model& model, const std::string& map_file
     return HeadMap::make_default(p.n_layer, p.n_head);
 }
 
+Result<std::optional<ExpertMap>> resolve_expert_map(const Model& model) {
+    const ModelParams& p = model.params();
+    if (p.n_expert == 0) return std::optional<ExpertMap>();
+    const auto path = find_calibrated_map(model, MapKind::Experts);
+    if (!path) return std::optional<ExpertMap>();
+    std::ifstream in(*path);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto map = HeadMap::parse(text.str(), p.n_layer, p.n_expert, HeadMapSource::Calibrated, *path);
+    if (!map) return make_error(map.error().code, "calibrated expert map " + *path + ": " + map.error().message);
+    ExpertMap out{std::move(map.value())};
+    const nlohmann::json report = calibration_report(*path);
+    if (report.is_object()) {
+        out.separation = report.value("separation", 0.0);
+        out.null_separation = report.value("null_separation", 0.0);
+    }
+    return std::optional<ExpertMap>(std::move(out));
+}
+
 } // namespace octo

@@ -3,6 +3,7 @@
 // a map calibrated for this model file (calibrated_maps.h); else the default contiguous blocks.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "engine/core/result.h"
@@ -17,5 +18,22 @@ inline constexpr const char* kHeadMapKey = "octoscope.head_map";
 // Errors name the file or the metadata key: an unreadable or invalid map is never replaced by
 // the default silently.
 Result<HeadMap> resolve_head_map(const Model& model, const std::string& map_file = {});
+
+// A mixture of experts' calibrated expert → subsystem map (calibrate --experts, docs/moe.md) and
+// how well it separated the probes, against its shuffled-label null.
+struct ExpertMap {
+    HeadMap map; // "heads" are the experts of each layer
+    double separation = 0.0;
+    double null_separation = 0.0;
+
+    // Whether the experts specialise by subsystem on the probe set: the map separates the dev
+    // probes clearly better than a map made from shuffled labels (by 0.05 or more, and above
+    // chance, 1/8).
+    bool specialises() const { return separation >= null_separation + 0.05 && separation > 1.0 / 8; }
+};
+
+// The calibrated expert map of this model, if one was saved; errors for a saved map that does not
+// fit the model (never silently dropped).
+Result<std::optional<ExpertMap>> resolve_expert_map(const Model& model);
 
 } // namespace octo

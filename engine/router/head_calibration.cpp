@@ -56,15 +56,16 @@ HeadStats head_stats(std::span<const std::vector<float>> profiles, std::span<con
 Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                                       std::span<const Probe> probes, const CalibrationOptions& options,
                                                       size_t progress_offset, size_t progress_total) {
+    const bool experts = options.unit == CalibrationUnit::Experts;
     SessionOptions o;
-    o.instrument.head_norms = true;
+    o.instrument.head_norms = !experts;
     o.cancel = options.cancel;
     o.precision = options.precision;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
     Session& s = *session.value();
     const ModelParams& p = model.params();
-    const auto n_heads = static_cast<size_t>(p.n_layer * p.n_head);
+    const auto n_heads = static_cast<size_t>(p.n_layer * (experts ? p.n_expert : p.n_head));
     std::vector<std::vector<float>> out;
     for (size_t i = 0; i < probes.size(); ++i) {
         PromptSpec spec;
@@ -85,7 +86,15 @@ Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backen
         std::vector<double> sum(n_heads, 0.0);
         const size_t first = probes_all.size() > 1 ? 1 : 0; // without BOS
         for (size_t t = first; t < probes_all.size(); ++t) {
-            for (size_t j = 0; j < n_heads; ++j) sum[j] += probes_all[t].head_norms[j];
+            const TokenProbe& probe = probes_all[t];
+            if (!experts) {
+                for (size_t j = 0; j < n_heads; ++j) sum[j] += probe.head_norms[j];
+                continue;
+            }
+            const size_t n_used = probe.expert_ids.size() / static_cast<size_t>(p.n_layer);
+            for (size_t k = 0; k < probe.expert_ids.size(); ++k) { // [n_layer][n_used] → [n_layer][n_expert]
+                sum[k / n_used * static_cast<size_t>(p.n_expert) + static_cast<size_t>(probe.expert_ids[k])] += probe.expert_weights[k];
+            }
         }
         std::vector<float> profile(n_heads);
         const auto n = static_cast<double>(probes_all.size() - first);
@@ -155,6 +164,10 @@ Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backen
                                              std::span<const Probe> train, std::span<const Probe> dev,
                                              const CalibrationOptions& options) {
     if (train.empty() || dev.empty()) return make_error(ErrorCode::InvalidArgument, "calibration needs train and dev probes");
+    const bool experts = options.unit == CalibrationUnit::Experts;
+    if (experts && model.params().n_expert == 0) {
+        return make_error(ErrorCode::InvalidArgument, "the model has no experts to calibrate (it is not a mixture of experts)");
+    }
     const size_t total = train.size() + dev.size();
     auto train_profiles = head_profiles(model, backend, tokenizer, train, options, 0, total);
     if (!train_profiles) return train_profiles.error();
@@ -177,13 +190,14 @@ Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backen
         return make_error(ErrorCode::InvalidArgument, "the model's vocabulary cannot encode the probes");
     }
     const ModelParams& mp = model.params();
+    const int64_t n_units = experts ? mp.n_expert : mp.n_head;
     CalibrationResult r;
-    r.map = assign_from_profiles(*train_profiles, train_labels, mp.n_layer, mp.n_head);
+    r.map = assign_from_profiles(*train_profiles, train_labels, mp.n_layer, n_units);
     r.separation = separation_score(r.map, *train_profiles, train_labels, *dev_profiles, dev_labels);
     std::vector<int> shuffled = train_labels; // the null: labels that carry no information
     std::mt19937_64 rng(options.null_seed);
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
-    const HeadMap null_map = assign_from_profiles(*train_profiles, shuffled, mp.n_layer, mp.n_head);
+    const HeadMap null_map = assign_from_profiles(*train_profiles, shuffled, mp.n_layer, n_units);
     r.null_separation = separation_score(null_map, *train_profiles, shuffled, *dev_profiles, dev_labels);
     r.n_train = train_labels.size();
     r.n_dev = dev_labels.size();

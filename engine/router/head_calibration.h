@@ -7,6 +7,10 @@
 //    the eight subsystems.
 // 3. Assignment: per layer, heads to subsystems with the default map's counts (H/8 each, the
 //    first H mod 8 one more), maximising total affinity (balanced_assignment.h).
+// The same steps calibrate a mixture of experts' experts (CalibrationUnit::Experts, docs/moe.md):
+// a probe's profile is then each expert's routing weight averaged over its positions without BOS
+// (0 where not chosen), and the map assigns the experts of each layer to subsystems.
+//
 // 4. Separation (dev split): each dev probe's profile, standardised per head with the train
 //    statistics, averaged over each subsystem's assigned heads; the fraction of dev probes whose
 //    largest average is their own label. The same score for a map calibrated on shuffled train
@@ -37,15 +41,20 @@ struct CalibrationResult {
     size_t n_dev = 0;
 };
 
+// What a map assigns to subsystems: the heads of each layer, or its experts.
+enum class CalibrationUnit { Heads, Experts };
+
 struct CalibrationOptions {
+    CalibrationUnit unit = CalibrationUnit::Heads;
     uint64_t null_seed = 1;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(size_t done, size_t total)> progress; // probes profiled
     std::optional<Precision> precision = std::nullopt; // of the profiling runs; nullopt: the model's default
 };
 
-// Head profiles of the probes, [n_probes][n_layer * n_head]; empty for a probe whose text the
-// vocabulary cannot encode (calibrate_head_map leaves those out and counts only the rest).
+// Profiles of the probes, [n_probes][n_layer * n_head] (or n_expert per layer with
+// CalibrationUnit::Experts); empty for a probe whose text the vocabulary cannot encode
+// (calibrate_head_map leaves those out and counts only the rest).
 Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                                       std::span<const Probe> probes, const CalibrationOptions& options,
                                                       size_t progress_offset = 0, size_t progress_total = 0);
@@ -60,6 +69,7 @@ double separation_score(const HeadMap& map, std::span<const std::vector<float>> 
                         std::span<const int> train_labels, std::span<const std::vector<float>> dev_profiles,
                         std::span<const int> dev_labels);
 
+// InvalidArgument for CalibrationUnit::Experts on a model without experts.
 Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                              std::span<const Probe> train, std::span<const Probe> dev,
                                              const CalibrationOptions& options);

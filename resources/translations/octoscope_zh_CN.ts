@@ -128,6 +128,10 @@
         <source>shared</source>
         <translation>共享</translation>
     </message>
+    <message>
+        <source>experts: each subsystem&apos;s share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts calibrated with octoscope-cli calibrate --experts)</source>
+        <translation>experts：校准的专家映射分配给各子系统的专家所得路由权重的占比（用 octoscope-cli calibrate --experts 校准过的混合专家模型）</translation>
+    </message>
 </context>
 <context>
     <name>Subsystem</name>
@@ -886,6 +890,14 @@ Pick the model file?</source>
     <message>
         <source>positions</source>
         <translation>位置数</translation>
+    </message>
+    <message>
+        <source>Expert map: separation %1 against %2 with shuffled labels — on the probe set these experts do specialise by subsystem (the experts metric).</source>
+        <translation>专家映射：区分度 %1，打乱标签时为 %2——在探针集上这些专家确实按子系统分工（experts 指标）。</translation>
+    </message>
+    <message>
+        <source>Expert map: separation %1 against %2 with shuffled labels — these experts do not specialise by subsystem; the experts metric says little about subsystems.</source>
+        <translation>专家映射：区分度 %1，打乱标签时为 %2——这些专家并不按子系统分工；experts 指标几乎说明不了子系统。</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "engine/capture/capture_io.h"
 #include "engine/model/synthetic_model.h"
@@ -154,6 +156,68 @@ TEST_F(CliExperts, CapturesKeepTheRoutingAndReplayComparesIt) {
     const auto text = run_cli({"replay", capture});
     EXPECT_NE(text.out.find("position 1 (prompt first) chose other experts"), std::string::npos) << text.out;
     std::remove(capture.c_str());
+}
+
+// calibrate --experts maps each layer's experts to subsystems on a probe set (one expert per
+// subsystem here: 8 experts), says whether they beat the shuffled-label null, and later runs fill
+// the experts metric from it.
+TEST_F(CliExperts, CalibratedExpertsFeedTheExpertsMetric) {
+    const std::string dir = temp_path("experts-probes");
+    std::filesystem::create_directories(dir);
+    const char* ids[] = {"rte-a", "rte-b", "rte-c", "rte-d", "rte-e", "rte-f", "rte-g", "rte-h"};
+    std::ofstream train(dir + "/train.jsonl"), dev(dir + "/dev.jsonl");
+    for (int s = 0; s < 8; ++s) {
+        for (int i = 0; i < 3; ++i) {
+            train << "{\"text\": \"probe " << s << " number " << i << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
+        }
+        dev << "{\"text\": \"dev probe " << s << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
+    }
+    train.close();
+    dev.close();
+    const auto before = generate({"--metric", "experts"});
+    EXPECT_EQ(before.exit_status, 2);
+    EXPECT_NE(before.json()["error"].get<std::string>().find("calibrate --experts"), std::string::npos);
+
+    auto run = run_cli({"calibrate", "--experts", "--model", model_, "--train", dir + "/train.jsonl", "--dev",
+                        dir + "/dev.jsonl", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    const auto j = run.json();
+    EXPECT_EQ(j["n_train"], 24);
+    EXPECT_NE(j["map_path"].get<std::string>().find(".experts.json"), std::string::npos);
+    const auto& layers = j["expert_map"]["layers"];
+    ASSERT_EQ(layers.size(), static_cast<size_t>(kLayers));
+    for (const auto& layer : layers) { // 8 experts, 8 subsystems: one each
+        ASSERT_EQ(layer.size(), static_cast<size_t>(kExperts));
+        std::set<std::string> seen;
+        for (const auto& id : layer) seen.insert(id.get<std::string>());
+        EXPECT_EQ(seen.size(), 8u);
+    }
+    const double separation = j["separation"], null_separation = j["null_separation"];
+    EXPECT_EQ(j["experts_specialise"], separation >= null_separation + 0.05 && separation > 0.125);
+    const auto text = run_cli({"calibrate", "--experts", "--model", model_, "--train", dir + "/train.jsonl", "--dev",
+                               dir + "/dev.jsonl"});
+    EXPECT_NE(text.out.find(j["experts_specialise"].get<bool>() ? "the experts specialise" : "the experts do not specialise"),
+              std::string::npos)
+        << text.out;
+
+    // The experts metric: each subsystem's share of the routing weight of its experts.
+    const auto gen = generate({"--metric", "experts"});
+    ASSERT_EQ(gen.exit_status, 0) << gen.err;
+    const auto g = gen.json();
+    EXPECT_EQ(g["metric"], "experts");
+    for (const auto& t : g["tokens"]) {
+        std::map<std::string, double> share;
+        double total = 0.0;
+        for (int l = 0; l < kLayers; ++l) {
+            for (const auto& c : t["experts"][l]["chosen"]) {
+                share[layers[l][c["id"].get<size_t>()].get<std::string>()] += c["weight"].get<double>();
+                total += c["weight"].get<double>();
+            }
+        }
+        ASSERT_EQ(t["subsystems"], t["metrics"]["experts"]);
+        for (int s = 0; s < 8; ++s) EXPECT_NEAR(t["subsystems"][s].get<double>(), share[ids[s]] / total, 1e-6) << ids[s];
+    }
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace

@@ -30,6 +30,9 @@ QString metric_tooltip(Metric m) {
                            "chosen token (needs DLA on)");
     case Metric::Gates:
         return QObject::tr("gates: the model's own router gates per head group (models with a router, like octet)");
+    case Metric::Experts:
+        return QObject::tr("experts: each subsystem's share of the routing weight of the experts a calibrated expert map "
+                           "assigns to it (mixtures of experts calibrated with octoscope-cli calibrate --experts)");
     }
     return {};
 }
@@ -129,6 +132,7 @@ void SwitchesPanel::syncMetrics() {
     const bool router = store_.model() && store_.model()->has_router;
     std::vector<Metric> metrics = {Metric::NormShare, Metric::Relative, Metric::Dla};
     if (router) metrics.insert(metrics.begin(), Metric::Gates);
+    if (store_.model() && store_.model()->expert_map) metrics.push_back(Metric::Experts);
     for (Metric m : metrics) {
         metric_->addItem(QString::fromUtf8(metric_name(m)), static_cast<int>(m));
         metric_->setItemData(metric_->count() - 1, metric_tooltip(m), Qt::ToolTipRole);

@@ -8,7 +8,7 @@ namespace octo::ui {
 
 namespace {
 
-constexpr Metric kMetrics[] = {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates};
+constexpr auto& kMetrics = kAllMetrics;
 
 // Reads the fields of one JSON object, remembering the first one that is missing or mistyped.
 class Reader {

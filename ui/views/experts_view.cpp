@@ -81,9 +81,13 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
     auto* controls = new QHBoxLayout;
     controls->addWidget(scope_, 1);
     controls->addWidget(layer_);
+    verdict_ = new QLabel(this);
+    verdict_->setWordWrap(true);
+    verdict_->setObjectName(QStringLiteral("expertMapVerdict"));
     auto* plots_layout = new QVBoxLayout(plots);
     plots_layout->setContentsMargins(0, 0, 0, 0);
     plots_layout->addLayout(controls);
+    plots_layout->addWidget(verdict_);
     plots_layout->addWidget(tabs_, 1);
     stack_ = new QStackedWidget(this);
     stack_->addWidget(plots);
@@ -113,6 +117,8 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
     });
     refresh();
 }
+
+QString ExpertsView::verdict() const { return verdict_->isVisibleTo(this) ? verdict_->text() : QString(); }
 
 bool ExpertsView::showsExperts() const { return stack_->currentIndex() == 0; }
 
@@ -168,6 +174,20 @@ void ExpertsView::refresh() {
     ranks_.assign(weights_.size(), -1);
     load_.assign(static_cast<size_t>(n_expert_), 0);
     layer_->setRange(0, std::max(0, n_layer_ - 1));
+    // The calibrated expert map's null test, said plainly (docs/moe.md).
+    if (experts && model->expert_map) {
+        const ExpertMap& m = *model->expert_map;
+        verdict_->setText(m.specialises()
+                              ? tr("Expert map: separation %1 against %2 with shuffled labels — on the probe set these "
+                                   "experts do specialise by subsystem (the experts metric).")
+                                    .arg(m.separation, 0, 'f', 2)
+                                    .arg(m.null_separation, 0, 'f', 2)
+                              : tr("Expert map: separation %1 against %2 with shuffled labels — these experts do not "
+                                   "specialise by subsystem; the experts metric says little about subsystems.")
+                                    .arg(m.separation, 0, 'f', 2)
+                                    .arg(m.null_separation, 0, 'f', 2));
+    }
+    verdict_->setVisible(experts && model->expert_map.has_value());
     if (!experts || !run) {
         for (QCPColorMap* m : {map_, strip_}) m->data()->clear();
         bars_->data()->clear();

@@ -44,6 +44,8 @@ public:
     // The hover text of a layers × experts cell (empty outside).
     QString cellText(int layer, int expert) const;
     QTabWidget* tabs() const { return tabs_; }
+    // What the panel says about the calibrated expert → subsystem map (empty: none).
+    QString verdict() const;
     bool showsExperts() const; // false: the "no experts" note of a dense model
 
 signals:
@@ -60,6 +62,7 @@ private:
     RunStore& store_;
     QStackedWidget* stack_;   // the plots, or the "no experts" note
     QLabel* none_;
+    QLabel* verdict_;
     QTabWidget* tabs_;
     QComboBox* scope_;
     QSpinBox* layer_;
