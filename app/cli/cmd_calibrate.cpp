@@ -78,7 +78,9 @@ int run_calibrate(const CalibrateOptions& o) {
               << "; chance 0.125)\n";
     if (o.experts) {
         std::cout << (verdict.specialises()
-                          ? "the experts specialise by subsystem on these probes: the map beats the null\n"
+                          ? "the experts specialise by subsystem on these probes: the routing tells the subsystems apart "
+                            "better than shuffled labels (which the probes' surface tokens alone can do: a router with "
+                            "random weights passes too)\n"
                           : "the experts do not specialise by subsystem on these probes: the map does no better than "
                             "shuffled labels, so the experts metric says little about subsystems\n");
     }

@@ -39,6 +39,7 @@ struct GenerateOptions {
     std::vector<std::string> disable_experts; // LAYER:EXPERT
     bool record_router_probs = false;
     std::string metric; // which metric fills "subsystems" (empty: the model's default)
+    std::string disable_target = "heads"; // what --disable switches off: heads or experts
     std::string save_capture;
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
 };
@@ -57,6 +58,7 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
     s.sampling = o.sampling;
     s.disabled = disabled;
     s.ablation_mode = o.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
+    s.switch_target = o.disable_target == "experts" ? SwitchTarget::Experts : SwitchTarget::Heads;
     s.dla = o.attribution == "dla";
     s.record_attention = o.record_attention;
     s.disabled_experts = std::move(experts);
@@ -117,7 +119,7 @@ int run_generate(const GenerateOptions& o) {
     const ModelParams& params = setup->model->params();
     print_json(run_json(run->prompt, run->run,
                         {*setup->tokenizer, setup->map, *setup->backend, disabled.value(), o.ablation, o.record_attention,
-                         experts, params.n_layer, params.n_expert}));
+                         experts, params.n_layer, params.n_expert, o.disable_target}));
     return kExitOk;
 }
 
@@ -153,6 +155,10 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--disable", o->disable, "Ablate these subsystems, e.g. rte-c,rte-f");
     cmd->add_option("--ablation", o->ablation, "How disabled heads are replaced: zero or mean")
         ->check(CLI::IsMember({"zero", "mean"}))->capture_default_str();
+    cmd->add_option("--disable-target", o->disable_target,
+                    "What --disable switches off: heads (their attention output), or experts (those a calibrated expert "
+                    "map gives each subsystem; mixtures of experts after calibrate --experts)")
+        ->check(CLI::IsMember({"heads", "experts"}))->capture_default_str();
     cmd->add_option("--head-map", o->head_map, "Head → subsystem map file (JSON, docs/instrumentation.md)");
     cmd->add_option("--attribution", o->attribution, "Also compute direct logit attribution: dla")
         ->check(CLI::IsMember({"dla"}));

@@ -27,6 +27,7 @@ struct RunJsonContext {
     std::vector<ExpertSwitch> disabled_experts = {};
     int64_t n_layer = 0;  // the model's (routing per layer)
     int64_t n_expert = 0; // 0: a dense model (no routing fields)
+    std::string target = "heads"; // what the subsystem switches switched off: heads or experts
 };
 
 nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run, const RunJsonContext& context);

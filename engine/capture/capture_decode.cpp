@@ -153,6 +153,7 @@ private:
                 s.disabled_experts.push_back(e.value());
             }
             s.record_router_probs = r.boolean("record_router_probs");
+            s.switch_target = enum_field(r, "switch_target", {SwitchTarget::Heads, SwitchTarget::Experts}, switch_target_name);
         }
         s.n_ctx = r.integer("n_ctx", 0, kMaxId);
         s.threads = static_cast<int32_t>(r.integer("threads", 0, kMaxDim));

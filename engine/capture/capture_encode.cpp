@@ -41,6 +41,7 @@ json settings_json(const RunSpec& s) {
             {"record_attention", s.record_attention},
             {"disabled_experts", expert_switches},
             {"record_router_probs", s.record_router_probs},
+            {"switch_target", switch_target_name(s.switch_target)},
             {"n_ctx", s.n_ctx},
             {"threads", s.threads},
             {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}};

@@ -43,6 +43,8 @@ const char* metric_name(Metric metric) {
     return "unknown";
 }
 
+const char* switch_target_name(SwitchTarget target) { return target == SwitchTarget::Experts ? "experts" : "heads"; }
+
 std::optional<Metric> parse_metric(std::string_view name) {
     for (Metric m : kAllMetrics) {
         if (name == metric_name(m)) return m;
@@ -137,17 +139,32 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
     o.instrument.attention = request.record_attention;
     o.instrument.router_probs = request.record_router_probs;
     const ModelParams& params = model.params();
-    auto experts = ablate_experts(request.disabled_experts, params.n_layer, params.n_expert, params.n_expert_used);
+    std::vector<ExpertSwitch> expert_switches = request.disabled_experts;
+    std::array<bool, kSubsystemCount> disabled_heads = request.disabled;
+    if (request.switch_target == SwitchTarget::Experts) { // the subsystems' experts instead of their heads
+        if (!request.expert_map) {
+            return make_error(ErrorCode::InvalidArgument, "switching subsystems' experts off needs an expert map "
+                                                          "(octoscope-cli calibrate --experts)");
+        }
+        const HeadMap& m = request.expert_map->map;
+        for (int64_t l = 0; l < m.n_layer(); ++l) {
+            for (int64_t e = 0; e < m.n_head(); ++e) {
+                if (request.disabled[static_cast<size_t>(m.subsystem_of(l, e))]) expert_switches.push_back({l, e});
+            }
+        }
+        disabled_heads = {};
+    }
+    auto experts = ablate_experts(expert_switches, params.n_layer, params.n_expert, params.n_expert_used);
     if (!experts) return experts.error();
     o.experts = std::move(experts.value());
     std::vector<float> baseline;
-    const bool any_disabled = std::find(request.disabled.begin(), request.disabled.end(), true) != request.disabled.end();
+    const bool any_disabled = std::find(disabled_heads.begin(), disabled_heads.end(), true) != disabled_heads.end();
     if (any_disabled && request.ablation_mode == AblationMode::Mean) {
         auto mean = mean_baseline(model, backend, kv, request);
         if (!mean) return mean.error();
         baseline = std::move(mean.value());
     }
-    o.ablation = ablate_subsystems(map, request.disabled, request.ablation_mode, std::move(baseline));
+    o.ablation = ablate_subsystems(map, disabled_heads, request.ablation_mode, std::move(baseline));
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
 

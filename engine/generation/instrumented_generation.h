@@ -44,9 +44,15 @@ struct TokenMetrics {
     const std::optional<SubsystemValues>& get(Metric metric) const;
 };
 
+// What disabling a subsystem switches off: its heads (under the head map), or on a mixture of
+// experts with a calibrated expert map the experts that map assigns to it (docs/moe.md).
+enum class SwitchTarget { Heads, Experts };
+const char* switch_target_name(SwitchTarget target); // "heads", "experts"
+
 struct InstrumentedRequest {
     GenerateRequest generate;
     std::array<bool, kSubsystemCount> disabled = {}; // subsystems to ablate, rte-a first
+    SwitchTarget switch_target = SwitchTarget::Heads;
     AblationMode ablation_mode = AblationMode::Zero;
     bool dla = false;              // compute the dla metric (one more projection per layer)
     bool record_attention = false; // TokenProbe::attention for every position (no prefix reuse)
@@ -77,8 +83,8 @@ struct InstrumentedCallbacks {
 };
 
 // Runs `request` on `model` with `map`, in the shared pool `kv` (prefix reuse across runs).
-// Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt
-// or an expert switch the model does not have.
+// Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt,
+// an expert switch the model does not have, or switches on experts without an expert map.
 // request.generate.on_prompt is not used (callbacks.on_prompt takes its place).
 Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                             const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,

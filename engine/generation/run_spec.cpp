@@ -23,6 +23,7 @@ InstrumentedRequest instrumented_request(const RunSpec& s, std::vector<int32_t> 
     request.dla = s.dla;
     request.record_attention = s.record_attention;
     request.disabled_experts = s.disabled_experts;
+    request.switch_target = s.switch_target;
     request.record_router_probs = s.record_router_probs;
     request.precision = s.precision;
     return request;

@@ -36,6 +36,7 @@ struct RunSpec {
     std::array<bool, kSubsystemCount> disabled = {}; // ablated subsystems, rte-a first
     AblationMode ablation_mode = AblationMode::Zero;
     std::vector<ExpertSwitch> disabled_experts;  // experts left out of the routers' choice (MoE models)
+    SwitchTarget switch_target = SwitchTarget::Heads; // what `disabled` switches off: heads, or the experts an expert map gives each subsystem
     // What is measured beyond head norms (always on).
     bool dla = false;
     bool record_attention = true;

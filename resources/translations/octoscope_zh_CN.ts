@@ -892,12 +892,12 @@ Pick the model file?</source>
         <translation>位置数</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels — on the probe set these experts do specialise by subsystem (the experts metric).</source>
-        <translation>专家映射：区分度 %1，打乱标签时为 %2——在探针集上这些专家确实按子系统分工（experts 指标）。</translation>
+        <source>Expert map: separation %1 against %2 with shuffled labels — the routing tells the probe set&apos;s subsystems apart. That can come from the probes&apos; surface tokens (digits, code) as much as from a function: try prompts of your own.</source>
+        <translation>专家映射：区分度 %1，打乱标签时为 %2——路由能区分探针集的各子系统。这既可能来自功能，也可能只来自探针的表层词元（数字、代码）：请用你自己的提示词检验。</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels — these experts do not specialise by subsystem; the experts metric says little about subsystems.</source>
-        <translation>专家映射：区分度 %1，打乱标签时为 %2——这些专家并不按子系统分工；experts 指标几乎说明不了子系统。</translation>
+        <source>Expert map: separation %1 against %2 with shuffled labels — the routing does not tell the probe set&apos;s subsystems apart; the experts metric says little about subsystems.</source>
+        <translation>专家映射：区分度 %1，打乱标签时为 %2——路由无法区分探针集的各子系统；experts 指标几乎说明不了子系统。</translation>
     </message>
 </context>
 <context>
@@ -1635,6 +1635,18 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Not layer:expert, left out of the run: %1</source>
         <translation>不是 层:专家 格式，未用于运行：%1</translation>
+    </message>
+    <message>
+        <source>Switches turn off heads</source>
+        <translation>开关关闭注意力头</translation>
+    </message>
+    <message>
+        <source>Switches turn off experts</source>
+        <translation>开关关闭专家</translation>
+    </message>
+    <message>
+        <source>What an unchecked subsystem turns off in the next run: its heads, or the experts the calibrated expert map gives it in every layer</source>
+        <translation>取消勾选的子系统在下次运行中关闭什么：它的注意力头，或校准的专家映射在每一层分配给它的专家</translation>
     </message>
 </context>
 <context>

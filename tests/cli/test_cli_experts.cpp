@@ -217,6 +217,24 @@ TEST_F(CliExperts, CalibratedExpertsFeedTheExpertsMetric) {
         ASSERT_EQ(t["subsystems"], t["metrics"]["experts"]);
         for (int s = 0; s < 8; ++s) EXPECT_NEAR(t["subsystems"][s].get<double>(), share[ids[s]] / total, 1e-6) << ids[s];
     }
+
+    // The subsystem switches on experts: rte-c's experts (one per layer) are never chosen, its
+    // heads keep running.
+    const auto off = generate({"--disable", "rte-c", "--disable-target", "experts"});
+    ASSERT_EQ(off.exit_status, 0) << off.err;
+    const auto o = off.json();
+    EXPECT_EQ(o["ablation"]["target"], "experts");
+    for (int l = 0; l < kLayers; ++l) {
+        for (int e = 0; e < kExperts; ++e) {
+            if (layers[l][e] == "rte-c") {
+                EXPECT_EQ(o["expert_load"]["layers"][l][e], 0) << l << ":" << e;
+            }
+        }
+    }
+    EXPECT_GT(o["tokens"][0]["metrics"]["norm_share"][2].get<double>(), 0.0);
+    const auto heads = generate({"--disable", "rte-c"}).json();
+    EXPECT_EQ(heads["ablation"]["target"], "heads");
+    EXPECT_EQ(heads["tokens"][0]["metrics"]["norm_share"][2].get<double>(), 0.0);
     std::filesystem::remove_all(dir);
 }
 

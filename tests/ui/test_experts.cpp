@@ -2,6 +2,8 @@
 // experts strip and load are the engine's routing of the run shown; a dense model gets a note
 // instead; leaving an expert out from the switches reruns without it; the token tooltip lists the
 // experts per layer.
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -19,6 +21,7 @@
 #include "engine/inference/session.h"
 #include "engine/instrumentation/expert_routing.h"
 #include "engine/model/model.h"
+#include "engine/instrumentation/calibrated_maps.h"
 #include "engine/model/synthetic_model.h"
 #include "tests/ui/window_parts.h"
 #include "ui/controllers/run_controller.h"
@@ -40,6 +43,7 @@ private slots:
     void panelShowsTheEnginesRouting();
     void denseModelHasANote();
     void leavingAnExpertOutReruns();
+    void expertMapVerdictAndSwitchTarget(); // last: it leaves an expert map for the model
 
 private:
     QString writeModel(const QString& name, const SyntheticModelSpec& spec);
@@ -192,6 +196,40 @@ void TestExperts::leavingAnExpertOutReruns() {
     part<SwitchesPanel>(w)->expertsField()->setText(QStringLiteral("*:%1, nine").arg(busiest));
     QVERIFY(part<SwitchesPanel>(w)->expertsField()->toolTip().contains(QStringLiteral("nine")));
     QCOMPARE(w.runs().editorSpec().disabled_experts, (std::vector<ExpertSwitch>{{-1, busiest}}));
+}
+
+// With a calibrated expert map (here the default assignment, saved as calibration writes it, with
+// a separation no better than its null) the panel says plainly that the routing does not tell the
+// subsystems apart,
+// the metric box offers "experts", and the switches can turn a subsystem's experts off.
+void TestExperts::expertMapVerdictAndSwitchTarget() {
+    qputenv("XDG_DATA_HOME", dir_.filePath(QStringLiteral("data")).toUtf8());
+    {
+        auto model = Model::load(moe_.toStdString()).value();
+        const nlohmann::json report = {{"separation", 0.125}, {"null_separation", 0.14}};
+        QVERIFY(save_calibrated_map(*model, moe_.toStdString(), HeadMap::make_default(3, 8), report, MapKind::Experts));
+    }
+    MainWindow w;
+    w.show();
+    QVERIFY(loadAndRun(w, moe_, QStringLiteral("abc d"), 3));
+    const QString verdict = part<ExpertsView>(w)->verdict();
+    QVERIFY2(verdict.contains(QStringLiteral("does not tell")), qPrintable(verdict));
+    QVERIFY(part<SwitchesPanel>(w)->metricBox()->findText(QStringLiteral("experts")) >= 0);
+    QComboBox* target = part<SwitchesPanel>(w)->targetBox();
+    QVERIFY(target->isVisibleTo(part<SwitchesPanel>(w)));
+    target->setCurrentIndex(target->findData(static_cast<int>(SwitchTarget::Experts)));
+    part<SwitchesPanel>(w)->toggle(0)->setChecked(false); // rte-a: expert 0 of every layer under the default map
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().rerun();
+    QVERIFY(settled.wait(60000));
+    const RunRecord* run = w.store().current();
+    QVERIFY(run && run->state == RunState::Finished);
+    QCOMPARE(run->trace.spec.switch_target, SwitchTarget::Experts);
+    for (int l = 0; l < 3; ++l) {
+        part<ExpertsView>(w)->setLayer(l);
+        QCOMPARE(part<ExpertsView>(w)->load(0), 0);
+    }
+    qunsetenv("XDG_DATA_HOME");
 }
 
 QTEST_MAIN(TestExperts)

@@ -105,8 +105,15 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
         experts_->setStyleSheet(bad.isEmpty() ? QString() : QStringLiteral("QLineEdit { color: #c0392b; }"));
         experts_->setToolTip(bad.isEmpty() ? QString() : tr("Not layer:expert, left out of the run: %1").arg(bad.join(QStringLiteral(", "))));
     });
+    target_ = new QComboBox(this);
+    target_->setObjectName(QStringLiteral("switchTarget"));
+    target_->addItem(tr("Switches turn off heads"), static_cast<int>(SwitchTarget::Heads));
+    target_->addItem(tr("Switches turn off experts"), static_cast<int>(SwitchTarget::Experts));
+    target_->setToolTip(tr("What an unchecked subsystem turns off in the next run: its heads, or the experts the "
+                           "calibrated expert map gives it in every layer"));
     grid->addWidget(experts_label_, row + 2, 0);
     grid->addWidget(experts_, row + 2, 1);
+    grid->addWidget(target_, row + 3, 0, 1, 2);
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncExperts);
     syncMetrics();
     syncExperts();
@@ -117,6 +124,9 @@ void SwitchesPanel::syncExperts() {
     experts_label_->setVisible(experts);
     experts_->setVisible(experts);
     if (!experts) experts_->clear();
+    const bool mapped = experts && store_.model()->expert_map.has_value();
+    target_->setVisible(mapped);
+    if (!mapped) target_->setCurrentIndex(0);
 }
 
 void SwitchesPanel::addExpertSwitch(const ExpertSwitch& expert) {
@@ -144,6 +154,7 @@ void SwitchesPanel::apply(RunSpec& s) const {
     for (int k = 0; k < kSubsystemCount; ++k) s.disabled[static_cast<size_t>(k)] = !toggles_[static_cast<size_t>(k)]->isChecked();
     s.ablation_mode = static_cast<AblationMode>(mode_->currentData().toInt());
     s.disabled_experts = parse_switches(experts_->text());
+    s.switch_target = static_cast<SwitchTarget>(target_->currentData().toInt());
 }
 
 void SwitchesPanel::restore(const RunSpec& s) {
@@ -152,6 +163,7 @@ void SwitchesPanel::restore(const RunSpec& s) {
     QStringList experts;
     for (const ExpertSwitch& e : s.disabled_experts) experts.push_back(QString::fromStdString(expert_switch_text(e)));
     experts_->setText(experts.join(QStringLiteral(", ")));
+    target_->setCurrentIndex(target_->findData(static_cast<int>(s.switch_target)));
 }
 
 } // namespace octo::ui

@@ -30,6 +30,7 @@ public:
     QCheckBox* toggle(int subsystem) const { return toggles_[static_cast<size_t>(subsystem)]; }
     QComboBox* metricBox() const { return metric_; }
     QLineEdit* expertsField() const { return experts_; }
+    QComboBox* targetBox() const { return target_; }
     // Adds "L:E" (or "*:E" for layer -1) to the experts left out, unless it is there.
     void addExpertSwitch(const ExpertSwitch& expert);
 
@@ -46,6 +47,7 @@ private:
     QComboBox* metric_;
     QLabel* experts_label_;
     QLineEdit* experts_;
+    QComboBox* target_; // what the switches turn off: heads, or (with an expert map) experts
 };
 
 } // namespace octo::ui

@@ -178,12 +178,13 @@ void ExpertsView::refresh() {
     if (experts && model->expert_map) {
         const ExpertMap& m = *model->expert_map;
         verdict_->setText(m.specialises()
-                              ? tr("Expert map: separation %1 against %2 with shuffled labels — on the probe set these "
-                                   "experts do specialise by subsystem (the experts metric).")
+                              ? tr("Expert map: separation %1 against %2 with shuffled labels — the routing tells the probe "
+                                   "set's subsystems apart. That can come from the probes' surface tokens (digits, code) as "
+                                   "much as from a function: try prompts of your own.")
                                     .arg(m.separation, 0, 'f', 2)
                                     .arg(m.null_separation, 0, 'f', 2)
-                              : tr("Expert map: separation %1 against %2 with shuffled labels — these experts do not "
-                                   "specialise by subsystem; the experts metric says little about subsystems.")
+                              : tr("Expert map: separation %1 against %2 with shuffled labels — the routing does not tell "
+                                   "the probe set's subsystems apart; the experts metric says little about subsystems.")
                                     .arg(m.separation, 0, 'f', 2)
                                     .arg(m.null_separation, 0, 'f', 2));
     }
