@@ -215,6 +215,8 @@ void TestExperts::expertMapVerdictAndSwitchTarget() {
     const QString verdict = part<ExpertsView>(w)->verdict();
     QVERIFY2(verdict.contains(QStringLiteral("does not tell")), qPrintable(verdict));
     QVERIFY(part<SwitchesPanel>(w)->metricBox()->findText(QStringLiteral("experts")) >= 0);
+    QCOMPARE(part<ExpertsView>(w)->subsystemOf(1, 3), 3); // the default assignment: expert e → subsystem e
+    QCOMPARE(part<ExpertsView>(w)->subsystemOf(3, 0), -1); // no layer 3
     QComboBox* target = part<SwitchesPanel>(w)->targetBox();
     QVERIFY(target->isVisibleTo(part<SwitchesPanel>(w)));
     target->setCurrentIndex(target->findData(static_cast<int>(SwitchTarget::Experts)));

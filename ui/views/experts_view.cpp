@@ -17,6 +17,7 @@
 #include "engine/instrumentation/expert_routing.h"
 #include "ui/session/run_store.h"
 #include "ui/support/plot_style.h"
+#include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
 
@@ -65,6 +66,13 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
     bars_ = new QCPBars(load_plot_->xAxis, load_plot_->yAxis);
     bars_->setBrush(palette().color(QPalette::Highlight));
     bars_->setPen(Qt::NoPen);
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        auto* bars = new QCPBars(load_plot_->xAxis, load_plot_->yAxis);
+        bars->setBrush(subsystem_color(s));
+        bars->setPen(Qt::NoPen);
+        bars->setName(subsystem_id(s));
+        subsystem_bars_.push_back(bars);
+    }
     load_plot_->xAxis->setLabel(tr("expert"));
     load_plot_->yAxis->setLabel(tr("positions"));
 
@@ -116,6 +124,12 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
         menu.exec(map_plot_->mapToGlobal(pos));
     });
     refresh();
+}
+
+int ExpertsView::subsystemOf(int layer, int expert) const {
+    const auto& model = store_.shown_model();
+    if (!model || !model->expert_map || layer < 0 || expert < 0 || layer >= n_layer_ || expert >= n_expert_) return -1;
+    return model->expert_map->map.subsystem_of(layer, expert);
 }
 
 QString ExpertsView::verdict() const { return verdict_->isVisibleTo(this) ? verdict_->text() : QString(); }
@@ -192,6 +206,8 @@ void ExpertsView::refresh() {
     if (!experts || !run) {
         for (QCPColorMap* m : {map_, strip_}) m->data()->clear();
         bars_->data()->clear();
+        for (QCPBars* b : subsystem_bars_) b->data()->clear();
+        map_plot_->clearItems();
         for (QCustomPlot* p : {map_plot_, strip_plot_, load_plot_}) p->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -239,6 +255,16 @@ void ExpertsView::refreshMap(const RunRecord& run) {
         for (int e = 0; e < n_cols_; ++e) map_->data()->setCell(e, l, weights_[static_cast<size_t>(l * n_cols_ + e)]);
     }
     map_->setDataRange(QCPRange(0.0, 1.0)); // weights are probabilities: one scale for every token
+    map_plot_->clearItems();
+    for (int l = 0; l < n_layer_ && subsystemOf(0, 0) >= 0; ++l) { // the map's subsystem of each expert
+        for (int e = 0; e < n_expert_; ++e) {
+            auto* mark = new QCPItemRect(map_plot_);
+            mark->topLeft->setCoords(e - 0.5, l + 0.5);
+            mark->bottomRight->setCoords(e - 0.32, l - 0.5);
+            mark->setPen(Qt::NoPen);
+            mark->setBrush(subsystem_color(subsystemOf(l, e)));
+        }
+    }
     map_plot_->xAxis->setTicker(whole_ticks(n_cols_, n_cols_ > n_expert_ ? n_expert_ : -1));
     map_plot_->xAxis->setRange(-0.5, n_cols_ - 0.5);
     map_plot_->yAxis->setTicker(whole_ticks(n_layer_));
@@ -261,7 +287,12 @@ void ExpertsView::refreshStrip(const RunRecord& run) {
     strip_plot_->xAxis->setTicker(whole_ticks(n));
     strip_plot_->xAxis->setRange(-0.5, n - 0.5);
     strip_plot_->xAxis->setLabel(tr("token (prompt, then answer): layer %1").arg(layer));
-    strip_plot_->yAxis->setTicker(whole_ticks(n_expert_));
+    QSharedPointer<QCPAxisTickerText> experts = whole_ticks(n_expert_);
+    if (subsystemOf(layer, 0) >= 0 && n_expert_ <= 16) { // "3 rte-c": the map's subsystem of each
+        experts->clear();
+        for (int e = 0; e < n_expert_; ++e) experts->addTick(e, QStringLiteral("%1 %2").arg(e).arg(subsystem_id(subsystemOf(layer, e))));
+    }
+    strip_plot_->yAxis->setTicker(experts);
     strip_plot_->yAxis->setRange(-0.5, n_expert_ - 0.5);
     strip_plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -284,7 +315,17 @@ void ExpertsView::refreshLoad(const RunRecord& run) {
         values.push_back(load_[static_cast<size_t>(e)]);
         most = std::max(most, values.back());
     }
-    bars_->setData(keys, values, true);
+    const bool mapped = subsystemOf(layer, 0) >= 0;
+    bars_->setData(mapped ? QVector<double>() : keys, mapped ? QVector<double>() : values, true);
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        QVector<double> k, v;
+        for (int e = 0; mapped && e < n_expert_; ++e) {
+            if (subsystemOf(layer, e) != s) continue;
+            k.push_back(e);
+            v.push_back(values[e]);
+        }
+        subsystem_bars_[static_cast<size_t>(s)]->setData(k, v, true);
+    }
     load_plot_->xAxis->setTicker(whole_ticks(n_expert_));
     load_plot_->xAxis->setRange(-0.6, n_expert_ - 0.4);
     QSharedPointer<QCPAxisTickerFixed> counts(new QCPAxisTickerFixed);

@@ -5,6 +5,8 @@
 //                     qwen2moe's shared expert is the last column, its sigmoid gate;
 //   Tokens × experts  for one layer, every position of the run against every expert;
 //   Load              for one layer, how many positions chose each expert (prompt and answer).
+// With a calibrated expert map each expert is marked in its subsystem's colour: a strip on the
+// left of its map cell, its name beside the strip's expert, its load bar.
 // Hovering a cell says layer, expert, weight and rank. A dense model says it has no experts.
 #pragma once
 
@@ -46,6 +48,8 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     // What the panel says about the calibrated expert → subsystem map (empty: none).
     QString verdict() const;
+    // The subsystem the expert map gives (layer, expert), or -1 without a map.
+    int subsystemOf(int layer, int expert) const;
     bool showsExperts() const; // false: the "no experts" note of a dense model
 
 signals:
@@ -71,7 +75,8 @@ private:
     QCustomPlot* strip_plot_;
     QCPColorMap* strip_;
     QCustomPlot* load_plot_;
-    QCPBars* bars_;
+    QCPBars* bars_;                      // without an expert map
+    std::vector<QCPBars*> subsystem_bars_; // [8] with one: each expert's bar in its subsystem's colour
     int n_layer_ = 0, n_expert_ = 0, n_cols_ = 0; // n_cols_: experts, plus the shared one
     std::vector<double> weights_;                  // [n_layer][n_cols] shown
     std::vector<int> ranks_;                       // [n_layer][n_cols] rank at the selected token (-1: not chosen)
