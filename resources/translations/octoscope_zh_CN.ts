@@ -796,18 +796,6 @@ Pick the model file?</source>
 <context>
     <name>octo::ui::ExpertsView</name>
     <message>
-        <source>Selected token</source>
-        <translation>所选词元</translation>
-    </message>
-    <message>
-        <source>Mean over the prompt</source>
-        <translation>提示词上的均值</translation>
-    </message>
-    <message>
-        <source>Mean over the answer</source>
-        <translation>回答上的均值</translation>
-    </message>
-    <message>
         <source>Which positions the layers × experts weights come from</source>
         <translation>层 × 专家权重取自哪些位置</translation>
     </message>
@@ -902,18 +890,6 @@ Pick the model file?</source>
 </context>
 <context>
     <name>octo::ui::HeadHeatmapView</name>
-    <message>
-        <source>Selected token</source>
-        <translation>所选词元</translation>
-    </message>
-    <message>
-        <source>Mean over the prompt</source>
-        <translation>提示词上的均值</translation>
-    </message>
-    <message>
-        <source>Mean over the answer</source>
-        <translation>回答上的均值</translation>
-    </message>
     <message>
         <source>Which positions the layer × head values come from</source>
         <translation>层 × 注意力头数值取自哪些位置</translation>
@@ -1716,6 +1692,21 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>generated token</source>
         <translation>生成的词元</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::TokenScope</name>
+    <message>
+        <source>Selected token</source>
+        <translation>所选词元</translation>
+    </message>
+    <message>
+        <source>Mean over the prompt</source>
+        <translation>提示词上的均值</translation>
+    </message>
+    <message>
+        <source>Mean over the answer</source>
+        <translation>回答上的均值</translation>
     </message>
 </context>
 <context>

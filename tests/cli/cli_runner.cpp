@@ -62,4 +62,15 @@ CliRun run_cli(const std::vector<std::string>& args) {
     return run;
 }
 
+void write_probe_files(const std::string& dir) {
+    const char* ids[] = {"rte-a", "rte-b", "rte-c", "rte-d", "rte-e", "rte-f", "rte-g", "rte-h"};
+    std::ofstream train(dir + "/train.jsonl"), dev(dir + "/dev.jsonl");
+    for (int s = 0; s < 8; ++s) {
+        for (int i = 0; i < 3; ++i) {
+            train << "{\"text\": \"probe " << s << " number " << i << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
+        }
+        dev << "{\"text\": \"dev probe " << s << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
+    }
+}
+
 } // namespace octo::test

@@ -21,4 +21,9 @@ CliRun run_cli(const std::vector<std::string>& args);
 // A fresh file path in the temporary folder (the file is not created).
 std::string temp_path(const std::string& name);
 
+// Labelled probe files for calibrate in `dir` (ASCII: synthetic vocabularies have no other
+// characters): train.jsonl with 3 probes per subsystem ("probe S number I"), dev.jsonl with one
+// ("dev probe S").
+void write_probe_files(const std::string& dir);
+
 } // namespace octo::test

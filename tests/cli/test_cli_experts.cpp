@@ -165,15 +165,7 @@ TEST_F(CliExperts, CalibratedExpertsFeedTheExpertsMetric) {
     const std::string dir = temp_path("experts-probes");
     std::filesystem::create_directories(dir);
     const char* ids[] = {"rte-a", "rte-b", "rte-c", "rte-d", "rte-e", "rte-f", "rte-g", "rte-h"};
-    std::ofstream train(dir + "/train.jsonl"), dev(dir + "/dev.jsonl");
-    for (int s = 0; s < 8; ++s) {
-        for (int i = 0; i < 3; ++i) {
-            train << "{\"text\": \"probe " << s << " number " << i << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
-        }
-        dev << "{\"text\": \"dev probe " << s << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
-    }
-    train.close();
-    dev.close();
+    octo::test::write_probe_files(dir);
     const auto before = generate({"--metric", "experts"});
     EXPECT_EQ(before.exit_status, 2);
     EXPECT_NE(before.json()["error"].get<std::string>().find("calibrate --experts"), std::string::npos);

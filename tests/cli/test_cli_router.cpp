@@ -86,17 +86,7 @@ TEST(CliCalibrate, WritesAMapThatLaterRunsUse) {
         auto bytes = octo::make_synthetic_model(spec).value();
         std::ofstream(model, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     }
-    // A few probes per subsystem (ASCII: the synthetic vocabulary has no other characters).
-    const char* ids[] = {"rte-a", "rte-b", "rte-c", "rte-d", "rte-e", "rte-f", "rte-g", "rte-h"};
-    std::ofstream train(dir + "/train.jsonl"), dev(dir + "/dev.jsonl");
-    for (int s = 0; s < 8; ++s) {
-        for (int i = 0; i < 3; ++i) {
-            train << "{\"text\": \"probe " << s << " number " << i << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
-        }
-        dev << "{\"text\": \"dev probe " << s << "\", \"lang\": \"en\", \"label\": \"" << ids[s] << "\"}\n";
-    }
-    train.close();
-    dev.close();
+    octo::test::write_probe_files(dir);
     auto run = run_cli({"calibrate", "--model", model, "--train", dir + "/train.jsonl", "--dev", dir + "/dev.jsonl", "--json"});
     ASSERT_EQ(run.exit_status, 0) << run.err;
     auto j = run.json();

@@ -161,7 +161,7 @@ void TestCaptures::roundTripRestoresEveryView() {
     a.store().set_note(run.id, 2, QStringLiteral("the prompt's third token"));
     a.store().set_note(run.id, static_cast<int>(run.n_prompt()), QStringLiteral("first generated: 第一"));
     a.store().select_token(static_cast<int>(run.n_prompt() + 1));
-    part<HeadHeatmapView>(a)->setScope(HeatmapScope::SelectedToken);
+    part<HeadHeatmapView>(a)->setScope(TokenScope::SelectedToken);
     QTest::qWait(2 * AdvisorPanel::kDebounceMs); // the prompt's findings are in
     QVERIFY(save_as(a, file));
 
@@ -202,11 +202,11 @@ void TestCaptures::roundTripRestoresEveryView() {
     QCOMPARE(b.findChild<LatencyView*>()->summary(), a.findChild<LatencyView*>()->summary());
     // The heatmap of the same selected token, and of the generated mean.
     b.store().select_token(static_cast<int>(run.n_prompt() + 1));
-    part<HeadHeatmapView>(b)->setScope(HeatmapScope::SelectedToken);
+    part<HeadHeatmapView>(b)->setScope(TokenScope::SelectedToken);
     QVERIFY(same_cells(heatmap_cells(*part<HeadHeatmapView>(b)), heatmap_cells(*part<HeadHeatmapView>(a))));
     QVERIFY(!std::isnan(part<HeadHeatmapView>(b)->cell(0, 0)));
-    part<HeadHeatmapView>(a)->setScope(HeatmapScope::AnswerMean);
-    part<HeadHeatmapView>(b)->setScope(HeatmapScope::AnswerMean);
+    part<HeadHeatmapView>(a)->setScope(TokenScope::AnswerMean);
+    part<HeadHeatmapView>(b)->setScope(TokenScope::AnswerMean);
     QVERIFY(same_cells(heatmap_cells(*part<HeadHeatmapView>(b)), heatmap_cells(*part<HeadHeatmapView>(a))));
     QVERIFY(!std::isnan(part<HeadHeatmapView>(b)->cell(15, 7)));
     // Router and advisor as they were, and the prompt back in the editor.
@@ -436,7 +436,7 @@ void TestCaptures::scrubberMovesEveryView() {
     QVERIFY(runAndWait(w, settings(QStringLiteral("转成JSON：name=林静，password=m88"), 5)));
     const RunRecord& run = *w.store().current();
     QCOMPARE(run.n_generated(), size_t(5)); // the steps below walk up to n_prompt + 3
-    part<HeadHeatmapView>(w)->setScope(HeatmapScope::SelectedToken);
+    part<HeadHeatmapView>(w)->setScope(TokenScope::SelectedToken);
     w.store().set_metric(Metric::NormShare); // the heatmap shows head norms
     TimelineScrubber* timeline = part<TimelineScrubber>(w);
     QCOMPARE(timeline->slider()->maximum(), static_cast<int>(run.tokens().size()) - 1);

@@ -108,7 +108,7 @@ void TestExperts::panelShowsTheEnginesRouting() {
     QVERIFY(session->eval(prompt));
     const TokenProbe& want = session->probes()[3];
     w.store().select_token(3);
-    view->setScope(ExpertsView::Scope::SelectedToken);
+    view->setScope(TokenScope::SelectedToken);
     const int n_layer = 3, n_expert = 8;
     for (int l = 0; l < n_layer; ++l) {
         std::vector<double> expected(n_expert, 0.0);
@@ -122,14 +122,14 @@ void TestExperts::panelShowsTheEnginesRouting() {
     QVERIFY(view->cellText(0, n_expert).contains(QStringLiteral("shared expert")));
 
     // The prompt mean averages those maps over the prompt's positions.
-    view->setScope(ExpertsView::Scope::PromptMean);
+    view->setScope(TokenScope::PromptMean);
     double sum = 0.0;
-    for (size_t i = 0; i < run->n_prompt(); ++i) {
+    for (size_t i = 1; i < run->n_prompt(); ++i) { // without BOS
         for (const ExpertChoice& c : chosen_experts(session->probes()[i], 1, n_layer)) {
             if (c.id == 2) sum += c.weight;
         }
     }
-    QCOMPARE(view->cell(1, 2), sum / static_cast<double>(run->n_prompt()));
+    QCOMPARE(view->cell(1, 2), sum / static_cast<double>(run->n_prompt() - 1));
 
     // The load of layer 2: every evaluated position once.
     view->setLayer(2);

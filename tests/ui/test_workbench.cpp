@@ -158,7 +158,7 @@ void TestWorkbench::heatmapCellsAreTheEnginesValues() {
     QVERIFY(run && run->n_prompt() >= 3);
     const int token = 2; // a prompt token: its own position's values
     w.store().select_token(token);
-    part<HeadHeatmapView>(w)->setScope(HeatmapScope::SelectedToken);
+    part<HeadHeatmapView>(w)->setScope(TokenScope::SelectedToken);
 
     // The engine's values for that position, from a session of its own.
     auto model = Model::load(model_.toStdString()).value();

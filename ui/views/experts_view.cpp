@@ -46,11 +46,7 @@ QCustomPlot* new_plot(QWidget* parent, const char* name) {
 } // namespace
 
 ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
-    scope_ = new QComboBox(this);
-    scope_->addItem(tr("Selected token"), static_cast<int>(Scope::SelectedToken));
-    scope_->addItem(tr("Mean over the prompt"), static_cast<int>(Scope::PromptMean));
-    scope_->addItem(tr("Mean over the answer"), static_cast<int>(Scope::AnswerMean));
-    scope_->setToolTip(tr("Which positions the layers × experts weights come from"));
+    scope_ = new_scope_box(this, tr("Which positions the layers × experts weights come from"));
     layer_ = new QSpinBox(this);
     layer_->setPrefix(tr("layer "));
     layer_->setToolTip(tr("The layer of the tokens × experts strip and of the load"));
@@ -136,7 +132,7 @@ QString ExpertsView::verdict() const { return verdict_->isVisibleTo(this) ? verd
 
 bool ExpertsView::showsExperts() const { return stack_->currentIndex() == 0; }
 
-void ExpertsView::setScope(Scope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }
+void ExpertsView::setScope(TokenScope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }
 
 void ExpertsView::setLayer(int layer) { layer_->setValue(layer); }
 
@@ -153,13 +149,13 @@ QString ExpertsView::cellText(int layer, int expert) const {
     const double w = cell(layer, expert);
     if (std::isnan(w)) return {};
     const bool shared = expert == n_expert_;
-    const auto scope = static_cast<Scope>(scope_->currentData().toInt());
+    const auto scope = static_cast<TokenScope>(scope_->currentData().toInt());
     QString text = shared ? tr("layer %1, shared expert: gate %2").arg(layer).arg(w, 0, 'f', 3)
                           : tr("layer %1, expert %2: weight %3").arg(layer).arg(expert).arg(w, 0, 'f', 3);
-    if (scope == Scope::SelectedToken && !shared) {
+    if (scope == TokenScope::SelectedToken && !shared) {
         const int rank = ranks_[static_cast<size_t>(layer * n_cols_ + expert)];
         text += rank >= 0 ? tr(", rank %1 of the chosen").arg(rank + 1) : tr(", not chosen");
-    } else if (scope != Scope::SelectedToken) {
+    } else if (scope != TokenScope::SelectedToken) {
         text += tr(" (mean)");
     }
     return text;
@@ -217,18 +213,7 @@ void ExpertsView::refresh() {
 }
 
 void ExpertsView::refreshMap(const RunRecord& run) {
-    size_t begin = 0, end = 0;
-    const auto scope = static_cast<Scope>(scope_->currentData().toInt());
-    if (scope == Scope::SelectedToken) {
-        const int s = store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run.tokens().size()) - 1;
-        begin = static_cast<size_t>(std::max(0, s));
-        end = std::min(run.tokens().size(), begin + 1);
-    } else if (scope == Scope::PromptMean) {
-        end = run.n_prompt();
-    } else {
-        begin = run.n_prompt();
-        end = run.tokens().size();
-    }
+    const auto [begin, end] = token_range(static_cast<TokenScope>(scope_->currentData().toInt()), run, store_.selected_token());
     std::vector<double> sum(weights_.size(), 0.0);
     int count = 0;
     for (size_t i = begin; i < end; ++i) {

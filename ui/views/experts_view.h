@@ -1,7 +1,7 @@
 // A mixture of experts' routing (docs/moe.md), read from the run's trace: which experts each
 // position chose in each layer and with what weight. Three tabs:
 //   Layers × experts  the weight of every expert in every layer — for the selected token, or
-//                     averaged over the prompt or the answer (0 where an expert was not chosen);
+//                     averaged over the prompt (without BOS) or the answer (0 where not chosen);
 //                     qwen2moe's shared expert is the last column, its sigmoid gate;
 //   Tokens × experts  for one layer, every position of the run against every expert;
 //   Load              for one layer, how many positions chose each expert (prompt and answer).
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/generation/run_trace.h"
+#include "ui/views/token_scope.h"
 
 class QComboBox;
 class QCustomPlot;
@@ -33,11 +34,9 @@ struct RunRecord;
 class ExpertsView : public QWidget {
     Q_OBJECT
 public:
-    enum class Scope { SelectedToken, PromptMean, AnswerMean };
-
     explicit ExpertsView(RunStore& store, QWidget* parent = nullptr);
 
-    void setScope(Scope scope);
+    void setScope(TokenScope scope);
     void setLayer(int layer); // the layer of the tokens × experts strip and of the load
     // What the layers × experts map shows at (layer, expert): the weight, NaN outside.
     double cell(int layer, int expert) const;

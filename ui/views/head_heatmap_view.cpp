@@ -13,11 +13,7 @@
 namespace octo::ui {
 
 HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
-    scope_ = new QComboBox(this);
-    scope_->addItem(tr("Selected token"), static_cast<int>(HeatmapScope::SelectedToken));
-    scope_->addItem(tr("Mean over the prompt"), static_cast<int>(HeatmapScope::PromptMean));
-    scope_->addItem(tr("Mean over the answer"), static_cast<int>(HeatmapScope::AnswerMean));
-    scope_->setToolTip(tr("Which positions the layer × head values come from"));
+    scope_ = new_scope_box(this, tr("Which positions the layer × head values come from"));
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("headHeatmapPlot"));
     apply_palette(*plot_);
@@ -35,7 +31,7 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
     connect(&store_, &RunStore::tokensAppended, this, &HeadHeatmapView::refresh);
 }
 
-void HeadHeatmapView::setScope(HeatmapScope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }
+void HeadHeatmapView::setScope(TokenScope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }
 
 double HeadHeatmapView::cell(int layer, int head) const {
     if (layer < 0 || head < 0 || layer >= n_layer_ || head >= n_head_) return std::numeric_limits<double>::quiet_NaN();
@@ -79,19 +75,7 @@ void HeadHeatmapView::refresh() {
     }
     n_layer_ = static_cast<int>(model->n_layer);
     n_head_ = static_cast<int>(model->n_head);
-    size_t begin = 0, end = 0;
-    const auto scope = static_cast<HeatmapScope>(scope_->currentData().toInt());
-    if (scope == HeatmapScope::SelectedToken) {
-        const int s = store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens().size()) - 1;
-        begin = static_cast<size_t>(std::max(0, s));
-        end = std::min(run->tokens().size(), begin + 1);
-    } else if (scope == HeatmapScope::PromptMean) {
-        begin = std::min<size_t>(1, run->n_prompt()); // BOS excluded
-        end = run->n_prompt();
-    } else {
-        begin = run->n_prompt();
-        end = run->tokens().size();
-    }
+    const auto [begin, end] = token_range(static_cast<TokenScope>(scope_->currentData().toInt()), *run, store_.selected_token());
     values_.assign(static_cast<size_t>(n_layer_ * n_head_), std::numeric_limits<double>::quiet_NaN());
     std::vector<double> sum(values_.size(), 0.0);
     int count = 0;

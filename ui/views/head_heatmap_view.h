@@ -10,6 +10,7 @@
 
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_trace.h"
+#include "ui/views/token_scope.h"
 
 class QComboBox;
 class QCustomPlot;
@@ -19,14 +20,12 @@ namespace octo::ui {
 
 class RunStore;
 
-enum class HeatmapScope { SelectedToken, PromptMean, AnswerMean };
-
 class HeadHeatmapView : public QWidget {
     Q_OBJECT
 public:
     explicit HeadHeatmapView(RunStore& store, QWidget* parent = nullptr);
 
-    void setScope(HeatmapScope scope);
+    void setScope(TokenScope scope);
     // The value shown at (layer, head); NaN when the cell is empty.
     double cell(int layer, int head) const;
     QCustomPlot* plot() const { return plot_; }
