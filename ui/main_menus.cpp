@@ -96,6 +96,7 @@ void MainMenus::buildRun() {
 void MainMenus::buildModel() {
     QMenu* model = window_.menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Calibrate Head Map…"), &window_, &MainWindow::calibrateHeadMap);
+    model->addAction(tr("Calibrate &Experts…"), &window_, &MainWindow::calibrateExperts);
     backend_ = new BackendMenu(model);
     connect(backend_, &BackendMenu::changed, this, [this] {
         if (const auto& m = window_.store().model()) window_.openModel(QString::fromStdString(m->path));

@@ -136,6 +136,8 @@ void MainWindow::loadResources(const QString& resource_dir) {
 
 void MainWindow::calibrateHeadMap() { models_->calibrate(resource_dir_); }
 
+void MainWindow::calibrateExperts() { models_->calibrate(resource_dir_, CalibrationUnit::Experts); }
+
 void MainWindow::openModel(const QString& path) { models_->open(path); }
 
 void MainWindow::saveSettings() {

@@ -61,6 +61,8 @@ public:
     void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
     void calibrateHeadMap();
+    // Calibrates a mixture of experts' expert → subsystem map the same way (docs/moe.md).
+    void calibrateExperts();
 
     // Autosaves the prompt and session and, after a crash, offers to restore them
     // (ui/session/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not

@@ -59,10 +59,10 @@ void EngineHost::drop_queued_runs() {
     });
 }
 
-void EngineHost::calibrate(const std::string& train_probes, const std::string& dev_probes) {
+void EngineHost::calibrate(const std::string& train_probes, const std::string& dev_probes, CalibrationUnit unit) {
     {
         std::lock_guard lock(mutex_);
-        queue_.push_back(CalibrateCommand{train_probes, dev_probes});
+        queue_.push_back(CalibrateCommand{train_probes, dev_probes, unit});
     }
     wake_.notify_all();
 }
@@ -163,6 +163,7 @@ void EngineHost::execute(const CalibrateCommand& c) {
     if (!dev) return post(host_event::CalibrationFailed{dev.error()});
     CalibrationOptions options;
     options.cancel = &cancel_;
+    options.unit = c.unit;
     options.progress = [this](size_t done, size_t total) {
         if (done % 8 == 0 || done == total) post(host_event::CalibrationProgress{done, total});
     };
@@ -171,8 +172,16 @@ void EngineHost::execute(const CalibrateCommand& c) {
     const nlohmann::json report = {{"n_train", r->n_train}, {"n_dev", r->n_dev}, {"separation", r->separation},
                                    {"null_separation", r->null_separation},
                                    {"precision", std::string(precision_name(l.info.default_precision))}};
-    auto saved = save_calibrated_map(*l.model, l.info.path, r->map, report);
+    const bool experts = c.unit == CalibrationUnit::Experts;
+    auto saved = save_calibrated_map(*l.model, l.info.path, r->map, report, experts ? MapKind::Experts : MapKind::Heads);
     if (!saved) return post(host_event::CalibrationFailed{saved.error()});
+    if (experts) { // runs from now on compute the experts metric from it
+        auto active = resolve_expert_map(*l.model);
+        if (!active) return post(host_event::CalibrationFailed{active.error()});
+        l.expert_map = active.value();
+        l.info.expert_map = active.value();
+        return post(host_event::CalibrationDone{r->separation, r->null_separation, saved.value(), l.map, active.value()});
+    }
     auto active = resolve_head_map(*l.model); // precedence: the model's own map, then this one
     if (!active) return post(host_event::CalibrationFailed{active.error()});
     l.map = active.value();

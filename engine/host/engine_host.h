@@ -31,6 +31,7 @@
 #include "engine/host/model_setup.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
+#include "engine/router/head_calibration.h"
 #include "engine/sampling/sampler_config.h"
 
 namespace octo {
@@ -60,7 +61,15 @@ struct RunDropped { uint64_t run_id = 0; };
 struct CalibrationProgress { size_t done = 0; size_t total = 0; };
 // A calibrated head map was measured and stored; `active` is the map runs now use (a map in the
 // GGUF metadata keeps precedence over a calibrated one).
-struct CalibrationDone { double separation = 0.0; double null_separation = 0.0; std::string map_path; HeadMap active; };
+// For an expert calibration (docs/moe.md) `active` stays the head map and `experts` holds the
+// expert map runs now use.
+struct CalibrationDone {
+    double separation = 0.0;
+    double null_separation = 0.0;
+    std::string map_path;
+    HeadMap active;
+    std::optional<ExpertMap> experts = std::nullopt;
+};
 struct CalibrationFailed { Error error; };
 } // namespace host_event
 
@@ -86,8 +95,10 @@ public:
     // `replace_queued` is false (the second run of an A/B pair, the samples of a consistency
     // run); returns its id.
     uint64_t run(const RunSpec& settings, bool replace_queued = true);
-    // Queues a head-map calibration of the loaded model on these probe files (docs/router.md).
-    void calibrate(const std::string& train_probes, const std::string& dev_probes);
+    // Queues a head-map calibration of the loaded model on these probe files (docs/router.md), or
+    // with CalibrationUnit::Experts of a mixture of experts' expert map (docs/moe.md).
+    void calibrate(const std::string& train_probes, const std::string& dev_probes,
+                   CalibrationUnit unit = CalibrationUnit::Heads);
     // Stops what is running now (a run, load or calibration); queued commands stay queued.
     void cancel();
     // Every staged event, oldest first.
@@ -98,7 +109,7 @@ public:
 private:
     struct LoadCommand { std::string path; std::string backend; };
     struct RunCommand { uint64_t id; RunSpec settings; };
-    struct CalibrateCommand { std::string train; std::string dev; };
+    struct CalibrateCommand { std::string train; std::string dev; CalibrationUnit unit = CalibrationUnit::Heads; };
     using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand>;
 
     void worker();

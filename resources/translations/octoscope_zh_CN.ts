@@ -129,8 +129,8 @@
         <translation>共享</translation>
     </message>
     <message>
-        <source>experts: each subsystem&apos;s share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts calibrated with octoscope-cli calibrate --experts)</source>
-        <translation>experts：校准的专家映射分配给各子系统的专家所得路由权重的占比（用 octoscope-cli calibrate --experts 校准过的混合专家模型）</translation>
+        <source>experts: each subsystem&apos;s share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts after Model → Calibrate Experts or octoscope-cli calibrate --experts)</source>
+        <translation>experts：校准的专家映射分配给各子系统的专家所得路由权重的占比（混合专家模型，需先“模型 → 校准专家”或 octoscope-cli calibrate --experts）</translation>
     </message>
 </context>
 <context>
@@ -1257,6 +1257,10 @@ Precision: %2</source>
         <source>&amp;Experts and Subsystems…</source>
         <translation>专家与子系统(&amp;E)…</translation>
     </message>
+    <message>
+        <source>Calibrate &amp;Experts…</source>
+        <translation>校准专家(&amp;E)…</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::MainWindow</name>
@@ -1314,6 +1318,18 @@ The previous model stays loaded.</source>
     <message>
         <source>Measuring every head on the labelled probe set…</source>
         <translation>正在用带标签的探针集测量每个注意力头…</translation>
+    </message>
+    <message>
+        <source>This model has no experts to calibrate (it is not a mixture of experts)</source>
+        <translation>此模型没有可校准的专家（它不是混合专家模型）</translation>
+    </message>
+    <message>
+        <source>Calibrating experts</source>
+        <translation>正在校准专家</translation>
+    </message>
+    <message>
+        <source>Routing the labelled probe set through every expert…</source>
+        <translation>正在让带标签的探针集经过每个专家的路由…</translation>
     </message>
 </context>
 <context>
@@ -1522,6 +1538,18 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Head map calibrated: separation %1 on dev (null %2, chance 0.125); stored in %3. Active map: %4.</source>
         <translation>注意力头映射已校准：开发集上的区分度 %1（零假设 %2，随机 0.125）；已保存到 %3。当前映射：%4。</translation>
+    </message>
+    <message>
+        <source>Experts calibrated: separation %1 on dev (null %2, chance 0.125); stored in %3. %4</source>
+        <translation>专家已校准：开发集区分度 %1（零假设 %2，随机 0.125）；保存在 %3。%4</translation>
+    </message>
+    <message>
+        <source>The routing tells the probe set&apos;s subsystems apart.</source>
+        <translation>路由能区分探针集的各子系统。</translation>
+    </message>
+    <message>
+        <source>The routing does not tell the probe set&apos;s subsystems apart.</source>
+        <translation>路由无法区分探针集的各子系统。</translation>
     </message>
 </context>
 <context>

@@ -43,6 +43,7 @@ private slots:
     void panelShowsTheEnginesRouting();
     void denseModelHasANote();
     void leavingAnExpertOutReruns();
+    void calibrateExpertsFromTheMenu();
     void expertMapVerdictAndSwitchTarget(); // last: it leaves an expert map for the model
 
 private:
@@ -196,6 +197,37 @@ void TestExperts::leavingAnExpertOutReruns() {
     part<SwitchesPanel>(w)->expertsField()->setText(QStringLiteral("*:%1, nine").arg(busiest));
     QVERIFY(part<SwitchesPanel>(w)->expertsField()->toolTip().contains(QStringLiteral("nine")));
     QCOMPARE(w.runs().editorSpec().disabled_experts, (std::vector<ExpertSwitch>{{-1, busiest}}));
+}
+
+// Model → Calibrate Experts… measures the map on the resource folder's probes, stores it, and the
+// panel and the metric box take it at once.
+void TestExperts::calibrateExpertsFromTheMenu() {
+    qputenv("XDG_DATA_HOME", dir_.filePath(QStringLiteral("menu-data")).toUtf8());
+    QDir(dir_.path()).mkpath(QStringLiteral("resources/probes"));
+    const char* ids[] = {"rte-a", "rte-b", "rte-c", "rte-d", "rte-e", "rte-f", "rte-g", "rte-h"};
+    QFile train(dir_.filePath(QStringLiteral("resources/probes/probes_train.jsonl")));
+    QFile dev(dir_.filePath(QStringLiteral("resources/probes/probes_dev.jsonl")));
+    QVERIFY(train.open(QIODevice::WriteOnly) && dev.open(QIODevice::WriteOnly));
+    for (int s = 0; s < 8; ++s) {
+        for (int i = 0; i < 2; ++i) train.write(QStringLiteral("{\"text\": \"probe %1 number %2\", \"label\": \"%3\"}\n").arg(s).arg(i).arg(ids[s]).toUtf8());
+        dev.write(QStringLiteral("{\"text\": \"dev probe %1\", \"label\": \"%2\"}\n").arg(s).arg(ids[s]).toUtf8());
+    }
+    train.close();
+    dev.close();
+    MainWindow w;
+    w.show();
+    w.loadResources(dir_.filePath(QStringLiteral("resources")));
+    QVERIFY(loadAndRun(w, moe_, QStringLiteral("abc d"), 2));
+    QVERIFY(part<ExpertsView>(w)->verdict().isEmpty());
+    QSignalSpy finished(&w.store(), &RunStore::calibrationFinished);
+    w.calibrateExperts();
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(0).toString()));
+    QVERIFY2(finished.first().at(0).toString().contains(QStringLiteral("Experts calibrated")), qPrintable(finished.first().at(0).toString()));
+    QVERIFY(!part<ExpertsView>(w)->verdict().isEmpty());
+    QVERIFY(part<ExpertsView>(w)->subsystemOf(0, 0) >= 0);
+    QVERIFY(part<SwitchesPanel>(w)->metricBox()->findText(QStringLiteral("experts")) >= 0);
+    qunsetenv("XDG_DATA_HOME");
 }
 
 // With a calibrated expert map (here the default assignment, saved as calibration writes it, with

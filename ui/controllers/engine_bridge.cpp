@@ -33,8 +33,8 @@ uint64_t EngineBridge::run(const RunSpec& settings, bool replace_queued) {
     return id;
 }
 
-void EngineBridge::calibrate(const QString& train, const QString& dev) {
-    host_->calibrate(train.toStdString(), dev.toStdString());
+void EngineBridge::calibrate(const QString& train, const QString& dev, CalibrationUnit unit) {
+    host_->calibrate(train.toStdString(), dev.toStdString(), unit);
 }
 
 void EngineBridge::cancel() { host_->cancel(); }

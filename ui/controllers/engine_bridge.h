@@ -23,7 +23,7 @@ public:
 
     void loadModel(const QString& path, const QString& backend); // backend: "auto", "cpu" or "cuda"
     uint64_t run(const RunSpec& settings, bool replace_queued = true); // see EngineHost::run
-    void calibrate(const QString& train_probes, const QString& dev_probes);
+    void calibrate(const QString& train_probes, const QString& dev_probes, CalibrationUnit unit = CalibrationUnit::Heads);
     void cancel();
     bool busy() const;
 

@@ -65,9 +65,14 @@ void ModelController::open(const QString& path) {
     bridge_.loadModel(path, backend_());
 }
 
-void ModelController::calibrate(const QString& resource_dir) {
+void ModelController::calibrate(const QString& resource_dir, CalibrationUnit unit) {
     if (!store_.model() || resource_dir.isEmpty()) {
         window_.statusBar()->showMessage(tr("Load a model first"), 5000);
+        return;
+    }
+    const bool experts = unit == CalibrationUnit::Experts;
+    if (experts && store_.model()->n_expert == 0) {
+        window_.statusBar()->showMessage(tr("This model has no experts to calibrate (it is not a mixture of experts)"), 8000);
         return;
     }
     if (!calibration_progress_) {
@@ -77,9 +82,12 @@ void ModelController::calibrate(const QString& resource_dir) {
         calibration_progress_->setMinimumDuration(0);
         connect(calibration_progress_, &QProgressDialog::canceled, this, [this] { bridge_.cancel(); });
     }
+    calibration_progress_->setWindowTitle(experts ? tr("Calibrating experts") : tr("Calibrating head map"));
+    calibration_progress_->setLabelText(experts ? tr("Routing the labelled probe set through every expert…")
+                                                : tr("Measuring every head on the labelled probe set…"));
     calibration_progress_->setValue(0);
     bridge_.calibrate(QDir(resource_dir).filePath(QStringLiteral("probes/probes_train.jsonl")),
-                      QDir(resource_dir).filePath(QStringLiteral("probes/probes_dev.jsonl")));
+                      QDir(resource_dir).filePath(QStringLiteral("probes/probes_dev.jsonl")), unit);
 }
 
 } // namespace octo::ui

@@ -8,6 +8,8 @@
 
 #include <functional>
 
+#include "engine/router/head_calibration.h"
+
 class QMainWindow;
 class QProgressDialog;
 
@@ -24,8 +26,9 @@ public:
                     QObject* parent = nullptr);
 
     void open(const QString& path);
-    // Calibrates the loaded model's head map on the resource folder's probe set.
-    void calibrate(const QString& resource_dir);
+    // Calibrates the loaded model's head map — or a mixture of experts' expert map — on the
+    // resource folder's probe set.
+    void calibrate(const QString& resource_dir, CalibrationUnit unit = CalibrationUnit::Heads);
     // The model being loaded, or the last one asked for (what the autosave records before it loads).
     const QString& loadingPath() const { return loading_path_; }
 

@@ -32,7 +32,7 @@ QString metric_tooltip(Metric m) {
         return QObject::tr("gates: the model's own router gates per head group (models with a router, like octet)");
     case Metric::Experts:
         return QObject::tr("experts: each subsystem's share of the routing weight of the experts a calibrated expert map "
-                           "assigns to it (mixtures of experts calibrated with octoscope-cli calibrate --experts)");
+                           "assigns to it (mixtures of experts after Model → Calibrate Experts or octoscope-cli calibrate --experts)");
     }
     return {};
 }
@@ -115,6 +115,8 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     grid->addWidget(experts_, row + 2, 1);
     grid->addWidget(target_, row + 3, 0, 1, 2);
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncExperts);
+    connect(&store_, &RunStore::expertMapChanged, this, &SwitchesPanel::syncExperts);
+    connect(&store_, &RunStore::expertMapChanged, this, &SwitchesPanel::syncMetrics);
     syncMetrics();
     syncExperts();
 }

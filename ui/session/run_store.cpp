@@ -127,6 +127,20 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
                        },
                        [&](const host_event::CalibrationDone& e) {
+                           if (e.experts) { // an expert map: the Experts panel and the experts metric use it
+                               if (model_) model_->expert_map = e.experts;
+                               emit calibrationFinished(tr("Experts calibrated: separation %1 on dev (null %2, chance 0.125); "
+                                                           "stored in %3. %4")
+                                                            .arg(e.separation, 0, 'f', 3)
+                                                            .arg(e.null_separation, 0, 'f', 3)
+                                                            .arg(QString::fromStdString(e.map_path),
+                                                                 e.experts->specialises()
+                                                                     ? tr("The routing tells the probe set's subsystems apart.")
+                                                                     : tr("The routing does not tell the probe set's subsystems apart.")),
+                                                        true);
+                               emit expertMapChanged();
+                               return;
+                           }
                            if (model_) model_->head_map = e.active;
                            emit calibrationFinished(tr("Head map calibrated: separation %1 on dev (null %2, chance 0.125); "
                                                        "stored in %3. Active map: %4.")

@@ -61,6 +61,7 @@ public:
 
 signals:
     void modelLoaded();
+    void expertMapChanged(); // the model's calibrated expert map was replaced (docs/moe.md)
     void modelIdentified(); // model_identity() or model_identity_error() is set
     void loadStarted(const QString& path, quint64 total_bytes);
     void loadProgress(double fraction);

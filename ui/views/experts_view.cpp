@@ -106,6 +106,7 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
         connect(&store_, signal, this, &ExpertsView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &ExpertsView::refresh);
+    connect(&store_, &RunStore::expertMapChanged, this, &ExpertsView::refresh);
     map_plot_->installEventFilter(this);
     map_plot_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(map_plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
