@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "engine/instrumentation/expert_routing.h"
 #include "engine/instrumentation/metrics.h"
 
 namespace octo {
@@ -84,15 +85,14 @@ nlohmann::json metrics_json(const TokenMetrics& m) {
 std::optional<SubsystemValues> expert_share(const HeadMap& expert_map, const TokenProbe& probe) {
     const int64_t n_layer = expert_map.n_layer(), n_expert = expert_map.n_head();
     if (probe.expert_ids.empty() || n_layer <= 0 || probe.expert_ids.size() % static_cast<size_t>(n_layer) != 0) return std::nullopt;
-    const size_t n_used = probe.expert_ids.size() / static_cast<size_t>(n_layer);
     std::array<double, kSubsystemCount> sum{};
     double total = 0.0;
-    for (size_t k = 0; k < probe.expert_ids.size(); ++k) {
-        const int32_t e = probe.expert_ids[k];
-        if (e < 0 || e >= n_expert) return std::nullopt;
-        const double w = probe.expert_weights[k];
-        sum[static_cast<size_t>(expert_map.subsystem_of(static_cast<int64_t>(k / n_used), e))] += w;
-        total += w;
+    for (int64_t l = 0; l < n_layer; ++l) {
+        for (const ExpertChoice& c : chosen_experts(probe, l, n_layer)) {
+            if (c.id < 0 || c.id >= n_expert) return std::nullopt;
+            sum[static_cast<size_t>(expert_map.subsystem_of(l, c.id))] += c.weight;
+            total += c.weight;
+        }
     }
     SubsystemValues v{};
     for (size_t s = 0; s < kSubsystemCount; ++s) v[s] = total > 0 ? static_cast<float>(sum[s] / total) : 0.0f;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <string>
 
 #include "engine/inference/llama_forward.h"
@@ -24,14 +23,17 @@ void route_token(std::span<const float> logits, std::span<const uint8_t> disable
     }
     const auto inv = static_cast<float>(1.0 / sum);
     for (float& v : out.probs) v *= inv;
-    std::vector<int32_t> order(static_cast<size_t>(n_expert));
-    std::iota(order.begin(), order.end(), 0);
-    // Disabled experts sort last; among the others the more probable first, ties to the lower id.
-    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-        if (off(a) != off(b)) return !off(a);
-        return out.probs[static_cast<size_t>(a)] > out.probs[static_cast<size_t>(b)];
-    });
-    out.ids.assign(order.begin(), order.begin() + n_used);
+    // The n_used most probable enabled experts, most probable first, ties to the lower id (no
+    // allocation: this runs for every token of every layer).
+    out.ids.clear();
+    for (int64_t k = 0; k < n_used; ++k) {
+        int32_t best = -1;
+        for (int32_t e = 0; e < static_cast<int32_t>(n_expert); ++e) {
+            if (off(e) || std::find(out.ids.begin(), out.ids.end(), e) != out.ids.end()) continue;
+            if (best < 0 || out.probs[static_cast<size_t>(e)] > out.probs[static_cast<size_t>(best)]) best = e;
+        }
+        out.ids.push_back(best);
+    }
     out.weights.resize(static_cast<size_t>(n_used));
     float used_sum = 0.0f;
     for (int32_t e : out.ids) used_sum += out.probs[static_cast<size_t>(e)];
@@ -59,6 +61,7 @@ MoeBlock::MoeBlock(const Model& model, Backend& backend, int64_t n_batch, Precis
     routing_.resize(static_cast<size_t>(n_batch));
     tokens_of_.resize(static_cast<size_t>(n_expert_));
     slots_of_.resize(static_cast<size_t>(n_expert_));
+    for (int64_t t = 0; t < n_batch && a.shared_expert; ++t) shared_slots_.push_back(static_cast<int32_t>(t * n_slots_ + n_used_));
     logits_ = backend.allocate(n_batch * n_expert_);
     in_ = backend.allocate(n_batch * n_embd_);
     gate_ = backend.allocate(n_batch * n_ff);
@@ -93,7 +96,7 @@ void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n) 
     const auto& g = *lw.ffn_gate_inp_shexp;
     const WeightMatrix gate_row{g.type.type, g.data, n_embd_, 1, static_cast<uint64_t>(n_embd_) * sizeof(float)};
     backend_.matmul(gate_row, h, res_->data(), n, precision_);
-    std::vector<float> x(static_cast<size_t>(n));
+    std::span<float> x(host_logits_.data(), static_cast<size_t>(n)); // the router's logits are routed by now
     backend_.read(res_->data(), x);
     for (int64_t t = 0; t < n; ++t) {
         const float v = x[static_cast<size_t>(t)];
@@ -103,9 +106,8 @@ void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n) 
     backend_.matmul(weight_matrix(*lw.ffn_up_shexp), h, up_->data(), n, precision_);
     backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_shexp_);
     backend_.matmul(weight_matrix(*lw.ffn_down_shexp), gate_->data(), res_->data(), n, precision_);
-    std::vector<int32_t> slots(static_cast<size_t>(n));
-    for (int64_t t = 0; t < n; ++t) slots[static_cast<size_t>(t)] = static_cast<int32_t>(t * n_slots_ + n_used_);
-    backend_.scatter_rows(res_->data(), slots, slots_->data(), n_embd_);
+    backend_.scatter_rows(res_->data(), std::span<const int32_t>(shared_slots_).first(static_cast<size_t>(n)), slots_->data(),
+                          n_embd_);
 }
 
 void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float* out, int64_t n,

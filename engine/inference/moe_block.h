@@ -66,6 +66,7 @@ private:
     std::vector<TokenRouting> routing_; // [n_batch]
     std::vector<std::vector<int32_t>> tokens_of_; // [n_expert] tokens that chose each expert
     std::vector<std::vector<int32_t>> slots_of_;  // [n_expert] their slots, token · n_slots + rank
+    std::vector<int32_t> shared_slots_;            // [n_batch] token · n_slots + n_used: the shared expert's
     std::unique_ptr<DeviceBuffer> logits_;  // [n_batch, n_expert]
     std::unique_ptr<DeviceBuffer> in_;      // [n_batch, n_embd] one expert's tokens
     std::unique_ptr<DeviceBuffer> gate_;    // [n_batch, max(n_ff_exp, n_ff_shexp)]

@@ -9,6 +9,7 @@
 
 #include "engine/generation/prompt_builder.h"
 #include "engine/inference/session.h"
+#include "engine/instrumentation/expert_routing.h"
 #include "engine/router/balanced_assignment.h"
 
 namespace octo {
@@ -91,9 +92,10 @@ Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backen
                 for (size_t j = 0; j < n_heads; ++j) sum[j] += probe.head_norms[j];
                 continue;
             }
-            const size_t n_used = probe.expert_ids.size() / static_cast<size_t>(p.n_layer);
-            for (size_t k = 0; k < probe.expert_ids.size(); ++k) { // [n_layer][n_used] → [n_layer][n_expert]
-                sum[k / n_used * static_cast<size_t>(p.n_expert) + static_cast<size_t>(probe.expert_ids[k])] += probe.expert_weights[k];
+            for (int64_t l = 0; l < p.n_layer; ++l) { // the chosen ones' weights, 0 for the others
+                for (const ExpertChoice& c : chosen_experts(probe, l, p.n_layer)) {
+                    sum[static_cast<size_t>(l * p.n_expert + c.id)] += c.weight;
+                }
             }
         }
         std::vector<float> profile(n_heads);
