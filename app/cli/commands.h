@@ -24,5 +24,6 @@ void add_compare_command(CLI::App& app, CommandRunner& run);
 void add_advise_command(CLI::App& app, CommandRunner& run);
 void add_replay_command(CLI::App& app, CommandRunner& run);
 void add_capture_info_command(CLI::App& app, CommandRunner& run);
+void add_claims_command(CLI::App& app, CommandRunner& run);
 
 } // namespace octo::cli

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
         add_compare_command(app, run);
         add_replay_command(app, run);
         add_capture_info_command(app, run);
+        add_claims_command(app, run);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {

@@ -85,6 +85,21 @@ KvBlockId KvPool::take_block() {
     return id;
 }
 
+int32_t KvPool::forget_cached() {
+    ++step_;
+    int32_t freed = 0;
+    for (const IdleEntry& e : idle_) {
+        const KvBlockId id = std::get<2>(e);
+        unpublish(id);
+        free_.push_back(id);
+        ++freed;
+    }
+    idle_.clear();
+    evictions_ += freed;
+    record();
+    return freed;
+}
+
 KvBegin KvPool::begin(std::span<const int32_t> prompt, uint64_t context_key) {
     ++step_;
     Sequence s;

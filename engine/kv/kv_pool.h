@@ -84,6 +84,11 @@ public:
     // written). A block whose key is already cached (computed by another sequence) stays private.
     Status commit(KvSeqId seq);
 
+    // Frees every cached block that no sequence holds (as if evicted; counted in evictions), so
+    // that what follows reuses nothing computed before — a measurement that must not depend on
+    // the pool's history (the claims lab) starts here. Returns the blocks freed.
+    int32_t forget_cached();
+
     // Keeps positions [0, n_tokens); blocks past them are released.
     Status truncate(KvSeqId seq, int32_t n_tokens);
 

@@ -1,0 +1,174 @@
+// octoscope-cli claims: the article's testable claims measured on the model (the built-in octet
+// by default) with 95 % intervals and a verdict each (engine/claims/, docs/claims.md). Progress
+// goes to stderr; Ctrl+C stops after the running item and reports the claims that finished.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include <unistd.h>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "app/common/builtin_model.h"
+#include "app/common/resource_dir.h"
+#include "engine/claims/claims_report.h"
+
+namespace octo::cli {
+
+namespace {
+
+struct ClaimsOptions {
+    std::string model;
+    std::vector<std::string> claims;
+    int64_t items = 0;
+    uint64_t seed = 1;
+    int resamples = 2000;
+    std::string report;
+    std::string claims_file;
+    bool chinese = false;
+    bool chat = false;
+    bool list = false;
+    int threads = 0;
+    std::string backend = "auto";
+    bool json = false;
+};
+
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+
+extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+
+std::string today_utc() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::ostringstream s;
+    s << std::put_time(&tm, "%Y-%m-%d");
+    return s.str();
+}
+
+int run_claims_command(const ClaimsOptions& o) {
+    auto dir = resource_dir();
+    if (!dir) return report_error(o.json, dir.error());
+    auto catalog = read_claim_catalog(o.claims_file.empty() ? (dir.value() / "claims" / "claims.json").string() : o.claims_file);
+    if (!catalog) return report_error(o.json, catalog.error());
+    if (o.list) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const Claim& c : catalog->claims) {
+            out.push_back({{"id", c.id}, {"section", c.section}, {"text", c.text.en}, {"protocol", c.protocol},
+                           {"article_figure", c.article_figure}});
+        }
+        if (o.json) {
+            print_json({{"claims", out}});
+        } else {
+            for (const Claim& c : catalog->claims) std::cout << c.id << "  (" << c.section << ")  " << c.text.en << '\n';
+        }
+        return kExitOk;
+    }
+    std::vector<Claim> chosen;
+    if (o.claims.empty()) {
+        chosen = catalog->claims;
+    } else {
+        for (const std::string& id : o.claims) {
+            const Claim* c = catalog->find(id);
+            if (!c) return report_error(o.json, "unknown claim \"" + id + "\" (octoscope-cli claims --list names them)", kExitUsage);
+            chosen.push_back(*c);
+        }
+    }
+    auto data = load_claim_data(dir.value().string());
+    if (!data) return report_error(o.json, data.error());
+    auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
+    if (!opened) return report_error(o.json, opened.error());
+
+    ClaimModel model{opened->model.get(), opened->backend.get(), opened->tokenizer.get(), &opened->map,
+                     opened->expert_map ? &*opened->expert_map : nullptr, opened->kv.get(),
+                     opened->info.name + " (" + valid_utf8(opened->info.path) + ")"};
+    ClaimLabOptions lo;
+    lo.seed = o.seed;
+    lo.items = o.items;
+    lo.resamples = o.resamples;
+    lo.chat = o.chat;
+    lo.cancel = &g_interrupted;
+    size_t current = 0;
+    std::string current_id;
+    const bool tty = isatty(STDERR_FILENO) != 0; // a log file gets one line per claim, a terminal a live count
+    lo.progress = [&](int64_t done, int64_t total) {
+        if (tty && (done == total || done % 8 == 0)) {
+            std::cerr << "\r[" << current + 1 << "/" << chosen.size() << "] " << current_id << ": " << done << " / " << total
+                      << "        " << std::flush;
+        }
+    };
+    ClaimLab lab(std::move(model), std::move(data.value()), lo);
+    ClaimRunCallbacks callbacks;
+    callbacks.on_start = [&](size_t i, const Claim& c) {
+        current = i;
+        current_id = c.id;
+        if (tty) std::cerr << "\r[" << i + 1 << "/" << chosen.size() << "] " << c.id << "…" << std::flush;
+    };
+    callbacks.on_done = [&](size_t i, const Claim& c, const ClaimResult& r) {
+        std::cerr << (tty ? "\r" : "") << "[" << i + 1 << "/" << chosen.size() << "] " << c.id << ": " << verdict_name(r.verdict)
+                  << (tty ? "                    \n" : "\n");
+    };
+    g_interrupted.store(false);
+    auto previous = std::signal(SIGINT, on_interrupt);
+    auto report = run_claims(lab, chosen, callbacks);
+    std::signal(SIGINT, previous);
+    if (!report) return report_error(o.json, report.error());
+    report->version = OCTOSCOPE_VERSION;
+    report->date = today_utc();
+    if (!report->complete) std::cerr << "\nstopped: " << report->results.size() << " of " << chosen.size() << " claims finished\n";
+
+    if (!o.report.empty()) {
+        auto written = write_claims_report(o.report, report.value(), o.chinese);
+        if (!written) return report_error(o.json, written.error());
+        std::cerr << "report: " << written->size() << " files in " << o.report << '\n';
+    }
+    const int code = report->complete ? kExitOk : 130;
+    if (o.json) {
+        print_json(claims_json(report.value()));
+        return code;
+    }
+    std::cout << "model: " << report->model << "\nmap: " << report->map << " (metric " << report->metric << ")\n"
+              << report->note << "\n\n";
+    for (size_t i = 0; i < report->results.size(); ++i) {
+        const Claim& c = report->claims[i];
+        const ClaimResult& r = report->results[i];
+        std::cout << c.id << ": article " << article_figure_text(c) << "; ";
+        if (r.estimate) {
+            std::cout << "measured " << format_claim_value(c.unit, r.estimate->value) << " [" << format_claim_value(c.unit, r.estimate->ci95.lo)
+                      << ", " << format_claim_value(c.unit, r.estimate->ci95.hi) << "] n=" << r.estimate->n << " → " << verdict_name(r.verdict) << '\n';
+        } else {
+            std::cout << verdict_name(r.verdict) << ": " << r.reason << '\n';
+        }
+    }
+    return code;
+}
+
+} // namespace
+
+void add_claims_command(CLI::App& app, CommandRunner& run) {
+    auto o = std::make_shared<ClaimsOptions>();
+    CLI::App* cmd = app.add_subcommand("claims", "Measure the article's claims on the model, with 95 % intervals and a verdict each");
+    cmd->add_option("--model,-m", o->model, "GGUF model (default: the built-in octet model)");
+    cmd->add_option("--claim", o->claims, "Run only these claims (repeatable; default: all)");
+    cmd->add_option("--items", o->items, "Items per subsystem for every claim (0: each claim's own)")->check(CLI::Range(0, 10000));
+    cmd->add_option("--seed", o->seed, "Seed of item selection and bootstrap")->capture_default_str();
+    cmd->add_option("--resamples", o->resamples, "Bootstrap resamples")->check(CLI::Range(100, 100000))->capture_default_str();
+    cmd->add_option("--report", o->report, "Write report.md and a CSV per series into this folder");
+    cmd->add_flag("--chinese", o->chinese, "Write report.md in Chinese");
+    cmd->add_option("--claims-file", o->claims_file, "Claims file (default: the resources' claims/claims.json)");
+    cmd->add_flag("--chat", o->chat, "Wrap prompts in the model's chat template");
+    cmd->add_flag("--list", o->list, "List the claims and exit");
+    cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)");
+    cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->callback([&run, o] { run = [o] { return run_claims_command(*o); }; });
+}
+
+} // namespace octo::cli

@@ -1,0 +1,52 @@
+// The article's testable claims as data (resources/claims/claims.json, schema in
+// docs/claims.md): each claim names the article's section, its words in English and Chinese, the
+// article's figure (a number, or its words where it gives none), the protocol that measures it
+// with that protocol's parameters, and what "holds" means — a threshold test on the measured
+// value's 95 % interval. Protocols are code (claim_protocols.h); a new claim that reuses one is
+// an edit of the data file. Loading validates strictly: an error names the file, the claim and
+// the field.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/advisor/advisor_rules.h" // LocalText
+#include "engine/claims/claim_statistics.h"
+#include "engine/core/result.h"
+
+namespace octo {
+
+// How a claim's measured value reads: a share (shown as %), a difference of shares (percentage
+// points) or a plain coefficient.
+enum class ClaimUnit { Share, Points, Coefficient };
+const char* claim_unit_name(ClaimUnit unit); // "share", "points", "coefficient"
+
+struct Claim {
+    std::string id;       // "router-accuracy"
+    std::string section;  // the article's section, "4"
+    LocalText text;       // the claim in the article's words
+    nlohmann::json article_figure; // a number (in the claim's unit) or the article's words
+    ClaimUnit unit = ClaimUnit::Share;
+    std::string protocol;  // a protocol id (claim_protocols.h)
+    nlohmann::json params; // the protocol's parameters (an object)
+    ThresholdTest test = ThresholdTest::Above;
+    double threshold = 0.0;
+    LocalText holds;       // what "holds" means, in words
+};
+
+struct ClaimCatalog {
+    std::vector<Claim> claims;
+    const Claim* find(std::string_view id) const;
+};
+
+Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::string& path);
+Result<ClaimCatalog> read_claim_catalog(const std::string& path);
+
+// The article's figure as text: a number in the claim's unit ("78.3 %", "+22.2 pt", "0.56"), or the words.
+std::string format_claim_value(ClaimUnit unit, double value);
+std::string article_figure_text(const Claim& claim);
+
+} // namespace octo

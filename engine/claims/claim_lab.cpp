@@ -1,0 +1,254 @@
+#include "engine/claims/claim_lab.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "engine/advisor/apply_rewrite.h"
+#include "engine/claims/claim_protocols.h"
+#include "engine/generation/run_spec.h"
+#include "engine/sampling/prng.h"
+
+namespace octo {
+
+namespace {
+
+// The seed's permutation of [0, n) (Fisher–Yates over splitmix64).
+std::vector<size_t> shuffled(size_t n, uint64_t seed) {
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    uint64_t state = seed;
+    for (size_t i = n; i > 1; --i) {
+        const size_t j = static_cast<size_t>(splitmix64_next(state) % i);
+        std::swap(order[i - 1], order[j]);
+    }
+    return order;
+}
+
+// The first number in `text` ("1,200" → "1200", "-3.50" → "-3.5"); empty when there is none.
+std::string first_number(const std::string& text) {
+    size_t i = 0;
+    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == text.size()) return {};
+    std::string digits;
+    if (i > 0 && text[i - 1] == '-') digits.push_back('-');
+    bool point = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            digits.push_back(c);
+        } else if (c == ',' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+            continue;
+        } else if (c == '.' && !point && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+            point = true;
+            digits.push_back(c);
+        } else {
+            break;
+        }
+    }
+    if (point) {
+        while (digits.back() == '0') digits.pop_back();
+        if (digits.back() == '.') digits.pop_back();
+    }
+    return digits;
+}
+
+} // namespace
+
+Result<ClaimData> load_claim_data(const std::string& resource_dir) {
+    const std::filesystem::path dir(resource_dir);
+    ClaimData d;
+    d.resource_dir = resource_dir;
+    auto items = read_task_file((dir / "octet" / "octet_test.jsonl").string());
+    if (!items) return items.error();
+    d.items = std::move(items.value());
+    auto probes = read_probe_file((dir / "probes" / "probes_dev.jsonl").string());
+    if (!probes) return probes.error();
+    d.dev_probes = std::move(probes.value());
+    return d;
+}
+
+bool answer_correct(const ClaimAnswer& answer, const TaskItem& item, AnswerMatch match) {
+    if (match == AnswerMatch::Exact) return answer.ended && answer.text == item.answer;
+    const std::string expected = first_number(item.answer);
+    return !expected.empty() && first_number(answer.text) == expected;
+}
+
+ClaimLab::ClaimLab(ClaimModel model, ClaimData data, ClaimLabOptions options)
+    : model_(std::move(model)), data_(std::move(data)), options_(std::move(options)) {
+    metric_ = default_metric(*model_.model);
+    if (model_.map->source() == HeadMapSource::Default && model_.expert_map) metric_ = Metric::Experts;
+}
+
+bool ClaimLab::has_subsystems(std::string* why) const {
+    if (model_.map->source() != HeadMapSource::Default || model_.expert_map) return true;
+    if (why) {
+        *why = "this model has no head map that was trained in or calibrated (only the default head k → rte-k "
+               "assignment, which no measurement earned), so subsystem shares and switches mean nothing here; "
+               "calibrate one (octoscope-cli calibrate, docs/instrumentation.md)";
+    }
+    return false;
+}
+
+std::string ClaimLab::map_name() const {
+    if (metric_ == Metric::Experts) return "calibrated expert map";
+    switch (model_.map->source()) {
+    case HeadMapSource::Default: return "default head map (uncalibrated)";
+    case HeadMapSource::File: return "head map file " + model_.map->path();
+    case HeadMapSource::Gguf: return "head map stored in the GGUF file";
+    case HeadMapSource::Calibrated: return "calibrated head map";
+    }
+    return "head map";
+}
+
+int64_t ClaimLab::items_per_subsystem(const Claim& claim, int64_t fallback) const {
+    if (options_.items > 0) return options_.items;
+    if (claim.params.contains("items") && claim.params["items"].is_number_integer() && claim.params["items"].get<int64_t>() > 0) {
+        return claim.params["items"].get<int64_t>();
+    }
+    return fallback;
+}
+
+std::vector<const TaskItem*> ClaimLab::select_items(const std::vector<int>& subsystems, int64_t per_subsystem) const {
+    std::vector<const TaskItem*> out;
+    const std::vector<size_t> order = shuffled(data_.items.size(), options_.seed);
+    for (const int s : subsystems) {
+        int64_t taken = 0;
+        for (const size_t i : order) {
+            if (taken == per_subsystem) break;
+            if (data_.items[i].subsystem != s) continue;
+            out.push_back(&data_.items[i]);
+            ++taken;
+        }
+    }
+    return out;
+}
+
+std::vector<const Probe*> ClaimLab::select_probes(int64_t per_subsystem) const {
+    std::vector<const Probe*> out;
+    const std::vector<size_t> order = shuffled(data_.dev_probes.size(), options_.seed);
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        int64_t taken = 0;
+        for (const size_t i : order) {
+            if (taken == per_subsystem) break;
+            if (data_.dev_probes[i].label != s) continue;
+            out.push_back(&data_.dev_probes[i]);
+            ++taken;
+        }
+    }
+    return out;
+}
+
+Result<const ClaimAnswer*> ClaimLab::answer(const AnswerRequest& request, bool cached) {
+    std::string key = request.prompt;
+    key.push_back('\x1f');
+    for (const bool d : request.disabled) key.push_back(d ? '1' : '0');
+    key += "\x1f" + std::to_string(request.max_tokens);
+    if (cached) {
+        if (auto it = answers_.find(key); it != answers_.end()) return it->second.get();
+    }
+    if (cancelled()) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+
+    RunSpec spec;
+    spec.prompt = request.prompt;
+    spec.chat = options_.chat;
+    spec.max_tokens = request.max_tokens;
+    spec.disabled = request.disabled;
+    spec.switch_target = metric_ == Metric::Experts ? SwitchTarget::Experts : SwitchTarget::Heads;
+    spec.record_attention = false;
+    const Tokenizer& tok = *model_.tokenizer;
+    auto prompt = build_prompt(model_.model->file(), tok, prompt_spec(spec));
+    if (!prompt) return prompt.error();
+    InstrumentedRequest r = instrumented_request(spec, prompt->ids);
+    r.expert_map = model_.expert_map;
+    r.cancel = options_.cancel;
+    auto run = run_instrumented(*model_.model, *model_.backend, tok, *model_.map, *model_.kv, r);
+    if (!run) return run.error();
+    if (run->generation.stop_reason == StopReason::Cancelled) {
+        return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+    }
+    auto a = std::make_unique<ClaimAnswer>();
+    const GenerateResult& g = run->generation;
+    a->text = g.text;
+    a->ended = g.stop_reason == StopReason::EndOfGeneration;
+    a->last_prompt_token = prompt->ids.empty() ? std::string() : tok.token_bytes(prompt->ids.back());
+    a->prompt_tokens = static_cast<int64_t>(prompt->ids.size());
+    a->reused_tokens = g.reused_tokens;
+    for (size_t i = 0; i < g.tokens.size(); ++i) {
+        a->tokens.push_back(g.tokens[i].bytes);
+        a->token_ids.push_back(g.tokens[i].id);
+        a->is_eog.push_back(tok.is_eog(g.tokens[i].id));
+        a->shares.push_back(i < run->token_metrics.size() ? run->token_metrics[i].get(metric_) : std::nullopt);
+        a->total_ms += g.tokens[i].ms;
+    }
+    a->first_token_ms = g.tokens.empty() ? 0.0 : g.tokens.front().ms;
+    const ClaimAnswer* out = a.get();
+    answers_[cached ? key : key + "\x1f" + std::to_string(answers_.size())] = std::move(a);
+    return out;
+}
+
+Result<const Router*> ClaimLab::router() {
+    if (!router_) {
+        auto r = Router::from_resources(data_.resource_dir);
+        if (!r) return r.error();
+        router_ = std::make_unique<Router>(std::move(r.value()));
+    }
+    return router_.get();
+}
+
+BootstrapOptions ClaimLab::bootstrap_options(const Claim& claim) const {
+    return BootstrapOptions{.resamples = options_.resamples, .seed = claim_seed(options_.seed, claim.id)};
+}
+
+bool ClaimLab::step(int64_t done, int64_t total) const {
+    if (options_.progress) options_.progress(done, total);
+    return !cancelled();
+}
+
+bool ClaimLab::cancelled() const {
+    return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
+}
+
+Result<ClaimResult> ClaimLab::run(const Claim& claim) {
+    answers_.clear();
+    model_.kv->pool().forget_cached(); // nothing computed for another claim is reused
+    const ProtocolInfo* protocol = find_protocol(claim.protocol);
+    if (!protocol) return make_error(ErrorCode::InvalidArgument, "unknown protocol \"" + claim.protocol + "\"");
+    auto result = protocol->run(*this, claim);
+    answers_.clear();
+    if (!result) return result.error();
+    result->id = claim.id;
+    if (result->estimate) {
+        result->verdict = judge(result->estimate->ci95, claim.test, claim.threshold);
+    } else {
+        result->verdict = Verdict::NotMeasurable;
+    }
+    return result;
+}
+
+Result<std::vector<int>> subsystem_list_param(const nlohmann::json& params, const char* key) {
+    std::vector<int> out;
+    if (!params.contains(key)) {
+        for (int s = 0; s < kSubsystemCount; ++s) out.push_back(s);
+        return out;
+    }
+    const nlohmann::json& list = params[key];
+    if (!list.is_array()) return make_error(ErrorCode::Format, std::string("\"") + key + "\" must be a list of subsystem ids");
+    for (const auto& v : list) {
+        const auto s = v.is_string() ? subsystem_index(v.get<std::string>()) : std::nullopt;
+        if (!s) return make_error(ErrorCode::Format, std::string("\"") + key + "\" holds an unknown subsystem");
+        out.push_back(*s);
+    }
+    return out;
+}
+
+std::string fill_template(const nlohmann::json& tmpl, const TaskItem& item) {
+    const bool zh = item.lang.empty() ? contains_cjk(item.prompt) : item.lang == "zh";
+    const char* lang = zh ? "zh" : "en";
+    std::string text = tmpl.contains(lang) && tmpl[lang].is_string() ? tmpl[lang].get<std::string>() : std::string("{prompt}");
+    const size_t at = text.find("{prompt}");
+    if (at == std::string::npos) return text;
+    return text.replace(at, 8, item.prompt);
+}
+
+} // namespace octo

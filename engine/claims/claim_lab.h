@@ -1,0 +1,148 @@
+// The claims lab: runs the article's claims (claim_catalog.h) as experiments on the model that is
+// loaded, each through its protocol (claim_protocols.h), and reports every result with its
+// interval and verdict (docs/claims.md).
+//
+// Every generation goes through one RunSpec (generation/run_spec.h) — the same description the
+// workbench and the CLI run — greedily, with the model's own prompt template. Item selection is
+// a function of the seed alone and each claim starts from an empty prefix cache, so a claim's
+// result depends only on the model, the claim, the item count and the seed: `--claim ID` alone
+// gives the value the full run gives (times are measured, so the latency claim varies a little).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/claims/claim_catalog.h"
+#include "engine/claims/claim_statistics.h"
+#include "engine/evaluation/task_eval.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/router/probe_set.h"
+#include "engine/router/router.h"
+
+namespace octo {
+
+// One series of a result, as a table (the report writes each as CSV).
+struct ClaimTable {
+    std::string name; // file stem: "<claim id>-<name>.csv"
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::string>> rows;
+};
+
+struct ClaimResult {
+    std::string id;
+    Verdict verdict = Verdict::NotMeasurable;
+    std::optional<Estimate> estimate; // absent when not measurable
+    std::string method;               // how it was measured (one paragraph, English)
+    std::string reason;               // not measurable: why
+    nlohmann::json details = nlohmann::json::object(); // the protocol's extra figures; "plot" is what the workbench draws
+    std::vector<ClaimTable> tables;
+};
+
+// The loaded model, as the lab runs it. Pointers: the caller's objects, alive during the run.
+struct ClaimModel {
+    const Model* model = nullptr;
+    Backend* backend = nullptr;
+    const Tokenizer* tokenizer = nullptr;
+    const HeadMap* map = nullptr;
+    const ExpertMap* expert_map = nullptr; // a mixture of experts' calibrated map (or null)
+    KvStore* kv = nullptr;
+    std::string name; // how reports name the model
+};
+
+// What the protocols measure on: the resources' task items and router probes.
+struct ClaimData {
+    std::string resource_dir;     // for the router (Router::from_resources)
+    std::vector<TaskItem> items;  // octet/octet_test.jsonl
+    std::vector<Probe> dev_probes; // probes/probes_dev.jsonl (the router's held-out split)
+};
+Result<ClaimData> load_claim_data(const std::string& resource_dir);
+
+struct ClaimLabOptions {
+    uint64_t seed = 1;
+    int64_t items = 0;    // items per subsystem for every claim; 0: each claim's own "items"
+    int resamples = 2000; // bootstrap resamples
+    bool chat = false;    // wrap prompts in the model's chat template
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(int64_t done, int64_t total)> progress; // within the running claim
+};
+
+// One greedy answer with what the protocols read from it.
+struct ClaimAnswer {
+    std::string text;
+    bool ended = false;                    // stopped at an end-of-generation token
+    std::string last_prompt_token;         // the prompt's last token, as bytes
+    std::vector<std::string> tokens;       // every generated token's bytes, the stopping one included
+    std::vector<int32_t> token_ids;
+    std::vector<std::optional<SubsystemValues>> shares; // [tokens] the lab's metric, of the position that chose the token
+    std::vector<bool> is_eog;              // [tokens]
+    double first_token_ms = 0.0;           // time to first token
+    double total_ms = 0.0;                 // the whole answer
+    int64_t prompt_tokens = 0;
+    int64_t reused_tokens = 0;             // prompt tokens taken from the KV pool's prefix cache
+};
+
+struct AnswerRequest {
+    std::string prompt;
+    std::array<bool, kSubsystemCount> disabled = {};
+    int64_t max_tokens = 16;
+};
+
+// Whether an answer counts as right: the exact answer text (ended by end-of-generation), or
+// for "number" the first number in the answer equals the expected one.
+enum class AnswerMatch { Exact, Number };
+bool answer_correct(const ClaimAnswer& answer, const TaskItem& item, AnswerMatch match);
+
+class ClaimLab {
+public:
+    ClaimLab(ClaimModel model, ClaimData data, ClaimLabOptions options);
+
+    // Runs one claim. Errors: the engine's; ErrorCode::Cancelled when the cancel flag was set.
+    Result<ClaimResult> run(const Claim& claim);
+
+    // For protocols.
+    const ClaimModel& model() const { return model_; }
+    const ClaimData& data() const { return data_; }
+    const ClaimLabOptions& options() const { return options_; }
+    // Whether subsystem shares mean something here: a head map that was trained in or calibrated
+    // (not the default head k → subsystem k), or a calibrated expert map. Otherwise `why` says so.
+    bool has_subsystems(std::string* why = nullptr) const;
+    Metric metric() const { return metric_; }     // what shares are read by
+    std::string map_name() const;                 // "head map from the GGUF file", …
+    // Items per subsystem: the run's --items, else the claim's params "items", else `fallback`.
+    int64_t items_per_subsystem(const Claim& claim, int64_t fallback) const;
+    // The first `per_subsystem` items of each listed subsystem in the seed's shuffled order.
+    std::vector<const TaskItem*> select_items(const std::vector<int>& subsystems, int64_t per_subsystem) const;
+    // The same for the router's dev probes.
+    std::vector<const Probe*> select_probes(int64_t per_subsystem) const;
+    // Runs (or takes from this claim's cache when `cached`) a greedy answer.
+    Result<const ClaimAnswer*> answer(const AnswerRequest& request, bool cached = true);
+    Result<const Router*> router();
+    BootstrapOptions bootstrap_options(const Claim& claim) const;
+    // Progress inside the running claim; false when cancelled.
+    bool step(int64_t done, int64_t total) const;
+    bool cancelled() const;
+
+private:
+    ClaimModel model_;
+    ClaimData data_;
+    ClaimLabOptions options_;
+    Metric metric_ = Metric::NormShare;
+    std::map<std::string, std::unique_ptr<ClaimAnswer>> answers_; // this claim's runs
+    std::unique_ptr<Router> router_;
+};
+
+// Parses a subsystem list parameter (["rte-c", …]); every subsystem when absent.
+Result<std::vector<int>> subsystem_list_param(const nlohmann::json& params, const char* key);
+// A template parameter {"en": "… {prompt} …", "zh": "…"}; the item's language picks the text.
+std::string fill_template(const nlohmann::json& tmpl, const TaskItem& item);
+
+} // namespace octo

@@ -1,0 +1,62 @@
+#include "engine/claims/claim_protocols.h"
+
+#include <cstdio>
+
+namespace octo {
+
+namespace {
+
+constexpr ProtocolInfo kProtocols[] = {
+    {"router_accuracy", protocol_router_accuracy},
+    {"token_after_number", protocol_token_after_number},
+    {"position_profile", protocol_position_profile},
+    {"prompt_ab", protocol_prompt_ab},
+    {"degrade", protocol_degrade},
+    {"cross_effect", protocol_cross_effect},
+    {"latency", protocol_latency},
+    {"kv_reuse", protocol_kv_reuse},
+    {"head_groups", protocol_head_groups},
+};
+
+} // namespace
+
+const ProtocolInfo* find_protocol(std::string_view id) {
+    for (const ProtocolInfo& p : kProtocols) {
+        if (id == p.id) return &p;
+    }
+    return nullptr;
+}
+
+ClaimResult not_measurable(std::string reason, std::string method) {
+    ClaimResult r;
+    r.verdict = Verdict::NotMeasurable;
+    r.reason = std::move(reason);
+    r.method = std::move(method);
+    return r;
+}
+
+std::string fmt(double value, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    return buf;
+}
+
+nlohmann::json bars_plot(const std::vector<std::string>& labels, const std::vector<double>& values,
+                         const std::vector<Interval>& ci, const std::string& y_label) {
+    nlohmann::json lo = nlohmann::json::array();
+    nlohmann::json hi = nlohmann::json::array();
+    for (const Interval& i : ci) {
+        lo.push_back(i.lo);
+        hi.push_back(i.hi);
+    }
+    return {{"kind", "bars"}, {"labels", labels}, {"values", values}, {"lo", lo}, {"hi", hi}, {"y_label", y_label}};
+}
+
+int64_t int_param(const nlohmann::json& params, const char* key, int64_t fallback) {
+    if (params.contains(key) && params[key].is_number_integer() && params[key].get<int64_t>() >= 1) {
+        return params[key].get<int64_t>();
+    }
+    return fallback;
+}
+
+} // namespace octo

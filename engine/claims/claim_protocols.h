@@ -1,0 +1,51 @@
+// The claims lab's protocols: one experiment design each, parameterised by a claim's "params"
+// (docs/claims.md has every protocol, its parameters and its statistics). One file per protocol:
+//
+//   router_accuracy     the router on its held-out probes: accuracy of either stage, or the paired gain
+//   token_after_number  share of tokens after a digit token whose largest subsystem is the named one
+//   position_profile    a subsystem's share at the start minus the end of answers (relative positions)
+//   prompt_ab           paired A/B of two prompt templates on the same items: accuracy difference or error cut
+//   degrade             one subsystem switched off: how much another's share rises on its items
+//   cross_effect        the 8 × 8 matrix of accuracy drops under each group's ablation: order, or specialisation
+//   latency             time to first token and total time over the probe prompts: bimodality, with scaled bands
+//   kv_reuse            prompt tokens the shared KV pool reuses over realistic edit sessions
+//   head_groups         octet trained with other group counts ("why 8"): needs the variant models
+#pragma once
+
+#include <string_view>
+
+#include "engine/claims/claim_lab.h"
+
+namespace octo {
+
+// A protocol fills the result's estimate (absent: not measurable, with `reason`), method,
+// details and tables; ClaimLab::run adds the id and the verdict.
+using ProtocolFn = Result<ClaimResult> (*)(ClaimLab& lab, const Claim& claim);
+
+struct ProtocolInfo {
+    const char* id;
+    ProtocolFn run;
+};
+
+const ProtocolInfo* find_protocol(std::string_view id);
+
+Result<ClaimResult> protocol_router_accuracy(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_token_after_number(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_position_profile(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim);
+
+// Helpers the protocols share.
+ClaimResult not_measurable(std::string reason, std::string method = {});
+std::string fmt(double value, int decimals = 4);
+// A bars plot: one bar per label with its interval.
+nlohmann::json bars_plot(const std::vector<std::string>& labels, const std::vector<double>& values,
+                         const std::vector<Interval>& ci, const std::string& y_label);
+// An integer parameter (≥ 1) or `fallback`.
+int64_t int_param(const nlohmann::json& params, const char* key, int64_t fallback);
+
+} // namespace octo

@@ -1,0 +1,162 @@
+#include "engine/claims/claim_statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+
+#include "engine/sampling/prng.h"
+
+namespace octo {
+
+namespace {
+
+// Uniform in [0, n) without modulo bias (draws at or above the last whole multiple of n are redrawn).
+uint64_t draw_below(uint64_t& state, uint64_t n) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    for (;;) {
+        const uint64_t x = splitmix64_next(state);
+        if (x < limit) return x % n;
+    }
+}
+
+// The q-quantile of sorted values, linear between order statistics.
+double quantile(const std::vector<double>& sorted, double q) {
+    if (sorted.size() == 1) return sorted.front();
+    const double pos = q * static_cast<double>(sorted.size() - 1);
+    const auto i = static_cast<size_t>(std::floor(pos));
+    const size_t j = std::min(i + 1, sorted.size() - 1);
+    return sorted[i] + (pos - static_cast<double>(i)) * (sorted[j] - sorted[i]);
+}
+
+} // namespace
+
+std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedStatistic& statistic,
+                                  const BootstrapOptions& options) {
+    if (strata.empty()) return std::nullopt;
+    std::vector<double> weights(strata.size(), 1.0);
+    const std::optional<double> point = statistic(weights);
+    if (!point || !std::isfinite(*point)) return std::nullopt;
+
+    std::map<int, std::vector<size_t>> groups;
+    for (size_t u = 0; u < strata.size(); ++u) groups[strata[u]].push_back(u);
+
+    uint64_t state = options.seed;
+    std::vector<double> values;
+    values.reserve(static_cast<size_t>(options.resamples));
+    for (int b = 0; b < options.resamples; ++b) {
+        std::fill(weights.begin(), weights.end(), 0.0);
+        for (const auto& [stratum, members] : groups) {
+            for (size_t k = 0; k < members.size(); ++k) weights[members[draw_below(state, members.size())]] += 1.0;
+        }
+        const std::optional<double> v = statistic(weights);
+        if (v && std::isfinite(*v)) values.push_back(*v);
+    }
+    Estimate e;
+    e.value = *point;
+    e.n = static_cast<int64_t>(strata.size());
+    e.resamples = static_cast<int>(values.size());
+    if (values.empty()) {
+        e.ci95 = {*point, *point};
+        return e;
+    }
+    std::sort(values.begin(), values.end());
+    e.ci95 = {std::min(quantile(values, 0.025), *point), std::max(quantile(values, 0.975), *point)};
+    return e;
+}
+
+std::optional<double> weighted_mean(std::span<const double> values, std::span<const double> weights) {
+    double sum = 0.0;
+    double w = 0.0;
+    for (size_t i = 0; i < values.size() && i < weights.size(); ++i) {
+        sum += weights[i] * values[i];
+        w += weights[i];
+    }
+    if (w <= 0.0) return std::nullopt;
+    return sum / w;
+}
+
+uint64_t claim_seed(uint64_t seed, std::string_view claim_id) {
+    uint64_t h = 0xcbf29ce484222325ull; // FNV-1a over the id, then mixed with the seed
+    for (const char c : claim_id) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 0x100000001b3ull;
+    }
+    uint64_t state = seed ^ h;
+    return splitmix64_next(state);
+}
+
+std::optional<double> bimodality_coefficient(std::span<const double> values, std::span<const double> weights) {
+    double n = 0.0;
+    for (size_t i = 0; i < values.size() && i < weights.size(); ++i) n += weights[i];
+    if (n < 4.0) return std::nullopt;
+    const std::optional<double> mean = weighted_mean(values, weights);
+    double m2 = 0.0, m3 = 0.0, m4 = 0.0;
+    for (size_t i = 0; i < values.size() && i < weights.size(); ++i) {
+        const double d = values[i] - *mean;
+        m2 += weights[i] * d * d;
+        m3 += weights[i] * d * d * d;
+        m4 += weights[i] * d * d * d * d;
+    }
+    m2 /= n;
+    m3 /= n;
+    m4 /= n;
+    if (m2 <= 0.0) return std::nullopt;
+    // Sample skewness and excess kurtosis with the usual small-sample corrections.
+    const double g1 = m3 / std::pow(m2, 1.5);
+    const double g2 = m4 / (m2 * m2) - 3.0;
+    const double skew = g1 * std::sqrt(n * (n - 1.0)) / (n - 2.0);
+    const double kurt = ((n + 1.0) * g2 + 6.0) * (n - 1.0) / ((n - 2.0) * (n - 3.0));
+    return (skew * skew + 1.0) / (kurt + 3.0 * (n - 1.0) * (n - 1.0) / ((n - 2.0) * (n - 3.0)));
+}
+
+std::optional<ThresholdTest> parse_threshold_test(std::string_view name) {
+    for (const ThresholdTest t : {ThresholdTest::Above, ThresholdTest::AtLeast, ThresholdTest::Below, ThresholdTest::AtMost}) {
+        if (name == threshold_test_name(t)) return t;
+    }
+    return std::nullopt;
+}
+
+const char* threshold_test_name(ThresholdTest test) {
+    switch (test) {
+    case ThresholdTest::Above: return "above";
+    case ThresholdTest::AtLeast: return "at_least";
+    case ThresholdTest::Below: return "below";
+    case ThresholdTest::AtMost: return "at_most";
+    }
+    return "above";
+}
+
+const char* verdict_name(Verdict verdict) {
+    switch (verdict) {
+    case Verdict::Holds: return "holds";
+    case Verdict::DoesNotHold: return "does not hold";
+    case Verdict::Inconclusive: return "inconclusive";
+    case Verdict::NotMeasurable: return "not measurable on this model";
+    }
+    return "inconclusive";
+}
+
+Verdict judge(const Interval& ci, ThresholdTest test, double value) {
+    switch (test) {
+    case ThresholdTest::Above:
+        if (ci.lo > value) return Verdict::Holds;
+        if (ci.hi <= value) return Verdict::DoesNotHold;
+        break;
+    case ThresholdTest::AtLeast:
+        if (ci.lo >= value) return Verdict::Holds;
+        if (ci.hi < value) return Verdict::DoesNotHold;
+        break;
+    case ThresholdTest::Below:
+        if (ci.hi < value) return Verdict::Holds;
+        if (ci.lo >= value) return Verdict::DoesNotHold;
+        break;
+    case ThresholdTest::AtMost:
+        if (ci.hi <= value) return Verdict::Holds;
+        if (ci.lo > value) return Verdict::DoesNotHold;
+        break;
+    }
+    return Verdict::Inconclusive;
+}
+
+} // namespace octo

@@ -1,0 +1,195 @@
+#include "engine/claims/claims_report.h"
+
+#include <sstream>
+
+#include "engine/claims/claim_protocols.h"
+#include "engine/core/atomic_file.h"
+
+namespace octo {
+
+namespace {
+
+std::string csv_cell(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"') out += "\"\"";
+        else out.push_back(c);
+    }
+    return out + "\"";
+}
+
+std::string holds_if(const Claim& c) {
+    const char* op = c.test == ThresholdTest::Above ? ">" : c.test == ThresholdTest::AtLeast ? "≥" : c.test == ThresholdTest::Below ? "<" : "≤";
+    return std::string("95 % interval ") + op + " " + format_claim_value(c.unit == ClaimUnit::Points ? ClaimUnit::Points : c.unit, c.threshold);
+}
+
+const char* verdict_zh(Verdict v) {
+    switch (v) {
+    case Verdict::Holds: return "成立";
+    case Verdict::DoesNotHold: return "不成立";
+    case Verdict::Inconclusive: return "无定论";
+    case Verdict::NotMeasurable: return "无法在此模型上测量";
+    }
+    return "";
+}
+
+std::string md_escape(std::string s) {
+    std::string out;
+    for (const char c : s) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n') out += ' ';
+        else out.push_back(c);
+    }
+    return out;
+}
+
+} // namespace
+
+Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims, const ClaimRunCallbacks& callbacks) {
+    ClaimsReport report;
+    report.map = lab.map_name();
+    report.metric = metric_name(lab.metric());
+    report.note = claims_note(lab);
+    report.seed = lab.options().seed;
+    report.items = lab.options().items;
+    report.model = lab.model().name;
+    for (size_t i = 0; i < claims.size(); ++i) {
+        if (callbacks.on_start) callbacks.on_start(i, claims[i]);
+        auto r = lab.run(claims[i]);
+        if (!r && r.error().code == ErrorCode::Cancelled) {
+            report.complete = false;
+            break;
+        }
+        if (!r) return make_error(r.error().code, "claim " + claims[i].id + ": " + r.error().message);
+        report.claims.push_back(claims[i]);
+        report.results.push_back(std::move(r.value()));
+        if (callbacks.on_done) callbacks.on_done(i, report.claims.back(), report.results.back());
+    }
+    return report;
+}
+
+std::string claims_note(const ClaimLab& lab) {
+    const ClaimModel& m = lab.model();
+    if (m.map->source() == HeadMapSource::Gguf && m.model->weights().has_router()) {
+        return "This model was built to have the eight subsystems: its head groups were trained on tasks written per "
+               "subsystem and told which are theirs. A claim that holds here shows the mechanism the article describes "
+               "at work in a model made for it; it is no evidence about GPT-4 or any other model.";
+    }
+    return "These results describe this model under its " + lab.map_name() +
+           "; they are no evidence about GPT-4, whose figures the article gives without a way to check them.";
+}
+
+nlohmann::json claims_json(const ClaimsReport& report) {
+    nlohmann::json claims = nlohmann::json::array();
+    for (size_t i = 0; i < report.results.size() && i < report.claims.size(); ++i) {
+        const Claim& c = report.claims[i];
+        const ClaimResult& r = report.results[i];
+        nlohmann::json j = {
+            {"id", c.id},
+            {"section", c.section},
+            {"text", c.text.en},
+            {"text_zh", c.text.zh},
+            {"article_figure", c.article_figure},
+            {"unit", claim_unit_name(c.unit)},
+            {"measured", r.estimate ? nlohmann::json(r.estimate->value) : nlohmann::json()},
+            {"ci95", r.estimate ? nlohmann::json::array({r.estimate->ci95.lo, r.estimate->ci95.hi}) : nlohmann::json()},
+            {"n", r.estimate ? r.estimate->n : 0},
+            {"verdict", verdict_name(r.verdict)},
+            {"holds_if", {{"test", threshold_test_name(c.test)}, {"value", c.threshold}, {"text", c.holds.en}}},
+            {"method", r.method},
+            {"details", r.details},
+        };
+        if (!r.reason.empty()) j["reason"] = r.reason;
+        claims.push_back(std::move(j));
+    }
+    return {{"model", report.model}, {"map", report.map},     {"metric", report.metric},     {"note", report.note},
+            {"seed", report.seed},   {"items", report.items}, {"complete", report.complete}, {"version", report.version},
+            {"claims", claims}};
+}
+
+std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<std::string, std::string>& plots) {
+    std::ostringstream md;
+    md << (zh ? "# 论断实验室报告\n\n" : "# Claims lab report\n\n");
+    md << (zh ? "- 模型：" : "- Model: ") << report.model << '\n';
+    md << (zh ? "- 子系统映射：" : "- Subsystem map: ") << report.map << (zh ? "（度量：" : " (metric: ") << report.metric << (zh ? "）\n" : ")\n");
+    md << (zh ? "- 种子：" : "- Seed: ") << report.seed << (zh ? "；每个子系统的条目数：" : "; items per subsystem: ")
+       << (report.items > 0 ? std::to_string(report.items) : std::string(zh ? "各论断的默认值" : "each claim's default")) << '\n';
+    md << (zh ? "- 版本：" : "- Version: ") << report.version << (zh ? "；日期：" : "; date: ") << report.date << "\n\n";
+    md << "> " << report.note << "\n\n";
+    if (!report.complete) md << (zh ? "**运行在所有论断完成前被停止；下面只有已完成的论断。**\n\n" : "**The run was stopped before every claim had run; only the finished claims are below.**\n\n");
+    md << (zh ? "| 论断 | 文章给出的数字 | 测得值 | 95 % 区间 | n | 结论 |\n|---|---|---|---|---|---|\n"
+              : "| claim | article's figure | measured | 95 % interval | n | verdict |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < report.results.size(); ++i) {
+        const Claim& c = report.claims[i];
+        const ClaimResult& r = report.results[i];
+        md << "| " << c.id << " | " << md_escape(article_figure_text(c)) << " | ";
+        if (r.estimate) {
+            md << format_claim_value(c.unit, r.estimate->value) << " | [" << format_claim_value(c.unit, r.estimate->ci95.lo) << ", "
+               << format_claim_value(c.unit, r.estimate->ci95.hi) << "] | " << r.estimate->n;
+        } else {
+            md << "— | — | 0";
+        }
+        md << " | " << (zh ? verdict_zh(r.verdict) : verdict_name(r.verdict)) << " |\n";
+    }
+    md << '\n';
+    for (size_t i = 0; i < report.results.size(); ++i) {
+        const Claim& c = report.claims[i];
+        const ClaimResult& r = report.results[i];
+        md << "## " << c.id << (zh ? "（文章第 " : " (article section ") << c.section << (zh ? " 节）\n\n" : ")\n\n");
+        md << "> " << (zh ? c.text.zh : c.text.en) << "\n\n";
+        md << (zh ? "**文章给出的数字：** " : "**Article's figure:** ") << article_figure_text(c) << (zh ? "（未经验证）。" : " (unverified). ");
+        md << (zh ? "**成立的含义：** " : "**Holds when:** ") << (zh ? c.holds.zh : c.holds.en) << " (" << holds_if(c) << ").\n\n";
+        if (r.estimate) {
+            md << (zh ? "**测得：** " : "**Measured:** ") << format_claim_value(c.unit, r.estimate->value) << (zh ? "，95 % 区间 [" : ", 95 % interval [")
+               << format_claim_value(c.unit, r.estimate->ci95.lo) << ", " << format_claim_value(c.unit, r.estimate->ci95.hi)
+               << "], n = " << r.estimate->n << (zh ? "。**结论：** " : ". **Verdict:** ") << (zh ? verdict_zh(r.verdict) : verdict_name(r.verdict)) << ".\n\n";
+        } else {
+            md << (zh ? "**结论：** 无法在此模型上测量 — " : "**Verdict:** not measurable on this model — ") << r.reason << "\n\n";
+        }
+        if (!r.method.empty()) md << (zh ? "**方法（英文）：** " : "**Method:** ") << r.method << "\n\n";
+        if (auto p = plots.find(c.id); p != plots.end()) md << "![" << c.id << "](" << p->second << ")\n\n";
+        for (const ClaimTable& t : r.tables) md << "- " << (zh ? "数据：" : "Data: ") << "[" << c.id << "-" << t.name << ".csv](" << c.id << "-" << t.name << ".csv)\n";
+        if (!r.tables.empty()) md << '\n';
+    }
+    return md.str();
+}
+
+std::string table_csv(const ClaimTable& table) {
+    std::string out;
+    for (size_t i = 0; i < table.columns.size(); ++i) out += (i ? "," : "") + csv_cell(table.columns[i]);
+    out += '\n';
+    for (const auto& row : table.rows) {
+        for (size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_cell(row[i]);
+        out += '\n';
+    }
+    return out;
+}
+
+Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesystem::path& dir, const ClaimsReport& report,
+                                                               bool chinese, const std::map<std::string, std::string>& plots) {
+    std::vector<std::filesystem::path> written;
+    auto write = [&](const std::string& name, const std::string& bytes) -> Status {
+        const auto path = dir / name;
+        if (auto s = write_file_atomic(path, bytes); !s) return s;
+        written.push_back(path);
+        return Ok{};
+    };
+    if (auto s = write("report.md", claims_markdown(report, chinese, plots)); !s) return s.error();
+    ClaimTable summary{"claims", {"id", "section", "article_figure", "unit", "measured", "ci95_lo", "ci95_hi", "n", "verdict"}, {}};
+    for (size_t i = 0; i < report.results.size(); ++i) {
+        const Claim& c = report.claims[i];
+        const ClaimResult& r = report.results[i];
+        summary.rows.push_back({c.id, c.section, article_figure_text(c), claim_unit_name(c.unit),
+                                r.estimate ? fmt(r.estimate->value, 6) : "", r.estimate ? fmt(r.estimate->ci95.lo, 6) : "",
+                                r.estimate ? fmt(r.estimate->ci95.hi, 6) : "", r.estimate ? std::to_string(r.estimate->n) : "0",
+                                verdict_name(r.verdict)});
+        for (const ClaimTable& t : r.tables) {
+            if (auto s = write(c.id + "-" + t.name + ".csv", table_csv(t)); !s) return s.error();
+        }
+    }
+    if (auto s = write("claims.csv", table_csv(summary)); !s) return s.error();
+    return written;
+}
+
+} // namespace octo

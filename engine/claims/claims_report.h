@@ -1,0 +1,65 @@
+// A claims run as data and as documents: the JSON of `octoscope-cli claims --json`, report.md (a
+// table and one paragraph per claim, in English or Chinese) and one CSV per series — what the
+// CLI's --report and the workbench's Export Report write (docs/claims.md, "Reports").
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/claims/claim_catalog.h"
+#include "engine/claims/claim_lab.h"
+
+namespace octo {
+
+struct ClaimsReport {
+    std::string model;   // the model's name and file
+    std::string map;     // ClaimLab::map_name()
+    std::string metric;  // the metric shares were read by
+    std::string note;    // what the results are evidence of (claims_note)
+    std::string version; // the app's version
+    std::string date;    // UTC, YYYY-MM-DD
+    uint64_t seed = 1;
+    int64_t items = 0;   // --items (0: each claim's own)
+    std::vector<Claim> claims;        // in run order
+    std::vector<ClaimResult> results; // [claims], the claims that finished
+    bool complete = true;             // false: stopped before every claim had run
+};
+
+struct ClaimRunCallbacks {
+    std::function<void(size_t index, const Claim& claim)> on_start;
+    std::function<void(size_t index, const Claim& claim, const ClaimResult& result)> on_done;
+};
+
+// Runs `claims` in order on `lab`. A cancellation ends the run with what finished
+// (complete = false); any other error is returned, naming the claim. version and date are the
+// caller's to fill.
+Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims, const ClaimRunCallbacks& callbacks = {});
+
+// The honesty note: on a model that was trained to have the subsystems (a head map stored in its
+// GGUF and a router), a claim that holds shows the mechanism, not GPT-4; elsewhere, results describe
+// this model with its map. Never evidence about GPT-4.
+std::string claims_note(const ClaimLab& lab);
+
+// {"model", "map", "metric", "note", "seed", "items", "complete", "claims": [{"id", "section", "text",
+// "text_zh", "article_figure", "unit", "measured", "ci95", "n", "verdict", "holds_if", "method",
+// "reason", "details"}]}; measured and ci95 are null and n is 0 when not measurable.
+nlohmann::json claims_json(const ClaimsReport& report);
+
+// report.md in English or Chinese; `plots` maps claim ids to image file names beside it.
+std::string claims_markdown(const ClaimsReport& report, bool chinese, const std::map<std::string, std::string>& plots = {});
+
+// One series as CSV (RFC 4180 quoting).
+std::string table_csv(const ClaimTable& table);
+
+// Writes report.md, claims.csv (one row per claim) and <id>-<series>.csv for every series into
+// `dir` (created when missing). Returns the files written.
+Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesystem::path& dir, const ClaimsReport& report,
+                                                               bool chinese = false,
+                                                               const std::map<std::string, std::string>& plots = {});
+
+} // namespace octo

@@ -1,0 +1,95 @@
+// prompt_ab: two wordings of the same task items, paired (same item, greedy decoding, same
+// model): "a" and "b" are templates {"en": "… {prompt} …", "zh": "…"} filled with the item's
+// prompt in its language. "statistic": "accuracy_difference" (accuracy of b minus a) or
+// "error_reduction" (1 − errors(b) / errors(a), the share of a's errors that b removes).
+// "match": "exact" (the answer text) or "number" (the first number in the answer).
+// params also: "subsystems" (whose items), "items" per subsystem, "max_tokens".
+#include "engine/claims/claim_protocols.h"
+#include "engine/instrumentation/subsystem.h"
+
+namespace octo {
+
+namespace {
+
+bool valid_template(const nlohmann::json& t) {
+    return t.is_object() && t.contains("en") && t["en"].is_string() && t.contains("zh") && t["zh"].is_string() &&
+           t["en"].get<std::string>().find("{prompt}") != std::string::npos &&
+           t["zh"].get<std::string>().find("{prompt}") != std::string::npos;
+}
+
+} // namespace
+
+Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
+    const nlohmann::json& p = claim.params;
+    if (!p.contains("a") || !valid_template(p["a"]) || !p.contains("b") || !valid_template(p["b"])) {
+        return make_error(ErrorCode::Format, "claim " + claim.id + ": \"a\" and \"b\" must be {\"en\", \"zh\"} templates with {prompt}");
+    }
+    const std::string statistic = p.value("statistic", std::string("accuracy_difference"));
+    if (statistic != "accuracy_difference" && statistic != "error_reduction") {
+        return make_error(ErrorCode::Format, "claim " + claim.id + ": \"statistic\" must be accuracy_difference or error_reduction");
+    }
+    const AnswerMatch match = p.value("match", std::string("exact")) == "number" ? AnswerMatch::Number : AnswerMatch::Exact;
+    const int64_t max_tokens = int_param(p, "max_tokens", 16);
+    auto subsystems = subsystem_list_param(p, "subsystems");
+    if (!subsystems) return subsystems.error();
+    const std::vector<const TaskItem*> items = lab.select_items(*subsystems, lab.items_per_subsystem(claim, 48));
+
+    std::vector<int> strata;
+    std::vector<double> right_a, right_b;
+    ClaimTable table{"items", {"subsystem", "prompt_a", "answer_a", "right_a", "prompt_b", "answer_b", "right_b", "expected"}, {}};
+    for (size_t i = 0; i < items.size(); ++i) {
+        const std::string pa = fill_template(p["a"], *items[i]);
+        const std::string pb = fill_template(p["b"], *items[i]);
+        auto a = lab.answer({.prompt = pa, .max_tokens = max_tokens});
+        if (!a) return a.error();
+        auto b = lab.answer({.prompt = pb, .max_tokens = max_tokens});
+        if (!b) return b.error();
+        const bool ra = answer_correct(*a.value(), *items[i], match);
+        const bool rb = answer_correct(*b.value(), *items[i], match);
+        right_a.push_back(ra ? 1.0 : 0.0);
+        right_b.push_back(rb ? 1.0 : 0.0);
+        strata.push_back(items[i]->subsystem);
+        table.rows.push_back({std::string(subsystem_id(items[i]->subsystem)), pa, a.value()->text, ra ? "1" : "0", pb,
+                              b.value()->text, rb ? "1" : "0", items[i]->answer});
+        if (!lab.step(static_cast<int64_t>(i + 1), static_cast<int64_t>(items.size()))) {
+            return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+        }
+    }
+    auto stat = [&](std::span<const double> w) -> std::optional<double> {
+        const auto acc_a = weighted_mean(right_a, w);
+        const auto acc_b = weighted_mean(right_b, w);
+        if (!acc_a || !acc_b) return std::nullopt;
+        if (statistic == "accuracy_difference") return *acc_b - *acc_a;
+        if (*acc_a >= 1.0) return std::nullopt; // no errors to cut
+        return 1.0 - (1.0 - *acc_b) / (1.0 - *acc_a);
+    };
+    const BootstrapOptions bo = lab.bootstrap_options(claim);
+    ClaimResult r;
+    r.estimate = bootstrap(strata, stat, bo);
+    if (!r.estimate) {
+        return not_measurable(items.empty() ? "no items were selected" : "the model made no errors with wording a, so there are none to cut");
+    }
+    std::vector<Interval> ci;
+    std::vector<double> values;
+    for (const auto* v : {&right_a, &right_b}) {
+        const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(*v, w); },
+                                 BootstrapOptions{bo.resamples, bo.seed + (v == &right_a ? 1u : 2u)});
+        values.push_back(e ? e->value : 0.0);
+        ci.push_back(e ? e->ci95 : Interval{});
+    }
+    r.details["plot"] = bars_plot({p.value("a_label", std::string("wording a")), p.value("b_label", std::string("wording b"))},
+                                  values, ci, "accuracy");
+    r.details["accuracy_a"] = values[0];
+    r.details["accuracy_b"] = values[1];
+    r.details["match"] = match == AnswerMatch::Number ? "number" : "exact";
+    r.method = "Paired A/B on " + std::to_string(items.size()) + " task items (" +
+               (statistic == "accuracy_difference" ? "accuracy with wording b minus with wording a" : "share of wording a's errors that wording b removes") +
+               "): each item is asked both ways with greedy decoding (at most " + std::to_string(max_tokens) +
+               " tokens), right when " + (match == AnswerMatch::Number ? "the first number in the answer is the expected number" : "the answer is exactly the expected text") +
+               ". Wording a: \"" + p["a"]["en"].get<std::string>() + "\"; wording b: \"" + p["b"]["en"].get<std::string>() +
+               "\" (Chinese items take the Chinese wordings). Bootstrap over items, stratified by subsystem.";
+    r.tables.push_back(std::move(table));
+    return r;
+}
+
+} // namespace octo
