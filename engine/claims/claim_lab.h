@@ -66,14 +66,6 @@ struct ClaimData {
 };
 Result<ClaimData> load_claim_data(const std::string& resource_dir);
 
-struct ClaimLabOptions {
-    uint64_t seed = 1;
-    int64_t items = 0;    // items per subsystem for every claim; 0: each claim's own "items"
-    int resamples = 2000; // bootstrap resamples
-    bool chat = false;    // wrap prompts in the model's chat template
-    const std::atomic<bool>* cancel = nullptr;
-    std::function<void(int64_t done, int64_t total)> progress; // within the running claim
-};
 
 // One greedy answer with what the protocols read from it.
 struct ClaimAnswer {
@@ -94,6 +86,18 @@ struct AnswerRequest {
     std::string prompt;
     std::array<bool, kSubsystemCount> disabled = {};
     int64_t max_tokens = 16;
+};
+
+struct ClaimLabOptions {
+    uint64_t seed = 1;
+    int64_t items = 0;    // items per subsystem for every claim; 0: each claim's own "items"
+    int resamples = 2000; // bootstrap resamples
+    bool chat = false;    // wrap prompts in the model's chat template
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(int64_t done, int64_t total)> progress; // within the running claim
+    // Where answers come from instead of the model (tests: hand-made runs whose statistics are
+    // known). With it, ClaimModel needs only `map` (and `name`).
+    std::function<Result<ClaimAnswer>(const AnswerRequest& request)> answer_source;
 };
 
 // Whether an answer counts as right: the exact answer text (ended by end-of-generation), or

@@ -106,7 +106,8 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
     }
     res.details["plot"] = bars_plot(labels, values, ci, "share of prompt tokens reused");
     res.details["plot"]["no_intervals"] = true;
-    res.details["block_size"] = lab.model().kv->pool().block_size();
+    const int32_t block = lab.model().kv ? lab.model().kv->pool().block_size() : 0;
+    res.details["block_size"] = block;
     res.method = "Edit sessions on " + std::to_string(items.size()) + " task items: each prompt is run, then edited (" +
                  [&] {
                      std::string s;
@@ -114,7 +115,7 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
                      return s;
                  }() +
                  ") and rerun after each edit, greedily (at most " + std::to_string(max_tokens) +
-                 " answer tokens), in the shared paged KV pool (blocks of " + std::to_string(lab.model().kv->pool().block_size()) +
+                 " answer tokens), in the shared paged KV pool (blocks of " + std::to_string(block) +
                  " tokens; the prefix cache starts empty). Value: prompt tokens taken from the cache / all prompt tokens of the "
                  "sessions. The per-step bars have no intervals (they are descriptive). Bootstrap over sessions.";
     res.tables.push_back(std::move(table));

@@ -1,0 +1,493 @@
+// The claims lab (engine/claims/, docs/claims.md): the statistics, the claims file, every
+// protocol on a hand-made run whose answer is known, and the lab on the built-in octet model.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "engine/claims/claim_protocols.h"
+#include "engine/claims/claims_report.h"
+#include "engine/host/model_setup.h"
+#include "engine/instrumentation/subsystem.h"
+#include <unistd.h>
+
+namespace octo {
+namespace {
+
+const std::string kResources = std::string(OCTOSCOPE_SOURCE_DIR) + "/resources";
+
+// ---- statistics ---------------------------------------------------------------------------
+
+TEST(ClaimStatistics, ProportionOfFourGivesTheBinomialPercentiles) {
+    // 3 of 4 units are hits; resampling 4 of them gives k hits with P(k) = C(4,k) .75^k .25^(4-k):
+    // P(k ≤ 0) = .004, P(k ≤ 1) = .051, P(k ≤ 3) = .684 — so the 2.5 % point is k = 1, the 97.5 % point k = 4.
+    const std::vector<double> hits = {1, 1, 1, 0};
+    const std::vector<int> strata(4, 0);
+    const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(hits, w); }, {2000, 7});
+    ASSERT_TRUE(e);
+    EXPECT_DOUBLE_EQ(e->value, 0.75);
+    EXPECT_DOUBLE_EQ(e->ci95.lo, 0.25);
+    EXPECT_DOUBLE_EQ(e->ci95.hi, 1.0);
+    EXPECT_EQ(e->n, 4);
+    EXPECT_EQ(e->resamples, 2000);
+}
+
+TEST(ClaimStatistics, LargeSampleIntervalMatchesTheNormalApproximation) {
+    std::vector<double> hits(400, 0.0);
+    for (size_t i = 0; i < 300; ++i) hits[i] = 1.0;
+    const std::vector<int> strata(hits.size(), 0);
+    const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(hits, w); }, {4000, 11});
+    ASSERT_TRUE(e);
+    const double half = 1.96 * std::sqrt(0.75 * 0.25 / 400.0); // 0.0424
+    EXPECT_NEAR(e->ci95.lo, 0.75 - half, 0.01);
+    EXPECT_NEAR(e->ci95.hi, 0.75 + half, 0.01);
+}
+
+TEST(ClaimStatistics, SameSeedSameInterval_IntervalAlwaysContainsTheValue) {
+    std::vector<double> v;
+    std::vector<int> strata;
+    for (int i = 0; i < 40; ++i) {
+        v.push_back(std::sin(i * 1.3) + 0.01 * i);
+        strata.push_back(i % 3);
+    }
+    auto mean = [&](std::span<const double> w) { return weighted_mean(v, w); };
+    const auto a = bootstrap(strata, mean, {1000, 42});
+    const auto b = bootstrap(strata, mean, {1000, 42});
+    const auto c = bootstrap(strata, mean, {1000, 43});
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(a->ci95.lo, b->ci95.lo);
+    EXPECT_EQ(a->ci95.hi, b->ci95.hi);
+    EXPECT_EQ(a->value, c->value);
+    EXPECT_TRUE(a->ci95.lo != c->ci95.lo || a->ci95.hi != c->ci95.hi) << "another seed draws other resamples";
+    // A statistic whose resamples all lie above the point estimate: the interval is widened to hold it.
+    const auto skew = bootstrap(strata, [&](std::span<const double> w) -> std::optional<double> {
+        double sum = 0;
+        for (double x : w) sum += x;
+        return sum == 40.0 && w[0] == 1.0 && w[6] == 1.0 && w[3] == 1.0 ? 0.0 : 1.0;
+    }, {500, 1});
+    ASSERT_TRUE(skew);
+    EXPECT_LE(skew->ci95.lo, skew->value);
+    EXPECT_GE(skew->ci95.hi, skew->value);
+}
+
+TEST(ClaimStatistics, StratifiedResamplesKeepEachStratumsSize) {
+    // Stratum 0 is all 0, stratum 1 all 1: with the strata kept, every resample's mean is 0.5.
+    const std::vector<double> v = {0, 0, 0, 1, 1, 1};
+    const std::vector<int> strata = {0, 0, 0, 1, 1, 1};
+    const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(v, w); }, {300, 3});
+    ASSERT_TRUE(e);
+    EXPECT_DOUBLE_EQ(e->ci95.lo, 0.5);
+    EXPECT_DOUBLE_EQ(e->ci95.hi, 0.5);
+}
+
+TEST(ClaimStatistics, UndefinedStatisticGivesNoEstimate) {
+    const std::vector<int> strata(3, 0);
+    EXPECT_FALSE(bootstrap(strata, [](std::span<const double>) -> std::optional<double> { return std::nullopt; }, {100, 1}));
+    EXPECT_FALSE(bootstrap({}, [](std::span<const double>) -> std::optional<double> { return 1.0; }, {100, 1}));
+}
+
+TEST(ClaimStatistics, VerdictsFollowTheInterval) {
+    EXPECT_EQ(judge({0.8, 0.9}, ThresholdTest::AtLeast, 0.783), Verdict::Holds);
+    EXPECT_EQ(judge({0.7, 0.78}, ThresholdTest::AtLeast, 0.783), Verdict::DoesNotHold);
+    EXPECT_EQ(judge({0.7, 0.9}, ThresholdTest::AtLeast, 0.783), Verdict::Inconclusive);
+    EXPECT_EQ(judge({0.0, 0.1}, ThresholdTest::Above, 0.0), Verdict::Inconclusive) << "touching 0 is not above it";
+    EXPECT_EQ(judge({-0.2, -0.1}, ThresholdTest::Above, 0.0), Verdict::DoesNotHold);
+    EXPECT_EQ(judge({0.1, 0.2}, ThresholdTest::Below, 0.5), Verdict::Holds);
+    EXPECT_EQ(judge({0.6, 0.7}, ThresholdTest::AtMost, 0.5), Verdict::DoesNotHold);
+    EXPECT_STREQ(verdict_name(Verdict::NotMeasurable), "not measurable on this model");
+}
+
+TEST(ClaimStatistics, BimodalityCoefficientSeparatesTwoModesFromOne) {
+    std::vector<double> two, one;
+    for (int i = 0; i < 100; ++i) {
+        two.push_back((i % 2 ? 10.0 : 1.0) + 0.01 * i);
+        one.push_back(5.0 + std::sin(i * 1.7) + std::cos(i * 0.3)); // one hump
+    }
+    const std::vector<double> w(100, 1.0);
+    EXPECT_GT(*bimodality_coefficient(two, w), kBimodalityThreshold);
+    EXPECT_LT(*bimodality_coefficient(one, w), kBimodalityThreshold);
+    EXPECT_FALSE(bimodality_coefficient(std::vector<double>{1, 1, 1, 1}, std::vector<double>{1, 1, 1, 1})) << "no spread";
+}
+
+// ---- the claims file ------------------------------------------------------------------------
+
+TEST(ClaimCatalog, TheShippedFileValidates) {
+    auto c = read_claim_catalog(kResources + "/claims/claims.json");
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_GE(c->claims.size(), 15u);
+    for (const Claim& claim : c->claims) {
+        EXPECT_TRUE(find_protocol(claim.protocol)) << claim.id;
+        EXPECT_FALSE(claim.article_figure.is_null()) << claim.id;
+        EXPECT_FALSE(claim.text.zh.empty()) << claim.id;
+    }
+    for (const char* id : {"router-accuracy", "rte-c-after-number", "rte-a-at-start", "rte-f-at-end", "bold-numbers",
+                           "compute-beats-analyse", "vague-time-drift", "pin-time-range", "degraded-f-to-a",
+                           "entities-before-relations", "latency-bimodal", "kv-pool-reuse", "why-eight-groups"}) {
+        EXPECT_TRUE(c->find(id)) << id;
+    }
+}
+
+nlohmann::json one_claim() {
+    return {{"id", "x"}, {"section", "1"}, {"text", {{"en", "e"}, {"zh", "z"}}}, {"article_figure", 0.5}, {"unit", "share"},
+            {"protocol", "prompt_ab"}, {"params", nlohmann::json::object()},
+            {"holds", {{"test", "above"}, {"value", 0.0}, {"text", {{"en", "e"}, {"zh", "z"}}}}}};
+}
+
+TEST(ClaimCatalog, ErrorsNameTheClaimAndTheField) {
+    auto doc = [](nlohmann::json claim) { return nlohmann::json{{"version", 1}, {"claims", {claim}}}; };
+    EXPECT_TRUE(parse_claim_catalog(doc(one_claim()), "f.json"));
+    auto bad = [&](const char* key, nlohmann::json value, const char* expect) {
+        nlohmann::json c = one_claim();
+        c[key] = value;
+        auto r = parse_claim_catalog(doc(c), "f.json");
+        ASSERT_FALSE(r) << key;
+        EXPECT_NE(r.error().message.find(expect), std::string::npos) << r.error().message;
+        EXPECT_NE(r.error().message.find("claim \"x\""), std::string::npos) << r.error().message;
+    };
+    bad("protocol", "guess", "protocol");
+    bad("article_figure", nullptr, "article_figure");
+    bad("unit", "percent", "unit");
+    bad("holds", {{"test", "about"}, {"value", 0.0}, {"text", {{"en", "e"}, {"zh", "z"}}}}, "holds.test");
+    bad("text", {{"en", "e"}}, "text.zh");
+    bad("extra", 1, "unknown field");
+    nlohmann::json twice = {{"version", 1}, {"claims", {one_claim(), one_claim()}}};
+    EXPECT_FALSE(parse_claim_catalog(twice, "f.json"));
+    EXPECT_FALSE(parse_claim_catalog({{"version", 2}, {"claims", {one_claim()}}}, "f.json"));
+}
+
+// ---- protocols on hand-made runs --------------------------------------------------------------
+
+// A lab whose answers come from `source`; items are given; the map is a trained-in one.
+struct HandMade {
+    HeadMap map = HeadMap::from_json(HeadMap::make_default(1, 8).to_json(), 1, 8, HeadMapSource::Gguf).value();
+    std::unique_ptr<ClaimLab> lab;
+    HandMade(std::vector<TaskItem> items, std::function<Result<ClaimAnswer>(const AnswerRequest&)> source,
+             HeadMapSource source_kind = HeadMapSource::Gguf) {
+        map = HeadMap::from_json(HeadMap::make_default(1, 8).to_json(), 1, 8, source_kind).value();
+        ClaimModel m;
+        m.map = &map;
+        m.name = "hand-made";
+        ClaimData d;
+        d.items = std::move(items);
+        ClaimLabOptions o;
+        o.seed = 5;
+        o.answer_source = std::move(source);
+        lab = std::make_unique<ClaimLab>(m, std::move(d), o);
+    }
+};
+
+Claim claim_of(const char* protocol, nlohmann::json params) {
+    Claim c;
+    c.id = std::string("test-") + protocol;
+    c.protocol = protocol;
+    c.params = std::move(params);
+    c.test = ThresholdTest::Above;
+    c.threshold = 0.0;
+    return c;
+}
+
+SubsystemValues top(int s, float value = 0.5f) {
+    SubsystemValues v;
+    v.fill((1.0f - value) / 7.0f);
+    v[static_cast<size_t>(s)] = value;
+    return v;
+}
+
+std::vector<TaskItem> items_of(int subsystem, int n) {
+    std::vector<TaskItem> items;
+    for (int i = 0; i < n; ++i) items.push_back({"item " + std::to_string(i) + " of " + std::string(subsystem_id(subsystem)), std::to_string(10 + i), subsystem, "en", false});
+    return items;
+}
+
+int item_number(const std::string& prompt) {
+    const size_t at = prompt.find("item ");
+    return std::stoi(prompt.substr(at + 5));
+}
+
+TEST(ClaimProtocols, TokenAfterNumberThreeOfFour) {
+    // Four rte-c answers "7 x": the token after "7" is topped by rte-c three times, rte-a once.
+    HandMade h(items_of(2, 4), [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+        ClaimAnswer a;
+        a.last_prompt_token = "what";
+        a.tokens = {"7", " x"};
+        a.is_eog = {false, false};
+        a.shares = {top(0), top(item_number(r.prompt) == 3 ? 0 : 2)};
+        return a;
+    });
+    auto r = h.lab->run(claim_of("token_after_number", {{"subsystem", "rte-c"}, {"subsystems", {"rte-c"}}, {"items", 4}}));
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_TRUE(r->estimate);
+    EXPECT_DOUBLE_EQ(r->estimate->value, 0.75);
+    EXPECT_DOUBLE_EQ(r->estimate->ci95.lo, 0.25);
+    EXPECT_DOUBLE_EQ(r->estimate->ci95.hi, 1.0);
+    EXPECT_EQ(r->estimate->n, 4);
+    EXPECT_EQ(r->verdict, Verdict::Holds); // the interval [0.25, 1] lies above 0
+    EXPECT_EQ(r->details["plot"]["kind"], "bars");
+    EXPECT_EQ(r->tables.front().rows.size(), 4u) << "only the token after the digit qualifies";
+}
+
+TEST(ClaimProtocols, PositionProfileComparesTheThirdsAndLeavesOutEndOfGeneration) {
+    HandMade h(items_of(0, 6), [](const AnswerRequest&) -> Result<ClaimAnswer> {
+        ClaimAnswer a;
+        a.tokens = {"a", "b", "c", "<eog>"};
+        a.is_eog = {false, false, false, true};
+        a.shares = {top(0, 0.6f), top(0, 0.4f), top(0, 0.2f), top(0, 0.9f)};
+        return a;
+    });
+    auto r = h.lab->run(claim_of("position_profile", {{"subsystem", "rte-a"}, {"direction", "start"}, {"subsystems", {"rte-a"}}, {"bins", 5}}));
+    ASSERT_TRUE(r && r->estimate);
+    EXPECT_NEAR(r->estimate->value, 0.4, 1e-6);
+    EXPECT_NEAR(r->estimate->ci95.lo, 0.4, 1e-6);
+    const auto& a = r->details["plot"]["series"][0];
+    EXPECT_NEAR(a["values"][0].get<double>(), 0.6, 1e-6);
+    EXPECT_NEAR(a["values"][2].get<double>(), 0.4, 1e-6);
+    EXPECT_NEAR(a["values"][4].get<double>(), 0.2, 1e-6);
+    EXPECT_TRUE(a["values"][1].is_null()) << "no token falls in bin 1";
+    // The reverse direction reads the same answers as a fall.
+    auto end = h.lab->run(claim_of("position_profile", {{"subsystem", "rte-a"}, {"direction", "end"}, {"subsystems", {"rte-a"}}}));
+    EXPECT_NEAR(end->estimate->value, -0.4, 1e-6);
+    EXPECT_EQ(end->verdict, Verdict::DoesNotHold);
+}
+
+TEST(ClaimProtocols, PromptAbPairsTheItems) {
+    // Wording b is always right; wording a only on even items.
+    HandMade h(items_of(2, 10), [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+        const int i = item_number(r.prompt);
+        const bool b = r.prompt.starts_with("B:");
+        ClaimAnswer a;
+        a.ended = true;
+        a.text = b || i % 2 == 0 ? "**" + std::to_string(10 + i) + "** since" : "0";
+        return a;
+    });
+    nlohmann::json p = {{"subsystems", {"rte-c"}}, {"a", {{"en", "A: {prompt}"}, {"zh", "A: {prompt}"}}},
+                        {"b", {{"en", "B: {prompt}"}, {"zh", "B: {prompt}"}}}, {"match", "number"}};
+    auto diff = h.lab->run(claim_of("prompt_ab", p));
+    ASSERT_TRUE(diff && diff->estimate) << (diff ? "" : diff.error().message);
+    EXPECT_DOUBLE_EQ(diff->estimate->value, 0.5);
+    EXPECT_DOUBLE_EQ(diff->details["accuracy_a"].get<double>(), 0.5);
+    p["statistic"] = "error_reduction";
+    auto cut = h.lab->run(claim_of("prompt_ab", p));
+    EXPECT_DOUBLE_EQ(cut->estimate->value, 1.0) << "b removes every error a makes";
+    p["match"] = "exact"; // nothing is exactly right: no error is cut
+    auto exact = h.lab->run(claim_of("prompt_ab", p));
+    EXPECT_DOUBLE_EQ(exact->estimate->value, 0.0);
+    EXPECT_EQ(exact->verdict, Verdict::DoesNotHold);
+    p["match"] = "number";
+    p["a"] = p["b"]; // wording a makes no error: there is none to cut
+    auto none = h.lab->run(claim_of("prompt_ab", p));
+    EXPECT_FALSE(none->estimate);
+    EXPECT_EQ(none->verdict, Verdict::NotMeasurable);
+    p.erase("a");
+    EXPECT_FALSE(h.lab->run(claim_of("prompt_ab", p))) << "a template is missing";
+}
+
+TEST(ClaimProtocols, CrossEffectOrderAndSpecialisation) {
+    std::vector<TaskItem> items;
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        for (TaskItem& it : items_of(s, 2)) items.push_back(it);
+    }
+    // Right unless the item's own group is off; rte-b's items also fail with rte-a off.
+    auto source = [items](const AnswerRequest& r) -> Result<ClaimAnswer> {
+        const TaskItem* item = nullptr;
+        for (const TaskItem& it : items) {
+            if (it.prompt == r.prompt) item = &it;
+        }
+        const bool wrong = r.disabled[static_cast<size_t>(item->subsystem)] || (item->subsystem == 1 && r.disabled[0]);
+        ClaimAnswer a;
+        a.ended = true;
+        a.text = wrong ? "?" : item->answer;
+        return a;
+    };
+    HandMade h(items, source);
+    auto order = h.lab->run(claim_of("cross_effect", {{"statistic", "order"}, {"first", "rte-a"}, {"second", "rte-b"}, {"items", 2}}));
+    ASSERT_TRUE(order && order->estimate);
+    EXPECT_DOUBLE_EQ(order->estimate->value, 1.0);
+    EXPECT_DOUBLE_EQ(order->details["plot"]["values"][0][1].get<double>(), 1.0) << "rte-a off, rte-b's items";
+    EXPECT_DOUBLE_EQ(order->details["plot"]["values"][1][0].get<double>(), 0.0) << "rte-b off, rte-a's items";
+    auto spec = h.lab->run(claim_of("cross_effect", {{"statistic", "specialisation"}, {"items", 2}}));
+    EXPECT_NEAR(spec->estimate->value, (8.0 - 1.0 / 7.0) / 8.0, 1e-12);
+}
+
+TEST(ClaimProtocols, DegradeRenormalisesOverTheSubsystemsStillOn) {
+    HandMade h(items_of(5, 4), [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+        SubsystemValues s;
+        if (r.disabled[5]) {
+            s.fill(0.7f / 6.0f);
+            s[0] = 0.3f;
+            s[5] = 0.0f;
+        } else {
+            s.fill(0.4f / 6.0f);
+            s[0] = 0.1f;
+            s[5] = 0.5f;
+        }
+        ClaimAnswer a;
+        a.tokens = {"t"};
+        a.is_eog = {false};
+        a.shares = {s};
+        return a;
+    });
+    auto r = h.lab->run(claim_of("degrade", {{"off", "rte-f"}, {"taker", "rte-a"}}));
+    ASSERT_TRUE(r && r->estimate);
+    EXPECT_NEAR(r->estimate->value, 0.3 - 0.1 / 0.5, 1e-6);
+    EXPECT_EQ(r->estimate->n, 4);
+}
+
+TEST(ClaimProtocols, SharesNeedAnEarnedMap) {
+    HandMade h(items_of(2, 2), [](const AnswerRequest&) -> Result<ClaimAnswer> { return ClaimAnswer{}; }, HeadMapSource::Default);
+    for (const char* p : {"token_after_number", "position_profile", "degrade", "cross_effect"}) {
+        auto r = h.lab->run(claim_of(p, nlohmann::json::object()));
+        ASSERT_TRUE(r) << p;
+        EXPECT_EQ(r->verdict, Verdict::NotMeasurable) << p;
+        EXPECT_NE(r->reason.find("head map"), std::string::npos) << r->reason;
+    }
+    auto groups = h.lab->run(claim_of("head_groups", nlohmann::json::object()));
+    EXPECT_EQ(groups->verdict, Verdict::NotMeasurable);
+    EXPECT_NE(groups->reason.find("octet-g4.gguf"), std::string::npos) << groups->reason;
+}
+
+TEST(ClaimProtocols, CancellingEndsTheRunWithWhatFinished) {
+    std::atomic<bool> cancel{false};
+    HeadMap map = HeadMap::from_json(HeadMap::make_default(1, 8).to_json(), 1, 8, HeadMapSource::Gguf).value();
+    ClaimModel m;
+    m.map = &map;
+    ClaimData d;
+    d.items = items_of(2, 8);
+    ClaimLabOptions o;
+    o.cancel = &cancel;
+    int calls = 0;
+    o.answer_source = [&](const AnswerRequest&) -> Result<ClaimAnswer> {
+        if (++calls == 20) cancel = true; // the first claim takes 16 answers: this is during the second
+        ClaimAnswer a;
+        a.ended = true;
+        return a;
+    };
+    ClaimLab lab(m, d, o);
+    nlohmann::json p = {{"subsystems", {"rte-c"}}, {"a", {{"en", "A {prompt}"}, {"zh", "A {prompt}"}}},
+                        {"b", {{"en", "B {prompt}"}, {"zh", "B {prompt}"}}}};
+    Claim first = claim_of("prompt_ab", p);
+    Claim second = first;
+    second.id = "second";
+    auto report = run_claims(lab, {first, second, first});
+    ASSERT_TRUE(report) << report.error().message;
+    EXPECT_FALSE(report->complete);
+    ASSERT_EQ(report->results.size(), 1u);
+    EXPECT_EQ(report->results[0].id, first.id);
+}
+
+// ---- reports --------------------------------------------------------------------------------
+
+TEST(ClaimsReport, JsonMarkdownAndCsv) {
+    ClaimsReport rep;
+    rep.model = "m";
+    rep.note = "note";
+    Claim c = claim_of("prompt_ab", nlohmann::json::object());
+    c.article_figure = 0.64;
+    c.unit = ClaimUnit::Share;
+    c.text = {"claim text", "论断"};
+    ClaimResult r;
+    r.id = c.id;
+    r.estimate = Estimate{0.5, {0.4, 0.6}, 40, 2000};
+    r.verdict = Verdict::Holds;
+    r.tables.push_back({"items", {"a", "b"}, {{"x,y", "say \"hi\""}}});
+    rep.claims = {c};
+    rep.results = {r};
+    const nlohmann::json j = claims_json(rep);
+    EXPECT_EQ(j["claims"][0]["measured"], 0.5);
+    EXPECT_EQ(j["claims"][0]["ci95"], nlohmann::json::array({0.4, 0.6}));
+    EXPECT_EQ(j["claims"][0]["n"], 40);
+    EXPECT_EQ(j["claims"][0]["verdict"], "holds");
+    EXPECT_EQ(j["claims"][0]["article_figure"], 0.64);
+    EXPECT_EQ(table_csv(r.tables[0]), "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n");
+    const std::string md = claims_markdown(rep, false);
+    EXPECT_NE(md.find("| test-prompt_ab | 64.0 % | 50.0 % | [40.0 %, 60.0 %] | 40 | holds |"), std::string::npos) << md;
+    EXPECT_NE(claims_markdown(rep, true).find("成立"), std::string::npos);
+    const auto dir = std::filesystem::temp_directory_path() / ("claims-report-" + std::to_string(::getpid()));
+    auto files = write_claims_report(dir, rep);
+    ASSERT_TRUE(files);
+    EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
+    EXPECT_TRUE(std::filesystem::exists(dir / "claims.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir / "test-prompt_ab-items.csv"));
+    std::filesystem::remove_all(dir);
+}
+
+// ---- the lab on octet ------------------------------------------------------------------------
+
+class OctetClaims : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto opened = open_model(kResources + "/octet/octet.gguf", {.backend = "cpu", .threads = 2});
+        ASSERT_TRUE(opened) << opened.error().message;
+        m = std::make_unique<OpenedModel>(std::move(opened.value()));
+        auto d = load_claim_data(kResources);
+        ASSERT_TRUE(d) << d.error().message;
+        data = std::move(d.value());
+        catalog = read_claim_catalog(kResources + "/claims/claims.json").value();
+    }
+    ClaimLab lab(int64_t items) {
+        ClaimModel cm{m->model.get(), m->backend.get(), m->tokenizer.get(), &m->map, nullptr, m->kv.get(), "octet"};
+        ClaimLabOptions o;
+        o.seed = 3;
+        o.items = items;
+        o.resamples = 500;
+        return ClaimLab(cm, data, o);
+    }
+    std::unique_ptr<OpenedModel> m;
+    ClaimData data;
+    ClaimCatalog catalog;
+};
+
+TEST_F(OctetClaims, KvReuseCountsWholeBlocksOfTheUnchangedPrefix) {
+    ClaimLab l = lab(1);
+    Claim c = *catalog.find("kv-pool-reuse");
+    c.params["edits"] = {"rerun", "edit_start"};
+    auto r = l.run(c);
+    ASSERT_TRUE(r && r->estimate) << (r ? r->reason : r.error().message);
+    const int64_t block = m->kv->pool().block_size();
+    double reused = 0, total = 0;
+    for (const auto& row : r->tables[0].rows) {
+        const int64_t n = std::stoll(row[3]), got = std::stoll(row[4]);
+        if (row[2] == "rerun") {
+            EXPECT_EQ(got, (n - 1) / block * block) << "every full block but the last token's";
+        }
+        if (row[2] == "edit_start") {
+            EXPECT_EQ(got, 0) << "a word in front leaves nothing to reuse";
+        }
+        reused += static_cast<double>(got);
+        total += static_cast<double>(n);
+    }
+    EXPECT_EQ(r->tables[0].rows.size(), 8u * 3u);
+    EXPECT_DOUBLE_EQ(r->estimate->value, reused / total);
+}
+
+TEST_F(OctetClaims, AClaimAloneGivesTheValueOfTheFullRun) {
+    ClaimLab full = lab(2);
+    auto together = run_claims(full, {*catalog.find("degraded-f-to-a"), *catalog.find("rte-c-after-number")});
+    ASSERT_TRUE(together) << together.error().message;
+    ClaimLab alone = lab(2);
+    auto single = alone.run(*catalog.find("rte-c-after-number"));
+    ASSERT_TRUE(single && single->estimate && together->results[1].estimate);
+    EXPECT_EQ(single->estimate->value, together->results[1].estimate->value);
+    EXPECT_EQ(single->estimate->ci95.lo, together->results[1].estimate->ci95.lo);
+    EXPECT_EQ(single->estimate->ci95.hi, together->results[1].estimate->ci95.hi);
+    EXPECT_NE(together->note.find("no evidence about GPT-4"), std::string::npos);
+    EXPECT_EQ(together->map, "head map stored in the GGUF file");
+}
+
+TEST_F(OctetClaims, LatencyReportsScaledBands) {
+    ClaimLab l = lab(2);
+    auto r = l.run(*catalog.find("latency-bimodal"));
+    ASSERT_TRUE(r && r->estimate) << (r ? r->reason : r.error().message);
+    EXPECT_EQ(r->estimate->n, 16);
+    const double scale = r->details["band_scale"].get<double>();
+    EXPECT_NEAR(scale * 320.0, r->details["median_total_ms"].get<double>(), 1e-9);
+    const auto& bands = r->details["plot"]["bands"];
+    EXPECT_NEAR(bands[0]["to"].get<double>(), 250.0 * scale, 1e-9);
+    EXPECT_NEAR(bands[1]["to"].get<double>(), 800.0 * scale, 1e-9);
+    double shares = 0;
+    for (const auto& [k, v] : r->details["band_shares"].items()) shares += v.get<double>();
+    EXPECT_NEAR(shares, 1.0, 1e-9);
+}
+
+} // namespace
+} // namespace octo
