@@ -32,6 +32,7 @@ QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
     QDockWidget* advice = add_dock(w, p.advisor, QCoreApplication::translate("octo::ui::DockLayout", "Advisor"), "advisorDock", Qt::RightDockWidgetArea);
     QDockWidget* ab = add_dock(w, p.compare, QCoreApplication::translate("octo::ui::DockLayout", "A/B compare"), "compareDock", Qt::BottomDockWidgetArea);
     QDockWidget* log = add_dock(w, p.log, QCoreApplication::translate("octo::ui::DockLayout", "Log"), "logDock", Qt::BottomDockWidgetArea);
+    QDockWidget* claims = add_dock(w, p.claims, QCoreApplication::translate("octo::ui::DockLayout", "Claims"), "claimsDock", Qt::BottomDockWidgetArea);
     QDockWidget* presenter = add_dock(w, p.presenter, QCoreApplication::translate("octo::ui::DockLayout", "Presenter"), "presenterDock", Qt::RightDockWidgetArea);
     w.tabifyDockWidget(switches, history);
     w.tabifyDockWidget(switches, router);
@@ -41,6 +42,7 @@ QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
     w.tabifyDockWidget(kv, lat);
     w.tabifyDockWidget(kv, ab);
     w.tabifyDockWidget(kv, log);
+    w.tabifyDockWidget(kv, claims);
     log->hide(); // View → Log shows it as one more tab
     kv->raise();
     w.tabifyDockWidget(heat, advice);

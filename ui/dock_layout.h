@@ -23,6 +23,7 @@ struct DockPanels {
     QWidget* compare;
     QWidget* log;
     QWidget* presenter;
+    QWidget* claims;
 };
 
 // Puts each panel in its dock and tabs them (the log starts hidden: View → Log). Returns the

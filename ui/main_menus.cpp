@@ -97,6 +97,8 @@ void MainMenus::buildModel() {
     QMenu* model = window_.menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Calibrate Head Map…"), &window_, &MainWindow::calibrateHeadMap);
     model->addAction(tr("Calibrate &Experts…"), &window_, &MainWindow::calibrateExperts);
+    model->addSeparator();
+    model->addAction(tr("Measure the Article's &Claims"), QKeySequence(tr("Ctrl+Shift+M")), &window_, &MainWindow::measureClaims);
     backend_ = new BackendMenu(model);
     connect(backend_, &BackendMenu::changed, this, [this] {
         if (const auto& m = window_.store().model()) window_.openModel(QString::fromStdString(m->path));

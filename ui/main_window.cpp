@@ -34,6 +34,7 @@
 #include "ui/views/attention_view.h"
 #include "ui/views/compare_view.h"
 #include "ui/views/experts_view.h"
+#include "ui/panels/claims_panel.h"
 #include "ui/views/head_heatmap_view.h"
 #include "ui/views/kv_view.h"
 #include "ui/views/latency_view.h"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     log_ = new LogPanel(app_log_feed(), this);
     timeline_ = new TimelineScrubber(store_, this);
     presenter_ = new PresenterPanel(store_, this);
+    claims_ = new ClaimsPanel(claims_store_, bridge_, this);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(tokens_);
@@ -75,7 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     centre_layout->addWidget(timeline_);
     setCentralWidget(centre);
     QDockWidget* ab = lay_out_docks(*this, {prompt_, switches_, history_, router_, heatmap_, experts_, attention_, strip_, kv_, latency_,
-                                            advisor_, compare_, log_, presenter_});
+                                            advisor_, compare_, log_, presenter_, claims_});
     addActions(timeline_->shortcutActions());
     advisor_controller_ = new AdvisorController(
         store_, bridge_, advisor_, compare_,
@@ -93,6 +95,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     session_ = new WorkbenchSession(*this, store_, *prompt_, *switches_, *models_);
 
     connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);
+    connect(&bridge_, &EngineBridge::events, &claims_store_, &ClaimsStore::apply);
+    connect(claims_, &ClaimsPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 10000); });
     connect(&bridge_, &EngineBridge::runSubmitted, &store_, [this](quint64 id) { store_.submitted(id); });
     connect(&store_, &RunStore::runningChanged, prompt_, &PromptPanel::setRunning); // the one place
     connect(router_, &RouterPanel::decided, &store_, &RunStore::set_route);
@@ -107,6 +111,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (const RunRecord* r = store_.current()) runs_->showSpec(r->trace.spec);
     });
     connect(&store_, &RunStore::modelLoaded, this, [this] {
+        claims_store_.clear(); // they described the previous model
+        claims_->setModelLoaded(true);
         menus_->rememberRecent(QString::fromStdString(store_.model()->path));
         prompt_->setModelPrecision(store_.model()->default_precision);
     });
@@ -132,9 +138,16 @@ void MainWindow::loadResources(const QString& resource_dir) {
     resource_dir_ = resource_dir;
     router_->load(resource_dir);
     advisor_->load(resource_dir);
+    claims_->setResourceDir(resource_dir);
+    if (QString error; !claims_store_.load(resource_dir, &error)) statusBar()->showMessage(tr("Claims unavailable: %1").arg(error), 10000);
 }
 
 void MainWindow::calibrateHeadMap() { models_->calibrate(resource_dir_); }
+
+void MainWindow::measureClaims() {
+    showPanel(QStringLiteral("claims"));
+    claims_->runAll();
+}
 
 void MainWindow::calibrateExperts() { models_->calibrate(resource_dir_, CalibrationUnit::Experts); }
 

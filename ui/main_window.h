@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "ui/session/autosave.h"
+#include "ui/session/claims_store.h"
 #include "ui/controllers/engine_bridge.h"
 #include "ui/session/run_store.h"
 #include "ui/session/session_state.h"
@@ -43,6 +44,7 @@ class CrashRecovery;
 class CaptureController;
 class PresenterPanel;
 class TimelineScrubber;
+class ClaimsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -53,6 +55,9 @@ public:
     void openModel(const QString& path);
 
     RunStore& store() { return store_; }
+    ClaimsStore& claimsStore() { return claims_store_; }
+    // Shows the Claims panel and measures every claim on the loaded model (Model → Measure Claims).
+    void measureClaims();
     RunController& runs() { return *runs_; } // Run Prompt, Rerun, Cancel, A/B
     EngineBridge& bridge() { return bridge_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
@@ -94,6 +99,7 @@ private:
 
     EngineBridge bridge_;
     RunStore store_;
+    ClaimsStore claims_store_;
     PromptPanel* prompt_;
     SwitchesPanel* switches_;
     TokenStreamView* tokens_;
@@ -113,6 +119,7 @@ private:
     WorkbenchSession* session_;
     TimelineScrubber* timeline_;
     PresenterPanel* presenter_;
+    ClaimsPanel* claims_;
     CaptureController* captures_;
     MainMenus* menus_ = nullptr;
     StatusLine* status_;

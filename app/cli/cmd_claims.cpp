@@ -2,10 +2,7 @@
 // by default) with 95 % intervals and a verdict each (engine/claims/, docs/claims.md). Progress
 // goes to stderr; Ctrl+C stops after the running item and reports the claims that finished.
 #include <atomic>
-#include <chrono>
 #include <csignal>
-#include <ctime>
-#include <iomanip>
 #include <iostream>
 #include <memory>
 
@@ -42,14 +39,6 @@ static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler
 
 extern "C" void on_interrupt(int) { g_interrupted.store(true); }
 
-std::string today_utc() {
-    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    std::ostringstream s;
-    s << std::put_time(&tm, "%Y-%m-%d");
-    return s.str();
-}
 
 int run_claims_command(const ClaimsOptions& o) {
     auto dir = resource_dir();
@@ -119,7 +108,7 @@ int run_claims_command(const ClaimsOptions& o) {
     std::signal(SIGINT, previous);
     if (!report) return report_error(o.json, report.error());
     report->version = OCTOSCOPE_VERSION;
-    report->date = today_utc();
+    report->date = utc_date_today();
     if (!report->complete) std::cerr << "\nstopped: " << report->results.size() << " of " << chosen.size() << " claims finished\n";
 
     if (!o.report.empty()) {

@@ -43,13 +43,22 @@ std::string fmt(double value, int decimals) {
 
 nlohmann::json bars_plot(const std::vector<std::string>& labels, const std::vector<double>& values,
                          const std::vector<Interval>& ci, const std::string& y_label) {
-    nlohmann::json lo = nlohmann::json::array();
-    nlohmann::json hi = nlohmann::json::array();
-    for (const Interval& i : ci) {
-        lo.push_back(i.lo);
-        hi.push_back(i.hi);
+    return grouped_bars_plot(labels, {BarSeries{"", values, ci}}, y_label);
+}
+
+nlohmann::json grouped_bars_plot(const std::vector<std::string>& labels, const std::vector<BarSeries>& series,
+                                 const std::string& y_label) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const BarSeries& s : series) {
+        nlohmann::json lo = nlohmann::json::array();
+        nlohmann::json hi = nlohmann::json::array();
+        for (const Interval& i : s.ci) {
+            lo.push_back(i.lo);
+            hi.push_back(i.hi);
+        }
+        out.push_back({{"name", s.name}, {"values", s.values}, {"lo", lo}, {"hi", hi}});
     }
-    return {{"kind", "bars"}, {"labels", labels}, {"values", values}, {"lo", lo}, {"hi", hi}, {"y_label", y_label}};
+    return {{"kind", "bars"}, {"labels", labels}, {"series", out}, {"y_label", y_label}};
 }
 
 int64_t int_param(const nlohmann::json& params, const char* key, int64_t fallback) {

@@ -42,7 +42,16 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim);
 // Helpers the protocols share.
 ClaimResult not_measurable(std::string reason, std::string method = {});
 std::string fmt(double value, int decimals = 4);
-// A bars plot: one bar per label with its interval.
+// Bars plots: {"kind": "bars", "labels", "series": [{"name", "values", "lo", "hi"}], "y_label"} —
+// for each label one bar per series, each with its interval.
+struct BarSeries {
+    std::string name;
+    std::vector<double> values;
+    std::vector<Interval> ci;
+};
+nlohmann::json grouped_bars_plot(const std::vector<std::string>& labels, const std::vector<BarSeries>& series,
+                                 const std::string& y_label);
+// One series.
 nlohmann::json bars_plot(const std::vector<std::string>& labels, const std::vector<double>& values,
                          const std::vector<Interval>& ci, const std::string& y_label);
 // An integer parameter (≥ 1) or `fallback`.

@@ -1,5 +1,7 @@
 #include "engine/claims/claims_report.h"
 
+#include <chrono>
+#include <ctime>
 #include <sstream>
 
 #include "engine/claims/claim_protocols.h"
@@ -67,6 +69,15 @@ Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims,
         if (callbacks.on_done) callbacks.on_done(i, report.claims.back(), report.results.back());
     }
     return report;
+}
+
+std::string utc_date_today() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char date[16];
+    std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    return date;
 }
 
 std::string claims_note(const ClaimLab& lab) {

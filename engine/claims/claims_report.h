@@ -40,6 +40,9 @@ struct ClaimRunCallbacks {
 // caller's to fill.
 Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims, const ClaimRunCallbacks& callbacks = {});
 
+// Today's date in UTC, YYYY-MM-DD (a report's date).
+std::string utc_date_today();
+
 // The honesty note: on a model that was trained to have the subsystems (a head map stored in its
 // GGUF and a router), a claim that holds shows the mechanism, not GPT-4; elsewhere, results describe
 // this model with its map. Never evidence about GPT-4.

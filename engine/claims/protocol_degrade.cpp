@@ -80,26 +80,25 @@ Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
     if (!r.estimate) return not_measurable("no answer had a token with subsystem shares");
 
     std::vector<std::string> labels;
-    std::vector<double> values;
-    std::vector<Interval> ci;
+    std::vector<BarSeries> series = {{"all on", {}, {}}, {std::string(subsystem_id(*off)) + " off", {}, {}}};
     ClaimTable shares{"shares", {"subsystem", "share_on", "share_switched_off"}, {}};
     for (int s = 0; s < kSubsystemCount; ++s) {
         if (s == *off) continue;
+        labels.emplace_back(subsystem_id(s));
         std::vector<std::string> row{std::string(subsystem_id(s))};
-        for (const auto* v : {&base_share, &off_share}) {
+        for (size_t k = 0; k < 2; ++k) {
             std::vector<double> col;
-            for (const auto& x : *v) col.push_back(x[static_cast<size_t>(s)]);
+            for (const auto& x : k == 0 ? base_share : off_share) col.push_back(x[static_cast<size_t>(s)]);
             const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(col, w); },
-                                     BootstrapOptions{bo.resamples / 4, bo.seed + static_cast<uint64_t>(s * 2) + (v == &base_share ? 1u : 2u)});
-            labels.push_back(std::string(subsystem_id(s)) + (v == &base_share ? "" : " (" + std::string(subsystem_id(*off)) + " off)"));
-            values.push_back(e ? e->value : 0.0);
-            ci.push_back(e ? e->ci95 : Interval{});
-            row.push_back(fmt(values.back()));
+                                     BootstrapOptions{bo.resamples / 4, bo.seed + static_cast<uint64_t>(s * 2) + k + 1});
+            series[k].values.push_back(e ? e->value : 0.0);
+            series[k].ci.push_back(e ? e->ci95 : Interval{});
+            row.push_back(fmt(series[k].values.back()));
         }
         shares.rows.push_back(std::move(row));
     }
     const std::vector<double> ones(diff.size(), 1.0);
-    r.details["plot"] = bars_plot(labels, values, ci, "share among the subsystems still on");
+    r.details["plot"] = grouped_bars_plot(labels, series, "share among the subsystems still on");
     r.details["accuracy_on"] = weighted_mean(right_on, ones).value_or(0.0);
     r.details["accuracy_switched_off"] = weighted_mean(right_off, ones).value_or(0.0);
     r.details["metric"] = metric_name(lab.metric());

@@ -45,23 +45,23 @@ Result<ClaimResult> protocol_router_accuracy(ClaimLab& lab, const Claim& claim) 
 
     // Per-subsystem accuracy of both stages, each with its own interval (bootstrap within the label).
     std::vector<std::string> labels;
-    std::vector<double> values;
-    std::vector<Interval> ci;
+    std::vector<BarSeries> series = {{"stage 1 (embedding)", {}, {}}, {"two-stage", {}, {}}};
     for (int s = 0; s < kSubsystemCount; ++s) {
-        for (const auto* which : {&one, &two}) {
+        labels.emplace_back(subsystem_id(s));
+        for (size_t k = 0; k < 2; ++k) {
+            const std::vector<double>& which = k == 0 ? one : two;
             std::vector<double> v;
             for (size_t i = 0; i < probes.size(); ++i) {
-                if (strata[i] == s) v.push_back((*which)[i]);
+                if (strata[i] == s) v.push_back(which[i]);
             }
             const std::vector<int> flat(v.size(), 0);
             const auto e = bootstrap(flat, [&](std::span<const double> w) { return weighted_mean(v, w); },
-                                     BootstrapOptions{bo.resamples, bo.seed + static_cast<uint64_t>(s)});
-            labels.push_back(std::string(subsystem_id(s)) + (which == &one ? " stage 1" : " two-stage"));
-            values.push_back(e ? e->value : 0.0);
-            ci.push_back(e ? e->ci95 : Interval{});
+                                     BootstrapOptions{bo.resamples, bo.seed + static_cast<uint64_t>(2 * s) + k + 1});
+            series[k].values.push_back(e ? e->value : 0.0);
+            series[k].ci.push_back(e ? e->ci95 : Interval{});
         }
     }
-    r.details["plot"] = bars_plot(labels, values, ci, "routing accuracy");
+    r.details["plot"] = grouped_bars_plot(labels, series, "routing accuracy");
     r.details["stage1_accuracy"] = *weighted_mean(one, std::vector<double>(one.size(), 1.0));
     r.details["two_stage_accuracy"] = *weighted_mean(two, std::vector<double>(two.size(), 1.0));
     r.details["embedding"] = router.value()->embedding_name();

@@ -67,6 +67,15 @@ void EngineHost::calibrate(const std::string& train_probes, const std::string& d
     wake_.notify_all();
 }
 
+void EngineHost::run_claims(std::vector<Claim> claims, const std::string& resource_dir, uint64_t seed, int64_t items,
+                            const std::string& version) {
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(ClaimsCommand{std::move(claims), resource_dir, seed, items, version});
+    }
+    wake_.notify_all();
+}
+
 void EngineHost::cancel() { cancel_ = true; }
 
 bool EngineHost::busy() const {
@@ -187,6 +196,35 @@ void EngineHost::execute(const CalibrateCommand& c) {
     l.map = active.value();
     l.info.head_map = active.value();
     post(host_event::CalibrationDone{r->separation, r->null_separation, saved.value(), active.value()});
+}
+
+void EngineHost::execute(const ClaimsCommand& c) {
+    if (!loaded_) return post(host_event::ClaimsFailed{make_error(ErrorCode::InvalidArgument, "no model is loaded")});
+    OpenedModel& l = *loaded_;
+    auto data = load_claim_data(c.resource_dir);
+    if (!data) return post(host_event::ClaimsFailed{data.error()});
+    ClaimModel model{l.model.get(), l.backend.get(), l.tokenizer.get(), &l.map, l.expert_map ? &*l.expert_map : nullptr,
+                     l.kv.get(), l.info.name + " (" + l.info.path + ")"};
+    ClaimLabOptions options;
+    options.seed = c.seed;
+    options.items = c.items;
+    options.cancel = &cancel_;
+    size_t index = 0;
+    options.progress = [&](int64_t done, int64_t total) {
+        if (done % 4 == 0 || done == total) post(host_event::ClaimProgress{index, done, total});
+    };
+    ClaimLab lab(std::move(model), std::move(data.value()), std::move(options));
+    ClaimRunCallbacks callbacks;
+    callbacks.on_start = [&](size_t i, const Claim& claim) {
+        index = i;
+        post(host_event::ClaimStarted{i, c.claims.size(), claim.id});
+    };
+    callbacks.on_done = [&](size_t i, const Claim&, const ClaimResult& result) { post(host_event::ClaimFinished{i, result}); };
+    auto report = octo::run_claims(lab, c.claims, callbacks);
+    if (!report) return post(host_event::ClaimsFailed{report.error()});
+    report->version = c.version;
+    report->date = utc_date_today();
+    post(host_event::ClaimsFinished{std::move(report.value())});
 }
 
 void EngineHost::execute(const RunCommand& c) {

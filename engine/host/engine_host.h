@@ -25,6 +25,7 @@
 
 #include "engine/backend/precision.h"
 #include "engine/capture/capture.h"
+#include "engine/claims/claims_report.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_spec.h"
 #include "engine/generation/run_trace.h"
@@ -71,13 +72,23 @@ struct CalibrationDone {
     std::optional<ExpertMap> experts = std::nullopt;
 };
 struct CalibrationFailed { Error error; };
+// The claims lab (engine/claims/claim_lab.h): each claim as it starts, its progress (items
+// done), its result; then the whole run. A cancelled run still ends with ClaimsFinished, whose
+// report holds the claims that finished (complete = false).
+struct ClaimStarted { size_t index = 0; size_t total = 0; std::string id; };
+struct ClaimProgress { size_t index = 0; int64_t done = 0; int64_t total = 0; };
+struct ClaimFinished { size_t index = 0; ClaimResult result; };
+struct ClaimsFinished { ClaimsReport report; };
+struct ClaimsFailed { Error error; };
 } // namespace host_event
 
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
                                host_event::ModelIdentified, host_event::ModelIdentityFailed,
                                host_event::RunStarted, host_event::PromptMeasured, host_event::Token,
                                host_event::RunFinished, host_event::RunFailed, host_event::RunDropped, host_event::CalibrationProgress,
-                               host_event::CalibrationDone, host_event::CalibrationFailed>;
+                               host_event::CalibrationDone, host_event::CalibrationFailed, host_event::ClaimStarted,
+                               host_event::ClaimProgress, host_event::ClaimFinished, host_event::ClaimsFinished,
+                               host_event::ClaimsFailed>;
 
 class EngineHost {
 public:
@@ -99,7 +110,11 @@ public:
     // with CalibrationUnit::Experts of a mixture of experts' expert map (docs/moe.md).
     void calibrate(const std::string& train_probes, const std::string& dev_probes,
                    CalibrationUnit unit = CalibrationUnit::Heads);
-    // Stops what is running now (a run, load or calibration); queued commands stay queued.
+    // Queues the claims lab on the loaded model: `claims` in order, on the task items and router
+    // probes of `resource_dir`, with this seed and items per subsystem (0: each claim's own).
+    void run_claims(std::vector<Claim> claims, const std::string& resource_dir, uint64_t seed, int64_t items,
+                    const std::string& version);
+    // Stops what is running now (a run, load, calibration or claims run); queued commands stay queued.
     void cancel();
     // Every staged event, oldest first.
     std::vector<HostEvent> take_events();
@@ -110,12 +125,14 @@ private:
     struct LoadCommand { std::string path; std::string backend; };
     struct RunCommand { uint64_t id; RunSpec settings; };
     struct CalibrateCommand { std::string train; std::string dev; CalibrationUnit unit = CalibrationUnit::Heads; };
-    using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand>;
+    struct ClaimsCommand { std::vector<Claim> claims; std::string resource_dir; uint64_t seed = 1; int64_t items = 0; std::string version; };
+    using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand, ClaimsCommand>;
 
     void worker();
     void execute(const LoadCommand& c);
     void execute(const RunCommand& c);
     void execute(const CalibrateCommand& c);
+    void execute(const ClaimsCommand& c);
     void post(HostEvent event);
     void drop_queued_runs(); // with mutex_ held: posts RunDropped for each
     // Starts hashing the loaded model on identity_thread_; events name it by `path` (ModelInfo::path).

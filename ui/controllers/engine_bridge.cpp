@@ -37,6 +37,10 @@ void EngineBridge::calibrate(const QString& train, const QString& dev, Calibrati
     host_->calibrate(train.toStdString(), dev.toStdString(), unit);
 }
 
+void EngineBridge::runClaims(std::vector<Claim> claims, const QString& resource_dir, uint64_t seed, int64_t items) {
+    host_->run_claims(std::move(claims), resource_dir.toStdString(), seed, items, OCTOSCOPE_VERSION);
+}
+
 void EngineBridge::cancel() { host_->cancel(); }
 
 bool EngineBridge::busy() const { return host_->busy(); }

@@ -24,6 +24,8 @@ public:
     void loadModel(const QString& path, const QString& backend); // backend: "auto", "cpu" or "cuda"
     uint64_t run(const RunSpec& settings, bool replace_queued = true); // see EngineHost::run
     void calibrate(const QString& train_probes, const QString& dev_probes, CalibrationUnit unit = CalibrationUnit::Heads);
+    // The claims lab on the loaded model (EngineHost::run_claims).
+    void runClaims(std::vector<Claim> claims, const QString& resource_dir, uint64_t seed, int64_t items);
     void cancel();
     bool busy() const;
 

@@ -153,6 +153,10 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::CalibrationFailed& e) {
                            emit calibrationFinished(QString::fromStdString(e.error.message), false);
                        },
+                       // The claims lab's events: ClaimsStore's (ui/session/claims_store.h).
+                       [](const host_event::ClaimStarted&) {}, [](const host_event::ClaimProgress&) {},
+                       [](const host_event::ClaimFinished&) {}, [](const host_event::ClaimsFinished&) {},
+                       [](const host_event::ClaimsFailed&) {},
                        [&](const host_event::RunFailed& e) {
                            RunRecord* r = find(e.run_id);
                            if (!r) { // failed before it started (e.g. no model): keep it in the history

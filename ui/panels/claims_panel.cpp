@@ -1,0 +1,343 @@
+#include "ui/panels/claims_panel.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+#include "ui/controllers/engine_bridge.h"
+#include "ui/panels/claims_presenter.h"
+#include "ui/session/claims_store.h"
+#include "ui/views/claim_plot_view.h"
+
+namespace octo::ui {
+
+namespace {
+
+enum Column { kClaim, kVerdict, kMeasured, kN, kArticle };
+
+bool chinese() { return QLocale().language() == QLocale::Chinese; }
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+QString verdict_label(Verdict verdict) {
+    switch (verdict) {
+    case Verdict::Holds: return ClaimsPanel::tr("holds");
+    case Verdict::DoesNotHold: return ClaimsPanel::tr("does not hold");
+    case Verdict::Inconclusive: return ClaimsPanel::tr("inconclusive");
+    case Verdict::NotMeasurable: return ClaimsPanel::tr("not measurable on this model");
+    }
+    return {};
+}
+
+QColor verdict_colour(Verdict verdict) {
+    switch (verdict) {
+    case Verdict::Holds: return QColor(0, 158, 115);      // bluish green
+    case Verdict::DoesNotHold: return QColor(213, 94, 0); // vermillion
+    case Verdict::Inconclusive: return QColor(230, 159, 0);
+    case Verdict::NotMeasurable: return QColor(140, 140, 140);
+    }
+    return {};
+}
+
+QString claim_text(const Claim& claim) { return q(claim.text.in(chinese())); }
+QString claim_holds_text(const Claim& claim) { return q(claim.holds.in(chinese())); }
+
+ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* parent)
+    : QWidget(parent), store_(store), bridge_(bridge) {
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    run_selected_ = new QPushButton(tr("Run Selected"), this);
+    run_all_ = new QPushButton(tr("Run All"), this);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    export_ = new QPushButton(tr("Export Report…"), this);
+    present_ = new QPushButton(tr("Present…"), this);
+    run_selected_->setToolTip(tr("Measure the selected claim on the loaded model"));
+    run_all_->setToolTip(tr("Measure every claim on the loaded model (about a minute on octet)"));
+    present_->setToolTip(tr("Step through the claims one by one, full screen, for a lecture (F11)"));
+    items_ = new QSpinBox(this);
+    items_->setRange(0, 300);
+    items_->setSpecialValueText(tr("each claim's own"));
+    items_->setPrefix(tr("items per subsystem: "));
+    items_->setToolTip(tr("How many task items of each subsystem every claim uses (0: the number the claims file gives)"));
+    seed_ = new QSpinBox(this);
+    seed_->setRange(1, 1000000);
+    seed_->setPrefix(tr("seed: "));
+    seed_->setToolTip(tr("Chooses the items and the bootstrap resamples: the same seed gives the same report"));
+    QSettings settings;
+    items_->setValue(settings.value(QStringLiteral("claims/items"), 0).toInt());
+    seed_->setValue(settings.value(QStringLiteral("claims/seed"), 1).toInt());
+    connect(items_, &QSpinBox::valueChanged, this, [](int v) { QSettings().setValue(QStringLiteral("claims/items"), v); });
+    connect(seed_, &QSpinBox::valueChanged, this, [](int v) { QSettings().setValue(QStringLiteral("claims/seed"), v); });
+    progress_ = new QProgressBar(this);
+    progress_->setTextVisible(true);
+    progress_->setFormat(tr("idle"));
+    progress_->setValue(0);
+    progress_->setMinimumWidth(160);
+    for (QWidget* w : std::initializer_list<QWidget*>{run_selected_, run_all_, cancel_, items_, seed_}) bar->addWidget(w);
+    bar->addWidget(progress_, 1);
+    bar->addWidget(export_);
+    bar->addWidget(present_);
+    layout->addLayout(bar);
+    note_ = new QLabel(this); // one line: the full note is its tooltip, the detail pane and the presenter
+    note_->setTextFormat(Qt::PlainText);
+    note_->setMinimumWidth(100);
+    note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    layout->addWidget(note_);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    list_ = new QTreeWidget(split);
+    list_->setObjectName(QStringLiteral("claimsList"));
+    list_->setRootIsDecorated(false);
+    list_->setAlternatingRowColors(true);
+    list_->setHeaderLabels({tr("Claim"), tr("Verdict"), tr("Measured [95 % interval]"), tr("n"), tr("Article (GPT-4, unverified)")});
+    list_->setTextElideMode(Qt::ElideRight);
+    list_->header()->setStretchLastSection(true);
+    list_->header()->resizeSection(kClaim, 170);
+    list_->header()->resizeSection(kVerdict, 120);
+    list_->header()->resizeSection(kMeasured, 190);
+    list_->header()->resizeSection(kN, 40);
+    auto* right = new QSplitter(Qt::Vertical, split);
+    plot_ = new ClaimPlotView(right);
+    detail_ = new QTextBrowser(right);
+    detail_->setOpenLinks(false);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    connect(run_selected_, &QPushButton::clicked, this, &ClaimsPanel::runSelected);
+    connect(run_all_, &QPushButton::clicked, this, &ClaimsPanel::runAll);
+    connect(cancel_, &QPushButton::clicked, this, &ClaimsPanel::cancel);
+    connect(export_, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Claims Report To"),
+                                                              QSettings().value(QStringLiteral("claims/exportDir"), QDir::homePath()).toString());
+        if (dir.isEmpty()) return;
+        QSettings().setValue(QStringLiteral("claims/exportDir"), dir);
+        exportReport(dir);
+    });
+    connect(present_, &QPushButton::clicked, this, &ClaimsPanel::openPresenter);
+    connect(list_, &QTreeWidget::currentItemChanged, this, &ClaimsPanel::refreshDetail);
+    connect(list_, &QTreeWidget::itemDoubleClicked, this, &ClaimsPanel::runSelected);
+    connect(&store_, &ClaimsStore::resultsChanged, this, [this] {
+        refreshList();
+        refreshDetail();
+        refreshButtons();
+    });
+    connect(&store_, &ClaimsStore::runningChanged, this, &ClaimsPanel::refreshButtons);
+    connect(&store_, &ClaimsStore::progress, this, [this](int index, int total_claims, int done, int total_items) {
+        progress_->setRange(0, total_claims * 100);
+        const int within = total_items > 0 ? done * 100 / total_items : 0;
+        progress_->setValue(index * 100 + within);
+        progress_->setFormat(tr("claim %1 of %2: %3 — %4 / %5")
+                                 .arg(index + 1)
+                                 .arg(total_claims)
+                                 .arg(q(store_.runningId()))
+                                 .arg(done)
+                                 .arg(total_items));
+    });
+    connect(&store_, &ClaimsStore::finished, this, [this](bool complete) {
+        progress_->setRange(0, 1);
+        progress_->setValue(complete ? 1 : 0);
+        progress_->setFormat(complete ? tr("done") : tr("stopped: the claims that finished are shown"));
+        emit statusMessage(complete ? tr("Claims measured") : tr("Claims run stopped"));
+    });
+    connect(&store_, &ClaimsStore::failed, this, [this](const QString& message) {
+        progress_->setRange(0, 1);
+        progress_->setValue(0);
+        progress_->setFormat(tr("failed"));
+        emit statusMessage(tr("Claims run failed: %1").arg(message));
+    });
+    refreshList();
+    refreshButtons();
+}
+
+void ClaimsPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    note_->setText(note_->fontMetrics().elidedText(note_->toolTip(), Qt::ElideRight, std::max(100, note_->width())));
+}
+
+void ClaimsPanel::setModelLoaded(bool loaded) {
+    model_loaded_ = loaded;
+    refreshButtons();
+}
+
+QString ClaimsPanel::selectedId() const {
+    const QTreeWidgetItem* item = list_->currentItem();
+    return item ? item->data(kClaim, Qt::UserRole).toString() : QString();
+}
+
+void ClaimsPanel::selectClaim(const QString& id) {
+    for (int i = 0; i < list_->topLevelItemCount(); ++i) {
+        if (list_->topLevelItem(i)->data(kClaim, Qt::UserRole).toString() == id) list_->setCurrentItem(list_->topLevelItem(i));
+    }
+}
+
+void ClaimsPanel::submit(const std::vector<std::string>& ids) {
+    if (ids.empty() || store_.running() || !model_loaded_) return;
+    std::vector<Claim> claims;
+    for (const std::string& id : ids) {
+        if (const Claim* c = store_.claim(id)) claims.push_back(*c);
+    }
+    store_.started(ids);
+    progress_->setRange(0, static_cast<int>(ids.size()) * 100);
+    progress_->setValue(0);
+    progress_->setFormat(tr("starting…"));
+    bridge_.runClaims(std::move(claims), resource_dir_, static_cast<uint64_t>(seed_->value()), items_->value());
+}
+
+void ClaimsPanel::runSelected() {
+    const QString id = selectedId();
+    if (!id.isEmpty()) submit({id.toStdString()});
+}
+
+void ClaimsPanel::runAll() {
+    std::vector<std::string> ids;
+    for (const Claim& c : store_.claims()) ids.push_back(c.id);
+    submit(ids);
+}
+
+void ClaimsPanel::cancel() {
+    if (store_.running()) bridge_.cancel();
+}
+
+void ClaimsPanel::refreshButtons() {
+    const bool running = store_.running();
+    run_selected_->setEnabled(model_loaded_ && !running && list_->currentItem());
+    run_all_->setEnabled(model_loaded_ && !running && !store_.claims().empty());
+    cancel_->setEnabled(running);
+    const bool any = !store_.report().results.empty();
+    export_->setEnabled(any && !running);
+    present_->setEnabled(!store_.claims().empty());
+    items_->setEnabled(!running);
+    seed_->setEnabled(!running);
+    const ClaimsReport& meta = store_.meta();
+    const QString note = meta.model.empty()
+                             ? tr("The article's figures are claims about GPT-4 that nobody can check. Run the claims to measure each one on the loaded model, with its 95 % interval.")
+                             : tr("Measured on %1 with its %2 (metric %3), seed %4. %5")
+                                   .arg(q(meta.model), q(meta.map), q(meta.metric))
+                                   .arg(meta.seed)
+                                   .arg(q(meta.note));
+    note_->setToolTip(note);
+    note_->setText(note_->fontMetrics().elidedText(note, Qt::ElideRight, std::max(100, note_->width())));
+}
+
+void ClaimsPanel::refreshList() {
+    const QString keep = selectedId();
+    list_->clear();
+    for (const Claim& c : store_.claims()) {
+        auto* item = new QTreeWidgetItem(list_);
+        item->setData(kClaim, Qt::UserRole, q(c.id));
+        item->setText(kClaim, q(c.id));
+        item->setToolTip(kClaim, claim_text(c));
+        item->setText(kArticle, q(article_figure_text(c)));
+        item->setToolTip(kArticle, tr("The article's figure for GPT-4: a claim, never measured here"));
+        const ClaimResult* r = store_.result(c.id);
+        if (!r) {
+            item->setText(kVerdict, tr("not run"));
+            continue;
+        }
+        if (r->estimate) {
+            item->setText(kMeasured, QStringLiteral("%1  [%2, %3]")
+                                         .arg(q(format_claim_value(c.unit, r->estimate->value)),
+                                              q(format_claim_value(c.unit, r->estimate->ci95.lo)),
+                                              q(format_claim_value(c.unit, r->estimate->ci95.hi))));
+            item->setText(kN, QString::number(r->estimate->n));
+        } else {
+            item->setText(kMeasured, QStringLiteral("—"));
+            item->setText(kN, QStringLiteral("0"));
+        }
+        item->setText(kVerdict, verdict_label(r->verdict));
+        const QColor colour = verdict_colour(r->verdict);
+        item->setBackground(kVerdict, colour);
+        item->setForeground(kVerdict, Qt::white);
+        item->setToolTip(kVerdict, r->estimate ? claim_holds_text(c) : q(r->reason));
+    }
+    if (!keep.isEmpty()) selectClaim(keep);
+    if (!list_->currentItem() && list_->topLevelItemCount() > 0) list_->setCurrentItem(list_->topLevelItem(0));
+}
+
+void ClaimsPanel::refreshDetail() {
+    const QString id = selectedId();
+    const Claim* c = id.isEmpty() ? nullptr : store_.claim(id.toStdString());
+    const ClaimResult* r = c ? store_.result(c->id) : nullptr;
+    plot_->showClaim(c, r);
+    refreshButtons();
+    if (!c) {
+        detail_->clear();
+        return;
+    }
+    QString html = QStringLiteral("<h3>%1</h3><p><i>%2</i></p>").arg(q(c->id).toHtmlEscaped(), claim_text(*c).toHtmlEscaped());
+    html += QStringLiteral("<p>") + tr("Article, section %1: <b>%2</b> (about GPT-4, unverified)").arg(q(c->section).toHtmlEscaped(), q(article_figure_text(*c)).toHtmlEscaped()) + QStringLiteral("</p>");
+    html += QStringLiteral("<p>") + tr("Holds when: %1").arg(claim_holds_text(*c).toHtmlEscaped()) + QStringLiteral("</p>");
+    if (r && r->estimate) {
+        html += QStringLiteral("<p>") +
+                tr("Measured: <b>%1</b>, 95 % interval [%2, %3], n = %4 — <span style=\"background:%5;color:white\">&nbsp;%6&nbsp;</span>")
+                    .arg(q(format_claim_value(c->unit, r->estimate->value)), q(format_claim_value(c->unit, r->estimate->ci95.lo)),
+                         q(format_claim_value(c->unit, r->estimate->ci95.hi)))
+                    .arg(r->estimate->n)
+                    .arg(verdict_colour(r->verdict).name(), verdict_label(r->verdict)) +
+                QStringLiteral("</p>");
+    } else if (r) {
+        html += QStringLiteral("<p><b>") + verdict_label(r->verdict) + QStringLiteral("</b>: ") + q(r->reason).toHtmlEscaped() + QStringLiteral("</p>");
+    }
+    if (r && !r->method.empty()) html += QStringLiteral("<p><small>") + tr("Method: %1").arg(q(r->method).toHtmlEscaped()) + QStringLiteral("</small></p>");
+    if (r && !store_.meta().note.empty()) html += QStringLiteral("<p><small><i>") + q(store_.meta().note).toHtmlEscaped() + QStringLiteral("</i></small></p>");
+    detail_->setHtml(html);
+}
+
+bool ClaimsPanel::exportReport(const QString& folder) {
+    const ClaimsReport report = store_.report();
+    if (report.results.empty()) {
+        emit statusMessage(tr("Nothing to export: run the claims first"));
+        return false;
+    }
+    if (!QDir().mkpath(folder)) {
+        emit statusMessage(tr("Cannot create %1").arg(folder));
+        return false;
+    }
+    std::map<std::string, std::string> plots;
+    ClaimPlotView renderer; // off screen: the shown plot stays as it is
+    renderer.resize(900, 520);
+    for (size_t i = 0; i < report.results.size(); ++i) {
+        renderer.showClaim(&report.claims[i], &report.results[i]);
+        const QString name = q(report.claims[i].id) + QStringLiteral(".png");
+        if (renderer.plotKind().isEmpty()) continue;
+        if (!renderer.savePng(QDir(folder).filePath(name), 900, 520)) {
+            emit statusMessage(tr("Cannot write %1").arg(QDir(folder).filePath(name)));
+            return false;
+        }
+        plots[report.claims[i].id] = name.toStdString();
+    }
+    auto written = write_claims_report(folder.toStdString(), report, chinese(), plots);
+    if (!written) {
+        emit statusMessage(tr("Export failed: %1").arg(q(written.error().message)));
+        return false;
+    }
+    emit statusMessage(tr("Report written to %1 (%2 files)").arg(folder).arg(written->size() + plots.size()));
+    return true;
+}
+
+void ClaimsPanel::openPresenter() {
+    auto* presenter = new ClaimsPresenter(store_, this);
+    presenter->setAttribute(Qt::WA_DeleteOnClose);
+    presenter->showClaim(std::max(0, list_->indexOfTopLevelItem(list_->currentItem())));
+    presenter->show();
+}
+
+} // namespace octo::ui

@@ -1,0 +1,89 @@
+// The Claims dock (docs/claims.md): the article's claims with the article's figure, the value
+// measured on the loaded model with its 95 % interval, n and a verdict badge; Run Selected / Run
+// All in the engine thread with progress and Cancel; the selected claim's text, method and plot;
+// Export Report (report.md, a PNG per plot, CSV per series) and a presenter mode that steps
+// through the claims one by one for a lecture. State lives in ClaimsStore; the panel only shows it.
+#pragma once
+
+#include <QColor>
+#include <QWidget>
+
+#include "engine/claims/claim_catalog.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTextBrowser;
+class QTreeWidget;
+
+namespace octo::ui {
+
+class ClaimsStore;
+class ClaimPlotView;
+class EngineBridge;
+
+class ClaimsPanel : public QWidget {
+    Q_OBJECT
+public:
+    ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* parent = nullptr);
+
+    // Where the claims' items and probes are read from (the resource folder).
+    void setResourceDir(const QString& dir) { resource_dir_ = dir; }
+    void setModelLoaded(bool loaded);
+
+    void runSelected();
+    void runAll();
+    void cancel();
+    // Writes report.md (in the UI's language), one PNG per plotted claim and the CSVs into
+    // `folder`; false with a status message when something could not be written.
+    bool exportReport(const QString& folder);
+    void openPresenter();
+
+    QTreeWidget* list() const { return list_; }
+    ClaimPlotView* plotView() const { return plot_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QTextBrowser* detail() const { return detail_; }
+    QSpinBox* itemsBox() const { return items_; }
+    QSpinBox* seedBox() const { return seed_; }
+    void selectClaim(const QString& id);
+
+signals:
+    void statusMessage(const QString& text);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override; // the one-line note is elided to the width
+
+private:
+    void submit(const std::vector<std::string>& ids);
+    void refreshList();
+    void refreshDetail();
+    void refreshButtons();
+    QString selectedId() const;
+
+    ClaimsStore& store_;
+    EngineBridge& bridge_;
+    QString resource_dir_;
+    bool model_loaded_ = false;
+    QPushButton* run_selected_;
+    QPushButton* run_all_;
+    QPushButton* cancel_;
+    QPushButton* export_;
+    QPushButton* present_;
+    QSpinBox* items_;
+    QSpinBox* seed_;
+    QProgressBar* progress_;
+    QLabel* note_;
+    QTreeWidget* list_;
+    QTextBrowser* detail_;
+    ClaimPlotView* plot_;
+};
+
+// How a verdict reads in the UI (translated) and its badge colour.
+QString verdict_label(Verdict verdict);
+QColor verdict_colour(Verdict verdict);
+// The claim in the UI's language.
+QString claim_text(const Claim& claim);
+QString claim_holds_text(const Claim& claim);
+
+} // namespace octo::ui

@@ -1,0 +1,42 @@
+// One claim's plot (docs/claims.md), drawn from the "plot" its protocol put in the result's
+// details: bars with 95 % error bars, position profiles with bands, the 8 × 8 cross-effect matrix,
+// or the latency histogram with the article's bands scaled as the result states. The plot is
+// rebuilt for every claim shown (the kinds share no axes); savePng writes it for reports.
+#pragma once
+
+#include <QWidget>
+
+#include "engine/claims/claim_catalog.h"
+#include "engine/claims/claim_lab.h"
+
+class QCustomPlot;
+class QLabel;
+class QVBoxLayout;
+
+namespace octo::ui {
+
+class ClaimPlotView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ClaimPlotView(QWidget* parent = nullptr);
+
+    // Draws `result`'s plot; with no result (or no plot) the view says why instead.
+    void showClaim(const Claim* claim, const ClaimResult* result);
+    QCustomPlot* plot() const { return plot_; }
+    QString plotKind() const { return kind_; } // "bars", "profile", "matrix", "histogram" or empty
+    // The plot as a PNG of this size; false when nothing is drawn or the file cannot be written.
+    bool savePng(const QString& path, int width, int height);
+
+private:
+    void drawBars(const nlohmann::json& p);
+    void drawProfile(const nlohmann::json& p);
+    void drawMatrix(const nlohmann::json& p);
+    void drawHistogram(const nlohmann::json& p);
+
+    QVBoxLayout* layout_;
+    QLabel* empty_;
+    QCustomPlot* plot_ = nullptr;
+    QString kind_;
+};
+
+} // namespace octo::ui
