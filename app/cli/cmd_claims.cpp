@@ -122,7 +122,7 @@ int run_claims_command(const ClaimsOptions& o) {
         return code;
     }
     std::cout << "model: " << report->model << "\nmap: " << report->map << " (metric " << report->metric << ")\n"
-              << report->note << "\n\n";
+              << report->note.en << "\n\n";
     for (size_t i = 0; i < report->results.size(); ++i) {
         const Claim& c = report->claims[i];
         const ClaimResult& r = report->results[i];

@@ -80,15 +80,18 @@ std::string utc_date_today() {
     return date;
 }
 
-std::string claims_note(const ClaimLab& lab) {
+LocalText claims_note(const ClaimLab& lab) {
     const ClaimModel& m = lab.model();
     if (m.map->source() == HeadMapSource::Gguf && m.model && m.model->weights().has_router()) {
-        return "This model was built to have the eight subsystems: its head groups were trained on tasks written per "
-               "subsystem and told which are theirs. A claim that holds here shows the mechanism the article describes "
-               "at work in a model made for it; it is no evidence about GPT-4 or any other model.";
+        return {"This model was built to have the eight subsystems: its head groups were trained on tasks written per "
+                "subsystem and told which are theirs. A claim that holds here shows the mechanism the article describes "
+                "at work in a model made for it; it is no evidence about GPT-4 or any other model.",
+                "这个模型是为了具有八个子系统而构建的：它的头组在按子系统编写的任务上训练，并被告知哪些任务属于自己。"
+                "论断在这里成立，说明文章描述的机制在一个专门为此构建的模型中起作用；这不是关于 GPT-4 或任何其他模型的证据。"};
     }
-    return "These results describe this model under its " + lab.map_name() +
-           "; they are no evidence about GPT-4, whose figures the article gives without a way to check them.";
+    return {"These results describe this model under its " + lab.map_name() +
+                "; they are no evidence about GPT-4, whose figures the article gives without a way to check them.",
+            "这些结果描述的是此模型（" + lab.map_name() + "）；它们不是关于 GPT-4 的证据，文章给出的 GPT-4 数字无从核实。"};
 }
 
 nlohmann::json claims_json(const ClaimsReport& report) {
@@ -114,7 +117,7 @@ nlohmann::json claims_json(const ClaimsReport& report) {
         if (!r.reason.empty()) j["reason"] = r.reason;
         claims.push_back(std::move(j));
     }
-    return {{"model", report.model}, {"map", report.map},     {"metric", report.metric},     {"note", report.note},
+    return {{"model", report.model}, {"map", report.map},     {"metric", report.metric},     {"note", report.note.en}, {"note_zh", report.note.zh},
             {"seed", report.seed},   {"items", report.items}, {"complete", report.complete}, {"version", report.version},
             {"claims", claims}};
 }
@@ -127,7 +130,7 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
     md << (zh ? "- 种子：" : "- Seed: ") << report.seed << (zh ? "；每个子系统的条目数：" : "; items per subsystem: ")
        << (report.items > 0 ? std::to_string(report.items) : std::string(zh ? "各论断的默认值" : "each claim's default")) << '\n';
     md << (zh ? "- 版本：" : "- Version: ") << report.version << (zh ? "；日期：" : "; date: ") << report.date << "\n\n";
-    md << "> " << report.note << "\n\n";
+    md << "> " << report.note.in(zh) << "\n\n";
     if (!report.complete) md << (zh ? "**运行在所有论断完成前被停止；下面只有已完成的论断。**\n\n" : "**The run was stopped before every claim had run; only the finished claims are below.**\n\n");
     md << (zh ? "| 论断 | 文章给出的数字 | 测得值 | 95 % 区间 | n | 结论 |\n|---|---|---|---|---|---|\n"
               : "| claim | article's figure | measured | 95 % interval | n | verdict |\n|---|---|---|---|---|---|\n");

@@ -20,7 +20,7 @@ struct ClaimsReport {
     std::string model;   // the model's name and file
     std::string map;     // ClaimLab::map_name()
     std::string metric;  // the metric shares were read by
-    std::string note;    // what the results are evidence of (claims_note)
+    LocalText note;      // what the results are evidence of (claims_note)
     std::string version; // the app's version
     std::string date;    // UTC, YYYY-MM-DD
     uint64_t seed = 1;
@@ -46,9 +46,9 @@ std::string utc_date_today();
 // The honesty note: on a model that was trained to have the subsystems (a head map stored in its
 // GGUF and a router), a claim that holds shows the mechanism, not GPT-4; elsewhere, results describe
 // this model with its map. Never evidence about GPT-4.
-std::string claims_note(const ClaimLab& lab);
+LocalText claims_note(const ClaimLab& lab);
 
-// {"model", "map", "metric", "note", "seed", "items", "complete", "claims": [{"id", "section", "text",
+// {"model", "map", "metric", "note", "note_zh", "seed", "items", "complete", "claims": [{"id", "section", "text",
 // "text_zh", "article_figure", "unit", "measured", "ci95", "n", "verdict", "holds_if", "method",
 // "reason", "details"}]}; measured and ci95 are null and n is 0 when not measurable.
 nlohmann::json claims_json(const ClaimsReport& report);

@@ -77,8 +77,14 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
         values.push_back(e ? e->value : 0.0);
         ci.push_back(e ? e->ci95 : Interval{});
     }
-    r.details["plot"] = bars_plot({p.value("a_label", std::string("wording a")), p.value("b_label", std::string("wording b"))},
-                                  values, ci, "accuracy");
+    // Labels: {"en", "zh"} (or one string) per wording; the plot keeps both languages.
+    auto label = [&](const char* key, const char* lang, const char* fallback) {
+        if (!p.contains(key)) return std::string(fallback);
+        if (p[key].is_string()) return p[key].get<std::string>();
+        return p[key].value(lang, std::string(fallback));
+    };
+    r.details["plot"] = bars_plot({label("a_label", "en", "wording a"), label("b_label", "en", "wording b")}, values, ci, "accuracy");
+    r.details["plot"]["labels_zh"] = {label("a_label", "zh", "措辞 a"), label("b_label", "zh", "措辞 b")};
     r.details["accuracy_a"] = values[0];
     r.details["accuracy_b"] = values[1];
     r.details["match"] = match == AnswerMatch::Number ? "number" : "exact";

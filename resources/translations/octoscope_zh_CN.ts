@@ -620,6 +620,347 @@ Pick the model file?</source>
     </message>
 </context>
 <context>
+    <name>octo::ui::ClaimPlotView</name>
+    <message>
+        <source>Select a claim.</source>
+        <translation>请选择一个论断。</translation>
+    </message>
+    <message>
+        <source>Not run yet: press Run Selected or Run All.</source>
+        <translation>尚未运行：请点击“运行所选”或“全部运行”。</translation>
+    </message>
+    <message>
+        <source>No plot: %1</source>
+        <translation>没有图：%1</translation>
+    </message>
+    <message>
+        <source>total time (ms)</source>
+        <translation>总耗时（毫秒）</translation>
+    </message>
+    <message>
+        <source>time to first token (ms)</source>
+        <translation>首个 token 耗时（毫秒）</translation>
+    </message>
+    <message>
+        <source>prompts</source>
+        <translation>提示词数</translation>
+    </message>
+    <message>
+        <source>routing accuracy</source>
+        <translation>路由准确率</translation>
+    </message>
+    <message>
+        <source>share of tokens after a digit that the subsystem tops</source>
+        <translation>数字之后的 token 中该子系统份额最大的比例</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>share among the subsystems still on</source>
+        <translation>在仍开启的子系统中的份额</translation>
+    </message>
+    <message>
+        <source>share of prompt tokens reused</source>
+        <translation>复用的提示词 token 比例</translation>
+    </message>
+    <message>
+        <source>relative position in the answer</source>
+        <translation>在回答中的相对位置</translation>
+    </message>
+    <message>
+        <source>switched off</source>
+        <translation>关闭的子系统</translation>
+    </message>
+    <message>
+        <source>items of</source>
+        <translation>题目所属</translation>
+    </message>
+    <message>
+        <source>accuracy drop</source>
+        <translation>准确率下降</translation>
+    </message>
+    <message>
+        <source>stage 1 (embedding)</source>
+        <translation>第一阶段（嵌入）</translation>
+    </message>
+    <message>
+        <source>two-stage</source>
+        <translation>两阶段</translation>
+    </message>
+    <message>
+        <source>all on</source>
+        <translation>全部开启</translation>
+    </message>
+    <message>
+        <source>cache hit</source>
+        <translation>缓存命中</translation>
+    </message>
+    <message>
+        <source>standard</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>degraded</source>
+        <translation>降级</translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <source>rerun</source>
+        <translation>重新运行</translation>
+    </message>
+    <message>
+        <source>append</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>edit_end</source>
+        <translation>修改结尾</translation>
+    </message>
+    <message>
+        <source>edit_start</source>
+        <translation>修改开头</translation>
+    </message>
+    <message>
+        <source>%1 share</source>
+        <translation>%1 份额</translation>
+    </message>
+    <message>
+        <source>%1 off</source>
+        <translation>%1 关闭</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ClaimsPanel</name>
+    <message>
+        <source>holds</source>
+        <translation>成立</translation>
+    </message>
+    <message>
+        <source>does not hold</source>
+        <translation>不成立</translation>
+    </message>
+    <message>
+        <source>inconclusive</source>
+        <translation>无定论</translation>
+    </message>
+    <message>
+        <source>not measurable on this model</source>
+        <translation>无法在此模型上测量</translation>
+    </message>
+    <message>
+        <source>Run Selected</source>
+        <translation>运行所选</translation>
+    </message>
+    <message>
+        <source>Run All</source>
+        <translation>全部运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export Report…</source>
+        <translation>导出报告…</translation>
+    </message>
+    <message>
+        <source>Present…</source>
+        <translation>演示…</translation>
+    </message>
+    <message>
+        <source>Measure the selected claim on the loaded model</source>
+        <translation>在已加载的模型上测量所选论断</translation>
+    </message>
+    <message>
+        <source>Measure every claim on the loaded model (about a minute on octet)</source>
+        <translation>在已加载的模型上测量全部论断（octet 上约一分钟）</translation>
+    </message>
+    <message>
+        <source>Step through the claims one by one, full screen, for a lecture (F11)</source>
+        <translation>逐条全屏展示论断，用于讲课（F11）</translation>
+    </message>
+    <message>
+        <source>How many task items of each subsystem every claim uses (0: the number the claims file gives)</source>
+        <translation>每个论断使用每个子系统的多少条任务（0：使用论断文件给出的数量）</translation>
+    </message>
+    <message>
+        <source>seed: </source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>Chooses the items and the bootstrap resamples: the same seed gives the same report</source>
+        <translation>决定所选条目和自助重抽样：相同的种子给出相同的报告</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Claim</source>
+        <translation>论断</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Measured [95 % interval]</source>
+        <translation>测得值 [95% 区间]</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Article (GPT-4, unverified)</source>
+        <translation>文章（GPT-4，未经验证）</translation>
+    </message>
+    <message>
+        <source>Export Claims Report To</source>
+        <translation>将论断报告导出到</translation>
+    </message>
+    <message>
+        <source>claim %1 of %2: %3 — %4 / %5</source>
+        <translation>第 %1 / %2 个论断：%3 — %4 / %5</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>stopped: the claims that finished are shown</source>
+        <translation>已停止：显示已完成的论断</translation>
+    </message>
+    <message>
+        <source>Claims measured</source>
+        <translation>论断已测量</translation>
+    </message>
+    <message>
+        <source>Claims run stopped</source>
+        <translation>论断运行已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Claims run failed: %1</source>
+        <translation>论断运行失败：%1</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>The article&apos;s figures are claims about GPT-4 that nobody can check. Run the claims to measure each one on the loaded model, with its 95 % interval.</source>
+        <translation>文章中的数字是关于 GPT-4 的论断，无人能够核实。运行论断，在已加载的模型上逐一测量，并给出 95% 区间。</translation>
+    </message>
+    <message>
+        <source>Measured on %1 with its %2 (metric %3), seed %4. %5</source>
+        <translation>在 %1 上测量，使用其%2（度量 %3），种子 %4。%5</translation>
+    </message>
+    <message>
+        <source>The article&apos;s figure for GPT-4: a claim, never measured here</source>
+        <translation>文章给出的 GPT-4 数字：只是论断，这里从未测量</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>Article, section %1: &lt;b&gt;%2&lt;/b&gt; (about GPT-4, unverified)</source>
+        <translation>文章第 %1 节：&lt;b&gt;%2&lt;/b&gt;（关于 GPT-4，未经验证）</translation>
+    </message>
+    <message>
+        <source>Holds when: %1</source>
+        <translation>成立的条件：%1</translation>
+    </message>
+    <message>
+        <source>Measured: &lt;b&gt;%1&lt;/b&gt;, 95 % interval [%2, %3], n = %4 — &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
+        <translation>测得：&lt;b&gt;%1&lt;/b&gt;，95% 区间 [%2, %3]，n = %4 — &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Method: %1</source>
+        <translation>方法（英文）：%1</translation>
+    </message>
+    <message>
+        <source>Nothing to export: run the claims first</source>
+        <translation>没有可导出的内容：请先运行论断</translation>
+    </message>
+    <message>
+        <source>Cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Report written to %1 (%2 files)</source>
+        <translation>报告已写入 %1（%2 个文件）</translation>
+    </message>
+    <message>
+        <source>items: each claim&apos;s own</source>
+        <translation>条目数：各论断的默认值</translation>
+    </message>
+    <message>
+        <source>items: </source>
+        <translation>条目数：</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ClaimsPresenter</name>
+    <message>
+        <source>Claims — presenter</source>
+        <translation>论断 — 演示</translation>
+    </message>
+    <message>
+        <source>← Previous</source>
+        <translation>← 上一个</translation>
+    </message>
+    <message>
+        <source>Next →</source>
+        <translation>下一个 →</translation>
+    </message>
+    <message>
+        <source>Full Screen (F11)</source>
+        <translation>全屏（F11）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>Claim %1 of %2 · article section %3 · %4</source>
+        <translation>第 %1 / %2 个论断 · 文章第 %3 节 · %4</translation>
+    </message>
+    <message>
+        <source>The article says: %1 — about GPT-4, unverified. Holds here when %2.</source>
+        <translation>文章说：%1 — 关于 GPT-4，未经验证。在这里成立的条件：%2。</translation>
+    </message>
+    <message>
+        <source>Measured: %1 &amp;nbsp; 95 %: [%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
+        <translation>测得：%1 &amp;nbsp; 95%：[%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Not measured yet: run the claims in the Claims panel.</source>
+        <translation>尚未测量：请在“论断”面板中运行论断。</translation>
+    </message>
+    <message>
+        <source>Model: %1 · %2. %3</source>
+        <translation>模型：%1 · %2。%3</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::CompareView</name>
     <message>
         <source>Use “Apply &amp; compare” in the advisor to compare a prompt with its rewrite.</source>
@@ -780,6 +1121,10 @@ Pick the model file?</source>
     <message>
         <source>Experts</source>
         <translation>专家</translation>
+    </message>
+    <message>
+        <source>Claims</source>
+        <translation>论断</translation>
     </message>
 </context>
 <context>
@@ -1261,6 +1606,14 @@ Precision: %2</source>
         <source>Calibrate &amp;Experts…</source>
         <translation>校准专家(&amp;E)…</translation>
     </message>
+    <message>
+        <source>Measure the Article&apos;s &amp;Claims</source>
+        <translation>测量文章的论断(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::MainWindow</name>
@@ -1271,6 +1624,10 @@ Precision: %2</source>
     <message>
         <source>Run failed: %1</source>
         <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Claims unavailable: %1</source>
+        <translation>论断不可用：%1</translation>
     </message>
 </context>
 <context>

@@ -380,7 +380,7 @@ TEST(ClaimProtocols, CancellingEndsTheRunWithWhatFinished) {
 TEST(ClaimsReport, JsonMarkdownAndCsv) {
     ClaimsReport rep;
     rep.model = "m";
-    rep.note = "note";
+    rep.note = {"note", "注"};
     Claim c = claim_of("prompt_ab", nlohmann::json::object());
     c.article_figure = 0.64;
     c.unit = ClaimUnit::Share;
@@ -470,7 +470,7 @@ TEST_F(OctetClaims, AClaimAloneGivesTheValueOfTheFullRun) {
     EXPECT_EQ(single->estimate->value, together->results[1].estimate->value);
     EXPECT_EQ(single->estimate->ci95.lo, together->results[1].estimate->ci95.lo);
     EXPECT_EQ(single->estimate->ci95.hi, together->results[1].estimate->ci95.hi);
-    EXPECT_NE(together->note.find("no evidence about GPT-4"), std::string::npos);
+    EXPECT_NE(together->note.en.find("no evidence about GPT-4"), std::string::npos);
     EXPECT_EQ(together->map, "head map stored in the GGUF file");
 }
 

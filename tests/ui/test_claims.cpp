@@ -3,6 +3,7 @@
 // keeps what finished; each kind of plot is drawn; Export Report writes the markdown, PNGs and
 // CSVs; the presenter steps through the claims with the keyboard.
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -139,7 +140,7 @@ void TestClaims::runAllDrawsEveryKindOfPlotAndExports() {
         if (r->verdict != Verdict::NotMeasurable) ++measured;
     }
     QVERIFY2(measured >= 12, qPrintable(QString::number(measured)));
-    QVERIFY(!w.claimsStore().meta().note.empty());
+    QVERIFY(!w.claimsStore().meta().note.en.empty());
     const std::pair<const char*, const char*> kinds[] = {{"router-accuracy", "bars"}, {"rte-a-at-start", "profile"},
                                                          {"groups-specialise", "matrix"}, {"latency-bimodal", "histogram"}};
     for (const auto& [id, kind] : kinds) {
@@ -152,6 +153,9 @@ void TestClaims::runAllDrawsEveryKindOfPlotAndExports() {
     QVERIFY(panel->detail()->toPlainText().contains(QStringLiteral("not measurable on this model")));
     panel->selectClaim(QStringLiteral("rte-a-at-start"));
     screenshot(w, "claims-dock.png");
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("claimsDock"));
+    w.resizeDocks({dock}, {430}, Qt::Vertical); // as a user drags the dock taller to read the plots
+    screenshot(*dock, "claims-panel.png");
 
     QTemporaryDir out;
     QVERIFY(panel->exportReport(out.path()));

@@ -11,6 +11,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -56,6 +57,7 @@ QColor verdict_colour(Verdict verdict) {
 
 QString claim_text(const Claim& claim) { return q(claim.text.in(chinese())); }
 QString claim_holds_text(const Claim& claim) { return q(claim.holds.in(chinese())); }
+QString claims_note_text(const ClaimsReport& report) { return q(report.note.in(chinese())); }
 
 ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* parent)
     : QWidget(parent), store_(store), bridge_(bridge) {
@@ -71,8 +73,8 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
     present_->setToolTip(tr("Step through the claims one by one, full screen, for a lecture (F11)"));
     items_ = new QSpinBox(this);
     items_->setRange(0, 300);
-    items_->setSpecialValueText(tr("each claim's own"));
-    items_->setPrefix(tr("items per subsystem: "));
+    items_->setSpecialValueText(tr("items: each claim's own"));
+    items_->setPrefix(tr("items: "));
     items_->setToolTip(tr("How many task items of each subsystem every claim uses (0: the number the claims file gives)"));
     seed_ = new QSpinBox(this);
     seed_->setRange(1, 1000000);
@@ -111,12 +113,15 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
     list_->header()->resizeSection(kVerdict, 120);
     list_->header()->resizeSection(kMeasured, 190);
     list_->header()->resizeSection(kN, 40);
-    auto* right = new QSplitter(Qt::Vertical, split);
-    plot_ = new ClaimPlotView(right);
-    detail_ = new QTextBrowser(right);
+    // The plot gets the dock's whole height (the bottom docks are short); the claim's words,
+    // verdict and method are one tab away.
+    tabs_ = new QTabWidget(split);
+    plot_ = new ClaimPlotView(tabs_);
+    detail_ = new QTextBrowser(tabs_);
     detail_->setOpenLinks(false);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    tabs_->addTab(plot_, tr("Plot"));
+    tabs_->addTab(detail_, tr("Claim and method"));
+    list_->setMinimumHeight(40);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
@@ -232,7 +237,7 @@ void ClaimsPanel::refreshButtons() {
                              : tr("Measured on %1 with its %2 (metric %3), seed %4. %5")
                                    .arg(q(meta.model), q(meta.map), q(meta.metric))
                                    .arg(meta.seed)
-                                   .arg(q(meta.note));
+                                   .arg(claims_note_text(meta));
     note_->setToolTip(note);
     note_->setText(note_->fontMetrics().elidedText(note, Qt::ElideRight, std::max(100, note_->width())));
 }
@@ -297,7 +302,7 @@ void ClaimsPanel::refreshDetail() {
         html += QStringLiteral("<p><b>") + verdict_label(r->verdict) + QStringLiteral("</b>: ") + q(r->reason).toHtmlEscaped() + QStringLiteral("</p>");
     }
     if (r && !r->method.empty()) html += QStringLiteral("<p><small>") + tr("Method: %1").arg(q(r->method).toHtmlEscaped()) + QStringLiteral("</small></p>");
-    if (r && !store_.meta().note.empty()) html += QStringLiteral("<p><small><i>") + q(store_.meta().note).toHtmlEscaped() + QStringLiteral("</i></small></p>");
+    if (r && !store_.meta().note.en.empty()) html += QStringLiteral("<p><small><i>") + claims_note_text(store_.meta()).toHtmlEscaped() + QStringLiteral("</i></small></p>");
     detail_->setHtml(html);
 }
 

@@ -9,11 +9,13 @@
 #include <QWidget>
 
 #include "engine/claims/claim_catalog.h"
+#include "engine/claims/claims_report.h"
 
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTextBrowser;
 class QTreeWidget;
 
@@ -75,6 +77,7 @@ private:
     QProgressBar* progress_;
     QLabel* note_;
     QTreeWidget* list_;
+    QTabWidget* tabs_;
     QTextBrowser* detail_;
     ClaimPlotView* plot_;
 };
@@ -85,5 +88,6 @@ QColor verdict_colour(Verdict verdict);
 // The claim in the UI's language.
 QString claim_text(const Claim& claim);
 QString claim_holds_text(const Claim& claim);
+QString claims_note_text(const ClaimsReport& report);
 
 } // namespace octo::ui

@@ -88,7 +88,7 @@ void ClaimsPresenter::showClaim(int index) {
     }
     plot_->showClaim(&c, r);
     const ClaimsReport& meta = store_.meta();
-    note_->setText(meta.model.empty() ? QString() : tr("Model: %1 · %2. %3").arg(q(meta.model), q(meta.map), q(meta.note)));
+    note_->setText(meta.model.empty() ? QString() : tr("Model: %1 · %2. %3").arg(q(meta.model), q(meta.map), claims_note_text(meta)));
     previous_->setEnabled(index_ > 0);
     next_->setEnabled(index_ + 1 < static_cast<int>(claims.size()));
 }

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -16,8 +17,47 @@ namespace octo::ui {
 
 namespace {
 
+// The engine writes plot texts in English; these are the ones the UI translates (lupdate reads them here).
+const char* const kPlotTexts[] = {
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "routing accuracy"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "share of tokens after a digit that the subsystem tops"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "accuracy"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "share among the subsystems still on"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "share of prompt tokens reused"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "relative position in the answer"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "switched off"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "items of"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "accuracy drop"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "stage 1 (embedding)"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "two-stage"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "all on"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "cache hit"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "standard"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "degraded"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "first run"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "rerun"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "append"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "edit_end"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "edit_start"),
+};
+
+// An engine plot text in the UI's language: a known text, "<metric> share", "<id> off" or
+// "<n>. <edit>"; anything else as it is.
+QString translated(const std::string& english) {
+    for (const char* t : kPlotTexts) {
+        if (english == t) return ClaimPlotView::tr(t);
+    }
+    const QString s = QString::fromStdString(english);
+    if (s.endsWith(QLatin1String(" share"))) return ClaimPlotView::tr("%1 share").arg(s.chopped(6));
+    if (s.endsWith(QLatin1String(" off"))) return ClaimPlotView::tr("%1 off").arg(s.chopped(4));
+    if (const qsizetype dot = s.indexOf(QLatin1String(". ")); dot > 0) {
+        return s.left(dot + 2) + translated(s.mid(dot + 2).toStdString());
+    }
+    return s;
+}
+
 QString text(const nlohmann::json& j, const char* key) {
-    return j.contains(key) && j[key].is_string() ? QString::fromStdString(j[key].get<std::string>()) : QString();
+    return j.contains(key) && j[key].is_string() ? translated(j[key].get<std::string>()) : QString();
 }
 
 double number(const nlohmann::json& j, double fallback = std::nan("")) {
@@ -27,7 +67,7 @@ double number(const nlohmann::json& j, double fallback = std::nan("")) {
 // Labels at 1 … n (no fractional positions on a categorical axis).
 QSharedPointer<QCPAxisTickerText> label_ticks(const nlohmann::json& labels, int offset = 1) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (size_t i = 0; i < labels.size(); ++i) ticker->addTick(static_cast<double>(i) + offset, QString::fromStdString(labels[i].get<std::string>()));
+    for (size_t i = 0; i < labels.size(); ++i) ticker->addTick(static_cast<double>(i) + offset, translated(labels[i].get<std::string>()));
     return ticker;
 }
 
@@ -46,7 +86,7 @@ ClaimPlotView::ClaimPlotView(QWidget* parent) : QWidget(parent), layout_(new QVB
     empty_->setAlignment(Qt::AlignCenter);
     empty_->setWordWrap(true);
     layout_->addWidget(empty_);
-    setMinimumHeight(180);
+    setMinimumHeight(80);
     showClaim(nullptr, nullptr);
 }
 
@@ -117,7 +157,8 @@ void ClaimPlotView::drawBars(const nlohmann::json& p) {
         plot_->legend->setFont(font());
         plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     }
-    plot_->xAxis->setTicker(label_ticks(labels));
+    const bool zh = QLocale().language() == QLocale::Chinese && p.contains("labels_zh");
+    plot_->xAxis->setTicker(label_ticks(zh ? p["labels_zh"] : labels));
     plot_->xAxis->setTickLabelRotation(labels.size() > 8 ? 45 : 0);
     plot_->xAxis->setSubTicks(false);
     plot_->xAxis->setRange(0.4, static_cast<double>(labels.size()) + 0.6);
@@ -131,6 +172,9 @@ void ClaimPlotView::drawProfile(const nlohmann::json& p) {
     const QString highlight = text(p, "highlight");
     plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
+    plot_->legend->setWrap(4); // eight subsystems in two rows of four, above the curves
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
     double hi = 0.0;
     for (const nlohmann::json& s : p["series"]) {
         const QString name = text(s, "name");
@@ -173,7 +217,7 @@ void ClaimPlotView::drawProfile(const nlohmann::json& p) {
     }
     plot_->xAxis->setRange(0.0, 1.0);
     plot_->xAxis->setLabel(text(p, "x_label"));
-    plot_->yAxis->setRange(0.0, std::min(1.0, hi * 1.15 + 0.02));
+    plot_->yAxis->setRange(0.0, hi * 1.45 + 0.02); // headroom for the legend
     plot_->yAxis->setLabel(text(p, "y_label"));
 }
 
