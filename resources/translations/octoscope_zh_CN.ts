@@ -916,6 +916,14 @@ Pick the model file?</source>
         <source>items: </source>
         <translation>条目数：</translation>
     </message>
+    <message>
+        <source>Plot</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Claim and method</source>
+        <translation>论断与方法</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ClaimsPresenter</name>

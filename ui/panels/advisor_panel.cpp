@@ -16,6 +16,7 @@
 #include "engine/advisor/prompt_detectors.h"
 #include "ui/support/editor_highlights.h"
 #include "ui/support/subsystem_palette.h"
+#include "ui/support/language.h"
 
 namespace octo::ui {
 
@@ -109,7 +110,7 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     showDetails();
 }
 
-bool AdvisorPanel::chinese() const { return QLocale().language() == QLocale::Chinese; }
+bool AdvisorPanel::chinese() const { return installed_language() == QLatin1String("zh_CN"); } // the UI's language, not the system's
 
 bool AdvisorPanel::load(const QString& resource_dir) {
     auto rules = AdvisorRules::load_default(resource_dir.toStdString());

@@ -5,7 +5,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -21,6 +20,7 @@
 #include "ui/controllers/engine_bridge.h"
 #include "ui/panels/claims_presenter.h"
 #include "ui/session/claims_store.h"
+#include "ui/support/language.h"
 #include "ui/views/claim_plot_view.h"
 
 namespace octo::ui {
@@ -29,7 +29,8 @@ namespace {
 
 enum Column { kClaim, kVerdict, kMeasured, kN, kArticle };
 
-bool chinese() { return QLocale().language() == QLocale::Chinese; }
+// The language the UI was started in (View → Language, --lang), not the system locale.
+bool chinese() { return installed_language() == QLatin1String("zh_CN"); }
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 

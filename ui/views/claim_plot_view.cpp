@@ -2,7 +2,6 @@
 
 #include <QApplication>
 #include <QLabel>
-#include <QLocale>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/support/language.h"
 #include "ui/support/plot_style.h"
 #include "ui/support/subsystem_palette.h"
 
@@ -157,7 +157,7 @@ void ClaimPlotView::drawBars(const nlohmann::json& p) {
         plot_->legend->setFont(font());
         plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     }
-    const bool zh = QLocale().language() == QLocale::Chinese && p.contains("labels_zh");
+    const bool zh = installed_language() == QLatin1String("zh_CN") && p.contains("labels_zh");
     plot_->xAxis->setTicker(label_ticks(zh ? p["labels_zh"] : labels));
     plot_->xAxis->setTickLabelRotation(labels.size() > 8 ? 45 : 0);
     plot_->xAxis->setSubTicks(false);
