@@ -25,6 +25,24 @@ std::vector<size_t> shuffled(size_t n, uint64_t seed) {
     return order;
 }
 
+// The first `per_subsystem` elements of each listed subsystem, in the seed's shuffled order.
+template <class T, class LabelOf>
+std::vector<const T*> first_per_subsystem(const std::vector<T>& all, const std::vector<int>& subsystems, int64_t per_subsystem,
+                                          uint64_t seed, LabelOf label_of) {
+    std::vector<const T*> out;
+    const std::vector<size_t> order = shuffled(all.size(), seed);
+    for (const int s : subsystems) {
+        int64_t taken = 0;
+        for (const size_t i : order) {
+            if (taken == per_subsystem) break;
+            if (label_of(all[i]) != s) continue;
+            out.push_back(&all[i]);
+            ++taken;
+        }
+    }
+    return out;
+}
+
 // The first number in `text` ("1,200" → "1200", "-3.50" → "-3.5"); empty when there is none.
 std::string first_number(const std::string& text) {
     size_t i = 0;
@@ -110,33 +128,13 @@ int64_t ClaimLab::items_per_subsystem(const Claim& claim, int64_t fallback) cons
 }
 
 std::vector<const TaskItem*> ClaimLab::select_items(const std::vector<int>& subsystems, int64_t per_subsystem) const {
-    std::vector<const TaskItem*> out;
-    const std::vector<size_t> order = shuffled(data_.items.size(), options_.seed);
-    for (const int s : subsystems) {
-        int64_t taken = 0;
-        for (const size_t i : order) {
-            if (taken == per_subsystem) break;
-            if (data_.items[i].subsystem != s) continue;
-            out.push_back(&data_.items[i]);
-            ++taken;
-        }
-    }
-    return out;
+    return first_per_subsystem(data_.items, subsystems, per_subsystem, options_.seed, [](const TaskItem& t) { return t.subsystem; });
 }
 
 std::vector<const Probe*> ClaimLab::select_probes(int64_t per_subsystem) const {
-    std::vector<const Probe*> out;
-    const std::vector<size_t> order = shuffled(data_.dev_probes.size(), options_.seed);
-    for (int s = 0; s < kSubsystemCount; ++s) {
-        int64_t taken = 0;
-        for (const size_t i : order) {
-            if (taken == per_subsystem) break;
-            if (data_.dev_probes[i].label != s) continue;
-            out.push_back(&data_.dev_probes[i]);
-            ++taken;
-        }
-    }
-    return out;
+    std::vector<int> all;
+    for (int s = 0; s < kSubsystemCount; ++s) all.push_back(s);
+    return first_per_subsystem(data_.dev_probes, all, per_subsystem, options_.seed, [](const Probe& p) { return p.label; });
 }
 
 Result<const ClaimAnswer*> ClaimLab::answer(const AnswerRequest& request, bool cached) {

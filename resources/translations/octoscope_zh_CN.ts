@@ -773,10 +773,6 @@ Pick the model file?</source>
         <translation>演示…</translation>
     </message>
     <message>
-        <source>Measure the selected claim on the loaded model</source>
-        <translation>在已加载的模型上测量所选论断</translation>
-    </message>
-    <message>
         <source>Measure every claim on the loaded model (about a minute on octet)</source>
         <translation>在已加载的模型上测量全部论断（octet 上约一分钟）</translation>
     </message>
@@ -923,6 +919,10 @@ Pick the model file?</source>
     <message>
         <source>Claim and method</source>
         <translation>论断与方法</translation>
+    </message>
+    <message>
+        <source>Measure the selected claims on the loaded model (Ctrl+click selects several)</source>
+        <translation>在已加载的模型上测量所选论断（按住 Ctrl 点击可多选）</translation>
     </message>
 </context>
 <context>

@@ -202,6 +202,11 @@ void TestClaims::presenterStepsThroughTheClaims() {
     panel->itemsBox()->setValue(2);
     panel->selectClaim(QStringLiteral("router-accuracy"));
     QVERIFY(runAndWait(w, [&] { panel->runSelected(); }));
+    // Two claims selected: Run Selected measures both.
+    panel->list()->topLevelItem(1)->setSelected(true);
+    QVERIFY(runAndWait(w, [&] { panel->runSelected(); }));
+    QVERIFY(w.claimsStore().result("router-two-stage-gain"));
+    QCOMPARE(w.claimsStore().report().results.size(), size_t(2));
     ClaimsPresenter presenter(w.claimsStore());
     presenter.showClaim(0);
     presenter.show();
@@ -211,7 +216,12 @@ void TestClaims::presenterStepsThroughTheClaims() {
     screenshot(presenter, "claims-presenter.png");
     QTest::keyClick(&presenter, Qt::Key_Right);
     QCOMPARE(presenter.index(), 1);
+    QVERIFY(presenter.measured()->text().contains(verdict_label(w.claimsStore().result("router-two-stage-gain")->verdict)));
+    QTest::keyClick(&presenter, Qt::Key_Space);
+    QCOMPARE(presenter.index(), 2);
     QVERIFY(presenter.measured()->text().contains(QStringLiteral("Not measured yet")));
+    QTest::keyClick(&presenter, Qt::Key_Left);
+    QCOMPARE(presenter.index(), 1);
     QTest::keyClick(&presenter, Qt::Key_End);
     QCOMPARE(presenter.index(), static_cast<int>(w.claimsStore().claims().size()) - 1);
     QTest::keyClick(&presenter, Qt::Key_Right);

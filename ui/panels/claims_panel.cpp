@@ -69,7 +69,7 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
     cancel_ = new QPushButton(tr("Cancel"), this);
     export_ = new QPushButton(tr("Export Report…"), this);
     present_ = new QPushButton(tr("Present…"), this);
-    run_selected_->setToolTip(tr("Measure the selected claim on the loaded model"));
+    run_selected_->setToolTip(tr("Measure the selected claims on the loaded model (Ctrl+click selects several)"));
     run_all_->setToolTip(tr("Measure every claim on the loaded model (about a minute on octet)"));
     present_->setToolTip(tr("Step through the claims one by one, full screen, for a lecture (F11)"));
     items_ = new QSpinBox(this);
@@ -106,6 +106,7 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
     list_ = new QTreeWidget(split);
     list_->setObjectName(QStringLiteral("claimsList"));
     list_->setRootIsDecorated(false);
+    list_->setSelectionMode(QAbstractItemView::ExtendedSelection); // Run Selected runs every selected claim
     list_->setAlternatingRowColors(true);
     list_->setHeaderLabels({tr("Claim"), tr("Verdict"), tr("Measured [95 % interval]"), tr("n"), tr("Article (GPT-4, unverified)")});
     list_->setTextElideMode(Qt::ElideRight);
@@ -208,8 +209,13 @@ void ClaimsPanel::submit(const std::vector<std::string>& ids) {
 }
 
 void ClaimsPanel::runSelected() {
-    const QString id = selectedId();
-    if (!id.isEmpty()) submit({id.toStdString()});
+    std::vector<std::string> ids; // in the list's order
+    for (int i = 0; i < list_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = list_->topLevelItem(i);
+        if (item->isSelected()) ids.push_back(item->data(kClaim, Qt::UserRole).toString().toStdString());
+    }
+    if (ids.empty() && !selectedId().isEmpty()) ids.push_back(selectedId().toStdString());
+    submit(ids);
 }
 
 void ClaimsPanel::runAll() {
