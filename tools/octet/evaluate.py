@@ -11,13 +11,14 @@ item's group.
 import torch
 
 from data import SUBSYSTEMS, collate
-from model import N_GROUPS
+from model import group_mask, groups_of
 
 
 @torch.no_grad()
 def run(model, items, disable=None, batch_size=64):
     """Returns (correct: list[bool] per item, router_hits, router_total, heldout hits/total).
-    disable: group index to switch off (its gate zeroed in every layer) or None."""
+    disable: subsystem index whose groups are switched off (gates zeroed in every layer) or None;
+    with 4 groups that also switches off the subsystem sharing its group."""
     model.eval()
     order = sorted(range(len(items)), key=lambda i: len(items[i].ids))
     correct = [False] * len(items)
@@ -26,14 +27,16 @@ def run(model, items, disable=None, batch_size=64):
         idx = order[j:j + batch_size]
         batch = [items[i] for i in idx]
         t = collate(batch, 0.0, 0.0, 0)
-        keep = torch.ones(len(batch), N_GROUPS)
+        G = model.c.n_group
+        keep = torch.ones(len(batch), G)
         if disable is not None:
-            keep[:, disable] = 0
+            keep[:, groups_of(disable, G)] = 0
         logits, rl = model(t["ids"], keep)
         pred = logits.argmax(-1)                                    # [B, T]
         ok = (pred == t["targets"]) | (t["lm_w"] == 0)
-        gmean = rl.softmax(-1).mean(0).argmax(-1)                   # [B, T]
-        hit = (gmean == t["group"][:, None]) & t["ans_mask"]
+        gmean = rl.softmax(-1).mean(0).argmax(-1)                   # [B, T] the top group
+        served = group_mask(t["group"].tolist(), G).bool()          # [B, G]
+        hit = served.gather(1, gmean) & t["ans_mask"]
         for b, i in enumerate(idx):
             it = items[i]
             n = len(it.ids)

@@ -27,21 +27,25 @@ import gguf_writer as gw  # noqa: E402
 from bpe import Tokenizer  # noqa: E402
 from data import SUBSYSTEMS, encode_items, read_jsonl  # noqa: E402
 from evaluate import full_report, summary  # noqa: E402
-from model import Config, Octet, N_GROUPS  # noqa: E402
+from model import Config, Octet  # noqa: E402
 
 ARCH = "octet"
 REFERENCE_INDICES = [0, 2, 6]  # test items: en term pair, zh safety, en code snippet
 
 
-def head_map(n_layer):
-    return json.dumps({"version": 1, "layers": [list(SUBSYSTEMS) for _ in range(n_layer)]})
+def head_map(n_layer, n_head=8):
+    """Head k of every layer belongs to subsystem k * 8 // n_head: with 8 heads head k is rte-k;
+    with 16 heads (16 groups) a subsystem owns its two groups' heads. With 4 groups of 2 heads,
+    heads 2g and 2g+1 (one group) go to the two subsystems that share it."""
+    return json.dumps({"version": 1, "layers": [[SUBSYSTEMS[k * 8 // n_head] for k in range(n_head)]
+                                                for _ in range(n_layer)]})
 
 
 def round_to_f16(model):
     """Rounds every 2-D weight in place to float16 precision (what the GGUF stores)."""
     with torch.no_grad():
-        for p in model.parameters():
-            if p.dim() == 2 and p.shape[0] != N_GROUPS:  # routers stay F32
+        for name, p in model.named_parameters():
+            if p.dim() == 2 and not name.endswith("router.weight"):  # routers stay F32
                 p.copy_(p.half().float())
 
 
@@ -57,7 +61,7 @@ def tensors(model):
         out += [(p + "attn_norm.weight", b.attn_norm.weight, gw.F32),
                 (p + "attn_q.weight", q, gw.F16), (p + "attn_k.weight", k, gw.F16),
                 (p + "attn_v.weight", v, gw.F16), (p + "attn_output.weight", b.wo.weight, gw.F16),
-                (p + "router.weight", b.router.weight, gw.F32),     # [8, D] -> ne [D, 8]
+                (p + "router.weight", b.router.weight, gw.F32),     # [G, D] -> ne [D, G]
                 (p + "ffn_norm.weight", b.ffn_norm.weight, gw.F32),
                 (p + "ffn_gate.weight", gate, gw.F16), (p + "ffn_up.weight", up, gw.F16),
                 (p + "ffn_down.weight", b.w_down.weight, gw.F16)]  # [D, F] -> ne [F, D]
@@ -95,9 +99,9 @@ def build_gguf(model, tok):
     w.add(a + "attention.layer_norm_rms_epsilon", gw.FLOAT32, c.eps)
     w.add(a + "rope.freq_base", gw.FLOAT32, c.rope_base)
     w.add(a + "rope.dimension_count", gw.UINT32, c.head_dim)
-    w.add(a + "router.group_count", gw.UINT32, N_GROUPS)
+    w.add(a + "router.group_count", gw.UINT32, c.n_group)
     w.add("octoscope.subsystem_ids", gw.ARRAY, (gw.STRING, list(SUBSYSTEMS)))
-    w.add("octoscope.head_map", gw.STRING, head_map(c.n_layer))
+    w.add("octoscope.head_map", gw.STRING, head_map(c.n_layer, c.n_head))
     w.add("octoscope.prompt_template", gw.STRING, "{prompt}<|answer|>")
     w.add("tokenizer.ggml.model", gw.STRING, "gpt2")
     w.add("tokenizer.ggml.pre", gw.STRING, "qwen2")
@@ -157,9 +161,10 @@ def export_all(model, tok, out, test_path, work):
     assert meta["general.architecture"] == ARCH and len(ts) == len(w.tensors)
     print(f"wrote {out}: {os.path.getsize(out)} bytes, {len(ts)} tensors", flush=True)
     res = os.path.dirname(out)
-    write_test_tokens(tok, test_path, os.path.join(res, "octet_test_tokens.jsonl"))
+    stem = os.path.splitext(os.path.basename(out))[0]  # "octet", or a variant's "octet-g4"
+    write_test_tokens(tok, test_path, os.path.join(res, stem + "_test_tokens.jsonl"))
     test_rec = read_jsonl(test_path)
-    write_reference(model, tok, test_rec, os.path.join(res, "octet_reference.json"))
+    write_reference(model, tok, test_rec, os.path.join(res, stem + "_reference.json"))
     rep = full_report(model, encode_items(test_rec, tok))
     with open(os.path.join(work, "test_report.json"), "w") as f:
         json.dump(rep, f, indent=1)

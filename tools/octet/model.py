@@ -1,11 +1,15 @@
-"""octet in torch: a llama-style decoder whose 8 heads per layer are gated by a per-token router.
+"""octet in torch: a llama-style decoder whose heads are gated in groups by a per-token router.
 
-Shapes: B batch, T tokens, D n_embd, H = 8 heads (= groups), E head_dim = D / H, F n_ff, V n_vocab.
+Shapes: B batch, T tokens, D n_embd, H heads, G router groups (G divides H; the built-in octet
+has H = G = 8: one head per subsystem), E head_dim = D / H, F n_ff, V n_vocab.
 Per layer l, with h = RMSNorm(x) * attn_norm (the input of Q/K/V):
-  gates g = softmax(R_l h)              R_l: [H, D]  -> g: [B, T, H]
+  gates g = softmax(R_l h)              R_l: [G, D]  -> g: [B, T, G]
   g[:, 0, :] = 0                        absolute position 0 (<|bos|>) gets no head output
   z_k = softmax(q_k k_k^T / sqrt(E) + causal) v_k     per head k: [B, T, E]
-  attn = W_O concat_k(g_k * z_k)
+  attn = W_O concat_k(g_{k // (H/G)} * z_k)           head k is gated by its group's gate
+The "why 8" variants (docs/octet.md) train the same budget with G = 4 (two subsystems share a
+group) or G = 16 (two groups per subsystem, H = 16): groups_of() says which groups serve a
+subsystem, and the router is trained toward them.
 RoPE is llama.cpp's "normal" layout: adjacent pairs (x[2i], x[2i+1]) rotate by
 pos * base^(-2i/E), so the GGUF exporter writes W_Q / W_K unpermuted.
 """
@@ -15,15 +19,35 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-N_GROUPS = 8
+N_SUBSYSTEMS = 8
+
+
+def groups_of(subsystem, n_group):
+    """The router groups that serve `subsystem` (0..7) in a model with n_group groups: with 8,
+    its own; with 16, two (2s, 2s+1); with 4, the one it shares with its neighbour (s // 2)."""
+    if n_group >= N_SUBSYSTEMS:
+        k = n_group // N_SUBSYSTEMS
+        return list(range(subsystem * k, (subsystem + 1) * k))
+    return [subsystem * n_group // N_SUBSYSTEMS]
+
+
+def group_mask(subsystems, n_group):
+    """[B] subsystem indices -> [B, G] 1.0 where the group serves the item's subsystem."""
+    m = torch.zeros(len(subsystems), n_group)
+    for b, s in enumerate(subsystems):
+        m[b, groups_of(int(s), n_group)] = 1.0
+    return m
 
 
 class Config:
     def __init__(self, n_vocab, n_embd=128, n_layer=16, n_head=8, n_ff=352, n_ctx=256,
-                 eps=1e-5, rope_base=10000.0):
+                 eps=1e-5, rope_base=10000.0, n_group=8):
         self.n_vocab, self.n_embd, self.n_layer, self.n_head = n_vocab, n_embd, n_layer, n_head
         self.n_ff, self.n_ctx, self.eps, self.rope_base = n_ff, n_ctx, eps, rope_base
+        self.n_group = n_group
         self.head_dim = n_embd // n_head
+        if n_head % n_group or not (n_group % N_SUBSYSTEMS == 0 or N_SUBSYSTEMS % n_group == 0):
+            raise ValueError(f"{n_group} groups need to divide {n_head} heads and divide or be a multiple of 8")
 
     def to_dict(self):
         return dict(self.__dict__)
@@ -67,14 +91,14 @@ class Block(nn.Module):
         self.attn_norm = RMSNorm(D, c.eps)
         self.wqkv = nn.Linear(D, 3 * D, bias=False)   # rows: Q [D], K [D], V [D]
         self.wo = nn.Linear(D, D, bias=False)
-        self.router = nn.Linear(D, N_GROUPS, bias=False)  # R_l: [8, D]
+        self.router = nn.Linear(D, c.n_group, bias=False)  # R_l: [G, D]
         self.ffn_norm = RMSNorm(D, c.eps)
         self.w_gate_up = nn.Linear(D, 2 * F_, bias=False)  # rows: gate [F], up [F]
         self.w_down = nn.Linear(F_, D, bias=False)
 
     def forward(self, x, cos, sin, mask, keep):
-        """x: [B, T, D]; mask: [T, T] additive causal; keep: [B, 8] (1 = group on).
-        Returns x' [B, T, D] and router logits [B, T, 8]."""
+        """x: [B, T, D]; mask: [T, T] additive causal; keep: [B, G] (1 = group on).
+        Returns x' [B, T, D] and router logits [B, T, G]."""
         B, T, D = x.shape
         H, E = self.c.n_head, self.c.head_dim
         h = self.attn_norm(x)
@@ -82,9 +106,11 @@ class Block(nn.Module):
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
         att = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(E)) + mask    # [B, H, T, T]
         z = att.softmax(-1) @ v                                           # [B, H, T, E]
-        logits_r = self.router(h)                                         # [B, T, 8]
+        logits_r = self.router(h)                                         # [B, T, G]
         g = logits_r.softmax(-1) * keep[:, None, :]
         g = torch.cat((torch.zeros_like(g[:, :1]), g[:, 1:]), dim=1)     # position 0: all 0
+        if H != self.c.n_group:
+            g = g.repeat_interleave(H // self.c.n_group, dim=-1)          # [B, T, H]: each head its group's gate
         z = z * g.permute(0, 2, 1)[..., None]                             # [B, H, T, E]
         x = x + self.wo(z.transpose(1, 2).reshape(B, T, D))
         gate, up = self.w_gate_up(self.ffn_norm(x)).chunk(2, dim=-1)      # [B, T, F] each
@@ -118,10 +144,10 @@ class Octet(nn.Module):
                 nn.init.normal_(p, 0.0, std)
 
     def forward(self, ids, keep=None):
-        """ids: [B, T] int64 -> logits [B, T, V], router logits [L, B, T, 8]."""
+        """ids: [B, T] int64 -> logits [B, T, V], router logits [L, B, T, G]."""
         B, T = ids.shape
         if keep is None:
-            keep = torch.ones(B, N_GROUPS)
+            keep = torch.ones(B, self.c.n_group)
         mask = torch.full((T, T), float("-inf")).triu(1)
         cos, sin = self.cos[:T], self.sin[:T]
         x = self.tok_emb(ids)
@@ -133,7 +159,7 @@ class Octet(nn.Module):
 
     @staticmethod
     def gates(router_logits):
-        """[L, B, T, 8] router logits -> effective gates (position 0 zeroed), same shape."""
+        """[L, B, T, G] router logits -> effective gates (position 0 zeroed), same shape."""
         g = router_logits.softmax(-1)
         g[:, :, 0] = 0
         return g

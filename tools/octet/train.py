@@ -25,7 +25,7 @@ import torch.nn.functional as F  # noqa: E402
 from bpe import Tokenizer  # noqa: E402
 from data import SUBSYSTEMS, Sampler, collate, encode_items, read_jsonl, POOL  # noqa: E402
 from evaluate import full_report, summary  # noqa: E402
-from model import Config, Octet, N_GROUPS  # noqa: E402
+from model import Config, Octet, group_mask, groups_of  # noqa: E402
 
 BASE_WEIGHTS = [1.0, 2.0, 3.0, 1.5, 3.0, 1.0, 2.0, 1.0]  # rte-a..h, hard tasks oversampled
 
@@ -44,15 +44,20 @@ def lr_at(step, a):
 
 
 def loss_fn(model, t, keep, route_lambda):
-    """LM cross-entropy (weighted by lm_w) + route_lambda * router CE toward the item's group
-    (weighted by route_w, averaged over the layers)."""
-    logits, rl = model(t["ids"], keep)                          # [B,T,V], [L,B,T,8]
+    """LM cross-entropy (weighted by lm_w) + route_lambda * router loss toward the groups that
+    serve the item's subsystem, -log(sum of their probabilities) (with one group per subsystem
+    the usual cross-entropy), weighted by route_w and averaged over the layers."""
+    logits, rl = model(t["ids"], keep)                          # [B,T,V], [L,B,T,G]
     V = logits.shape[-1]
     ce = F.cross_entropy(logits.reshape(-1, V), t["targets"].reshape(-1), reduction="none")
     lm = (ce * t["lm_w"].reshape(-1)).sum() / t["lm_w"].sum()
     L, B, T, G = rl.shape
-    tgt = t["group"][None, :, None].expand(L, B, T).reshape(-1)
-    rce = F.cross_entropy(rl.reshape(-1, G), tgt, reduction="none").view(L, B, T)
+    if G == 8:  # one group per subsystem: the original loss, bit for bit
+        tgt = t["group"][None, :, None].expand(L, B, T).reshape(-1)
+        rce = F.cross_entropy(rl.reshape(-1, G), tgt, reduction="none").view(L, B, T)
+    else:
+        served = group_mask(t["group"].tolist(), G)[None, :, None, :]   # [1, B, 1, G]
+        rce = torch.logsumexp(rl, -1) - torch.logsumexp(rl.masked_fill(served == 0, float("-inf")), -1)
     route = (rce * t["route_w"][None]).sum() / (L * t["route_w"].sum())
     return lm + route_lambda * route, lm, route
 
@@ -68,8 +73,12 @@ def save_checkpoint(path, model, opt, step, weights, a, history):
 
 def main(argv=None):
     p = argparse.ArgumentParser()
-    p.add_argument("--out", default=os.path.join(HERE, "..", "..", "resources", "octet", "octet.gguf"))
-    p.add_argument("--work", default=os.path.join(HERE, "..", "..", "build-octet"))
+    p.add_argument("--out", default=None,
+                   help="GGUF to write (default resources/octet/octet.gguf; octet/variants/octet-gN.gguf with --groups N)")
+    p.add_argument("--work", default=None, help="checkpoints and data (default build-octet, build-octet-gN with --groups N)")
+    p.add_argument("--groups", type=int, default=8,
+                   help="router groups: 8 (the built-in octet), 4 or 16 (the 'why 8' variants, same budget)")
+    p.add_argument("--heads", type=int, default=None, help="heads per layer (default max(8, groups))")
     p.add_argument("--resume", default=None, help="checkpoint to resume (default WORK/checkpoint.pt)")
     p.add_argument("--init", default=None,
                    help="start from the weights of this octet GGUF (fresh optimiser): fine-tuning")
@@ -95,6 +104,14 @@ def main(argv=None):
     p.add_argument("--no-export", action="store_true")
     a = p.parse_args(argv)
     assert a.eval_every % POOL == 0
+    suffix = "" if a.groups == 8 else f"-g{a.groups}"
+    if a.out is None:
+        a.out = os.path.join(HERE, "..", "..", "resources", "octet",
+                             "octet.gguf" if a.groups == 8 else os.path.join("variants", f"octet{suffix}.gguf"))
+    if a.work is None:
+        a.work = os.path.join(HERE, "..", "..", "build-octet" + suffix)
+    if a.heads is None:
+        a.heads = max(8, a.groups)
     base_weights = [float(w) for w in a.base_weights.split(",")]
     assert len(base_weights) == 8
     torch.set_num_threads(1)
@@ -120,7 +137,7 @@ def main(argv=None):
     dev = [it for g in range(8) for it in dev_by[g]]
     log(f"train items {len(train)}, mean tokens {sum(len(i.ids) for i in train) / len(train):.1f}")
 
-    cfg = Config(n_vocab=len(tok.tokens))
+    cfg = Config(n_vocab=len(tok.tokens), n_head=a.heads, n_group=a.groups)
     model = Octet(cfg)
     log(f"params {sum(p.numel() for p in model.parameters())}")
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
@@ -161,11 +178,11 @@ def main(argv=None):
         items, _ = sampler.batch(step, weights)
         t = collate(items, a.prompt_weight, a.route_prompt_weight, a.route_from)
         rng = random.Random(a.seed * 7919 + step)
-        keep = torch.ones(len(items), N_GROUPS)
+        keep = torch.ones(len(items), cfg.n_group)
         for b, it in enumerate(items):
-            if rng.random() < a.drop_other:
-                other = rng.randrange(7)
-                keep[b, other + (other >= it.group)] = 0
+            if rng.random() < a.drop_other:  # one group that does not serve the item, off
+                others = [g for g in range(cfg.n_group) if g not in groups_of(it.group, cfg.n_group)]
+                keep[b, others[rng.randrange(len(others))]] = 0
         for gr in opt.param_groups:
             gr["lr"] = lr_at(step, a)
         loss, lm, route = loss_fn(model, t, keep, a.route_lambda)
