@@ -1,33 +1,244 @@
-// head_groups: "why 8" — the article says 4 groups propagate errors and 16 strain caches. The
-// honest test trains octet itself with other group counts under the same budget and compares
-// accuracy and specialisation; it needs those variants as resources
-// (octet/variants/octet-g<N>.gguf for every N in "groups"). Until they ship, the claim is not
-// measurable, and says which files are missing.
+// head_groups: "why 8". octet was trained with 8 router groups (one per subsystem); the same
+// model trained with other group counts under the same budget (tools/octet/train.py --groups N:
+// same width, depth, data, steps and seed) ships as octet/variants/octet-g<N>.gguf. Each model
+// answers the same task items greedily, without ablation and with each subsystem switched off —
+// its groups' heads zeroed (with 4 groups that is the group it shares with its neighbour; with
+// 16 its two groups). Per model: accuracy, specialisation (the drop a subsystem's own switch
+// causes on its items minus the mean drop the other switches cause) and error propagation (the
+// mean drop a switch causes on the other subsystems' items).
+// "statistic": "accuracy" — 8 groups' accuracy minus the best variant's (paired by item);
+// "propagation" — error propagation of the variant with `variant` groups minus 8 groups'.
+// params: "groups" (the variants), "variant", "items" per subsystem, "max_tokens".
+// The loaded model must be the 8-group octet (the claim compares it with its variants).
+#include <algorithm>
 #include <filesystem>
 
 #include "engine/claims/claim_protocols.h"
+#include "engine/instrumentation/subsystem.h"
+#include "engine/kv/kv_store.h"
+#include "engine/model/model.h"
+#include "engine/tokenizer/vocab.h"
 
 namespace octo {
 
+namespace {
+
+// The groups serving subsystem s with `groups` router groups (tools/octet/model.py groups_of).
+std::vector<int64_t> groups_of(int s, int64_t groups) {
+    if (groups >= kSubsystemCount) {
+        const int64_t k = groups / kSubsystemCount;
+        std::vector<int64_t> out;
+        for (int64_t g = s * k; g < (s + 1) * k; ++g) out.push_back(g);
+        return out;
+    }
+    return {s * groups / kSubsystemCount};
+}
+
+// The subsystems to switch off so that subsystem s's groups are off: every subsystem that shares
+// a group with it (under the exporter's map, head k → subsystem k · 8 / n_head).
+std::array<bool, kSubsystemCount> switch_for(int s, int64_t groups) {
+    std::array<bool, kSubsystemCount> off{};
+    const auto mine = groups_of(s, groups);
+    for (int t = 0; t < kSubsystemCount; ++t) {
+        for (const int64_t g : groups_of(t, groups)) {
+            if (std::find(mine.begin(), mine.end(), g) != mine.end()) off[static_cast<size_t>(t)] = true;
+        }
+    }
+    return off;
+}
+
+// The exporter's head map: head k of every layer → subsystem k · 8 / n_head.
+Result<HeadMap> exported_map(int64_t n_layer, int64_t n_head) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (int64_t l = 0; l < n_layer; ++l) {
+        nlohmann::json row = nlohmann::json::array();
+        for (int64_t k = 0; k < n_head; ++k) row.push_back(std::string(subsystem_id(static_cast<int>(k * kSubsystemCount / n_head))));
+        layers.push_back(row);
+    }
+    return HeadMap::from_json({{"version", 1}, {"layers", layers}}, n_layer, n_head, HeadMapSource::Gguf);
+}
+
+struct Measured {
+    int64_t groups = 0;
+    // right[u][0]: without ablation; right[u][1 + s]: subsystem s's groups off.
+    std::vector<std::array<double, kSubsystemCount + 1>> right;
+};
+
+// One model's answers to every item, plain and with each subsystem's groups off.
+Result<Measured> measure(ClaimLab& lab, const std::vector<const TaskItem*>& items, int64_t groups, int64_t max_tokens,
+                         int64_t& done, int64_t total) {
+    Measured m;
+    m.groups = groups;
+    m.right.resize(items.size());
+    for (size_t u = 0; u < items.size(); ++u) {
+        for (int c = 0; c <= kSubsystemCount; ++c) {
+            AnswerRequest req{.prompt = items[u]->prompt, .max_tokens = max_tokens};
+            if (c > 0) req.disabled = switch_for(c - 1, groups);
+            auto a = lab.answer(req);
+            if (!a) return a.error();
+            m.right[u][static_cast<size_t>(c)] = answer_correct(*a.value(), *items[u], AnswerMatch::Exact) ? 1.0 : 0.0;
+            if (!lab.step(++done, total)) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+        }
+    }
+    return m;
+}
+
+struct Figures {
+    double accuracy = 0, specialisation = 0, propagation = 0;
+};
+
+std::optional<Figures> figures(const Measured& m, const std::vector<int>& strata, std::span<const double> w) {
+    std::array<std::array<double, kSubsystemCount>, kSubsystemCount> drop{}; // [off][items of]
+    std::array<double, kSubsystemCount> n{};
+    double right = 0, all = 0;
+    for (size_t u = 0; u < m.right.size(); ++u) {
+        const auto j = static_cast<size_t>(strata[u]);
+        n[j] += w[u];
+        right += w[u] * m.right[u][0];
+        all += w[u];
+        for (size_t i = 0; i < kSubsystemCount; ++i) drop[i][j] += w[u] * (m.right[u][0] - m.right[u][i + 1]);
+    }
+    if (all <= 0) return std::nullopt;
+    Figures f;
+    f.accuracy = right / all;
+    for (size_t j = 0; j < kSubsystemCount; ++j) {
+        if (n[j] <= 0) return std::nullopt;
+        double others = 0;
+        for (size_t i = 0; i < kSubsystemCount; ++i) others += i == j ? 0.0 : drop[i][j] / n[j];
+        f.specialisation += (drop[j][j] / n[j] - others / (kSubsystemCount - 1)) / kSubsystemCount;
+        f.propagation += others / (kSubsystemCount - 1) / kSubsystemCount;
+    }
+    return f;
+}
+
+} // namespace
+
 Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
-    std::vector<int64_t> groups = {4, 16};
+    std::vector<int64_t> variants = {4, 16};
     if (claim.params.contains("groups") && claim.params["groups"].is_array()) {
-        groups.clear();
-        for (const auto& g : claim.params["groups"]) groups.push_back(g.is_number_integer() ? g.get<int64_t>() : 0);
+        variants.clear();
+        for (const auto& g : claim.params["groups"]) variants.push_back(g.is_number_integer() ? g.get<int64_t>() : 0);
+    }
+    const std::string statistic = claim.params.value("statistic", std::string("accuracy"));
+    const int64_t variant = claim.params.value("variant", int64_t{4});
+    if (statistic != "accuracy" && statistic != "propagation") {
+        return make_error(ErrorCode::Format, "claim " + claim.id + ": \"statistic\" must be accuracy or propagation");
+    }
+    const std::string method = "Compares octet with 8 router groups against the same model trained with other group counts "
+                               "under the same budget (tools/octet/train.py --groups N), on accuracy, specialisation and error "
+                               "propagation.";
+    const ClaimModel& base = lab.model();
+    if (!base.model || base.model->weights().n_router_groups != kSubsystemCount || base.model->params().architecture != "octet") {
+        return not_measurable("this claim compares the built-in octet (8 router groups) with its variants; load octet to measure it", method);
     }
     std::string missing;
-    for (const int64_t g : groups) {
+    std::vector<std::filesystem::path> paths;
+    for (const int64_t g : variants) {
         const auto path = std::filesystem::path(lab.data().resource_dir) / "octet" / "variants" / ("octet-g" + std::to_string(g) + ".gguf");
         if (!std::filesystem::exists(path)) missing += (missing.empty() ? "" : ", ") + path.filename().string();
+        paths.push_back(path);
     }
-    const std::string method = "Compares octet with 8 head groups against the same model trained with other group counts "
-                               "under the same budget, on accuracy and specialisation.";
     if (!missing.empty()) {
         return not_measurable("the octet variants trained with other head-group counts are not shipped yet (" + missing +
                                   " missing from octet/variants/), so there is nothing to compare the 8 groups with",
                               method);
     }
-    return not_measurable("comparing the octet variants is not implemented in this version", method);
+    const int64_t max_tokens = int_param(claim.params, "max_tokens", 16);
+    std::vector<int> all;
+    for (int s = 0; s < kSubsystemCount; ++s) all.push_back(s);
+    const std::vector<const TaskItem*> items = lab.select_items(all, lab.items_per_subsystem(claim, 16));
+    std::vector<int> strata;
+    for (const TaskItem* it : items) strata.push_back(it->subsystem);
+    const int64_t total = static_cast<int64_t>(items.size()) * (kSubsystemCount + 1) * static_cast<int64_t>(1 + variants.size());
+    int64_t done = 0;
+
+    // The loaded octet first, under the same exported map as its variants.
+    std::vector<Measured> models;
+    {
+        auto map = exported_map(base.model->params().n_layer, base.model->params().n_head);
+        if (!map) return map.error();
+        ClaimModel m = base;
+        m.map = &map.value();
+        ClaimLab sub(m, lab.data(), lab.options());
+        auto r = measure(sub, items, kSubsystemCount, max_tokens, done, total);
+        if (!r) return r.error();
+        models.push_back(std::move(r.value()));
+    }
+    for (size_t v = 0; v < variants.size(); ++v) {
+        auto model = Model::load(paths[v].string());
+        if (!model) return model.error();
+        const int64_t groups = model.value()->weights().n_router_groups;
+        if (groups != variants[v]) {
+            return make_error(ErrorCode::InvalidModel, paths[v].string() + ": has " + std::to_string(groups) + " router groups, not " +
+                                                           std::to_string(variants[v]));
+        }
+        auto vocab = vocab_from_gguf(model.value()->file());
+        if (!vocab) return vocab.error();
+        auto tokenizer = Tokenizer::create(std::move(vocab.value()));
+        if (!tokenizer) return tokenizer.error();
+        auto kv = KvStore::create(*base.backend, model.value()->params(), kv_pool_for_context(model.value()->n_ctx()));
+        if (!kv) return kv.error();
+        auto map = exported_map(model.value()->params().n_layer, model.value()->params().n_head);
+        if (!map) return map.error();
+        ClaimModel m{model.value().get(), base.backend, &tokenizer.value(), &map.value(), nullptr, kv.value().get(),
+                     paths[v].filename().string()};
+        ClaimLab sub(m, lab.data(), lab.options());
+        auto r = measure(sub, items, groups, max_tokens, done, total);
+        if (!r) return r.error();
+        models.push_back(std::move(r.value()));
+    }
+
+    auto stat = [&](std::span<const double> w) -> std::optional<double> {
+        std::vector<Figures> f;
+        for (const Measured& m : models) {
+            const auto x = figures(m, strata, w);
+            if (!x) return std::nullopt;
+            f.push_back(*x);
+        }
+        if (statistic == "propagation") {
+            for (size_t k = 1; k < models.size(); ++k) {
+                if (models[k].groups == variant) return f[k].propagation - f[0].propagation;
+            }
+            return std::nullopt;
+        }
+        double best = -1.0;
+        for (size_t k = 1; k < f.size(); ++k) best = std::max(best, f[k].accuracy);
+        return f[0].accuracy - best;
+    };
+    const BootstrapOptions bo = lab.bootstrap_options(claim);
+    ClaimResult r;
+    r.estimate = bootstrap(strata, stat, bo);
+    if (!r.estimate) return not_measurable(statistic == "propagation" ? "no variant with " + std::to_string(variant) + " groups was compared" : "no items", method);
+
+    // Each model's three figures with intervals: grouped bars, one group per figure.
+    std::vector<BarSeries> series;
+    ClaimTable table{"models", {"groups", "accuracy", "specialisation", "error_propagation"}, {}};
+    for (size_t k = 0; k < models.size(); ++k) {
+        BarSeries s{std::to_string(models[k].groups) + " groups", {}, {}};
+        std::vector<std::string> row{std::to_string(models[k].groups)};
+        for (int which = 0; which < 3; ++which) {
+            const auto e = bootstrap(strata, [&](std::span<const double> w) -> std::optional<double> {
+                const auto f = figures(models[k], strata, w);
+                if (!f) return std::nullopt;
+                return which == 0 ? f->accuracy : which == 1 ? f->specialisation : f->propagation;
+            }, BootstrapOptions{bo.resamples / 4, bo.seed + static_cast<uint64_t>(k * 3 + static_cast<size_t>(which)) + 1});
+            s.values.push_back(e ? e->value : 0.0);
+            s.ci.push_back(e ? e->ci95 : Interval{});
+            row.push_back(fmt(s.values.back()));
+        }
+        series.push_back(std::move(s));
+        table.rows.push_back(std::move(row));
+    }
+    r.details["plot"] = grouped_bars_plot({"accuracy", "specialisation", "error propagation"}, series, "share of items");
+    r.method = method + " " + std::to_string(items.size()) + " task items (" + std::to_string(items.size() / kSubsystemCount) +
+               " per subsystem), greedy answers (at most " + std::to_string(max_tokens) + " tokens) by each model, plain and with each "
+               "subsystem's groups switched off (zero ablation; with 4 groups a subsystem shares its group with its neighbour). " +
+               (statistic == "accuracy" ? std::string("Value: 8 groups' accuracy minus the best variant's, paired by item.")
+                                        : "Value: error propagation (the mean accuracy drop a subsystem's switch causes on the other "
+                                          "subsystems' items) with " + std::to_string(variant) + " groups minus with 8.") +
+               " Bootstrap over items, stratified by subsystem.";
+    r.tables.push_back(std::move(table));
+    return r;
 }
 
 } // namespace octo

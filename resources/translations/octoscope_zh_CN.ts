@@ -733,6 +733,22 @@ Pick the model file?</source>
         <source>%1 off</source>
         <translation>%1 关闭</translation>
     </message>
+    <message>
+        <source>specialisation</source>
+        <translation>专门化</translation>
+    </message>
+    <message>
+        <source>error propagation</source>
+        <translation>错误传播</translation>
+    </message>
+    <message>
+        <source>share of items</source>
+        <translation>题目比例</translation>
+    </message>
+    <message>
+        <source>%1 groups</source>
+        <translation>%1 组</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ClaimsPanel</name>

@@ -39,6 +39,9 @@ const char* const kPlotTexts[] = {
     QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "append"),
     QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "edit_end"),
     QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "edit_start"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "specialisation"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "error propagation"),
+    QT_TRANSLATE_NOOP("octo::ui::ClaimPlotView", "share of items"),
 };
 
 // An engine plot text in the UI's language: a known text, "<metric> share", "<id> off" or
@@ -50,6 +53,7 @@ QString translated(const std::string& english) {
     const QString s = QString::fromStdString(english);
     if (s.endsWith(QLatin1String(" share"))) return ClaimPlotView::tr("%1 share").arg(s.chopped(6));
     if (s.endsWith(QLatin1String(" off"))) return ClaimPlotView::tr("%1 off").arg(s.chopped(4));
+    if (s.endsWith(QLatin1String(" groups"))) return ClaimPlotView::tr("%1 groups").arg(s.chopped(7));
     if (const qsizetype dot = s.indexOf(QLatin1String(". ")); dot > 0) {
         return s.left(dot + 2) + translated(s.mid(dot + 2).toStdString());
     }
