@@ -224,7 +224,10 @@ Result<ClaimResult> ClaimLab::run(const Claim& claim) {
     answers_.clear();
     if (!result) return result.error();
     result->id = claim.id;
-    if (result->estimate) {
+    if (result->estimate && result->estimate->n < kMinUnitsForVerdict) {
+        result->verdict = Verdict::Inconclusive;
+        result->details["too_few_units"] = true;
+    } else if (result->estimate) {
         result->verdict = judge(result->estimate->ci95, claim.test, claim.threshold);
     } else {
         result->verdict = Verdict::NotMeasurable;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 
 #include "engine/sampling/prng.h"
@@ -40,6 +41,18 @@ std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedSta
 
     std::map<int, std::vector<size_t>> groups;
     for (size_t u = 0; u < strata.size(); ++u) groups[strata[u]].push_back(u);
+    // A stratum of one unit would draw that unit every time and hide its variability: such
+    // units are resampled together, as one pooled stratum.
+    std::vector<size_t> pooled;
+    for (auto it = groups.begin(); it != groups.end();) {
+        if (it->second.size() == 1) {
+            pooled.push_back(it->second.front());
+            it = groups.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (!pooled.empty()) groups[std::numeric_limits<int>::min()] = std::move(pooled);
 
     uint64_t state = options.seed;
     std::vector<double> values;

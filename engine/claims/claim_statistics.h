@@ -40,8 +40,9 @@ struct Estimate {
     int resamples = 0;   // resamples on which the statistic was defined
 };
 
-// `strata[u]` is unit u's stratum (any small integers; all 0 for one stratum). nullopt when the
-// statistic is undefined on the data itself or there are no units.
+// `strata[u]` is unit u's stratum (any small integers; all 0 for one stratum); units alone in
+// their stratum are resampled together. nullopt when the statistic is undefined on the data
+// itself or there are no units.
 std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedStatistic& statistic,
                                   const BootstrapOptions& options);
 
@@ -64,6 +65,10 @@ std::optional<ThresholdTest> parse_threshold_test(std::string_view name); // "ab
 const char* threshold_test_name(ThresholdTest test);
 
 enum class Verdict { Holds, DoesNotHold, Inconclusive, NotMeasurable };
+
+// Fewer units than this give no verdict but `inconclusive`, whatever the interval: a bootstrap
+// of a handful of units understates its own uncertainty.
+inline constexpr int64_t kMinUnitsForVerdict = 5;
 const char* verdict_name(Verdict verdict); // "holds", "does not hold", "inconclusive", "not measurable on this model"
 
 Verdict judge(const Interval& ci95, ThresholdTest test, double value);

@@ -86,6 +86,16 @@ TEST(ClaimStatistics, StratifiedResamplesKeepEachStratumsSize) {
     EXPECT_DOUBLE_EQ(e->ci95.hi, 0.5);
 }
 
+TEST(ClaimStatistics, SingletonStrataArePooled) {
+    // One unit per stratum: resampled together, so the interval shows their spread.
+    const std::vector<double> v = {0, 1, 0, 1, 1, 0, 1, 0};
+    const std::vector<int> strata = {0, 1, 2, 3, 4, 5, 6, 7};
+    const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(v, w); }, {1000, 2});
+    ASSERT_TRUE(e);
+    EXPECT_LT(e->ci95.lo, 0.3);
+    EXPECT_GT(e->ci95.hi, 0.7);
+}
+
 TEST(ClaimStatistics, UndefinedStatisticGivesNoEstimate) {
     const std::vector<int> strata(3, 0);
     EXPECT_FALSE(bootstrap(strata, [](std::span<const double>) -> std::optional<double> { return std::nullopt; }, {100, 1}));
@@ -227,7 +237,7 @@ TEST(ClaimProtocols, TokenAfterNumberThreeOfFour) {
     EXPECT_DOUBLE_EQ(r->estimate->ci95.lo, 0.25);
     EXPECT_DOUBLE_EQ(r->estimate->ci95.hi, 1.0);
     EXPECT_EQ(r->estimate->n, 4);
-    EXPECT_EQ(r->verdict, Verdict::Holds); // the interval [0.25, 1] lies above 0
+    EXPECT_EQ(r->verdict, Verdict::Inconclusive) << "4 items are too few for a verdict (kMinUnitsForVerdict)";
     EXPECT_EQ(r->details["plot"]["kind"], "bars");
     EXPECT_EQ(r->tables.front().rows.size(), 4u) << "only the token after the digit qualifies";
 }
