@@ -23,7 +23,7 @@ std::string csv_cell(const std::string& s) {
 
 std::string holds_if(const Claim& c) {
     const char* op = c.test == ThresholdTest::Above ? ">" : c.test == ThresholdTest::AtLeast ? "≥" : c.test == ThresholdTest::Below ? "<" : "≤";
-    return std::string("95 % interval ") + op + " " + format_claim_value(c.unit == ClaimUnit::Points ? ClaimUnit::Points : c.unit, c.threshold);
+    return std::string("95 % interval ") + op + " " + format_claim_value(c.unit, c.threshold);
 }
 
 const char* verdict_zh(Verdict v) {

@@ -233,8 +233,7 @@ void ClaimsPanel::refreshButtons() {
     run_selected_->setEnabled(model_loaded_ && !running && list_->currentItem());
     run_all_->setEnabled(model_loaded_ && !running && !store_.claims().empty());
     cancel_->setEnabled(running);
-    const bool any = !store_.report().results.empty();
-    export_->setEnabled(any && !running);
+    export_->setEnabled(store_.hasResults() && !running); // report() would copy every result
     present_->setEnabled(!store_.claims().empty());
     items_->setEnabled(!running);
     seed_->setEnabled(!running);

@@ -27,6 +27,7 @@ public:
     const Claim* claim(const std::string& id) const;
     // The latest result of a claim (null: not run since the model was loaded).
     const ClaimResult* result(const std::string& id) const;
+    bool hasResults() const { return !results_.empty(); }
     // What the results describe: the model, its map and the honesty note (empty before a run).
     const ClaimsReport& meta() const { return meta_; }
     // The finished claims, in the claims file's order, with the run's model, map and note.
