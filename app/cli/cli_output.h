@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/result.h"
+#include "engine/core/utf8_text.h" // valid_utf8
 
 namespace octo::cli {
 
@@ -27,9 +28,6 @@ int report_error(bool json, const Error& error);
 
 // Prints a JSON object on one line; strings are guaranteed valid UTF-8 by the callers.
 void print_json(const nlohmann::json& object);
-
-// `bytes` with every invalid UTF-8 sequence replaced by U+FFFD.
-std::string valid_utf8(std::string_view bytes);
 
 // Lower-case hex of the bytes, two digits each ("e4bda0").
 std::string hex_bytes(std::string_view bytes);

@@ -2,8 +2,6 @@
 
 #include <chrono>
 
-#include "engine/generation/stop_matcher.h"
-#include "engine/sampling/sampler_chain.h"
 
 namespace octo {
 
@@ -30,8 +28,12 @@ const char* stop_reason_name(StopReason reason) {
     return "unknown";
 }
 
-Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request,
-                                const std::function<void(const TokenEvent&)>& on_token) {
+GenerationLoop::GenerationLoop(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request,
+                               SamplerChain sampler)
+    : session_(&session), tokenizer_(&tokenizer), request_(&request), sampler_(std::move(sampler)),
+      stops_(request.stop_strings) {}
+
+Result<GenerationLoop> GenerationLoop::start(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request) {
     const auto n_prompt = static_cast<int64_t>(request.prompt_ids.size());
     if (n_prompt == 0) return make_error(ErrorCode::InvalidArgument, "the prompt is empty (no tokens)");
     if (n_prompt > session.n_ctx()) {
@@ -41,81 +43,109 @@ Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, co
     }
     auto chain = SamplerChain::create(request.sampling);
     if (!chain) return chain.error();
-    SamplerChain& sampler = chain.value();
-    for (int32_t id : request.prompt_ids) sampler.accept(id);
+    GenerationLoop loop(session, tokenizer, request, std::move(chain.value()));
+    for (int32_t id : request.prompt_ids) loop.sampler_.accept(id);
 
-    GenerateResult result;
-    StopMatcher stops(request.stop_strings);
-
+    GenerateResult& result = loop.result_;
     const auto start = Clock::now();
     result.reused_tokens = session.start(request.prompt_ids);
     const std::span<const int32_t> prompt(request.prompt_ids);
-    auto logits = session.eval(prompt.subspan(static_cast<size_t>(result.reused_tokens)));
-    if (!logits) return logits.error();
+    if (auto logits = session.eval(prompt.subspan(static_cast<size_t>(result.reused_tokens))); !logits) {
+        return logits.error();
+    }
     result.evaluated_tokens = n_prompt - result.reused_tokens;
     result.prefill_ms = ms_since(start);
     result.prompt_probes.assign(session.reused_probes().begin(), session.reused_probes().end());
     result.prompt_probes.insert(result.prompt_probes.end(), session.probes().begin(), session.probes().end());
-    auto last_token_time = start;
+    loop.last_token_time_ = start;
+    return loop;
+}
 
-    while (true) {
-        if (static_cast<int64_t>(result.tokens.size()) >= request.max_tokens) {
-            result.stop_reason = StopReason::MaxTokens;
-            break;
-        }
-        if (cancelled(request)) {
-            result.stop_reason = StopReason::Cancelled;
-            break;
-        }
-        TokenEvent event;
-        event.id = sampler.sample(logits.value());
-        sampler.accept(event.id);
-        event.logprobs = token_logprobs(logits.value(), event.id);
-        event.bytes = tokenizer.token_bytes(event.id);
-        event.ms = ms_since(last_token_time);
-        if (auto s = session.attribute(event.id); !s) return s.error();
-        if (result.tokens.empty()) {
-            if (!session.probes().empty()) result.prompt_probes.back() = session.probes().back(); // attributed now
-            if (request.on_prompt) request.on_prompt(result.prompt_probes);
-        }
-        if (!session.probes().empty()) event.probe = session.probes().back();
-        last_token_time = Clock::now();
-        const bool eog = request.stop_at_eog && tokenizer.is_eog(event.id);
-        StopMatcher::Output shown = eog ? StopMatcher::Output{stops.flush(), false} : stops.push(event.bytes);
-        event.visible_text = shown.text;
-        result.text += shown.text;
-        result.tokens.push_back(event);
-        if (on_token) on_token(event);
-        if (eog) {
-            result.stop_reason = StopReason::EndOfGeneration;
-            break;
-        }
-        if (shown.stopped) {
-            result.stop_reason = StopReason::StopString;
-            break;
-        }
-        if (static_cast<int64_t>(result.tokens.size()) >= request.max_tokens) continue;
-        if (session.position() >= session.n_ctx()) {
-            result.stop_reason = StopReason::ContextFull;
-            break;
-        }
-        const auto decode_start = Clock::now();
-        const int32_t next[1] = {event.id};
-        logits = session.eval(next);
-        if (!logits) {
-            if (logits.error().code == ErrorCode::Cancelled) {
-                result.stop_reason = StopReason::Cancelled;
-                break;
-            }
-            return logits.error();
-        }
-        result.decode_ms += ms_since(decode_start);
-        result.n_decoded += 1;
-        result.evaluated_tokens += 1;
+Result<const TokenEvent*> GenerationLoop::choose() {
+    GenerateResult& result = result_;
+    if (static_cast<int64_t>(result.tokens.size()) >= request_->max_tokens) {
+        result.stop_reason = StopReason::MaxTokens;
+        done_ = true;
+        return static_cast<const TokenEvent*>(nullptr);
     }
-    if (result.tokens.empty() && request.on_prompt) request.on_prompt(result.prompt_probes);
-    result.text += stops.flush(); // held-back text when the loop ended otherwise
-    return result;
+    if (cancelled(*request_)) {
+        result.stop_reason = StopReason::Cancelled;
+        done_ = true;
+        return static_cast<const TokenEvent*>(nullptr);
+    }
+    Session& session = *session_;
+    const std::span<const float> logits = session.logits().last(static_cast<size_t>(session.n_vocab()));
+    TokenEvent event;
+    event.id = sampler_.sample(logits);
+    sampler_.accept(event.id);
+    event.logprobs = token_logprobs(logits, event.id, request_->top_logprobs);
+    event.bytes = tokenizer_->token_bytes(event.id);
+    event.ms = ms_since(last_token_time_);
+    if (auto s = session.attribute(event.id); !s) return s.error();
+    if (result.tokens.empty()) {
+        if (!session.probes().empty()) result.prompt_probes.back() = session.probes().back(); // attributed now
+        if (request_->on_prompt) request_->on_prompt(result.prompt_probes);
+    }
+    if (!session.probes().empty()) event.probe = session.probes().back();
+    last_token_time_ = Clock::now();
+    const bool eog = request_->stop_at_eog && tokenizer_->is_eog(event.id);
+    StopMatcher::Output shown = eog ? StopMatcher::Output{stops_.flush(), false} : stops_.push(event.bytes);
+    event.visible_text = shown.text;
+    result.text += shown.text;
+    result.tokens.push_back(std::move(event));
+    if (eog) {
+        result.stop_reason = StopReason::EndOfGeneration;
+        done_ = true;
+    } else if (shown.stopped) {
+        result.stop_reason = StopReason::StopString;
+        done_ = true;
+    } else if (static_cast<int64_t>(result.tokens.size()) >= request_->max_tokens) {
+        result.stop_reason = StopReason::MaxTokens;
+        done_ = true;
+    } else if (session.position() >= session.n_ctx()) {
+        result.stop_reason = StopReason::ContextFull;
+        done_ = true;
+    }
+    return &result.tokens.back();
+}
+
+Status GenerationLoop::advance() {
+    const auto decode_start = Clock::now();
+    const int32_t next[1] = {pending()};
+    if (auto logits = session_->eval(next); !logits) {
+        if (logits.error().code != ErrorCode::Cancelled) return logits.error();
+        result_.stop_reason = StopReason::Cancelled;
+        done_ = true;
+        return Ok{};
+    }
+    evaluated(ms_since(decode_start));
+    return Ok{};
+}
+
+void GenerationLoop::evaluated(double ms) {
+    result_.decode_ms += ms;
+    result_.n_decoded += 1;
+    result_.evaluated_tokens += 1;
+}
+
+GenerateResult GenerationLoop::finish() {
+    if (result_.tokens.empty() && request_->on_prompt) request_->on_prompt(result_.prompt_probes);
+    result_.text += stops_.flush(); // held-back text when the loop ended otherwise
+    return std::move(result_);
+}
+
+Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request,
+                                const std::function<void(const TokenEvent&)>& on_token) {
+    auto loop = GenerationLoop::start(session, tokenizer, request);
+    if (!loop) return loop.error();
+    while (true) {
+        auto event = loop->choose();
+        if (!event) return event.error();
+        if (*event && on_token) on_token(**event);
+        if (loop->done()) break;
+        if (auto s = loop->advance(); !s) return s.error();
+    }
+    return loop->finish();
 }
 
 } // namespace octo

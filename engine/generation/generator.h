@@ -1,19 +1,22 @@
 // The generation loop: prompt ids in, one token at a time out, until max_tokens, an
 // end-of-generation token, a user stop string, a full context or a cancel.
 //
-// Per token it reports the id, its bytes, its log-probability and top-5 alternatives
+// Per token it reports the id, its bytes, its log-probability and top-5 alternatives (or more)
 // (log-softmax of the raw logits, before any sampler: logprobs.h) and the milliseconds
 // since the previous token (the first token's time includes the prompt's prefill).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "engine/core/result.h"
+#include "engine/generation/stop_matcher.h"
 #include "engine/inference/session.h"
+#include "engine/sampling/sampler_chain.h"
 #include "engine/sampling/logprobs.h"
 #include "engine/sampling/sampler_config.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -26,6 +29,7 @@ struct GenerateRequest {
     SamplerConfig sampling;
     std::vector<std::string> stop_strings;
     bool stop_at_eog = true;              // false: keep going past EOS/EOT (reference runs)
+    size_t top_logprobs = 5;              // alternatives reported with each token (TokenEvent::logprobs)
     const std::atomic<bool>* cancel = nullptr; // checked before each token
     // Called once with every prompt position's probe, as soon as they are final (when the
     // first token is chosen, or at the end when none is); optional.
@@ -37,7 +41,7 @@ struct TokenEvent {
     std::string bytes;         // what the token stands for (Tokenizer::token_bytes)
     std::string visible_text;  // text this token releases for display (stop strings held back,
                                // an EOG token's text dropped); may be empty
-    TokenLogprobs logprobs;    // of this token, with the top-5 alternatives
+    TokenLogprobs logprobs;    // of this token, with the top alternatives (GenerateRequest::top_logprobs)
     double ms = 0.0;           // since the previous token (the first: since the start)
     TokenProbe probe;          // instrumentation of the position whose logits chose this token
                                // (empty unless the session instruments: SessionOptions::instrument)
@@ -58,8 +62,53 @@ struct GenerateResult {
     int64_t evaluated_tokens = 0;   // tokens run through the forward pass: the rest of the prompt + decoded
 };
 
+// The loop one token at a time: what generate() runs to the end, and what a server runs for many
+// requests at once, evaluating their chosen tokens together (Session::eval_batch).
+//
+//   auto loop = GenerationLoop::start(session, tokenizer, request);  // the prompt is evaluated
+//   while (true) {
+//       auto event = loop->choose();         // the next token from the last logits
+//       ... report *event ...
+//       if (loop->done()) break;
+//       loop->advance();                    // or Session::eval_batch, then loop->evaluated()
+//   }
+//   GenerateResult result = loop->finish();
+class GenerationLoop {
+public:
+    // Validates the request, restarts the session with the prompt (reusing a cached prefix) and
+    // evaluates the rest of it. Errors: those of generate().
+    static Result<GenerationLoop> start(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request);
+
+    // Chooses the next token from the last logits and returns it; done() may be true after it.
+    // When the run ends before a token is chosen (max_tokens reached, cancelled), done() is true
+    // and the result is null. Must not be called once done().
+    Result<const TokenEvent*> choose();
+    bool done() const { return done_; }
+    // The token to evaluate next (the last chosen), when !done().
+    int32_t pending() const { return result_.tokens.back().id; }
+    // Evaluates pending() alone (Session::eval); a cancel during it ends the run.
+    Status advance();
+    // Tells the loop that pending() was evaluated by other means (Session::eval_batch), taking
+    // `ms` milliseconds; the session's logits() are the next token's.
+    void evaluated(double ms);
+    // The run's result; call once, when done().
+    GenerateResult finish();
+
+private:
+    GenerationLoop(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request, SamplerChain sampler);
+
+    Session* session_;
+    const Tokenizer* tokenizer_;
+    const GenerateRequest* request_;
+    SamplerChain sampler_;
+    StopMatcher stops_;
+    GenerateResult result_;
+    std::chrono::steady_clock::time_point last_token_time_;
+    bool done_ = false;
+};
+
 // Runs the loop on a session that is restarted first with Session::start(prompt_ids), so a
-// cached prefix of the prompt is reused. `on_token` (optional) is called for each
+// cached prefix of the prompt is reused (the request must outlive a GenerationLoop). `on_token` (optional) is called for each
 // token as soon as it is chosen. Errors: InvalidArgument for an empty prompt or one longer
 // than the context (naming both lengths), or whatever the session's eval reports.
 Result<GenerateResult> generate(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request,

@@ -126,9 +126,8 @@ Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, 
     return m;
 }
 
-Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
-                                            const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
-                                            const InstrumentedCallbacks& callbacks) {
+Result<SessionOptions> instrumented_session_options(const Model& model, Backend& backend, const HeadMap& map,
+                                                    KvStore& kv, const InstrumentedRequest& request) {
     SessionOptions o;
     o.n_ctx = request.n_ctx;
     o.precision = request.precision;
@@ -165,34 +164,47 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
         baseline = std::move(mean.value());
     }
     o.ablation = ablate_subsystems(map, disabled_heads, request.ablation_mode, std::move(baseline));
-    auto session = Session::create(model, backend, o);
+    return o;
+}
+
+RunMetrics::RunMetrics(const HeadMap& map, int64_t n_router_groups, const HeadMap* expert_map)
+    : map_(map), n_router_groups_(n_router_groups), expert_map_(expert_map) {}
+
+const std::vector<TokenMetrics>& RunMetrics::prompt(const std::vector<TokenProbe>& probes) {
+    baseline_norms_ = relative_baseline(probes);
+    prompt_.clear();
+    for (const TokenProbe& p : probes) prompt_.push_back(token(p));
+    return prompt_;
+}
+
+TokenMetrics RunMetrics::token(const TokenProbe& probe) {
+    auto m = token_metrics(map_, probe, baseline_norms_, n_router_groups_, expert_map_);
+    if (!m && !error_) error_ = m.error();
+    return m ? std::move(m.value()) : TokenMetrics{};
+}
+
+Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
+                                            const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
+                                            const InstrumentedCallbacks& callbacks) {
+    auto options = instrumented_session_options(model, backend, map, kv, request);
+    if (!options) return options.error();
+    auto session = Session::create(model, backend, options.value());
     if (!session) return session.error();
 
-    // Each position's metrics are computed once, as the run reaches it; the first error is kept
-    // and returned when generation ends.
     InstrumentedResult r;
-    std::optional<Error> metrics_error;
-    std::vector<float> baseline_norms; // the relative metric's: the prompt without BOS
-    const int64_t groups = model.weights().n_router_groups;
-    const auto metrics_of = [&](const TokenProbe& p) {
-        auto m = token_metrics(map, p, baseline_norms, groups, request.expert_map ? &request.expert_map->map : nullptr);
-        if (!m && !metrics_error) metrics_error = m.error();
-        return m ? m.value() : TokenMetrics{};
-    };
+    RunMetrics metrics(map, model.weights().n_router_groups, request.expert_map ? &request.expert_map->map : nullptr);
     GenerateRequest g = request.generate;
     g.cancel = request.cancel;
     g.on_prompt = [&](const std::vector<TokenProbe>& probes) {
-        baseline_norms = relative_baseline(probes);
-        r.prompt_metrics.clear();
-        for (const TokenProbe& p : probes) r.prompt_metrics.push_back(metrics_of(p));
+        r.prompt_metrics = metrics.prompt(probes);
         if (callbacks.on_prompt) callbacks.on_prompt(probes, r.prompt_metrics);
     };
     auto generation = generate(*session.value(), tokenizer, g, [&](const TokenEvent& e) {
-        r.token_metrics.push_back(metrics_of(e.probe));
+        r.token_metrics.push_back(metrics.token(e.probe));
         if (callbacks.on_token) callbacks.on_token(e, r.token_metrics.back());
     });
     if (!generation) return generation.error();
-    if (metrics_error) return *metrics_error;
+    if (metrics.error()) return *metrics.error();
 
     r.generation = std::move(generation.value());
     r.default_metric = default_metric(model);

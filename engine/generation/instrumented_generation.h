@@ -82,6 +82,32 @@ struct InstrumentedCallbacks {
     std::function<void(const TokenEvent& event, const TokenMetrics& metrics)> on_token;
 };
 
+// The options of the session run_instrumented runs `request` in: head norms always, DLA, attention
+// and router probabilities on request, the ablation of the disabled subsystems (their heads, or
+// with SwitchTarget::Experts their experts) and of the switched-off experts. Mean ablation runs
+// the prompt once first for its baseline (in `kv`). Errors: those of run_instrumented's set-up.
+Result<SessionOptions> instrumented_session_options(const Model& model, Backend& backend, const HeadMap& map,
+                                                    KvStore& kv, const InstrumentedRequest& request);
+
+// Each position's metrics as a run reaches it, computed once: the prompt's first (they fix the
+// relative metric's baseline, the prompt without BOS), then each generated token's. A failed
+// metric gives empty metrics and keeps the first error (error()).
+class RunMetrics {
+public:
+    RunMetrics(const HeadMap& map, int64_t n_router_groups, const HeadMap* expert_map);
+    const std::vector<TokenMetrics>& prompt(const std::vector<TokenProbe>& probes);
+    TokenMetrics token(const TokenProbe& probe);
+    const std::optional<Error>& error() const { return error_; }
+
+private:
+    const HeadMap& map_;
+    int64_t n_router_groups_;
+    const HeadMap* expert_map_;
+    std::vector<float> baseline_norms_;
+    std::vector<TokenMetrics> prompt_;
+    std::optional<Error> error_;
+};
+
 // Runs `request` on `model` with `map`, in the shared pool `kv` (prefix reuse across runs).
 // Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt,
 // an expert switch the model does not have, or switches on experts without an expert map.

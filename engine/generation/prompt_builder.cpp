@@ -11,24 +11,33 @@ namespace octo {
 
 namespace {
 
-Result<std::string> render_chat(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
+Result<ChatTemplate> model_chat_template(const GgufFile& file) {
     std::string jinja;
     if (file.find("tokenizer.chat_template")) {
         auto t = file.get_string("tokenizer.chat_template");
         if (!t) return t.error();
         jinja = t.value();
     }
-    auto tmpl = recognise_chat_template(jinja);
-    if (!tmpl) return tmpl.error();
-    std::vector<ChatMessage> messages;
-    if (!spec.system.empty()) messages.push_back({ChatRole::System, spec.system});
-    messages.push_back({ChatRole::User, spec.text});
+    return recognise_chat_template(jinja);
+}
+
+ChatFormatContext format_context(const Tokenizer& tokenizer, bool enable_thinking) {
     const Vocab& v = tokenizer.vocab();
     ChatFormatContext context;
     context.bos_text = tokenizer.token_text(v.bos_id);
     context.eos_text = tokenizer.token_text(v.eos_id);
     context.tokenizer_adds_bos = v.add_bos;
-    context.enable_thinking = spec.enable_thinking;
+    context.enable_thinking = enable_thinking;
+    return context;
+}
+
+Result<std::string> render_chat(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
+    auto tmpl = model_chat_template(file);
+    if (!tmpl) return tmpl.error();
+    std::vector<ChatMessage> messages;
+    if (!spec.system.empty()) messages.push_back({ChatRole::System, spec.system});
+    messages.push_back({ChatRole::User, spec.text});
+    const ChatFormatContext context = format_context(tokenizer, spec.enable_thinking);
     if (tmpl->drops_system && !spec.system.empty()) {
         log_message(LogLevel::Warning, "the model's chat template (" + std::string(chat_family_name(tmpl->family)) +
                                            ") has no system role: the system message is left out, as the template does");
@@ -55,6 +64,33 @@ Result<BuiltPrompt> apply_prompt_template(const Tokenizer& tokenizer, const std:
 }
 
 } // namespace
+
+Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer,
+                                              std::span<const ChatMessage> messages, std::string* how) {
+    auto tmpl = model_chat_template(file);
+    if (!tmpl && file.find(kPromptTemplateKey)) {
+        const ChatMessage* last_user = nullptr;
+        for (const ChatMessage& m : messages) {
+            if (m.role == ChatRole::User) last_user = &m;
+        }
+        if (!last_user) return make_error(ErrorCode::InvalidArgument, "the conversation has no user message");
+        if (how) *how = "prompt template (last user message)";
+        PromptSpec spec;
+        spec.text = last_user->content;
+        return build_prompt(file, tokenizer, spec);
+    }
+    ChatTemplate chosen; // ChatML unless the model's own is recognised
+    if (tmpl) chosen = tmpl.value();
+    if (how) *how = tmpl ? "chat template (" + std::string(chat_family_name(chosen.family)) + ")" : std::string("chatml");
+    auto text = format_chat(chosen, messages, format_context(tokenizer, true));
+    if (!text) return text.error();
+    BuiltPrompt out;
+    out.text = std::move(text.value());
+    auto ids = tokenizer.encode(out.text, /*add_special=*/true, /*parse_special=*/true);
+    if (!ids) return ids.error();
+    out.ids = std::move(ids.value());
+    return out;
+}
 
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
     if (!spec.chat && file.find(kPromptTemplateKey)) {

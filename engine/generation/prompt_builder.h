@@ -13,9 +13,11 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "engine/chat/chat_message.h"
 #include "engine/core/result.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -39,5 +41,15 @@ struct BuiltPrompt {
 };
 
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec);
+
+// A whole conversation as a server's chat request sends it (`octoscope-cli serve`): through the
+// model's chat template when it is recognised (every turn); a model without one that states a
+// prompt template (octet) gets its last user message through that template, the other turns left
+// out; any other model gets ChatML, as other servers do. `how` (optional) receives which of the
+// three was used: "chat template (llama3)", "prompt template (last user message)" or "chatml".
+// The messages must be an optional system message, then user and assistant turns alternating,
+// starting and ending with a user turn (InvalidArgument otherwise).
+Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer,
+                                              std::span<const ChatMessage> messages, std::string* how = nullptr);
 
 } // namespace octo

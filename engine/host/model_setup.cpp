@@ -1,6 +1,7 @@
 #include "engine/host/model_setup.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 
 #include "engine/backend/backend_selection.h"
@@ -58,6 +59,10 @@ ModelInfo describe(const std::string& path, const Model& model, const SelectedBa
 } // namespace
 
 Result<OpenedModel> open_model(const std::string& path, const OpenOptions& options) {
+    if (options.kv_sequences < 1 || options.kv_sequences > 4096) {
+        return make_error(ErrorCode::InvalidArgument, "the KV pool must hold 1 to 4096 sequences, not " +
+                                                          std::to_string(options.kv_sequences));
+    }
     const auto choice = parse_backend_choice(options.backend);
     if (!choice) return make_error(ErrorCode::InvalidArgument, "unknown backend '" + options.backend + "' (auto, cpu or cuda)");
     auto selected = select_backend(*choice, options.threads);
@@ -69,7 +74,8 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
         auto params = read_model_params(file.value());
         if (!params) return about_file(path, params.error());
         const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : std::min(params->context_length, kDefaultMaxContext);
-        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx, kDefaultBatch));
+        // The pool of kv_sequences contexts counts as one context that long (activations overestimated).
+        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx * options.kv_sequences, kDefaultBatch));
     }
     LoadOptions load;
     load.n_ctx = options.n_ctx;
@@ -96,7 +102,13 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     if (!map) return map.error();
     auto experts = resolve_expert_map(*model.value());
     if (!experts) return experts.error();
-    const KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
+    KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
+    if (static_cast<int64_t>(pool.n_blocks) * options.kv_sequences * pool.block_size > INT32_MAX) {
+        return make_error(ErrorCode::InvalidArgument, "a KV pool of " + std::to_string(options.kv_sequences) +
+                                                          " contexts of " + std::to_string(model.value()->n_ctx()) +
+                                                          " positions is too large");
+    }
+    pool.n_blocks *= options.kv_sequences;
     auto kv = KvStore::create(*selected->backend, model.value()->params(), pool);
     if (!kv) return kv.error();
 

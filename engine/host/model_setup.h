@@ -60,6 +60,7 @@ struct OpenOptions {
     std::string backend = "auto"; // auto (CUDA when usable, else the CPU, saying why), cpu or cuda
     int threads = 0;               // CPU threads; 0: all cores
     int64_t n_ctx = 0;             // positions a run can hold; 0: the model's, at most kDefaultMaxContext
+    int kv_sequences = 1;          // full-context sequences the KV pool holds at once (a server's --parallel)
     std::string head_map_file = {}; // empty: the usual precedence (docs/instrumentation.md)
     // Before the weights are paged in: what the model will need (weights, KV pool, activations).
     std::function<void(const MemoryEstimate&)> on_estimate = nullptr;

@@ -159,7 +159,8 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
 }
 
 void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
-                                   const KvBatchCells& cells, KvCache& cache, std::span<TokenProbe> probes) {
+                                   const KvBatchCells& cells, KvCache& cache, std::span<TokenProbe> probes,
+                                   std::span<const BatchSequence> sequences) {
     AttentionShape s = attn_shape_;
     s.window = model_.params().layer_window(layer);
     if (s.window >= n_ctx_) s.window = 0; // no position is ever that far back: nothing to mask
@@ -189,7 +190,17 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
         }
         weights = attn_weights_->data();
     }
-    backend_.attention(cache, layer, q_->data(), attn_->data(), cells, s, weights, stride);
+    if (sequences.empty()) {
+        backend_.attention(cache, layer, q_->data(), attn_->data(), cells, s, weights, stride);
+    } else {
+        const int64_t row = n_q_; // q and the attention output: [n, n_head, head_dim]
+        for (const BatchSequence& seq : sequences) {
+            const auto first = static_cast<size_t>(seq.first_row), rows = static_cast<size_t>(seq.n_rows);
+            const KvBatchCells own{cells.positions.subspan(first, rows), cells.write_cells.subspan(first, rows),
+                                   seq.read_cells};
+            backend_.attention(cache, layer, q_->data() + seq.first_row * row, attn_->data() + seq.first_row * row, own, s);
+        }
+    }
     if (lw.router) route(lw, layer, n, cells, probes);
     if (!ablation_.heads.empty()) {
         std::span<const uint8_t> heads(ablation_.heads.data() + layer * s.n_head, static_cast<size_t>(s.n_head));
@@ -327,8 +338,19 @@ void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int
 
 Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& cells, KvCache& cache,
                          int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel,
-                         std::span<TokenProbe> probes) {
+                         std::span<TokenProbe> probes, std::span<const BatchSequence> sequences) {
     const auto n = static_cast<int64_t>(tokens.size());
+    if (!sequences.empty()) {
+        int64_t covered = 0;
+        for (const BatchSequence& seq : sequences) {
+            if (seq.first_row != covered || seq.n_rows < 1) break;
+            covered += seq.n_rows;
+        }
+        if (covered != n) return make_error(ErrorCode::InvalidArgument, "the batch's sequences do not cover its rows in order");
+        if (instrument_.attention) {
+            return make_error(ErrorCode::InvalidArgument, "attention weights are not recorded for a batch of several sequences");
+        }
+    }
     const ModelWeights& w = model_.weights();
     backend_.embed(weight_matrix(*w.token_embd), tokens, x_->data());
     if (w.arch->embed_scale) backend_.scale(x_->data(), n * n_embd_, std::sqrt(static_cast<float>(n_embd_)));
@@ -336,7 +358,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
         }
-        attention_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, cells, cache, probes);
+        attention_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, cells, cache, probes, sequences);
         ffn_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, probes);
         if (instrument_.hidden_layer == static_cast<int64_t>(l) && !probes.empty()) probe_hidden(n, probes);
     }

@@ -41,6 +41,15 @@
 
 namespace octo {
 
+// Rows [first_row, first_row + n_rows) of a batch that holds several sequences (a server's
+// continuous batching): they attend to `read_cells`, that sequence's cells, instead of the
+// batch's read_cells.
+struct BatchSequence {
+    int64_t first_row = 0;
+    int64_t n_rows = 0;
+    std::span<const int32_t> read_cells; // [positions reached] of that sequence
+};
+
 // The weight matrices of one layer as the backend multiplies them (fused tensors split into
 // their row ranges: each output row of a product depends only on its weight row).
 struct LayerMatrices {
@@ -65,12 +74,16 @@ public:
     // and values in cells.write_cells of `cache`, and writes the logits of the last n_logit_rows
     // tokens into logits[n_logit_rows, n_vocab] (host). Checks `cancel` between layers. With
     // measurements configured or a router, probes[n] receive the tokens' values.
+    // With `sequences` (covering every row, in order), the batch holds several sequences and each
+    // row attends only to its own (cells.read_cells is not used); every row's values are those of
+    // a batch of that row alone. InvalidArgument when attention weights are recorded then.
     Status run(std::span<const int32_t> tokens, const KvBatchCells& cells, KvCache& cache, int64_t n_logit_rows,
-               std::span<float> logits, const std::atomic<bool>* cancel, std::span<TokenProbe> probes = {});
+               std::span<float> logits, const std::atomic<bool>* cancel, std::span<TokenProbe> probes = {},
+               std::span<const BatchSequence> sequences = {});
 
 private:
     void attention_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n, const KvBatchCells& cells,
-                         KvCache& cache, std::span<TokenProbe> probes);
+                         KvCache& cache, std::span<TokenProbe> probes, std::span<const BatchSequence> sequences);
     void route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
                std::span<TokenProbe> probes);
     void probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes);

@@ -130,7 +130,7 @@ int64_t Session::start(std::span<const int32_t> prompt) {
     return reused;
 }
 
-Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
+Status Session::check_tokens(std::span<const int32_t> tokens) const {
     const auto n = static_cast<int64_t>(tokens.size());
     if (n == 0) return make_error(ErrorCode::InvalidArgument, "no tokens to evaluate");
     if (n > n_ctx_ - position_) {
@@ -145,6 +145,12 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
                                                               std::to_string(n_vocab_));
         }
     }
+    return Ok{};
+}
+
+Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
+    const auto n = static_cast<int64_t>(tokens.size());
+    if (auto s = check_tokens(tokens); !s) return s.error();
     if (dla_pending_) {
         if (auto s = attribute(tokens[0]); !s) return s.error();
     }
@@ -192,6 +198,101 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
         if (auto s = pool.commit(seq_); !s) return s.error();
     }
     return std::span<const float>(logits_);
+}
+
+bool Session::batches_with(const Session& o) const {
+    const InstrumentOptions &a = options_.instrument, &b = o.options_.instrument;
+    return &model_ == &o.model_ && &backend_ == &o.backend_ && store_ == o.store_ && context_key_ == o.context_key_ &&
+           n_ctx_ == o.n_ctx_ && a.head_norms == b.head_norms && a.head_outputs == b.head_outputs && a.dla == b.dla &&
+           a.router_probs == b.router_probs && !a.attention && !b.attention && a.hidden_layer < 0 && b.hidden_layer < 0 &&
+           options_.cancel == nullptr && o.options_.cancel == nullptr;
+}
+
+Status Session::eval_batch(std::span<Session* const> sessions, std::span<const int32_t> tokens) {
+    if (sessions.size() != tokens.size()) {
+        return make_error(ErrorCode::InvalidArgument, "eval_batch needs one token per session");
+    }
+    if (sessions.empty()) return Ok{};
+    Session& lead = *sessions[0];
+    for (size_t i = 0; i < sessions.size(); ++i) {
+        Session& s = *sessions[i];
+        if (!s.batches_with(lead)) {
+            return make_error(ErrorCode::InvalidArgument, "sessions evaluated together must share the KV store, the "
+                                                          "model and the options, and record no attention or hidden state");
+        }
+        for (size_t j = 0; j < i; ++j) {
+            if (sessions[j] == &s) return make_error(ErrorCode::InvalidArgument, "a session appears twice in one batch");
+        }
+        if (auto st = s.check_tokens(tokens.subspan(i, 1)); !st) return st;
+    }
+    KvPool& pool = lead.store_->pool();
+    // Room for every token first, so that a pool too small for the batch changes nothing.
+    for (size_t i = 0; i < sessions.size(); ++i) {
+        Session& s = *sessions[i];
+        auto appended = pool.append(s.seq_, tokens.subspan(i, 1));
+        if (!appended) {
+            for (size_t j = 0; j < i; ++j) {
+                (void)pool.truncate(sessions[j]->seq_, static_cast<int32_t>(sessions[j]->position_));
+                sessions[j]->read_cells_.pop_back();
+            }
+            return appended.error();
+        }
+        lead.store_->copy_blocks(lead.backend_, appended->copies);
+        s.read_cells_.push_back(pool.cell(s.seq_, static_cast<int32_t>(s.position_)));
+    }
+    for (size_t i = 0; i < sessions.size(); ++i) {
+        Session& s = *sessions[i];
+        if (!s.dla_pending_) continue;
+        if (auto st = s.attribute(tokens[i]); !st) return st; // the previous position's target is known now
+    }
+    const bool probing = lead.measuring();
+    const int64_t n_vocab = lead.n_vocab_;
+    std::vector<int32_t> positions, write_cells;
+    std::vector<BatchSequence> sequences;
+    std::vector<float> logits;
+    std::vector<TokenProbe> probes;
+    const auto n_all = static_cast<int64_t>(sessions.size());
+    for (int64_t b0 = 0; b0 < n_all; b0 += lead.n_batch_) {
+        const int64_t m = std::min(lead.n_batch_, n_all - b0);
+        positions.clear();
+        write_cells.clear();
+        sequences.clear();
+        for (int64_t i = 0; i < m; ++i) {
+            const Session& s = *sessions[static_cast<size_t>(b0 + i)];
+            positions.push_back(static_cast<int32_t>(s.position_));
+            write_cells.push_back(s.read_cells_.back());
+            sequences.push_back(BatchSequence{i, 1, s.read_cells_});
+        }
+        logits.resize(static_cast<size_t>(m * n_vocab));
+        probes.assign(probing ? static_cast<size_t>(m) : 0, TokenProbe{});
+        const KvBatchCells cells{positions, write_cells, {}};
+        auto st = lead.forward_.run(tokens.subspan(static_cast<size_t>(b0), static_cast<size_t>(m)), cells,
+                                    lead.store_->cache(), m, logits, nullptr, probes, sequences);
+        if (st) st = lead.backend_.status();
+        if (!st) {
+            for (int64_t i = b0; i < n_all; ++i) { // the batches before this one are evaluated
+                Session& s = *sessions[static_cast<size_t>(i)];
+                (void)pool.truncate(s.seq_, static_cast<int32_t>(s.position_));
+                s.read_cells_.pop_back();
+            }
+            return st.error();
+        }
+        for (int64_t i = 0; i < m; ++i) {
+            Session& s = *sessions[static_cast<size_t>(b0 + i)];
+            const int64_t first_position = s.position_;
+            s.logits_.assign(logits.begin() + i * n_vocab, logits.begin() + (i + 1) * n_vocab);
+            s.probes_.clear();
+            if (probing) s.probes_.push_back(std::move(probes[static_cast<size_t>(i)]));
+            s.position_ += 1;
+            if (probing) {
+                if (auto r = s.record_probes(tokens.subspan(static_cast<size_t>(b0 + i), 1), first_position); !r) return r;
+            }
+            if (s.reuse_) {
+                if (auto r = pool.commit(s.seq_); !r) return r;
+            }
+        }
+    }
+    return Ok{};
 }
 
 Status Session::attribute_probes(std::span<TokenProbe* const> probes, std::span<const int32_t> targets) {

@@ -72,6 +72,22 @@ public:
     // counts only the batches that completed).
     Result<std::span<const float>> eval(std::span<const int32_t> tokens);
 
+    // Evaluates tokens[i] at the current position of sessions[i], for every i, in one forward pass
+    // per n_batch sessions (a server decoding many requests together: continuous batching). Each
+    // session then holds the logits() and probes() that sessions[i]->eval(tokens[i]) would have
+    // given, bit for bit. The sessions must be distinct, share one KV store, model, backend and
+    // options (the same context key and measurements), record neither attention weights nor hidden
+    // states, and not be cancelled through SessionOptions::cancel (a batch runs to its end).
+    // Errors, with every session as it was: InvalidArgument (the above, a full context, an id
+    // outside the vocabulary), OutOfMemory (the pool), or the backend's.
+    static Status eval_batch(std::span<Session* const> sessions, std::span<const int32_t> tokens);
+
+    // Whether eval_batch may evaluate this session together with `other`.
+    bool batches_with(const Session& other) const;
+
+    // The logits of the last eval or eval_batch, as eval returned them.
+    std::span<const float> logits() const { return logits_; }
+
     // With instrument.dla: attributes the last evaluated position to `target` (the token chosen
     // from its logits), filling probes().back().dla. eval() does this itself for every position
     // whose next token it is given. InvalidArgument for a target outside the vocabulary.
@@ -102,6 +118,7 @@ private:
     Session(const Model& model, Backend& backend, const SessionOptions& options, int64_t n_ctx, int64_t n_batch,
             std::unique_ptr<KvStore> own_store, KvStore* store, std::optional<LogitAttribution> dla);
     bool measuring() const;
+    Status check_tokens(std::span<const int32_t> tokens) const;
     bool caches_measurements() const;
     Status record_probes(std::span<const int32_t> tokens, int64_t first_position);
     Status attribute_probes(std::span<TokenProbe* const> probes, std::span<const int32_t> targets); // DLA

@@ -1,0 +1,13 @@
+// Text from token bytes for places that need valid UTF-8 (JSON output, the wire): a token's
+// bytes may end or start mid-character.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace octo {
+
+// `bytes` with every invalid UTF-8 sequence replaced by U+FFFD.
+std::string valid_utf8(std::string_view bytes);
+
+} // namespace octo
