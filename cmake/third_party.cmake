@@ -10,6 +10,10 @@ find_package(CLI11 REQUIRED)
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+# cpp-httplib (octoscope-cli serve): a shared library only, so the GPU bundle goes without the server.
+if(NOT OCTOSCOPE_GPU_BUNDLE)
+  pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+endif()
 
 add_library(octoscope_spdlog INTERFACE)
 add_library(octoscope_pcre2 INTERFACE)

@@ -19,6 +19,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3
   # engine libraries
   nlohmann-json3-dev libpcre2-dev libspdlog-dev libcli11-dev libxxhash-dev libzstd-dev
+  # the server (octoscope-cli serve) and its tests' client
+  libcpp-httplib-dev
   # tests and fuzzing (clang with libFuzzer, ASan and UBSan runtimes)
   libgtest-dev libgmock-dev clang libclang-rt-14-dev
   # GUI (Qt 6 Widgets, QCustomPlot) and its headless screenshots

@@ -18,6 +18,9 @@
 
 #include "app/cli/bench_memory.h"
 #include "app/cli/bench_reference.h"
+#ifdef OCTOSCOPE_HAVE_NET
+#include "app/cli/bench_serve.h" // bench --serve
+#endif
 #include "app/cli/bench_shape.h"
 #include "app/cli/bench_weights.h"
 #include "app/cli/cli_output.h"
@@ -52,6 +55,7 @@ struct BenchOptions {
     std::string save_model; // write the synthetic model's GGUF file here first
     bool no_run = false;    // with save_model: only write it
     bool json = false;
+    bool serve = false;     // the server under load instead (bench_serve.h)
 };
 
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -427,7 +431,31 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
                     "Buffer of the memory read measurement in MiB (0: 4x the last-level cache)")
         ->check(CLI::Range(0, 65536))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
+#ifdef OCTOSCOPE_HAVE_NET
+    auto serve = std::make_shared<BenchServeOptions>();
+    auto* serve_flag = cmd->add_flag("--serve", o->serve,
+                                     "Measure the server under load instead (default model: the built-in octet): "
+                                     "requests/s and tokens/s with --clients concurrent clients");
+    cmd->add_option("--clients", serve->clients, "With --serve: concurrent clients of each level")
+        ->needs(serve_flag)->delimiter(',')->check(CLI::Range(1, 256))->capture_default_str();
+    cmd->add_option("--requests", serve->requests_per_client, "With --serve: requests each client sends")
+        ->needs(serve_flag)->check(CLI::Range(1, 10000))->capture_default_str();
+    cmd->add_option("--max-tokens", serve->max_tokens, "With --serve: max_tokens of each request")
+        ->needs(serve_flag)->check(CLI::Range(int64_t{1}, int64_t{100000}))->capture_default_str();
+    cmd->callback([&run, o, serve] {
+        if (o->serve) {
+            serve->model = o->model;
+            serve->backend = o->backend;
+            serve->threads = o->threads;
+            serve->json = o->json;
+            run = [serve] { return run_bench_serve(*serve); };
+            return;
+        }
+        run = [o] { return run_bench(*o); };
+    });
+#else
     cmd->callback([&run, o] { run = [o] { return run_bench(*o); }; });
+#endif
 }
 
 } // namespace octo::cli

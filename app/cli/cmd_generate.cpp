@@ -9,6 +9,9 @@
 #include "app/cli/precision_option.h"
 #include "app/cli/subsystem_list.h"
 #include "app/cli/run_json.h"
+#ifdef OCTOSCOPE_HAVE_NET
+#include "app/cli/remote_generate.h" // --engine
+#endif
 #include "app/common/builtin_model.h"
 #include "engine/capture/capture_io.h"
 
@@ -42,6 +45,8 @@ struct GenerateOptions {
     std::string disable_target = "heads"; // what --disable switches off: heads or experts
     std::string save_capture;
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
+    std::string engine;      // a remote OpenAI-compatible server (remote_generate.h)
+    std::string api_key_env;
 };
 
 // The run's settings, as a capture records them.
@@ -68,6 +73,21 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
     return s;
 }
 
+#ifdef OCTOSCOPE_HAVE_NET
+// --engine: the run on a server; what needs the model in this process is refused.
+int run_generate_remote(const GenerateOptions& o, const RunSpec& settings) {
+    const bool local_only = !settings.disabled_experts.empty() || settings.record_attention || settings.record_router_probs ||
+                            settings.switch_target != SwitchTarget::Heads || !settings.stop_at_eog || settings.parse_special ||
+                            !o.save_capture.empty() || !o.head_map.empty() || o.precision.has_value();
+    if (local_only) {
+        return report_error(o.json, "--engine runs on a server: --disable-expert, --disable-target, --record-attention, "
+                                    "--record-router-probs, --head-map, --precision, --ignore-eos, --parse-special and "
+                                    "--save-capture need a local model", kExitUsage);
+    }
+    return run_remote_generate({o.engine, o.api_key_env, o.model}, settings, o.metric, o.json);
+}
+#endif
+
 int run_generate(const GenerateOptions& o) {
     auto disabled = parse_subsystem_list(o.disable, "--disable");
     if (!disabled) return report_error(o.json, disabled.error().message, kExitUsage);
@@ -84,6 +104,9 @@ int run_generate(const GenerateOptions& o) {
         prompt_text = std::move(bytes.value());
     }
     RunSpec settings = generate_settings(o, disabled.value(), experts, std::move(prompt_text));
+#ifdef OCTOSCOPE_HAVE_NET
+    if (!o.engine.empty()) return run_generate_remote(o, settings);
+#endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).
@@ -128,7 +151,7 @@ int run_generate(const GenerateOptions& o) {
 void add_generate_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<GenerateOptions>();
     CLI::App* cmd = app.add_subcommand("generate", "Run a model on a prompt (greedy by default)");
-    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model)");
+    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model); with --engine the server's model id");
     auto* prompt = cmd->add_option("--prompt,-p", o->prompt, "Prompt text (the user turn with --chat)");
     auto* file = cmd->add_option("--prompt-file", o->prompt_file, "Read the prompt from this file, byte for byte");
     prompt->excludes(file);
@@ -174,6 +197,13 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::IsMember({"norm_share", "relative", "dla", "gates", "experts"}));
     cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
     add_precision_option(*cmd, o->precision);
+#ifdef OCTOSCOPE_HAVE_NET
+    auto* engine = cmd->add_option("--engine", o->engine,
+                                   "Run on this OpenAI-compatible server instead (http[s]://host:port; --model is then the "
+                                   "server's model id)");
+    cmd->add_option("--api-key-env", o->api_key_env, "With --engine: the environment variable holding the server's key")
+        ->needs(engine);
+#endif
     cmd->callback([&run, o, prompt, file] {
         run = [o, prompt, file] {
             if (prompt->count() == 0 && file->count() == 0) {

@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
         add_replay_command(app, run);
         add_capture_info_command(app, run);
         add_claims_command(app, run);
+#ifdef OCTOSCOPE_HAVE_NET
+        add_serve_command(app, run);
+#endif
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {

@@ -8,10 +8,12 @@ runs="${OCTOSCOPE_FUZZ_RUNS:-500000}"
 seconds="${OCTOSCOPE_FUZZ_SECONDS:-90}"  # a safety cap; the run count decides
 capture_runs="${OCTOSCOPE_FUZZ_CAPTURE_RUNS:-200000}"
 capture_seconds="${OCTOSCOPE_FUZZ_CAPTURE_SECONDS:-60}"
+request_runs="${OCTOSCOPE_FUZZ_REQUEST_RUNS:-200000}"
+request_seconds="${OCTOSCOPE_FUZZ_REQUEST_SECONDS:-60}"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DOCTOSCOPE_FUZZ=ON -DOCTOSCOPE_CUDA=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target fuzz_model_load fuzz_capture_read
+cmake --build "$build" -j "$(nproc)" --target fuzz_model_load fuzz_capture_read fuzz_openai_request
 
 # The fuzzer adds new inputs to its first corpus folder: use a scratch copy, keep seeds clean.
 work="$(mktemp -d)"
@@ -41,4 +43,5 @@ fuzz() {
 
 fuzz fuzz_model_load "$runs" "$seconds" 8192 "$root"/tests/fuzz/seeds/*.gguf "$root"/tests/data/malformed/*.gguf
 fuzz fuzz_capture_read "$capture_runs" "$capture_seconds" 16384 "$root"/tests/fuzz/seeds/*.octo
+fuzz fuzz_openai_request "$request_runs" "$request_seconds" 4096 "$root"/tests/fuzz/seeds/*.json
 echo "fuzz: no finding"

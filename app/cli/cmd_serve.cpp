@@ -1,0 +1,147 @@
+// octoscope-cli serve: the in-process engine behind an OpenAI-compatible API (engine/serve/,
+// docs/server.md), with the engine's measurements as an extension. Binds loopback unless told
+// otherwise, and then only with an API key; Ctrl+C (or SIGTERM) stops it cleanly.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <span>
+#include <thread>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "app/common/builtin_model.h"
+#include "engine/core/sha256.h"
+#include "engine/serve/openai_server.h"
+
+namespace octo::cli {
+
+namespace {
+
+struct ServeOptions {
+    std::string model;
+    std::string host = "127.0.0.1";
+    int port = 8080;
+    int parallel = 4;
+    int max_queue = 64;
+    std::string api_key;
+    std::string api_key_env;
+    int64_t n_ctx = 0;
+    int64_t max_tokens = 4096;
+    size_t max_body_bytes = 4u << 20;
+    int threads = 0;
+    std::string backend = "auto";
+    std::string model_id;
+};
+
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+
+std::string model_fingerprint(const OpenedModel& m) {
+    const std::string what = m.model->identity() + "\n" + m.info.backend + "\n" +
+                             std::string(precision_name(m.info.default_precision));
+    const std::string digest = sha256_hex(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(what.data()), what.size()));
+    return std::string("octoscope-") + OCTOSCOPE_VERSION + "-" + digest.substr(0, 12);
+}
+
+int run_serve(ServeOptions o) {
+    if (!o.api_key_env.empty()) {
+        const char* key = std::getenv(o.api_key_env.c_str());
+        if (!key || !*key) return report_error(false, "--api-key-env " + o.api_key_env + " is not set", kExitUsage);
+        o.api_key = key;
+    }
+    // Refused before gigabytes are paged in.
+    if (!serve::is_loopback_host(o.host) && o.api_key.empty()) {
+        return report_error(false, "--host " + o.host + " is reachable from other machines: set --api-key or --api-key-env "
+                                   "(or bind 127.0.0.1)", kExitUsage);
+    }
+    auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.n_ctx,
+                                                   .kv_sequences = o.parallel});
+    if (!opened) return report_error(false, opened.error());
+
+    serve::ServedModelInfo info;
+    info.id = o.model_id.empty() ? std::filesystem::path(opened->info.path).filename().string() : o.model_id;
+    info.fingerprint = model_fingerprint(opened.value());
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(opened->info.path, ec);
+    info.created = ec ? 0 : std::chrono::duration_cast<std::chrono::seconds>(
+                                std::chrono::file_clock::to_sys(mtime).time_since_epoch()).count();
+    info.n_ctx = opened->info.n_ctx;
+    info.describe = {{"name", valid_utf8(opened->info.name)},
+                     {"architecture", opened->info.architecture},
+                     {"backend", opened->info.backend},
+                     {"n_layer", opened->info.n_layer},
+                     {"n_head", opened->info.n_head},
+                     {"has_router", opened->info.has_router},
+                     {"n_expert", opened->info.n_expert},
+                     {"head_map", opened->map.describe()},
+                     {"metrics", "norm_share, relative, dla, gates, experts"}};
+
+    serve::ServerOptions so;
+    so.host = o.host;
+    so.port = o.port;
+    so.api_key = o.api_key;
+    so.max_body_bytes = o.max_body_bytes;
+    so.limits.max_tokens = o.max_tokens;
+    so.scheduler.parallel = o.parallel;
+    so.scheduler.max_queue = o.max_queue;
+    serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map,
+                              opened->expert_map ? &*opened->expert_map : nullptr, opened->kv.get()};
+    serve::OpenAiServer server(served, info, so);
+    if (auto s = server.bind(); !s) return report_error(false, s.error());
+    std::cerr << "serving " << info.id << " (" << opened->info.architecture << ", " << opened->info.backend << ", context "
+              << info.n_ctx << ", " << o.parallel << " in parallel) on http://" << o.host << ":" << server.port()
+              << (o.api_key.empty() ? "" : " (API key required)") << "\nCtrl+C stops it.\n"
+              << std::flush;
+    // The listening port on stdout, alone on its line, for scripts that started it with --port 0.
+    std::cout << "port " << server.port() << std::endl;
+
+    g_stop.store(false);
+    auto previous_int = std::signal(SIGINT, on_stop_signal);
+    auto previous_term = std::signal(SIGTERM, on_stop_signal);
+    std::thread watcher([&] {
+        while (!g_stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        server.stop();
+    });
+    const Status served_ok = server.serve();
+    g_stop.store(true);
+    watcher.join();
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+    const serve::SchedulerStats stats = server.stats();
+    std::cerr << "stopped: " << stats.completed << " completed, " << stats.cancelled << " cancelled, " << stats.failed
+              << " failed\n";
+    if (!served_ok) return report_error(false, served_ok.error());
+    return kExitOk;
+}
+
+} // namespace
+
+void add_serve_command(CLI::App& app, CommandRunner& run) {
+    auto o = std::make_shared<ServeOptions>();
+    CLI::App* cmd = app.add_subcommand("serve", "Serve the model over an OpenAI-compatible HTTP API (docs/server.md)");
+    cmd->add_option("--model,-m", o->model, "GGUF model (default: the built-in octet model)");
+    cmd->add_option("--host", o->host, "Address to listen on; anything but loopback needs --api-key")->capture_default_str();
+    cmd->add_option("--port", o->port, "Port (0: any free port, printed as 'port N' on stdout)")
+        ->check(CLI::Range(0, 65535))->capture_default_str();
+    cmd->add_option("--parallel,-p", o->parallel, "Sequences decoded together (continuous batching)")
+        ->check(CLI::Range(1, 256))->capture_default_str();
+    cmd->add_option("--max-queue", o->max_queue, "Requests that may wait; one more gets HTTP 429")
+        ->check(CLI::Range(0, 4096))->capture_default_str();
+    auto* key = cmd->add_option("--api-key", o->api_key, "Key clients must send (Authorization: Bearer KEY)");
+    cmd->add_option("--api-key-env", o->api_key_env, "Read the key from this environment variable instead")->excludes(key);
+    cmd->add_option("--ctx", o->n_ctx, "Context of each sequence (0: the model's, at most the default cap)")->check(CLI::Range(int64_t{0}, int64_t{1} << 24));
+    cmd->add_option("--max-tokens", o->max_tokens, "The most tokens a request may ask for (and its default)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))->capture_default_str();
+    cmd->add_option("--max-body", o->max_body_bytes, "Largest request body in bytes (larger: HTTP 413)")
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 30))->capture_default_str();
+    cmd->add_option("--model-id", o->model_id, "The model's id in the API (default: the file name)");
+    cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->check(CLI::Range(0, 1024));
+    cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
+    cmd->callback([o, &run] { run = [o] { return run_serve(*o); }; });
+}
+
+} // namespace octo::cli

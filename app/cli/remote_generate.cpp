@@ -1,0 +1,126 @@
+#include "app/cli/remote_generate.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/subsystem_list.h"
+#include "engine/remote/remote_client.h"
+
+namespace octo::cli {
+
+namespace {
+
+using nlohmann::json;
+
+json token_json(const remote::RemoteToken& t) {
+    json top = json::array();
+    for (const remote::RemoteAlternative& a : t.top) top.push_back({{"piece", valid_utf8(a.text)}, {"logprob", a.logprob}});
+    json out = {{"piece", valid_utf8(t.text)}, {"logprob", t.logprob ? json(*t.logprob) : json(nullptr)}, {"top", top},
+                {"arrival_ms", t.arrival_ms}};
+    if (t.id) out["id"] = *t.id;
+    if (t.octoscope.is_object()) {
+        out["subsystems"] = t.octoscope.value("subsystems", json(nullptr));
+        out["metrics"] = t.octoscope.value("metrics", json::object());
+    }
+    return out;
+}
+
+} // namespace
+
+int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const std::string& metric, bool json_out) {
+    remote::RemoteEndpoint endpoint{target.engine, ""};
+    if (!target.api_key_env.empty()) {
+        const char* key = std::getenv(target.api_key_env.c_str());
+        if (!key || !*key) return report_error(json_out, "--api-key-env " + target.api_key_env + " is not set", kExitUsage);
+        endpoint.api_key = key;
+    }
+    auto client = remote::RemoteClient::create(endpoint);
+    if (!client) return report_error(json_out, client.error().message, kExitUsage);
+    auto models = client->models();
+    if (!models) return report_error(json_out, models.error());
+    const remote::RemoteModel* chosen = nullptr;
+    for (const remote::RemoteModel& m : models.value()) {
+        if (target.model.empty() || m.id == target.model) {
+            chosen = &m;
+            break;
+        }
+    }
+    if (!chosen && !target.model.empty()) {
+        std::string ids;
+        for (const remote::RemoteModel& m : models.value()) ids += (ids.empty() ? "" : ", ") + m.id;
+        return report_error(json_out, endpoint.describe() + " does not serve '" + target.model + "' (it serves: " +
+                                          (ids.empty() ? "nothing" : ids) + ")", kExitUsage);
+    }
+    const bool octoscope = chosen && chosen->octoscope;
+    const bool internals = std::any_of(spec.disabled.begin(), spec.disabled.end(), [](bool b) { return b; }) || !metric.empty() ||
+                           spec.dla || spec.ablation_mode != AblationMode::Zero;
+    if (internals && !octoscope) {
+        return report_error(json_out, "--disable, --ablation, --metric and --attribution need a local model or an Octoscope server; " +
+                                          endpoint.describe() + " is another OpenAI-compatible server", kExitUsage);
+    }
+
+    remote::RemoteRequest r;
+    r.chat = spec.chat;
+    if (spec.chat) {
+        if (!spec.system.empty()) r.messages.push_back({ChatRole::System, spec.system});
+        r.messages.push_back({ChatRole::User, spec.prompt});
+    } else {
+        r.prompt = spec.prompt;
+    }
+    r.model = chosen ? chosen->id : target.model;
+    r.max_tokens = spec.max_tokens;
+    r.sampling = spec.sampling;
+    r.stop = spec.stop_strings;
+    if (octoscope) {
+        json ext = {{"disable", subsystem_list_json(spec.disabled)},
+                    {"ablation", ablation_mode_name(spec.ablation_mode)},
+                    {"dla", spec.dla},
+                    {"prompt", true}};
+        if (!metric.empty()) ext["metric"] = metric;
+        r.octoscope = std::move(ext);
+    }
+    auto result = client->complete(r, [&](const remote::RemoteToken& t) {
+        if (!json_out) std::cout << t.text << std::flush;
+    });
+    if (!result) return report_error(json_out, result.error());
+    if (!json_out) {
+        std::cout << '\n';
+        return kExitOk;
+    }
+    json tokens = json::array();
+    for (const remote::RemoteToken& t : result->tokens) tokens.push_back(token_json(t));
+    const double decode_s = (result->total_ms - result->ttft_ms) / 1000.0;
+    json out = {{"engine", endpoint.describe()},
+                {"model", result->model.empty() ? r.model : result->model},
+                {"fingerprint", result->fingerprint},
+                {"octoscope_server", octoscope},
+                {"text", valid_utf8(result->text)},
+                {"tokens", tokens},
+                {"finish_reason", result->finish_reason},
+                {"timing",
+                 {{"ttft_ms", result->ttft_ms},
+                  {"total_ms", result->total_ms},
+                  {"tokens_per_s", decode_s > 0 && result->tokens.size() > 1
+                                       ? static_cast<double>(result->tokens.size() - 1) / decode_s
+                                       : 0.0}}},
+                {"retries", result->retries}};
+    if (result->usage) {
+        out["usage"] = {{"prompt_tokens", result->usage->prompt_tokens}, {"completion_tokens", result->usage->completion_tokens}};
+    }
+    if (octoscope) {
+        out["stop_reason"] = result->octoscope.value("stop_reason", json(nullptr));
+        out["metric"] = result->octoscope.value("metric", json(nullptr));
+        out["ablation"] = result->octoscope.value("ablation", json(nullptr));
+        out["kv"] = result->octoscope.value("kv", json(nullptr));
+        if (auto p = result->octoscope.find("prompt"); p != result->octoscope.end()) {
+            out["prompt_ids"] = p->value("ids", json::array());
+            out["prompt_subsystems"] = p->value("subsystems", json::array());
+        }
+    }
+    print_json(out);
+    return kExitOk;
+}
+
+} // namespace octo::cli

@@ -1,0 +1,269 @@
+#include "engine/remote/remote_client.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include <httplib.h>
+
+#include "engine/remote/sse_reader.h"
+
+namespace octo::remote {
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kMaxErrorBody = 64 * 1024;
+constexpr size_t kMaxPlainBody = 64u << 20; // a server that ignores "stream" answers with one JSON object
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
+
+// Sleeps `seconds`, waking early on a cancel.
+void wait(double seconds, const std::atomic<bool>* cancel) {
+    const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+    while (Clock::now() < until && !cancelled(cancel)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+const char* role_name(ChatRole role) {
+    switch (role) {
+    case ChatRole::System: return "system";
+    case ChatRole::Assistant: return "assistant";
+    case ChatRole::User: break;
+    }
+    return "user";
+}
+
+// What one streamed answer has brought so far.
+struct Stream {
+    RemoteResult result;
+    bool any_token = false;
+    bool done_marker = false;
+    std::optional<Error> error;
+};
+
+void merge(Stream& s, const RemoteAnswer& a, Clock::time_point start, const std::function<void(const RemoteToken&)>& on_token) {
+    if (!a.model.empty()) s.result.model = a.model;
+    if (!a.fingerprint.empty()) s.result.fingerprint = a.fingerprint;
+    if (a.usage) s.result.usage = a.usage;
+    for (const RemoteChoice& c : a.choices) {
+        if (c.index != 0) continue; // one choice is asked for
+        s.result.text += c.text;
+        std::vector<RemoteToken> tokens = c.tokens;
+        if (tokens.empty() && !c.text.empty()) tokens.push_back(RemoteToken{c.text, std::nullopt, {}, std::nullopt, nullptr, 0.0});
+        for (RemoteToken& t : tokens) {
+            t.arrival_ms = ms_since(start);
+            if (!s.any_token) s.result.ttft_ms = t.arrival_ms;
+            s.any_token = true;
+            if (on_token) on_token(t);
+            s.result.tokens.push_back(std::move(t));
+        }
+        if (c.finish_reason) s.result.finish_reason = *c.finish_reason;
+        if (c.octoscope.is_object()) {
+            if (!s.result.octoscope.is_object()) s.result.octoscope = json::object();
+            s.result.octoscope.update(c.octoscope);
+        }
+    }
+}
+
+} // namespace
+
+std::string RemoteEndpoint::describe() const {
+    // Credentials in the URL itself (user:pass@host) are dropped too.
+    const size_t scheme = url.find("://");
+    const size_t at = url.find('@', scheme == std::string::npos ? 0 : scheme + 3);
+    const size_t slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+    if (scheme != std::string::npos && at != std::string::npos && (slash == std::string::npos || at < slash)) {
+        return url.substr(0, scheme + 3) + url.substr(at + 1);
+    }
+    return url;
+}
+
+RemoteClient::RemoteClient(RemoteEndpoint endpoint, RetryPolicy retry, std::string origin, std::string prefix)
+    : endpoint_(std::move(endpoint)), retry_(retry), origin_(std::move(origin)), prefix_(std::move(prefix)) {}
+
+Result<RemoteClient> RemoteClient::create(RemoteEndpoint endpoint, RetryPolicy retry) {
+    const std::string& url = endpoint.url;
+    const size_t scheme_end = url.find("://");
+    const std::string scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
+    if (scheme != "http" && scheme != "https") {
+        return make_error(ErrorCode::InvalidArgument, "the engine URL must start with http:// or https:// (got '" +
+                                                          endpoint.describe() + "')");
+    }
+    const size_t host_start = scheme_end + 3;
+    const size_t path_start = url.find('/', host_start);
+    const std::string host = url.substr(host_start, path_start == std::string::npos ? std::string::npos : path_start - host_start);
+    if (host.empty() || host.find('@') != std::string::npos || host.find_first_of(" \t") != std::string::npos) {
+        return make_error(ErrorCode::InvalidArgument, "the engine URL '" + endpoint.describe() +
+                                                          "' has no host (or carries credentials: use the API key instead)");
+    }
+    std::string prefix = path_start == std::string::npos ? "" : url.substr(path_start);
+    while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+    if (prefix.size() >= 3 && prefix.compare(prefix.size() - 3, 3, "/v1") == 0) prefix.resize(prefix.size() - 3);
+    return RemoteClient(std::move(endpoint), retry, scheme + "://" + host, prefix);
+}
+
+json RemoteClient::request_body(const RemoteRequest& r) const {
+    json body = {{"max_tokens", r.max_tokens}, {"temperature", r.sampling.temperature}, {"stream", true},
+                 {"stream_options", {{"include_usage", true}}}};
+    if (!r.model.empty()) body["model"] = r.model;
+    if (r.chat) {
+        json messages = json::array();
+        for (const ChatMessage& m : r.messages) messages.push_back({{"role", role_name(m.role)}, {"content", m.content}});
+        body["messages"] = std::move(messages);
+        if (r.top_logprobs > 0) {
+            body["logprobs"] = true;
+            body["top_logprobs"] = r.top_logprobs;
+        }
+    } else {
+        body["prompt"] = r.prompt;
+        if (r.top_logprobs > 0) body["logprobs"] = std::min(r.top_logprobs, 5);
+    }
+    if (r.sampling.top_p < 1.0f) body["top_p"] = r.sampling.top_p;
+    if (r.sampling.top_k > 0) body["top_k"] = r.sampling.top_k;
+    if (r.send_seed) body["seed"] = r.sampling.seed;
+    if (!r.stop.empty()) body["stop"] = r.stop;
+    if (!r.octoscope.is_null()) body["octoscope"] = r.octoscope;
+    return body;
+}
+
+Result<std::vector<RemoteModel>> RemoteClient::models() const {
+    httplib::Client client(origin_);
+    client.set_connection_timeout(10, 0);
+    client.set_read_timeout(30, 0);
+    httplib::Headers headers;
+    if (!endpoint_.api_key.empty()) headers.emplace("Authorization", "Bearer " + endpoint_.api_key);
+    auto res = client.Get((prefix_ + "/v1/models").c_str(), headers);
+    if (!res) return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + httplib::to_string(res.error()));
+    if (res->status != 200) {
+        return make_error(res->status >= 500 ? ErrorCode::Io : ErrorCode::InvalidArgument,
+                          endpoint_.describe() + " /v1/models: " + error_message(res->status, res->body));
+    }
+    const json j = json::parse(res->body, nullptr, false);
+    if (!j.is_object() || !j.contains("data") || !j["data"].is_array()) {
+        return make_error(ErrorCode::Format, endpoint_.describe() + " /v1/models did not answer a model list");
+    }
+    std::vector<RemoteModel> models;
+    for (const json& m : j["data"]) {
+        if (!m.is_object() || !m.contains("id") || !m["id"].is_string()) continue;
+        RemoteModel model;
+        model.id = m["id"].get<std::string>();
+        if (auto o = m.find("octoscope"); o != m.end() && o->is_object() && m.value("owned_by", std::string()) == "octoscope") {
+            model.octoscope = true;
+            model.describe = *o;
+        }
+        models.push_back(std::move(model));
+    }
+    return models;
+}
+
+Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const std::function<void(const RemoteToken&)>& on_token,
+                                            const std::atomic<bool>* cancel) const {
+    const std::string body = request_body(request).dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string path = prefix_ + (request.chat ? "/v1/chat/completions" : "/v1/completions");
+    double delay = retry_.first_delay_s;
+    for (int attempt = 0;; ++attempt) {
+        httplib::Client client(origin_);
+        client.set_connection_timeout(10, 0);
+        client.set_read_timeout(600, 0);
+        httplib::Request req;
+        req.method = "POST";
+        req.path = path;
+        req.body = body;
+        req.set_header("Content-Type", "application/json");
+        req.set_header("Accept", "text/event-stream");
+        if (!endpoint_.api_key.empty()) req.set_header("Authorization", "Bearer " + endpoint_.api_key);
+        int status = 0;
+        std::string retry_after, content_type, raw;
+        Stream s;
+        s.result.retries = attempt;
+        SseReader sse;
+        const auto start = Clock::now();
+        req.response_handler = [&](const httplib::Response& r) {
+            status = r.status;
+            retry_after = r.get_header_value("Retry-After");
+            content_type = r.get_header_value("Content-Type");
+            return true;
+        };
+        req.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
+            if (cancelled(cancel)) return false;
+            if (status != 200) {
+                if (raw.size() < kMaxErrorBody) raw.append(data, std::min(n, kMaxErrorBody - raw.size()));
+                return true;
+            }
+            if (content_type.find("text/event-stream") == std::string::npos) { // the whole answer at once
+                if (raw.size() + n > kMaxPlainBody) {
+                    s.error = make_error(ErrorCode::Format, "the answer of " + endpoint_.describe() + " is larger than 64 MiB");
+                    return false;
+                }
+                raw.append(data, n);
+                return true;
+            }
+            for (const std::string& event : sse.feed(std::string_view(data, n))) {
+                if (event == "[DONE]") {
+                    s.done_marker = true;
+                    continue;
+                }
+                const json j = json::parse(event, nullptr, false);
+                if (j.is_object() && j.contains("error")) {
+                    s.error = make_error(ErrorCode::Io, endpoint_.describe() + " failed mid-answer: " + error_message(200, event));
+                    return false;
+                }
+                auto a = parse_answer(j);
+                if (!a) {
+                    s.error = make_error(ErrorCode::Format, endpoint_.describe() + " sent a chunk that is not an answer: " + a.error().message);
+                    return false;
+                }
+                merge(s, a.value(), start, on_token);
+            }
+            return true;
+        };
+        httplib::Response res;
+        httplib::Error error = httplib::Error::Success;
+        const bool sent = client.send(req, res, error);
+        if (cancelled(cancel)) return make_error(ErrorCode::Cancelled, "cancelled");
+        if (s.error) return *s.error;
+        if (raw.empty() && !res.body.empty()) raw = res.body.substr(0, status == 200 ? kMaxPlainBody : kMaxErrorBody);
+        const bool retryable = !sent || status == 429 || status >= 500;
+        if (sent && status == 200) {
+            if (content_type.find("text/event-stream") == std::string::npos) {
+                const json j = json::parse(raw, nullptr, false);
+                auto a = parse_answer(j);
+                if (!a) return make_error(ErrorCode::Format, endpoint_.describe() + ": " + a.error().message);
+                merge(s, a.value(), start, on_token);
+            }
+            s.result.total_ms = ms_since(start);
+            if (!s.any_token && s.result.finish_reason.empty()) {
+                return make_error(ErrorCode::Format, endpoint_.describe() + " ended the answer without a token or a finish reason");
+            }
+            return std::move(s.result);
+        }
+        if (retryable && !s.any_token && attempt < retry_.max_retries) {
+            double wait_s = delay;
+            if (!retry_after.empty()) { // seconds (an HTTP date is not honoured: the back-off applies)
+                char* end = nullptr;
+                const double seconds = std::strtod(retry_after.c_str(), &end);
+                if (end != retry_after.c_str() && std::isfinite(seconds)) wait_s = std::clamp(seconds, 0.0, retry_.max_delay_s);
+            }
+            wait(wait_s, cancel);
+            if (cancelled(cancel)) return make_error(ErrorCode::Cancelled, "cancelled");
+            delay = std::min(delay * 2.0, retry_.max_delay_s);
+            continue;
+        }
+        if (!sent && status == 0) {
+            return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + httplib::to_string(error) +
+                                                 (attempt > 0 ? " (after " + std::to_string(attempt) + " retries)" : ""));
+        }
+        const std::string why = error_message(status, raw);
+        return make_error(status >= 400 && status < 500 && status != 429 ? ErrorCode::InvalidArgument : ErrorCode::Io,
+                          endpoint_.describe() + " answered HTTP " + std::to_string(status) + ": " + why +
+                              (attempt > 0 ? " (after " + std::to_string(attempt) + " retries)" : ""));
+    }
+}
+
+} // namespace octo::remote

@@ -1,0 +1,387 @@
+#include "engine/serve/openai_request.h"
+
+#include <cmath>
+#include <limits>
+
+namespace octo::serve {
+
+namespace {
+
+using nlohmann::json;
+
+ApiError bad(std::string param, std::string message) {
+    ApiError e;
+    e.status = 400;
+    e.param = std::move(param);
+    e.message = std::move(message);
+    return e;
+}
+
+// "a string", "an array", ... for messages about a wrong type.
+std::string type_words(const json& v) {
+    switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::number_float: return "a number";
+    default: return "an integer";
+    }
+}
+
+ApiError wrong_type(const std::string& param, const char* wanted, const json& v) {
+    return bad(param, "'" + param + "' must be " + wanted + ", not " + type_words(v));
+}
+
+// Reads body[key] when present and not null. Each returns the error, or nullopt when fine.
+struct Reader {
+    const json& body;
+    std::string prefix; // "octoscope." for the extension's fields
+
+    const json* get(const char* key) const {
+        auto it = body.find(key);
+        if (it == body.end() || it->is_null()) return nullptr;
+        return &*it;
+    }
+    std::string name(const char* key) const { return prefix + key; }
+
+    std::optional<ApiError> boolean(const char* key, bool& out) const {
+        const json* v = get(key);
+        if (!v) return std::nullopt;
+        if (!v->is_boolean()) return wrong_type(name(key), "true or false", *v);
+        out = v->get<bool>();
+        return std::nullopt;
+    }
+    // A number in [lo, hi] (open at lo when lo_open).
+    std::optional<ApiError> number(const char* key, double lo, bool lo_open, double hi, double& out, bool& given) const {
+        const json* v = get(key);
+        if (!v) return std::nullopt;
+        if (!v->is_number()) return wrong_type(name(key), "a number", *v);
+        const double x = v->get<double>();
+        if (!std::isfinite(x) || x > hi || (lo_open ? x <= lo : x < lo)) {
+            return bad(name(key), "'" + name(key) + "' must be " + (lo_open ? "greater than " : "between ") +
+                                      json(lo).dump() + (lo_open ? " and at most " : " and ") + json(hi).dump() +
+                                      ", not " + v->dump());
+        }
+        out = x;
+        given = true;
+        return std::nullopt;
+    }
+    std::optional<ApiError> integer(const char* key, int64_t lo, int64_t hi, int64_t& out, bool& given) const {
+        const json* v = get(key);
+        if (!v) return std::nullopt;
+        // 3.0 is an integer to JSON's eyes; 3.5 is not.
+        if (v->is_number_float()) {
+            const double x = v->get<double>();
+            if (!std::isfinite(x) || std::floor(x) != x || std::fabs(x) > 9.0e15) {
+                return wrong_type(name(key), "an integer", *v);
+            }
+        } else if (!v->is_number_integer()) {
+            return wrong_type(name(key), "an integer", *v);
+        }
+        if (v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(hi)) {
+            return bad(name(key), "'" + name(key) + "' must be at most " + std::to_string(hi) + ", not " + v->dump());
+        }
+        const int64_t x = v->is_number_float() ? static_cast<int64_t>(v->get<double>()) : v->get<int64_t>();
+        if (x < lo || x > hi) {
+            return bad(name(key), "'" + name(key) + "' must be between " + std::to_string(lo) + " and " +
+                                      std::to_string(hi) + ", not " + v->dump());
+        }
+        out = x;
+        given = true;
+        return std::nullopt;
+    }
+};
+
+// content: a string, or an array of {"type": "text", "text": "..."} parts (joined).
+std::optional<ApiError> message_content(const json& m, const std::string& where, std::string& out) {
+    auto it = m.find("content");
+    if (it == m.end() || it->is_null()) return bad(where + ".content", "'" + where + ".content' is missing");
+    if (it->is_string()) {
+        out = it->get<std::string>();
+        return std::nullopt;
+    }
+    if (!it->is_array()) return wrong_type(where + ".content", "a string or an array of text parts", *it);
+    out.clear();
+    for (size_t i = 0; i < it->size(); ++i) {
+        const json& part = (*it)[i];
+        const std::string at = where + ".content[" + std::to_string(i) + "]";
+        if (!part.is_object()) return wrong_type(at, "an object", part);
+        auto type = part.find("type");
+        if (type == part.end() || !type->is_string()) return bad(at + ".type", "'" + at + ".type' must be a string");
+        if (*type != "text") {
+            return bad(at + ".type", "'" + at + ".type' is '" + type->get<std::string>() +
+                                         "': only text parts are supported (this server runs text models)");
+        }
+        auto text = part.find("text");
+        if (text == part.end() || !text->is_string()) return bad(at + ".text", "'" + at + ".text' must be a string");
+        out += text->get<std::string>();
+    }
+    return std::nullopt;
+}
+
+std::optional<ApiError> parse_messages(const json& body, const RequestLimits& limits, std::vector<ChatMessage>& out) {
+    auto it = body.find("messages");
+    if (it == body.end() || it->is_null()) return bad("messages", "'messages' is missing: a chat request needs at least one message");
+    if (!it->is_array()) return wrong_type("messages", "an array of messages", *it);
+    if (it->empty()) return bad("messages", "'messages' is empty: a chat request needs at least one message");
+    if (it->size() > static_cast<size_t>(limits.max_messages)) {
+        ApiError e = bad("messages", "'messages' has " + std::to_string(it->size()) + " entries; this server takes at most " +
+                                         std::to_string(limits.max_messages));
+        e.status = 413;
+        return e;
+    }
+    for (size_t i = 0; i < it->size(); ++i) {
+        const json& m = (*it)[i];
+        const std::string where = "messages[" + std::to_string(i) + "]";
+        if (!m.is_object()) return wrong_type(where, "an object", m);
+        auto role = m.find("role");
+        if (role == m.end() || role->is_null()) return bad(where + ".role", "'" + where + ".role' is missing");
+        if (!role->is_string()) return wrong_type(where + ".role", "a string", *role);
+        const std::string r = role->get<std::string>();
+        ChatMessage message{ChatRole::User, {}};
+        if (r == "system" || r == "developer") {
+            message.role = ChatRole::System;
+        } else if (r == "user") {
+            message.role = ChatRole::User;
+        } else if (r == "assistant") {
+            message.role = ChatRole::Assistant;
+        } else {
+            return bad(where + ".role", "'" + where + ".role' is '" + r +
+                                            "': the roles are system, developer, user and assistant (tools are not supported)");
+        }
+        if (m.contains("tool_calls") && !m["tool_calls"].is_null()) {
+            return bad(where + ".tool_calls", "'" + where + ".tool_calls': tools are not supported");
+        }
+        if (auto e = message_content(m, where, message.content)) return e;
+        out.push_back(std::move(message));
+    }
+    return std::nullopt;
+}
+
+// prompt: a string, or an array holding one string.
+std::optional<ApiError> parse_prompt(const json& body, std::string& out) {
+    auto it = body.find("prompt");
+    if (it == body.end() || it->is_null()) return bad("prompt", "'prompt' is missing");
+    if (it->is_string()) {
+        out = it->get<std::string>();
+        return std::nullopt;
+    }
+    if (it->is_array() && it->size() == 1 && (*it)[0].is_string()) {
+        out = (*it)[0].get<std::string>();
+        return std::nullopt;
+    }
+    if (it->is_array()) {
+        return bad("prompt", "'prompt' must be a string or an array of one string (one prompt per request; "
+                             "send several requests, or use 'n' for several completions)");
+    }
+    return wrong_type("prompt", "a string", *it);
+}
+
+std::optional<ApiError> parse_stop(const json& body, const RequestLimits& limits, std::vector<std::string>& out) {
+    auto it = body.find("stop");
+    if (it == body.end() || it->is_null()) return std::nullopt;
+    std::vector<json> items;
+    if (it->is_string()) {
+        items.push_back(*it);
+    } else if (it->is_array()) {
+        items.assign(it->begin(), it->end());
+    } else {
+        return wrong_type("stop", "a string or an array of strings", *it);
+    }
+    if (items.size() > static_cast<size_t>(limits.max_stop)) {
+        return bad("stop", "'stop' has " + std::to_string(items.size()) + " strings; at most " +
+                               std::to_string(limits.max_stop) + " are allowed");
+    }
+    for (const json& s : items) {
+        if (!s.is_string()) return wrong_type("stop", "a string or an array of strings", s);
+        const std::string text = s.get<std::string>();
+        if (text.empty()) return bad("stop", "'stop' strings must not be empty");
+        if (text.size() > limits.max_stop_bytes) {
+            return bad("stop", "'stop' strings may be at most " + std::to_string(limits.max_stop_bytes) + " bytes long");
+        }
+        out.push_back(text);
+    }
+    return std::nullopt;
+}
+
+// Documented fields that ask for something this server does not do: refused unless neutral.
+std::optional<ApiError> refuse_unsupported(const json& body, Endpoint endpoint) {
+    const auto present = [&](const char* key) {
+        auto it = body.find(key);
+        return it != body.end() && !it->is_null();
+    };
+    for (const char* key : {"tools", "functions", "tool_choice", "function_call", "audio", "modalities", "prediction"}) {
+        if (present(key)) return bad(key, std::string("'") + key + "' is not supported: this server generates text only");
+    }
+    if (present("response_format")) {
+        const json& f = body["response_format"];
+        if (!f.is_object() || f.value("type", std::string()) != "text") {
+            return bad("response_format", "'response_format' other than {\"type\": \"text\"} is not supported "
+                                          "(no constrained decoding); ask for JSON in the prompt instead");
+        }
+    }
+    if (present("logit_bias") && !(body["logit_bias"].is_object() && body["logit_bias"].empty())) {
+        return bad("logit_bias", "'logit_bias' is not supported");
+    }
+    for (const char* key : {"presence_penalty", "frequency_penalty", "min_p"}) {
+        if (present(key) && !(body[key].is_number() && body[key].get<double>() == 0.0)) {
+            return bad(key, std::string("'") + key + "' is not supported (only 0); 'repetition_penalty' is");
+        }
+    }
+    if (endpoint == Endpoint::Completion) {
+        if (present("echo") && !(body["echo"].is_boolean() && !body["echo"].get<bool>())) {
+            return bad("echo", "'echo' is not supported");
+        }
+        if (present("suffix")) return bad("suffix", "'suffix' (insertion) is not supported");
+        if (present("best_of") && !(body["best_of"].is_number_integer() && body["best_of"].get<int64_t>() == 1)) {
+            return bad("best_of", "'best_of' other than 1 is not supported; use 'n'");
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<ApiError> parse_octoscope(const json& body, OctoscopeRequest& out) {
+    auto it = body.find("octoscope");
+    if (it == body.end() || it->is_null()) return std::nullopt;
+    if (!it->is_object()) return wrong_type("octoscope", "an object", *it);
+    out.enabled = true;
+    const json& o = *it;
+    static const char* const known[] = {"metric", "disable", "ablation", "dla", "heads", "experts", "prompt"};
+    for (auto field = o.begin(); field != o.end(); ++field) {
+        bool ok = false;
+        for (const char* k : known) ok = ok || field.key() == k;
+        if (!ok) {
+            return bad("octoscope." + field.key(), "'octoscope." + field.key() +
+                                                        "' is not an Octoscope option (metric, disable, ablation, dla, "
+                                                        "heads, experts, prompt)");
+        }
+    }
+    Reader r{o, "octoscope."};
+    if (const json* m = r.get("metric")) {
+        if (!m->is_string()) return wrong_type("octoscope.metric", "a metric name", *m);
+        out.metric = parse_metric(m->get<std::string>());
+        if (!out.metric) {
+            return bad("octoscope.metric", "'octoscope.metric' is '" + m->get<std::string>() +
+                                               "': the metrics are norm_share, relative, dla, gates and experts");
+        }
+    }
+    if (const json* d = r.get("disable")) {
+        if (!d->is_array()) return wrong_type("octoscope.disable", "an array of subsystem ids", *d);
+        for (const json& id : *d) {
+            const auto s = id.is_string() ? subsystem_index(id.get<std::string>()) : std::nullopt;
+            if (!s) return bad("octoscope.disable", "'octoscope.disable' holds " + id.dump() + ": the subsystems are rte-a … rte-h");
+            out.disabled[static_cast<size_t>(*s)] = true;
+        }
+    }
+    if (const json* a = r.get("ablation")) {
+        if (!a->is_string() || (*a != "zero" && *a != "mean")) {
+            return bad("octoscope.ablation", "'octoscope.ablation' must be \"zero\" or \"mean\", not " + a->dump());
+        }
+        out.ablation = *a == "mean" ? AblationMode::Mean : AblationMode::Zero;
+    }
+    for (auto [key, flag] : {std::pair{"dla", &out.dla}, {"heads", &out.heads}, {"experts", &out.experts}, {"prompt", &out.prompt}}) {
+        if (auto e = r.boolean(key, *flag)) return e;
+    }
+    if (out.metric == Metric::Dla) out.dla = true;
+    return std::nullopt;
+}
+
+std::optional<ApiError> parse_into(const json& body, Endpoint endpoint, const RequestLimits& limits, CompletionRequest& q) {
+    q.endpoint = endpoint;
+    Reader r{body, ""};
+    if (const json* m = r.get("model")) {
+        if (!m->is_string()) return wrong_type("model", "a string", *m);
+        q.model = m->get<std::string>();
+    }
+    if (auto e = refuse_unsupported(body, endpoint)) return e;
+    if (endpoint == Endpoint::Chat) {
+        if (auto e = parse_messages(body, limits, q.messages)) return e;
+        if (body.contains("prompt")) return bad("prompt", "'prompt' belongs to /v1/completions; a chat request sends 'messages'");
+    } else {
+        if (auto e = parse_prompt(body, q.prompt)) return e;
+        if (body.contains("messages")) return bad("messages", "'messages' belongs to /v1/chat/completions; /v1/completions takes 'prompt'");
+    }
+
+    int64_t max_tokens = limits.max_tokens;
+    bool given = false;
+    const char* max_key = endpoint == Endpoint::Chat && r.get("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
+    if (auto e = r.integer(max_key, 1, limits.max_tokens, max_tokens, given)) return e;
+    q.max_tokens = max_tokens;
+    q.max_tokens_given = given;
+
+    double temperature = 1.0, top_p = 1.0, repetition = 1.0;
+    bool unused = false;
+    if (auto e = r.number("temperature", 0.0, false, 2.0, temperature, unused)) return e;
+    if (auto e = r.number("top_p", 0.0, true, 1.0, top_p, unused)) return e;
+    if (auto e = r.number("repetition_penalty", 0.0, true, 10.0, repetition, unused)) return e;
+    int64_t top_k = 0, seed = 0, n = 1;
+    if (auto e = r.integer("top_k", 0, 1'000'000, top_k, unused)) return e;
+    if (auto e = r.integer("seed", std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), seed, q.seed_given)) return e;
+    if (auto e = r.integer("n", 1, limits.max_choices, n, unused)) return e;
+    q.sampling.temperature = static_cast<float>(temperature);
+    q.sampling.top_p = static_cast<float>(top_p);
+    q.sampling.top_k = static_cast<int32_t>(top_k);
+    q.sampling.seed = static_cast<uint64_t>(seed);
+    q.sampling.repeat_penalty = static_cast<float>(repetition);
+    q.n = static_cast<int>(n);
+    if (auto e = validate_sampler_config(q.sampling); !e) return bad("", e.error().message);
+
+    if (auto e = parse_stop(body, limits, q.stop)) return e;
+
+    if (endpoint == Endpoint::Chat) {
+        if (auto e = r.boolean("logprobs", q.logprobs)) return e;
+        int64_t top = 0;
+        bool top_given = false;
+        if (auto e = r.integer("top_logprobs", 0, limits.max_top_logprobs, top, top_given)) return e;
+        if (top_given && !q.logprobs) return bad("top_logprobs", "'top_logprobs' needs 'logprobs': true");
+        q.top_logprobs = static_cast<int>(top);
+    } else {
+        int64_t top = 0;
+        bool top_given = false;
+        if (const json* lp = r.get("logprobs"); lp && lp->is_boolean()) {
+            return bad("logprobs", "'logprobs' of /v1/completions is the number of alternatives (0–5), not a boolean");
+        }
+        if (auto e = r.integer("logprobs", 0, 5, top, top_given)) return e;
+        q.logprobs = top_given;
+        q.top_logprobs = static_cast<int>(top);
+    }
+
+    if (auto e = r.boolean("stream", q.stream)) return e;
+    if (const json* so = r.get("stream_options")) {
+        if (!so->is_object()) return wrong_type("stream_options", "an object", *so);
+        if (!q.stream) return bad("stream_options", "'stream_options' needs 'stream': true");
+        Reader sr{*so, "stream_options."};
+        if (auto e = sr.boolean("include_usage", q.include_usage)) return e;
+    }
+    return parse_octoscope(body, q.octoscope);
+}
+
+} // namespace
+
+const char* endpoint_path(Endpoint endpoint) {
+    return endpoint == Endpoint::Chat ? "/v1/chat/completions" : "/v1/completions";
+}
+
+nlohmann::json error_json(const ApiError& e) {
+    return {{"error",
+             {{"message", e.message},
+              {"type", e.type},
+              {"param", e.param.empty() ? json(nullptr) : json(e.param)},
+              {"code", e.code.empty() ? json(nullptr) : json(e.code)}}}};
+}
+
+std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_view body, Endpoint endpoint,
+                                                                   const RequestLimits& limits) {
+    const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) {
+        return bad("", "the request body is not valid JSON (send a JSON object with Content-Type: application/json)");
+    }
+    if (!parsed.is_object()) return bad("", "the request body must be a JSON object, not " + type_words(parsed));
+    CompletionRequest q;
+    if (auto e = parse_into(parsed, endpoint, limits, q)) return *e;
+    return q;
+}
+
+} // namespace octo::serve

@@ -1,0 +1,210 @@
+#include "engine/serve/openai_response.h"
+
+#include "engine/core/utf8_text.h"
+#include "engine/instrumentation/expert_routing.h"
+
+namespace octo::serve {
+
+namespace {
+
+using nlohmann::json;
+
+bool chat(const AnswerContext& c) { return c.request->endpoint == Endpoint::Chat; }
+
+json bytes_json(const std::string& bytes) {
+    json out = json::array();
+    for (char ch : bytes) out.push_back(static_cast<unsigned char>(ch));
+    return out;
+}
+
+// Chat's {"token", "logprob", "bytes", "top_logprobs": [...]} of one token.
+json chat_logprob_json(const AnswerContext& c, const TokenEvent& e) {
+    json top = json::array();
+    for (size_t i = 0; i < e.logprobs.top.size() && i < static_cast<size_t>(c.request->top_logprobs); ++i) {
+        const TokenLogprob& alt = e.logprobs.top[i];
+        const std::string bytes = c.tokenizer->token_bytes(alt.id);
+        top.push_back({{"token", valid_utf8(bytes)}, {"logprob", alt.logprob}, {"bytes", bytes_json(bytes)}});
+    }
+    return {{"token", valid_utf8(e.bytes)}, {"logprob", e.logprobs.logprob}, {"bytes", bytes_json(e.bytes)}, {"top_logprobs", top}};
+}
+
+// Completions' legacy arrays for `tokens`, their text starting at `offset` in the choice's text.
+json completion_logprobs_json(const AnswerContext& c, const std::vector<const TokenEvent*>& tokens, size_t offset) {
+    json pieces = json::array(), lps = json::array(), tops = json::array(), offsets = json::array();
+    for (const TokenEvent* e : tokens) {
+        pieces.push_back(valid_utf8(e->bytes));
+        lps.push_back(e->logprobs.logprob);
+        json top = json::object();
+        for (size_t i = 0; i < e->logprobs.top.size() && i < static_cast<size_t>(c.request->top_logprobs); ++i) {
+            top[valid_utf8(c.tokenizer->token_bytes(e->logprobs.top[i].id))] = e->logprobs.top[i].logprob;
+        }
+        tops.push_back(std::move(top));
+        offsets.push_back(offset);
+        offset += e->visible_text.size();
+    }
+    return {{"tokens", pieces}, {"token_logprobs", lps}, {"top_logprobs", tops}, {"text_offset", offsets}};
+}
+
+// The extension's record of one generated token.
+json token_extension_json(const AnswerContext& c, const TokenEvent& e, const TokenMetrics& m) {
+    const auto& shares = m.get(c.metric);
+    json t = {{"id", e.id},
+              {"piece", valid_utf8(e.bytes)},
+              {"subsystems", shares ? json(*shares) : json(nullptr)},
+              {"metrics", metrics_json(m)}};
+    const OctoscopeRequest& o = c.request->octoscope;
+    if (o.heads) t["heads"] = e.probe.head_norms;
+    if (o.experts && c.n_expert > 0) t["experts"] = experts_json(e.probe, c.n_layer);
+    return t;
+}
+
+json prompt_extension_json(const AnswerContext& c, const std::vector<TokenMetrics>& prompt_metrics) {
+    json subsystems = json::array(), metrics = json::array();
+    for (const TokenMetrics& m : prompt_metrics) {
+        const auto& shares = m.get(c.metric);
+        subsystems.push_back(shares ? json(*shares) : json(nullptr));
+        metrics.push_back(metrics_json(m));
+    }
+    return {{"ids", c.prompt_ids}, {"subsystems", subsystems}, {"metrics", metrics}};
+}
+
+json summary_extension_json(const GenerateResult& r, const KvPoolStats& kv) {
+    return {{"stop_reason", stop_reason_name(r.stop_reason)},
+            {"kv",
+             {{"reused_tokens", r.reused_tokens},
+              {"evaluated_tokens", r.evaluated_tokens},
+              {"block_size", kv.block_size},
+              {"blocks_total", kv.blocks_total},
+              {"blocks_used", kv.blocks_used},
+              {"blocks_cached", kv.blocks_cached}}},
+            {"timing", {{"prefill_ms", r.prefill_ms}, {"decode_ms", r.decode_ms}, {"decoded_tokens", r.n_decoded}}}};
+}
+
+// The extension's fields every choice carries.
+json extension_header_json(const AnswerContext& c) {
+    json disabled = json::array();
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        if (c.request->octoscope.disabled[static_cast<size_t>(s)]) disabled.push_back(subsystem_id(s));
+    }
+    return {{"metric", metric_name(c.metric)},
+            {"ablation", {{"disabled", disabled}, {"mode", ablation_mode_name(c.request->octoscope.ablation)}}}};
+}
+
+json envelope(const AnswerContext& c, const char* object) {
+    return {{"id", c.id}, {"object", object}, {"created", c.created}, {"model", c.model}, {"system_fingerprint", c.fingerprint}};
+}
+
+json chunk(const AnswerContext& c, json choice) {
+    json out = envelope(c, chat(c) ? "chat.completion.chunk" : "text_completion");
+    out["choices"] = json::array({std::move(choice)});
+    return out;
+}
+
+json chunk_choice(const AnswerContext& c, int choice, const std::string& text) {
+    json ch = {{"index", choice}, {"finish_reason", nullptr}};
+    if (chat(c)) {
+        ch["delta"] = text.empty() ? json::object() : json{{"content", valid_utf8(text)}};
+    } else {
+        ch["text"] = valid_utf8(text);
+    }
+    return ch;
+}
+
+} // namespace
+
+const char* finish_reason(StopReason reason) {
+    switch (reason) {
+    case StopReason::MaxTokens:
+    case StopReason::ContextFull: return "length";
+    case StopReason::EndOfGeneration:
+    case StopReason::StopString:
+    case StopReason::Cancelled: break;
+    }
+    return "stop";
+}
+
+json usage_json(int64_t prompt_tokens, int64_t completion_tokens) {
+    return {{"prompt_tokens", prompt_tokens},
+            {"completion_tokens", completion_tokens},
+            {"total_tokens", prompt_tokens + completion_tokens}};
+}
+
+json answer_json(const AnswerContext& c, const std::vector<ChoiceRecord>& choices) {
+    json out = envelope(c, chat(c) ? "chat.completion" : "text_completion");
+    json list = json::array();
+    int64_t completion_tokens = 0;
+    for (size_t i = 0; i < choices.size(); ++i) {
+        const ChoiceRecord& r = choices[i];
+        const std::string text = r.result ? valid_utf8(r.result->text) : std::string();
+        const StopReason stop = r.result ? r.result->stop_reason : StopReason::Cancelled;
+        completion_tokens += static_cast<int64_t>(r.tokens.size());
+        json choice = {{"index", i}, {"finish_reason", finish_reason(stop)}};
+        if (chat(c)) {
+            choice["message"] = {{"role", "assistant"}, {"content", text}};
+            json content = json::array();
+            for (const TokenEvent& e : r.tokens) content.push_back(chat_logprob_json(c, e));
+            choice["logprobs"] = c.request->logprobs ? json{{"content", content}} : json(nullptr);
+        } else {
+            choice["text"] = text;
+            std::vector<const TokenEvent*> tokens;
+            for (const TokenEvent& e : r.tokens) tokens.push_back(&e);
+            choice["logprobs"] = c.request->logprobs ? completion_logprobs_json(c, tokens, 0) : json(nullptr);
+        }
+        if (c.request->octoscope.enabled) {
+            json ext = extension_header_json(c);
+            json tokens = json::array();
+            for (size_t t = 0; t < r.tokens.size(); ++t) {
+                tokens.push_back(token_extension_json(c, r.tokens[t], t < r.metrics.size() ? r.metrics[t] : TokenMetrics{}));
+            }
+            ext["tokens"] = std::move(tokens);
+            if (c.request->octoscope.prompt) ext["prompt"] = prompt_extension_json(c, r.prompt_metrics);
+            if (r.result) ext.update(summary_extension_json(*r.result, r.kv));
+            choice["octoscope"] = std::move(ext);
+        }
+        list.push_back(std::move(choice));
+    }
+    out["choices"] = std::move(list);
+    out["usage"] = usage_json(static_cast<int64_t>(c.prompt_ids.size()), completion_tokens);
+    return out;
+}
+
+json first_chunk_json(const AnswerContext& c, int choice, const std::vector<TokenMetrics>& prompt_metrics) {
+    json ch = chunk_choice(c, choice, "");
+    if (chat(c)) ch["delta"] = {{"role", "assistant"}, {"content", ""}};
+    if (c.request->octoscope.enabled) {
+        json ext = extension_header_json(c);
+        if (c.request->octoscope.prompt) ext["prompt"] = prompt_extension_json(c, prompt_metrics);
+        ch["octoscope"] = std::move(ext);
+    }
+    return chunk(c, std::move(ch));
+}
+
+json token_chunk_json(const AnswerContext& c, int choice, const TokenEvent& token, const std::string& text,
+                      const TokenMetrics* metrics) {
+    json ch = chunk_choice(c, choice, text);
+    if (c.request->logprobs) {
+        ch["logprobs"] = chat(c) ? json{{"content", json::array({chat_logprob_json(c, token)})}}
+                                 : completion_logprobs_json(c, {&token}, 0);
+    }
+    if (c.request->octoscope.enabled) {
+        ch["octoscope"] = {{"tokens", json::array({token_extension_json(c, token, metrics ? *metrics : TokenMetrics{})})}};
+    }
+    return chunk(c, std::move(ch));
+}
+
+json last_chunk_json(const AnswerContext& c, int choice, const std::string& text, const GenerateResult& result,
+                     const KvPoolStats& kv) {
+    json ch = chunk_choice(c, choice, text);
+    ch["finish_reason"] = finish_reason(result.stop_reason);
+    if (c.request->octoscope.enabled) ch["octoscope"] = summary_extension_json(result, kv);
+    return chunk(c, std::move(ch));
+}
+
+json usage_chunk_json(const AnswerContext& c, int64_t completion_tokens) {
+    json out = envelope(c, chat(c) ? "chat.completion.chunk" : "text_completion");
+    out["choices"] = json::array();
+    out["usage"] = usage_json(static_cast<int64_t>(c.prompt_ids.size()), completion_tokens);
+    return out;
+}
+
+} // namespace octo::serve

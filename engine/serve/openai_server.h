@@ -1,0 +1,76 @@
+// The HTTP side of `octoscope-cli serve` (docs/server.md): an OpenAI-compatible API over the
+// in-process engine, on cpp-httplib (the Debian package; the library parses HTTP, this file only
+// routes and answers).
+//
+//   GET  /health                 {"status": "ok", "model", "running", "waiting", "kv"} (no key needed)
+//   GET  /v1/models              the one served model
+//   POST /v1/chat/completions    messages → an answer, or server-sent chunks with "stream": true
+//   POST /v1/completions         prompt → the same
+//
+// Every failure is an OpenAI-style error object with a 4xx/5xx status: 400 for a malformed body
+// (openai_request.h), 401 without the API key (when one is set), 404 for another model's id or an
+// unknown path, 405 for a wrong method, 413 for a body over the limit, 429 when max_queue requests
+// wait already (with Retry-After), 503 when the KV pool cannot hold the request, 500 for an
+// engine failure. A client that disconnects cancels its sequences (their blocks go back to the
+// pool). Requests run through the BatchScheduler (continuous batching).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "engine/core/result.h"
+#include "engine/serve/batch_scheduler.h"
+#include "engine/serve/openai_request.h"
+
+namespace octo::serve {
+
+struct ServerOptions {
+    std::string host = "127.0.0.1";
+    int port = 8080;          // 0: any free port (port() tells which)
+    std::string api_key;      // empty: no key asked for (only allowed on a loopback host)
+    size_t max_body_bytes = 4u << 20;
+    RequestLimits limits;
+    SchedulerOptions scheduler;
+};
+
+// What /v1/models and every answer say about the model.
+struct ServedModelInfo {
+    std::string id;          // the model's id in requests and answers (the file name)
+    std::string fingerprint; // system_fingerprint: "octoscope-<version>-<digest of the model and backend>"
+    int64_t created = 0;     // the file's modification time, Unix seconds
+    int64_t n_ctx = 0;
+    nlohmann::json describe; // extra fields under "octoscope" in /v1/models (architecture, backend, ...)
+};
+
+// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost): binding anything else
+// needs an API key.
+bool is_loopback_host(const std::string& host);
+
+class OpenAiServer {
+public:
+    OpenAiServer(ServedModel model, ServedModelInfo info, ServerOptions options);
+    ~OpenAiServer();
+    OpenAiServer(const OpenAiServer&) = delete;
+    OpenAiServer& operator=(const OpenAiServer&) = delete;
+
+    // Binds host:port (InvalidArgument for a non-loopback host without a key, Io when the
+    // address cannot be bound).
+    Status bind();
+    int port() const { return port_; }
+    // Serves until stop() (blocking); bind() first.
+    Status serve();
+    // From any thread (a signal handler's watcher): stops accepting, cancels what runs, returns serve().
+    void stop();
+
+    SchedulerStats stats() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    int port_ = 0;
+};
+
+} // namespace octo::serve

@@ -1,0 +1,555 @@
+// octoscope-cli serve against a client on loopback (docs/server.md): the server is started by
+// the test on a free port and stopped with SIGINT. Contract (health, models, chat and completion
+// answers in OpenAI's shapes, the same text as `generate`), streaming (server-sent chunks that add
+// up to the whole answer), the extension, concurrency (many requests at once, each request's
+// tokens identical to a solo run), a disconnecting client's sequence cancelled and its blocks
+// freed, malformed requests answered 4xx while the server keeps serving, a full queue answered
+// 429, and the safety rules (a key required off loopback, checked when set).
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/model/synthetic_model.h"
+#include "tests/cli/cli_runner.h"
+
+extern char** environ;
+
+namespace octo::test {
+namespace {
+
+using nlohmann::json;
+
+// `octoscope-cli serve ARGS --port 0`, running until destroyed (SIGINT, then waited for).
+class ServerProcess {
+public:
+    explicit ServerProcess(std::vector<std::string> args, std::vector<std::string> env = {}) {
+        args.insert(args.begin(), {OCTOSCOPE_CLI_PATH, "serve", "--port", "0"});
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        std::vector<std::string> env_storage;
+        for (char** e = environ; *e; ++e) env_storage.emplace_back(*e);
+        env_storage.insert(env_storage.end(), env.begin(), env.end());
+        std::vector<char*> envp;
+        for (auto& e : env_storage) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        int out[2];
+        if (pipe(out) != 0) return;
+        err_path_ = temp_path("serve_stderr");
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+        posix_spawn_file_actions_addclose(&actions, out[0]);
+        posix_spawn_file_actions_addopen(&actions, 2, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) pid_ = -1;
+        posix_spawn_file_actions_destroy(&actions);
+        close(out[1]);
+        // "port N" on stdout once it listens (the model is loaded by then).
+        std::string line;
+        char ch = 0;
+        while (pid_ > 0 && read(out[0], &ch, 1) == 1 && ch != '\n') line.push_back(ch);
+        close(out[0]);
+        if (line.rfind("port ", 0) == 0) port_ = std::stoi(line.substr(5));
+    }
+    ~ServerProcess() { stop(); }
+
+    int port() const { return port_; }
+    // SIGINT, then the exit status (-1 when it died otherwise or did not stop within 30 s).
+    int stop() {
+        if (pid_ <= 0) return exit_status_;
+        kill(pid_, SIGINT);
+        int status = 0;
+        for (int i = 0; i < 300; ++i) {
+            if (waitpid(pid_, &status, WNOHANG) == pid_) {
+                exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+                pid_ = -1;
+                return exit_status_;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+        pid_ = -1;
+        return exit_status_;
+    }
+    std::string err() const {
+        std::ifstream in(err_path_);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+
+private:
+    pid_t pid_ = -1;
+    int port_ = 0;
+    int exit_status_ = -1;
+    std::string err_path_;
+};
+
+struct Answer {
+    int status = 0;
+    json body;
+    std::string raw;
+};
+
+Answer post(int port, const std::string& path, const json& body, const httplib::Headers& headers = {}) {
+    httplib::Client client("127.0.0.1", port);
+    client.set_read_timeout(120, 0);
+    auto r = client.Post(path.c_str(), headers, body.dump(), "application/json");
+    Answer a;
+    if (!r) return a;
+    a.status = r->status;
+    a.raw = r->body;
+    a.body = json::parse(r->body, nullptr, false);
+    return a;
+}
+
+Answer post_raw(int port, const std::string& path, const std::string& body) {
+    httplib::Client client("127.0.0.1", port);
+    client.set_read_timeout(120, 0);
+    auto r = client.Post(path.c_str(), body, "application/json");
+    Answer a;
+    if (!r) return a;
+    a.status = r->status;
+    a.raw = r->body;
+    a.body = json::parse(r->body, nullptr, false);
+    return a;
+}
+
+Answer get(int port, const std::string& path) {
+    httplib::Client client("127.0.0.1", port);
+    auto r = client.Get(path.c_str());
+    Answer a;
+    if (!r) return a;
+    a.status = r->status;
+    a.body = json::parse(r->body, nullptr, false);
+    return a;
+}
+
+// The server-sent events of a streamed request: each "data:" payload ("[DONE]" kept as a string).
+// `stop_after`: the client closes the connection after that many events (0: reads to the end).
+std::vector<json> stream(int port, const std::string& path, const json& body, size_t stop_after = 0) {
+    httplib::Client client("127.0.0.1", port);
+    client.set_read_timeout(120, 0);
+    httplib::Request req;
+    req.method = "POST";
+    req.path = path;
+    req.body = body.dump();
+    req.set_header("Content-Type", "application/json");
+    std::string buffer;
+    std::vector<json> events;
+    req.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
+        buffer.append(data, n);
+        size_t end = 0;
+        while ((end = buffer.find("\n\n")) != std::string::npos) {
+            const std::string event = buffer.substr(0, end);
+            buffer.erase(0, end + 2);
+            if (event.rfind("data: ", 0) != 0) continue;
+            const std::string payload = event.substr(6);
+            events.push_back(payload == "[DONE]" ? json("[DONE]") : json::parse(payload, nullptr, false));
+        }
+        return stop_after == 0 || events.size() < stop_after;
+    };
+    httplib::Response res;
+    httplib::Error error = httplib::Error::Success;
+    client.send(req, res, error);
+    return events;
+}
+
+json chat(const std::string& text, json extra = json::object()) {
+    json body = {{"messages", json::array({{{"role", "user"}, {"content", text}}})}, {"max_tokens", 24}, {"temperature", 0}};
+    body.update(extra);
+    return body;
+}
+
+class Serve : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { server_ = new ServerProcess({"--parallel", "4", "--threads", "2"}); }
+    static void TearDownTestSuite() {
+        EXPECT_EQ(server_->stop(), 0) << server_->err();
+        delete server_;
+    }
+    int port() const { return server_->port(); }
+    static ServerProcess* server_;
+};
+ServerProcess* Serve::server_ = nullptr;
+
+TEST_F(Serve, HealthAndModelsDescribeTheServedModel) {
+    ASSERT_GT(port(), 0) << server_->err();
+    const Answer h = get(port(), "/health");
+    EXPECT_EQ(h.status, 200);
+    EXPECT_EQ(h.body["status"], "ok");
+    const Answer m = get(port(), "/v1/models");
+    ASSERT_EQ(m.status, 200);
+    EXPECT_EQ(m.body["object"], "list");
+    ASSERT_EQ(m.body["data"].size(), 1u);
+    EXPECT_EQ(m.body["data"][0]["id"], "octet.gguf");
+    EXPECT_EQ(m.body["data"][0]["object"], "model");
+    EXPECT_EQ(m.body["data"][0]["octoscope"]["architecture"], "octet");
+}
+
+TEST_F(Serve, ChatAnswerHasOpenAisShapeAndGeneratesText) {
+    const CliRun solo = run_cli({"generate", "--prompt", "What is 35% of 240?", "--max-tokens", "24", "--json"});
+    ASSERT_EQ(solo.exit_status, 0) << solo.err;
+    const Answer a = post(port(), "/v1/chat/completions", chat("What is 35% of 240?", {{"model", "octet.gguf"}}));
+    ASSERT_EQ(a.status, 200) << a.raw;
+    EXPECT_EQ(a.body["object"], "chat.completion");
+    EXPECT_EQ(a.body["id"].get<std::string>().rfind("chatcmpl-", 0), 0u);
+    EXPECT_EQ(a.body["model"], "octet.gguf");
+    EXPECT_TRUE(a.body["system_fingerprint"].get<std::string>().rfind("octoscope-", 0) == 0);
+    ASSERT_EQ(a.body["choices"].size(), 1u);
+    const json& c = a.body["choices"][0];
+    EXPECT_EQ(c["message"]["role"], "assistant");
+    // octet's chat is its prompt template on the last user message: the same text as generate.
+    EXPECT_EQ(c["message"]["content"], solo.json()["text"]);
+    EXPECT_EQ(c["finish_reason"], "stop");
+    EXPECT_TRUE(c["logprobs"].is_null());
+    EXPECT_EQ(a.body["usage"]["prompt_tokens"], solo.json()["prompt_ids"].size());
+    EXPECT_EQ(a.body["usage"]["completion_tokens"], solo.json()["tokens"].size());
+    EXPECT_EQ(a.body["usage"]["total_tokens"],
+              a.body["usage"]["prompt_tokens"].get<int>() + a.body["usage"]["completion_tokens"].get<int>());
+    EXPECT_FALSE(c.contains("octoscope")) << "the extension appears only when asked for";
+}
+
+TEST_F(Serve, StreamedChunksAddUpToTheWholeAnswer) {
+    const json body = chat("Add 17 and 26.", {{"logprobs", true}, {"top_logprobs", 2}});
+    const Answer whole = post(port(), "/v1/chat/completions", body);
+    ASSERT_EQ(whole.status, 200);
+    json streamed_body = body;
+    streamed_body["stream"] = true;
+    streamed_body["stream_options"] = {{"include_usage", true}};
+    const std::vector<json> events = stream(port(), "/v1/chat/completions", streamed_body);
+    ASSERT_GE(events.size(), 4u);
+    EXPECT_EQ(events.back(), "[DONE]");
+    std::string text;
+    size_t token_chunks = 0;
+    std::string finish;
+    for (const json& e : events) {
+        if (!e.is_object() || e["choices"].empty()) continue;
+        EXPECT_EQ(e["object"], "chat.completion.chunk");
+        const json& c = e["choices"][0];
+        if (c["delta"].contains("content")) text += c["delta"]["content"].get<std::string>();
+        if (c.contains("logprobs")) {
+            token_chunks += 1;
+            EXPECT_EQ(c["logprobs"]["content"][0]["top_logprobs"].size(), 2u);
+        }
+        if (!c["finish_reason"].is_null()) finish = c["finish_reason"];
+    }
+    EXPECT_EQ(events[0]["choices"][0]["delta"]["role"], "assistant");
+    EXPECT_EQ(text, whole.body["choices"][0]["message"]["content"]);
+    EXPECT_EQ(token_chunks, whole.body["choices"][0]["logprobs"]["content"].size());
+    EXPECT_EQ(finish, whole.body["choices"][0]["finish_reason"]);
+    const json& usage = events[events.size() - 2]["usage"];
+    EXPECT_EQ(usage, whole.body["usage"]);
+}
+
+TEST_F(Serve, CompletionsAnswerWithLegacyLogprobs) {
+    const Answer a = post(port(), "/v1/completions", {{"prompt", "What is 12 + 9?"}, {"max_tokens", 8}, {"temperature", 0}, {"logprobs", 3}});
+    ASSERT_EQ(a.status, 200) << a.raw;
+    EXPECT_EQ(a.body["object"], "text_completion");
+    const json& c = a.body["choices"][0];
+    const size_t n = a.body["usage"]["completion_tokens"];
+    ASSERT_GT(n, 0u);
+    EXPECT_EQ(c["logprobs"]["tokens"].size(), n);
+    EXPECT_EQ(c["logprobs"]["token_logprobs"].size(), n);
+    EXPECT_EQ(c["logprobs"]["top_logprobs"].size(), n);
+    EXPECT_EQ(c["logprobs"]["top_logprobs"][0].size(), 3u);
+    for (const json& lp : c["logprobs"]["token_logprobs"]) EXPECT_LE(lp.get<double>(), 0.0);
+    EXPECT_TRUE(c["text"].is_string());
+}
+
+TEST_F(Serve, TheExtensionCarriesEachTokensMeasurements) {
+    const Answer a = post(port(), "/v1/chat/completions",
+                          chat("What is 35% of 240?", {{"octoscope", {{"metric", "gates"}, {"prompt", true}, {"heads", true}}}}));
+    ASSERT_EQ(a.status, 200) << a.raw;
+    const json& ext = a.body["choices"][0]["octoscope"];
+    EXPECT_EQ(ext["metric"], "gates");
+    const size_t n = a.body["usage"]["completion_tokens"];
+    ASSERT_EQ(ext["tokens"].size(), n);
+    for (const json& t : ext["tokens"]) {
+        ASSERT_EQ(t["subsystems"].size(), 8u);
+        double sum = 0;
+        for (const json& v : t["subsystems"]) sum += v.get<double>();
+        EXPECT_NEAR(sum, 1.0, 1e-3);
+        EXPECT_TRUE(t["metrics"].contains("norm_share"));
+        EXPECT_FALSE(t["heads"].empty());
+    }
+    EXPECT_EQ(ext["prompt"]["ids"].size(), a.body["usage"]["prompt_tokens"]);
+    EXPECT_EQ(ext["stop_reason"], "end_of_generation");
+    EXPECT_GT(ext["kv"]["evaluated_tokens"].get<int>(), 0);
+
+    // The same measurements as generate --json.
+    const CliRun solo = run_cli({"generate", "--prompt", "What is 35% of 240?", "--max-tokens", "24", "--json"});
+    ASSERT_EQ(solo.exit_status, 0);
+    ASSERT_EQ(solo.json()["tokens"].size(), n);
+    for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(ext["tokens"][i]["id"], solo.json()["tokens"][i]["id"]);
+        for (size_t s = 0; s < 8; ++s) {
+            EXPECT_NEAR(ext["tokens"][i]["subsystems"][s].get<double>(), solo.json()["tokens"][i]["subsystems"][s].get<double>(), 1e-6);
+        }
+    }
+
+    // Switching rte-c off changes the answer to an arithmetic question, as generate --disable does.
+    const Answer off = post(port(), "/v1/chat/completions", chat("What is 35% of 240?", {{"octoscope", {{"disable", {"rte-c"}}}}}));
+    const CliRun solo_off = run_cli({"generate", "--prompt", "What is 35% of 240?", "--max-tokens", "24", "--disable", "rte-c", "--json"});
+    ASSERT_EQ(off.status, 200);
+    EXPECT_EQ(off.body["choices"][0]["message"]["content"], solo_off.json()["text"]);
+    EXPECT_EQ(off.body["choices"][0]["octoscope"]["ablation"]["disabled"], json::array({"rte-c"}));
+}
+
+TEST_F(Serve, ManyRequestsAtOnceEachGetTheirSoloTokens) {
+    const std::vector<std::string> texts = {"What is 35% of 240?", "Add 17 and 26.", "What is 12 + 9?", "Is 'run' a verb?"};
+    std::vector<json> bodies;
+    for (int i = 0; i < 16; ++i) {
+        bodies.push_back(chat(texts[static_cast<size_t>(i) % texts.size()],
+                              {{"temperature", 0.9}, {"seed", 1000 + i}, {"max_tokens", 16}, {"logprobs", true}}));
+    }
+    std::vector<json> solo;
+    for (const json& b : bodies) {
+        const Answer a = post(port(), "/v1/chat/completions", b);
+        ASSERT_EQ(a.status, 200) << a.raw;
+        solo.push_back(a.body["choices"][0]);
+    }
+    std::vector<std::future<Answer>> running;
+    for (const json& b : bodies) {
+        running.push_back(std::async(std::launch::async, [this, b] { return post(port(), "/v1/chat/completions", b); }));
+    }
+    for (size_t i = 0; i < running.size(); ++i) {
+        const Answer a = running[i].get();
+        ASSERT_EQ(a.status, 200) << a.raw;
+        const json& c = a.body["choices"][0];
+        EXPECT_EQ(c["message"]["content"], solo[i]["message"]["content"]) << "request " << i;
+        ASSERT_EQ(c["logprobs"]["content"].size(), solo[i]["logprobs"]["content"].size());
+        for (size_t t = 0; t < c["logprobs"]["content"].size(); ++t) {
+            EXPECT_EQ(c["logprobs"]["content"][t]["logprob"], solo[i]["logprobs"]["content"][t]["logprob"]) << "request " << i;
+        }
+    }
+}
+
+TEST_F(Serve, SeveralChoicesAreSeveralSamples) {
+    const Answer a = post(port(), "/v1/chat/completions", chat("Add 17 and 26.", {{"n", 3}, {"temperature", 1.5}, {"seed", 5}}));
+    ASSERT_EQ(a.status, 200) << a.raw;
+    ASSERT_EQ(a.body["choices"].size(), 3u);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(a.body["choices"][static_cast<size_t>(i)]["index"], i);
+    // choice i is the request with seed + i
+    const Answer second = post(port(), "/v1/chat/completions", chat("Add 17 and 26.", {{"temperature", 1.5}, {"seed", 6}}));
+    EXPECT_EQ(a.body["choices"][1]["message"]["content"], second.body["choices"][0]["message"]["content"]);
+}
+
+TEST_F(Serve, MalformedRequestsGetOpenAiErrorsAndTheServerKeepsServing) {
+    const std::vector<std::pair<std::string, std::string>> bodies = {
+        {"/v1/chat/completions", R"({"messages": [{"role": "user", "content": "x"})"},
+        {"/v1/chat/completions", R"({})"},
+        {"/v1/chat/completions", R"({"messages": [{"role": "wizard", "content": "x"}]})"},
+        {"/v1/chat/completions", R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": -5})"},
+        {"/v1/chat/completions", R"({"messages": [{"role": "user", "content": "x"}], "temperature": 7})"},
+        {"/v1/chat/completions", R"({"messages": [{"role": "user", "content": "x"}], "n": 0})"},
+        {"/v1/chat/completions", R"({"messages": [{"role": "assistant", "content": "x"}, {"role": "assistant", "content": "y"}]})"},
+        {"/v1/completions", R"({"prompt": 5})"},
+        {"/v1/completions", "\xff\xfe not json"},
+        {"/v1/completions", R"({"prompt": "x", "octoscope": {"disable": ["rte-q"]}})"},
+    };
+    for (const auto& [path, body] : bodies) {
+        const Answer a = post_raw(port(), path, body);
+        EXPECT_EQ(a.status, 400) << body << " → " << a.raw;
+        ASSERT_TRUE(a.body.is_object()) << a.raw;
+        EXPECT_TRUE(a.body["error"]["message"].is_string()) << a.raw;
+        EXPECT_EQ(a.body["error"]["type"], "invalid_request_error");
+    }
+    EXPECT_EQ(post(port(), "/v1/chat/completions", chat("x", {{"model", "gpt-4"}})).status, 404);
+    EXPECT_EQ(get(port(), "/v1/nothing").status, 404);
+    EXPECT_EQ(get(port(), "/v1/chat/completions").status, 405);
+    std::string long_prompt;
+    for (int i = 0; i < 3000; ++i) long_prompt += "What is 35% of 240? ";
+    const Answer too_long = post(port(), "/v1/completions", {{"prompt", long_prompt}});
+    EXPECT_EQ(too_long.status, 400);
+    EXPECT_EQ(too_long.body["error"]["code"], "context_length_exceeded") << too_long.raw;
+    httplib::Client client("127.0.0.1", port());
+    const std::string huge(5u << 20, 'x');
+    auto big = client.Post("/v1/completions", huge, "application/json");
+    if (big) { // the server may also close the connection before reading it all
+        EXPECT_EQ(big->status, 413);
+    }
+    // Still serving.
+    EXPECT_EQ(post(port(), "/v1/chat/completions", chat("Add 17 and 26.")).status, 200);
+    EXPECT_EQ(get(port(), "/health").body["failed"], 0);
+}
+
+TEST(ServeAlone, ADisconnectingClientCancelsItsSequenceAndFreesItsBlocks) {
+    // A random-weight model that keeps talking (its greedy path never reaches end-of-generation).
+    SyntheticModelSpec spec;
+    spec.context_length = 4096;
+    spec.seed = 3;
+    const std::string path = temp_path("talker.gguf");
+    {
+        auto bytes = make_synthetic_model(spec).value();
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    ServerProcess server({"--model", path, "--parallel", "2", "--threads", "2", "--max-tokens", "4000"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const json body = {{"prompt", "abc"}, {"max_tokens", 4000}, {"temperature", 0}, {"stream", true}};
+    const std::vector<json> events = stream(server.port(), "/v1/completions", body, /*stop_after=*/5);
+    ASSERT_EQ(events.size(), 5u);
+    for (const json& e : events) EXPECT_TRUE(e["choices"][0]["finish_reason"].is_null()) << "it ended before the client left";
+    json health;
+    for (int i = 0; i < 100; ++i) {
+        health = get(server.port(), "/health").body;
+        if (health["cancelled"] == 1) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    EXPECT_EQ(health["cancelled"], 1) << health.dump();
+    EXPECT_EQ(health["running"], 0);
+    EXPECT_EQ(health["kv"]["blocks_used"], 0) << "the cancelled sequence still holds KV blocks";
+    EXPECT_EQ(server.stop(), 0) << server.err();
+    std::filesystem::remove(path);
+}
+
+// The health endpoint's count `key` reaching `value` within 30 s.
+bool wait_for(int port, const char* key, int value) {
+    for (int i = 0; i < 6000; ++i) {
+        if (get(port, "/health").body.value(key, -1) == value) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+}
+
+TEST(ServeAlone, AFullQueueAnswers429) {
+    SyntheticModelSpec spec;
+    spec.context_length = 4096;
+    spec.seed = 3;
+    const std::string path = temp_path("talker.gguf");
+    {
+        auto bytes = make_synthetic_model(spec).value();
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    ServerProcess server({"--model", path, "--parallel", "1", "--max-queue", "1", "--threads", "1", "--max-tokens", "2000"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const json slow = {{"prompt", "abc"}, {"max_tokens", 2000}, {"temperature", 0}};
+    auto first = std::async(std::launch::async, [&] { return post(server.port(), "/v1/completions", slow); });
+    ASSERT_TRUE(wait_for(server.port(), "running", 1));
+    auto second = std::async(std::launch::async, [&] { return post(server.port(), "/v1/completions", slow); });
+    ASSERT_TRUE(wait_for(server.port(), "waiting", 1));
+    const Answer refused = post(server.port(), "/v1/completions", slow);
+    EXPECT_EQ(refused.status, 429) << refused.raw;
+    EXPECT_EQ(refused.body["error"]["code"], "rate_limit_exceeded");
+    EXPECT_EQ(first.get().status, 200);
+    EXPECT_EQ(second.get().status, 200);
+    EXPECT_EQ(post(server.port(), "/v1/completions", {{"prompt", "abc"}, {"max_tokens", 4}}).status, 200); // room again
+    EXPECT_EQ(server.stop(), 0) << server.err();
+    std::filesystem::remove(path);
+}
+
+TEST(ServeAlone, KeysAreRequiredOffLoopbackAndChecked) {
+    const CliRun open = run_cli({"serve", "--host", "0.0.0.0", "--port", "0"});
+    EXPECT_EQ(open.exit_status, 2);
+    EXPECT_NE(open.err.find("--api-key"), std::string::npos) << open.err;
+
+    ServerProcess server({"--api-key-env", "OCTO_TEST_KEY", "--threads", "2"}, {"OCTO_TEST_KEY=s3cret"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const json body = chat("Add 17 and 26.");
+    const Answer none = post(server.port(), "/v1/chat/completions", body);
+    EXPECT_EQ(none.status, 401);
+    EXPECT_EQ(none.body["error"]["type"], "authentication_error");
+    EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "Bearer wrong"}}).status, 401);
+    EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "Bearer s3cret"}}).status, 200);
+    EXPECT_EQ(get(server.port(), "/health").status, 200); // health needs no key
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST_F(Serve, GenerateWithEngineRunsOnTheServerWithEveryMeasurement) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(port());
+    const CliRun local = run_cli({"generate", "--prompt", "What is 35% of 240?", "--max-tokens", "24", "--json"});
+    const CliRun remote = run_cli({"generate", "--engine", url, "--prompt", "What is 35% of 240?", "--max-tokens", "24", "--json"});
+    ASSERT_EQ(remote.exit_status, 0) << remote.err;
+    const json r = remote.json(), l = local.json();
+    EXPECT_EQ(r["text"], l["text"]);
+    EXPECT_EQ(r["octoscope_server"], true);
+    EXPECT_EQ(r["model"], "octet.gguf");
+    ASSERT_EQ(r["tokens"].size(), l["tokens"].size());
+    for (size_t i = 0; i < r["tokens"].size(); ++i) {
+        EXPECT_NEAR(r["tokens"][i]["logprob"].get<double>(), l["tokens"][i]["logprob"].get<double>(), 1e-9);
+        ASSERT_EQ(r["tokens"][i]["subsystems"].size(), 8u);
+        EXPECT_NEAR(r["tokens"][i]["subsystems"][2].get<double>(), l["tokens"][i]["subsystems"][2].get<double>(), 1e-6);
+    }
+    EXPECT_EQ(r["prompt_ids"], l["prompt_ids"]);
+    EXPECT_EQ(r["stop_reason"], l["stop_reason"]);
+    EXPECT_GT(r["timing"]["ttft_ms"].get<double>(), 0.0);
+    // Switches reach the server.
+    const CliRun off = run_cli({"generate", "--engine", url, "--prompt", "What is 35% of 240?", "--disable", "rte-c", "--json"});
+    const CliRun off_local = run_cli({"generate", "--prompt", "What is 35% of 240?", "--disable", "rte-c", "--json"});
+    ASSERT_EQ(off.exit_status, 0) << off.err;
+    EXPECT_EQ(off.json()["text"], off_local.json()["text"]);
+    // Local-only options are refused with --engine.
+    const CliRun capture = run_cli({"generate", "--engine", url, "--prompt", "x", "--save-capture", temp_path("x.octo")});
+    EXPECT_EQ(capture.exit_status, 2);
+    const CliRun wrong_model = run_cli({"generate", "--engine", url, "--model", "gpt-4", "--prompt", "x"});
+    EXPECT_EQ(wrong_model.exit_status, 2);
+    EXPECT_NE(wrong_model.err.find("octet.gguf"), std::string::npos) << wrong_model.err;
+}
+
+// Another OpenAI-compatible server (here a fake one answering as TGI does): outputs work, the
+// engine's internals are refused with a sentence, an unreachable server is a clean error.
+TEST(ServeAlone, GenerateWithEngineOnAnotherServerSaysWhatItCannotShow) {
+    httplib::Server fake;
+    const std::string stream_body = [] {
+        std::ifstream in(std::string(OCTOSCOPE_TESTS_DIR) + "/data/openai/tgi_chat_stream.sse", std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }();
+    fake.Get("/v1/models", [](const httplib::Request&, httplib::Response& r) {
+        r.set_content(R"({"object": "list", "data": [{"id": "tgi", "object": "model", "owned_by": "tgi"}]})", "application/json");
+    });
+    fake.Post("/v1/chat/completions", [&](const httplib::Request&, httplib::Response& r) { r.set_content(stream_body, "text/event-stream"); });
+    const int fake_port = fake.bind_to_any_port("127.0.0.1");
+    std::thread listener([&] { fake.listen_after_bind(); });
+    const std::string url = "http://127.0.0.1:" + std::to_string(fake_port) + "/v1";
+    const CliRun ok = run_cli({"generate", "--engine", url, "--chat", "--prompt", "What colour is the sky?", "--json"});
+    EXPECT_EQ(ok.exit_status, 0) << ok.err;
+    if (ok.exit_status == 0) {
+        EXPECT_EQ(ok.json()["text"], "The sky is blue.");
+        EXPECT_EQ(ok.json()["octoscope_server"], false);
+        EXPECT_EQ(ok.json()["tokens"].size(), 5u);
+    }
+    const CliRun internals = run_cli({"generate", "--engine", url, "--chat", "--prompt", "x", "--disable", "rte-c"});
+    EXPECT_EQ(internals.exit_status, 2);
+    EXPECT_NE(internals.err.find("need a local model or an Octoscope server"), std::string::npos) << internals.err;
+    fake.stop();
+    listener.join();
+    const CliRun gone = run_cli({"generate", "--engine", url, "--prompt", "x"});
+    EXPECT_EQ(gone.exit_status, 1);
+    EXPECT_NE(gone.err.find("cannot reach"), std::string::npos) << gone.err;
+}
+
+TEST(ServeAlone, LoadBenchmarkReportsEachLevel) {
+    const CliRun r = run_cli({"bench", "--serve", "--clients", "1,3", "--requests", "2", "--max-tokens", "6", "--threads", "2", "--json"});
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const json j = r.json();
+    ASSERT_EQ(j["levels"].size(), 2u);
+    EXPECT_EQ(j["levels"][0]["clients"], 1);
+    EXPECT_EQ(j["levels"][1]["clients"], 3);
+    EXPECT_EQ(j["levels"][1]["requests"], 6);
+    for (const json& l : j["levels"]) {
+        EXPECT_EQ(l["failed"], 0);
+        EXPECT_GT(l["tokens_per_s"].get<double>(), 0.0);
+        EXPECT_GT(l["requests_per_s"].get<double>(), 0.0);
+    }
+    EXPECT_DOUBLE_EQ(j["levels"][0]["tokens_per_s_vs_one_client"].get<double>(), 1.0);
+    EXPECT_GE(j["mean_batch"].get<double>(), 1.0);
+}
+
+} // namespace
+} // namespace octo::test
