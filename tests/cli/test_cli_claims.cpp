@@ -57,7 +57,9 @@ TEST(CliClaims, JsonContractAndReport) {
     }
     EXPECT_EQ(j["claims"][0]["n"], 24) << "3 dev probes per subsystem";
     EXPECT_EQ(j["claims"][2]["n"], 3) << "3 rte-c items";
-    EXPECT_EQ(j["claims"][3]["verdict"], "not measurable on this model");
+    // The 4- and 16-group variants ship in resources/octet/variants: "why 8" is measured.
+    EXPECT_NE(j["claims"][3]["verdict"], "not measurable on this model") << j["claims"][3].value("reason", "");
+    EXPECT_EQ(j["claims"][3]["n"], 24) << "3 items per subsystem";
 
     for (const char* f : {"report.md", "claims.csv", "router-accuracy-probes.csv", "rte-c-after-number-tokens.csv",
                           "compute-beats-analyse-items.csv"}) {

@@ -2,7 +2,8 @@
 // map, the engine's tokenizer against the trainer's tokenization of the whole test split, the
 // forward pass and router gates against the trainer's torch reference, and accuracy through
 // the engine on 50 test items — with rte-c switched off, arithmetic must fail while entity
-// items still pass.
+// items still pass. The 4- and 16-group variants (resources/octet/variants/) against their own
+// torch references.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -159,6 +160,48 @@ TEST_F(OctetModel, AccuracyAndAblationThroughTheEngine) {
     ASSERT_TRUE(a && a_on);
     EXPECT_GE(a->overall.correct, a_on->overall.correct * 3 / 4) << "most rte-a items still pass with rte-c off";
     EXPECT_GE(a->overall.correct, 10);
+}
+
+// The "why 8" variants (octet trained with 4 and 16 router groups, resources/octet/variants/): the
+// engine runs them as they are, matching their trainer's torch reference like octet itself.
+TEST(OctetVariants, ForwardPassAndGatesMatchTheirTorchReferences) {
+    auto backend = std::move(CpuBackend::create({2, {}}).value());
+    for (const int groups : {4, 16}) {
+        const std::string stem = "octet-g" + std::to_string(groups);
+        auto model = Model::load((kDir / "variants" / (stem + ".gguf")).string());
+        ASSERT_TRUE(model) << model.error().message;
+        const Model& m = *model.value();
+        ASSERT_EQ(m.weights().n_router_groups, groups);
+        const auto n_layer = static_cast<size_t>(m.params().n_layer);
+        auto tokenizer = Tokenizer::create(vocab_from_gguf(m.file()).value()).value();
+        std::ifstream in(kDir / "variants" / (stem + "_reference.json"));
+        const nlohmann::json ref = nlohmann::json::parse(in);
+        ASSERT_GE(ref["items"].size(), 3u);
+        for (const auto& item : ref["items"]) {
+            PromptSpec spec;
+            spec.text = item["prompt"].get<std::string>();
+            auto prompt = build_prompt(m.file(), tokenizer, spec);
+            ASSERT_TRUE(prompt) << prompt.error().message;
+            EXPECT_EQ(prompt->ids, item["ids"].get<std::vector<int32_t>>());
+            auto session = Session::create(m, *backend).value();
+            auto logits = session->eval(prompt->ids);
+            ASSERT_TRUE(logits);
+            const auto want = item["last_logits"].get<std::vector<float>>();
+            EXPECT_LT(test::relative_l2(std::vector<float>(logits->begin(), logits->end()), want), 2e-3) << stem << ": " << spec.text;
+            EXPECT_EQ(std::max_element(logits->begin(), logits->end()) - logits->begin(), item["argmax"].get<int>()) << stem;
+            const auto gates = item["gate_mean"].get<std::vector<std::vector<float>>>();
+            ASSERT_EQ(gates.size(), prompt->ids.size());
+            for (size_t t = 0; t < gates.size(); ++t) {
+                const std::vector<float>& g = session->probes()[t].gates; // [n_layer][groups]
+                ASSERT_EQ(g.size(), n_layer * static_cast<size_t>(groups));
+                for (size_t k = 0; k < static_cast<size_t>(groups); ++k) {
+                    double mean = 0.0;
+                    for (size_t l = 0; l < n_layer; ++l) mean += g[l * static_cast<size_t>(groups) + k];
+                    EXPECT_NEAR(mean / static_cast<double>(n_layer), gates[t][k], 2e-3) << stem << " position " << t << " group " << k;
+                }
+            }
+        }
+    }
 }
 
 } // namespace
