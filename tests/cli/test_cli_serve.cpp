@@ -390,16 +390,20 @@ TEST_F(Serve, MalformedRequestsGetOpenAiErrorsAndTheServerKeepsServing) {
     EXPECT_EQ(get(port(), "/health").body["failed"], 0);
 }
 
-TEST(ServeAlone, ADisconnectingClientCancelsItsSequenceAndFreesItsBlocks) {
-    // A random-weight model that keeps talking (its greedy path never reaches end-of-generation).
+// A random-weight model written to a temporary file that keeps talking (its greedy path from
+// "abc" never reaches end-of-generation) for 4096 positions.
+std::string write_talker() {
     SyntheticModelSpec spec;
     spec.context_length = 4096;
     spec.seed = 3;
     const std::string path = temp_path("talker.gguf");
-    {
-        auto bytes = make_synthetic_model(spec).value();
-        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    }
+    auto bytes = make_synthetic_model(spec).value();
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    return path;
+}
+
+TEST(ServeAlone, ADisconnectingClientCancelsItsSequenceAndFreesItsBlocks) {
+    const std::string path = write_talker();
     ServerProcess server({"--model", path, "--parallel", "2", "--threads", "2", "--max-tokens", "4000"});
     ASSERT_GT(server.port(), 0) << server.err();
     const json body = {{"prompt", "abc"}, {"max_tokens", 4000}, {"temperature", 0}, {"stream", true}};
@@ -429,14 +433,7 @@ bool wait_for(int port, const char* key, int value) {
 }
 
 TEST(ServeAlone, AFullQueueAnswers429) {
-    SyntheticModelSpec spec;
-    spec.context_length = 4096;
-    spec.seed = 3;
-    const std::string path = temp_path("talker.gguf");
-    {
-        auto bytes = make_synthetic_model(spec).value();
-        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    }
+    const std::string path = write_talker();
     ServerProcess server({"--model", path, "--parallel", "1", "--max-queue", "1", "--threads", "1", "--max-tokens", "2000"});
     ASSERT_GT(server.port(), 0) << server.err();
     const json slow = {{"prompt", "abc"}, {"max_tokens", 2000}, {"temperature", 0}};

@@ -3,7 +3,7 @@
 #   assemble_bundle.sh OUT_DIR SOURCE_DIR CLI GPU_TESTS FAKE_MODULE [CUDA_MODULE]
 # Layout: bin/ (octoscope-cli, gpu_tests), lib/octoscope/liboctoscope-cuda.so (where the CLI
 # looks for it), lib/fake/ (the host module, for --dry-run), share/octoscope/resources/ (the
-# built-in model and rule files), shared/refdata/ (../shared/refdata's models and reference
+# built-in model and rule files; not octet's variants), shared/refdata/ (../shared/refdata's models and reference
 # outputs, when present),
 # gpu_check.sh. Fails when the bundle reaches 64 MiB (what a device run may carry).
 set -euo pipefail
@@ -14,6 +14,8 @@ cp "$cli" "$gpu_tests" "$out/bin/"
 cp "$fake" "$out/lib/fake/"
 if [ -n "$cuda" ]; then cp "$cuda" "$out/lib/octoscope/liboctoscope-cuda.so"; fi
 cp -r "$src/resources" "$out/share/octoscope/resources"
+# octet's 4- and 16-group variants serve only the claims lab's "why 8" claims, which no GPU check runs.
+rm -rf "$out/share/octoscope/resources/octet/variants"
 # The reference models and llama.cpp's outputs the parity suites read (not the tokenizer vocabularies).
 if [ -d "$src/../shared/refdata" ]; then
   mkdir -p "$out/shared/refdata"
