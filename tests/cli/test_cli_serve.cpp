@@ -107,10 +107,10 @@ struct Answer {
     std::string raw;
 };
 
-Answer post(int port, const std::string& path, const json& body, const httplib::Headers& headers = {}) {
+Answer post_raw(int port, const std::string& path, const std::string& body, const httplib::Headers& headers = {}) {
     httplib::Client client("127.0.0.1", port);
     client.set_read_timeout(120, 0);
-    auto r = client.Post(path.c_str(), headers, body.dump(), "application/json");
+    auto r = client.Post(path.c_str(), headers, body, "application/json");
     Answer a;
     if (!r) return a;
     a.status = r->status;
@@ -119,16 +119,8 @@ Answer post(int port, const std::string& path, const json& body, const httplib::
     return a;
 }
 
-Answer post_raw(int port, const std::string& path, const std::string& body) {
-    httplib::Client client("127.0.0.1", port);
-    client.set_read_timeout(120, 0);
-    auto r = client.Post(path.c_str(), body, "application/json");
-    Answer a;
-    if (!r) return a;
-    a.status = r->status;
-    a.raw = r->body;
-    a.body = json::parse(r->body, nullptr, false);
-    return a;
+Answer post(int port, const std::string& path, const json& body, const httplib::Headers& headers = {}) {
+    return post_raw(port, path, body.dump(), headers);
 }
 
 Answer get(int port, const std::string& path) {
