@@ -43,7 +43,6 @@ struct BatchScheduler::Running {
     std::optional<GenerationLoop> loop;
     std::optional<RunMetrics> metrics;
     bool ended = false;
-    bool counted = false; // in stats_.running
 };
 
 BatchScheduler::BatchScheduler(ServedModel model, SchedulerOptions options)
@@ -155,10 +154,9 @@ void BatchScheduler::admit(SequenceRequest request, int choice, std::shared_ptr<
     auto loop = GenerationLoop::start(*r->session, *model_.tokenizer, run.generate);
     if (!loop) return end(*r, loop.error());
     r->loop.emplace(std::move(loop.value()));
-    r->counted = true;
     running_.push_back(std::move(r));
     std::lock_guard lock(mutex_);
-    stats_.running = static_cast<int64_t>(running_.size());
+    stats_.running += 1;
 }
 
 void BatchScheduler::end(Running& r, std::optional<Error> error) {
@@ -187,7 +185,7 @@ void BatchScheduler::end(Running& r, std::optional<Error> error) {
         std::lock_guard lock(mutex_);
         (cancelled ? stats_.cancelled : e.kind == SequenceEvent::Kind::Failed ? stats_.failed : stats_.completed) += 1;
         stats_.kv = e.kv;
-        if (r.counted) stats_.running -= 1;
+        if (r.loop) stats_.running -= 1; // it was admitted (its loop started)
     }
     r.channel->post(std::move(e));
 }
@@ -245,7 +243,6 @@ void BatchScheduler::step() {
     }
     std::erase_if(running_, [](const std::unique_ptr<Running>& r) { return r->ended; });
     std::lock_guard lock(mutex_);
-    stats_.running = static_cast<int64_t>(running_.size());
     stats_.steps += steps;
     stats_.batched_tokens += tokens;
     stats_.kv = model_.kv->pool().stats();

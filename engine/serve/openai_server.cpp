@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <random>
 
 #include <httplib.h>
@@ -58,6 +59,33 @@ std::string random_id(const char* prefix) {
 uint64_t random_seed() {
     static thread_local std::mt19937_64 rng{std::random_device{}()};
     return rng();
+}
+
+// Hands `handle` the events that arrived before the answer started, then each new one until every
+// choice has ended. False, with the request cancelled (its sequences end, their blocks return),
+// when `handle` fails to write or the client is gone.
+bool follow(RequestChannel& channel, std::vector<SequenceEvent>& early, httplib::DataSink& sink,
+            const std::function<bool(SequenceEvent&)>& handle) {
+    for (SequenceEvent& e : early) {
+        if (!handle(e)) {
+            channel.cancel();
+            return false;
+        }
+    }
+    while (!channel.finished()) {
+        auto events = channel.wait(kPoll);
+        for (SequenceEvent& e : events) {
+            if (!handle(e)) {
+                channel.cancel();
+                return false;
+            }
+        }
+        if (events.empty() && !sink.is_writable()) {
+            channel.cancel();
+            return false;
+        }
+    }
+    return true;
 }
 
 std::string sse(const json& event) {
@@ -266,16 +294,9 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
                         if (!failure) failure = e.error;
                         break;
                     }
+                    return true;
                 };
-                for (SequenceEvent& e : *early) take(e);
-                while (!channel->finished()) {
-                    auto events = channel->wait(kPoll);
-                    for (SequenceEvent& e : events) take(e);
-                    if (events.empty() && !sink.is_writable()) {
-                        channel->cancel();
-                        return false;
-                    }
-                }
+                if (!follow(*channel, *early, sink, take)) return false;
                 const json body = failure ? error_json(engine_error(*failure)) : answer_json(*context, records);
                 const std::string text = body.dump(-1, ' ', false, json::error_handler_t::replace);
                 if (!sink.write(text.data(), text.size())) return false;
@@ -313,25 +334,7 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
                 }
                 return true;
             };
-            for (SequenceEvent& e : *early) {
-                if (!send(e)) {
-                    channel->cancel();
-                    return false;
-                }
-            }
-            while (!channel->finished()) {
-                auto events = channel->wait(kPoll);
-                for (SequenceEvent& e : events) {
-                    if (!send(e)) {
-                        channel->cancel();
-                        return false;
-                    }
-                }
-                if (events.empty() && !sink.is_writable()) {
-                    channel->cancel();
-                    return false;
-                }
-            }
+            if (!follow(*channel, *early, sink, send)) return false;
             if (q->include_usage && !write(usage_chunk_json(*context, completion_tokens))) return false;
             static constexpr std::string_view kDone = "data: [DONE]\n\n";
             if (!sink.write(kDone.data(), kDone.size())) return false;
