@@ -300,13 +300,12 @@ TEST(RemoteClient, SendsTheKeyAndACancelStopsTheStream) {
     auto c = std::move(RemoteClient::create({slow.url(), "k3y"}, {0, 0.01, 0.01}).value());
     std::atomic<bool> cancel{false};
     int tokens = 0;
-    const auto start = std::chrono::steady_clock::now();
     auto got = c.complete(chat_request(), [&](const RemoteToken&) {
         if (++tokens == 3) cancel.store(true);
     }, &cancel);
     ASSERT_FALSE(got.ok());
     EXPECT_EQ(got.error().code, ErrorCode::Cancelled);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+    EXPECT_LT(tokens, 20) << "the client kept reading after the cancel"; // the server would send 200
     EXPECT_EQ(seen_key, "Bearer k3y");
 }
 
