@@ -1,18 +1,22 @@
 // octoscope-cli claims: the article's testable claims measured on the model (the built-in octet
 // by default) with 95 % intervals and a verdict each (engine/claims/, docs/claims.md). Progress
 // goes to stderr; Ctrl+C stops after the running item and reports the claims that finished.
-#include <atomic>
-#include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/interrupt_guard.h"
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
 #include "engine/claims/claims_report.h"
+#ifdef OCTOSCOPE_HAVE_NET
+#include "app/cli/remote_target.h"
+#include "engine/remote/remote_answers.h"
+#endif
 
 namespace octo::cli {
 
@@ -32,13 +36,10 @@ struct ClaimsOptions {
     int threads = 0;
     std::string backend = "auto";
     bool json = false;
+    std::string engine;      // --engine: a remote OpenAI-compatible server (--model: its model id)
+    std::string api_key_env;
+    int concurrency = 4;
 };
-
-std::atomic<bool> g_interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
-
 
 int run_claims_command(const ClaimsOptions& o) {
     auto dir = resource_dir();
@@ -70,18 +71,40 @@ int run_claims_command(const ClaimsOptions& o) {
     }
     auto data = load_claim_data(dir.value().string());
     if (!data) return report_error(o.json, data.error());
-    auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
-    if (!opened) return report_error(o.json, opened.error());
-
-    ClaimModel model{opened->model.get(), opened->backend.get(), opened->tokenizer.get(), &opened->map,
-                     opened->expert_map ? &*opened->expert_map : nullptr, opened->kv.get(),
-                     opened->info.name + " (" + valid_utf8(opened->info.path) + ")"};
+    InterruptGuard interrupt;
     ClaimLabOptions lo;
     lo.seed = o.seed;
     lo.items = o.items;
     lo.resamples = o.resamples;
     lo.chat = o.chat;
-    lo.cancel = &g_interrupted;
+    lo.cancel = interrupt.flag();
+    ClaimModel model;
+    std::optional<OpenedModel> opened;
+#ifdef OCTOSCOPE_HAVE_NET
+    std::optional<ConnectedEngine> connected;
+    remote::RemoteAnswerer answerer;
+    if (!o.engine.empty()) {
+        auto c = connect_engine({o.engine, o.api_key_env, o.model});
+        if (!c) return report_error(o.json, c.error().message, engine_error_exit_code(c.error()));
+        connected.emplace(std::move(c.value()));
+        const nlohmann::json& d = connected->model.describe;
+        const nlohmann::json map = d.is_object() ? d.value("head_map", nlohmann::json::object()) : nlohmann::json::object();
+        model.name = connected->model.id + " on " + connected->describe();
+        model.server = ClaimServer{connected->describe(), connected->model.octoscope,
+                                   map.is_object() ? map.value("source", std::string("default")) : std::string("default")};
+        answerer = {&connected->client, connected->model.id, connected->model.octoscope,
+                    {.concurrency = o.concurrency, .cancel = interrupt.flag(), .progress = {}}};
+        use_remote_answers(lo, answerer);
+    }
+#endif
+    if (!model.server) {
+        auto local = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
+        if (!local) return report_error(o.json, local.error());
+        opened.emplace(std::move(local.value()));
+        model = ClaimModel{opened->model.get(), opened->backend.get(), opened->tokenizer.get(), &opened->map,
+                           opened->expert_map ? &*opened->expert_map : nullptr, opened->kv.get(),
+                           opened->info.name + " (" + valid_utf8(opened->info.path) + ")"};
+    }
     size_t current = 0;
     std::string current_id;
     const bool tty = isatty(STDERR_FILENO) != 0; // a log file gets one line per claim, a terminal a live count
@@ -91,6 +114,9 @@ int run_claims_command(const ClaimsOptions& o) {
                       << "        " << std::flush;
         }
     };
+#ifdef OCTOSCOPE_HAVE_NET
+    answerer.batch.progress = [&](size_t done, size_t total) { lo.progress(static_cast<int64_t>(done), static_cast<int64_t>(total)); };
+#endif
     ClaimLab lab(std::move(model), std::move(data.value()), lo);
     ClaimRunCallbacks callbacks;
     callbacks.on_start = [&](size_t i, const Claim& c) {
@@ -102,10 +128,7 @@ int run_claims_command(const ClaimsOptions& o) {
         std::cerr << (tty ? "\r" : "") << "[" << i + 1 << "/" << chosen.size() << "] " << c.id << ": " << verdict_name(r.verdict)
                   << (tty ? "                    \n" : "\n");
     };
-    g_interrupted.store(false);
-    auto previous = std::signal(SIGINT, on_interrupt);
     auto report = run_claims(lab, chosen, callbacks);
-    std::signal(SIGINT, previous);
     if (!report) return report_error(o.json, report.error());
     report->version = OCTOSCOPE_VERSION;
     report->date = utc_date_today();
@@ -116,7 +139,7 @@ int run_claims_command(const ClaimsOptions& o) {
         if (!written) return report_error(o.json, written.error());
         std::cerr << "report: " << written->size() << " files in " << o.report << '\n';
     }
-    const int code = report->complete ? kExitOk : 130;
+    const int code = report->complete ? kExitOk : kExitInterrupted;
     if (o.json) {
         print_json(claims_json(report.value()));
         return code;
@@ -142,7 +165,7 @@ int run_claims_command(const ClaimsOptions& o) {
 void add_claims_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<ClaimsOptions>();
     CLI::App* cmd = app.add_subcommand("claims", "Measure the article's claims on the model, with 95 % intervals and a verdict each");
-    cmd->add_option("--model,-m", o->model, "GGUF model (default: the built-in octet model)");
+    cmd->add_option("--model,-m", o->model, "GGUF model (default: the built-in octet model); with --engine the server's model id");
     cmd->add_option("--claim", o->claims, "Run only these claims (repeatable; default: all)");
     cmd->add_option("--items", o->items, "Items per subsystem for every claim (0: each claim's own)")->check(CLI::Range(0, 10000));
     cmd->add_option("--seed", o->seed, "Seed of item selection and bootstrap")->capture_default_str();
@@ -157,6 +180,9 @@ void add_claims_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
+#ifdef OCTOSCOPE_HAVE_NET
+    add_engine_options(*cmd, o->engine, o->api_key_env, &o->concurrency);
+#endif
     cmd->callback([&run, o] { run = [o] { return run_claims_command(*o); }; });
 }
 

@@ -14,6 +14,12 @@
 #include "engine/advisor/run_comparison.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
+#ifdef OCTOSCOPE_HAVE_NET
+#include <map>
+
+#include "app/cli/remote_generate.h"
+#include "engine/remote/remote_batch.h"
+#endif
 
 namespace octo::cli {
 
@@ -43,6 +49,8 @@ struct CompareOptions {
     int64_t ctx_size = 0;
     std::string head_map;
     bool json = false;
+    std::string engine;      // --engine: a remote OpenAI-compatible server (--model: its model id)
+    std::string api_key_env;
 };
 
 // B is A with the options given for B.
@@ -94,10 +102,9 @@ nlohmann::json optional_json(const std::optional<SubsystemValues>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json comparison_json(const RunComparison& c, const HeadMap& map) {
+nlohmann::json comparison_json(const RunComparison& c, int64_t n_head) {
     nlohmann::json largest = nullptr;
-    if (c.largest_head_change) {
-        const int64_t n_head = map.n_head();
+    if (c.largest_head_change && n_head > 0) {
         largest = {{"layer", static_cast<int64_t>(*c.largest_head_change) / n_head},
                    {"head", static_cast<int64_t>(*c.largest_head_change) % n_head},
                    {"delta", c.head_delta[*c.largest_head_change]}};
@@ -112,7 +119,94 @@ nlohmann::json comparison_json(const RunComparison& c, const HeadMap& map) {
             {"largest_head_change", largest}};
 }
 
+#ifdef OCTOSCOPE_HAVE_NET
+// A run on a server as compared: token ids (a server that sends none: each distinct token text
+// gets one number, the same in both runs), log-probabilities where sent, and from an Octoscope
+// server the shares of its default metric and the head norms.
+ComparedRun compared_remote_run(const remote::RemoteResult& r, std::map<std::string, int32_t>& text_ids) {
+    ComparedRun out;
+    bool all_logprobs = true;
+    for (const remote::RemoteToken& t : r.tokens) {
+        if (t.id) {
+            out.ids.push_back(*t.id);
+        } else {
+            const auto [it, added] = text_ids.try_emplace(t.text, -1 - static_cast<int32_t>(text_ids.size()));
+            out.ids.push_back(it->second);
+        }
+        all_logprobs = all_logprobs && t.logprob.has_value();
+        if (all_logprobs) out.logprobs.push_back(*t.logprob);
+        const nlohmann::json& ext = t.octoscope;
+        if (ext.is_object() && ext.contains("subsystems") && ext["subsystems"].is_array() && ext["subsystems"].size() == kSubsystemCount) {
+            out.shares.push_back(ext["subsystems"].get<SubsystemValues>());
+        }
+        if (ext.is_object() && ext.contains("heads") && ext["heads"].is_array()) out.head_norms.push_back(ext["heads"].get<std::vector<float>>());
+    }
+    if (!all_logprobs) out.logprobs.clear();
+    if (out.shares.size() != out.ids.size()) out.shares.clear();
+    if (out.head_norms.size() != out.ids.size()) out.head_norms.clear();
+    return out;
+}
+
+RunSpec variant_spec(const Variant& v, int64_t max_tokens, std::array<bool, kSubsystemCount> disabled) {
+    RunSpec spec;
+    spec.prompt = v.prompt;
+    spec.max_tokens = max_tokens;
+    spec.sampling.temperature = v.temperature;
+    spec.sampling.seed = v.seed;
+    spec.disabled = disabled;
+    spec.ablation_mode = v.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
+    return spec;
+}
+
+// --engine: both variants on the server at once; the same report as a local comparison.
+int run_compare_remote(const CompareOptions& o, const Variant& b_options) {
+    if (o.a.precision || o.precision_b || o.backend != "auto" || o.threads != 0 || o.ctx_size != 0 || !o.head_map.empty()) {
+        return report_error(o.json, "--engine runs on a server: --precision, --precision-b, --backend, --threads, --ctx-size and "
+                                    "--head-map need a local model", kExitUsage);
+    }
+    auto disabled_a = parse_subsystem_list(o.a.disable, "--disable");
+    if (!disabled_a) return report_error(o.json, disabled_a.error().message, kExitUsage);
+    auto disabled_b = parse_subsystem_list(b_options.disable, "--disable-b");
+    if (!disabled_b) return report_error(o.json, disabled_b.error().message, kExitUsage);
+    auto connected = connect_engine({o.engine, o.api_key_env, o.model});
+    if (!connected) return report_error(o.json, connected.error().message, engine_error_exit_code(connected.error()));
+    const RunSpec a = variant_spec(o.a, o.max_tokens, disabled_a.value());
+    const RunSpec b = variant_spec(b_options, o.max_tokens, disabled_b.value());
+    for (const RunSpec* spec : {&a, &b}) {
+        if (auto ok = check_remote_spec(connected.value(), *spec, ""); !ok) return report_error(o.json, ok.error().message, kExitUsage);
+    }
+    const std::vector<remote::RemoteRequest> requests = {remote_request(connected.value(), a, "", true),
+                                                         remote_request(connected.value(), b, "", true)};
+    auto runs = remote::complete_all(connected->client, requests, {.concurrency = 2, .cancel = nullptr, .progress = {}});
+    if (!runs) return report_error(o.json, runs.error());
+    for (const auto& r : runs.value()) {
+        if (!r) return report_error(o.json, r.error());
+    }
+    const remote::RemoteResult& ra = runs->at(0).value();
+    const remote::RemoteResult& rb = runs->at(1).value();
+    std::map<std::string, int32_t> text_ids;
+    const RunComparison c = compare_runs(compared_remote_run(ra, text_ids), compared_remote_run(rb, text_ids));
+    const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
+    if (!o.json) {
+        std::cout << "A: " << valid_utf8(ra.text) << "\nB: " << valid_utf8(rb.text) << "\nfirst divergence: " << divergence.dump() << '\n';
+        return kExitOk;
+    }
+    const nlohmann::json& d = connected->model.describe;
+    const int64_t n_head = d.is_object() && d.value("n_head", nlohmann::json()).is_number_integer() ? d["n_head"].get<int64_t>() : 0;
+    nlohmann::json comparison = comparison_json(c, n_head);
+    if (c.logprob_delta.empty() && !(ra.tokens.empty() || rb.tokens.empty())) comparison["logprob_delta"] = nullptr; // none sent
+    print_json({{"a", remote_run_json(connected.value(), requests[0], ra)},
+                {"b", remote_run_json(connected.value(), requests[1], rb)},
+                {"first_divergence", divergence},
+                {"comparison", comparison}});
+    return kExitOk;
+}
+#endif
+
 int run_compare(const CompareOptions& o) {
+#ifdef OCTOSCOPE_HAVE_NET
+    if (!o.engine.empty()) return run_compare_remote(o, variant_b(o));
+#endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     const Variant b_options = variant_b(o);
@@ -135,7 +229,7 @@ int run_compare(const CompareOptions& o) {
                 {"b", run_json(b->prompt, b->result,
                                {tok, setup->map, *setup->backend, b->disabled, b_options.ablation, false})},
                 {"first_divergence", divergence},
-                {"comparison", comparison_json(c, setup->map)}});
+                {"comparison", comparison_json(c, setup->map.n_head())}});
     return kExitOk;
 }
 
@@ -144,7 +238,7 @@ int run_compare(const CompareOptions& o) {
 void add_compare_command(CLI::App& app, CommandRunner& run) {
     auto o = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand("compare", "Run two variants of a prompt with the same seed and compare them");
-    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model)");
+    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model); with --engine the server's model id");
     cmd->add_option("--prompt,-p", o->a.prompt, "Prompt of variant A (and of B unless --prompt-b)")->required();
     cmd->add_option("--disable", o->a.disable, "Ablate these subsystems in A (and B unless --disable-b)");
     cmd->add_option("--ablation", o->a.ablation, "zero or mean, for A (and B unless --ablation-b)")
@@ -168,6 +262,9 @@ void add_compare_command(CLI::App& app, CommandRunner& run) {
         ->capture_default_str();
     cmd->add_option("--head-map", o->head_map, "Head → subsystem map file (JSON)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
+#ifdef OCTOSCOPE_HAVE_NET
+    add_engine_options(*cmd, o->engine, o->api_key_env);
+#endif
     cmd->callback([&run, o] { run = [o] { return run_compare(*o); }; });
 }
 

@@ -198,11 +198,7 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
     add_precision_option(*cmd, o->precision);
 #ifdef OCTOSCOPE_HAVE_NET
-    auto* engine = cmd->add_option("--engine", o->engine,
-                                   "Run on this OpenAI-compatible server instead (http[s]://host:port; --model is then the "
-                                   "server's model id)");
-    cmd->add_option("--api-key-env", o->api_key_env, "With --engine: the environment variable holding the server's key")
-        ->needs(engine);
+    add_engine_options(*cmd, o->engine, o->api_key_env);
 #endif
     cmd->callback([&run, o, prompt, file] {
         run = [o, prompt, file] {

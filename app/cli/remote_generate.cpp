@@ -1,7 +1,6 @@
 #include "app/cli/remote_generate.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <iostream>
 
 #include "app/cli/cli_output.h"
@@ -29,38 +28,18 @@ json token_json(const remote::RemoteToken& t) {
 
 } // namespace
 
-int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const std::string& metric, bool json_out) {
-    remote::RemoteEndpoint endpoint{target.engine, ""};
-    if (!target.api_key_env.empty()) {
-        const char* key = std::getenv(target.api_key_env.c_str());
-        if (!key || !*key) return report_error(json_out, "--api-key-env " + target.api_key_env + " is not set", kExitUsage);
-        endpoint.api_key = key;
-    }
-    auto client = remote::RemoteClient::create(endpoint);
-    if (!client) return report_error(json_out, client.error().message, kExitUsage);
-    auto models = client->models();
-    if (!models) return report_error(json_out, models.error());
-    const remote::RemoteModel* chosen = nullptr;
-    for (const remote::RemoteModel& m : models.value()) {
-        if (target.model.empty() || m.id == target.model) {
-            chosen = &m;
-            break;
-        }
-    }
-    if (!chosen && !target.model.empty()) {
-        std::string ids;
-        for (const remote::RemoteModel& m : models.value()) ids += (ids.empty() ? "" : ", ") + m.id;
-        return report_error(json_out, endpoint.describe() + " does not serve '" + target.model + "' (it serves: " +
-                                          (ids.empty() ? "nothing" : ids) + ")", kExitUsage);
-    }
-    const bool octoscope = chosen && chosen->octoscope;
+Status check_remote_spec(const ConnectedEngine& engine, const RunSpec& spec, const std::string& metric) {
     const bool internals = std::any_of(spec.disabled.begin(), spec.disabled.end(), [](bool b) { return b; }) || !metric.empty() ||
                            spec.dla || spec.ablation_mode != AblationMode::Zero;
-    if (internals && !octoscope) {
-        return report_error(json_out, "--disable, --ablation, --metric and --attribution need a local model or an Octoscope server; " +
-                                          endpoint.describe() + " is another OpenAI-compatible server", kExitUsage);
+    if (internals && !engine.model.octoscope) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "--disable, --ablation, --metric and --attribution need a local model or an Octoscope server; " +
+                              engine.describe() + " is another OpenAI-compatible server");
     }
+    return Ok{};
+}
 
+remote::RemoteRequest remote_request(const ConnectedEngine& engine, const RunSpec& spec, const std::string& metric, bool heads) {
     remote::RemoteRequest r;
     r.chat = spec.chat;
     if (spec.chat) {
@@ -69,19 +48,62 @@ int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const s
     } else {
         r.prompt = spec.prompt;
     }
-    r.model = chosen ? chosen->id : target.model;
+    r.model = engine.model.id;
     r.max_tokens = spec.max_tokens;
     r.sampling = spec.sampling;
     r.stop = spec.stop_strings;
-    if (octoscope) {
+    if (engine.model.octoscope) {
         json ext = {{"disable", subsystem_list_json(spec.disabled)},
                     {"ablation", ablation_mode_name(spec.ablation_mode)},
                     {"dla", spec.dla},
                     {"prompt", true}};
         if (!metric.empty()) ext["metric"] = metric;
+        if (heads) ext["heads"] = true;
         r.octoscope = std::move(ext);
     }
-    auto result = client->complete(r, [&](const remote::RemoteToken& t) {
+    return r;
+}
+
+json remote_run_json(const ConnectedEngine& engine, const remote::RemoteRequest& request, const remote::RemoteResult& result) {
+    json tokens = json::array();
+    for (const remote::RemoteToken& t : result.tokens) tokens.push_back(token_json(t));
+    const double decode_s = (result.total_ms - result.ttft_ms) / 1000.0;
+    json out = {{"engine", engine.describe()},
+                {"model", result.model.empty() ? request.model : result.model},
+                {"fingerprint", result.fingerprint},
+                {"octoscope_server", engine.model.octoscope},
+                {"text", valid_utf8(result.text)},
+                {"tokens", tokens},
+                {"finish_reason", result.finish_reason},
+                {"timing",
+                 {{"ttft_ms", result.ttft_ms},
+                  {"total_ms", result.total_ms},
+                  {"tokens_per_s", decode_s > 0 && result.tokens.size() > 1
+                                       ? static_cast<double>(result.tokens.size() - 1) / decode_s
+                                       : 0.0}}},
+                {"retries", result.retries}};
+    if (result.usage) {
+        out["usage"] = {{"prompt_tokens", result.usage->prompt_tokens}, {"completion_tokens", result.usage->completion_tokens}};
+    }
+    if (engine.model.octoscope) {
+        out["stop_reason"] = result.octoscope.value("stop_reason", json(nullptr));
+        out["metric"] = result.octoscope.value("metric", json(nullptr));
+        out["ablation"] = result.octoscope.value("ablation", json(nullptr));
+        out["kv"] = result.octoscope.value("kv", json(nullptr));
+        if (auto p = result.octoscope.find("prompt"); p != result.octoscope.end()) {
+            out["prompt_ids"] = p->value("ids", json::array());
+            out["prompt_subsystems"] = p->value("subsystems", json::array());
+        }
+    }
+    return out;
+}
+
+int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const std::string& metric, bool json_out) {
+    auto connected = connect_engine(target);
+    if (!connected) return report_error(json_out, connected.error().message, engine_error_exit_code(connected.error()));
+    if (auto ok = check_remote_spec(connected.value(), spec, metric); !ok) return report_error(json_out, ok.error().message, kExitUsage);
+    const remote::RemoteRequest r = remote_request(connected.value(), spec, metric);
+    auto result = connected->client.complete(r, [&](const remote::RemoteToken& t) {
         if (!json_out) std::cout << t.text << std::flush;
     });
     if (!result) return report_error(json_out, result.error());
@@ -89,37 +111,7 @@ int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const s
         std::cout << '\n';
         return kExitOk;
     }
-    json tokens = json::array();
-    for (const remote::RemoteToken& t : result->tokens) tokens.push_back(token_json(t));
-    const double decode_s = (result->total_ms - result->ttft_ms) / 1000.0;
-    json out = {{"engine", endpoint.describe()},
-                {"model", result->model.empty() ? r.model : result->model},
-                {"fingerprint", result->fingerprint},
-                {"octoscope_server", octoscope},
-                {"text", valid_utf8(result->text)},
-                {"tokens", tokens},
-                {"finish_reason", result->finish_reason},
-                {"timing",
-                 {{"ttft_ms", result->ttft_ms},
-                  {"total_ms", result->total_ms},
-                  {"tokens_per_s", decode_s > 0 && result->tokens.size() > 1
-                                       ? static_cast<double>(result->tokens.size() - 1) / decode_s
-                                       : 0.0}}},
-                {"retries", result->retries}};
-    if (result->usage) {
-        out["usage"] = {{"prompt_tokens", result->usage->prompt_tokens}, {"completion_tokens", result->usage->completion_tokens}};
-    }
-    if (octoscope) {
-        out["stop_reason"] = result->octoscope.value("stop_reason", json(nullptr));
-        out["metric"] = result->octoscope.value("metric", json(nullptr));
-        out["ablation"] = result->octoscope.value("ablation", json(nullptr));
-        out["kv"] = result->octoscope.value("kv", json(nullptr));
-        if (auto p = result->octoscope.find("prompt"); p != result->octoscope.end()) {
-            out["prompt_ids"] = p->value("ids", json::array());
-            out["prompt_subsystems"] = p->value("subsystems", json::array());
-        }
-    }
-    print_json(out);
+    print_json(remote_run_json(connected.value(), r, result.value()));
     return kExitOk;
 }
 

@@ -95,11 +95,23 @@ bool answer_correct(const ClaimAnswer& answer, const TaskItem& item, AnswerMatch
 ClaimLab::ClaimLab(ClaimModel model, ClaimData data, ClaimLabOptions options)
     : model_(std::move(model)), data_(std::move(data)), options_(std::move(options)) {
     metric_ = model_.model ? default_metric(*model_.model) : Metric::NormShare;
-    if (model_.map->source() == HeadMapSource::Default && model_.expert_map) metric_ = Metric::Experts;
+    if (model_.map && model_.map->source() == HeadMapSource::Default && model_.expert_map) metric_ = Metric::Experts;
+}
+
+std::string ClaimLab::internals_missing() const {
+    if (!model_.server || model_.server->octoscope) return {};
+    return "this needs a local model or an Octoscope server: " + model_.server->engine +
+           " is another OpenAI-compatible server, which gives outputs only (no subsystem shares, switches or KV pool)";
 }
 
 bool ClaimLab::has_subsystems(std::string* why) const {
-    if (model_.map->source() != HeadMapSource::Default || model_.expert_map) return true;
+    if (const std::string missing = internals_missing(); !missing.empty()) {
+        if (why) *why = missing;
+        return false;
+    }
+    const bool earned = model_.server ? model_.server->map_source != "default"
+                                      : model_.map->source() != HeadMapSource::Default || model_.expert_map;
+    if (earned) return true;
     if (why) {
         *why = "this model has no head map that was trained in or calibrated (only the default head k → rte-k "
                "assignment, which no measurement earned), so subsystem shares and switches mean nothing here; "
@@ -109,6 +121,10 @@ bool ClaimLab::has_subsystems(std::string* why) const {
 }
 
 std::string ClaimLab::map_name() const {
+    if (model_.server) {
+        return model_.server->octoscope ? "the server's head map (" + model_.server->map_source + ")"
+                                        : "none (the server gives outputs only)";
+    }
     if (metric_ == Metric::Experts) return "calibrated expert map";
     switch (model_.map->source()) {
     case HeadMapSource::Default: return "default head map (uncalibrated)";
@@ -137,11 +153,37 @@ std::vector<const Probe*> ClaimLab::select_probes(int64_t per_subsystem) const {
     return first_per_subsystem(data_.dev_probes, all, per_subsystem, options_.seed, [](const Probe& p) { return p.label; });
 }
 
-Result<const ClaimAnswer*> ClaimLab::answer(const AnswerRequest& request, bool cached) {
+std::string ClaimLab::cache_key(const AnswerRequest& request) {
     std::string key = request.prompt;
     key.push_back('\x1f');
     for (const bool d : request.disabled) key.push_back(d ? '1' : '0');
     key += "\x1f" + std::to_string(request.max_tokens);
+    return key;
+}
+
+Status ClaimLab::prefetch(const std::vector<AnswerRequest>& requests) {
+    if (!options_.answer_batch) return Ok{};
+    if (cancelled()) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+    std::vector<AnswerRequest> missing;
+    std::vector<std::string> keys;
+    for (const AnswerRequest& r : requests) {
+        std::string key = cache_key(r);
+        if (answers_.contains(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        missing.push_back(r);
+        keys.push_back(std::move(key));
+    }
+    if (missing.empty()) return Ok{};
+    std::vector<Result<ClaimAnswer>> given = options_.answer_batch(missing);
+    if (given.size() != missing.size()) return make_error(ErrorCode::InvalidArgument, "the answer batch returned a wrong count");
+    for (size_t i = 0; i < given.size(); ++i) {
+        if (!given[i]) return given[i].error();
+        answers_[keys[i]] = std::make_unique<ClaimAnswer>(std::move(given[i].value()));
+    }
+    return Ok{};
+}
+
+Result<const ClaimAnswer*> ClaimLab::answer(const AnswerRequest& request, bool cached) {
+    const std::string key = cache_key(request);
     if (cached) {
         if (auto it = answers_.find(key); it != answers_.end()) return it->second.get();
     }

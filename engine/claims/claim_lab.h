@@ -47,7 +47,15 @@ struct ClaimResult {
     std::vector<ClaimTable> tables;
 };
 
+// A remote engine the answers come from (ClaimLabOptions::answer_batch / answer_source).
+struct ClaimServer {
+    std::string engine;        // its URL, without credentials
+    bool octoscope = false;    // an Octoscope server: its extension carries shares and switches
+    std::string map_source;    // an Octoscope server's head map ("default", "gguf", "calibrated", "file")
+};
+
 // The loaded model, as the lab runs it. Pointers: the caller's objects, alive during the run.
+// With `server`, only `name` is needed (and `map` may be null).
 struct ClaimModel {
     const Model* model = nullptr;
     Backend* backend = nullptr;
@@ -56,6 +64,7 @@ struct ClaimModel {
     const ExpertMap* expert_map = nullptr; // a mixture of experts' calibrated map (or null)
     KvStore* kv = nullptr;
     std::string name; // how reports name the model
+    std::optional<ClaimServer> server = std::nullopt; // answers from a server, not from `model`
 };
 
 // What the protocols measure on: the resources' task items and router probes.
@@ -98,6 +107,9 @@ struct ClaimLabOptions {
     // Where answers come from instead of the model (tests: hand-made runs whose statistics are
     // known). With it, ClaimModel needs only `map` (and `name`).
     std::function<Result<ClaimAnswer>(const AnswerRequest& request)> answer_source;
+    // Many answers at once (a remote engine with several requests in flight): one result per
+    // request, in order. ClaimLab::prefetch uses it; answer() still asks answer_source one by one.
+    std::function<std::vector<Result<ClaimAnswer>>(const std::vector<AnswerRequest>& requests)> answer_batch;
 };
 
 // Whether an answer counts as right: the exact answer text (ended by end-of-generation), or
@@ -127,6 +139,13 @@ public:
     std::vector<const TaskItem*> select_items(const std::vector<int>& subsystems, int64_t per_subsystem) const;
     // The same for the router's dev probes.
     std::vector<const Probe*> select_probes(int64_t per_subsystem) const;
+    // Asks answer_batch for those of `requests` not cached yet and caches them, so that the
+    // protocol's answer() calls that follow find them (a no-op without answer_batch). Errors: the
+    // first failed request's (Cancelled when the run was cancelled).
+    Status prefetch(const std::vector<AnswerRequest>& requests);
+    // Why a measurement needs the model's internals here, or "" when it can have them. A
+    // non-Octoscope server gives only outputs.
+    std::string internals_missing() const;
     // Runs (or takes from this claim's cache when `cached`) a greedy answer.
     Result<const ClaimAnswer*> answer(const AnswerRequest& request, bool cached = true);
     Result<const Router*> router();
@@ -141,6 +160,7 @@ private:
     ClaimLabOptions options_;
     Metric metric_ = Metric::NormShare;
     std::map<std::string, std::unique_ptr<ClaimAnswer>> answers_; // this claim's runs
+    static std::string cache_key(const AnswerRequest& request);
     std::unique_ptr<Router> router_;
 };
 

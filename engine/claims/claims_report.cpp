@@ -82,7 +82,7 @@ std::string utc_date_today() {
 
 LocalText claims_note(const ClaimLab& lab) {
     const ClaimModel& m = lab.model();
-    if (m.map->source() == HeadMapSource::Gguf && m.model && m.model->weights().has_router()) {
+    if (m.map && m.map->source() == HeadMapSource::Gguf && m.model && m.model->weights().has_router()) {
         return {"This model was built to have the eight subsystems: its head groups were trained on tasks written per "
                 "subsystem and told which are theirs. A claim that holds here shows the mechanism the article describes "
                 "at work in a model made for it; it is no evidence about GPT-4 or any other model.",

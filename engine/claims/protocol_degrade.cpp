@@ -53,6 +53,12 @@ Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
     std::vector<double> diff, right_on, right_off;
     std::vector<SubsystemValues> base_share, off_share;
     ClaimTable table{"items", {"prompt", "answer", "answer_switched_off", "taker_share", "taker_share_switched_off"}, {}};
+    std::vector<AnswerRequest> requests;
+    for (const TaskItem* item : items) {
+        requests.push_back({.prompt = item->prompt, .max_tokens = max_tokens});
+        requests.push_back({.prompt = item->prompt, .disabled = disabled, .max_tokens = max_tokens});
+    }
+    if (auto fetched = lab.prefetch(requests); !fetched) return fetched.error();
     for (size_t i = 0; i < items.size(); ++i) {
         auto base = lab.answer({.prompt = items[i]->prompt, .max_tokens = max_tokens});
         if (!base) return base.error();

@@ -49,6 +49,10 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
         if (edits.empty()) return make_error(ErrorCode::Format, "claim " + claim.id + ": \"edits\" must be a non-empty list");
     }
     const int64_t max_tokens = int_param(claim.params, "max_tokens", 8);
+    if (lab.model().server) {
+        return not_measurable("this needs a local model: a server's prefix cache is shared with its other clients and cannot "
+                              "be emptied before the claim, so the tokens it reuses would not measure these sessions alone");
+    }
     std::vector<int> all;
     for (int s = 0; s < kSubsystemCount; ++s) all.push_back(s);
     const std::vector<const TaskItem*> items = lab.select_items(all, lab.items_per_subsystem(claim, 6));

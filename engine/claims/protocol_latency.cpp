@@ -97,6 +97,10 @@ Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
                " times (above 5/9 suggests two modes). The article's bands are scaled by " + fmt(scale, 5) +
                " (its first peak, 320 ms, placed on the measured median total time, " + fmt(median(total), 2) +
                " ms). Bootstrap over prompts, stratified by label. Times are measured on this machine and vary a little from run to run.";
+    if (lab.model().server) {
+        r.method += " The answers came from " + lab.model().server->engine +
+                    ", streamed: times are seen from this machine and include the network and whatever else the server was doing.";
+    }
     r.tables.push_back(std::move(table));
     return r;
 }

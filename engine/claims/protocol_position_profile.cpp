@@ -35,6 +35,9 @@ Result<ClaimResult> protocol_position_profile(ClaimLab& lab, const Claim& claim)
     std::vector<std::vector<double>> present;
     ClaimTable table{"tokens", {"item", "subsystem", "position", "n_tokens", "relative_position", "token", "target_share"}, {}};
     int64_t short_answers = 0;
+    std::vector<AnswerRequest> requests;
+    for (const TaskItem* item : items) requests.push_back({.prompt = item->prompt, .max_tokens = max_tokens});
+    if (auto fetched = lab.prefetch(requests); !fetched) return fetched.error();
     for (size_t i = 0; i < items.size(); ++i) {
         auto a = lab.answer({.prompt = items[i]->prompt, .max_tokens = max_tokens});
         if (!a) return a.error();

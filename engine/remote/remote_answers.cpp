@@ -1,0 +1,122 @@
+#include "engine/remote/remote_answers.h"
+
+#include "engine/instrumentation/subsystem.h"
+
+namespace octo::remote {
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<SubsystemValues> shares_of(const json& token_extension) {
+    if (!token_extension.is_object()) return std::nullopt;
+    const auto it = token_extension.find("subsystems");
+    if (it == token_extension.end() || !it->is_array() || it->size() != kSubsystemCount) return std::nullopt;
+    SubsystemValues v{};
+    for (size_t s = 0; s < v.size(); ++s) {
+        if (!(*it)[s].is_number()) return std::nullopt;
+        v[s] = (*it)[s].get<float>();
+    }
+    return v;
+}
+
+std::vector<RemoteRequest> requests_for(const RemoteAnswerer& answerer, const std::vector<AnswerRequest>& asked) {
+    std::vector<RemoteRequest> out;
+    out.reserve(asked.size());
+    for (const AnswerRequest& a : asked) out.push_back(answer_request(answerer, a.prompt, a.disabled, a.max_tokens));
+    return out;
+}
+
+} // namespace
+
+RemoteRequest answer_request(const RemoteAnswerer& answerer, const std::string& prompt,
+                             const std::array<bool, kSubsystemCount>& disabled, int64_t max_tokens) {
+    RemoteRequest r;
+    r.chat = true;
+    r.messages.push_back({ChatRole::User, prompt});
+    r.model = answerer.model;
+    r.max_tokens = max_tokens;
+    r.top_logprobs = 0;
+    if (answerer.octoscope) {
+        json off = json::array();
+        for (int s = 0; s < kSubsystemCount; ++s) {
+            if (disabled[static_cast<size_t>(s)]) off.push_back(subsystem_id(s));
+        }
+        r.octoscope = {{"disable", off}};
+    }
+    return r;
+}
+
+ClaimAnswer claim_answer(const RemoteResult& result) {
+    ClaimAnswer a;
+    a.text = result.text;
+    a.ended = result.finish_reason == "stop";
+    for (const RemoteToken& t : result.tokens) {
+        a.tokens.push_back(t.text);
+        a.token_ids.push_back(t.id.value_or(-1));
+        a.shares.push_back(shares_of(t.octoscope));
+        a.is_eog.push_back(false);
+    }
+    // An Octoscope server reports the end-of-generation token that stopped the answer as its last
+    // token record (other servers send no record of it).
+    if (result.octoscope.is_object() && result.octoscope.value("stop_reason", std::string()) == "end_of_generation" &&
+        !a.is_eog.empty() && !result.tokens.back().octoscope.is_null()) {
+        a.is_eog.back() = true;
+    }
+    a.first_token_ms = result.ttft_ms;
+    a.total_ms = result.total_ms;
+    if (result.usage) a.prompt_tokens = result.usage->prompt_tokens;
+    if (result.octoscope.is_object()) {
+        const json kv = result.octoscope.value("kv", json::object());
+        if (kv.is_object() && kv.value("reused_tokens", json()).is_number_integer()) a.reused_tokens = kv["reused_tokens"].get<int64_t>();
+    }
+    return a;
+}
+
+void use_remote_answers(ClaimLabOptions& options, const RemoteAnswerer& answerer) {
+    options.answer_source = [&answerer](const AnswerRequest& asked) -> Result<ClaimAnswer> {
+        auto r = answerer.client->complete(answer_request(answerer, asked.prompt, asked.disabled, asked.max_tokens), {},
+                                           answerer.batch.cancel);
+        if (!r) return r.error();
+        return claim_answer(r.value());
+    };
+    options.answer_batch = [&answerer](const std::vector<AnswerRequest>& asked) {
+        std::vector<Result<ClaimAnswer>> out;
+        auto all = complete_all(*answerer.client, requests_for(answerer, asked), answerer.batch);
+        if (!all) {
+            out.assign(asked.size(), Result<ClaimAnswer>(all.error()));
+            return out;
+        }
+        for (Result<RemoteResult>& r : all.value()) {
+            if (r) {
+                out.emplace_back(claim_answer(r.value()));
+            } else {
+                out.emplace_back(r.error());
+            }
+        }
+        return out;
+    };
+}
+
+Result<TaskEvalResult> evaluate_tasks_remote(const RemoteAnswerer& answerer, std::span<const TaskItem> items,
+                                             const std::array<bool, kSubsystemCount>& disabled, int64_t max_tokens) {
+    std::vector<RemoteRequest> requests;
+    requests.reserve(items.size());
+    for (const TaskItem& item : items) requests.push_back(answer_request(answerer, item.prompt, disabled, max_tokens));
+    auto answers = complete_all(*answerer.client, requests, answerer.batch);
+    if (!answers) return answers.error();
+    TaskEvalResult out;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const Result<RemoteResult>& r = answers.value()[i];
+        if (!r) return r.error();
+        const bool ok = r->finish_reason == "stop" && r->text == items[i].answer;
+        TaskEvalCounts& per = out.per_subsystem[static_cast<size_t>(items[i].subsystem)];
+        for (TaskEvalCounts* c : {&out.overall, &per}) {
+            c->items += 1;
+            c->correct += ok ? 1 : 0;
+        }
+    }
+    return out;
+}
+
+} // namespace octo::remote
