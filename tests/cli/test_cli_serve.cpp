@@ -491,6 +491,78 @@ TEST_F(Serve, GenerateWithEngineRunsOnTheServerWithEveryMeasurement) {
     EXPECT_NE(wrong_model.err.find("octet.gguf"), std::string::npos) << wrong_model.err;
 }
 
+// eval, compare and claims with --engine give on an Octoscope server what they give locally.
+TEST_F(Serve, EvalWithEngineGivesTheLocalAccuracy) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(port());
+    const std::string data = std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/octet/octet_test.jsonl";
+    for (const std::vector<std::string>& extra : {std::vector<std::string>{}, std::vector<std::string>{"--disable", "rte-b,rte-d"}}) {
+        std::vector<std::string> local = {"eval", "--data", data, "--limit", "40", "--json"};
+        local.insert(local.end(), extra.begin(), extra.end());
+        std::vector<std::string> remote = local;
+        for (const char* a : {"--engine", url.c_str(), "--concurrency", "4"}) remote.push_back(a);
+        const CliRun l = run_cli(local), r = run_cli(remote);
+        ASSERT_EQ(l.exit_status, 0) << l.err;
+        ASSERT_EQ(r.exit_status, 0) << r.err;
+        const json lj = l.json(), rj = r.json();
+        EXPECT_EQ(rj["n"], 40);
+        EXPECT_EQ(rj["overall"], lj["overall"]);
+        EXPECT_EQ(rj["per_subsystem"], lj["per_subsystem"]);
+        EXPECT_EQ(rj["disabled"], lj["disabled"]);
+        EXPECT_EQ(rj["engine"], url);
+        EXPECT_EQ(rj["concurrency"], 4);
+    }
+    const CliRun local_only = run_cli({"eval", "--data", data, "--engine", url, "--precision", "exact"});
+    EXPECT_EQ(local_only.exit_status, 2) << local_only.err;
+}
+
+TEST_F(Serve, CompareWithEngineGivesTheLocalComparison) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(port());
+    const std::vector<std::string> args = {"compare", "--prompt", "What is 12 times 7?", "--disable-b", "rte-c", "--json"};
+    std::vector<std::string> remote = args;
+    remote.insert(remote.end(), {"--engine", url});
+    const CliRun l = run_cli(args), r = run_cli(remote);
+    ASSERT_EQ(l.exit_status, 0) << l.err;
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const json lj = l.json(), rj = r.json();
+    EXPECT_EQ(rj["first_divergence"], lj["first_divergence"]);
+    EXPECT_EQ(rj["a"]["text"], lj["a"]["text"]);
+    EXPECT_EQ(rj["b"]["text"], lj["b"]["text"]);
+    const json& lc = lj["comparison"];
+    const json& rc = rj["comparison"];
+    ASSERT_EQ(rc["logprob_delta"].size(), lc["logprob_delta"].size());
+    for (size_t i = 0; i < lc["logprob_delta"].size(); ++i) {
+        EXPECT_NEAR(rc["logprob_delta"][i].get<double>(), lc["logprob_delta"][i].get<double>(), 1e-9);
+    }
+    for (size_t s = 0; s < 8; ++s) {
+        EXPECT_NEAR(rc["subsystems_delta"][s].get<double>(), lc["subsystems_delta"][s].get<double>(), 1e-6);
+    }
+    EXPECT_EQ(rc["largest_head_change"]["layer"], lc["largest_head_change"]["layer"]);
+    EXPECT_EQ(rc["largest_head_change"]["head"], lc["largest_head_change"]["head"]);
+}
+
+TEST_F(Serve, ClaimsWithEngineMeasureWhatTheServerCanShow) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(port());
+    const std::vector<std::string> args = {"claims", "--claim", "groups-specialise", "--claim", "degraded-f-to-a", "--claim",
+                                           "bold-numbers", "--claim", "kv-pool-reuse", "--items", "2", "--json"};
+    std::vector<std::string> remote = args;
+    remote.insert(remote.end(), {"--engine", url, "--concurrency", "8"});
+    const CliRun l = run_cli(args), r = run_cli(remote);
+    ASSERT_EQ(l.exit_status, 0) << l.err;
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const json lc = l.json()["claims"], rc = r.json()["claims"];
+    ASSERT_EQ(rc.size(), 4u);
+    for (size_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE(rc[i]["id"].get<std::string>());
+        EXPECT_EQ(rc[i]["measured"], lc[i]["measured"]);
+        EXPECT_EQ(rc[i]["n"], lc[i]["n"]);
+        EXPECT_EQ(rc[i]["verdict"], lc[i]["verdict"]);
+    }
+    // The server's prefix cache is not this run's: KV reuse needs a local model.
+    EXPECT_EQ(rc[3]["verdict"], "not measurable on this model");
+    EXPECT_NE(rc[3]["reason"].get<std::string>().find("needs a local model"), std::string::npos);
+    EXPECT_NE(r.json()["model"].get<std::string>().find(url), std::string::npos);
+}
+
 // Another OpenAI-compatible server (here a fake one answering as TGI does): outputs work, the
 // engine's internals are refused with a sentence, an unreachable server is a clean error.
 TEST(ServeAlone, GenerateWithEngineOnAnotherServerSaysWhatItCannotShow) {
@@ -516,6 +588,25 @@ TEST(ServeAlone, GenerateWithEngineOnAnotherServerSaysWhatItCannotShow) {
     const CliRun internals = run_cli({"generate", "--engine", url, "--chat", "--prompt", "x", "--disable", "rte-c"});
     EXPECT_EQ(internals.exit_status, 2);
     EXPECT_NE(internals.err.find("need a local model or an Octoscope server"), std::string::npos) << internals.err;
+    // eval and claims judge its outputs; what needs internals says so.
+    const std::string data = std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/octet/octet_test.jsonl";
+    const CliRun eval = run_cli({"eval", "--data", data, "--limit", "6", "--engine", url, "--concurrency", "3", "--json"});
+    EXPECT_EQ(eval.exit_status, 0) << eval.err;
+    if (eval.exit_status == 0) {
+        EXPECT_EQ(eval.json()["n"], 6);
+        EXPECT_EQ(eval.json()["overall"], 0.0); // "The sky is blue." answers nothing
+    }
+    const CliRun eval_off = run_cli({"eval", "--data", data, "--engine", url, "--disable", "rte-c"});
+    EXPECT_EQ(eval_off.exit_status, 2);
+    const CliRun claims = run_cli({"claims", "--claim", "groups-specialise", "--claim", "compute-beats-analyse", "--items", "2",
+                                   "--engine", url, "--json"});
+    EXPECT_EQ(claims.exit_status, 0) << claims.err;
+    if (claims.exit_status == 0) {
+        const json c = claims.json()["claims"];
+        EXPECT_EQ(c[0]["verdict"], "not measurable on this model");
+        EXPECT_NE(c[0]["reason"].get<std::string>().find("needs a local model or an Octoscope server"), std::string::npos);
+        EXPECT_TRUE(c[1]["measured"].is_number()); // an A/B of outputs: measurable anywhere
+    }
     fake.stop();
     listener.join();
     const CliRun gone = run_cli({"generate", "--engine", url, "--prompt", "x"});

@@ -297,6 +297,75 @@ TEST(ClaimProtocols, PromptAbPairsTheItems) {
     EXPECT_FALSE(h.lab->run(claim_of("prompt_ab", p))) << "a template is missing";
 }
 
+// A remote engine answers in batches: the protocol's whole request list goes out at once, the
+// answers it then asks for one by one come from the cache, and the results equal the one-by-one run.
+TEST(ClaimProtocols, AnswerBatchesServeTheProtocolsRequests) {
+    const auto source = [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+        ClaimAnswer a;
+        a.ended = true;
+        a.text = r.prompt.starts_with("B:") || item_number(r.prompt) % 3 == 0 ? std::to_string(10 + item_number(r.prompt)) : "0";
+        return a;
+    };
+    const nlohmann::json p = {{"subsystems", {"rte-c"}}, {"a", {{"en", "A: {prompt}"}, {"zh", "A: {prompt}"}}},
+                              {"b", {{"en", "B: {prompt}"}, {"zh", "B: {prompt}"}}}, {"match", "number"}};
+    HandMade one_by_one(items_of(2, 12), source);
+    auto expected = one_by_one.lab->run(claim_of("prompt_ab", p));
+    ASSERT_TRUE(expected && expected->estimate);
+
+    int single_calls = 0;
+    std::vector<size_t> batch_sizes;
+    HandMade batched(items_of(2, 12), [&](const AnswerRequest& r) {
+        ++single_calls;
+        return source(r);
+    });
+    ClaimLabOptions o = batched.lab->options();
+    o.answer_batch = [&](const std::vector<AnswerRequest>& asked) {
+        batch_sizes.push_back(asked.size());
+        std::vector<Result<ClaimAnswer>> out;
+        for (const AnswerRequest& r : asked) out.push_back(source(r));
+        return out;
+    };
+    ClaimLab lab(batched.lab->model(), batched.lab->data(), o);
+    auto got = lab.run(claim_of("prompt_ab", p));
+    ASSERT_TRUE(got && got->estimate);
+    EXPECT_EQ(single_calls, 0);
+    ASSERT_EQ(batch_sizes.size(), 1u);
+    EXPECT_EQ(batch_sizes[0], 2u * 12u); // both wordings of every item
+    EXPECT_DOUBLE_EQ(got->estimate->value, expected->estimate->value);
+    EXPECT_EQ(got->verdict, expected->verdict);
+
+    // A failed request fails the claim with its error.
+    o.answer_batch = [](const std::vector<AnswerRequest>& asked) {
+        std::vector<Result<ClaimAnswer>> out(asked.size(), Result<ClaimAnswer>(make_error(ErrorCode::Io, "server gone")));
+        return out;
+    };
+    ClaimLab failing(batched.lab->model(), batched.lab->data(), o);
+    auto failed = failing.run(claim_of("prompt_ab", p));
+    ASSERT_FALSE(failed);
+    EXPECT_EQ(failed.error().message, "server gone");
+}
+
+// A server that gives outputs only: claims that need shares say so; an Octoscope server's own
+// default head map is named as uncalibrated.
+TEST(ClaimProtocols, ServersWithoutInternalsAreNamed) {
+    ClaimModel m;
+    m.name = "remote";
+    m.server = ClaimServer{"http://gpu-box:8000", false, ""};
+    ClaimLab other(m, ClaimData{}, ClaimLabOptions{});
+    std::string why;
+    EXPECT_FALSE(other.has_subsystems(&why));
+    EXPECT_NE(why.find("http://gpu-box:8000"), std::string::npos) << why;
+    EXPECT_NE(why.find("needs a local model or an Octoscope server"), std::string::npos) << why;
+    m.server = ClaimServer{"http://gpu-box:8000", true, "default"};
+    ClaimLab uncalibrated(m, ClaimData{}, ClaimLabOptions{});
+    EXPECT_FALSE(uncalibrated.has_subsystems(&why));
+    EXPECT_NE(why.find("calibrate"), std::string::npos) << why;
+    m.server = ClaimServer{"http://gpu-box:8000", true, "gguf"};
+    ClaimLab octoscope(m, ClaimData{}, ClaimLabOptions{});
+    EXPECT_TRUE(octoscope.has_subsystems());
+    EXPECT_TRUE(octoscope.internals_missing().empty());
+}
+
 TEST(ClaimProtocols, CrossEffectOrderAndSpecialisation) {
     std::vector<TaskItem> items;
     for (int s = 0; s < kSubsystemCount; ++s) {
