@@ -27,6 +27,9 @@ nlohmann::json summary_json(const Capture& c, uint32_t version, uint64_t file_by
          {{"file_name", valid_utf8(m.file_name)}, {"path", valid_utf8(m.path)}, {"size", m.size},
           {"sha256", m.sha256}, {"name", valid_utf8(m.name)}, {"architecture", valid_utf8(m.architecture)},
           {"n_layer", m.n_layer}, {"n_head", m.n_head}}},
+        {"engine", c.engine ? nlohmann::json{{"url", valid_utf8(c.engine->url)}, {"model", valid_utf8(c.engine->model)},
+                                             {"fingerprint", valid_utf8(c.engine->fingerprint)}, {"octoscope", c.engine->octoscope}}
+                            : nlohmann::json(nullptr)},
         {"app_version", valid_utf8(c.app_version)},
         {"backend", valid_utf8(c.backend)},
         {"device", valid_utf8(c.device)},
@@ -35,7 +38,8 @@ nlohmann::json summary_json(const Capture& c, uint32_t version, uint64_t file_by
           {"temperature", s.sampling.temperature}, {"seed", s.sampling.seed}, {"top_k", s.sampling.top_k},
           {"top_p", s.sampling.top_p}, {"disabled", subsystem_list_json(s.disabled)},
           {"ablation", ablation_mode_name(s.ablation_mode)}, {"dla", s.dla}, {"record_attention", s.record_attention},
-          {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}}},
+          // a remote run's precision is the server's own, not known here
+          {"precision", c.engine ? nlohmann::json(nullptr) : nlohmann::json(precision_name(s.precision.value_or(Precision::Exact)))}}},
         {"head_map", c.head_map ? c.head_map->describe() : nlohmann::json(nullptr)},
         {"prompt_tokens", t.n_prompt},
         {"generated_tokens", t.n_generated()},
@@ -60,10 +64,16 @@ int run_capture_info(const std::string& path, bool json) {
         print_json(out);
         return kExitOk;
     }
-    std::cout << path << ": " << out["generated_tokens"] << " tokens of " << out["model"]["file_name"].get<std::string>()
-              << " (" << out["model"]["n_layer"] << " layers x " << out["model"]["n_head"] << " heads), "
-              << out["file_bytes"] << " bytes (" << out["payload_bytes"] << " uncompressed), "
-              << out["settings"]["precision"].get<std::string>() << " precision\n";
+    std::cout << path << ": " << out["generated_tokens"] << " tokens of " << out["model"]["file_name"].get<std::string>();
+    if (out["model"]["n_layer"].get<int64_t>() > 0) {
+        std::cout << " (" << out["model"]["n_layer"] << " layers x " << out["model"]["n_head"] << " heads)";
+    }
+    std::cout << ", " << out["file_bytes"] << " bytes (" << out["payload_bytes"] << " uncompressed), ";
+    if (out["engine"].is_object()) {
+        std::cout << "run on " << out["engine"]["url"].get<std::string>() << '\n';
+    } else {
+        std::cout << out["settings"]["precision"].get<std::string>() << " precision\n";
+    }
     return kExitOk;
 }
 

@@ -78,13 +78,13 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
 int run_generate_remote(const GenerateOptions& o, const RunSpec& settings) {
     const bool local_only = !settings.disabled_experts.empty() || settings.record_attention || settings.record_router_probs ||
                             settings.switch_target != SwitchTarget::Heads || !settings.stop_at_eog || settings.parse_special ||
-                            !o.save_capture.empty() || !o.head_map.empty() || o.precision.has_value();
+                            !o.head_map.empty() || o.precision.has_value();
     if (local_only) {
         return report_error(o.json, "--engine runs on a server: --disable-expert, --disable-target, --record-attention, "
-                                    "--record-router-probs, --head-map, --precision, --ignore-eos, --parse-special and "
-                                    "--save-capture need a local model", kExitUsage);
+                                    "--record-router-probs, --head-map, --precision, --ignore-eos and --parse-special need a "
+                                    "local model", kExitUsage);
     }
-    return run_remote_generate({o.engine, o.api_key_env, o.model}, settings, o.metric, o.json);
+    return run_remote_generate({o.engine, o.api_key_env, o.model}, settings, o.metric, o.json, o.save_capture);
 }
 #endif
 

@@ -5,7 +5,9 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/subsystem_list.h"
+#include "engine/capture/capture_io.h"
 #include "engine/remote/remote_client.h"
+#include "engine/remote/remote_trace.h"
 
 namespace octo::cli {
 
@@ -98,15 +100,40 @@ json remote_run_json(const ConnectedEngine& engine, const remote::RemoteRequest&
     return out;
 }
 
-int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const std::string& metric, bool json_out) {
+Capture capture_of_remote_run(const ConnectedEngine& engine, const RunSpec& spec, const remote::RemoteResult& result) {
+    Capture c;
+    const json& d = engine.model.describe.is_object() ? engine.model.describe : json::object();
+    const auto integer = [&](const char* key) { return d.value(key, json()).is_number_integer() ? d[key].get<int64_t>() : int64_t{0}; };
+    c.model.file_name = engine.model.id;
+    c.model.name = d.value("name", json()).is_string() ? d["name"].get<std::string>() : engine.model.id;
+    c.model.architecture = d.value("architecture", json()).is_string() ? d["architecture"].get<std::string>() : std::string();
+    c.model.n_layer = integer("n_layer");
+    c.model.n_head = integer("n_head");
+    c.model.n_expert = integer("n_expert");
+    c.engine = CaptureEngine{engine.describe(), result.model.empty() ? engine.model.id : result.model, result.fingerprint,
+                             engine.model.octoscope};
+    c.app_version = OCTOSCOPE_VERSION;
+    c.backend = d.value("backend", json()).is_string() ? d["backend"].get<std::string>() + " on the server" : std::string("a remote server");
+    c.device = engine.describe();
+    c.trace = remote::trace_of_remote_run(spec, result);
+    return c;
+}
+
+int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const std::string& metric, bool json_out,
+                        const std::string& save_capture_path) {
     auto connected = connect_engine(target);
     if (!connected) return report_error(json_out, connected.error().message, engine_error_exit_code(connected.error()));
     if (auto ok = check_remote_spec(connected.value(), spec, metric); !ok) return report_error(json_out, ok.error().message, kExitUsage);
-    const remote::RemoteRequest r = remote_request(connected.value(), spec, metric);
+    const remote::RemoteRequest r = remote_request(connected.value(), spec, metric, !save_capture_path.empty());
     auto result = connected->client.complete(r, [&](const remote::RemoteToken& t) {
         if (!json_out) std::cout << t.text << std::flush;
     });
     if (!result) return report_error(json_out, result.error());
+    if (!save_capture_path.empty()) {
+        if (auto saved = save_capture(capture_of_remote_run(connected.value(), spec, result.value()), save_capture_path); !saved) {
+            return report_error(json_out, saved.error());
+        }
+    }
     if (!json_out) {
         std::cout << '\n';
         return kExitOk;

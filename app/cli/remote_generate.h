@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/remote_target.h"
+#include "engine/capture/capture.h"
 #include "engine/generation/run_spec.h"
 
 namespace octo::cli {
@@ -27,7 +28,13 @@ remote::RemoteRequest remote_request(const ConnectedEngine& engine, const RunSpe
 nlohmann::json remote_run_json(const ConnectedEngine& engine, const remote::RemoteRequest& request,
                                const remote::RemoteResult& result);
 
-// Runs `spec` on the server; `metric` fills "subsystems" ("": the server's default).
-int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const std::string& metric, bool json);
+// The capture of a run on the server (docs/capture-format.md, `engine`): what the server told of
+// its model, its URL (never the key), model id and fingerprint, and the run as a trace.
+Capture capture_of_remote_run(const ConnectedEngine& engine, const RunSpec& spec, const remote::RemoteResult& result);
+
+// Runs `spec` on the server; `metric` fills "subsystems" ("": the server's default); a non-empty
+// `save_capture` also writes the run there (with head norms from an Octoscope server).
+int run_remote_generate(const RemoteTarget& target, const RunSpec& spec, const std::string& metric, bool json,
+                        const std::string& save_capture = {});
 
 } // namespace octo::cli

@@ -28,7 +28,17 @@ namespace octo {
 
 // The format version this build writes and the newest it reads. Version 2 added
 // settings.precision; a version-1 file decodes with Precision::Exact (what its run computed).
-inline constexpr uint32_t kCaptureFormatVersion = 2;
+// Version 3 added `engine` (a run on a remote server); older files decode as local runs.
+inline constexpr uint32_t kCaptureFormatVersion = 3;
+
+// A run on a remote engine (engine/remote/): which server and model answered. The API key is
+// never stored.
+struct CaptureEngine {
+    std::string url;         // the server's URL, without credentials
+    std::string model;       // the server's model id
+    std::string fingerprint; // the system_fingerprint it reported ("" when none)
+    bool octoscope = false;  // an Octoscope server: the measurements are its extension's
+};
 
 // Which model ran: enough to show the views without it and to check that a re-run uses the
 // very same file.
@@ -52,7 +62,8 @@ struct CaptureModel {
 // What a capture holds beside the run's trace: the model, the program and machine that ran it,
 // the head map, and the router's and advisor's results for the prompt.
 struct CaptureContext {
-    CaptureModel model;
+    CaptureModel model;                  // a remote run: what the server told of its model (n_layer 0: nothing)
+    std::optional<CaptureEngine> engine; // set: the run was on a server, not in this program
     std::string app_version; // Octoscope's version that wrote it
     std::string backend;     // e.g. "cpu (avx2, 2 threads)"
     std::string device;      // e.g. the CPU's model name

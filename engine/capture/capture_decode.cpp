@@ -60,6 +60,11 @@ SubsystemValues subsystem_values(FieldReader& r, const char* key) {
     return out;
 }
 
+const json& json_empty_array() {
+    static const json empty = json::array();
+    return empty;
+}
+
 class Decoder {
 public:
     Decoder(const json& root, uint32_t version, std::string& error)
@@ -67,7 +72,8 @@ public:
 
     Capture decode() {
         Capture c;
-        decode_model(c.model);
+        decode_engine(c);
+        decode_model(c.model, c.engine ? 0 : 1);
         c.app_version = root_.text("app_version");
         c.backend = root_.text("backend");
         c.device = root_.text("device");
@@ -88,7 +94,20 @@ public:
 private:
     FieldReader reader(const std::string& path, const json& j) { return FieldReader(j, path, error_); }
 
-    void decode_model(CaptureModel& m) {
+    void decode_engine(Capture& c) {
+        if (version_ < 3) return; // before remote runs: a local run
+        if (!json_.contains("engine")) return root_.fail("engine", "is missing");
+        if (!root_.has("engine")) return; // null: a local run
+        FieldReader r = reader("engine", root_.object("engine"));
+        CaptureEngine& e = c.engine.emplace();
+        e.url = r.text("url");
+        e.model = r.text("model");
+        e.fingerprint = r.text("fingerprint");
+        e.octoscope = r.boolean("octoscope");
+    }
+
+    // `min_dim`: 1 for a local run; 0 for a remote one, whose server may tell nothing of its model.
+    void decode_model(CaptureModel& m, int64_t min_dim) {
         FieldReader r = reader("model", root_.object("model"));
         m.file_name = r.text("file_name");
         m.path = r.text("path");
@@ -96,8 +115,8 @@ private:
         m.sha256 = r.text("sha256");
         m.name = r.text("name");
         m.architecture = r.text("architecture");
-        m.n_layer = r.integer("n_layer", 1, kMaxDim);
-        m.n_head = r.integer("n_head", 1, kMaxDim);
+        m.n_layer = r.integer("n_layer", min_dim, kMaxDim);
+        m.n_head = r.integer("n_head", min_dim, kMaxDim);
         m.n_embd = r.integer("n_embd", 0, kMaxEmbd);
         m.n_params = r.integer("n_params", 0);
         m.n_ctx = r.integer("n_ctx", 0, kMaxId);
@@ -187,6 +206,7 @@ private:
         std::string path = r.text("path");
         const json& doc = r.object("map");
         if (!r.ok()) return;
+        if (c.model.n_layer < 1 || c.model.n_head < 1) return r.fail("map", "needs the model's n_layer and n_head");
         auto map = HeadMap::from_json(doc, c.model.n_layer, c.model.n_head, source, std::move(path));
         if (!map) r.fail("map", "is not a valid head map: " + map.error().message);
         else c.head_map = std::move(map.value());
@@ -201,7 +221,9 @@ private:
         p.attention = sized_floats(r, "attention", {0, per_head_ * (position + 1)});
         p.hidden = sized_floats(r, "hidden", {0, n_embd_});
         p.head_outputs = r.floats("head_outputs", per_head_ * std::max<size_t>(n_embd_, 1));
-        if (r.ok() && p.head_outputs.size() % per_head_ != 0) r.fail("head_outputs", "is not n_layer × n_head × head_dim floats");
+        if (r.ok() && (per_head_ == 0 ? !p.head_outputs.empty() : p.head_outputs.size() % per_head_ != 0)) {
+            r.fail("head_outputs", "is not n_layer × n_head × head_dim floats");
+        }
         p.dla_target = static_cast<int32_t>(r.integer("dla_target", -1, kMaxId));
         p.final_inv_rms = static_cast<float>(r.number("final_inv_rms"));
         if (r.has("expert_ids")) { // mixture-of-experts routing (absent in older captures)
@@ -281,17 +303,22 @@ private:
             FieldReader r = reader(path, tokens[i]);
             TraceToken e;
             e.generated = true;
-            e.id = static_cast<int32_t>(r.integer("id", 0, kMaxId));
+            // A remote run (`engine`): a server may send neither ids (-1) nor log-probabilities (null).
+            e.id = static_cast<int32_t>(r.integer("id", c.engine ? -1 : 0, kMaxId));
             e.bytes = r.bytes("bytes");
             e.visible_text = r.bytes("visible_text");
             TokenLogprobs& logprobs = e.logprobs.emplace();
-            logprobs.logprob = r.number("logprob");
-            const json& top = r.array("top", kMaxTop);
+            if (c.engine && !r.has("logprob")) {
+                e.logprobs.reset();
+            } else {
+                logprobs.logprob = r.number("logprob");
+            }
+            const json& top = e.logprobs ? r.array("top", kMaxTop) : json_empty_array();
             for (size_t k = 0; k < top.size() && r.ok(); ++k) {
                 bool bad = !number_tuple(top[k], 2);
                 const int64_t id = bad ? 0 : tuple_int(top[k], 0, 0, kMaxId, bad);
                 if (bad) r.fail("top", "item " + std::to_string(k) + " is not [id, logprob]");
-                else logprobs.top.push_back({static_cast<int32_t>(id), top[k][1].get<double>()});
+                else e.logprobs->top.push_back({static_cast<int32_t>(id), top[k][1].get<double>()});
             }
             e.ms = r.number("ms");
             // The token was chosen by position n_prompt - 1 + i.

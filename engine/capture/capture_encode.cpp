@@ -74,7 +74,7 @@ json token_json(const TraceToken& t) {
     json top = json::array();
     for (const auto& alt : logprobs.top) top.push_back(json::array({alt.id, alt.logprob}));
     return {{"id", t.id},          {"bytes", bytes_value(t.bytes)}, {"visible_text", bytes_value(t.visible_text)},
-            {"logprob", logprobs.logprob}, {"top", top}, {"ms", t.ms},
+            {"logprob", t.logprobs ? json(logprobs.logprob) : json(nullptr)}, {"top", top}, {"ms", t.ms},
             {"probe", probe_json(t.probe)}, {"metrics", metrics_json_blobs(t.metrics)}};
 }
 
@@ -137,7 +137,13 @@ json encode_capture(const Capture& c) {
     for (const auto& f : c.findings) findings.push_back(finding_json(f));
     json notes = json::array();
     for (const auto& [index, text] : c.notes) notes.push_back(json::array({index, bytes_value(text)}));
+    json engine = nullptr;
+    if (c.engine) {
+        engine = {{"url", c.engine->url}, {"model", c.engine->model}, {"fingerprint", c.engine->fingerprint},
+                  {"octoscope", c.engine->octoscope}};
+    }
     return {{"model", model_json(c.model)},
+            {"engine", engine},
             {"app_version", c.app_version},
             {"backend", c.backend},
             {"device", c.device},

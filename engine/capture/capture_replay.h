@@ -1,5 +1,5 @@
-// Whether a re-run of a capture repeated it: the prompt's tokens, every generated token id, in
-// order, and on a mixture of experts every position's chosen experts (log-probs, weights and
+// Whether a re-run of a capture repeated it: the prompt's tokens, every generated token id (its
+// text where a run on a server that sends no ids lacks them), in order, and on a mixture of experts every position's chosen experts (log-probs, weights and
 // timings are not compared: the token ids and the experts chosen are what a user sees).
 #pragma once
 

@@ -65,7 +65,9 @@ json prompt_extension_json(const AnswerContext& c, const std::vector<TokenMetric
         subsystems.push_back(shares ? json(*shares) : json(nullptr));
         metrics.push_back(metrics_json(m));
     }
-    return {{"ids", c.prompt_ids}, {"subsystems", subsystems}, {"metrics", metrics}};
+    json pieces = json::array();
+    for (const int32_t id : c.prompt_ids) pieces.push_back(valid_utf8(c.tokenizer->token_bytes(id)));
+    return {{"ids", c.prompt_ids}, {"pieces", pieces}, {"subsystems", subsystems}, {"metrics", metrics}};
 }
 
 json summary_extension_json(const GenerateResult& r, const KvPoolStats& kv) {

@@ -484,11 +484,44 @@ TEST_F(Serve, GenerateWithEngineRunsOnTheServerWithEveryMeasurement) {
     ASSERT_EQ(off.exit_status, 0) << off.err;
     EXPECT_EQ(off.json()["text"], off_local.json()["text"]);
     // Local-only options are refused with --engine.
-    const CliRun capture = run_cli({"generate", "--engine", url, "--prompt", "x", "--save-capture", temp_path("x.octo")});
-    EXPECT_EQ(capture.exit_status, 2);
+    const CliRun precision = run_cli({"generate", "--engine", url, "--prompt", "x", "--precision", "exact"});
+    EXPECT_EQ(precision.exit_status, 2);
     const CliRun wrong_model = run_cli({"generate", "--engine", url, "--model", "gpt-4", "--prompt", "x"});
     EXPECT_EQ(wrong_model.exit_status, 2);
     EXPECT_NE(wrong_model.err.find("octet.gguf"), std::string::npos) << wrong_model.err;
+}
+
+// A capture of a run on the server names it, holds its measurements, and replays there.
+TEST_F(Serve, CapturesOfServerRunsNameTheServerAndReplayThere) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(port());
+    const std::string file = temp_path("served.octo");
+    const CliRun saved = run_cli({"generate", "--engine", url, "--prompt", "What is 12 times 7?", "--save-capture", file, "--json"});
+    ASSERT_EQ(saved.exit_status, 0) << saved.err;
+    const CliRun info = run_cli({"capture-info", file, "--json"});
+    ASSERT_EQ(info.exit_status, 0) << info.err;
+    const json i = info.json();
+    EXPECT_EQ(i["format_version"], 3);
+    EXPECT_EQ(i["engine"]["url"], url);
+    EXPECT_EQ(i["engine"]["model"], "octet.gguf");
+    EXPECT_EQ(i["engine"]["octoscope"], true);
+    EXPECT_EQ(i["engine"]["fingerprint"], saved.json()["fingerprint"]);
+    EXPECT_EQ(i["settings"]["precision"], nullptr);
+    EXPECT_EQ(i["model"]["n_layer"], 16);
+    EXPECT_EQ(i["text"], saved.json()["text"]);
+    EXPECT_GT(i["prompt_tokens"].get<int>(), 0);
+    EXPECT_EQ(i["stop_reason"], "end_of_generation");
+    // The tokens equal the local run's, so a local capture replays identically on the server too.
+    const CliRun replay = run_cli({"replay", file, "--json"});
+    ASSERT_EQ(replay.exit_status, 0) << replay.err;
+    EXPECT_EQ(replay.json()["identical"], true);
+    EXPECT_EQ(replay.json()["prompt_identical"], true);
+    EXPECT_EQ(replay.json()["recorded_fingerprint"], replay.json()["fingerprint"]);
+    const std::string local = temp_path("local.octo");
+    ASSERT_EQ(run_cli({"generate", "--prompt", "What is 12 times 7?", "--save-capture", local}).exit_status, 0);
+    const CliRun there = run_cli({"replay", local, "--engine", url, "--json"});
+    ASSERT_EQ(there.exit_status, 0) << there.err;
+    EXPECT_EQ(there.json()["identical"], true);
+    EXPECT_EQ(there.json()["tokens_compared"], i["generated_tokens"]);
 }
 
 // eval, compare and claims with --engine give on an Octoscope server what they give locally.
@@ -595,6 +628,34 @@ TEST(ServeAlone, GenerateWithEngineOnAnotherServerSaysWhatItCannotShow) {
     if (eval.exit_status == 0) {
         EXPECT_EQ(eval.json()["n"], 6);
         EXPECT_EQ(eval.json()["overall"], 0.0); // "The sky is blue." answers nothing
+    }
+    // A capture of its run: no ids, no model shape; its replay compares text and says sampled runs need not repeat.
+    const std::string file = temp_path("tgi.octo");
+    const CliRun saved = run_cli({"generate", "--engine", url, "--chat", "--prompt", "Sky?", "--save-capture", file});
+    EXPECT_EQ(saved.exit_status, 0) << saved.err;
+    const CliRun info = run_cli({"capture-info", file, "--json"});
+    EXPECT_EQ(info.exit_status, 0) << info.err;
+    if (info.exit_status == 0) {
+        EXPECT_EQ(info.json()["engine"]["model"], "tgi");
+        EXPECT_EQ(info.json()["engine"]["octoscope"], false);
+        EXPECT_EQ(info.json()["model"]["n_layer"], 0);
+        EXPECT_EQ(info.json()["prompt_tokens"], 0);
+        EXPECT_EQ(info.json()["text"], "The sky is blue.");
+    }
+    const CliRun replay = run_cli({"replay", file, "--json"});
+    EXPECT_EQ(replay.exit_status, 0) << replay.err;
+    if (replay.exit_status == 0) {
+        EXPECT_EQ(replay.json()["identical"], true);
+        EXPECT_EQ(replay.json()["prompt_identical"], nullptr); // not known: the server sends no prompt tokens
+        EXPECT_EQ(replay.json()["tokens_compared"], 5);
+    }
+    const CliRun sampled = run_cli({"generate", "--engine", url, "--chat", "--prompt", "Sky?", "--temperature", "0.8",
+                                    "--save-capture", file});
+    EXPECT_EQ(sampled.exit_status, 0) << sampled.err;
+    const CliRun sampled_replay = run_cli({"replay", file, "--json"});
+    EXPECT_EQ(sampled_replay.exit_status, 0) << sampled_replay.err;
+    if (sampled_replay.exit_status == 0) {
+        EXPECT_NE(sampled_replay.json()["note"].get<std::string>().find("need not repeat"), std::string::npos);
     }
     const CliRun eval_off = run_cli({"eval", "--data", data, "--engine", url, "--disable", "rte-c"});
     EXPECT_EQ(eval_off.exit_status, 2);

@@ -42,6 +42,6 @@ fuzz() {
 }
 
 fuzz fuzz_model_load "$runs" "$seconds" 8192 "$root"/tests/fuzz/seeds/*.gguf "$root"/tests/data/malformed/*.gguf
-fuzz fuzz_capture_read "$capture_runs" "$capture_seconds" 16384 "$root"/tests/fuzz/seeds/*.octo
+fuzz fuzz_capture_read "$capture_runs" "$capture_seconds" 16384 "$root"/tests/fuzz/seeds/*.octo "$root"/tests/data/captures/*.octo
 fuzz fuzz_openai_request "$request_runs" "$request_seconds" 4096 "$root"/tests/fuzz/seeds/*.json
 echo "fuzz: no finding"
