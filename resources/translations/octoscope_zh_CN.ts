@@ -551,6 +551,16 @@ Pick the model file?</source>
         <translation>无法打开捕获</translation>
     </message>
     <message>
+        <source>Opened the capture %1: %2 tokens of %3, run on the server %4</source>
+        <translation>已打开捕获 %1：%3 的 %2 个词元，运行于服务器 %4</translation>
+    </message>
+    <message>
+        <source>This run was on the server %1 (model %2). Repeat it there with:
+octoscope-cli replay &quot;%3&quot;</source>
+        <translation>这次运行在服务器 %1（模型 %2）上。请在那里重复它：
+octoscope-cli replay &quot;%3&quot;</translation>
+    </message>
+    <message>
         <source>Opened the capture %1: %2 tokens of %3, shown without the model</source>
         <translation>已打开捕获 %1：%3 的 %2 个词元，在未加载模型的情况下显示</translation>
     </message>
@@ -1331,6 +1341,13 @@ Pick the model file?</source>
 Precision: %2</source>
         <translation>%1
 精度：%2</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::InternalsNote</name>
+    <message>
+        <source>This run came from %1, a server that gives outputs only. This view needs the model&apos;s internals: run the prompt on a local model or on an Octoscope server (octoscope-cli serve).</source>
+        <translation>这次运行来自 %1，该服务器只提供输出。此视图需要模型的内部数据：请在本地模型或 Octoscope 服务器（octoscope-cli serve）上运行提示词。</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -108,6 +109,7 @@ private slots:
     void scrubberMovesEveryView();
     void notesEditUndoAndRoundTrip();
     void thousandTokenCaptureTimes();
+    void serverCapturesOpenAndPointToTheServer();
 
 private:
     bool loadInto(MainWindow& w);
@@ -563,6 +565,48 @@ void TestCaptures::thousandTokenCaptureTimes() {
           "open %lld ms (stalled at most %.0f ms)",
           n, int(spec.n_layer), int(spec.n_head), static_cast<long long>(QFileInfo(path("long.octo")).size()),
           static_cast<long long>(save_ms), save_stall, static_cast<long long>(open_ms), open_stall);
+}
+
+// Captures of runs on servers (tests/data/captures/): an Octoscope server's with its measurements,
+// another server's with text only (no ids, no model shape). Both open and every view follows the
+// scrubber; Re-run points to the server instead of asking for a model file.
+void TestCaptures::serverCapturesOpenAndPointToTheServer() {
+    for (const char* name : {"remote_octoscope_server.octo", "remote_other_server.octo"}) {
+        const QString file = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/tests/data/captures/") + QString::fromLatin1(name);
+        const Capture c = open_capture(file.toStdString()).value();
+        QVERIFY(c.engine);
+        MainWindow w;
+        w.captureController()->setDialogsEnabled(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY2(open_in(w, file), name);
+        const RunRecord& run = *w.store().current();
+        QCOMPARE(run.tokens().size(), c.trace.tokens.size());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QString::fromStdString(c.engine->url)),
+                 qPrintable(w.statusBar()->currentMessage()));
+        TimelineScrubber* timeline = part<TimelineScrubber>(w);
+        for (int index = 0; index < static_cast<int>(run.tokens().size()); ++index) {
+            timeline->slider()->setValue(index);
+            QCOMPARE(w.store().selected_token(), index);
+        }
+        if (c.engine->octoscope) { // head norms came with the run: the heatmap shows them
+            part<HeadHeatmapView>(w)->setScope(TokenScope::SelectedToken);
+            w.store().set_metric(Metric::NormShare);
+            const int last = static_cast<int>(run.tokens().size()) - 1;
+            timeline->slider()->setValue(last);
+            QCOMPARE(part<HeadHeatmapView>(w)->cell(3, 5), double(run.tokens()[static_cast<size_t>(last)].probe.head_norms[3 * 8 + 5]));
+        }
+        if (const QByteArray dir = qgetenv("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QTest::qWait(100);
+            w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(QString::fromLatin1(name) + QStringLiteral(".png")));
+        }
+        QSignalSpy failed(w.captureController(), &CaptureController::failed);
+        w.captureController()->rerunCapture();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(w.captureController()->lastError().contains(QStringLiteral("octoscope-cli replay")),
+                 qPrintable(w.captureController()->lastError()));
+        QVERIFY(!w.store().model()); // nothing loaded
+    }
 }
 
 QTEST_MAIN(TestCaptures)

@@ -117,8 +117,7 @@ Result<Capture> CaptureController::captureShown() {
     if (r->state == RunState::Running) return make_error(ErrorCode::InvalidArgument, "the run is still going");
     CaptureContext context;
     if (r->capture) {
-        const CaptureOrigin& o = *r->capture;
-        context = {o.model, o.app_version, o.backend, o.device, o.head_map, o.route, o.findings};
+        context = static_cast<const CaptureContext&>(*r->capture); // a capture saved again keeps where it ran
         return capture_of_record(*r, context);
     }
     auto identity = loadedModelIdentity();
@@ -202,6 +201,15 @@ void CaptureController::show(const QString& path, RunRecord record) {
     if (origin->route) router_.showDecision(prompt, *origin->route);
     advisor_.showFindings(origin->findings, prompt, shown->generated_text());
     emit captureOpened(path); // the status bar's capture label shows it from now on
+    if (origin->engine) {
+        window_->statusBar()->showMessage(tr("Opened the capture %1: %2 tokens of %3, run on the server %4")
+                                              .arg(QFileInfo(path).fileName())
+                                              .arg(shown->tokens().size())
+                                              .arg(text(origin->engine->model))
+                                              .arg(text(origin->engine->url)),
+                                          10000);
+        return;
+    }
     window_->statusBar()->showMessage(tr("Opened the capture %1: %2 tokens of %3, shown without the model")
                                           .arg(QFileInfo(path).fileName())
                                           .arg(shown->tokens().size())
@@ -213,6 +221,12 @@ void CaptureController::rerunCapture() {
     const RunRecord* r = store_.current();
     if (!r || !r->capture) {
         fail(tr("Re-run Capture"), tr("Show a capture first (File → Open Capture…)."));
+        return;
+    }
+    if (r->capture->engine) { // no model file here to re-run it on
+        fail(tr("Re-run Capture"), tr("This run was on the server %1 (model %2). Repeat it there with:\n"
+                                      "octoscope-cli replay \"%3\"")
+                                       .arg(text(r->capture->engine->url), text(r->capture->engine->model), r->capture->path));
         return;
     }
     rerun_of_ = std::make_shared<const RunRecord>(*r);

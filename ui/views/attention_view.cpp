@@ -9,11 +9,13 @@
 #include "engine/instrumentation/subsystem.h"
 #include "ui/support/plot_style.h"
 #include "ui/session/run_store.h"
+#include "ui/support/internals_note.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
 
 AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    internals_ = new InternalsNote(this);
     mode_ = new QComboBox(this);
     mode_->addItem(tr("Heads of one layer"));
     mode_->addItem(tr("Subsystems (mean over layers)"));
@@ -45,6 +47,7 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
 void AttentionView::refresh() {
     const auto& model = store_.shown_model();
     const RunRecord* run = store_.current();
+    internals_->showFor(run);
     if (model) layer_->setMaximum(static_cast<int>(model->n_layer) - 1);
     layer_->setEnabled(mode_->currentIndex() == 0);
     const int sel = run ? (store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens().size()) - 1) : -1;

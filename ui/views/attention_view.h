@@ -12,6 +12,8 @@ class QCPColorMap;
 
 namespace octo::ui {
 
+class InternalsNote;
+
 class RunStore;
 
 class AttentionView : public QWidget {
@@ -21,6 +23,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
 
 private:
+    InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
 
     RunStore& store_;

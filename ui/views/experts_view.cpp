@@ -16,6 +16,7 @@
 
 #include "engine/instrumentation/expert_routing.h"
 #include "ui/session/run_store.h"
+#include "ui/support/internals_note.h"
 #include "ui/support/plot_style.h"
 #include "ui/support/subsystem_palette.h"
 
@@ -46,6 +47,7 @@ QCustomPlot* new_plot(QWidget* parent, const char* name) {
 } // namespace
 
 ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    internals_ = new InternalsNote(this);
     scope_ = new_scope_box(this, tr("Which positions the layers × experts weights come from"));
     layer_ = new QSpinBox(this);
     layer_->setPrefix(tr("layer "));
@@ -175,6 +177,7 @@ bool ExpertsView::eventFilter(QObject* watched, QEvent* event) {
 
 void ExpertsView::refresh() {
     const RunRecord* run = store_.current();
+    internals_->showFor(run);
     const auto& model = store_.shown_model();
     const bool experts = model && model->n_expert > 0;
     stack_->setCurrentIndex(experts ? 0 : 1);

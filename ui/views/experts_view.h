@@ -28,6 +28,8 @@ class QTabWidget;
 
 namespace octo::ui {
 
+class InternalsNote;
+
 class RunStore;
 struct RunRecord;
 
@@ -56,6 +58,7 @@ signals:
     void expertSwitchRequested(const octo::ExpertSwitch& expert);
 
 private:
+    InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
     void refreshMap(const RunRecord& run);
     void refreshStrip(const RunRecord& run);

@@ -8,11 +8,13 @@
 
 #include "ui/support/plot_style.h"
 #include "ui/session/run_store.h"
+#include "ui/support/internals_note.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
 
 HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    internals_ = new InternalsNote(this);
     scope_ = new_scope_box(this, tr("Which positions the layer × head values come from"));
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("headHeatmapPlot"));
@@ -64,6 +66,7 @@ std::vector<float> HeadHeatmapView::per_head(const TraceToken& t) const {
 
 void HeadHeatmapView::refresh() {
     const RunRecord* run = store_.current();
+    internals_->showFor(run);
     const auto& model = store_.shown_model();
     values_.clear();
     n_layer_ = n_head_ = 0;

@@ -18,6 +18,8 @@ class QCPColorMap;
 
 namespace octo::ui {
 
+class InternalsNote;
+
 class RunStore;
 
 class HeadHeatmapView : public QWidget {
@@ -31,6 +33,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
 
 private:
+    InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
     std::vector<float> per_head(const TraceToken& token) const; // [n_layer][n_head], empty if absent
 

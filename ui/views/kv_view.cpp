@@ -9,6 +9,7 @@
 
 #include "ui/support/plot_style.h"
 #include "ui/session/run_store.h"
+#include "ui/support/internals_note.h"
 
 namespace octo::ui {
 
@@ -52,6 +53,7 @@ void KvBlockGrid::paintEvent(QPaintEvent*) {
 }
 
 KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    internals_ = new InternalsNote(this);
     grid_ = new KvBlockGrid(this);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
@@ -87,6 +89,7 @@ QString KvView::summary() const { return summary_->text(); }
 void KvView::refresh() {
     const auto& model = store_.shown_model();
     const RunRecord* run = store_.current();
+    internals_->showFor(run);
     if (!model) return;
     const QLocale locale;
     if (!run || !run->trace.outcome) {

@@ -14,6 +14,8 @@ class QCustomPlot;
 
 namespace octo::ui {
 
+class InternalsNote;
+
 class RunStore;
 
 class KvBlockGrid : public QWidget {
@@ -40,6 +42,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
 
 private:
+    InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
 
     RunStore& store_;

@@ -5,11 +5,13 @@
 #include "engine/instrumentation/subsystem.h"
 #include "ui/support/plot_style.h"
 #include "ui/session/run_store.h"
+#include "ui/support/internals_note.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
 
 SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    internals_ = new InternalsNote(this);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("subsystemStripPlot"));
     apply_palette(*plot_);
@@ -30,6 +32,7 @@ SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidg
 
 void SubsystemStripView::refresh() {
     const RunRecord* run = store_.current();
+    internals_->showFor(run);
     plot_->clearItems();
     const int n = run ? static_cast<int>(run->tokens().size()) : 0;
     map_->data()->setSize(std::max(1, n), kSubsystemCount);

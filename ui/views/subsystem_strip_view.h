@@ -9,6 +9,8 @@ class QCPColorMap;
 
 namespace octo::ui {
 
+class InternalsNote;
+
 class RunStore;
 
 class SubsystemStripView : public QWidget {
@@ -19,6 +21,7 @@ public:
     int cursor() const { return cursor_; } // the selected token the strip marks (-1: none)
 
 private:
+    InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
 
     RunStore& store_;
