@@ -11,6 +11,7 @@
 
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/run_controller.h"
+#include "ui/controllers/server_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/backend_menu.h"
 #include "ui/panels/experts_help.h"
@@ -95,6 +96,9 @@ void MainMenus::buildRun() {
 
 void MainMenus::buildModel() {
     QMenu* model = window_.menuBar()->addMenu(tr("&Model"));
+    model->addAction(tr("Connect to &Server…"), QKeySequence(tr("Ctrl+Shift+K")), window_.serverController(),
+                     &ServerController::showDialog);
+    model->addSeparator();
     model->addAction(tr("&Calibrate Head Map…"), &window_, &MainWindow::calibrateHeadMap);
     model->addAction(tr("Calibrate &Experts…"), &window_, &MainWindow::calibrateExperts);
     model->addSeparator();

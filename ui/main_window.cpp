@@ -12,6 +12,7 @@
 
 #include "ui/controllers/advisor_controller.h"
 #include "ui/controllers/capture_controller.h"
+#include "ui/controllers/server_controller.h"
 #include "ui/controllers/model_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/dock_layout.h"
@@ -126,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                        [this](const QString& path) { openModel(path); }},
                                       this);
     connect(captures_, &CaptureController::rerunReported, presenter_, &PresenterPanel::showReport);
+    server_ = new ServerController(*this, bridge_, this);
     menus_ = new MainMenus(*this, *runs_, *captures_);
     resize(1280, 800);
     restoreSettings();

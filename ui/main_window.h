@@ -42,6 +42,7 @@ class BackendMenu;
 class LogPanel;
 class CrashRecovery;
 class CaptureController;
+class ServerController;
 class PresenterPanel;
 class TimelineScrubber;
 class ClaimsPanel;
@@ -62,6 +63,8 @@ public:
     EngineBridge& bridge() { return bridge_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
     CaptureController* captureController() const { return captures_; }
+    // Model → Connect to Server…: runs on an OpenAI-compatible server (server_controller.h).
+    ServerController* serverController() const { return server_; }
     // Loads the router's probes and rules and the advisor's rules from the resource folder.
     void loadResources(const QString& resource_dir);
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
@@ -124,6 +127,7 @@ private:
     MainMenus* menus_ = nullptr;
     StatusLine* status_;
     ModelController* models_;
+    ServerController* server_ = nullptr;
     QString resource_dir_;
     bool laid_out_ = false;
 };

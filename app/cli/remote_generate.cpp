@@ -6,6 +6,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/subsystem_list.h"
 #include "engine/capture/capture_io.h"
+#include "engine/remote/openai_runner.h"
 #include "engine/remote/remote_client.h"
 #include "engine/remote/remote_trace.h"
 
@@ -31,39 +32,11 @@ json token_json(const remote::RemoteToken& t) {
 } // namespace
 
 Status check_remote_spec(const ConnectedEngine& engine, const RunSpec& spec, const std::string& metric) {
-    const bool internals = std::any_of(spec.disabled.begin(), spec.disabled.end(), [](bool b) { return b; }) || !metric.empty() ||
-                           spec.dla || spec.ablation_mode != AblationMode::Zero;
-    if (internals && !engine.model.octoscope) {
-        return make_error(ErrorCode::InvalidArgument,
-                          "--disable, --ablation, --metric and --attribution need a local model or an Octoscope server; " +
-                              engine.describe() + " is another OpenAI-compatible server");
-    }
-    return Ok{};
+    return remote::check_spec_for_server(spec, engine.model, metric, engine.describe());
 }
 
 remote::RemoteRequest remote_request(const ConnectedEngine& engine, const RunSpec& spec, const std::string& metric, bool heads) {
-    remote::RemoteRequest r;
-    r.chat = spec.chat;
-    if (spec.chat) {
-        if (!spec.system.empty()) r.messages.push_back({ChatRole::System, spec.system});
-        r.messages.push_back({ChatRole::User, spec.prompt});
-    } else {
-        r.prompt = spec.prompt;
-    }
-    r.model = engine.model.id;
-    r.max_tokens = spec.max_tokens;
-    r.sampling = spec.sampling;
-    r.stop = spec.stop_strings;
-    if (engine.model.octoscope) {
-        json ext = {{"disable", subsystem_list_json(spec.disabled)},
-                    {"ablation", ablation_mode_name(spec.ablation_mode)},
-                    {"dla", spec.dla},
-                    {"prompt", true}};
-        if (!metric.empty()) ext["metric"] = metric;
-        if (heads) ext["heads"] = true;
-        r.octoscope = std::move(ext);
-    }
-    return r;
+    return remote::request_for_spec(spec, engine.model, metric, heads);
 }
 
 json remote_run_json(const ConnectedEngine& engine, const remote::RemoteRequest& request, const remote::RemoteResult& result) {
@@ -102,19 +75,9 @@ json remote_run_json(const ConnectedEngine& engine, const remote::RemoteRequest&
 
 Capture capture_of_remote_run(const ConnectedEngine& engine, const RunSpec& spec, const remote::RemoteResult& result) {
     Capture c;
-    const json& d = engine.model.describe.is_object() ? engine.model.describe : json::object();
-    const auto integer = [&](const char* key) { return d.value(key, json()).is_number_integer() ? d[key].get<int64_t>() : int64_t{0}; };
-    c.model.file_name = engine.model.id;
-    c.model.name = d.value("name", json()).is_string() ? d["name"].get<std::string>() : engine.model.id;
-    c.model.architecture = d.value("architecture", json()).is_string() ? d["architecture"].get<std::string>() : std::string();
-    c.model.n_layer = integer("n_layer");
-    c.model.n_head = integer("n_head");
-    c.model.n_expert = integer("n_expert");
-    c.engine = CaptureEngine{engine.describe(), result.model.empty() ? engine.model.id : result.model, result.fingerprint,
-                             engine.model.octoscope};
-    c.app_version = OCTOSCOPE_VERSION;
-    c.backend = d.value("backend", json()).is_string() ? d["backend"].get<std::string>() + " on the server" : std::string("a remote server");
-    c.device = engine.describe();
+    static_cast<CaptureContext&>(c) = remote::remote_capture_context(remote::remote_model_info(engine.client, engine.model),
+                                                                     result.fingerprint, OCTOSCOPE_VERSION);
+    if (!result.model.empty()) c.engine->model = result.model; // as the server named it in the answer
     c.trace = remote::trace_of_remote_run(spec, result);
     return c;
 }

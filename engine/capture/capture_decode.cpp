@@ -84,6 +84,7 @@ public:
         decode_prompt(c);
         decode_tokens(c);
         decode_run_summary(c);
+        if (c.engine) c.trace.outcome->fingerprint = c.engine->fingerprint; // kept once, in `engine`
         decode_kv(c);
         decode_route(c);
         decode_findings(c);

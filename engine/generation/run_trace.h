@@ -48,6 +48,7 @@ struct RunOutcome {
     KvPoolStats kv;                        // the pool as the run left it
     std::vector<KvPoolSample> kv_history;  // its occupancy over time, oldest first
     std::vector<KvBlockState> kv_blocks;   // every block's state, by block id
+    std::string fingerprint;               // a run on a server: the system_fingerprint it reported (captures keep it in `engine`)
 };
 
 struct RunTrace {

@@ -39,6 +39,15 @@ void EngineHost::load_model(const std::string& path, const std::string& backend)
     wake_.notify_all();
 }
 
+void EngineHost::connect(std::shared_ptr<RemoteRunner> runner) {
+    {
+        std::lock_guard lock(mutex_);
+        drop_queued_runs();
+        queue_.push_back(ConnectCommand{std::move(runner)});
+    }
+    wake_.notify_all();
+}
+
 uint64_t EngineHost::run(const RunSpec& settings, bool replace_queued) {
     uint64_t id = 0;
     {
@@ -133,6 +142,7 @@ void EngineHost::execute(const LoadCommand& c) {
         return post(host_event::LoadFailed{c.path, e});
     }
     stop_identifying();
+    remote_.reset();
     loaded_.reset(); // the old pool and model go before the new one is published
     loaded_ = std::make_unique<OpenedModel>(std::move(opened.value()));
     const ModelInfo& info = loaded_->info;
@@ -227,7 +237,48 @@ void EngineHost::execute(const ClaimsCommand& c) {
     post(host_event::ClaimsFinished{std::move(report.value())});
 }
 
+void EngineHost::execute(const ConnectCommand& c) {
+    stop_identifying();
+    loaded_.reset(); // the local model's memory goes back: runs go to the server now
+    remote_ = c.runner;
+    const ModelInfo& info = remote_->info();
+    log_message(LogLevel::Info, "connected to " + info.path + " (model " + info.name + ")");
+    post(host_event::ModelLoaded{info});
+}
+
+void EngineHost::run_remote(const RunCommand& c) {
+    RemoteRunner::Callbacks callbacks;
+    bool started = false;
+    callbacks.started = [&](RunTrace trace) {
+        started = true;
+        post(host_event::RunStarted{c.id, std::move(trace)});
+    };
+    callbacks.token = [&](const TraceToken& t) {
+        TokenEvent e;
+        e.id = t.id;
+        e.bytes = t.bytes;
+        e.visible_text = t.visible_text;
+        e.logprobs = t.logprobs.value_or(TokenLogprobs{});
+        e.ms = t.ms;
+        e.probe = t.probe;
+        post(host_event::Token{c.id, std::move(e), t.metrics, t.logprobs.has_value()});
+    };
+    auto outcome = remote_->run(c.settings, callbacks, &cancel_);
+    if (!outcome) {
+        log_message(outcome.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,
+                    "run " + std::to_string(c.id) + " on " + remote_->info().path + " stopped: " + outcome.error().message);
+        if (!started) { // the views show the run that failed, with its spec
+            RunTrace trace;
+            trace.spec = c.settings;
+            post(host_event::RunStarted{c.id, std::move(trace)});
+        }
+        return post(host_event::RunFailed{c.id, outcome.error()});
+    }
+    post(host_event::RunFinished{c.id, std::move(outcome.value()), remote_->info().default_metric});
+}
+
 void EngineHost::execute(const RunCommand& c) {
+    if (remote_) return run_remote(c);
     if (!loaded_) return post(host_event::RunFailed{c.id, make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     OpenedModel& l = *loaded_;
     auto prompt = build_prompt(l.model->file(), *l.tokenizer, prompt_spec(c.settings));

@@ -30,6 +30,7 @@
 #include "engine/generation/run_spec.h"
 #include "engine/generation/run_trace.h"
 #include "engine/host/model_setup.h"
+#include "engine/host/remote_runner.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/router/head_calibration.h"
@@ -54,7 +55,8 @@ struct ModelIdentityFailed { std::string path; Error error; };
 struct RunStarted { uint64_t run_id = 0; RunTrace trace; };
 // The prompt's measurements (sent once the first token is chosen; every prompt position).
 struct PromptMeasured { uint64_t run_id = 0; std::vector<TokenProbe> probes; std::vector<TokenMetrics> metrics; };
-struct Token { uint64_t run_id = 0; TokenEvent event; TokenMetrics metrics; };
+// `logprobs_known` false: a server sent no log-probabilities for it (event.logprobs is empty).
+struct Token { uint64_t run_id = 0; TokenEvent event; TokenMetrics metrics; bool logprobs_known = true; };
 struct RunFinished { uint64_t run_id = 0; RunOutcome outcome; Metric default_metric = Metric::NormShare; };
 struct RunFailed { uint64_t run_id = 0; Error error; }; // error.code Cancelled: the user stopped it
 // A queued run that never started: a newer run replaced it, or a model load dropped it.
@@ -102,6 +104,9 @@ public:
     // CPU, saying why in ModelInfo::backend_note), "cpu" or "cuda" (a load error naming the
     // reason when CUDA is unusable). On failure the previous model stays loaded.
     void load_model(const std::string& path, const std::string& backend = "auto");
+    // Queues sending the runs to a server from now on (drops queued runs; posts ModelLoaded with
+    // the server's model, ModelInfo::engine set). Loading a model ends it.
+    void connect(std::shared_ptr<RemoteRunner> runner);
     // Queues a run on the loaded model, replacing a queued, not yet started run unless
     // `replace_queued` is false (the second run of an A/B pair, the samples of a consistency
     // run); returns its id.
@@ -123,13 +128,16 @@ public:
 
 private:
     struct LoadCommand { std::string path; std::string backend; };
+    struct ConnectCommand { std::shared_ptr<RemoteRunner> runner; };
     struct RunCommand { uint64_t id; RunSpec settings; };
     struct CalibrateCommand { std::string train; std::string dev; CalibrationUnit unit = CalibrationUnit::Heads; };
     struct ClaimsCommand { std::vector<Claim> claims; std::string resource_dir; uint64_t seed = 1; int64_t items = 0; std::string version; };
-    using Command = std::variant<LoadCommand, RunCommand, CalibrateCommand, ClaimsCommand>;
+    using Command = std::variant<LoadCommand, ConnectCommand, RunCommand, CalibrateCommand, ClaimsCommand>;
 
     void worker();
     void execute(const LoadCommand& c);
+    void execute(const ConnectCommand& c);
+    void run_remote(const RunCommand& c);
     void execute(const RunCommand& c);
     void execute(const CalibrateCommand& c);
     void execute(const ClaimsCommand& c);
@@ -150,6 +158,7 @@ private:
     std::mutex events_mutex_;
     std::vector<HostEvent> events_;
     std::unique_ptr<OpenedModel> loaded_; // worker thread only
+    std::shared_ptr<RemoteRunner> remote_; // worker thread only: set, runs go to this server
     std::thread identity_thread_;         // started and joined by the worker (and the destructor)
     std::atomic<bool> identity_cancel_{false};
     std::thread thread_;

@@ -16,6 +16,7 @@
 
 #include "engine/backend/backend.h"
 #include "engine/backend/precision.h"
+#include "engine/capture/capture.h"
 #include "engine/core/result.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/head_map.h"
@@ -54,6 +55,8 @@ struct ModelInfo {
     // position) within this context. A capture's recorded model has neither.
     std::vector<std::string> features;
     std::vector<int64_t> layer_windows; // [n_layer]
+    // Set when runs go to a server instead (engine/host/remote_runner.h): which one and its model.
+    std::optional<CaptureEngine> engine;
 };
 
 struct OpenOptions {

@@ -11,7 +11,8 @@ void record_event(RunTrace& trace, const host_event::PromptMeasured& event) {
 
 size_t record_event(RunTrace& trace, const host_event::Token& event) {
     const TokenEvent& e = event.event;
-    trace.tokens.push_back(TraceToken{e.id, e.bytes, true, e.logprobs, e.ms, e.probe, event.metrics, e.visible_text});
+    trace.tokens.push_back(TraceToken{e.id, e.bytes, true, event.logprobs_known ? std::optional(e.logprobs) : std::nullopt, e.ms,
+                                      e.probe, event.metrics, e.visible_text});
     return trace.tokens.size() - 1;
 }
 

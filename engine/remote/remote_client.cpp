@@ -47,12 +47,18 @@ struct Stream {
     std::optional<Error> error;
 };
 
-void merge(Stream& s, const RemoteAnswer& a, Clock::time_point start, const std::function<void(const RemoteToken&)>& on_token) {
+void merge(Stream& s, const RemoteAnswer& a, Clock::time_point start, const std::function<void(const RemoteToken&)>& on_token,
+           const std::function<void(const json&)>& on_extension) {
     if (!a.model.empty()) s.result.model = a.model;
     if (!a.fingerprint.empty()) s.result.fingerprint = a.fingerprint;
     if (a.usage) s.result.usage = a.usage;
     for (const RemoteChoice& c : a.choices) {
         if (c.index != 0) continue; // one choice is asked for
+        if (c.octoscope.is_object()) { // before the chunk's tokens: the first chunk's names the prompt
+            if (!s.result.octoscope.is_object()) s.result.octoscope = json::object();
+            s.result.octoscope.update(c.octoscope);
+            if (on_extension) on_extension(c.octoscope);
+        }
         s.result.text += c.text;
         std::vector<RemoteToken> tokens = c.tokens;
         if (tokens.empty() && !c.text.empty()) tokens.push_back(RemoteToken{c.text, std::nullopt, {}, std::nullopt, nullptr, 0.0});
@@ -64,10 +70,6 @@ void merge(Stream& s, const RemoteAnswer& a, Clock::time_point start, const std:
             s.result.tokens.push_back(std::move(t));
         }
         if (c.finish_reason) s.result.finish_reason = *c.finish_reason;
-        if (c.octoscope.is_object()) {
-            if (!s.result.octoscope.is_object()) s.result.octoscope = json::object();
-            s.result.octoscope.update(c.octoscope);
-        }
     }
 }
 
@@ -163,7 +165,8 @@ Result<std::vector<RemoteModel>> RemoteClient::models() const {
 }
 
 Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const std::function<void(const RemoteToken&)>& on_token,
-                                            const std::atomic<bool>* cancel) const {
+                                            const std::atomic<bool>* cancel,
+                                            const std::function<void(const nlohmann::json&)>& on_extension) const {
     const std::string body = request_body(request).dump(-1, ' ', false, json::error_handler_t::replace);
     const std::string path = prefix_ + (request.chat ? "/v1/chat/completions" : "/v1/completions");
     double delay = retry_.first_delay_s;
@@ -219,7 +222,7 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
                     s.error = make_error(ErrorCode::Format, endpoint_.describe() + " sent a chunk that is not an answer: " + a.error().message);
                     return false;
                 }
-                merge(s, a.value(), start, on_token);
+                merge(s, a.value(), start, on_token, on_extension);
             }
             return true;
         };
@@ -235,7 +238,7 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
                 const json j = json::parse(raw, nullptr, false);
                 auto a = parse_answer(j);
                 if (!a) return make_error(ErrorCode::Format, endpoint_.describe() + ": " + a.error().message);
-                merge(s, a.value(), start, on_token);
+                merge(s, a.value(), start, on_token, on_extension);
             }
             s.result.total_ms = ms_since(start);
             if (!s.any_token && s.result.finish_reason.empty()) {

@@ -82,8 +82,11 @@ public:
     // One completion, streamed; `on_token` (optional) is called as each token arrives. Errors:
     // Io (unreachable, or HTTP errors after the retries, with the server's message), Format (an
     // answer that is not OpenAI's), Cancelled.
+    // `on_extension` (optional) gets each chunk's Octoscope extension object before that chunk's
+    // tokens (the first names the metric and, when asked for, the prompt).
     Result<RemoteResult> complete(const RemoteRequest& request, const std::function<void(const RemoteToken&)>& on_token = {},
-                                  const std::atomic<bool>* cancel = nullptr) const;
+                                  const std::atomic<bool>* cancel = nullptr,
+                                  const std::function<void(const nlohmann::json&)>& on_extension = {}) const;
 
     const RemoteEndpoint& endpoint() const { return endpoint_; }
 

@@ -1,5 +1,9 @@
 #include "engine/remote/remote_trace.h"
 
+#include <algorithm>
+
+#include "engine/instrumentation/subsystem.h"
+
 namespace octo::remote {
 
 namespace {
@@ -55,57 +59,51 @@ std::optional<StopReason> stop_reason_of(const std::string& name) {
 
 } // namespace
 
-RunTrace trace_of_remote_run(const RunSpec& spec, const RemoteResult& result) {
-    RunTrace t;
-    t.spec = spec;
-    t.precision = Precision::Exact;
-    const json& ext = result.octoscope.is_object() ? result.octoscope : json::object();
-    if (auto m = parse_metric(ext.value("metric", std::string())); m) t.default_metric = *m;
-
-    // The prompt (an Octoscope server asked for it).
-    if (const auto p = ext.find("prompt"); p != ext.end() && p->is_object()) {
-        const json ids = p->value("ids", json::array());
-        const json pieces = p->value("pieces", json::array());
-        const json metrics = p->value("metrics", json::array());
-        for (size_t i = 0; ids.is_array() && i < ids.size(); ++i) {
-            if (!ids[i].is_number_integer()) break;
-            TraceToken token;
-            token.id = ids[i].get<int32_t>();
-            if (pieces.is_array() && i < pieces.size() && pieces[i].is_string()) token.bytes = pieces[i].get<std::string>();
-            if (metrics.is_array() && i < metrics.size()) token.metrics = metrics_of(metrics[i]);
-            t.prompt_text += token.bytes;
-            t.tokens.push_back(std::move(token));
-        }
-    }
-    t.n_prompt = t.tokens.size();
-
-    double previous_ms = 0.0;
-    for (const RemoteToken& r : result.tokens) {
+std::vector<TraceToken> prompt_tokens(const json& extension) {
+    std::vector<TraceToken> out;
+    const auto p = extension.is_object() ? extension.find("prompt") : extension.end();
+    if (!extension.is_object() || p == extension.end() || !p->is_object()) return out;
+    const json ids = p->value("ids", json::array());
+    const json pieces = p->value("pieces", json::array());
+    const json metrics = p->value("metrics", json::array());
+    for (size_t i = 0; ids.is_array() && i < ids.size(); ++i) {
+        if (!ids[i].is_number_integer()) break;
         TraceToken token;
-        token.generated = true;
-        token.id = r.id.value_or(-1);
-        if (!r.id && r.octoscope.is_object() && r.octoscope.value("id", json()).is_number_integer()) {
-            token.id = r.octoscope["id"].get<int32_t>();
-        }
-        token.bytes = r.text;
-        token.visible_text = r.text;
-        token.ms = r.arrival_ms - previous_ms;
-        previous_ms = r.arrival_ms;
-        if (r.logprob) {
-            TokenLogprobs lp{*r.logprob, {}};
-            for (const RemoteAlternative& a : r.top) {
-                if (a.id) lp.top.push_back({*a.id, a.logprob});
-            }
-            token.logprobs = std::move(lp);
-        }
-        if (r.octoscope.is_object()) {
-            token.metrics = metrics_of(r.octoscope.value("metrics", json::object()));
-            token.probe.head_norms = floats_of(r.octoscope.value("heads", json::array()));
-        }
-        t.tokens.push_back(std::move(token));
+        token.id = ids[i].get<int32_t>();
+        if (pieces.is_array() && i < pieces.size() && pieces[i].is_string()) token.bytes = pieces[i].get<std::string>();
+        if (metrics.is_array() && i < metrics.size()) token.metrics = metrics_of(metrics[i]);
+        out.push_back(std::move(token));
     }
+    return out;
+}
 
-    RunOutcome& o = t.outcome.emplace();
+TraceToken trace_token(const RemoteToken& r, double previous_arrival_ms) {
+    TraceToken token;
+    token.generated = true;
+    token.id = r.id.value_or(-1);
+    if (!r.id && r.octoscope.is_object() && r.octoscope.value("id", json()).is_number_integer()) {
+        token.id = r.octoscope["id"].get<int32_t>();
+    }
+    token.bytes = r.text;
+    token.visible_text = r.text;
+    token.ms = r.arrival_ms - previous_arrival_ms;
+    if (r.logprob) {
+        TokenLogprobs lp{*r.logprob, {}};
+        for (const RemoteAlternative& a : r.top) {
+            if (a.id) lp.top.push_back({*a.id, a.logprob});
+        }
+        token.logprobs = std::move(lp);
+    }
+    if (r.octoscope.is_object()) {
+        token.metrics = metrics_of(r.octoscope.value("metrics", json::object()));
+        token.probe.head_norms = floats_of(r.octoscope.value("heads", json::array()));
+    }
+    return token;
+}
+
+RunOutcome outcome_of_remote_run(const RunSpec& spec, const RemoteResult& result) {
+    const json& ext = result.octoscope.is_object() ? result.octoscope : json::object();
+    RunOutcome o;
     o.text = result.text;
     // An Octoscope server names the reason; another says "stop" for an end-of-generation token and
     // for a stop string alike, taken as the stop string when the run had any.
@@ -113,6 +111,7 @@ RunTrace trace_of_remote_run(const RunSpec& spec, const RemoteResult& result) {
     o.stop_reason = named ? *named
                     : result.finish_reason == "stop" ? (spec.stop_strings.empty() ? StopReason::EndOfGeneration : StopReason::StopString)
                                                      : StopReason::MaxTokens;
+    o.fingerprint = result.fingerprint;
     o.prefill_ms = result.ttft_ms;
     o.decode_ms = std::max(0.0, result.total_ms - result.ttft_ms);
     o.n_decoded = static_cast<int64_t>(result.tokens.size());
@@ -120,7 +119,62 @@ RunTrace trace_of_remote_run(const RunSpec& spec, const RemoteResult& result) {
         o.reused_tokens = kv->value("reused_tokens", int64_t{0});
         o.evaluated_tokens = kv->value("evaluated_tokens", int64_t{0});
     }
+    return o;
+}
+
+RunTrace trace_of_remote_run(const RunSpec& spec, const RemoteResult& result) {
+    RunTrace t;
+    t.spec = spec;
+    t.precision = Precision::Exact;
+    const json& ext = result.octoscope.is_object() ? result.octoscope : json::object();
+    if (auto m = parse_metric(ext.value("metric", std::string())); m) t.default_metric = *m;
+    t.tokens = prompt_tokens(ext);
+    for (const TraceToken& p : t.tokens) t.prompt_text += p.bytes;
+    t.n_prompt = t.tokens.size();
+    double previous_ms = 0.0;
+    for (const RemoteToken& r : result.tokens) {
+        t.tokens.push_back(trace_token(r, previous_ms));
+        previous_ms = r.arrival_ms;
+    }
+    t.outcome = outcome_of_remote_run(spec, result);
     return t;
+}
+
+Status check_spec_for_server(const RunSpec& spec, const RemoteModel& model, const std::string& metric, const std::string& engine) {
+    const bool internals = std::any_of(spec.disabled.begin(), spec.disabled.end(), [](bool b) { return b; }) || !metric.empty() ||
+                           spec.dla || spec.ablation_mode != AblationMode::Zero;
+    if (internals && !model.octoscope) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "--disable, --ablation, --metric and --attribution need a local model or an Octoscope server; " + engine +
+                              " is another OpenAI-compatible server");
+    }
+    return Ok{};
+}
+
+RemoteRequest request_for_spec(const RunSpec& spec, const RemoteModel& model, const std::string& metric, bool heads) {
+    RemoteRequest r;
+    r.chat = spec.chat;
+    if (spec.chat) {
+        if (!spec.system.empty()) r.messages.push_back({ChatRole::System, spec.system});
+        r.messages.push_back({ChatRole::User, spec.prompt});
+    } else {
+        r.prompt = spec.prompt;
+    }
+    r.model = model.id;
+    r.max_tokens = spec.max_tokens;
+    r.sampling = spec.sampling;
+    r.stop = spec.stop_strings;
+    if (model.octoscope) {
+        json off = json::array();
+        for (int s = 0; s < kSubsystemCount; ++s) {
+            if (spec.disabled[static_cast<size_t>(s)]) off.push_back(subsystem_id(s));
+        }
+        json ext = {{"disable", off}, {"ablation", ablation_mode_name(spec.ablation_mode)}, {"dla", spec.dla}, {"prompt", true}};
+        if (!metric.empty()) ext["metric"] = metric;
+        if (heads) ext["heads"] = true;
+        r.octoscope = std::move(ext);
+    }
+    return r;
 }
 
 } // namespace octo::remote

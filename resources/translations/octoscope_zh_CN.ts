@@ -1449,6 +1449,10 @@ Precision: %2</source>
         <source>time to first token %1 ms (prefill %2 ms for %3 evaluated prompt tokens); decode %4 tokens/s</source>
         <translation>首词元时间 %1 毫秒（预填充 %3 个提示词元用时 %2 毫秒）；解码 %4 词元/秒</translation>
     </message>
+    <message>
+        <source>time to first token %1 ms, seen from here (network included) from %2; then %3 tokens/s as they arrived</source>
+        <translation>首个词元用时 %1 毫秒（从本机观测，含网络），来自 %2；之后按到达计 %3 词元/秒</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::LogPanel</name>
@@ -1654,6 +1658,14 @@ Precision: %2</source>
     <message>
         <source>Ctrl+Shift+M</source>
         <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;Server…</source>
+        <translation>连接服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+K</source>
+        <translation>Ctrl+Shift+K</translation>
     </message>
 </context>
 <context>
@@ -1951,6 +1963,85 @@ F32 权重无论哪种都以浮点相乘。
     </message>
 </context>
 <context>
+    <name>octo::ui::ServerController</name>
+    <message>
+        <source>Connect to Server</source>
+        <translation>连接服务器</translation>
+    </message>
+    <message>
+        <source>the server&apos;s first model</source>
+        <translation>服务器的第一个模型</translation>
+    </message>
+    <message>
+        <source>No key</source>
+        <translation>无密钥</translation>
+    </message>
+    <message>
+        <source>Environment variable</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>System keyring</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <source>type it to store it in the keyring; empty: the stored one</source>
+        <translation>输入后将存入密钥环；留空：使用已存储的密钥</translation>
+    </message>
+    <message>
+        <source>Server URL</source>
+        <translation>服务器 URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The key is never saved in the settings or in captures. Any OpenAI-compatible server works; an Octoscope server (octoscope-cli serve) also gives every measurement.</source>
+        <translation>密钥绝不会保存在设置或捕获中。任何兼容 OpenAI 的服务器都可以使用；Octoscope 服务器（octoscope-cli serve）还会提供全部测量数据。</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Cannot store the key in the system keyring: %1</source>
+        <translation>无法将密钥存入系统密钥环：%1</translation>
+    </message>
+    <message>
+        <source>The environment variable %1 holding the server&apos;s key is not set.</source>
+        <translation>存放服务器密钥的环境变量 %1 未设置。</translation>
+    </message>
+    <message>
+        <source>Cannot read the server&apos;s key from the system keyring: %1</source>
+        <translation>无法从系统密钥环读取服务器密钥：%1</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>%1 serves no model.</source>
+        <translation>%1 没有提供任何模型。</translation>
+    </message>
+    <message>
+        <source>%1 does not serve %2 (it serves: %3).</source>
+        <translation>%1 没有提供 %2（它提供：%3）。</translation>
+    </message>
+    <message>
+        <source>Cannot connect: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>Connected to %1 (%2, an Octoscope server: every view is live)</source>
+        <translation>已连接到 %1（%2，Octoscope 服务器：所有视图实时显示）</translation>
+    </message>
+    <message>
+        <source>Connected to %1 (%2): text, log-probabilities and timing; the views that need the model&apos;s internals say so</source>
+        <translation>已连接到 %1（%2）：文本、对数概率和时间；需要模型内部数据的视图会给出说明</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::StatusLine</name>
     <message>
         <source>no model</source>
@@ -1979,6 +2070,18 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>%1 tokens/s</source>
         <translation>%1 词元/秒</translation>
+    </message>
+    <message>
+        <source>%1 on the server %2%3</source>
+        <translation>%1，位于服务器 %2%3</translation>
+    </message>
+    <message>
+        <source> (Octoscope: every view live)</source>
+        <translation>（Octoscope：所有视图实时显示）</translation>
+    </message>
+    <message>
+        <source> (outputs only)</source>
+        <translation>（仅输出）</translation>
     </message>
 </context>
 <context>

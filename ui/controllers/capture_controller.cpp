@@ -1,5 +1,7 @@
 #include "ui/controllers/capture_controller.h"
 
+#include "engine/remote/openai_runner.h"
+
 #include <QBuffer>
 #include <QDateTime>
 #include <QDir>
@@ -108,7 +110,8 @@ Result<CaptureModel> CaptureController::loadedModelIdentity() const {
 bool CaptureController::identityPending() const {
     const RunStore& store = store_;
     const RunRecord* r = store.current();
-    return r && !r->capture && store.model() && !store.model_identity() && !store.model_identity_error();
+    // a run on a server has no model file to hash
+    return r && !r->capture && !r->engine && store.model() && !store.model_identity() && !store.model_identity_error();
 }
 
 Result<Capture> CaptureController::captureShown() {
@@ -118,6 +121,11 @@ Result<Capture> CaptureController::captureShown() {
     CaptureContext context;
     if (r->capture) {
         context = static_cast<const CaptureContext&>(*r->capture); // a capture saved again keeps where it ran
+        return capture_of_record(*r, context);
+    }
+    if (r->engine && store_.model() && store_.model()->engine) { // a run on the connected server
+        context = remote::remote_capture_context(*store_.model(), r->trace.outcome ? r->trace.outcome->fingerprint : std::string(),
+                                                 OCTOSCOPE_VERSION);
         return capture_of_record(*r, context);
     }
     auto identity = loadedModelIdentity();

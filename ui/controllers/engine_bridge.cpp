@@ -27,6 +27,8 @@ void EngineBridge::loadModel(const QString& path, const QString& backend) {
     host_->load_model(path.toStdString(), backend.toStdString());
 }
 
+void EngineBridge::connectServer(std::shared_ptr<RemoteRunner> runner) { host_->connect(std::move(runner)); }
+
 uint64_t EngineBridge::run(const RunSpec& settings, bool replace_queued) {
     const uint64_t id = host_->run(settings, replace_queued);
     emit runSubmitted(id);

@@ -22,6 +22,8 @@ public:
     ~EngineBridge() override;
 
     void loadModel(const QString& path, const QString& backend); // backend: "auto", "cpu" or "cuda"
+    // Runs go to this server from now on (EngineHost::connect); loading a model ends it.
+    void connectServer(std::shared_ptr<RemoteRunner> runner);
     uint64_t run(const RunSpec& settings, bool replace_queued = true); // see EngineHost::run
     void calibrate(const QString& train_probes, const QString& dev_probes, CalibrationUnit unit = CalibrationUnit::Heads);
     // The claims lab on the loaded model (EngineHost::run_claims).

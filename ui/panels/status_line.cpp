@@ -28,6 +28,15 @@ void StatusLine::update() {
     const auto& m = store_.model();
     if (!m) return;
     const QLocale locale;
+    if (m->engine) { // runs go to a server: its model, as it described it
+        model_->setText(tr("%1 on the server %2%3")
+                            .arg(QString::fromStdString(m->engine->model), QString::fromStdString(m->engine->url),
+                                 m->engine->octoscope ? tr(" (Octoscope: every view live)") : tr(" (outputs only)")));
+        model_->setToolTip(QString::fromStdString(m->backend));
+        memory_->setText(QString());
+        speed_->setText(QString());
+        return;
+    }
     QString text = tr("%1 (%2, %3 M parameters) on %4")
                        .arg(QString::fromStdString(m->name), QString::fromStdString(m->architecture))
                        .arg(double(m->n_params) / 1e6, 0, 'f', 1)

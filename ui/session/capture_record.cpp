@@ -26,6 +26,7 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     origin->path = path;
     r.capture = std::move(origin);
     r.trace = c.trace;
+    r.engine = c.engine;
     const bool cancelled = c.trace.outcome && c.trace.outcome->stop_reason == StopReason::Cancelled;
     r.state = cancelled ? RunState::Cancelled : RunState::Finished;
     ModelInfo m;

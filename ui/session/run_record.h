@@ -31,6 +31,7 @@ struct RunRecord {
     QString error;
     std::shared_ptr<const CaptureOrigin> capture; // set when the run was opened from a capture
     std::optional<ModelInfo> model;               // captures: the recorded model (views use it, nothing is loaded)
+    std::optional<CaptureEngine> engine;          // the server that ran it (a run on a server, or a capture of one)
     std::map<int64_t, QString> notes;             // token index -> the user's note (teaching replay)
 
     // Shorthands for what every view reads.

@@ -94,6 +94,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            RunRecord r;
                            r.id = e.run_id;
                            r.trace = e.trace;
+                           if (model_) r.engine = model_->engine; // connected to a server: it runs there
                            runs_.push_back(std::move(r));
                            while (runs_.size() > kMaxRuns) runs_.pop_front();
                            shown_ = e.run_id;

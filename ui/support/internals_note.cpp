@@ -7,10 +7,10 @@
 namespace octo::ui {
 
 QString internals_missing_text(const RunRecord* run) {
-    if (!run || !run->capture || !run->capture->engine || run->capture->engine->octoscope) return {};
+    if (!run || !run->engine || run->engine->octoscope) return {};
     return InternalsNote::tr("This run came from %1, a server that gives outputs only. This view needs the model's internals: "
                       "run the prompt on a local model or on an Octoscope server (octoscope-cli serve).")
-        .arg(QString::fromStdString(run->capture->engine->url));
+        .arg(QString::fromStdString(run->engine->url));
 }
 
 InternalsNote::InternalsNote(QWidget* view) : QLabel(view) {

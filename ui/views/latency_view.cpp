@@ -15,6 +15,7 @@ namespace octo::ui {
 
 LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("latencySummary"));
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     low_ = new QSpinBox(this);
     high_ = new QSpinBox(this);
@@ -116,6 +117,15 @@ void LatencyView::refresh() {
         return;
     }
     const RunOutcome& f = *run->trace.outcome;
+    if (run->engine) { // times seen from here, as the stream arrived
+        const double arrival_tps = f.decode_ms > 0 && f.n_decoded > 1 ? 1000.0 * double(f.n_decoded - 1) / f.decode_ms : 0.0;
+        summary_->setText(tr("time to first token %1 ms, seen from here (network included) from %2; then %3 tokens/s as they "
+                             "arrived")
+                              .arg(f.prefill_ms, 0, 'f', 1)
+                              .arg(QString::fromStdString(run->engine->url))
+                              .arg(arrival_tps, 0, 'f', 1));
+        return;
+    }
     const double ttft = ms.isEmpty() ? f.prefill_ms : ms.front();
     const double tps = f.decode_ms > 0 ? 1000.0 * double(f.n_decoded) / f.decode_ms : 0.0;
     summary_->setText(tr("time to first token %1 ms (prefill %2 ms for %3 evaluated prompt tokens); decode %4 tokens/s")

@@ -1,0 +1,76 @@
+#include "engine/remote/openai_runner.h"
+
+#include "engine/remote/remote_trace.h"
+
+namespace octo::remote {
+
+using nlohmann::json;
+
+ModelInfo remote_model_info(const RemoteClient& client, const RemoteModel& model) {
+    ModelInfo info;
+    const json& d = model.describe.is_object() ? model.describe : json::object();
+    const auto integer = [&](const char* key) { return d.value(key, json()).is_number_integer() ? d[key].get<int64_t>() : int64_t{0}; };
+    info.path = client.endpoint().describe();
+    info.name = d.value("name", json()).is_string() ? d["name"].get<std::string>() : model.id;
+    info.architecture = d.value("architecture", json()).is_string() ? d["architecture"].get<std::string>() : std::string();
+    info.n_layer = integer("n_layer");
+    info.n_head = integer("n_head");
+    info.n_expert = integer("n_expert");
+    info.has_router = d.value("has_router", json()).is_boolean() && d["has_router"].get<bool>();
+    info.backend = d.value("backend", json()).is_string() ? d["backend"].get<std::string>() + " on " + info.path : "the server " + info.path;
+    info.default_precision = Precision::Exact; // the server's own; runs name none
+    info.engine = CaptureEngine{info.path, model.id, "", model.octoscope};
+    return info;
+}
+
+CaptureContext remote_capture_context(const ModelInfo& server, const std::string& fingerprint, const std::string& app_version) {
+    CaptureContext c;
+    c.model.file_name = server.engine ? server.engine->model : server.name;
+    c.model.name = server.name;
+    c.model.architecture = server.architecture;
+    c.model.n_layer = server.n_layer;
+    c.model.n_head = server.n_head;
+    c.model.n_expert = server.n_expert;
+    c.engine = server.engine;
+    if (c.engine) c.engine->fingerprint = fingerprint;
+    c.app_version = app_version;
+    c.backend = server.backend;
+    c.device = server.path;
+    return c;
+}
+
+OpenAiRunner::OpenAiRunner(RemoteClient client, RemoteModel model)
+    : client_(std::move(client)), model_(std::move(model)), info_(remote_model_info(client_, model_)) {}
+
+Result<RunOutcome> OpenAiRunner::run(const RunSpec& spec, const Callbacks& callbacks, const std::atomic<bool>* cancel) {
+    if (auto ok = check_spec_for_server(spec, model_, "", info_.path); !ok) return ok.error();
+    RunTrace start;
+    start.spec = spec;
+    start.default_metric = info_.default_metric;
+    bool started = false;
+    const auto begin = [&](const json& extension) {
+        if (started) return;
+        started = true;
+        start.tokens = prompt_tokens(extension);
+        start.n_prompt = start.tokens.size();
+        for (const TraceToken& t : start.tokens) start.prompt_text += t.bytes;
+        if (auto m = parse_metric(extension.is_object() ? extension.value("metric", std::string()) : std::string()); m) {
+            start.default_metric = *m;
+        }
+        if (callbacks.started) callbacks.started(start);
+    };
+    double previous_ms = 0.0;
+    auto result = client_.complete(
+        request_for_spec(spec, model_, "", model_.octoscope),
+        [&](const RemoteToken& token) {
+            begin(json::object());
+            if (callbacks.token) callbacks.token(trace_token(token, previous_ms));
+            previous_ms = token.arrival_ms;
+        },
+        cancel, [&](const json& extension) { begin(extension); });
+    if (!result) return result.error();
+    begin(json::object()); // an answer without tokens
+    return outcome_of_remote_run(spec, result.value());
+}
+
+} // namespace octo::remote

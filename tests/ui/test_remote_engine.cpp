@@ -1,0 +1,253 @@
+// Model → Connect to Server… (ui/controllers/server_controller.h): the workbench's runs on a
+// server. Against an Octoscope server (the engine's OpenAiServer on loopback, serving octet) every
+// view is live and the tokens and measurements are those of the same run on the local model;
+// against another server (a fake one answering as TGI does) the text and timing come through and
+// the internals views say in one sentence what they need. Keys come from the environment (never
+// from settings), errors are clear, and a capture of a server run names the server.
+#include <QDir>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <thread>
+
+#include <httplib.h>
+
+#include "engine/capture/capture_io.h"
+#include "engine/host/model_setup.h"
+#include "engine/serve/openai_server.h"
+#include "tests/ui/window_parts.h"
+#include "ui/controllers/capture_controller.h"
+#include "ui/controllers/run_controller.h"
+#include "ui/controllers/server_controller.h"
+#include "ui/main_window.h"
+#include "ui/session/run_store.h"
+#include "ui/support/internals_note.h"
+#include "ui/views/head_heatmap_view.h"
+#include "ui/views/latency_view.h"
+#include "ui/views/subsystem_strip_view.h"
+
+using namespace octo;
+using namespace octo::ui;
+using octo::ui::test::part;
+
+namespace {
+
+const QString kModel = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources/octet/octet.gguf");
+
+void screenshot(QWidget& w, const QString& name) {
+    const QByteArray dir = qgetenv("OCTOSCOPE_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QTest::qWait(100);
+    w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
+}
+
+// Connects `w` and waits until the server's model is the window's.
+bool connect_to(MainWindow& w, const ServerSettings& s) {
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    QSignalSpy failed(w.serverController(), &ServerController::failed);
+    w.serverController()->connectTo(s);
+    return QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 30000) && !loaded.isEmpty();
+}
+
+bool run_and_wait(MainWindow& w, const RunSpec& spec) {
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().submit(spec);
+    return settled.wait(60000) && w.store().current() && w.store().current()->state == RunState::Finished;
+}
+
+RunSpec spec_of(const char* prompt) {
+    RunSpec s;
+    s.prompt = prompt;
+    s.max_tokens = 12;
+    return s;
+}
+
+bool notes_shown(MainWindow& w) {
+    for (InternalsNote* n : w.findChildren<InternalsNote*>()) {
+        if (n->isVisible()) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class TestRemoteEngine : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void octoscopeServerRunsAreTheLocalRuns();
+    void anotherServerGivesOutputsAndSaysWhatItCannotShow();
+    void connectionProblemsAreClearAndChangeNothing();
+
+private:
+    std::unique_ptr<OpenedModel> served_;
+    std::unique_ptr<serve::OpenAiServer> server_;
+    std::thread listener_;
+    QTemporaryDir dir_;
+};
+
+void TestRemoteEngine::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    QVERIFY(dir_.isValid());
+    auto opened = open_model(kModel.toStdString(), {.kv_sequences = 2});
+    QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+    served_ = std::make_unique<OpenedModel>(std::move(opened.value()));
+    serve::ServedModelInfo info;
+    info.id = "octet.gguf";
+    info.fingerprint = "octoscope-test";
+    info.n_ctx = served_->info.n_ctx;
+    info.describe = {{"name", served_->info.name},          {"architecture", served_->info.architecture},
+                     {"backend", served_->info.backend},    {"n_layer", served_->info.n_layer},
+                     {"n_head", served_->info.n_head},      {"has_router", served_->info.has_router},
+                     {"head_map", served_->map.describe()}};
+    serve::ServerOptions o;
+    o.port = 0;
+    o.scheduler.parallel = 2;
+    server_ = std::make_unique<serve::OpenAiServer>(
+        serve::ServedModel{served_->model.get(), served_->tokenizer.get(), served_->backend.get(), &served_->map, nullptr,
+                           served_->kv.get()},
+        info, o);
+    QVERIFY(server_->bind());
+    listener_ = std::thread([this] { (void)server_->serve(); });
+}
+
+void TestRemoteEngine::cleanupTestCase() {
+    server_->stop();
+    listener_.join();
+}
+
+void TestRemoteEngine::octoscopeServerRunsAreTheLocalRuns() {
+    const RunSpec spec = spec_of("What is 35% of 240?");
+    MainWindow local;
+    QSignalSpy loaded(&local.store(), &RunStore::modelLoaded);
+    local.openModel(kModel);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(run_and_wait(local, spec));
+    const RunRecord& l = *local.store().current();
+
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    w.resize(1280, 800);
+    w.show();
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(server_->port());
+    QVERIFY(connect_to(w, {url, QString(), ServerSettings::KeySource::None, QString()}));
+    QVERIFY(w.store().model()->engine);
+    QVERIFY(w.store().model()->engine->octoscope);
+    QCOMPARE(w.store().model()->n_layer, l.model ? l.model->n_layer : served_->info.n_layer);
+    QVERIFY(run_and_wait(w, spec));
+    const RunRecord& r = *w.store().current();
+    QVERIFY(r.engine);
+    QCOMPARE(r.trace.prompt_ids(), l.trace.prompt_ids());
+    QCOMPARE(r.trace.generated_ids(), l.trace.generated_ids());
+    for (size_t i = 0; i < r.n_generated(); ++i) {
+        const TraceToken& a = r.trace.generated()[i];
+        const TraceToken& b = l.trace.generated()[i];
+        QVERIFY(a.logprobs && b.logprobs);
+        QVERIFY(std::abs(a.logprobs->logprob - b.logprobs->logprob) < 1e-9);
+        QVERIFY(a.metrics.gates && b.metrics.gates);
+        QVERIFY(std::abs((*a.metrics.gates)[2] - (*b.metrics.gates)[2]) < 1e-6f);
+        QCOMPARE(a.probe.head_norms.size(), b.probe.head_norms.size()); // the heatmap has its data
+    }
+    QVERIFY(!notes_shown(w));
+    QVERIFY(r.trace.outcome && r.trace.outcome->prefill_ms > 0.0);
+    QVERIFY2(part<LatencyView>(w)->findChild<QLabel*>(QStringLiteral("latencySummary"))->text().contains(QStringLiteral("time to first token")),
+             "the latency view shows the time to the first token");
+    screenshot(w, QStringLiteral("remote-octoscope.png"));
+    // A capture of it names the server and keeps its measurements.
+    const QString file = dir_.filePath(QStringLiteral("served.octo"));
+    QSignalSpy saved(w.captureController(), &CaptureController::captureSaved);
+    w.captureController()->saveCapture(file);
+    QVERIFY(QTest::qWaitFor([&] { return !saved.isEmpty(); }, 30000) && saved.first().at(1).toBool());
+    const Capture c = open_capture(file.toStdString()).value();
+    QVERIFY(c.engine);
+    QCOMPARE(QString::fromStdString(c.engine->url), url);
+    QCOMPARE(QString::fromStdString(c.engine->model), QStringLiteral("octet.gguf"));
+    QCOMPARE(QString::fromStdString(c.engine->fingerprint), QStringLiteral("octoscope-test"));
+    QCOMPARE(c.trace.generated_ids(), l.trace.generated_ids());
+    // Loading a local model ends the connection.
+    QSignalSpy reloaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(kModel);
+    QVERIFY(reloaded.wait(60000));
+    QVERIFY(!w.store().model()->engine);
+}
+
+void TestRemoteEngine::anotherServerGivesOutputsAndSaysWhatItCannotShow() {
+    httplib::Server fake;
+    const std::string stream = [] {
+        std::ifstream in(OCTOSCOPE_SOURCE_DIR "/tests/data/openai/tgi_chat_stream.sse", std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }();
+    std::string seen_key;
+    fake.Get("/v1/models", [&](const httplib::Request& q, httplib::Response& a) {
+        seen_key = q.get_header_value("Authorization");
+        a.set_content(R"({"object": "list", "data": [{"id": "tgi", "object": "model", "owned_by": "tgi"}]})", "application/json");
+    });
+    fake.Post("/v1/chat/completions", [&](const httplib::Request&, httplib::Response& a) { a.set_content(stream, "text/event-stream"); });
+    fake.Post("/v1/completions", [&](const httplib::Request&, httplib::Response& a) { a.set_content(stream, "text/event-stream"); });
+    const int port = fake.bind_to_any_port("127.0.0.1");
+    std::thread listener([&] { fake.listen_after_bind(); });
+
+    qputenv("OCTOSCOPE_TEST_SERVER_KEY", "sk-test-123");
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    w.resize(1280, 800);
+    w.show();
+    const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(port);
+    ServerSettings s{url, QString(), ServerSettings::KeySource::Environment, QStringLiteral("OCTOSCOPE_TEST_SERVER_KEY")};
+    s.remember();
+    QVERIFY(connect_to(w, ServerSettings::remembered()));
+    QCOMPARE(seen_key, std::string("Bearer sk-test-123"));
+    for (const QString& k : QSettings().allKeys()) QVERIFY2(!QSettings().value(k).toString().contains(QStringLiteral("sk-test")), qPrintable(k));
+    QVERIFY(!w.store().model()->engine->octoscope);
+    RunSpec spec = spec_of("Sky?");
+    spec.chat = true;
+    QVERIFY(run_and_wait(w, spec));
+    const RunRecord& r = *w.store().current();
+    QCOMPARE(QString::fromStdString(r.trace.outcome->text), QStringLiteral("The sky is blue."));
+    QCOMPARE(r.n_prompt(), size_t(0));
+    QCOMPARE(r.n_generated(), size_t(5));
+    // The internals views say what they need instead of plotting zeros.
+    InternalsNote* heatmap_note = part<HeadHeatmapView>(w)->findChild<InternalsNote*>();
+    QVERIFY(heatmap_note && heatmap_note->isVisible());
+    QVERIFY(heatmap_note->text().contains(QStringLiteral("local model or on an Octoscope server")));
+    QVERIFY(part<SubsystemStripView>(w)->findChild<InternalsNote*>()->isVisible());
+    screenshot(w, QStringLiteral("remote-other.png"));
+    // Switching subsystems off needs internals: the run fails with the sentence, nothing is faked.
+    spec.disabled[2] = true;
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().submit(spec);
+    QVERIFY(settled.wait(30000));
+    QCOMPARE(w.store().current()->state, RunState::Failed);
+    QVERIFY2(w.store().current()->error.contains(QStringLiteral("need a local model or an Octoscope server")),
+             qPrintable(w.store().current()->error));
+    fake.stop();
+    listener.join();
+}
+
+void TestRemoteEngine::connectionProblemsAreClearAndChangeNothing() {
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    QSignalSpy failed(w.serverController(), &ServerController::failed);
+    w.serverController()->connectTo({QStringLiteral("http://127.0.0.1:9"), QString(), ServerSettings::KeySource::None, QString()});
+    QVERIFY(failed.wait(30000));
+    QVERIFY2(w.serverController()->lastError().contains(QStringLiteral("127.0.0.1:9")), qPrintable(w.serverController()->lastError()));
+    w.serverController()->connectTo({QStringLiteral("ftp://x"), QString(), ServerSettings::KeySource::None, QString()});
+    QVERIFY(failed.wait(30000) || failed.size() == 2);
+    w.serverController()->connectTo({QStringLiteral("http://127.0.0.1:1"), QString(), ServerSettings::KeySource::Environment,
+                                     QStringLiteral("OCTOSCOPE_NO_SUCH_VARIABLE")});
+    QCOMPARE(failed.size(), 3);
+    QVERIFY(w.serverController()->lastError().contains(QStringLiteral("OCTOSCOPE_NO_SUCH_VARIABLE")));
+    QVERIFY(!w.store().model());
+}
+
+QTEST_MAIN(TestRemoteEngine)
+#include "test_remote_engine.moc"
