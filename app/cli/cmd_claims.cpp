@@ -15,7 +15,7 @@
 #include "engine/claims/claims_report.h"
 #ifdef OCTOSCOPE_HAVE_NET
 #include "app/cli/remote_target.h"
-#include "engine/remote/remote_answers.h"
+#include "engine/remote/openai_runner.h"
 #endif
 
 namespace octo::cli {
@@ -80,24 +80,18 @@ int run_claims_command(const ClaimsOptions& o) {
     lo.cancel = interrupt.flag();
     ClaimModel model;
     std::optional<OpenedModel> opened;
+    bool remote = false;
 #ifdef OCTOSCOPE_HAVE_NET
-    std::optional<ConnectedEngine> connected;
-    remote::RemoteAnswerer answerer;
+    std::optional<remote::OpenAiRunner> server;
     if (!o.engine.empty()) {
         auto c = connect_engine({o.engine, o.api_key_env, o.model});
         if (!c) return report_error(o.json, c.error().message, engine_error_exit_code(c.error()));
-        connected.emplace(std::move(c.value()));
-        const nlohmann::json& d = connected->model.describe;
-        const nlohmann::json map = d.is_object() ? d.value("head_map", nlohmann::json::object()) : nlohmann::json::object();
-        model.name = connected->model.id + " on " + connected->describe();
-        model.server = ClaimServer{connected->describe(), connected->model.octoscope,
-                                   map.is_object() ? map.value("source", std::string("default")) : std::string("default")};
-        answerer = {&connected->client, connected->model.id, connected->model.octoscope,
-                    {.concurrency = o.concurrency, .cancel = interrupt.flag(), .progress = {}}};
-        use_remote_answers(lo, answerer);
+        server.emplace(std::move(c->client), std::move(c->model));
+        server->set_claims_concurrency(o.concurrency);
+        remote = true;
     }
 #endif
-    if (!model.server) {
+    if (!remote) {
         auto local = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
         if (!local) return report_error(o.json, local.error());
         opened.emplace(std::move(local.value()));
@@ -115,7 +109,7 @@ int run_claims_command(const ClaimsOptions& o) {
         }
     };
 #ifdef OCTOSCOPE_HAVE_NET
-    answerer.batch.progress = [&](size_t done, size_t total) { lo.progress(static_cast<int64_t>(done), static_cast<int64_t>(total)); };
+    if (server) server->prepare_claims(model, lo); // after lo.progress: the batches report through it
 #endif
     ClaimLab lab(std::move(model), std::move(data.value()), lo);
     ClaimRunCallbacks callbacks;

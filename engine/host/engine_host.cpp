@@ -209,12 +209,9 @@ void EngineHost::execute(const CalibrateCommand& c) {
 }
 
 void EngineHost::execute(const ClaimsCommand& c) {
-    if (!loaded_) return post(host_event::ClaimsFailed{make_error(ErrorCode::InvalidArgument, "no model is loaded")});
-    OpenedModel& l = *loaded_;
+    if (!loaded_ && !remote_) return post(host_event::ClaimsFailed{make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     auto data = load_claim_data(c.resource_dir);
     if (!data) return post(host_event::ClaimsFailed{data.error()});
-    ClaimModel model{l.model.get(), l.backend.get(), l.tokenizer.get(), &l.map, l.expert_map ? &*l.expert_map : nullptr,
-                     l.kv.get(), l.info.name + " (" + l.info.path + ")"};
     ClaimLabOptions options;
     options.seed = c.seed;
     options.items = c.items;
@@ -223,6 +220,14 @@ void EngineHost::execute(const ClaimsCommand& c) {
     options.progress = [&](int64_t done, int64_t total) {
         if (done % 4 == 0 || done == total) post(host_event::ClaimProgress{index, done, total});
     };
+    ClaimModel model;
+    if (remote_) { // answers from the server; what needs internals says so (claim_lab.h)
+        remote_->prepare_claims(model, options);
+    } else {
+        OpenedModel& l = *loaded_;
+        model = ClaimModel{l.model.get(), l.backend.get(), l.tokenizer.get(), &l.map, l.expert_map ? &*l.expert_map : nullptr,
+                           l.kv.get(), l.info.name + " (" + l.info.path + ")"};
+    }
     ClaimLab lab(std::move(model), std::move(data.value()), std::move(options));
     ClaimRunCallbacks callbacks;
     callbacks.on_start = [&](size_t i, const Claim& claim) {

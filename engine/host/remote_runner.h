@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "engine/capture/capture.h"
+#include "engine/claims/claim_lab.h"
 #include "engine/core/result.h"
 #include "engine/generation/run_trace.h"
 #include "engine/host/model_setup.h"
@@ -28,6 +29,10 @@ public:
     // Runs `spec` on the server; the outcome once the stream ended. Errors: the server's (Io,
     // Format), InvalidArgument for internals a server that is not Octoscope cannot give, Cancelled.
     virtual Result<RunOutcome> run(const RunSpec& spec, const Callbacks& callbacks, const std::atomic<bool>* cancel) = 0;
+
+    // The claims lab on the server (claim_lab.h): sets `model`'s server and name and `options`'
+    // answer sources (several requests in flight), valid while this runner lives.
+    virtual void prepare_claims(ClaimModel& model, ClaimLabOptions& options) = 0;
 };
 
 } // namespace octo

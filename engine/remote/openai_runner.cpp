@@ -42,6 +42,19 @@ CaptureContext remote_capture_context(const ModelInfo& server, const std::string
 OpenAiRunner::OpenAiRunner(RemoteClient client, RemoteModel model)
     : client_(std::move(client)), model_(std::move(model)), info_(remote_model_info(client_, model_)) {}
 
+void OpenAiRunner::prepare_claims(ClaimModel& model, ClaimLabOptions& options) {
+    const json& d = model_.describe.is_object() ? model_.describe : json::object();
+    const json map = d.value("head_map", json::object());
+    model.name = model_.id + " on " + info_.path;
+    model.server = ClaimServer{info_.path, model_.octoscope, map.is_object() ? map.value("source", std::string("default")) : "default"};
+    answerer_ = RemoteAnswerer{&client_, model_.id, model_.octoscope, {.concurrency = claims_concurrency_, .cancel = options.cancel, .progress = {}}};
+    const auto progress = options.progress;
+    answerer_.batch.progress = [progress](size_t done, size_t total) {
+        if (progress) progress(static_cast<int64_t>(done), static_cast<int64_t>(total));
+    };
+    use_remote_answers(options, answerer_);
+}
+
 Result<RunOutcome> OpenAiRunner::run(const RunSpec& spec, const Callbacks& callbacks, const std::atomic<bool>* cancel) {
     if (auto ok = check_spec_for_server(spec, model_, "", info_.path); !ok) return ok.error();
     RunTrace start;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "engine/host/remote_runner.h"
+#include "engine/remote/remote_answers.h"
 #include "engine/remote/remote_client.h"
 
 namespace octo::remote {
@@ -27,11 +28,17 @@ public:
 
     const ModelInfo& info() const override { return info_; }
     Result<RunOutcome> run(const RunSpec& spec, const Callbacks& callbacks, const std::atomic<bool>* cancel) override;
+    void prepare_claims(ClaimModel& model, ClaimLabOptions& options) override;
+
+    // Requests in flight for a claims run (default 8; `claims --concurrency`).
+    void set_claims_concurrency(int concurrency) { claims_concurrency_ = concurrency; }
 
 private:
     RemoteClient client_;
     RemoteModel model_;
     ModelInfo info_;
+    RemoteAnswerer answerer_; // the claims lab's, pointing at client_
+    int claims_concurrency_ = 8;
 };
 
 } // namespace octo::remote

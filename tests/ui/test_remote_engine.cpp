@@ -4,10 +4,16 @@
 // against another server (a fake one answering as TGI does) the text and timing come through and
 // the internals views say in one sentence what they need. Keys come from the environment (never
 // from settings), errors are clear, and a capture of a server run names the server.
+#include <QApplication>
+#include <QDialog>
 #include <QDir>
+#include <QLineEdit>
+#include <QRadioButton>
+#include <QTimer>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -26,6 +32,8 @@
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/server_controller.h"
 #include "ui/main_window.h"
+#include "ui/panels/claims_panel.h"
+#include "ui/session/claims_store.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 #include "ui/views/head_heatmap_view.h"
@@ -86,6 +94,8 @@ private slots:
     void octoscopeServerRunsAreTheLocalRuns();
     void anotherServerGivesOutputsAndSaysWhatItCannotShow();
     void connectionProblemsAreClearAndChangeNothing();
+    void claimsRunOnTheServer();
+    void dialogShowsTheRememberedSettings();
 
 private:
     std::unique_ptr<OpenedModel> served_;
@@ -247,6 +257,73 @@ void TestRemoteEngine::connectionProblemsAreClearAndChangeNothing() {
     QCOMPARE(failed.size(), 3);
     QVERIFY(w.serverController()->lastError().contains(QStringLiteral("OCTOSCOPE_NO_SUCH_VARIABLE")));
     QVERIFY(!w.store().model());
+}
+
+// The Claims dock on a connected Octoscope server gives the local values; a claim that needs a
+// local model says so.
+void TestRemoteEngine::claimsRunOnTheServer() {
+    const auto measure = [](MainWindow& w) {
+        auto* panel = part<ClaimsPanel>(w);
+        panel->itemsBox()->setValue(2);
+        panel->seedBox()->setValue(3);
+        panel->selectClaim(QStringLiteral("groups-specialise"));
+        QSignalSpy finished(&w.claimsStore(), &ClaimsStore::finished);
+        panel->runSelected();
+        return finished.wait(120000);
+    };
+    MainWindow local;
+    local.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    QSignalSpy loaded(&local.store(), &RunStore::modelLoaded);
+    local.openModel(kModel);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(measure(local));
+    const ClaimResult* expected = local.claimsStore().result("groups-specialise");
+    QVERIFY(expected && expected->estimate);
+
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    QVERIFY(connect_to(w, {QStringLiteral("http://127.0.0.1:%1").arg(server_->port()), QString(), ServerSettings::KeySource::None, QString()}));
+    QVERIFY(measure(w));
+    const ClaimResult* got = w.claimsStore().result("groups-specialise");
+    QVERIFY(got && got->estimate);
+    QCOMPARE(got->estimate->value, expected->estimate->value);
+    QCOMPARE(got->verdict, expected->verdict);
+    QVERIFY2(QString::fromStdString(w.claimsStore().report().model).contains(QStringLiteral("127.0.0.1")),
+             w.claimsStore().report().model.c_str());
+    auto* panel = part<ClaimsPanel>(w);
+    panel->selectClaim(QStringLiteral("kv-pool-reuse"));
+    QSignalSpy finished(&w.claimsStore(), &ClaimsStore::finished);
+    panel->runSelected();
+    QVERIFY(finished.wait(120000));
+    const ClaimResult* kv = w.claimsStore().result("kv-pool-reuse");
+    QVERIFY(kv && !kv->estimate);
+    QVERIFY(QString::fromStdString(kv->reason).contains(QStringLiteral("needs a local model")));
+}
+
+// Model → Connect to Server… opens with what was used last (never a key); Cancel changes nothing.
+void TestRemoteEngine::dialogShowsTheRememberedSettings() {
+    ServerSettings{QStringLiteral("https://llm.example.internal:8000/v1"), QStringLiteral("meta-llama/Llama-3.1-70B-Instruct"),
+                   ServerSettings::KeySource::Environment, QStringLiteral("TEAM_KEY")}
+        .remember();
+    MainWindow w;
+    w.show();
+    QStringList fields;
+    bool env_checked = false;
+    QTimer::singleShot(200, [&] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        for (QLineEdit* e : dialog->findChildren<QLineEdit*>()) fields << e->text();
+        for (QRadioButton* b : dialog->findChildren<QRadioButton*>()) env_checked = env_checked || (b->isChecked() && b->text().contains(QStringLiteral("Environment")));
+        screenshot(*dialog, QStringLiteral("connect-dialog.png"));
+        dialog->reject();
+    });
+    w.serverController()->showDialog();
+    QVERIFY2(fields.contains(QStringLiteral("https://llm.example.internal:8000/v1")), qPrintable(fields.join(QLatin1Char('|'))));
+    QVERIFY(fields.contains(QStringLiteral("meta-llama/Llama-3.1-70B-Instruct")));
+    QVERIFY(fields.contains(QStringLiteral("TEAM_KEY")));
+    QVERIFY(env_checked);
+    QVERIFY(!w.store().model()); // cancelled: nothing connected
 }
 
 QTEST_MAIN(TestRemoteEngine)
