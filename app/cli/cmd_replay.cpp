@@ -33,6 +33,31 @@ nlohmann::json token_json(const TraceToken* e) {
     return {{"id", e->id}, {"piece", valid_utf8(e->bytes)}};
 }
 
+// What every replay reports of the generated tokens: where they part (with the two tokens there)
+// and how many each run has.
+nlohmann::json tokens_json(const ReplayComparison& cmp, const RunTrace& recorded, const RunTrace& replay) {
+    const auto before = recorded.generated();
+    const auto after = replay.generated();
+    const TraceToken* was = nullptr;
+    const TraceToken* now = nullptr;
+    if (cmp.first_divergence) {
+        const size_t i = *cmp.first_divergence;
+        was = i < before.size() ? &before[i] : nullptr;
+        now = i < after.size() ? &after[i] : nullptr;
+    }
+    return {{"first_divergence", cmp.first_divergence ? nlohmann::json(*cmp.first_divergence) : nlohmann::json(nullptr)},
+            {"tokens_compared", cmp.tokens_compared},
+            {"recorded_tokens", cmp.recorded_tokens},
+            {"replayed_tokens", cmp.replayed_tokens},
+            {"recorded_token", token_json(was)},
+            {"replayed_token", token_json(now)}};
+}
+
+void print_divergence(const nlohmann::json& out) {
+    std::cout << "different: first divergence at generated token " << out["first_divergence"] << " (recorded "
+              << out["recorded_token"].dump() << ", replayed " << out["replayed_token"].dump() << ")\n";
+}
+
 #ifdef OCTOSCOPE_HAVE_NET
 // The run repeated on a server. A server's tokens may differ for reasons of its own (another
 // build, batch, hardware, or seeds it ignores): the report says which server and fingerprint
@@ -50,32 +75,18 @@ int run_replay_remote(const ReplayOptions& o, const Capture& c) {
     const RunTrace replay = remote::trace_of_remote_run(spec, result.value());
     const ReplayComparison cmp = compare_replay(c.trace, replay);
     const bool prompts_known = c.trace.n_prompt > 0 && replay.n_prompt > 0;
-    const auto recorded = c.trace.generated();
-    const auto replayed = replay.generated();
-    const TraceToken* was = nullptr;
-    const TraceToken* now = nullptr;
-    if (cmp.first_divergence) {
-        const size_t i = *cmp.first_divergence;
-        was = i < recorded.size() ? &recorded[i] : nullptr;
-        now = i < replayed.size() ? &replayed[i] : nullptr;
-    }
     const bool sampled = spec.sampling.temperature > 0.0f;
-    nlohmann::json out = {
+    nlohmann::json out = tokens_json(cmp, c.trace, replay);
+    out.update({
         {"identical", !cmp.first_divergence && (!prompts_known || cmp.prompt_identical)},
-        {"first_divergence", cmp.first_divergence ? nlohmann::json(*cmp.first_divergence) : nlohmann::json(nullptr)},
         {"prompt_identical", prompts_known ? nlohmann::json(cmp.prompt_identical) : nlohmann::json(nullptr)},
-        {"tokens_compared", cmp.tokens_compared},
-        {"recorded_tokens", cmp.recorded_tokens},
-        {"replayed_tokens", cmp.replayed_tokens},
-        {"recorded_token", token_json(was)},
-        {"replayed_token", token_json(now)},
         {"engine", connected->describe()},
         {"model", result->model.empty() ? connected->model.id : result->model},
         {"recorded_engine", c.engine ? nlohmann::json(c.engine->url) : nlohmann::json(nullptr)},
         {"recorded_fingerprint", c.engine ? nlohmann::json(c.engine->fingerprint) : nlohmann::json(nullptr)},
         {"fingerprint", result->fingerprint},
         {"replayed_text", valid_utf8(result->text)},
-    };
+    });
     std::string note;
     if (sampled && !connected->model.octoscope) {
         note = "a sampled run on a server that is not Octoscope need not repeat: many servers ignore the seed or batch requests "
@@ -92,8 +103,7 @@ int run_replay_remote(const ReplayOptions& o, const Capture& c) {
     if (out["identical"].get<bool>()) {
         std::cout << "identical: all " << cmp.recorded_tokens << " tokens repeated on " << connected->describe() << "\n";
     } else if (cmp.first_divergence) {
-        std::cout << "different: first divergence at generated token " << *cmp.first_divergence << " (recorded "
-                  << out["recorded_token"].dump() << ", replayed " << out["replayed_token"].dump() << ")\n";
+        print_divergence(out);
     } else {
         std::cout << "different: the prompt tokenized differently; the generated tokens are the same\n";
     }
@@ -125,31 +135,17 @@ int run_replay(const ReplayOptions& o) {
     if (!run) return report_error(o.json, run.error());
     const RunTrace replay = trace_of_run(spec, run->prompt, *setup->tokenizer, run->run, setup->kv->pool().history());
     const ReplayComparison cmp = compare_replay(c.trace, replay);
-    const auto recorded = c.trace.generated();
-    const auto replayed = replay.generated();
-    const TraceToken* was = nullptr;
-    const TraceToken* now = nullptr;
-    if (cmp.first_divergence) {
-        const size_t i = *cmp.first_divergence;
-        was = i < recorded.size() ? &recorded[i] : nullptr;
-        now = i < replayed.size() ? &replayed[i] : nullptr;
-    }
-    nlohmann::json out = {
+    nlohmann::json out = tokens_json(cmp, c.trace, replay);
+    out.update({
         {"identical", cmp.identical},
-        {"first_divergence", cmp.first_divergence ? nlohmann::json(*cmp.first_divergence) : nlohmann::json(nullptr)},
         {"prompt_identical", cmp.prompt_identical},
-        {"tokens_compared", cmp.tokens_compared},
-        {"recorded_tokens", cmp.recorded_tokens},
-        {"replayed_tokens", cmp.replayed_tokens},
-        {"recorded_token", token_json(was)},
-        {"replayed_token", token_json(now)},
         {"model", valid_utf8(model_path)},
         {"precision", std::string(precision_name(run->run.precision))}, // the capture's
         {"replayed_text", valid_utf8(run->run.generation.text)},
         {"routing_identical", cmp.routing_identical},
         {"first_routing_divergence",
          cmp.first_routing_divergence ? nlohmann::json(*cmp.first_routing_divergence) : nlohmann::json(nullptr)},
-    };
+    });
     if (o.json) {
         print_json(out);
         return kExitOk;
@@ -163,8 +159,7 @@ int run_replay(const ReplayOptions& o) {
         std::cout << "different: the tokens are the same, but position " << *cmp.first_routing_divergence
                   << " (prompt first) chose other experts\n";
     } else {
-        std::cout << "different: first divergence at generated token " << *cmp.first_divergence << " (recorded "
-                  << out["recorded_token"].dump() << ", replayed " << out["replayed_token"].dump() << ")\n";
+        print_divergence(out);
     }
     return kExitOk;
 }

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -673,6 +674,39 @@ TEST(ServeAlone, GenerateWithEngineOnAnotherServerSaysWhatItCannotShow) {
     const CliRun gone = run_cli({"generate", "--engine", url, "--prompt", "x"});
     EXPECT_EQ(gone.exit_status, 1);
     EXPECT_NE(gone.err.find("cannot reach"), std::string::npos) << gone.err;
+}
+
+// Ctrl+C during `eval --engine`: the open requests are closed, no new one is sent, exit 130.
+TEST(ServeAlone, EvalWithEngineStopsCleanlyOnInterrupt) {
+    httplib::Server slow;
+    std::atomic<int> started{0};
+    slow.Get("/v1/models", [](const httplib::Request&, httplib::Response& r) {
+        r.set_content(R"({"object": "list", "data": [{"id": "slow", "object": "model", "owned_by": "someone"}]})", "application/json");
+    });
+    slow.Post("/v1/chat/completions", [&](const httplib::Request&, httplib::Response& r) {
+        started += 1;
+        r.set_chunked_content_provider("text/event-stream", [](size_t, httplib::DataSink& sink) {
+            for (int i = 0; i < 3000; ++i) { // a minute of tokens unless the client leaves
+                const std::string e = "data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"x\"}}]}\n\n";
+                if (!sink.write(e.data(), e.size())) return false;
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+            sink.done();
+            return true;
+        });
+    });
+    const int port = slow.bind_to_any_port("127.0.0.1");
+    std::thread listener([&] { slow.listen_after_bind(); });
+    const std::string data = std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/octet/octet_test.jsonl";
+    const std::string cmd = "timeout --preserve-status -s INT 2 '" + std::string(OCTOSCOPE_CLI_PATH) + "' eval --data '" + data +
+                            "' --limit 8 --max-tokens 4000 --concurrency 2 --engine http://127.0.0.1:" + std::to_string(port) +
+                            " --json > /dev/null 2>&1";
+    const int status = std::system(cmd.c_str());
+    slow.stop();
+    listener.join();
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    EXPECT_EQ(started.load(), 2) << "after the interrupt no new request is sent";
 }
 
 TEST(ServeAlone, LoadBenchmarkReportsEachLevel) {
