@@ -174,6 +174,11 @@ void EngineHost::stop_identifying() {
 }
 
 void EngineHost::execute(const CalibrateCommand& c) {
+    if (remote_) {
+        return post(host_event::CalibrationFailed{make_error(
+            ErrorCode::InvalidArgument, "calibration measures the model's heads, which runs on " + remote_->info().path +
+                                            ": open the model here, or calibrate where it is served (octoscope-cli calibrate)")});
+    }
     if (!loaded_) return post(host_event::CalibrationFailed{make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     OpenedModel& l = *loaded_;
     auto train = read_probe_file(c.train);
