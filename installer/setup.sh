@@ -25,8 +25,9 @@ packages=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev
   # GUI (Qt 6 Widgets, QCustomPlot) and its headless screenshots
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev libqcustomplot2.1-qt6
-  # the server's API key in the system keyring (Model → Connect to Server…)
-  qtkeychain-qt6-dev
+  # the server's API key in the system keyring (Model → Connect to Server…), and a private
+  # Secret Service for its test (tests/ui/with_keyring.sh)
+  qtkeychain-qt6-dev gnome-keyring dbus-daemon
   xvfb xauth imagemagick fonts-dejavu-core fonts-noto-cjk
   # UI translations: lupdate/lrelease and their CMake API (Qt6LinguistTools), Qt's own zh_CN strings
   qt6-l10n-tools qt6-tools-dev qt6-translations-l10n

@@ -5,6 +5,7 @@
 // the internals views say in one sentence what they need. Keys come from the environment (never
 // from settings), errors are clear, and a capture of a server run names the server.
 #include <QApplication>
+#include <QScopeGuard>
 #include <QDialog>
 #include <QDir>
 #include <QLineEdit>
@@ -96,6 +97,7 @@ private slots:
     void connectionProblemsAreClearAndChangeNothing();
     void claimsRunOnTheServer();
     void dialogShowsTheRememberedSettings();
+    void keyringKeepsTheKey();
 
 private:
     std::unique_ptr<OpenedModel> served_;
@@ -205,6 +207,10 @@ void TestRemoteEngine::anotherServerGivesOutputsAndSaysWhatItCannotShow() {
     fake.Post("/v1/completions", [&](const httplib::Request&, httplib::Response& a) { a.set_content(stream, "text/event-stream"); });
     const int port = fake.bind_to_any_port("127.0.0.1");
     std::thread listener([&] { fake.listen_after_bind(); });
+    const auto stop = qScopeGuard([&] { // also when a check fails and returns
+        fake.stop();
+        listener.join();
+    });
 
     qputenv("OCTOSCOPE_TEST_SERVER_KEY", "sk-test-123");
     MainWindow w;
@@ -239,8 +245,6 @@ void TestRemoteEngine::anotherServerGivesOutputsAndSaysWhatItCannotShow() {
     QCOMPARE(w.store().current()->state, RunState::Failed);
     QVERIFY2(w.store().current()->error.contains(QStringLiteral("need a local model or an Octoscope server")),
              qPrintable(w.store().current()->error));
-    fake.stop();
-    listener.join();
 }
 
 void TestRemoteEngine::connectionProblemsAreClearAndChangeNothing() {
@@ -256,6 +260,10 @@ void TestRemoteEngine::connectionProblemsAreClearAndChangeNothing() {
                                      QStringLiteral("OCTOSCOPE_NO_SUCH_VARIABLE")});
     QCOMPARE(failed.size(), 3);
     QVERIFY(w.serverController()->lastError().contains(QStringLiteral("OCTOSCOPE_NO_SUCH_VARIABLE")));
+    // No key stored for this URL (and, on a test machine, no keyring at all): a clear error.
+    w.serverController()->connectTo({QStringLiteral("http://127.0.0.1:1"), QString(), ServerSettings::KeySource::Keyring, QString()});
+    QVERIFY(failed.wait(30000));
+    QVERIFY2(w.serverController()->lastError().contains(QStringLiteral("keyring")), qPrintable(w.serverController()->lastError()));
     QVERIFY(!w.store().model());
 }
 
@@ -324,6 +332,52 @@ void TestRemoteEngine::dialogShowsTheRememberedSettings() {
     QVERIFY(fields.contains(QStringLiteral("TEAM_KEY")));
     QVERIFY(env_checked);
     QVERIFY(!w.store().model()); // cancelled: nothing connected
+}
+
+// Run by the `ui_remote_keyring` test inside a private D-Bus session with an unlocked keyring
+// (tests/ui/with_keyring.sh): a key typed in the dialog goes to the keyring, not the settings,
+// and the next connection reads it from there.
+void TestRemoteEngine::keyringKeepsTheKey() {
+    if (qEnvironmentVariableIsEmpty("OCTOSCOPE_TEST_KEYRING")) QSKIP("needs a keyring: run through tests/ui/with_keyring.sh");
+    httplib::Server fake;
+    std::vector<std::string> keys;
+    fake.Get("/v1/models", [&](const httplib::Request& q, httplib::Response& a) {
+        keys.push_back(q.get_header_value("Authorization"));
+        a.set_content(R"({"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "x"}]})", "application/json");
+    });
+    const int port = fake.bind_to_any_port("127.0.0.1");
+    std::thread listener([&] { fake.listen_after_bind(); });
+    const auto stop = qScopeGuard([&] { // also when a check fails and returns
+        fake.stop();
+        listener.join();
+    });
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    QTimer::singleShot(200, [&] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        const auto edits = dialog->findChildren<QLineEdit*>();
+        for (QLineEdit* e : edits) {
+            if (e->placeholderText().startsWith(QStringLiteral("http"))) e->setText(url);
+            if (e->echoMode() == QLineEdit::Password) e->setText(QStringLiteral("sk-keyring-42"));
+        }
+        for (QRadioButton* b : dialog->findChildren<QRadioButton*>()) {
+            if (b->text().contains(QStringLiteral("keyring"))) b->setChecked(true);
+        }
+        dialog->accept();
+    });
+    w.serverController()->showDialog();
+    QVERIFY2(loaded.wait(30000), qPrintable(w.serverController()->lastError()));
+    // Again, from the remembered settings: the key comes back from the keyring.
+    MainWindow again;
+    again.serverController()->setDialogsEnabled(false);
+    QVERIFY2(connect_to(again, ServerSettings::remembered()), qPrintable(again.serverController()->lastError()));
+    QCOMPARE(keys.size(), size_t(2));
+    QCOMPARE(keys[0], std::string("Bearer sk-keyring-42"));
+    QCOMPARE(keys[1], std::string("Bearer sk-keyring-42"));
+    for (const QString& k : QSettings().allKeys()) QVERIFY2(!QSettings().value(k).toString().contains(QStringLiteral("sk-keyring")), qPrintable(k));
 }
 
 QTEST_MAIN(TestRemoteEngine)
