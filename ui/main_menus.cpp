@@ -105,7 +105,8 @@ void MainMenus::buildModel() {
     model->addAction(tr("Measure the Article's &Claims"), QKeySequence(tr("Ctrl+Shift+M")), &window_, &MainWindow::measureClaims);
     backend_ = new BackendMenu(model);
     connect(backend_, &BackendMenu::changed, this, [this] {
-        if (const auto& m = window_.store().model()) window_.openModel(QString::fromStdString(m->path));
+        // a server's model stays where it runs; the backend applies to the next local model
+        if (const auto& m = window_.store().model(); m && !m->engine) window_.openModel(QString::fromStdString(m->path));
     });
 }
 

@@ -114,7 +114,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&store_, &RunStore::modelLoaded, this, [this] {
         claims_store_.clear(); // they described the previous model
         claims_->setModelLoaded(true);
-        menus_->rememberRecent(QString::fromStdString(store_.model()->path));
+        if (!store_.model()->engine) menus_->rememberRecent(QString::fromStdString(store_.model()->path)); // files only
         prompt_->setModelPrecision(store_.model()->default_precision);
     });
     connect(&store_, &RunStore::runFinished, this, [this] {

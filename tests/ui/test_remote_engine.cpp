@@ -154,6 +154,7 @@ void TestRemoteEngine::octoscopeServerRunsAreTheLocalRuns() {
     QVERIFY(connect_to(w, {url, QString(), ServerSettings::KeySource::None, QString()}));
     QVERIFY(w.store().model()->engine);
     QVERIFY(w.store().model()->engine->octoscope);
+    QVERIFY2(!QSettings().value(QStringLiteral("recentModels")).toStringList().contains(url), "a server is no recent model file");
     QCOMPARE(w.store().model()->n_layer, l.model ? l.model->n_layer : served_->info.n_layer);
     QVERIFY(run_and_wait(w, spec));
     const RunRecord& r = *w.store().current();
