@@ -1,6 +1,6 @@
 #include "engine/remote/remote_answers.h"
 
-#include "engine/instrumentation/subsystem.h"
+#include "engine/remote/remote_trace.h"
 
 namespace octo::remote {
 
@@ -37,13 +37,7 @@ RemoteRequest answer_request(const RemoteAnswerer& answerer, const std::string& 
     r.model = answerer.model;
     r.max_tokens = max_tokens;
     r.top_logprobs = 0;
-    if (answerer.octoscope) {
-        json off = json::array();
-        for (int s = 0; s < kSubsystemCount; ++s) {
-            if (disabled[static_cast<size_t>(s)]) off.push_back(subsystem_id(s));
-        }
-        r.octoscope = {{"disable", off}};
-    }
+    if (answerer.octoscope) r.octoscope = {{"disable", disabled_ids(disabled)}};
     return r;
 }
 

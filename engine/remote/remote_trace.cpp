@@ -140,6 +140,14 @@ RunTrace trace_of_remote_run(const RunSpec& spec, const RemoteResult& result) {
     return t;
 }
 
+json disabled_ids(const std::array<bool, kSubsystemCount>& disabled) {
+    json off = json::array();
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        if (disabled[static_cast<size_t>(s)]) off.push_back(subsystem_id(s));
+    }
+    return off;
+}
+
 Status check_spec_for_server(const RunSpec& spec, const RemoteModel& model, const std::string& metric, const std::string& engine) {
     const bool internals = std::any_of(spec.disabled.begin(), spec.disabled.end(), [](bool b) { return b; }) || !metric.empty() ||
                            spec.dla || spec.ablation_mode != AblationMode::Zero;
@@ -165,11 +173,7 @@ RemoteRequest request_for_spec(const RunSpec& spec, const RemoteModel& model, co
     r.sampling = spec.sampling;
     r.stop = spec.stop_strings;
     if (model.octoscope) {
-        json off = json::array();
-        for (int s = 0; s < kSubsystemCount; ++s) {
-            if (spec.disabled[static_cast<size_t>(s)]) off.push_back(subsystem_id(s));
-        }
-        json ext = {{"disable", off}, {"ablation", ablation_mode_name(spec.ablation_mode)}, {"dla", spec.dla}, {"prompt", true}};
+        json ext = {{"disable", disabled_ids(spec.disabled)}, {"ablation", ablation_mode_name(spec.ablation_mode)}, {"dla", spec.dla}, {"prompt", true}};
         if (!metric.empty()) ext["metric"] = metric;
         if (heads) ext["heads"] = true;
         r.octoscope = std::move(ext);

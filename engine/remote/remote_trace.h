@@ -28,6 +28,8 @@ RunOutcome outcome_of_remote_run(const RunSpec& spec, const RemoteResult& result
 // stops, max tokens; on an Octoscope server the extension with the switches, ablation, DLA,
 // `metric` ("": its default), the prompt's measurements and, with `heads`, head norms.
 RemoteRequest request_for_spec(const RunSpec& spec, const RemoteModel& model, const std::string& metric = {}, bool heads = false);
+// The extension's "disable" list: the ids of the subsystems switched off.
+nlohmann::json disabled_ids(const std::array<bool, kSubsystemCount>& disabled);
 // Ok, or InvalidArgument with the sentence when `spec` (or `metric`) asks a server that is not
 // Octoscope for the engine's internals (`engine`: how the server is named).
 Status check_spec_for_server(const RunSpec& spec, const RemoteModel& model, const std::string& metric, const std::string& engine);
