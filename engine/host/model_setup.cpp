@@ -116,6 +116,12 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     opened.info = describe(path, *model.value(), selected.value(), map.value(), *kv.value(), pool);
     opened.model = std::move(model.value());
     opened.tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
+    auto texts = std::make_shared<std::vector<std::string>>(static_cast<size_t>(std::max<int64_t>(0, opened.model->params().n_vocab)));
+    for (size_t id = 0; id < texts->size(); ++id) {
+        const std::string& bytes = opened.tokenizer->token_bytes(static_cast<int32_t>(id));
+        (*texts)[id] = bytes.empty() ? opened.tokenizer->token_text(static_cast<int32_t>(id)) : bytes;
+    }
+    opened.info.token_texts = std::move(texts);
     opened.backend = std::move(selected->backend);
     opened.map = std::move(map.value());
     opened.expert_map = std::move(experts.value());

@@ -55,6 +55,9 @@ struct ModelInfo {
     // position) within this context. A capture's recorded model has neither.
     std::vector<std::string> features;
     std::vector<int64_t> layer_windows; // [n_layer]
+    // Every token id's bytes (its text where it has none, as control tokens), for showing
+    // alternatives by their text; empty for a capture's recorded model or a server's.
+    std::shared_ptr<const std::vector<std::string>> token_texts;
     // Set when runs go to a server instead (engine/host/remote_runner.h): which one and its model.
     std::optional<CaptureEngine> engine;
 };

@@ -23,6 +23,7 @@
 #include "ui/panels/claims_panel.h"
 #include "ui/panels/claims_presenter.h"
 #include "ui/session/claims_store.h"
+#include "ui/support/plot.h"
 #include "ui/views/claim_plot_view.h"
 
 using namespace octo;

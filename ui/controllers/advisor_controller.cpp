@@ -86,7 +86,7 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     const RunRecord* b = ids.size() == 2 ? store_.run(ids[1]) : nullptr;
     const auto& model = store_.model();
     if (!a || !b || !model) return;
-    compare_->showRuns(*a, *b, store_.metric(), change_, static_cast<int>(model->n_layer), static_cast<int>(model->n_head));
+    compare_->showRuns(*a, *b, store_.metric(), change_, *model);
     show_compare_();
     emit compared();
 }

@@ -55,12 +55,10 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     grid->setContentsMargins(4, 4, 4, 4);
     grid->setVerticalSpacing(2); // compact, so the window fits 1280 × 800 with CJK line heights too
     for (int s = 0; s < kSubsystemCount; ++s) {
-        QString name = subsystem_name(s);
-        name.replace(QStringLiteral("&"), QStringLiteral("&&")); // a literal ampersand, not a mnemonic
-        auto* box = new QCheckBox(QStringLiteral("%1  %2").arg(subsystem_id(s), name), this);
+        auto* box = new QCheckBox(subsystem_id(s), this); // the group's label: syncLabels
         box->setChecked(true);
         box->setObjectName(subsystem_id(s));
-        box->setToolTip(tr("Unchecked: %1's heads are ablated in the next run").arg(subsystem_id(s)));
+        box->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed); // the click target is the label, not the empty cell
         const QColor c = subsystem_color(s);
         box->setStyleSheet(QStringLiteral("QCheckBox { border-left: 10px solid %1; padding-left: 4px; }").arg(c.name()));
         toggles_[static_cast<size_t>(s)] = box;
@@ -82,6 +80,8 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
         if (metric_->currentIndex() >= 0) store_.set_metric(static_cast<Metric>(metric_->currentData().toInt()));
     });
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncMetrics);
+    connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncLabels);
+    syncLabels();
     const int row = kSubsystemCount / 2;
     grid->addWidget(all_on, row, 0);
     auto* mode_row = new QHBoxLayout;
@@ -136,6 +136,19 @@ void SwitchesPanel::addExpertSwitch(const ExpertSwitch& expert) {
     if (std::find(now.begin(), now.end(), expert) != now.end()) return;
     const QString text = experts_->text().trimmed();
     experts_->setText((text.isEmpty() ? QString() : text + QStringLiteral(", ")) + QString::fromStdString(expert_switch_text(expert)));
+}
+
+// Each switch names its group as the model's map allows: "rte-c" with the subsystem's name in the
+// tooltip where a map gave the groups meaning, "group 2" where none did.
+void SwitchesPanel::syncLabels() {
+    const auto& model = store_.model();
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        QCheckBox* box = toggles_[static_cast<size_t>(s)];
+        const bool named = model && groups_are_named(*model);
+        box->setText(model ? head_group_short(*model, s) : subsystem_id(s));
+        box->setToolTip((named || !model ? subsystem_name(s) + QStringLiteral(". ") : QString()) +
+                        tr("Unchecked: this group's heads are ablated in the next run."));
+    }
 }
 
 void SwitchesPanel::syncMetrics() {

@@ -39,6 +39,7 @@ signals:
 
 private:
     void syncMetrics();
+    void syncLabels();
     void syncExperts(); // the experts row, shown for models with experts
 
     RunStore& store_;

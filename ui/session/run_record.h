@@ -39,7 +39,7 @@ struct RunRecord {
     size_t n_prompt() const { return trace.n_prompt; }
     size_t n_generated() const { return trace.n_generated(); }
     QString prompt_text() const { return QString::fromStdString(trace.prompt_text); }
-    QString generated_text() const; // the generated tokens' bytes as UTF-8 (invalid bytes replaced)
+    QString generated_text() const; // the answer's text as UTF-8 (invalid bytes replaced), without EOG text
 };
 
 } // namespace octo::ui

@@ -13,7 +13,9 @@ template <class... Fs> Visitor(Fs...) -> Visitor<Fs...>;
 } // namespace
 
 QString RunRecord::generated_text() const {
-    const std::string bytes = trace.generated_bytes();
+    // A finished run's answer as the generator released it: without stop strings or the text of
+    // an end-of-generation token (no "<|eos|>" inside the output); a running one's bytes so far.
+    const std::string bytes = trace.outcome ? trace.outcome->text : trace.generated_bytes();
     return QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
 }
 

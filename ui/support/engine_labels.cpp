@@ -35,4 +35,15 @@ QString precision_id(Precision precision) {
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
+QString stop_reason_label(StopReason reason) {
+    switch (reason) {
+    case StopReason::MaxTokens: return QCoreApplication::translate("EngineLabels", "reached the token limit");
+    case StopReason::EndOfGeneration: return QCoreApplication::translate("EngineLabels", "end of generation");
+    case StopReason::StopString: return QCoreApplication::translate("EngineLabels", "stop string");
+    case StopReason::ContextFull: return QCoreApplication::translate("EngineLabels", "context full");
+    case StopReason::Cancelled: return QCoreApplication::translate("EngineLabels", "cancelled");
+    }
+    return QString::fromUtf8(stop_reason_name(reason));
+}
+
 } // namespace octo::ui

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include "engine/backend/precision.h"
+#include "engine/generation/generator.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/instrumentation/head_map.h"
 
@@ -14,5 +15,6 @@ QString ablation_mode_label(AblationMode mode);       // "zero", "mean", transla
 QString head_map_source_label(HeadMapSource source); // "default", "file", "gguf", "calibrated", translated
 QString precision_label(Precision precision);         // "Reference (as llama.cpp)", "Exact (float activations)", translated
 QString precision_id(Precision precision);            // "reference", "exact": the engine's name, not translated
+QString stop_reason_label(StopReason reason);         // "context full", "end of generation", …, translated
 
 } // namespace octo::ui

@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "engine/host/model_setup.h"
+
 namespace octo::ui {
 
 QColor subsystem_color(int s) {
@@ -34,6 +36,17 @@ QString subsystem_name(int s) {
         QT_TRANSLATE_NOOP("Subsystem", "Safety & compliance filtering"),
     };
     return QCoreApplication::translate("Subsystem", names[s % 8]);
+}
+
+bool groups_are_named(const ModelInfo& model) { return model.head_map && model.head_map->source() != HeadMapSource::Default; }
+
+QString head_group_short(const ModelInfo& model, int group) {
+    return groups_are_named(model) ? subsystem_id(group) : QCoreApplication::translate("Subsystem", "group %1").arg(group);
+}
+
+QString head_group_label(const ModelInfo& model, int group) {
+    return groups_are_named(model) ? QStringLiteral("%1 %2").arg(subsystem_id(group), subsystem_name(group))
+                                   : QCoreApplication::translate("Subsystem", "group %1").arg(group);
 }
 
 } // namespace octo::ui

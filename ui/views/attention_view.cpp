@@ -7,7 +7,8 @@
 #include <QVBoxLayout>
 
 #include "engine/instrumentation/subsystem.h"
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
+#include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 #include "ui/support/subsystem_palette.h"
@@ -23,10 +24,9 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
     layer_->setPrefix(tr("layer "));
     layer_->setToolTip(tr("Layer whose heads are shown"));
     note_ = new QLabel(this);
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("attentionPlot"));
-    apply_palette(*plot_);
-    map_ = add_color_map(*plot_, tr("weight"));
+    plot_ = new Plot(QStringLiteral("attentionPlot"), this);
+    map_ = plot_->addColorMap(tr("weight"));
+    plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(x)), static_cast<int>(std::lround(y))); });
     plot_->xAxis->setLabel(tr("attended position"));
     plot_->yAxis->setRangeReversed(true);
     auto* controls = new QHBoxLayout;
@@ -42,6 +42,7 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
     for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::selectionChanged, &RunStore::modelLoaded}) {
         connect(&store_, signal, this, &AttentionView::refresh);
     }
+    refresh(); // the empty state until a run
 }
 
 void AttentionView::refresh() {
@@ -52,12 +53,16 @@ void AttentionView::refresh() {
     layer_->setEnabled(mode_->currentIndex() == 0);
     const int sel = run ? (store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens().size()) - 1) : -1;
     map_->data()->clear();
+    shown_token_ = -1;
     if (!model || !run || sel < 0 || run->tokens()[static_cast<size_t>(sel)].probe.attention.empty()) {
-        note_->setText(run && !run->trace.spec.record_attention ? tr("attention was not recorded for this run")
-                                                              : tr("select a token"));
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        note_->clear();
+        plot_->showNoData(!run ? tr("No run yet: type a prompt and press Ctrl+Enter.")
+                          : !run->trace.spec.record_attention ? tr("Attention was not recorded for this run. Tick “Record attention” and run again.")
+                          : run->tokens().empty() ? tr("No tokens yet.")
+                                                  : tr("No attention weights for this position: select another token."));
         return;
     }
+    shown_token_ = sel;
     const TraceToken& t = run->tokens()[static_cast<size_t>(sel)];
     const int n_layer = static_cast<int>(model->n_layer), n_head = static_cast<int>(model->n_head);
     const int seen = static_cast<int>(t.probe.attention.size() / static_cast<size_t>(n_layer * n_head));
@@ -70,7 +75,7 @@ void AttentionView::refresh() {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     if (by_subsystem && model->head_map) {
         for (int s = 0; s < kSubsystemCount; ++s) {
-            ticker->addTick(s, subsystem_id(s));
+            ticker->addTick(s, head_group_short(*model, s));
             std::vector<double> sum(static_cast<size_t>(seen), 0.0);
             int heads = 0;
             for (int l = 0; l < n_layer; ++l) {
@@ -84,16 +89,47 @@ void AttentionView::refresh() {
     } else {
         const int l = layer_->value();
         for (int h = 0; h < n_head; ++h) {
-            ticker->addTick(h, model->head_map ? QStringLiteral("%1 %2").arg(h).arg(subsystem_id(model->head_map->subsystem_of(l, h)))
+            ticker->addTick(h, model->head_map ? QStringLiteral("%1 %2").arg(h).arg(head_group_short(*model, model->head_map->subsystem_of(l, h)))
                                                : QString::number(h));
             for (int p = 0; p < seen; ++p) map_->data()->setCell(p, h, t.probe.attention[static_cast<size_t>((l * n_head + h) * seen + p)]);
         }
     }
     plot_->yAxis->setTicker(ticker);
-    map_->setDataRange(QCPRange(0.0, 1.0));
-    plot_->xAxis->setRange(-0.5, seen - 0.5);
-    plot_->yAxis->setRange(-0.5, rows - 0.5);
+    plot_->xAxis->setTicker(position_ticks(*run, seen));
+    Plot::setSequential(map_, QCPRange(0.0, 1.0));
+    plot_->setHome(QCPRange(-0.5, seen - 0.5), QCPRange(-0.5, rows - 0.5));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The attended positions labelled with their token text (every position while they fit, else
+// every k-th), so an axis reads as the prompt rather than as numbers.
+QSharedPointer<QCPAxisTickerText> AttentionView::position_ticks(const RunRecord& run, int seen) const {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const int fit = std::max(1, plot_->axisRect()->width() / 34);
+    const int step = std::max(1, (seen + fit - 1) / fit);
+    for (int p = 0; p < seen && p < static_cast<int>(run.tokens().size()); p += step) {
+        QString text = token_display_text(run.tokens()[static_cast<size_t>(p)].bytes);
+        if (text.size() > 6) text = text.left(5) + QChar(0x2026);
+        ticker->addTick(p, QStringLiteral("%1\n%2").arg(p).arg(text));
+    }
+    return ticker;
+}
+
+QString AttentionView::hoverText(int position, int row) const {
+    const RunRecord* run = store_.current();
+    const auto& model = store_.shown_model();
+    if (!run || !model || shown_token_ < 0 || position < 0 || row < 0) return {};
+    QCPColorMapData* cells = map_->data();
+    if (position >= cells->keySize() || row >= cells->valueSize() || position >= static_cast<int>(run->tokens().size())) return {};
+    const bool by_subsystem = mode_->currentIndex() == 1;
+    const QString who = by_subsystem ? head_group_label(*model, row) : tr("layer %1, head %2").arg(layer_->value()).arg(row);
+    return tr("%1\nposition %2 “%3” → position %4 “%5”\nweight %6")
+        .arg(who)
+        .arg(cells->keySize() - 1)
+        .arg(token_display_text(run->tokens()[static_cast<size_t>(cells->keySize() - 1)].bytes))
+        .arg(position)
+        .arg(token_display_text(run->tokens()[static_cast<size_t>(position)].bytes))
+        .arg(cells->cell(position, row), 0, 'f', 4);
 }
 
 } // namespace octo::ui

@@ -2,27 +2,34 @@
 // each subsystem (its heads averaged over all layers), attended to. Needs attention recording.
 #pragma once
 
+#include <QSharedPointer>
 #include <QWidget>
 
 class QComboBox;
 class QSpinBox;
 class QLabel;
-class QCustomPlot;
 class QCPColorMap;
+class QCPAxisTickerText;
 
 namespace octo::ui {
+
+class Plot;
 
 class InternalsNote;
 
 class RunStore;
+struct RunRecord;
 
 class AttentionView : public QWidget {
     Q_OBJECT
 public:
     explicit AttentionView(RunStore& store, QWidget* parent = nullptr);
-    QCustomPlot* plot() const { return plot_; }
+    Plot* plot() const { return plot_; }
+    // The hover readout of a cell: the head or group, both positions with their token text, the weight.
+    QString hoverText(int position, int row) const;
 
 private:
+    QSharedPointer<QCPAxisTickerText> position_ticks(const RunRecord& run, int seen) const;
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
 
@@ -30,8 +37,9 @@ private:
     QComboBox* mode_;
     QSpinBox* layer_;
     QLabel* note_;
-    QCustomPlot* plot_;
+    Plot* plot_;
     QCPColorMap* map_;
+    int shown_token_ = -1; // the position whose weights are shown
 };
 
 } // namespace octo::ui

@@ -10,7 +10,7 @@
 #include <qcustomplot.h>
 
 #include "ui/support/language.h"
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
@@ -75,14 +75,6 @@ QSharedPointer<QCPAxisTickerText> label_ticks(const nlohmann::json& labels, int 
     return ticker;
 }
 
-// Whole numbers only (counts).
-QSharedPointer<QCPAxisTickerFixed> whole_number_ticks() {
-    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
-    ticker->setTickStep(1.0);
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-    return ticker;
-}
-
 } // namespace
 
 ClaimPlotView::ClaimPlotView(QWidget* parent) : QWidget(parent), layout_(new QVBoxLayout(this)), empty_(new QLabel(this)) {
@@ -110,8 +102,7 @@ void ClaimPlotView::showClaim(const Claim* claim, const ClaimResult* result) {
         return;
     }
     empty_->hide();
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("claimPlot"));
+    plot_ = new Plot(QStringLiteral("claimPlot"), this);
     layout_->addWidget(plot_);
     const nlohmann::json& p = result->details["plot"];
     kind_ = text(p, "kind");
@@ -119,7 +110,7 @@ void ClaimPlotView::showClaim(const Claim* claim, const ClaimResult* result) {
     else if (kind_ == QLatin1String("profile")) drawProfile(p);
     else if (kind_ == QLatin1String("matrix")) drawMatrix(p);
     else if (kind_ == QLatin1String("histogram")) drawHistogram(p);
-    apply_palette(*plot_);
+    plot_->setHome(plot_->xAxis->range(), plot_->yAxis->range());
     plot_->replot();
 }
 
@@ -157,9 +148,8 @@ void ClaimPlotView::drawBars(const nlohmann::json& p) {
         }
     }
     if (series.size() > 1) {
-        plot_->legend->setVisible(true);
         plot_->legend->setFont(font());
-        plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+        plot_->placeLegendBelow(static_cast<int>(series.size()));
     }
     const bool zh = installed_language() == QLatin1String("zh_CN") && p.contains("labels_zh");
     plot_->xAxis->setTicker(label_ticks(zh ? p["labels_zh"] : labels));
@@ -167,18 +157,15 @@ void ClaimPlotView::drawBars(const nlohmann::json& p) {
     plot_->xAxis->setSubTicks(false);
     plot_->xAxis->setRange(0.4, static_cast<double>(labels.size()) + 0.6);
     const double pad = std::max(0.05, 0.08 * (hi - lo));
-    plot_->yAxis->setRange(lo < 0 ? lo - pad : 0.0, hi + pad + (series.size() > 1 ? 0.25 * (hi - lo) : 0.0)); // room for the legend
+    plot_->yAxis->setRange(lo < 0 ? lo - pad : 0.0, hi + pad);
     plot_->yAxis->setLabel(text(p, "y_label"));
 }
 
 void ClaimPlotView::drawProfile(const nlohmann::json& p) {
     const nlohmann::json& x = p["x"];
     const QString highlight = text(p, "highlight");
-    plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
-    plot_->legend->setWrap(4); // eight subsystems in two rows of four, above the curves
-    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    plot_->placeLegendBelow(4); // eight subsystems in two rows of four, under the curves
     double hi = 0.0;
     for (const nlohmann::json& s : p["series"]) {
         const QString name = text(s, "name");
@@ -221,7 +208,7 @@ void ClaimPlotView::drawProfile(const nlohmann::json& p) {
     }
     plot_->xAxis->setRange(0.0, 1.0);
     plot_->xAxis->setLabel(text(p, "x_label"));
-    plot_->yAxis->setRange(0.0, hi * 1.45 + 0.02); // headroom for the legend
+    plot_->yAxis->setRange(0.0, hi * 1.08 + 0.02);
     plot_->yAxis->setLabel(text(p, "y_label"));
 }
 
@@ -229,7 +216,7 @@ void ClaimPlotView::drawMatrix(const nlohmann::json& p) {
     const nlohmann::json& values = p["values"];
     const auto rows = static_cast<int>(values.size());
     const int cols = rows > 0 ? static_cast<int>(values[0].size()) : 0;
-    QCPColorMap* map = add_color_map(*plot_, text(p, "value_label"));
+    QCPColorMap* map = plot_->addColorMap(text(p, "value_label"));
     map->data()->setSize(cols, rows);
     map->data()->setRange(QCPRange(1, cols), QCPRange(1, rows));
     double extreme = 0.05;
@@ -240,8 +227,7 @@ void ClaimPlotView::drawMatrix(const nlohmann::json& p) {
             extreme = std::max(extreme, std::abs(v));
         }
     }
-    map->setGradient(QCPColorGradient::gpPolar); // drops warm, gains cold, 0 neutral
-    map->setDataRange(QCPRange(-extreme, extreme));
+    Plot::setDiverging(map, extreme); // signed changes: 0 neutral
     plot_->xAxis->setTicker(label_ticks(p["cols"]));
     plot_->yAxis->setTicker(label_ticks(p["rows"]));
     for (QCPAxis* a : {plot_->xAxis, plot_->yAxis}) a->setSubTicks(false);
@@ -285,7 +271,7 @@ void ClaimPlotView::drawHistogram(const nlohmann::json& p) {
     for (size_t i = 0; i < counts.size(); ++i) bars->addData(edges[i].get<double>() + width / 2, counts[i].get<double>());
     plot_->xAxis->setRange(0.0, edges.empty() ? 1.0 : edges.back().get<double>());
     plot_->xAxis->setLabel(series == QLatin1String("total_ms") ? tr("total time (ms)") : tr("time to first token (ms)"));
-    plot_->yAxis->setTicker(whole_number_ticks());
+    plot_->setWholeNumbers(plot_->yAxis);
     plot_->yAxis->setRange(0.0, top);
     plot_->yAxis->setLabel(tr("prompts"));
 }

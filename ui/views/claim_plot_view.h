@@ -9,11 +9,12 @@
 #include "engine/claims/claim_catalog.h"
 #include "engine/claims/claim_lab.h"
 
-class QCustomPlot;
 class QLabel;
 class QVBoxLayout;
 
 namespace octo::ui {
+
+class Plot;
 
 class ClaimPlotView : public QWidget {
     Q_OBJECT
@@ -22,7 +23,7 @@ public:
 
     // Draws `result`'s plot; with no result (or no plot) the view says why instead.
     void showClaim(const Claim* claim, const ClaimResult* result);
-    QCustomPlot* plot() const { return plot_; }
+    Plot* plot() const { return plot_; }
     QString plotKind() const { return kind_; } // "bars", "profile", "matrix", "histogram" or empty
     // The plot as a PNG of this size; false when nothing is drawn or the file cannot be written.
     bool savePng(const QString& path, int width, int height);
@@ -35,7 +36,7 @@ private:
 
     QVBoxLayout* layout_;
     QLabel* empty_;
-    QCustomPlot* plot_ = nullptr;
+    Plot* plot_ = nullptr;
     QString kind_;
 };
 

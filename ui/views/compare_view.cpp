@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "qcustomplot.h"
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
@@ -66,22 +66,19 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     side_a_ = new QTextBrowser(this);
     side_b_ = new QTextBrowser(this);
-    logprobs_ = new QCustomPlot(this);
-    shares_ = new QCustomPlot(this);
-    heads_ = new QCustomPlot(this);
-    logprobs_->setObjectName(QStringLiteral("compareLogprobPlot"));
-    shares_->setObjectName(QStringLiteral("compareSharePlot"));
-    heads_->setObjectName(QStringLiteral("compareHeadPlot"));
-    for (QCustomPlot* plot : {logprobs_, shares_, heads_}) {
-        apply_palette(*plot);
-        plot->setMinimumHeight(60);
-    }
+    logprobs_ = new Plot(QStringLiteral("compareLogprobPlot"), this);
+    shares_ = new Plot(QStringLiteral("compareSharePlot"), this);
+    heads_ = new Plot(QStringLiteral("compareHeadPlot"), this);
+    for (Plot* plot : {logprobs_, shares_, heads_}) plot->showNoData(tr("No comparison yet."));
+    logprobs_->setWholeNumbers(logprobs_->xAxis);
+    heads_->setWholeNumbers(heads_->xAxis);
+    heads_->setWholeNumbers(heads_->yAxis);
     logprobs_->xAxis->setLabel(tr("generated token"));
     logprobs_->yAxis->setLabel(tr("log-prob B − A"));
     shares_->xAxis->setLabel(tr("subsystem"));
     shares_->yAxis->setLabel(tr("share B − A (points)"));
-    head_map_ = add_color_map(*heads_, tr("norm B − A"));
-    head_map_->setGradient(QCPColorGradient::gpPolar);
+    head_map_ = heads_->addColorMap(tr("norm B − A"));
+    heads_->showNoData(tr("No comparison yet."));
     heads_->xAxis->setLabel(tr("head"));
     heads_->yAxis->setLabel(tr("layer"));
 
@@ -102,8 +99,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     layout->setColumnStretch(2, 2);
 }
 
-void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, int n_layer,
-                           int n_head) {
+void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model) {
+    model_ = model;
+    const int n_layer = static_cast<int>(model.n_layer), n_head = static_cast<int>(model.n_head);
     const RunComparison c = compare_runs(compared_run(a, metric), compared_run(b, metric));
     comparison_ = c;
     const QColor mark(255, 170, 170);
@@ -133,7 +131,7 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
         QStringList moved;
         for (int i = 0; i < 2; ++i) {
             const float d = (*c.share_delta)[static_cast<size_t>(order[static_cast<size_t>(i)])] * 100.0f;
-            moved << tr("%1 %2%3 pts").arg(subsystem_id(order[static_cast<size_t>(i)]), d >= 0 ? QStringLiteral("+") : QString()).arg(d, 0, 'f', 1);
+            moved << tr("%1 %2%3 pts").arg(head_group_short(model, order[static_cast<size_t>(i)]), d >= 0 ? QStringLiteral("+") : QString()).arg(d, 0, 'f', 1);
         }
         lines << tr("Subsystem shares (%1, mean over the answer), largest changes: %2.")
                      .arg(QString::fromUtf8(metric_name(metric)), moved.join(QStringLiteral(", ")));
@@ -153,47 +151,78 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
 
 QString CompareView::summary() const { return summary_->text(); }
 
+// A range holding 0 and every value, with a margin: bars never run past it.
+static QCPRange signed_range(const std::vector<double>& values) {
+    double lo = 0.0, hi = 0.0;
+    for (double v : values) {
+        if (!std::isfinite(v)) continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    const double pad = std::max(1e-6, 0.08 * (hi - lo));
+    return QCPRange(lo < 0 ? lo - pad : 0.0, hi > 0 ? hi + pad : (lo < 0 ? pad : 1.0));
+}
+
 void CompareView::plotLogprobs(const RunComparison& c) {
     logprobs_->clearPlottables();
+    if (c.logprob_delta.empty()) {
+        logprobs_->showNoData(tr("Neither run generated a token."));
+        return;
+    }
     auto* bars = new QCPBars(logprobs_->xAxis, logprobs_->yAxis);
-    for (size_t i = 0; i < c.logprob_delta.size(); ++i) bars->addData(static_cast<double>(i), c.logprob_delta[i]);
+    std::vector<double> values;
+    for (size_t i = 0; i < c.logprob_delta.size(); ++i) {
+        bars->addData(static_cast<double>(i), c.logprob_delta[i]);
+        values.push_back(c.logprob_delta[i]);
+    }
     bars->setBrush(QColor(86, 180, 233));
     bars->setPen(Qt::NoPen);
-    logprobs_->rescaleAxes();
-    logprobs_->xAxis->setRange(-1, std::max<double>(1.0, static_cast<double>(c.logprob_delta.size())));
+    logprobs_->setHome(QCPRange(-0.7, static_cast<double>(c.logprob_delta.size()) - 0.3), signed_range(values));
     logprobs_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CompareView::plotShares(const RunComparison& c) {
     shares_->clearPlottables();
+    if (!c.share_delta) {
+        shares_->showNoData(tr("Subsystem shares were not recorded for both runs."));
+        return;
+    }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    std::vector<double> values;
     for (int k = 0; k < kSubsystemCount; ++k) {
-        ticker->addTick(k, subsystem_id(k));
-        if (!c.share_delta) continue;
+        ticker->addTick(k, model_ ? head_group_short(*model_, k) : subsystem_id(k));
         auto* bar = new QCPBars(shares_->xAxis, shares_->yAxis);
-        bar->addData(k, (*c.share_delta)[static_cast<size_t>(k)] * 100.0);
+        const double v = (*c.share_delta)[static_cast<size_t>(k)] * 100.0;
+        bar->addData(k, v);
+        values.push_back(v);
         bar->setBrush(subsystem_color(k));
         bar->setPen(Qt::NoPen);
     }
     shares_->xAxis->setTicker(ticker);
-    shares_->rescaleAxes();
-    shares_->xAxis->setRange(-0.7, kSubsystemCount - 0.3);
+    shares_->setHome(QCPRange(-0.7, kSubsystemCount - 0.3), signed_range(values));
     shares_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CompareView::plotHeads(const RunComparison& c, int n_layer, int n_head) {
     head_map_->data()->clear();
-    if (c.head_delta.size() == static_cast<size_t>(n_layer * n_head) && n_layer > 0 && n_head > 0) {
-        head_map_->data()->setSize(n_head, n_layer);
-        head_map_->data()->setRange(QCPRange(0, n_head - 1), QCPRange(0, n_layer - 1));
-        float extent = 1e-6f;
-        for (float d : c.head_delta) extent = std::max(extent, std::fabs(d));
-        for (int l = 0; l < n_layer; ++l) {
-            for (int h = 0; h < n_head; ++h) head_map_->data()->setCell(h, l, c.head_delta[static_cast<size_t>(l * n_head + h)]);
-        }
-        head_map_->setDataRange(QCPRange(-extent, extent)); // symmetric: black is "no change"
-        heads_->rescaleAxes();
+    if (c.head_delta.size() != static_cast<size_t>(n_layer * n_head) || n_layer <= 0 || n_head <= 0) {
+        heads_->showNoData(tr("Head norms were not recorded for both runs."));
+        return;
     }
+    head_map_->data()->setSize(n_head, n_layer);
+    head_map_->data()->setRange(QCPRange(0, n_head - 1), QCPRange(0, n_layer - 1));
+    float extent = 0.0f;
+    for (float d : c.head_delta) extent = std::max(extent, std::fabs(d));
+    for (int l = 0; l < n_layer; ++l) {
+        for (int h = 0; h < n_head; ++h) head_map_->data()->setCell(h, l, c.head_delta[static_cast<size_t>(l * n_head + h)]);
+    }
+    Plot::setDiverging(head_map_, extent > 0 ? extent : 1.0); // symmetric: the neutral colour is "no change"
+    heads_->setHoverText([this, n_head, n_layer](double x, double y) -> QString {
+        const int h = static_cast<int>(std::lround(x)), l = static_cast<int>(std::lround(y));
+        if (h < 0 || l < 0 || h >= n_head || l >= n_layer) return {};
+        return tr("layer %1, head %2: norm B − A = %3").arg(l).arg(h).arg(comparison_->head_delta[static_cast<size_t>(l * n_head + h)], 0, 'g', 4);
+    });
+    heads_->setHome(QCPRange(-0.5, n_head - 0.5), QCPRange(-0.5, n_layer - 0.5));
     heads_->replot(QCustomPlot::rpQueuedReplot);
 }
 

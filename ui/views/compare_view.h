@@ -10,12 +10,13 @@
 #include "engine/advisor/run_comparison.h"
 #include "ui/session/run_record.h"
 
-class QCustomPlot;
 class QCPColorMap;
 class QLabel;
 class QTextBrowser;
 
 namespace octo::ui {
+
+class Plot;
 
 class CompareView : public QWidget {
     Q_OBJECT
@@ -24,7 +25,7 @@ public:
 
     // Shows runs `a` and `b`; `metric` picks the subsystem shares, `change` says what the user
     // changed (e.g. the rule applied); n_layer × n_head shape the head-norm difference.
-    void showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, int n_layer, int n_head);
+    void showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model);
 
     const std::optional<RunComparison>& comparison() const { return comparison_; }
     QString summary() const;
@@ -39,11 +40,12 @@ private:
     QLabel* summary_;
     QTextBrowser* side_a_;
     QTextBrowser* side_b_;
-    QCustomPlot* logprobs_;
-    QCustomPlot* shares_;
-    QCustomPlot* heads_;
+    Plot* logprobs_;
+    Plot* shares_;
+    Plot* heads_;
     QCPColorMap* head_map_;
     std::optional<RunComparison> comparison_;
+    std::optional<ModelInfo> model_; // of the compared runs: the group labels
 };
 
 // What one run generated, as the comparison takes it.

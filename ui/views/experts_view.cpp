@@ -17,7 +17,7 @@
 #include "engine/instrumentation/expert_routing.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
@@ -37,12 +37,7 @@ QSharedPointer<QCPAxisTickerText> whole_ticks(int count, int shared_column = -1)
     return ticker;
 }
 
-QCustomPlot* new_plot(QWidget* parent, const char* name) {
-    auto* plot = new QCustomPlot(parent);
-    plot->setObjectName(QString::fromLatin1(name));
-    apply_palette(*plot);
-    return plot;
-}
+Plot* new_plot(QWidget* parent, const char* name) { return new Plot(QString::fromLatin1(name), parent); }
 
 } // namespace
 
@@ -53,11 +48,11 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
     layer_->setPrefix(tr("layer "));
     layer_->setToolTip(tr("The layer of the tokens × experts strip and of the load"));
     map_plot_ = new_plot(this, "expertMapPlot");
-    map_ = add_color_map(*map_plot_, tr("weight"));
+    map_ = map_plot_->addColorMap(tr("weight"));
     map_plot_->xAxis->setLabel(tr("expert"));
     map_plot_->yAxis->setLabel(tr("layer"));
     strip_plot_ = new_plot(this, "expertStripPlot");
-    strip_ = add_color_map(*strip_plot_, tr("weight"));
+    strip_ = strip_plot_->addColorMap(tr("weight"));
     strip_plot_->xAxis->setLabel(tr("token (prompt, then answer)"));
     strip_plot_->yAxis->setLabel(tr("expert"));
     load_plot_ = new_plot(this, "expertLoadPlot");
@@ -208,7 +203,8 @@ void ExpertsView::refresh() {
         bars_->data()->clear();
         for (QCPBars* b : subsystem_bars_) b->data()->clear();
         map_plot_->clearItems();
-        for (QCustomPlot* p : {map_plot_, strip_plot_, load_plot_}) p->replot(QCustomPlot::rpQueuedReplot);
+        const QString why = !experts ? tr("This model has no experts.") : tr("No run yet: type a prompt and press Ctrl+Enter.");
+        for (Plot* p : {map_plot_, strip_plot_, load_plot_}) p->showNoData(why);
         return;
     }
     refreshMap(*run);
@@ -255,9 +251,8 @@ void ExpertsView::refreshMap(const RunRecord& run) {
         }
     }
     map_plot_->xAxis->setTicker(whole_ticks(n_cols_, n_cols_ > n_expert_ ? n_expert_ : -1));
-    map_plot_->xAxis->setRange(-0.5, n_cols_ - 0.5);
     map_plot_->yAxis->setTicker(whole_ticks(n_layer_));
-    map_plot_->yAxis->setRange(-0.5, n_layer_ - 0.5);
+    map_plot_->setHome(QCPRange(-0.5, n_cols_ - 0.5), QCPRange(-0.5, n_layer_ - 0.5));
     map_plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -274,7 +269,6 @@ void ExpertsView::refreshStrip(const RunRecord& run) {
     }
     strip_->setDataRange(QCPRange(0.0, 1.0));
     strip_plot_->xAxis->setTicker(whole_ticks(n));
-    strip_plot_->xAxis->setRange(-0.5, n - 0.5);
     strip_plot_->xAxis->setLabel(tr("token (prompt, then answer): layer %1").arg(layer));
     QSharedPointer<QCPAxisTickerText> experts = whole_ticks(n_expert_);
     if (subsystemOf(layer, 0) >= 0 && n_expert_ <= 16) { // "3 rte-c": the map's subsystem of each
@@ -282,7 +276,7 @@ void ExpertsView::refreshStrip(const RunRecord& run) {
         for (int e = 0; e < n_expert_; ++e) experts->addTick(e, QStringLiteral("%1 %2").arg(e).arg(subsystem_id(subsystemOf(layer, e))));
     }
     strip_plot_->yAxis->setTicker(experts);
-    strip_plot_->yAxis->setRange(-0.5, n_expert_ - 0.5);
+    strip_plot_->setHome(QCPRange(-0.5, std::max(1, n) - 0.5), QCPRange(-0.5, n_expert_ - 0.5));
     strip_plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -316,12 +310,8 @@ void ExpertsView::refreshLoad(const RunRecord& run) {
         subsystem_bars_[static_cast<size_t>(s)]->setData(k, v, true);
     }
     load_plot_->xAxis->setTicker(whole_ticks(n_expert_));
-    load_plot_->xAxis->setRange(-0.6, n_expert_ - 0.4);
-    QSharedPointer<QCPAxisTickerFixed> counts(new QCPAxisTickerFixed);
-    counts->setTickStep(1.0);
-    counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples); // whole positions only
-    load_plot_->yAxis->setTicker(counts);
-    load_plot_->yAxis->setRange(0, most * 1.1);
+    load_plot_->setWholeNumbers(load_plot_->yAxis); // whole positions only
+    load_plot_->setHome(QCPRange(-0.6, n_expert_ - 0.4), QCPRange(0, most * 1.1));
     load_plot_->xAxis->setLabel(tr("expert (layer %1)").arg(layer));
     load_plot_->replot(QCustomPlot::rpQueuedReplot);
 }

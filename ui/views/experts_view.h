@@ -18,7 +18,6 @@
 #include "ui/views/token_scope.h"
 
 class QComboBox;
-class QCustomPlot;
 class QCPColorMap;
 class QCPBars;
 class QLabel;
@@ -27,6 +26,8 @@ class QStackedWidget;
 class QTabWidget;
 
 namespace octo::ui {
+
+class Plot;
 
 class InternalsNote;
 
@@ -72,11 +73,11 @@ private:
     QTabWidget* tabs_;
     QComboBox* scope_;
     QSpinBox* layer_;
-    QCustomPlot* map_plot_;
+    Plot* map_plot_;
     QCPColorMap* map_;
-    QCustomPlot* strip_plot_;
+    Plot* strip_plot_;
     QCPColorMap* strip_;
-    QCustomPlot* load_plot_;
+    Plot* load_plot_;
     QCPBars* bars_;                      // without an expert map
     std::vector<QCPBars*> subsystem_bars_; // [8] with one: each expert's bar in its subsystem's colour
     int n_layer_ = 0, n_expert_ = 0, n_cols_ = 0; // n_cols_: experts, plus the shared one

@@ -6,7 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
+#include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 #include "ui/support/subsystem_palette.h"
@@ -16,10 +17,9 @@ namespace octo::ui {
 HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     internals_ = new InternalsNote(this);
     scope_ = new_scope_box(this, tr("Which positions the layer × head values come from"));
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("headHeatmapPlot"));
-    apply_palette(*plot_);
-    map_ = add_color_map(*plot_, tr("value"));
+    plot_ = new Plot(QStringLiteral("headHeatmapPlot"), this);
+    map_ = plot_->addColorMap(tr("value"));
+    plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(y)), static_cast<int>(std::lround(x))); });
     plot_->xAxis->setLabel(tr("head (subsystem)"));
     plot_->yAxis->setLabel(tr("layer"));
     auto* layout = new QVBoxLayout(this);
@@ -31,6 +31,7 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
         connect(&store_, signal, this, &HeadHeatmapView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &HeadHeatmapView::refresh);
+    refresh(); // the empty state until a run
 }
 
 void HeadHeatmapView::setScope(TokenScope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }
@@ -64,6 +65,26 @@ std::vector<float> HeadHeatmapView::per_head(const TraceToken& t) const {
     }
 }
 
+QString HeadHeatmapView::hoverText(int layer, int head) const {
+    const double v = cell(layer, head);
+    if (std::isnan(v)) return {};
+    const auto& model = store_.shown_model();
+    QString group;
+    if (model && model->head_map) group = QStringLiteral(" (%1)").arg(head_group_label(*model, model->head_map->subsystem_of(layer, head)));
+    QString where = scope_->currentText();
+    const RunRecord* run = store_.current();
+    if (run && static_cast<TokenScope>(scope_->currentData().toInt()) == TokenScope::SelectedToken) {
+        const auto [begin, end] = token_range(TokenScope::SelectedToken, *run, store_.selected_token());
+        if (begin < end) where = tr("token %1 “%2”").arg(begin).arg(token_display_text(run->tokens()[begin].bytes));
+    }
+    return tr("layer %1, head %2%3\n%4\n%5 = %6").arg(layer).arg(head).arg(group, where, metric_label()).arg(v, 0, 'g', 4);
+}
+
+QString HeadHeatmapView::metric_label() const {
+    const Metric m = store_.metric();
+    return m == Metric::Dla ? tr("DLA (logits)") : m == Metric::Gates ? tr("gate") : tr("‖W_h z_h‖");
+}
+
 void HeadHeatmapView::refresh() {
     const RunRecord* run = store_.current();
     internals_->showFor(run);
@@ -73,7 +94,7 @@ void HeadHeatmapView::refresh() {
     plot_->clearItems();
     if (!run || !model) {
         map_->data()->clear();
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        plot_->showNoData(tr("No run yet: type a prompt and press Ctrl+Enter."));
         return;
     }
     n_layer_ = static_cast<int>(model->n_layer);
@@ -88,15 +109,29 @@ void HeadHeatmapView::refresh() {
         for (size_t k = 0; k < v.size(); ++k) sum[k] += v[k];
         ++count;
     }
-    if (count > 0) {
-        for (size_t k = 0; k < sum.size(); ++k) values_[k] = sum[k] / count;
+    if (count == 0) { // nothing recorded for these positions: say which and why, never a plot of zeros
+        values_.clear();
+        map_->data()->clear();
+        const Metric m = store_.metric();
+        plot_->showNoData(begin >= end ? tr("No positions in this scope yet.")
+                          : m == Metric::Dla ? tr("DLA was not recorded for this run. Tick “DLA” in the prompt panel and run again.")
+                          : m == Metric::Gates ? tr("This model has no router gates to show per head. Colour by norm share instead.")
+                                               : tr("Per-head values were not recorded for this run."));
+        return;
     }
+    for (size_t k = 0; k < sum.size(); ++k) values_[k] = sum[k] / count;
     map_->data()->setSize(n_head_, n_layer_);
     map_->data()->setRange(QCPRange(0, n_head_ - 1), QCPRange(0, n_layer_ - 1));
     for (int l = 0; l < n_layer_; ++l) {
         for (int h = 0; h < n_head_; ++h) map_->data()->setCell(h, l, values_[static_cast<size_t>(l * n_head_ + h)]);
     }
-    map_->rescaleDataRange(true);
+    double lo = 0.0, hi = 0.0;
+    for (double v : values_) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (store_.metric() == Metric::Dla) Plot::setDiverging(map_, std::max(std::fabs(lo), std::fabs(hi))); // signed: 0 is neutral
+    else Plot::setSequential(map_, QCPRange(lo, hi));
     // Subsystem boundaries (from layer 0 of the map) and labels under the heads.
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     if (model->head_map) {
@@ -104,7 +139,7 @@ void HeadHeatmapView::refresh() {
         for (int h = 1; h <= n_head_; ++h) {
             const int s = model->head_map->subsystem_of(0, start);
             if (h < n_head_ && model->head_map->subsystem_of(0, h) == s) continue;
-            ticker->addTick((start + h - 1) / 2.0, subsystem_id(s));
+            ticker->addTick((start + h - 1) / 2.0, head_group_short(*model, s));
             if (h < n_head_) {
                 auto* line = new QCPItemStraightLine(plot_);
                 line->point1->setCoords(h - 0.5, 0);
@@ -115,7 +150,6 @@ void HeadHeatmapView::refresh() {
         }
     }
     plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setRange(-0.5, n_head_ - 0.5);
     // Whole layers only, at most ~16 labels; a sliding-window layer is marked "w<window>" (it sees
     // only that many of the latest positions) and every such layer gets a tick.
     QSharedPointer<QCPAxisTickerText> layers(new QCPAxisTickerText);
@@ -132,9 +166,8 @@ void HeadHeatmapView::refresh() {
     }
     plot_->yAxis->setTicker(layers);
     plot_->yAxis->setLabel(window > 0 ? tr("layer (w%1: sliding window of %1 positions)").arg(window) : tr("layer"));
-    plot_->yAxis->setRange(-0.5, n_layer_ - 0.5);
-    const Metric m = store_.metric();
-    map_->colorScale()->axis()->setLabel(m == Metric::Dla ? tr("DLA (logits)") : m == Metric::Gates ? tr("gate") : tr("‖W_h z_h‖"));
+    plot_->setHome(QCPRange(-0.5, n_head_ - 0.5), QCPRange(-0.5, n_layer_ - 0.5));
+    map_->colorScale()->axis()->setLabel(metric_label());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -13,12 +13,12 @@
 #include "ui/views/token_scope.h"
 
 class QComboBox;
-class QCustomPlot;
 class QCPColorMap;
 
 namespace octo::ui {
 
 class InternalsNote;
+class Plot;
 
 class RunStore;
 
@@ -30,16 +30,19 @@ public:
     void setScope(TokenScope scope);
     // The value shown at (layer, head); NaN when the cell is empty.
     double cell(int layer, int head) const;
-    QCustomPlot* plot() const { return plot_; }
+    Plot* plot() const { return plot_; }
+    // The hover readout of a cell: layer, head, its group, the positions, the value.
+    QString hoverText(int layer, int head) const;
 
 private:
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
+    QString metric_label() const;
     std::vector<float> per_head(const TraceToken& token) const; // [n_layer][n_head], empty if absent
 
     RunStore& store_;
     QComboBox* scope_;
-    QCustomPlot* plot_;
+    Plot* plot_;
     QCPColorMap* map_;
     std::vector<double> values_; // [n_layer][n_head] shown
     int n_layer_ = 0, n_head_ = 0;

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 
@@ -58,11 +58,11 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("kvPlot"));
-    apply_palette(*plot_);
+    plot_ = new Plot(QStringLiteral("kvPlot"), this);
     plot_->xAxis->setLabel(tr("pool operation"));
     plot_->yAxis->setLabel(tr("blocks"));
+    plot_->setWholeNumbers(plot_->xAxis);
+    plot_->setWholeNumbers(plot_->yAxis);
     const std::pair<QString, QColor> series[] = {{tr("used"), QColor(0x00, 0x72, 0xB2)},
                                                  {tr("cached"), QColor(0x56, 0xB4, 0xE9)},
                                                  {tr("shared"), QColor(0xE6, 0x9F, 0x00)}};
@@ -72,8 +72,18 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
         g->setPen(QPen(color, 1.5));
         g->setLineStyle(QCPGraph::lsStepLeft);
     }
-    plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
+    plot_->placeLegendRight();
+    plot_->setHoverText([this](double x, double) -> QString {
+        const RunRecord* run = store_.current();
+        if (!run || !run->trace.outcome) return {};
+        const KvPoolSample* at = nullptr; // the step the mouse is over: the last sample at or before it
+        for (const KvPoolSample& s : run->trace.outcome->kv_history) {
+            if (double(s.step) <= x + 0.5) at = &s;
+        }
+        return at ? tr("operation %1: %2 used, %3 cached, %4 shared").arg(at->step).arg(at->blocks_used).arg(at->blocks_cached).arg(at->blocks_shared)
+                  : QString();
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(grid_, 1);
@@ -82,6 +92,7 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
     connect(&store_, &RunStore::runFinished, this, &KvView::refresh);
     connect(&store_, &RunStore::runChanged, this, &KvView::refresh);
     connect(&store_, &RunStore::modelLoaded, this, &KvView::refresh);
+    refresh(); // the empty state until a model and a run
 }
 
 QString KvView::summary() const { return summary_->text(); }
@@ -90,7 +101,10 @@ void KvView::refresh() {
     const auto& model = store_.shown_model();
     const RunRecord* run = store_.current();
     internals_->showFor(run);
-    if (!model) return;
+    if (!model) {
+        plot_->showNoData(tr("No model loaded."));
+        return;
+    }
     const QLocale locale;
     if (!run || !run->trace.outcome) {
         grid_->setBlocks(std::vector<KvBlockState>(static_cast<size_t>(model->kv_blocks), KvBlockState::Free));
@@ -98,6 +112,7 @@ void KvView::refresh() {
                               .arg(model->kv_blocks)
                               .arg(model->kv_block_size)
                               .arg(locale.formattedDataSize(static_cast<qint64>(model->kv_bytes))));
+        plot_->showNoData(run ? tr("The pool's history appears when the run ends.") : tr("No run yet: the pool's history appears after one."));
         return;
     }
     const RunOutcome& f = *run->trace.outcome;
@@ -124,8 +139,12 @@ void KvView::refresh() {
     plot_->graph(0)->setData(x, used);
     plot_->graph(1)->setData(x, cached);
     plot_->graph(2)->setData(x, shared);
-    plot_->rescaleAxes();
-    plot_->yAxis->setRange(0, f.kv.blocks_total + 1);
+    if (x.isEmpty()) {
+        plot_->showNoData(tr("This run recorded no pool operations."));
+        return;
+    }
+    const double last = x.back();
+    plot_->setHome(QCPRange(x.front() - 0.5, std::max(x.front() + 1.0, last) + 0.5), QCPRange(0, f.kv.blocks_total + 1));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

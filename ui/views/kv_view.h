@@ -10,9 +10,10 @@
 #include "engine/kv/kv_pool_stats.h"
 
 class QLabel;
-class QCustomPlot;
 
 namespace octo::ui {
+
+class Plot;
 
 class InternalsNote;
 
@@ -39,7 +40,7 @@ public:
     explicit KvView(RunStore& store, QWidget* parent = nullptr);
     const KvBlockGrid& grid() const { return *grid_; }
     QString summary() const;
-    QCustomPlot* plot() const { return plot_; }
+    Plot* plot() const { return plot_; }
 
 private:
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
@@ -48,7 +49,7 @@ private:
     RunStore& store_;
     KvBlockGrid* grid_;
     QLabel* summary_;
-    QCustomPlot* plot_;
+    Plot* plot_;
 };
 
 } // namespace octo::ui

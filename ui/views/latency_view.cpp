@@ -8,8 +8,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
 #include "ui/session/run_store.h"
+#include "ui/views/token_chips.h"
 
 namespace octo::ui {
 
@@ -29,11 +30,17 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
                                  "cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.");
     low_->setToolTip(bands_tip);
     high_->setToolTip(bands_tip);
-    tokens_ = new QCustomPlot(this);
-    tokens_->setObjectName(QStringLiteral("latencyPlot"));
-    histogram_ = new QCustomPlot(this);
-    histogram_->setObjectName(QStringLiteral("latencyHistogram"));
-    for (QCustomPlot* p : {tokens_, histogram_}) apply_palette(*p);
+    tokens_ = new Plot(QStringLiteral("latencyPlot"), this);
+    histogram_ = new Plot(QStringLiteral("latencyHistogram"), this);
+    tokens_->setWholeNumbers(tokens_->xAxis);
+    histogram_->setWholeNumbers(histogram_->yAxis);
+    tokens_->setHoverText([this](double x, double) -> QString {
+        const RunRecord* run = store_.current();
+        const auto i = static_cast<long long>(std::llround(x));
+        if (!run || i < 0 || static_cast<size_t>(i) >= run->n_generated()) return {};
+        const TraceToken& t = run->tokens()[run->n_prompt() + static_cast<size_t>(i)];
+        return tr("generated token %1 “%2”: %3 ms").arg(i).arg(token_display_text(t.bytes)).arg(t.ms, 0, 'f', 2);
+    });
     tokens_->addGraph()->setPen(QPen(QColor(0x00, 0x72, 0xB2), 1.5));
     tokens_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 3));
     tokens_->xAxis->setLabel(tr("generated token"));
@@ -62,6 +69,7 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
     });
     for (auto signal : {&RunStore::runChanged, &RunStore::runFinished}) connect(&store_, signal, this, &LatencyView::refresh);
     connect(&store_, &RunStore::tokensAppended, this, &LatencyView::refresh);
+    refresh(); // the empty state until a run
 }
 
 QString LatencyView::summary() const { return summary_->text(); }
@@ -105,13 +113,18 @@ void LatencyView::refresh() {
     bars->setWidth(width * 0.9);
     bars->setData(centers, counts);
     bars->setBrush(QColor(0x56, 0xB4, 0xE9));
-    tokens_->rescaleAxes();
-    tokens_->yAxis->setRangeLower(0);
-    histogram_->rescaleAxes();
-    histogram_->xAxis->setRangeLower(0);
-    histogram_->yAxis->setRangeLower(0);
-    tokens_->replot(QCustomPlot::rpQueuedReplot);
-    histogram_->replot(QCustomPlot::rpQueuedReplot);
+    if (ms.isEmpty()) {
+        const QString why = run ? tr("No generated tokens yet.") : tr("No run yet: the time of every generated token appears here.");
+        tokens_->showNoData(why);
+        histogram_->showNoData(why);
+    } else {
+        const double top = max_ms * 1.1; // the data's range; a band line shows where it falls inside
+        tokens_->setHome(QCPRange(-0.5, std::max(1.0, double(ms.size()) - 0.5)), QCPRange(0, top));
+        const double most = *std::max_element(counts.begin(), counts.end());
+        histogram_->setHome(QCPRange(0, max_ms * 1.05), QCPRange(0, most * 1.1 + 0.5));
+        tokens_->replot(QCustomPlot::rpQueuedReplot);
+        histogram_->replot(QCustomPlot::rpQueuedReplot);
+    }
     if (!run || !run->trace.outcome) {
         summary_->setText(run ? tr("running: %1 tokens").arg(run->n_generated()) : QString());
         return;

@@ -8,9 +8,10 @@
 
 class QLabel;
 class QSpinBox;
-class QCustomPlot;
 
 namespace octo::ui {
+
+class Plot;
 
 class RunStore;
 
@@ -18,8 +19,8 @@ class LatencyView : public QWidget {
     Q_OBJECT
 public:
     explicit LatencyView(RunStore& store, QWidget* parent = nullptr);
-    QCustomPlot* tokenPlot() const { return tokens_; }
-    QCustomPlot* histogramPlot() const { return histogram_; }
+    Plot* tokenPlot() const { return tokens_; }
+    Plot* histogramPlot() const { return histogram_; }
     QString summary() const;
     int lowBand() const;
     int highBand() const;
@@ -35,8 +36,8 @@ private:
     QLabel* summary_;
     QSpinBox* low_;
     QSpinBox* high_;
-    QCustomPlot* tokens_;
-    QCustomPlot* histogram_;
+    Plot* tokens_;
+    Plot* histogram_;
 };
 
 } // namespace octo::ui

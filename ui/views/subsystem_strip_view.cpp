@@ -2,8 +2,11 @@
 
 #include <QVBoxLayout>
 
+#include <cmath>
+
 #include "engine/instrumentation/subsystem.h"
-#include "ui/support/plot_style.h"
+#include "ui/support/plot.h"
+#include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 #include "ui/support/subsystem_palette.h"
@@ -12,15 +15,12 @@ namespace octo::ui {
 
 SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     internals_ = new InternalsNote(this);
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("subsystemStripPlot"));
-    apply_palette(*plot_);
-    map_ = add_color_map(*plot_, tr("share"));
+    plot_ = new Plot(QStringLiteral("subsystemStripPlot"), this);
+    map_ = plot_->addColorMap(tr("share"));
     plot_->xAxis->setLabel(tr("token"));
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int s = 0; s < kSubsystemCount; ++s) ticker->addTick(s, subsystem_id(s));
-    plot_->yAxis->setTicker(ticker);
+    plot_->setWholeNumbers(plot_->xAxis);
     plot_->yAxis->setRangeReversed(true);
+    plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(x)), static_cast<int>(std::lround(y))); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(plot_);
@@ -28,13 +28,49 @@ SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidg
         connect(&store_, signal, this, &SubsystemStripView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &SubsystemStripView::refresh);
+    refresh(); // the empty state until a run
+}
+
+QString SubsystemStripView::hoverText(int token, int group) const {
+    const RunRecord* run = store_.current();
+    const auto& model = store_.shown_model();
+    if (!run || !model || token < 0 || group < 0 || group >= kSubsystemCount || token >= static_cast<int>(run->tokens().size())) return {};
+    const TraceToken& t = run->tokens()[static_cast<size_t>(token)];
+    const auto& v = t.metrics.get(store_.metric());
+    if (!v) return {};
+    return tr("token %1 “%2” (%3)\n%4: %5 = %6")
+        .arg(token)
+        .arg(token_display_text(t.bytes), t.generated ? tr("generated") : tr("prompt"), head_group_label(*model, group),
+             QString::fromUtf8(metric_name(store_.metric())))
+        .arg((*v)[static_cast<size_t>(group)], 0, 'g', 4);
 }
 
 void SubsystemStripView::refresh() {
     const RunRecord* run = store_.current();
     internals_->showFor(run);
     plot_->clearItems();
+    const auto& model = store_.shown_model();
     const int n = run ? static_cast<int>(run->tokens().size()) : 0;
+    bool any = false;
+    double extent = 0.0;
+    for (int t = 0; t < n; ++t) {
+        if (const auto& v = run->tokens()[static_cast<size_t>(t)].metrics.get(store_.metric())) {
+            any = true;
+            for (float x : *v) extent = std::max(extent, std::fabs(double(x)));
+        }
+    }
+    if (!run || !model || !any) {
+        map_->data()->clear();
+        const Metric m = store_.metric();
+        plot_->showNoData(!run || !model ? tr("No run yet: type a prompt and press Ctrl+Enter.")
+                          : n == 0      ? tr("No tokens yet.")
+                          : m == Metric::Dla ? tr("DLA was not recorded for this run. Tick “DLA” in the prompt panel and run again.")
+                                             : tr("“%1” was not recorded for this run.").arg(QString::fromUtf8(metric_name(m))));
+        return;
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int s = 0; s < kSubsystemCount; ++s) ticker->addTick(s, head_group_short(*model, s));
+    plot_->yAxis->setTicker(ticker);
     map_->data()->setSize(std::max(1, n), kSubsystemCount);
     map_->data()->setRange(QCPRange(0, std::max(1, n - 1)), QCPRange(0, kSubsystemCount - 1));
     map_->data()->fill(std::numeric_limits<double>::quiet_NaN());
@@ -43,22 +79,25 @@ void SubsystemStripView::refresh() {
         if (!v) continue;
         for (int s = 0; s < kSubsystemCount; ++s) map_->data()->setCell(t, s, (*v)[static_cast<size_t>(s)]);
     }
-    map_->setDataRange(QCPRange(0.0, 1.0));
-    if (run && run->n_prompt() > 0 && run->n_generated() > 0) {
+    if (store_.metric() == Metric::Dla) Plot::setDiverging(map_, extent); // signed logits: 0 is neutral
+    else Plot::setSequential(map_, QCPRange(0.0, 1.0));
+    map_->colorScale()->axis()->setLabel(QString::fromUtf8(metric_name(store_.metric())));
+    if (run->n_prompt() > 0 && run->n_generated() > 0) {
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(static_cast<double>(run->n_prompt()) - 0.5, 0);
         line->point2->setCoords(static_cast<double>(run->n_prompt()) - 0.5, 1);
         line->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
     }
-    cursor_ = run && store_.selected_token() < n ? store_.selected_token() : -1;
-    if (cursor_ >= 0) { // the selected token (timeline, token view): a frame around its column
-        auto* frame = new QCPItemRect(plot_);
-        frame->topLeft->setCoords(cursor_ - 0.5, -0.5);
-        frame->bottomRight->setCoords(cursor_ + 0.5, kSubsystemCount - 0.5);
-        frame->setPen(QPen(palette().color(QPalette::WindowText), 2));
+    cursor_ = store_.selected_token() < n ? store_.selected_token() : -1;
+    if (cursor_ >= 0) { // the selected token: a white frame inside a black one, visible on any cell colour
+        for (const auto& [pen, inset] : {std::pair{QPen(Qt::black, 4), 0.0}, std::pair{QPen(Qt::white, 2), 0.0}}) {
+            auto* frame = new QCPItemRect(plot_);
+            frame->topLeft->setCoords(cursor_ - 0.5 + inset, -0.5);
+            frame->bottomRight->setCoords(cursor_ + 0.5 - inset, kSubsystemCount - 0.5);
+            frame->setPen(pen);
+        }
     }
-    plot_->xAxis->setRange(-0.5, std::max(8, n) - 0.5);
-    plot_->yAxis->setRange(-0.5, kSubsystemCount - 0.5);
+    plot_->setHome(QCPRange(-0.5, std::max(8, n) - 0.5), QCPRange(-0.5, kSubsystemCount - 0.5));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

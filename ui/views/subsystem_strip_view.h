@@ -4,12 +4,12 @@
 
 #include <QWidget>
 
-class QCustomPlot;
 class QCPColorMap;
 
 namespace octo::ui {
 
 class InternalsNote;
+class Plot;
 
 class RunStore;
 
@@ -17,7 +17,9 @@ class SubsystemStripView : public QWidget {
     Q_OBJECT
 public:
     explicit SubsystemStripView(RunStore& store, QWidget* parent = nullptr);
-    QCustomPlot* plot() const { return plot_; }
+    Plot* plot() const { return plot_; }
+    // The hover readout of a cell: token index and text, group, metric value.
+    QString hoverText(int token, int group) const;
     int cursor() const { return cursor_; } // the selected token the strip marks (-1: none)
 
 private:
@@ -25,7 +27,7 @@ private:
     void refresh();
 
     RunStore& store_;
-    QCustomPlot* plot_;
+    Plot* plot_;
     QCPColorMap* map_;
     int cursor_ = -1;
 };

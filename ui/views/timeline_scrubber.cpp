@@ -8,6 +8,7 @@
 #include <QToolButton>
 
 #include "ui/session/run_store.h"
+#include "ui/support/engine_labels.h"
 
 namespace octo::ui {
 
@@ -83,14 +84,19 @@ void TimelineScrubber::refresh() {
     const int s = store_.selected_token();
     slider_->setValue(s < 0 ? std::max(0, n - 1) : s);
     for (QAction* a : shortcutActions()) a->setEnabled(n > 0);
-    if (n == 0) {
-        position_->setText(tr("no run"));
-    } else if (s < 0) {
-        position_->setText(tr("%n token(s)", nullptr, n));
-    } else {
-        position_->setText(tr("%1/%2").arg(s).arg(n - 1));
-        position_->setToolTip(static_cast<size_t>(s) < r->n_prompt() ? tr("prompt token") : tr("generated token"));
-    }
+    // Positions count from 0, as on every axis: "position 14 · 17 tokens", then how the run ended.
+    QString text = n == 0 ? tr("no run")
+                 : s < 0  ? tr("%n token(s)", nullptr, n)
+                          : tr("position %1 (%2) · %n token(s)", nullptr, n)
+                                .arg(s)
+                                .arg(static_cast<size_t>(s) < r->n_prompt() ? tr("prompt") : tr("generated"));
+    if (r && r->trace.outcome) text += QStringLiteral(" · ") + tr("stopped: %1").arg(stop_reason_label(r->trace.outcome->stop_reason));
+    else if (r && r->state == RunState::Failed) text += QStringLiteral(" · ") + tr("failed");
+    else if (r && r->state == RunState::Running) text += QStringLiteral(" · ") + tr("running");
+    position_->setText(text);
+    position_->setToolTip(r && r->trace.outcome && r->trace.outcome->stop_reason == StopReason::ContextFull
+                              ? tr("The run filled the model's context: nothing more fits. Shorten the prompt or load the model with a longer context.")
+                              : QString());
 }
 
 } // namespace octo::ui

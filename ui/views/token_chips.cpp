@@ -20,14 +20,16 @@ bool complete_utf8(const std::string& bytes) {
     return true;
 }
 
-QString display(const std::string& bytes) {
+} // namespace
+
+QString token_display_text(const std::string& bytes) {
     QString s = QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
+    if (s.isEmpty()) return QStringLiteral("∅"); // a control token with no bytes
     s.replace(QChar('\n'), QStringLiteral("↵"));
     s.replace(QChar('\t'), QStringLiteral("→"));
+    s.replace(QChar(' '), QChar(0x00B7));
     return s;
 }
-
-} // namespace
 
 std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens) {
     std::vector<TokenChip> chips;
@@ -37,16 +39,14 @@ std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens) {
         const TraceToken& t = tokens[static_cast<size_t>(i)];
         const bool boundary = i > first && tokens[static_cast<size_t>(i - 1)].generated != t.generated;
         if (boundary && !pending.empty()) { // never join a prompt and a generated token
-            chips.push_back(TokenChip{first, i - first, display(pending), tokens[static_cast<size_t>(first)].generated});
+            chips.push_back(TokenChip{first, i - first, token_display_text(pending), tokens[static_cast<size_t>(first)].generated});
             pending.clear();
             first = i;
         }
         pending += t.bytes;
         const bool last = i + 1 == static_cast<int>(tokens.size());
         if (complete_utf8(pending) || last || pending.size() >= 16) {
-            QString text = display(pending);
-            if (text.isEmpty()) text = QStringLiteral("∅"); // a control token with no bytes
-            chips.push_back(TokenChip{first, i - first + 1, text, t.generated});
+            chips.push_back(TokenChip{first, i - first + 1, token_display_text(pending), t.generated});
             pending.clear();
             first = i + 1;
         }

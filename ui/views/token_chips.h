@@ -14,9 +14,13 @@ namespace octo::ui {
 struct TokenChip {
     int first = 0;      // token index
     int count = 1;      // tokens in the chip
-    QString text;       // display text: newline as ↵, tab as →
+    QString text;       // display text (token_display_text)
     bool generated = false;
 };
+
+// A token's bytes as shown on chips, axes and readouts: newline as ↵, tab as →, space as ·
+// (never a blank), a token without bytes as ∅, invalid UTF-8 as the replacement character.
+QString token_display_text(const std::string& bytes);
 
 std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens);
 

@@ -6,12 +6,14 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/instrumentation/expert_routing.h"
 #include "engine/instrumentation/subsystem.h"
 #include "ui/session/run_store.h"
 #include "ui/support/subsystem_palette.h"
+#include "ui/views/token_chips.h"
 
 namespace octo::ui {
 
@@ -77,11 +79,8 @@ void TokenStreamView::resizeEvent(QResizeEvent* event) {
 }
 
 QString TokenStreamView::generatedText() const {
-    QString text;
-    for (const TokenChip& c : chips_) {
-        if (c.generated) text += c.text;
-    }
-    return text;
+    const RunRecord* run = store_.current();
+    return run ? run->generated_text() : QString();
 }
 
 int TokenStreamView::chipAt(const QPoint& pos) const {
@@ -152,33 +151,44 @@ bool TokenStreamView::event(QEvent* event) {
 
 QString TokenStreamView::tooltip(int chip) const {
     const RunRecord* run = store_.current();
+    const auto& model = store_.shown_model();
     const TokenChip& c = chips_[static_cast<size_t>(chip)];
     QString html = QStringLiteral("<b>%1</b> %2<br>").arg(c.text.toHtmlEscaped(), c.generated ? tr("(generated)") : tr("(prompt)"));
+    const auto alternative = [&model](int32_t id) { // by its text where the model's vocabulary is at hand
+        if (model && model->token_texts && id >= 0 && static_cast<size_t>(id) < model->token_texts->size()) {
+            return QStringLiteral("“%1”").arg(token_display_text((*model->token_texts)[static_cast<size_t>(id)]).toHtmlEscaped());
+        }
+        return tr("id %1").arg(id);
+    };
     for (int i = c.first; i < c.first + c.count; ++i) {
         const TraceToken& t = run->tokens()[static_cast<size_t>(i)];
         QString hex;
-        for (unsigned char b : t.bytes) hex += QStringLiteral("%1 ").arg(b, 2, 16, QChar('0'));
-        html += tr("id %1, bytes %2").arg(t.id).arg(hex.trimmed());
+        for (unsigned char b : t.bytes) hex += QStringLiteral("0x%1 ").arg(QString::number(b, 16).toUpper().rightJustified(2, QChar('0')));
+        html += tr("position %1, token id %2, bytes %3").arg(i).arg(t.id).arg(hex.isEmpty() ? tr("none") : hex.trimmed());
         if (t.logprobs) {
             html += tr(", log-prob %1").arg(t.logprobs->logprob, 0, 'f', 3);
             html += QStringLiteral("<br>") + tr("alternatives:");
-            for (const auto& alt : t.logprobs->top) html += QStringLiteral(" %1 (%2)").arg(alt.id).arg(alt.logprob, 0, 'f', 2);
+            for (const auto& alt : t.logprobs->top) html += QStringLiteral(" %1 (%2)").arg(alternative(alt.id)).arg(alt.logprob, 0, 'f', 2);
         }
         html += QStringLiteral("<br>");
     }
     const auto& v = run->tokens()[static_cast<size_t>(c.first)].metrics.get(store_.metric());
-    if (v) {
-        html += QStringLiteral("<table>");
+    if (v && model) {
+        // One row per group: the value as a bar of 20 blocks in the group's colour, the rest as a
+        // faint track, then the number.
+        html += QStringLiteral("<table cellspacing=0>");
         for (int s = 0; s < kSubsystemCount; ++s) {
-            const int width = static_cast<int>(std::lround((*v)[static_cast<size_t>(s)] * 120));
-            html += QStringLiteral("<tr><td>%1</td><td><div style='background:%2'>%3</div></td><td>%4</td></tr>")
-                        .arg(subsystem_id(s), subsystem_color(s).name(), QString(std::max(1, width / 6), QChar(0x2588)))
-                        .arg((*v)[static_cast<size_t>(s)], 0, 'f', 3);
+            const double value = (*v)[static_cast<size_t>(s)];
+            const int filled = static_cast<int>(std::clamp<long>(std::lround(std::fabs(value) * 20), 0L, 20L));
+            html += QStringLiteral("<tr><td>%1&nbsp;</td><td><span style='color:%2'>%3</span><span style='color:#999999'>%4</span></td>"
+                                   "<td>&nbsp;%5</td></tr>")
+                        .arg(head_group_short(*model, s), subsystem_color(s).name(), QString(filled, QChar(0x2588)),
+                             QString(20 - filled, QChar(0x2591)))
+                        .arg(value, 0, 'f', 3);
         }
         html += QStringLiteral("</table>");
     }
     const TokenProbe& probe = run->tokens()[static_cast<size_t>(c.first)].probe;
-    const auto& model = store_.shown_model();
     if (!probe.expert_ids.empty() && model && model->n_layer > 0) { // a mixture of experts: the choice per layer
         html += tr("experts (weight) per layer:");
         const int64_t shown = std::min<int64_t>(model->n_layer, 12);

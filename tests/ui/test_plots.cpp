@@ -1,0 +1,421 @@
+// The plot layer (ui/support/plot.h) and the layout rules every view follows, checked on the real
+// window with octet and with a synthetic model that has no head map of its own: whole-number
+// ticks on index and count axes, a "no data" state instead of invented axes, DLA's signed scale
+// centred on 0, legends outside the data, hover readouts with token text, zoom and reset, the
+// token tooltip's bars, group labels without a map's meaning, the window's minimum size, plot
+// heights at 1366 × 768, the preset layouts and the View menu bringing a dock to the front.
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFile>
+#include <QMenuBar>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+#include "engine/model/synthetic_model.h"
+#include "tests/ui/window_parts.h"
+#include "ui/main_window.h"
+#include "ui/panels/prompt_panel.h"
+#include "ui/support/plot.h"
+#include "ui/support/subsystem_palette.h"
+#include "ui/views/attention_view.h"
+#include "ui/views/compare_view.h"
+#include "ui/views/head_heatmap_view.h"
+#include "ui/views/kv_view.h"
+#include "ui/views/latency_view.h"
+#include "ui/views/subsystem_strip_view.h"
+#include "ui/views/token_chips.h"
+#include "ui/views/token_stream_view.h"
+
+using namespace octo;
+using namespace octo::ui;
+using octo::ui::test::part;
+
+namespace {
+
+const QString kOctet = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources/octet/octet.gguf");
+
+// Whether the dock is the front tab of its tab group (a tab bar's current tab carries its title).
+bool in_front(const QMainWindow& w, const QDockWidget* dock) {
+    for (const QTabBar* bar : w.findChildren<QTabBar*>()) {
+        if (bar->isVisible() && bar->currentIndex() >= 0 && bar->tabText(bar->currentIndex()) == dock->windowTitle()) return true;
+    }
+    return false;
+}
+
+bool whole(double v) { return std::fabs(v - std::round(v)) < 1e-9; }
+
+// Every tick of `axis` as last drawn is a whole number and its label has no decimal point.
+bool whole_ticks(QCPAxis* axis, QString* why) {
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (int i = 0; i < ticks.size(); ++i) {
+        if (!whole(ticks[i]) || (i < labels.size() && labels[i].contains(QLatin1Char('.')))) {
+            *why = QStringLiteral("tick %1 labelled '%2' on '%3'").arg(ticks[i]).arg(i < labels.size() ? labels[i] : QString(), axis->label());
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+class TestPlots : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void wholeNumberTickerNeverSplitsAUnit();
+    void emptyViewsSayNoData();
+    void runViewsHaveWholeTicksReadoutsAndReset();
+    void dlaNotRecordedIsSaidAndSignedDlaIsDiverging();
+    void tokenTooltipBarsGrowWithTheValue();
+    void groupsWithoutAMapAreNotNamed();
+    void layoutFitsALaptop();
+    void presetsAndViewMenuBringDocksForward();
+    void screenshotAtTheAskedSize();
+
+private:
+    bool load(MainWindow& w, const QString& path);
+    bool run(MainWindow& w, const QString& prompt, int max_tokens, bool dla = false);
+
+    QTemporaryDir dir_;
+    QString synthetic_;
+};
+
+void TestPlots::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    SyntheticModelSpec spec;
+    spec.n_head = 8;
+    spec.n_head_kv = 4;
+    spec.context_length = 256;
+    const auto bytes = make_synthetic_model(spec).value();
+    synthetic_ = dir_.filePath("synthetic.gguf");
+    QFile f(synthetic_);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+}
+
+bool TestPlots::load(MainWindow& w, const QString& path) {
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(path);
+    return loaded.wait(30000);
+}
+
+bool TestPlots::run(MainWindow& w, const QString& prompt, int max_tokens, bool dla) {
+    part<PromptPanel>(w)->editor()->setPlainText(prompt);
+    RunSpec s = part<PromptPanel>(w)->settings();
+    s.max_tokens = max_tokens;
+    s.dla = dla;
+    s.record_attention = true;
+    part<PromptPanel>(w)->restore(s);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    QTest::keyClick(part<PromptPanel>(w)->editor(), Qt::Key_Return, Qt::ControlModifier);
+    return settled.wait(60000);
+}
+
+void TestPlots::wholeNumberTickerNeverSplitsAUnit() {
+    Plot plot(QStringLiteral("p"), nullptr);
+    plot.resize(600, 300);
+    plot.setWholeNumbers(plot.xAxis);
+    plot.setWholeNumbers(plot.yAxis);
+    plot.setHome(QCPRange(0, 1), QCPRange(0, 1));
+    const QCPRange ranges[] = {{-0.5, 16.5}, {0, 3}, {-0.5, 2.5}, {0, 0.8}, {0, 1300}, {7.2, 7.9}};
+    for (const QCPRange& r : ranges) {
+        plot.xAxis->setRange(r);
+        plot.yAxis->setRange(r);
+        plot.replot();
+        QString why;
+        QVERIFY2(whole_ticks(plot.xAxis, &why), qPrintable(why));
+        QVERIFY2(whole_ticks(plot.yAxis, &why), qPrintable(why));
+    }
+    // A plain QCustomPlot axis on the same range would tick at 2.5: the ticker is what prevents it.
+    plot.xAxis->setRange(-0.5, 16.5);
+    plot.replot();
+    QVERIFY(plot.xAxis->tickVector().size() >= 3);
+}
+
+void TestPlots::emptyViewsSayNoData() {
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QApplication::processEvents();
+    for (Plot* p : {part<HeadHeatmapView>(w)->plot(), part<SubsystemStripView>(w)->plot(), part<KvView>(w)->plot(),
+                    part<LatencyView>(w)->tokenPlot(), part<LatencyView>(w)->histogramPlot(), part<AttentionView>(w)->plot()}) {
+        QVERIFY2(p->hasNoData(), qPrintable(p->objectName()));
+        QVERIFY(!p->noDataMessage().isEmpty());
+        QVERIFY(!p->xAxis->tickLabels()); // no invented 0–5 axes
+        for (QCPLayoutElement* e : p->plotLayout()->elements(false)) {
+            if (qobject_cast<QCPColorScale*>(e)) QVERIFY2(!e->visible(), qPrintable(p->objectName())); // no 0–6 colour bar
+        }
+    }
+    // The A/B plots before any comparison: a message, not a solid-colour map.
+    for (Plot* p : w.findChild<CompareView*>()->findChildren<Plot*>()) QVERIFY2(p->hasNoData(), qPrintable(p->objectName()));
+    // The message is drawn: inside the empty heatmap's axis rect (no data, no grid) only its text
+    // differs from the background.
+    Plot* heat = part<HeadHeatmapView>(w)->plot();
+    part<HeadHeatmapView>(w)->window()->findChild<QDockWidget*>(QStringLiteral("heatmapDock"))->raise();
+    QApplication::processEvents();
+    const QImage image = heat->grab().toImage();
+    const QColor background = QApplication::palette().color(QPalette::Base);
+    int text_pixels = 0;
+    const QRect r = heat->axisRect()->rect().adjusted(4, 4, -4, -4);
+    for (int y = r.top(); y < r.bottom(); ++y) {
+        for (int x = r.left(); x < r.right(); ++x) {
+            if (image.pixelColor(x, y) != background) ++text_pixels;
+        }
+    }
+    QVERIFY2(text_pixels > 20, qPrintable(QString::number(text_pixels)));
+}
+
+void TestPlots::runViewsHaveWholeTicksReadoutsAndReset() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 8));
+    w.showPanel(QStringLiteral("attention"));
+    for (const char* dock : {"kvDock", "latencyDock"}) {
+        w.findChild<QDockWidget*>(QString::fromLatin1(dock))->raise();
+        QApplication::processEvents();
+    }
+    const QList<Plot*> plots = w.findChildren<Plot*>();
+    for (Plot* p : plots) p->replot();
+    // Index and count axes: the strip's tokens, the KV pool's operations and blocks, the latency
+    // plot's tokens, the histogram's counts.
+    const std::pair<Plot*, QCPAxis*> integer_axes[] = {
+        {part<SubsystemStripView>(w)->plot(), part<SubsystemStripView>(w)->plot()->xAxis},
+        {part<KvView>(w)->plot(), part<KvView>(w)->plot()->xAxis},
+        {part<KvView>(w)->plot(), part<KvView>(w)->plot()->yAxis},
+        {part<LatencyView>(w)->tokenPlot(), part<LatencyView>(w)->tokenPlot()->xAxis},
+        {part<LatencyView>(w)->histogramPlot(), part<LatencyView>(w)->histogramPlot()->yAxis},
+    };
+    for (const auto& [plot, axis] : integer_axes) {
+        QVERIFY2(!plot->hasNoData(), qPrintable(plot->objectName()));
+        QVERIFY(!axis->tickVector().isEmpty());
+        QString why;
+        QVERIFY2(whole_ticks(axis, &why), qPrintable(plot->objectName() + QStringLiteral(": ") + why));
+    }
+    // Heatmap axes: whole layers (text ticks at every layer index).
+    QString why;
+    QVERIFY2(whole_ticks(part<HeadHeatmapView>(w)->plot()->yAxis, &why), qPrintable(why));
+
+    // The KV legend sits outside the data.
+    Plot* kv = part<KvView>(w)->plot();
+    QVERIFY(kv->legend->visible());
+    QVERIFY(!kv->legend->outerRect().intersects(kv->axisRect()->rect()));
+
+    // Hover readouts: layer, head, token text and value; the strip names the token; attention
+    // names both positions by their text, and its axis carries the tokens' text.
+    const RunRecord* r = w.store().current();
+    QVERIFY(r);
+    w.store().select_token(5);
+    QApplication::processEvents();
+    const QString cell = part<HeadHeatmapView>(w)->hoverText(2, 3);
+    QVERIFY2(cell.contains(QStringLiteral("layer 2, head 3")) && cell.contains(QStringLiteral("rte-")), qPrintable(cell));
+    QVERIFY2(cell.contains(QString::number(part<HeadHeatmapView>(w)->cell(2, 3), 'g', 4)), qPrintable(cell));
+    const QString strip = part<SubsystemStripView>(w)->hoverText(1, 2);
+    QVERIFY2(strip.contains(QStringLiteral("“What”")) && strip.contains(QStringLiteral("rte-c")), qPrintable(strip));
+    AttentionView* att = part<AttentionView>(w);
+    QVERIFY(!att->plot()->hasNoData());
+    const QString a = att->hoverText(1, 0);
+    QVERIFY2(a.contains(QStringLiteral("“What”")) && a.contains(QStringLiteral("weight")), qPrintable(a));
+    att->plot()->replot();
+    QVERIFY2(att->plot()->xAxis->tickVectorLabels().join(QLatin1Char(' ')).contains(QStringLiteral("What")),
+             qPrintable(att->plot()->xAxis->tickVectorLabels().join(QLatin1Char('|'))));
+    // The same readout reaches the tooltip from a pixel position.
+    Plot* heat = part<HeadHeatmapView>(w)->plot();
+    heat->replot();
+    const QPointF pixel(heat->xAxis->coordToPixel(3), heat->yAxis->coordToPixel(2));
+    QCOMPARE(heat->hoverTextAt(pixel), cell);
+
+    // Zoom and pan, then reset.
+    const QCPRange home = heat->xAxis->range();
+    heat->xAxis->scaleRange(0.3);
+    heat->xAxis->moveRange(1.0);
+    QVERIFY(heat->xAxis->range() != home);
+    QTest::keyClick(heat, Qt::Key_R);
+    QCOMPARE(heat->xAxis->range().lower, home.lower);
+    QCOMPARE(heat->xAxis->range().upper, home.upper);
+}
+
+void TestPlots::dlaNotRecordedIsSaidAndSignedDlaIsDiverging() {
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 4, false));
+    w.store().set_metric(Metric::Dla);
+    QApplication::processEvents();
+    Plot* heat = part<HeadHeatmapView>(w)->plot();
+    QVERIFY(heat->hasNoData());
+    QVERIFY2(heat->noDataMessage().contains(QStringLiteral("DLA was not recorded")), qPrintable(heat->noDataMessage()));
+    QVERIFY(part<SubsystemStripView>(w)->plot()->hasNoData());
+
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 4, true));
+    w.store().set_metric(Metric::Dla);
+    QApplication::processEvents();
+    QVERIFY(!heat->hasNoData());
+    auto* map = qobject_cast<QCPColorMap*>(heat->plottable(0));
+    QVERIFY(map);
+    QVERIFY(Plot::isDiverging(map));
+    QCOMPARE(map->dataRange().lower, -map->dataRange().upper);
+    // Zero maps to the middle of the scale, a neutral grey, not to a colour read as a middle value.
+    const QRgb zero = map->gradient().color(0.0, map->dataRange());
+    QVERIFY2(qAbs(qRed(zero) - qGreen(zero)) < 8 && qAbs(qGreen(zero) - qBlue(zero)) < 8 && qRed(zero) > 200, qPrintable(QString::number(zero, 16)));
+    auto* strip_map = qobject_cast<QCPColorMap*>(part<SubsystemStripView>(w)->plot()->plottable(0));
+    QVERIFY(Plot::isDiverging(strip_map));
+    // Back to shares: a sequential 0–1 scale.
+    w.store().set_metric(Metric::NormShare);
+    QApplication::processEvents();
+    QVERIFY(!Plot::isDiverging(strip_map));
+    QCOMPARE(strip_map->dataRange().upper, 1.0);
+}
+
+void TestPlots::tokenTooltipBarsGrowWithTheValue() {
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 4));
+    TokenStreamView* view = part<TokenStreamView>(w);
+    const RunRecord* r = w.store().current();
+    const auto chips = make_chips(r->tokens());
+    const int chip = static_cast<int>(chips.size()) - 2; // a generated chip
+    const auto& values = *r->tokens()[static_cast<size_t>(chips[static_cast<size_t>(chip)].first)].metrics.get(w.store().metric());
+    const QString html = view->tooltip(chip);
+    // Each row: the coloured run of blocks has round(value × 20) blocks, in the subsystem's colour.
+    for (int s = 0; s < 8; ++s) {
+        const QRegularExpression row(QStringLiteral("<span style='color:%1'>(█*)</span>").arg(subsystem_color(s).name()));
+        const QRegularExpressionMatch m = row.match(html);
+        QVERIFY2(m.hasMatch(), qPrintable(html));
+        QCOMPARE(m.captured(1).size(), static_cast<qsizetype>(std::lround(values[static_cast<size_t>(s)] * 20)));
+    }
+    // Alternatives are named by their text, bytes are written as hexadecimal.
+    QVERIFY2(html.contains(QStringLiteral("0x")), qPrintable(html));
+    QVERIFY2(!html.contains(QStringLiteral("alternatives: 1")), qPrintable(html));
+    // A space is never a blank chip.
+    for (const TokenChip& c : chips) QVERIFY(!c.text.trimmed().isEmpty());
+}
+
+void TestPlots::groupsWithoutAMapAreNotNamed() {
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w, synthetic_));
+    QVERIFY(!groups_are_named(*w.store().model()));
+    QVERIFY(run(w, QStringLiteral("Hello there"), 3));
+    Plot* strip = part<SubsystemStripView>(w)->plot();
+    strip->replot();
+    const QString labels = strip->yAxis->tickVectorLabels().join(QLatin1Char('|'));
+    QVERIFY2(labels.contains(QStringLiteral("group 0")) && !labels.contains(QStringLiteral("rte-")), qPrintable(labels));
+    Plot* heat = part<HeadHeatmapView>(w)->plot();
+    heat->replot();
+    QVERIFY(!heat->xAxis->tickVectorLabels().join(QLatin1Char('|')).contains(QStringLiteral("rte-")));
+    QVERIFY(!part<HeadHeatmapView>(w)->hoverText(0, 0).contains(QStringLiteral("rte-")));
+    // octet's map comes from its GGUF: named.
+    QVERIFY(load(w, kOctet));
+    QVERIFY(groups_are_named(*w.store().model()));
+}
+
+void TestPlots::layoutFitsALaptop() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 4));
+    const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+    QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 700, qPrintable(QStringLiteral("%1x%2").arg(minimum.width()).arg(minimum.height())));
+    w.resize(1024, 700);
+    QApplication::processEvents();
+    QCOMPARE(w.size(), QSize(1024, 700));
+    w.resize(1366, 768);
+    QApplication::processEvents();
+    QCOMPARE(w.size(), QSize(1366, 768));
+    // Every plot shown in a dock is at least 140 px tall (a small dock scrolls instead).
+    int shown = 0;
+    for (Plot* p : w.findChildren<Plot*>()) {
+        if (!p->isVisible()) continue;
+        ++shown;
+        QVERIFY2(p->height() >= Plot::kMinimumHeight, qPrintable(QStringLiteral("%1: %2 px").arg(p->objectName()).arg(p->height())));
+    }
+    QVERIFY(shown >= 3);
+    if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        w.grab().save(dir + QStringLiteral("/plots-1366x768.png"));
+        w.resize(1024, 700);
+        QApplication::processEvents();
+        w.grab().save(dir + QStringLiteral("/plots-1024x700.png"));
+    }
+}
+
+void TestPlots::presetsAndViewMenuBringDocksForward() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QApplication::processEvents();
+    const auto dock = [&w](const char* name) { return w.findChild<QDockWidget*>(QString::fromLatin1(name)); };
+    w.applyLayout(LayoutPreset::Compare);
+    QApplication::processEvents();
+    QTRY_VERIFY(in_front(w, dock("compareDock")));
+    QTRY_VERIFY(in_front(w, dock("historyDock")));
+    w.applyLayout(LayoutPreset::Teach);
+    QApplication::processEvents();
+    if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) w.grab().save(dir + QStringLiteral("/layout-teach.png"));
+    QTRY_VERIFY(in_front(w, dock("presenterDock")));
+    QTRY_VERIFY(in_front(w, dock("latencyDock")));
+    QTRY_VERIFY(!in_front(w, dock("compareDock")));
+    dock("heatmapDock")->close();
+    w.applyLayout(LayoutPreset::Inspect); // View → Reset Layout
+    QApplication::processEvents();
+    QTRY_VERIFY(in_front(w, dock("heatmapDock")));
+    QTRY_VERIFY(dock("stripDock")->isVisible());
+    QTRY_VERIFY(dock("logDock")->isHidden());
+
+    // View → Attention while attention is a tab behind the heatmap: it comes to the front.
+    QTRY_VERIFY(!in_front(w, dock("attentionDock")));
+    QAction* open = nullptr;
+    for (QAction* menu : w.menuBar()->actions()) {
+        if (menu->text() != QStringLiteral("&View")) continue;
+        for (QAction* a : menu->menu()->actions()) {
+            if (a->text() == dock("attentionDock")->windowTitle()) open = a;
+        }
+    }
+    QVERIFY(open);
+    QVERIFY(open->isChecked());
+    open->trigger();
+    QApplication::processEvents();
+    QTRY_VERIFY(in_front(w, dock("attentionDock")));
+    QVERIFY(open->isChecked());
+    open->trigger(); // in front: the entry closes it
+    QApplication::processEvents();
+    QTRY_VERIFY(dock("attentionDock")->isHidden());
+    QVERIFY(!open->isChecked());
+}
+
+void TestPlots::screenshotAtTheAskedSize() {
+    const QString png = dir_.filePath("laptop.png");
+    QProcess gui;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("XDG_CONFIG_HOME", dir_.filePath("config"));
+    gui.setProcessEnvironment(env);
+    gui.start(QStringLiteral(OCTOSCOPE_GUI_PATH), {"--prompt", "What is 20% of 300?", "--max-tokens", "6", "--window-size", "1366x768",
+                                                   "--layout", "compare", "--screenshot", png});
+    QVERIFY(gui.waitForFinished(120000));
+    QVERIFY2(gui.exitCode() == 0, gui.readAllStandardError().constData());
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(1366, 768));
+    // A malformed size is refused with a clear message.
+    gui.start(QStringLiteral(OCTOSCOPE_GUI_PATH), {"--window-size", "big"});
+    QVERIFY(gui.waitForFinished(60000));
+    QCOMPARE(gui.exitCode(), 2);
+    QVERIFY(gui.readAllStandardError().contains("--window-size takes WIDTHxHEIGHT"));
+}
+
+QTEST_MAIN(TestPlots)
+#include "test_plots.moc"

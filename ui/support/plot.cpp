@@ -1,0 +1,229 @@
+#include "ui/support/plot.h"
+
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QPainter>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace octo::ui {
+
+double WholeNumberTicker::getTickStep(const QCPRange& range) {
+    const double wanted = range.size() / std::max(1, tickCount());
+    if (!(wanted > 1.0)) return 1.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(wanted)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (m * magnitude >= wanted) return std::max(1.0, m * magnitude);
+    }
+    return 10.0 * magnitude;
+}
+
+int WholeNumberTicker::getSubTickCount(double) { return 0; }
+
+QString WholeNumberTicker::getTickLabel(double tick, const QLocale& locale, QChar, int) {
+    return locale.toString(static_cast<qlonglong>(std::llround(tick)));
+}
+
+namespace {
+
+QColor text_colour() { return QApplication::palette().color(QPalette::WindowText); }
+
+void style_axis(QCPAxis* axis) {
+    const QColor fg = text_colour();
+    axis->setBasePen(QPen(fg));
+    axis->setTickPen(QPen(fg));
+    axis->setSubTickPen(QPen(fg));
+    axis->setTickLabelColor(fg);
+    axis->setLabelColor(fg);
+    axis->grid()->setPen(QPen(QApplication::palette().color(QPalette::Mid), 0, Qt::DotLine));
+}
+
+QCPColorGradient diverging_gradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(0x21, 0x66, 0xAC)); // blue: below 0
+    g.setColorStopAt(0.5, QColor(0xE8, 0xE8, 0xE8)); // neutral: 0
+    g.setColorStopAt(1.0, QColor(0xB2, 0x18, 0x2B)); // red: above 0
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setNanHandling(QCPColorGradient::nhTransparent);
+    return g;
+}
+
+} // namespace
+
+Plot::Plot(const QString& object_name, QWidget* parent) : QCustomPlot(parent) {
+    setObjectName(object_name);
+    setBackground(QApplication::palette().brush(QPalette::Base));
+    for (QCPAxis* axis : axisRect()->axes()) style_axis(axis);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setFocusPolicy(Qt::ClickFocus);
+    setMinimumHeight(kMinimumHeight); // tick labels and axis titles fit; a small dock scrolls instead
+    setMouseTracking(true);
+}
+
+void Plot::setWholeNumbers(QCPAxis* axis) { axis->setTicker(QSharedPointer<QCPAxisTicker>(new WholeNumberTicker)); }
+
+QCPColorMap* Plot::addColorMap(const QString& scale_label) {
+    auto* map = new QCPColorMap(xAxis, yAxis);
+    auto* scale = new QCPColorScale(this);
+    plotLayout()->addElement(0, 1, scale);
+    scale->setType(QCPAxis::atRight);
+    scale->axis()->setLabel(scale_label);
+    style_axis(scale->axis());
+    map->setColorScale(scale);
+    map->setInterpolate(false);
+    QCPColorGradient thermal(QCPColorGradient::gpThermal);
+    thermal.setNanHandling(QCPColorGradient::nhTransparent);
+    map->setGradient(thermal);
+    auto* group = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    return map;
+}
+
+void Plot::setSequential(QCPColorMap* map, const QCPRange& range) {
+    QCPColorGradient thermal(QCPColorGradient::gpThermal);
+    thermal.setNanHandling(QCPColorGradient::nhTransparent);
+    map->setGradient(thermal);
+    map->setDataRange(range.size() > 0 ? range : QCPRange(range.lower, range.lower + 1));
+}
+
+void Plot::setDiverging(QCPColorMap* map, double extent) {
+    map->setGradient(diverging_gradient());
+    const double e = std::isfinite(extent) && extent > 0 ? extent : 1.0;
+    map->setDataRange(QCPRange(-e, e));
+}
+
+bool Plot::isDiverging(const QCPColorMap* map) {
+    const QCPRange r = map->dataRange();
+    return map->gradient() == diverging_gradient() && std::fabs(r.lower + r.upper) <= 1e-9 * std::max(1.0, r.upper);
+}
+
+void Plot::placeLegendBelow(int columns) {
+    if (legend->layout() == plotLayout()) return;
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->simplify();
+    const int row = plotLayout()->rowCount();
+    plotLayout()->addElement(row, 0, legend);
+    plotLayout()->setRowStretchFactor(row, 0.001);
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setTextColor(text_colour());
+    legend->setMargins(QMargins(4, 0, 4, 2));
+    legend->setVisible(true);
+}
+
+void Plot::placeLegendRight() {
+    if (legend->layout() == plotLayout()) return;
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->simplify();
+    const int column = plotLayout()->columnCount();
+    plotLayout()->addElement(0, column, legend);
+    plotLayout()->setColumnStretchFactor(column, 0.001);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setTextColor(text_colour());
+    legend->setVisible(true);
+}
+
+void Plot::setDataVisible(bool visible) {
+    for (QCPAxis* axis : axisRect()->axes()) {
+        axis->setTicks(visible);
+        axis->setTickLabels(visible);
+        axis->grid()->setVisible(visible);
+    }
+    for (int i = 0; i < plottableCount(); ++i) plottable(i)->setVisible(visible);
+    for (int i = 0; i < itemCount(); ++i) item(i)->setVisible(visible);
+    for (QCPLayoutElement* e : plotLayout()->elements(false)) {
+        if (qobject_cast<QCPColorScale*>(e)) e->setVisible(visible);
+    }
+    if (legend->layout() == plotLayout() || legend->visible()) legend->setVisible(visible && legend->itemCount() > 0);
+}
+
+void Plot::showNoData(const QString& message) {
+    no_data_ = message.isEmpty() ? tr("No data yet") : message;
+    setDataVisible(false);
+    xAxis->setRange(0, 1);
+    yAxis->setRange(0, 1);
+    replot(rpQueuedReplot);
+    update();
+}
+
+void Plot::setHome(const QCPRange& x, const QCPRange& y) {
+    if (!no_data_.isEmpty()) {
+        no_data_.clear();
+        setDataVisible(true);
+    }
+    home_x_ = x;
+    home_y_ = y;
+    xAxis->setRange(x);
+    yAxis->setRange(y);
+}
+
+void Plot::resetView() {
+    if (!no_data_.isEmpty()) return;
+    xAxis->setRange(home_x_);
+    yAxis->setRange(home_y_);
+    replot(rpQueuedReplot);
+}
+
+void Plot::setHoverText(std::function<QString(double, double)> text) { hover_ = std::move(text); }
+
+QString Plot::hoverTextAt(const QPointF& pixel) const {
+    if (!hover_ || !no_data_.isEmpty() || !axisRect()->rect().contains(pixel.toPoint())) return {};
+    return hover_(xAxis->pixelToCoord(pixel.x()), yAxis->pixelToCoord(pixel.y()));
+}
+
+void Plot::paintEvent(QPaintEvent* event) {
+    QCustomPlot::paintEvent(event);
+    if (no_data_.isEmpty()) return;
+    QPainter p(this);
+    p.setPen(QApplication::palette().color(QPalette::PlaceholderText));
+    p.drawText(axisRect()->rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, no_data_);
+}
+
+bool Plot::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) { // the readout under the mouse, else how to move the view
+        auto* help = static_cast<QHelpEvent*>(event);
+        QString text = hoverTextAt(help->pos());
+        if (text.isEmpty() && no_data_.isEmpty()) text = tr("Wheel: zoom · drag: pan · double-click or R: reset view");
+        if (text.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QCustomPlot::event(event);
+}
+
+void Plot::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() == Qt::NoButton && QToolTip::isVisible() && hover_) { // follow the mouse once shown
+        const QString text = hoverTextAt(event->position());
+        if (!text.isEmpty()) QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    }
+}
+
+void Plot::mouseDoubleClickEvent(QMouseEvent* event) {
+    QCustomPlot::mouseDoubleClickEvent(event);
+    resetView();
+}
+
+void Plot::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_R && event->modifiers() == Qt::NoModifier) {
+        resetView();
+        return;
+    }
+    QCustomPlot::keyPressEvent(event);
+}
+
+void Plot::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu menu(this);
+    menu.addAction(tr("&Reset View"), this, &Plot::resetView)->setEnabled(no_data_.isEmpty());
+    menu.exec(event->globalPos());
+}
+
+} // namespace octo::ui

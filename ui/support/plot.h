@@ -1,0 +1,80 @@
+// The one plot layer every view draws with: a QCustomPlot with the workbench's rules built in.
+//  - colours from the application palette (light and dark themes);
+//  - whole-number ticks for indices and counts (`setWholeNumbers`), never "layer 2.5";
+//  - a "no data yet" state (`showNoData`) that hides axes, colour scale and legend and says why,
+//    instead of invented 0–5 axes or a solid colour map;
+//  - the ranges of the data as a "home" view (`setHome`): the wheel zooms, dragging pans, a
+//    double click, the context menu or the R key resets;
+//  - colour maps with a sequential scale, or a diverging one centred on 0 for signed values;
+//  - legends outside the data (`placeLegendBelow`);
+//  - a hover readout (`setHoverText`): the tooltip over any point, e.g. layer, head, token, value.
+#pragma once
+
+#include <qcustomplot.h>
+
+#include <functional>
+
+namespace octo::ui {
+
+// Ticks only at whole numbers: steps of 1, 2 or 5 × 10^k (never below 1), no sub-ticks between
+// them, labels without decimals.
+class WholeNumberTicker : public QCPAxisTicker {
+protected:
+    double getTickStep(const QCPRange& range) override;
+    int getSubTickCount(double tick_step) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar format, int precision) override;
+};
+
+class Plot : public QCustomPlot {
+    Q_OBJECT
+public:
+    static constexpr int kMinimumHeight = 140;
+    Plot(const QString& object_name, QWidget* parent);
+
+    // Index or count axes: whole-number ticks.
+    void setWholeNumbers(QCPAxis* axis);
+
+    // A colour map over the main axes with its colour scale on the right (owned by the plot).
+    QCPColorMap* addColorMap(const QString& scale_label);
+    // Sequential values (shares, weights, norms) over [lower, upper].
+    static void setSequential(QCPColorMap* map, const QCPRange& range);
+    // Signed values: blue below 0, a neutral grey at 0, red above, over [-extent, extent].
+    static void setDiverging(QCPColorMap* map, double extent);
+    static bool isDiverging(const QCPColorMap* map);
+
+    // The legend in its own row under the axis rect, never over the data.
+    void placeLegendBelow(int columns);
+    // The legend in its own column right of the axis rect (wide, short plots).
+    void placeLegendRight();
+
+    // Nothing to plot: the axes, plottables, colour scales and legend are hidden and `message`
+    // is written in the middle. Any data shown later (setHome) ends this state.
+    void showNoData(const QString& message);
+    bool hasNoData() const { return !no_data_.isEmpty(); }
+    QString noDataMessage() const { return no_data_; }
+
+    // Data is shown: the axes take these ranges, and a reset returns to them.
+    void setHome(const QCPRange& x, const QCPRange& y);
+    void resetView();
+
+    // The hover readout: text for the point under the mouse in axis coordinates; empty for none.
+    void setHoverText(std::function<QString(double x, double y)> text);
+    QString hoverTextAt(const QPointF& pixel) const;
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    void setDataVisible(bool visible);
+
+    QString no_data_;
+    QCPRange home_x_{0, 1}, home_y_{0, 1};
+    std::function<QString(double, double)> hover_;
+};
+
+} // namespace octo::ui
