@@ -2,7 +2,15 @@
 
 #include <QCoreApplication>
 #include <QDockWidget>
+#include <QAction>
+#include <QtGlobal>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
 #include <QMainWindow>
+#include <QScrollArea>
+#include <QTabBar>
 
 namespace octo::ui {
 
@@ -11,51 +19,142 @@ namespace {
 QDockWidget* add_dock(QMainWindow& window, QWidget* widget, const QString& title, const char* name, Qt::DockWidgetArea area) {
     auto* dock = new QDockWidget(title, &window);
     dock->setObjectName(QString::fromLatin1(name));
-    dock->setWidget(widget);
+    auto* scroll = new QScrollArea(dock); // the panel keeps its minimum size and scrolls in a small dock
+    scroll->setObjectName(QString::fromLatin1(name) + QStringLiteral("Scroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(widget);
+    dock->setWidget(scroll);
     window.addDockWidget(area, dock);
     return dock;
 }
 
+QDockWidget* dock_named(QMainWindow& w, const char* name) { return w.findChild<QDockWidget*>(QString::fromLatin1(name)); }
+
 } // namespace
 
+// Every dock in its area and tab group as at first start (the log closed), the groups' first tabs in front.
+void arrange_docks(QMainWindow& w) {
+    static const std::pair<const char*, Qt::DockWidgetArea> places[] = {
+        {"promptDock", Qt::LeftDockWidgetArea},    {"switchesDock", Qt::LeftDockWidgetArea}, {"heatmapDock", Qt::RightDockWidgetArea},
+        {"stripDock", Qt::BottomDockWidgetArea},   {"kvDock", Qt::BottomDockWidgetArea},
+    };
+    static const std::pair<const char*, std::vector<const char*>> groups[] = {
+        {"switchesDock", {"historyDock", "routerDock"}},
+        {"heatmapDock", {"attentionDock", "expertsDock", "advisorDock", "presenterDock"}},
+        {"kvDock", {"latencyDock", "compareDock", "logDock", "claimsDock"}},
+    };
+    for (QDockWidget* dock : w.findChildren<QDockWidget*>()) dock->setFloating(false);
+    for (const auto& [name, area] : places) {
+        QDockWidget* d = dock_named(w, name);
+        w.addDockWidget(area, d);
+        d->show();
+    }
+    for (const auto& [first, others] : groups) {
+        QDockWidget* f = dock_named(w, first);
+        for (const char* other : others) {
+            QDockWidget* o = dock_named(w, other);
+            w.tabifyDockWidget(f, o);
+            o->setVisible(other != std::string_view("logDock")); // View → Log shows it as one more tab
+        }
+        f->raise();
+    }
+}
+
 QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
-    add_dock(w, p.prompt, QCoreApplication::translate("octo::ui::DockLayout", "Prompt"), "promptDock", Qt::LeftDockWidgetArea);
-    QDockWidget* switches = add_dock(w, p.switches, QCoreApplication::translate("octo::ui::DockLayout", "Subsystems"), "switchesDock", Qt::LeftDockWidgetArea);
-    QDockWidget* history = add_dock(w, p.history, QCoreApplication::translate("octo::ui::DockLayout", "Run history"), "historyDock", Qt::LeftDockWidgetArea);
-    QDockWidget* router = add_dock(w, p.router, QCoreApplication::translate("octo::ui::DockLayout", "Router"), "routerDock", Qt::LeftDockWidgetArea);
-    QDockWidget* heat = add_dock(w, p.heatmap, QCoreApplication::translate("octo::ui::DockLayout", "Layers × heads"), "heatmapDock", Qt::RightDockWidgetArea);
-    QDockWidget* experts = add_dock(w, p.experts, QCoreApplication::translate("octo::ui::DockLayout", "Experts"), "expertsDock", Qt::RightDockWidgetArea);
-    QDockWidget* att = add_dock(w, p.attention, QCoreApplication::translate("octo::ui::DockLayout", "Attention"), "attentionDock", Qt::RightDockWidgetArea);
-    add_dock(w, p.strip, QCoreApplication::translate("octo::ui::DockLayout", "Tokens × subsystems"), "stripDock", Qt::BottomDockWidgetArea);
-    QDockWidget* kv = add_dock(w, p.kv, QCoreApplication::translate("octo::ui::DockLayout", "KV pool"), "kvDock", Qt::BottomDockWidgetArea);
-    QDockWidget* lat = add_dock(w, p.latency, QCoreApplication::translate("octo::ui::DockLayout", "Latency"), "latencyDock", Qt::BottomDockWidgetArea);
-    QDockWidget* advice = add_dock(w, p.advisor, QCoreApplication::translate("octo::ui::DockLayout", "Advisor"), "advisorDock", Qt::RightDockWidgetArea);
-    QDockWidget* ab = add_dock(w, p.compare, QCoreApplication::translate("octo::ui::DockLayout", "A/B compare"), "compareDock", Qt::BottomDockWidgetArea);
-    QDockWidget* log = add_dock(w, p.log, QCoreApplication::translate("octo::ui::DockLayout", "Log"), "logDock", Qt::BottomDockWidgetArea);
-    QDockWidget* claims = add_dock(w, p.claims, QCoreApplication::translate("octo::ui::DockLayout", "Claims"), "claimsDock", Qt::BottomDockWidgetArea);
-    QDockWidget* presenter = add_dock(w, p.presenter, QCoreApplication::translate("octo::ui::DockLayout", "Presenter"), "presenterDock", Qt::RightDockWidgetArea);
-    w.tabifyDockWidget(switches, history);
-    w.tabifyDockWidget(switches, router);
-    switches->raise();
-    w.tabifyDockWidget(heat, att);
-    w.tabifyDockWidget(heat, experts);
-    w.tabifyDockWidget(kv, lat);
-    w.tabifyDockWidget(kv, ab);
-    w.tabifyDockWidget(kv, log);
-    w.tabifyDockWidget(kv, claims);
-    log->hide(); // View → Log shows it as one more tab
-    kv->raise();
-    w.tabifyDockWidget(heat, advice);
-    w.tabifyDockWidget(heat, presenter);
-    heat->raise();
+    // The left column (prompt, switches) runs the window's full height: its Run button and every
+    // switch stay in view on a 768-pixel screen; the bottom plots sit right of it.
+    w.setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    const auto title = [](const char* text) { return QCoreApplication::translate("octo::ui::DockLayout", text); };
+    add_dock(w, p.prompt, title("Prompt"), "promptDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.switches, title("Subsystems"), "switchesDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.history, title("Run history"), "historyDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.router, title("Router"), "routerDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.heatmap, title("Layers × heads"), "heatmapDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.experts, title("Experts"), "expertsDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.attention, title("Attention"), "attentionDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.strip, title("Tokens × subsystems"), "stripDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.kv, title("KV pool"), "kvDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.latency, title("Latency"), "latencyDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.advisor, title("Advisor"), "advisorDock", Qt::RightDockWidgetArea);
+    QDockWidget* ab = add_dock(w, p.compare, title("A/B compare"), "compareDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.log, title("Log"), "logDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.claims, title("Claims"), "claimsDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.presenter, title("Presenter"), "presenterDock", Qt::RightDockWidgetArea);
+    arrange_docks(w);
     return ab;
 }
 
 void size_docks_for_first_start(QMainWindow& w) {
     const auto dock = [&w](const char* name) { return w.findChild<QDockWidget*>(QString::fromLatin1(name)); };
-    w.resizeDocks({dock("promptDock"), dock("heatmapDock")}, {390, 440}, Qt::Horizontal);
-    w.resizeDocks({dock("stripDock"), dock("kvDock")}, {560, 720}, Qt::Horizontal);
-    w.resizeDocks({dock("kvDock")}, {270}, Qt::Vertical);
+    const int width = w.width();
+    w.resizeDocks({dock("promptDock"), dock("heatmapDock")}, {std::min(400, width * 3 / 10), std::min(460, width * 3 / 10)}, Qt::Horizontal);
+    w.resizeDocks({dock("stripDock"), dock("kvDock")}, {width * 4 / 10, width * 6 / 10}, Qt::Horizontal);
+    w.resizeDocks({dock("kvDock")}, {std::max(250, w.height() * 36 / 100)}, Qt::Vertical);
+    w.resizeDocks({dock("promptDock")}, {std::max(340, w.height() / 2)}, Qt::Vertical);
+}
+
+std::optional<LayoutPreset> parse_layout_preset(const QString& name) {
+    if (name == QLatin1String("inspect")) return LayoutPreset::Inspect;
+    if (name == QLatin1String("compare")) return LayoutPreset::Compare;
+    if (name == QLatin1String("teach")) return LayoutPreset::Teach;
+    return std::nullopt;
+}
+
+void apply_layout_preset(QMainWindow& w, LayoutPreset preset) {
+    arrange_docks(w);
+    size_docks_for_first_start(w);
+    const auto raise = [&w](const char* name) { // through every tab of its group, so each tab switch really happens
+        QDockWidget* d = dock_named(w, name);
+        if (!d) return;
+        for (QDockWidget* other : w.tabifiedDockWidgets(d)) {
+            if (!other->isHidden()) other->raise();
+        }
+        d->raise();
+    };
+    raise("switchesDock"); // the first start's front tabs, then the preset's
+    raise("heatmapDock");
+    raise("kvDock");
+    switch (preset) {
+    case LayoutPreset::Inspect: break;
+    case LayoutPreset::Compare:
+        raise("historyDock");
+        raise("advisorDock");
+        raise("compareDock");
+        w.resizeDocks({dock_named(w, "compareDock")}, {w.height() / 2}, Qt::Vertical);
+        break;
+    case LayoutPreset::Teach: // the presenter's notes and readout, the token stream large
+        raise("presenterDock");
+        raise("latencyDock");
+        w.resizeDocks({dock_named(w, "promptDock"), dock_named(w, "presenterDock")}, {w.width() / 4, w.width() / 4}, Qt::Horizontal);
+        break;
+    }
+}
+
+bool dock_in_front(const QMainWindow& w, const QDockWidget* dock) {
+    if (dock->isHidden()) return false;
+    if (w.tabifiedDockWidgets(const_cast<QDockWidget*>(dock)).isEmpty()) return true;
+    for (const QTabBar* bar : w.findChildren<QTabBar*>()) { // the group's tab bar: its current tab
+        if (bar->isVisible() && bar->currentIndex() >= 0 && bar->tabText(bar->currentIndex()) == dock->windowTitle()) return true;
+    }
+    return false;
+}
+
+QAction* open_dock_action(QMainWindow& window, QDockWidget* dock, QObject* parent) {
+    auto* action = new QAction(dock->windowTitle(), parent);
+    action->setCheckable(true);
+    action->setChecked(dock->toggleViewAction()->isChecked());
+    QObject::connect(dock->toggleViewAction(), &QAction::toggled, action, &QAction::setChecked);
+    QObject::connect(action, &QAction::triggered, dock, [&window, dock, action] {
+        if (dock_in_front(window, dock)) { // in front: the menu closes it
+            dock->hide();
+        } else { // closed, or behind another tab: open it in front
+            dock->show();
+            dock->raise();
+        }
+        action->setChecked(!dock->isHidden());
+    });
+    return action;
 }
 
 } // namespace octo::ui

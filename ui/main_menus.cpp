@@ -12,6 +12,7 @@
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/server_controller.h"
+#include "ui/dock_layout.h"
 #include "ui/main_window.h"
 #include "ui/panels/backend_menu.h"
 #include "ui/panels/experts_help.h"
@@ -112,7 +113,13 @@ void MainMenus::buildModel() {
 
 void MainMenus::buildView() {
     QMenu* view = window_.menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : window_.findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    QMenu* layouts = view->addMenu(tr("La&yout"));
+    layouts->addAction(tr("&Inspect"), QKeySequence(tr("Ctrl+Alt+1")), this, [this] { window_.applyLayout(LayoutPreset::Inspect); });
+    layouts->addAction(tr("&Compare"), QKeySequence(tr("Ctrl+Alt+2")), this, [this] { window_.applyLayout(LayoutPreset::Compare); });
+    layouts->addAction(tr("&Teach"), QKeySequence(tr("Ctrl+Alt+3")), this, [this] { window_.applyLayout(LayoutPreset::Teach); });
+    view->addAction(tr("Reset &Layout"), this, [this] { window_.applyLayout(LayoutPreset::Inspect); });
+    view->addSeparator();
+    for (QDockWidget* dock : window_.findChildren<QDockWidget*>()) view->addAction(open_dock_action(window_, dock, view));
     view->addSeparator();
     view->addMenu(new LanguageMenu(&window_));
 }

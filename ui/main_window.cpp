@@ -191,6 +191,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
+void MainWindow::applyLayout(LayoutPreset preset) { apply_layout_preset(*this, preset); }
+
 void MainWindow::about() { show_about(*this, store_); }
 
 bool MainWindow::exportScreenshot(const QString& path) { return save_png(grab(), path); }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "ui/dock_layout.h"
 #include "ui/session/autosave.h"
 #include "ui/session/claims_store.h"
 #include "ui/controllers/engine_bridge.h"
@@ -81,6 +82,8 @@ public:
     void restoreSession(const SessionState& state); // the prompt as one undoable edit
 
     void about(); // Help → About
+    // View → Layout: a preset layout; Reset Layout is Inspect, the first start's.
+    void applyLayout(LayoutPreset preset);
     bool exportScreenshot(const QString& path);
     // Shows and raises the panel whose dock is named `name` + "Dock" ("experts", "attention",
     // "kv", …; --show-panel). False when there is none; panelNames() lists them.

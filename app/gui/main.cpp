@@ -1,7 +1,8 @@
 // octoscope: the workbench GUI. Opens the built-in model unless --model names another.
-//   octoscope [--model M] [--lang en|zh_CN] [--prompt T [--screenshot out.png | --soak N] [--max-tokens N]]
+//   octoscope [--model M] [--lang en|zh_CN] [--window-size WxH] [--layout L]
+//             [--prompt T [--screenshot out.png | --soak N] [--max-tokens N]]
 // With --screenshot it runs the prompt, waits for it to finish, saves the window at 1280 × 800
-// and exits (works under QT_QPA_PLATFORM=offscreen), printing the longest UI-thread stall
+// (or exactly --window-size, e.g. 1366x768, to check a layout headless) and exits (works under QT_QPA_PLATFORM=offscreen), printing the longest UI-thread stall
 // measured during the run (a 5 ms timer recording its own lateness). --soak N runs the prompt
 // N times and prints the memory growth (app/gui/soak_benchmark.h). The UI language is the
 // one chosen in View → Language, else the system locale's; --lang overrides it for this start.
@@ -10,6 +11,7 @@
 // (ui/session/crash_recovery.h) — --screenshot and --soak runs leave the user's autosave alone.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <QFileInfo>
 #include <QSettings>
 #include <QMessageBox>
@@ -51,8 +53,27 @@ int main(int argc, char** argv) {
     const QCommandLineOption soak("soak", QApplication::translate("main", "Run --prompt N times, print the memory growth, exit"), "n");
     const QCommandLineOption lang("lang", QApplication::translate("main", "User interface language for this start: en or zh_CN"), "language");
     const QCommandLineOption panel("show-panel", QApplication::translate("main", "Bring this panel to the front (e.g. experts, attention, kv)"), "name");
-    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang, panel});
+    const QCommandLineOption window_size("window-size", QApplication::translate("main", "Window size for this start, e.g. 1366x768"), "WxH");
+    const QCommandLineOption layout("layout", QApplication::translate("main", "Preset layout for this start: inspect, compare or teach"), "name");
+    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang, panel, window_size, layout});
     parser.process(app);
+    QSize size = parser.isSet(screenshot) ? QSize(1280, 800) : QSize();
+    if (parser.isSet(window_size)) {
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$")).match(parser.value(window_size));
+        if (!m.hasMatch()) {
+            std::fprintf(stderr, "octoscope: --window-size takes WIDTHxHEIGHT, e.g. 1366x768\n");
+            return 2;
+        }
+        size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    std::optional<octo::ui::LayoutPreset> preset;
+    if (parser.isSet(layout)) {
+        preset = octo::ui::parse_layout_preset(parser.value(layout));
+        if (!preset) {
+            std::fprintf(stderr, "octoscope: --layout takes one of: inspect, compare, teach\n");
+            return 2;
+        }
+    }
     if (parser.isSet(lang)) {
         if (!octo::ui::ui_languages().contains(parser.value(lang))) {
             std::fprintf(stderr, "octoscope: --lang takes one of: %s\n", octo::ui::ui_languages().join(", ").toStdString().c_str());
@@ -124,8 +145,16 @@ int main(int argc, char** argv) {
     }
     octo::ui::StallMonitor stalls;
     QObject::connect(&window.store(), &octo::ui::RunStore::runChanged, &stalls, &octo::ui::StallMonitor::reset);
+    if (size.isValid()) {
+        if (size.width() < window.minimumSizeHint().width() || size.height() < window.minimumSizeHint().height()) {
+            std::fprintf(stderr, "octoscope: --window-size %dx%d is below the window's minimum %dx%d\n", size.width(), size.height(),
+                         window.minimumSizeHint().width(), window.minimumSizeHint().height());
+            return 2;
+        }
+        window.resize(size);
+    }
+    if (preset) QTimer::singleShot(0, &window, [&window, p = *preset] { window.applyLayout(p); });
     if (headless) {
-        window.resize(1280, 800);
         QObject::connect(&window.store(), &octo::ui::RunStore::loadFailed, &app, [](const QString& message) {
             std::fprintf(stderr, "octoscope: %s\n", message.toStdString().c_str());
             QApplication::exit(1);
@@ -134,7 +163,7 @@ int main(int argc, char** argv) {
             const auto* run = window.store().current();
             std::fprintf(stderr, "octoscope: %zu tokens generated; longest UI-thread stall during the run %.1f ms\n",
                          run ? run->n_generated() : size_t{0}, stalls.worstMs());
-            window.resize(1280, 800);
+            window.resize(size);
             QTimer::singleShot(200, &app, [&] { // let queued replots land
                 const QString out = parser.value(screenshot);
                 const bool ok = window.exportScreenshot(out);
