@@ -23,7 +23,7 @@ done
 contents="$(dpkg-deb -c "$main_deb")"
 for f in usr/bin/octoscope usr/bin/octoscope-cli usr/share/octoscope/resources/octet/octet.gguf \
          usr/share/applications/octoscope.desktop usr/share/icons/hicolor/scalable/apps/octoscope.svg \
-         usr/share/metainfo/io.github.octoscope.Octoscope.metainfo.xml; do
+         usr/share/metainfo/io.github.octoscope.Octoscope.metainfo.xml usr/share/doc/octoscope/README.md; do
   grep -q " \./$f\$" <<<"$contents" || fail "octoscope lacks /$f"
 done
 if cuda_deb="$(ls "$build"/octoscope-cuda_*.deb 2>/dev/null)"; then
