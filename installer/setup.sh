@@ -59,7 +59,7 @@ case "$mode" in
       exec "$build/bin/octoscope"
     fi
     echo "setup: no display: running the workbench under xvfb-run on a sample prompt"
-    xvfb-run -a -s "-screen 0 1280x800x24" "$build/bin/octoscope" --prompt "What is 48% of 650?" \
+    xvfb-run -a -s "-screen 0 1280x800x24" "$build/bin/octoscope" --prompt "What is 20% of 300?" \
       --screenshot "$build/octoscope-run.png"
     echo "setup: the window after the run is in $build/octoscope-run.png"
     ;;

@@ -23,7 +23,7 @@ done
 contents="$(dpkg-deb -c "$main_deb")"
 for f in usr/bin/octoscope usr/bin/octoscope-cli usr/share/octoscope/resources/octet/octet.gguf \
          usr/share/applications/octoscope.desktop usr/share/icons/hicolor/scalable/apps/octoscope.svg \
-         usr/share/metainfo/io.github.octoscope.Octoscope.metainfo.xml; do
+         usr/share/metainfo/io.github.octoscope.Octoscope.metainfo.xml usr/share/doc/octoscope/README.md; do
   grep -q " \./$f\$" <<<"$contents" || fail "octoscope lacks /$f"
 done
 if cuda_deb="$(ls "$build"/octoscope-cuda_*.deb 2>/dev/null)"; then
@@ -44,7 +44,7 @@ out="$(/usr/bin/octoscope-cli generate --prompt "What is 12 + 30?" --max-tokens 
 grep -q '"head_map":{"path":null,"source":"gguf"}' <<<"$out" || fail "installed octoscope-cli generate: $out"
 echo "packages: installed octoscope-cli ran the installed built-in model: $(grep -o '"text":"[^"]*"' <<<"$out")"
 shot="$(mktemp -d)/octoscope.png"
-QT_QPA_PLATFORM=offscreen /usr/bin/octoscope --prompt "What is 48% of 650?" --screenshot "$shot"
+QT_QPA_PLATFORM=offscreen /usr/bin/octoscope --prompt "What is 20% of 300?" --screenshot "$shot"
 [ -s "$shot" ] || fail "installed octoscope wrote no screenshot"
 echo "packages: installed octoscope --screenshot wrote $(stat -c %s "$shot") bytes"
 echo "packages: OK"

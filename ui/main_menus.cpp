@@ -15,8 +15,11 @@
 #include "ui/dock_layout.h"
 #include "ui/main_window.h"
 #include "ui/panels/backend_menu.h"
+#include "ui/panels/documentation.h"
+#include "ui/panels/examples_dialog.h"
 #include "ui/panels/experts_help.h"
 #include "ui/panels/language_menu.h"
+#include "ui/panels/shortcuts_dialog.h"
 
 namespace octo::ui {
 
@@ -30,11 +33,24 @@ MainMenus::MainMenus(MainWindow& window, RunController& runs, CaptureController&
     buildRun();
     buildModel();
     buildView();
+    buildHelp();
+    showRecent();
+}
+
+void MainMenus::buildHelp() {
     QMenu* help = window_.menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] { open_documentation(window_, window_.resourceDir()); })
+        ->setObjectName(QStringLiteral("helpDocumentation"));
+    help->addAction(tr("E&xamples…"), this, &MainMenus::showExamples)->setObjectName(QStringLiteral("helpExamples"));
+    help->addAction(tr("&Keyboard Shortcuts…"), this, [this] { show_shortcuts(window_); })->setObjectName(QStringLiteral("helpShortcuts"));
     help->addAction(tr("&Experts and Subsystems…"), this, [this] { show_experts_help(window_); });
     help->addSeparator();
     help->addAction(tr("&About Octoscope"), &window_, &MainWindow::about);
-    showRecent();
+}
+
+void MainMenus::showExamples() {
+    show_examples(window_, window_.resourceDir(), [this](const QString& prompt, bool run) { runs_.usePrompt(prompt, run); });
 }
 
 void MainMenus::buildFile() {

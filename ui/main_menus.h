@@ -25,12 +25,15 @@ public:
     BackendMenu* backendMenu() const { return backend_; }
     // Puts `path` first in Open Recent (at most 8) and remembers it as the last model.
     void rememberRecent(const QString& path);
+    // Help → Examples… (also the first-start hint's button).
+    void showExamples();
 
 private:
     void buildFile();
     void buildRun();
     void buildModel();
     void buildView();
+    void buildHelp();
     void showRecent();
 
     MainWindow& window_;

@@ -20,6 +20,7 @@
 #include "ui/panels/about_dialog.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/backend_menu.h"
+#include "ui/panels/first_start_hint.h"
 #include "ui/panels/history_panel.h"
 #include "ui/panels/log_panel.h"
 #include "ui/panels/presenter_panel.h"
@@ -179,7 +180,14 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (!QSettings().contains("window/state")) size_docks_for_first_start(*this); // else the user's own layout
 }
 
-void MainWindow::startSession(std::chrono::milliseconds autosave_interval) { session_->start(autosave_interval); }
+void MainWindow::startSession(std::chrono::milliseconds autosave_interval) {
+    session_->start(autosave_interval);
+    offerFirstStartHint();
+}
+
+void MainWindow::offerFirstStartHint() {
+    if (FirstStartHint::wanted() && !findChild<FirstStartHint*>()) prompt_->addNote(new FirstStartHint([this] { menus_->showExamples(); }));
+}
 CrashRecovery* MainWindow::recovery() const { return session_->recovery(); }
 SessionState MainWindow::sessionState() const { return session_->state(); }
 void MainWindow::restoreSession(const SessionState& state) { session_->restore(state); }

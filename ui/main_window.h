@@ -68,6 +68,7 @@ public:
     ServerController* serverController() const { return server_; }
     // Loads the router's probes and rules and the advisor's rules from the resource folder.
     void loadResources(const QString& resource_dir);
+    QString resourceDir() const { return resource_dir_; } // empty until loadResources
     // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
     void calibrateHeadMap();
     // Calibrates a mixture of experts' expert → subsystem map the same way (docs/moe.md).
@@ -77,6 +78,9 @@ public:
     // (ui/session/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
     // exercise it leave it off, so they never touch the user's autosave.
     void startSession(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
+    // Shows the first-start hint above the prompt unless it was dismissed before
+    // (ui/panels/first_start_hint.h); startSession calls it.
+    void offerFirstStartHint();
     CrashRecovery* recovery() const;
     SessionState sessionState() const;
     void restoreSession(const SessionState& state); // the prompt as one undoable edit

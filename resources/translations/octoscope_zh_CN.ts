@@ -1162,6 +1162,76 @@ octoscope-cli replay &quot;%3&quot;</translation>
     </message>
 </context>
 <context>
+    <name>octo::ui::Documentation</name>
+    <message>
+        <source>The documentation was not found. It is installed in /usr/share/doc/octoscope (the Debian package) or &lt;prefix&gt;/share/doc/octoscope, and it is the docs/ folder of the source tree; README.md there lists every document. Looked for:</source>
+        <translation>找不到文档。文档安装在 /usr/share/doc/octoscope（Debian 软件包）或 &lt;prefix&gt;/share/doc/octoscope，在源代码树中是 docs/ 文件夹；其中的 README.md 列出了全部文档。查找过：</translation>
+    </message>
+    <message>
+        <source>(no resource folder was found)</source>
+        <translation>（未找到资源文件夹）</translation>
+    </message>
+    <message>
+        <source>No application opens %1. Open it in a text editor or a Markdown viewer.</source>
+        <translation>没有应用程序能打开 %1。请用文本编辑器或 Markdown 查看器打开它。</translation>
+    </message>
+    <message>
+        <source>Documentation</source>
+        <translation>文档</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ExamplesDialog</name>
+    <message>
+        <source>Examples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>Prompts the built-in model &lt;b&gt;octet&lt;/b&gt; answers correctly — at least one for each of its eight subsystems. octet is a small teaching model, not a chat model: it answers prompts like these and little else. The answers hold at temperature 0, without chat mode; another model may answer differently.</source>
+        <translation>内置模型 &lt;b&gt;octet&lt;/b&gt; 能答对的提示词——八个子系统每个至少一条。octet 是一个小型教学模型，不是聊天模型：它能回答这类提示词，别的几乎答不了。这些答案在温度为 0、不用对话模式时成立；换成别的模型，回答可能不同。</translation>
+    </message>
+    <message>
+        <source>Prompt &amp;language:</source>
+        <translation>提示词语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Subsystem</source>
+        <translation>子系统</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>octet answers</source>
+        <translation>octet 的回答</translation>
+    </message>
+    <message>
+        <source>What it shows</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>&amp;Use Prompt</source>
+        <translation>使用提示词(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Put the prompt into the prompt editor (Enter)</source>
+        <translation>把提示词放进提示词编辑器（Enter）</translation>
+    </message>
+    <message>
+        <source>Use and &amp;Run</source>
+        <translation>使用并运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Put the prompt into the prompt editor and run it on the loaded model</source>
+        <translation>把提示词放进提示词编辑器，并在已加载的模型上运行</translation>
+    </message>
+    <message>
+        <source>The examples cannot be read: %1</source>
+        <translation>无法读取示例：%1</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::ExpertsHelp</name>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Real experts are not the article&apos;s subsystems.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;In a mixture-of-experts model (Mixtral, OLMoE, Qwen-MoE, Qwen3-MoE) the feed-forward block of every layer is replaced by several small networks, the &lt;i&gt;experts&lt;/i&gt;, and a router — one linear layer — that picks a few of them for each token: softmax over the experts, the most probable ones kept, their outputs added with the router&apos;s weights. That routing is computed, and the Experts panel shows it as it happened: layers × experts for a token, tokens × experts for one layer, and how often each expert was chosen.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Experts replace the feed-forward block, per layer and per token.&lt;/b&gt; Expert 5 of layer 3 and expert 5 of layer 4 share nothing but a number; a token is routed again in every layer.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Attention is not routed.&lt;/b&gt; Every head runs for every token; the subsystem map over heads (rte-a … rte-h) is a separate reading laid over the heads.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Nothing trains an expert to handle a topic.&lt;/b&gt; Whether experts line up with the eight subsystems is a question to measure, and on most layers the answer is weak or no.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Disabling an expert&lt;/b&gt; (octoscope-cli generate --disable-expert LAYER:EXPERT) takes it out of the router&apos;s choice: the next most probable expert runs instead — the model as if that expert did not exist. Compare the two runs to see what it did for this prompt.&lt;/p&gt;</source>
@@ -1265,6 +1335,29 @@ octoscope-cli replay &quot;%3&quot;</translation>
     <message>
         <source>Expert map: separation %1 against %2 with shuffled labels — the routing does not tell the probe set&apos;s subsystems apart; the experts metric says little about subsystems.</source>
         <translation>专家映射：区分度 %1，打乱标签时为 %2——路由无法区分探针集的各子系统；experts 指标几乎说明不了子系统。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::FirstStartHint</name>
+    <message>
+        <source>&lt;b&gt;octet&lt;/b&gt;, the built-in model, is a small teaching model trained on a synthetic task set, with eight head groups (rte-a … rte-h). It answers prompts like those in Help → Examples (arithmetic such as “What is 20% of 300?”, entities, relations, logic, code, style, formats, refusals); it is &lt;i&gt;not&lt;/i&gt; a general chat model. For a real one, load a GGUF model (File → Open Model…).</source>
+        <translation>内置模型 &lt;b&gt;octet&lt;/b&gt; 是一个在合成任务集上训练的小型教学模型，有八个注意力头组（rte-a … rte-h）。它能回答“帮助 → 示例”里那类提示词（例如 “What is 20% of 300?” 这样的算术，以及实体、关系、逻辑、代码、风格、格式、拒绝有害请求）；它&lt;i&gt;不是&lt;/i&gt;通用聊天模型。要用真正的模型，请加载 GGUF 模型（文件 → 打开模型…）。</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples…</source>
+        <translation>示例(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Prompts octet answers (Help → Examples…)</source>
+        <translation>octet 能回答的提示词（帮助 → 示例…）</translation>
+    </message>
+    <message>
+        <source>Dismiss this note; it will not be shown again</source>
+        <translation>关闭此提示，以后不再显示</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭提示</translation>
     </message>
 </context>
 <context>
@@ -1667,6 +1760,18 @@ Precision: %2</source>
         <source>Ctrl+Shift+K</source>
         <translation>Ctrl+Shift+K</translation>
     </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples…</source>
+        <translation>示例(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts…</source>
+        <translation>键盘快捷键(&amp;K)…</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::MainWindow</name>
@@ -2039,6 +2144,61 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Connected to %1 (%2): text, log-probabilities and timing; the views that need the model&apos;s internals say so</source>
         <translation>已连接到 %1（%2）：文本、对数概率和时间；需要模型内部数据的视图会给出说明</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ShortcutsDialog</name>
+    <message>
+        <source>Anywhere in the window</source>
+        <translation>窗口中任意位置</translation>
+    </message>
+    <message>
+        <source>Cancel the run</source>
+        <translation>取消运行</translation>
+    </message>
+    <message>
+        <source>Prompt editor</source>
+        <translation>提示词编辑器</translation>
+    </message>
+    <message>
+        <source>Select the previous or next token</source>
+        <translation>选择上一个或下一个词元</translation>
+    </message>
+    <message>
+        <source>Token stream</source>
+        <translation>词元流</translation>
+    </message>
+    <message>
+        <source>Undo the note&apos;s last edit</source>
+        <translation>撤销备注的上一次编辑</translation>
+    </message>
+    <message>
+        <source>Presenter</source>
+        <translation>演示者</translation>
+    </message>
+    <message>
+        <source>Redo the note&apos;s edit</source>
+        <translation>重做备注的编辑</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
     </message>
 </context>
 <context>

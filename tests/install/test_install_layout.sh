@@ -13,6 +13,7 @@ if [ "$paths" != "$expected" ]; then
   echo "FAIL: paths printed $paths, expected $expected"; exit 1
 fi
 [ -f "$prefix/share/octoscope/resources/README.md" ] || { echo "FAIL: resources not installed"; exit 1; }
+[ -f "$prefix/share/doc/octoscope/README.md" ] || { echo "FAIL: documentation not installed (Help → Documentation opens its README.md)"; exit 1; }
 [ ! -e "$prefix/share/octoscope/resources/translations" ] || { echo "FAIL: translation sources installed (the GUI embeds them)"; exit 1; }
 if [ -f "$build/lib/octoscope/liboctoscope-cuda.so" ]; then
   "$prefix/bin/octoscope-cli" devices --json | grep -q "\"module\":\"$prefix/lib/octoscope/liboctoscope-cuda.so\"" ||

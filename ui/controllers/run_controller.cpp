@@ -1,5 +1,8 @@
 #include "ui/controllers/run_controller.h"
 
+#include <QPlainTextEdit>
+#include <QTextCursor>
+
 #include "ui/controllers/advisor_controller.h"
 #include "ui/controllers/engine_bridge.h"
 #include "ui/panels/prompt_panel.h"
@@ -38,6 +41,15 @@ void RunController::cancel() { bridge_.cancel(); }
 void RunController::showSpec(const RunSpec& spec) {
     prompt_.restore(spec);
     switches_.restore(spec);
+}
+
+void RunController::usePrompt(const QString& text, bool run) {
+    QTextCursor all(prompt_.editor()->document());
+    all.beginEditBlock();
+    all.select(QTextCursor::Document);
+    all.insertText(text);
+    all.endEditBlock();
+    if (run) runPrompt();
 }
 
 void RunController::compareWithShown() {

@@ -29,6 +29,9 @@ public:
     // Puts `spec` in the editor and the switches (a run from the history, an opened capture, the
     // command line), so Run Prompt repeats it.
     void showSpec(const RunSpec& spec);
+    // Replaces the editor's prompt with `text` as one undoable edit, keeping the other settings;
+    // `run`: then runs it (Help → Examples…).
+    void usePrompt(const QString& text, bool run);
     // The editor's spec with the current switches (what Run Prompt would submit).
     RunSpec editorSpec() const;
     // The last spec submitted from here (what the run history records).

@@ -108,6 +108,12 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(buttons);
 }
 
+void PromptPanel::addNote(QWidget* note) {
+    note->setParent(this);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, note);
+    note->show();
+}
+
 bool PromptPanel::eventFilter(QObject* watched, QEvent* event) {
     if (watched == editor_ && event->type() == QEvent::KeyPress) {
         auto* key = static_cast<QKeyEvent*>(event);

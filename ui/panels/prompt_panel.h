@@ -36,6 +36,8 @@ public:
     // The loaded model's default precision (nullopt: no model), shown in the Precision choice.
     void setModelPrecision(std::optional<Precision> model_default);
     QComboBox* precisionBox() const { return precision_; }
+    // Shows `note` above the editor (the first-start hint); the panel owns it from now on.
+    void addNote(QWidget* note);
 
 signals:
     void runRequested();

@@ -1,0 +1,186 @@
+#include "ui/panels/examples_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "ui/support/language.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+namespace {
+
+// A small square in the subsystem's colour (the legend's colours).
+QIcon swatch(int subsystem) {
+    QPixmap p(12, 12);
+    p.fill(subsystem_color(subsystem));
+    return QIcon(p);
+}
+
+// A prompt on one line: rte-e's code snippets have line breaks.
+QString one_line(QString text) { return text.replace(QLatin1Char('\n'), QStringLiteral(" ⏎ ")); }
+
+} // namespace
+
+QString examples_path(const QString& resource_dir) { return resource_dir + QStringLiteral("/examples/octet_examples.json"); }
+
+QList<OctetExample> load_examples(const QString& path, QString* error) {
+    const auto fail = [&](const QString& why) {
+        if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+        return QList<OctetExample>{};
+    };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return fail(file.errorString());
+    QJsonParseError parse{};
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
+    if (parse.error != QJsonParseError::NoError) return fail(parse.errorString());
+    QList<OctetExample> out;
+    const QJsonArray items = doc.object().value(QStringLiteral("examples")).toArray();
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const QJsonObject o = items[i].toObject();
+        const QString id = o.value(QStringLiteral("subsystem")).toString();
+        OctetExample e;
+        e.subsystem = id.size() == 5 && id.startsWith(QStringLiteral("rte-")) ? id.back().unicode() - 'a' : -1;
+        e.lang = o.value(QStringLiteral("lang")).toString();
+        e.prompt = o.value(QStringLiteral("prompt")).toString();
+        e.answer = o.value(QStringLiteral("answer")).toString();
+        const QJsonObject d = o.value(QStringLiteral("description")).toObject();
+        e.description_en = d.value(QStringLiteral("en")).toString();
+        e.description_zh = d.value(QStringLiteral("zh")).toString();
+        if (e.subsystem < 0 || e.subsystem > 7 || (e.lang != QStringLiteral("en") && e.lang != QStringLiteral("zh")) ||
+            e.prompt.isEmpty() || e.answer.isEmpty()) {
+            return fail(QStringLiteral("example %1 lacks a subsystem rte-a … rte-h, a language en or zh, a prompt or an answer").arg(i + 1));
+        }
+        out.append(e);
+    }
+    if (out.isEmpty()) return fail(QStringLiteral("no examples"));
+    return out;
+}
+
+QList<OctetExample> examples_in(const QList<OctetExample>& all, const QString& lang) {
+    QList<OctetExample> out;
+    for (int s = 0; s < 8; ++s) {
+        const auto of = [&](const QString& l) {
+            QList<OctetExample> r;
+            for (const OctetExample& e : all) {
+                if (e.subsystem == s && e.lang == l) r.append(e);
+            }
+            return r;
+        };
+        QList<OctetExample> mine = of(lang);
+        if (mine.isEmpty()) mine = of(lang == QStringLiteral("zh") ? QStringLiteral("en") : QStringLiteral("zh"));
+        out.append(mine);
+    }
+    return out;
+}
+
+ExamplesDialog::ExamplesDialog(QList<OctetExample> examples, const QString& ui_language, QWidget* parent)
+    : QDialog(parent), all_(std::move(examples)), zh_descriptions_(ui_language.startsWith(QStringLiteral("zh"))) {
+    setWindowTitle(tr("Examples"));
+    setObjectName(QStringLiteral("examplesDialog"));
+    auto* intro = new QLabel(tr("Prompts the built-in model <b>octet</b> answers correctly — at least one for each of its "
+                                "eight subsystems. octet is a small teaching model, not a chat model: it answers prompts "
+                                "like these and little else. The answers hold at temperature 0, without chat mode; another model may answer "
+                                "differently."),
+                             this);
+    intro->setWordWrap(true);
+    language_ = new QComboBox(this);
+    language_->setObjectName(QStringLiteral("examplesLanguage"));
+    language_->addItem(language_native_name(QStringLiteral("en")), QStringLiteral("en"));
+    language_->addItem(language_native_name(QStringLiteral("zh_CN")), QStringLiteral("zh"));
+    language_->setCurrentIndex(zh_descriptions_ ? 1 : 0);
+    auto* language_label = new QLabel(tr("Prompt &language:"), this);
+    language_label->setBuddy(language_);
+    auto* language_row = new QHBoxLayout;
+    language_row->addWidget(language_label);
+    language_row->addWidget(language_);
+    language_row->addStretch(1);
+
+    list_ = new QTreeWidget(this);
+    list_->setObjectName(QStringLiteral("examplesList"));
+    list_->setAccessibleName(tr("Examples"));
+    list_->setRootIsDecorated(false);
+    list_->setUniformRowHeights(true);
+    list_->setAllColumnsShowFocus(true);
+    list_->setHeaderLabels({tr("Subsystem"), tr("Prompt"), tr("octet answers"), tr("What it shows")});
+    list_->header()->setStretchLastSection(true);
+    connect(list_, &QTreeWidget::itemDoubleClicked, this, [this] { choose(false); });
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    QPushButton* use = buttons->addButton(tr("&Use Prompt"), QDialogButtonBox::AcceptRole);
+    use->setObjectName(QStringLiteral("examplesUse"));
+    use->setToolTip(tr("Put the prompt into the prompt editor (Enter)"));
+    use->setDefault(true);
+    QPushButton* run = buttons->addButton(tr("Use and &Run"), QDialogButtonBox::ActionRole);
+    run->setObjectName(QStringLiteral("examplesRun"));
+    run->setToolTip(tr("Put the prompt into the prompt editor and run it on the loaded model"));
+    connect(use, &QPushButton::clicked, this, [this] { choose(false); });
+    connect(run, &QPushButton::clicked, this, [this] { choose(true); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(language_, &QComboBox::currentIndexChanged, this, &ExamplesDialog::fill);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(language_row);
+    layout->addWidget(list_, 1);
+    layout->addWidget(buttons);
+    fill();
+    resize(980, 520);
+    list_->setFocus();
+}
+
+void ExamplesDialog::fill() {
+    shown_ = examples_in(all_, language_->currentData().toString());
+    list_->clear();
+    for (const OctetExample& e : shown_) {
+        const QString description = zh_descriptions_ && !e.description_zh.isEmpty() ? e.description_zh : e.description_en;
+        auto* item = new QTreeWidgetItem(list_, {subsystem_id(e.subsystem), one_line(e.prompt), one_line(e.answer), description});
+        item->setIcon(0, swatch(e.subsystem));
+        item->setToolTip(0, subsystem_name(e.subsystem));
+        item->setToolTip(1, e.prompt);
+        item->setToolTip(2, e.answer);
+        item->setToolTip(3, description);
+    }
+    for (int c = 0; c < 3; ++c) list_->resizeColumnToContents(c);
+    list_->setColumnWidth(1, std::min(list_->columnWidth(1), 460));
+    if (list_->topLevelItemCount() > 0) list_->setCurrentItem(list_->topLevelItem(0));
+}
+
+void ExamplesDialog::choose(bool run) {
+    const int row = list_->currentIndex().row();
+    if (row < 0 || row >= shown_.size()) return;
+    emit chosen(shown_[row].prompt, run);
+    accept();
+}
+
+void show_examples(QWidget& parent, const QString& resource_dir, std::function<void(const QString& prompt, bool run)> use) {
+    QString error;
+    QList<OctetExample> examples = load_examples(examples_path(resource_dir), &error);
+    if (examples.isEmpty()) {
+        auto* box = new QMessageBox(QMessageBox::Warning, ExamplesDialog::tr("Examples"),
+                                    ExamplesDialog::tr("The examples cannot be read: %1").arg(error), QMessageBox::Close, &parent);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return;
+    }
+    auto* dialog = new ExamplesDialog(std::move(examples), installed_language(), &parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(dialog, &ExamplesDialog::chosen, &parent, [use = std::move(use)](const QString& prompt, bool run) { use(prompt, run); });
+    dialog->open();
+}
+
+} // namespace octo::ui

@@ -1,0 +1,68 @@
+#include "ui/panels/first_start_hint.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace octo::ui {
+
+namespace {
+const char* const kDismissedKey = "onboarding/hintDismissed";
+} // namespace
+
+FirstStartHint::FirstStartHint(std::function<void()> show_examples, QWidget* parent) : QFrame(parent) {
+    setObjectName(QStringLiteral("firstStartHint"));
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    QPalette p = palette();
+    p.setColor(QPalette::Window, p.color(QPalette::ToolTipBase));
+    p.setColor(QPalette::WindowText, p.color(QPalette::ToolTipText));
+    setPalette(p);
+    auto* text = new QLabel(
+        tr("<b>octet</b>, the built-in model, is a small teaching model trained on a synthetic task set, with eight "
+           "head groups (rte-a … rte-h). It answers prompts like those in Help → Examples (arithmetic such as "
+           "“What is 20% of 300?”, entities, relations, logic, code, style, formats, refusals); it is <i>not</i> a "
+           "general chat model. For a real one, load a GGUF model (File → Open Model…)."),
+        this);
+    text->setObjectName(QStringLiteral("firstStartHintText"));
+    text->setWordWrap(true);
+    text->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum); // never clipped by a short dock
+    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* examples = new QPushButton(tr("E&xamples…"), this);
+    examples->setObjectName(QStringLiteral("firstStartHintExamples"));
+    examples->setToolTip(tr("Prompts octet answers (Help → Examples…)"));
+    connect(examples, &QPushButton::clicked, this, [show = std::move(show_examples)] {
+        if (show) show();
+    });
+    auto* close = new QToolButton(this);
+    close->setObjectName(QStringLiteral("firstStartHintClose"));
+    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    close->setAutoRaise(true);
+    close->setToolTip(tr("Dismiss this note; it will not be shown again"));
+    close->setAccessibleName(tr("Dismiss"));
+    connect(close, &QToolButton::clicked, this, &FirstStartHint::dismiss);
+    auto* side = new QVBoxLayout;
+    side->addWidget(close, 0, Qt::AlignRight);
+    side->addStretch(1);
+    side->addWidget(examples);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 4, 4, 4);
+    layout->addWidget(text, 1);
+    layout->addLayout(side);
+}
+
+bool FirstStartHint::wanted() { return !QSettings().value(kDismissedKey, false).toBool(); }
+
+void FirstStartHint::dismiss() {
+    QSettings().setValue(kDismissedKey, true);
+    hide();
+    emit dismissed();
+    deleteLater();
+}
+
+} // namespace octo::ui
