@@ -133,5 +133,22 @@ TEST(AdvisorFields, RuleFileChecksTheSchemaRewrite) {
               "rules.json: rule t.rule: \"rewrite.fallback\": only append_json_schema has a fallback");
 }
 
+TEST(AdvisorFields, ExplanationsNameTheSource) {
+    // "the article" alone names nothing: every explanation and suggestion names the seed article.
+    for (const AdvisorRule& rule : shipped().rules()) {
+        for (const LocalText* t : {&rule.explanation, &rule.suggestion}) {
+            EXPECT_EQ(t->en.find("The article"), std::string::npos) << rule.id << ": " << t->en;
+            EXPECT_EQ(t->en.find("the article"), std::string::npos) << rule.id << ": " << t->en;
+            EXPECT_EQ(t->zh.find("文章的"), std::string::npos) << rule.id << ": " << t->zh;
+        }
+        if (rule.source == RuleSource::Article) {
+            EXPECT_NE(rule.explanation.en.find("the seed article on GPT-4's eight functional subsystems"), std::string::npos)
+                << rule.id << ": " << rule.explanation.en;
+            EXPECT_NE(rule.explanation.zh.find("关于 GPT-4 八个功能子系统的种子文章"), std::string::npos)
+                << rule.id << ": " << rule.explanation.zh;
+        }
+    }
+}
+
 } // namespace
 } // namespace octo
