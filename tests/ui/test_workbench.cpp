@@ -493,7 +493,7 @@ void TestWorkbench::advisorSuggestsAppliesAndCompares() {
     QVERIFY(c->share_delta.has_value()); // octet reports gates
     QCOMPARE(c->head_delta.size(), size_t{16 * 8});
     QVERIFY(advisor->rewriteVerdict().has_value()); // the advisor judges A against B
-    QVERIFY(advisor->verdictLabel()->text().contains(QStringLiteral("Apply &amp; compare")));
+    QVERIFY(advisor->verdictLabel()->text().contains(QStringLiteral("Apply & compare")));
     const QByteArray shot = qgetenv("OCTOSCOPE_DOCS_SCREENSHOT");
     if (!shot.isEmpty()) { // the original prompt with its finding beside the comparison
         part<PromptPanel>(w)->editor()->undo();

@@ -278,7 +278,7 @@ void AdvisorPanel::showRewriteVerdict(const QString& prompt_a, const QString& an
     if (verdict_->kind == VerdictKind::Worse) colour = QStringLiteral("#c62828");
     if (verdict_->kind == VerdictKind::Better) colour = QStringLiteral("#2e7d32");
     const QString body = colour.isEmpty() ? summary : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, summary);
-    verdict_label_->setText(tr("<b>Apply &amp; compare</b> (A: old prompt, B: rewritten): %1").arg(body));
+    verdict_label_->setText(tr("<b>Apply & compare</b> (A: old prompt, B: rewritten): %1").arg(body));
 }
 
 void AdvisorPanel::clearRewriteVerdict(const QString& why) {
