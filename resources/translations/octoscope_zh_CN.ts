@@ -434,7 +434,7 @@
         <translation>应用并对比：正在运行原提示词（A）和改写后的提示词（B）…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Apply &amp;amp; compare&lt;/b&gt; (A: old prompt, B: rewritten): %1</source>
+        <source>&lt;b&gt;Apply &amp; compare&lt;/b&gt; (A: old prompt, B: rewritten): %1</source>
         <translation>&lt;b&gt;应用并对比&lt;/b&gt;（A：原提示词，B：改写后）：%1</translation>
     </message>
 </context>
