@@ -1,6 +1,7 @@
 // octoscope-cli compare: run variant A and variant B of a prompt (another prompt, other disabled
 // subsystems or ablation mode, other sampling or precision) with the same seed, and report where their
-// generated tokens part and how their measurements differ (docs/advisor.md, "A/B comparison").
+// generated tokens part and how their measurements differ (docs/advisor.md, "A/B comparison"), and
+// whether B's answer is better or worse than A's by the advisor's checks (rewrite_verdict.h).
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,6 +12,8 @@
 #include "app/cli/run_json.h"
 #include "app/cli/subsystem_list.h"
 #include "app/common/builtin_model.h"
+#include "app/common/resource_dir.h"
+#include "engine/advisor/rewrite_verdict.h"
 #include "engine/advisor/run_comparison.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
@@ -52,6 +55,24 @@ struct CompareOptions {
     std::string engine;      // --engine: a remote OpenAI-compatible server (--model: its model id)
     std::string api_key_env;
 };
+
+// B's answer against A's by the advisor's checks; null when the rule file cannot be loaded.
+nlohmann::json verdict_json(const std::string& prompt_a, const std::string& answer_a, const std::string& prompt_b,
+                            const std::string& answer_b) {
+    auto dir = resource_dir();
+    if (!dir) return nullptr;
+    auto rules = AdvisorRules::load_default(dir.value().string());
+    if (!rules) return nullptr;
+    const RewriteVerdict v = judge_rewrite(rules.value(), prompt_a, answer_a, prompt_b, answer_b);
+    nlohmann::json worse = nlohmann::json::array(), better = nlohmann::json::array();
+    for (const LocalText& r : v.worse) worse.push_back(r.en);
+    for (const LocalText& r : v.better) better.push_back(r.en);
+    return {{"kind", verdict_kind_name(v.kind)}, {"summary", v.summary.en}, {"worse", worse}, {"better", better}};
+}
+
+std::string verdict_line(const nlohmann::json& verdict) {
+    return verdict.is_object() ? "verdict: " + verdict["summary"].get<std::string>() + "\n" : std::string();
+}
 
 // B is A with the options given for B.
 Variant variant_b(const CompareOptions& o) {
@@ -187,8 +208,10 @@ int run_compare_remote(const CompareOptions& o, const Variant& b_options) {
     std::map<std::string, int32_t> text_ids;
     const RunComparison c = compare_runs(compared_remote_run(ra, text_ids), compared_remote_run(rb, text_ids));
     const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
+    const nlohmann::json verdict = verdict_json(o.a.prompt, ra.text, b_options.prompt, rb.text);
     if (!o.json) {
-        std::cout << "A: " << valid_utf8(ra.text) << "\nB: " << valid_utf8(rb.text) << "\nfirst divergence: " << divergence.dump() << '\n';
+        std::cout << "A: " << valid_utf8(ra.text) << "\nB: " << valid_utf8(rb.text) << "\nfirst divergence: " << divergence.dump()
+                  << '\n' << verdict_line(verdict);
         return kExitOk;
     }
     const nlohmann::json& d = connected->model.describe;
@@ -198,7 +221,8 @@ int run_compare_remote(const CompareOptions& o, const Variant& b_options) {
     print_json({{"a", remote_run_json(connected.value(), requests[0], ra)},
                 {"b", remote_run_json(connected.value(), requests[1], rb)},
                 {"first_divergence", divergence},
-                {"comparison", comparison}});
+                {"comparison", comparison},
+                {"verdict", verdict}});
     return kExitOk;
 }
 #endif
@@ -219,9 +243,11 @@ int run_compare(const CompareOptions& o) {
         compare_runs(compared_run(a->result.generation, a->result.token_metrics, a->result.default_metric),
                      compared_run(b->result.generation, b->result.token_metrics, b->result.default_metric));
     const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
+    const nlohmann::json verdict =
+        verdict_json(o.a.prompt, a->result.generation.text, b_options.prompt, b->result.generation.text);
     if (!o.json) {
         std::cout << "A: " << valid_utf8(a->result.generation.text) << "\nB: " << valid_utf8(b->result.generation.text)
-                  << "\nfirst divergence: " << divergence.dump() << '\n';
+                  << "\nfirst divergence: " << divergence.dump() << '\n' << verdict_line(verdict);
         return kExitOk;
     }
     const Tokenizer& tok = *setup->tokenizer;
@@ -229,7 +255,8 @@ int run_compare(const CompareOptions& o) {
                 {"b", run_json(b->prompt, b->result,
                                {tok, setup->map, *setup->backend, b->disabled, b_options.ablation, false})},
                 {"first_divergence", divergence},
-                {"comparison", comparison_json(c, setup->map.n_head())}});
+                {"comparison", comparison_json(c, setup->map.n_head())},
+                {"verdict", verdict}});
     return kExitOk;
 }
 

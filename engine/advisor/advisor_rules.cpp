@@ -147,16 +147,24 @@ std::optional<RuleRewrite> rewrite(const json& rule, FindingPlace place) {
     if (!rule.contains("rewrite")) return std::nullopt;
     const json& r = rule["rewrite"];
     if (!r.is_object()) fail("rewrite", "must be an object {\"action\": ..., \"text\": {...}}");
-    only_keys(r, {"action", "text"}, "rewrite");
+    only_keys(r, {"action", "text", "fallback"}, "rewrite");
     RuleRewrite out;
     out.action = one_of<RewriteAction>(member(r, "action", "rewrite"), "rewrite.action",
                                        {{"replace_span", RewriteAction::ReplaceSpan},
                                         {"append", RewriteAction::Append},
-                                        {"prepend", RewriteAction::Prepend}});
+                                        {"prepend", RewriteAction::Prepend},
+                                        {"append_json_schema", RewriteAction::AppendJsonSchema}});
     if (out.action == RewriteAction::ReplaceSpan && place != FindingPlace::Prompt) {
         fail("rewrite.action", "replace_span needs a prompt detector (the span must lie in the prompt)");
     }
     out.text = local_text(r, "text");
+    if (out.action != RewriteAction::AppendJsonSchema) {
+        if (r.contains("fallback")) fail("rewrite.fallback", "only append_json_schema has a fallback");
+        return out;
+    }
+    if (out.text.en.find(kSchemaPlaceholder) == std::string::npos) fail("rewrite.text.en", "must contain {schema}");
+    if (out.text.zh.find(kSchemaPlaceholder) == std::string::npos) fail("rewrite.text.zh", "must contain {schema}");
+    out.fallback = local_text(r, "fallback");
     return out;
 }
 

@@ -29,11 +29,17 @@ struct LocalText {
     const std::string& in(bool chinese) const { return chinese ? zh : en; }
 };
 
-enum class RewriteAction { ReplaceSpan, Append, Prepend }; // "replace_span" | "append" | "prepend"
+// "replace_span" | "append" | "prepend" | "append_json_schema" (append `text` with {schema}
+// replaced by a schema of the fields the prompt names, engine/advisor/prompt_fields.h, or
+// `fallback` when it names none).
+enum class RewriteAction { ReplaceSpan, Append, Prepend, AppendJsonSchema };
+
+inline constexpr const char* kSchemaPlaceholder = "{schema}";
 
 struct RuleRewrite {
     RewriteAction action = RewriteAction::Append;
-    LocalText text; // inserted in the prompt's language
+    LocalText text;     // inserted in the prompt's language
+    LocalText fallback; // append_json_schema only: appended when the prompt names no fields
 };
 
 // Conditions on the prompt: every `required` group has a pattern that matches, and no `unless`

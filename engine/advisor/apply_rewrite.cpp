@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/tokenizer/utf8.h"
 
 namespace octo {
@@ -34,6 +36,15 @@ std::string joined(std::string_view first, std::string_view second, bool chinese
 
 } // namespace
 
+std::string json_schema_text(const std::vector<PromptField>& fields) {
+    std::string out = "{";
+    for (const PromptField& f : fields) {
+        if (out.size() > 1) out += ", ";
+        out += nlohmann::json(f.name).dump() + ": " + field_type_name(f.type);
+    }
+    return out + "}";
+}
+
 Result<std::string> apply_rewrite(const AdvisorRules& rules, const Finding& finding, std::string_view prompt) {
     const AdvisorRule* rule = rules.find(finding.rule);
     if (!rule) return make_error(ErrorCode::InvalidArgument, "unknown advisor rule \"" + finding.rule + "\"");
@@ -41,6 +52,13 @@ Result<std::string> apply_rewrite(const AdvisorRules& rules, const Finding& find
     const bool chinese = contains_cjk(prompt);
     std::string text = rule->rewrite->text.in(chinese);
     switch (rule->rewrite->action) {
+    case RewriteAction::AppendJsonSchema: {
+        const std::vector<PromptField> fields = fields_named_in(prompt);
+        if (fields.empty()) return joined(prompt, rule->rewrite->fallback.in(chinese), chinese);
+        const std::string placeholder = kSchemaPlaceholder;
+        text.replace(text.find(placeholder), placeholder.size(), json_schema_text(fields));
+        return joined(prompt, text, chinese);
+    }
     case RewriteAction::Append: return joined(prompt, text, chinese);
     case RewriteAction::Prepend: return joined(text, prompt, chinese);
     case RewriteAction::ReplaceSpan: break;

@@ -292,6 +292,10 @@
         <source>prompt rewritten by rule %1</source>
         <translation>提示词已按规则 %1 改写</translation>
     </message>
+    <message>
+        <source>Apply &amp; compare: A or B did not finish, so there is no verdict.</source>
+        <translation>应用并对比：A 或 B 未运行完成，因此没有结论。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AdvisorPanel</name>
@@ -424,6 +428,14 @@
     <message>
         <source>Top subsystem per run: %1.</source>
         <translation>每次运行的首位子系统：%1。</translation>
+    </message>
+    <message>
+        <source>Apply &amp; compare: running the old prompt (A) and the rewritten one (B)…</source>
+        <translation>应用并对比：正在运行原提示词（A）和改写后的提示词（B）…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Apply &amp; compare&lt;/b&gt; (A: old prompt, B: rewritten): %1</source>
+        <translation>&lt;b&gt;应用并对比&lt;/b&gt;（A：原提示词，B：改写后）：%1</translation>
     </message>
 </context>
 <context>

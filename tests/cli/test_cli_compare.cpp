@@ -30,6 +30,10 @@ TEST(CliCompare, SameVariantTwiceIsIdentical) {
     EXPECT_EQ(j["a"]["generated_ids"], j["b"]["generated_ids"]);
     for (const auto& d : j["comparison"]["logprob_delta"]) EXPECT_EQ(d.get<double>(), 0.0);
     EXPECT_EQ(j["comparison"]["logprob_delta"].size(), j["a"]["generated_ids"].size());
+    // The same answer twice: the advisor's verdict is "no change".
+    EXPECT_EQ(j["verdict"]["kind"], "no_change");
+    EXPECT_EQ(j["verdict"]["summary"], "No change: both prompts gave the same answer.");
+    EXPECT_TRUE(j["verdict"]["worse"].empty());
 }
 
 TEST(CliCompare, DisabledSubsystemsInB) {

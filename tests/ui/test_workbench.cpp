@@ -73,6 +73,7 @@ private slots:
     void advisorSuggestsAppliesAndCompares();
     void consistencyRunReports();
     void outputChecksUnderlineTheOutput();
+    void rewriteVerdictSaysWorse();
     void backendChoiceReloadsAndFallsBack();
 
 private:
@@ -489,6 +490,8 @@ void TestWorkbench::advisorSuggestsAppliesAndCompares() {
     QCOMPARE(c->logprob_delta.size(), std::min(c->logprob_delta.size(), b->n_generated()));
     QVERIFY(c->share_delta.has_value()); // octet reports gates
     QCOMPARE(c->head_delta.size(), size_t{16 * 8});
+    QVERIFY(advisor->rewriteVerdict().has_value()); // the advisor judges A against B
+    QVERIFY(advisor->verdictLabel()->text().contains(QStringLiteral("Apply & compare")));
     const QByteArray shot = qgetenv("OCTOSCOPE_DOCS_SCREENSHOT");
     if (!shot.isEmpty()) { // the original prompt with its finding beside the comparison
         part<PromptPanel>(w)->editor()->undo();
@@ -596,6 +599,42 @@ void TestWorkbench::backendChoiceReloadsAndFallsBack() {
     QVERIFY(QString::fromStdString(w.store().model()->backend).startsWith(QStringLiteral("cpu (")));
     QVERIFY(QString::fromStdString(w.store().model()->backend_note).contains(QStringLiteral("/nonexistent/liboctoscope-cuda.so")));
     qunsetenv("OCTOSCOPE_CUDA_MODULE");
+}
+
+// "Apply & compare" whose B answer is worse: the advisor says so in red, with the reason; a better
+// B is said to be better. The comparison is constructed (the texts of two answers), not run.
+// With OCTOSCOPE_ADVISOR_SCREENSHOT set, the window is saved there.
+void TestWorkbench::rewriteVerdictSaysWorse() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    AdvisorPanel* advisor = part<AdvisorPanel>(w);
+    const QString a = QStringLiteral("Return the answer as JSON: name and age of Alice, 30");
+    const QString b = a + QStringLiteral(" Reply with JSON only, exactly in this schema: {\"name\": string, \"age\": number}");
+    part<PromptPanel>(w)->editor()->setPlainText(b);
+    advisor->showRewriteVerdict(a, QStringLiteral("{\"name\": \"Alice\", \"age\": 30}"), b,
+                                QStringLiteral("{\"name\": \"Alice\" \"age\": 30"));
+    QVERIFY(advisor->rewriteVerdict().has_value());
+    QCOMPARE(advisor->rewriteVerdict()->kind, VerdictKind::Worse);
+    const QString shown = advisor->verdictLabel()->text();
+    QVERIFY2(shown.contains(QStringLiteral("The rewrite made the answer worse: the JSON no longer parses")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("fewer of the asked fields in the JSON (name, age): A 2, B 1 of 2")), qPrintable(shown));
+    QVERIFY(shown.contains(QStringLiteral("color:#c62828"))); // in red
+    QVERIFY(advisor->verdictLabel()->isVisibleTo(&w));
+    const QByteArray shot = qgetenv("OCTOSCOPE_ADVISOR_SCREENSHOT");
+    if (!shot.isEmpty()) {
+        QTest::qWait(200);
+        QVERIFY(w.exportScreenshot(QString::fromUtf8(shot)));
+        QVERIFY(advisor->grab().save(QString::fromUtf8(shot).replace(QStringLiteral(".png"), QStringLiteral("-panel.png"))));
+    }
+
+    advisor->showRewriteVerdict(a, QStringLiteral("Alice is 30."), b, QStringLiteral("{\"name\": \"Alice\", \"age\": 30}"));
+    QCOMPARE(advisor->rewriteVerdict()->kind, VerdictKind::Better);
+    QVERIFY(advisor->verdictLabel()->text().contains(QStringLiteral("The rewrite made the answer better: the JSON now parses")));
+    QVERIFY(advisor->verdictLabel()->text().contains(QStringLiteral("color:#2e7d32")));
+    advisor->showRewriteVerdict(a, QStringLiteral("{}"), b, QStringLiteral("{}"));
+    QVERIFY(advisor->verdictLabel()->text().contains(QStringLiteral("No change: both prompts gave the same answer.")));
 }
 
 QTEST_MAIN(TestWorkbench)

@@ -55,6 +55,7 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
                 a.prompt = before.toStdString();
                 b.prompt = after.toStdString();
                 this->compare(a, b, tr("prompt rewritten by rule %1").arg(rule));
+                rewrite_pair_ = true;
             });
     connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
     connect(&store_, &RunStore::runFinished, this, [this] {
@@ -65,6 +66,7 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
 
 void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QString& change) {
     change_ = change;
+    rewrite_pair_ = false;
     samples_->abandon();
     pair_->start({a, b});
 }
@@ -87,6 +89,12 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     const auto& model = store_.model();
     if (!a || !b || !model) return;
     compare_->showRuns(*a, *b, store_.metric(), change_, *model);
+    if (rewrite_pair_ && a->state == RunState::Finished && b->state == RunState::Finished) {
+        advisor_->showRewriteVerdict(QString::fromStdString(a->trace.spec.prompt), a->generated_text(),
+                                     QString::fromStdString(b->trace.spec.prompt), b->generated_text());
+    } else if (rewrite_pair_) {
+        advisor_->clearRewriteVerdict(tr("Apply & compare: A or B did not finish, so there is no verdict."));
+    }
     show_compare_();
     emit compared();
 }

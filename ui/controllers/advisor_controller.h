@@ -56,6 +56,7 @@ private:
     RunBatch* pair_;
     RunBatch* samples_;
     QString change_;
+    bool rewrite_pair_ = false; // the pair being run is "Apply & compare": the advisor judges it
     float sample_temperature_ = kConsistencyTemperature;
 };
 

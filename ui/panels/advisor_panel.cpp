@@ -78,6 +78,11 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     consistency_->setObjectName(QStringLiteral("consistencyReport"));
     consistency_->setWordWrap(true);
     consistency_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    verdict_label_ = new QLabel(this);
+    verdict_label_->setObjectName(QStringLiteral("rewriteVerdict"));
+    verdict_label_->setWordWrap(true);
+    verdict_label_->setTextFormat(Qt::RichText);
+    verdict_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(apply_);
@@ -91,6 +96,7 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     layout->addWidget(list_, 2);
     layout->addWidget(details_);
     layout->addLayout(buttons);
+    layout->addWidget(verdict_label_);
     layout->addWidget(output_, 1);
     layout->addWidget(consistency_);
 
@@ -104,7 +110,11 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
         const int row = list_->currentIndex().row();
         if (row < 0 || row >= static_cast<int>(findings_.size())) return;
         const QString rule = text(findings_[static_cast<size_t>(row)].rule);
-        if (auto before = apply(row)) emit compareRequested(*before, editor_->toPlainText(), rule);
+        if (auto before = apply(row)) {
+            verdict_.reset();
+            verdict_label_->setText(tr("Apply & compare: running the old prompt (A) and the rewritten one (B)…").toHtmlEscaped());
+            emit compareRequested(*before, editor_->toPlainText(), rule);
+        }
     });
     connect(consistency_run_, &QPushButton::clicked, this, [this] { emit consistencyRequested(runs_->value()); });
     showDetails();
@@ -256,6 +266,24 @@ void AdvisorPanel::showConsistency(const ConsistencyReport& r, double temperatur
     }
     if (!tops.isEmpty()) lines << tr("Top subsystem per run: %1.").arg(tops.join(QStringLiteral(", ")));
     consistency_->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void AdvisorPanel::showRewriteVerdict(const QString& prompt_a, const QString& answer_a, const QString& prompt_b,
+                                      const QString& answer_b) {
+    if (!rules_) return;
+    verdict_ = judge_rewrite(*rules_, prompt_a.toStdString(), answer_a.toStdString(), prompt_b.toStdString(),
+                             answer_b.toStdString());
+    const QString summary = text(verdict_->summary.in(chinese())).toHtmlEscaped();
+    QString colour;
+    if (verdict_->kind == VerdictKind::Worse) colour = QStringLiteral("#c62828");
+    if (verdict_->kind == VerdictKind::Better) colour = QStringLiteral("#2e7d32");
+    const QString body = colour.isEmpty() ? summary : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, summary);
+    verdict_label_->setText(tr("<b>Apply & compare</b> (A: old prompt, B: rewritten): %1").arg(body));
+}
+
+void AdvisorPanel::clearRewriteVerdict(const QString& why) {
+    verdict_.reset();
+    verdict_label_->setText(why.toHtmlEscaped());
 }
 
 } // namespace octo::ui

@@ -1,8 +1,9 @@
 // The advisor (docs/advisor.md): findings of the rule file's prompt detectors while the user
 // types, and of its output checks after each run, each with its subsystem colour and source
 // (the article's heuristic or the project's own), its evidence underlined in the prompt editor
-// or in the output shown here, "Apply" (an undoable edit of the prompt) and "Apply & compare";
-// and the consistency run's report.
+// or in the output shown here, "Apply" (an undoable edit of the prompt) and "Apply & compare"
+// with its verdict (did the rewrite make the answer better or worse, and why); and the
+// consistency run's report.
 #pragma once
 
 #include <QTimer>
@@ -13,6 +14,7 @@
 
 #include "engine/advisor/advisor_rules.h"
 #include "engine/advisor/consistency.h"
+#include "engine/advisor/rewrite_verdict.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -37,6 +39,14 @@ public:
     void showFindings(const std::vector<Finding>& findings, const QString& prompt, const QString& output);
     QString outputPrompt() const { return output_prompt_; } // the prompt the shown output answered
     void showConsistency(const ConsistencyReport& report, double temperature);
+    // "Apply & compare" finished: A answered `prompt_a` with `answer_a`, B the rewritten prompt
+    // `prompt_b` with `answer_b`. Shows whether the rewrite made the answer better, worse (in red,
+    // with the reasons) or changed nothing (engine/advisor/rewrite_verdict.h).
+    void showRewriteVerdict(const QString& prompt_a, const QString& answer_a, const QString& prompt_b, const QString& answer_b);
+    // The runs of "Apply & compare" did not both finish: no verdict.
+    void clearRewriteVerdict(const QString& why);
+    const std::optional<RewriteVerdict>& rewriteVerdict() const { return verdict_; }
+    QLabel* verdictLabel() const { return verdict_label_; }
 
     // Prompt findings first, then output findings (the list's order).
     const std::vector<Finding>& findings() const { return findings_; }
@@ -73,6 +83,8 @@ private:
     QSpinBox* runs_;
     QPushButton* consistency_run_;
     QLabel* consistency_;
+    QLabel* verdict_label_;
+    std::optional<RewriteVerdict> verdict_;
     QTimer debounce_;
     std::optional<AdvisorRules> rules_;
     std::vector<Finding> prompt_findings_;
