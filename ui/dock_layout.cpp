@@ -66,21 +66,21 @@ QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
     // switch stay in view on a 768-pixel screen; the bottom plots sit right of it.
     w.setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     const auto title = [](const char* text) { return QCoreApplication::translate("octo::ui::DockLayout", text); };
-    add_dock(w, p.prompt, title("Prompt"), "promptDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.switches, title("Subsystems"), "switchesDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.history, title("Run history"), "historyDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.router, title("Router"), "routerDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.heatmap, title("Layers × heads"), "heatmapDock", Qt::RightDockWidgetArea);
-    add_dock(w, p.experts, title("Experts"), "expertsDock", Qt::RightDockWidgetArea);
-    add_dock(w, p.attention, title("Attention"), "attentionDock", Qt::RightDockWidgetArea);
-    add_dock(w, p.strip, title("Tokens × subsystems"), "stripDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.kv, title("KV pool"), "kvDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.latency, title("Latency"), "latencyDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.advisor, title("Advisor"), "advisorDock", Qt::RightDockWidgetArea);
-    QDockWidget* ab = add_dock(w, p.compare, title("A/B compare"), "compareDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.log, title("Log"), "logDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.claims, title("Claims"), "claimsDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.presenter, title("Presenter"), "presenterDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.prompt, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Prompt")), "promptDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.switches, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Subsystems")), "switchesDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.history, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Run history")), "historyDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.router, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Router")), "routerDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.heatmap, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Layers × heads")), "heatmapDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.experts, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Experts")), "expertsDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.attention, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Attention")), "attentionDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.strip, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Tokens × subsystems")), "stripDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.kv, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "KV pool")), "kvDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.latency, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Latency")), "latencyDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.advisor, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Advisor")), "advisorDock", Qt::RightDockWidgetArea);
+    QDockWidget* ab = add_dock(w, p.compare, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "A/B compare")), "compareDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.log, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Log")), "logDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.claims, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Claims")), "claimsDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.presenter, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Presenter")), "presenterDock", Qt::RightDockWidgetArea);
     arrange_docks(w);
     return ab;
 }

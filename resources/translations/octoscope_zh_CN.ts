@@ -13,6 +13,36 @@
     </message>
 </context>
 <context>
+    <name>EngineLabels</name>
+    <message>
+        <source>reached the token limit</source>
+        <translation>达到词元上限</translation>
+    </message>
+    <message>
+        <source>end of generation</source>
+        <translation>生成结束</translation>
+    </message>
+    <message>
+        <source>stop string</source>
+        <translation>停止字符串</translation>
+    </message>
+    <message>
+        <source>context full</source>
+        <translation>上下文已满</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
+    <name>HeadGroup</name>
+    <message>
+        <source>group %1</source>
+        <translation>组 %1</translation>
+    </message>
+</context>
+<context>
     <name>HeadMapSource</name>
     <message>
         <source>default</source>
@@ -209,6 +239,14 @@
     <message>
         <source>Bring this panel to the front (e.g. experts, attention, kv)</source>
         <translation>将此面板置于最前（如 experts、attention、kv）</translation>
+    </message>
+    <message>
+        <source>Window size for this start, e.g. 1366x768</source>
+        <translation>本次启动的窗口大小，如 1366x768</translation>
+    </message>
+    <message>
+        <source>Preset layout for this start: inspect, compare or teach</source>
+        <translation>本次启动的预设布局：inspect、compare 或 teach</translation>
     </message>
 </context>
 <context>
@@ -465,16 +503,36 @@
         <translation>被关注的位置</translation>
     </message>
     <message>
-        <source>attention was not recorded for this run</source>
-        <translation>本次运行未记录注意力</translation>
-    </message>
-    <message>
-        <source>select a token</source>
-        <translation>请选择一个词元</translation>
-    </message>
-    <message>
         <source>position %1 attends to positions 0 … %2</source>
         <translation>位置 %1 关注位置 0 … %2</translation>
+    </message>
+    <message>
+        <source>No run yet: type a prompt and press Ctrl+Enter.</source>
+        <translation>尚无运行：输入提示词后按 Ctrl+Enter。</translation>
+    </message>
+    <message>
+        <source>Attention was not recorded for this run. Tick “Record attention” and run again.</source>
+        <translation>本次运行未记录注意力。勾选“记录注意力”后重新运行。</translation>
+    </message>
+    <message>
+        <source>No tokens yet.</source>
+        <translation>尚无词元。</translation>
+    </message>
+    <message>
+        <source>No attention weights for this position: select another token.</source>
+        <translation>此位置没有注意力权重：请选择其他词元。</translation>
+    </message>
+    <message>
+        <source>layer %1, head %2</source>
+        <translation>第 %1 层，注意力头 %2</translation>
+    </message>
+    <message>
+        <source>%1
+position %2 “%3” → position %4 “%5”
+weight %6</source>
+        <translation>%1
+位置 %2“%3”→ 位置 %4“%5”
+权重 %6</translation>
     </message>
 </context>
 <context>
@@ -1078,6 +1136,26 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <source>Largest head-norm change: layer %1, head %2: %3.</source>
         <translation>注意力头范数变化最大：第 %1 层，第 %2 个头：%3。</translation>
     </message>
+    <message>
+        <source>No comparison yet.</source>
+        <translation>尚无对比。</translation>
+    </message>
+    <message>
+        <source>Neither run generated a token.</source>
+        <translation>两次运行都没有生成词元。</translation>
+    </message>
+    <message>
+        <source>Subsystem shares were not recorded for both runs.</source>
+        <translation>两次运行未都记录子系统份额。</translation>
+    </message>
+    <message>
+        <source>Head norms were not recorded for both runs.</source>
+        <translation>两次运行未都记录注意力头范数。</translation>
+    </message>
+    <message>
+        <source>layer %1, head %2: norm B − A = %3</source>
+        <translation>第 %1 层，注意力头 %2：范数 B − A = %3</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::CrashRecovery</name>
@@ -1133,6 +1211,10 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>层 × 注意力头</translation>
     </message>
     <message>
+        <source>Experts</source>
+        <translation>专家</translation>
+    </message>
+    <message>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -1161,16 +1243,12 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>日志</translation>
     </message>
     <message>
-        <source>Presenter</source>
-        <translation>演示者</translation>
-    </message>
-    <message>
-        <source>Experts</source>
-        <translation>专家</translation>
-    </message>
-    <message>
         <source>Claims</source>
         <translation>论断</translation>
+    </message>
+    <message>
+        <source>Presenter</source>
+        <translation>演示者</translation>
     </message>
 </context>
 <context>
@@ -1348,6 +1426,14 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <source>Expert map: separation %1 against %2 with shuffled labels — the routing does not tell the probe set&apos;s subsystems apart; the experts metric says little about subsystems.</source>
         <translation>专家映射：区分度 %1，打乱标签时为 %2——路由无法区分探针集的各子系统；experts 指标几乎说明不了子系统。</translation>
     </message>
+    <message>
+        <source>This model has no experts.</source>
+        <translation>此模型没有专家。</translation>
+    </message>
+    <message>
+        <source>No run yet: type a prompt and press Ctrl+Enter.</source>
+        <translation>尚无运行：输入提示词后按 Ctrl+Enter。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::FirstStartHint</name>
@@ -1405,6 +1491,38 @@ octoscope-cli replay &quot;%3&quot;</translation>
     <message>
         <source>layer (w%1: sliding window of %1 positions)</source>
         <translation>层（w%1：%1 个位置的滑动窗口）</translation>
+    </message>
+    <message>
+        <source>token %1 “%2”</source>
+        <translation>词元 %1“%2”</translation>
+    </message>
+    <message>
+        <source>layer %1, head %2%3
+%4
+%5 = %6</source>
+        <translation>第 %1 层，注意力头 %2%3
+%4
+%5 = %6</translation>
+    </message>
+    <message>
+        <source>No run yet: type a prompt and press Ctrl+Enter.</source>
+        <translation>尚无运行：输入提示词后按 Ctrl+Enter。</translation>
+    </message>
+    <message>
+        <source>No positions in this scope yet.</source>
+        <translation>此范围内尚无位置。</translation>
+    </message>
+    <message>
+        <source>DLA was not recorded for this run. Tick “DLA” in the prompt panel and run again.</source>
+        <translation>本次运行未记录 DLA。在提示词面板中勾选“DLA”后重新运行。</translation>
+    </message>
+    <message>
+        <source>This model has no router gates to show per head. Colour by norm share instead.</source>
+        <translation>此模型没有可按注意力头显示的路由门控。请改用 norm_share 着色。</translation>
+    </message>
+    <message>
+        <source>Per-head values were not recorded for this run.</source>
+        <translation>本次运行未记录每个注意力头的值。</translation>
     </message>
 </context>
 <context>
@@ -1496,6 +1614,26 @@ Precision: %2</source>
         <source>bytes not recorded</source>
         <translation>未记录字节数</translation>
     </message>
+    <message>
+        <source>operation %1: %2 used, %3 cached, %4 shared</source>
+        <translation>操作 %1：已用 %2，缓存 %3，共享 %4</translation>
+    </message>
+    <message>
+        <source>No model loaded.</source>
+        <translation>未加载模型。</translation>
+    </message>
+    <message>
+        <source>The pool&apos;s history appears when the run ends.</source>
+        <translation>运行结束后显示池的历史。</translation>
+    </message>
+    <message>
+        <source>No run yet: the pool&apos;s history appears after one.</source>
+        <translation>尚无运行：运行后显示池的历史。</translation>
+    </message>
+    <message>
+        <source>This run recorded no pool operations.</source>
+        <translation>本次运行没有记录池操作。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::LanguageMenu</name>
@@ -1557,6 +1695,18 @@ Precision: %2</source>
     <message>
         <source>time to first token %1 ms, seen from here (network included) from %2; then %3 tokens/s as they arrived</source>
         <translation>首个词元用时 %1 毫秒（从本机观测，含网络），来自 %2；之后按到达计 %3 词元/秒</translation>
+    </message>
+    <message>
+        <source>generated token %1 “%2”: %3 ms</source>
+        <translation>生成的词元 %1“%2”：%3 毫秒</translation>
+    </message>
+    <message>
+        <source>No generated tokens yet.</source>
+        <translation>尚无生成的词元。</translation>
+    </message>
+    <message>
+        <source>No run yet: the time of every generated token appears here.</source>
+        <translation>尚无运行：每个生成词元的耗时将显示在这里。</translation>
     </message>
 </context>
 <context>
@@ -1784,6 +1934,38 @@ Precision: %2</source>
         <source>&amp;Keyboard Shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
+    <message>
+        <source>La&amp;yout</source>
+        <translation>布局(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspect</source>
+        <translation>检查(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+1</source>
+        <translation>Ctrl+Alt+1</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>对比(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+2</source>
+        <translation>Ctrl+Alt+2</translation>
+    </message>
+    <message>
+        <source>&amp;Teach</source>
+        <translation>教学(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+3</source>
+        <translation>Ctrl+Alt+3</translation>
+    </message>
+    <message>
+        <source>Reset &amp;Layout</source>
+        <translation>重置布局(&amp;L)</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::MainWindow</name>
@@ -1857,6 +2039,21 @@ The previous model stays loaded.</source>
     <message>
         <source>Routing the labelled probe set through every expert…</source>
         <translation>正在让带标签的探针集经过每个专家的路由…</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::Plot</name>
+    <message>
+        <source>No data yet</source>
+        <translation>尚无数据</translation>
+    </message>
+    <message>
+        <source>Wheel: zoom · drag: pan · double-click or R: reset view</source>
+        <translation>滚轮：缩放 · 拖动：平移 · 双击或 R：重置视图</translation>
+    </message>
+    <message>
+        <source>&amp;Reset View</source>
+        <translation>重置视图(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -2266,13 +2463,39 @@ F32 权重无论哪种都以浮点相乘。
         <source>token</source>
         <translation>词元</translation>
     </message>
+    <message>
+        <source>token %1 “%2” (%3)
+%4: %5 = %6</source>
+        <translation>词元 %1“%2”（%3）
+%4：%5 = %6</translation>
+    </message>
+    <message>
+        <source>generated</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>No run yet: type a prompt and press Ctrl+Enter.</source>
+        <translation>尚无运行：输入提示词后按 Ctrl+Enter。</translation>
+    </message>
+    <message>
+        <source>No tokens yet.</source>
+        <translation>尚无词元。</translation>
+    </message>
+    <message>
+        <source>DLA was not recorded for this run. Tick “DLA” in the prompt panel and run again.</source>
+        <translation>本次运行未记录 DLA。在提示词面板中勾选“DLA”后重新运行。</translation>
+    </message>
+    <message>
+        <source>“%1” was not recorded for this run.</source>
+        <translation>本次运行未记录“%1”。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::SwitchesPanel</name>
-    <message>
-        <source>Unchecked: %1&apos;s heads are ablated in the next run</source>
-        <translation>取消勾选：下次运行时消融 %1 的注意力头</translation>
-    </message>
     <message>
         <source>All &amp;on</source>
         <translation>全部开启(&amp;O)</translation>
@@ -2324,6 +2547,10 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>What an unchecked subsystem turns off in the next run: its heads, or the experts the calibrated expert map gives it in every layer</source>
         <translation>取消勾选的子系统在下次运行中关闭什么：它的注意力头，或校准的专家映射在每一层分配给它的专家</translation>
+    </message>
+    <message>
+        <source>Unchecked: this group&apos;s heads are ablated in the next run.</source>
+        <translation>取消勾选：下次运行时消融该组的注意力头。</translation>
     </message>
 </context>
 <context>
@@ -2382,17 +2609,35 @@ F32 权重无论哪种都以浮点相乘。
             <numerusform>%n 个词元</numerusform>
         </translation>
     </message>
-    <message>
-        <source>%1/%2</source>
-        <translation>%1/%2</translation>
+    <message numerus="yes">
+        <source>position %1 (%2) · %n token(s)</source>
+        <translation>
+            <numerusform>位置 %1（%2）· %n 个词元</numerusform>
+        </translation>
     </message>
     <message>
-        <source>prompt token</source>
-        <translation>提示词词元</translation>
+        <source>prompt</source>
+        <translation>提示词</translation>
     </message>
     <message>
-        <source>generated token</source>
-        <translation>生成的词元</translation>
+        <source>generated</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>stopped: %1</source>
+        <translation>停止原因：%1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>The run filled the model&apos;s context: nothing more fits. Shorten the prompt or load the model with a longer context.</source>
+        <translation>本次运行已填满模型的上下文，无法再容纳更多内容。请缩短提示词，或以更长的上下文加载模型。</translation>
     </message>
 </context>
 <context>
@@ -2429,10 +2674,6 @@ F32 权重无论哪种都以浮点相乘。
         <translation>（提示词）</translation>
     </message>
     <message>
-        <source>id %1, bytes %2</source>
-        <translation>id %1，字节 %2</translation>
-    </message>
-    <message>
         <source>, log-prob %1</source>
         <translation>，对数概率 %1</translation>
     </message>
@@ -2447,6 +2688,18 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>… %1 more layers in the Experts view</source>
         <translation>… 另有 %1 层，见“专家”面板</translation>
+    </message>
+    <message>
+        <source>id %1</source>
+        <translation>id %1</translation>
+    </message>
+    <message>
+        <source>position %1, token id %2, bytes %3</source>
+        <translation>位置 %1，词元 id %2，字节 %3</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
     </message>
 </context>
 </TS>

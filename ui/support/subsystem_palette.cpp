@@ -41,12 +41,12 @@ QString subsystem_name(int s) {
 bool groups_are_named(const ModelInfo& model) { return model.head_map && model.head_map->source() != HeadMapSource::Default; }
 
 QString head_group_short(const ModelInfo& model, int group) {
-    return groups_are_named(model) ? subsystem_id(group) : QCoreApplication::translate("Subsystem", "group %1").arg(group);
+    return groups_are_named(model) ? subsystem_id(group) : QCoreApplication::translate("HeadGroup", "group %1").arg(group);
 }
 
 QString head_group_label(const ModelInfo& model, int group) {
     return groups_are_named(model) ? QStringLiteral("%1 %2").arg(subsystem_id(group), subsystem_name(group))
-                                   : QCoreApplication::translate("Subsystem", "group %1").arg(group);
+                                   : QCoreApplication::translate("HeadGroup", "group %1").arg(group);
 }
 
 } // namespace octo::ui
