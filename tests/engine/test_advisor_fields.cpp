@@ -8,15 +8,12 @@
 #include "engine/advisor/output_checks.h"
 #include "engine/advisor/prompt_detectors.h"
 #include "engine/advisor/prompt_fields.h"
+#include "tests/engine/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {
 
-const AdvisorRules& shipped() {
-    static const AdvisorRules rules =
-        AdvisorRules::load(std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/rules/advisor_rules.json").value();
-    return rules;
-}
+const AdvisorRules& shipped() { return test::shipped_advisor_rules(); }
 
 // "name:string age:number" for the fields of `prompt`.
 std::string fields(const std::string& prompt) {

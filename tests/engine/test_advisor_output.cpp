@@ -5,15 +5,12 @@
 
 #include "engine/advisor/arithmetic_expression.h"
 #include "engine/advisor/output_checks.h"
+#include "tests/engine/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {
 
-const AdvisorRules& shipped() {
-    static const AdvisorRules rules =
-        AdvisorRules::load(std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/rules/advisor_rules.json").value();
-    return rules;
-}
+const AdvisorRules& shipped() { return test::shipped_advisor_rules(); }
 
 std::vector<Finding> of_rule(const std::string& rule, const std::string& prompt, const std::string& output) {
     std::vector<Finding> out;

@@ -5,15 +5,12 @@
 #include <algorithm>
 
 #include "engine/advisor/prompt_detectors.h"
+#include "tests/engine/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {
 
-const AdvisorRules& shipped() {
-    static const AdvisorRules rules =
-        AdvisorRules::load(std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/rules/advisor_rules.json").value();
-    return rules;
-}
+const AdvisorRules& shipped() { return test::shipped_advisor_rules(); }
 
 // The evidence of the findings of `rule` on `prompt`.
 std::vector<std::string> hits(const std::string& rule, const std::string& prompt) {

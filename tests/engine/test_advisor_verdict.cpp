@@ -5,15 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "engine/advisor/rewrite_verdict.h"
+#include "tests/engine/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {
 
-const AdvisorRules& shipped() {
-    static const AdvisorRules rules =
-        AdvisorRules::load(std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/rules/advisor_rules.json").value();
-    return rules;
-}
+const AdvisorRules& shipped() { return test::shipped_advisor_rules(); }
 
 const std::string kAlice = "Return the answer as JSON: name and age of Alice, 30";
 const std::string kAliceB = kAlice + R"( Reply with JSON only, exactly in this schema: {"name": string, "age": number})";
