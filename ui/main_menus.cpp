@@ -105,7 +105,7 @@ void MainMenus::buildRun() {
     QMenu* run = window_.menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), &runs_, &RunController::runPrompt);
     run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), &runs_, &RunController::rerun);
-    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), &runs_, &RunController::cancel);
+    run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), &runs_, &RunController::cancel); // the one Cancel key, anywhere in the window
     run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), &captures_, &CaptureController::rerunCapture);
     run->addSeparator();
     run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), &runs_, &RunController::compareWithShown);

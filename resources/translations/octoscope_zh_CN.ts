@@ -1867,10 +1867,6 @@ Precision: %2</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <source>Ctrl+.</source>
-        <translation>Ctrl+.</translation>
-    </message>
-    <message>
         <source>Re-run Ca&amp;pture</source>
         <translation>重新运行捕获(&amp;P)</translation>
     </message>
@@ -2362,10 +2358,6 @@ F32 权重无论哪种都以浮点相乘。
         <translation>窗口中任意位置</translation>
     </message>
     <message>
-        <source>Cancel the run</source>
-        <translation>取消运行</translation>
-    </message>
-    <message>
         <source>Prompt editor</source>
         <translation>提示词编辑器</translation>
     </message>
@@ -2408,6 +2400,10 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Where</source>
         <translation>位置</translation>
+    </message>
+    <message>
+        <source>Type a tab (Tab moves to the next field)</source>
+        <translation>输入制表符（Tab 键移到下一个字段）</translation>
     </message>
 </context>
 <context>

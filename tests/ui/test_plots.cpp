@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabBar>
+#include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -81,6 +82,7 @@ private slots:
     void layoutFitsALaptop();
     void presetsAndViewMenuBringDocksForward();
     void screenshotAtTheAskedSize();
+    void keyboardTabLeavesThePromptAndEscCancels();
 
 private:
     bool load(MainWindow& w, const QString& path);
@@ -415,6 +417,35 @@ void TestPlots::screenshotAtTheAskedSize() {
     QVERIFY(gui.waitForFinished(60000));
     QCOMPARE(gui.exitCode(), 2);
     QVERIFY(gui.readAllStandardError().contains("--window-size takes WIDTHxHEIGHT"));
+}
+
+void TestPlots::keyboardTabLeavesThePromptAndEscCancels() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* editor = part<PromptPanel>(w)->editor();
+    editor->setFocus();
+    QTRY_VERIFY(editor->hasFocus());
+    editor->setPlainText(QStringLiteral("a"));
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClick(editor, Qt::Key_Tab, Qt::ControlModifier); // Ctrl+Tab types a tab
+    QCOMPARE(editor->toPlainText(), QStringLiteral("a\t"));
+    QTest::keyClick(editor, Qt::Key_Tab); // Tab moves on
+    QCOMPARE(editor->toPlainText(), QStringLiteral("a\t"));
+    QTRY_VERIFY(!editor->hasFocus());
+    // One Cancel key: Run → Cancel is Esc, and no action anywhere claims Ctrl+. any more.
+    QAction* cancel = nullptr;
+    for (QAction* a : w.findChildren<QAction*>()) {
+        QVERIFY2(a->shortcut() != QKeySequence(QStringLiteral("Ctrl+.")), qPrintable(a->text()));
+        if (a->text() == QStringLiteral("&Cancel")) cancel = a;
+    }
+    QVERIFY(cancel);
+    QCOMPARE(cancel->shortcut(), QKeySequence(Qt::Key_Escape));
+    QSignalSpy cancelled(cancel, &QAction::triggered);
+    editor->setFocus();
+    QTRY_VERIFY(editor->hasFocus());
+    QTest::keyClick(editor, Qt::Key_Escape); // from inside the editor, too
+    QCOMPARE(cancelled.count(), 1);
 }
 
 QTEST_MAIN(TestPlots)

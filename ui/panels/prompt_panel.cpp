@@ -33,6 +33,7 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     editor_ = new QPlainTextEdit(this);
     editor_->setObjectName(QStringLiteral("promptEditor"));
     editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
+    editor_->setTabChangesFocus(true); // Tab / Shift+Tab leave the editor like any other field; Ctrl+Tab inserts a tab
     editor_->setAccessibleName(tr("Prompt"));
     editor_->installEventFilter(this);
     editor_->setMinimumHeight(48);
@@ -121,8 +122,8 @@ bool PromptPanel::eventFilter(QObject* watched, QEvent* event) {
             emit runRequested();
             return true;
         }
-        if (key->key() == Qt::Key_Escape) {
-            emit cancelRequested();
+        if (key->key() == Qt::Key_Tab && key->modifiers() == Qt::ControlModifier) { // Tab moves focus on; Ctrl+Tab types a tab
+            editor_->insertPlainText(QStringLiteral("\t"));
             return true;
         }
     }

@@ -59,7 +59,7 @@ QList<ShortcutEntry> collect_shortcuts(const QMainWindow& window) {
         }
     }
     const auto native = [](const char* keys) { return QKeySequence(QString::fromLatin1(keys)).toString(QKeySequence::NativeText); };
-    out.append({native("Esc"), ShortcutsDialog::tr("Cancel the run"), ShortcutsDialog::tr("Prompt editor")});
+    out.append({native("Ctrl+Tab"), ShortcutsDialog::tr("Type a tab (Tab moves to the next field)"), ShortcutsDialog::tr("Prompt editor")});
     out.append({native("Left") + QStringLiteral(", ") + native("Right"), ShortcutsDialog::tr("Select the previous or next token"),
                 ShortcutsDialog::tr("Token stream")});
     out.append({QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText), ShortcutsDialog::tr("Undo the note's last edit"),
