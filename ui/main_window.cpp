@@ -43,6 +43,7 @@
 #include "ui/views/subsystem_strip_view.h"
 #include "ui/views/timeline_scrubber.h"
 #include "ui/views/token_stream_view.h"
+#include "ui/support/status_message.h"
 
 namespace octo::ui {
 
@@ -120,7 +121,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(&store_, &RunStore::runFinished, this, [this] {
         if (const RunRecord* r = store_.current(); r && r->state == RunState::Failed) {
-            statusBar()->showMessage(tr("Run failed: %1").arg(r->error), 10000);
+            show_status_error(*statusBar(), tr("Run failed: %1").arg(r->error), 10000);
         }
         emit runSettled();
     });
@@ -142,7 +143,7 @@ void MainWindow::loadResources(const QString& resource_dir) {
     router_->load(resource_dir);
     advisor_->load(resource_dir);
     claims_->setResourceDir(resource_dir);
-    if (QString error; !claims_store_.load(resource_dir, &error)) statusBar()->showMessage(tr("Claims unavailable: %1").arg(error), 10000);
+    if (QString error; !claims_store_.load(resource_dir, &error)) show_status_error(*statusBar(), tr("Claims unavailable: %1").arg(error), 10000);
 }
 
 void MainWindow::calibrateHeadMap() { models_->calibrate(resource_dir_); }

@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QMenuBar>
+#include <QStatusBar>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -25,6 +26,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/support/plot.h"
+#include "ui/support/status_message.h"
 #include "ui/support/subsystem_palette.h"
 #include "ui/views/attention_view.h"
 #include "ui/views/compare_view.h"
@@ -83,6 +85,7 @@ private slots:
     void presetsAndViewMenuBringDocksForward();
     void screenshotAtTheAskedSize();
     void keyboardTabLeavesThePromptAndEscCancels();
+    void statusErrorsFitOnOneLine();
 
 private:
     bool load(MainWindow& w, const QString& path);
@@ -446,6 +449,37 @@ void TestPlots::keyboardTabLeavesThePromptAndEscCancels() {
     QTRY_VERIFY(editor->hasFocus());
     QTest::keyClick(editor, Qt::Key_Escape); // from inside the editor, too
     QCOMPARE(cancelled.count(), 1);
+}
+
+void TestPlots::statusErrorsFitOnOneLine() {
+    const QFontMetrics fm(QApplication::font());
+    const QString message = QStringLiteral("/home/someone/models/very/deep/folder/broken-model.gguf: tensor 'blk.0.attn_q.weight' "
+                                           "runs past the end of the file\n(/home/someone/models/very/deep/folder/broken-model.gguf is "
+                                           "1234 bytes)");
+    const QString line = status_line_text(message, fm, 2000);
+    QVERIFY2(!line.contains(QLatin1Char('\n')) && !line.contains(QStringLiteral("/home")), qPrintable(line));
+    QCOMPARE(line.count(QStringLiteral("broken-model.gguf")), 2);
+    QVERIFY(line.contains(QStringLiteral("runs past the end of the file")));
+    const QString narrow = status_line_text(message, fm, 300);
+    QVERIFY(fm.horizontalAdvance(narrow) <= 300);
+    QVERIFY(narrow.endsWith(QChar(0x2026)));
+
+    // A failed load on the window: the status bar's message is one line within the bar.
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    const QString bad = dir_.filePath("not-a-model.gguf");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("definitely not GGUF");
+    f.close();
+    QSignalSpy failed(&w.store(), &RunStore::loadFailed);
+    w.openModel(bad);
+    QVERIFY(failed.wait(30000));
+    const QString shown = w.statusBar()->currentMessage();
+    QVERIFY2(!shown.isEmpty() && !shown.contains(QLatin1Char('\n')) && !shown.contains(dir_.path()), qPrintable(shown));
+    QVERIFY(w.statusBar()->fontMetrics().horizontalAdvance(shown) <= w.statusBar()->width());
+    if (QWidget* box = QApplication::activeModalWidget()) box->close();
 }
 
 QTEST_MAIN(TestPlots)

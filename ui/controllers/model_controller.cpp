@@ -10,6 +10,7 @@
 
 #include "ui/controllers/engine_bridge.h"
 #include "ui/session/run_store.h"
+#include "ui/support/status_message.h"
 
 namespace octo::ui {
 
@@ -36,7 +37,7 @@ ModelController::ModelController(QMainWindow& window, RunStore& store, EngineBri
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         }
-        window_.statusBar()->showMessage(tr("Cannot open the model: %1").arg(message), 15000);
+        show_status_error(*window_.statusBar(), tr("Cannot open the model: %1").arg(message), 15000);
     });
     connect(&store_, &RunStore::calibrationProgress, this, [this](int done, int total) {
         if (!calibration_progress_) return;
@@ -45,7 +46,7 @@ ModelController::ModelController(QMainWindow& window, RunStore& store, EngineBri
     });
     connect(&store_, &RunStore::calibrationFinished, this, [this](const QString& message, bool ok) {
         if (calibration_progress_) calibration_progress_->reset();
-        window_.statusBar()->showMessage(ok ? message : tr("Calibration failed: %1").arg(message), 20000);
+        show_status_error(*window_.statusBar(), ok ? message : tr("Calibration failed: %1").arg(message), 20000);
     });
 }
 
