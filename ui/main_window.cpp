@@ -118,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         claims_->setModelLoaded(true);
         if (!store_.model()->engine) menus_->rememberRecent(QString::fromStdString(store_.model()->path)); // files only
         prompt_->setModelPrecision(store_.model()->default_precision);
+        prompt_->setOnServer(store_.model()->engine.has_value());
     });
     connect(&store_, &RunStore::runFinished, this, [this] {
         if (const RunRecord* r = store_.current(); r && r->state == RunState::Failed) {

@@ -2209,6 +2209,10 @@ F32 权重无论哪种都以浮点相乘。
         <source>no model loaded</source>
         <translation>未加载模型</translation>
     </message>
+    <message>
+        <source>A server sends no attention weights: runs on it record none. Your choice returns with a local model.</source>
+        <translation>服务器不发送注意力权重：在其上的运行不会记录注意力。加载本地模型后会恢复你的选择。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::RouterPanel</name>

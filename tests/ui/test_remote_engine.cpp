@@ -6,6 +6,7 @@
 // from settings), errors are clear, and a capture of a server run names the server.
 #include <QApplication>
 #include <QScopeGuard>
+#include <QCheckBox>
 #include <QDialog>
 #include <QDir>
 #include <QLineEdit>
@@ -34,6 +35,7 @@
 #include "ui/controllers/server_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/claims_panel.h"
+#include "ui/panels/prompt_panel.h"
 #include "ui/session/claims_store.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
@@ -225,6 +227,15 @@ void TestRemoteEngine::anotherServerGivesOutputsAndSaysWhatItCannotShow() {
     QCOMPARE(seen_key, std::string("Bearer sk-test-123"));
     for (const QString& k : QSettings().allKeys()) QVERIFY2(!QSettings().value(k).toString().contains(QStringLiteral("sk-test")), qPrintable(k));
     QVERIFY(!w.store().model()->engine->octoscope);
+    // A server sends no attention weights: "Record attention" is neither ticked nor tickable.
+    auto* attention = part<PromptPanel>(w)->findChild<QCheckBox*>();
+    for (QCheckBox* box : part<PromptPanel>(w)->findChildren<QCheckBox*>()) {
+        if (box->text().contains(QStringLiteral("attention"))) attention = box;
+    }
+    QVERIFY(attention && attention->text().contains(QStringLiteral("attention")));
+    QVERIFY(!attention->isChecked());
+    QVERIFY(!attention->isEnabled());
+    QCOMPARE(part<PromptPanel>(w)->settings().record_attention, false);
     RunSpec spec = spec_of("Sky?");
     spec.chat = true;
     QVERIFY(run_and_wait(w, spec));

@@ -68,8 +68,9 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     dla_->setToolTip(tr("Also compute direct logit attribution (one more projection per layer)"));
     attention_ = new QCheckBox(tr("Record &attention"), this);
     attention_->setChecked(true);
-    attention_->setToolTip(tr("Record attention weights for the attention view (runs that record them do not reuse "
-                              "cached prompt prefixes)"));
+    attention_tip_ = tr("Record attention weights for the attention view (runs that record them do not reuse "
+                        "cached prompt prefixes)");
+    attention_->setToolTip(attention_tip_);
     run_ = new QPushButton(tr("&Run"), this);
     run_->setToolTip(tr("Run the prompt (Ctrl+Enter)"));
     cancel_ = new QPushButton(tr("Cancel"), this);
@@ -157,7 +158,22 @@ void PromptPanel::restore(const RunSpec& s) {
     top_k_->setValue(s.sampling.top_k);
     precision_->setCurrentIndex(precision_->findData(s.precision ? static_cast<int>(*s.precision) : kModelDefault));
     dla_->setChecked(s.dla);
-    attention_->setChecked(s.record_attention);
+    if (attention_->isEnabled()) attention_->setChecked(s.record_attention);
+    else attention_local_ = s.record_attention; // on a server: kept for the next local model
+}
+
+void PromptPanel::setOnServer(bool on_server) {
+    if (on_server == !attention_->isEnabled()) return;
+    if (on_server) { // a server sends no attention weights: not ticked, and it cannot be
+        attention_local_ = attention_->isChecked();
+        attention_->setChecked(false);
+        attention_->setEnabled(false);
+        attention_->setToolTip(tr("A server sends no attention weights: runs on it record none. Your choice returns with a local model."));
+    } else {
+        attention_->setEnabled(true);
+        attention_->setChecked(attention_local_);
+        attention_->setToolTip(attention_tip_);
+    }
 }
 
 void PromptPanel::setRunning(bool running) {
@@ -173,7 +189,7 @@ void PromptPanel::save(QSettings& st) const {
     st.setValue("prompt/top_k", top_k_->value());
     st.setValue("prompt/precision", precision_key(settings().precision));
     st.setValue("prompt/dla", dla_->isChecked());
-    st.setValue("prompt/attention", attention_->isChecked());
+    st.setValue("prompt/attention", attention_->isEnabled() ? attention_->isChecked() : attention_local_);
 }
 
 void PromptPanel::load(const QSettings& st) {

@@ -35,6 +35,9 @@ public:
     void load(const QSettings& settings);
     // The loaded model's default precision (nullopt: no model), shown in the Precision choice.
     void setModelPrecision(std::optional<Precision> model_default);
+    // Runs go to a server (true) or a local model: "Record attention" is unticked and disabled
+    // on a server (it sends no attention weights) and the user's own choice comes back after.
+    void setOnServer(bool on_server);
     QComboBox* precisionBox() const { return precision_; }
     // Shows `note` above the editor (the first-start hint); the panel owns it from now on.
     void addNote(QWidget* note);
@@ -47,6 +50,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    bool attention_local_ = true; // the choice for local models while a server is connected
+    QString attention_tip_;
     QPlainTextEdit* editor_;
     QCheckBox* chat_;
     QLineEdit* system_;
