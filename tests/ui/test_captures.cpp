@@ -48,6 +48,7 @@
 #include "ui/views/subsystem_strip_view.h"
 #include "ui/views/timeline_scrubber.h"
 #include "tests/ui/window_parts.h"
+#include "ui/views/compare_view.h"
 
 using namespace octo;
 using namespace octo::ui;
@@ -384,6 +385,12 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     w.show();
     QVERIFY(loadInto(w));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    // An earlier A/B comparison of two other runs: the report about the next run leaves it out.
+    QVERIFY(runAndWait(w, settings(QStringLiteral("What is 20% of 300?"), 4)));
+    const RunRecord first = *w.store().current();
+    QVERIFY(runAndWait(w, settings(QStringLiteral("What is 10% of 200?"), 4)));
+    part<CompareView>(w)->showRuns(first, *w.store().current(), Metric::NormShare, QStringLiteral("prompt edited"), *w.store().model());
+    QVERIFY(part<CompareView>(w)->comparison().has_value());
     RunSpec s = settings(QStringLiteral("Tom's \"quoted\" prompt -- with $HOME and `ticks`"), 10);
     s.sampling.temperature = 0.7f;
     s.sampling.seed = 42;
@@ -400,6 +407,9 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     for (const char* plot : {"headHeatmapPlot", "attentionPlot", "kvPlot", "latencyPlot", "subsystemStripPlot"}) {
         const QImage image(dir.filePath(QStringLiteral("plots/%1.png").arg(QLatin1String(plot))));
         QVERIFY2(image.size() == QSize(800, 500), plot);
+    }
+    for (const char* plot : {"compareLogprobPlot", "compareSharePlot", "compareHeadPlot"}) {
+        QVERIFY2(!QFile::exists(dir.filePath(QStringLiteral("plots/%1.png").arg(QLatin1String(plot)))), plot);
     }
     QVERIFY(open_capture(dir.filePath("run.octo").toStdString()));
     QFile md(dir.filePath("report.md"));

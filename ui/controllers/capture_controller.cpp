@@ -26,6 +26,9 @@
 #include "ui/session/run_store.h"
 #include "ui/panels/router_panel.h"
 #include "ui/support/system_info.h"
+#include "ui/support/plot.h"
+#include "ui/views/claim_plot_view.h"
+#include "ui/views/compare_view.h"
 
 namespace octo::ui {
 
@@ -331,7 +334,13 @@ bool CaptureController::exportBugReport(const QString& folder) {
         files << name;
     };
     write(QStringLiteral("window.png"), [this](const QString& p) { return write_png(p, window_->grab()); });
-    for (QCustomPlot* plot : window_->findChildren<QCustomPlot*>()) {
+    const RunRecord* shown = store_.current();
+    for (Plot* plot : window_->findChildren<Plot*>()) {
+        // Only what describes this run: no empty plots, no comparison of other runs, no claims.
+        if (plot->hasNoData()) continue;
+        const auto* compare = qobject_cast<const CompareView*>(plot->parentWidget());
+        if (compare && (!shown || !compare->involves(shown->id))) continue;
+        if (qobject_cast<const ClaimPlotView*>(plot->parentWidget())) continue;
         const QString name = plot->objectName().isEmpty() ? QStringLiteral("plot") : plot->objectName();
         write(QStringLiteral("plots/%1.png").arg(name), [plot](const QString& p) { return write_png(p, plot->toPixmap(800, 500)); });
     }

@@ -101,6 +101,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
 void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model) {
     model_ = model;
+    run_a_ = a.id;
+    run_b_ = b.id;
     const int n_layer = static_cast<int>(model.n_layer), n_head = static_cast<int>(model.n_head);
     const RunComparison c = compare_runs(compared_run(a, metric), compared_run(b, metric));
     comparison_ = c;

@@ -28,6 +28,9 @@ public:
     void showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model);
 
     const std::optional<RunComparison>& comparison() const { return comparison_; }
+    // Whether the comparison shown includes the run with this id (a bug report about one run
+    // leaves out a comparison of others).
+    bool involves(uint64_t run_id) const { return comparison_ && (run_a_ == run_id || run_b_ == run_id); }
     QString summary() const;
     QTextBrowser* sideA() const { return side_a_; }
     QTextBrowser* sideB() const { return side_b_; }
@@ -46,6 +49,7 @@ private:
     QCPColorMap* head_map_;
     std::optional<RunComparison> comparison_;
     std::optional<ModelInfo> model_; // of the compared runs: the group labels
+    uint64_t run_a_ = 0, run_b_ = 0;
 };
 
 // What one run generated, as the comparison takes it.
