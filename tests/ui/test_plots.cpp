@@ -14,7 +14,6 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QTabBar>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +22,7 @@
 
 #include "engine/model/synthetic_model.h"
 #include "tests/ui/window_parts.h"
+#include "ui/dock_layout.h"
 #include "ui/main_window.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/support/plot.h"
@@ -44,14 +44,6 @@ using octo::ui::test::part;
 namespace {
 
 const QString kOctet = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources/octet/octet.gguf");
-
-// Whether the dock is the front tab of its tab group (a tab bar's current tab carries its title).
-bool in_front(const QMainWindow& w, const QDockWidget* dock) {
-    for (const QTabBar* bar : w.findChildren<QTabBar*>()) {
-        if (bar->isVisible() && bar->currentIndex() >= 0 && bar->tabText(bar->currentIndex()) == dock->windowTitle()) return true;
-    }
-    return false;
-}
 
 bool whole(double v) { return std::fabs(v - std::round(v)) < 1e-9; }
 
@@ -366,23 +358,23 @@ void TestPlots::presetsAndViewMenuBringDocksForward() {
     const auto dock = [&w](const char* name) { return w.findChild<QDockWidget*>(QString::fromLatin1(name)); };
     w.applyLayout(LayoutPreset::Compare);
     QApplication::processEvents();
-    QTRY_VERIFY(in_front(w, dock("compareDock")));
-    QTRY_VERIFY(in_front(w, dock("historyDock")));
+    QTRY_VERIFY(dock_in_front(w, dock("compareDock")));
+    QTRY_VERIFY(dock_in_front(w, dock("historyDock")));
     w.applyLayout(LayoutPreset::Teach);
     QApplication::processEvents();
     if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) w.grab().save(dir + QStringLiteral("/layout-teach.png"));
-    QTRY_VERIFY(in_front(w, dock("presenterDock")));
-    QTRY_VERIFY(in_front(w, dock("latencyDock")));
-    QTRY_VERIFY(!in_front(w, dock("compareDock")));
+    QTRY_VERIFY(dock_in_front(w, dock("presenterDock")));
+    QTRY_VERIFY(dock_in_front(w, dock("latencyDock")));
+    QTRY_VERIFY(!dock_in_front(w, dock("compareDock")));
     dock("heatmapDock")->close();
     w.applyLayout(LayoutPreset::Inspect); // View → Reset Layout
     QApplication::processEvents();
-    QTRY_VERIFY(in_front(w, dock("heatmapDock")));
+    QTRY_VERIFY(dock_in_front(w, dock("heatmapDock")));
     QTRY_VERIFY(dock("stripDock")->isVisible());
     QTRY_VERIFY(dock("logDock")->isHidden());
 
     // View → Attention while attention is a tab behind the heatmap: it comes to the front.
-    QTRY_VERIFY(!in_front(w, dock("attentionDock")));
+    QTRY_VERIFY(!dock_in_front(w, dock("attentionDock")));
     QAction* open = nullptr;
     for (QAction* menu : w.menuBar()->actions()) {
         if (menu->text() != QStringLiteral("&View")) continue;
@@ -394,7 +386,7 @@ void TestPlots::presetsAndViewMenuBringDocksForward() {
     QVERIFY(open->isChecked());
     open->trigger();
     QApplication::processEvents();
-    QTRY_VERIFY(in_front(w, dock("attentionDock")));
+    QTRY_VERIFY(dock_in_front(w, dock("attentionDock")));
     QVERIFY(open->isChecked());
     open->trigger(); // in front: the entry closes it
     QApplication::processEvents();

@@ -41,6 +41,12 @@ void style_axis(QCPAxis* axis) {
     axis->grid()->setPen(QPen(QApplication::palette().color(QPalette::Mid), 0, Qt::DotLine));
 }
 
+QCPColorGradient thermal_gradient() {
+    QCPColorGradient g(QCPColorGradient::gpThermal);
+    g.setNanHandling(QCPColorGradient::nhTransparent); // an empty cell shows the background
+    return g;
+}
+
 QCPColorGradient diverging_gradient() {
     QCPColorGradient g;
     g.clearColorStops();
@@ -75,9 +81,7 @@ QCPColorMap* Plot::addColorMap(const QString& scale_label) {
     style_axis(scale->axis());
     map->setColorScale(scale);
     map->setInterpolate(false);
-    QCPColorGradient thermal(QCPColorGradient::gpThermal);
-    thermal.setNanHandling(QCPColorGradient::nhTransparent);
-    map->setGradient(thermal);
+    map->setGradient(thermal_gradient());
     auto* group = new QCPMarginGroup(this);
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
@@ -85,9 +89,7 @@ QCPColorMap* Plot::addColorMap(const QString& scale_label) {
 }
 
 void Plot::setSequential(QCPColorMap* map, const QCPRange& range) {
-    QCPColorGradient thermal(QCPColorGradient::gpThermal);
-    thermal.setNanHandling(QCPColorGradient::nhTransparent);
-    map->setGradient(thermal);
+    map->setGradient(thermal_gradient());
     map->setDataRange(range.size() > 0 ? range : QCPRange(range.lower, range.lower + 1));
 }
 
@@ -102,33 +104,31 @@ bool Plot::isDiverging(const QCPColorMap* map) {
     return map->gradient() == diverging_gradient() && std::fabs(r.lower + r.upper) <= 1e-9 * std::max(1.0, r.upper);
 }
 
-void Plot::placeLegendBelow(int columns) {
-    if (legend->layout() == plotLayout()) return;
+// Moves the legend out of the axis rect into a new row under it (below) or a new column beside
+// it, unframed; returns that row or column.
+int Plot::moveLegendOut(bool below) {
     axisRect()->insetLayout()->take(legend);
     plotLayout()->simplify();
-    const int row = plotLayout()->rowCount();
-    plotLayout()->addElement(row, 0, legend);
-    plotLayout()->setRowStretchFactor(row, 0.001);
-    legend->setWrap(columns);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    const int index = below ? plotLayout()->rowCount() : plotLayout()->columnCount();
+    plotLayout()->addElement(below ? index : 0, below ? 0 : index, legend);
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
     legend->setTextColor(text_colour());
-    legend->setMargins(QMargins(4, 0, 4, 2));
     legend->setVisible(true);
+    return index;
+}
+
+void Plot::placeLegendBelow(int columns) {
+    if (legend->layout() == plotLayout()) return;
+    plotLayout()->setRowStretchFactor(moveLegendOut(true), 0.001);
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setMargins(QMargins(4, 0, 4, 2));
 }
 
 void Plot::placeLegendRight() {
     if (legend->layout() == plotLayout()) return;
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->simplify();
-    const int column = plotLayout()->columnCount();
-    plotLayout()->addElement(0, column, legend);
-    plotLayout()->setColumnStretchFactor(column, 0.001);
-    legend->setBrush(Qt::NoBrush);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setTextColor(text_colour());
-    legend->setVisible(true);
+    plotLayout()->setColumnStretchFactor(moveLegendOut(false), 0.001);
 }
 
 void Plot::setDataVisible(bool visible) {

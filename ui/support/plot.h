@@ -71,6 +71,7 @@ protected:
 
 private:
     void setDataVisible(bool visible);
+    int moveLegendOut(bool below);
 
     QString no_data_;
     QCPRange home_x_{0, 1}, home_y_{0, 1};
