@@ -82,7 +82,7 @@ QList<Example> english_in_order() {
 void screenshot(QWidget& w, const QString& name) {
     const QByteArray dir = qgetenv("OCTOSCOPE_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
-    QTest::qWait(50);
+    QApplication::processEvents(); // let queued repaints land before the grab
     QDir().mkpath(QString::fromLocal8Bit(dir));
     w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
 }
