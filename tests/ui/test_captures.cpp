@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -220,11 +221,30 @@ void TestCaptures::roundTripRestoresEveryView() {
         QCOMPARE(part<AdvisorPanel>(b)->findings()[i].rule, part<AdvisorPanel>(a)->findings()[i].rule);
     }
     QCOMPARE(part<PromptPanel>(b)->editor()->toPlainText(), prompt);
-    // It says it is a capture, without the model.
+    // It says it is a capture, without the model — the title, the status label and the message alike.
     QVERIFY(b.windowTitle().contains(QStringLiteral("round.octo")));
-    QVERIFY(b.windowTitle().contains(QStringLiteral("model not loaded")));
+    QVERIFY(b.windowTitle().contains(QStringLiteral("its model is not loaded")));
     auto* status = b.findChild<QLabel*>(QStringLiteral("captureStatus"));
-    QVERIFY(status && status->text().contains(QStringLiteral("round.octo")) && status->text().contains(QStringLiteral("model not loaded")));
+    QVERIFY(status && status->text().contains(QStringLiteral("round.octo")) && status->text().contains(QStringLiteral("its model is not loaded")));
+    QVERIFY2(b.statusBar()->currentMessage().contains(QStringLiteral("its model is not loaded")), qPrintable(b.statusBar()->currentMessage()));
+    // "Colour by" reads the metric the views show.
+    auto* metric_box = b.findChild<QComboBox*>(QStringLiteral("metricBox"));
+    QVERIFY(metric_box);
+    QCOMPARE(metric_box->currentData().toInt(), static_cast<int>(b.store().metric()));
+
+    // Opened where its model is loaded, all three say so; the box follows the capture's metric
+    // after the user picked another one.
+    a.captureController()->setDialogsEnabled(false);
+    a.store().set_metric(Metric::Relative);
+    auto* a_box = a.findChild<QComboBox*>(QStringLiteral("metricBox"));
+    QCOMPARE(a_box->currentData().toInt(), static_cast<int>(Metric::Relative));
+    QVERIFY(open_in(a, file));
+    QVERIFY(a.store().metric() != Metric::Relative); // the capture's own default
+    QCOMPARE(a_box->currentData().toInt(), static_cast<int>(a.store().metric()));
+    QVERIFY(a.windowTitle().contains(QStringLiteral("its model is loaded")));
+    auto* a_status = a.findChild<QLabel*>(QStringLiteral("captureStatus"));
+    QVERIFY(a_status && a_status->text().contains(QStringLiteral("its model is loaded")));
+    QVERIFY2(a.statusBar()->currentMessage().contains(QStringLiteral("its model is loaded")), qPrintable(a.statusBar()->currentMessage()));
 }
 
 void TestCaptures::corruptAndFutureCapturesGiveAnError() {

@@ -8,7 +8,9 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QMenuBar>
+#include <QSlider>
 #include <QStatusBar>
 #include <QProcess>
 #include <QRegularExpression>
@@ -24,6 +26,7 @@
 #include "tests/ui/window_parts.h"
 #include "ui/dock_layout.h"
 #include "ui/main_window.h"
+#include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/support/plot.h"
 #include "ui/support/status_message.h"
@@ -35,6 +38,7 @@
 #include "ui/views/latency_view.h"
 #include "ui/views/subsystem_strip_view.h"
 #include "ui/views/token_chips.h"
+#include "ui/views/timeline_scrubber.h"
 #include "ui/views/token_stream_view.h"
 
 using namespace octo;
@@ -78,6 +82,8 @@ private slots:
     void screenshotAtTheAskedSize();
     void keyboardTabLeavesThePromptAndEscCancels();
     void statusErrorsFitOnOneLine();
+    void viewsAgreeOnTheShownToken();
+    void layoutHoldsStillOnTheFirstRun();
 
 private:
     bool load(MainWindow& w, const QString& path);
@@ -472,6 +478,62 @@ void TestPlots::statusErrorsFitOnOneLine() {
     QVERIFY2(!shown.isEmpty() && !shown.contains(QLatin1Char('\n')) && !shown.contains(dir_.path()), qPrintable(shown));
     QVERIFY(w.statusBar()->fontMetrics().horizontalAdvance(shown) <= w.statusBar()->width());
     if (QWidget* box = QApplication::activeModalWidget()) box->close();
+}
+
+// Every per-token view shows the same token: without a selection the last one (the presenter
+// does not say "no token selected" while Attention shows a position), with one the selected.
+void TestPlots::viewsAgreeOnTheShownToken() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 8));
+    const RunRecord& r = *w.store().current();
+    const int last = static_cast<int>(r.tokens().size()) - 1;
+    auto* position = w.findChild<QLabel*>(QStringLiteral("timelinePosition"));
+    QVERIFY(position);
+    for (int expected : {last, 5}) {
+        if (expected != last) w.store().select_token(expected);
+        QCOMPARE(w.store().focused_token(), expected);
+        QCOMPARE(part<AttentionView>(w)->shownToken(), expected);
+        QCOMPARE(part<TimelineScrubber>(w)->slider()->value(), expected);
+        QVERIFY2(position->text().startsWith(QStringLiteral("position %1 ").arg(expected)), qPrintable(position->text()));
+        const QString presenter = part<PresenterPanel>(w)->tokenLabel()->text();
+        QVERIFY2(presenter.startsWith(QStringLiteral("Token %1 of %2").arg(expected).arg(last)), qPrintable(presenter));
+    }
+    // Stepping back from the last token (no selection) goes to the one before it.
+    w.store().select_token(-1);
+    part<TimelineScrubber>(w)->stepBack();
+    QCOMPARE(w.store().selected_token(), last - 1);
+    // At 1024 px the position line wraps rather than being cut off: its text fits its rectangle.
+    w.resize(1024, 700);
+    QTRY_VERIFY2(position->width() > 0 && position->heightForWidth(position->width()) <= position->height() + 1,
+                 qPrintable(QStringLiteral("%1 × %2 px for '%3'").arg(position->width()).arg(position->height()).arg(position->text())));
+}
+
+// The docks keep their places when the first run fills the views (the window did not jump).
+void TestPlots::layoutHoldsStillOnTheFirstRun() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QApplication::processEvents();
+    const auto geometries = [&w] {
+        QStringList out;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
+            if (!d->isVisible()) continue;
+            const QRect g(d->mapTo(&w, QPoint(0, 0)), d->size());
+            out << QStringLiteral("%1 %2,%3 %4x%5").arg(d->objectName()).arg(g.x()).arg(g.y()).arg(g.width()).arg(g.height());
+        }
+        out.sort();
+        return out;
+    };
+    const QStringList before = geometries();
+    QVERIFY(before.size() >= 4);
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 8));
+    QApplication::processEvents();
+    const QStringList after = geometries();
+    QCOMPARE(after, before);
 }
 
 QTEST_MAIN(TestPlots)

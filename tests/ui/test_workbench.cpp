@@ -258,6 +258,12 @@ void TestWorkbench::cancelStopsTheStream() {
     MainWindow w;
     w.show();
     QVERIFY(loadInto(w, long_model_));
+    // A finished run first: the advisor checks its output.
+    QVERIFY(runAndWait(w, QStringLiteral("Hello"), 3));
+    auto* advisor_output = w.findChild<QPlainTextEdit*>(QStringLiteral("advisorOutput"));
+    QVERIFY(advisor_output);
+    QCOMPARE(part<AdvisorPanel>(w)->outputPrompt(), QStringLiteral("Hello"));
+    QCOMPARE(advisor_output->toPlainText(), w.store().current()->generated_text());
     part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("Count"));
     RunSpec s = part<PromptPanel>(w)->settings();
     s.max_tokens = 3000;
@@ -271,6 +277,10 @@ void TestWorkbench::cancelStopsTheStream() {
     QVERIFY(settled.wait(30000));
     const RunRecord* run = w.store().current();
     QCOMPARE(run->state, RunState::Cancelled);
+    // The advisor no longer shows the previous run's output as if it answered this prompt.
+    QCOMPARE(advisor_output->toPlainText(), QString());
+    QVERIFY(part<AdvisorPanel>(w)->outputPrompt().isEmpty());
+    QVERIFY(advisor_output->placeholderText().contains(QStringLiteral("cancelled")));
     const size_t at_ack = run->tokens().size();
     QVERIFY(run->n_generated() < 3000);
     QSignalSpy after(&w.store(), &RunStore::tokensAppended);

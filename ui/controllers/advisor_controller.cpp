@@ -60,7 +60,11 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
     connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
     connect(&store_, &RunStore::runFinished, this, [this] {
         const RunRecord* r = store_.current();
-        if (r && r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->trace.spec.prompt), r->generated_text());
+        if (!r) return;
+        // Only a finished answer is checked; the output of an earlier run never stays behind.
+        if (r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->trace.spec.prompt), r->generated_text());
+        else if (r->state == RunState::Cancelled) advisor_->clearOutput(tr("The last run was cancelled: its partial output is not checked."));
+        else if (r->state == RunState::Failed) advisor_->clearOutput(tr("The last run failed: there is no output to check."));
     });
 }
 

@@ -46,6 +46,14 @@ Status write_png(const QString& path, const QPixmap& pixmap) {
     return write_file_atomic(local_path(path), std::string_view(png.constData(), static_cast<size_t>(png.size())));
 }
 
+// Whether the capture's model file is the one loaded now: the title, the status bar's label and
+// the message on opening all say it from this one test.
+bool capture_model_loaded(const RunStore& store, const CaptureOrigin& capture) {
+    const auto& loaded = store.model();
+    return loaded && QFileInfo(QString::fromStdString(loaded->path)).canonicalFilePath() ==
+                         QFileInfo(text(capture.model.path)).canonicalFilePath();
+}
+
 QString token_text(const TraceToken& t) {
     return QStringLiteral("%1 “%2”").arg(t.id).arg(QString::fromUtf8(t.bytes.data(), static_cast<qsizetype>(t.bytes.size())));
 }
@@ -73,11 +81,10 @@ CaptureController::CaptureController(CaptureWorkbench w, QObject* parent)
             window_->setWindowTitle(tr("Octoscope"));
             return;
         }
-        const auto& loaded = store_.model();
-        const bool is_loaded = loaded && QFileInfo(QString::fromStdString(loaded->path)).canonicalFilePath() ==
-                                             QFileInfo(text(r->capture->model.path)).canonicalFilePath();
         const QString file = QFileInfo(r->capture->path).fileName();
-        const QString state = is_loaded ? tr("model loaded") : tr("model not loaded");
+        // Every view shows what the capture recorded; what differs is whether Re-run can run it.
+        const QString state = capture_model_loaded(store_, *r->capture) ? tr("recorded; its model is loaded")
+                                                                        : tr("recorded; its model is not loaded");
         label->setText(tr("Capture %1 — %2, %3").arg(file, text(r->capture->model.name), state));
         label->show();
         window_->setWindowTitle(tr("Octoscope — capture %1 (%2, %3)").arg(file, text(r->capture->model.name), state));
@@ -221,7 +228,9 @@ void CaptureController::show(const QString& path, RunRecord record) {
                                           10000);
         return;
     }
-    window_->statusBar()->showMessage(tr("Opened the capture %1: %2 tokens of %3, shown without the model")
+    window_->statusBar()->showMessage((capture_model_loaded(store_, *origin)
+                                           ? tr("Opened the capture %1: %2 tokens of %3, shown as recorded; its model is loaded (Run → Re-run Capture runs it again)")
+                                           : tr("Opened the capture %1: %2 tokens of %3, shown as recorded; its model is not loaded"))
                                           .arg(QFileInfo(path).fileName())
                                           .arg(shown->tokens().size())
                                           .arg(text(origin->model.name)),

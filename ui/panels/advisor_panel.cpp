@@ -64,7 +64,7 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     output_ = new QPlainTextEdit(this);
     output_->setObjectName(QStringLiteral("advisorOutput"));
     output_->setReadOnly(true);
-    output_->setPlaceholderText(tr("The last run's output, with the output checks' findings underlined"));
+    output_->setPlaceholderText(outputPlaceholder());
     output_->setMaximumHeight(90);
     runs_ = new QSpinBox(this);
     runs_->setObjectName(QStringLiteral("consistencyRuns"));
@@ -142,7 +142,18 @@ void AdvisorPanel::checkPrompt() {
     rebuild();
 }
 
+QString AdvisorPanel::outputPlaceholder() { return tr("The last run's output, with the output checks' findings underlined"); }
+
+void AdvisorPanel::clearOutput(const QString& why) {
+    output_prompt_.clear();
+    output_->clear();
+    output_->setPlaceholderText(why);
+    output_findings_.clear();
+    rebuild();
+}
+
 void AdvisorPanel::setOutput(const QString& prompt, const QString& output) {
+    output_->setPlaceholderText(outputPlaceholder());
     output_prompt_ = prompt;
     output_->setPlainText(output);
     output_findings_.clear();

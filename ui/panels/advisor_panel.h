@@ -35,6 +35,9 @@ public:
     bool load(const QString& resource_dir);
     // A run finished: check its output against the prompt it answered.
     void setOutput(const QString& prompt, const QString& output);
+    // The last run left no output to check (cancelled or failed): the previous run's output and
+    // its findings are cleared and the output box says why.
+    void clearOutput(const QString& why);
     // Shows recorded findings (an opened capture) for this prompt and output instead of checking again.
     void showFindings(const std::vector<Finding>& findings, const QString& prompt, const QString& output);
     QString outputPrompt() const { return output_prompt_; } // the prompt the shown output answered
@@ -67,6 +70,7 @@ signals:
     void findingsChanged();
 
 private:
+    static QString outputPlaceholder(); // the output box's hint while no run has answered
     void checkPrompt();
     void rebuild();
     void underline();

@@ -121,7 +121,7 @@ void PresenterPanel::showReport(const QString& text) {
 
 void PresenterPanel::edited() {
     const RunRecord* r = store_.current();
-    const int s = store_.selected_token();
+    const int s = store_.focused_token();
     if (!r || s < 0) return;
     const auto it = r->notes.find(s);
     const QString before = it == r->notes.end() ? QString() : it->second;
@@ -132,12 +132,12 @@ void PresenterPanel::edited() {
 
 void PresenterPanel::refresh() {
     const RunRecord* r = store_.current();
-    const int s = store_.selected_token();
+    const int s = store_.focused_token(); // the token the other views show: the selected one, else the last
     const bool on_token = r && s >= 0 && s < static_cast<int>(r->tokens().size());
     note_->setEnabled(on_token);
     QString note;
     if (!on_token) {
-        token_->setText(r ? tr("No token selected: step with the timeline (Alt+Left / Alt+Right).") : tr("No run shown."));
+        token_->setText(r ? tr("No tokens yet.") : tr("No run shown."));
     } else {
         const TraceToken& t = r->tokens()[static_cast<size_t>(s)];
         const bool generated = static_cast<size_t>(s) >= r->n_prompt();
@@ -151,6 +151,7 @@ void PresenterPanel::refresh() {
             const auto top = std::max_element(v->begin(), v->end());
             line += tr(", strongest %1 (%2)").arg(subsystem_id(static_cast<int>(top - v->begin()))).arg(*top, 0, 'f', 2);
         }
+        if (store_.selected_token() < 0) line += tr(" — the last token; step with Alt+Left / Alt+Right");
         token_->setText(line);
         token_->setToolTip(line);
         if (auto it = r->notes.find(s); it != r->notes.end()) note = it->second;

@@ -117,6 +117,10 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncExperts);
     connect(&store_, &RunStore::expertMapChanged, this, &SwitchesPanel::syncExperts);
     connect(&store_, &RunStore::expertMapChanged, this, &SwitchesPanel::syncMetrics);
+    // The box reads what the views colour by: a capture opened in its own metric, or a run of
+    // another model, changes the store's metric and the box follows it.
+    connect(&store_, &RunStore::metricChanged, this, &SwitchesPanel::syncMetrics);
+    connect(&store_, &RunStore::runChanged, this, &SwitchesPanel::syncMetrics);
     syncMetrics();
     syncExperts();
 }
@@ -154,10 +158,10 @@ void SwitchesPanel::syncLabels() {
 void SwitchesPanel::syncMetrics() {
     QSignalBlocker block(metric_);
     metric_->clear();
-    const bool router = store_.model() && store_.model()->has_router;
+    const auto& model = store_.shown_model(); // the shown run's (a capture's), else the loaded one
     std::vector<Metric> metrics = {Metric::NormShare, Metric::Relative, Metric::Dla};
-    if (router) metrics.insert(metrics.begin(), Metric::Gates);
-    if (store_.model() && store_.model()->expert_map) metrics.push_back(Metric::Experts);
+    if (model && model->has_router) metrics.insert(metrics.begin(), Metric::Gates);
+    if (model && model->expert_map) metrics.push_back(Metric::Experts);
     for (Metric m : metrics) {
         metric_->addItem(QString::fromUtf8(metric_name(m)), static_cast<int>(m));
         metric_->setItemData(metric_->count() - 1, metric_tooltip(m), Qt::ToolTipRole);

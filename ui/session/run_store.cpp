@@ -28,6 +28,12 @@ RunRecord* RunStore::find(uint64_t id) {
 
 const RunRecord* RunStore::current() const { return run(shown_); }
 
+int RunStore::focused_token() const {
+    if (selected_ >= 0) return selected_;
+    const RunRecord* r = current();
+    return r ? static_cast<int>(r->tokens().size()) - 1 : -1;
+}
+
 const RunRecord* RunStore::run(uint64_t id) const {
     for (const RunRecord& r : runs_) {
         if (r.id == id) return &r;

@@ -33,6 +33,9 @@ public:
     const RunRecord* current() const; // the run the views show (null: none)
     const RunRecord* run(uint64_t id) const; // null when unknown or dropped from the history
     int selected_token() const { return selected_; } // index into current()->tokens(), or -1
+    // The token every per-token view shows: the selected one, else the shown run's last token
+    // (-1: no run or no tokens). Views that say "selected token" all mean this one.
+    int focused_token() const;
     // Which metric the views colour by (the run's default until the user picks another).
     Metric metric() const { return metric_; }
 

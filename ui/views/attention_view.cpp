@@ -51,7 +51,7 @@ void AttentionView::refresh() {
     internals_->showFor(run);
     if (model) layer_->setMaximum(static_cast<int>(model->n_layer) - 1);
     layer_->setEnabled(mode_->currentIndex() == 0);
-    const int sel = run ? (store_.selected_token() >= 0 ? store_.selected_token() : static_cast<int>(run->tokens().size()) - 1) : -1;
+    const int sel = store_.focused_token();
     map_->data()->clear();
     shown_token_ = -1;
     if (!model || !run || sel < 0 || run->tokens()[static_cast<size_t>(sel)].probe.attention.empty()) {

@@ -25,6 +25,7 @@ class AttentionView : public QWidget {
 public:
     explicit AttentionView(RunStore& store, QWidget* parent = nullptr);
     Plot* plot() const { return plot_; }
+    int shownToken() const { return shown_token_; } // the position whose weights are shown, -1 for none
     // The hover readout of a cell: the head or group, both positions with their token text, the weight.
     QString hoverText(int position, int row) const;
 

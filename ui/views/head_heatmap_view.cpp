@@ -1,6 +1,7 @@
 #include "ui/views/head_heatmap_view.h"
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -22,6 +23,8 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
     plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(y)), static_cast<int>(std::lround(x))); });
     plot_->xAxis->setLabel(tr("head (subsystem)"));
     plot_->yAxis->setLabel(tr("layer"));
+    // Once the plot knows its axis rect's width (any size): labels side by side or upright.
+    connect(plot_, &QCustomPlot::afterLayout, this, &HeadHeatmapView::fitGroupLabels);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(scope_);
@@ -168,6 +171,20 @@ void HeadHeatmapView::refresh() {
     plot_->yAxis->setLabel(window > 0 ? tr("layer (w%1: sliding window of %1 positions)").arg(window) : tr("layer"));
     plot_->setHome(QCPRange(-0.5, n_head_ - 0.5), QCPRange(-0.5, n_layer_ - 0.5));
     map_->colorScale()->axis()->setLabel(metric_label());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Side by side while every group's label fits the width of its heads, else turned upright.
+void HeadHeatmapView::fitGroupLabels() {
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot_->xAxis->ticker().data()); // ticks() is not const
+    if (!ticker || ticker->ticks().isEmpty() || n_head_ == 0) return;
+    const QFontMetrics metrics(plot_->xAxis->tickLabelFont());
+    int widest = 0;
+    for (const QString& label : ticker->ticks()) widest = std::max(widest, metrics.horizontalAdvance(label));
+    const double per_label = plot_->axisRect()->width() / static_cast<double>(ticker->ticks().size());
+    const double rotation = widest + 6 > per_label ? -90 : 0;
+    if (plot_->xAxis->tickLabelRotation() == rotation) return;
+    plot_->xAxis->setTickLabelRotation(rotation);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

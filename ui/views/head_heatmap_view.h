@@ -35,6 +35,7 @@ public:
     QString hoverText(int layer, int head) const;
 
 private:
+    void fitGroupLabels(); // group labels turned upright when side by side they would overlap
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
     QString metric_label() const;

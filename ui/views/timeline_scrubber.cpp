@@ -2,10 +2,13 @@
 
 #include <QAction>
 #include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QToolButton>
+
+#include <algorithm>
 
 #include "ui/session/run_store.h"
 #include "ui/support/engine_labels.h"
@@ -41,13 +44,19 @@ TimelineScrubber::TimelineScrubber(RunStore& store, QWidget* parent) : QWidget(p
     slider_->setPageStep(8);
     slider_->setToolTip(tr("Timeline: step through the run token by token (Alt+Left / Alt+Right, [ / ])"));
     position_ = new QLabel(this);
-    // It takes the centre's width and never widens the window (1280 × 800 must fit).
+    position_->setObjectName(QStringLiteral("timelinePosition"));
+    position_->setWordWrap(true); // a narrow centre wraps the line instead of cutting it off
+    // It takes the centre's width and never widens the window (1024 × 700 must fit): the slider
+    // row, then where the run stands on a line of its own.
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    auto* layout = new QHBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 0, 4, 0);
-    layout->addWidget(back_);
-    layout->addWidget(slider_, 1);
-    layout->addWidget(forward_);
+    layout->setSpacing(0);
+    auto* row = new QHBoxLayout;
+    row->addWidget(back_);
+    row->addWidget(slider_, 1);
+    row->addWidget(forward_);
+    layout->addLayout(row);
     layout->addWidget(position_);
     connect(slider_, &QSlider::valueChanged, this, &TimelineScrubber::seek);
     for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::selectionChanged}) {
@@ -60,13 +69,11 @@ TimelineScrubber::TimelineScrubber(RunStore& store, QWidget* parent) : QWidget(p
 QList<QAction*> TimelineScrubber::shortcutActions() const { return {back_action_, forward_action_, first_action_, last_action_}; }
 
 void TimelineScrubber::stepBack() {
-    const int s = store_.selected_token();
-    seek(s < 0 ? slider_->maximum() : std::max(0, s - 1));
+    seek(std::max(0, store_.focused_token() - 1)); // from the token shown: without a selection, the last
 }
 
 void TimelineScrubber::stepForward() {
-    const int s = store_.selected_token();
-    seek(std::min(slider_->maximum(), s + 1));
+    seek(std::min(slider_->maximum(), store_.focused_token() + 1));
 }
 
 void TimelineScrubber::seek(int index) {
@@ -81,15 +88,16 @@ void TimelineScrubber::refresh() {
     const QSignalBlocker block(slider_);
     slider_->setEnabled(n > 0);
     slider_->setRange(0, std::max(0, n - 1));
-    const int s = store_.selected_token();
-    slider_->setValue(s < 0 ? std::max(0, n - 1) : s);
+    const int s = store_.focused_token();
+    slider_->setValue(std::max(0, s));
     for (QAction* a : shortcutActions()) a->setEnabled(n > 0);
-    // Positions count from 0, as on every axis: "position 14 · 17 tokens", then how the run ended.
+    // Positions count from 0, as on every axis: "position 16 (generated, last) · 17 tokens", then
+    // how the run ended. Without a selection every view shows the last token, and so does this.
+    const QString tokens = n == 1 ? tr("1 token") : tr("%1 tokens").arg(n);
+    const QString kind = r && static_cast<size_t>(std::max(0, s)) < r->n_prompt() ? tr("prompt") : tr("generated");
     QString text = n == 0 ? tr("no run")
-                 : s < 0  ? tr("%n token(s)", nullptr, n)
-                          : tr("position %1 (%2) · %n token(s)", nullptr, n)
-                                .arg(s)
-                                .arg(static_cast<size_t>(s) < r->n_prompt() ? tr("prompt") : tr("generated"));
+                 : store_.selected_token() < 0 ? tr("position %1 (%2, last) · %3").arg(s).arg(kind, tokens)
+                                               : tr("position %1 (%2) · %3").arg(s).arg(kind, tokens);
     if (r && r->trace.outcome) text += QStringLiteral(" · ") + tr("stopped: %1").arg(stop_reason_label(r->trace.outcome->stop_reason));
     else if (r && r->state == RunState::Failed) text += QStringLiteral(" · ") + tr("failed");
     else if (r && r->state == RunState::Running) text += QStringLiteral(" · ") + tr("running");
