@@ -68,7 +68,7 @@ void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QStrin
     change_ = change;
     rewrite_pair_ = false;
     samples_->abandon();
-    pair_->start({a, b});
+    pair_->start({a, b}, RunGroup::Kind::Pair, change);
 }
 
 void AdvisorController::compareWithShown() {
@@ -110,7 +110,7 @@ void AdvisorController::runConsistency(int runs) {
         all.push_back(s);
     }
     pair_->abandon();
-    samples_->start(all);
+    samples_->start(all, RunGroup::Kind::Samples);
 }
 
 void AdvisorController::reportConsistency(const std::vector<quint64>& ids) {
