@@ -88,12 +88,15 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     const RunRecord* b = ids.size() == 2 ? store_.run(ids[1]) : nullptr;
     const auto& model = store_.model();
     if (!a || !b || !model) return;
-    compare_->showRuns(*a, *b, store_.metric(), change_, *model);
+    compare_->showRuns(*a, *b, store_.metric(), change_, *model); // clears the compare view's verdict
     if (rewrite_pair_ && a->state == RunState::Finished && b->state == RunState::Finished) {
         advisor_->showRewriteVerdict(QString::fromStdString(a->trace.spec.prompt), a->generated_text(),
                                      QString::fromStdString(b->trace.spec.prompt), b->generated_text());
+        compare_->setVerdict(advisor_->rewriteVerdictHtml()); // the advisor's very text
     } else if (rewrite_pair_) {
-        advisor_->clearRewriteVerdict(tr("Apply & compare: A or B did not finish, so there is no verdict."));
+        const QString why = tr("Apply & compare: A or B did not finish, so there is no verdict.");
+        advisor_->clearRewriteVerdict(why);
+        compare_->setVerdict(why.toHtmlEscaped());
     }
     show_compare_();
     emit compared();
