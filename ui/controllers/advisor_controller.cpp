@@ -102,6 +102,18 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     emit compared();
 }
 
+bool AdvisorController::compareRuns(quint64 a_id, quint64 b_id) {
+    const RunRecord* a = store_.run(a_id);
+    const RunRecord* b = store_.run(b_id);
+    if (!a || !b || a->state == RunState::Running || b->state == RunState::Running || !store_.same_model(*a, *b)) return false;
+    const auto model = store_.model_of(*a);
+    if (!model) return false;
+    compare_->showRuns(*a, *b, store_.metric(), settings_change(a->trace.spec, b->trace.spec), *model);
+    show_compare_();
+    emit compared();
+    return true;
+}
+
 void AdvisorController::runConsistency(int runs) {
     RunSpec base = current_settings_();
     sample_temperature_ = base.sampling.temperature > 0.0f ? base.sampling.temperature : kConsistencyTemperature;
