@@ -199,14 +199,18 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
     view_->setMinimumHeight(60);
     QHeaderView* header = view_->horizontalHeader();
     header->setHighlightSections(false);
-    header->setStretchLastSection(true);
     const int em = view_->fontMetrics().horizontalAdvance(QLatin1Char('M'));
     // In ems: run and set whole, prompt and output elided (whole as tooltip), the stop reason as
     // wide as the usual one; in the 400-pixel left column of a 1366 × 768 screen these five are in view.
     const std::pair<int, int> widths[] = {{RunHistoryModel::Run, 3}, {RunHistoryModel::Pair, 7}, {RunHistoryModel::Prompt, 9},
-                                          {RunHistoryModel::Output, 7}, {RunHistoryModel::Switches, 9}};
+                                          {RunHistoryModel::Output, 7}, {RunHistoryModel::Switches, 11}};
     for (const auto& [column, ems] : widths) header->resizeSection(column, ems * em);
     header->resizeSection(RunHistoryModel::Stop, view_->fontMetrics().horizontalAdvance(stop_reason_label(StopReason::EndOfGeneration)) + em);
+    // What a dense model records with DLA on, whole (a stretched last column would be cut where the table scrolls).
+    const QString measured = QStringList{RunHistoryModel::tr("norms"), RunHistoryModel::tr("relative"), RunHistoryModel::tr("DLA"),
+                                         RunHistoryModel::tr("gates"), RunHistoryModel::tr("attention")}
+                                 .join(QStringLiteral(", "));
+    header->resizeSection(RunHistoryModel::Measured, view_->fontMetrics().horizontalAdvance(measured) + em);
 
     compare_ = new QAction(tr("Compare"), this);
     compare_->setObjectName(QStringLiteral("historyCompare"));
