@@ -85,6 +85,7 @@ private slots:
     void tableDescribesEveryRun();
     void abPairIsLabelled();
     void anyTwoRunsCompare();
+    void consistencySamplesAreLabelled();
     void compareDockShowsTheVerdict();
 };
 
@@ -239,6 +240,22 @@ void TestRunRecords::anyTwoRunsCompare() {
     QVERIFY(note->text().contains(QStringLiteral("other.gguf")));
     QVERIFY(!w.advisorController()->compareRuns(capture, newest)); // nor does the controller compare them
     QVERIFY(view->involves(oldest) && view->involves(newest));
+}
+
+void TestRunRecords::consistencySamplesAreLabelled() {
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w));
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("one two three"));
+    RunSpec s = part<PromptPanel>(w)->settings();
+    s.max_tokens = 3;
+    part<PromptPanel>(w)->restore(s);
+    QSignalSpy reported(w.advisorController(), &AdvisorController::consistencyReported);
+    w.advisorController()->runConsistency(3);
+    QVERIFY(reported.wait(60000));
+    HistoryPanel* h = part<HistoryPanel>(w);
+    QCOMPARE(h->model()->rowCount(), 3);
+    for (int k = 1; k <= 3; ++k) QCOMPARE(cell(h, 3 - k, RunHistoryModel::Pair), QStringLiteral("sample %1 of 3 (consistency 1)").arg(k));
 }
 
 void TestRunRecords::compareDockShowsTheVerdict() {
