@@ -113,6 +113,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         store_.show_run(id);
         if (const RunRecord* r = store_.current()) runs_->showSpec(r->trace.spec);
     });
+    connect(history_, &HistoryPanel::compareRequested, this, [this](quint64 a, quint64 b) {
+        if (!advisor_controller_->compareRuns(a, b)) show_status_error(*statusBar(), tr("These two runs cannot be compared."), 10000);
+    });
     connect(&store_, &RunStore::modelLoaded, this, [this] {
         claims_store_.clear(); // they described the previous model
         claims_->setModelLoaded(true);

@@ -72,7 +72,7 @@ void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QStrin
     change_ = change;
     rewrite_pair_ = false;
     samples_->abandon();
-    pair_->start({a, b});
+    pair_->start({a, b}, RunGroup::Kind::Pair, change);
 }
 
 void AdvisorController::compareWithShown() {
@@ -92,15 +92,30 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     const RunRecord* b = ids.size() == 2 ? store_.run(ids[1]) : nullptr;
     const auto& model = store_.model();
     if (!a || !b || !model) return;
-    compare_->showRuns(*a, *b, store_.metric(), change_, *model);
+    compare_->showRuns(*a, *b, store_.metric(), change_, *model); // clears the compare view's verdict
     if (rewrite_pair_ && a->state == RunState::Finished && b->state == RunState::Finished) {
         advisor_->showRewriteVerdict(QString::fromStdString(a->trace.spec.prompt), a->generated_text(),
                                      QString::fromStdString(b->trace.spec.prompt), b->generated_text());
+        compare_->setVerdict(advisor_->rewriteVerdictHtml()); // the advisor's very text
     } else if (rewrite_pair_) {
-        advisor_->clearRewriteVerdict(tr("Apply & compare: A or B did not finish, so there is no verdict."));
+        const QString why = tr("Apply & compare: A or B did not finish, so there is no verdict.");
+        advisor_->clearRewriteVerdict(why);
+        compare_->setVerdict(why.toHtmlEscaped());
     }
     show_compare_();
     emit compared();
+}
+
+bool AdvisorController::compareRuns(quint64 a_id, quint64 b_id) {
+    const RunRecord* a = store_.run(a_id);
+    const RunRecord* b = store_.run(b_id);
+    if (!a || !b || a->state == RunState::Running || b->state == RunState::Running || !store_.same_model(*a, *b)) return false;
+    const auto model = store_.model_of(*a);
+    if (!model) return false;
+    compare_->showRuns(*a, *b, store_.metric(), settings_change(a->trace.spec, b->trace.spec), *model);
+    show_compare_();
+    emit compared();
+    return true;
 }
 
 void AdvisorController::runConsistency(int runs) {
@@ -114,7 +129,7 @@ void AdvisorController::runConsistency(int runs) {
         all.push_back(s);
     }
     pair_->abandon();
-    samples_->start(all);
+    samples_->start(all, RunGroup::Kind::Samples);
 }
 
 void AdvisorController::reportConsistency(const std::vector<quint64>& ids) {

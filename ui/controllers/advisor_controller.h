@@ -34,6 +34,10 @@ public:
     void compare(const RunSpec& a, const RunSpec& b, const QString& change);
     // A = the shown run's settings, B = the editor's settings with the current switches.
     void compareWithShown();
+    // Shows two runs of the history side by side (no run is started): A = `a`, B = `b`, the
+    // change their settings' difference. False (nothing shown) when either is unknown or still
+    // running, or when they were made with different models (RunStore::same_model).
+    bool compareRuns(quint64 a, quint64 b);
     void runConsistency(int runs);
     // Another run was submitted: pending comparisons and samples are no longer awaited.
     void abandon();

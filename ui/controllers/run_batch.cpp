@@ -12,11 +12,12 @@ RunBatch::RunBatch(RunStore& store, EngineBridge& bridge, QObject* parent)
     connect(&store_, &RunStore::runSettled, this, &RunBatch::onSettled);
 }
 
-void RunBatch::start(const std::vector<RunSpec>& runs) {
+void RunBatch::start(const std::vector<RunSpec>& runs, RunGroup::Kind kind, const QString& change) {
     ids_.clear();
     pending_.clear();
     for (size_t i = 0; i < runs.size(); ++i) ids_.push_back(bridge_.run(runs[i], i == 0));
     pending_ = ids_;
+    store_.group_runs(std::vector<uint64_t>(ids_.begin(), ids_.end()), kind, change);
 }
 
 void RunBatch::onSettled(quint64 id) {

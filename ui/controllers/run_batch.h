@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/host/engine_host.h"
+#include "ui/session/run_record.h"
 
 namespace octo::ui {
 
@@ -19,9 +20,10 @@ class RunBatch : public QObject {
 public:
     RunBatch(RunStore& store, EngineBridge& bridge, QObject* parent = nullptr);
 
-    // Queues every run (the first one replaces a queued, not yet started run). A batch still in
-    // flight is forgotten: its runs go on, but only the new batch is reported.
-    void start(const std::vector<RunSpec>& runs);
+    // Queues every run (the first one replaces a queued, not yet started run) and groups them in
+    // the store as a set of `kind` (the history labels them; `change` is what B changes in a
+    // pair). A batch still in flight is forgotten: its runs go on, but only the new batch is reported.
+    void start(const std::vector<RunSpec>& runs, RunGroup::Kind kind, const QString& change = {});
     bool active() const { return !pending_.empty(); }
     // Stops waiting (another run replaced the queued ones): nothing will be reported.
     void abandon() { pending_.clear(); }

@@ -284,12 +284,17 @@ void AdvisorPanel::showRewriteVerdict(const QString& prompt_a, const QString& an
     if (!rules_) return;
     verdict_ = judge_rewrite(*rules_, prompt_a.toStdString(), answer_a.toStdString(), prompt_b.toStdString(),
                              answer_b.toStdString());
+    verdict_label_->setText(rewriteVerdictHtml());
+}
+
+QString AdvisorPanel::rewriteVerdictHtml() const {
+    if (!verdict_) return {};
     const QString summary = text(verdict_->summary.in(chinese())).toHtmlEscaped();
     QString colour;
     if (verdict_->kind == VerdictKind::Worse) colour = QStringLiteral("#c62828");
     if (verdict_->kind == VerdictKind::Better) colour = QStringLiteral("#2e7d32");
     const QString body = colour.isEmpty() ? summary : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, summary);
-    verdict_label_->setText(tr("<b>Apply & compare</b> (A: old prompt, B: rewritten): %1").arg(body));
+    return tr("<b>Apply & compare</b> (A: old prompt, B: rewritten): %1").arg(body);
 }
 
 void AdvisorPanel::clearRewriteVerdict(const QString& why) {

@@ -49,6 +49,9 @@ public:
     // The runs of "Apply & compare" did not both finish: no verdict.
     void clearRewriteVerdict(const QString& why);
     const std::optional<RewriteVerdict>& rewriteVerdict() const { return verdict_; }
+    // The verdict as the panel shows it (rich text, "B's answer is worse: …" in red); empty
+    // without one. The A/B compare dock shows this very text.
+    QString rewriteVerdictHtml() const;
     QLabel* verdictLabel() const { return verdict_label_; }
 
     // Prompt findings first, then output findings (the list's order).

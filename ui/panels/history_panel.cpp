@@ -1,43 +1,311 @@
 #include "ui/panels/history_panel.h"
 
+#include <QAction>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSet>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
 
-#include "ui/support/engine_labels.h"
+#include <algorithm>
+#include <functional>
+
 #include "ui/session/run_store.h"
+#include "ui/support/engine_labels.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
 
-HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QListWidget(parent), store_(store) {
-    setObjectName(QStringLiteral("runHistory"));
-    setMinimumHeight(40);
+namespace {
+
+constexpr int kShownChars = 200; // of a prompt or output in its cell (the view elides it further)
+
+QString one_line(const QString& text) { return text.left(kShownChars).simplified(); }
+
+QString run_label(const RunRecord& r) {
+    return r.capture ? RunHistoryModel::tr("capture %1").arg(QFileInfo(r.capture->path).fileName())
+                     : RunHistoryModel::tr("#%1").arg(r.id);
+}
+
+QString stop_text(const RunRecord& r) {
+    switch (r.state) {
+    case RunState::Running: return RunHistoryModel::tr("running");
+    case RunState::Failed: return RunHistoryModel::tr("failed");
+    case RunState::Cancelled: return r.trace.outcome ? stop_reason_label(r.trace.outcome->stop_reason) : RunHistoryModel::tr("cancelled");
+    case RunState::Finished: break;
+    }
+    return r.trace.outcome ? stop_reason_label(r.trace.outcome->stop_reason) : RunHistoryModel::tr("finished");
+}
+
+} // namespace
+
+QString recorded_measurements(const RunRecord& run) {
+    bool norms = false, relative = false, dla = false, gates = false, experts = false, attention = false, router = false;
+    for (const TraceToken& t : run.tokens()) {
+        norms = norms || t.metrics.norm_share.has_value();
+        relative = relative || t.metrics.relative.has_value();
+        dla = dla || t.metrics.dla.has_value();
+        gates = gates || t.metrics.gates.has_value();
+        experts = experts || t.metrics.experts.has_value();
+        attention = attention || !t.probe.attention.empty();
+        router = router || !t.probe.router_probs.empty();
+    }
+    QStringList kinds;
+    if (norms) kinds << RunHistoryModel::tr("norms");
+    if (relative) kinds << RunHistoryModel::tr("relative");
+    if (dla) kinds << RunHistoryModel::tr("DLA");
+    if (gates) kinds << RunHistoryModel::tr("gates");
+    if (experts) kinds << RunHistoryModel::tr("experts");
+    if (attention) kinds << RunHistoryModel::tr("attention");
+    if (router) kinds << RunHistoryModel::tr("router probabilities");
+    if (kinds.isEmpty()) return run.state == RunState::Running ? QString() : RunHistoryModel::tr("none");
+    return kinds.join(QStringLiteral(", "));
+}
+
+QString run_switches(const RunSpec& spec) {
+    QStringList parts, off;
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        if (spec.disabled[static_cast<size_t>(s)]) off << subsystem_id(s);
+    }
+    if (!off.isEmpty()) {
+        parts << RunHistoryModel::tr("%1 off (%2)").arg(off.join(QStringLiteral(", ")), ablation_mode_label(spec.ablation_mode));
+    }
+    if (!spec.disabled_experts.empty()) {
+        QStringList experts;
+        for (const ExpertSwitch& e : spec.disabled_experts) experts << QString::fromStdString(expert_switch_text(e));
+        parts << RunHistoryModel::tr("experts off: %1").arg(experts.join(QStringLiteral(", ")));
+    }
+    return parts.isEmpty() ? QStringLiteral("—") : parts.join(QStringLiteral("; "));
+}
+
+QString run_group_label(const RunGroup& group) {
+    if (group.kind == RunGroup::Kind::Pair) {
+        return group.index == 0 ? RunHistoryModel::tr("A of pair %1").arg(group.number)
+                                : RunHistoryModel::tr("B of pair %1").arg(group.number);
+    }
+    return RunHistoryModel::tr("sample %1 of %2 (consistency %3)").arg(group.index + 1).arg(group.size).arg(group.number);
+}
+
+RunHistoryModel::RunHistoryModel(RunStore& store, QObject* parent) : QAbstractTableModel(parent), store_(store) { refresh(); }
+
+int RunHistoryModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(ids_.size()); }
+
+int RunHistoryModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+void RunHistoryModel::refresh() {
+    beginResetModel();
+    ids_.clear();
+    for (auto it = store_.runs().rbegin(); it != store_.runs().rend(); ++it) ids_.push_back(it->id); // newest first
+    endResetModel();
+}
+
+const RunRecord* RunHistoryModel::record(int row) const {
+    if (row < 0 || row >= static_cast<int>(ids_.size())) return nullptr;
+    return store_.run(ids_[static_cast<size_t>(row)]); // null once dropped from the history
+}
+
+int RunHistoryModel::rowOf(uint64_t run_id) const {
+    const auto it = std::find(ids_.begin(), ids_.end(), run_id);
+    return it == ids_.end() ? -1 : static_cast<int>(it - ids_.begin());
+}
+
+QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
+    const RunRecord* r = index.isValid() ? record(index.row()) : nullptr;
+    if (!r) return {};
+    if (role == IdRole) return QVariant::fromValue<qulonglong>(r->id);
+    const QString prompt = QString::fromStdString(r->trace.spec.prompt);
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Run: return run_label(*r);
+        case Pair: return r->group ? run_group_label(*r->group) : QString();
+        case Prompt: return one_line(prompt);
+        case Output: return one_line(r->generated_text());
+        case Stop: return stop_text(*r);
+        case Switches: return run_switches(r->trace.spec);
+        case Measured: return recorded_measurements(*r);
+        default: return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case Run: {
+            QString tip = tr("Precision: %1").arg(precision_label(r->trace.precision));
+            if (r->engine) tip += QLatin1Char('\n') + tr("Ran on %1 (%2)").arg(QString::fromStdString(r->engine->url), QString::fromStdString(r->engine->model));
+            if (r->capture) tip += QLatin1Char('\n') + r->capture->path;
+            return tip;
+        }
+        case Pair:
+            if (r->group && r->group->kind == RunGroup::Kind::Pair && !r->group->change.isEmpty()) {
+                return tr("B changes: %1").arg(r->group->change);
+            }
+            return {};
+        case Prompt: return prompt;
+        case Output: return r->generated_text();
+        case Stop:
+            if (!r->error.isEmpty()) return r->error;
+            if (r->state == RunState::Running) return stop_text(*r);
+            return tr("%1 — %n token(s) generated", nullptr, static_cast<int>(r->n_generated())).arg(stop_text(*r));
+        case Switches: return run_switches(r->trace.spec);
+        case Measured: return recorded_measurements(*r);
+        default: return {};
+        }
+    }
+    return {};
+}
+
+QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Run: return tr("The run's number, or the capture file it was opened from");
+        case Pair: return tr("The A/B pair or consistency run it was submitted in");
+        case Prompt: return tr("The prompt as typed");
+        case Output: return tr("The generated text");
+        case Stop: return tr("Why generation stopped (or: running, failed)");
+        case Switches: return tr("Subsystems and experts switched off, with the ablation mode");
+        case Measured: return tr("What the run recorded beyond its tokens");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Run: return tr("Run");
+    case Pair: return tr("Set");
+    case Prompt: return tr("Prompt");
+    case Output: return tr("Output");
+    case Stop: return tr("Stop reason");
+    case Switches: return tr("Switches");
+    case Measured: return tr("Measured");
+    default: return {};
+    }
+}
+
+HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
+    model_ = new RunHistoryModel(store_, this);
+    view_ = new QTableView(this);
+    view_->setObjectName(QStringLiteral("runHistory"));
+    view_->setModel(model_);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view_->setWordWrap(false);
+    view_->setTextElideMode(Qt::ElideRight);
+    view_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
+    view_->setMinimumHeight(60);
+    QHeaderView* header = view_->horizontalHeader();
+    header->setHighlightSections(false);
+    const int em = view_->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    // In ems: run and set whole, prompt and output elided (whole as tooltip), the stop reason as
+    // wide as the usual one; in the 400-pixel left column of a 1366 × 768 screen these five are in view.
+    const std::pair<int, int> widths[] = {{RunHistoryModel::Run, 3}, {RunHistoryModel::Pair, 7}, {RunHistoryModel::Prompt, 9},
+                                          {RunHistoryModel::Output, 7}, {RunHistoryModel::Switches, 11}};
+    for (const auto& [column, ems] : widths) header->resizeSection(column, ems * em);
+    header->resizeSection(RunHistoryModel::Stop, view_->fontMetrics().horizontalAdvance(stop_reason_label(StopReason::EndOfGeneration)) + em);
+    // What a dense model records with DLA on, whole (a stretched last column would be cut where the table scrolls).
+    const QString measured = QStringList{RunHistoryModel::tr("norms"), RunHistoryModel::tr("relative"), RunHistoryModel::tr("DLA"),
+                                         RunHistoryModel::tr("gates"), RunHistoryModel::tr("attention")}
+                                 .join(QStringLiteral(", "));
+    header->resizeSection(RunHistoryModel::Measured, view_->fontMetrics().horizontalAdvance(measured) + em);
+
+    compare_ = new QAction(tr("Compare"), this);
+    compare_->setObjectName(QStringLiteral("historyCompare"));
+    view_->addAction(compare_);
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* button = new QToolButton(this);
+    button->setDefaultAction(compare_);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("historyCompareNote"));
+    note_->setWordWrap(true);
+    note_->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(button, 0, Qt::AlignLeft);
+    layout->addWidget(note_);
+    layout->addWidget(view_, 1);
+
     connect(&store_, &RunStore::historyChanged, this, &HistoryPanel::refresh);
-    connect(this, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-        emit runActivated(item->data(Qt::UserRole).toULongLong());
+    connect(view_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        emit runActivated(index.data(RunHistoryModel::IdRole).toULongLong());
     });
+    connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryPanel::updateCompare);
+    connect(compare_, &QAction::triggered, this, [this] {
+        if (compareRefusal()) return;
+        const std::vector<uint64_t> ids = selectedRuns();
+        emit compareRequested(ids[0], ids[1]);
+    });
+    updateCompare();
+}
+
+std::vector<uint64_t> HistoryPanel::selectedRuns() const {
+    std::vector<int> rows;
+    for (const QModelIndex& index : view_->selectionModel()->selectedRows()) rows.push_back(index.row());
+    std::sort(rows.begin(), rows.end(), std::greater<>()); // the bottom row is the oldest
+    std::vector<uint64_t> ids;
+    for (int row : rows) {
+        if (const RunRecord* r = model_->record(row)) ids.push_back(r->id);
+    }
+    return ids;
+}
+
+std::optional<QString> HistoryPanel::compareRefusal() const {
+    const std::vector<uint64_t> ids = selectedRuns();
+    if (ids.size() != 2) return tr("Select two runs (Ctrl+click) to compare them.");
+    const RunRecord* a = store_.run(ids[0]);
+    const RunRecord* b = store_.run(ids[1]);
+    if (!a || !b) return tr("Select two runs (Ctrl+click) to compare them.");
+    for (const RunRecord* r : {a, b}) {
+        if (r->state == RunState::Running) return tr("Run %1 is still running.").arg(run_label(*r));
+        if (r->state == RunState::Failed) return tr("Run %1 failed: it has no answer to compare.").arg(run_label(*r));
+    }
+    if (!store_.same_model(*a, *b)) {
+        const auto name = [this](const RunRecord& r) {
+            const auto m = store_.model_of(r);
+            return m ? QFileInfo(QString::fromStdString(m->path)).fileName() : tr("a model no longer loaded");
+        };
+        return tr("%1 ran on %2 and %3 on %4: runs of different models cannot be compared.")
+            .arg(run_label(*a), name(*a), run_label(*b), name(*b));
+    }
+    return std::nullopt;
 }
 
 void HistoryPanel::refresh() {
-    clear();
-    for (auto it = store_.runs().rbegin(); it != store_.runs().rend(); ++it) {
-        const RunRecord& r = *it;
-        QStringList off;
-        for (int s = 0; s < kSubsystemCount; ++s) {
-            if (r.trace.spec.disabled[static_cast<size_t>(s)]) off << subsystem_id(s);
+    // The rows are the store's again; the selected runs stay selected.
+    const std::vector<uint64_t> selected = selectedRuns();
+    const QModelIndex current = view_->currentIndex();
+    const uint64_t current_id = current.isValid() ? current.data(RunHistoryModel::IdRole).toULongLong() : 0;
+    {
+        const QSignalBlocker block(view_->selectionModel());
+        model_->refresh();
+        QItemSelection selection;
+        for (uint64_t id : selected) {
+            const int row = model_->rowOf(id);
+            if (row >= 0) selection.select(model_->index(row, 0), model_->index(row, RunHistoryModel::ColumnCount - 1));
         }
-        QString state = r.state == RunState::Running ? tr("running")
-                        : r.state == RunState::Failed ? tr("failed")
-                        : r.state == RunState::Cancelled ? tr("cancelled")
-                                                         : tr("%1 tokens").arg(r.n_generated());
-        const QString label = r.capture ? tr("capture %1").arg(QFileInfo(r.capture->path).fileName()) : tr("#%1").arg(r.id);
-        QString text = tr("%1 %2 — %3").arg(label, QString::fromStdString(r.trace.spec.prompt).left(40).simplified(), state);
-        if (!off.isEmpty()) text += tr(" [off: %1, %2]").arg(off.join(QStringLiteral(",")), ablation_mode_label(r.trace.spec.ablation_mode));
-        auto* item = new QListWidgetItem(text, this);
-        item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(r.id));
-        item->setToolTip(r.error.isEmpty() ? tr("%1\nPrecision: %2").arg(QString::fromStdString(r.trace.spec.prompt),
-                                                                       precision_label(r.trace.precision))
-                                           : r.error);
+        view_->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+        if (const int row = model_->rowOf(current_id); row >= 0) {
+            view_->selectionModel()->setCurrentIndex(model_->index(row, current.column()), QItemSelectionModel::NoUpdate);
+        }
     }
+    view_->viewport()->update();
+    updateCompare();
+}
+
+void HistoryPanel::updateCompare() {
+    const std::optional<QString> refusal = compareRefusal();
+    compare_->setEnabled(!refusal);
+    compare_->setToolTip(refusal ? *refusal : tr("Show the two selected runs side by side in the A/B compare dock (A: the older)."));
+    // Two runs that cannot be compared say why in the panel, not only in a tooltip.
+    const bool say = refusal && selectedRuns().size() == 2;
+    note_->setText(say ? *refusal : QString());
+    note_->setVisible(say);
 }
 
 } // namespace octo::ui

@@ -24,6 +24,17 @@ struct CaptureOrigin : CaptureContext {
 
 enum class RunState { Running, Finished, Failed, Cancelled };
 
+// Runs submitted together as a set (RunBatch): an A/B pair, or the samples of a consistency run.
+// The history labels them ("A of pair 3", "sample 2 of 5").
+struct RunGroup {
+    enum class Kind { Pair, Samples };
+    Kind kind = Kind::Pair;
+    uint64_t number = 0; // the pair's or the consistency run's number, counted from 1 per kind
+    int index = 0;       // a pair: 0 = A, 1 = B; samples: the sample's index
+    int size = 0;        // runs in the set
+    QString change;      // a pair: what B changes
+};
+
 struct RunRecord {
     uint64_t id = 0;
     RunTrace trace; // what ran and what it computed (a capture's: the stored trace)
@@ -33,6 +44,8 @@ struct RunRecord {
     std::optional<ModelInfo> model;               // captures: the recorded model (views use it, nothing is loaded)
     std::optional<CaptureEngine> engine;          // the server that ran it (a run on a server, or a capture of one)
     std::map<int64_t, QString> notes;             // token index -> the user's note (teaching replay)
+    std::optional<RunGroup> group;                // submitted as part of an A/B pair or a consistency run
+    std::string model_path;                       // a run of the engine: the loaded model's path when it started
 
     // Shorthands for what every view reads.
     const std::vector<TraceToken>& tokens() const { return trace.tokens; }

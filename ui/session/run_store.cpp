@@ -66,6 +66,46 @@ void RunStore::submitted(uint64_t id) {
     if (!was) emit runningChanged(true);
 }
 
+void RunStore::group_runs(const std::vector<uint64_t>& ids, RunGroup::Kind kind, const QString& change) {
+    const uint64_t number = ++group_count_[kind];
+    bool history = false;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        RunGroup g{kind, number, static_cast<int>(i), static_cast<int>(ids.size()), change};
+        if (RunRecord* r = find(ids[i])) { // already started
+            r->group = std::move(g);
+            history = true;
+        } else {
+            groups_[ids[i]] = std::move(g);
+        }
+    }
+    if (history) emit historyChanged();
+}
+
+std::optional<RunGroup> RunStore::take_group(uint64_t id) {
+    const auto it = groups_.find(id);
+    if (it == groups_.end()) return std::nullopt;
+    RunGroup g = std::move(it->second);
+    groups_.erase(it);
+    return g;
+}
+
+std::optional<ModelInfo> RunStore::model_of(const RunRecord& r) const {
+    if (r.model) return r.model;
+    if (model_ && !r.model_path.empty() && r.model_path == model_->path) return model_;
+    return std::nullopt;
+}
+
+bool RunStore::same_model(const RunRecord& a, const RunRecord& b) const {
+    const auto ma = model_of(a), mb = model_of(b);
+    if (!ma || !mb || ma->path != mb->path) return false;
+    const auto sha = [this](const RunRecord& r) -> std::string {
+        if (r.capture) return r.capture->model.sha256;
+        return model_identity_ ? model_identity_->sha256 : std::string();
+    };
+    const std::string sa = sha(a), sb = sha(b);
+    return sa.empty() || sb.empty() || sa == sb;
+}
+
 void RunStore::apply(const std::vector<HostEvent>& batch) {
     const bool was_running = running();
     int first_new = -1;
@@ -102,7 +142,11 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            RunRecord r;
                            r.id = e.run_id;
                            r.trace = e.trace;
-                           if (model_) r.engine = model_->engine; // connected to a server: it runs there
+                           if (model_) {
+                               r.engine = model_->engine; // connected to a server: it runs there
+                               r.model_path = model_->path;
+                           }
+                           r.group = take_group(e.run_id);
                            runs_.push_back(std::move(r));
                            while (runs_.size() > kMaxRuns) runs_.pop_front();
                            shown_ = e.run_id;
@@ -131,7 +175,10 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            settled.push_back(e.run_id);
                            history = true;
                        },
-                       [&](const host_event::RunDropped& e) { pending_.erase(e.run_id); },
+                       [&](const host_event::RunDropped& e) {
+                           pending_.erase(e.run_id);
+                           groups_.erase(e.run_id);
+                       },
                        [&](const host_event::CalibrationProgress& e) {
                            emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
                        },
@@ -171,6 +218,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            if (!r) { // failed before it started (e.g. no model): keep it in the history
                                RunRecord failed;
                                failed.id = e.run_id;
+                               failed.group = take_group(e.run_id);
                                runs_.push_back(std::move(failed));
                                r = &runs_.back();
                                shown_ = e.run_id;

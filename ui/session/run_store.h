@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <deque>
+#include <map>
 #include <set>
 #include <optional>
 
@@ -43,6 +44,16 @@ public:
     // workbench's running state. submitted() is told of each run the engine queues.
     bool running() const { return !pending_.empty(); }
     void submitted(uint64_t id);
+    // Runs `ids` (submitted, in order) form a set of `kind`: each record gets its RunGroup (the
+    // set's number counts from 1 per kind); `change` says what B changes in a pair.
+    void group_runs(const std::vector<uint64_t>& ids, RunGroup::Kind kind, const QString& change = {});
+
+    // The model run `r` was made with, as the views need it: a capture's recorded model, or the
+    // loaded model when the run was made with it (nullopt: a model loaded before, or none).
+    std::optional<ModelInfo> model_of(const RunRecord& r) const;
+    // Whether runs `a` and `b` were made with the same model file (same path, and the same
+    // SHA-256 where both are known), so that comparing them means something.
+    bool same_model(const RunRecord& a, const RunRecord& b) const;
 
     // What the router and the advisor concluded, for captures of runs of that very prompt: the
     // router's decision and the text it decided on; the advisor's findings with the editor text
@@ -83,9 +94,12 @@ signals:
 
 private:
     RunRecord* find(uint64_t id);
+    std::optional<RunGroup> take_group(uint64_t id); // the group of a run whose record is made now
 
     std::optional<ModelInfo> model_;
     std::set<uint64_t> pending_; // submitted runs not settled or dropped yet
+    std::map<uint64_t, RunGroup> groups_; // grouped runs whose record does not exist yet
+    std::map<RunGroup::Kind, uint64_t> group_count_; // the last number of each kind
     QString routed_text_;
     std::optional<RouteDecision> route_;
     QString findings_editor_text_, findings_answered_;

@@ -64,6 +64,12 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     summary_->setObjectName(QStringLiteral("compareSummary"));
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    verdict_ = new QLabel(this);
+    verdict_->setObjectName(QStringLiteral("compareVerdict"));
+    verdict_->setWordWrap(true);
+    verdict_->setTextFormat(Qt::RichText);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    verdict_->hide();
     side_a_ = new QTextBrowser(this);
     side_b_ = new QTextBrowser(this);
     logprobs_ = new Plot(QStringLiteral("compareLogprobPlot"), this);
@@ -85,21 +91,23 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(summary_, 0, 0, 1, 3);
-    layout->addWidget(new QLabel(tr("<b>A</b>"), this), 1, 0);
-    layout->addWidget(new QLabel(tr("<b>B</b>"), this), 1, 1);
-    layout->addWidget(side_a_, 2, 0);
-    layout->addWidget(side_b_, 2, 1);
-    layout->addWidget(heads_, 1, 2, 3, 1);
-    layout->addWidget(logprobs_, 3, 0);
-    layout->addWidget(shares_, 3, 1);
-    layout->setRowStretch(2, 1);
+    layout->addWidget(verdict_, 1, 0, 1, 3);
+    layout->addWidget(new QLabel(tr("<b>A</b>"), this), 2, 0);
+    layout->addWidget(new QLabel(tr("<b>B</b>"), this), 2, 1);
+    layout->addWidget(side_a_, 3, 0);
+    layout->addWidget(side_b_, 3, 1);
+    layout->addWidget(heads_, 2, 2, 3, 1);
+    layout->addWidget(logprobs_, 4, 0);
+    layout->addWidget(shares_, 4, 1);
     layout->setRowStretch(3, 1);
+    layout->setRowStretch(4, 1);
     layout->setColumnStretch(0, 3);
     layout->setColumnStretch(1, 3);
     layout->setColumnStretch(2, 2);
 }
 
 void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model) {
+    setVerdict({});
     model_ = model;
     run_a_ = a.id;
     run_b_ = b.id;
@@ -152,6 +160,13 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
 }
 
 QString CompareView::summary() const { return summary_->text(); }
+
+void CompareView::setVerdict(const QString& html) {
+    verdict_->setText(html);
+    verdict_->setVisible(!html.isEmpty());
+}
+
+QString CompareView::verdict() const { return verdict_->text(); }
 
 // A range holding 0 and every value, with a margin: bars never run past it.
 static QCPRange signed_range(const std::vector<double>& values) {

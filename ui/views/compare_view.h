@@ -25,7 +25,12 @@ public:
 
     // Shows runs `a` and `b`; `metric` picks the subsystem shares, `change` says what the user
     // changed (e.g. the rule applied); n_layer × n_head shape the head-norm difference.
+    // Any verdict shown before is cleared.
     void showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model);
+    // The advisor's verdict on the comparison shown (rich text, AdvisorPanel::rewriteVerdictHtml
+    // for an "Apply & compare" pair); empty hides the line.
+    void setVerdict(const QString& html);
+    QString verdict() const; // empty when none is shown
 
     const std::optional<RunComparison>& comparison() const { return comparison_; }
     // Whether the comparison shown includes the run with this id (a bug report about one run
@@ -41,6 +46,7 @@ private:
     void plotHeads(const RunComparison& c, int n_layer, int n_head);
 
     QLabel* summary_;
+    QLabel* verdict_;
     QTextBrowser* side_a_;
     QTextBrowser* side_b_;
     Plot* logprobs_;
