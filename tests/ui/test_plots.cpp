@@ -505,8 +505,14 @@ void TestPlots::viewsAgreeOnTheShownToken() {
     w.store().select_token(-1);
     part<TimelineScrubber>(w)->stepBack();
     QCOMPARE(w.store().selected_token(), last - 1);
-    // At 1024 px the position line wraps rather than being cut off: its text fits its rectangle.
-    w.resize(1024, 700);
+    // In a window of 1024 × 700 the position line wraps rather than being cut off: its text fits
+    // its rectangle.
+    MainWindow small;
+    small.resize(1024, 700);
+    small.show();
+    QVERIFY(load(small, kOctet));
+    QVERIFY(run(small, QStringLiteral("What is 20% of 300?"), 8));
+    position = small.findChild<QLabel*>(QStringLiteral("timelinePosition"));
     QTRY_VERIFY2(position->width() > 0 && position->heightForWidth(position->width()) <= position->height() + 1,
                  qPrintable(QStringLiteral("%1 × %2 px for '%3'").arg(position->width()).arg(position->height()).arg(position->text())));
 }

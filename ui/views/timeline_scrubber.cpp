@@ -48,7 +48,9 @@ TimelineScrubber::TimelineScrubber(RunStore& store, QWidget* parent) : QWidget(p
     position_->setWordWrap(true); // a narrow centre wraps the line instead of cutting it off
     // It takes the centre's width and never widens the window (1024 × 700 must fit): the slider
     // row, then where the run stands on a line of its own.
-    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    QSizePolicy policy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true); // as tall as the wrapped line needs at the centre's width
+    setSizePolicy(policy);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 0, 4, 0);
     layout->setSpacing(0);
