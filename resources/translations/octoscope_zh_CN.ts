@@ -62,6 +62,29 @@
     </message>
 </context>
 <context>
+    <name>Metric</name>
+    <message>
+        <source>norm share</source>
+        <translation>范数占比</translation>
+    </message>
+    <message>
+        <source>relative to the prompt</source>
+        <translation>相对提示词</translation>
+    </message>
+    <message>
+        <source>direct logit attribution</source>
+        <translation>直接 logit 归因</translation>
+    </message>
+    <message>
+        <source>router gates</source>
+        <translation>路由器门控</translation>
+    </message>
+    <message>
+        <source>expert routing</source>
+        <translation>专家路由</translation>
+    </message>
+</context>
+<context>
     <name>Precision</name>
     <message>
         <source>Reference (as llama.cpp)</source>
@@ -370,10 +393,6 @@
         <translation>按建议改写提示词（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <source>Apply &amp;&amp; &amp;compare</source>
-        <translation>应用并对比(&amp;C)</translation>
-    </message>
-    <message>
         <source>Rewrite the prompt, run the old and the new prompt with the same seed and compare them</source>
         <translation>改写提示词，用相同随机种子分别运行新旧提示词并进行对比</translation>
     </message>
@@ -384,10 +403,6 @@
     <message>
         <source>K = </source>
         <translation>K = </translation>
-    </message>
-    <message>
-        <source>Consistency &amp;run</source>
-        <translation>一致性运行(&amp;R)</translation>
     </message>
     <message>
         <source>Run the prompt K times with sampling and different seeds (troubleshooting quick checks)</source>
@@ -474,6 +489,14 @@
     <message>
         <source>&lt;b&gt;Apply &amp; compare&lt;/b&gt; (A: old prompt, B: rewritten): %1</source>
         <translation>&lt;b&gt;应用并对比&lt;/b&gt;（A：原提示词，B：改写后）：%1</translation>
+    </message>
+    <message>
+        <source>Apply &amp;&amp; com&amp;pare</source>
+        <translation>应用并对比(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Consistency r&amp;un</source>
+        <translation>一致性运行(&amp;U)</translation>
     </message>
 </context>
 <context>
@@ -1099,14 +1122,6 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>层</translation>
     </message>
     <message>
-        <source>&lt;b&gt;A&lt;/b&gt;</source>
-        <translation>&lt;b&gt;A&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;B&lt;/b&gt;</source>
-        <translation>&lt;b&gt;B&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Changed:&lt;/b&gt; %1.</source>
         <translation>&lt;b&gt;改动：&lt;/b&gt;%1。</translation>
     </message>
@@ -1465,10 +1480,6 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>层 × 注意力头数值取自哪些位置</translation>
     </message>
     <message>
-        <source>value</source>
-        <translation>数值</translation>
-    </message>
-    <message>
         <source>head (subsystem)</source>
         <translation>注意力头（子系统）</translation>
     </message>
@@ -1518,7 +1529,7 @@ octoscope-cli replay &quot;%3&quot;</translation>
     </message>
     <message>
         <source>This model has no router gates to show per head. Colour by norm share instead.</source>
-        <translation>此模型没有可按注意力头显示的路由门控。请改用 norm_share 着色。</translation>
+        <translation>此模型没有可按注意力头显示的路由门控。请改用范数占比着色。</translation>
     </message>
     <message>
         <source>Per-head values were not recorded for this run.</source>
@@ -1645,14 +1656,6 @@ Precision: %2</source>
         <source>&amp;System (%1)</source>
         <translation>跟随系统(&amp;S)（%1）</translation>
     </message>
-    <message>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <source>Octoscope will start in %1 the next time it opens.</source>
-        <translation>Octoscope 下次启动时将使用 %1。</translation>
-    </message>
 </context>
 <context>
     <name>octo::ui::LatencyView</name>
@@ -1712,12 +1715,12 @@ Precision: %2</source>
 <context>
     <name>octo::ui::LogPanel</name>
     <message>
-        <source>&amp;Clear</source>
-        <translation>清除(&amp;C)</translation>
+        <source>C&amp;lear</source>
+        <translation>清除(&amp;L)</translation>
     </message>
     <message>
-        <source>Open Log &amp;Folder</source>
-        <translation>打开日志文件夹(&amp;F)</translation>
+        <source>Open Lo&amp;g Folder</source>
+        <translation>打开日志文件夹(&amp;G)</translation>
     </message>
 </context>
 <context>
@@ -1785,10 +1788,6 @@ Precision: %2</source>
     <message>
         <source>Folder to write the bug report into</source>
         <translation>写入错误报告的文件夹</translation>
-    </message>
-    <message>
-        <source>Export &amp;Screenshot…</source>
-        <translation>导出截图(&amp;S)…</translation>
     </message>
     <message>
         <source>Ctrl+Shift+S</source>
@@ -1875,10 +1874,6 @@ Precision: %2</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <source>A/B &amp;Compare with Shown Run</source>
-        <translation>与当前显示的运行做 A/B 对比(&amp;C)</translation>
-    </message>
-    <message>
         <source>Ctrl+B</source>
         <translation>Ctrl+B</translation>
     </message>
@@ -1901,10 +1896,6 @@ Precision: %2</source>
     <message>
         <source>Calibrate &amp;Experts…</source>
         <translation>校准专家(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Measure the Article&apos;s &amp;Claims</source>
-        <translation>测量文章的论断(&amp;C)</translation>
     </message>
     <message>
         <source>Ctrl+Shift+M</source>
@@ -1959,8 +1950,20 @@ Precision: %2</source>
         <translation>Ctrl+Alt+3</translation>
     </message>
     <message>
-        <source>Reset &amp;Layout</source>
-        <translation>重置布局(&amp;L)</translation>
+        <source>Export Scree&amp;nshot…</source>
+        <translation>导出截图(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>A/B Compare &amp;with Shown Run</source>
+        <translation>与当前显示的运行做 A/B 对比(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Measure the Article&apos;s Claims</source>
+        <translation>测量文章的论断(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -2138,16 +2141,8 @@ The previous model stays loaded.</source>
         <translation>同时计算直接 logit 归因（每层多一次投影）</translation>
     </message>
     <message>
-        <source>Record &amp;attention</source>
-        <translation>记录注意力(&amp;A)</translation>
-    </message>
-    <message>
         <source>Record attention weights for the attention view (runs that record them do not reuse cached prompt prefixes)</source>
         <translation>为注意力视图记录注意力权重（记录注意力的运行不复用已缓存的提示词前缀）</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>运行(&amp;R)</translation>
     </message>
     <message>
         <source>Run the prompt (Ctrl+Enter)</source>
@@ -2212,6 +2207,14 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>A server sends no attention weights: runs on it record none. Your choice returns with a local model.</source>
         <translation>服务器不发送注意力权重：在其上的运行不会记录注意力。加载本地模型后会恢复你的选择。</translation>
+    </message>
+    <message>
+        <source>Record a&amp;ttention</source>
+        <translation>记录注意力(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ru&amp;n</source>
+        <translation>运行(&amp;N)</translation>
     </message>
 </context>
 <context>
@@ -2455,10 +2458,6 @@ F32 权重无论哪种都以浮点相乘。
 </context>
 <context>
     <name>octo::ui::SubsystemStripView</name>
-    <message>
-        <source>share</source>
-        <translation>份额</translation>
-    </message>
     <message>
         <source>token</source>
         <translation>词元</translation>

@@ -93,7 +93,7 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
         advisor_->showRewriteVerdict(QString::fromStdString(a->trace.spec.prompt), a->generated_text(),
                                      QString::fromStdString(b->trace.spec.prompt), b->generated_text());
     } else if (rewrite_pair_) {
-        advisor_->clearRewriteVerdict(tr("Apply & compare: A or B did not finish, so there is no verdict."));
+        advisor_->clearRewriteVerdict([] { return tr("Apply & compare: A or B did not finish, so there is no verdict."); });
     }
     show_compare_();
     emit compared();

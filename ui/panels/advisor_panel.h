@@ -9,7 +9,9 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/advisor/advisor_rules.h"
@@ -43,8 +45,9 @@ public:
     // `prompt_b` with `answer_b`. Shows whether the rewrite made the answer better, worse (in red,
     // with the reasons) or changed nothing (engine/advisor/rewrite_verdict.h).
     void showRewriteVerdict(const QString& prompt_a, const QString& answer_a, const QString& prompt_b, const QString& answer_b);
-    // The runs of "Apply & compare" did not both finish: no verdict.
-    void clearRewriteVerdict(const QString& why);
+    // The runs of "Apply & compare" did not both finish: no verdict; `why` says so in the UI's
+    // language (called again when the language changes).
+    void clearRewriteVerdict(std::function<QString()> why);
     const std::optional<RewriteVerdict>& rewriteVerdict() const { return verdict_; }
     QLabel* verdictLabel() const { return verdict_label_; }
 
@@ -69,6 +72,8 @@ signals:
 private:
     void checkPrompt();
     void rebuild();
+    void showList();
+    void retranslate();
     void underline();
     void showDetails();
     bool chinese() const;
@@ -85,6 +90,9 @@ private:
     QLabel* consistency_;
     QLabel* verdict_label_;
     std::optional<RewriteVerdict> verdict_;
+    std::function<QString()> verdict_text_; // the verdict label's text in the UI's language
+    std::optional<std::pair<ConsistencyReport, double>> consistency_report_; // the shown report and its temperature
+    QString load_error_; // why the rules did not load
     QTimer debounce_;
     std::optional<AdvisorRules> rules_;
     std::vector<Finding> prompt_findings_;

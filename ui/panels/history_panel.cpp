@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include "ui/support/retranslate.h"
 #include "ui/support/engine_labels.h"
 #include "ui/session/run_store.h"
 #include "ui/support/subsystem_palette.h"
@@ -12,6 +13,7 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QListWidget(paren
     setObjectName(QStringLiteral("runHistory"));
     setMinimumHeight(40);
     connect(&store_, &RunStore::historyChanged, this, &HistoryPanel::refresh);
+    on_language_change(this, [this] { refresh(); });
     connect(this, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         emit runActivated(item->data(Qt::UserRole).toULongLong());
     });
