@@ -8,6 +8,7 @@
 #include "ui/support/engine_labels.h"
 #include "ui/controllers/run_batch.h"
 #include "ui/session/run_store.h"
+#include "ui/support/retranslate.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
@@ -54,7 +55,7 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
                 RunSpec b = a;
                 a.prompt = before.toStdString();
                 b.prompt = after.toStdString();
-                this->compare(a, b, tr("prompt rewritten by rule %1").arg(rule));
+                this->compare(a, b, [rule] { return tr("prompt rewritten by rule %1").arg(rule); });
                 rewrite_pair_ = true;
             });
     connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
@@ -62,10 +63,11 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
         const RunRecord* r = store_.current();
         if (r && r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->trace.spec.prompt), r->generated_text());
     });
+    on_language_change(compare_, [this] { showRuns(false); }); // the shown comparison's words in the new language
 }
 
-void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QString& change) {
-    change_ = change;
+void AdvisorController::compare(const RunSpec& a, const RunSpec& b, std::function<QString()> change) {
+    change_ = std::move(change);
     rewrite_pair_ = false;
     samples_->abandon();
     pair_->start({a, b});
@@ -75,7 +77,7 @@ void AdvisorController::compareWithShown() {
     const RunSpec b = current_settings_();
     const RunRecord* shown = store_.current();
     const RunSpec a = shown ? shown->trace.spec : b;
-    compare(a, b, settings_change(a, b));
+    compare(a, b, [a, b] { return settings_change(a, b); });
 }
 
 void AdvisorController::abandon() {
@@ -88,7 +90,9 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     const RunRecord* b = ids.size() == 2 ? store_.run(ids[1]) : nullptr;
     const auto& model = store_.model();
     if (!a || !b || !model) return;
-    compare_->showRuns(*a, *b, store_.metric(), change_, *model);
+    compared_ = ids;
+    compared_change_ = change_;
+    showRuns(true);
     if (rewrite_pair_ && a->state == RunState::Finished && b->state == RunState::Finished) {
         advisor_->showRewriteVerdict(QString::fromStdString(a->trace.spec.prompt), a->generated_text(),
                                      QString::fromStdString(b->trace.spec.prompt), b->generated_text());
@@ -97,6 +101,15 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     }
     show_compare_();
     emit compared();
+}
+
+void AdvisorController::showRuns(bool first_time) {
+    const RunRecord* a = compared_.size() == 2 ? store_.run(compared_[0]) : nullptr;
+    const RunRecord* b = compared_.size() == 2 ? store_.run(compared_[1]) : nullptr;
+    const auto& model = store_.model();
+    if (!a || !b || !model) return;
+    if (!first_time && !compare_->involves(a->id)) return; // the view shows another comparison now
+    compare_->showRuns(*a, *b, store_.metric(), compared_change_ ? compared_change_() : QString(), *model);
 }
 
 void AdvisorController::runConsistency(int runs) {

@@ -99,7 +99,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         head_map_->colorScale()->axis()->setLabel(tr("norm B − A"));
         heads_->xAxis->setLabel(tr("head"));
         heads_->yAxis->setLabel(tr("layer"));
-        if (!comparison_) { // nothing compared yet (a shown comparison keeps its words until the next)
+        if (!comparison_) { // nothing compared yet (AdvisorController shows a comparison again)
             summary_->setText(tr("Use “Apply & compare” in the advisor to compare a prompt with its rewrite."));
             for (Plot* plot : {logprobs_, shares_, heads_}) plot->showNoData(tr("No comparison yet."));
         }
