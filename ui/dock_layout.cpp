@@ -12,12 +12,14 @@
 #include <QScrollArea>
 #include <QTabBar>
 
+#include "ui/support/retranslate.h"
+
 namespace octo::ui {
 
 namespace {
 
-QDockWidget* add_dock(QMainWindow& window, QWidget* widget, const QString& title, const char* name, Qt::DockWidgetArea area) {
-    auto* dock = new QDockWidget(title, &window);
+QDockWidget* add_dock(QMainWindow& window, QWidget* widget, const char* name, Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(&window);
     dock->setObjectName(QString::fromLatin1(name));
     auto* scroll = new QScrollArea(dock); // the panel keeps its minimum size and scrolls in a small dock
     scroll->setObjectName(QString::fromLatin1(name) + QStringLiteral("Scroll"));
@@ -30,6 +32,31 @@ QDockWidget* add_dock(QMainWindow& window, QWidget* widget, const QString& title
 }
 
 QDockWidget* dock_named(QMainWindow& w, const char* name) { return w.findChild<QDockWidget*>(QString::fromLatin1(name)); }
+
+// Each dock's title, set again when the UI's language changes.
+const std::pair<const char*, const char*> kDockTitles[] = {
+    {"promptDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Prompt")},
+    {"switchesDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Subsystems")},
+    {"historyDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Run history")},
+    {"routerDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Router")},
+    {"heatmapDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Layers × heads")},
+    {"expertsDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Experts")},
+    {"attentionDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Attention")},
+    {"stripDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Tokens × subsystems")},
+    {"kvDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "KV pool")},
+    {"latencyDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Latency")},
+    {"advisorDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Advisor")},
+    {"compareDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "A/B compare")},
+    {"logDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Log")},
+    {"claimsDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Claims")},
+    {"presenterDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Presenter")},
+};
+
+void retranslate_docks(QMainWindow& w) {
+    for (const auto& [name, title] : kDockTitles) {
+        if (QDockWidget* d = dock_named(w, name)) d->setWindowTitle(QCoreApplication::translate("octo::ui::DockLayout", title));
+    }
+}
 
 } // namespace
 
@@ -65,22 +92,22 @@ QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
     // The left column (prompt, switches) runs the window's full height: its Run button and every
     // switch stay in view on a 768-pixel screen; the bottom plots sit right of it.
     w.setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-    const auto title = [](const char* text) { return QCoreApplication::translate("octo::ui::DockLayout", text); };
-    add_dock(w, p.prompt, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Prompt")), "promptDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.switches, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Subsystems")), "switchesDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.history, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Run history")), "historyDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.router, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Router")), "routerDock", Qt::LeftDockWidgetArea);
-    add_dock(w, p.heatmap, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Layers × heads")), "heatmapDock", Qt::RightDockWidgetArea);
-    add_dock(w, p.experts, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Experts")), "expertsDock", Qt::RightDockWidgetArea);
-    add_dock(w, p.attention, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Attention")), "attentionDock", Qt::RightDockWidgetArea);
-    add_dock(w, p.strip, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Tokens × subsystems")), "stripDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.kv, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "KV pool")), "kvDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.latency, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Latency")), "latencyDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.advisor, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Advisor")), "advisorDock", Qt::RightDockWidgetArea);
-    QDockWidget* ab = add_dock(w, p.compare, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "A/B compare")), "compareDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.log, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Log")), "logDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.claims, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Claims")), "claimsDock", Qt::BottomDockWidgetArea);
-    add_dock(w, p.presenter, title(QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Presenter")), "presenterDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.prompt, "promptDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.switches, "switchesDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.history, "historyDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.router, "routerDock", Qt::LeftDockWidgetArea);
+    add_dock(w, p.heatmap, "heatmapDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.experts, "expertsDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.attention, "attentionDock", Qt::RightDockWidgetArea);
+    add_dock(w, p.strip, "stripDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.kv, "kvDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.latency, "latencyDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.advisor, "advisorDock", Qt::RightDockWidgetArea);
+    QDockWidget* ab = add_dock(w, p.compare, "compareDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.log, "logDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.claims, "claimsDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.presenter, "presenterDock", Qt::RightDockWidgetArea);
+    on_language_change(&w, [&w] { retranslate_docks(w); });
     arrange_docks(w);
     return ab;
 }
@@ -145,6 +172,7 @@ QAction* open_dock_action(QMainWindow& window, QDockWidget* dock, QObject* paren
     action->setCheckable(true);
     action->setChecked(dock->toggleViewAction()->isChecked());
     QObject::connect(dock->toggleViewAction(), &QAction::toggled, action, &QAction::setChecked);
+    QObject::connect(dock, &QDockWidget::windowTitleChanged, action, &QAction::setText);
     QObject::connect(action, &QAction::triggered, dock, [&window, dock, action] {
         if (dock_in_front(window, dock)) { // in front: the menu closes it
             dock->hide();

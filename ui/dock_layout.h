@@ -35,8 +35,8 @@ struct DockPanels {
     QWidget* claims;
 };
 
-// Puts each panel in its dock and tabs them (the log starts hidden: View → Log). Returns the
-// A/B compare dock, which a comparison brings forward.
+// Puts each panel in its dock and tabs them (the log starts hidden: View → Log); the docks' titles
+// follow the UI's language. Returns the A/B compare dock, which a comparison brings forward.
 QDockWidget* lay_out_docks(QMainWindow& window, const DockPanels& panels);
 
 // The dock sizes of a first start (no saved layout), once the window has its size.

@@ -20,6 +20,7 @@
 #include "ui/panels/experts_help.h"
 #include "ui/panels/language_menu.h"
 #include "ui/panels/shortcuts_dialog.h"
+#include "ui/support/retranslate.h"
 
 namespace octo::ui {
 
@@ -29,6 +30,15 @@ constexpr int kRecentModels = 8;
 
 MainMenus::MainMenus(MainWindow& window, RunController& runs, CaptureController& captures)
     : QObject(&window), window_(window), runs_(runs), captures_(captures) {
+    on_language_change(&window_, [this] { build(); });
+}
+
+// The menus in the UI's language: built again, whole, when it changes (their state lives in
+// QSettings and in the objects they call, so nothing is lost).
+void MainMenus::build() {
+    window_.menuBar()->clear();
+    for (const QPointer<QMenu>& menu : menus_) delete menu.data();
+    menus_.clear();
     buildFile();
     buildRun();
     buildModel();
@@ -37,8 +47,14 @@ MainMenus::MainMenus(MainWindow& window, RunController& runs, CaptureController&
     showRecent();
 }
 
+QMenu* MainMenus::addMenu(const QString& title) {
+    QMenu* menu = window_.menuBar()->addMenu(title);
+    menus_.push_back(menu);
+    return menu;
+}
+
 void MainMenus::buildHelp() {
-    QMenu* help = window_.menuBar()->addMenu(tr("&Help"));
+    QMenu* help = addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
     help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] { open_documentation(window_, window_.resourceDir()); })
         ->setObjectName(QStringLiteral("helpDocumentation"));
@@ -54,7 +70,7 @@ void MainMenus::showExamples() {
 }
 
 void MainMenus::buildFile() {
-    QMenu* file = window_.menuBar()->addMenu(tr("&File"));
+    QMenu* file = addMenu(tr("&File"));
     file->addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         const QString path = QFileDialog::getOpenFileName(&window_, tr("Open a GGUF model"), QString(),
                                                           tr("GGUF models (*.gguf);;All files (*)"));
@@ -78,7 +94,7 @@ void MainMenus::buildFile() {
         captures_.exportBugReport(QDir(parent).filePath(name));
     });
     file->addSeparator();
-    file->addAction(tr("Export &Screenshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
+    file->addAction(tr("Export Scree&nshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
         const QString path = QFileDialog::getSaveFileName(&window_, tr("Save the window as PNG"), QStringLiteral("octoscope.png"),
                                                           tr("PNG images (*.png)"));
         if (!path.isEmpty() && !window_.exportScreenshot(path)) QMessageBox::warning(&window_, tr("Export"), tr("Cannot write %1").arg(path));
@@ -102,24 +118,24 @@ void MainMenus::buildFile() {
 }
 
 void MainMenus::buildRun() {
-    QMenu* run = window_.menuBar()->addMenu(tr("&Run"));
+    QMenu* run = addMenu(tr("&Run"));
     run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), &runs_, &RunController::runPrompt);
     run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), &runs_, &RunController::rerun);
     run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), &runs_, &RunController::cancel); // the one Cancel key, anywhere in the window
     run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), &captures_, &CaptureController::rerunCapture);
     run->addSeparator();
-    run->addAction(tr("A/B &Compare with Shown Run"), QKeySequence(tr("Ctrl+B")), &runs_, &RunController::compareWithShown);
+    run->addAction(tr("A/B Compare &with Shown Run"), QKeySequence(tr("Ctrl+B")), &runs_, &RunController::compareWithShown);
 }
 
 void MainMenus::buildModel() {
-    QMenu* model = window_.menuBar()->addMenu(tr("&Model"));
+    QMenu* model = addMenu(tr("&Model"));
     model->addAction(tr("Connect to &Server…"), QKeySequence(tr("Ctrl+Shift+K")), window_.serverController(),
                      &ServerController::showDialog);
     model->addSeparator();
     model->addAction(tr("&Calibrate Head Map…"), &window_, &MainWindow::calibrateHeadMap);
     model->addAction(tr("Calibrate &Experts…"), &window_, &MainWindow::calibrateExperts);
     model->addSeparator();
-    model->addAction(tr("Measure the Article's &Claims"), QKeySequence(tr("Ctrl+Shift+M")), &window_, &MainWindow::measureClaims);
+    model->addAction(tr("&Measure the Article's Claims"), QKeySequence(tr("Ctrl+Shift+M")), &window_, &MainWindow::measureClaims);
     backend_ = new BackendMenu(model);
     connect(backend_, &BackendMenu::changed, this, [this] {
         // a server's model stays where it runs; the backend applies to the next local model
@@ -128,16 +144,16 @@ void MainMenus::buildModel() {
 }
 
 void MainMenus::buildView() {
-    QMenu* view = window_.menuBar()->addMenu(tr("&View"));
+    QMenu* view = addMenu(tr("&View"));
     QMenu* layouts = view->addMenu(tr("La&yout"));
     layouts->addAction(tr("&Inspect"), QKeySequence(tr("Ctrl+Alt+1")), this, [this] { window_.applyLayout(LayoutPreset::Inspect); });
     layouts->addAction(tr("&Compare"), QKeySequence(tr("Ctrl+Alt+2")), this, [this] { window_.applyLayout(LayoutPreset::Compare); });
     layouts->addAction(tr("&Teach"), QKeySequence(tr("Ctrl+Alt+3")), this, [this] { window_.applyLayout(LayoutPreset::Teach); });
-    view->addAction(tr("Reset &Layout"), this, [this] { window_.applyLayout(LayoutPreset::Inspect); });
+    view->addAction(tr("&Reset Layout"), this, [this] { window_.applyLayout(LayoutPreset::Inspect); });
     view->addSeparator();
     for (QDockWidget* dock : window_.findChildren<QDockWidget*>()) view->addAction(open_dock_action(window_, dock, view));
     view->addSeparator();
-    view->addMenu(new LanguageMenu(&window_));
+    view->addMenu(new LanguageMenu(view));
 }
 
 void MainMenus::rememberRecent(const QString& path) {

@@ -4,7 +4,9 @@
 // recent list, which lives in QSettings ("recentModels", "lastModel").
 #pragma once
 
+#include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 class QMenu;
@@ -19,16 +21,19 @@ class RunController;
 class MainMenus : public QObject {
     Q_OBJECT
 public:
-    // Builds the menus into window's menu bar; the View menu lists the window's docks as they are now.
+    // Builds the menus into window's menu bar, and again in the new language when the UI's
+    // language changes; the View menu lists the window's docks as they are now.
     MainMenus(MainWindow& window, RunController& runs, CaptureController& captures);
 
-    BackendMenu* backendMenu() const { return backend_; }
+    BackendMenu* backendMenu() const { return backend_; } // the current build's
     // Puts `path` first in Open Recent (at most 8) and remembers it as the last model.
     void rememberRecent(const QString& path);
     // Help → Examples… (also the first-start hint's button).
     void showExamples();
 
 private:
+    void build();
+    QMenu* addMenu(const QString& title); // a menu of the menu bar, deleted by the next build
     void buildFile();
     void buildRun();
     void buildModel();
@@ -39,6 +44,7 @@ private:
     MainWindow& window_;
     RunController& runs_;
     CaptureController& captures_;
+    QList<QPointer<QMenu>> menus_;
     QMenu* recent_ = nullptr;
     BackendMenu* backend_ = nullptr;
 };

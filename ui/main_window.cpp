@@ -10,6 +10,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/support/retranslate.h"
 #include "ui/controllers/advisor_controller.h"
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/server_controller.h"
@@ -48,7 +49,6 @@
 namespace octo::ui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    setWindowTitle(tr("Octoscope"));
     setObjectName(QStringLiteral("mainWindow"));
     setDockNestingEnabled(true);
     prompt_ = new PromptPanel(this);
@@ -135,6 +135,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(captures_, &CaptureController::rerunReported, presenter_, &PresenterPanel::showReport);
     server_ = new ServerController(*this, bridge_, this);
     menus_ = new MainMenus(*this, *runs_, *captures_);
+    on_language_change(this, [this] { setWindowTitle(tr("Octoscope")); });
     resize(1280, 800);
     restoreSettings();
 }

@@ -36,7 +36,7 @@ nlohmann::json finding_json(const AdvisorRules& rules, const Finding& f) {
             {"severity", severity_name(f.severity)},
             {"span", {{"in", finding_place_name(f.place)}, {"start", f.start}, {"end", f.end}}},
             {"evidence", valid_utf8(f.evidence)},
-            {"detail", valid_utf8(f.detail)},
+            {"detail", valid_utf8(f.detail.en)},
             {"suggestion", rule ? rule->suggestion.en : std::string()},
             {"source", rule_source_name(f.source)}};
 }
@@ -62,7 +62,7 @@ int run_advise(const AdviseOptions& o) {
         std::cout << subsystem_id(f.subsystem) << "  " << severity_name(f.severity) << "  " << f.rule << "  ("
                   << rule_source_name(f.source) << ")\n  " << finding_place_name(f.place) << " bytes " << f.start
                   << ".." << f.end << ": \"" << j["evidence"].get<std::string>() << "\"\n";
-        if (!f.detail.empty()) std::cout << "  " << j["detail"].get<std::string>() << '\n';
+        if (!f.detail.en.empty()) std::cout << "  " << j["detail"].get<std::string>() << '\n';
         std::cout << "  suggestion: " << j["suggestion"].get<std::string>() << '\n';
     }
     return kExitOk;

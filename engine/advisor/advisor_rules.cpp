@@ -35,7 +35,7 @@ bool PromptCondition::holds(std::string_view prompt) const {
     return true;
 }
 
-Finding make_finding(const AdvisorRule& rule, std::string_view text, size_t start, size_t end, std::string detail) {
+Finding make_finding(const AdvisorRule& rule, std::string_view text, size_t start, size_t end, LocalText detail) {
     return Finding{rule.id, rule.subsystem, rule.severity, rule.place, start, end,
                    std::string(text.substr(start, end - start)), std::move(detail), rule.source};
 }

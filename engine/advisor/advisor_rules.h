@@ -107,11 +107,11 @@ struct Finding {
     FindingPlace place = FindingPlace::Prompt;
     size_t start = 0, end = 0; // UTF-8 byte offsets [start, end) into the prompt or output, on code-point boundaries
     std::string evidence;      // the text of the span
-    std::string detail;        // plain English, e.g. "(3832.9-3731.5)/3731.5 = 0.0271740..., stated 2.8%"
+    LocalText detail;          // e.g. "(3832.9-3731.5)/3731.5 = 0.0271740..., stated 2.8%" and its Chinese; may be empty
     RuleSource source = RuleSource::Project;
 };
 
 // A finding of `rule` over [start, end) of `text`.
-Finding make_finding(const AdvisorRule& rule, std::string_view text, size_t start, size_t end, std::string detail = {});
+Finding make_finding(const AdvisorRule& rule, std::string_view text, size_t start, size_t end, LocalText detail = {});
 
 } // namespace octo

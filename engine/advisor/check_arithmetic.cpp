@@ -193,15 +193,19 @@ std::string expected_text(Rational value, const Stated& s) {
     return (*units < 0 ? "-" : "") + digits + (s.percent ? "%" : "");
 }
 
-std::string claim_detail(std::string_view t, const Expression& e, size_t relation_start, const Relation& r,
-                         const Stated& s, Rational scaled) {
+LocalText claim_detail(std::string_view t, const Expression& e, size_t relation_start, const Relation& r,
+                       const Stated& s, Rational scaled) {
     std::string_view expression = t.substr(e.start, relation_start - e.start);
     expression = expression.substr(0, expression.find_last_not_of(" \t") + 1);
-    std::string detail = std::string(expression) + " = " + decimal_text(e.value.value);
-    if (s.fraction && e.value.value.den != 1) detail += " (" + fraction_text(e.value.value) + ")";
-    if (s.percent) detail += " (" + decimal_text(scaled) + "%)";
-    detail += ", stated " + std::string(r.text) + " " + std::string(stated_text(t, relation_start + r.text.size(), s));
-    if (s.unit.num != 0) detail += "; to the stated digits it is " + expected_text(scaled, s);
+    std::string value = std::string(expression) + " = " + decimal_text(e.value.value);
+    if (s.fraction && e.value.value.den != 1) value += " (" + fraction_text(e.value.value) + ")";
+    if (s.percent) value += " (" + decimal_text(scaled) + "%)";
+    const std::string stated = std::string(r.text) + " " + std::string(stated_text(t, relation_start + r.text.size(), s));
+    LocalText detail{value + ", stated " + stated, value + "，文中写的是 " + stated};
+    if (s.unit.num != 0) {
+        detail.en += "; to the stated digits it is " + expected_text(scaled, s);
+        detail.zh += "；按所写的位数应为 " + expected_text(scaled, s);
+    }
     return detail;
 }
 

@@ -45,6 +45,12 @@ struct ErrorRecorder {
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 
+// The parser's own message stays as nlohmann words it (English) in both languages.
+LocalText invalid_at(size_t at, const ErrorRecorder& r) {
+    return {"invalid JSON at output byte " + std::to_string(at) + ": " + r.message,
+            "输出第 " + std::to_string(at) + " 字节处的 JSON 无效：" + r.message};
+}
+
 // The span to underline for an error in [from, to): from the offending token to the end of its
 // line; at the end of the text or on white space, the last non-space code point.
 CheckHit error_hit(std::string_view output, size_t from, size_t to, const ErrorRecorder& r) {
@@ -63,14 +69,14 @@ CheckHit error_hit(std::string_view output, size_t from, size_t to, const ErrorR
         while (at > from && (static_cast<unsigned char>(output[at]) & 0xC0) == 0x80) --at;
         size_t end = at + 1;
         while (end < to && (static_cast<unsigned char>(output[end]) & 0xC0) == 0x80) ++end;
-        return CheckHit{at, end, "invalid JSON at output byte " + std::to_string(at) + ": " + r.message};
+        return CheckHit{at, end, invalid_at(at, r)};
     }
     while (at > from && (static_cast<unsigned char>(output[at]) & 0xC0) == 0x80) --at;
     size_t end = output.find('\n', at);
     end = std::min(end == std::string_view::npos ? to : end, to);
     while (end > at + 1 && is_space(output[end - 1])) --end;
     while (end < to && (static_cast<unsigned char>(output[end]) & 0xC0) == 0x80) ++end;
-    return CheckHit{at, end, "invalid JSON at output byte " + std::to_string(at) + ": " + r.message};
+    return CheckHit{at, end, invalid_at(at, r)};
 }
 
 void check_part(std::string_view output, size_t from, size_t to, std::vector<CheckHit>& out) {
@@ -100,7 +106,7 @@ std::vector<CheckHit> check_json_valid(std::string_view output) {
         size_t end = output.find('\n', start);
         if (end == std::string_view::npos) end = output.size();
         while (end > start && is_space(output[end - 1])) --end;
-        out.push_back(CheckHit{start, end, "no JSON object or array in the output"});
+        out.push_back(CheckHit{start, end, {"no JSON object or array in the output", "输出中没有 JSON 对象或数组"}});
     }
     return out;
 }

@@ -87,8 +87,8 @@ std::vector<CheckHit> check_markdown_table_columns(std::string_view output) {
             const std::string_view body = trim(text(lines[row]));
             const size_t start = lines[row].start + static_cast<size_t>(body.data() - text(lines[row]).data());
             out.push_back(CheckHit{start, start + body.size(),
-                                   "table row has " + std::to_string(n) + " cells, the header has " +
-                                       std::to_string(columns)});
+                                   {"table row has " + std::to_string(n) + " cells, the header has " + std::to_string(columns),
+                                    "表格行有 " + std::to_string(n) + " 个单元格，表头有 " + std::to_string(columns) + " 个"}});
         }
         k = row - 1;
     }

@@ -81,18 +81,18 @@ void check_block(std::string_view output, size_t from, size_t to, std::vector<Ch
         const size_t first = line.find_first_not_of(" \t\r");
         if (logical_start && first != std::string_view::npos && line[first] != '#') {
             const size_t w = indent_width(line);
-            std::string problem;
+            LocalText problem; // Python's own words, and their Chinese
             if (expect_indent && w <= levels.back()) {
-                problem = "expected an indented block after the line ending in ':'";
+                problem = {"expected an indented block after the line ending in ':'", "以 ':' 结尾的行之后应有缩进块"};
             } else if (!expect_indent && w > levels.back()) {
-                problem = "unexpected indent";
+                problem = {"unexpected indent", "意外的缩进"};
             } else if (w < levels.back()) {
                 while (levels.size() > 1 && w < levels.back()) levels.pop_back();
-                if (w != levels.back()) problem = "unindent does not match any outer indentation level";
+                if (w != levels.back()) problem = {"unindent does not match any outer indentation level", "取消缩进与任何外层缩进级别都不匹配"};
             }
-            if (!problem.empty()) {
+            if (!problem.en.empty()) {
                 size_t stop = line.find_last_not_of(" \t\r");
-                out.push_back(CheckHit{start, start + stop + 1, "Python: " + problem});
+                out.push_back(CheckHit{start, start + stop + 1, {"Python: " + problem.en, "Python：" + problem.zh}});
                 return;
             }
             if (w > levels.back()) levels.push_back(w);

@@ -6,12 +6,14 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/advisor/advisor_rules.h" // LocalText
+
 namespace octo {
 
 struct CheckHit {
     size_t start = 0; // UTF-8 byte offsets into the output, [start, end)
     size_t end = 0;
-    std::string detail;
+    LocalText detail; // what is wrong, in English and Chinese
 };
 
 // The JSON part (each ```json block, else the first { or [ to the end) does not parse.

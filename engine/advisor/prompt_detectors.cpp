@@ -40,8 +40,9 @@ size_t sentence_of(std::string_view text, size_t at) {
     return sentence;
 }
 
-std::string count_detail(size_t n, const char* where) {
-    return std::to_string(n) + " matches in " + where;
+LocalText count_detail(size_t n, bool one_sentence) {
+    return {std::to_string(n) + " matches in " + (one_sentence ? "one sentence" : "the prompt"),
+            (one_sentence ? "同一句中有 " : "提示词中有 ") + std::to_string(n) + " 处匹配"};
 }
 
 void detect(const AdvisorRule& rule, std::string_view prompt, std::vector<Finding>& out) {
@@ -61,7 +62,7 @@ void detect(const AdvisorRule& rule, std::string_view prompt, std::vector<Findin
     case MatchScope::Prompt:
         if (hits.size() >= min) {
             out.push_back(make_finding(rule, prompt, hits.front().start, hits.back().end,
-                                       count_detail(hits.size(), "the prompt")));
+                                       count_detail(hits.size(), false)));
         }
         return;
     case MatchScope::Sentence:
@@ -71,7 +72,7 @@ void detect(const AdvisorRule& rule, std::string_view prompt, std::vector<Findin
             while (j < hits.size() && sentence_of(prompt, hits[j].start) == sentence) ++j;
             if (j - i >= min) {
                 out.push_back(make_finding(rule, prompt, hits[i].start, hits[j - 1].end,
-                                           count_detail(j - i, "one sentence")));
+                                           count_detail(j - i, true)));
             }
             i = j;
         }

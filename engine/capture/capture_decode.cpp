@@ -456,7 +456,8 @@ private:
             f.start = static_cast<size_t>(r.integer("start", 0));
             f.end = static_cast<size_t>(r.integer("end", static_cast<int64_t>(f.start)));
             f.evidence = r.bytes("evidence");
-            f.detail = r.bytes("detail");
+            f.detail.en = r.bytes("detail");
+            if (r.has("detail_zh")) f.detail.zh = r.bytes("detail_zh"); // absent in captures from before it was written
             f.source = enum_field(r, "source", {RuleSource::Article, RuleSource::Project}, rule_source_name);
             c.findings.push_back(std::move(f));
         }

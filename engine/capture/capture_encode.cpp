@@ -108,7 +108,7 @@ json finding_json(const Finding& f) {
     return {{"rule", f.rule},           {"subsystem", f.subsystem},
             {"severity", severity_name(f.severity)}, {"place", finding_place_name(f.place)},
             {"start", f.start},         {"end", f.end},
-            {"evidence", bytes_value(f.evidence)}, {"detail", bytes_value(f.detail)},
+            {"evidence", bytes_value(f.evidence)}, {"detail", bytes_value(f.detail.en)}, {"detail_zh", bytes_value(f.detail.zh)},
             {"source", rule_source_name(f.source)}};
 }
 

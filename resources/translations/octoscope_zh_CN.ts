@@ -62,6 +62,29 @@
     </message>
 </context>
 <context>
+    <name>Metric</name>
+    <message>
+        <source>norm share</source>
+        <translation>范数占比</translation>
+    </message>
+    <message>
+        <source>relative to the prompt</source>
+        <translation>相对提示词</translation>
+    </message>
+    <message>
+        <source>direct logit attribution</source>
+        <translation>直接 logit 归因</translation>
+    </message>
+    <message>
+        <source>router gates</source>
+        <translation>路由器门控</translation>
+    </message>
+    <message>
+        <source>expert routing</source>
+        <translation>专家路由</translation>
+    </message>
+</context>
+<context>
     <name>Precision</name>
     <message>
         <source>Reference (as llama.cpp)</source>
@@ -115,19 +138,19 @@
         <translation>（结束）</translation>
     </message>
     <message>
-        <source>norm_share: each subsystem&apos;s mean head contribution norm ‖W_h z_h‖, normalised to sum 1</source>
+        <source>norm_share: each subsystem's mean head contribution norm ‖W_h z_h‖, normalised to sum 1</source>
         <translation>norm_share：各子系统注意力头贡献范数 ‖W_h z_h‖ 的均值，归一化为总和 1</translation>
     </message>
     <message>
-        <source>relative: each head&apos;s norm divided by its mean over the prompt (without BOS), grouped and normalised — which subsystems work harder than usual here</source>
+        <source>relative: each head's norm divided by its mean over the prompt (without BOS), grouped and normalised — which subsystems work harder than usual here</source>
         <translation>relative：每个注意力头的范数除以其在提示词上（不含 BOS）的均值，再按子系统分组并归一化——显示哪些子系统在此处比平时更活跃</translation>
     </message>
     <message>
-        <source>dla: direct logit attribution — each subsystem&apos;s share of the heads&apos; direct push toward the chosen token (needs DLA on)</source>
+        <source>dla: direct logit attribution — each subsystem's share of the heads' direct push toward the chosen token (needs DLA on)</source>
         <translation>dla：直接 logit 归因——各子系统在注意力头对所选词元的直接推动中所占份额（需开启 DLA）</translation>
     </message>
     <message>
-        <source>gates: the model&apos;s own router gates per head group (models with a router, like octet)</source>
+        <source>gates: the model's own router gates per head group (models with a router, like octet)</source>
         <translation>gates：模型自身路由器对每个注意力头组的门控值（仅限带路由器的模型，如 octet）</translation>
     </message>
     <message>
@@ -159,7 +182,7 @@
         <translation>共享</translation>
     </message>
     <message>
-        <source>experts: each subsystem&apos;s share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts after Model → Calibrate Experts or octoscope-cli calibrate --experts)</source>
+        <source>experts: each subsystem's share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts after Model → Calibrate Experts or octoscope-cli calibrate --experts)</source>
         <translation>experts：校准的专家映射分配给各子系统的专家所得路由权重的占比（混合专家模型，需先“模型 → 校准专家”或 octoscope-cli calibrate --experts）</translation>
     </message>
 </context>
@@ -334,6 +357,14 @@
         <source>Apply &amp; compare: A or B did not finish, so there is no verdict.</source>
         <translation>应用并对比：A 或 B 未运行完成，因此没有结论。</translation>
     </message>
+    <message>
+        <source>The last run was cancelled: its partial output is not checked.</source>
+        <translation>上次运行已取消：其部分输出不做检查。</translation>
+    </message>
+    <message>
+        <source>The last run failed: there is no output to check.</source>
+        <translation>上次运行失败：没有可检查的输出。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AdvisorPanel</name>
@@ -370,24 +401,16 @@
         <translation>按建议改写提示词（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <source>Apply &amp;&amp; &amp;compare</source>
-        <translation>应用并对比(&amp;C)</translation>
-    </message>
-    <message>
         <source>Rewrite the prompt, run the old and the new prompt with the same seed and compare them</source>
         <translation>改写提示词，用相同随机种子分别运行新旧提示词并进行对比</translation>
     </message>
     <message>
-        <source>The last run&apos;s output, with the output checks&apos; findings underlined</source>
+        <source>The last run's output, with the output checks' findings underlined</source>
         <translation>上次运行的输出，输出检查发现的问题以下划线标出</translation>
     </message>
     <message>
         <source>K = </source>
         <translation>K = </translation>
-    </message>
-    <message>
-        <source>Consistency &amp;run</source>
-        <translation>一致性运行(&amp;R)</translation>
     </message>
     <message>
         <source>Run the prompt K times with sampling and different seeds (troubleshooting quick checks)</source>
@@ -416,12 +439,6 @@
     <message>
         <source>No findings: no detector matches this prompt.</source>
         <translation>没有发现：没有检测器匹配此提示词。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n finding(s)</source>
-        <translation>
-            <numerusform>%n 项发现</numerusform>
-        </translation>
     </message>
     <message>
         <source>Cannot apply: %1</source>
@@ -452,7 +469,7 @@
         <translation>没有数值答案。</translation>
     </message>
     <message>
-        <source>Std of the numeric tokens&apos; log-probs: %1 over %2 tokens (%3).</source>
+        <source>Std of the numeric tokens' log-probs: %1 over %2 tokens (%3).</source>
         <translation>数值词元对数概率的标准差：%1（共 %2 个词元）（%3）。</translation>
     </message>
     <message>
@@ -474,6 +491,22 @@
     <message>
         <source>&lt;b&gt;Apply &amp; compare&lt;/b&gt; (A: old prompt, B: rewritten): %1</source>
         <translation>&lt;b&gt;应用并对比&lt;/b&gt;（A：原提示词，B：改写后）：%1</translation>
+    </message>
+    <message>
+        <source>Apply &amp;&amp; com&amp;pare</source>
+        <translation>应用并对比(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Consistency r&amp;un</source>
+        <translation>一致性运行(&amp;U)</translation>
+    </message>
+    <message>
+        <source>1 finding</source>
+        <translation>1 项发现</translation>
+    </message>
+    <message>
+        <source>%1 findings</source>
+        <translation>%1 项发现</translation>
     </message>
 </context>
 <context>
@@ -569,7 +602,7 @@ Pick the model file?</source>
 要选择模型文件吗？</translation>
     </message>
     <message>
-        <source>The capture&apos;s model</source>
+        <source>The capture's model</source>
         <translation>捕获所用的模型</translation>
     </message>
     <message>
@@ -579,14 +612,6 @@ Pick the model file?</source>
     <message>
         <source>Octoscope</source>
         <translation>Octoscope</translation>
-    </message>
-    <message>
-        <source>model loaded</source>
-        <translation>模型已加载</translation>
-    </message>
-    <message>
-        <source>model not loaded</source>
-        <translation>模型未加载</translation>
     </message>
     <message>
         <source>Capture %1 — %2, %3</source>
@@ -626,20 +651,16 @@ Pick the model file?</source>
     </message>
     <message>
         <source>This run was on the server %1 (model %2). Repeat it there with:
-octoscope-cli replay &quot;%3&quot;</source>
+octoscope-cli replay "%3"</source>
         <translation>这次运行在服务器 %1（模型 %2）上。请在那里重复它：
-octoscope-cli replay &quot;%3&quot;</translation>
-    </message>
-    <message>
-        <source>Opened the capture %1: %2 tokens of %3, shown without the model</source>
-        <translation>已打开捕获 %1：%3 的 %2 个词元，在未加载模型的情况下显示</translation>
+octoscope-cli replay "%3"</translation>
     </message>
     <message>
         <source>Show a capture first (File → Open Capture…).</source>
         <translation>请先显示一个捕获（文件 → 打开捕获…）。</translation>
     </message>
     <message>
-        <source>The capture&apos;s model is missing or differs: %1</source>
+        <source>The capture's model is missing or differs: %1</source>
         <translation>捕获所用的模型缺失或不一致：%1</translation>
     </message>
     <message>
@@ -647,11 +668,11 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>未重新运行：%1</translation>
     </message>
     <message>
-        <source>Cannot load the capture&apos;s model: %1</source>
+        <source>Cannot load the capture's model: %1</source>
         <translation>无法加载捕获所用的模型：%1</translation>
     </message>
     <message>
-        <source>Loading the capture&apos;s model %1 to re-run it…</source>
+        <source>Loading the capture's model %1 to re-run it…</source>
         <translation>正在加载捕获所用的模型 %1 以重新运行…</translation>
     </message>
     <message>
@@ -691,12 +712,28 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>已将错误报告写入 %1</translation>
     </message>
     <message>
-        <source>Computing the model&apos;s SHA-256 to save the capture %1…</source>
+        <source>Computing the model's SHA-256 to save the capture %1…</source>
         <translation>正在计算模型的 SHA-256，完成后保存捕获 %1…</translation>
     </message>
     <message>
-        <source>Another model was loaded before this one&apos;s SHA-256 was computed.</source>
+        <source>Another model was loaded before this one's SHA-256 was computed.</source>
         <translation>在此模型的 SHA-256 计算完成之前，已加载了另一个模型。</translation>
+    </message>
+    <message>
+        <source>recorded; its model is loaded</source>
+        <translation>按记录显示；其模型已加载</translation>
+    </message>
+    <message>
+        <source>recorded; its model is not loaded</source>
+        <translation>按记录显示；其模型未加载</translation>
+    </message>
+    <message>
+        <source>Opened the capture %1: %2 tokens of %3, shown as recorded; its model is loaded (Run → Re-run Capture runs it again)</source>
+        <translation>已打开捕获 %1：%3 的 %2 个词元，按记录显示；其模型已加载（运行 → 重新运行捕获 可再次运行）</translation>
+    </message>
+    <message>
+        <source>Opened the capture %1: %2 tokens of %3, shown as recorded; its model is not loaded</source>
+        <translation>已打开捕获 %1：%3 的 %2 个词元，按记录显示；其模型未加载</translation>
     </message>
 </context>
 <context>
@@ -949,7 +986,7 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <source>The article&apos;s figures are claims about GPT-4 that nobody can check. Run the claims to measure each one on the loaded model, with its 95 % interval.</source>
+        <source>The article's figures are claims about GPT-4 that nobody can check. Run the claims to measure each one on the loaded model, with its 95 % interval.</source>
         <translation>文章中的数字是关于 GPT-4 的论断，无人能够核实。运行论断，在已加载的模型上逐一测量，并给出 95% 区间。</translation>
     </message>
     <message>
@@ -957,7 +994,7 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>在 %1 上测量，使用其%2（度量 %3），种子 %4。%5</translation>
     </message>
     <message>
-        <source>The article&apos;s figure for GPT-4: a claim, never measured here</source>
+        <source>The article's figure for GPT-4: a claim, never measured here</source>
         <translation>文章给出的 GPT-4 数字：只是论断，这里从未测量</translation>
     </message>
     <message>
@@ -973,8 +1010,8 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>成立的条件：%1</translation>
     </message>
     <message>
-        <source>Measured: &lt;b&gt;%1&lt;/b&gt;, 95 % interval [%2, %3], n = %4 — &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
-        <translation>测得：&lt;b&gt;%1&lt;/b&gt;，95% 区间 [%2, %3]，n = %4 — &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
+        <source>Measured: &lt;b&gt;%1&lt;/b&gt;, 95 % interval [%2, %3], n = %4 — &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
+        <translation>测得：&lt;b&gt;%1&lt;/b&gt;，95% 区间 [%2, %3]，n = %4 — &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>Method: %1</source>
@@ -1001,7 +1038,7 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>报告已写入 %1（%2 个文件）</translation>
     </message>
     <message>
-        <source>items: each claim&apos;s own</source>
+        <source>items: each claim's own</source>
         <translation>条目数：各论断的默认值</translation>
     </message>
     <message>
@@ -1052,8 +1089,8 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>文章说：%1 — 关于 GPT-4，未经验证。在这里成立的条件：%2。</translation>
     </message>
     <message>
-        <source>Measured: %1 &amp;nbsp; 95 %: [%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
-        <translation>测得：%1 &amp;nbsp; 95%：[%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
+        <source>Measured: %1 &amp;nbsp; 95 %: [%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
+        <translation>测得：%1 &amp;nbsp; 95%：[%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>Not measured yet: run the claims in the Claims panel.</source>
@@ -1099,26 +1136,12 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>层</translation>
     </message>
     <message>
-        <source>&lt;b&gt;A&lt;/b&gt;</source>
-        <translation>&lt;b&gt;A&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;B&lt;/b&gt;</source>
-        <translation>&lt;b&gt;B&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Changed:&lt;/b&gt; %1.</source>
         <translation>&lt;b&gt;改动：&lt;/b&gt;%1。</translation>
     </message>
     <message>
         <source>The answers part at generated token %1: A “%2”, B “%3”.</source>
         <translation>两个回答在第 %1 个生成词元处分叉：A “%2”，B “%3”。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Both runs generated the same %n token(s).</source>
-        <translation>
-            <numerusform>两次运行生成了相同的 %n 个词元。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Mean log-prob per generated token: A %1, B %2 (%3%4).</source>
@@ -1155,6 +1178,14 @@ octoscope-cli replay &quot;%3&quot;</translation>
     <message>
         <source>layer %1, head %2: norm B − A = %3</source>
         <translation>第 %1 层，注意力头 %2：范数 B − A = %3</translation>
+    </message>
+    <message>
+        <source>Both runs generated the same token.</source>
+        <translation>两次运行生成了相同的词元。</translation>
+    </message>
+    <message>
+        <source>Both runs generated the same %1 tokens.</source>
+        <translation>两次运行生成了相同的 %1 个词元。</translation>
     </message>
 </context>
 <context>
@@ -1324,7 +1355,7 @@ octoscope-cli replay &quot;%3&quot;</translation>
 <context>
     <name>octo::ui::ExpertsHelp</name>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;Real experts are not the article&apos;s subsystems.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;In a mixture-of-experts model (Mixtral, OLMoE, Qwen-MoE, Qwen3-MoE) the feed-forward block of every layer is replaced by several small networks, the &lt;i&gt;experts&lt;/i&gt;, and a router — one linear layer — that picks a few of them for each token: softmax over the experts, the most probable ones kept, their outputs added with the router&apos;s weights. That routing is computed, and the Experts panel shows it as it happened: layers × experts for a token, tokens × experts for one layer, and how often each expert was chosen.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Experts replace the feed-forward block, per layer and per token.&lt;/b&gt; Expert 5 of layer 3 and expert 5 of layer 4 share nothing but a number; a token is routed again in every layer.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Attention is not routed.&lt;/b&gt; Every head runs for every token; the subsystem map over heads (rte-a … rte-h) is a separate reading laid over the heads.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Nothing trains an expert to handle a topic.&lt;/b&gt; Whether experts line up with the eight subsystems is a question to measure, and on most layers the answer is weak or no.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Disabling an expert&lt;/b&gt; (octoscope-cli generate --disable-expert LAYER:EXPERT) takes it out of the router&apos;s choice: the next most probable expert runs instead — the model as if that expert did not exist. Compare the two runs to see what it did for this prompt.&lt;/p&gt;</source>
+        <source>&lt;p&gt;&lt;b&gt;Real experts are not the article's subsystems.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;In a mixture-of-experts model (Mixtral, OLMoE, Qwen-MoE, Qwen3-MoE) the feed-forward block of every layer is replaced by several small networks, the &lt;i&gt;experts&lt;/i&gt;, and a router — one linear layer — that picks a few of them for each token: softmax over the experts, the most probable ones kept, their outputs added with the router's weights. That routing is computed, and the Experts panel shows it as it happened: layers × experts for a token, tokens × experts for one layer, and how often each expert was chosen.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Experts replace the feed-forward block, per layer and per token.&lt;/b&gt; Expert 5 of layer 3 and expert 5 of layer 4 share nothing but a number; a token is routed again in every layer.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Attention is not routed.&lt;/b&gt; Every head runs for every token; the subsystem map over heads (rte-a … rte-h) is a separate reading laid over the heads.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Nothing trains an expert to handle a topic.&lt;/b&gt; Whether experts line up with the eight subsystems is a question to measure, and on most layers the answer is weak or no.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Disabling an expert&lt;/b&gt; (octoscope-cli generate --disable-expert LAYER:EXPERT) takes it out of the router's choice: the next most probable expert runs instead — the model as if that expert did not exist. Compare the two runs to see what it did for this prompt.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;真实的专家不是文章所说的子系统。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在混合专家模型（Mixtral、OLMoE、Qwen-MoE、Qwen3-MoE）中，每一层的前馈块被几个小网络——&lt;i&gt;专家&lt;/i&gt;——和一个路由器（一个线性层）取代。路由器为每个词元挑选其中几个：对所有专家做 softmax，保留概率最高的几个，按路由器的权重把它们的输出相加。这种路由是真实计算出来的，“专家”面板如实显示它：某个词元的层 × 专家、某一层的词元 × 专家，以及每个专家被选中的次数。&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;专家按层、按词元取代前馈块。&lt;/b&gt;第 3 层的专家 5 与第 4 层的专家 5 只是编号相同；词元在每一层都会重新路由。&lt;/li&gt;&lt;li&gt;&lt;b&gt;注意力不经过路由。&lt;/b&gt;每个注意力头对每个词元都会运行；注意力头上的子系统映射（rte-a … rte-h）是叠加在注意力头上的另一种解读。&lt;/li&gt;&lt;li&gt;&lt;b&gt;训练中没有任何东西让某个专家负责某个主题。&lt;/b&gt;专家是否与八个子系统对应，是需要测量的问题；在大多数层上答案是“很弱”或“没有”。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;禁用专家&lt;/b&gt;（octoscope-cli generate --disable-expert 层:专家）会把它从路由器的选择中去掉：改由概率次高的专家运行——就像这个专家不存在一样。对比两次运行，即可看出它对这个提示词做了什么。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -1419,11 +1450,11 @@ octoscope-cli replay &quot;%3&quot;</translation>
         <translation>位置数</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels — the routing tells the probe set&apos;s subsystems apart. That can come from the probes&apos; surface tokens (digits, code) as much as from a function: try prompts of your own.</source>
+        <source>Expert map: separation %1 against %2 with shuffled labels — the routing tells the probe set's subsystems apart. That can come from the probes' surface tokens (digits, code) as much as from a function: try prompts of your own.</source>
         <translation>专家映射：区分度 %1，打乱标签时为 %2——路由能区分探针集的各子系统。这既可能来自功能，也可能只来自探针的表层词元（数字、代码）：请用你自己的提示词检验。</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels — the routing does not tell the probe set&apos;s subsystems apart; the experts metric says little about subsystems.</source>
+        <source>Expert map: separation %1 against %2 with shuffled labels — the routing does not tell the probe set's subsystems apart; the experts metric says little about subsystems.</source>
         <translation>专家映射：区分度 %1，打乱标签时为 %2——路由无法区分探针集的各子系统；experts 指标几乎说明不了子系统。</translation>
     </message>
     <message>
@@ -1463,10 +1494,6 @@ octoscope-cli replay &quot;%3&quot;</translation>
     <message>
         <source>Which positions the layer × head values come from</source>
         <translation>层 × 注意力头数值取自哪些位置</translation>
-    </message>
-    <message>
-        <source>value</source>
-        <translation>数值</translation>
     </message>
     <message>
         <source>head (subsystem)</source>
@@ -1518,7 +1545,7 @@ octoscope-cli replay &quot;%3&quot;</translation>
     </message>
     <message>
         <source>This model has no router gates to show per head. Colour by norm share instead.</source>
-        <translation>此模型没有可按注意力头显示的路由门控。请改用 norm_share 着色。</translation>
+        <translation>此模型没有可按注意力头显示的路由门控。请改用范数占比着色。</translation>
     </message>
     <message>
         <source>Per-head values were not recorded for this run.</source>
@@ -1528,48 +1555,38 @@ octoscope-cli replay &quot;%3&quot;</translation>
 <context>
     <name>octo::ui::HistoryPanel</name>
     <message>
-        <source>running</source>
-        <translation>运行中</translation>
+        <source>Compare</source>
+        <translation>对比</translation>
     </message>
     <message>
-        <source>failed</source>
-        <translation>失败</translation>
+        <source>Select two runs (Ctrl+click) to compare them.</source>
+        <translation>选择两次运行（Ctrl+单击）进行对比。</translation>
     </message>
     <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
+        <source>Run %1 is still running.</source>
+        <translation>运行 %1 仍在进行中。</translation>
     </message>
     <message>
-        <source>%1 tokens</source>
-        <translation>%1 个词元</translation>
+        <source>Run %1 failed: it has no answer to compare.</source>
+        <translation>运行 %1 失败：没有可对比的回答。</translation>
     </message>
     <message>
-        <source> [off: %1, %2]</source>
-        <translation> [关闭：%1，%2]</translation>
+        <source>a model no longer loaded</source>
+        <translation>一个已不再加载的模型</translation>
     </message>
     <message>
-        <source>capture %1</source>
-        <translation>捕获 %1</translation>
+        <source>%1 ran on %2 and %3 on %4: runs of different models cannot be compared.</source>
+        <translation>%1 运行于 %2，%3 运行于 %4：不同模型的运行无法对比。</translation>
     </message>
     <message>
-        <source>#%1</source>
-        <translation>#%1</translation>
-    </message>
-    <message>
-        <source>%1 %2 — %3</source>
-        <translation>%1 %2 — %3</translation>
-    </message>
-    <message>
-        <source>%1
-Precision: %2</source>
-        <translation>%1
-精度：%2</translation>
+        <source>Show the two selected runs side by side in the A/B compare dock (A: the older).</source>
+        <translation>在 A/B 对比面板中并排显示所选的两次运行（A：较早的一次）。</translation>
     </message>
 </context>
 <context>
     <name>octo::ui::InternalsNote</name>
     <message>
-        <source>This run came from %1, a server that gives outputs only. This view needs the model&apos;s internals: run the prompt on a local model or on an Octoscope server (octoscope-cli serve).</source>
+        <source>This run came from %1, a server that gives outputs only. This view needs the model's internals: run the prompt on a local model or on an Octoscope server (octoscope-cli serve).</source>
         <translation>这次运行来自 %1，该服务器只提供输出。此视图需要模型的内部数据：请在本地模型或 Octoscope 服务器（octoscope-cli serve）上运行提示词。</translation>
     </message>
 </context>
@@ -1623,11 +1640,11 @@ Precision: %2</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <source>The pool&apos;s history appears when the run ends.</source>
+        <source>The pool's history appears when the run ends.</source>
         <translation>运行结束后显示池的历史。</translation>
     </message>
     <message>
-        <source>No run yet: the pool&apos;s history appears after one.</source>
+        <source>No run yet: the pool's history appears after one.</source>
         <translation>尚无运行：运行后显示池的历史。</translation>
     </message>
     <message>
@@ -1645,14 +1662,6 @@ Precision: %2</source>
         <source>&amp;System (%1)</source>
         <translation>跟随系统(&amp;S)（%1）</translation>
     </message>
-    <message>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <source>Octoscope will start in %1 the next time it opens.</source>
-        <translation>Octoscope 下次启动时将使用 %1。</translation>
-    </message>
 </context>
 <context>
     <name>octo::ui::LatencyView</name>
@@ -1661,7 +1670,7 @@ Precision: %2</source>
         <translation> 毫秒</translation>
     </message>
     <message>
-        <source>Band thresholds. Defaults are the article&apos;s claimed bands for GPT-4 (under 250 ms: cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.</source>
+        <source>Band thresholds. Defaults are the article's claimed bands for GPT-4 (under 250 ms: cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.</source>
         <translation>区间阈值。默认值是文章对 GPT-4 声称的区间（低于 250 毫秒：缓存命中；250–800 毫秒：标准；高于 800 毫秒：降级）——只是声称，并非测量结果。</translation>
     </message>
     <message>
@@ -1681,7 +1690,7 @@ Precision: %2</source>
         <translation>词元数</translation>
     </message>
     <message>
-        <source>Bands (article&apos;s):</source>
+        <source>Bands (article's):</source>
         <translation>区间（文章所述）：</translation>
     </message>
     <message>
@@ -1712,12 +1721,12 @@ Precision: %2</source>
 <context>
     <name>octo::ui::LogPanel</name>
     <message>
-        <source>&amp;Clear</source>
-        <translation>清除(&amp;C)</translation>
+        <source>C&amp;lear</source>
+        <translation>清除(&amp;L)</translation>
     </message>
     <message>
-        <source>Open Log &amp;Folder</source>
-        <translation>打开日志文件夹(&amp;F)</translation>
+        <source>Open Lo&amp;g Folder</source>
+        <translation>打开日志文件夹(&amp;G)</translation>
     </message>
 </context>
 <context>
@@ -1785,10 +1794,6 @@ Precision: %2</source>
     <message>
         <source>Folder to write the bug report into</source>
         <translation>写入错误报告的文件夹</translation>
-    </message>
-    <message>
-        <source>Export &amp;Screenshot…</source>
-        <translation>导出截图(&amp;S)…</translation>
     </message>
     <message>
         <source>Ctrl+Shift+S</source>
@@ -1875,10 +1880,6 @@ Precision: %2</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <source>A/B &amp;Compare with Shown Run</source>
-        <translation>与当前显示的运行做 A/B 对比(&amp;C)</translation>
-    </message>
-    <message>
         <source>Ctrl+B</source>
         <translation>Ctrl+B</translation>
     </message>
@@ -1901,10 +1902,6 @@ Precision: %2</source>
     <message>
         <source>Calibrate &amp;Experts…</source>
         <translation>校准专家(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Measure the Article&apos;s &amp;Claims</source>
-        <translation>测量文章的论断(&amp;C)</translation>
     </message>
     <message>
         <source>Ctrl+Shift+M</source>
@@ -1959,8 +1956,20 @@ Precision: %2</source>
         <translation>Ctrl+Alt+3</translation>
     </message>
     <message>
-        <source>Reset &amp;Layout</source>
-        <translation>重置布局(&amp;L)</translation>
+        <source>Export Scree&amp;nshot…</source>
+        <translation>导出截图(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>A/B Compare &amp;with Shown Run</source>
+        <translation>与当前显示的运行做 A/B 对比(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Measure the Article's Claims</source>
+        <translation>测量文章的论断(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -1976,6 +1985,10 @@ Precision: %2</source>
     <message>
         <source>Claims unavailable: %1</source>
         <translation>论断不可用：%1</translation>
+    </message>
+    <message>
+        <source>These two runs cannot be compared.</source>
+        <translation>这两次运行无法对比。</translation>
     </message>
 </context>
 <context>
@@ -2071,10 +2084,6 @@ The previous model stays loaded.</source>
         <translation>本次运行的备注：</translation>
     </message>
     <message>
-        <source>No token selected: step with the timeline (Alt+Left / Alt+Right).</source>
-        <translation>未选择词元：用时间轴逐个移动（Alt+Left / Alt+Right）。</translation>
-    </message>
-    <message>
         <source>No run shown.</source>
         <translation>未显示运行。</translation>
     </message>
@@ -2102,6 +2111,14 @@ The previous model stays loaded.</source>
         <source>%1 “%2”: %3</source>
         <translation>%1 “%2”：%3</translation>
     </message>
+    <message>
+        <source>No tokens yet.</source>
+        <translation>尚无词元。</translation>
+    </message>
+    <message>
+        <source> — the last token; step with Alt+Left / Alt+Right</source>
+        <translation> — 最后一个词元；用 Alt+Left / Alt+Right 逐个切换</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::PromptPanel</name>
@@ -2118,7 +2135,7 @@ The previous model stays loaded.</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <source>Send system + user turns through the model&apos;s chat template</source>
+        <source>Send system + user turns through the model's chat template</source>
         <translation>通过模型的对话模板发送系统消息和用户消息</translation>
     </message>
     <message>
@@ -2138,16 +2155,8 @@ The previous model stays loaded.</source>
         <translation>同时计算直接 logit 归因（每层多一次投影）</translation>
     </message>
     <message>
-        <source>Record &amp;attention</source>
-        <translation>记录注意力(&amp;A)</translation>
-    </message>
-    <message>
         <source>Record attention weights for the attention view (runs that record them do not reuse cached prompt prefixes)</source>
         <translation>为注意力视图记录注意力权重（记录注意力的运行不复用已缓存的提示词前缀）</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>运行(&amp;R)</translation>
     </message>
     <message>
         <source>Run the prompt (Ctrl+Enter)</source>
@@ -2198,7 +2207,7 @@ The previous model stays loaded.</source>
 Reference: the activations are quantised as llama.cpp does (8-bit blocks; F16/BF16 rounding for F16/BF16 weights), so the tokens match what llama.cpp-based tools produce.
 Exact: the activations stay 32-bit floats (the weights as stored times the activations as computed).
 F32 weights are multiplied in float either way.
-This model&apos;s default: %1</source>
+This model's default: %1</source>
         <translation>量化权重的矩阵乘法如何处理激活值。
 参考：像 llama.cpp 那样把激活值量化（8 位分块；F16/BF16 权重则舍入为 F16/BF16），因此生成的词元与基于 llama.cpp 的工具一致。
 精确：激活值保持 32 位浮点（按存储的权重乘以按计算所得的激活值）。
@@ -2212,6 +2221,14 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>A server sends no attention weights: runs on it record none. Your choice returns with a local model.</source>
         <translation>服务器不发送注意力权重：在其上的运行不会记录注意力。加载本地模型后会恢复你的选择。</translation>
+    </message>
+    <message>
+        <source>Record a&amp;ttention</source>
+        <translation>记录注意力(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ru&amp;n</source>
+        <translation>运行(&amp;N)</translation>
     </message>
 </context>
 <context>
@@ -2258,6 +2275,161 @@ F32 权重无论哪种都以浮点相乘。
     </message>
 </context>
 <context>
+    <name>octo::ui::RunHistoryModel</name>
+    <message>
+        <source>capture %1</source>
+        <translation>捕获 %1</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>norms</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <source>relative</source>
+        <translation>相对值</translation>
+    </message>
+    <message>
+        <source>DLA</source>
+        <translation>DLA</translation>
+    </message>
+    <message>
+        <source>gates</source>
+        <translation>门控</translation>
+    </message>
+    <message>
+        <source>experts</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>router probabilities</source>
+        <translation>路由器概率</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 off (%2)</source>
+        <translation>%1 关闭（%2）</translation>
+    </message>
+    <message>
+        <source>experts off: %1</source>
+        <translation>排除的专家：%1</translation>
+    </message>
+    <message>
+        <source>A of pair %1</source>
+        <translation>第 %1 对的 A</translation>
+    </message>
+    <message>
+        <source>B of pair %1</source>
+        <translation>第 %1 对的 B</translation>
+    </message>
+    <message>
+        <source>sample %1 of %2 (consistency %3)</source>
+        <translation>第 %1/%2 个样本（一致性运行 %3）</translation>
+    </message>
+    <message>
+        <source>Precision: %1</source>
+        <translation>精度：%1</translation>
+    </message>
+    <message>
+        <source>Ran on %1 (%2)</source>
+        <translation>运行于 %1（%2）</translation>
+    </message>
+    <message>
+        <source>B changes: %1</source>
+        <translation>B 的改动：%1</translation>
+    </message>
+    <message>
+        <source>%1 — 1 token generated</source>
+        <translation>%1 — 生成了 1 个词元</translation>
+    </message>
+    <message>
+        <source>%1 — %2 tokens generated</source>
+        <translation>%1 — 生成了 %2 个词元</translation>
+    </message>
+    <message>
+        <source>The run's number, or the capture file it was opened from</source>
+        <translation>运行编号，或打开它的捕获文件</translation>
+    </message>
+    <message>
+        <source>The A/B pair or consistency run it was submitted in</source>
+        <translation>提交时所属的 A/B 对或一致性运行</translation>
+    </message>
+    <message>
+        <source>The prompt as typed</source>
+        <translation>输入的提示词</translation>
+    </message>
+    <message>
+        <source>The generated text</source>
+        <translation>生成的文本</translation>
+    </message>
+    <message>
+        <source>Why generation stopped (or: running, failed)</source>
+        <translation>生成停止的原因（或：运行中、失败）</translation>
+    </message>
+    <message>
+        <source>Subsystems and experts switched off, with the ablation mode</source>
+        <translation>关闭的子系统和专家，以及消融方式</translation>
+    </message>
+    <message>
+        <source>What the run recorded beyond its tokens</source>
+        <translation>本次运行在词元之外记录的内容</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Set</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Stop reason</source>
+        <translation>停止原因</translation>
+    </message>
+    <message>
+        <source>Switches</source>
+        <translation>开关</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>已测量</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::RunStore</name>
     <message>
         <source>Head map calibrated: separation %1 on dev (null %2, chance 0.125); stored in %3. Active map: %4.</source>
@@ -2268,11 +2440,11 @@ F32 权重无论哪种都以浮点相乘。
         <translation>专家已校准：开发集区分度 %1（零假设 %2，随机 0.125）；保存在 %3。%4</translation>
     </message>
     <message>
-        <source>The routing tells the probe set&apos;s subsystems apart.</source>
+        <source>The routing tells the probe set's subsystems apart.</source>
         <translation>路由能区分探针集的各子系统。</translation>
     </message>
     <message>
-        <source>The routing does not tell the probe set&apos;s subsystems apart.</source>
+        <source>The routing does not tell the probe set's subsystems apart.</source>
         <translation>路由无法区分探针集的各子系统。</translation>
     </message>
 </context>
@@ -2283,7 +2455,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>连接服务器</translation>
     </message>
     <message>
-        <source>the server&apos;s first model</source>
+        <source>the server's first model</source>
         <translation>服务器的第一个模型</translation>
     </message>
     <message>
@@ -2323,11 +2495,11 @@ F32 权重无论哪种都以浮点相乘。
         <translation>无法将密钥存入系统密钥环：%1</translation>
     </message>
     <message>
-        <source>The environment variable %1 holding the server&apos;s key is not set.</source>
+        <source>The environment variable %1 holding the server's key is not set.</source>
         <translation>存放服务器密钥的环境变量 %1 未设置。</translation>
     </message>
     <message>
-        <source>Cannot read the server&apos;s key from the system keyring: %1</source>
+        <source>Cannot read the server's key from the system keyring: %1</source>
         <translation>无法从系统密钥环读取服务器密钥：%1</translation>
     </message>
     <message>
@@ -2351,7 +2523,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>已连接到 %1（%2，Octoscope 服务器：所有视图实时显示）</translation>
     </message>
     <message>
-        <source>Connected to %1 (%2): text, log-probabilities and timing; the views that need the model&apos;s internals say so</source>
+        <source>Connected to %1 (%2): text, log-probabilities and timing; the views that need the model's internals say so</source>
         <translation>已连接到 %1（%2）：文本、对数概率和时间；需要模型内部数据的视图会给出说明</translation>
     </message>
 </context>
@@ -2374,7 +2546,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>词元流</translation>
     </message>
     <message>
-        <source>Undo the note&apos;s last edit</source>
+        <source>Undo the note's last edit</source>
         <translation>撤销备注的上一次编辑</translation>
     </message>
     <message>
@@ -2382,7 +2554,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>演示者</translation>
     </message>
     <message>
-        <source>Redo the note&apos;s edit</source>
+        <source>Redo the note's edit</source>
         <translation>重做备注的编辑</translation>
     </message>
     <message>
@@ -2456,10 +2628,6 @@ F32 权重无论哪种都以浮点相乘。
 <context>
     <name>octo::ui::SubsystemStripView</name>
     <message>
-        <source>share</source>
-        <translation>份额</translation>
-    </message>
-    <message>
         <source>token</source>
         <translation>词元</translation>
     </message>
@@ -2501,7 +2669,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>全部开启(&amp;O)</translation>
     </message>
     <message>
-        <source>Ablation: zero sets a head&apos;s output to 0; mean replaces it by its mean over the prompt</source>
+        <source>Ablation: zero sets a head's output to 0; mean replaces it by its mean over the prompt</source>
         <translation>消融：置零将注意力头的输出设为 0；均值则用其在提示词上的均值替换</translation>
     </message>
     <message>
@@ -2529,7 +2697,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>如 *:3, 1:0（层:专家）</translation>
     </message>
     <message>
-        <source>Experts left out of the router&apos;s choice in the next run: the next most probable expert runs instead. layer:expert, or *:expert for every layer; right-click a cell of the Experts panel to add one.</source>
+        <source>Experts left out of the router's choice in the next run: the next most probable expert runs instead. layer:expert, or *:expert for every layer; right-click a cell of the Experts panel to add one.</source>
         <translation>下次运行中从路由器的选择里排除的专家：改由概率次高的专家运行。格式为 层:专家，或 *:专家 表示每一层；在“专家”面板的格子上右键即可添加。</translation>
     </message>
     <message>
@@ -2549,7 +2717,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>取消勾选的子系统在下次运行中关闭什么：它的注意力头，或校准的专家映射在每一层分配给它的专家</translation>
     </message>
     <message>
-        <source>Unchecked: this group&apos;s heads are ablated in the next run.</source>
+        <source>Unchecked: this group's heads are ablated in the next run.</source>
         <translation>取消勾选：下次运行时消融该组的注意力头。</translation>
     </message>
 </context>
@@ -2603,18 +2771,6 @@ F32 权重无论哪种都以浮点相乘。
         <source>no run</source>
         <translation>无运行</translation>
     </message>
-    <message numerus="yes">
-        <source>%n token(s)</source>
-        <translation>
-            <numerusform>%n 个词元</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>position %1 (%2) · %n token(s)</source>
-        <translation>
-            <numerusform>位置 %1（%2）· %n 个词元</numerusform>
-        </translation>
-    </message>
     <message>
         <source>prompt</source>
         <translation>提示词</translation>
@@ -2636,8 +2792,24 @@ F32 权重无论哪种都以浮点相乘。
         <translation>运行中</translation>
     </message>
     <message>
-        <source>The run filled the model&apos;s context: nothing more fits. Shorten the prompt or load the model with a longer context.</source>
+        <source>The run filled the model's context: nothing more fits. Shorten the prompt or load the model with a longer context.</source>
         <translation>本次运行已填满模型的上下文，无法再容纳更多内容。请缩短提示词，或以更长的上下文加载模型。</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 个词元</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个词元</translation>
+    </message>
+    <message>
+        <source>position %1 (%2, last) · %3</source>
+        <translation>位置 %1（%2，最后一个）· %3</translation>
+    </message>
+    <message>
+        <source>position %1 (%2) · %3</source>
+        <translation>位置 %1（%2）· %3</translation>
     </message>
 </context>
 <context>

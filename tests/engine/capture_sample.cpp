@@ -55,7 +55,7 @@ Capture sample_capture(int64_t n_generated) {
     route.composition = {0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.0078125};
     route.features = {{"rte-d.code", 3, 1.0, 0.8, {{0, 2}, {3, 4}}}};
     c.route = route;
-    c.findings = {{"rte-c.vague", 2, Severity::Warning, FindingPlace::Prompt, 0, 2, "ab", "detail", RuleSource::Article}};
+    c.findings = {{"rte-c.vague", 2, Severity::Warning, FindingPlace::Prompt, 0, 2, "ab", {"detail", "细节"}, RuleSource::Article}};
     c.notes = {{0, "the first token"}, {static_cast<int64_t>(c.trace.n_prompt), "\xe4\xbd\xa0 first generated"}};
     return c;
 }

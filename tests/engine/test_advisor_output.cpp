@@ -35,7 +35,7 @@ TEST(AdvisorOutput, InvalidJsonWhenJsonWasAskedFor) {
     const auto bad = of_rule("rte-g.invalid_json", ask, "Here you go:\n{\"a\": 1 \"b\": 2}\nDone.");
     ASSERT_EQ(bad.size(), 1u);
     EXPECT_EQ(bad[0].evidence, "\"b\": 2}");
-    EXPECT_NE(bad[0].detail.find("output byte 21"), std::string::npos) << bad[0].detail;
+    EXPECT_NE(bad[0].detail.en.find("output byte 21"), std::string::npos) << bad[0].detail.en;
     EXPECT_EQ(evidence("rte-g.invalid_json", "用JSON列出两种水果", "```json\n{\"名称\": \"苹果\",}\n```"), Strings{"}"});
     EXPECT_EQ(evidence("rte-g.invalid_json", ask, "{\"a\": [1, 2"), Strings{"2"}); // cut off at the end
     EXPECT_TRUE(of_rule("rte-g.invalid_json", ask, "Sure: {\"a\": 1, \"b\": [2, 3]} — hope it helps.").empty());
@@ -52,7 +52,8 @@ TEST(AdvisorOutput, MarkdownTableColumnCounts) {
     const auto f = of_rule("rte-g.table_columns", "", bad_zh);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].evidence, "| 甲 | 1 |");
-    EXPECT_EQ(f[0].detail, "table row has 2 cells, the header has 3");
+    EXPECT_EQ(f[0].detail.en, "table row has 2 cells, the header has 3");
+    EXPECT_EQ(f[0].detail.zh, "表格行有 2 个单元格，表头有 3 个");
     EXPECT_TRUE(of_rule("rte-g.table_columns", "", "| name | price |\n|---|---|\n| a | `x|y` |\n| b \\| c | 2 |\n").empty());
     EXPECT_TRUE(of_rule("rte-g.table_columns", "", "型号 | 价格\n--- | ---\n甲 | 1\n乙 | 2\n").empty());
     EXPECT_TRUE(of_rule("rte-g.table_columns", "", "a | b | c\nplain text with | a pipe\n").empty()); // no delimiter row
@@ -64,10 +65,10 @@ TEST(AdvisorOutput, PythonIndentation) {
                                     "代码如下：\n```python\ndef f(x):\n    y = x + 1\n        return y\n```");
     ASSERT_EQ(unexpected.size(), 1u);
     EXPECT_EQ(unexpected[0].evidence, "        return y");
-    EXPECT_EQ(unexpected[0].detail, "Python: unexpected indent");
-    EXPECT_EQ(of_rule("rte-g.python_indentation", "", "```py\nfor i in range(3):\nprint(i)\n```")[0].detail,
+    EXPECT_EQ(unexpected[0].detail.en, "Python: unexpected indent");
+    EXPECT_EQ(of_rule("rte-g.python_indentation", "", "```py\nfor i in range(3):\nprint(i)\n```")[0].detail.en,
               "Python: expected an indented block after the line ending in ':'");
-    EXPECT_EQ(of_rule("rte-g.python_indentation", "", "```\nimport os\nif x:\n    a = 1\n  b = 2\n```")[0].detail,
+    EXPECT_EQ(of_rule("rte-g.python_indentation", "", "```\nimport os\nif x:\n    a = 1\n  b = 2\n```")[0].detail.en,
               "Python: unindent does not match any outer indentation level");
     const std::string good = "```python\ndef f(items,\n        scale):\n    \"\"\"Doc\n  string.\"\"\"\n    total = 0  # comment:\n"
                              "    for i in items:\n\n        total += i * \\\n    scale\n    return {\n  'a': total}\n```";
@@ -81,7 +82,8 @@ TEST(AdvisorOutput, ArithmeticClaimsTheArticlesExample) {
     const auto f = of_rule("rte-c.arithmetic_claim", "", wrong);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].evidence, "(3832.9−3731.5)/3731.5 ≈ 2.8%");
-    EXPECT_EQ(f[0].detail, "(3832.9−3731.5)/3731.5 = 0.02717405869 (2.717405869%), stated ≈ 2.8%; to the stated digits it is 2.7%");
+    EXPECT_EQ(f[0].detail.en, "(3832.9−3731.5)/3731.5 = 0.02717405869 (2.717405869%), stated ≈ 2.8%; to the stated digits it is 2.7%");
+    EXPECT_EQ(f[0].detail.zh, "(3832.9−3731.5)/3731.5 = 0.02717405869 (2.717405869%)，文中写的是 ≈ 2.8%；按所写的位数应为 2.7%");
     EXPECT_EQ(f[0].severity, Severity::Error);
     EXPECT_EQ(f[0].source, RuleSource::Project);
     EXPECT_EQ(evidence("rte-c.arithmetic_claim", "", "The growth is (3832.9-3731.5)/3731.5 ≈ 0.028."),

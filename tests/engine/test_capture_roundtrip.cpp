@@ -199,7 +199,8 @@ void expect_same(const Capture& a, const Capture& b) {
         EXPECT_EQ(f.start, e.start);
         EXPECT_EQ(f.end, e.end);
         EXPECT_EQ(f.evidence, e.evidence);
-        EXPECT_EQ(f.detail, e.detail);
+        EXPECT_EQ(f.detail.en, e.detail.en);
+        EXPECT_EQ(f.detail.zh, e.detail.zh);
         EXPECT_EQ(f.source, e.source);
     }
     EXPECT_EQ(a.notes, b.notes);

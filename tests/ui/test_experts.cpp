@@ -226,7 +226,7 @@ void TestExperts::calibrateExpertsFromTheMenu() {
     QVERIFY2(finished.first().at(0).toString().contains(QStringLiteral("Experts calibrated")), qPrintable(finished.first().at(0).toString()));
     QVERIFY(!part<ExpertsView>(w)->verdict().isEmpty());
     QVERIFY(part<ExpertsView>(w)->subsystemOf(0, 0) >= 0);
-    QVERIFY(part<SwitchesPanel>(w)->metricBox()->findText(QStringLiteral("experts")) >= 0);
+    QVERIFY(part<SwitchesPanel>(w)->metricBox()->findData(static_cast<int>(Metric::Experts)) >= 0);
     qunsetenv("XDG_DATA_HOME");
 }
 
@@ -246,7 +246,7 @@ void TestExperts::expertMapVerdictAndSwitchTarget() {
     QVERIFY(loadAndRun(w, moe_, QStringLiteral("abc d"), 3));
     const QString verdict = part<ExpertsView>(w)->verdict();
     QVERIFY2(verdict.contains(QStringLiteral("does not tell")), qPrintable(verdict));
-    QVERIFY(part<SwitchesPanel>(w)->metricBox()->findText(QStringLiteral("experts")) >= 0);
+    QVERIFY(part<SwitchesPanel>(w)->metricBox()->findData(static_cast<int>(Metric::Experts)) >= 0);
     QCOMPARE(part<ExpertsView>(w)->subsystemOf(1, 3), 3); // the default assignment: expert e → subsystem e
     QCOMPARE(part<ExpertsView>(w)->subsystemOf(3, 0), -1); // no layer 3
     QComboBox* target = part<SwitchesPanel>(w)->targetBox();

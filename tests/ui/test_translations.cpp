@@ -2,32 +2,54 @@
 // every message is translated with its placeholders kept, the .ts covers every tr() string in
 // the sources (lupdate finds nothing new), the main window built in zh_CN shows the .ts's
 // strings, subsystem names are seed-digest's, English stays the default, and `octoscope --lang`
-// starts the GUI in a language. Expected texts are read from the .ts and seed-digest.md, never
-// from the code under test.
+// starts the GUI in a language; View → Language ticks the language shown and switches the window
+// in place (menus, docks, buttons, plots, advisor findings) and back; access keys are unique in
+// every menu and across the menu bar and the window's buttons, in both languages, and Alt+R opens
+// the Run menu; the advisor's findings and the metric labels are Chinese under zh_CN. Expected
+// texts are read from the .ts, the rule file and seed-digest.md, never from the code under test.
+#include <QAbstractButton>
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <qcustomplot.h>
+
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "engine/generation/instrumented_generation.h"
 #include "engine/model/synthetic_model.h"
+#include "ui/support/engine_labels.h"
 #include "ui/support/language.h"
 #include "ui/main_window.h"
 #include "ui/support/subsystem_palette.h" // subsystem_name
+#include "ui/panels/advisor_panel.h"
+#include "ui/panels/prompt_panel.h"
 #include "ui/panels/switches_panel.h"
+#include "ui/controllers/run_controller.h"
+#include "ui/session/run_store.h"
 #include "tests/ui/window_parts.h"
 
 using namespace octo;
@@ -129,6 +151,89 @@ const std::pair<const char*, const char*> kDocks[] = {
     {"advisorDock", "Advisor"},       {"compareDock", "A/B compare"},
 };
 const char* const kMenus[] = {"&File", "&Run", "&Model", "&View", "&Help"};
+
+const QString kResources = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources");
+
+bool has_cjk(const QString& text) {
+    static const QRegularExpression cjk(QStringLiteral("[\\x{4e00}-\\x{9fff}]"));
+    return text.contains(cjk);
+}
+
+// The access key of a text: the character after a single '&' ("&&" is a literal '&'), lower-case;
+// none when it has no access key.
+std::optional<QChar> access_key(QString text) {
+    text.remove(QStringLiteral("&&"));
+    const qsizetype at = text.indexOf(QLatin1Char('&'));
+    if (at < 0 || at + 1 >= text.size()) return std::nullopt;
+    return text.at(at + 1).toLower();
+}
+
+// Adds "where: key used by a, b" to `duplicates` for each access key that two of `texts` share.
+void find_duplicates(const QString& where, const QStringList& texts, QStringList& duplicates) {
+    std::map<QChar, QStringList> by_key;
+    for (const QString& t : texts) {
+        if (const auto k = access_key(t)) by_key[*k] << t;
+    }
+    for (const auto& [key, users] : by_key) {
+        if (users.size() > 1) duplicates << QStringLiteral("%1: '%2' in %3").arg(where, key, users.join(QStringLiteral(" | ")));
+    }
+}
+
+// Every menu of the menu bar, recursively: no two items of one menu share an access key.
+void menu_duplicates(const QMenu& menu, QStringList& duplicates) {
+    QStringList texts;
+    for (QAction* a : menu.actions()) {
+        if (a->isSeparator()) continue;
+        texts << a->text();
+        if (a->menu()) menu_duplicates(*a->menu(), duplicates);
+    }
+    find_duplicates(menu.title(), texts, duplicates);
+}
+
+// The menu bar's titles and every button, check box and buddied label in the window share one
+// Alt+key space: no two of them may use the same key (a button with &R would take Alt+R from
+// the Run menu).
+QStringList access_key_duplicates(const QMainWindow& w) {
+    QStringList duplicates;
+    QStringList window_keys;
+    for (QAction* a : w.menuBar()->actions()) {
+        window_keys << a->text();
+        if (a->menu()) menu_duplicates(*a->menu(), duplicates);
+    }
+    for (const QAbstractButton* b : w.findChildren<QAbstractButton*>()) window_keys << b->text();
+    for (const QLabel* l : w.findChildren<QLabel*>()) {
+        if (l->buddy()) window_keys << l->text();
+    }
+    find_duplicates(QStringLiteral("main window"), window_keys, duplicates);
+    return duplicates;
+}
+
+// resources/rules/advisor_rules.json: rule id → {"en": title, "zh": title} and the explanations.
+struct RuleTexts {
+    QString title_en, title_zh, explanation_en, explanation_zh;
+};
+std::map<QString, RuleTexts> rule_texts() {
+    QFile file(kResources + QStringLiteral("/rules/advisor_rules.json"));
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    std::map<QString, RuleTexts> out;
+    for (const QJsonValue& r : QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("rules")).toArray()) {
+        const QJsonObject o = r.toObject();
+        const auto in = [&o](const char* key, const char* lang) { return o.value(QLatin1String(key)).toObject().value(QLatin1String(lang)).toString(); };
+        out[o.value(QStringLiteral("id")).toString()] = {in("title", "en"), in("title", "zh"), in("explanation", "en"), in("explanation", "zh")};
+    }
+    return out;
+}
+
+QAction* action_named(const QObject& w, const char* name) { return w.findChild<QAction*>(QString::fromLatin1(name)); }
+
+// With OCTOSCOPE_SCREENSHOT_DIR set, saves the window there (to look at it as a user would).
+void screenshot(QWidget& w, const QString& name) {
+    const QByteArray dir = qgetenv("OCTOSCOPE_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QApplication::processEvents(); // let queued repaints land before the grab
+    QDir().mkpath(QString::fromLocal8Bit(dir));
+    w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
+}
 // rte-a … rte-h's English names, the .ts's source texts.
 const char* const kSubsystemSources[] = {"Entity recognition & linking", "Relation extraction", "Numerical reasoning",
                                          "Logical structure parsing", "Code semantics", "Style transfer & polishing",
@@ -149,6 +254,12 @@ private slots:
     void mainWindowInChinese();
     void englishIsTheDefault();
     void languageMenuRemembersTheChoice();
+    void languageMenuTicksTheLanguageShown();
+    void switchingLanguageAtRunTime();
+    void accessKeysAreUniqueInBothLanguages();
+    void altROpensTheRunMenu();
+    void advisorFindingsInChinese();
+    void metricLabelsAreTranslated();
     void langOptionStartsTheGuiInChinese();
 
 private:
@@ -301,22 +412,187 @@ void TestTranslations::englishIsTheDefault() {
 void TestTranslations::languageMenuRemembersTheChoice() {
     MainWindow w;
     w.show();
-    auto* system = w.findChild<QAction*>(QStringLiteral("language_system"));
-    auto* chinese = w.findChild<QAction*>(QStringLiteral("language_zh_CN"));
-    auto* english = w.findChild<QAction*>(QStringLiteral("language_en"));
-    QVERIFY(system && chinese && english);
-    QVERIFY(system->isChecked());
-    chinese->trigger();
+    QVERIFY(action_named(w, "language_system")->isChecked());
+    action_named(w, "language_zh_CN")->trigger();
     QCOMPARE(saved_language_choice(), QStringLiteral("zh_CN"));
-    QVERIFY(chinese->isChecked() && !system->isChecked());
-    QTRY_VERIFY(QApplication::activeModalWidget() != nullptr); // "applies from the next start"
-    QApplication::activeModalWidget()->close();
-    english->trigger(); // the language in use: nothing to announce
+    QCOMPARE(installed_language(), QStringLiteral("zh_CN")); // at once, no restart
+    QVERIFY(QApplication::activeModalWidget() == nullptr); // and no message box about one
+    QTRY_VERIFY(action_named(w, "language_zh_CN") && action_named(w, "language_zh_CN")->isChecked());
+    action_named(w, "language_en")->trigger();
     QCOMPARE(saved_language_choice(), QStringLiteral("en"));
-    QTest::qWait(50);
-    QVERIFY(QApplication::activeModalWidget() == nullptr);
+    QCOMPARE(installed_language(), QStringLiteral("en"));
+    QTRY_VERIFY(action_named(w, "language_en") && action_named(w, "language_en")->isChecked());
     MainWindow again; // a new window shows the saved choice
-    QVERIFY(again.findChild<QAction*>(QStringLiteral("language_en"))->isChecked());
+    QVERIFY(action_named(again, "language_en")->isChecked());
+}
+
+// A start with --lang (main.cpp installs that language whatever the saved choice) ticks the
+// language shown, not the saved "system" that would give another.
+void TestTranslations::languageMenuTicksTheLanguageShown() {
+    const QString system_language = resolve_language(kSystemLanguage);
+    const QString other = system_language == QStringLiteral("zh_CN") ? QStringLiteral("en") : QStringLiteral("zh_CN");
+    QVERIFY(install_translations(other)); // as `octoscope --lang <other>` does
+    {
+        MainWindow w;
+        QVERIFY2(action_named(w, qPrintable(QStringLiteral("language_") + other))->isChecked(), qPrintable(other));
+        QVERIFY(!action_named(w, "language_system")->isChecked());
+    }
+    QVERIFY(install_translations(system_language)); // --lang giving the system's language: "System" is right
+    {
+        MainWindow w;
+        QVERIFY(action_named(w, "language_system")->isChecked());
+    }
+    save_language_choice(other); // saved Chinese (or English), started with --lang in the other
+    {
+        MainWindow w;
+        QVERIFY(action_named(w, qPrintable(QStringLiteral("language_") + system_language))->isChecked());
+        QVERIFY(!action_named(w, qPrintable(QStringLiteral("language_") + other))->isChecked());
+    }
+}
+
+// View → Language switches the window in place: the menu bar, a dock's title, a panel's button,
+// a plot's axis title and the advisor's findings change to Chinese and back, in the same window.
+void TestTranslations::switchingLanguageAtRunTime() {
+    const auto table = ts_table();
+    const auto zh = [&table](const char* context, const char* source) { return table.at(QString::fromLatin1(context)).at(QString::fromUtf8(source)); };
+    MainWindow w;
+    w.loadResources(kResources);
+    w.show();
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(kResources + QStringLiteral("/octet/octet.gguf"));
+    QVERIFY(loaded.wait(60000));
+    auto* advisor_dock = w.findChild<QDockWidget*>(QStringLiteral("advisorDock"));
+    auto* run_button = w.findChild<QPushButton*>(QStringLiteral("runButton"));
+    auto* heatmap = w.findChild<QCustomPlot*>(QStringLiteral("headHeatmapPlot"));
+    auto* advisor = part<AdvisorPanel>(w);
+    QVERIFY(advisor_dock && run_button && heatmap);
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("Give me the latest news as json."));
+    QTRY_VERIFY(!advisor->findings().empty());
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().runPrompt();
+    QVERIFY(settled.wait(60000));
+    w.showPanel(QStringLiteral("advisor"));
+    const QString first_finding = advisor->list()->topLevelItem(0)->text(1);
+    QVERIFY(!has_cjk(first_finding));
+    QCOMPARE(run_button->text(), QStringLiteral("Ru&n"));
+
+    action_named(w, "language_zh_CN")->trigger();
+    QTRY_VERIFY2(menu_bar_action(w, zh("octo::ui::MainMenus", "&Run")), "the menu bar is not Chinese");
+    for (const char* menu : kMenus) QVERIFY2(menu_bar_action(w, zh("octo::ui::MainMenus", menu)), menu);
+    QCOMPARE(w.menuBar()->actions().size(), 5); // built again, not added to
+    QCOMPARE(advisor_dock->windowTitle(), zh("octo::ui::DockLayout", "Advisor"));
+    QCOMPARE(run_button->text(), zh("octo::ui::PromptPanel", "Ru&n"));
+    QCOMPARE(heatmap->xAxis->label(), zh("octo::ui::HeadHeatmapView", "head (subsystem)"));
+    QVERIFY2(has_cjk(advisor->list()->topLevelItem(0)->text(1)), qPrintable(advisor->list()->topLevelItem(0)->text(1)));
+    QVERIFY(has_cjk(advisor->list()->headerItem()->text(1)));
+    screenshot(w, QStringLiteral("runtime-zh.png"));
+
+    action_named(w, "language_en")->trigger();
+    QTRY_VERIFY2(menu_bar_action(w, QStringLiteral("&Run")), "the menu bar is not English again");
+    for (const char* menu : kMenus) QVERIFY2(menu_bar_action(w, QString::fromUtf8(menu)), menu);
+    QCOMPARE(advisor_dock->windowTitle(), QStringLiteral("Advisor"));
+    QCOMPARE(run_button->text(), QStringLiteral("Ru&n"));
+    QCOMPARE(heatmap->xAxis->label(), QStringLiteral("head (subsystem)"));
+    QCOMPARE(advisor->list()->topLevelItem(0)->text(1), first_finding);
+    screenshot(w, QStringLiteral("runtime-en.png"));
+}
+
+// Alt+R opens the Run menu, in English and in Chinese (运行(&R)): no button of the window takes it.
+// Chinese is reached as a user does, through View → Language in a window started in English.
+void TestTranslations::altROpensTheRunMenu() {
+    for (const QString& language : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+        QVERIFY(install_translations(QStringLiteral("en")));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        action_named(w, qPrintable(QStringLiteral("language_") + language))->trigger();
+        const QString title = language == QLatin1String("en")
+                                  ? QStringLiteral("&Run")
+                                  : ts_table().at(QStringLiteral("octo::ui::MainMenus")).at(QStringLiteral("&Run"));
+        QTRY_VERIFY(menu_bar_action(w, title));
+        QMenu* run = menu_bar_action(w, title)->menu();
+        QVERIFY(!run->isVisible());
+        QTest::keyClick(&w, Qt::Key_R, Qt::AltModifier);
+        QTRY_VERIFY2(run->isVisible(), qPrintable(language + QStringLiteral(": Alt+R did not open the Run menu")));
+        run->close();
+    }
+}
+
+// No two items of a menu share an access key, and no two of the menu bar's titles and the
+// window's buttons: in English, and in Chinese after switching at run time.
+void TestTranslations::accessKeysAreUniqueInBothLanguages() {
+    MainWindow w;
+    w.show();
+    QStringList duplicates = access_key_duplicates(w);
+    QVERIFY2(duplicates.isEmpty(), qPrintable(QStringLiteral("English: ") + duplicates.join(QStringLiteral("; "))));
+    QVERIFY(access_key(menu_bar_action(w, QStringLiteral("&Run"))->text()) == QChar(u'r')); // Alt+R is the Run menu's
+    action_named(w, "language_zh_CN")->trigger();
+    QTRY_VERIFY(!menu_bar_action(w, QStringLiteral("&Run")));
+    duplicates = access_key_duplicates(w);
+    QVERIFY2(duplicates.isEmpty(), qPrintable(QStringLiteral("Chinese: ") + duplicates.join(QStringLiteral("; "))));
+    QVERIFY(menu_bar_action(w, ts_table().at(QStringLiteral("octo::ui::MainMenus")).at(QStringLiteral("&Run"))));
+    QVERIFY(access_key(ts_table().at(QStringLiteral("octo::ui::MainMenus")).at(QStringLiteral("&Run"))) == QChar(u'r'));
+    // The check itself finds a clash: a button that takes Alt+R.
+    auto* clash = new QPushButton(QStringLiteral("&Robot"), w.centralWidget());
+    QVERIFY(!access_key_duplicates(w).isEmpty());
+    delete clash;
+}
+
+// Under zh_CN the advisor's findings (title, explanation) are the rule file's Chinese texts.
+void TestTranslations::advisorFindingsInChinese() {
+    const auto rules = rule_texts();
+    QVERIFY(rules.size() > 10);
+    QVERIFY(install_translations(QStringLiteral("zh_CN")));
+    MainWindow w;
+    w.loadResources(kResources);
+    w.show();
+    auto* advisor = part<AdvisorPanel>(w);
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("Give me the latest news as json."));
+    QTRY_VERIFY(advisor->findings().size() >= 2);
+    advisor->setOutput(QStringLiteral("What is 20% of 300?"), QStringLiteral("0.2 * 300 = 50."));
+    QVERIFY(std::any_of(advisor->findings().begin(), advisor->findings().end(),
+                        [](const Finding& f) { return f.place == FindingPlace::Output; }));
+    for (int i = 0; i < advisor->list()->topLevelItemCount(); ++i) {
+        const auto& f = advisor->findings()[static_cast<size_t>(i)];
+        const RuleTexts& r = rules.at(QString::fromStdString(f.rule));
+        QTreeWidgetItem* item = advisor->list()->topLevelItem(i);
+        QCOMPARE(item->text(1), r.title_zh);
+        QVERIFY(has_cjk(item->text(2)) && has_cjk(item->text(4))); // "in" and "source" too
+        advisor->list()->setCurrentItem(item);
+        const QString details = w.findChild<QLabel*>(QStringLiteral("advisorDetails"))->text();
+        QVERIFY2(details.contains(r.explanation_zh.toHtmlEscaped()), qPrintable(details));
+        QVERIFY2(!details.contains(r.title_en.toHtmlEscaped()) && !details.contains(r.explanation_en.toHtmlEscaped()), qPrintable(details));
+    }
+}
+
+// Metric names are shown as translated labels (never the engine's ids such as "norm_share"): in
+// the Colour by list and on the tokens × subsystems colour scale.
+void TestTranslations::metricLabelsAreTranslated() {
+    const auto table = ts_table();
+    const auto& labels = table.at(QStringLiteral("Metric"));
+    QCOMPARE(labels.size(), std::size(kAllMetrics));
+    for (const char* language : {"en", "zh_CN"}) {
+        QVERIFY(install_translations(QString::fromLatin1(language)));
+        MainWindow w;
+        QComboBox* box = part<SwitchesPanel>(w)->metricBox();
+        QVERIFY(box->count() >= 3);
+        for (int i = 0; i < box->count(); ++i) {
+            const Metric m = static_cast<Metric>(box->itemData(i).toInt());
+            QCOMPARE(box->itemText(i), metric_label(m));
+            QVERIFY2(box->itemText(i) != QString::fromUtf8(metric_name(m)), metric_name(m));
+            QVERIFY2(!box->itemText(i).contains(QLatin1Char('_')), qPrintable(box->itemText(i)));
+            if (QLatin1String(language) == QLatin1String("zh_CN")) {
+                QVERIFY2(has_cjk(box->itemText(i)), qPrintable(box->itemText(i)));
+            }
+        }
+    }
+    for (Metric m : kAllMetrics) {
+        QVERIFY(install_translations(QStringLiteral("en")));
+        const QString english = metric_label(m);
+        QVERIFY(install_translations(QStringLiteral("zh_CN")));
+        QCOMPARE(metric_label(m), labels.at(english));
+        QVERIFY(has_cjk(metric_label(m)));
+    }
 }
 
 void TestTranslations::langOptionStartsTheGuiInChinese() {

@@ -8,6 +8,7 @@
 #include "ui/support/engine_labels.h"
 #include "ui/controllers/run_batch.h"
 #include "ui/session/run_store.h"
+#include "ui/support/retranslate.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
@@ -54,7 +55,7 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
                 RunSpec b = a;
                 a.prompt = before.toStdString();
                 b.prompt = after.toStdString();
-                this->compare(a, b, tr("prompt rewritten by rule %1").arg(rule));
+                this->compare(a, b, [rule] { return tr("prompt rewritten by rule %1").arg(rule); });
                 rewrite_pair_ = true;
             });
     connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
@@ -63,23 +64,24 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
         if (!r) return;
         // Only a finished answer is checked; the output of an earlier run never stays behind.
         if (r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->trace.spec.prompt), r->generated_text());
-        else if (r->state == RunState::Cancelled) advisor_->clearOutput(tr("The last run was cancelled: its partial output is not checked."));
-        else if (r->state == RunState::Failed) advisor_->clearOutput(tr("The last run failed: there is no output to check."));
+        else if (r->state == RunState::Cancelled) advisor_->clearOutput([] { return tr("The last run was cancelled: its partial output is not checked."); });
+        else if (r->state == RunState::Failed) advisor_->clearOutput([] { return tr("The last run failed: there is no output to check."); });
     });
+    on_language_change(compare_, [this] { showRuns(false); }); // the shown comparison's words in the new language
 }
 
-void AdvisorController::compare(const RunSpec& a, const RunSpec& b, const QString& change) {
-    change_ = change;
+void AdvisorController::compare(const RunSpec& a, const RunSpec& b, std::function<QString()> change) {
+    change_ = std::move(change);
     rewrite_pair_ = false;
     samples_->abandon();
-    pair_->start({a, b}, RunGroup::Kind::Pair, change);
+    pair_->start({a, b}, RunGroup::Kind::Pair, change_());
 }
 
 void AdvisorController::compareWithShown() {
     const RunSpec b = current_settings_();
     const RunRecord* shown = store_.current();
     const RunSpec a = shown ? shown->trace.spec : b;
-    compare(a, b, settings_change(a, b));
+    compare(a, b, [a, b] { return settings_change(a, b); });
 }
 
 void AdvisorController::abandon() {
@@ -90,18 +92,18 @@ void AdvisorController::abandon() {
 void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     const RunRecord* a = ids.size() == 2 ? store_.run(ids[0]) : nullptr;
     const RunRecord* b = ids.size() == 2 ? store_.run(ids[1]) : nullptr;
-    const auto& model = store_.model();
-    if (!a || !b || !model) return;
-    compare_->showRuns(*a, *b, store_.metric(), change_, *model); // clears the compare view's verdict
+    if (!a || !b) return;
+    compared_ = ids;
+    compared_change_ = change_;
+    verdict_in_compare_ = rewrite_pair_;
+    showRuns(true);
     if (rewrite_pair_ && a->state == RunState::Finished && b->state == RunState::Finished) {
         advisor_->showRewriteVerdict(QString::fromStdString(a->trace.spec.prompt), a->generated_text(),
                                      QString::fromStdString(b->trace.spec.prompt), b->generated_text());
-        compare_->setVerdict(advisor_->rewriteVerdictHtml()); // the advisor's very text
     } else if (rewrite_pair_) {
-        const QString why = tr("Apply & compare: A or B did not finish, so there is no verdict.");
-        advisor_->clearRewriteVerdict(why);
-        compare_->setVerdict(why.toHtmlEscaped());
+        advisor_->clearRewriteVerdict([] { return tr("Apply & compare: A or B did not finish, so there is no verdict."); });
     }
+    if (verdict_in_compare_) compare_->setVerdict(advisor_->rewriteVerdictHtml()); // the advisor's very text
     show_compare_();
     emit compared();
 }
@@ -110,12 +112,24 @@ bool AdvisorController::compareRuns(quint64 a_id, quint64 b_id) {
     const RunRecord* a = store_.run(a_id);
     const RunRecord* b = store_.run(b_id);
     if (!a || !b || a->state == RunState::Running || b->state == RunState::Running || !store_.same_model(*a, *b)) return false;
-    const auto model = store_.model_of(*a);
-    if (!model) return false;
-    compare_->showRuns(*a, *b, store_.metric(), settings_change(a->trace.spec, b->trace.spec), *model);
+    if (!store_.model_of(*a)) return false;
+    compared_ = {a_id, b_id};
+    compared_change_ = [sa = a->trace.spec, sb = b->trace.spec] { return settings_change(sa, sb); };
+    verdict_in_compare_ = false;
+    showRuns(true);
     show_compare_();
     emit compared();
     return true;
+}
+
+void AdvisorController::showRuns(bool first_time) {
+    const RunRecord* a = compared_.size() == 2 ? store_.run(compared_[0]) : nullptr;
+    const RunRecord* b = compared_.size() == 2 ? store_.run(compared_[1]) : nullptr;
+    const auto model = a ? store_.model_of(*a) : std::nullopt;
+    if (!a || !b || !model) return;
+    if (!first_time && !compare_->involves(a->id)) return; // the view shows another comparison now
+    compare_->showRuns(*a, *b, store_.metric(), compared_change_ ? compared_change_() : QString(), *model); // clears the verdict
+    if (!first_time && verdict_in_compare_) compare_->setVerdict(advisor_->rewriteVerdictHtml()); // in the new language
 }
 
 void AdvisorController::runConsistency(int runs) {

@@ -30,8 +30,9 @@ public:
                       std::function<RunSpec()> current_settings, std::function<void()> show_compare,
                       QObject* parent = nullptr);
 
-    // A = `a`, B = `b` (same seed unless the settings say otherwise); `change` describes B.
-    void compare(const RunSpec& a, const RunSpec& b, const QString& change);
+    // A = `a`, B = `b` (same seed unless the settings say otherwise); `change` describes B in
+    // the UI's language (called again when the language changes).
+    void compare(const RunSpec& a, const RunSpec& b, std::function<QString()> change);
     // A = the shown run's settings, B = the editor's settings with the current switches.
     void compareWithShown();
     // Shows two runs of the history side by side (no run is started): A = `a`, B = `b`, the
@@ -51,6 +52,7 @@ signals:
 private:
     void showComparison(const std::vector<quint64>& ids);
     void reportConsistency(const std::vector<quint64>& ids);
+    void showRuns(bool first_time); // the compared pair in the compare view
 
     RunStore& store_;
     AdvisorPanel* advisor_;
@@ -59,7 +61,10 @@ private:
     std::function<void()> show_compare_;
     RunBatch* pair_;
     RunBatch* samples_;
-    QString change_;
+    std::function<QString()> change_;
+    std::vector<quint64> compared_; // the pair the compare view shows
+    std::function<QString()> compared_change_; // and what B changed
+    bool verdict_in_compare_ = false; // the compare view shows the advisor's verdict of that pair
     bool rewrite_pair_ = false; // the pair being run is "Apply & compare": the advisor judges it
     float sample_temperature_ = kConsistencyTemperature;
 };

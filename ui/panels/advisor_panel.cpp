@@ -17,6 +17,7 @@
 #include "ui/support/editor_highlights.h"
 #include "ui/support/subsystem_palette.h"
 #include "ui/support/language.h"
+#include "ui/support/retranslate.h"
 
 namespace octo::ui {
 
@@ -43,37 +44,33 @@ QIcon swatch(const QColor& color) {
 } // namespace
 
 AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(parent), editor_(editor) {
-    status_ = new QLabel(tr("Advisor: no rules loaded"), this);
+    status_ = new QLabel(this);
     status_->setWordWrap(true);
     list_ = new QTreeWidget(this);
     list_->setObjectName(QStringLiteral("advisorFindings"));
-    list_->setHeaderLabels({tr("subsystem"), tr("finding"), tr("in"), tr("evidence"), tr("source")});
+    list_->setColumnCount(5);
     list_->setRootIsDecorated(false);
     list_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     list_->header()->setStretchLastSection(false);
     list_->header()->setSectionResizeMode(3, QHeaderView::Stretch);
     details_ = new QLabel(this);
+    details_->setObjectName(QStringLiteral("advisorDetails"));
     details_->setWordWrap(true);
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    apply_ = new QPushButton(tr("&Apply"), this);
+    apply_ = new QPushButton(this);
     apply_->setObjectName(QStringLiteral("advisorApply"));
-    apply_->setToolTip(tr("Rewrite the prompt as suggested (Ctrl+Z undoes it)"));
-    apply_compare_ = new QPushButton(tr("Apply && &compare"), this);
+    apply_compare_ = new QPushButton(this);
     apply_compare_->setObjectName(QStringLiteral("advisorApplyCompare"));
-    apply_compare_->setToolTip(tr("Rewrite the prompt, run the old and the new prompt with the same seed and compare them"));
     output_ = new QPlainTextEdit(this);
     output_->setObjectName(QStringLiteral("advisorOutput"));
     output_->setReadOnly(true);
-    output_->setPlaceholderText(outputPlaceholder());
     output_->setMaximumHeight(90);
     runs_ = new QSpinBox(this);
     runs_->setObjectName(QStringLiteral("consistencyRuns"));
     runs_->setRange(2, 20);
     runs_->setValue(5);
-    runs_->setPrefix(tr("K = "));
-    consistency_run_ = new QPushButton(tr("Consistency &run"), this);
+    consistency_run_ = new QPushButton(this);
     consistency_run_->setObjectName(QStringLiteral("consistencyRun"));
-    consistency_run_->setToolTip(tr("Run the prompt K times with sampling and different seeds (troubleshooting quick checks)"));
     consistency_ = new QLabel(this);
     consistency_->setObjectName(QStringLiteral("consistencyReport"));
     consistency_->setWordWrap(true);
@@ -112,12 +109,34 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
         const QString rule = text(findings_[static_cast<size_t>(row)].rule);
         if (auto before = apply(row)) {
             verdict_.reset();
-            verdict_label_->setText(tr("Apply & compare: running the old prompt (A) and the rewritten one (B)…").toHtmlEscaped());
+            verdict_text_ = [] { return tr("Apply & compare: running the old prompt (A) and the rewritten one (B)…").toHtmlEscaped(); };
+            verdict_label_->setText(verdict_text_());
             emit compareRequested(*before, editor_->toPlainText(), rule);
         }
     });
     connect(consistency_run_, &QPushButton::clicked, this, [this] { emit consistencyRequested(runs_->value()); });
+    on_language_change(this, [this] { retranslate(); });
+}
+
+// The panel's own texts, and the findings, verdict and consistency report in the UI's language.
+void AdvisorPanel::retranslate() {
+    list_->setHeaderLabels({tr("subsystem"), tr("finding"), tr("in"), tr("evidence"), tr("source")});
+    apply_->setText(tr("&Apply"));
+    apply_->setToolTip(tr("Rewrite the prompt as suggested (Ctrl+Z undoes it)"));
+    apply_compare_->setText(tr("Apply && com&pare"));
+    apply_compare_->setToolTip(tr("Rewrite the prompt, run the old and the new prompt with the same seed and compare them"));
+    output_->setPlaceholderText(output_hint_ ? output_hint_() : outputPlaceholder());
+    runs_->setPrefix(tr("K = "));
+    consistency_run_->setText(tr("Consistency r&un"));
+    consistency_run_->setToolTip(tr("Run the prompt K times with sampling and different seeds (troubleshooting quick checks)"));
+    if (!rules_ && load_error_.isEmpty()) status_->setText(tr("Advisor: no rules loaded"));
+    if (!load_error_.isEmpty()) status_->setText(tr("Advisor unavailable: %1").arg(load_error_));
+    const int row = list_->currentIndex().row();
+    showList();
+    if (row >= 0 && row < list_->topLevelItemCount()) list_->setCurrentItem(list_->topLevelItem(row));
     showDetails();
+    if (verdict_text_) verdict_label_->setText(verdict_text_());
+    if (consistency_report_) showConsistency(consistency_report_->first, consistency_report_->second);
 }
 
 bool AdvisorPanel::chinese() const { return installed_language() == QLatin1String("zh_CN"); } // the UI's language, not the system's
@@ -126,10 +145,12 @@ bool AdvisorPanel::load(const QString& resource_dir) {
     auto rules = AdvisorRules::load_default(resource_dir.toStdString());
     if (!rules) {
         rules_.reset();
-        status_->setText(tr("Advisor unavailable: %1").arg(text(rules.error().message)));
+        load_error_ = text(rules.error().message);
+        status_->setText(tr("Advisor unavailable: %1").arg(load_error_));
         rebuild();
         return false;
     }
+    load_error_.clear();
     rules_ = std::move(rules.value());
     checkPrompt();
     return true;
@@ -144,15 +165,17 @@ void AdvisorPanel::checkPrompt() {
 
 QString AdvisorPanel::outputPlaceholder() { return tr("The last run's output, with the output checks' findings underlined"); }
 
-void AdvisorPanel::clearOutput(const QString& why) {
+void AdvisorPanel::clearOutput(std::function<QString()> why) {
     output_prompt_.clear();
     output_->clear();
-    output_->setPlaceholderText(why);
+    output_hint_ = std::move(why);
+    output_->setPlaceholderText(output_hint_());
     output_findings_.clear();
     rebuild();
 }
 
 void AdvisorPanel::setOutput(const QString& prompt, const QString& output) {
+    output_hint_ = nullptr;
     output_->setPlaceholderText(outputPlaceholder());
     output_prompt_ = prompt;
     output_->setPlainText(output);
@@ -174,6 +197,17 @@ void AdvisorPanel::showFindings(const std::vector<Finding>& findings, const QStr
 void AdvisorPanel::rebuild() {
     findings_ = prompt_findings_;
     findings_.insert(findings_.end(), output_findings_.begin(), output_findings_.end());
+    showList();
+    if (!findings_.empty()) list_->setCurrentItem(list_->topLevelItem(0));
+    underline();
+    showDetails();
+    emit findingsChanged();
+    emit findingsFor(editor_->toPlainText(), output_prompt_, findings_);
+}
+
+// The findings' rows and the count above them, in the UI's language.
+void AdvisorPanel::showList() {
+    QSignalBlocker block(list_);
     list_->clear();
     for (const Finding& f : findings_) {
         const AdvisorRule* rule = rules_ ? rules_->find(f.rule) : nullptr;
@@ -188,13 +222,8 @@ void AdvisorPanel::rebuild() {
     }
     if (rules_) {
         status_->setText(findings_.empty() ? tr("No findings: no detector matches this prompt.")
-                                           : tr("%n finding(s)", nullptr, static_cast<int>(findings_.size())));
+                                           : (findings_.size() == 1 ? tr("1 finding") : tr("%1 findings").arg(findings_.size())));
     }
-    if (!findings_.empty()) list_->setCurrentItem(list_->topLevelItem(0));
-    underline();
-    showDetails();
-    emit findingsChanged();
-    emit findingsFor(editor_->toPlainText(), output_prompt_, findings_);
 }
 
 void AdvisorPanel::underline() {
@@ -226,7 +255,8 @@ void AdvisorPanel::showDetails() {
                        .arg(subsystem_id(f.subsystem).toHtmlEscaped(), text(rule->title.in(chinese())).toHtmlEscaped(),
                             text(rule->explanation.in(chinese())).toHtmlEscaped(),
                             text(rule->suggestion.in(chinese())).toHtmlEscaped());
-    if (!f.detail.empty()) html += QStringLiteral("<br><tt>%1</tt>").arg(text(f.detail).toHtmlEscaped());
+    const std::string& detail = f.detail.in(chinese()).empty() ? f.detail.en : f.detail.in(chinese()); // older captures: English only
+    if (!detail.empty()) html += QStringLiteral("<br><tt>%1</tt>").arg(text(detail).toHtmlEscaped());
     details_->setText(html);
 }
 
@@ -250,6 +280,7 @@ std::optional<QString> AdvisorPanel::apply(int index) {
 }
 
 void AdvisorPanel::showConsistency(const ConsistencyReport& r, double temperature) {
+    consistency_report_ = std::make_pair(r, temperature);
     QStringList lines;
     lines << tr("<b>Consistency run</b>: %1 samples at temperature %2, different seeds.").arg(r.runs).arg(temperature);
     const auto [lo, hi] = std::minmax_element(r.lengths.begin(), r.lengths.end());
@@ -284,22 +315,24 @@ void AdvisorPanel::showRewriteVerdict(const QString& prompt_a, const QString& an
     if (!rules_) return;
     verdict_ = judge_rewrite(*rules_, prompt_a.toStdString(), answer_a.toStdString(), prompt_b.toStdString(),
                              answer_b.toStdString());
-    verdict_label_->setText(rewriteVerdictHtml());
+    verdict_text_ = [this] {
+        if (!verdict_) return QString();
+        const QString summary = text(verdict_->summary.in(chinese())).toHtmlEscaped();
+        QString colour;
+        if (verdict_->kind == VerdictKind::Worse) colour = QStringLiteral("#c62828");
+        if (verdict_->kind == VerdictKind::Better) colour = QStringLiteral("#2e7d32");
+        const QString body = colour.isEmpty() ? summary : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, summary);
+        return tr("<b>Apply & compare</b> (A: old prompt, B: rewritten): %1").arg(body);
+    };
+    verdict_label_->setText(verdict_text_());
 }
 
-QString AdvisorPanel::rewriteVerdictHtml() const {
-    if (!verdict_) return {};
-    const QString summary = text(verdict_->summary.in(chinese())).toHtmlEscaped();
-    QString colour;
-    if (verdict_->kind == VerdictKind::Worse) colour = QStringLiteral("#c62828");
-    if (verdict_->kind == VerdictKind::Better) colour = QStringLiteral("#2e7d32");
-    const QString body = colour.isEmpty() ? summary : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, summary);
-    return tr("<b>Apply & compare</b> (A: old prompt, B: rewritten): %1").arg(body);
-}
+QString AdvisorPanel::rewriteVerdictHtml() const { return verdict_text_ ? verdict_text_() : QString(); }
 
-void AdvisorPanel::clearRewriteVerdict(const QString& why) {
+void AdvisorPanel::clearRewriteVerdict(std::function<QString()> why) {
     verdict_.reset();
-    verdict_label_->setText(why.toHtmlEscaped());
+    verdict_text_ = [why = std::move(why)] { return why().toHtmlEscaped(); };
+    verdict_label_->setText(verdict_text_());
 }
 
 } // namespace octo::ui

@@ -9,7 +9,9 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/advisor/advisor_rules.h"
@@ -37,7 +39,7 @@ public:
     void setOutput(const QString& prompt, const QString& output);
     // The last run left no output to check (cancelled or failed): the previous run's output and
     // its findings are cleared and the output box says why.
-    void clearOutput(const QString& why);
+    void clearOutput(std::function<QString()> why); // in the UI's language, also after a switch
     // Shows recorded findings (an opened capture) for this prompt and output instead of checking again.
     void showFindings(const std::vector<Finding>& findings, const QString& prompt, const QString& output);
     QString outputPrompt() const { return output_prompt_; } // the prompt the shown output answered
@@ -46,8 +48,9 @@ public:
     // `prompt_b` with `answer_b`. Shows whether the rewrite made the answer better, worse (in red,
     // with the reasons) or changed nothing (engine/advisor/rewrite_verdict.h).
     void showRewriteVerdict(const QString& prompt_a, const QString& answer_a, const QString& prompt_b, const QString& answer_b);
-    // The runs of "Apply & compare" did not both finish: no verdict.
-    void clearRewriteVerdict(const QString& why);
+    // The runs of "Apply & compare" did not both finish: no verdict; `why` says so in the UI's
+    // language (called again when the language changes).
+    void clearRewriteVerdict(std::function<QString()> why);
     const std::optional<RewriteVerdict>& rewriteVerdict() const { return verdict_; }
     // The verdict as the panel shows it (rich text, "B's answer is worse: …" in red); empty
     // without one. The A/B compare dock shows this very text.
@@ -76,6 +79,8 @@ private:
     static QString outputPlaceholder(); // the output box's hint while no run has answered
     void checkPrompt();
     void rebuild();
+    void showList();
+    void retranslate();
     void underline();
     void showDetails();
     bool chinese() const;
@@ -92,6 +97,10 @@ private:
     QLabel* consistency_;
     QLabel* verdict_label_;
     std::optional<RewriteVerdict> verdict_;
+    std::function<QString()> output_hint_; // why the output box is empty (null: no run answered yet)
+    std::function<QString()> verdict_text_; // the verdict label's text in the UI's language
+    std::optional<std::pair<ConsistencyReport, double>> consistency_report_; // the shown report and its temperature
+    QString load_error_; // why the rules did not load
     QTimer debounce_;
     std::optional<AdvisorRules> rules_;
     std::vector<Finding> prompt_findings_;

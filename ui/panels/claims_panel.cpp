@@ -17,6 +17,7 @@
 
 #include <map>
 
+#include "ui/support/retranslate.h"
 #include "ui/controllers/engine_bridge.h"
 #include "ui/panels/claims_presenter.h"
 #include "ui/session/claims_store.h"
@@ -64,23 +65,15 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
     : QWidget(parent), store_(store), bridge_(bridge) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
-    run_selected_ = new QPushButton(tr("Run Selected"), this);
-    run_all_ = new QPushButton(tr("Run All"), this);
-    cancel_ = new QPushButton(tr("Cancel"), this);
-    export_ = new QPushButton(tr("Export Report…"), this);
-    present_ = new QPushButton(tr("Present…"), this);
-    run_selected_->setToolTip(tr("Measure the selected claims on the loaded model (Ctrl+click selects several)"));
-    run_all_->setToolTip(tr("Measure every claim on the loaded model (about a minute on octet)"));
-    present_->setToolTip(tr("Step through the claims one by one, full screen, for a lecture (F11)"));
+    run_selected_ = new QPushButton(this);
+    run_all_ = new QPushButton(this);
+    cancel_ = new QPushButton(this);
+    export_ = new QPushButton(this);
+    present_ = new QPushButton(this);
     items_ = new QSpinBox(this);
     items_->setRange(0, 300);
-    items_->setSpecialValueText(tr("items: each claim's own"));
-    items_->setPrefix(tr("items: "));
-    items_->setToolTip(tr("How many task items of each subsystem every claim uses (0: the number the claims file gives)"));
     seed_ = new QSpinBox(this);
     seed_->setRange(1, 1000000);
-    seed_->setPrefix(tr("seed: "));
-    seed_->setToolTip(tr("Chooses the items and the bootstrap resamples: the same seed gives the same report"));
     QSettings settings;
     items_->setValue(settings.value(QStringLiteral("claims/items"), 0).toInt());
     seed_->setValue(settings.value(QStringLiteral("claims/seed"), 1).toInt());
@@ -108,7 +101,6 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
     list_->setRootIsDecorated(false);
     list_->setSelectionMode(QAbstractItemView::ExtendedSelection); // Run Selected runs every selected claim
     list_->setAlternatingRowColors(true);
-    list_->setHeaderLabels({tr("Claim"), tr("Verdict"), tr("Measured [95 % interval]"), tr("n"), tr("Article (GPT-4, unverified)")});
     list_->setTextElideMode(Qt::ElideRight);
     list_->header()->setStretchLastSection(true);
     list_->header()->resizeSection(kClaim, 170);
@@ -121,8 +113,8 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
     plot_ = new ClaimPlotView(tabs_);
     detail_ = new QTextBrowser(tabs_);
     detail_->setOpenLinks(false);
-    tabs_->addTab(plot_, tr("Plot"));
-    tabs_->addTab(detail_, tr("Claim and method"));
+    tabs_->addTab(plot_, QString());
+    tabs_->addTab(detail_, QString());
     list_->setMinimumHeight(40);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
@@ -170,8 +162,27 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* pare
         progress_->setFormat(tr("failed"));
         emit statusMessage(tr("Claims run failed: %1").arg(message));
     });
-    refreshList();
-    refreshButtons();
+    on_language_change(this, [this] {
+        run_selected_->setText(tr("Run Selected"));
+        run_all_->setText(tr("Run All"));
+        cancel_->setText(tr("Cancel"));
+        export_->setText(tr("Export Report…"));
+        present_->setText(tr("Present…"));
+        run_selected_->setToolTip(tr("Measure the selected claims on the loaded model (Ctrl+click selects several)"));
+        run_all_->setToolTip(tr("Measure every claim on the loaded model (about a minute on octet)"));
+        present_->setToolTip(tr("Step through the claims one by one, full screen, for a lecture (F11)"));
+        items_->setSpecialValueText(tr("items: each claim's own"));
+        items_->setPrefix(tr("items: "));
+        items_->setToolTip(tr("How many task items of each subsystem every claim uses (0: the number the claims file gives)"));
+        seed_->setPrefix(tr("seed: "));
+        seed_->setToolTip(tr("Chooses the items and the bootstrap resamples: the same seed gives the same report"));
+        list_->setHeaderLabels({tr("Claim"), tr("Verdict"), tr("Measured [95 % interval]"), tr("n"), tr("Article (GPT-4, unverified)")});
+        tabs_->setTabText(0, tr("Plot"));
+        tabs_->setTabText(1, tr("Claim and method"));
+        refreshList();
+        refreshDetail();
+        refreshButtons();
+    });
 }
 
 void ClaimsPanel::resizeEvent(QResizeEvent* event) {

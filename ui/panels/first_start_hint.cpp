@@ -8,6 +8,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "ui/support/retranslate.h"
+
 namespace octo::ui {
 
 namespace {
@@ -23,19 +25,13 @@ FirstStartHint::FirstStartHint(std::function<void()> show_examples, QWidget* par
     p.setColor(QPalette::Window, p.color(QPalette::ToolTipBase));
     p.setColor(QPalette::WindowText, p.color(QPalette::ToolTipText));
     setPalette(p);
-    auto* text = new QLabel(
-        tr("<b>octet</b>, the built-in model, is a small teaching model trained on a synthetic task set, with eight "
-           "head groups (rte-a … rte-h). It answers prompts like those in Help → Examples (arithmetic such as "
-           "“What is 20% of 300?”, entities, relations, logic, code, style, formats, refusals); it is <i>not</i> a "
-           "general chat model. For a real one, load a GGUF model (File → Open Model…)."),
-        this);
+    auto* text = new QLabel(this);
     text->setObjectName(QStringLiteral("firstStartHintText"));
     text->setWordWrap(true);
     text->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum); // never clipped by a short dock
     text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* examples = new QPushButton(tr("E&xamples…"), this);
+    auto* examples = new QPushButton(this);
     examples->setObjectName(QStringLiteral("firstStartHintExamples"));
-    examples->setToolTip(tr("Prompts octet answers (Help → Examples…)"));
     connect(examples, &QPushButton::clicked, this, [show = std::move(show_examples)] {
         if (show) show();
     });
@@ -43,8 +39,6 @@ FirstStartHint::FirstStartHint(std::function<void()> show_examples, QWidget* par
     close->setObjectName(QStringLiteral("firstStartHintClose"));
     close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     close->setAutoRaise(true);
-    close->setToolTip(tr("Dismiss this note; it will not be shown again"));
-    close->setAccessibleName(tr("Dismiss"));
     connect(close, &QToolButton::clicked, this, &FirstStartHint::dismiss);
     auto* side = new QVBoxLayout;
     side->addWidget(close, 0, Qt::AlignRight);
@@ -54,6 +48,16 @@ FirstStartHint::FirstStartHint(std::function<void()> show_examples, QWidget* par
     layout->setContentsMargins(6, 4, 4, 4);
     layout->addWidget(text, 1);
     layout->addLayout(side);
+    on_language_change(this, [text, examples, close] {
+        text->setText(tr("<b>octet</b>, the built-in model, is a small teaching model trained on a synthetic task set, with eight "
+                         "head groups (rte-a … rte-h). It answers prompts like those in Help → Examples (arithmetic such as "
+                         "“What is 20% of 300?”, entities, relations, logic, code, style, formats, refusals); it is <i>not</i> a "
+                         "general chat model. For a real one, load a GGUF model (File → Open Model…)."));
+        examples->setText(tr("E&xamples…"));
+        examples->setToolTip(tr("Prompts octet answers (Help → Examples…)"));
+        close->setToolTip(tr("Dismiss this note; it will not be shown again"));
+        close->setAccessibleName(tr("Dismiss"));
+    });
 }
 
 bool FirstStartHint::wanted() { return !QSettings().value(kDismissedKey, false).toBool(); }

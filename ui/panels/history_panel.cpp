@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "ui/session/run_store.h"
+#include "ui/support/retranslate.h"
 #include "ui/support/engine_labels.h"
 #include "ui/support/subsystem_palette.h"
 
@@ -147,7 +148,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
         case Stop:
             if (!r->error.isEmpty()) return r->error;
             if (r->state == RunState::Running) return stop_text(*r);
-            return tr("%1 — %n token(s) generated", nullptr, static_cast<int>(r->n_generated())).arg(stop_text(*r));
+            return (r->n_generated() == 1 ? tr("%1 — 1 token generated").arg(stop_text(*r))
+                                           : tr("%1 — %2 tokens generated").arg(stop_text(*r)).arg(r->n_generated()));
         case Switches: return run_switches(r->trace.spec);
         case Measured: return recorded_measurements(*r);
         default: return {};
@@ -212,7 +214,7 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
                                  .join(QStringLiteral(", "));
     header->resizeSection(RunHistoryModel::Measured, view_->fontMetrics().horizontalAdvance(measured) + em);
 
-    compare_ = new QAction(tr("Compare"), this);
+    compare_ = new QAction(this);
     compare_->setObjectName(QStringLiteral("historyCompare"));
     view_->addAction(compare_);
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -241,7 +243,10 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
         const std::vector<uint64_t> ids = selectedRuns();
         emit compareRequested(ids[0], ids[1]);
     });
-    updateCompare();
+    on_language_change(this, [this] { // the headers, cells and the refusal are read again in the new language
+        compare_->setText(tr("Compare"));
+        refresh();
+    });
 }
 
 std::vector<uint64_t> HistoryPanel::selectedRuns() const {

@@ -1,5 +1,8 @@
-// View → Language: System / English / 中文. The choice is saved (ui/support/language.h) and applies
-// from the next start; a message box says so when it changes the language.
+// View → Language: System / English / 中文. The menu ticks the choice that gives the language
+// shown (the saved choice, or the language itself when this start overrides it with --lang).
+// Choosing one saves it for the next start (ui/support/language.h) and applies it at once: the
+// translators are replaced and every part of the window sets its texts again
+// (ui/support/retranslate.h); no restart.
 #pragma once
 
 #include <QMenu>
@@ -11,8 +14,8 @@ class LanguageMenu : public QMenu {
 public:
     explicit LanguageMenu(QWidget* parent = nullptr);
 
-private:
-    void choose(const QString& choice);
+    // Saves `choice` and shows the UI in its language now.
+    static void choose(const QString& choice);
 };
 
 } // namespace octo::ui

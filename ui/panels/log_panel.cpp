@@ -10,6 +10,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "ui/support/retranslate.h"
 #include "ui/session/app_log.h"
 #include "ui/session/log_feed.h"
 
@@ -38,8 +39,13 @@ LogPanel::LogPanel(std::shared_ptr<LogFeed> feed, QWidget* parent) : QWidget(par
     view_->setLineWrapMode(QPlainTextEdit::NoWrap);
     view_->setMaximumBlockCount(static_cast<int>(LogFeed::kKeptLines));
     view_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto* clear_button = new QPushButton(tr("&Clear"), this);
-    auto* folder = new QPushButton(tr("Open Log &Folder"), this);
+    auto* clear_button = new QPushButton(this);
+    auto* folder = new QPushButton(this);
+    on_language_change(this, [clear_button, folder] {
+        // Access keys unique in the window: Alt+C is Chat, Alt+F the File menu.
+        clear_button->setText(tr("C&lear"));
+        folder->setText(tr("Open Lo&g Folder"));
+    });
     folder->setToolTip(QString::fromStdString(log_file_path().parent_path().string()));
     connect(clear_button, &QPushButton::clicked, this, &LogPanel::clear);
     connect(folder, &QPushButton::clicked, this, [] {

@@ -13,6 +13,7 @@
 
 #include <cmath>
 
+#include "ui/support/retranslate.h"
 #include "ui/session/run_store.h"
 #include "ui/support/subsystem_palette.h"
 
@@ -64,7 +65,6 @@ PresenterPanel::PresenterPanel(RunStore& store, QWidget* parent) : QWidget(paren
     token_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long tokens never widen the dock
     note_ = new QPlainTextEdit(this);
     note_->setObjectName(QStringLiteral("noteEditor"));
-    note_->setPlaceholderText(tr("Select a token (timeline, or click it), then write what to say about it here."));
     note_->setUndoRedoEnabled(false); // the panel's undo stack keeps note edits
     QAction* undo = undo_->createUndoAction(this, tr("Undo Note Edit"));
     undo->setShortcut(QKeySequence::Undo);
@@ -90,7 +90,8 @@ PresenterPanel::PresenterPanel(RunStore& store, QWidget* parent) : QWidget(paren
     layout->addWidget(token_);
     layout->addWidget(note_, 2);
     layout->addLayout(buttons);
-    layout->addWidget(new QLabel(tr("Notes in this run:"), this));
+    auto* notes_label = new QLabel(this);
+    layout->addWidget(notes_label);
     layout->addWidget(list_, 1);
     layout->addWidget(report_);
     connect(note_, &QPlainTextEdit::textChanged, this, &PresenterPanel::edited);
@@ -109,8 +110,12 @@ PresenterPanel::PresenterPanel(RunStore& store, QWidget* parent) : QWidget(paren
         refresh();
         refreshList();
     });
-    refresh();
-    refreshList();
+    on_language_change(this, [this, notes_label] {
+        note_->setPlaceholderText(tr("Select a token (timeline, or click it), then write what to say about it here."));
+        notes_label->setText(tr("Notes in this run:"));
+        refresh();
+        refreshList();
+    });
 }
 
 void PresenterPanel::showReport(const QString& text) {

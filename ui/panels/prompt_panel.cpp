@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "ui/support/engine_labels.h"
+#include "ui/support/retranslate.h"
 
 namespace octo::ui {
 
@@ -32,15 +33,11 @@ QString precision_key(std::optional<Precision> p) {
 PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     editor_ = new QPlainTextEdit(this);
     editor_->setObjectName(QStringLiteral("promptEditor"));
-    editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
     editor_->setTabChangesFocus(true); // Tab / Shift+Tab leave the editor like any other field; Ctrl+Tab inserts a tab
-    editor_->setAccessibleName(tr("Prompt"));
     editor_->installEventFilter(this);
     editor_->setMinimumHeight(48);
-    chat_ = new QCheckBox(tr("&Chat"), this);
-    chat_->setToolTip(tr("Send system + user turns through the model's chat template"));
+    chat_ = new QCheckBox(this);
     system_ = new QLineEdit(this);
-    system_->setPlaceholderText(tr("System message (chat mode)"));
     system_->setEnabled(false);
     connect(chat_, &QCheckBox::toggled, system_, &QWidget::setEnabled);
     max_tokens_ = new QSpinBox(this);
@@ -49,7 +46,6 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     temperature_ = new QDoubleSpinBox(this);
     temperature_->setRange(0.0, 5.0);
     temperature_->setSingleStep(0.1);
-    temperature_->setToolTip(tr("0: greedy"));
     seed_ = new QSpinBox(this);
     seed_->setRange(0, 2147483647);
     top_p_ = new QDoubleSpinBox(this);
@@ -60,39 +56,43 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     top_k_->setRange(0, 100000);
     precision_ = new QComboBox(this);
     precision_->setObjectName(QStringLiteral("precisionBox"));
-    precision_->setAccessibleName(tr("Precision"));
     precision_->addItem(QString(), kModelDefault);
     for (Precision p : {Precision::Reference, Precision::Exact}) precision_->addItem(precision_label(p), static_cast<int>(p));
-    setModelPrecision(std::nullopt);
-    dla_ = new QCheckBox(tr("&DLA"), this);
-    dla_->setToolTip(tr("Also compute direct logit attribution (one more projection per layer)"));
-    attention_ = new QCheckBox(tr("Record &attention"), this);
+    dla_ = new QCheckBox(this);
+    attention_ = new QCheckBox(this);
     attention_->setChecked(true);
-    attention_tip_ = tr("Record attention weights for the attention view (runs that record them do not reuse "
-                        "cached prompt prefixes)");
-    attention_->setToolTip(attention_tip_);
-    run_ = new QPushButton(tr("&Run"), this);
-    run_->setToolTip(tr("Run the prompt (Ctrl+Enter)"));
-    cancel_ = new QPushButton(tr("Cancel"), this);
-    cancel_->setToolTip(tr("Stop the run (Esc)"));
+    run_ = new QPushButton(this);
+    run_->setObjectName(QStringLiteral("runButton"));
+    cancel_ = new QPushButton(this);
+    cancel_->setObjectName(QStringLiteral("cancelButton"));
     cancel_->setEnabled(false);
     connect(run_, &QPushButton::clicked, this, &PromptPanel::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &PromptPanel::cancelRequested);
 
     auto* form = new QFormLayout;
-    form->addRow(tr("Max tokens"), max_tokens_);
-    form->addRow(tr("Temperature"), temperature_);
-    form->addRow(tr("Seed"), seed_);
+    auto* max_tokens_label = new QLabel(this);
+    auto* temperature_label = new QLabel(this);
+    auto* seed_label = new QLabel(this);
+    auto* top_p_label = new QLabel(this);
+    auto* precision_caption = new QLabel(this);
+    max_tokens_label->setBuddy(max_tokens_);
+    temperature_label->setBuddy(temperature_);
+    seed_label->setBuddy(seed_);
+    top_p_label->setBuddy(top_p_);
+    precision_caption->setBuddy(precision_);
+    form->addRow(max_tokens_label, max_tokens_);
+    form->addRow(temperature_label, temperature_);
+    form->addRow(seed_label, seed_);
     // Top-p and top-k share a row, so that Precision fits: the window must fit 1280 × 800 with
     // CJK line heights too.
     auto* top = new QHBoxLayout;
     top->addWidget(top_p_, 1);
-    auto* top_k_label = new QLabel(tr("Top-k"), this);
+    auto* top_k_label = new QLabel(this);
     top_k_label->setBuddy(top_k_);
     top->addWidget(top_k_label);
     top->addWidget(top_k_, 1);
-    form->addRow(tr("Top-p"), top);
-    form->addRow(tr("Precision"), precision_);
+    form->addRow(top_p_label, top);
+    form->addRow(precision_caption, precision_);
     auto* flags = new QHBoxLayout;
     flags->addWidget(chat_);
     flags->addWidget(dla_);
@@ -108,6 +108,38 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(flags);
     layout->addLayout(form);
     layout->addLayout(buttons);
+    on_language_change(this, [=, this] {
+        editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
+        editor_->setAccessibleName(tr("Prompt"));
+        chat_->setText(tr("&Chat"));
+        chat_->setToolTip(tr("Send system + user turns through the model's chat template"));
+        system_->setPlaceholderText(tr("System message (chat mode)"));
+        temperature_->setToolTip(tr("0: greedy"));
+        precision_->setAccessibleName(tr("Precision"));
+        dla_->setText(tr("&DLA"));
+        dla_->setToolTip(tr("Also compute direct logit attribution (one more projection per layer)"));
+        attention_->setText(tr("Record a&ttention"));
+        attention_->setToolTip(attentionTip());
+        // "Ru&n", not "&Run": Alt+R opens the Run menu.
+        run_->setText(tr("Ru&n"));
+        run_->setToolTip(tr("Run the prompt (Ctrl+Enter)"));
+        cancel_->setText(tr("Cancel"));
+        cancel_->setToolTip(tr("Stop the run (Esc)"));
+        max_tokens_label->setText(tr("Max tokens"));
+        temperature_label->setText(tr("Temperature"));
+        seed_label->setText(tr("Seed"));
+        top_p_label->setText(tr("Top-p"));
+        top_k_label->setText(tr("Top-k"));
+        precision_caption->setText(tr("Precision"));
+        for (int i = 1; i < precision_->count(); ++i) precision_->setItemText(i, precision_label(static_cast<Precision>(precision_->itemData(i).toInt())));
+        setModelPrecision(model_precision_);
+    });
+}
+
+QString PromptPanel::attentionTip() const {
+    return attention_->isEnabled() ? tr("Record attention weights for the attention view (runs that record them do not reuse "
+                                        "cached prompt prefixes)")
+                                   : tr("A server sends no attention weights: runs on it record none. Your choice returns with a local model.");
 }
 
 void PromptPanel::addNote(QWidget* note) {
@@ -168,12 +200,11 @@ void PromptPanel::setOnServer(bool on_server) {
         attention_local_ = attention_->isChecked();
         attention_->setChecked(false);
         attention_->setEnabled(false);
-        attention_->setToolTip(tr("A server sends no attention weights: runs on it record none. Your choice returns with a local model."));
     } else {
         attention_->setEnabled(true);
         attention_->setChecked(attention_local_);
-        attention_->setToolTip(attention_tip_);
     }
+    attention_->setToolTip(attentionTip());
 }
 
 void PromptPanel::setRunning(bool running) {
@@ -206,6 +237,7 @@ void PromptPanel::load(const QSettings& st) {
 }
 
 void PromptPanel::setModelPrecision(std::optional<Precision> model_default) {
+    model_precision_ = model_default;
     precision_->setItemText(0, model_default ? tr("Model default: %1").arg(precision_label(*model_default))
                                              : tr("Model default"));
     precision_->setToolTip(

@@ -50,8 +50,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QString attentionTip() const; // what "Record attention" does, or why it is off on a server
+
     bool attention_local_ = true; // the choice for local models while a server is connected
-    QString attention_tip_;
+    std::optional<Precision> model_precision_; // the loaded model's default precision
     QPlainTextEdit* editor_;
     QCheckBox* chat_;
     QLineEdit* system_;

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/log.h"
+#include "ui/support/retranslate.h"
 #include "ui/support/editor_highlights.h"
 #include "ui/support/file_save.h"
 #include "ui/support/subsystem_palette.h"
@@ -24,13 +25,12 @@
 namespace octo::ui {
 
 RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(parent), editor_(editor) {
-    route_ = new QLabel(tr("Router: no prompt"), this);
+    route_ = new QLabel(this);
     route_->setObjectName(QStringLiteral("routeLabel"));
     QFont bold = route_->font();
     bold.setBold(true);
     route_->setFont(bold);
     table_ = new QTableWidget(3, 4, this);
-    table_->setHorizontalHeaderLabels({tr("route"), tr("stage 1 (cosine)"), tr("stage 2 (features)"), tr("score")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -38,12 +38,10 @@ RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pare
     features_ = new QLabel(this);
     features_->setWordWrap(true);
     features_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    wrong_ = new QPushButton(tr("This route is &wrong…"), this);
-    wrong_->setToolTip(tr("Record the right subsystem for this prompt in your probe file and refit the router"));
+    wrong_ = new QPushButton(this);
+    wrong_->setObjectName(QStringLiteral("routeWrong"));
     auto* menu = new QMenu(wrong_);
-    for (int s = 0; s < kSubsystemCount; ++s) {
-        menu->addAction(QStringLiteral("%1 %2").arg(subsystem_id(s), subsystem_name(s)), this, [this, s] { correct(s); });
-    }
+    for (int s = 0; s < kSubsystemCount; ++s) menu->addAction(QString(), this, [this, s] { correct(s); });
     wrong_->setMenu(menu);
     wrong_->setEnabled(false);
     auto* layout = new QVBoxLayout(this);
@@ -65,6 +63,15 @@ RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pare
     pool_.setMaxThreadCount(1); // requests in order; a stale result is dropped by its generation
     connect(&debounce_, &QTimer::timeout, this, &RouterPanel::schedule);
     connect(editor_, &QPlainTextEdit::textChanged, &debounce_, qOverload<>(&QTimer::start));
+    on_language_change(this, [this, menu] {
+        table_->setHorizontalHeaderLabels({tr("route"), tr("stage 1 (cosine)"), tr("stage 2 (features)"), tr("score")});
+        wrong_->setText(tr("This route is &wrong…"));
+        wrong_->setToolTip(tr("Record the right subsystem for this prompt in your probe file and refit the router"));
+        for (int s = 0; s < kSubsystemCount; ++s) menu->actions()[s]->setText(QStringLiteral("%1 %2").arg(subsystem_id(s), subsystem_name(s)));
+        if (!load_error_.isEmpty()) route_->setText(tr("Router unavailable: %1").arg(load_error_));
+        else if (decision_) showRoute();
+        else route_->setText(tr("Router: no prompt"));
+    });
 }
 
 RouterPanel::~RouterPanel() { pool_.waitForDone(); }
@@ -77,9 +84,11 @@ QString RouterPanel::userProbePath() {
 bool RouterPanel::load(const QString& resource_dir) {
     auto router = Router::from_resources(resource_dir.toStdString());
     if (!router) {
-        route_->setText(tr("Router unavailable: %1").arg(QString::fromStdString(router.error().message)));
+        load_error_ = QString::fromStdString(router.error().message);
+        route_->setText(tr("Router unavailable: %1").arg(load_error_));
         return false;
     }
+    load_error_.clear();
     if (QFile::exists(userProbePath())) {
         auto user = read_probe_file(userProbePath().toStdString());
         if (user) {
@@ -121,8 +130,7 @@ void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t gen
     if (generation != generation_) return; // the user typed on: a newer request is under way
     decision_ = d;
     decided_text_ = text;
-    route_->setText(tr("Route: %1 %2").arg(subsystem_id(d.route), subsystem_name(d.route)));
-    route_->setStyleSheet(QStringLiteral("border-left: 10px solid %1; padding-left: 4px;").arg(subsystem_color(d.route).name()));
+    showRoute();
     for (int i = 0; i < 3 && i < static_cast<int>(d.top3.size()); ++i) {
         const RouteCandidate& c = d.top3[static_cast<size_t>(i)];
         table_->setItem(i, 0, new QTableWidgetItem(subsystem_id(c.subsystem)));
@@ -132,6 +140,7 @@ void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t gen
     }
     const QByteArray utf8 = text.toUtf8();
     QStringList fired;
+    // Feature ids ("f.json_keyword") are the rule file's names, not translated.
     for (const FiredFeature& f : d.features) {
         QStringList spans;
         for (const FeatureMatch& m : f.spans) {
@@ -144,6 +153,13 @@ void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t gen
     highlight(text, d);
     emit decided(text, d);
     emit routed();
+}
+
+void RouterPanel::showRoute() {
+    const int route = decision_->route;
+    route_->setText(tr("Route: %1 %2").arg(subsystem_id(route), subsystem_name(route)));
+    route_->setStyleSheet(QStringLiteral("border-left: 10px solid %1; padding-left: 4px;").arg(subsystem_color(route).name()));
+    if (decision_->features.empty()) features_->setText(tr("No feature fired."));
 }
 
 void RouterPanel::highlight(const QString& text, const RouteDecision& d) {

@@ -49,6 +49,7 @@ private:
     void schedule();
     void show(const QString& text, const RouteDecision& d, uint64_t generation);
     void highlight(const QString& text, const RouteDecision& d);
+    void showRoute(); // the decided route in the UI's language
 
     QPlainTextEdit* editor_;
     QLabel* route_;
@@ -60,6 +61,7 @@ private:
     std::shared_ptr<std::mutex> router_mutex_ = std::make_shared<std::mutex>();
     std::optional<RouteDecision> decision_;
     QString decided_text_;
+    QString load_error_; // why the router did not load
     uint64_t generation_ = 0; // routing requests sent; stale results are dropped
     QThreadPool pool_;        // routing off the UI thread; waited for when the panel goes
 };

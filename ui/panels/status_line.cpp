@@ -5,13 +5,14 @@
 #include <QLocale>
 #include <QStatusBar>
 
+#include "ui/support/retranslate.h"
 #include "ui/session/run_store.h"
 #include "ui/support/engine_labels.h"
 
 namespace octo::ui {
 
 StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
-    : QObject(parent), store_(store), model_(new QLabel(tr("no model"), &bar)), speed_(new QLabel(&bar)),
+    : QObject(parent), store_(store), model_(new QLabel(&bar)), speed_(new QLabel(&bar)),
       memory_(new QLabel(&bar)) {
     bar.addWidget(model_, 1);
     bar.addPermanentWidget(speed_);
@@ -20,6 +21,10 @@ StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
     connect(&store_, &RunStore::runFinished, this, &StatusLine::update);
     connect(&store_, &RunStore::loadFailed, this, &StatusLine::update);
     connect(&store_, &RunStore::calibrationFinished, this, &StatusLine::update);
+    on_language_change(&bar, [this] {
+        if (!store_.model()) model_->setText(tr("no model"));
+        update();
+    });
 }
 
 void StatusLine::showLoading(const QString& path) { model_->setText(tr("loading %1…").arg(QFileInfo(path).fileName())); }

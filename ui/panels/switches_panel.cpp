@@ -12,6 +12,7 @@
 
 #include "ui/support/engine_labels.h"
 #include "ui/session/run_store.h"
+#include "ui/support/retranslate.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
@@ -64,15 +65,14 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
         toggles_[static_cast<size_t>(s)] = box;
         grid->addWidget(box, s / 2, s % 2);
     }
-    auto* all_on = new QPushButton(tr("All &on"), this);
+    auto* all_on = new QPushButton(this);
     connect(all_on, &QPushButton::clicked, this, [this] {
         for (QCheckBox* b : toggles_) b->setChecked(true);
     });
     mode_ = new QComboBox(this);
-    for (AblationMode m : {AblationMode::Zero, AblationMode::Mean}) mode_->addItem(ablation_mode_label(m), static_cast<int>(m));
-    mode_->setToolTip(tr("Ablation: zero sets a head's output to 0; mean replaces it by its mean over the prompt"));
-    auto* rerun = new QPushButton(tr("R&erun"), this);
-    rerun->setToolTip(tr("Run the last prompt again with these switches and the same seed (Ctrl+R)"));
+    for (AblationMode m : {AblationMode::Zero, AblationMode::Mean}) mode_->addItem(QString(), static_cast<int>(m));
+    auto* rerun = new QPushButton(this);
+    rerun->setObjectName(QStringLiteral("switchesRerun"));
     connect(rerun, &QPushButton::clicked, this, &SwitchesPanel::rerunRequested);
     metric_ = new QComboBox(this);
     metric_->setObjectName(QStringLiteral("metricBox"));
@@ -81,36 +81,26 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     });
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncMetrics);
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncLabels);
-    syncLabels();
     const int row = kSubsystemCount / 2;
     grid->addWidget(all_on, row, 0);
     auto* mode_row = new QHBoxLayout;
-    mode_row->addWidget(new QLabel(tr("Ablation"), this));
+    auto* mode_label = new QLabel(this);
+    mode_row->addWidget(mode_label);
     mode_row->addWidget(mode_);
     mode_row->addWidget(rerun);
     grid->addLayout(mode_row, row, 1);
-    grid->addWidget(new QLabel(tr("Colour by"), this), row + 1, 0);
+    auto* colour_by = new QLabel(this);
+    grid->addWidget(colour_by, row + 1, 0);
     grid->addWidget(metric_, row + 1, 1);
-    experts_label_ = new QLabel(tr("Experts off"), this);
+    experts_label_ = new QLabel(this);
     experts_ = new QLineEdit(this);
     experts_->setObjectName(QStringLiteral("expertSwitches"));
-    experts_->setPlaceholderText(tr("e.g. *:3, 1:0 (layer:expert)"));
-    experts_->setToolTip(tr("Experts left out of the router's choice in the next run: the next most probable expert "
-                            "runs instead. layer:expert, or *:expert for every layer; right-click a cell of the "
-                            "Experts panel to add one."));
     experts_label_->setBuddy(experts_);
-    connect(experts_, &QLineEdit::textChanged, this, [this](const QString& text) {
-        QStringList bad;
-        parse_switches(text, &bad);
-        experts_->setStyleSheet(bad.isEmpty() ? QString() : QStringLiteral("QLineEdit { color: #c0392b; }"));
-        experts_->setToolTip(bad.isEmpty() ? QString() : tr("Not layer:expert, left out of the run: %1").arg(bad.join(QStringLiteral(", "))));
-    });
+    connect(experts_, &QLineEdit::textChanged, this, &SwitchesPanel::checkExperts);
     target_ = new QComboBox(this);
     target_->setObjectName(QStringLiteral("switchTarget"));
-    target_->addItem(tr("Switches turn off heads"), static_cast<int>(SwitchTarget::Heads));
-    target_->addItem(tr("Switches turn off experts"), static_cast<int>(SwitchTarget::Experts));
-    target_->setToolTip(tr("What an unchecked subsystem turns off in the next run: its heads, or the experts the "
-                           "calibrated expert map gives it in every layer"));
+    target_->addItem(QString(), static_cast<int>(SwitchTarget::Heads));
+    target_->addItem(QString(), static_cast<int>(SwitchTarget::Experts));
     grid->addWidget(experts_label_, row + 2, 0);
     grid->addWidget(experts_, row + 2, 1);
     grid->addWidget(target_, row + 3, 0, 1, 2);
@@ -121,8 +111,36 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     // another model, changes the store's metric and the box follows it.
     connect(&store_, &RunStore::metricChanged, this, &SwitchesPanel::syncMetrics);
     connect(&store_, &RunStore::runChanged, this, &SwitchesPanel::syncMetrics);
-    syncMetrics();
     syncExperts();
+    on_language_change(this, [=, this] {
+        all_on->setText(tr("All &on"));
+        for (int i = 0; i < mode_->count(); ++i) mode_->setItemText(i, ablation_mode_label(static_cast<AblationMode>(mode_->itemData(i).toInt())));
+        mode_->setToolTip(tr("Ablation: zero sets a head's output to 0; mean replaces it by its mean over the prompt"));
+        rerun->setText(tr("R&erun"));
+        rerun->setToolTip(tr("Run the last prompt again with these switches and the same seed (Ctrl+R)"));
+        mode_label->setText(tr("Ablation"));
+        colour_by->setText(tr("Colour by"));
+        experts_label_->setText(tr("Experts off"));
+        experts_->setPlaceholderText(tr("e.g. *:3, 1:0 (layer:expert)"));
+        target_->setItemText(0, tr("Switches turn off heads"));
+        target_->setItemText(1, tr("Switches turn off experts"));
+        target_->setToolTip(tr("What an unchecked subsystem turns off in the next run: its heads, or the experts the "
+                               "calibrated expert map gives it in every layer"));
+        syncLabels();
+        syncMetrics();
+        checkExperts();
+    });
+}
+
+// The experts field's tooltip says what it does, or which of its entries do not parse (in red).
+void SwitchesPanel::checkExperts() {
+    QStringList bad;
+    parse_switches(experts_->text(), &bad);
+    experts_->setStyleSheet(bad.isEmpty() ? QString() : QStringLiteral("QLineEdit { color: #c0392b; }"));
+    experts_->setToolTip(bad.isEmpty() ? tr("Experts left out of the router's choice in the next run: the next most probable expert "
+                                            "runs instead. layer:expert, or *:expert for every layer; right-click a cell of the "
+                                            "Experts panel to add one.")
+                                       : tr("Not layer:expert, left out of the run: %1").arg(bad.join(QStringLiteral(", "))));
 }
 
 void SwitchesPanel::syncExperts() {
@@ -163,7 +181,7 @@ void SwitchesPanel::syncMetrics() {
     if (model && model->has_router) metrics.insert(metrics.begin(), Metric::Gates);
     if (model && model->expert_map) metrics.push_back(Metric::Experts);
     for (Metric m : metrics) {
-        metric_->addItem(QString::fromUtf8(metric_name(m)), static_cast<int>(m));
+        metric_->addItem(metric_label(m), static_cast<int>(m));
         metric_->setItemData(metric_->count() - 1, metric_tooltip(m), Qt::ToolTipRole);
     }
     metric_->setCurrentIndex(metric_->findData(static_cast<int>(store_.metric())));

@@ -41,6 +41,7 @@ private:
     void syncMetrics();
     void syncLabels();
     void syncExperts(); // the experts row, shown for models with experts
+    void checkExperts();
 
     RunStore& store_;
     std::array<QCheckBox*, kSubsystemCount> toggles_{};

@@ -150,7 +150,7 @@ QString bug_report_markdown(const Capture& c, const SystemInfo& sys, const QStri
         md += QStringLiteral("- %1 %2 (%3, %4, %5): “%6” %7\n")
                   .arg(subsystem_id(f.subsystem), str(f.rule), QString::fromLatin1(severity_name(f.severity)),
                        f.place == FindingPlace::Prompt ? QStringLiteral("prompt") : QStringLiteral("output"),
-                       QString::fromLatin1(rule_source_name(f.source)), str(f.evidence).simplified(), str(f.detail));
+                       QString::fromLatin1(rule_source_name(f.source)), str(f.evidence).simplified(), str(f.detail.en));
     }
     md += QStringLiteral("\n## Reproduce\n\n");
     md += command_needs_head_map(c) ? QStringLiteral("In this folder (the command reads %1):\n\n").arg(QString::fromLatin1(kBugReportHeadMap))

@@ -35,6 +35,17 @@ QString precision_id(Precision precision) {
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
+QString metric_label(Metric metric) {
+    switch (metric) {
+    case Metric::NormShare: return QCoreApplication::translate("Metric", "norm share");
+    case Metric::Relative: return QCoreApplication::translate("Metric", "relative to the prompt");
+    case Metric::Dla: return QCoreApplication::translate("Metric", "direct logit attribution");
+    case Metric::Gates: return QCoreApplication::translate("Metric", "router gates");
+    case Metric::Experts: return QCoreApplication::translate("Metric", "expert routing");
+    }
+    return QString::fromUtf8(metric_name(metric));
+}
+
 QString stop_reason_label(StopReason reason) {
     switch (reason) {
     case StopReason::MaxTokens: return QCoreApplication::translate("EngineLabels", "reached the token limit");

@@ -6,6 +6,7 @@
 
 #include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
+#include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/instrumentation/head_map.h"
 
@@ -16,5 +17,8 @@ QString head_map_source_label(HeadMapSource source); // "default", "file", "gguf
 QString precision_label(Precision precision);         // "Reference (as llama.cpp)", "Exact (float activations)", translated
 QString precision_id(Precision precision);            // "reference", "exact": the engine's name, not translated
 QString stop_reason_label(StopReason reason);         // "context full", "end of generation", …, translated
+// A metric as the user reads it: "norm share", "router gates", "DLA (logits)", …, translated; the
+// engine's id ("norm_share", metric_name) stays what exports, captures and the CLI use.
+QString metric_label(Metric metric);
 
 } // namespace octo::ui

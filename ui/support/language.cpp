@@ -48,6 +48,11 @@ QString saved_language_choice() {
 
 void save_language_choice(const QString& choice) { QSettings().setValue(kSettingKey, choice); }
 
+QString language_choice_shown() {
+    const QString saved = saved_language_choice();
+    return resolve_language(saved) == installed_language() ? saved : installed_language();
+}
+
 bool install_translations(const QString& language) {
     Installed& state = installed();
     for (const auto& t : state.translators) QCoreApplication::removeTranslator(t.get());

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "engine/instrumentation/subsystem.h"
+#include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
 #include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
@@ -18,16 +19,13 @@ namespace octo::ui {
 AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     internals_ = new InternalsNote(this);
     mode_ = new QComboBox(this);
-    mode_->addItem(tr("Heads of one layer"));
-    mode_->addItem(tr("Subsystems (mean over layers)"));
+    mode_->addItem(QString());
+    mode_->addItem(QString());
     layer_ = new QSpinBox(this);
-    layer_->setPrefix(tr("layer "));
-    layer_->setToolTip(tr("Layer whose heads are shown"));
     note_ = new QLabel(this);
     plot_ = new Plot(QStringLiteral("attentionPlot"), this);
-    map_ = plot_->addColorMap(tr("weight"));
+    map_ = plot_->addColorMap(QString());
     plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(x)), static_cast<int>(std::lround(y))); });
-    plot_->xAxis->setLabel(tr("attended position"));
     plot_->yAxis->setRangeReversed(true);
     auto* controls = new QHBoxLayout;
     controls->addWidget(mode_);
@@ -42,7 +40,15 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
     for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::selectionChanged, &RunStore::modelLoaded}) {
         connect(&store_, signal, this, &AttentionView::refresh);
     }
-    refresh(); // the empty state until a run
+    on_language_change(this, [this] {
+        mode_->setItemText(0, tr("Heads of one layer"));
+        mode_->setItemText(1, tr("Subsystems (mean over layers)"));
+        layer_->setPrefix(tr("layer "));
+        layer_->setToolTip(tr("Layer whose heads are shown"));
+        map_->colorScale()->axis()->setLabel(tr("weight"));
+        plot_->xAxis->setLabel(tr("attended position"));
+        refresh(); // the empty state until a run
+    });
 }
 
 void AttentionView::refresh() {

@@ -12,6 +12,7 @@
 #include "ui/support/language.h"
 #include "ui/support/plot.h"
 #include "ui/support/subsystem_palette.h"
+#include "ui/support/engine_labels.h"
 
 namespace octo::ui {
 
@@ -51,7 +52,11 @@ QString translated(const std::string& english) {
         if (english == t) return ClaimPlotView::tr(t);
     }
     const QString s = QString::fromStdString(english);
-    if (s.endsWith(QLatin1String(" share"))) return ClaimPlotView::tr("%1 share").arg(s.chopped(6));
+    if (s.endsWith(QLatin1String(" share"))) { // "<metric id> share": the metric's label
+        const QString what = s.chopped(6);
+        const auto metric = parse_metric(what.toStdString());
+        return ClaimPlotView::tr("%1 share").arg(metric ? metric_label(*metric) : what);
+    }
     if (s.endsWith(QLatin1String(" off"))) return ClaimPlotView::tr("%1 off").arg(s.chopped(4));
     if (s.endsWith(QLatin1String(" groups"))) return ClaimPlotView::tr("%1 groups").arg(s.chopped(7));
     if (const qsizetype dot = s.indexOf(QLatin1String(". ")); dot > 0) {

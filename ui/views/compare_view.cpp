@@ -9,6 +9,8 @@
 #include "qcustomplot.h"
 #include "ui/support/plot.h"
 #include "ui/support/subsystem_palette.h"
+#include "ui/support/engine_labels.h"
+#include "ui/support/retranslate.h"
 
 namespace octo::ui {
 
@@ -60,7 +62,7 @@ ComparedRun compared_run(const RunRecord& run, Metric metric) {
 }
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
-    summary_ = new QLabel(tr("Use “Apply & compare” in the advisor to compare a prompt with its rewrite."), this);
+    summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("compareSummary"));
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -75,25 +77,17 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     logprobs_ = new Plot(QStringLiteral("compareLogprobPlot"), this);
     shares_ = new Plot(QStringLiteral("compareSharePlot"), this);
     heads_ = new Plot(QStringLiteral("compareHeadPlot"), this);
-    for (Plot* plot : {logprobs_, shares_, heads_}) plot->showNoData(tr("No comparison yet."));
     logprobs_->setWholeNumbers(logprobs_->xAxis);
     heads_->setWholeNumbers(heads_->xAxis);
     heads_->setWholeNumbers(heads_->yAxis);
-    logprobs_->xAxis->setLabel(tr("generated token"));
-    logprobs_->yAxis->setLabel(tr("log-prob B − A"));
-    shares_->xAxis->setLabel(tr("subsystem"));
-    shares_->yAxis->setLabel(tr("share B − A (points)"));
-    head_map_ = heads_->addColorMap(tr("norm B − A"));
-    heads_->showNoData(tr("No comparison yet."));
-    heads_->xAxis->setLabel(tr("head"));
-    heads_->yAxis->setLabel(tr("layer"));
+    head_map_ = heads_->addColorMap(QString());
 
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(summary_, 0, 0, 1, 3);
     layout->addWidget(verdict_, 1, 0, 1, 3);
-    layout->addWidget(new QLabel(tr("<b>A</b>"), this), 2, 0);
-    layout->addWidget(new QLabel(tr("<b>B</b>"), this), 2, 1);
+    layout->addWidget(new QLabel(QStringLiteral("<b>A</b>"), this), 2, 0);
+    layout->addWidget(new QLabel(QStringLiteral("<b>B</b>"), this), 2, 1);
     layout->addWidget(side_a_, 3, 0);
     layout->addWidget(side_b_, 3, 1);
     layout->addWidget(heads_, 2, 2, 3, 1);
@@ -104,6 +98,20 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     layout->setColumnStretch(0, 3);
     layout->setColumnStretch(1, 3);
     layout->setColumnStretch(2, 2);
+    on_language_change(this, [this] {
+        logprobs_->xAxis->setLabel(tr("generated token"));
+        logprobs_->yAxis->setLabel(tr("log-prob B − A"));
+        shares_->xAxis->setLabel(tr("subsystem"));
+        shares_->yAxis->setLabel(tr("share B − A (points)"));
+        head_map_->colorScale()->axis()->setLabel(tr("norm B − A"));
+        heads_->xAxis->setLabel(tr("head"));
+        heads_->yAxis->setLabel(tr("layer"));
+        if (!comparison_) { // nothing compared yet (AdvisorController shows a comparison again)
+            summary_->setText(tr("Use “Apply & compare” in the advisor to compare a prompt with its rewrite."));
+            for (Plot* plot : {logprobs_, shares_, heads_}) plot->showNoData(tr("No comparison yet."));
+        }
+        for (Plot* plot : {logprobs_, shares_, heads_}) plot->replot();
+    });
 }
 
 void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model) {
@@ -125,7 +133,7 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
                      .arg(*c.first_divergence)
                      .arg(token_text(a, *c.first_divergence), token_text(b, *c.first_divergence));
     } else {
-        lines << tr("Both runs generated the same %n token(s).", nullptr, static_cast<int>(a.n_generated()));
+        lines << (a.n_generated() == 1 ? tr("Both runs generated the same token.") : tr("Both runs generated the same %1 tokens.").arg(a.n_generated()));
     }
     lines << tr("Mean log-prob per generated token: A %1, B %2 (%3%4).")
                  .arg(c.mean_logprob_a, 0, 'f', 3)
@@ -144,7 +152,7 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
             moved << tr("%1 %2%3 pts").arg(head_group_short(model, order[static_cast<size_t>(i)]), d >= 0 ? QStringLiteral("+") : QString()).arg(d, 0, 'f', 1);
         }
         lines << tr("Subsystem shares (%1, mean over the answer), largest changes: %2.")
-                     .arg(QString::fromUtf8(metric_name(metric)), moved.join(QStringLiteral(", ")));
+                     .arg(metric_label(metric), moved.join(QStringLiteral(", ")));
     }
     if (c.largest_head_change && n_head > 0) {
         const int index = static_cast<int>(*c.largest_head_change);

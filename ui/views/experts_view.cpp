@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "engine/instrumentation/expert_routing.h"
+#include "ui/support/retranslate.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 #include "ui/support/plot.h"
@@ -43,18 +44,12 @@ Plot* new_plot(QWidget* parent, const char* name) { return new Plot(QString::fro
 
 ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     internals_ = new InternalsNote(this);
-    scope_ = new_scope_box(this, tr("Which positions the layers × experts weights come from"));
+    scope_ = new_scope_box(this);
     layer_ = new QSpinBox(this);
-    layer_->setPrefix(tr("layer "));
-    layer_->setToolTip(tr("The layer of the tokens × experts strip and of the load"));
     map_plot_ = new_plot(this, "expertMapPlot");
-    map_ = map_plot_->addColorMap(tr("weight"));
-    map_plot_->xAxis->setLabel(tr("expert"));
-    map_plot_->yAxis->setLabel(tr("layer"));
+    map_ = map_plot_->addColorMap(QString());
     strip_plot_ = new_plot(this, "expertStripPlot");
-    strip_ = strip_plot_->addColorMap(tr("weight"));
-    strip_plot_->xAxis->setLabel(tr("token (prompt, then answer)"));
-    strip_plot_->yAxis->setLabel(tr("expert"));
+    strip_ = strip_plot_->addColorMap(QString());
     load_plot_ = new_plot(this, "expertLoadPlot");
     bars_ = new QCPBars(load_plot_->xAxis, load_plot_->yAxis);
     bars_->setBrush(palette().color(QPalette::Highlight));
@@ -66,18 +61,14 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
         bars->setName(subsystem_id(s));
         subsystem_bars_.push_back(bars);
     }
-    load_plot_->xAxis->setLabel(tr("expert"));
-    load_plot_->yAxis->setLabel(tr("positions"));
 
     tabs_ = new QTabWidget(this);
-    tabs_->addTab(map_plot_, tr("Layers × experts"));
-    tabs_->addTab(strip_plot_, tr("Tokens × experts"));
-    tabs_->addTab(load_plot_, tr("Load"));
+    tabs_->addTab(map_plot_, QString());
+    tabs_->addTab(strip_plot_, QString());
+    tabs_->addTab(load_plot_, QString());
     none_ = new QLabel(this);
     none_->setWordWrap(true);
     none_->setAlignment(Qt::AlignCenter);
-    none_->setText(tr("This model has no experts: every token runs through the same feed-forward block. "
-                      "The routing shown here exists in mixture-of-experts models (Mixtral, OLMoE, Qwen-MoE)."));
     auto* plots = new QWidget(this);
     auto* controls = new QHBoxLayout;
     controls->addWidget(scope_, 1);
@@ -117,7 +108,25 @@ ExpertsView::ExpertsView(RunStore& store, QWidget* parent) : QWidget(parent), st
                        [this, expert] { emit expertSwitchRequested(ExpertSwitch{-1, expert}); });
         menu.exec(map_plot_->mapToGlobal(pos));
     });
-    refresh();
+    on_language_change(this, [this] {
+        scope_->setToolTip(tr("Which positions the layers × experts weights come from"));
+        layer_->setPrefix(tr("layer "));
+        layer_->setToolTip(tr("The layer of the tokens × experts strip and of the load"));
+        map_->colorScale()->axis()->setLabel(tr("weight"));
+        strip_->colorScale()->axis()->setLabel(tr("weight"));
+        map_plot_->xAxis->setLabel(tr("expert"));
+        map_plot_->yAxis->setLabel(tr("layer"));
+        strip_plot_->xAxis->setLabel(tr("token (prompt, then answer)"));
+        strip_plot_->yAxis->setLabel(tr("expert"));
+        load_plot_->xAxis->setLabel(tr("expert"));
+        load_plot_->yAxis->setLabel(tr("positions"));
+        tabs_->setTabText(0, tr("Layers × experts"));
+        tabs_->setTabText(1, tr("Tokens × experts"));
+        tabs_->setTabText(2, tr("Load"));
+        none_->setText(tr("This model has no experts: every token runs through the same feed-forward block. "
+                          "The routing shown here exists in mixture-of-experts models (Mixtral, OLMoE, Qwen-MoE)."));
+        refresh();
+    });
 }
 
 int ExpertsView::subsystemOf(int layer, int expert) const {

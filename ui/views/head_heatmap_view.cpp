@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
 #include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
@@ -17,12 +18,10 @@ namespace octo::ui {
 
 HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     internals_ = new InternalsNote(this);
-    scope_ = new_scope_box(this, tr("Which positions the layer × head values come from"));
+    scope_ = new_scope_box(this);
     plot_ = new Plot(QStringLiteral("headHeatmapPlot"), this);
-    map_ = plot_->addColorMap(tr("value"));
+    map_ = plot_->addColorMap(QString());
     plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(y)), static_cast<int>(std::lround(x))); });
-    plot_->xAxis->setLabel(tr("head (subsystem)"));
-    plot_->yAxis->setLabel(tr("layer"));
     // Once the plot knows its axis rect's width (any size): labels side by side or upright.
     connect(plot_, &QCustomPlot::afterLayout, this, &HeadHeatmapView::fitGroupLabels);
     auto* layout = new QVBoxLayout(this);
@@ -34,7 +33,13 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
         connect(&store_, signal, this, &HeadHeatmapView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &HeadHeatmapView::refresh);
-    refresh(); // the empty state until a run
+    on_language_change(this, [this] {
+        scope_->setToolTip(tr("Which positions the layer × head values come from"));
+        plot_->xAxis->setLabel(tr("head (subsystem)"));
+        plot_->yAxis->setLabel(tr("layer"));
+        map_->colorScale()->axis()->setLabel(metric_label());
+        refresh(); // the empty state until a run
+    });
 }
 
 void HeadHeatmapView::setScope(TokenScope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
@@ -59,16 +60,10 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     plot_ = new Plot(QStringLiteral("kvPlot"), this);
-    plot_->xAxis->setLabel(tr("pool operation"));
-    plot_->yAxis->setLabel(tr("blocks"));
     plot_->setWholeNumbers(plot_->xAxis);
     plot_->setWholeNumbers(plot_->yAxis);
-    const std::pair<QString, QColor> series[] = {{tr("used"), QColor(0x00, 0x72, 0xB2)},
-                                                 {tr("cached"), QColor(0x56, 0xB4, 0xE9)},
-                                                 {tr("shared"), QColor(0xE6, 0x9F, 0x00)}};
-    for (const auto& [name, color] : series) {
+    for (const QColor& color : {QColor(0x00, 0x72, 0xB2), QColor(0x56, 0xB4, 0xE9), QColor(0xE6, 0x9F, 0x00)}) { // used, cached, shared
         QCPGraph* g = plot_->addGraph();
-        g->setName(name);
         g->setPen(QPen(color, 1.5));
         g->setLineStyle(QCPGraph::lsStepLeft);
     }
@@ -92,7 +87,14 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
     connect(&store_, &RunStore::runFinished, this, &KvView::refresh);
     connect(&store_, &RunStore::runChanged, this, &KvView::refresh);
     connect(&store_, &RunStore::modelLoaded, this, &KvView::refresh);
-    refresh(); // the empty state until a model and a run
+    on_language_change(this, [this] {
+        plot_->xAxis->setLabel(tr("pool operation"));
+        plot_->yAxis->setLabel(tr("blocks"));
+        plot_->graph(0)->setName(tr("used"));
+        plot_->graph(1)->setName(tr("cached"));
+        plot_->graph(2)->setName(tr("shared"));
+        refresh(); // the empty state until a model and a run
+    });
 }
 
 QString KvView::summary() const { return summary_->text(); }

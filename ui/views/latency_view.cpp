@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
 #include "ui/session/run_store.h"
 #include "ui/views/token_chips.h"
@@ -20,16 +21,9 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     low_ = new QSpinBox(this);
     high_ = new QSpinBox(this);
-    for (QSpinBox* s : {low_, high_}) {
-        s->setRange(1, 100000);
-        s->setSuffix(tr(" ms"));
-    }
+    for (QSpinBox* s : {low_, high_}) s->setRange(1, 100000);
     low_->setValue(250);
     high_->setValue(800);
-    const QString bands_tip = tr("Band thresholds. Defaults are the article's claimed bands for GPT-4 (under 250 ms: "
-                                 "cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.");
-    low_->setToolTip(bands_tip);
-    high_->setToolTip(bands_tip);
     tokens_ = new Plot(QStringLiteral("latencyPlot"), this);
     histogram_ = new Plot(QStringLiteral("latencyHistogram"), this);
     tokens_->setWholeNumbers(tokens_->xAxis);
@@ -43,13 +37,10 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
     });
     tokens_->addGraph()->setPen(QPen(QColor(0x00, 0x72, 0xB2), 1.5));
     tokens_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 3));
-    tokens_->xAxis->setLabel(tr("generated token"));
-    tokens_->yAxis->setLabel(tr("ms"));
     new QCPBars(histogram_->xAxis, histogram_->yAxis);
-    histogram_->xAxis->setLabel(tr("ms per token"));
-    histogram_->yAxis->setLabel(tr("tokens"));
     auto* bands = new QHBoxLayout;
-    bands->addWidget(new QLabel(tr("Bands (article's):"), this));
+    auto* bands_label = new QLabel(this);
+    bands->addWidget(bands_label);
     bands->addWidget(low_);
     bands->addWidget(high_);
     bands->addStretch(1);
@@ -69,7 +60,20 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
     });
     for (auto signal : {&RunStore::runChanged, &RunStore::runFinished}) connect(&store_, signal, this, &LatencyView::refresh);
     connect(&store_, &RunStore::tokensAppended, this, &LatencyView::refresh);
-    refresh(); // the empty state until a run
+    on_language_change(this, [this, bands_label] {
+        const QString bands_tip = tr("Band thresholds. Defaults are the article's claimed bands for GPT-4 (under 250 ms: "
+                                     "cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.");
+        for (QSpinBox* s : {low_, high_}) {
+            s->setSuffix(tr(" ms"));
+            s->setToolTip(bands_tip);
+        }
+        tokens_->xAxis->setLabel(tr("generated token"));
+        tokens_->yAxis->setLabel(tr("ms"));
+        histogram_->xAxis->setLabel(tr("ms per token"));
+        histogram_->yAxis->setLabel(tr("tokens"));
+        bands_label->setText(tr("Bands (article's):"));
+        refresh(); // the empty state until a run
+    });
 }
 
 QString LatencyView::summary() const { return summary_->text(); }

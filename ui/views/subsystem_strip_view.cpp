@@ -10,14 +10,15 @@
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 #include "ui/support/subsystem_palette.h"
+#include "ui/support/engine_labels.h"
+#include "ui/support/retranslate.h"
 
 namespace octo::ui {
 
 SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     internals_ = new InternalsNote(this);
     plot_ = new Plot(QStringLiteral("subsystemStripPlot"), this);
-    map_ = plot_->addColorMap(tr("share"));
-    plot_->xAxis->setLabel(tr("token"));
+    map_ = plot_->addColorMap(QString()); // the metric's label: refresh
     plot_->setWholeNumbers(plot_->xAxis);
     plot_->yAxis->setRangeReversed(true);
     plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(x)), static_cast<int>(std::lround(y))); });
@@ -28,7 +29,10 @@ SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidg
         connect(&store_, signal, this, &SubsystemStripView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &SubsystemStripView::refresh);
-    refresh(); // the empty state until a run
+    on_language_change(this, [this] {
+        plot_->xAxis->setLabel(tr("token"));
+        refresh(); // the empty state until a run
+    });
 }
 
 QString SubsystemStripView::hoverText(int token, int group) const {
@@ -41,7 +45,7 @@ QString SubsystemStripView::hoverText(int token, int group) const {
     return tr("token %1 “%2” (%3)\n%4: %5 = %6")
         .arg(token)
         .arg(token_display_text(t.bytes), t.generated ? tr("generated") : tr("prompt"), head_group_label(*model, group),
-             QString::fromUtf8(metric_name(store_.metric())))
+             metric_label(store_.metric()))
         .arg((*v)[static_cast<size_t>(group)], 0, 'g', 4);
 }
 
@@ -65,7 +69,7 @@ void SubsystemStripView::refresh() {
         plot_->showNoData(!run || !model ? tr("No run yet: type a prompt and press Ctrl+Enter.")
                           : n == 0      ? tr("No tokens yet.")
                           : m == Metric::Dla ? tr("DLA was not recorded for this run. Tick “DLA” in the prompt panel and run again.")
-                                             : tr("“%1” was not recorded for this run.").arg(QString::fromUtf8(metric_name(m))));
+                                             : tr("“%1” was not recorded for this run.").arg(metric_label(m)));
         return;
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -81,7 +85,7 @@ void SubsystemStripView::refresh() {
     }
     if (store_.metric() == Metric::Dla) Plot::setDiverging(map_, extent); // signed logits: 0 is neutral
     else Plot::setSequential(map_, QCPRange(0.0, 1.0));
-    map_->colorScale()->axis()->setLabel(QString::fromUtf8(metric_name(store_.metric())));
+    map_->colorScale()->axis()->setLabel(metric_label(store_.metric()));
     if (run->n_prompt() > 0 && run->n_generated() > 0) {
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(static_cast<double>(run->n_prompt()) - 0.5, 0);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "ui/support/retranslate.h"
 #include "ui/session/run_store.h"
 #include "ui/support/engine_labels.h"
 
@@ -17,17 +18,13 @@ namespace octo::ui {
 
 TimelineScrubber::TimelineScrubber(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     setObjectName(QStringLiteral("timelineScrubber"));
-    back_action_ = new QAction(tr("Step Back"), this);
+    back_action_ = new QAction(this);
     back_action_->setShortcuts({QKeySequence(tr("Alt+Left")), QKeySequence(QStringLiteral("["))});
-    back_action_->setToolTip(tr("Previous token (Alt+Left or [)"));
-    back_action_->setIconText(QStringLiteral("◀"));
-    forward_action_ = new QAction(tr("Step Forward"), this);
+    forward_action_ = new QAction(this);
     forward_action_->setShortcuts({QKeySequence(tr("Alt+Right")), QKeySequence(QStringLiteral("]"))});
-    forward_action_->setToolTip(tr("Next token (Alt+Right or ])"));
-    forward_action_->setIconText(QStringLiteral("▶"));
-    first_action_ = new QAction(tr("First Token"), this);
+    first_action_ = new QAction(this);
     first_action_->setShortcut(QKeySequence(tr("Alt+Home")));
-    last_action_ = new QAction(tr("Last Token"), this);
+    last_action_ = new QAction(this);
     last_action_->setShortcut(QKeySequence(tr("Alt+End")));
     for (QAction* a : shortcutActions()) a->setShortcutContext(Qt::WindowShortcut);
     connect(back_action_, &QAction::triggered, this, &TimelineScrubber::stepBack);
@@ -42,7 +39,6 @@ TimelineScrubber::TimelineScrubber(RunStore& store, QWidget* parent) : QWidget(p
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setObjectName(QStringLiteral("timelineSlider"));
     slider_->setPageStep(8);
-    slider_->setToolTip(tr("Timeline: step through the run token by token (Alt+Left / Alt+Right, [ / ])"));
     position_ = new QLabel(this);
     position_->setObjectName(QStringLiteral("timelinePosition"));
     position_->setWordWrap(true); // a narrow centre wraps the line instead of cutting it off
@@ -65,7 +61,18 @@ TimelineScrubber::TimelineScrubber(RunStore& store, QWidget* parent) : QWidget(p
         connect(&store_, signal, this, &TimelineScrubber::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &TimelineScrubber::refresh);
-    refresh();
+    on_language_change(this, [this] {
+        back_action_->setText(tr("Step Back"));
+        back_action_->setToolTip(tr("Previous token (Alt+Left or [)"));
+        back_action_->setIconText(QStringLiteral("◀"));
+        forward_action_->setText(tr("Step Forward"));
+        forward_action_->setToolTip(tr("Next token (Alt+Right or ])"));
+        forward_action_->setIconText(QStringLiteral("▶"));
+        first_action_->setText(tr("First Token"));
+        last_action_->setText(tr("Last Token"));
+        slider_->setToolTip(tr("Timeline: step through the run token by token (Alt+Left / Alt+Right, [ / ])"));
+        refresh();
+    });
 }
 
 QList<QAction*> TimelineScrubber::shortcutActions() const { return {back_action_, forward_action_, first_action_, last_action_}; }

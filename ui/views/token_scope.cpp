@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "ui/support/retranslate.h"
 #include "ui/session/run_record.h"
 
 namespace octo::ui {
@@ -23,12 +24,14 @@ TokenRange token_range(TokenScope scope, const RunRecord& run, int selected_toke
     return {};
 }
 
-QComboBox* new_scope_box(QWidget* parent, const QString& tooltip) {
+QComboBox* new_scope_box(QWidget* parent) {
     auto* box = new QComboBox(parent);
-    box->addItem(QCoreApplication::translate("octo::ui::TokenScope", "Selected token"), static_cast<int>(TokenScope::SelectedToken));
-    box->addItem(QCoreApplication::translate("octo::ui::TokenScope", "Mean over the prompt"), static_cast<int>(TokenScope::PromptMean));
-    box->addItem(QCoreApplication::translate("octo::ui::TokenScope", "Mean over the answer"), static_cast<int>(TokenScope::AnswerMean));
-    box->setToolTip(tooltip);
+    for (TokenScope s : {TokenScope::SelectedToken, TokenScope::PromptMean, TokenScope::AnswerMean}) box->addItem(QString(), static_cast<int>(s));
+    on_language_change(box, [box] {
+        box->setItemText(0, QCoreApplication::translate("octo::ui::TokenScope", "Selected token"));
+        box->setItemText(1, QCoreApplication::translate("octo::ui::TokenScope", "Mean over the prompt"));
+        box->setItemText(2, QCoreApplication::translate("octo::ui::TokenScope", "Mean over the answer"));
+    });
     return box;
 }
 

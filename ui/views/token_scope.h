@@ -25,6 +25,6 @@ struct TokenRange {
 TokenRange token_range(TokenScope scope, const RunRecord& run, int selected_token);
 
 // A combo box offering the three scopes (item data: the TokenScope), with `tooltip`.
-QComboBox* new_scope_box(QWidget* parent, const QString& tooltip);
+QComboBox* new_scope_box(QWidget* parent); // its items follow the UI's language
 
 } // namespace octo::ui

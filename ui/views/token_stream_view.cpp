@@ -14,6 +14,7 @@
 #include "ui/session/run_store.h"
 #include "ui/support/subsystem_palette.h"
 #include "ui/views/token_chips.h"
+#include "ui/support/retranslate.h"
 
 namespace octo::ui {
 
@@ -24,7 +25,7 @@ constexpr int kPad = 4, kGap = 3, kChipHeight = 22;
 TokenStreamView::TokenStreamView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setAccessibleName(tr("Token stream"));
+    on_language_change(this, [this] { setAccessibleName(tr("Token stream")); });
     connect(&store_, &RunStore::runChanged, this, &TokenStreamView::rebuild);
     connect(&store_, &RunStore::tokensAppended, this, &TokenStreamView::rebuild);
     connect(&store_, &RunStore::runFinished, this, &TokenStreamView::rebuild);
