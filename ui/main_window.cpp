@@ -17,6 +17,7 @@
 #include "ui/controllers/model_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/dock_layout.h"
+#include "ui/support/focus_ring.h"
 #include "ui/main_menus.h"
 #include "ui/panels/about_dialog.h"
 #include "ui/panels/advisor_panel.h"
@@ -51,6 +52,7 @@ namespace octo::ui {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("mainWindow"));
     setDockNestingEnabled(true);
+    FocusRing::install(); // the keyboard's focus is drawn where it can be seen
     prompt_ = new PromptPanel(this);
     switches_ = new SwitchesPanel(store_, this);
     tokens_ = new TokenStreamView(store_, this);

@@ -28,6 +28,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
+#include "ui/support/focus_ring.h"
 #include "ui/support/plot.h"
 #include "ui/support/status_message.h"
 #include "ui/support/subsystem_palette.h"
@@ -84,6 +85,7 @@ private slots:
     void statusErrorsFitOnOneLine();
     void viewsAgreeOnTheShownToken();
     void layoutHoldsStillOnTheFirstRun();
+    void keyboardFocusIsRingedAndWalksHeatmapCells();
 
 private:
     bool load(MainWindow& w, const QString& path);
@@ -512,6 +514,10 @@ void TestPlots::viewsAgreeOnTheShownToken() {
     small.show();
     QVERIFY(load(small, kOctet));
     QVERIFY(run(small, QStringLiteral("What is 20% of 300?"), 8));
+    // The heatmap's group labels: side by side where they fit (1366), upright where they would
+    // overlap (1024), never piled on each other.
+    QTRY_COMPARE(part<HeadHeatmapView>(w)->plot()->xAxis->tickLabelRotation(), 0.0);
+    QTRY_COMPARE(part<HeadHeatmapView>(small)->plot()->xAxis->tickLabelRotation(), -90.0);
     position = small.findChild<QLabel*>(QStringLiteral("timelinePosition"));
     QTRY_VERIFY2(position->width() > 0 && position->heightForWidth(position->width()) <= position->height() + 1,
                  qPrintable(QStringLiteral("%1 × %2 px for '%3'").arg(position->width()).arg(position->height()).arg(position->text())));
@@ -540,6 +546,70 @@ void TestPlots::layoutHoldsStillOnTheFirstRun() {
     QApplication::processEvents();
     const QStringList after = geometries();
     QCOMPARE(after, before);
+}
+
+// Tab moves the focus with a ring drawn around the focused control (in the highlight colour, on
+// screen); a click shows none. Tab reaches the layers × heads plot, and the arrow keys walk its
+// cells with the cell's readout.
+void TestPlots::keyboardFocusIsRingedAndWalksHeatmapCells() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 8));
+    w.activateWindow(); // the offscreen platform does not give it back after the run's popups
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    FocusRing* ring = FocusRing::install();
+    QPlainTextEdit* editor = part<PromptPanel>(w)->editor();
+    editor->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY2(editor->hasFocus(), qPrintable(QStringLiteral("%1 %2 %3 active %4").arg(editor->isVisible()).arg(editor->isEnabled()).arg(QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none").arg(w.isActiveWindow())));
+    QVERIFY(!ring->overlay() || ring->overlay()->isHidden()); // a click: no ring
+    QTest::keyClick(editor, Qt::Key_Tab);
+    QTRY_VERIFY(!editor->hasFocus());
+    QWidget* focused = QApplication::focusWidget();
+    QVERIFY(focused);
+    QCOMPARE(ring->target(), focused);
+    QVERIFY(ring->overlay() && ring->overlay()->isVisible());
+    QVERIFY(ring->overlay()->geometry().contains(focused->geometry()));
+    QVERIFY(ring->overlay()->width() > focused->width());
+    // The ring's pixels are the highlight colour, in the window as grabbed.
+    const QImage shot = w.grab().toImage();
+    if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) shot.save(dir + QStringLiteral("/focus-ring.png"));
+    const QPoint corner = ring->overlay()->mapTo(&w, QPoint(ring->overlay()->width() / 2, 1));
+    const QColor seen = shot.pixelColor(corner * shot.devicePixelRatio());
+    const QColor highlight = QApplication::palette().color(QPalette::Highlight);
+    QVERIFY2(std::abs(seen.red() - highlight.red()) + std::abs(seen.green() - highlight.green()) + std::abs(seen.blue() - highlight.blue()) < 30,
+             qPrintable(seen.name() + QStringLiteral(" vs ") + highlight.name()));
+    // A click elsewhere takes the ring away.
+    editor->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY(ring->overlay()->isHidden());
+
+    // Keyboard cells on the heatmap.
+    HeadHeatmapView* heatmap = part<HeadHeatmapView>(w);
+    w.showPanel(QStringLiteral("heatmap"));
+    Plot* plot = heatmap->plot();
+    QCOMPARE(plot->focusPolicy(), Qt::StrongFocus); // Tab reaches it
+    plot->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(plot->hasFocus());
+    QCOMPARE(plot->cellCursor(), QPoint(-1, -1));
+    QTest::keyClick(plot, Qt::Key_Right); // the first key puts the cursor on the first cell
+    QCOMPARE(plot->cellCursor(), QPoint(0, 0));
+    QTest::keyClick(plot, Qt::Key_Right);
+    QTest::keyClick(plot, Qt::Key_Up);
+    QCOMPARE(plot->cellCursor(), QPoint(1, 1)); // head 1, layer 1
+    QCOMPARE(plot->cellReadout(), heatmap->hoverText(1, 1));
+    QVERIFY2(plot->cellReadout().startsWith(QStringLiteral("layer 1, head 1")), qPrintable(plot->cellReadout()));
+    QTest::keyClick(plot, Qt::Key_End);
+    QCOMPARE(plot->cellCursor(), QPoint(7, 1)); // octet: 8 heads
+    for (int i = 0; i < 40; ++i) QTest::keyClick(plot, Qt::Key_Up); // stops at the last layer
+    QCOMPARE(plot->cellCursor(), QPoint(7, 15));
+    QVERIFY(plot->cellReadout().startsWith(QStringLiteral("layer 15, head 7")));
+    if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        for (int i = 0; i < 3; ++i) QTest::keyClick(plot, Qt::Key_Down);
+        QTest::keyClick(plot, Qt::Key_Left);
+        w.grab().save(dir + QStringLiteral("/heatmap-keyboard-cell.png"));
+    }
 }
 
 QTEST_MAIN(TestPlots)

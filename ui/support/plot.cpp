@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace octo::ui {
@@ -161,6 +162,7 @@ void Plot::setHome(const QCPRange& x, const QCPRange& y) {
     }
     home_x_ = x;
     home_y_ = y;
+    if (!x.contains(cursor_.x()) || !y.contains(cursor_.y())) cursor_ = {-1, -1}; // another shape of data
     xAxis->setRange(x);
     yAxis->setRange(y);
 }
@@ -181,6 +183,17 @@ QString Plot::hoverTextAt(const QPointF& pixel) const {
 
 void Plot::paintEvent(QPaintEvent* event) {
     QCustomPlot::paintEvent(event);
+    if (no_data_.isEmpty() && keyboard_cells_ && hasFocus() && cursor_.x() >= 0) { // the keyboard's cell
+        const QRectF cell(QPointF(xAxis->coordToPixel(cursor_.x() - 0.5), yAxis->coordToPixel(cursor_.y() + 0.5)),
+                          QPointF(xAxis->coordToPixel(cursor_.x() + 0.5), yAxis->coordToPixel(cursor_.y() - 0.5)));
+        QPainter p(this);
+        p.setClipRect(axisRect()->rect());
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(Qt::black, 4));
+        p.drawRect(cell.normalized());
+        p.setPen(QPen(Qt::white, 2));
+        p.drawRect(cell.normalized());
+    }
     if (no_data_.isEmpty()) return;
     QPainter p(this);
     p.setPen(QApplication::palette().color(QPalette::PlaceholderText));
@@ -217,7 +230,50 @@ void Plot::keyPressEvent(QKeyEvent* event) {
         resetView();
         return;
     }
+    if (keyboard_cells_ && event->modifiers() == Qt::NoModifier && moveCursor(event->key())) return;
     QCustomPlot::keyPressEvent(event);
+}
+
+void Plot::setKeyboardCells(bool on) {
+    keyboard_cells_ = on;
+    setFocusPolicy(on ? Qt::StrongFocus : Qt::ClickFocus);
+    cursor_ = {-1, -1};
+}
+
+// The cells of the home view are the whole numbers inside its ranges.
+bool Plot::moveCursor(int key) {
+    if (!no_data_.isEmpty()) return false;
+    const int x0 = static_cast<int>(std::ceil(home_x_.lower)), x1 = static_cast<int>(std::floor(home_x_.upper));
+    const int y0 = static_cast<int>(std::ceil(home_y_.lower)), y1 = static_cast<int>(std::floor(home_y_.upper));
+    if (x1 < x0 || y1 < y0) return false;
+    QPoint c = cursor_.x() < 0 ? QPoint(x0, y0) : cursor_;
+    const bool started = cursor_.x() >= 0;
+    switch (key) {
+    case Qt::Key_Left: c.rx() -= started ? 1 : 0; break;
+    case Qt::Key_Right: c.rx() += started ? 1 : 0; break;
+    case Qt::Key_Down: c.ry() -= started ? 1 : 0; break;
+    case Qt::Key_Up: c.ry() += started ? 1 : 0; break;
+    case Qt::Key_Home: c.rx() = x0; break;
+    case Qt::Key_End: c.rx() = x1; break;
+    default: return false;
+    }
+    cursor_ = QPoint(std::clamp(c.x(), x0, x1), std::clamp(c.y(), y0, y1));
+    showReadout();
+    update();
+    return true;
+}
+
+QString Plot::cellReadout() const {
+    if (!hover_ || cursor_.x() < 0 || !no_data_.isEmpty()) return {};
+    return hover_(cursor_.x(), cursor_.y());
+}
+
+void Plot::showReadout() {
+    const QString text = cellReadout();
+    setAccessibleDescription(text); // what a screen reader says for the cell
+    const QPoint at(static_cast<int>(xAxis->coordToPixel(cursor_.x() + 0.5)), static_cast<int>(yAxis->coordToPixel(cursor_.y() - 0.5)));
+    if (text.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(mapToGlobal(at), text, this);
 }
 
 void Plot::contextMenuEvent(QContextMenuEvent* event) {

@@ -7,7 +7,9 @@
 //    double click, the context menu or the R key resets;
 //  - colour maps with a sequential scale, or a diverging one centred on 0 for signed values;
 //  - legends outside the data (`placeLegendBelow`);
-//  - a hover readout (`setHoverText`): the tooltip over any point, e.g. layer, head, token, value.
+//  - a hover readout (`setHoverText`): the tooltip over any point, e.g. layer, head, token, value;
+//  - keyboard cells (`setKeyboardCells`): Tab reaches the plot, the arrow keys move a framed cell
+//    over the data (Home / End: first / last column) and the readout shows that cell's text.
 #pragma once
 
 #include <qcustomplot.h>
@@ -61,6 +63,12 @@ public:
     void setHoverText(std::function<QString(double x, double y)> text);
     QString hoverTextAt(const QPointF& pixel) const;
 
+    // Colour maps of whole cells: focusable with Tab, the arrow keys move a cell cursor (x, y in
+    // axis units) and show its readout. The cursor is (-1, -1) until a key moves it.
+    void setKeyboardCells(bool on);
+    QPoint cellCursor() const { return cursor_; }
+    QString cellReadout() const; // the readout of the cursor's cell, empty without one
+
 protected:
     bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
@@ -71,11 +79,15 @@ protected:
 
 private:
     void setDataVisible(bool visible);
+    bool moveCursor(int key);
+    void showReadout();
     int moveLegendOut(bool below);
 
     QString no_data_;
     QCPRange home_x_{0, 1}, home_y_{0, 1};
     std::function<QString(double, double)> hover_;
+    bool keyboard_cells_ = false;
+    QPoint cursor_{-1, -1};
 };
 
 } // namespace octo::ui

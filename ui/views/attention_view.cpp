@@ -24,6 +24,7 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
     layer_ = new QSpinBox(this);
     note_ = new QLabel(this);
     plot_ = new Plot(QStringLiteral("attentionPlot"), this);
+    plot_->setKeyboardCells(true); // Tab reaches it; the arrow keys walk its cells
     map_ = plot_->addColorMap(QString());
     plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(x)), static_cast<int>(std::lround(y))); });
     plot_->yAxis->setRangeReversed(true);

@@ -20,6 +20,7 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
     internals_ = new InternalsNote(this);
     scope_ = new_scope_box(this);
     plot_ = new Plot(QStringLiteral("headHeatmapPlot"), this);
+    plot_->setKeyboardCells(true); // Tab reaches it; the arrow keys walk its cells
     map_ = plot_->addColorMap(QString());
     plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(y)), static_cast<int>(std::lround(x))); });
     // Once the plot knows its axis rect's width (any size): labels side by side or upright.
@@ -187,7 +188,7 @@ void HeadHeatmapView::fitGroupLabels() {
     int widest = 0;
     for (const QString& label : ticker->ticks()) widest = std::max(widest, metrics.horizontalAdvance(label));
     const double per_label = plot_->axisRect()->width() / static_cast<double>(ticker->ticks().size());
-    const double rotation = widest + 6 > per_label ? -90 : 0;
+    const double rotation = widest > per_label ? -90 : 0;
     if (plot_->xAxis->tickLabelRotation() == rotation) return;
     plot_->xAxis->setTickLabelRotation(rotation);
     plot_->replot(QCustomPlot::rpQueuedReplot);

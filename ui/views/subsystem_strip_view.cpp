@@ -18,6 +18,7 @@ namespace octo::ui {
 SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store) {
     internals_ = new InternalsNote(this);
     plot_ = new Plot(QStringLiteral("subsystemStripPlot"), this);
+    plot_->setKeyboardCells(true); // Tab reaches it; the arrow keys walk its cells
     map_ = plot_->addColorMap(QString()); // the metric's label: refresh
     plot_->setWholeNumbers(plot_->xAxis);
     plot_->yAxis->setRangeReversed(true);
