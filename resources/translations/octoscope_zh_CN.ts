@@ -2581,6 +2581,22 @@ F32 权重无论哪种都以浮点相乘。
         <source>Type a tab (Tab moves to the next field)</source>
         <translation>输入制表符（Tab 键移到下一个字段）</translation>
     </message>
+    <message>
+        <source>Move the cell cursor and show its readout</source>
+        <translation>移动单元格光标并显示其读数</translation>
+    </message>
+    <message>
+        <source>Heatmaps (Layers × heads, Tokens × subsystems, Attention)</source>
+        <translation>热图（层 × 注意力头、词元 × 子系统、注意力）</translation>
+    </message>
+    <message>
+        <source>Reset the zoom and pan</source>
+        <translation>重置缩放和平移</translation>
+    </message>
+    <message>
+        <source>Any plot</source>
+        <translation>任意图表</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::StatusLine</name>

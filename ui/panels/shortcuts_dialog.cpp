@@ -62,6 +62,11 @@ QList<ShortcutEntry> collect_shortcuts(const QMainWindow& window) {
     out.append({native("Ctrl+Tab"), ShortcutsDialog::tr("Type a tab (Tab moves to the next field)"), ShortcutsDialog::tr("Prompt editor")});
     out.append({native("Left") + QStringLiteral(", ") + native("Right"), ShortcutsDialog::tr("Select the previous or next token"),
                 ShortcutsDialog::tr("Token stream")});
+    out.append({native("Left") + QStringLiteral(", ") + native("Right") + QStringLiteral(", ") + native("Up") + QStringLiteral(", ") +
+                    native("Down") + QStringLiteral(", ") + native("Home") + QStringLiteral(", ") + native("End"),
+                ShortcutsDialog::tr("Move the cell cursor and show its readout"),
+                ShortcutsDialog::tr("Heatmaps (Layers × heads, Tokens × subsystems, Attention)")});
+    out.append({QStringLiteral("R"), ShortcutsDialog::tr("Reset the zoom and pan"), ShortcutsDialog::tr("Any plot")});
     out.append({QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText), ShortcutsDialog::tr("Undo the note's last edit"),
                 ShortcutsDialog::tr("Presenter")});
     out.append({QKeySequence(QKeySequence::Redo).toString(QKeySequence::NativeText), ShortcutsDialog::tr("Redo the note's edit"),
