@@ -22,6 +22,7 @@
 #include "ui/panels/about_dialog.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/backend_menu.h"
+#include "ui/panels/calibration_banner.h"
 #include "ui/panels/first_start_hint.h"
 #include "ui/panels/history_panel.h"
 #include "ui/panels/log_panel.h"
@@ -96,6 +97,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     status_ = new StatusLine(*statusBar(), store_, this);
     models_ = new ModelController(*this, store_, bridge_, [this] { return menus_->backendMenu()->choice(); }, this);
+    auto* banner = new CalibrationBanner(store_, [this] { calibrateHeadMap(); }); // groups without a map's meaning
+    prompt_->addNote(banner);
+    banner->setVisible(banner->offered());
     connect(models_, &ModelController::loading, status_, &StatusLine::showLoading);
     session_ = new WorkbenchSession(*this, store_, *prompt_, *switches_, *models_);
 

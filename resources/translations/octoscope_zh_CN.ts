@@ -365,6 +365,10 @@
         <source>The last run failed: there is no output to check.</source>
         <translation>上次运行失败：没有可检查的输出。</translation>
     </message>
+    <message>
+        <source>%1 — in the article's terms %2; this model's heads carry no such meaning until calibrated</source>
+        <translation>%1 — 按文章的说法是 %2；在校准之前，此模型的注意力头不具有这种含义</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AdvisorPanel</name>
@@ -585,6 +589,29 @@ weight %6</source>
     <message>
         <source>C&amp;UDA</source>
         <translation>CUDA(&amp;U)</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::CalibrationBanner</name>
+    <message>
+        <source>Cal&amp;ibrate…</source>
+        <translation>校准(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Model → Calibrate Head Map…: run the probe set and learn which heads serve which subsystem</source>
+        <translation>模型 → 校准注意力头映射…：运行探针集，学习哪些注意力头服务于哪个子系统</translation>
+    </message>
+    <message>
+        <source>Hide this note until another model is loaded</source>
+        <translation>隐藏此提示，直到加载另一个模型</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; has no head map: its heads show as &lt;b&gt;group 0 … 7&lt;/b&gt;, split evenly, and carry no subsystem's meaning. Calibrate to learn which heads serve which subsystem on the probe set.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 没有注意力头映射：它的注意力头显示为 &lt;b&gt;组 0 … 7&lt;/b&gt;（平均划分），不具有任何子系统的含义。校准后可在探针集上学习哪些注意力头服务于哪个子系统。</translation>
     </message>
 </context>
 <context>

@@ -10,7 +10,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSlider>
+#include <QToolButton>
+#include <QTreeWidget>
 #include <QStatusBar>
 #include <QProcess>
 #include <QRegularExpression>
@@ -26,6 +29,8 @@
 #include "tests/ui/window_parts.h"
 #include "ui/dock_layout.h"
 #include "ui/main_window.h"
+#include "ui/panels/advisor_panel.h"
+#include "ui/panels/calibration_banner.h"
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/support/focus_ring.h"
@@ -323,9 +328,35 @@ void TestPlots::groupsWithoutAMapAreNotNamed() {
     heat->replot();
     QVERIFY(!heat->xAxis->tickVectorLabels().join(QLatin1Char('|')).contains(QStringLiteral("rte-")));
     QVERIFY(!part<HeadHeatmapView>(w)->hoverText(0, 0).contains(QStringLiteral("rte-")));
-    // octet's map comes from its GGUF: named.
+    // A banner says why and offers calibration; closing it hides it for this model.
+    auto* banner = w.findChild<CalibrationBanner*>();
+    QVERIFY(banner && banner->offered() && banner->isVisible());
+    auto* calibrate = banner->findChild<QPushButton*>(QStringLiteral("calibrationBannerCalibrate"));
+    QVERIFY(calibrate && calibrate->isVisible());
+    QVERIFY(banner->findChild<QLabel*>(QStringLiteral("calibrationBannerText"))->text().contains(QStringLiteral("group 0")));
+    // The advisor names the finding's group, not the subsystem the article gives it.
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    AdvisorPanel* advisor = part<AdvisorPanel>(w);
+    QSignalSpy changed(advisor, &AdvisorPanel::findingsChanged);
+    part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("周杰最近提到了苹果公司。规范英文名？"));
+    QVERIFY(changed.wait(5000));
+    QTRY_VERIFY(advisor->list()->topLevelItemCount() > 0);
+    QCOMPARE(advisor->findings().front().subsystem, 0);
+    QCOMPARE(advisor->list()->topLevelItem(0)->text(0), QStringLiteral("group 0"));
+    QVERIFY(!advisor->list()->topLevelItem(0)->toolTip(0).contains(QStringLiteral("Entity recognition")));
+    if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        w.resize(1366, 768);
+        w.showPanel(QStringLiteral("advisor"));
+        QApplication::processEvents();
+        w.grab().save(dir + QStringLiteral("/unmapped-model.png"));
+    }
+    banner->findChild<QToolButton*>(QStringLiteral("calibrationBannerClose"))->click();
+    QVERIFY(!banner->isVisible());
+    // octet's map comes from its GGUF: named, no banner, the advisor says rte-a.
     QVERIFY(load(w, kOctet));
     QVERIFY(groups_are_named(*w.store().model()));
+    QVERIFY(!banner->offered() && !banner->isVisible());
+    QCOMPARE(advisor->list()->topLevelItem(0)->text(0), QStringLiteral("rte-a"));
 }
 
 void TestPlots::layoutFitsALaptop() {

@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <memory>
+
 #include "engine/advisor/consistency.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/views/compare_view.h"
@@ -67,6 +69,21 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
         else if (r->state == RunState::Cancelled) advisor_->clearOutput([] { return tr("The last run was cancelled: its partial output is not checked."); });
         else if (r->state == RunState::Failed) advisor_->clearOutput([] { return tr("The last run failed: there is no output to check."); });
     });
+    // The findings name a subsystem as the loaded model's heads are labelled: rte-a … only when a
+    // map gives its groups that meaning, else group 0 … 7.
+    const auto label_groups = [this] {
+        const auto& model = store_.model();
+        if (!model || groups_are_named(*model)) {
+            advisor_->setGroupLabels(nullptr, nullptr);
+            return;
+        }
+        const auto info = std::make_shared<const ModelInfo>(*model);
+        advisor_->setGroupLabels([info](int g) { return head_group_short(*info, g); },
+                                 [info](int g) { return tr("%1 — in the article's terms %2; this model's heads carry no such meaning until calibrated")
+                                                     .arg(head_group_label(*info, g), subsystem_id(g)); });
+    };
+    connect(&store_, &RunStore::modelLoaded, this, label_groups);
+    connect(&store_, &RunStore::calibrationFinished, this, label_groups);
     on_language_change(compare_, [this] { showRuns(false); }); // the shown comparison's words in the new language
 }
 

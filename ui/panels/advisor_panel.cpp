@@ -165,6 +165,12 @@ void AdvisorPanel::checkPrompt() {
 
 QString AdvisorPanel::outputPlaceholder() { return tr("The last run's output, with the output checks' findings underlined"); }
 
+void AdvisorPanel::setGroupLabels(std::function<QString(int)> short_label, std::function<QString(int)> long_label) {
+    group_short_ = std::move(short_label);
+    group_long_ = std::move(long_label);
+    rebuild();
+}
+
 void AdvisorPanel::clearOutput(std::function<QString()> why) {
     output_prompt_.clear();
     output_->clear();
@@ -213,8 +219,8 @@ void AdvisorPanel::showList() {
         const AdvisorRule* rule = rules_ ? rules_->find(f.rule) : nullptr;
         auto* item = new QTreeWidgetItem(list_);
         item->setIcon(0, swatch(subsystem_color(f.subsystem)));
-        item->setText(0, subsystem_id(f.subsystem));
-        item->setToolTip(0, subsystem_name(f.subsystem));
+        item->setText(0, group_short_ ? group_short_(f.subsystem) : subsystem_id(f.subsystem));
+        item->setToolTip(0, group_long_ ? group_long_(f.subsystem) : subsystem_name(f.subsystem));
         item->setText(1, rule ? text(rule->title.in(chinese())) : text(f.rule));
         item->setText(2, f.place == FindingPlace::Prompt ? tr("prompt") : tr("output"));
         item->setText(3, text(f.evidence).simplified());
@@ -252,7 +258,7 @@ void AdvisorPanel::showDetails() {
     }
     const Finding& f = findings_[static_cast<size_t>(row)];
     QString html = QStringLiteral("<b>%1</b> — %2<br>%3<br><i>%4</i>")
-                       .arg(subsystem_id(f.subsystem).toHtmlEscaped(), text(rule->title.in(chinese())).toHtmlEscaped(),
+                       .arg((group_short_ ? group_short_(f.subsystem) : subsystem_id(f.subsystem)).toHtmlEscaped(), text(rule->title.in(chinese())).toHtmlEscaped(),
                             text(rule->explanation.in(chinese())).toHtmlEscaped(),
                             text(rule->suggestion.in(chinese())).toHtmlEscaped());
     const std::string& detail = f.detail.in(chinese()).empty() ? f.detail.en : f.detail.in(chinese()); // older captures: English only
@@ -304,7 +310,7 @@ void AdvisorPanel::showConsistency(const ConsistencyReport& r, double temperatur
     for (const auto& shares : r.shares) {
         if (!shares) continue;
         const auto top = std::max_element(shares->begin(), shares->end()) - shares->begin();
-        tops << QStringLiteral("%1 %2%").arg(subsystem_id(static_cast<int>(top))).arg((*shares)[static_cast<size_t>(top)] * 100.0, 0, 'f', 0);
+        tops << QStringLiteral("%1 %2%").arg(group_short_ ? group_short_(static_cast<int>(top)) : subsystem_id(static_cast<int>(top))).arg((*shares)[static_cast<size_t>(top)] * 100.0, 0, 'f', 0);
     }
     if (!tops.isEmpty()) lines << tr("Top subsystem per run: %1.").arg(tops.join(QStringLiteral(", ")));
     consistency_->setText(lines.join(QStringLiteral("<br>")));

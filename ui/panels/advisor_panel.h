@@ -33,6 +33,10 @@ public:
 
     AdvisorPanel(QPlainTextEdit* editor, QWidget* parent = nullptr);
 
+    // How a finding names its subsystem: by default rte-a … rte-h with the subsystem's name as
+    // tooltip; for a model whose heads have no map's meaning, "group 0 … 7" (subsystem_palette.h).
+    void setGroupLabels(std::function<QString(int group)> short_label, std::function<QString(int group)> long_label);
+
     // Loads resources/rules/advisor_rules.json; on failure the panel shows why and stays empty.
     bool load(const QString& resource_dir);
     // A run finished: check its output against the prompt it answered.
@@ -97,6 +101,7 @@ private:
     QLabel* consistency_;
     QLabel* verdict_label_;
     std::optional<RewriteVerdict> verdict_;
+    std::function<QString(int)> group_short_, group_long_; // null: rte-a … with the subsystem's name
     std::function<QString()> output_hint_; // why the output box is empty (null: no run answered yet)
     std::function<QString()> verdict_text_; // the verdict label's text in the UI's language
     std::optional<std::pair<ConsistencyReport, double>> consistency_report_; // the shown report and its temperature

@@ -1,0 +1,73 @@
+#include "ui/panels/calibration_banner.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QToolButton>
+
+#include "ui/session/run_store.h"
+#include "ui/support/retranslate.h"
+#include "ui/support/subsystem_palette.h"
+
+namespace octo::ui {
+
+CalibrationBanner::CalibrationBanner(RunStore& store, std::function<void()> calibrate, QWidget* parent)
+    : QFrame(parent), store_(store) {
+    setObjectName(QStringLiteral("calibrationBanner"));
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    QPalette p = palette();
+    p.setColor(QPalette::Window, p.color(QPalette::ToolTipBase));
+    p.setColor(QPalette::WindowText, p.color(QPalette::ToolTipText));
+    setPalette(p);
+    text_ = new QLabel(this);
+    text_->setObjectName(QStringLiteral("calibrationBannerText"));
+    text_->setWordWrap(true);
+    text_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    auto* button = new QPushButton(this);
+    button->setObjectName(QStringLiteral("calibrationBannerCalibrate"));
+    connect(button, &QPushButton::clicked, this, [calibrate = std::move(calibrate)] {
+        if (calibrate) calibrate();
+    });
+    auto* close = new QToolButton(this);
+    close->setObjectName(QStringLiteral("calibrationBannerClose"));
+    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    close->setAutoRaise(true);
+    connect(close, &QToolButton::clicked, this, [this] {
+        closed_ = true;
+        update_for_model();
+    });
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 4, 4, 4);
+    layout->addWidget(text_, 1);
+    layout->addWidget(button, 0, Qt::AlignBottom);
+    layout->addWidget(close, 0, Qt::AlignTop);
+    connect(&store_, &RunStore::modelLoaded, this, [this] {
+        closed_ = false;
+        update_for_model();
+    });
+    connect(&store_, &RunStore::calibrationFinished, this, &CalibrationBanner::update_for_model);
+    on_language_change(this, [this, button, close] {
+        button->setText(tr("Cal&ibrate…"));
+        button->setToolTip(tr("Model → Calibrate Head Map…: run the probe set and learn which heads serve which subsystem"));
+        close->setToolTip(tr("Hide this note until another model is loaded"));
+        close->setAccessibleName(tr("Hide"));
+        update_for_model();
+    });
+}
+
+void CalibrationBanner::update_for_model() {
+    const auto& model = store_.model();
+    offered_ = model && !groups_are_named(*model) && !closed_;
+    if (offered_) {
+        text_->setText(tr("<b>%1</b> has no head map: its heads show as <b>group 0 … 7</b>, split evenly, and carry no "
+                          "subsystem's meaning. Calibrate to learn which heads serve which subsystem on the probe set.")
+                           .arg(QFileInfo(QString::fromStdString(model->path)).fileName().toHtmlEscaped()));
+    }
+    setVisible(offered_);
+}
+
+} // namespace octo::ui
