@@ -8,6 +8,7 @@
 #include <QToolButton>
 
 #include "ui/session/run_store.h"
+#include "ui/support/note_frame.h"
 #include "ui/support/retranslate.h"
 #include "ui/support/subsystem_palette.h"
 
@@ -16,26 +17,14 @@ namespace octo::ui {
 CalibrationBanner::CalibrationBanner(RunStore& store, std::function<void()> calibrate, QWidget* parent)
     : QFrame(parent), store_(store) {
     setObjectName(QStringLiteral("calibrationBanner"));
-    setFrameShape(QFrame::StyledPanel);
-    setAutoFillBackground(true);
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
-    QPalette p = palette();
-    p.setColor(QPalette::Window, p.color(QPalette::ToolTipBase));
-    p.setColor(QPalette::WindowText, p.color(QPalette::ToolTipText));
-    setPalette(p);
-    text_ = new QLabel(this);
-    text_->setObjectName(QStringLiteral("calibrationBannerText"));
-    text_->setWordWrap(true);
-    text_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    style_as_note(*this);
+    text_ = new_note_text(*this, QStringLiteral("calibrationBannerText"));
     auto* button = new QPushButton(this);
     button->setObjectName(QStringLiteral("calibrationBannerCalibrate"));
     connect(button, &QPushButton::clicked, this, [calibrate = std::move(calibrate)] {
         if (calibrate) calibrate();
     });
-    auto* close = new QToolButton(this);
-    close->setObjectName(QStringLiteral("calibrationBannerClose"));
-    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
-    close->setAutoRaise(true);
+    auto* close = new_note_close(*this, QStringLiteral("calibrationBannerClose"));
     connect(close, &QToolButton::clicked, this, [this] {
         closed_ = true;
         update_for_model();

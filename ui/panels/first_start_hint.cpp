@@ -8,6 +8,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "ui/support/note_frame.h"
 #include "ui/support/retranslate.h"
 
 namespace octo::ui {
@@ -18,27 +19,15 @@ const char* const kDismissedKey = "onboarding/hintDismissed";
 
 FirstStartHint::FirstStartHint(std::function<void()> show_examples, QWidget* parent) : QFrame(parent) {
     setObjectName(QStringLiteral("firstStartHint"));
-    setFrameShape(QFrame::StyledPanel);
-    setAutoFillBackground(true);
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
-    QPalette p = palette();
-    p.setColor(QPalette::Window, p.color(QPalette::ToolTipBase));
-    p.setColor(QPalette::WindowText, p.color(QPalette::ToolTipText));
-    setPalette(p);
-    auto* text = new QLabel(this);
-    text->setObjectName(QStringLiteral("firstStartHintText"));
-    text->setWordWrap(true);
-    text->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum); // never clipped by a short dock
+    style_as_note(*this);
+    auto* text = new_note_text(*this, QStringLiteral("firstStartHintText"));
     text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* examples = new QPushButton(this);
     examples->setObjectName(QStringLiteral("firstStartHintExamples"));
     connect(examples, &QPushButton::clicked, this, [show = std::move(show_examples)] {
         if (show) show();
     });
-    auto* close = new QToolButton(this);
-    close->setObjectName(QStringLiteral("firstStartHintClose"));
-    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
-    close->setAutoRaise(true);
+    auto* close = new_note_close(*this, QStringLiteral("firstStartHintClose"));
     connect(close, &QToolButton::clicked, this, &FirstStartHint::dismiss);
     auto* side = new QVBoxLayout;
     side->addWidget(close, 0, Qt::AlignRight);
