@@ -45,6 +45,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::screenshot;
 
 namespace {
 
@@ -77,14 +78,6 @@ QList<Example> english_in_order() {
         }
     }
     return out;
-}
-
-void screenshot(QWidget& w, const QString& name) {
-    const QByteArray dir = qgetenv("OCTOSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    QApplication::processEvents(); // let queued repaints land before the grab
-    QDir().mkpath(QString::fromLocal8Bit(dir));
-    w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
 }
 
 QAction* help_action(MainWindow& w, const char* name) { return w.findChild<QAction*>(QString::fromLatin1(name)); }

@@ -55,6 +55,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::screenshot;
 
 namespace {
 
@@ -226,14 +227,6 @@ std::map<QString, RuleTexts> rule_texts() {
 
 QAction* action_named(const QObject& w, const char* name) { return w.findChild<QAction*>(QString::fromLatin1(name)); }
 
-// With OCTOSCOPE_SCREENSHOT_DIR set, saves the window there (to look at it as a user would).
-void screenshot(QWidget& w, const QString& name) {
-    const QByteArray dir = qgetenv("OCTOSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    QApplication::processEvents(); // let queued repaints land before the grab
-    QDir().mkpath(QString::fromLocal8Bit(dir));
-    w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
-}
 // rte-a … rte-h's English names, the .ts's source texts.
 const char* const kSubsystemSources[] = {"Entity recognition & linking", "Relation extraction", "Numerical reasoning",
                                          "Logical structure parsing", "Code semantics", "Style transfer & polishing",

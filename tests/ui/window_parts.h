@@ -3,7 +3,10 @@
 // a user finds them on screen. MainWindow has no getters for its parts; tests drive runs through
 // MainWindow::runs() (RunController) and read results from MainWindow::store() (RunStore), and use
 // a part only to check what that part itself shows or does.
+#include <QApplication>
+#include <QDir>
 #include <QObject>
+#include <QWidget>
 #include <QtGlobal>
 
 namespace octo::ui::test {
@@ -13,6 +16,15 @@ template <class T> T* part(const QObject& window) {
     const auto all = window.findChildren<T*>();
     if (all.size() != 1) qFatal("the window holds %d parts of type %s, not one", int(all.size()), T::staticMetaObject.className());
     return all.first();
+}
+
+// With OCTOSCOPE_SCREENSHOT_DIR set, saves `w` there as `name` (to look at it as a user would).
+inline void screenshot(QWidget& w, const QString& name) {
+    const QByteArray dir = qgetenv("OCTOSCOPE_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QApplication::processEvents(); // let queued repaints land before the grab
+    QDir().mkpath(QString::fromLocal8Bit(dir));
+    w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
 }
 
 } // namespace octo::ui::test
