@@ -28,6 +28,7 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -476,6 +477,9 @@ void TestTranslations::switchingLanguageAtRunTime() {
     QCOMPARE(advisor_dock->windowTitle(), zh("octo::ui::DockLayout", "Advisor"));
     QCOMPARE(run_button->text(), zh("octo::ui::PromptPanel", "Ru&n"));
     QCOMPARE(heatmap->xAxis->label(), zh("octo::ui::HeadHeatmapView", "head (subsystem)"));
+    auto* note_undo = w.findChild<QToolButton*>(QStringLiteral("noteUndo"));
+    QVERIFY(note_undo && note_undo->defaultAction());
+    QCOMPARE(note_undo->defaultAction()->text(), zh("octo::ui::PresenterPanel", "Undo Note Edit"));
     QVERIFY2(has_cjk(advisor->list()->topLevelItem(0)->text(1)), qPrintable(advisor->list()->topLevelItem(0)->text(1)));
     QVERIFY(has_cjk(advisor->list()->headerItem()->text(1)));
     screenshot(w, QStringLiteral("runtime-zh.png"));
@@ -486,6 +490,7 @@ void TestTranslations::switchingLanguageAtRunTime() {
     QCOMPARE(advisor_dock->windowTitle(), QStringLiteral("Advisor"));
     QCOMPARE(run_button->text(), QStringLiteral("Ru&n"));
     QCOMPARE(heatmap->xAxis->label(), QStringLiteral("head (subsystem)"));
+    QCOMPARE(note_undo->defaultAction()->text(), QStringLiteral("Undo Note Edit"));
     QCOMPARE(advisor->list()->topLevelItem(0)->text(1), first_finding);
     screenshot(w, QStringLiteral("runtime-en.png"));
 }

@@ -9,6 +9,8 @@
 #include <QToolButton>
 #include <QUndoCommand>
 #include <QUndoStack>
+
+#include <utility>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -66,19 +68,32 @@ PresenterPanel::PresenterPanel(RunStore& store, QWidget* parent) : QWidget(paren
     note_ = new QPlainTextEdit(this);
     note_->setObjectName(QStringLiteral("noteEditor"));
     note_->setUndoRedoEnabled(false); // the panel's undo stack keeps note edits
-    QAction* undo = undo_->createUndoAction(this, tr("Undo Note Edit"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = undo_->createRedoAction(this, tr("Redo Note Edit"));
-    redo->setShortcut(QKeySequence::Redo);
     auto* buttons = new QHBoxLayout;
-    for (QAction* a : {undo, redo}) {
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        addAction(a);
-        auto* b = new QToolButton(this);
-        b->setDefaultAction(a);
-        buttons->addWidget(b);
-    }
+    auto* undo_button = new QToolButton(this);
+    undo_button->setObjectName(QStringLiteral("noteUndo"));
+    auto* redo_button = new QToolButton(this);
+    redo_button->setObjectName(QStringLiteral("noteRedo"));
+    buttons->addWidget(undo_button);
+    buttons->addWidget(redo_button);
     buttons->addStretch(1);
+    // The stack's actions keep the text prefix they were made with: made again in each language.
+    on_language_change(this, [this, undo_button, redo_button] {
+        for (QToolButton* b : {undo_button, redo_button}) {
+            if (QAction* old = b->defaultAction()) {
+                removeAction(old);
+                old->deleteLater();
+            }
+        }
+        QAction* undo = undo_->createUndoAction(this, tr("Undo Note Edit"));
+        undo->setShortcut(QKeySequence::Undo);
+        QAction* redo = undo_->createRedoAction(this, tr("Redo Note Edit"));
+        redo->setShortcut(QKeySequence::Redo);
+        for (auto [a, b] : {std::pair{undo, undo_button}, std::pair{redo, redo_button}}) {
+            a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            addAction(a);
+            b->setDefaultAction(a);
+        }
+    });
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("noteList"));
     report_ = new QLabel(this);
