@@ -217,7 +217,8 @@ std::optional<ApiError> refuse_unsupported(const json& body, Endpoint endpoint) 
     }
     if (present("response_format")) {
         const json& f = body["response_format"];
-        if (!f.is_object() || f.value("type", std::string()) != "text") {
+        const auto type = f.is_object() ? f.find("type") : f.end(); // any JSON type may stand there
+        if (!f.is_object() || type == f.end() || !type->is_string() || type->get<std::string>() != "text") {
             return bad("response_format", "'response_format' other than {\"type\": \"text\"} is not supported "
                                           "(no constrained decoding); ask for JSON in the prompt instead");
         }

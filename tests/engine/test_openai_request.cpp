@@ -132,6 +132,7 @@ TEST(OpenAiRequest, EveryMalformedBodyIsRefusedNamingItsField) {
         {R"({"messages": [{"role": "user", "content": "x"}], "stream_options": {"include_usage": true}})", C, "stream_options"},
         {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]})", C, "tools"},
         {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_object"}})", C, "response_format"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": 1}})", C, "response_format"}, // fuzz finding: threw
         {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"50256": -100}})", C, "logit_bias"},
         {R"({"messages": [{"role": "user", "content": "x"}], "frequency_penalty": 0.5})", C, "frequency_penalty"},
         {R"({"messages": [{"role": "user", "content": "x"}], "model": 7})", C, "model"},
