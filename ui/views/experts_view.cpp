@@ -222,7 +222,7 @@ void ExpertsView::refresh() {
 }
 
 void ExpertsView::refreshMap(const RunRecord& run) {
-    const auto [begin, end] = token_range(static_cast<TokenScope>(scope_->currentData().toInt()), run, store_.selected_token());
+    const auto [begin, end] = token_range(static_cast<TokenScope>(scope_->currentData().toInt()), run, store_.focused_token());
     std::vector<double> sum(weights_.size(), 0.0);
     int count = 0;
     for (size_t i = begin; i < end; ++i) {

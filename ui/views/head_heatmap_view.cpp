@@ -83,7 +83,7 @@ QString HeadHeatmapView::hoverText(int layer, int head) const {
     QString where = scope_->currentText();
     const RunRecord* run = store_.current();
     if (run && static_cast<TokenScope>(scope_->currentData().toInt()) == TokenScope::SelectedToken) {
-        const auto [begin, end] = token_range(TokenScope::SelectedToken, *run, store_.selected_token());
+        const auto [begin, end] = token_range(TokenScope::SelectedToken, *run, store_.focused_token());
         if (begin < end) where = tr("token %1 “%2”").arg(begin).arg(token_display_text(run->tokens()[begin].bytes));
     }
     return tr("layer %1, head %2%3\n%4\n%5 = %6").arg(layer).arg(head).arg(group, where, metric_label()).arg(v, 0, 'g', 4);
@@ -108,7 +108,7 @@ void HeadHeatmapView::refresh() {
     }
     n_layer_ = static_cast<int>(model->n_layer);
     n_head_ = static_cast<int>(model->n_head);
-    const auto [begin, end] = token_range(static_cast<TokenScope>(scope_->currentData().toInt()), *run, store_.selected_token());
+    const auto [begin, end] = token_range(static_cast<TokenScope>(scope_->currentData().toInt()), *run, store_.focused_token());
     values_.assign(static_cast<size_t>(n_layer_ * n_head_), std::numeric_limits<double>::quiet_NaN());
     std::vector<double> sum(values_.size(), 0.0);
     int count = 0;

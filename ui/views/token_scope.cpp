@@ -10,12 +10,12 @@
 
 namespace octo::ui {
 
-TokenRange token_range(TokenScope scope, const RunRecord& run, int selected_token) {
+TokenRange token_range(TokenScope scope, const RunRecord& run, int focused_token) {
     const size_t n = run.tokens().size();
     switch (scope) {
     case TokenScope::SelectedToken: {
-        const int s = selected_token >= 0 ? selected_token : static_cast<int>(n) - 1;
-        const auto begin = static_cast<size_t>(std::max(0, s));
+        if (focused_token < 0) return {0, 0};
+        const auto begin = static_cast<size_t>(focused_token);
         return {begin, std::min(n, begin + 1)};
     }
     case TokenScope::PromptMean: return {std::min<size_t>(1, run.n_prompt()), run.n_prompt()};

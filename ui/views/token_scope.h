@@ -22,7 +22,8 @@ struct TokenRange {
     size_t begin = 0;
     size_t end = 0;
 };
-TokenRange token_range(TokenScope scope, const RunRecord& run, int selected_token);
+// `focused_token`: RunStore::focused_token() (the selected token, else the last; -1: none).
+TokenRange token_range(TokenScope scope, const RunRecord& run, int focused_token);
 
 // A combo box offering the three scopes (item data: the TokenScope), with `tooltip`.
 QComboBox* new_scope_box(QWidget* parent); // its items follow the UI's language
