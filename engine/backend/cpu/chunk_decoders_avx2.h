@@ -70,6 +70,9 @@ struct DecodeF32 {
         const float* p = reinterpret_cast<const float*>(row) + c * kChunk;
         for (int k = 0; k < 4; ++k) w[k] = _mm256_loadu_ps(p + 8 * k);
     }
+    OCTO_AVX2 static __m256 vector(const uint8_t* row, int64_t c, int k) { // w[k] of chunk c alone
+        return _mm256_loadu_ps(reinterpret_cast<const float*>(row) + c * kChunk + 8 * k);
+    }
     OCTO_AVX2 static float value(const uint8_t* row, int64_t i) {
         float v;
         std::memcpy(&v, row + 4 * i, 4);
@@ -83,16 +86,20 @@ struct DecodeF16 {
         const uint8_t* p = row + 2 * c * kChunk;
         for (int k = 0; k < 4; ++k) w[k] = _mm256_cvtph_ps(load16(p + 16 * k));
     }
+    OCTO_AVX2 static __m256 vector(const uint8_t* row, int64_t c, int k) {
+        return _mm256_cvtph_ps(load16(row + 2 * c * kChunk + 16 * k));
+    }
     OCTO_AVX2 static float value(const uint8_t* row, int64_t i) { return load_half(row + 2 * i); }
 };
 
 struct DecodeBF16 {
     static constexpr bool kPlain = true;
     OCTO_AVX2 static void chunk(const uint8_t* row, int64_t c, __m256 w[4]) {
-        const uint8_t* p = row + 2 * c * kChunk;
-        for (int k = 0; k < 4; ++k) {
-            w[k] = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(load16(p + 16 * k)), 16));
-        }
+        for (int k = 0; k < 4; ++k) w[k] = vector(row, c, k);
+    }
+    OCTO_AVX2 static __m256 vector(const uint8_t* row, int64_t c, int k) {
+        const __m128i b = load16(row + 2 * c * kChunk + 16 * k);
+        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(b), 16));
     }
     OCTO_AVX2 static float value(const uint8_t* row, int64_t i) {
         uint16_t b;

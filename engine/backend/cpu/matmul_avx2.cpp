@@ -4,7 +4,9 @@
 // Each (row, token) dot product keeps two 8-lane accumulators — chunk vectors 0 and 2 go to the
 // first, 1 and 3 to the second — summed and reduced horizontally in one fixed order at the end.
 // Up to four tokens share each decoded chunk (chunk_decoders_avx2.h); that sharing changes how
-// often a chunk is decoded, never the arithmetic of any one element.
+// often a chunk is decoded, never the arithmetic of any one element. Plain weights (F32 / F16 /
+// BF16) in a prompt go in register tiles of 2 rows × 3 tokens instead, with the same per-element
+// steps.
 #include <algorithm>
 #include <cmath>
 
@@ -56,6 +58,73 @@ OCTO_AVX2 void dot_tile(const uint8_t* row, int64_t n_in, const float* x, float*
     }
 }
 
+// Plain rows (F32 / F16 / BF16, nothing to decode but a load or a conversion): kRows weight
+// rows × kTile tokens in registers, so each weight vector loaded serves kTile tokens. Every
+// element gets the same two accumulators and the same steps as dot_tile above, in the same
+// order (chunk vectors 0, 1, 2, 3 into accumulators 0, 1, 0, 1): the tile shape changes only
+// what is loaded when.
+template <class Decoder, int kRows, int kTile>
+OCTO_AVX2 void plain_tile(const uint8_t* rows, uint64_t row_bytes, int64_t n_in, const float* x, float* y,
+                          int64_t y_stride) {
+    const int64_t n_chunks = n_in / kChunk;
+    __m256 acc[2][kRows][kTile];
+    for (int r = 0; r < kRows; ++r) {
+        for (int t = 0; t < kTile; ++t) acc[0][r][t] = acc[1][r][t] = _mm256_setzero_ps();
+    }
+    for (int64_t c = 0; c < n_chunks; ++c) {
+        for (int k = 0; k < 4; ++k) {
+            __m256 w[kRows];
+            for (int r = 0; r < kRows; ++r) w[r] = Decoder::vector(rows + r * row_bytes, c, k);
+            for (int t = 0; t < kTile; ++t) {
+                const __m256 xv = _mm256_loadu_ps(x + t * n_in + c * kChunk + 8 * k);
+                for (int r = 0; r < kRows; ++r) acc[k % 2][r][t] = _mm256_fmadd_ps(w[r], xv, acc[k % 2][r][t]);
+            }
+        }
+    }
+    for (int r = 0; r < kRows; ++r) {
+        const uint8_t* row = rows + r * row_bytes;
+        for (int t = 0; t < kTile; ++t) {
+            float sum = horizontal_sum(acc[0][r][t], acc[1][r][t]);
+            const float* xt = x + t * n_in;
+            for (int64_t i = n_chunks * kChunk; i < n_in; ++i) sum = std::fma(Decoder::value(row, i), xt[i], sum);
+            y[t * y_stride + r] = sum;
+        }
+    }
+}
+
+// 2 rows × 3 tokens: 12 of the 16 vector registers hold sums.
+constexpr int kPlainRows = 2;            // weight rows per plain tile
+constexpr int kPlainTokens = 3;          // tokens per plain tile
+constexpr int64_t kPlainTokenBlock = 63; // tokens whose x rows stay in cache while rows are walked
+
+// Tokens [t, t + kTokens) over rows [row_begin, row_end), kPlainRows rows at a time.
+template <class Decoder, int kTokens>
+OCTO_AVX2 void plain_rows(const MatmulArgs& a, int64_t row_begin, int64_t row_end, int64_t t) {
+    const WeightMatrix& w = *a.w;
+    const float* x = a.x + t * w.n_in;
+    float* y = a.y + t * w.n_out;
+    int64_t r = row_begin;
+    for (; r + kPlainRows <= row_end; r += kPlainRows) {
+        plain_tile<Decoder, kPlainRows, kTokens>(w.data + static_cast<uint64_t>(r) * w.row_bytes, w.row_bytes, w.n_in,
+                                                  x, y + r, w.n_out);
+    }
+    for (; r < row_end; ++r) {
+        plain_tile<Decoder, 1, kTokens>(w.data + static_cast<uint64_t>(r) * w.row_bytes, w.row_bytes, w.n_in, x, y + r,
+                                        w.n_out);
+    }
+}
+
+template <class Decoder, int kTokens = kPlainTokens - 1>
+OCTO_AVX2 void plain_rows_tail(const MatmulArgs& a, int64_t row_begin, int64_t row_end, int64_t t, int64_t n) {
+    if constexpr (kTokens > 0) {
+        if (n == kTokens) {
+            plain_rows<Decoder, kTokens>(a, row_begin, row_end, t);
+        } else {
+            plain_rows_tail<Decoder, kTokens - 1>(a, row_begin, row_end, t, n);
+        }
+    }
+}
+
 template <class Decoder>
 struct Rows {
     OCTO_AVX2 static void run(const MatmulArgs& a, int64_t row_begin, int64_t row_end);
@@ -64,6 +133,17 @@ struct Rows {
 template <class Decoder>
 OCTO_AVX2 void Rows<Decoder>::run(const MatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
+    if constexpr (Decoder::kPlain) {
+        if (a.n_tokens > 1) { // one token (decode) streams one row at a time
+            for (int64_t t0 = 0; t0 < a.n_tokens; t0 += kPlainTokenBlock) {
+                const int64_t t1 = std::min(a.n_tokens, t0 + kPlainTokenBlock);
+                int64_t t = t0;
+                for (; t + kPlainTokens <= t1; t += kPlainTokens) plain_rows<Decoder, kPlainTokens>(a, row_begin, row_end, t);
+                plain_rows_tail<Decoder>(a, row_begin, row_end, t, t1 - t);
+            }
+            return;
+        }
+    }
     for (int64_t t0 = 0; t0 < a.n_tokens; t0 += kTokenBlock) {
         const int64_t t1 = std::min(a.n_tokens, t0 + kTokenBlock);
         for (int64_t r = row_begin; r < row_end; ++r) {
