@@ -33,6 +33,7 @@ using namespace avx2;
 
 constexpr int64_t kTokenBlock = 64; // tokens whose x rows stay in cache while rows are walked
 constexpr int kMaxTile = 4;         // tokens sharing one decoded chunk
+constexpr int64_t kPrefetchBytes = 5120; // how far ahead decode asks for weight bytes
 
 // [lo (8 floats), hi (8 floats)]: the 128-bit lanes lo0 lo1 hi0 hi1.
 OCTO_AVX512 inline __m512 join(__m256 lo, __m256 hi) {
@@ -49,6 +50,37 @@ OCTO_AVX512 inline float horizontal_sum(__m512 a, __m512 b) {
     return _mm_cvtss_f32(v);
 }
 
+// 16 values of a plain row as one vector: values 32c + 16h … 32c + 16h + 15 (h = 0, 1), the same
+// floats the AVX2 decoder gives (the conversions are exact).
+template <class Decoder>
+struct PlainHalf;
+template <>
+struct PlainHalf<DecodeF32> {
+    static constexpr int kChunkBytes = 128;
+    // Two 256-bit loads: a GGUF tensor is 32-byte aligned, and a 512-bit load that crosses a
+    // cache line costs more than the join.
+    OCTO_AVX512 static __m512 load(const uint8_t* row, int64_t c, int h) {
+        const float* p = reinterpret_cast<const float*>(row) + c * kChunk + 16 * h;
+        const __m512d lo = _mm512_castps_pd(_mm512_castps256_ps512(_mm256_loadu_ps(p)));
+        return _mm512_castpd_ps(_mm512_insertf64x4(lo, _mm256_castps_pd(_mm256_loadu_ps(p + 8)), 1));
+    }
+};
+template <>
+struct PlainHalf<DecodeF16> {
+    static constexpr int kChunkBytes = 64;
+    OCTO_AVX512 static __m512 load(const uint8_t* row, int64_t c, int h) {
+        return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 2 * (c * kChunk + 16 * h))));
+    }
+};
+template <>
+struct PlainHalf<DecodeBF16> {
+    static constexpr int kChunkBytes = 64;
+    OCTO_AVX512 static __m512 load(const uint8_t* row, int64_t c, int h) {
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 2 * (c * kChunk + 16 * h)));
+        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16));
+    }
+};
+
 // y[t, r] for kTile consecutive tokens starting at x (rows n_in apart) and one weight row.
 template <class Decoder, int kTile>
 OCTO_AVX512 void dot_tile(const uint8_t* row, int64_t n_in, const float* x, float* y, int64_t y_stride) {
@@ -57,6 +89,11 @@ OCTO_AVX512 void dot_tile(const uint8_t* row, int64_t n_in, const float* x, floa
     __m512 acc1[kTile];
     for (int t = 0; t < kTile; ++t) acc0[t] = acc1[t] = _mm512_setzero_ps();
     for (int64_t c = 0; c < n_chunks; ++c) {
+        if constexpr (kTile == 1 && Decoder::kPlain) { // decode streams the row: ask ~5 KiB ahead
+            constexpr int kBytes = PlainHalf<Decoder>::kChunkBytes;
+            const char* ahead = reinterpret_cast<const char*>(row) + c * kBytes + kPrefetchBytes;
+            for (int line = 0; line < kBytes; line += 64) _mm_prefetch(ahead + line, _MM_HINT_T0);
+        }
         __m256 w[4];
         Decoder::chunk(row, c, w);
         const __m512 w_lo = join(w[0], w[1]); // values 0..15 of the chunk
@@ -76,34 +113,6 @@ OCTO_AVX512 void dot_tile(const uint8_t* row, int64_t n_in, const float* x, floa
         y[t * y_stride] = sum;
     }
 }
-
-// 16 values of a plain row as one vector: values 32c + 16h … 32c + 16h + 15 (h = 0, 1), the same
-// floats the AVX2 decoder gives (the conversions are exact).
-template <class Decoder>
-struct PlainHalf;
-template <>
-struct PlainHalf<DecodeF32> {
-    // Two 256-bit loads: a GGUF tensor is 32-byte aligned, and a 512-bit load that crosses a
-    // cache line costs more than the join.
-    OCTO_AVX512 static __m512 load(const uint8_t* row, int64_t c, int h) {
-        const float* p = reinterpret_cast<const float*>(row) + c * kChunk + 16 * h;
-        const __m512d lo = _mm512_castps_pd(_mm512_castps256_ps512(_mm256_loadu_ps(p)));
-        return _mm512_castpd_ps(_mm512_insertf64x4(lo, _mm256_castps_pd(_mm256_loadu_ps(p + 8)), 1));
-    }
-};
-template <>
-struct PlainHalf<DecodeF16> {
-    OCTO_AVX512 static __m512 load(const uint8_t* row, int64_t c, int h) {
-        return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 2 * (c * kChunk + 16 * h))));
-    }
-};
-template <>
-struct PlainHalf<DecodeBF16> {
-    OCTO_AVX512 static __m512 load(const uint8_t* row, int64_t c, int h) {
-        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 2 * (c * kChunk + 16 * h)));
-        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16));
-    }
-};
 
 // Plain rows (F32 / F16 / BF16, nothing to decode but a load or a conversion): kRows weight
 // rows × kTile tokens in registers, so each loaded weight vector serves kTile tokens and each
