@@ -97,65 +97,9 @@ constexpr int kPlainRows = 2;            // weight rows per plain tile
 constexpr int kPlainTokens = 3;          // tokens per plain tile
 constexpr int64_t kPlainTokenBlock = 63; // tokens whose x rows stay in cache while rows are walked
 
-// Tokens [t, t + kTokens) over rows [row_begin, row_end), kPlainRows rows at a time.
-template <class Decoder, int kTokens>
-OCTO_AVX2 void plain_rows(const MatmulArgs& a, int64_t row_begin, int64_t row_end, int64_t t) {
-    const WeightMatrix& w = *a.w;
-    const float* x = a.x + t * w.n_in;
-    float* y = a.y + t * w.n_out;
-    int64_t r = row_begin;
-    for (; r + kPlainRows <= row_end; r += kPlainRows) {
-        plain_tile<Decoder, kPlainRows, kTokens>(w.data + static_cast<uint64_t>(r) * w.row_bytes, w.row_bytes, w.n_in,
-                                                  x, y + r, w.n_out);
-    }
-    for (; r < row_end; ++r) {
-        plain_tile<Decoder, 1, kTokens>(w.data + static_cast<uint64_t>(r) * w.row_bytes, w.row_bytes, w.n_in, x, y + r,
-                                        w.n_out);
-    }
-}
-
-template <class Decoder, int kTokens = kPlainTokens - 1>
-OCTO_AVX2 void plain_rows_tail(const MatmulArgs& a, int64_t row_begin, int64_t row_end, int64_t t, int64_t n) {
-    if constexpr (kTokens > 0) {
-        if (n == kTokens) {
-            plain_rows<Decoder, kTokens>(a, row_begin, row_end, t);
-        } else {
-            plain_rows_tail<Decoder, kTokens - 1>(a, row_begin, row_end, t, n);
-        }
-    }
-}
-
-template <class Decoder>
-struct Rows {
-    OCTO_AVX2 static void run(const MatmulArgs& a, int64_t row_begin, int64_t row_end);
-};
-
-template <class Decoder>
-OCTO_AVX2 void Rows<Decoder>::run(const MatmulArgs& a, int64_t row_begin, int64_t row_end) {
-    const WeightMatrix& w = *a.w;
-    if constexpr (Decoder::kPlain) {
-        if (a.n_tokens > 1) { // one token (decode) streams one row at a time
-            for (int64_t t0 = 0; t0 < a.n_tokens; t0 += kPlainTokenBlock) {
-                const int64_t t1 = std::min(a.n_tokens, t0 + kPlainTokenBlock);
-                int64_t t = t0;
-                for (; t + kPlainTokens <= t1; t += kPlainTokens) plain_rows<Decoder, kPlainTokens>(a, row_begin, row_end, t);
-                plain_rows_tail<Decoder>(a, row_begin, row_end, t, t1 - t);
-            }
-            return;
-        }
-    }
-    for (int64_t t0 = 0; t0 < a.n_tokens; t0 += kTokenBlock) {
-        const int64_t t1 = std::min(a.n_tokens, t0 + kTokenBlock);
-        for (int64_t r = row_begin; r < row_end; ++r) {
-            const uint8_t* row = w.data + static_cast<uint64_t>(r) * w.row_bytes;
-            int64_t t = t0;
-            for (; t + kMaxTile <= t1; t += kMaxTile) {
-                dot_tile<Decoder, kMaxTile>(row, w.n_in, a.x + t * w.n_in, a.y + t * w.n_out + r, w.n_out);
-            }
-            for (; t < t1; ++t) dot_tile<Decoder, 1>(row, w.n_in, a.x + t * w.n_in, a.y + t * w.n_out + r, w.n_out);
-        }
-    }
-}
+#define OCTO_M OCTO_AVX2
+#include "engine/backend/cpu/matmul_rows_x86.inc"
+#undef OCTO_M
 
 } // namespace
 
