@@ -26,6 +26,15 @@ private:
 
 constexpr int64_t kTasksPerThread = 4; // row chunks per thread, so uneven threads even out
 
+// A scratch buffer of at least n elements. It only grows: products of other shapes alternate
+// within one forward pass, and resizing down and up again would clear the bytes each time (the
+// kernels write every element they later read).
+template <class T>
+T* scratch(std::vector<T>& buffer, int64_t n) {
+    if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
+    return buffer.data();
+}
+
 } // namespace
 
 Result<std::unique_ptr<CpuBackend>> CpuBackend::create(const CpuBackendOptions& options) {
@@ -93,12 +102,10 @@ void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t
     }
     case ActivationFormat::F16:
     case ActivationFormat::BF16: {
-        rounded_.resize(static_cast<size_t>(n_tokens * w.n_in));
-        for_tokens([&](int64_t t) {
-            round_activation_row(format, x + t * w.n_in, rounded_.data() + t * w.n_in, w.n_in);
-        });
+        float* rounded = scratch(rounded_, n_tokens * w.n_in);
+        for_tokens([&](int64_t t) { round_activation_row(format, x + t * w.n_in, rounded + t * w.n_in, w.n_in); });
         const MatmulRowsKernel kernel = matmul_kernel(path_, w.type);
-        const MatmulArgs args{&w, rounded_.data(), y, n_tokens};
+        const MatmulArgs args{&w, rounded, y, n_tokens};
         for_row_chunks([&](int64_t r0, int64_t r1) { kernel(args, r0, r1); });
         return;
     }
@@ -106,16 +113,14 @@ void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t
     case ActivationFormat::Q8_1:
     case ActivationFormat::Q8_K: {
         const int64_t row_bytes = activation_row_bytes(format, w.n_in);
-        quantised_.resize(static_cast<size_t>(n_tokens * row_bytes));
-        for_tokens([&](int64_t t) {
-            quantize_activation_row(format, x + t * w.n_in, quantised_.data() + t * row_bytes, w.n_in);
-        });
+        uint8_t* quantised = scratch(quantised_, n_tokens * row_bytes);
+        for_tokens([&](int64_t t) { quantize_activation_row(format, x + t * w.n_in, quantised + t * row_bytes, w.n_in); });
         const QuantKernel kernel = quant_matmul_kernel(path_, w.type);
-        QuantMatmulArgs args{&w, quantised_.data(), row_bytes, nullptr, y, n_tokens};
+        QuantMatmulArgs args{&w, quantised, row_bytes, nullptr, y, n_tokens};
         if (kernel.prepare) { // the kernel's own activation layout, once per token
-            prepared_.resize(static_cast<size_t>(kernel.prepared_bytes(w.n_in, n_tokens)));
-            for_tokens([&](int64_t t) { kernel.prepare(args, t, prepared_.data()); });
-            args.prepared = prepared_.data();
+            uint8_t* prepared = scratch(prepared_, kernel.prepared_bytes(w.n_in, n_tokens));
+            for_tokens([&](int64_t t) { kernel.prepare(args, t, prepared); });
+            args.prepared = prepared;
         }
         for_row_chunks([&](int64_t r0, int64_t r1) { kernel.rows(args, r0, r1); });
         return;
