@@ -2,11 +2,14 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace octo {
 
 namespace {
+
+constexpr int64_t kClaimsPerThread = 16; // claims of a run of tasks per thread and job, at least
 
 // Waits for done() without sleeping for up to about kWaitTime: a few pause instructions, then
 // yields so that an oversubscribed machine can run the thread being waited for. Returns done().
@@ -54,9 +57,10 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::run_tasks(int thread) {
     for (;;) {
-        const int64_t index = next_task_.fetch_add(1, std::memory_order_relaxed);
-        if (index >= n_tasks_) return;
-        (*task_)(index, thread);
+        const int64_t first = next_task_.fetch_add(grain_, std::memory_order_relaxed);
+        if (first >= n_tasks_) return;
+        const int64_t last = std::min(n_tasks_, first + grain_);
+        for (int64_t index = first; index < last; ++index) (*task_)(index, thread);
     }
 }
 
@@ -86,6 +90,7 @@ void ThreadPool::parallel_for(int64_t n_tasks, const Task& task) {
     }
     task_ = &task;
     n_tasks_ = n_tasks;
+    grain_ = std::max<int64_t>(1, n_tasks / (kClaimsPerThread * n_threads_));
     next_task_.store(0, std::memory_order_relaxed);
     busy_workers_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
     {
