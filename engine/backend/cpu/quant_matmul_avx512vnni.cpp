@@ -72,6 +72,9 @@ OCTO_Z inline __m512i counts(long long lo, long long hi) {
 // per block b, 256 bytes:
 //   q: [token 2p: 32 | token 2p+1: 32] | start: int32 [8 | 8], -offset·Σq of the four values of
 //   each lane | scale: float [d × 8 | d × 8] | s (Q8_1): float [s of 2p, s of 2p+1] (+ pad)
+// A token alone (decode: one token per call), compactly so that a long row's activations stay in
+// the first-level cache while the weights stream past them: per block b, q: 32 | start: int32 [8]
+// (64 bytes), then d: float per block, then (Q8_1) s: float per block.
 // Q8_K, per 256-value super-block: q[256] | d: float[16] (all the same) | bsums: int16[16],
 //   pair sums bsums[2s] + bsums[2s+1]: int16[8] (+ pad) | per step: 32·(q[2i] + q[2i+1]), int16[32]
 constexpr int64_t kPairBlockBytes = 256;
@@ -115,6 +118,22 @@ OCTO_Z void lay_out_pair_half(ActivationFormat format, int offset, const uint8_t
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(block + 64 + 32 * half), _mm256_sub_epi32(_mm256_setzero_si256(), sums));
         _mm256_storeu_ps(reinterpret_cast<float*>(block + 128 + 32 * half), _mm256_set1_ps(d));
         reinterpret_cast<float*>(block + 192)[half] = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].s : 0.0f;
+    }
+}
+
+// The single-token layout above.
+OCTO_Z void lay_out_single(ActivationFormat format, int offset, const uint8_t* src, int64_t nb, uint8_t* dst) {
+    const bool q8_1 = format == ActivationFormat::Q8_1;
+    auto* d = reinterpret_cast<float*>(dst + nb * 64);
+    auto* s = d + nb;
+    for (int64_t k = 0; k < nb; ++k) {
+        const int8_t* qs = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].qs : reinterpret_cast<const ActQ8_0*>(src)[k].qs;
+        const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs));
+        const __m256i sums = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(static_cast<char>(offset)), q);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 64 * k), q);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 64 * k + 32), _mm256_sub_epi32(_mm256_setzero_si256(), sums));
+        d[k] = q8_1 ? reinterpret_cast<const ActQ8_1*>(src)[k].d : reinterpret_cast<const ActQ8_0*>(src)[k].d;
+        if (q8_1) s[k] = reinterpret_cast<const ActQ8_1*>(src)[k].s;
     }
 }
 
@@ -253,6 +272,27 @@ OCTO_Z void tile32_row(const uint8_t* row, const uint8_t* pair, int64_t nb, floa
     *y = hsum8(acc) + extra;
 }
 
+// The same steps for a token in the single-token layout (decode).
+template <class P>
+OCTO_Z void tile32_single(const uint8_t* row, const uint8_t* act, int64_t nb, float* y) {
+    constexpr bool kMin = P::kFormat == ActivationFormat::Q8_1;
+    const auto* dx = reinterpret_cast<const float*>(act + nb * 64);
+    const float* sx = dx + nb;
+    __m256 acc = _mm256_setzero_ps();
+    float extra = 0.0f;
+    for (int64_t b = 0; b < nb; ++b) {
+        const uint8_t* block = act + 64 * b;
+        _mm_prefetch(reinterpret_cast<const char*>(row + (b + kPrefetchBytes / P::kBytes) * P::kBytes), _MM_HINT_T0);
+        const Block32 blk = P::load(row + b * P::kBytes);
+        const __m256i dot = _mm256_dpbusd_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32)), blk.w,
+                                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)));
+        const __m256 d = _mm256_mul_ps(_mm256_set1_ps(blk.d), _mm256_broadcast_ss(dx + b));
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot), acc);
+        if constexpr (kMin) extra += blk.m * sx[b];
+    }
+    *y = hsum8(acc) + extra;
+}
+
 constexpr int kPairRows = 4;  // weight rows per token-pair tile
 constexpr int kPairs = 4;     // token pairs per tile (2 and 3 measured 5-10 % slower)
 
@@ -288,11 +328,18 @@ OCTO_Z void run_single_token(const WeightMatrix& w, const uint8_t* pair, int64_t
 
 constexpr int64_t kPairBlock = 24; // token pairs whose activations stay in cache while rows are walked
 
-int64_t prepared_bytes32(int64_t n_in, int64_t n_tokens) { return (n_tokens + 1) / 2 * (n_in / 32) * kPairBlockBytes; }
+int64_t prepared_bytes32(int64_t n_in, int64_t n_tokens) {
+    if (n_tokens == 1) return (n_in / 32) * (64 + 2 * 4);
+    return (n_tokens + 1) / 2 * (n_in / 32) * kPairBlockBytes;
+}
 
 template <class P>
 OCTO_Z void prepare32(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
     const int64_t nb = a.w->n_in / 32;
+    if (a.n_tokens == 1) {
+        lay_out_single(P::kFormat, P::kOffset, a.xq, nb, prepared);
+        return;
+    }
     uint8_t* pair = prepared + (t / 2) * nb * kPairBlockBytes;
     lay_out_pair_half(P::kFormat, P::kOffset, a.xq + t * a.xq_row_bytes, nb, pair, static_cast<int>(t % 2));
     if (t % 2 == 0 && t + 1 == a.n_tokens) lay_out_pair_half(P::kFormat, P::kOffset, nullptr, nb, pair, 1);
@@ -301,6 +348,12 @@ OCTO_Z void prepare32(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
 template <class P>
 OCTO_Z void rows_kernel32(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
+    if (a.n_tokens == 1) {
+        for (int64_t r = row_begin; r < row_end; ++r) {
+            tile32_single<P>(w.data + static_cast<uint64_t>(r) * w.row_bytes, a.prepared, w.n_in / 32, a.y + r);
+        }
+        return;
+    }
     const int64_t pair_bytes = w.n_in / 32 * kPairBlockBytes;
     const int64_t n_full = a.n_tokens / 2;
     for (int64_t p0 = 0; p0 < n_full; p0 += kPairBlock) {
