@@ -28,6 +28,12 @@ struct WeightMatrix {
     uint64_t row_bytes = 0;        // bytes per row in the type's layout
 };
 
+// One product of Backend::matmuls(): y[n_tokens, w->n_out] = x · wᵀ.
+struct MatmulOutput {
+    const WeightMatrix* w = nullptr;
+    float* y = nullptr; // backend address
+};
+
 // Activations owned by a backend (host memory on the CPU, device memory on a GPU).
 class DeviceBuffer {
 public:
@@ -155,6 +161,14 @@ public:
     // any n_tokens and any thread count. A backend without reference kernels computes exact.
     virtual void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens,
                         Precision precision) = 0;
+
+    // Several products of one x[n_tokens, n_in] (every w->n_in the same: a layer's q, k and v;
+    // gate and up), each computed exactly as matmul() computes it. A backend may round or
+    // quantise x once for all of them and share out their rows as one job.
+    virtual void matmuls(std::span<const MatmulOutput> products, const float* x, int64_t n_tokens,
+                         Precision precision) {
+        for (const MatmulOutput& p : products) matmul(*p.w, x, p.y, n_tokens, precision);
+    }
 
     // y[n_tokens, n] = x / sqrt(mean(x²) + eps) * weight[n], per row. y may alias x.
     virtual void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,

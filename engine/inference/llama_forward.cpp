@@ -165,9 +165,8 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     s.window = model_.params().layer_window(layer);
     if (s.window >= n_ctx_) s.window = 0; // no position is ever that far back: nothing to mask
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
-    backend_.matmul(m.q, normed_->data(), q_->data(), n, precision_);
-    backend_.matmul(m.k, normed_->data(), k_->data(), n, precision_);
-    backend_.matmul(m.v, normed_->data(), v_->data(), n, precision_);
+    const MatmulOutput qkv[] = {{&m.q, q_->data()}, {&m.k, k_->data()}, {&m.v, v_->data()}};
+    backend_.matmuls(qkv, normed_->data(), n, precision_);
     if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_q_);
     if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
     if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
@@ -324,8 +323,8 @@ void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int
         backend_.add(x_->data(), proj_->data(), n * n_embd_);
         return;
     }
-    backend_.matmul(m.gate, normed_->data(), gate_->data(), n, precision_);
-    backend_.matmul(m.up, normed_->data(), up_->data(), n, precision_);
+    const MatmulOutput gate_up[] = {{&m.gate, gate_->data()}, {&m.up, up_->data()}};
+    backend_.matmuls(gate_up, normed_->data(), n, precision_);
     if (model_.weights().arch->gelu_ffn) {
         backend_.gelu_gate(gate_->data(), up_->data(), gate_->data(), n * n_ff_, gelu_mode_);
     } else {

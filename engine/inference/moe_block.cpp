@@ -84,8 +84,10 @@ Status MoeBlock::configure(const ExpertAblation& ablation, bool router_probs) {
 // The SwiGLU of `expert` over the n gathered tokens in in_ (or h itself when every token of the
 // batch chose it), into res_.
 void MoeBlock::run_expert(const LayerWeights& lw, int64_t expert, const float* h, int64_t n) {
-    backend_.matmul(weight_rows(*lw.ffn_gate_exps, expert * n_ff_exp_, n_ff_exp_), h, gate_->data(), n, precision_);
-    backend_.matmul(weight_rows(*lw.ffn_up_exps, expert * n_ff_exp_, n_ff_exp_), h, up_->data(), n, precision_);
+    const WeightMatrix gate = weight_rows(*lw.ffn_gate_exps, expert * n_ff_exp_, n_ff_exp_);
+    const WeightMatrix up = weight_rows(*lw.ffn_up_exps, expert * n_ff_exp_, n_ff_exp_);
+    const MatmulOutput gate_up[] = {{&gate, gate_->data()}, {&up, up_->data()}};
+    backend_.matmuls(gate_up, h, n, precision_);
     backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_exp_);
     backend_.matmul(weight_rows(*lw.ffn_down_exps, expert * n_embd_, n_embd_), gate_->data(), res_->data(), n, precision_);
 }
@@ -102,8 +104,10 @@ void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n) 
         const float v = x[static_cast<size_t>(t)];
         host_weights_[static_cast<size_t>(t * n_slots_ + n_used_)] = v == 0.0f ? 0.5f : v / (1.0f + std::exp(-v)) / v;
     }
-    backend_.matmul(weight_matrix(*lw.ffn_gate_shexp), h, gate_->data(), n, precision_);
-    backend_.matmul(weight_matrix(*lw.ffn_up_shexp), h, up_->data(), n, precision_);
+    const WeightMatrix gate = weight_matrix(*lw.ffn_gate_shexp);
+    const WeightMatrix up = weight_matrix(*lw.ffn_up_shexp);
+    const MatmulOutput gate_up[] = {{&gate, gate_->data()}, {&up, up_->data()}};
+    backend_.matmuls(gate_up, h, n, precision_);
     backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_shexp_);
     backend_.matmul(weight_matrix(*lw.ffn_down_shexp), gate_->data(), res_->data(), n, precision_);
     backend_.scatter_rows(res_->data(), std::span<const int32_t>(shared_slots_).first(static_cast<size_t>(n)), slots_->data(),

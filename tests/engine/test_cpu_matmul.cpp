@@ -140,6 +140,50 @@ TEST(CpuMatmul, BitIdenticalAcrossThreadCountsAndTokenBatches) {
     }
 }
 
+// matmuls() of one input gives each product exactly what matmul() gives it alone, whatever the
+// mix of weight types (shared and separate activation formats and kernel layouts), at both
+// precisions, for a lone token, a pair and an odd batch.
+TEST(CpuMatmul, SharedInputProductsEqualSeparateOnes) {
+    std::vector<CpuPath> paths = optimised_paths();
+    paths.push_back(CpuPath::Scalar);
+    const int64_t n_in = 512;
+    // Q8_0 and Q4_0 share Q8_0 activations but not a VNNI layout; Q4_K and Q6_K share Q8_K; Q4_1
+    // takes Q8_1; F16 rounds to fp16; F32 reads x itself.
+    const std::vector<TensorType> mix = {TensorType::Q8_0, TensorType::Q4_0, TensorType::Q4_K, TensorType::Q6_K,
+                                         TensorType::Q4_1, TensorType::F16,  TensorType::F32};
+    std::vector<TestMatrix> matrices;
+    for (size_t i = 0; i < mix.size(); ++i) {
+        matrices.push_back(make_matrix(mix[i], n_in, 19 + 4 * static_cast<int64_t>(i), 10 + static_cast<uint32_t>(i)));
+    }
+    for (CpuPath path : paths) {
+        auto b = backend(path, 2);
+        for (Precision precision : {Precision::Reference, Precision::Exact}) {
+            for (int64_t n_tok : {1, 2, 7}) {
+                const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 20 + static_cast<uint32_t>(n_tok));
+                std::vector<std::vector<float>> alone, shared;
+                std::vector<MatmulOutput> outputs;
+                for (const TestMatrix& m : matrices) {
+                    alone.emplace_back(static_cast<size_t>(n_tok * m.w.n_out));
+                    b->matmul(m.w, x.data(), alone.back().data(), n_tok, precision);
+                    shared.emplace_back(static_cast<size_t>(n_tok * m.w.n_out), -7.0f);
+                }
+                for (size_t i = 0; i < matrices.size(); ++i) outputs.push_back({&matrices[i].w, shared[i].data()});
+                b->matmuls(outputs, x.data(), n_tok, precision);
+                for (size_t i = 0; i < matrices.size(); ++i) {
+                    EXPECT_EQ(shared[i], alone[i]) << cpu_path_name(path) << " " << type_name(mix[i]) << " "
+                                                   << (precision == Precision::Reference ? "reference" : "exact")
+                                                   << " tokens " << n_tok;
+                }
+                // A product alone through matmuls() once the buffers hold another call's forms.
+                std::vector<float> again(alone[3].size());
+                const MatmulOutput one[] = {{&matrices[3].w, again.data()}};
+                b->matmuls(one, x.data(), n_tok, precision);
+                EXPECT_EQ(again, alone[3]) << cpu_path_name(path) << " Q6_K alone";
+            }
+        }
+    }
+}
+
 TEST(CpuBackend, ForcingAnUnsupportedPathIsAnError) {
     const CpuPath missing = cpu_supports(CpuPath::Avx2) ? CpuPath::Avx512 : CpuPath::Avx2;
     if (cpu_supports(missing)) GTEST_SKIP() << "this CPU supports every path";

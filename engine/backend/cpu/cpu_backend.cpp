@@ -79,53 +79,99 @@ void CpuBackend::embed(const WeightMatrix& table, std::span<const int32_t> token
 }
 
 void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) {
-    const ActivationFormat format =
-        precision == Precision::Reference ? activation_format(w.type) : ActivationFormat::F32;
-    const int64_t n_tasks = std::min<int64_t>(w.n_out, n_threads() * kTasksPerThread);
-    const int64_t rows_per_task = (w.n_out + n_tasks - 1) / n_tasks;
-    const auto for_row_chunks = [&](auto&& kernel) {
-        pool_.parallel_for((w.n_out + rows_per_task - 1) / rows_per_task, [&](int64_t task, int) {
-            const int64_t r0 = task * rows_per_task;
-            kernel(r0, std::min(w.n_out, r0 + rows_per_task));
+    const MatmulOutput one{&w, y};
+    matmuls(std::span<const MatmulOutput>(&one, 1), x, n_tokens, precision);
+}
+
+// Three steps, each one parallel job: (1) x rounded or quantised once per activation format the
+// products need, rows split across the threads; (2) those rows laid out once per kernel layout
+// (QuantKernel::prepare); (3) the output rows of every product, in chunks, as one job.
+void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x, int64_t n_tokens,
+                         Precision precision) {
+    if (products.empty()) return;
+    const int64_t n_in = products.front().w->n_in;
+    forms_.clear();
+    plans_.clear();
+    const auto form_index = [&](const ActivationForm& wanted) {
+        for (size_t i = 0; i < forms_.size(); ++i) {
+            if (forms_[i].format == wanted.format && forms_[i].prepare == wanted.prepare) return static_cast<int>(i);
+        }
+        forms_.push_back(wanted);
+        return static_cast<int>(forms_.size() - 1);
+    };
+    int64_t n_tasks = 0;
+    for (const MatmulOutput& product : products) {
+        const WeightMatrix& w = *product.w;
+        ProductPlan plan;
+        plan.format = precision == Precision::Reference ? activation_format(w.type) : ActivationFormat::F32;
+        if (plan.format == ActivationFormat::F16 || plan.format == ActivationFormat::BF16) {
+            plan.rows_kernel = matmul_kernel(path_, w.type);
+            plan.input = form_index({plan.format, nullptr, n_tokens * n_in * static_cast<int64_t>(sizeof(float)), -1, nullptr});
+        } else if (plan.format != ActivationFormat::F32) {
+            plan.quant_kernel = quant_matmul_kernel(path_, w.type);
+            plan.input = form_index({plan.format, nullptr, n_tokens * activation_row_bytes(plan.format, n_in), -1, nullptr});
+            if (plan.quant_kernel.prepare) {
+                plan.prepared = form_index({plan.format, plan.quant_kernel.prepare,
+                                            plan.quant_kernel.prepared_bytes(n_in, n_tokens), plan.input, &w});
+            }
+        } else {
+            plan.rows_kernel = matmul_kernel(path_, w.type);
+        }
+        // Row chunks: a few per thread, so that uneven threads even out.
+        const int64_t chunks = std::min<int64_t>(w.n_out, n_threads() * kTasksPerThread);
+        plan.rows_per_task = std::max<int64_t>(1, (w.n_out + chunks - 1) / chunks);
+        plan.first_task = n_tasks;
+        n_tasks += (w.n_out + plan.rows_per_task - 1) / plan.rows_per_task;
+        plans_.push_back(plan);
+    }
+    if (activations_.size() < forms_.size()) activations_.resize(forms_.size());
+    for (size_t i = 0; i < forms_.size(); ++i) forms_[i].data = scratch(activations_[i], forms_[i].bytes);
+
+    // (1) and (2): every (form, token) once.
+    const auto fill = [&](bool laid_out) {
+        pool_.parallel_for(static_cast<int64_t>(forms_.size()) * n_tokens, [&](int64_t task, int) {
+            const ActivationForm& form = forms_[static_cast<size_t>(task / n_tokens)];
+            const int64_t t = task % n_tokens;
+            if ((form.prepare != nullptr) != laid_out) return;
+            if (!laid_out) {
+                if (form.format == ActivationFormat::F16 || form.format == ActivationFormat::BF16) {
+                    round_activation_row(form.format, x + t * n_in, reinterpret_cast<float*>(form.data) + t * n_in, n_in);
+                } else {
+                    const int64_t row_bytes = activation_row_bytes(form.format, n_in);
+                    quantize_activation_row(form.format, x + t * n_in, form.data + t * row_bytes, n_in);
+                }
+                return;
+            }
+            const ActivationForm& rows = forms_[static_cast<size_t>(form.source)];
+            const QuantMatmulArgs args{form.w, rows.data, activation_row_bytes(form.format, n_in), nullptr, nullptr, n_tokens};
+            form.prepare(args, t, form.data);
         });
     };
-    // Each activation row is rounded or quantised once, rows split across the threads.
-    const auto for_tokens = [&](auto&& row) {
-        pool_.parallel_for(n_tokens, [&](int64_t t, int) { row(t); });
-    };
-    switch (format) {
-    case ActivationFormat::F32: {
-        const MatmulRowsKernel kernel = matmul_kernel(path_, w.type);
-        const MatmulArgs args{&w, x, y, n_tokens};
-        for_row_chunks([&](int64_t r0, int64_t r1) { kernel(args, r0, r1); });
-        return;
-    }
-    case ActivationFormat::F16:
-    case ActivationFormat::BF16: {
-        float* rounded = scratch(rounded_, n_tokens * w.n_in);
-        for_tokens([&](int64_t t) { round_activation_row(format, x + t * w.n_in, rounded + t * w.n_in, w.n_in); });
-        const MatmulRowsKernel kernel = matmul_kernel(path_, w.type);
-        const MatmulArgs args{&w, rounded, y, n_tokens};
-        for_row_chunks([&](int64_t r0, int64_t r1) { kernel(args, r0, r1); });
-        return;
-    }
-    case ActivationFormat::Q8_0:
-    case ActivationFormat::Q8_1:
-    case ActivationFormat::Q8_K: {
-        const int64_t row_bytes = activation_row_bytes(format, w.n_in);
-        uint8_t* quantised = scratch(quantised_, n_tokens * row_bytes);
-        for_tokens([&](int64_t t) { quantize_activation_row(format, x + t * w.n_in, quantised + t * row_bytes, w.n_in); });
-        const QuantKernel kernel = quant_matmul_kernel(path_, w.type);
-        QuantMatmulArgs args{&w, quantised, row_bytes, nullptr, y, n_tokens};
-        if (kernel.prepare) { // the kernel's own activation layout, once per token
-            uint8_t* prepared = scratch(prepared_, kernel.prepared_bytes(w.n_in, n_tokens));
-            for_tokens([&](int64_t t) { kernel.prepare(args, t, prepared); });
-            args.prepared = prepared;
+    if (!forms_.empty()) fill(false);
+    const bool any_layout = std::any_of(forms_.begin(), forms_.end(), [](const ActivationForm& f) { return f.prepare; });
+    if (any_layout) fill(true);
+
+    // (3)
+    pool_.parallel_for(n_tasks, [&](int64_t task, int) {
+        size_t i = 0;
+        while (i + 1 < plans_.size() && plans_[i + 1].first_task <= task) ++i;
+        const ProductPlan& plan = plans_[i];
+        const WeightMatrix& w = *products[i].w;
+        const int64_t r0 = (task - plan.first_task) * plan.rows_per_task;
+        const int64_t r1 = std::min(w.n_out, r0 + plan.rows_per_task);
+        if (plan.format == ActivationFormat::F32) {
+            plan.rows_kernel(MatmulArgs{&w, x, products[i].y, n_tokens}, r0, r1);
+        } else if (plan.format == ActivationFormat::F16 || plan.format == ActivationFormat::BF16) {
+            const auto* rounded = reinterpret_cast<const float*>(forms_[static_cast<size_t>(plan.input)].data);
+            plan.rows_kernel(MatmulArgs{&w, rounded, products[i].y, n_tokens}, r0, r1);
+        } else {
+            const QuantMatmulArgs args{&w, forms_[static_cast<size_t>(plan.input)].data,
+                                       activation_row_bytes(plan.format, n_in),
+                                       plan.prepared >= 0 ? forms_[static_cast<size_t>(plan.prepared)].data : nullptr,
+                                       products[i].y, n_tokens};
+            plan.quant_kernel.rows(args, r0, r1);
         }
-        for_row_chunks([&](int64_t r0, int64_t r1) { kernel.rows(args, r0, r1); });
-        return;
-    }
-    }
+    });
 }
 
 } // namespace octo

@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "engine/backend/backend.h"
+#include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/cpu_features.h"
+#include "engine/backend/cpu/matmul_kernels.h"
+#include "engine/backend/cpu/quant_matmul.h"
 #include "engine/backend/cpu/thread_pool.h"
 
 namespace octo {
@@ -37,6 +40,7 @@ public:
 
     void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
     void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) override;
+    void matmuls(std::span<const MatmulOutput> products, const float* x, int64_t n_tokens, Precision precision) override;
     void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
                   float eps) override;
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
@@ -69,12 +73,37 @@ private:
     template <class Fn>
     void for_each_chunk(int64_t n, Fn&& fn); // cpu_ops.cpp
 
+    // One form of a matmuls() call's activations (cpu_backend.cpp): rows of `format`, or (prepare
+    // set) those rows (forms_[source]) in a kernel's layout, in `bytes` at `data`.
+    struct ActivationForm {
+        ActivationFormat format = ActivationFormat::F32;
+        void (*prepare)(const QuantMatmulArgs& args, int64_t token, uint8_t* prepared) = nullptr;
+        int64_t bytes = 0;
+        int source = -1;
+        const WeightMatrix* w = nullptr; // a product using the layout (prepare reads its shape)
+        uint8_t* data = nullptr;
+    };
+    // How one product of a matmuls() call runs: its kernel, its forms, its row chunks (tasks
+    // first_task .. of the call's job).
+    struct ProductPlan {
+        ActivationFormat format = ActivationFormat::F32;
+        MatmulRowsKernel rows_kernel = nullptr; // F32 / F16 / BF16 activations
+        QuantKernel quant_kernel;               // quantised activations
+        int input = -1;                         // forms_ index of its rows (-1: x itself)
+        int prepared = -1;                      // forms_ index of its kernel's layout, if any
+        int64_t rows_per_task = 1;
+        int64_t first_task = 0;
+    };
+
     ThreadPool pool_;
     CpuPath path_;
+    std::vector<ActivationForm> forms_; // of the current matmuls() call
+    std::vector<ProductPlan> plans_;
     std::vector<std::vector<float>> scratch_; // [n_threads][n_cells] attention scores
-    std::vector<float> rounded_;              // [n_tokens, n_in] activations rounded to fp16/bf16 (reference)
-    std::vector<uint8_t> quantised_;          // [n_tokens][row bytes] activations as Q8_0/Q8_1/Q8_K (reference)
-    std::vector<uint8_t> prepared_;           // the same in a kernel's own layout (QuantKernel::prepare)
+    // The activations of one matmuls() call in each form its products read (cpu_backend.cpp):
+    // [n_tokens, n_in] rounded to fp16/bf16, or [n_tokens][row bytes] quantised to Q8_0/Q8_1/Q8_K,
+    // or that in a kernel's own layout (QuantKernel::prepare); one buffer per form of the call.
+    std::vector<std::vector<uint8_t>> activations_;
 };
 
 } // namespace octo
