@@ -29,6 +29,9 @@ constexpr int64_t kTasksPerThread = 4; // row chunks per thread, so uneven threa
 // A scratch buffer of at least n elements. It only grows: products of other shapes alternate
 // within one forward pass, and resizing down and up again would clear the bytes each time (the
 // kernels write every element they later read).
+// Activations of F16 / BF16 weights are F32 rows rounded to the weight's precision.
+bool rounded_floats(ActivationFormat format) { return format == ActivationFormat::F16 || format == ActivationFormat::BF16; }
+
 template <class T>
 T* scratch(std::vector<T>& buffer, int64_t n) {
     if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
@@ -103,19 +106,19 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
     for (const MatmulOutput& product : products) {
         const WeightMatrix& w = *product.w;
         ProductPlan plan;
-        plan.format = precision == Precision::Reference ? activation_format(w.type) : ActivationFormat::F32;
-        if (plan.format == ActivationFormat::F16 || plan.format == ActivationFormat::BF16) {
+        const ActivationFormat format = precision == Precision::Reference ? activation_format(w.type) : ActivationFormat::F32;
+        if (format == ActivationFormat::F32 || rounded_floats(format)) {
             plan.rows_kernel = matmul_kernel(path_, w.type);
-            plan.input = form_index({plan.format, nullptr, n_tokens * n_in * static_cast<int64_t>(sizeof(float)), -1, nullptr});
-        } else if (plan.format != ActivationFormat::F32) {
-            plan.quant_kernel = quant_matmul_kernel(path_, w.type);
-            plan.input = form_index({plan.format, nullptr, n_tokens * activation_row_bytes(plan.format, n_in), -1, nullptr});
-            if (plan.quant_kernel.prepare) {
-                plan.prepared = form_index({plan.format, plan.quant_kernel.prepare,
-                                            plan.quant_kernel.prepared_bytes(n_in, n_tokens), plan.input, &w});
+            if (format != ActivationFormat::F32) {
+                plan.input = form_index({format, nullptr, n_in * static_cast<int64_t>(sizeof(float)), -1, nullptr});
             }
         } else {
-            plan.rows_kernel = matmul_kernel(path_, w.type);
+            plan.quant_kernel = quant_matmul_kernel(path_, w.type);
+            plan.input = form_index({format, nullptr, activation_row_bytes(format, n_in), -1, nullptr});
+            if (plan.quant_kernel.prepare) {
+                plan.prepared = form_index({format, plan.quant_kernel.prepare,
+                                            plan.quant_kernel.prepared_bytes(n_in, n_tokens), plan.input, &w});
+            }
         }
         // Row chunks: a few per thread, so that uneven threads even out.
         const int64_t chunks = std::min<int64_t>(w.n_out, n_threads() * kTasksPerThread);
@@ -125,7 +128,10 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
         plans_.push_back(plan);
     }
     if (activations_.size() < forms_.size()) activations_.resize(forms_.size());
-    for (size_t i = 0; i < forms_.size(); ++i) forms_[i].data = scratch(activations_[i], forms_[i].bytes);
+    for (size_t i = 0; i < forms_.size(); ++i) {
+        ActivationForm& form = forms_[i];
+        form.data = scratch(activations_[i], form.prepare ? form.bytes : form.bytes * n_tokens);
+    }
 
     // (1) and (2): every (form, token) once.
     const auto fill = [&](bool laid_out) {
@@ -134,16 +140,15 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
             const int64_t t = task % n_tokens;
             if ((form.prepare != nullptr) != laid_out) return;
             if (!laid_out) {
-                if (form.format == ActivationFormat::F16 || form.format == ActivationFormat::BF16) {
+                if (rounded_floats(form.format)) {
                     round_activation_row(form.format, x + t * n_in, reinterpret_cast<float*>(form.data) + t * n_in, n_in);
                 } else {
-                    const int64_t row_bytes = activation_row_bytes(form.format, n_in);
-                    quantize_activation_row(form.format, x + t * n_in, form.data + t * row_bytes, n_in);
+                    quantize_activation_row(form.format, x + t * n_in, form.data + t * form.bytes, n_in);
                 }
                 return;
             }
             const ActivationForm& rows = forms_[static_cast<size_t>(form.source)];
-            const QuantMatmulArgs args{form.w, rows.data, activation_row_bytes(form.format, n_in), nullptr, nullptr, n_tokens};
+            const QuantMatmulArgs args{form.w, rows.data, rows.bytes, nullptr, nullptr, n_tokens};
             form.prepare(args, t, form.data);
         });
     };
@@ -159,18 +164,16 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
         const WeightMatrix& w = *products[i].w;
         const int64_t r0 = (task - plan.first_task) * plan.rows_per_task;
         const int64_t r1 = std::min(w.n_out, r0 + plan.rows_per_task);
-        if (plan.format == ActivationFormat::F32) {
-            plan.rows_kernel(MatmulArgs{&w, x, products[i].y, n_tokens}, r0, r1);
-        } else if (plan.format == ActivationFormat::F16 || plan.format == ActivationFormat::BF16) {
-            const auto* rounded = reinterpret_cast<const float*>(forms_[static_cast<size_t>(plan.input)].data);
-            plan.rows_kernel(MatmulArgs{&w, rounded, products[i].y, n_tokens}, r0, r1);
-        } else {
-            const QuantMatmulArgs args{&w, forms_[static_cast<size_t>(plan.input)].data,
-                                       activation_row_bytes(plan.format, n_in),
-                                       plan.prepared >= 0 ? forms_[static_cast<size_t>(plan.prepared)].data : nullptr,
-                                       products[i].y, n_tokens};
-            plan.quant_kernel.rows(args, r0, r1);
+        if (plan.rows_kernel) { // F32 rows: x itself or x rounded
+            const float* rows = plan.input < 0 ? x : reinterpret_cast<const float*>(forms_[static_cast<size_t>(plan.input)].data);
+            plan.rows_kernel(MatmulArgs{&w, rows, products[i].y, n_tokens}, r0, r1);
+            return;
         }
+        const ActivationForm& rows = forms_[static_cast<size_t>(plan.input)];
+        const QuantMatmulArgs args{&w, rows.data, rows.bytes,
+                                   plan.prepared >= 0 ? forms_[static_cast<size_t>(plan.prepared)].data : nullptr,
+                                   products[i].y, n_tokens};
+        plan.quant_kernel.rows(args, r0, r1);
     });
 }
 

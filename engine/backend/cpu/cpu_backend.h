@@ -73,8 +73,8 @@ private:
     template <class Fn>
     void for_each_chunk(int64_t n, Fn&& fn); // cpu_ops.cpp
 
-    // One form of a matmuls() call's activations (cpu_backend.cpp): rows of `format`, or (prepare
-    // set) those rows (forms_[source]) in a kernel's layout, in `bytes` at `data`.
+    // One form of a matmuls() call's activations (cpu_backend.cpp): rows of `format`, `bytes` per
+    // token, or (prepare set) those rows (forms_[source]) in a kernel's layout, `bytes` in all.
     struct ActivationForm {
         ActivationFormat format = ActivationFormat::F32;
         void (*prepare)(const QuantMatmulArgs& args, int64_t token, uint8_t* prepared) = nullptr;
@@ -86,7 +86,6 @@ private:
     // How one product of a matmuls() call runs: its kernel, its forms, its row chunks (tasks
     // first_task .. of the call's job).
     struct ProductPlan {
-        ActivationFormat format = ActivationFormat::F32;
         MatmulRowsKernel rows_kernel = nullptr; // F32 / F16 / BF16 activations
         QuantKernel quant_kernel;               // quantised activations
         int input = -1;                         // forms_ index of its rows (-1: x itself)

@@ -78,6 +78,7 @@ OCTO_Z inline __m512i counts(long long lo, long long hi) {
 // Q8_K, per 256-value super-block: q[256] | d: float[16] (all the same) | bsums: int16[16],
 //   pair sums bsums[2s] + bsums[2s+1]: int16[8] (+ pad) | per step: 32·(q[2i] + q[2i+1]), int16[32]
 constexpr int64_t kPairBlockBytes = 256;
+constexpr int64_t kSingleBlockBytes = 64 + 4 + 4; // q and start, d, (Q8_1) s
 constexpr int64_t kSuperBytes = 256 + 64 + 64 + 4 * 64;
 
 OCTO_Z void lay_out_k_row(const uint8_t* src, int64_t n_in, uint8_t* dst) {
@@ -252,43 +253,40 @@ OCTO_Z void tile32_tokens(const uint8_t* const (&rows)[R], const uint8_t* const 
     }
 }
 
-// One token (the first of a laid-out pair) × one weight row: the same steps in 8 lanes (decode:
-// one row streamed at a time reads memory fastest).
-template <class P>
-OCTO_Z void tile32_row(const uint8_t* row, const uint8_t* pair, int64_t nb, float* y) {
-    constexpr bool kMin = P::kFormat == ActivationFormat::Q8_1;
-    __m256 acc = _mm256_setzero_ps();
-    float extra = 0.0f;
-    for (int64_t b = 0; b < nb; ++b) {
-        const uint8_t* block = pair + b * kPairBlockBytes;
-        _mm_prefetch(reinterpret_cast<const char*>(row + (b + kPrefetchBytes / P::kBytes) * P::kBytes), _MM_HINT_T0);
-        const Block32 blk = P::load(row + b * P::kBytes);
-        const __m256i dot = _mm256_dpbusd_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 64)), blk.w,
-                                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)));
-        const __m256 d = _mm256_mul_ps(_mm256_set1_ps(blk.d), _mm256_loadu_ps(reinterpret_cast<const float*>(block + 128)));
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot), acc);
-        if constexpr (kMin) extra += blk.m * reinterpret_cast<const float*>(block + 192)[0];
-    }
-    *y = hsum8(acc) + extra;
-}
+// Where one token's activations of block b lie: the first token of a laid-out pair (the odd last
+// token of a prompt), or the single-token layout (decode). d(b) points at its scale.
+struct PairFirstToken {
+    const uint8_t* act;
+    int64_t nb;
+    const uint8_t* q(int64_t b) const { return act + b * kPairBlockBytes; }
+    const uint8_t* start(int64_t b) const { return act + b * kPairBlockBytes + 64; }
+    const float* d(int64_t b) const { return reinterpret_cast<const float*>(act + b * kPairBlockBytes + 128); }
+    const float* s(int64_t b) const { return reinterpret_cast<const float*>(act + b * kPairBlockBytes + 192); }
+};
+struct SingleToken {
+    const uint8_t* act;
+    int64_t nb;
+    const uint8_t* q(int64_t b) const { return act + 64 * b; }
+    const uint8_t* start(int64_t b) const { return act + 64 * b + 32; }
+    const float* d(int64_t b) const { return reinterpret_cast<const float*>(act + nb * 64) + b; }
+    const float* s(int64_t b) const { return reinterpret_cast<const float*>(act + nb * 64) + nb + b; }
+};
 
-// The same steps for a token in the single-token layout (decode).
-template <class P>
-OCTO_Z void tile32_single(const uint8_t* row, const uint8_t* act, int64_t nb, float* y) {
+// One token × one weight row: the same steps in 8 lanes (decode: one row streamed at a time
+// reads memory fastest).
+template <class P, class Token>
+OCTO_Z void tile32_row(const uint8_t* row, const Token& x, float* y) {
     constexpr bool kMin = P::kFormat == ActivationFormat::Q8_1;
-    const auto* dx = reinterpret_cast<const float*>(act + nb * 64);
-    const float* sx = dx + nb;
     __m256 acc = _mm256_setzero_ps();
     float extra = 0.0f;
-    for (int64_t b = 0; b < nb; ++b) {
-        const uint8_t* block = act + 64 * b;
+    for (int64_t b = 0; b < x.nb; ++b) {
         _mm_prefetch(reinterpret_cast<const char*>(row + (b + kPrefetchBytes / P::kBytes) * P::kBytes), _MM_HINT_T0);
         const Block32 blk = P::load(row + b * P::kBytes);
-        const __m256i dot = _mm256_dpbusd_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32)), blk.w,
-                                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)));
-        const __m256 d = _mm256_mul_ps(_mm256_set1_ps(blk.d), _mm256_broadcast_ss(dx + b));
+        const __m256i dot = _mm256_dpbusd_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.start(b))), blk.w,
+                                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.q(b))));
+        const __m256 d = _mm256_mul_ps(_mm256_set1_ps(blk.d), _mm256_broadcast_ss(x.d(b)));
         acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot), acc);
-        if constexpr (kMin) extra += blk.m * sx[b];
+        if constexpr (kMin) extra += blk.m * *x.s(b);
     }
     *y = hsum8(acc) + extra;
 }
@@ -319,17 +317,15 @@ OCTO_Z void run_tokens_rows(const WeightMatrix& w, const uint8_t* laid, int64_t 
 }
 
 // One token over rows [row_begin, row_end).
-template <class P>
-OCTO_Z void run_single_token(const WeightMatrix& w, const uint8_t* pair, int64_t row_begin, int64_t row_end, float* y) {
-    for (int64_t r = row_begin; r < row_end; ++r) {
-        tile32_row<P>(w.data + static_cast<uint64_t>(r) * w.row_bytes, pair, w.n_in / 32, y + r);
-    }
+template <class P, class Token>
+OCTO_Z void run_single_token(const WeightMatrix& w, const Token& x, int64_t row_begin, int64_t row_end, float* y) {
+    for (int64_t r = row_begin; r < row_end; ++r) tile32_row<P>(w.data + static_cast<uint64_t>(r) * w.row_bytes, x, y + r);
 }
 
 constexpr int64_t kPairBlock = 24; // token pairs whose activations stay in cache while rows are walked
 
 int64_t prepared_bytes32(int64_t n_in, int64_t n_tokens) {
-    if (n_tokens == 1) return (n_in / 32) * (64 + 2 * 4);
+    if (n_tokens == 1) return (n_in / 32) * kSingleBlockBytes;
     return (n_tokens + 1) / 2 * (n_in / 32) * kPairBlockBytes;
 }
 
@@ -349,9 +345,7 @@ template <class P>
 OCTO_Z void rows_kernel32(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
     if (a.n_tokens == 1) {
-        for (int64_t r = row_begin; r < row_end; ++r) {
-            tile32_single<P>(w.data + static_cast<uint64_t>(r) * w.row_bytes, a.prepared, w.n_in / 32, a.y + r);
-        }
+        run_single_token<P>(w, SingleToken{a.prepared, w.n_in / 32}, row_begin, row_end, a.y);
         return;
     }
     const int64_t pair_bytes = w.n_in / 32 * kPairBlockBytes;
@@ -365,7 +359,8 @@ OCTO_Z void rows_kernel32(const QuantMatmulArgs& a, int64_t row_begin, int64_t r
         for (; p < p1; ++p) run_tokens_rows<P, 1>(w, a.prepared, pair_bytes, row_begin, row_end, p, a.y + 2 * p * w.n_out);
     }
     if (a.n_tokens % 2) {
-        run_single_token<P>(w, a.prepared + n_full * pair_bytes, row_begin, row_end, a.y + (a.n_tokens - 1) * w.n_out);
+        run_single_token<P>(w, PairFirstToken{a.prepared + n_full * pair_bytes, w.n_in / 32}, row_begin, row_end,
+                            a.y + (a.n_tokens - 1) * w.n_out);
     }
 }
 
