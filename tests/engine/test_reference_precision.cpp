@@ -242,6 +242,34 @@ TEST(ReferencePrecision, OptimisedPathsMatchScalar) {
     }
 }
 
+// Products large enough that a thread's rows are walked in several blocks, with a token count
+// past one token block and not a multiple of the tile: every row of every token is computed
+// (against the scalar path), and the batch equals the same path one token at a time bit for bit.
+TEST(ReferencePrecision, LargeProductsWalkEveryRowAndToken) {
+    const auto paths = optimised_paths();
+    if (paths.empty()) GTEST_SKIP() << "this CPU has no optimised kernel path";
+    for (TensorType type : kQuantTypes) {
+        const int64_t n_in = 4096, n_out = 67, n_tok = 37;
+        const TestMatrix m = make_matrix(type, n_in, n_out, 23);
+        const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 24);
+        std::vector<float> ref(static_cast<size_t>(n_tok * n_out));
+        backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), ref.data(), n_tok, Precision::Reference);
+        for (CpuPath path : paths) {
+            for (int threads : {1, 2}) {
+                auto b = backend(path, threads);
+                std::vector<float> got(ref.size(), -7.0f), one(ref.size(), -7.0f);
+                b->matmul(m.w, x.data(), got.data(), n_tok, Precision::Reference);
+                for (int64_t t = 0; t < n_tok; ++t) {
+                    b->matmul(m.w, x.data() + t * n_in, one.data() + t * n_out, 1, Precision::Reference);
+                }
+                EXPECT_LT(relative_l2(got, std::vector<double>(ref.begin(), ref.end())), 1e-6)
+                    << cpu_path_name(path) << " " << type_name(type) << " threads " << threads;
+                EXPECT_EQ(got, one) << cpu_path_name(path) << " " << type_name(type) << " threads " << threads;
+            }
+        }
+    }
+}
+
 // A weight block of extreme values (Q8_0 -128, all-15 nibbles, 6-bit maxima) cannot overflow
 // the 16-bit pair sums of the AVX2 kernels: every path agrees with the scalar one.
 TEST(ReferencePrecision, ExtremeWeightsAgreeOnEveryPath) {
