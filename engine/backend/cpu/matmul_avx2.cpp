@@ -96,6 +96,7 @@ OCTO_AVX2 void plain_tile(const uint8_t* rows, uint64_t row_bytes, int64_t n_in,
 constexpr int kPlainRows = 2;            // weight rows per plain tile
 constexpr int kPlainTokens = 3;          // tokens per plain tile
 constexpr int64_t kPlainTokenBlock = 63; // tokens whose x rows stay in cache while rows are walked
+constexpr int64_t kPlainRowBlockBytes = 128 << 10; // weight bytes walked per tile of tokens
 
 #define OCTO_M OCTO_AVX2
 #include "engine/backend/cpu/matmul_rows_x86.inc"
