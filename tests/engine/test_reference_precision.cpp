@@ -4,6 +4,7 @@
 // optimised path against the scalar one, bit-identical across threads and batch splits.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -125,6 +126,33 @@ TEST(ActivationQuant, SimdRowsAreBitIdenticalToTheScalarLoop) {
             quantize_activation_row(f, x.data(), a.data(), 768);
             quantize_activation_row_scalar(f, x.data(), b.data(), 768);
             EXPECT_EQ(a, b) << "format " << static_cast<int>(f) << " trial " << trial;
+        }
+    }
+}
+
+// Rounding to fp16 / bf16: the SIMD rows equal the scalar loop bit for bit, on values that test
+// every branch: ties, fp16 subnormals and underflow, fp32 subnormals, the largest fp16 and the
+// values that round to infinity, infinities, signed zeros and NaNs with payloads.
+TEST(ActivationQuant, SimdRoundingIsBitIdenticalToTheScalarLoop) {
+    std::vector<float> x;
+    for (uint32_t bits : {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                          0x7f800001u, 0xffa5a5a5u, 0x7fbfffffu, 0x477fe000u, 0x477fefffu, 0x477ff000u, 0x477fffffu,
+                          0x47800000u, 0x33000000u, 0x33000001u, 0x32ffffffu, 0x387fc000u, 0x38800000u, 0x3f808000u,
+                          0x3f818000u, 0x3f800001u, 0x3f807fffu, 0xbf808000u, 0x7f7fffffu, 0x3f801000u, 0x3f803000u}) {
+        x.push_back(std::bit_cast<float>(bits));
+    }
+    std::mt19937 rng(37);
+    std::uniform_int_distribution<uint32_t> any;
+    while (x.size() < 4099) x.push_back(std::bit_cast<float>(any(rng))); // every exponent; 4,099: a tail of 3
+    for (ActivationFormat f : {ActivationFormat::F16, ActivationFormat::BF16}) {
+        std::vector<float> a(x.size()), b(x.size()), in_place = x;
+        round_activation_row(f, x.data(), a.data(), static_cast<int64_t>(x.size()));
+        round_activation_row_scalar(f, x.data(), b.data(), static_cast<int64_t>(x.size()));
+        round_activation_row(f, in_place.data(), in_place.data(), static_cast<int64_t>(x.size()));
+        for (size_t i = 0; i < x.size(); ++i) {
+            EXPECT_EQ(std::bit_cast<uint32_t>(a[i]), std::bit_cast<uint32_t>(b[i]))
+                << "format " << static_cast<int>(f) << " input 0x" << std::hex << std::bit_cast<uint32_t>(x[i]);
+            EXPECT_EQ(std::bit_cast<uint32_t>(in_place[i]), std::bit_cast<uint32_t>(b[i])) << "in place, item " << i;
         }
     }
 }

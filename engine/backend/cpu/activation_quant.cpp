@@ -162,6 +162,37 @@ OCTO_AQ_AVX2 void quantize_q8_k(const float* x, ActQ8_K* y, int64_t n) {
     }
 }
 
+// F16: vcvtps2ph rounds to nearest even like fp32_to_fp16 (subnormals, overflow to infinity and
+// NaN's quiet bit and top payload bits included), and vcvtph2ps widens exactly.
+OCTO_AQ_AVX2 int64_t round_f16(const float* x, float* dst, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    }
+    return i;
+}
+
+// BF16: bf16_round's integer steps, eight at a time.
+OCTO_AQ_AVX2 int64_t round_bf16(const float* x, float* dst, int64_t n) {
+    const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff);
+    const __m256i inf = _mm256_set1_epi32(0x7f800000);
+    const __m256i high = _mm256_set1_epi32(static_cast<int>(0xffff0000u));
+    const __m256i quiet = _mm256_set1_epi32(0x00400000);
+    const __m256i bias = _mm256_set1_epi32(0x7fff);
+    const __m256i one = _mm256_set1_epi32(1);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+        const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, abs_mask), inf);
+        const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
+        const __m256i rounded = _mm256_and_si256(_mm256_add_epi32(u, _mm256_add_epi32(bias, odd)), high);
+        const __m256i quieted = _mm256_and_si256(_mm256_or_si256(u, quiet), high);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_blendv_epi8(rounded, quieted, nan));
+    }
+    return i;
+}
+
 } // namespace simd
 #endif
 
@@ -225,6 +256,17 @@ void quantize_activation_row_scalar(ActivationFormat format, const float* x, voi
 }
 
 void round_activation_row(ActivationFormat format, const float* x, float* dst, int64_t n) {
+    int64_t done = 0;
+#if defined(__x86_64__)
+    if (use_simd()) {
+        if (format == ActivationFormat::F16) done = simd::round_f16(x, dst, n);
+        if (format == ActivationFormat::BF16) done = simd::round_bf16(x, dst, n);
+    }
+#endif
+    round_activation_row_scalar(format, x + done, dst + done, n - done);
+}
+
+void round_activation_row_scalar(ActivationFormat format, const float* x, float* dst, int64_t n) {
     if (format == ActivationFormat::F16) {
         for (int64_t i = 0; i < n; ++i) dst[i] = fp16_round(x[i]);
     } else if (format == ActivationFormat::BF16) {

@@ -60,7 +60,9 @@ int64_t activation_row_bytes(ActivationFormat format, int64_t n);
 void quantize_activation_row(ActivationFormat format, const float* x, void* dst, int64_t n);
 void quantize_activation_row_scalar(ActivationFormat format, const float* x, void* dst, int64_t n);
 
-// x[n] rounded to fp16 / bf16 and widened back (F16, BF16 formats); dst may alias x.
+// x[n] rounded to fp16 / bf16 and widened back (F16, BF16 formats); dst may alias x. With AVX2
+// (F16C) where the CPU has it; round_activation_row_scalar is the plain loop it is tested against.
 void round_activation_row(ActivationFormat format, const float* x, float* dst, int64_t n);
+void round_activation_row_scalar(ActivationFormat format, const float* x, float* dst, int64_t n);
 
 } // namespace octo
