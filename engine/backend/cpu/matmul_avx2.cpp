@@ -5,8 +5,8 @@
 // first, 1 and 3 to the second — summed and reduced horizontally in one fixed order at the end.
 // Up to four tokens share each decoded chunk (chunk_decoders_avx2.h); that sharing changes how
 // often a chunk is decoded, never the arithmetic of any one element. Plain weights (F32 / F16 /
-// BF16) in a prompt go in register tiles of 2 rows × 3 tokens instead, with the same per-element
-// steps.
+// BF16) in a prompt go in register tiles of 3 rows × 4 tokens instead, with the same per-element
+// steps (plain_tile: two passes over the row, one accumulator of each element at a time).
 #include <algorithm>
 #include <cmath>
 
