@@ -26,12 +26,12 @@ private:
 
 constexpr int64_t kTasksPerThread = 4; // row chunks per thread, so uneven threads even out
 
-// A scratch buffer of at least n elements. It only grows: products of other shapes alternate
-// within one forward pass, and resizing down and up again would clear the bytes each time (the
-// kernels write every element they later read).
 // Activations of F16 / BF16 weights are F32 rows rounded to the weight's precision.
 bool rounded_floats(ActivationFormat format) { return format == ActivationFormat::F16 || format == ActivationFormat::BF16; }
 
+// A scratch buffer of at least n elements. It only grows: products of other shapes alternate
+// within one forward pass, and resizing down and up again would clear the bytes each time (the
+// kernels write every element they later read).
 template <class T>
 T* scratch(std::vector<T>& buffer, int64_t n) {
     if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
