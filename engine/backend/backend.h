@@ -55,11 +55,14 @@ struct RopeParams {
     double freq_scale = 1.0;      // linear position scaling (1 / rope.scaling.factor)
     const float* freq_factors = nullptr; // [n_rot / 2] (`rope_freqs`, LongRoPE's factors), or null for all 1
     float attn_factor = 1.0f;     // multiplies cos(theta) and sin(theta), in float (LongRoPE's attention factor)
-    // false: each theta_i from freq_base^(-2i / n_rot) in double (exact precision). true: the
-    // reference's float recurrence theta_i = theta_(i-1) * freq_base^(-2 / n_rot) from theta_0 = pos
-    // (reference precision: the rounding llama.cpp-based tools compute with). The CUDA backend,
+    // false (exact precision): each theta_i from freq_base^(-2i / n_rot) in double, each rotated
+    // pair as two products and a sum. true (reference precision: the rounding llama.cpp-based tools
+    // compute with): the reference's float recurrence theta_i = theta_(i-1) * freq_base^(-2 / n_rot)
+    // from theta_0 = pos, and each pair rotated as its build computes it — GCC with the CPU's FMA
+    // fuses the first product of a·b ± c·d: x0·cos − x1·sin = fma(x0, cos, −(x1·sin)),
+    // x0·sin + x1·cos = fma(x0, sin, x1·cos) (YaRN's angle mix and scale likewise). The CUDA backend,
     // which runs reference precision as exact, computes the exact angles either way.
-    bool float_recurrence = false;
+    bool reference_steps = false;
     // YaRN (ext_factor > 0): pair i's angle mixes the interpolated angle (theta · freq_scale) and
     // the original one (theta) by ramp_i · ext_factor, ramp_i = 1 - clamp((i - corr_low) /
     // max(0.001, corr_high - corr_low), 0, 1), and cos and sin are multiplied by
@@ -97,6 +100,12 @@ struct KvBatchCells {
     std::span<const int32_t> positions;   // [n_tokens]
     std::span<const int32_t> write_cells; // [n_tokens]
     std::span<const int32_t> read_cells;  // [n_positions] of the sequence, max(positions) < n_positions
+    // Reference precision: positions before it belong to a prompt of two or more tokens, which the
+    // reference evaluates as one batch; attention sums their values in its batched order, and the
+    // values of later positions (generated tokens, which it evaluates one at a time) in its
+    // one-token order (reference_float.h: ValueSumOrder). A property of the sequence, not of how
+    // its tokens are batched, so any split gives the same logits.
+    int64_t prompt_batch_end = 0;
 };
 
 // Grouped-query attention: query head h reads kv head h / (n_head / n_head_kv).
@@ -107,6 +116,9 @@ struct AttentionShape {
     float scale = 0.0f;   // scores are q·k · scale; 0: 1 / sqrt(head_dim)
     float softcap = 0.0f; // > 0: scores become softcap · tanh(scores / softcap) before the softmax (gemma2)
     int64_t window = 0;   // > 0: the query at p sees only positions j with p - j < window (sliding window)
+    // Reference: q·k, the softmax's exp and sums and the weighted values as the reference computes
+    // them (engine/backend/cpu/reference_float.h); Exact: the C library's exp, eight-lane dots.
+    Precision precision = Precision::Exact;
 };
 
 // How gelu_gate computes GELU (tanh form).
@@ -180,8 +192,9 @@ public:
     // y[n] += x[n] (the residual stream)
     virtual void add(float* y, const float* x, int64_t n) = 0;
 
-    // out[n] = silu(gate[n]) * up[n]; out may alias gate
-    virtual void swiglu(const float* gate, const float* up, float* out, int64_t n) = 0;
+    // out[n] = silu(gate[n]) * up[n]; out may alias gate. Reference precision: silu's exp as the
+    // reference computes it (its vector exp), Exact: the C library's expf
+    virtual void swiglu(const float* gate, const float* up, float* out, int64_t n, Precision precision) = 0;
 
     // out[n] = gelu(gate[n]) * up[n] (tanh form, computed as `mode` says); out may alias gate
     virtual void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) = 0;

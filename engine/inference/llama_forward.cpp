@@ -79,7 +79,7 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     const GgufTensorInfo* factors = rope_factors(w, p, n_ctx);
     rope_.freq_factors = factors ? f32(factors) : nullptr;
     rope_.attn_factor = static_cast<float>(p.rope_attn_factor);
-    rope_.float_recurrence = precision == Precision::Reference;
+    rope_.reference_steps = precision == Precision::Reference;
     if (p.rope_scaling_type == "yarn" && p.rope_freq_scale < 1.0) { // llama.cpp's YaRN: ext_factor 1
         rope_.ext_factor = 1.0f;
         yarn_corr_dims(p.n_rot, p.rope_orig_context, p.rope_freq_base, rope_.corr_low, rope_.corr_high);
@@ -94,7 +94,8 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
                                  .head_dim = p.head_dim(),
                                  .scale = static_cast<float>(p.attn_scale),
                                  .softcap = static_cast<float>(p.attn_logit_softcap),
-                                 .window = 0};
+                                 .window = 0,
+                                 .precision = precision};
     gelu_mode_ = precision == Precision::Reference ? GeluMode::F16Rounding : GeluMode::Exact;
     eps_ = static_cast<float>(p.rms_norm_eps);
     n_layer_ = p.n_layer;
@@ -196,7 +197,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
         for (const BatchSequence& seq : sequences) {
             const auto first = static_cast<size_t>(seq.first_row), rows = static_cast<size_t>(seq.n_rows);
             const KvBatchCells own{cells.positions.subspan(first, rows), cells.write_cells.subspan(first, rows),
-                                   seq.read_cells};
+                                   seq.read_cells, seq.prompt_batch_end};
             backend_.attention(cache, layer, q_->data() + seq.first_row * row, attn_->data() + seq.first_row * row, own, s);
         }
     }
@@ -328,7 +329,7 @@ void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int
     if (model_.weights().arch->gelu_ffn) {
         backend_.gelu_gate(gate_->data(), up_->data(), gate_->data(), n * n_ff_, gelu_mode_);
     } else {
-        backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_);
+        backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_, precision_);
     }
     backend_.matmul(m.down, gate_->data(), proj_->data(), n, precision_);
     if (lw.ffn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.ffn_post_norm), proj_->data(), n, n_embd_, eps_);

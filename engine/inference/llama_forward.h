@@ -48,6 +48,7 @@ struct BatchSequence {
     int64_t first_row = 0;
     int64_t n_rows = 0;
     std::span<const int32_t> read_cells; // [positions reached] of that sequence
+    int64_t prompt_batch_end = 0;        // of that sequence (KvBatchCells::prompt_batch_end)
 };
 
 // The weight matrices of one layer as the backend multiplies them (fused tensors split into

@@ -106,6 +106,13 @@ bool Session::measuring() const {
 
 bool Session::caches_measurements() const { return reuse_ && measuring(); }
 
+// At reference precision a generated token's K/V differ in the last bits from what the same token
+// gives as part of a prompt (KvBatchCells::prompt_batch_end): only prompt blocks are published.
+int32_t Session::publish_end() const {
+    if (precision() != Precision::Reference) return INT32_MAX;
+    return static_cast<int32_t>(prompt_batch_end_);
+}
+
 int64_t Session::start(std::span<const int32_t> prompt) {
     KvPool& pool = store_->pool();
     if (seq_ >= 0) (void)pool.release(seq_);
@@ -125,6 +132,7 @@ int64_t Session::start(std::span<const int32_t> prompt) {
         if (measuring()) reused_probes_.push_back(store_->probe(read_cells_[static_cast<size_t>(p)]));
     }
     position_ = reused;
+    prompt_batch_end_ = prompt.size() >= 2 ? static_cast<int64_t>(prompt.size()) : 0;
     probes_.clear();
     dla_pending_ = false;
     return reused;
@@ -154,6 +162,8 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
     if (dla_pending_) {
         if (auto s = attribute(tokens[0]); !s) return s.error();
     }
+    // Without start(prompt), the first tokens evaluated are the prompt.
+    if (position_ == 0 && prompt_batch_end_ == 0 && n >= 2) prompt_batch_end_ = n;
     KvPool& pool = store_->pool();
     auto appended = pool.append(seq_, tokens);
     if (!appended) return appended.error();
@@ -173,7 +183,8 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
         }
         const KvBatchCells cells{std::span<const int32_t>(positions_.data(), static_cast<size_t>(m)),
                                  std::span<const int32_t>(write_cells_.data(), static_cast<size_t>(m)),
-                                 std::span<const int32_t>(read_cells_.data(), static_cast<size_t>(position_ + m))};
+                                 std::span<const int32_t>(read_cells_.data(), static_cast<size_t>(position_ + m)),
+                                 prompt_batch_end_};
         const bool last = b0 + m == n;
         const int64_t logit_rows = options_.all_logits ? m : (last ? 1 : 0);
         const int64_t first_row = options_.all_logits ? b0 : 0;
@@ -195,7 +206,7 @@ Result<std::span<const float>> Session::eval(std::span<const int32_t> tokens) {
         if (auto s = record_probes(tokens, first_position); !s) return s.error();
     }
     if (reuse_) {
-        if (auto s = pool.commit(seq_); !s) return s.error();
+        if (auto s = pool.commit(seq_, publish_end()); !s) return s.error();
     }
     return std::span<const float>(logits_);
 }
@@ -261,7 +272,7 @@ Status Session::eval_batch(std::span<Session* const> sessions, std::span<const i
             const Session& s = *sessions[static_cast<size_t>(b0 + i)];
             positions.push_back(static_cast<int32_t>(s.position_));
             write_cells.push_back(s.read_cells_.back());
-            sequences.push_back(BatchSequence{i, 1, s.read_cells_});
+            sequences.push_back(BatchSequence{i, 1, s.read_cells_, s.prompt_batch_end_});
         }
         logits.resize(static_cast<size_t>(m * n_vocab));
         probes.assign(probing ? static_cast<size_t>(m) : 0, TokenProbe{});
@@ -288,7 +299,7 @@ Status Session::eval_batch(std::span<Session* const> sessions, std::span<const i
                 if (auto r = s.record_probes(tokens.subspan(static_cast<size_t>(b0 + i), 1), first_position); !r) return r;
             }
             if (s.reuse_) {
-                if (auto r = pool.commit(s.seq_); !r) return r;
+                if (auto r = pool.commit(s.seq_, s.publish_end()); !r) return r;
             }
         }
     }

@@ -1,7 +1,9 @@
 // One sequence being evaluated: its place in the paged KV pool (kv/kv_store.h), the position
-// reached, the logits and measurements of the last eval. Tokens go in as ids; a prompt may be
-// split into any number of eval calls (and is split into batches of n_batch internally) without
-// changing the logits.
+// reached, the logits and measurements of the last eval. Tokens go in as ids; a prompt given to
+// start() may be split into any number of eval calls (and is split into batches of n_batch
+// internally) without changing the logits. Which positions are the prompt matters at reference
+// precision (KvBatchCells::prompt_batch_end): the prompt is what start() was given, or else the
+// tokens of the first eval.
 //
 // Prefix reuse: start(prompt) takes the cached K/V — and the cached measurements — of the
 // longest block-aligned prefix of `prompt` computed before under the same context (the model,
@@ -120,6 +122,7 @@ private:
     bool measuring() const;
     Status check_tokens(std::span<const int32_t> tokens) const;
     bool caches_measurements() const;
+    int32_t publish_end() const; // KvPool::commit's end
     Status record_probes(std::span<const int32_t> tokens, int64_t first_position);
     Status attribute_probes(std::span<TokenProbe* const> probes, std::span<const int32_t> targets); // DLA
 
@@ -130,6 +133,7 @@ private:
     int64_t n_batch_;
     int64_t n_vocab_;
     int64_t position_ = 0;
+    int64_t prompt_batch_end_ = 0; // KvBatchCells::prompt_batch_end of this sequence
     std::unique_ptr<KvStore> own_store_; // when no shared store was given
     KvStore* store_;
     KvSeqId seq_ = -1;

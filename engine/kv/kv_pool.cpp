@@ -189,12 +189,12 @@ Result<KvAppend> KvPool::append(KvSeqId seq, std::span<const int32_t> tokens) {
     return result;
 }
 
-Status KvPool::commit(KvSeqId seq) {
+Status KvPool::commit(KvSeqId seq, int32_t end) {
     Sequence* s = find(seq);
     if (!s) return unknown(seq);
     ++step_;
     const size_t bs = static_cast<size_t>(block_size_);
-    const size_t full = s->tokens.size() / bs;
+    const size_t full = std::min(s->tokens.size(), static_cast<size_t>(std::max(end, 0))) / bs;
     for (size_t i = s->keys.size(); i < full; ++i) {
         const uint64_t previous = i == 0 ? s->context_key : s->keys[i - 1];
         const std::span<const int32_t> tokens(s->tokens.data() + i * bs, bs);

@@ -80,9 +80,10 @@ public:
     // has; OutOfMemory ("out of blocks") when free and evictable blocks do not suffice.
     Result<KvAppend> append(KvSeqId seq, std::span<const int32_t> tokens);
 
-    // Publishes the sequence's full blocks that are not cached yet (call once their K/V are
-    // written). A block whose key is already cached (computed by another sequence) stays private.
-    Status commit(KvSeqId seq);
+    // Publishes the sequence's full blocks that are not cached yet and lie wholly before position
+    // `end` (call once their K/V are written). A block whose key is already cached (computed by
+    // another sequence) stays private.
+    Status commit(KvSeqId seq, int32_t end = INT32_MAX);
 
     // Frees every cached block that no sequence holds (as if evicted; counted in evictions), so
     // that what follows reuses nothing computed before — a measurement that must not depend on

@@ -129,6 +129,7 @@ TEST(Architectures, BitIdenticalOverThreadsAndBatchSplits) {
                 SessionOptions o;
                 o.precision = Precision::Reference;
                 auto s = Session::create(*m.model, *b, o).value();
+                s->start(kPrompt);
                 std::span<const int32_t> rest(kPrompt);
                 std::vector<float> logits;
                 for (size_t n : pieces) {

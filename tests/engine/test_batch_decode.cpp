@@ -188,7 +188,8 @@ TEST(BatchDecode, RefusesIncompatibleRepeatedAndOversizedBatchesLeavingSessionsU
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().code, ErrorCode::OutOfMemory);
     for (Session* s : full) EXPECT_EQ(s->position(), 8);
-    // Still usable: a's next token alone gives what a fresh session computes.
+    // Still usable: a's next token alone gives what a fresh session computes for the same prompt
+    // and next token.
     e.reset();
     const int32_t next[1] = {5};
     auto got = a->eval(next);
@@ -196,10 +197,9 @@ TEST(BatchDecode, RefusesIncompatibleRepeatedAndOversizedBatchesLeavingSessionsU
     const std::vector<float> after(got->begin(), got->end());
     auto kv2 = std::move(KvStore::create(*b, loaded.model->params(), KvPoolConfig{4, 6}).value());
     auto fresh = std::move(Session::create(*loaded.model, *b, measured(*kv2)).value());
-    std::vector<int32_t> all = p;
-    all.push_back(5);
-    fresh->start(all);
-    auto want = fresh->eval(all);
+    fresh->start(p);
+    ASSERT_TRUE(fresh->eval(p).ok());
+    auto want = fresh->eval(next);
     ASSERT_TRUE(want.ok());
     EXPECT_TRUE(bit_identical(after, std::vector<float>(want->begin(), want->end())));
 }

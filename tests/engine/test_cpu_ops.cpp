@@ -39,7 +39,7 @@ TEST(CpuOps, SwiGluAndAdds) {
     const auto g = random_vector(9, 3), u = random_vector(9, 4);
     std::vector<float> out(9);
     auto b = make_backend();
-    b->swiglu(g.data(), u.data(), out.data(), 9);
+    b->swiglu(g.data(), u.data(), out.data(), 9, Precision::Exact);
     for (size_t i = 0; i < 9; ++i) EXPECT_NEAR(out[i], g[i] / (1.0 + std::exp(-double(g[i]))) * u[i], 1e-6);
     std::vector<float> y = {1, 2, 3, 4, 5, 6};
     const std::vector<float> bias = {10, 20, 30};
@@ -96,7 +96,8 @@ TEST(CpuOps, RopeScaleAndFrequencyFactors) {
 }
 
 // Reference precision's angles: theta_i = theta_(i-1) · base^(-2 / n_rot) in float from theta_0 =
-// pos (the rounding llama.cpp-based tools compute with). Bit-identical to that float loop written
+// pos (the rounding llama.cpp-based tools compute with), and each pair turned with the first product
+// of each sum fused, as the reference's build computes it. Bit-identical to that float loop written
 // out here, within float error of the exact angles, and different from them in the last bits at a
 // far position.
 TEST(CpuOps, RopeFloatRecurrence) {
@@ -110,7 +111,7 @@ TEST(CpuOps, RopeFloatRecurrence) {
     auto b = make_backend();
     auto exact = x;
     b->rope(exact.data(), 1, 1, head_dim, positions, p);
-    p.float_recurrence = true;
+    p.reference_steps = true;
     auto recurrence = x;
     b->rope(recurrence.data(), 1, 1, head_dim, positions, p);
 
@@ -119,8 +120,8 @@ TEST(CpuOps, RopeFloatRecurrence) {
     float theta = 3001.0f;
     for (int64_t i = 0; i < head_dim / 2; ++i, theta *= step) {
         const float c = std::cos(theta), s = std::sin(theta);
-        want[i] = x[i] * c - x[i + 32] * s;
-        want[i + 32] = x[i] * s + x[i + 32] * c;
+        want[i] = std::fma(x[i], c, -(x[i + 32] * s)); // the first product fused, as the reference's build
+        want[i + 32] = std::fma(x[i], s, x[i + 32] * c);
     }
     EXPECT_EQ(recurrence, want);
     EXPECT_NE(recurrence, exact);

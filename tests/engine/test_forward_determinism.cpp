@@ -31,7 +31,7 @@ LoadedModel load(const SyntheticModelSpec& spec) { return test::load_synthetic(s
 
 std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) { return std::move(CpuBackend::create({threads, path}).value()); }
 
-// Evaluates the prompt in pieces of the given sizes; returns the last logits.
+// Starts the prompt and evaluates it in pieces of the given sizes; returns the last logits.
 std::vector<float> run(const Model& model, Backend& b, const std::vector<size_t>& pieces, int64_t n_batch = 0,
                        Precision precision = Precision::Exact) {
     SessionOptions options;
@@ -39,6 +39,7 @@ std::vector<float> run(const Model& model, Backend& b, const std::vector<size_t>
     options.precision = precision;
     auto session = Session::create(model, b, options);
     EXPECT_TRUE(session);
+    EXPECT_EQ((*session)->start(kPrompt), 0);
     std::span<const int32_t> rest(kPrompt);
     std::vector<float> logits;
     for (size_t n : pieces) {
@@ -114,12 +115,14 @@ TEST(ForwardDeterminism, AllLogitsRowsEqualTokenByTokenLogits) {
     const auto b = backend(best_cpu_path(), 2);
     auto all = Session::create(*m.model, *b, {0, 4, true, nullptr, {}, {}});
     ASSERT_TRUE(all);
+    (*all)->start(kPrompt);
     auto rows = (*all)->eval(kPrompt);
     ASSERT_TRUE(rows);
     const int64_t n_vocab = (*all)->n_vocab();
     ASSERT_EQ(static_cast<int64_t>(rows->size()), static_cast<int64_t>(kPrompt.size()) * n_vocab);
     auto step = Session::create(*m.model, *b);
     ASSERT_TRUE(step);
+    (*step)->start(kPrompt); // the same prompt, one token per eval
     for (size_t i = 0; i < kPrompt.size(); ++i) {
         auto logits = (*step)->eval(std::span<const int32_t>(&kPrompt[i], 1));
         ASSERT_TRUE(logits);

@@ -55,6 +55,7 @@ Evaluated run(const Model& model, Backend& b, SessionOptions options, size_t pie
     options.all_logits = true;
     auto session = Session::create(model, b, options);
     EXPECT_TRUE(session) << session.error().message;
+    (*session)->start(kPrompt); // the prompt, however many evals it takes
     Evaluated r;
     for (size_t i = 0; i < kPrompt.size(); i += piece) {
         const size_t n = std::min(piece, kPrompt.size() - i);
@@ -279,6 +280,7 @@ TEST(Generation, ProbesFollowTheChoosingPosition) {
     std::vector<int32_t> all = request.prompt_ids; // prompt + the generated tokens that were evaluated
     for (size_t i = 0; i + 1 < result.tokens.size(); ++i) all.push_back(result.tokens[i].id);
     auto fresh = Session::create(*m.model, *b, probing(true, false)).value();
+    fresh->start(request.prompt_ids); // the same prompt, then the generated tokens in one eval
     ASSERT_TRUE(fresh->eval(all));
     const std::span<const TokenProbe> want = fresh->probes();
     for (size_t p = 0; p < 4; ++p) EXPECT_TRUE(bit_identical(result.prompt_probes[p].head_norms, want[p].head_norms));

@@ -6,19 +6,14 @@
 #include <cstring>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_kv_cache.h"
+#include "engine/backend/cpu/reference_float.h"
 
 namespace octo {
 
 namespace {
 
-// One clone per instruction level, picked once at load time from the CPU (AVX2 + FMA where it
-// has them): the same loops, vectorised, with multiply-adds fused there.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define OCTO_ATTENTION_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define OCTO_ATTENTION_CLONES
-#endif
 
 // q·k over n values with eight interleaved partial sums (lane d % 8) added pairwise at the end:
 // a fixed order the compiler can keep in vector registers on any x86-64.
@@ -34,7 +29,7 @@ inline float dot(const float* a, const float* b, int64_t n) {
 
 // One query head of one token: scores over positions 0..n_seen-1 (read through `cell`), softmax,
 // the weighted sum of values into oh[head_dim]; optionally the weights into w[weights_stride].
-OCTO_ATTENTION_CLONES
+OCTO_FMA_CLONES
 // Positions before `first` are masked (a sliding window): weight 0.
 void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t first, int64_t n_seen,
             int64_t kv_offset, int64_t head_dim, float scale, float softcap, float* scores, float* oh, float* w,
@@ -64,6 +59,31 @@ void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t*
         const float sp = scores[p];
         for (int64_t d = 0; d < head_dim; ++d) oh[d] += sp * vp[d];
     }
+    if (w) {
+        std::copy(scores, scores + n_seen, w);
+        std::fill(w + n_seen, w + weights_stride, 0.0f);
+    }
+}
+
+// attend() at reference precision: every float step as the reference computes it
+// (reference_float.h), the values summed in the order `order` names.
+void attend_reference(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t first,
+                      int64_t n_seen, int64_t kv_offset, int64_t head_dim, float scale, float softcap, ValueSumOrder order,
+                      float* scores, float* oh, float* w, int64_t weights_stride) {
+    float max_score = -INFINITY;
+    const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
+    for (int64_t p = first; p < n_seen; ++p) {
+        const float* kp = kv.k(layer, cell[p]) + kv_offset; // [head_dim]
+        float s = reference_dot(qh, kp, head_dim) * scale;
+        if (softcap > 0.0f) s = std::tanh(s * inv_cap) * softcap;
+        scores[p] = s;
+        max_score = std::max(max_score, s);
+    }
+    const double sum = reference_softmax_exp(scores, first, n_seen, max_score);
+    const auto inv_sum = static_cast<float>(1.0 / sum);
+    for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
+    const ValueRows values{kv.v(layer, 0) + kv_offset, kv.row(), cell};
+    reference_weighted_values(scores, first, n_seen, values, head_dim, order, oh);
     if (w) {
         std::copy(scores, scores + n_seen, w);
         std::fill(w + n_seen, w + weights_stride, 0.0f);
@@ -110,8 +130,16 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         const float* qh = q + (t * s.n_head + h) * s.head_dim; // [head_dim]
         float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
         float* w = weights ? weights + (t * s.n_head + h) * weights_stride : nullptr;
-        attend(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale, s.softcap,
-               scratch_[static_cast<size_t>(thread)].data(), oh, w, weights_stride);
+        float* scores = scratch_[static_cast<size_t>(thread)].data();
+        if (s.precision == Precision::Reference) {
+            const ValueSumOrder value_order =
+                cells.positions[static_cast<size_t>(t)] < cells.prompt_batch_end ? ValueSumOrder::Batch : ValueSumOrder::Single;
+            attend_reference(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale, s.softcap,
+                             value_order, scores, oh, w, weights_stride);
+        } else {
+            attend(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale, s.softcap, scores, oh,
+                   w, weights_stride);
+        }
     });
 }
 

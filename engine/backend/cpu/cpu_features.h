@@ -23,6 +23,16 @@ enum class CpuPath {
 inline constexpr CpuPath kCpuPaths[] = {CpuPath::Scalar, CpuPath::Avx2, CpuPath::Avx512, CpuPath::AvxVnni,
                                         CpuPath::Avx512Vnni};
 
+// On a function of plain C++: one clone per instruction level, picked once at load time from the CPU
+// (AVX2 + FMA where it has them) — the same loops, vectorised, with std::fma an instruction there
+// instead of a library call. Only for code whose every float step is written out (std::fma where
+// it fuses), so that every clone computes the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define OCTO_FMA_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define OCTO_FMA_CLONES
+#endif
+
 // The fastest path this CPU supports.
 CpuPath best_cpu_path();
 bool cpu_supports(CpuPath path);

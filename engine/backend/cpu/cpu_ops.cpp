@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cpu/cpu_features.h"
+#include "engine/backend/cpu/reference_float.h"
 #include "engine/core/half.h"
 
 namespace octo {
@@ -51,8 +53,12 @@ void CpuBackend::add(float* y, const float* x, int64_t n) {
     });
 }
 
-void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t n) {
+void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t n, Precision precision) {
     for_each_chunk(n, [&](int64_t begin, int64_t end) {
+        if (precision == Precision::Reference) {
+            reference_silu_mul(gate + begin, up + begin, out + begin, end - begin);
+            return;
+        }
         for (int64_t i = begin; i < end; ++i) {
             const float g = gate[i];
             out[i] = g / (1.0f + std::exp(-g)) * up[i];
@@ -146,15 +152,44 @@ void yarn_corr_dims(int64_t n_rot, int64_t n_ctx_orig, double freq_base, float& 
     high = static_cast<float>(std::min(static_cast<double>(n_rot - 1), std::ceil(dim(1.0))));
 }
 
+namespace {
+
+// Each head's pairs (Normal: (2i, 2i+1); NeoX: (i, i + n_rot/2)) turned by the angles' cos and sin;
+// `fused`: the reference's steps, the first product of each sum fused (RopeParams::reference_steps).
+OCTO_FMA_CLONES
+void rotate_pairs(float* x, int64_t n_heads, int64_t head_dim, int64_t n_pairs, RopeLayout layout, const float* cos_theta,
+                  const float* sin_theta, bool fused) {
+    for (int64_t h = 0; h < n_heads; ++h) {
+        float* head = x + h * head_dim; // [head_dim]
+        for (int64_t i = 0; i < n_pairs; ++i) {
+            const int64_t a = layout == RopeLayout::Normal ? 2 * i : i;
+            const int64_t b = layout == RopeLayout::Normal ? 2 * i + 1 : i + n_pairs;
+            const float x0 = head[a];
+            const float x1 = head[b];
+            if (fused) {
+                head[a] = std::fma(x0, cos_theta[i], -(x1 * sin_theta[i]));
+                head[b] = std::fma(x0, sin_theta[i], x1 * cos_theta[i]);
+            } else {
+                head[a] = x0 * cos_theta[i] - x1 * sin_theta[i];
+                head[b] = x0 * sin_theta[i] + x1 * cos_theta[i];
+            }
+        }
+    }
+}
+
+} // namespace
+
 void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_dim,
                       std::span<const int32_t> positions, const RopeParams& params) {
+    const bool fused = params.reference_steps;
     const int64_t n_pairs = params.n_rot / 2;
     pool_.parallel_for(n_tokens, [&](int64_t t, int) {
         std::vector<float> cos_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
         std::vector<float> sin_theta(static_cast<size_t>(n_pairs)); // [n_rot / 2]
         if (params.ext_factor > 0.0f) { // YaRN, in float as the reference computes it
             const float scale = static_cast<float>(params.freq_scale);
-            const float mscale = params.attn_factor * (1.0f + 0.1f * std::log(1.0f / scale));
+            const float ln = std::log(1.0f / scale);
+            const float mscale = params.attn_factor * (fused ? std::fma(0.1f, ln, 1.0f) : 1.0f + 0.1f * ln);
             const float step = std::pow(static_cast<float>(params.freq_base), -2.0f / static_cast<float>(params.n_rot));
             float theta = static_cast<float>(positions[t]);
             for (int64_t i = 0; i < n_pairs; ++i, theta *= step) {
@@ -163,11 +198,11 @@ void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_
                 const float interp = scale * extrap;
                 const float y = (static_cast<float>(i) - params.corr_low) / std::max(0.001f, params.corr_high - params.corr_low);
                 const float mix = (1.0f - std::min(1.0f, std::max(0.0f, y))) * params.ext_factor;
-                const float angle = interp * (1.0f - mix) + extrap * mix;
+                const float angle = fused ? std::fma(interp, 1.0f - mix, extrap * mix) : interp * (1.0f - mix) + extrap * mix;
                 cos_theta[i] = std::cos(angle) * mscale;
                 sin_theta[i] = std::sin(angle) * mscale;
             }
-        } else if (params.float_recurrence) {
+        } else if (params.reference_steps) {
             // theta_0 = pos, theta_i = theta_(i-1) * base^(-2 / n_rot), all in float.
             const float step = std::pow(static_cast<float>(params.freq_base), -2.0f / static_cast<float>(params.n_rot));
             float theta = static_cast<float>(positions[t]);
@@ -186,18 +221,8 @@ void CpuBackend::rope(float* x, int64_t n_tokens, int64_t n_heads, int64_t head_
                 sin_theta[i] = static_cast<float>(std::sin(theta)) * params.attn_factor;
             }
         }
-        for (int64_t h = 0; h < n_heads; ++h) {
-            float* head = x + (t * n_heads + h) * head_dim; // [head_dim]
-            for (int64_t i = 0; i < n_pairs; ++i) {
-                // Normal: (2i, 2i+1); NeoX: (i, i + n_rot/2).
-                const int64_t a = params.layout == RopeLayout::Normal ? 2 * i : i;
-                const int64_t b = params.layout == RopeLayout::Normal ? 2 * i + 1 : i + n_pairs;
-                const float x0 = head[a];
-                const float x1 = head[b];
-                head[a] = x0 * cos_theta[i] - x1 * sin_theta[i];
-                head[b] = x0 * sin_theta[i] + x1 * cos_theta[i];
-            }
-        }
+        rotate_pairs(x + t * n_heads * head_dim, n_heads, head_dim, n_pairs, params.layout, cos_theta.data(),
+                     sin_theta.data(), fused);
     });
 }
 

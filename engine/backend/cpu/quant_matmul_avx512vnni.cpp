@@ -28,6 +28,7 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -239,8 +240,8 @@ OCTO_Z void tile32_tokens(const uint8_t* const (&rows)[R], const uint8_t* const 
                 acc[r][p] = _mm512_fmadd_ps(_mm512_mul_ps(ws[r], xs), _mm512_cvtepi32_ps(dot), acc[r][p]);
                 if constexpr (kMin) {
                     const float* s = reinterpret_cast<const float*>(block + 192);
-                    extra[r][2 * p] += m[r] * s[0];
-                    extra[r][2 * p + 1] += m[r] * s[1];
+                    extra[r][2 * p] = std::fma(m[r], s[0], extra[r][2 * p]); // fused, as the reference's build
+                    extra[r][2 * p + 1] = std::fma(m[r], s[1], extra[r][2 * p + 1]);
                 }
             }
         }
@@ -286,7 +287,7 @@ OCTO_Z void tile32_row(const uint8_t* row, const Token& x, float* y) {
                                                 _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.q(b))));
         const __m256 d = _mm256_mul_ps(_mm256_set1_ps(blk.d), _mm256_broadcast_ss(x.d(b)));
         acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot), acc);
-        if constexpr (kMin) extra += blk.m * *x.s(b);
+        if constexpr (kMin) extra = std::fma(blk.m, *x.s(b), extra);
     }
     *y = hsum8(acc) + extra;
 }
@@ -492,7 +493,7 @@ OCTO_Z void tile_k(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[
                         mins[r][t] = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(prod), mins[r][t]);
                     } else {
                         __m128i s4 = _mm_hadd_epi32(_mm_hadd_epi32(prod, _mm_setzero_si128()), _mm_setzero_si128());
-                        mins[r][t] = _mm_add_ss(mins[r][t], _mm_set_ss(dmin * static_cast<float>(_mm_cvtsi128_si32(s4))));
+                        mins[r][t] = _mm_fmadd_ss(_mm_set_ss(dmin), _mm_set_ss(static_cast<float>(_mm_cvtsi128_si32(s4))), mins[r][t]);
                     }
                 }
             }

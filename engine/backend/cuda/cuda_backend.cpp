@@ -237,7 +237,7 @@ void CudaBackend::add(float* y, const float* x, int64_t n) {
     guarded([&](char* err, size_t len) { return api_->add(ctx_, y, x, n, err, len); });
 }
 
-void CudaBackend::swiglu(const float* gate, const float* up, float* out, int64_t n) {
+void CudaBackend::swiglu(const float* gate, const float* up, float* out, int64_t n, Precision) { // exact (docs/cuda.md)
     guarded([&](char* err, size_t len) { return api_->swiglu(ctx_, gate, up, out, n, err, len); });
 }
 

@@ -1,0 +1,272 @@
+#include "engine/backend/cpu/reference_float.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "engine/backend/cpu/cpu_features.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define OCTO_RF_AVX2 __attribute__((target("avx2,fma")))
+#endif
+
+namespace octo {
+
+namespace {
+
+// The exp's constants: the shift that rounds to an integer (1.5 · 2^23), log2 e, ln 2 in a high
+// and a low part, and the polynomial's coefficients (degree 1 to 5).
+constexpr float kShift = 0x1.8p23f;
+constexpr float kLog2e = 0x1.715476p+0f;
+constexpr float kLn2Hi = 0x1.62e4p-1f;
+constexpr float kLn2Lo = 0x1.7f7d1cp-20f;
+constexpr float kP1 = 0x1.ffffecp-1f;
+constexpr float kP2 = 0x1.fffdb6p-2f;
+constexpr float kP3 = 0x1.555e66p-3f;
+constexpr float kP4 = 0x1.573e2ep-5f;
+constexpr float kP5 = 0x1.0e4020p-7f;
+constexpr uint32_t kOneBits = 0x3f800000u;   // 1.0f
+constexpr uint32_t kBigScale = 0x7f000000u;  // 2^127
+constexpr uint32_t kSmallBias = 0x82000000u; // added to kBigScale: 2^-125
+
+// Eight position lanes l, l + 4 added, then (0 + 2) + (1 + 3): the reference's horizontal sum.
+inline float lanes_sum(const float* a) {
+    const float h0 = a[0] + a[4], h1 = a[1] + a[5], h2 = a[2] + a[6], h3 = a[3] + a[7];
+    return (h0 + h2) + (h1 + h3);
+}
+
+// Four accumulators of eight lanes, as the reference's dot product reduces them.
+inline float accumulators_sum(const float (&acc)[4][8]) {
+    float s[8];
+    for (int l = 0; l < 8; ++l) s[l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]);
+    const float t0 = s[0] + s[4], t1 = s[1] + s[5], t2 = s[2] + s[6], t3 = s[3] + s[7];
+    return (t0 + t1) + (t2 + t3);
+}
+
+float dot_scalar(const float* a, const float* b, int64_t n) {
+    float acc[4][8] = {};
+    const int64_t whole = n & ~int64_t{31};
+    for (int64_t i = 0; i < whole; i += 32) {
+        for (int j = 0; j < 4; ++j) {
+            for (int l = 0; l < 8; ++l) acc[j][l] = std::fma(a[i + 8 * j + l], b[i + 8 * j + l], acc[j][l]);
+        }
+    }
+    float sum = accumulators_sum(acc);
+    for (int64_t i = whole; i < n; ++i) sum = std::fma(a[i], b[i], sum); // its build fuses this loop
+    return sum;
+}
+
+void silu_mul_scalar(const float* gate, const float* up, float* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        const float g = gate[i];
+        out[i] = g / (1.0f + reference_expf(0.0f - g)) * up[i];
+    }
+}
+
+// One group of eight positions from g: exps in place (0 before first), their float sum.
+float softmax_group_scalar(float* s, int64_t g, int64_t first, int64_t n, float max) {
+    float e[8] = {};
+    for (int l = 0; l < 8 && g + l < n; ++l) {
+        const int64_t p = g + l;
+        e[l] = p < first ? 0.0f : reference_expf(s[p] - max);
+        s[p] = e[l];
+    }
+    return lanes_sum(e);
+}
+
+double softmax_exp_scalar(float* s, int64_t first, int64_t n, float max) {
+    double sum = 0.0;
+    for (int64_t g = 0; g < n; g += 8) sum += static_cast<double>(softmax_group_scalar(s, g, first, n, max));
+    return sum;
+}
+
+void weighted_values_scalar(const float* w, int64_t first, int64_t n, const ValueRows& v, int64_t head_dim,
+                            ValueSumOrder order, float* out) {
+    const int n_lanes = order == ValueSumOrder::Batch ? 8 : 32;
+    for (int64_t d = 0; d < head_dim; ++d) {
+        float acc[32] = {};
+        for (int64_t p = first; p < n; ++p) acc[p % n_lanes] = std::fma(w[p], v(p)[d], acc[p % n_lanes]);
+        if (order == ValueSumOrder::Batch) {
+            out[d] = lanes_sum(acc);
+        } else {
+            float groups[4][8];
+            for (int j = 0; j < 4; ++j) std::copy_n(acc + 8 * j, 8, groups[j]);
+            out[d] = accumulators_sum(groups);
+        }
+    }
+}
+
+#if defined(__x86_64__)
+namespace simd {
+
+OCTO_RF_AVX2 inline __m256 exp8(__m256 x) {
+    const __m256 shift = _mm256_set1_ps(kShift);
+    const __m256 z = _mm256_fmadd_ps(x, _mm256_set1_ps(kLog2e), shift);
+    const __m256 n = _mm256_sub_ps(z, shift);
+    const __m256 b = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Lo), _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Hi), x));
+    const __m256i e = _mm256_slli_epi32(_mm256_castps_si256(z), 23);
+    const __m256 k = _mm256_castsi256_ps(_mm256_add_epi32(e, _mm256_set1_epi32(static_cast<int>(kOneBits))));
+    const __m256 abs_n = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), n);
+    const __m256 scaled_twice = _mm256_cmp_ps(abs_n, _mm256_set1_ps(126.0f), _CMP_GT_OQ);
+    const __m256 u = _mm256_mul_ps(b, b);
+    const __m256 high = _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_set1_ps(kP5), b, _mm256_set1_ps(kP4)), u,
+                                        _mm256_fmadd_ps(_mm256_set1_ps(kP3), b, _mm256_set1_ps(kP2)));
+    const __m256 j = _mm256_fmadd_ps(high, u, _mm256_mul_ps(_mm256_set1_ps(kP1), b));
+    const __m256 normal = _mm256_fmadd_ps(k, j, k);
+    if (_mm256_movemask_ps(scaled_twice) == 0) return normal;
+    const __m256i bias = _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(n, _mm256_setzero_ps(), _CMP_LE_OQ)),
+                                          _mm256_set1_epi32(static_cast<int>(kSmallBias)));
+    const __m256 s1 = _mm256_castsi256_ps(_mm256_add_epi32(bias, _mm256_set1_epi32(static_cast<int>(kBigScale))));
+    const __m256 s2 = _mm256_castsi256_ps(_mm256_sub_epi32(e, bias));
+    const __m256 out_of_range = _mm256_cmp_ps(abs_n, _mm256_set1_ps(192.0f), _CMP_GT_OQ);
+    const __m256 two_steps = _mm256_mul_ps(_mm256_fmadd_ps(s2, j, s2), s1);
+    const __m256 in_range = _mm256_blendv_ps(normal, two_steps, scaled_twice);
+    return _mm256_blendv_ps(in_range, _mm256_mul_ps(s1, s1), out_of_range);
+}
+
+// ((l + (l + 4)) then (0 + 2) + (1 + 3)) of one vector
+OCTO_RF_AVX2 inline float lanes_sum8(__m256 a) {
+    __m128 v = _mm_add_ps(_mm256_extractf128_ps(a, 1), _mm256_castps256_ps128(a));
+    v = _mm_add_ps(v, _mm_movehl_ps(v, v));
+    v = _mm_add_ss(v, _mm_movehdup_ps(v));
+    return _mm_cvtss_f32(v);
+}
+
+OCTO_RF_AVX2 void silu_mul(const float* gate, const float* up, float* out, int64_t n) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 g = _mm256_loadu_ps(gate + i);
+        const __m256 e = exp8(_mm256_sub_ps(_mm256_setzero_ps(), g));
+        const __m256 silu = _mm256_div_ps(g, _mm256_add_ps(one, e));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(silu, _mm256_loadu_ps(up + i)));
+    }
+    silu_mul_scalar(gate + i, up + i, out + i, n - i);
+}
+
+OCTO_RF_AVX2 float dot(const float* a, const float* b, int64_t n) {
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    const int64_t whole = n & ~int64_t{31};
+    for (int64_t i = 0; i < whole; i += 32) {
+        for (int j = 0; j < 4; ++j) acc[j] = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8 * j), _mm256_loadu_ps(b + i + 8 * j), acc[j]);
+    }
+    const __m256 s = _mm256_add_ps(_mm256_add_ps(acc[0], acc[2]), _mm256_add_ps(acc[1], acc[3]));
+    const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+    const __m128 t1 = _mm_hadd_ps(t0, t0);
+    float sum = _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
+    for (int64_t i = whole; i < n; ++i) sum = std::fma(a[i], b[i], sum);
+    return sum;
+}
+
+OCTO_RF_AVX2 double softmax_exp(float* s, int64_t first, int64_t n, float max) {
+    const __m256 m = _mm256_set1_ps(max);
+    double sum = 0.0;
+    for (int64_t g = 0; g < n; g += 8) {
+        if (g >= first && g + 8 <= n) {
+            const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(s + g), m));
+            _mm256_storeu_ps(s + g, e);
+            sum += static_cast<double>(lanes_sum8(e));
+        } else { // a group the window cuts, or the last one
+            sum += static_cast<double>(softmax_group_scalar(s, g, first, n, max));
+        }
+    }
+    return sum;
+}
+
+OCTO_RF_AVX2 void weighted_values(const float* w, int64_t first, int64_t n, const ValueRows& v, int64_t head_dim,
+                                  ValueSumOrder order, float* out) {
+    const int64_t whole = head_dim & ~int64_t{7};
+    for (int64_t d = 0; d < whole; d += 8) {
+        if (order == ValueSumOrder::Batch) {
+            __m256 acc[8];
+            for (auto& a : acc) a = _mm256_setzero_ps();
+            for (int64_t p = first; p < n; ++p) {
+                acc[p % 8] = _mm256_fmadd_ps(_mm256_set1_ps(w[p]), _mm256_loadu_ps(v(p) + d), acc[p % 8]);
+            }
+            const __m256 h0 = _mm256_add_ps(acc[0], acc[4]), h1 = _mm256_add_ps(acc[1], acc[5]);
+            const __m256 h2 = _mm256_add_ps(acc[2], acc[6]), h3 = _mm256_add_ps(acc[3], acc[7]);
+            _mm256_storeu_ps(out + d, _mm256_add_ps(_mm256_add_ps(h0, h2), _mm256_add_ps(h1, h3)));
+        } else {
+            __m256 acc[32];
+            for (auto& a : acc) a = _mm256_setzero_ps();
+            for (int64_t p = first; p < n; ++p) {
+                acc[p % 32] = _mm256_fmadd_ps(_mm256_set1_ps(w[p]), _mm256_loadu_ps(v(p) + d), acc[p % 32]);
+            }
+            __m256 t[4];
+            for (int l = 0; l < 4; ++l) {
+                const __m256 s_lo = _mm256_add_ps(_mm256_add_ps(acc[l], acc[16 + l]), _mm256_add_ps(acc[8 + l], acc[24 + l]));
+                const __m256 s_hi = _mm256_add_ps(_mm256_add_ps(acc[l + 4], acc[20 + l]), _mm256_add_ps(acc[12 + l], acc[28 + l]));
+                t[l] = _mm256_add_ps(s_lo, s_hi);
+            }
+            _mm256_storeu_ps(out + d, _mm256_add_ps(_mm256_add_ps(t[0], t[1]), _mm256_add_ps(t[2], t[3])));
+        }
+    }
+    if (whole < head_dim) {
+        // the last few values of the head: the scalar loop, shifted
+        const ValueRows shifted{v.base + whole, v.stride, v.cell};
+        weighted_values_scalar(w, first, n, shifted, head_dim - whole, order, out + whole);
+    }
+}
+
+} // namespace simd
+#endif
+
+bool use_simd() {
+#if defined(__x86_64__)
+    static const bool avx2 = cpu_supports(CpuPath::Avx2);
+    return avx2;
+#else
+    return false;
+#endif
+}
+
+} // namespace
+
+float reference_expf(float x) {
+    const float z = std::fma(x, kLog2e, kShift);
+    const float n = z - kShift;
+    const float b = std::fma(-n, kLn2Lo, std::fma(-n, kLn2Hi, x));
+    const uint32_t e = std::bit_cast<uint32_t>(z) << 23;
+    const float k = std::bit_cast<float>(e + kOneBits);
+    const float u = b * b;
+    const float j = std::fma(std::fma(std::fma(kP5, b, kP4), u, std::fma(kP3, b, kP2)), u, kP1 * b);
+    const float abs_n = std::fabs(n);
+    if (!(abs_n > 126.0f)) return std::fma(k, j, k);
+    const uint32_t bias = n <= 0.0f ? kSmallBias : 0u;
+    const float s1 = std::bit_cast<float>(bias + kBigScale);
+    if (abs_n > 192.0f) return s1 * s1;
+    const float s2 = std::bit_cast<float>(e - bias);
+    return std::fma(s2, j, s2) * s1;
+}
+
+void reference_silu_mul(const float* gate, const float* up, float* out, int64_t n) {
+#if defined(__x86_64__)
+    if (use_simd()) return simd::silu_mul(gate, up, out, n);
+#endif
+    silu_mul_scalar(gate, up, out, n);
+}
+
+float reference_dot(const float* a, const float* b, int64_t n) {
+#if defined(__x86_64__)
+    if (use_simd()) return simd::dot(a, b, n);
+#endif
+    return dot_scalar(a, b, n);
+}
+
+double reference_softmax_exp(float* s, int64_t first, int64_t n, float max) {
+#if defined(__x86_64__)
+    if (use_simd()) return simd::softmax_exp(s, first, n, max);
+#endif
+    return softmax_exp_scalar(s, first, n, max);
+}
+
+void reference_weighted_values(const float* w, int64_t first, int64_t n, const ValueRows& v, int64_t head_dim,
+                               ValueSumOrder order, float* out) {
+#if defined(__x86_64__)
+    if (use_simd()) return simd::weighted_values(w, first, n, v, head_dim, order, out);
+#endif
+    weighted_values_scalar(w, first, n, v, head_dim, order, out);
+}
+
+} // namespace octo
