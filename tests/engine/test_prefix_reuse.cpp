@@ -91,6 +91,46 @@ TEST(PrefixReuse, LogitsAndNormsBitIdenticalWithFewerTokensEvaluated) {
     EXPECT_EQ(run(*s, edited).reused, 24);
 }
 
+// At reference precision a generated token's K/V are summed as the reference sums a lone token,
+// not as part of a prompt (KvBatchCells::prompt_batch_end), so only prompt blocks are published:
+// a next prompt that repeats the prompt and the answer reuses the prompt's blocks alone, and its
+// logits equal a fresh session's bit for bit.
+TEST(PrefixReuse, ReferencePrecisionReusesOnlyPromptBlocks) {
+    SyntheticModelSpec q8 = spec();
+    q8.weight_type = TensorType::Q8_0;
+    const LoadedModel m = test::load_synthetic(q8);
+    auto b = backend();
+    auto store = make_store(*b, *m.model, 4, 32);
+    SessionOptions o;
+    o.kv = store.get();
+    o.precision = Precision::Reference;
+    auto s = Session::create(*m.model, *b, o).value();
+    const std::vector<int32_t> prompt = ids(10);
+    EXPECT_EQ(run(*s, prompt).reused, 0);
+    std::vector<int32_t> turn = prompt; // the prompt, then eight tokens evaluated one at a time
+    for (int32_t t : ids(8, 3)) {
+        ASSERT_TRUE(s->eval(std::span<const int32_t>(&t, 1)));
+        turn.push_back(t);
+    }
+    turn.push_back(7);
+    const Outcome next = run(*s, turn);
+    EXPECT_EQ(next.reused, 8); // blocks 0 and 1 lie inside the 10-token prompt; block 2 holds generated tokens
+
+    SessionOptions cold = o;
+    cold.kv = nullptr;
+    auto fresh = Session::create(*m.model, *b, cold).value();
+    EXPECT_TRUE(bit_identical(next.logits, run(*fresh, turn).logits));
+
+    SessionOptions exact = o; // exact precision has one order: every full block is reused
+    exact.precision = Precision::Exact;
+    auto store2 = make_store(*b, *m.model, 4, 32);
+    exact.kv = store2.get();
+    auto e = Session::create(*m.model, *b, exact).value();
+    run(*e, prompt);
+    for (size_t i = prompt.size(); i + 1 < turn.size(); ++i) ASSERT_TRUE(e->eval(std::span<const int32_t>(&turn[i], 1)));
+    EXPECT_EQ(run(*e, turn).reused, 16);
+}
+
 // Sliding windows (gemma2: the even layers see the last 5 positions) mask by position, so a
 // reused block far behind a layer's window is masked exactly as in a fresh run: bit-identical
 // logits and measurements with 16 of 22 positions reused.
