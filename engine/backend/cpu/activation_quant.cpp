@@ -196,14 +196,6 @@ OCTO_AQ_AVX2 int64_t round_bf16(const float* x, float* dst, int64_t n) {
 } // namespace simd
 #endif
 
-bool use_simd() {
-#if defined(__x86_64__)
-    static const bool avx2 = cpu_supports(CpuPath::Avx2);
-    return avx2;
-#else
-    return false;
-#endif
-}
 
 } // namespace
 
@@ -234,7 +226,7 @@ int64_t activation_row_bytes(ActivationFormat format, int64_t n) {
 
 void quantize_activation_row(ActivationFormat format, const float* x, void* dst, int64_t n) {
 #if defined(__x86_64__)
-    if (use_simd()) {
+    if (cpu_has_avx2()) {
         switch (format) {
         case ActivationFormat::Q8_0: simd::quantize_q8_0(x, static_cast<ActQ8_0*>(dst), n); return;
         case ActivationFormat::Q8_1: simd::quantize_q8_1(x, static_cast<ActQ8_1*>(dst), n); return;
@@ -258,7 +250,7 @@ void quantize_activation_row_scalar(ActivationFormat format, const float* x, voi
 void round_activation_row(ActivationFormat format, const float* x, float* dst, int64_t n) {
     int64_t done = 0;
 #if defined(__x86_64__)
-    if (use_simd()) {
+    if (cpu_has_avx2()) {
         if (format == ActivationFormat::F16) done = simd::round_f16(x, dst, n);
         if (format == ActivationFormat::BF16) done = simd::round_bf16(x, dst, n);
     }

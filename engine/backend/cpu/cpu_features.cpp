@@ -96,4 +96,9 @@ std::string cpu_model_name() {
     return "unknown CPU";
 }
 
+bool cpu_has_avx2() {
+    static const bool yes = cpu_supports(CpuPath::Avx2);
+    return yes;
+}
+
 } // namespace octo

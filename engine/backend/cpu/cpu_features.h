@@ -36,6 +36,8 @@ inline constexpr CpuPath kCpuPaths[] = {CpuPath::Scalar, CpuPath::Avx2, CpuPath:
 // The fastest path this CPU supports.
 CpuPath best_cpu_path();
 bool cpu_supports(CpuPath path);
+// cpu_supports(CpuPath::Avx2), asked once: for helpers with an AVX2 form outside the kernel paths.
+bool cpu_has_avx2();
 
 std::string_view cpu_path_name(CpuPath path);
 std::optional<CpuPath> parse_cpu_path(std::string_view name); // "scalar", "avx2", "avx512", "avxvnni", "avx512vnni"

@@ -212,14 +212,6 @@ OCTO_RF_AVX2 void weighted_values(const float* w, int64_t first, int64_t n, cons
 } // namespace simd
 #endif
 
-bool use_simd() {
-#if defined(__x86_64__)
-    static const bool avx2 = cpu_supports(CpuPath::Avx2);
-    return avx2;
-#else
-    return false;
-#endif
-}
 
 } // namespace
 
@@ -242,21 +234,21 @@ float reference_expf(float x) {
 
 void reference_silu_mul(const float* gate, const float* up, float* out, int64_t n) {
 #if defined(__x86_64__)
-    if (use_simd()) return simd::silu_mul(gate, up, out, n);
+    if (cpu_has_avx2()) return simd::silu_mul(gate, up, out, n);
 #endif
     silu_mul_scalar(gate, up, out, n);
 }
 
 float reference_dot(const float* a, const float* b, int64_t n) {
 #if defined(__x86_64__)
-    if (use_simd()) return simd::dot(a, b, n);
+    if (cpu_has_avx2()) return simd::dot(a, b, n);
 #endif
     return dot_scalar(a, b, n);
 }
 
 double reference_softmax_exp(float* s, int64_t first, int64_t n, float max) {
 #if defined(__x86_64__)
-    if (use_simd()) return simd::softmax_exp(s, first, n, max);
+    if (cpu_has_avx2()) return simd::softmax_exp(s, first, n, max);
 #endif
     return softmax_exp_scalar(s, first, n, max);
 }
@@ -264,7 +256,7 @@ double reference_softmax_exp(float* s, int64_t first, int64_t n, float max) {
 void reference_weighted_values(const float* w, int64_t first, int64_t n, const ValueRows& v, int64_t head_dim,
                                ValueSumOrder order, float* out) {
 #if defined(__x86_64__)
-    if (use_simd()) return simd::weighted_values(w, first, n, v, head_dim, order, out);
+    if (cpu_has_avx2()) return simd::weighted_values(w, first, n, v, head_dim, order, out);
 #endif
     weighted_values_scalar(w, first, n, v, head_dim, order, out);
 }
