@@ -119,6 +119,9 @@ struct AttentionShape {
     // Reference: q·k, the softmax's exp and sums and the weighted values as the reference computes
     // them (engine/backend/cpu/reference_float.h); Exact: the C library's exp, eight-lane dots.
     Precision precision = Precision::Exact;
+    // Reference precision: the queries are multiplied by the scale before q·k, not the scores
+    // (the reference does so for phi3 and gemma: ArchitectureInfo::scales_queries).
+    bool scale_queries = false;
 };
 
 // How gelu_gate computes GELU (tanh form).

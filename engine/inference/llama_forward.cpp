@@ -95,7 +95,8 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
                                  .scale = static_cast<float>(p.attn_scale),
                                  .softcap = static_cast<float>(p.attn_logit_softcap),
                                  .window = 0,
-                                 .precision = precision};
+                                 .precision = precision,
+                                 .scale_queries = w.arch->scales_queries};
     gelu_mode_ = precision == Precision::Reference ? GeluMode::F16Rounding : GeluMode::Exact;
     eps_ = static_cast<float>(p.rms_norm_eps);
     n_layer_ = p.n_layer;

@@ -18,7 +18,8 @@ constexpr std::array kArchitectures = {
                      .fused_qkv = true,
                      .fused_gate_up = true,
                      .long_rope = true,
-                     .sliding = SlidingLayers::All},
+                     .sliding = SlidingLayers::All,
+                     .scales_queries = true},
     ArchitectureInfo{.name = "gemma2",
                      .neox_rope = true,
                      .sliding = SlidingLayers::Even,
@@ -26,7 +27,8 @@ constexpr std::array kArchitectures = {
                      .gelu_ffn = true,
                      .post_norms = true,
                      .attn_softcap = true,
-                     .final_softcap = true},
+                     .final_softcap = true,
+                     .scales_queries = true},
     // Gemma 3's text model (later llama.cpp than c392e50): gemma2 without soft-capping, with
     // per-head q/k RMSNorm, five local layers to one global, and a RoPE base of its own for the
     // local ones.
@@ -37,6 +39,7 @@ constexpr std::array kArchitectures = {
                      .embed_scale = true,
                      .gelu_ffn = true,
                      .post_norms = true,
+                     .scales_queries = true,
                      .local_rope_base = true},
     // Mixtures of experts besides Mixtral-style llama (docs/moe.md): Qwen1.5/2-MoE's routed
     // experts plus a gated shared expert, weights not renormalised; OLMoE's whole-width q/k norms;

@@ -38,6 +38,9 @@ struct ArchitectureInfo {
     bool post_norms = false;   // blk.N.post_attention_norm and post_ffw_norm: RMSNorm of each block's output before its residual add
     bool attn_softcap = false; // <arch>.attn_logit_softcapping c: scores become c · tanh(scores / c)
     bool final_softcap = false; // <arch>.final_logit_softcapping c: logits become c · tanh(logits / c)
+    // The reference multiplies the queries by the attention scale after RoPE, not the scores
+    // (phi3, gemma); reference precision rounds the same way (AttentionShape::scale_queries).
+    bool scales_queries = false;
     bool local_rope_base = false; // sliding layers rotate with <arch>.rope.freq_base_swa (default 10000), unscaled (gemma3)
     bool router = false;       // router.group_count and blk.N.router.weight gate head groups (octet)
     // Mixture of experts (<arch>.expert_count > 0: blk.N.ffn_gate_inp and ffn_{gate,up,down}_exps

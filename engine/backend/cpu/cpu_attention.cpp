@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cpu/cpu_features.h"
@@ -68,8 +69,15 @@ void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t*
 // attend() at reference precision: every float step as the reference computes it
 // (reference_float.h), the values summed in the order `order` names.
 void attend_reference(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t first,
-                      int64_t n_seen, int64_t kv_offset, int64_t head_dim, float scale, float softcap, ValueSumOrder order,
-                      float* scores, float* oh, float* w, int64_t weights_stride) {
+                      int64_t n_seen, int64_t kv_offset, int64_t head_dim, float scale, bool scale_queries, float softcap,
+                      ValueSumOrder order, float* scores, float* oh, float* w, int64_t weights_stride) {
+    thread_local std::vector<float> scaled; // [head_dim] the query times the scale
+    if (scale_queries) {
+        scaled.resize(static_cast<size_t>(head_dim));
+        for (int64_t d = 0; d < head_dim; ++d) scaled[static_cast<size_t>(d)] = qh[d] * scale;
+        qh = scaled.data();
+        scale = 1.0f;
+    }
     float max_score = -INFINITY;
     const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
     for (int64_t p = first; p < n_seen; ++p) {
@@ -134,8 +142,8 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         if (s.precision == Precision::Reference) {
             const ValueSumOrder value_order =
                 cells.positions[static_cast<size_t>(t)] < cells.prompt_batch_end ? ValueSumOrder::Batch : ValueSumOrder::Single;
-            attend_reference(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale, s.softcap,
-                             value_order, scores, oh, w, weights_stride);
+            attend_reference(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale,
+                             s.scale_queries, s.softcap, value_order, scores, oh, w, weights_stride);
         } else {
             attend(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale, s.softcap, scores, oh,
                    w, weights_stride);
