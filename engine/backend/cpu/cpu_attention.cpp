@@ -15,7 +15,6 @@ namespace octo {
 
 namespace {
 
-
 // q·k over n values with eight interleaved partial sums (lane d % 8) added pairwise at the end:
 // a fixed order the compiler can keep in vector registers on any x86-64.
 inline float dot(const float* a, const float* b, int64_t n) {

@@ -36,22 +36,18 @@ inline float lanes_sum(const float* a) {
     return (h0 + h2) + (h1 + h3);
 }
 
-// Four accumulators of eight lanes, as the reference's dot product reduces them.
-inline float accumulators_sum(const float (&acc)[4][8]) {
+// Four accumulators of eight lanes (acc[8 j + l]), as the reference's dot product reduces them.
+inline float accumulators_sum(const float* acc) {
     float s[8];
-    for (int l = 0; l < 8; ++l) s[l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]);
+    for (int l = 0; l < 8; ++l) s[l] = (acc[l] + acc[16 + l]) + (acc[8 + l] + acc[24 + l]);
     const float t0 = s[0] + s[4], t1 = s[1] + s[5], t2 = s[2] + s[6], t3 = s[3] + s[7];
     return (t0 + t1) + (t2 + t3);
 }
 
 float dot_scalar(const float* a, const float* b, int64_t n) {
-    float acc[4][8] = {};
+    float acc[32] = {};
     const int64_t whole = n & ~int64_t{31};
-    for (int64_t i = 0; i < whole; i += 32) {
-        for (int j = 0; j < 4; ++j) {
-            for (int l = 0; l < 8; ++l) acc[j][l] = std::fma(a[i + 8 * j + l], b[i + 8 * j + l], acc[j][l]);
-        }
-    }
+    for (int64_t i = 0; i < whole; ++i) acc[i % 32] = std::fma(a[i], b[i], acc[i % 32]);
     float sum = accumulators_sum(acc);
     for (int64_t i = whole; i < n; ++i) sum = std::fma(a[i], b[i], sum); // its build fuses this loop
     return sum;
@@ -87,13 +83,7 @@ void weighted_values_scalar(const float* w, int64_t first, int64_t n, const Valu
     for (int64_t d = 0; d < head_dim; ++d) {
         float acc[32] = {};
         for (int64_t p = first; p < n; ++p) acc[p % n_lanes] = std::fma(w[p], v(p)[d], acc[p % n_lanes]);
-        if (order == ValueSumOrder::Batch) {
-            out[d] = lanes_sum(acc);
-        } else {
-            float groups[4][8];
-            for (int j = 0; j < 4; ++j) std::copy_n(acc + 8 * j, 8, groups[j]);
-            out[d] = accumulators_sum(groups);
-        }
+        out[d] = order == ValueSumOrder::Batch ? lanes_sum(acc) : accumulators_sum(acc);
     }
 }
 
@@ -211,7 +201,6 @@ OCTO_RF_AVX2 void weighted_values(const float* w, int64_t first, int64_t n, cons
 
 } // namespace simd
 #endif
-
 
 } // namespace
 
