@@ -115,9 +115,10 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
         } else {
             plan.quant_kernel = quant_matmul_kernel(path_, w.type);
             plan.input = form_index({format, nullptr, activation_row_bytes(format, n_in), -1, nullptr});
-            if (plan.quant_kernel.prepare) {
-                plan.prepared = form_index({format, plan.quant_kernel.prepare,
-                                            plan.quant_kernel.prepared_bytes(n_in, n_tokens), plan.input, &w});
+            // a kernel may need no layout of its own for this many tokens (bytes 0)
+            const int64_t laid_out = plan.quant_kernel.prepare ? plan.quant_kernel.prepared_bytes(n_in, n_tokens) : 0;
+            if (laid_out > 0) {
+                plan.prepared = form_index({format, plan.quant_kernel.prepare, laid_out, plan.input, &w});
             }
         }
         // Row chunks: a few per thread, so that uneven threads even out.

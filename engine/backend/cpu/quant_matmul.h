@@ -30,8 +30,9 @@ struct QuantMatmulArgs {
 
 // A kernel: `rows` computes y for output rows [row_begin, row_end). Kernels that read the
 // activations in a layout of their own also give `prepared_bytes` (for n_tokens rows of n_in
-// values) and `prepare`, which lays out token t from its quantised row; the backend calls it once
-// per token before any `rows` call (tokens in parallel, each writing only its own bytes).
+// values; 0 when the kernel needs no layout for that many tokens, and then `prepared` is null)
+// and `prepare`, which lays out token t from its quantised row; the backend calls it once per
+// token before any `rows` call (tokens in parallel, each writing only its own bytes).
 struct QuantKernel {
     void (*rows)(const QuantMatmulArgs& args, int64_t row_begin, int64_t row_end) = nullptr;
     int64_t (*prepared_bytes)(int64_t n_in, int64_t n_tokens) = nullptr;
