@@ -58,45 +58,58 @@ OCTO_AVX2 void dot_tile(const uint8_t* row, int64_t n_in, const float* x, float*
     }
 }
 
+// Chunks of 32 values per block of both passes: 768 values, 12 KiB of F32 activations for four
+// tokens (8 chunks measured slower than none: the accumulators' store and load per block).
+constexpr int64_t kPlainChunkBlock = 24;
+
 // Plain rows (F32 / F16 / BF16, nothing to decode but a load or a conversion): kRows weight
 // rows × kTile tokens in registers, so each weight vector loaded serves kTile tokens and each
 // activation vector kRows rows. Every element gets exactly dot_tile's steps: its first
 // accumulator takes chunk vectors 0 and 2 of every chunk in order, its second vectors 1 and 3,
-// and the two are added and reduced at the end. The tile computes them in two passes over the
-// row (first accumulators, then second ones), so that one 8-lane register per element is live
-// at a time: 3 × 4 tiles fit the 16 registers (with both live, only 2 × 3 did, and the compiler
-// spilled; F16 prompts ran at ~5 multiply-adds per cycle). The tile shape changes only what is
-// loaded when, never a result.
+// and the two are added and reduced at the end. The tile computes them in two passes over each
+// block of the row (first accumulators, then second ones), so that one 8-lane register per
+// element is live at a time: 3 × 4 tiles fit the 16 registers (with both live, only 2 × 3 did,
+// and the compiler spilled; F16 prompts ran at ~5 multiply-adds per cycle). The tile shape and
+// the blocks change only what is loaded when, never a result.
 template <class Decoder, int kRows, int kTile>
 OCTO_AVX2 void plain_tile(const uint8_t* rows, uint64_t row_bytes, int64_t n_in, const float* x, float* y,
                           int64_t y_stride) {
     const int64_t n_chunks = n_in / kChunk;
-    __m256 first[kRows][kTile]; // the first accumulators, kept while the second ones run
-    __m256 acc[kRows][kTile];
+    // Both passes run over a block of kPlainChunkBlock chunks before the next block starts, so
+    // that the second pass reads the block's activations from L1, not L2 (four tokens of a
+    // 2304-wide row are 36 KiB); the accumulators of the pass not running wait in memory.
+    __m256 sums[2][kRows][kTile];
     for (int pass = 0; pass < 2; ++pass) {
         for (int r = 0; r < kRows; ++r) {
-            for (int t = 0; t < kTile; ++t) acc[r][t] = _mm256_setzero_ps();
+            for (int t = 0; t < kTile; ++t) sums[pass][r][t] = _mm256_setzero_ps();
         }
-        for (int64_t c = 0; c < n_chunks; ++c) {
-            for (int k = pass; k < 4; k += 2) {
-                __m256 w[kRows];
-                for (int r = 0; r < kRows; ++r) w[r] = Decoder::vector(rows + r * row_bytes, c, k);
-                for (int t = 0; t < kTile; ++t) {
-                    const __m256 xv = _mm256_loadu_ps(x + t * n_in + c * kChunk + 8 * k);
-                    for (int r = 0; r < kRows; ++r) acc[r][t] = _mm256_fmadd_ps(w[r], xv, acc[r][t]);
+    }
+    for (int64_t c0 = 0; c0 < n_chunks; c0 += kPlainChunkBlock) {
+        const int64_t c1 = std::min(n_chunks, c0 + kPlainChunkBlock);
+        for (int pass = 0; pass < 2; ++pass) {
+            __m256 acc[kRows][kTile];
+            for (int r = 0; r < kRows; ++r) {
+                for (int t = 0; t < kTile; ++t) acc[r][t] = sums[pass][r][t];
+            }
+            for (int64_t c = c0; c < c1; ++c) {
+                for (int k = pass; k < 4; k += 2) {
+                    __m256 w[kRows];
+                    for (int r = 0; r < kRows; ++r) w[r] = Decoder::vector(rows + r * row_bytes, c, k);
+                    for (int t = 0; t < kTile; ++t) {
+                        const __m256 xv = _mm256_loadu_ps(x + t * n_in + c * kChunk + 8 * k);
+                        for (int r = 0; r < kRows; ++r) acc[r][t] = _mm256_fmadd_ps(w[r], xv, acc[r][t]);
+                    }
                 }
             }
-        }
-        if (pass == 0) {
             for (int r = 0; r < kRows; ++r) {
-                for (int t = 0; t < kTile; ++t) first[r][t] = acc[r][t];
+                for (int t = 0; t < kTile; ++t) sums[pass][r][t] = acc[r][t];
             }
         }
     }
     for (int r = 0; r < kRows; ++r) {
         const uint8_t* row = rows + r * row_bytes;
         for (int t = 0; t < kTile; ++t) {
-            float sum = horizontal_sum(first[r][t], acc[r][t]);
+            float sum = horizontal_sum(sums[0][r][t], sums[1][r][t]);
             const float* xt = x + t * n_in;
             for (int64_t i = n_chunks * kChunk; i < n_in; ++i) sum = std::fma(Decoder::value(row, i), xt[i], sum);
             y[t * y_stride + r] = sum;
