@@ -26,6 +26,11 @@ struct WeightMatrix {
     int64_t n_in = 0;              // values per row (GGUF ne[0])
     int64_t n_out = 0;             // rows (GGUF ne[1])
     uint64_t row_bytes = 0;        // bytes per row in the type's layout
+    // Q4_0 only: llama.cpp's x86 builds repack such a matrix into interleaved rows of 8 (when its
+    // tensor has a multiple of 8 rows), and their repacked kernels add each 32-value block's
+    // whole integer sum with one fused multiply-add. Reference precision then takes that order
+    // (quant_matmul.h); weight_rows() sets it from the tensor.
+    bool reference_blockwise = false;
 };
 
 // One product of Backend::matmuls(): y[n_tokens, w->n_out] = x · wᵀ.

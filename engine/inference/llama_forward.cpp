@@ -16,7 +16,10 @@ WeightMatrix weight_matrix(const GgufTensorInfo& t) { return weight_rows(t, 0, t
 
 WeightMatrix weight_rows(const GgufTensorInfo& t, int64_t first, int64_t n) {
     const uint64_t row_bytes = *tensor_row_bytes(t.type, static_cast<uint64_t>(t.ne[0]));
-    return WeightMatrix{t.type.type, t.data + static_cast<uint64_t>(first) * row_bytes, t.ne[0], n, row_bytes};
+    // llama.cpp repacks Q4_0 tensors of 8k rows for its products (including a tied output, which
+    // it loads a second time for the product; the lookup reads the unrepacked copy)
+    const bool repacked = t.type.type == TensorType::Q4_0 && t.ne[1] % 8 == 0;
+    return WeightMatrix{t.type.type, t.data + static_cast<uint64_t>(first) * row_bytes, t.ne[0], n, row_bytes, repacked};
 }
 
 std::vector<LayerMatrices> layer_matrices(const Model& model) {

@@ -16,6 +16,7 @@
 #include "engine/core/half.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/quantize.h"
+#include "engine/inference/llama_forward.h"
 #include "tests/support/cpu_paths.h"
 #include "tests/support/error_norms.h"
 #include "tests/support/quantised_matrix.h"
@@ -383,6 +384,79 @@ TEST(ReferencePrecision, FloatWeightsSeeRoundedActivations) {
             EXPECT_EQ(ref, want) << cpu_path_name(path) << " " << type_name(type);
         }
     }
+}
+
+// --- Q4_0 as the reference multiplies the matrices it repacks ------------------------------------
+
+// Per (row, token), written out here: acc = fma(float(Σ (q - 8)·x of block b), d_w·d_x, acc) from
+// block 0 on, one rounding per block (llama.cpp's repacked x86 kernels).
+std::vector<float> blockwise_q4_0(const TestMatrix& m, const std::vector<float>& x, int64_t n_tok) {
+    const int64_t n_in = m.w.n_in, nb = n_in / 32;
+    std::vector<float> y(static_cast<size_t>(n_tok * m.w.n_out));
+    std::vector<ActQ8_0> xq(static_cast<size_t>(nb));
+    for (int64_t t = 0; t < n_tok; ++t) {
+        quantize_activation_row(ActivationFormat::Q8_0, x.data() + t * n_in, xq.data(), n_in);
+        for (int64_t r = 0; r < m.w.n_out; ++r) {
+            const uint8_t* block = m.bytes.data() + static_cast<uint64_t>(r) * m.w.row_bytes;
+            float acc = 0.0f;
+            for (int64_t b = 0; b < nb; ++b, block += 18) {
+                int sum = 0;
+                for (int i = 0; i < 16; ++i) {
+                    sum += ((block[2 + i] & 15) - 8) * xq[b].qs[i] + ((block[2 + i] >> 4) - 8) * xq[b].qs[i + 16];
+                }
+                acc = std::fma(static_cast<float>(sum), half_at(block) * xq[b].d, acc);
+            }
+            y[t * m.w.n_out + r] = acc;
+        }
+    }
+    return y;
+}
+
+TEST(ReferencePrecision, RepackedQ4_0AddsEachBlockInOneFusedStepOnEveryPath) {
+    std::vector<CpuPath> paths = optimised_paths();
+    paths.insert(paths.begin(), CpuPath::Scalar);
+    for (int64_t n_tok : {1, 4, 7, 37}) {
+        const int64_t n_in = 480, n_out = 19;
+        TestMatrix m = make_matrix(TensorType::Q4_0, n_in, n_out, 31);
+        const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 32);
+        const std::vector<float> want = blockwise_q4_0(m, x, n_tok);
+        std::vector<float> lanes(want.size());
+        backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), lanes.data(), n_tok, Precision::Reference);
+        EXPECT_NE(lanes, want) << "n_tok " << n_tok << ": the two orders should differ somewhere";
+        m.w.reference_blockwise = true;
+        for (CpuPath path : paths) {
+            for (int threads : {1, 2}) {
+                auto b = backend(path, threads);
+                std::vector<float> got(want.size(), -7.0f), one(want.size(), -7.0f);
+                b->matmul(m.w, x.data(), got.data(), n_tok, Precision::Reference);
+                EXPECT_EQ(got, want) << cpu_path_name(path) << " n_tok " << n_tok << " threads " << threads;
+                for (int64_t t = 0; t < n_tok; ++t) {
+                    b->matmul(m.w, x.data() + t * n_in, one.data() + t * n_out, 1, Precision::Reference);
+                }
+                EXPECT_EQ(one, want) << cpu_path_name(path) << " one by one, n_tok " << n_tok;
+            }
+        }
+    }
+}
+
+// The reference repacks a Q4_0 tensor (its products then add whole blocks) when its rows come
+// in eights; a fused tensor's row ranges inherit it; other types never.
+TEST(ReferencePrecision, WeightRowsMarkTheQ4_0TensorsTheReferenceRepacks) {
+    std::vector<uint8_t> data(18 * 2 * 24);
+    GgufTensorInfo t;
+    t.name = "blk.0.attn_qkv.weight";
+    t.n_dims = 2;
+    t.ne[0] = 64;
+    t.ne[1] = 24;
+    t.type = *tensor_type_info(static_cast<uint32_t>(TensorType::Q4_0));
+    t.data = data.data();
+    EXPECT_TRUE(weight_matrix(t).reference_blockwise);
+    EXPECT_TRUE(weight_rows(t, 16, 4).reference_blockwise);
+    t.ne[1] = 20;
+    EXPECT_FALSE(weight_matrix(t).reference_blockwise);
+    t.ne[1] = 24;
+    t.type = *tensor_type_info(static_cast<uint32_t>(TensorType::Q8_0));
+    EXPECT_FALSE(weight_matrix(t).reference_blockwise);
 }
 
 } // namespace

@@ -113,7 +113,7 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
                 plan.input = form_index({format, nullptr, n_in * static_cast<int64_t>(sizeof(float)), -1, nullptr});
             }
         } else {
-            plan.quant_kernel = quant_matmul_kernel(path_, w.type);
+            plan.quant_kernel = quant_matmul_kernel(path_, w);
             plan.input = form_index({format, nullptr, activation_row_bytes(format, n_in), -1, nullptr});
             // a kernel may need no layout of its own for this many tokens (bytes 0)
             const int64_t laid_out = plan.quant_kernel.prepare ? plan.quant_kernel.prepared_bytes(n_in, n_tokens) : 0;

@@ -45,6 +45,13 @@ QuantKernel avx2_quant_matmul_kernel(TensorType type);       // AVX2 multiply-ad
 QuantKernel avxvnni_quant_matmul_kernel(TensorType type);    // AVX-VNNI dot products (256-bit)
 QuantKernel avx512vnni_quant_matmul_kernel(TensorType type); // AVX-512 VNNI (512-bit)
 
+// Q4_0 matrices the reference repacks (WeightMatrix::reference_blockwise): per (row, token)
+//   acc = fma(float(Σ integer products of block b), d_w·d_x, acc)   for b = 0, 1, … from acc = 0,
+// the order of llama.cpp's repacked x86 kernels (no lanes, no final reduction).
+QuantKernel scalar_q4_0_blockwise_kernel();
+QuantKernel avx2_q4_0_blockwise_kernel();
+QuantKernel avxvnni_q4_0_blockwise_kernel();
+
 inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {
     switch (path) {
     case CpuPath::Avx2:
@@ -54,6 +61,20 @@ inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {
     case CpuPath::Scalar: break;
     }
     return scalar_quant_matmul_kernel(type);
+}
+
+// The kernel for one matrix: its type's, or the blockwise Q4_0 one (the AVX-512 paths run the
+// AVX2 kernel: the product is one fused step per block and token, not a wide one).
+inline QuantKernel quant_matmul_kernel(CpuPath path, const WeightMatrix& w) {
+    if (w.type != TensorType::Q4_0 || !w.reference_blockwise) return quant_matmul_kernel(path, w.type);
+    switch (path) {
+    case CpuPath::Avx2:
+    case CpuPath::Avx512:
+    case CpuPath::Avx512Vnni: return avx2_q4_0_blockwise_kernel();
+    case CpuPath::AvxVnni: return avxvnni_q4_0_blockwise_kernel();
+    case CpuPath::Scalar: break;
+    }
+    return scalar_q4_0_blockwise_kernel();
 }
 
 } // namespace octo

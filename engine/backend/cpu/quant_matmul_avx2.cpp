@@ -26,5 +26,6 @@ OCTO_Q inline __m256i dot_u8_i8(__m256i u, __m256i s) { return _mm256_madd_epi16
 } // namespace avx2_kernels
 
 QuantKernel avx2_quant_matmul_kernel(TensorType type) { return avx2_kernels::kernel_for(type); }
+QuantKernel avx2_q4_0_blockwise_kernel() { return avx2_kernels::q4_0_blockwise_kernel(); }
 
 } // namespace octo

@@ -26,5 +26,6 @@ OCTO_Q inline __m256i dot_u8_i8(__m256i u, __m256i s) { return _mm256_dpbusd_avx
 } // namespace avxvnni_kernels
 
 QuantKernel avxvnni_quant_matmul_kernel(TensorType type) { return avxvnni_kernels::kernel_for(type); }
+QuantKernel avxvnni_q4_0_blockwise_kernel() { return avxvnni_kernels::q4_0_blockwise_kernel(); }
 
 } // namespace octo

@@ -1,5 +1,6 @@
 // Reference integer kernels: one (row, token) dot product at a time, block by block, the
 // integer products of each block summed exactly and the block's float terms added left to right.
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -76,6 +77,18 @@ float dot_q45(const uint8_t* w, const std::conditional_t<kMin, ActQ8_1, ActQ8_0>
     return sum;
 }
 
+// Q4_0 as the reference's repacked kernels add it: one fused step per block.
+float dot_q4_0_blockwise(const uint8_t* w, const ActQ8_0* x, int64_t nb) {
+    float sum = 0.0f;
+    int q[32];
+    for (int64_t b = 0; b < nb; ++b, w += kQ4_0Bytes) {
+        nibbles32(w + 2, q);
+        for (int& v : q) v -= 8;
+        sum = std::fma(static_cast<float>(dot32(q, x[b].qs)), half_at(w) * x[b].d, sum);
+    }
+    return sum;
+}
+
 // Q4_K / Q5_K: Σ_s sc[s] Σ q·x  and  Σ_s m[s] (bsums of sub-block s) per super-block.
 template <bool kFifthBit>
 float dot_q45_k(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
@@ -141,6 +154,8 @@ void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
 }
 
 } // namespace
+
+QuantKernel scalar_q4_0_blockwise_kernel() { return {rows<ActQ8_0, dot_q4_0_blockwise, 32>}; }
 
 QuantKernel scalar_quant_matmul_kernel(TensorType type) {
     switch (type) {
