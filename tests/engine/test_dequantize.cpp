@@ -16,6 +16,7 @@
 #include "engine/gguf/gguf_file.h"
 #include "engine/gguf/quantize.h"
 #include "tests/support/shared_data.h"
+#include "tests/support/tensor_info.h"
 
 namespace octo {
 namespace {
@@ -249,13 +250,7 @@ TEST(Dequantize, Q6_KHandBlock) {
 
 TEST(Dequantize, TensorRowsChecksRangeAndType) {
     std::vector<uint8_t> data(2 * 4 * 4); // F32 [2][4]
-    GgufTensorInfo t;
-    t.name = "t";
-    t.n_dims = 2;
-    t.ne[0] = 4;
-    t.ne[1] = 2;
-    t.type = *tensor_type_info(static_cast<uint32_t>(TensorType::F32));
-    t.data = data.data();
+    GgufTensorInfo t = test::tensor_info("t", TensorType::F32, 4, 2, data.data());
     EXPECT_TRUE(dequantize_rows(t, 0, 2).ok());
     EXPECT_TRUE(dequantize_rows(t, 2, 0).ok());
     EXPECT_EQ(dequantize_rows(t, 1, 2).error().code, ErrorCode::InvalidArgument);

@@ -20,6 +20,7 @@
 #include "tests/support/cpu_paths.h"
 #include "tests/support/error_norms.h"
 #include "tests/support/quantised_matrix.h"
+#include "tests/support/tensor_info.h"
 
 namespace octo {
 namespace {
@@ -443,13 +444,7 @@ TEST(ReferencePrecision, RepackedQ4_0AddsEachBlockInOneFusedStepOnEveryPath) {
 // in eights; a fused tensor's row ranges inherit it; other types never.
 TEST(ReferencePrecision, WeightRowsMarkTheQ4_0TensorsTheReferenceRepacks) {
     std::vector<uint8_t> data(18 * 2 * 24);
-    GgufTensorInfo t;
-    t.name = "blk.0.attn_qkv.weight";
-    t.n_dims = 2;
-    t.ne[0] = 64;
-    t.ne[1] = 24;
-    t.type = *tensor_type_info(static_cast<uint32_t>(TensorType::Q4_0));
-    t.data = data.data();
+    GgufTensorInfo t = test::tensor_info("blk.0.attn_qkv.weight", TensorType::Q4_0, 64, 24, data.data());
     EXPECT_TRUE(weight_matrix(t).reference_blockwise);
     EXPECT_TRUE(weight_rows(t, 16, 4).reference_blockwise);
     t.ne[1] = 20;
