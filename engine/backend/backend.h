@@ -31,6 +31,24 @@ struct WeightMatrix {
     // whole integer sum with one fused multiply-add. Reference precision then takes that order
     // (quant_matmul.h); weight_rows() sets it from the tensor.
     bool reference_blockwise = false;
+    // F32 / F16 / BF16 only: whether the reference multiplies a batch of two or more tokens with
+    // its tiled float product (its tensor is a plain matrix, not the experts of a mixture, with
+    // rows a multiple of 8 values long and a row count a multiple of 4); otherwise, and for a
+    // token alone, it takes its float dot product (ProductPrecision). weight_rows() sets it.
+    bool reference_tiled = false;
+};
+
+// The precision of one matrix product (precision.h). At reference precision, F32 / F16 / BF16
+// weights are summed per token in one of the reference's two float orders: its tiled product for
+// a token it evaluates in a batch of two or more (`batched[t]` = 1, where the matrix is
+// reference_tiled), its dot product for a token it evaluates alone (0; every token when
+// `batched` is empty). Which tokens are batched is a property of the sequence (the prompt, as
+// KvBatchCells::prompt_batch_end says), not of how Octoscope batches them, so logits do not
+// depend on the split. Quantised weights and exact precision ignore `batched`.
+struct ProductPrecision {
+    ProductPrecision(Precision p = Precision::Exact, std::span<const uint8_t> b = {}) : precision(p), batched(b) {}
+    Precision precision;
+    std::span<const uint8_t> batched; // [n_tokens] or empty
 };
 
 // One product of Backend::matmuls(): y[n_tokens, w->n_out] = x · wᵀ.
@@ -180,13 +198,13 @@ public:
     // `precision` says (precision.h). Each y element is reduced in one fixed order, the same for
     // any n_tokens and any thread count. A backend without reference kernels computes exact.
     virtual void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens,
-                        Precision precision) = 0;
+                        const ProductPrecision& precision) = 0;
 
     // Several products of one x[n_tokens, n_in] (every w->n_in the same: a layer's q, k and v;
     // gate and up), each computed exactly as matmul() computes it. A backend may round or
     // quantise x once for all of them and share out their rows as one job.
     virtual void matmuls(std::span<const MatmulOutput> products, const float* x, int64_t n_tokens,
-                         Precision precision) {
+                         const ProductPrecision& precision) {
         for (const MatmulOutput& p : products) matmul(*p.w, x, p.y, n_tokens, precision);
     }
 

@@ -19,7 +19,9 @@ WeightMatrix weight_rows(const GgufTensorInfo& t, int64_t first, int64_t n) {
     // llama.cpp repacks Q4_0 tensors of 8k rows for its products (including a tied output, which
     // it loads a second time for the product; the lookup reads the unrepacked copy)
     const bool repacked = t.type.type == TensorType::Q4_0 && t.ne[1] % 8 == 0;
-    return WeightMatrix{t.type.type, t.data + static_cast<uint64_t>(first) * row_bytes, t.ne[0], n, row_bytes, repacked};
+    // its tiled float product: a plain matrix (the experts' go through its one-token products)
+    const bool tiled = t.ne[2] == 1 && t.ne[3] == 1 && t.ne[0] % 8 == 0 && t.ne[1] % 4 == 0;
+    return WeightMatrix{t.type.type, t.data + static_cast<uint64_t>(first) * row_bytes, t.ne[0], n, row_bytes, repacked, tiled};
 }
 
 std::vector<LayerMatrices> layer_matrices(const Model& model) {
@@ -171,7 +173,8 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     if (s.window >= n_ctx_) s.window = 0; // no position is ever that far back: nothing to mask
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
     const MatmulOutput qkv[] = {{&m.q, q_->data()}, {&m.k, k_->data()}, {&m.v, v_->data()}};
-    backend_.matmuls(qkv, normed_->data(), n, precision_);
+    const ProductPrecision precision{precision_, batched_};
+    backend_.matmuls(qkv, normed_->data(), n, precision);
     if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_q_);
     if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
     if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
@@ -212,7 +215,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
         backend_.ablate_heads(attn_->data(), heads, replacement, n, s.n_head, s.head_dim);
     }
     if (!probes.empty()) probe(layer, n, cells, probes);
-    backend_.matmul(m.output, attn_->data(), proj_->data(), n, precision_);
+    backend_.matmul(m.output, attn_->data(), proj_->data(), n, precision);
     if (lw.attn_post_norm && (instrument_.dla || instrument_.head_norms) && !probes.empty()) {
         probe_post_norm_scale(layer, n, probes);
     }
@@ -224,7 +227,7 @@ void LlamaForward::route(const LayerWeights& lw, int64_t layer, int64_t n, const
                          std::span<TokenProbe> probes) {
     const AttentionShape& s = attn_shape_;
     const int64_t n_groups = model_.weights().n_router_groups;
-    backend_.matmul(weight_matrix(*lw.router), normed_->data(), gates_->data(), n, precision_); // [n, n_groups] logits
+    backend_.matmul(weight_matrix(*lw.router), normed_->data(), gates_->data(), n, ProductPrecision{precision_, batched_}); // [n, n_groups] logits
     backend_.softmax_rows(gates_->data(), n, n_groups);
     std::span<float> host(host_gates_.data(), static_cast<size_t>(n * n_groups));
     backend_.read(gates_->data(), host);
@@ -323,19 +326,21 @@ void LlamaForward::probe_post_norm_scale(int64_t layer, int64_t n, std::span<Tok
 void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
                              std::span<TokenProbe> probes) {
     backend_.rms_norm(x_->data(), f32(lw.ffn_norm), normed_->data(), n, n_embd_, eps_);
+    const std::span<const uint8_t> batched = layer == n_layer_ - 1 ? batched_last_ : batched_;
+    const ProductPrecision precision{precision_, batched};
     if (moe_) {
-        moe_->run(lw, layer, normed_->data(), proj_->data(), n, probes);
+        moe_->run(lw, layer, normed_->data(), proj_->data(), n, probes, batched);
         backend_.add(x_->data(), proj_->data(), n * n_embd_);
         return;
     }
     const MatmulOutput gate_up[] = {{&m.gate, gate_->data()}, {&m.up, up_->data()}};
-    backend_.matmuls(gate_up, normed_->data(), n, precision_);
+    backend_.matmuls(gate_up, normed_->data(), n, precision);
     if (model_.weights().arch->gelu_ffn) {
         backend_.gelu_gate(gate_->data(), up_->data(), gate_->data(), n * n_ff_, gelu_mode_);
     } else {
         backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_, precision_);
     }
-    backend_.matmul(m.down, gate_->data(), proj_->data(), n, precision_);
+    backend_.matmul(m.down, gate_->data(), proj_->data(), n, precision);
     if (lw.ffn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.ffn_post_norm), proj_->data(), n, n_embd_, eps_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
 }
@@ -354,6 +359,18 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
         if (instrument_.attention) {
             return make_error(ErrorCode::InvalidArgument, "attention weights are not recorded for a batch of several sequences");
         }
+    }
+    // The reference evaluates a prompt of two or more tokens as one batch and a generated token
+    // alone (KvBatchCells::prompt_batch_end). In the last layer, after attention, it keeps only
+    // the rows whose logits are asked — in its ordinary use the prompt's last token, alone.
+    batched_.assign(static_cast<size_t>(n), 0);
+    batched_last_.assign(static_cast<size_t>(n), 0);
+    for (int64_t t = 0, s = 0; t < n; ++t) {
+        while (!sequences.empty() && t >= sequences[static_cast<size_t>(s)].first_row + sequences[static_cast<size_t>(s)].n_rows) ++s;
+        const int64_t end = sequences.empty() ? cells.prompt_batch_end : sequences[static_cast<size_t>(s)].prompt_batch_end;
+        const int64_t pos = cells.positions[static_cast<size_t>(t)];
+        batched_[static_cast<size_t>(t)] = pos < end;
+        batched_last_[static_cast<size_t>(t)] = pos + 1 < end;
     }
     const ModelWeights& w = model_.weights();
     backend_.embed(weight_matrix(*w.token_embd), tokens, x_->data());
@@ -374,7 +391,9 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
     }
     const float* last_rows = x_->data() + (n - n_logit_rows) * n_embd_; // [n_logit_rows, n_embd]
     backend_.rms_norm(last_rows, f32(w.output_norm), normed_->data(), n_logit_rows, n_embd_, eps_);
-    backend_.matmul(weight_matrix(*w.output), normed_->data(), logits_->data(), n_logit_rows, precision_);
+    const ProductPrecision last_rows_precision{
+        precision_, std::span<const uint8_t>(batched_last_).subspan(static_cast<size_t>(n - n_logit_rows))};
+    backend_.matmul(weight_matrix(*w.output), normed_->data(), logits_->data(), n_logit_rows, last_rows_precision);
     if (const double cap = model_.params().final_logit_softcap; cap > 0.0) {
         backend_.softcap(logits_->data(), n_logit_rows * n_vocab_, static_cast<float>(cap));
     }

@@ -110,6 +110,11 @@ private:
     int64_t n_batch_;
     Precision precision_;
     std::vector<LayerMatrices> matrices_; // [n_layer]
+    // Per row of the batch being run: whether the reference multiplies it in a batch
+    // (ProductPrecision::batched) — before the last layer's feed-forward, and from there on (where
+    // the reference keeps only the rows whose logits are asked: the prompt's last one is alone).
+    std::vector<uint8_t> batched_;
+    std::vector<uint8_t> batched_last_;
 
     InstrumentOptions instrument_;
     HeadAblation ablation_;                          // heads empty: nothing ablated
@@ -141,7 +146,8 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx);
 
 // The backend's view of a weight matrix tensor [n_in, n_out] (GGUF ne order).
 WeightMatrix weight_matrix(const GgufTensorInfo& t);
-// Rows [first, first + n) of it.
+// Rows [first, first + n) of it. Both mark what the reference does with the whole tensor
+// (WeightMatrix::reference_blockwise, reference_tiled).
 WeightMatrix weight_rows(const GgufTensorInfo& t, int64_t first, int64_t n);
 
 // The matrices of every layer of `model`, fused tensors split.

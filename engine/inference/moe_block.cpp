@@ -94,10 +94,10 @@ void MoeBlock::run_expert(const LayerWeights& lw, int64_t expert, const float* h
 
 // qwen2moe's shared expert over every token, into the last slot, weighted by its sigmoid gate
 // (computed as silu(x) / x, as llama.cpp does).
-void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n) {
+void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n, const ProductPrecision& precision) {
     const auto& g = *lw.ffn_gate_inp_shexp;
     const WeightMatrix gate_row{g.type.type, g.data, n_embd_, 1, static_cast<uint64_t>(n_embd_) * sizeof(float)};
-    backend_.matmul(gate_row, h, res_->data(), n, precision_);
+    backend_.matmul(gate_row, h, res_->data(), n, precision);
     std::span<float> x(host_logits_.data(), static_cast<size_t>(n)); // the router's logits are routed by now
     backend_.read(res_->data(), x);
     for (int64_t t = 0; t < n; ++t) {
@@ -107,16 +107,17 @@ void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n) 
     const WeightMatrix gate = weight_matrix(*lw.ffn_gate_shexp);
     const WeightMatrix up = weight_matrix(*lw.ffn_up_shexp);
     const MatmulOutput gate_up[] = {{&gate, gate_->data()}, {&up, up_->data()}};
-    backend_.matmuls(gate_up, h, n, precision_);
+    backend_.matmuls(gate_up, h, n, precision);
     backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_shexp_, precision_);
-    backend_.matmul(weight_matrix(*lw.ffn_down_shexp), gate_->data(), res_->data(), n, precision_);
+    backend_.matmul(weight_matrix(*lw.ffn_down_shexp), gate_->data(), res_->data(), n, precision);
     backend_.scatter_rows(res_->data(), std::span<const int32_t>(shared_slots_).first(static_cast<size_t>(n)), slots_->data(),
                           n_embd_);
 }
 
 void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float* out, int64_t n,
-                   std::span<TokenProbe> probes) {
-    backend_.matmul(weight_matrix(*lw.ffn_gate_inp), h, logits_->data(), n, precision_);
+                   std::span<TokenProbe> probes, std::span<const uint8_t> batched) {
+    const ProductPrecision precision{precision_, batched};
+    backend_.matmul(weight_matrix(*lw.ffn_gate_inp), h, logits_->data(), n, precision);
     std::span<float> logits(host_logits_.data(), static_cast<size_t>(n * n_expert_));
     backend_.read(logits_->data(), logits);
     std::span<const uint8_t> disabled;
@@ -149,7 +150,7 @@ void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float*
         run_expert(lw, e, x, m);
         backend_.scatter_rows(res_->data(), slots_of_[static_cast<size_t>(e)], slots_->data(), n_embd_);
     }
-    if (lw.ffn_gate_inp_shexp) shared_expert(lw, h, n);
+    if (lw.ffn_gate_inp_shexp) shared_expert(lw, h, n, precision);
     backend_.write(std::span<const float>(host_weights_.data(), static_cast<size_t>(n * n_slots_)), weights_->data());
     backend_.weighted_sum(slots_->data(), weights_->data(), out, n, n_slots_, n_embd_);
 

@@ -47,12 +47,15 @@ public:
     Status configure(const ExpertAblation& ablation, bool router_probs);
 
     // out[n, n_embd] = the block's output for h[n, n_embd] (backend addresses) in layer `layer`;
-    // probes[n] (or empty) receive the routing.
-    void run(const LayerWeights& lw, int64_t layer, const float* h, float* out, int64_t n, std::span<TokenProbe> probes);
+    // probes[n] (or empty) receive the routing. batched[n] (or empty): the tokens the reference
+    // multiplies in a batch (ProductPrecision) — for the router and the shared expert; the
+    // reference multiplies the experts' matrices one token at a time whatever the batch.
+    void run(const LayerWeights& lw, int64_t layer, const float* h, float* out, int64_t n, std::span<TokenProbe> probes,
+             std::span<const uint8_t> batched = {});
 
 private:
     void run_expert(const LayerWeights& lw, int64_t expert, const float* h, int64_t n);
-    void shared_expert(const LayerWeights& lw, const float* h, int64_t n);
+    void shared_expert(const LayerWeights& lw, const float* h, int64_t n, const ProductPrecision& precision);
 
     Backend& backend_;
     Precision precision_;

@@ -1,7 +1,7 @@
-// The reference's float steps outside the matrix products (engine/backend/cpu/reference_float.h):
-// the exp against values llama.cpp's own CPU backend computed, the sums against their documented
-// orders written out here one step at a time, and the vector code (taken on AVX2 machines)
-// against the scalar exp for every element.
+// The reference's float steps (engine/backend/cpu/reference_float.h): the exp against values
+// llama.cpp's own CPU backend computed, the sums and the float matrix products against their
+// documented orders written out here one step at a time, and the vector code (taken on AVX2
+// machines) against the scalar exp for every element.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -9,7 +9,9 @@
 #include <random>
 #include <vector>
 
+#include "engine/backend/cpu/matmul_kernels.h"
 #include "engine/backend/cpu/reference_float.h"
+#include "engine/core/half.h"
 
 namespace octo {
 namespace {
@@ -108,30 +110,52 @@ TEST(ReferenceFloat, VectorExpEqualsScalarExp) {
     EXPECT_NEAR(reference_expf(1.0f), std::exp(1.0f), 5e-7f); // within two ulps of e
 }
 
-// Four accumulators of eight lanes over whole steps of 32, reduced (0+2)+(1+3), halves added,
-// two horizontal adds; the rest multiply-added one by one: written out here step by step.
-float dot_by_hand(const float* a, const float* b, int64_t n) {
+// Four accumulators of eight lanes over whole steps of 32, reduced (0+2)+(1+3) lane by lane.
+void whole_steps_by_hand(const float* a, const float* b, int64_t n, float (&s)[8]) {
     float acc[4][8] = {};
     const int64_t whole = n / 32 * 32;
     for (int64_t i = 0; i < whole; ++i) {
         float& lane = acc[(i % 32) / 8][i % 8];
         lane = std::fma(a[i], b[i], lane);
     }
-    float s[8];
     for (int l = 0; l < 8; ++l) s[l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]);
+}
+
+// The float dot product: the whole steps, halves added, two horizontal adds; then the rest as
+// GCC compiles the reference's loop — groups of eight, then one group of four, each product
+// rounded and added in order, the last one to three values multiply-added. Step by step.
+float dot_by_hand(const float* a, const float* b, int64_t n) {
+    float s[8];
+    whole_steps_by_hand(a, b, n, s);
     float sum = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
-    for (int64_t i = whole; i < n; ++i) sum = std::fma(a[i], b[i], sum);
+    int64_t i = n / 32 * 32;
+    for (; n - i >= 8; i += 8) {
+        for (int l = 0; l < 8; ++l) {
+            const float product = a[i + l] * b[i + l];
+            sum = sum + product;
+        }
+    }
+    if (n - i >= 4) {
+        for (int l = 0; l < 4; ++l) {
+            const float product = a[i + l] * b[i + l];
+            sum = sum + product;
+        }
+        i += 4;
+    }
+    for (; i < n; ++i) sum = std::fma(a[i], b[i], sum);
     return sum;
 }
 
 TEST(ReferenceFloat, DotFollowsTheReferenceOrder) {
-    for (int64_t n : {1, 8, 31, 32, 64, 80, 96, 128, 131, 256}) {
-        const auto a = random_floats(static_cast<size_t>(n), 1.0f, 2);
-        const auto b = random_floats(static_cast<size_t>(n), 3.0f, 3);
-        EXPECT_EQ(bits(reference_dot(a.data(), b.data(), n)), bits(dot_by_hand(a.data(), b.data(), n))) << "n " << n;
-        double exact = 0.0;
-        for (int64_t i = 0; i < n; ++i) exact += static_cast<double>(a[i]) * b[i];
-        EXPECT_NEAR(reference_dot(a.data(), b.data(), n), exact, 1e-5 * static_cast<double>(n)) << "n " << n;
+    for (int64_t n : {1, 3, 4, 7, 8, 12, 15, 31, 32, 44, 47, 64, 80, 96, 128, 131, 172, 256}) {
+        for (uint32_t seed = 2; seed < 34; seed += 2) { // whether a step fuses shows in some sums only
+            const auto a = random_floats(static_cast<size_t>(n), 1.0f, seed);
+            const auto b = random_floats(static_cast<size_t>(n), 3.0f, seed + 1);
+            EXPECT_EQ(bits(reference_dot(a.data(), b.data(), n)), bits(dot_by_hand(a.data(), b.data(), n))) << "n " << n;
+            double exact = 0.0;
+            for (int64_t i = 0; i < n; ++i) exact += static_cast<double>(a[i]) * b[i];
+            EXPECT_NEAR(reference_dot(a.data(), b.data(), n), exact, 1e-5 * static_cast<double>(n)) << "n " << n;
+        }
     }
 }
 
@@ -195,6 +219,108 @@ TEST(ReferenceFloat, WeightedValuesFollowTheReferenceOrders) {
                     }
                     ASSERT_EQ(bits(out[static_cast<size_t>(d)]), bits(want))
                         << "head_dim " << head_dim << " n " << n << " d " << d << (order == ValueSumOrder::Batch ? " batch" : " single");
+                }
+            }
+        }
+    }
+}
+
+// --- the float matrix products -----------------------------------------------------------------
+
+// A float weight row in its type's bytes, and its values as the kernels read them.
+struct FloatRows {
+    TensorType type;
+    std::vector<uint8_t> bytes;
+    std::vector<float> values;
+};
+
+FloatRows float_rows(TensorType type, int64_t n_out, int64_t n_in, uint32_t seed) {
+    const auto v = random_floats(static_cast<size_t>(n_out * n_in), 0.5f, seed);
+    FloatRows m{type, {}, {}};
+    for (float x : v) {
+        if (type == TensorType::F32) {
+            const auto b = std::bit_cast<uint32_t>(x);
+            for (int k = 0; k < 4; ++k) m.bytes.push_back(static_cast<uint8_t>(b >> (8 * k)));
+            m.values.push_back(x);
+        } else {
+            const uint16_t h = type == TensorType::F16 ? fp32_to_fp16(x) : fp32_to_bf16(x);
+            m.bytes.push_back(static_cast<uint8_t>(h & 0xff));
+            m.bytes.push_back(static_cast<uint8_t>(h >> 8));
+            m.values.push_back(type == TensorType::F16 ? fp16_to_fp32(h) : bf16_to_fp32(h));
+        }
+    }
+    return m;
+}
+
+// The tiled product (a token of a batch): one 8-lane accumulator, halves added, (0+2)+(1+3).
+float tiled_by_hand(const float* w, const float* x, int64_t n) {
+    float lane[8] = {};
+    for (int64_t i = 0; i < n; ++i) lane[i % 8] = std::fma(w[i], x[i], lane[i % 8]);
+    const float h[4] = {lane[0] + lane[4], lane[1] + lane[5], lane[2] + lane[6], lane[3] + lane[7]};
+    return (h[0] + h[2]) + (h[1] + h[3]);
+}
+
+// The dot product (a token alone): F32 the float dot product above; F16 the same whole steps
+// and horizontal adds, BF16 the same whole steps, halves added and (0+2)+(1+3), both then adding
+// the rest in double, each product rounded to float first.
+float alone_by_hand(TensorType type, const float* w, const float* x, int64_t n) {
+    if (type == TensorType::F32) return dot_by_hand(w, x, n);
+    float s[8];
+    whole_steps_by_hand(w, x, n, s);
+    double sum = 0.0;
+    if (type == TensorType::F16) {
+        sum = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+    } else {
+        const float h[4] = {s[0] + s[4], s[1] + s[5], s[2] + s[6], s[3] + s[7]};
+        sum += static_cast<double>((h[0] + h[2]) + (h[1] + h[3]));
+    }
+    for (int64_t i = n / 32 * 32; i < n; ++i) {
+        const float product = w[i] * x[i];
+        sum += static_cast<double>(product);
+    }
+    return static_cast<float>(sum);
+}
+
+// Every token of a batch in the order the reference gives it — tiled where the matrix is
+// reference_tiled and the token batched, its dot product otherwise — bit for bit, for each
+// float type, on the scalar kernel and (where the CPU has it) the AVX2 one, with the rows split
+// unevenly (tiles of 4 rows and lone rows) and batched tokens in runs of 1 to 5.
+TEST(ReferenceFloat, FloatProductsFollowTheReferenceOrders) {
+    struct Shape {
+        int64_t n_in, n_out;
+        bool tiled;
+    };
+    const Shape shapes[] = {{64, 12, true}, {72, 8, true}, {296, 20, true}, {172, 8, false}, {64, 6, false}, {40, 12, true}};
+    const uint8_t batched[] = {1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0};
+    const auto n_tokens = static_cast<int64_t>(sizeof(batched));
+    std::vector<CpuPath> paths = {CpuPath::Scalar};
+    if (cpu_supports(CpuPath::Avx2)) paths.push_back(CpuPath::Avx2);
+    for (TensorType type : {TensorType::F32, TensorType::F16, TensorType::BF16}) {
+        for (const Shape& shape : shapes) {
+            const FloatRows rows = float_rows(type, shape.n_out, shape.n_in, 11);
+            const WeightMatrix w{type, rows.bytes.data(), shape.n_in, shape.n_out,
+                                 static_cast<uint64_t>(rows.bytes.size() / static_cast<size_t>(shape.n_out)), false, shape.tiled};
+            auto x = random_floats(static_cast<size_t>(n_tokens * shape.n_in), 2.0f, 12);
+            for (float& v : x) { // activations already rounded to the weights' precision
+                if (type == TensorType::F16) v = fp16_to_fp32(fp32_to_fp16(v));
+                if (type == TensorType::BF16) v = bf16_to_fp32(fp32_to_bf16(v));
+            }
+            for (CpuPath path : paths) {
+                std::vector<float> y(static_cast<size_t>(n_tokens * shape.n_out), NAN);
+                const MatmulArgs args{&w, x.data(), y.data(), n_tokens, batched};
+                const MatmulRowsKernel kernel = reference_float_kernel(path);
+                kernel(args, 0, 5);
+                kernel(args, 5, shape.n_out);
+                for (int64_t t = 0; t < n_tokens; ++t) {
+                    for (int64_t r = 0; r < shape.n_out; ++r) {
+                        const float* wr = rows.values.data() + r * shape.n_in;
+                        const float* xt = x.data() + t * shape.n_in;
+                        const bool tiled = shape.tiled && batched[t];
+                        const float want = tiled ? tiled_by_hand(wr, xt, shape.n_in) : alone_by_hand(type, wr, xt, shape.n_in);
+                        ASSERT_EQ(bits(y[static_cast<size_t>(t * shape.n_out + r)]), bits(want))
+                            << tensor_type_info(static_cast<uint32_t>(type))->name << " " << shape.n_in << " x " << shape.n_out << " token " << t << " row " << r
+                            << (tiled ? " tiled" : " alone") << " path " << cpu_path_name(path);
+                    }
                 }
             }
         }

@@ -81,7 +81,8 @@ void CpuBackend::embed(const WeightMatrix& table, std::span<const int32_t> token
     }
 }
 
-void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) {
+void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens,
+                        const ProductPrecision& precision) {
     const MatmulOutput one{&w, y};
     matmuls(std::span<const MatmulOutput>(&one, 1), x, n_tokens, precision);
 }
@@ -90,7 +91,7 @@ void CpuBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t
 // products need, rows split across the threads; (2) those rows laid out once per kernel layout
 // (QuantKernel::prepare); (3) the output rows of every product, in chunks, as one job.
 void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x, int64_t n_tokens,
-                         Precision precision) {
+                         const ProductPrecision& precision) {
     if (products.empty()) return;
     const int64_t n_in = products.front().w->n_in;
     forms_.clear();
@@ -106,9 +107,12 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
     for (const MatmulOutput& product : products) {
         const WeightMatrix& w = *product.w;
         ProductPlan plan;
-        const ActivationFormat format = precision == Precision::Reference ? activation_format(w.type) : ActivationFormat::F32;
+        const bool reference = precision.precision == Precision::Reference;
+        const ActivationFormat format = reference ? activation_format(w.type) : ActivationFormat::F32;
         if (format == ActivationFormat::F32 || rounded_floats(format)) {
-            plan.rows_kernel = matmul_kernel(path_, w.type);
+            // at reference precision, float weights take the reference's float product orders
+            const bool reference_floats = reference && reference_float_type(w.type);
+            plan.rows_kernel = reference_floats ? reference_float_kernel(path_) : matmul_kernel(path_, w.type);
             if (format != ActivationFormat::F32) {
                 plan.input = form_index({format, nullptr, n_in * static_cast<int64_t>(sizeof(float)), -1, nullptr});
             }
@@ -167,7 +171,8 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
         const int64_t r1 = std::min(w.n_out, r0 + plan.rows_per_task);
         if (plan.rows_kernel) { // F32 rows: x itself or x rounded
             const float* rows = plan.input < 0 ? x : reinterpret_cast<const float*>(forms_[static_cast<size_t>(plan.input)].data);
-            plan.rows_kernel(MatmulArgs{&w, rows, products[i].y, n_tokens}, r0, r1);
+            const uint8_t* batched = precision.batched.empty() ? nullptr : precision.batched.data();
+            plan.rows_kernel(MatmulArgs{&w, rows, products[i].y, n_tokens, batched}, r0, r1);
             return;
         }
         const ActivationForm& rows = forms_[static_cast<size_t>(plan.input)];

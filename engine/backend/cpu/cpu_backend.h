@@ -39,8 +39,8 @@ public:
     Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) override;
 
     void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
-    void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) override;
-    void matmuls(std::span<const MatmulOutput> products, const float* x, int64_t n_tokens, Precision precision) override;
+    void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, const ProductPrecision& precision) override;
+    void matmuls(std::span<const MatmulOutput> products, const float* x, int64_t n_tokens, const ProductPrecision& precision) override;
     void rms_norm(const float* x, const float* weight, float* y, int64_t n_tokens, int64_t n,
                   float eps) override;
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;

@@ -17,6 +17,9 @@ struct MatmulArgs {
     const float* x = nullptr; // [n_tokens, w->n_in]
     float* y = nullptr;       // [n_tokens, w->n_out]
     int64_t n_tokens = 0;
+    // The reference's float kernels (reference_float.h) only: per token, whether the reference
+    // evaluates it in a batch (ProductPrecision::batched); null: every token alone.
+    const uint8_t* batched = nullptr;
 };
 
 using MatmulRowsKernel = void (*)(const MatmulArgs& args, int64_t row_begin, int64_t row_end);
@@ -25,6 +28,11 @@ using MatmulRowsKernel = void (*)(const MatmulArgs& args, int64_t row_begin, int
 MatmulRowsKernel scalar_matmul_kernel(TensorType type);
 MatmulRowsKernel avx2_matmul_kernel(TensorType type);
 MatmulRowsKernel avx512_matmul_kernel(TensorType type);
+
+// Reference precision with F32 / F16 / BF16 weights: the reference's float product orders
+// (reference_float.h); the scalar path computes them without SIMD, as its other kernels.
+bool reference_float_type(TensorType type);
+MatmulRowsKernel reference_float_kernel(CpuPath path);
 
 inline MatmulRowsKernel matmul_kernel(CpuPath path, TensorType type) {
     switch (path) {

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "engine/backend/cpu/cpu_features.h"
+#include "engine/backend/cpu/matmul_kernels.h"
+#include "engine/core/half.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-#define OCTO_RF_AVX2 __attribute__((target("avx2,fma")))
+#define OCTO_RF_AVX2 __attribute__((target("avx2,fma,f16c")))
 #endif
 
 namespace octo {
@@ -44,13 +47,27 @@ inline float accumulators_sum(const float* acc) {
     return (t0 + t1) + (t2 + t3);
 }
 
+// The values of a float dot product past its last whole step of 32, added to sum as the
+// reference's build compiles that loop: GCC vectorises it, so each group of eight values and then
+// one group of four have their products rounded and added one by one in order; only the last one
+// to three values are multiply-added (fused).
+float dot_rest(const float* a, const float* b, int64_t i, int64_t n, float sum) {
+    for (; i + 8 <= n; i += 8) {
+        for (int l = 0; l < 8; ++l) sum += a[i + l] * b[i + l];
+    }
+    if (i + 4 <= n) {
+        for (int l = 0; l < 4; ++l) sum += a[i + l] * b[i + l];
+        i += 4;
+    }
+    for (; i < n; ++i) sum = std::fma(a[i], b[i], sum);
+    return sum;
+}
+
 float dot_scalar(const float* a, const float* b, int64_t n) {
     float acc[32] = {};
     const int64_t whole = n & ~int64_t{31};
     for (int64_t i = 0; i < whole; ++i) acc[i % 32] = std::fma(a[i], b[i], acc[i % 32]);
-    float sum = accumulators_sum(acc);
-    for (int64_t i = whole; i < n; ++i) sum = std::fma(a[i], b[i], sum); // its build fuses this loop
-    return sum;
+    return dot_rest(a, b, whole, n, accumulators_sum(acc));
 }
 
 void silu_mul_scalar(const float* gate, const float* up, float* out, int64_t n) {
@@ -84,6 +101,63 @@ void weighted_values_scalar(const float* w, int64_t first, int64_t n, const Valu
         float acc[32] = {};
         for (int64_t p = first; p < n; ++p) acc[p % n_lanes] = std::fma(w[p], v(p)[d], acc[p % n_lanes]);
         out[d] = order == ValueSumOrder::Batch ? lanes_sum(acc) : accumulators_sum(acc);
+    }
+}
+
+// --- the float matrix products (reference_float_kernel) ------------------------------------------
+
+constexpr int64_t kRowBlockBytes = 64 << 10; // weight rows walked per tile of tokens (they stay in L2)
+
+float row_value(TensorType type, const uint8_t* row, int64_t i) {
+    if (type == TensorType::F32) {
+        float v;
+        std::memcpy(&v, row + 4 * i, 4);
+        return v;
+    }
+    uint16_t h;
+    std::memcpy(&h, row + 2 * i, 2);
+    return type == TensorType::F16 ? fp16_to_fp32(h) : bf16_to_fp32(h);
+}
+
+// The dot product's sum for F16 / BF16 rows from its reduced whole steps: the rest in double,
+// each product rounded to float (its build neither vectorises nor fuses that loop).
+float single_rest(TensorType type, const uint8_t* row, const float* x, int64_t i, int64_t n, double sum) {
+    for (; i < n; ++i) sum += static_cast<double>(row_value(type, row, i) * x[i]);
+    return static_cast<float>(sum);
+}
+
+// One row's product with one token in the reference's tiled order (rows a multiple of 8 long).
+float batch_dot_scalar(TensorType type, const uint8_t* row, const float* x, int64_t n) {
+    float acc[8] = {};
+    for (int64_t i = 0; i < n; ++i) acc[i % 8] = std::fma(row_value(type, row, i), x[i], acc[i % 8]);
+    return lanes_sum(acc);
+}
+
+// ... and in its dot product's order.
+float single_dot_scalar(TensorType type, const uint8_t* row, const float* x, int64_t n) {
+    if (type == TensorType::F32) return dot_scalar(reinterpret_cast<const float*>(row), x, n);
+    float acc[32] = {};
+    const int64_t whole = n & ~int64_t{31};
+    for (int64_t i = 0; i < whole; ++i) acc[i % 32] = std::fma(row_value(type, row, i), x[i], acc[i % 32]);
+    if (type == TensorType::F16) return single_rest(type, row, x, whole, n, accumulators_sum(acc));
+    float s[8]; // BF16: the four accumulators as F16's, then its own horizontal sum, added to 0.0
+    for (int l = 0; l < 8; ++l) s[l] = (acc[l] + acc[16 + l]) + (acc[8 + l] + acc[24 + l]);
+    double sum = 0.0;
+    sum += static_cast<double>(lanes_sum(s));
+    return single_rest(type, row, x, whole, n, sum);
+}
+
+bool batched_token(const MatmulArgs& a, int64_t t) { return a.batched && a.w->reference_tiled && a.batched[t]; }
+
+void float_rows_scalar(const MatmulArgs& a, int64_t row_begin, int64_t row_end) {
+    const WeightMatrix& w = *a.w;
+    for (int64_t t = 0; t < a.n_tokens; ++t) {
+        const float* x = a.x + t * w.n_in;
+        const bool batched = batched_token(a, t);
+        for (int64_t r = row_begin; r < row_end; ++r) {
+            const uint8_t* row = w.data + static_cast<uint64_t>(r) * w.row_bytes;
+            a.y[t * w.n_out + r] = batched ? batch_dot_scalar(w.type, row, x, w.n_in) : single_dot_scalar(w.type, row, x, w.n_in);
+        }
     }
 }
 
@@ -144,9 +218,7 @@ OCTO_RF_AVX2 float dot(const float* a, const float* b, int64_t n) {
     const __m256 s = _mm256_add_ps(_mm256_add_ps(acc[0], acc[2]), _mm256_add_ps(acc[1], acc[3]));
     const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
     const __m128 t1 = _mm_hadd_ps(t0, t0);
-    float sum = _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
-    for (int64_t i = whole; i < n; ++i) sum = std::fma(a[i], b[i], sum);
-    return sum;
+    return dot_rest(a, b, whole, n, _mm_cvtss_f32(_mm_hadd_ps(t1, t1)));
 }
 
 OCTO_RF_AVX2 double softmax_exp(float* s, int64_t first, int64_t n, float max) {
@@ -199,10 +271,116 @@ OCTO_RF_AVX2 void weighted_values(const float* w, int64_t first, int64_t n, cons
     }
 }
 
+template <TensorType kType>
+OCTO_RF_AVX2 inline __m256 load8(const uint8_t* row, int64_t i) {
+    if constexpr (kType == TensorType::F32) return _mm256_loadu_ps(reinterpret_cast<const float*>(row) + i);
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i));
+    if constexpr (kType == TensorType::F16) return _mm256_cvtph_ps(h);
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+template <TensorType kType>
+OCTO_RF_AVX2 float single_dot(const uint8_t* row, const float* x, int64_t n) {
+    if constexpr (kType == TensorType::F32) return dot(reinterpret_cast<const float*>(row), x, n);
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    const int64_t whole = n & ~int64_t{31};
+    for (int64_t i = 0; i < whole; i += 32) {
+        for (int j = 0; j < 4; ++j) acc[j] = _mm256_fmadd_ps(load8<kType>(row, i + 8 * j), _mm256_loadu_ps(x + i + 8 * j), acc[j]);
+    }
+    const __m256 s = _mm256_add_ps(_mm256_add_ps(acc[0], acc[2]), _mm256_add_ps(acc[1], acc[3]));
+    if constexpr (kType == TensorType::F16) {
+        const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+        const __m128 t1 = _mm_hadd_ps(t0, t0);
+        return single_rest(kType, row, x, whole, n, _mm_cvtss_f32(_mm_hadd_ps(t1, t1)));
+    }
+    double sum = 0.0;
+    sum += static_cast<double>(lanes_sum8(s));
+    return single_rest(kType, row, x, whole, n, sum);
+}
+
+// kRows weight rows × kTokens consecutive tokens in the tiled product's order: one 8-lane
+// accumulator each, so each weight vector loaded serves every token and each activation vector
+// every row (4 × 3: 12 accumulators, 3 activation vectors and a weight vector in 16 registers).
+template <TensorType kType, int kRows, int kTokens>
+OCTO_RF_AVX2 void batch_tile(const uint8_t* rows, uint64_t row_bytes, const float* x, int64_t n_in, float* y, int64_t n_out) {
+    __m256 acc[kRows][kTokens];
+    for (int r = 0; r < kRows; ++r) {
+        for (int t = 0; t < kTokens; ++t) acc[r][t] = _mm256_setzero_ps();
+    }
+    for (int64_t i = 0; i < n_in; i += 8) {
+        __m256 xv[kTokens];
+        for (int t = 0; t < kTokens; ++t) xv[t] = _mm256_loadu_ps(x + t * n_in + i);
+        for (int r = 0; r < kRows; ++r) {
+            const __m256 wv = load8<kType>(rows + r * row_bytes, i);
+            for (int t = 0; t < kTokens; ++t) acc[r][t] = _mm256_fmadd_ps(wv, xv[t], acc[r][t]);
+        }
+    }
+    for (int r = 0; r < kRows; ++r) {
+        for (int t = 0; t < kTokens; ++t) y[t * n_out + r] = lanes_sum8(acc[r][t]);
+    }
+}
+
+template <TensorType kType, int kTokens>
+OCTO_RF_AVX2 void batch_rows(const WeightMatrix& w, int64_t r0, int64_t r1, const float* x, float* y) {
+    int64_t r = r0;
+    for (; r + 4 <= r1; r += 4) {
+        batch_tile<kType, 4, kTokens>(w.data + static_cast<uint64_t>(r) * w.row_bytes, w.row_bytes, x, w.n_in, y + r, w.n_out);
+    }
+    for (; r < r1; ++r) {
+        batch_tile<kType, 1, kTokens>(w.data + static_cast<uint64_t>(r) * w.row_bytes, w.row_bytes, x, w.n_in, y + r, w.n_out);
+    }
+}
+
+// Rows in blocks that stay in L2 while every token passes them: the batched tokens in tiles of
+// up to three consecutive ones, the others one row at a time.
+template <TensorType kType>
+OCTO_RF_AVX2 void float_rows(const MatmulArgs& a, int64_t row_begin, int64_t row_end) {
+    const WeightMatrix& w = *a.w;
+    const int64_t block = std::max<int64_t>(4, kRowBlockBytes / static_cast<int64_t>(w.row_bytes) / 4 * 4);
+    for (int64_t r0 = row_begin; r0 < row_end; r0 += block) {
+        const int64_t r1 = std::min(row_end, r0 + block);
+        for (int64_t t = 0; t < a.n_tokens;) {
+            const float* x = a.x + t * w.n_in;
+            float* y = a.y + t * w.n_out;
+            if (!batched_token(a, t)) {
+                for (int64_t r = r0; r < r1; ++r) y[r] = single_dot<kType>(w.data + static_cast<uint64_t>(r) * w.row_bytes, x, w.n_in);
+                ++t;
+                continue;
+            }
+            int k = 1;
+            while (k < 3 && t + k < a.n_tokens && batched_token(a, t + k)) ++k;
+            if (k == 3) batch_rows<kType, 3>(w, r0, r1, x, y);
+            else if (k == 2) batch_rows<kType, 2>(w, r0, r1, x, y);
+            else batch_rows<kType, 1>(w, r0, r1, x, y);
+            t += k;
+        }
+    }
+}
+
+OCTO_RF_AVX2 void float_rows_any(const MatmulArgs& a, int64_t row_begin, int64_t row_end) {
+    switch (a.w->type) {
+    case TensorType::F32: return float_rows<TensorType::F32>(a, row_begin, row_end);
+    case TensorType::F16: return float_rows<TensorType::F16>(a, row_begin, row_end);
+    default: return float_rows<TensorType::BF16>(a, row_begin, row_end);
+    }
+}
+
 } // namespace simd
 #endif
 
 } // namespace
+
+bool reference_float_type(TensorType type) {
+    return type == TensorType::F32 || type == TensorType::F16 || type == TensorType::BF16;
+}
+
+MatmulRowsKernel reference_float_kernel(CpuPath path) {
+#if defined(__x86_64__)
+    if (path != CpuPath::Scalar && cpu_has_avx2()) return simd::float_rows_any;
+#endif
+    (void)path;
+    return float_rows_scalar;
+}
 
 float reference_expf(float x) {
     const float z = std::fma(x, kLog2e, kShift);

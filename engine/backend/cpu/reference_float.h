@@ -9,6 +9,14 @@
 //     the softmax's sum as it adds its exps (eight positions at a time), and the weighted sum of
 //     the values in the order of its tiled product (a batch of tokens) or of its dot product (one
 //     token alone), the two orders it has.
+//   - the float matrix products (F32 / F16 / BF16 weights; activations rounded to the weight's
+//     precision beforehand), in its two orders (reference_float_kernel, matmul_kernels.h):
+//       its tiled product, for a token evaluated in a batch when the matrix is reference_tiled:
+//         one 8-lane accumulator, value i to lane i % 8 by multiply-add, then lanes_sum's
+//         (l + (l + 4)), (0 + 2) + (1 + 3);
+//       its dot product otherwise: F32 as reference_dot; F16 the same over whole steps of 32,
+//         then the rest added in double, each product rounded to float; BF16 four accumulators
+//         added (0 + 2) + (1 + 3), then (l + (l + 4)), (0 + 2) + (1 + 3), the rest in double.
 // Every function here gives the same bits with or without AVX2 (the scalar code uses std::fma
 // where the vector code fuses), which tests/engine/test_reference_float.cpp checks.
 #pragma once
@@ -28,8 +36,9 @@ void reference_silu_mul(const float* gate, const float* up, float* out, int64_t 
 
 // Σ a[i]·b[i] as the reference's float dot product: value i to accumulator (i % 32) / 8, lane
 // i % 8, by multiply-add over whole steps of 32; accumulators added (0 + 2) + (1 + 3), the two
-// 128-bit halves added, then two horizontal adds; values past the last whole step multiply-added
-// one by one (its build fuses that loop).
+// 128-bit halves added, then two horizontal adds; then the values past the last whole step,
+// as its build compiles that loop: groups of eight, then one of four, with each product rounded
+// and added in order, and the last one to three values multiply-added.
 float reference_dot(const float* a, const float* b, int64_t n);
 
 // e[p] = reference_expf(s[p] − max) in place for p in [first, n), 0 before first; returns Σ e as

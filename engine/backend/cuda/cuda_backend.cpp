@@ -211,8 +211,9 @@ void CudaBackend::embed(const WeightMatrix& table, std::span<const int32_t> toke
 
 // The CUDA kernels keep activations in float: a reference-precision product is computed exact
 // (said once in the log; docs/cuda.md).
-void CudaBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, Precision precision) {
-    if (precision == Precision::Reference && !reference_noted_) {
+void CudaBackend::matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens,
+                         const ProductPrecision& precision) {
+    if (precision.precision == Precision::Reference && !reference_noted_) {
         reference_noted_ = true;
         spdlog::info("cuda: reference precision is not implemented on the GPU yet; products are computed exact");
     }
