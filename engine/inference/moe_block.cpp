@@ -4,22 +4,29 @@
 #include <cmath>
 #include <string>
 
+#include "engine/backend/cpu/reference_float.h"
 #include "engine/inference/llama_forward.h"
 
 namespace octo {
 
 void route_token(std::span<const float> logits, std::span<const uint8_t> disabled, int64_t n_used, bool renormalise,
-                 TokenRouting& out) {
+                 TokenRouting& out, Precision precision) {
     const auto n_expert = static_cast<int64_t>(logits.size());
     const auto off = [&](int64_t e) { return !disabled.empty() && disabled[static_cast<size_t>(e)] != 0; };
     float max_logit = -INFINITY;
     for (int64_t e = 0; e < n_expert; ++e) {
         if (!off(e)) max_logit = std::max(max_logit, logits[static_cast<size_t>(e)]);
     }
-    out.probs.assign(static_cast<size_t>(n_expert), 0.0f);
+    const bool reference = precision == Precision::Reference && disabled.empty();
     double sum = 0.0;
-    for (int64_t e = 0; e < n_expert; ++e) {
-        if (!off(e)) sum += (out.probs[static_cast<size_t>(e)] = std::exp(logits[static_cast<size_t>(e)] - max_logit));
+    if (reference) {
+        out.probs.assign(logits.begin(), logits.end());
+        sum = reference_softmax_exp(out.probs.data(), 0, n_expert, max_logit);
+    } else {
+        out.probs.assign(static_cast<size_t>(n_expert), 0.0f);
+        for (int64_t e = 0; e < n_expert; ++e) {
+            if (!off(e)) sum += (out.probs[static_cast<size_t>(e)] = std::exp(logits[static_cast<size_t>(e)] - max_logit));
+        }
     }
     const auto inv = static_cast<float>(1.0 / sum);
     for (float& v : out.probs) v *= inv;
@@ -36,7 +43,13 @@ void route_token(std::span<const float> logits, std::span<const uint8_t> disable
     }
     out.weights.resize(static_cast<size_t>(n_used));
     float used_sum = 0.0f;
-    for (int32_t e : out.ids) used_sum += out.probs[static_cast<size_t>(e)];
+    if (reference) {
+        double total = 0.0;
+        for (int32_t e : out.ids) total += static_cast<double>(out.probs[static_cast<size_t>(e)]);
+        used_sum = static_cast<float>(total);
+    } else {
+        for (int32_t e : out.ids) used_sum += out.probs[static_cast<size_t>(e)];
+    }
     for (int64_t k = 0; k < n_used; ++k) {
         const float p = out.probs[static_cast<size_t>(out.ids[static_cast<size_t>(k)])];
         out.weights[static_cast<size_t>(k)] = renormalise ? p / used_sum : p;
@@ -130,7 +143,7 @@ void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float*
     for (int64_t t = 0; t < n; ++t) {
         TokenRouting& r = routing_[static_cast<size_t>(t)];
         route_token(logits.subspan(static_cast<size_t>(t * n_expert_), static_cast<size_t>(n_expert_)), disabled, n_used_,
-                    renormalise_, r);
+                    renormalise_, r, precision_);
         for (int64_t k = 0; k < n_used_; ++k) {
             const int32_t e = r.ids[static_cast<size_t>(k)];
             tokens_of_[static_cast<size_t>(e)].push_back(static_cast<int32_t>(t));

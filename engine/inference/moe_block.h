@@ -33,9 +33,11 @@ struct TokenRouting {
 };
 
 // Routes one token from its router logits; disabled [n_expert] (empty: none) marks experts that
-// take no part. At least n_used experts must be enabled.
+// take no part. At least n_used experts must be enabled. At reference precision (with no expert
+// disabled) the softmax and the renormalisation take the reference's float steps: its vector exp
+// and sum order (reference_float.h), p = e · (1/Σe), the chosen weights summed in double.
 void route_token(std::span<const float> logits, std::span<const uint8_t> disabled, int64_t n_used, bool renormalise,
-                 TokenRouting& out);
+                 TokenRouting& out, Precision precision = Precision::Exact);
 
 class MoeBlock {
 public:

@@ -5,11 +5,14 @@
 // in test_forward_reference.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cpu/reference_float.h"
 #include "engine/inference/moe_block.h"
 #include "engine/inference/session.h"
 #include "engine/model/model_validation.h"
@@ -194,6 +197,32 @@ TEST(MixtureOfExperts, RouteTokenChoosesTheMostProbable) {
     EXPECT_EQ(r.ids, (std::vector<int32_t>{2, 0}));
     EXPECT_EQ(r.probs[1], 0.0f);
     EXPECT_NEAR(r.probs[0] + r.probs[2] + r.probs[3], 1.0f, 1e-6); // the softmax over the others
+}
+
+// At reference precision the router's softmax is the reference's (its vector exp, the eight
+// exps summed ((0+4)+(2+6)) + ((1+5)+(3+7)) in float and then in double, p = e · (1/Σ)) and the
+// chosen weights are renormalised by their sum in double: written out here, bit for bit.
+TEST(MixtureOfExperts, ReferenceRoutingTakesTheReferenceFloatSteps) {
+    std::mt19937 rng(5);
+    std::normal_distribution<float> dist(0.0f, 2.0f);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<float> logits(8);
+        for (float& v : logits) v = dist(rng);
+        const float max = *std::max_element(logits.begin(), logits.end());
+        float e[8];
+        for (int i = 0; i < 8; ++i) e[i] = reference_expf(logits[static_cast<size_t>(i)] - max);
+        double sum = 0.0;
+        sum += static_cast<double>(((e[0] + e[4]) + (e[2] + e[6])) + ((e[1] + e[5]) + (e[3] + e[7])));
+        const auto inv = static_cast<float>(1.0 / sum);
+        TokenRouting r;
+        route_token(logits, {}, 3, true, r, Precision::Reference);
+        for (int i = 0; i < 8; ++i) ASSERT_EQ(r.probs[static_cast<size_t>(i)], e[i] * inv) << "trial " << trial << " expert " << i;
+        double chosen = 0.0;
+        for (int32_t id : r.ids) chosen += static_cast<double>(r.probs[static_cast<size_t>(id)]);
+        for (size_t k = 0; k < 3; ++k) {
+            ASSERT_EQ(r.weights[k], r.probs[static_cast<size_t>(r.ids[k])] / static_cast<float>(chosen)) << "trial " << trial;
+        }
+    }
 }
 
 TEST(MixtureOfExperts, ExpertSwitchesAreCheckedAgainstTheModel) {
