@@ -71,6 +71,20 @@ void check_rope(RopeLayout layout, const std::vector<std::pair<int, int>>& pairs
     EXPECT_EQ(x[5], before[5]);
 }
 
+// ggml_gelu of these inputs through llama.cpp c392e50's CPU backend (AVX2 + FMA build, its fp16
+// table), printed with %a. -0x1.ffcp+0 is the one fp16 input in (-10, 10) whose table entry
+// depends on the build fusing 1 + (a·x)·x; past ±10 the reference returns 0 or x itself.
+TEST(CpuOps, ReferenceGeluEqualsTheReferenceTable) {
+    const float in[] = {-0x1.ffcp+0f, 0x1.8p-22f, 0x1.0f8p-9f, 0x1.168p-6f, 0x1.1d8p-3f, 0x1.248p+0f, 0x1.2b8p+3f,
+                        -0x1.f98p-10f, -0x1.008p-6f, -0x1.078p-3f, -0x1.0e8p+0f, -0x1.158p+3f, -12.0f, 12.5f};
+    const float want[] = {-0x1.74cp-5f, 0x1.8p-23f, 0x1.1p-10f, 0x1.1a4p-7f, 0x1.3d4p-4f, 0x1.fecp-1f, 0x1.2b8p+3f,
+                          -0x1.f8cp-11f, -0x1.fa8p-8f, -0x1.d9p-5f, -0x1.3acp-3f, -0x0p+0f, 0.0f, 12.5f};
+    constexpr auto n = static_cast<int64_t>(sizeof(in) / sizeof(in[0]));
+    std::vector<float> up(n, 1.0f), out(n);
+    make_backend()->gelu_gate(in, up.data(), out.data(), n, GeluMode::F16Rounding);
+    for (int64_t i = 0; i < n; ++i) EXPECT_EQ(out[static_cast<size_t>(i)], want[i]) << std::hexfloat << in[i];
+}
+
 TEST(CpuOps, RopeNormalLayoutRotatesAdjacentPairs) { check_rope(RopeLayout::Normal, {{0, 1}, {2, 3}}); }
 TEST(CpuOps, RopeNeoXLayoutRotatesHalves) { check_rope(RopeLayout::NeoX, {{0, 2}, {1, 3}}); }
 

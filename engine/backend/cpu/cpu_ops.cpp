@@ -74,13 +74,21 @@ float gelu_tanh(float x) {
     return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * (1.0f + kCoefA * x * x)));
 }
 
+// The reference's GELU in float as its build computes it with FMA: GCC fuses the one a·b + c of
+// the formula, 1 + (a·x)·x.
+float gelu_tanh_reference(float x) {
+    constexpr float kSqrt2OverPi = 0.79788456080286535587989211986876f;
+    constexpr float kCoefA = 0.044715f;
+    return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * std::fma(kCoefA * x, x, 1.0f)));
+}
+
 // GELU as the reference's CPU backend computes it: a table over every fp16 value.
 float gelu_f16_table(float x) {
     if (x <= -10.0f) return 0.0f;
     if (x >= 10.0f) return x;
     static const std::vector<uint16_t> table = [] {
         std::vector<uint16_t> t(65536);
-        for (uint32_t i = 0; i < 65536; ++i) t[i] = fp32_to_fp16(gelu_tanh(fp16_to_fp32(static_cast<uint16_t>(i))));
+        for (uint32_t i = 0; i < 65536; ++i) t[i] = fp32_to_fp16(gelu_tanh_reference(fp16_to_fp32(static_cast<uint16_t>(i))));
         return t;
     }();
     return fp16_to_fp32(table[fp32_to_fp16(x)]);
