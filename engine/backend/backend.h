@@ -218,9 +218,11 @@ public:
     // y[n] += x[n] (the residual stream)
     virtual void add(float* y, const float* x, int64_t n) = 0;
 
-    // out[n] = silu(gate[n]) * up[n]; out may alias gate. Reference precision: silu's exp as the
-    // reference computes it (its vector exp), Exact: the C library's expf
-    virtual void swiglu(const float* gate, const float* up, float* out, int64_t n, Precision precision) = 0;
+    // out[n_rows, row] = silu(gate) * up, element by element; out may alias gate. Reference
+    // precision: silu's exp as the reference computes it row by row (its vector exp over whole
+    // groups of eight from a row's start, the C library's expf for the rest), Exact: expf.
+    virtual void swiglu(const float* gate, const float* up, float* out, int64_t n_rows, int64_t row,
+                        Precision precision) = 0;
 
     // out[n] = gelu(gate[n]) * up[n] (tanh form, computed as `mode` says); out may alias gate
     virtual void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) = 0;

@@ -338,7 +338,7 @@ void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int
     if (model_.weights().arch->gelu_ffn) {
         backend_.gelu_gate(gate_->data(), up_->data(), gate_->data(), n * n_ff_, gelu_mode_);
     } else {
-        backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_, precision_);
+        backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n, n_ff_, precision_);
     }
     backend_.matmul(m.down, gate_->data(), proj_->data(), n, precision);
     if (lw.ffn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.ffn_post_norm), proj_->data(), n, n_embd_, eps_);

@@ -101,7 +101,7 @@ void MoeBlock::run_expert(const LayerWeights& lw, int64_t expert, const float* h
     const WeightMatrix up = weight_rows(*lw.ffn_up_exps, expert * n_ff_exp_, n_ff_exp_);
     const MatmulOutput gate_up[] = {{&gate, gate_->data()}, {&up, up_->data()}};
     backend_.matmuls(gate_up, h, n, precision_);
-    backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_exp_, precision_);
+    backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n, n_ff_exp_, precision_);
     backend_.matmul(weight_rows(*lw.ffn_down_exps, expert * n_embd_, n_embd_), gate_->data(), res_->data(), n, precision_);
 }
 
@@ -121,7 +121,7 @@ void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n, 
     const WeightMatrix up = weight_matrix(*lw.ffn_up_shexp);
     const MatmulOutput gate_up[] = {{&gate, gate_->data()}, {&up, up_->data()}};
     backend_.matmuls(gate_up, h, n, precision);
-    backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_shexp_, precision_);
+    backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n, n_ff_shexp_, precision_);
     backend_.matmul(weight_matrix(*lw.ffn_down_shexp), gate_->data(), res_->data(), n, precision);
     backend_.scatter_rows(res_->data(), std::span<const int32_t>(shared_slots_).first(static_cast<size_t>(n)), slots_->data(),
                           n_embd_);

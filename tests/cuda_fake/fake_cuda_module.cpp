@@ -231,7 +231,7 @@ int octo_cuda_add(OctoCudaContext* ctx, float* y, const float* x, int64_t n, cha
 int octo_cuda_swiglu(OctoCudaContext* ctx, const float* gate, const float* up, float* out, int64_t n, char* err,
                      size_t err_len) {
     FAKE_ENTER("octo_cuda_swiglu");
-    ctx->cpu->swiglu(gate, up, out, n, octo::Precision::Exact);
+    ctx->cpu->swiglu(gate, up, out, 1, n, octo::Precision::Exact);
     return OCTO_CUDA_OK;
 }
 

@@ -39,7 +39,7 @@ TEST(CpuOps, SwiGluAndAdds) {
     const auto g = random_vector(9, 3), u = random_vector(9, 4);
     std::vector<float> out(9);
     auto b = make_backend();
-    b->swiglu(g.data(), u.data(), out.data(), 9, Precision::Exact);
+    b->swiglu(g.data(), u.data(), out.data(), 1, 9, Precision::Exact);
     for (size_t i = 0; i < 9; ++i) EXPECT_NEAR(out[i], g[i] / (1.0 + std::exp(-double(g[i]))) * u[i], 1e-6);
     std::vector<float> y = {1, 2, 3, 4, 5, 6};
     const std::vector<float> bias = {10, 20, 30};

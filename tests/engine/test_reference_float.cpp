@@ -66,7 +66,8 @@ std::vector<float> random_floats(size_t n, float scale, uint32_t seed) {
 TEST(ReferenceFloat, SiluEqualsTheReferenceBitForBit) {
     std::vector<float> gate, up(std::size(kSilu), 1.0f), out(std::size(kSilu));
     for (const Pair& p : kSilu) gate.push_back(p.in);
-    reference_silu_mul(gate.data(), up.data(), out.data(), static_cast<int64_t>(gate.size()));
+    const auto n = static_cast<int64_t>(gate.size()); // one row of 32: the vector exp throughout
+    reference_silu_mul(gate.data(), up.data(), out.data(), n, 0, n);
     int libm_differs = 0;
     for (size_t i = 0; i < gate.size(); ++i) {
         EXPECT_EQ(bits(out[i]), bits(kSilu[i].out)) << "silu(" << gate[i] << ") = " << out[i] << ", want " << kSilu[i].out;
@@ -90,6 +91,29 @@ TEST(ReferenceFloat, SoftmaxEqualsTheReferenceBitForBit) {
     }
 }
 
+// Rows of 172 (stories260K's feed-forward width), given from any column: the reference's vector
+// loop takes columns 0-167 of each row, its scalar loop (the C library's expf) columns 168-171;
+// silu is rounded before the product with up. kSilu's inputs tell the two exps apart.
+TEST(ReferenceFloat, SiluTakesTheCLibraryExpForARowsLastValues) {
+    const int64_t row = 172, n_rows = 3;
+    std::vector<float> gate(static_cast<size_t>(row * n_rows)), up = random_floats(gate.size(), 1.0f, 9), out(gate.size());
+    for (size_t i = 0; i < gate.size(); ++i) gate[i] = kSilu[i % std::size(kSilu)].in;
+    for (int64_t from : {int64_t{0}, int64_t{5}, int64_t{170}}) { // a thread's share may start anywhere
+        reference_silu_mul(gate.data(), up.data(), out.data(), from, 0, row);
+        reference_silu_mul(gate.data() + from, up.data() + from, out.data() + from, row * n_rows - from, from % row, row);
+        int tails_differ = 0;
+        for (int64_t i = 0; i < row * n_rows; ++i) {
+            const float g = gate[static_cast<size_t>(i)];
+            const bool tail = i % row >= 168;
+            const float silu = tail ? g / (1.0f + std::exp(-g)) : g / (1.0f + reference_expf(0.0f - g));
+            const float want = silu * up[static_cast<size_t>(i)];
+            ASSERT_EQ(bits(out[static_cast<size_t>(i)]), bits(want)) << "i " << i << " from " << from;
+            if (tail) tails_differ += bits(want) != bits(g / (1.0f + reference_expf(0.0f - g)) * up[static_cast<size_t>(i)]);
+        }
+        EXPECT_GT(tails_differ, 0); // the columns where the exps part are among the tails
+    }
+}
+
 // The vector exp (AVX2 machines) and the scalar one agree on every input, range edges included.
 TEST(ReferenceFloat, VectorExpEqualsScalarExp) {
     std::vector<float> x = random_floats(4096, 8.0f, 1);
@@ -99,7 +123,8 @@ TEST(ReferenceFloat, VectorExpEqualsScalarExp) {
     }
     x.resize((x.size() + 7) / 8 * 8, 1.0f);
     std::vector<float> up(x.size(), 1.0f), out(x.size());
-    reference_silu_mul(x.data(), up.data(), out.data(), static_cast<int64_t>(x.size()));
+    const auto n = static_cast<int64_t>(x.size()); // one row, a multiple of eight long
+    reference_silu_mul(x.data(), up.data(), out.data(), n, 0, n);
     for (size_t i = 0; i < x.size(); ++i) {
         const float want = x[i] / (1.0f + reference_expf(0.0f - x[i]));
         ASSERT_EQ(bits(out[i]), bits(want)) << "x = " << x[i];

@@ -134,7 +134,7 @@ TEST(GpuOpParity, NormsAndElementwise) {
                   return *bufs[0];
               }), kFloatBound) << "add";
     EXPECT_LE(compare(*cuda, *cpu, {x, y}, [&](Backend& b, auto& bufs) -> DeviceBuffer& {
-                  b.swiglu(bufs[0]->data(), bufs[1]->data(), bufs[0]->data(), kTokens * kN, Precision::Exact);
+                  b.swiglu(bufs[0]->data(), bufs[1]->data(), bufs[0]->data(), kTokens, kN, Precision::Exact);
                   return *bufs[0];
               }), kFloatBound) << "swiglu";
     EXPECT_LE(compare(*cuda, *cpu, {random_floats(kTokens * kN, 4, 4.0f)}, [&](Backend& b, auto& bufs) -> DeviceBuffer& {

@@ -45,7 +45,7 @@ public:
                   float eps) override;
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
     void add(float* y, const float* x, int64_t n) override;
-    void swiglu(const float* gate, const float* up, float* out, int64_t n, Precision precision) override;
+    void swiglu(const float* gate, const float* up, float* out, int64_t n_rows, int64_t row, Precision precision) override;
     void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) override;
     void scale(float* x, int64_t n, float s) override;
     void softcap(float* x, int64_t n, float cap) override;

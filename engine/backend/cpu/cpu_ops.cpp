@@ -53,10 +53,11 @@ void CpuBackend::add(float* y, const float* x, int64_t n) {
     });
 }
 
-void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t n, Precision precision) {
-    for_each_chunk(n, [&](int64_t begin, int64_t end) {
+void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t n_rows, int64_t row,
+                        Precision precision) {
+    for_each_chunk(n_rows * row, [&](int64_t begin, int64_t end) {
         if (precision == Precision::Reference) {
-            reference_silu_mul(gate + begin, up + begin, out + begin, end - begin);
+            reference_silu_mul(gate + begin, up + begin, out + begin, end - begin, begin % row, row);
             return;
         }
         for (int64_t i = begin; i < end; ++i) {

@@ -399,11 +399,26 @@ float reference_expf(float x) {
     return std::fma(s2, j, s2) * s1;
 }
 
-void reference_silu_mul(const float* gate, const float* up, float* out, int64_t n) {
+void reference_silu_mul(const float* gate, const float* up, float* out, int64_t n, int64_t column, int64_t row) {
+    const int64_t whole = row & ~int64_t{7}; // the columns of a row its vector loop takes
+    for (int64_t i = 0; i < n;) {
+        const int64_t c = (column + i) % row;
+        if (c < whole) {
+            const int64_t m = std::min(n - i, whole - c);
 #if defined(__x86_64__)
-    if (cpu_has_avx2()) return simd::silu_mul(gate, up, out, n);
+            if (cpu_has_avx2()) {
+                simd::silu_mul(gate + i, up + i, out + i, m);
+                i += m;
+                continue;
+            }
 #endif
-    silu_mul_scalar(gate, up, out, n);
+            silu_mul_scalar(gate + i, up + i, out + i, m);
+            i += m;
+        } else { // the row's last values: its scalar loop, with the C library's expf
+            const int64_t end = i + std::min(n - i, row - c);
+            for (; i < end; ++i) out[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
+        }
+    }
 }
 
 float reference_dot(const float* a, const float* b, int64_t n) {

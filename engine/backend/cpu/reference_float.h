@@ -30,9 +30,11 @@ namespace octo {
 // |n| > 192 gives 0 or infinity.
 float reference_expf(float x);
 
-// out[i] = silu(gate[i]) · up[i] with silu(x) = x / (1 + reference_expf(0 − x)); out may alias
-// gate or up.
-void reference_silu_mul(const float* gate, const float* up, float* out, int64_t n);
+// out[i] = silu(gate[i]) · up[i] for n values from column `column` of rows of `row` values, as the
+// reference computes silu row by row: x / (1 + reference_expf(0 − x)) over the whole groups of
+// eight from a row's start, x / (1 + expf(−x)) (the C library's) for the rest of the row. out may
+// alias gate or up.
+void reference_silu_mul(const float* gate, const float* up, float* out, int64_t n, int64_t column, int64_t row);
 
 // Σ a[i]·b[i] as the reference's float dot product: value i to accumulator (i % 32) / 8, lane
 // i % 8, by multiply-add over whole steps of 32; accumulators added (0 + 2) + (1 + 3), the two

@@ -238,8 +238,9 @@ void CudaBackend::add(float* y, const float* x, int64_t n) {
     guarded([&](char* err, size_t len) { return api_->add(ctx_, y, x, n, err, len); });
 }
 
-void CudaBackend::swiglu(const float* gate, const float* up, float* out, int64_t n, Precision) { // exact (docs/cuda.md)
-    guarded([&](char* err, size_t len) { return api_->swiglu(ctx_, gate, up, out, n, err, len); });
+void CudaBackend::swiglu(const float* gate, const float* up, float* out, int64_t n_rows, int64_t row,
+                         Precision) { // exact (docs/cuda.md)
+    guarded([&](char* err, size_t len) { return api_->swiglu(ctx_, gate, up, out, n_rows * row, err, len); });
 }
 
 // The CUDA module (API version 4) has no kernels for these yet: open_model refuses a model that
