@@ -39,10 +39,15 @@ inline float lanes_sum(const float* a) {
     return (h0 + h2) + (h1 + h3);
 }
 
-// Four accumulators of eight lanes (acc[8 j + l]), as the reference's dot product reduces them.
+// Four accumulators of eight lanes (acc[8 j + l]) added lane by lane, (0 + 2) + (1 + 3).
+inline void fold_accumulators(const float* acc, float (&s)[8]) {
+    for (int l = 0; l < 8; ++l) s[l] = (acc[l] + acc[16 + l]) + (acc[8 + l] + acc[24 + l]);
+}
+
+// Four accumulators of eight lanes, as the reference's dot product reduces them.
 inline float accumulators_sum(const float* acc) {
     float s[8];
-    for (int l = 0; l < 8; ++l) s[l] = (acc[l] + acc[16 + l]) + (acc[8 + l] + acc[24 + l]);
+    fold_accumulators(acc, s);
     const float t0 = s[0] + s[4], t1 = s[1] + s[5], t2 = s[2] + s[6], t3 = s[3] + s[7];
     return (t0 + t1) + (t2 + t3);
 }
@@ -141,7 +146,7 @@ float single_dot_scalar(TensorType type, const uint8_t* row, const float* x, int
     for (int64_t i = 0; i < whole; ++i) acc[i % 32] = std::fma(row_value(type, row, i), x[i], acc[i % 32]);
     if (type == TensorType::F16) return single_rest(type, row, x, whole, n, accumulators_sum(acc));
     float s[8]; // BF16: the four accumulators as F16's, then its own horizontal sum, added to 0.0
-    for (int l = 0; l < 8; ++l) s[l] = (acc[l] + acc[16 + l]) + (acc[8 + l] + acc[24 + l]);
+    fold_accumulators(acc, s);
     double sum = 0.0;
     sum += static_cast<double>(lanes_sum(s));
     return single_rest(type, row, x, whole, n, sum);
@@ -209,16 +214,36 @@ OCTO_RF_AVX2 void silu_mul(const float* gate, const float* up, float* out, int64
     silu_mul_scalar(gate + i, up + i, out + i, n - i);
 }
 
-OCTO_RF_AVX2 float dot(const float* a, const float* b, int64_t n) {
+// Eight values of a float weight row from value i.
+template <TensorType kType>
+OCTO_RF_AVX2 inline __m256 load8(const uint8_t* row, int64_t i) {
+    if constexpr (kType == TensorType::F32) return _mm256_loadu_ps(reinterpret_cast<const float*>(row) + i);
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i));
+    if constexpr (kType == TensorType::F16) return _mm256_cvtph_ps(h);
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+// The float dot product's whole steps of 32 (`whole` values): four accumulators by multiply-add,
+// folded (0 + 2) + (1 + 3).
+template <TensorType kType>
+OCTO_RF_AVX2 inline __m256 whole_steps(const uint8_t* row, const float* x, int64_t whole) {
     __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-    const int64_t whole = n & ~int64_t{31};
     for (int64_t i = 0; i < whole; i += 32) {
-        for (int j = 0; j < 4; ++j) acc[j] = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8 * j), _mm256_loadu_ps(b + i + 8 * j), acc[j]);
+        for (int j = 0; j < 4; ++j) acc[j] = _mm256_fmadd_ps(load8<kType>(row, i + 8 * j), _mm256_loadu_ps(x + i + 8 * j), acc[j]);
     }
-    const __m256 s = _mm256_add_ps(_mm256_add_ps(acc[0], acc[2]), _mm256_add_ps(acc[1], acc[3]));
+    return _mm256_add_ps(_mm256_add_ps(acc[0], acc[2]), _mm256_add_ps(acc[1], acc[3]));
+}
+
+// ... then its horizontal sum: the two halves added, two horizontal adds.
+OCTO_RF_AVX2 inline float horizontal_adds(__m256 s) {
     const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
     const __m128 t1 = _mm_hadd_ps(t0, t0);
-    return dot_rest(a, b, whole, n, _mm_cvtss_f32(_mm_hadd_ps(t1, t1)));
+    return _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
+}
+
+OCTO_RF_AVX2 float dot(const float* a, const float* b, int64_t n) {
+    const int64_t whole = n & ~int64_t{31};
+    return dot_rest(a, b, whole, n, horizontal_adds(whole_steps<TensorType::F32>(reinterpret_cast<const uint8_t*>(a), b, whole)));
 }
 
 OCTO_RF_AVX2 double softmax_exp(float* s, int64_t first, int64_t n, float max) {
@@ -271,28 +296,13 @@ OCTO_RF_AVX2 void weighted_values(const float* w, int64_t first, int64_t n, cons
     }
 }
 
-template <TensorType kType>
-OCTO_RF_AVX2 inline __m256 load8(const uint8_t* row, int64_t i) {
-    if constexpr (kType == TensorType::F32) return _mm256_loadu_ps(reinterpret_cast<const float*>(row) + i);
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i));
-    if constexpr (kType == TensorType::F16) return _mm256_cvtph_ps(h);
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-}
-
+// One row's product with one token in the dot product's order (single_dot_scalar's).
 template <TensorType kType>
 OCTO_RF_AVX2 float single_dot(const uint8_t* row, const float* x, int64_t n) {
     if constexpr (kType == TensorType::F32) return dot(reinterpret_cast<const float*>(row), x, n);
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     const int64_t whole = n & ~int64_t{31};
-    for (int64_t i = 0; i < whole; i += 32) {
-        for (int j = 0; j < 4; ++j) acc[j] = _mm256_fmadd_ps(load8<kType>(row, i + 8 * j), _mm256_loadu_ps(x + i + 8 * j), acc[j]);
-    }
-    const __m256 s = _mm256_add_ps(_mm256_add_ps(acc[0], acc[2]), _mm256_add_ps(acc[1], acc[3]));
-    if constexpr (kType == TensorType::F16) {
-        const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
-        const __m128 t1 = _mm_hadd_ps(t0, t0);
-        return single_rest(kType, row, x, whole, n, _mm_cvtss_f32(_mm_hadd_ps(t1, t1)));
-    }
+    const __m256 s = whole_steps<kType>(row, x, whole);
+    if constexpr (kType == TensorType::F16) return single_rest(kType, row, x, whole, n, horizontal_adds(s));
     double sum = 0.0;
     sum += static_cast<double>(lanes_sum8(s));
     return single_rest(kType, row, x, whole, n, sum);
@@ -368,6 +378,14 @@ OCTO_RF_AVX2 void float_rows_any(const MatmulArgs& a, int64_t row_begin, int64_t
 } // namespace simd
 #endif
 
+// silu(gate) · up with the reference's vector exp throughout (its vector loop's values).
+void silu_mul_vector_exp(const float* gate, const float* up, float* out, int64_t n) {
+#if defined(__x86_64__)
+    if (cpu_has_avx2()) return simd::silu_mul(gate, up, out, n);
+#endif
+    silu_mul_scalar(gate, up, out, n);
+}
+
 } // namespace
 
 bool reference_float_type(TensorType type) {
@@ -405,14 +423,7 @@ void reference_silu_mul(const float* gate, const float* up, float* out, int64_t 
         const int64_t c = (column + i) % row;
         if (c < whole) {
             const int64_t m = std::min(n - i, whole - c);
-#if defined(__x86_64__)
-            if (cpu_has_avx2()) {
-                simd::silu_mul(gate + i, up + i, out + i, m);
-                i += m;
-                continue;
-            }
-#endif
-            silu_mul_scalar(gate + i, up + i, out + i, m);
+            silu_mul_vector_exp(gate + i, up + i, out + i, m);
             i += m;
         } else { // the row's last values: its scalar loop, with the C library's expf
             const int64_t end = i + std::min(n - i, row - c);
