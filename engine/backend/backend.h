@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "engine/backend/precision.h"
 #include "engine/core/result.h"
@@ -163,6 +164,7 @@ struct ForwardFeatures {
     bool scale = false;          // scale
     bool yarn = false;           // RopeParams::ext_factor
     bool experts = false;        // gather_rows, scatter_rows, weighted_sum (mixture of experts)
+    std::vector<TensorType> weight_types; // of the matrices matmul() and embed() take, each once
 };
 
 class Backend {

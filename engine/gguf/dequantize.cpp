@@ -141,7 +141,7 @@ void dequantize_row(TensorType type, const uint8_t* src, float* dst, int64_t n) 
             dequant_k_4or5(b, b + 16, b + 48, y);
         });
     case TensorType::Q6_K: return for_blocks(src, dst, n, kQK_K, kQ6_KBytes, dequant_q6_k);
-    default: return; // unsupported: the caller checks TensorTypeInfo::supported
+    default: dequantize_low_bit_row(type, src, dst, n); return; // or unsupported: the caller checks
     }
 }
 

@@ -7,32 +7,14 @@
 #include "engine/core/half.h"
 #include "engine/core/le_bytes.h"
 #include "engine/gguf/quant_blocks.h"
+#include "engine/gguf/quantize_steps.h"
 
 namespace octo {
 
 namespace {
 
 using namespace qblock;
-
-// Stores a scale as fp16 and returns the value the decoder will see.
-float store_half(uint8_t* p, float v) {
-    const uint16_t h = fp32_to_fp16(v);
-    store_le16(p, h);
-    return fp16_to_fp32(h);
-}
-
-int round_clamp(float v, int lo, int hi) {
-    return std::clamp(static_cast<int>(std::lround(v)), lo, hi);
-}
-
-// The value of largest magnitude (sign kept) among x[0..n).
-float signed_absmax(const float* x, int n) {
-    float best = 0.0f;
-    for (int i = 0; i < n; ++i) {
-        if (std::fabs(x[i]) > std::fabs(best)) best = x[i];
-    }
-    return best;
-}
+using namespace qstep;
 
 // Symmetric blocks (Q4_0, Q5_0): the extreme value maps to -2^(bits-1); q in [0, 2^bits).
 void quant_symmetric(const float* x, int levels, uint8_t* b, int q[32]) {
@@ -210,7 +192,7 @@ void quantize_row(TensorType type, const float* src, uint8_t* dst, int64_t n) {
     case TensorType::Q4_K: return for_blocks(src, dst, n, kQK_K, kQ4_KBytes, quant_q4_k);
     case TensorType::Q5_K: return for_blocks(src, dst, n, kQK_K, kQ5_KBytes, quant_q5_k);
     case TensorType::Q6_K: return for_blocks(src, dst, n, kQK_K, kQ6_KBytes, quant_q6_k);
-    default: return; // unsupported: the caller checks TensorTypeInfo::supported
+    default: quantize_low_bit_row(type, src, dst, n); return; // or unsupported: the caller checks
     }
 }
 

@@ -14,4 +14,8 @@ namespace octo {
 // whose TensorTypeInfo::supported is true; n must be a multiple of the block size.
 void quantize_row(TensorType type, const float* src, uint8_t* dst, int64_t n);
 
+// The low-bit types (quantize_low_bit.cpp; nearest level or grid point, no search): false for any
+// other type.
+bool quantize_low_bit_row(TensorType type, const float* src, uint8_t* dst, int64_t n);
+
 } // namespace octo

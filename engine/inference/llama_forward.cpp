@@ -65,6 +65,11 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
     f.scale = a.embed_scale || p.attn_scale > 0;
     f.yarn = p.rope_scaling_type == "yarn" && p.rope_freq_scale < 1.0;
     f.experts = p.n_expert > 0;
+    for (const GgufTensorInfo& t : model.file().tensors()) {
+        if (t.n_dims >= 2 && std::find(f.weight_types.begin(), f.weight_types.end(), t.type.type) == f.weight_types.end()) {
+            f.weight_types.push_back(t.type.type);
+        }
+    }
     return f;
 }
 

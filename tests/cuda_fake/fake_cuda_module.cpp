@@ -144,9 +144,15 @@ int octo_cuda_download(OctoCudaContext* ctx, void* dst, const void* src, uint64_
     return OCTO_CUDA_OK;
 }
 
+// The types the real module's kernels decode (kernels/quant_decode.cuh dispatch_type).
 int octo_cuda_supports_type(uint32_t ggml_type) {
-    const auto info = octo::tensor_type_info(ggml_type);
-    return info && info->supported ? 1 : 0;
+    using octo::TensorType;
+    switch (static_cast<TensorType>(ggml_type)) {
+    case TensorType::F32: case TensorType::F16: case TensorType::BF16: case TensorType::Q4_0: case TensorType::Q4_1:
+    case TensorType::Q5_0: case TensorType::Q5_1: case TensorType::Q8_0: case TensorType::Q4_K: case TensorType::Q5_K:
+    case TensorType::Q6_K: return 1;
+    default: return 0;
+    }
 }
 
 int octo_cuda_weight_upload(OctoCudaContext* ctx, uint32_t ggml_type, const void* rows, int64_t n_in, int64_t n_out,

@@ -4,16 +4,21 @@
 // cuBLAS failure, sticky error) must become a clear engine error or a CPU fallback. No GPU needed.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "engine/backend/backend_selection.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cuda/cuda_backend.h"
+#include "engine/host/model_setup.h"
 #include "engine/inference/llama_forward.h"
 #include "engine/inference/session.h"
+#include "engine/model/synthetic_model.h"
 #include "tests/support/loaded_model.h"
+#include "tests/support/test_temp.h"
 
 namespace octo {
 namespace {
@@ -100,6 +105,40 @@ TEST(CudaBackendFake, RefusesWhatItHasNoKernelFor) {
     cuda->softcap(buffer->data(), 4, 2.0f);
     ASSERT_FALSE(cuda->status());
     EXPECT_EQ(cuda->status().error().code, ErrorCode::Unsupported);
+}
+
+// The low-bit weight types have no CUDA kernel: a model holding one is refused on CUDA with a
+// sentence naming the type, and open_model's auto takes the CPU saying why.
+TEST(CudaBackendFake, LowBitWeightsAreRefusedByNameAndAutoTakesTheCpu) {
+    SyntheticModelSpec spec;
+    spec.weight_type = TensorType::IQ4_NL;
+    const std::string path = test::test_temp_path("iq4_nl.gguf");
+    {
+        const auto bytes = make_synthetic_model(spec);
+        ASSERT_TRUE(bytes) << bytes.error().message;
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+    }
+    auto model = Model::load(path);
+    ASSERT_TRUE(model) << model.error().message;
+    auto cuda = fake_backend();
+    ASSERT_TRUE(cuda);
+    EXPECT_FALSE(cuda->supports(TensorType::IQ4_NL));
+    EXPECT_EQ(cuda->missing_features(forward_features(**model, 64)), "IQ4_NL weights");
+    auto session = Session::create(**model, *cuda, {});
+    ASSERT_FALSE(session);
+    EXPECT_NE(session.error().message.find("IQ4_NL"), std::string::npos) << session.error().message;
+
+    ::setenv("OCTOSCOPE_CUDA_MODULE", FAKE_CUDA_MODULE, 1);
+    auto opened = open_model(path, {.backend = "auto", .threads = 1});
+    ASSERT_TRUE(opened) << opened.error().message;
+    EXPECT_EQ(opened->info.backend.rfind("cpu", 0), 0u) << opened->info.backend;
+    EXPECT_NE(opened->info.backend_note.find("lacks IQ4_NL weights"), std::string::npos) << opened->info.backend_note;
+    auto forced = open_model(path, {.backend = "cuda", .threads = 1});
+    ASSERT_FALSE(forced);
+    EXPECT_EQ(forced.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(forced.error().message.find("lacks IQ4_NL weights for llama; use --backend cpu"), std::string::npos)
+        << forced.error().message;
+    std::remove(path.c_str());
 }
 
 TEST(CudaBackendFake, NamesTheDevice) {

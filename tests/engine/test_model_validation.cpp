@@ -120,14 +120,14 @@ TEST(ModelValidation, MissingTensorIsNamed) {
 TEST(ModelValidation, UnsupportedTensorTypeIsNamed) {
     octo::GgufWriter w;
     w.add_string("general.architecture", "llama");
-    w.add_tensor_raw("blk.3.ffn_down.weight", {256, 1}, 11 /* Q3_K */, std::vector<uint8_t>(110));
+    w.add_tensor_raw("blk.3.ffn_down.weight", {256, 1}, 15 /* Q8_K, ggml's internal activation type */, std::vector<uint8_t>(292));
     auto bytes = w.to_bytes();
     auto f = octo::GgufFile::parse(bytes);
     ASSERT_TRUE(f.ok());
     auto s = octo::validate_model(f.value(), good_params(), 100);
     ASSERT_FALSE(s.ok());
     EXPECT_EQ(s.error().code, octo::ErrorCode::Unsupported);
-    EXPECT_EQ(s.error().message, "tensor 'blk.3.ffn_down.weight' has type Q3_K, which the engine cannot run");
+    EXPECT_EQ(s.error().message, "tensor 'blk.3.ffn_down.weight' has type Q8_K, which the engine cannot run");
 }
 
 } // namespace

@@ -1,11 +1,13 @@
 // Fuzz target: arbitrary bytes through everything that runs before a model is used —
-// GGUF parsing, hyperparameter reading and validation, tokenizer construction, and
-// tokenizing a few fixed strings with whatever vocabulary the bytes describe.
+// GGUF parsing, hyperparameter reading and validation, tokenizer construction, tokenizing a few
+// fixed strings with whatever vocabulary the bytes describe, and dequantising the first row of
+// every tensor of a supported type (every block layout's decoder on arbitrary bytes).
 // Any crash, sanitizer report or unbounded allocation is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
+#include "engine/gguf/dequantize.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/model/model_params.h"
 #include "engine/model/model_validation.h"
@@ -28,11 +30,20 @@ void exercise_tokenizer(const octo::GgufFile& file) {
     }
 }
 
+// The first row of each tensor whose type the engine decodes (rows of at most 64 Ki values).
+void exercise_dequantisation(const octo::GgufFile& file) {
+    for (const octo::GgufTensorInfo& t : file.tensors()) {
+        if (!t.type.supported || t.n_rows() < 1 || t.ne[0] > (int64_t{1} << 16)) continue;
+        (void)octo::dequantize_rows(t, 0, 1);
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto file = octo::GgufFile::parse(std::span<const uint8_t>(data, size));
     if (!file) return 0;
+    exercise_dequantisation(file.value());
     exercise_tokenizer(file.value());
     auto params = octo::read_model_params(file.value());
     if (!params) return 0;

@@ -26,6 +26,13 @@ std::unique_ptr<Backend> make_cpu_backend();
     auto var = ::octo::test::make_cuda_backend(var##_reason);                               \
     if (!var) GTEST_SKIP() << "no usable CUDA backend: " << var##_reason
 
+// The weight types the CUDA kernels decode (kernels/quant_decode.cuh): the parity suites run
+// these; every other supported type (the low-bit ones) must be refused with a sentence.
+inline std::vector<TensorType> cuda_weight_types() {
+    return {TensorType::F32,  TensorType::F16,  TensorType::BF16, TensorType::Q4_0, TensorType::Q4_1, TensorType::Q5_0,
+            TensorType::Q5_1, TensorType::Q8_0, TensorType::Q4_K, TensorType::Q5_K, TensorType::Q6_K};
+}
+
 // Host floats in a new buffer of `b`.
 std::unique_ptr<DeviceBuffer> upload(Backend& b, std::span<const float> host);
 // All of `buf` back on the host.

@@ -205,12 +205,26 @@ ActivationFormat activation_format(TensorType weight) {
     case TensorType::BF16: return ActivationFormat::BF16;
     case TensorType::Q4_0:
     case TensorType::Q5_0:
-    case TensorType::Q8_0: return ActivationFormat::Q8_0;
+    case TensorType::Q8_0:
+    case TensorType::IQ4_NL:
+    case TensorType::MXFP4: return ActivationFormat::Q8_0;
     case TensorType::Q4_1:
     case TensorType::Q5_1: return ActivationFormat::Q8_1;
+    case TensorType::Q2_K:
+    case TensorType::Q3_K:
     case TensorType::Q4_K:
     case TensorType::Q5_K:
-    case TensorType::Q6_K: return ActivationFormat::Q8_K;
+    case TensorType::Q6_K:
+    case TensorType::IQ4_XS:
+    case TensorType::IQ2_XXS:
+    case TensorType::IQ2_XS:
+    case TensorType::IQ2_S:
+    case TensorType::IQ3_XXS:
+    case TensorType::IQ3_S:
+    case TensorType::IQ1_S:
+    case TensorType::IQ1_M:
+    case TensorType::TQ1_0:
+    case TensorType::TQ2_0: return ActivationFormat::Q8_K;
     default: return ActivationFormat::F32;
     }
 }

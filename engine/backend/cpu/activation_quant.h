@@ -2,10 +2,11 @@
 // weight of each type (Precision::Reference, backend/precision.h). The block formats and their
 // rounding are public facts of the GGUF ecosystem:
 //
-//   Q8_0, partner of Q4_0 / Q5_0 / Q8_0 — blocks of 32 values x:
+//   Q8_0, partner of Q4_0 / Q5_0 / Q8_0 / IQ4_NL / MXFP4 — blocks of 32 values x:
 //     amax = max |x|;  d = fp16(amax / 127);  q = round_half_even(x * (127 / amax))  (0 if amax = 0)
 //   Q8_1, partner of Q4_1 / Q5_1 — as Q8_0, plus  s = fp16((amax / 127) * Σ q)
-//   Q8_K, partner of Q4_K / Q5_K / Q6_K — blocks of 256 values x:
+//   Q8_K, partner of the other K-quants, IQ4_XS, the IQ1/IQ2/IQ3 and the ternary types — blocks
+//   of 256 values x:
 //     max = the first x of largest |x|;  iscale = -127 / max;  q = min(127, round_half_even(iscale * x));
 //     d = 1 / iscale (float, not fp16);  bsums[j] = Σ q[16j .. 16j+15]   (all 0 if max = 0)
 //   F16 / BF16 weights: each activation rounded to fp16 / bf16 (to nearest, ties to even).

@@ -34,15 +34,18 @@ MatmulRowsKernel avx512_matmul_kernel(TensorType type);
 bool reference_float_type(TensorType type);
 MatmulRowsKernel reference_float_kernel(CpuPath path);
 
+// The path's kernel for the type, or the scalar one where the path has none (the low-bit types:
+// docs/performance.md).
 inline MatmulRowsKernel matmul_kernel(CpuPath path, TensorType type) {
+    MatmulRowsKernel kernel = nullptr;
     switch (path) {
     case CpuPath::Avx2:
-    case CpuPath::AvxVnni: return avx2_matmul_kernel(type);
+    case CpuPath::AvxVnni: kernel = avx2_matmul_kernel(type); break;
     case CpuPath::Avx512:
-    case CpuPath::Avx512Vnni: return avx512_matmul_kernel(type);
+    case CpuPath::Avx512Vnni: kernel = avx512_matmul_kernel(type); break;
     case CpuPath::Scalar: break;
     }
-    return scalar_matmul_kernel(type);
+    return kernel ? kernel : scalar_matmul_kernel(type);
 }
 
 } // namespace octo

@@ -44,6 +44,9 @@ QuantKernel scalar_quant_matmul_kernel(TensorType type);
 QuantKernel avx2_quant_matmul_kernel(TensorType type);       // AVX2 multiply-add of u8 × i8
 QuantKernel avxvnni_quant_matmul_kernel(TensorType type);    // AVX-VNNI dot products (256-bit)
 QuantKernel avx512vnni_quant_matmul_kernel(TensorType type); // AVX-512 VNNI (512-bit)
+// The low-bit types (Q2_K, Q3_K, TQ1_0, TQ2_0, IQ4_NL, IQ4_XS, MXFP4, IQ2_*, IQ3_*, IQ1_*):
+// scalar kernels, which every path runs until it has its own (docs/performance.md).
+QuantKernel low_bit_quant_matmul_kernel(TensorType type);
 
 // Q4_0 matrices the reference repacks (WeightMatrix::reference_blockwise): per (row, token)
 //   acc = fma(float(Σ integer products of block b), d_w·d_x, acc)   for b = 0, 1, … from acc = 0,
@@ -52,15 +55,17 @@ QuantKernel scalar_q4_0_blockwise_kernel();
 QuantKernel avx2_q4_0_blockwise_kernel();
 QuantKernel avxvnni_q4_0_blockwise_kernel();
 
+// The path's kernel for the type, or the scalar one where the path has none.
 inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {
+    QuantKernel kernel;
     switch (path) {
     case CpuPath::Avx2:
-    case CpuPath::Avx512: return avx2_quant_matmul_kernel(type);
-    case CpuPath::AvxVnni: return avxvnni_quant_matmul_kernel(type);
-    case CpuPath::Avx512Vnni: return avx512vnni_quant_matmul_kernel(type);
+    case CpuPath::Avx512: kernel = avx2_quant_matmul_kernel(type); break;
+    case CpuPath::AvxVnni: kernel = avxvnni_quant_matmul_kernel(type); break;
+    case CpuPath::Avx512Vnni: kernel = avx512vnni_quant_matmul_kernel(type); break;
     case CpuPath::Scalar: break;
     }
-    return scalar_quant_matmul_kernel(type);
+    return kernel.rows ? kernel : scalar_quant_matmul_kernel(type);
 }
 
 // The kernel for one matrix: its type's, or the blockwise Q4_0 one (the AVX-512 paths run the

@@ -6,6 +6,7 @@
 
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/quant_matmul.h"
+#include "engine/backend/cpu/scalar_rows.h"
 #include "engine/core/half.h"
 #include "engine/gguf/quant_blocks.h"
 
@@ -15,11 +16,6 @@ namespace {
 
 using namespace qblock;
 
-inline float half_at(const uint8_t* p) {
-    uint16_t h;
-    std::memcpy(&h, p, 2);
-    return fp16_to_fp32(h);
-}
 
 // The 32 values of a Q4_0/Q4_1 block as 0..15, in value order.
 inline void nibbles32(const uint8_t* qs, int q[32]) {
@@ -140,34 +136,21 @@ float dot_q6_k(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
     return sum;
 }
 
-template <class Act, float (*Dot)(const uint8_t*, const Act*, int64_t), int kBlock>
-void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
-    const WeightMatrix& w = *a.w;
-    const int64_t nb = w.n_in / kBlock;
-    for (int64_t r = row_begin; r < row_end; ++r) {
-        const uint8_t* row = w.data + static_cast<uint64_t>(r) * w.row_bytes;
-        for (int64_t t = 0; t < a.n_tokens; ++t) {
-            const auto* x = reinterpret_cast<const Act*>(a.xq + t * a.xq_row_bytes);
-            a.y[t * w.n_out + r] = Dot(row, x, nb);
-        }
-    }
-}
-
 } // namespace
 
-QuantKernel scalar_q4_0_blockwise_kernel() { return {rows<ActQ8_0, dot_q4_0_blockwise, 32>}; }
+QuantKernel scalar_q4_0_blockwise_kernel() { return {scalar_rows<ActQ8_0, dot_q4_0_blockwise, 32>}; }
 
 QuantKernel scalar_quant_matmul_kernel(TensorType type) {
     switch (type) {
-    case TensorType::Q8_0: return {rows<ActQ8_0, dot_q8_0, 32>};
-    case TensorType::Q4_0: return {rows<ActQ8_0, dot_q45<false, false>, 32>};
-    case TensorType::Q5_0: return {rows<ActQ8_0, dot_q45<true, false>, 32>};
-    case TensorType::Q4_1: return {rows<ActQ8_1, dot_q45<false, true>, 32>};
-    case TensorType::Q5_1: return {rows<ActQ8_1, dot_q45<true, true>, 32>};
-    case TensorType::Q4_K: return {rows<ActQ8_K, dot_q45_k<false>, 256>};
-    case TensorType::Q5_K: return {rows<ActQ8_K, dot_q45_k<true>, 256>};
-    case TensorType::Q6_K: return {rows<ActQ8_K, dot_q6_k, 256>};
-    default: return {};
+    case TensorType::Q8_0: return {scalar_rows<ActQ8_0, dot_q8_0, 32>};
+    case TensorType::Q4_0: return {scalar_rows<ActQ8_0, dot_q45<false, false>, 32>};
+    case TensorType::Q5_0: return {scalar_rows<ActQ8_0, dot_q45<true, false>, 32>};
+    case TensorType::Q4_1: return {scalar_rows<ActQ8_1, dot_q45<false, true>, 32>};
+    case TensorType::Q5_1: return {scalar_rows<ActQ8_1, dot_q45<true, true>, 32>};
+    case TensorType::Q4_K: return {scalar_rows<ActQ8_K, dot_q45_k<false>, 256>};
+    case TensorType::Q5_K: return {scalar_rows<ActQ8_K, dot_q45_k<true>, 256>};
+    case TensorType::Q6_K: return {scalar_rows<ActQ8_K, dot_q6_k, 256>};
+    default: return low_bit_quant_matmul_kernel(type);
     }
 }
 

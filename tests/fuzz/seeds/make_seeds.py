@@ -33,10 +33,13 @@ def arr(etype, items):
 def gguf(kvs, tensors):
     head = b'GGUF' + struct.pack('<IQQ', 3, len(tensors), len(kvs))
     infos, data = b'', b''
-    for name, ne, values in tensors:
+    for tensor in tensors:
+        name, ne, values = tensor[:3]
+        # (name, ne, float values) is an F32 tensor; (name, ne, bytes, type id) any other
+        ggml_type, payload = (tensor[3], values) if len(tensor) == 4 else (0, struct.pack(f'<{len(values)}f', *values))
         infos += s(name) + struct.pack('<I', len(ne)) + b''.join(struct.pack('<Q', d) for d in ne)
-        infos += struct.pack('<IQ', 0, len(data))
-        data += struct.pack(f'<{len(values)}f', *values)
+        infos += struct.pack('<IQ', ggml_type, len(data))
+        data += payload
         data += b'\0' * ((-len(data)) % 32)
     body = head + b''.join(kvs) + infos
     return body + b'\0' * ((-len(body)) % 32) + data
@@ -102,8 +105,38 @@ def tiny_gpt2_vocab():
     return gguf(kvs, [])
 
 
+# Every quantised type as (ggml id, values per block, bytes per block): one 256 x 2 tensor each,
+# with pseudo-random bytes, so the fuzzer reaches every dequantiser from its first input.
+BLOCK_TYPES = {
+    'q4_0': (2, 32, 18), 'q4_1': (3, 32, 20), 'q5_0': (6, 32, 22), 'q5_1': (7, 32, 24), 'q8_0': (8, 32, 34),
+    'q2_k': (10, 256, 84), 'q3_k': (11, 256, 110), 'q4_k': (12, 256, 144), 'q5_k': (13, 256, 176),
+    'q6_k': (14, 256, 210), 'iq2_xxs': (16, 256, 66), 'iq2_xs': (17, 256, 74), 'iq3_xxs': (18, 256, 98),
+    'iq1_s': (19, 256, 50), 'iq4_nl': (20, 32, 18), 'iq3_s': (21, 256, 110), 'iq2_s': (22, 256, 82),
+    'iq4_xs': (23, 256, 136), 'iq1_m': (29, 256, 56), 'tq1_0': (34, 256, 54), 'tq2_0': (35, 256, 66),
+    'mxfp4': (39, 32, 17),
+}
+
+
+def every_weight_type():
+    state = 12345
+    def noise(n):
+        nonlocal state
+        out = bytearray()
+        for _ in range(n):
+            state = (state * 1103515245 + 12345) % (1 << 31)
+            out.append((state >> 16) & 0xff)
+        return bytes(out)
+    kvs = [kv('general.architecture', STR, s('llama'))]
+    tensors = []
+    for name, (type_id, block, size) in BLOCK_TYPES.items():
+        tensors.append((f'{name}.weight', [256, 2], noise(2 * 256 // block * size), type_id))
+    return gguf(kvs, tensors)
+
+
 if __name__ == '__main__':
-    for name, data in {'tiny_llama.gguf': tiny_llama(), 'tiny_gpt2_vocab.gguf': tiny_gpt2_vocab()}.items():
+    seeds = {'tiny_llama.gguf': tiny_llama(), 'tiny_gpt2_vocab.gguf': tiny_gpt2_vocab(),
+             'every_weight_type.gguf': every_weight_type()}
+    for name, data in seeds.items():
         with open(os.path.join(HERE, name), 'wb') as f:
             f.write(data)
-    print('wrote 2 seeds')
+    print(f'wrote {len(seeds)} seeds')
