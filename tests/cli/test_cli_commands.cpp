@@ -76,19 +76,36 @@ TEST(CliInfo, UnsupportedArchitectureIsOneSentence) {
     std::filesystem::remove(path);
 }
 
+// ggml's internal activation types (Q8_1, Q8_K) are recognised by name but never weights.
 TEST(CliInfo, NamesUnsupportedTypes) {
     octo::GgufWriter w;
     w.add_string("general.architecture", "llama");
-    w.add_tensor_raw("blk.0.ffn_down.weight", {256, 2}, 10 /* Q2_K */, std::vector<uint8_t>(2 * 84));
-    w.add_tensor_raw("blk.0.ffn_up.weight", {32, 2}, 20 /* IQ4_NL */, std::vector<uint8_t>(2 * 18));
+    w.add_tensor_raw("blk.0.ffn_down.weight", {256, 2}, 15 /* Q8_K */, std::vector<uint8_t>(2 * 292));
+    w.add_tensor_raw("blk.0.ffn_up.weight", {32, 2}, 9 /* Q8_1 */, std::vector<uint8_t>(2 * 36));
     const std::string path = write_bytes(w.to_bytes(), "unsupported.gguf");
     auto run = run_cli({"info", "--model", path, "--json"});
     ASSERT_EQ(run.exit_status, 0) << run.err;
     auto j = run.json();
-    EXPECT_EQ(j["unsupported"], (nlohmann::json{"IQ4_NL", "Q2_K"}));
-    EXPECT_EQ(j["tensor_types"]["Q2_K"], 1);
+    EXPECT_EQ(j["unsupported"], (nlohmann::json{"Q8_1", "Q8_K"}));
+    EXPECT_EQ(j["tensor_types"]["Q8_K"], 1);
     const std::string load_error = j["load_error"];
-    EXPECT_NE(load_error.find("'blk.0.ffn_down.weight' has type Q2_K"), std::string::npos) << load_error;
+    EXPECT_NE(load_error.find("'blk.0.ffn_down.weight' has type Q8_K"), std::string::npos) << load_error;
+    std::filesystem::remove(path);
+}
+
+// The low-bit types of the usual downloads are listed and none is unsupported.
+TEST(CliInfo, ListsTheLowBitTypes) {
+    octo::GgufWriter w;
+    w.add_string("general.architecture", "llama");
+    w.add_tensor_raw("blk.0.ffn_down.weight", {256, 2}, 10 /* Q2_K */, std::vector<uint8_t>(2 * 84));
+    w.add_tensor_raw("blk.0.ffn_up.weight", {32, 2}, 20 /* IQ4_NL */, std::vector<uint8_t>(2 * 18));
+    w.add_tensor_raw("blk.0.ffn_gate.weight", {256, 2}, 19 /* IQ1_S */, std::vector<uint8_t>(2 * 50));
+    const std::string path = write_bytes(w.to_bytes(), "low_bit.gguf");
+    auto run = run_cli({"info", "--model", path, "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    EXPECT_EQ(j["unsupported"], nlohmann::json::array());
+    EXPECT_EQ(j["tensor_types"], (nlohmann::json{{"IQ1_S", 1}, {"IQ4_NL", 1}, {"Q2_K", 1}}));
     std::filesystem::remove(path);
 }
 
