@@ -177,12 +177,13 @@ public:
     // The first failure of an operation (a device error; the ops return nothing). After one,
     // later operations do nothing and read() yields NaN. The CPU backend never fails.
     virtual Status status() const { return Ok{}; }
-    // The features of `needed` this backend lacks, in words ("soft-capping, sliding windows");
-    // empty: it runs them all.
-    virtual std::string missing_features(const ForwardFeatures& needed) const {
-        (void)needed;
-        return {};
-    }
+    // The features of `needed` this backend lacks, in words ("soft-capping, IQ4_XS weights");
+    // empty: it runs them all. This default names the weight types supports() refuses; a backend
+    // that lacks ops as well lists those first and then these (missing_weight_types).
+    virtual std::string missing_features(const ForwardFeatures& needed) const { return missing_weight_types(needed); }
+
+    // "IQ4_XS weights, Q2_K weights": the weight types of `needed` that supports() refuses.
+    std::string missing_weight_types(const ForwardFeatures& needed) const;
 
     // --- memory -------------------------------------------------------------------------------
     virtual std::unique_ptr<DeviceBuffer> allocate(int64_t n_floats) = 0;

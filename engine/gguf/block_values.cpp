@@ -1,5 +1,7 @@
 #include "engine/gguf/block_values.h"
 
+#include <cmath>
+
 #include "engine/core/le_bytes.h"
 #include "engine/gguf/iq_grids.h"
 #include "engine/gguf/quant_blocks.h"
@@ -22,6 +24,14 @@ inline int8_t ternary_digit(uint8_t byte, int n) {
     static constexpr uint8_t kPow3[5] = {1, 3, 9, 27, 81};
     const auto shifted = static_cast<uint8_t>(byte * kPow3[n]);
     return static_cast<int8_t>(((static_cast<uint16_t>(shifted) * 3) >> 8) - 1);
+}
+
+// Eight bytes of two 4-bit scale codes each, low nibble first: l4[0..16).
+inline void nibble_scales(const uint8_t* bytes, uint8_t l4[16]) {
+    for (int s = 0; s < 8; ++s) {
+        l4[2 * s] = bytes[s] & 15;
+        l4[2 * s + 1] = bytes[s] >> 4;
+    }
 }
 
 } // namespace
@@ -83,6 +93,8 @@ void mxfp4_values(const uint8_t* qs, int8_t q[32]) {
     }
 }
 
+float e8m0_half(uint8_t e) { return std::ldexp(1.0f, static_cast<int>(e) - 128); }
+
 int iq4_xs_scale(const uint8_t* block, int s) {
     const uint16_t high = load_le16(block + 2);
     return ((block[4 + s / 2] >> (4 * (s % 2))) & 15) | (((high >> (2 * s)) & 3) << 4);
@@ -106,10 +118,7 @@ void iq2_xs_values(const uint8_t* block, int8_t q[256], uint8_t l4[16]) {
         const uint16_t code = load_le16(block + 2 + 2 * group);
         signed_point(g.iq2xs[code & 511], iq::iq2_signs(code >> 9), q + 8 * group);
     }
-    for (int s = 0; s < 8; ++s) {
-        l4[2 * s] = block[66 + s] & 15;
-        l4[2 * s + 1] = block[66 + s] >> 4;
-    }
+    nibble_scales(block + 66, l4);
 }
 
 void iq2_s_values(const uint8_t* block, int8_t q[256], uint8_t l4[16]) {
@@ -121,10 +130,7 @@ void iq2_s_values(const uint8_t* block, int8_t q[256], uint8_t l4[16]) {
         const int point = qs[group] | (((qh[group / 4] >> (2 * (group % 4))) & 3) << 8);
         signed_point(g.iq2s[point], signs[group], q + 8 * group);
     }
-    for (int s = 0; s < 8; ++s) {
-        l4[2 * s] = block[74 + s] & 15;
-        l4[2 * s + 1] = block[74 + s] >> 4;
-    }
+    nibble_scales(block + 74, l4);
 }
 
 void iq3_xxs_values(const uint8_t* block, int8_t q[256], uint8_t l4[8]) {

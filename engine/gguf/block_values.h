@@ -23,6 +23,8 @@ void iq4_values(const uint8_t* qs, int8_t q[32]);
 void mxfp4_values(const uint8_t* qs, int8_t q[32]);
 // IQ4_XS sub-block s's 6-bit scale code, 0..63 (the scale is code - 32).
 int iq4_xs_scale(const uint8_t* block, int s);
+// MXFP4's scale: its E8M0 exponent e as 2^(e - 128), halved to match the doubled levels.
+float e8m0_half(uint8_t e);
 
 // The lattice types: q[256], and l4[s] / l3[g] the scale codes (4-bit per 32 values for IQ2_XXS
 // and IQ3_XXS, per 16 values for IQ2_XS / IQ2_S / IQ3_S ... see quant_blocks.h).

@@ -1,8 +1,6 @@
 // Dequantisation of the low-bit weight types (quant_blocks.h), bit-exact with ggml's reference
 // dequantisers: each scale and value is rounded to float32 in the same steps. Compiled with
 // -ffp-contract=off, as dequantize.cpp (engine/CMakeLists.txt).
-#include <cmath>
-
 #include "engine/core/half.h"
 #include "engine/core/le_bytes.h"
 #include "engine/gguf/block_values.h"
@@ -68,7 +66,7 @@ void dequant_iq4_xs(const uint8_t* b, float* y) {
 void dequant_mxfp4(const uint8_t* b, float* y) {
     int8_t q[32];
     mxfp4_values(b + 1, q);
-    const float d = std::ldexp(1.0f, static_cast<int>(b[0]) - 128); // E8M0, halved
+    const float d = e8m0_half(b[0]);
     for (int i = 0; i < 32; ++i) y[i] = static_cast<float>(q[i]) * d;
 }
 

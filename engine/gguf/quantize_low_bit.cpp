@@ -9,6 +9,7 @@
 
 #include "engine/core/half.h"
 #include "engine/core/le_bytes.h"
+#include "engine/gguf/block_values.h"
 #include "engine/gguf/iq_grids.h"
 #include "engine/gguf/quant_blocks.h"
 #include "engine/gguf/quantize.h"
@@ -21,16 +22,12 @@ namespace {
 using namespace qblock;
 using namespace qstep;
 
-float put_half(uint8_t* p, float v) { return store_half(p, v); }
-int nearest_int(float v, int lo, int hi) { return round_clamp(v, lo, hi); }
 
 float absmax(const float* x, int n) {
     float m = 0.0f;
     for (int i = 0; i < n; ++i) m = std::max(m, std::fabs(x[i]));
     return m;
 }
-
-float signed_extreme(const float* x, int n) { return signed_absmax(x, n); }
 
 // Index of the level nearest v among levels[0..n).
 int nearest_level(float v, const int8_t* levels, int n) {
@@ -50,18 +47,18 @@ void quant_q2_k(const float* x, uint8_t* b) {
         scale[s] = (hi - lo) / 3.0f;
         min[s] = -lo;
     }
-    const float d = put_half(b + 80, *std::max_element(scale, scale + 16) / 15.0f);
-    const float dmin = put_half(b + 82, *std::max_element(min, min + 16) / 15.0f);
+    const float d = store_half(b + 80, *std::max_element(scale, scale + 16) / 15.0f);
+    const float dmin = store_half(b + 82, *std::max_element(min, min + 16) / 15.0f);
     std::memset(b + 16, 0, 64);
     for (int s = 0; s < 16; ++s) {
-        const int sc = d > 0.0f ? nearest_int(scale[s] / d, 0, 15) : 0;
-        const int m = dmin > 0.0f ? nearest_int(min[s] / dmin, 0, 15) : 0;
+        const int sc = d > 0.0f ? round_clamp(scale[s] / d, 0, 15) : 0;
+        const int m = dmin > 0.0f ? round_clamp(min[s] / dmin, 0, 15) : 0;
         b[s] = static_cast<uint8_t>(sc | (m << 4));
         const float dl = d * static_cast<float>(sc);
         const float ml = dmin * static_cast<float>(m);
         for (int l = 0; l < 16; ++l) {
             const int i = 16 * s + l; // i = 128h + 32j + (l within 32)
-            const int q = dl > 0.0f ? nearest_int((x[i] + ml) / dl, 0, 3) : 0;
+            const int q = dl > 0.0f ? round_clamp((x[i] + ml) / dl, 0, 3) : 0;
             b[16 + 32 * (i / 128) + i % 32] |= static_cast<uint8_t>(q << (2 * ((i % 128) / 32)));
         }
     }
@@ -71,13 +68,13 @@ void quant_q3_k(const float* x, uint8_t* b) {
     float scale[16];
     float max_scale = 0.0f;
     for (int s = 0; s < 16; ++s) {
-        scale[s] = signed_extreme(x + 16 * s, 16) / -4.0f;
+        scale[s] = signed_absmax(x + 16 * s, 16) / -4.0f;
         max_scale = std::max(max_scale, std::fabs(scale[s]));
     }
-    const float d = put_half(b + 108, max_scale / 31.0f);
+    const float d = store_half(b + 108, max_scale / 31.0f);
     std::memset(b, 0, 108);
     for (int s = 0; s < 16; ++s) {
-        const int sc = d > 0.0f ? nearest_int(scale[s] / d, -32, 31) : 0;
+        const int sc = d > 0.0f ? round_clamp(scale[s] / d, -32, 31) : 0;
         const int code = sc + 32;
         if (s < 8) {
             b[96 + s] = static_cast<uint8_t>(b[96 + s] | (code & 15));
@@ -88,7 +85,7 @@ void quant_q3_k(const float* x, uint8_t* b) {
         const float dl = d * static_cast<float>(sc);
         for (int l = 0; l < 16; ++l) {
             const int i = 16 * s + l;
-            const int u = (dl != 0.0f ? nearest_int(x[i] / dl, -4, 3) : 0) + 4; // 0..7
+            const int u = (dl != 0.0f ? round_clamp(x[i] / dl, -4, 3) : 0) + 4; // 0..7
             const int h = i / 128;
             const int j = (i % 128) / 32;
             b[32 + 32 * h + i % 32] = static_cast<uint8_t>(b[32 + 32 * h + i % 32] | ((u & 3) << (2 * j)));
@@ -101,7 +98,7 @@ void quant_q3_k(const float* x, uint8_t* b) {
 float ternary_error(const float* x, int n, float d) {
     float err = 0.0f;
     for (int i = 0; i < n; ++i) {
-        const float e = x[i] - d * static_cast<float>(nearest_int(x[i] / d, -1, 1));
+        const float e = x[i] - d * static_cast<float>(round_clamp(x[i] / d, -1, 1));
         err += e * e;
     }
     return err;
@@ -112,12 +109,17 @@ float ternary_error(const float* x, int n, float d) {
 void ternary(const float* x, uint8_t* b, int at, int t[256]) {
     const float amax = absmax(x, 256);
     float best = amax;
+    float best_error = amax > 0.0f ? ternary_error(x, 256, amax) : 0.0f;
     for (int k = 1; k < 16 && amax > 0.0f; ++k) {
         const float d = amax * static_cast<float>(k) / 16.0f;
-        if (ternary_error(x, 256, d) < ternary_error(x, 256, best)) best = d;
+        const float error = ternary_error(x, 256, d);
+        if (error < best_error) {
+            best = d;
+            best_error = error;
+        }
     }
-    const float d = put_half(b + at, best);
-    for (int i = 0; i < 256; ++i) t[i] = d > 0.0f ? nearest_int(x[i] / d, -1, 1) : 0;
+    const float d = store_half(b + at, best);
+    for (int i = 0; i < 256; ++i) t[i] = d > 0.0f ? round_clamp(x[i] / d, -1, 1) : 0;
 }
 
 // Digits (0..2, most significant first) as the byte that TQ1_0's decoder reads them from.
@@ -160,7 +162,7 @@ void nibble_levels(const float* x, float d, const int8_t* levels, uint8_t* qs) {
 }
 
 void quant_iq4_nl(const float* x, uint8_t* b) {
-    const float d = put_half(b, signed_extreme(x, 32) / -127.0f);
+    const float d = store_half(b, signed_absmax(x, 32) / -127.0f);
     nibble_levels(x, d, iq::kIq4nlValues, b + 2);
 }
 
@@ -168,14 +170,14 @@ void quant_iq4_xs(const float* x, uint8_t* b) {
     float scale[8];
     float max_scale = 0.0f;
     for (int s = 0; s < 8; ++s) {
-        scale[s] = signed_extreme(x + 32 * s, 32) / -127.0f;
+        scale[s] = signed_absmax(x + 32 * s, 32) / -127.0f;
         max_scale = std::max(max_scale, std::fabs(scale[s]));
     }
-    const float d = put_half(b, max_scale / 31.0f);
+    const float d = store_half(b, max_scale / 31.0f);
     uint16_t high = 0;
     std::memset(b + 4, 0, 4);
     for (int s = 0; s < 8; ++s) {
-        const int ls = d > 0.0f ? nearest_int(scale[s] / d, -32, 31) : 0;
+        const int ls = d > 0.0f ? round_clamp(scale[s] / d, -32, 31) : 0;
         const int code = ls + 32;
         b[4 + s / 2] = static_cast<uint8_t>(b[4 + s / 2] | ((code & 15) << (4 * (s % 2))));
         high = static_cast<uint16_t>(high | ((code >> 4) << (2 * s)));
@@ -188,7 +190,7 @@ void quant_mxfp4(const float* x, uint8_t* b) {
     const float amax = absmax(x, 32);
     const int e = amax > 0.0f ? std::clamp(static_cast<int>(std::ceil(std::log2(amax / 12.0f))) + 128, 0, 255) : 0;
     b[0] = static_cast<uint8_t>(e);
-    nibble_levels(x, std::ldexp(1.0f, e - 128), iq::kMxfp4Values, b + 1);
+    nibble_levels(x, qblock::e8m0_half(b[0]), iq::kMxfp4Values, b + 1);
 }
 
 // The grid point nearest |x| / db over `count` points of kN coordinates.
@@ -237,7 +239,7 @@ float lattice_scales(const float* x, float top_level, Step step, uint8_t* d_at, 
         want[s] = absmax(x + kLen * s, kLen) / top_level;
         max_want = std::max(max_want, want[s]);
     }
-    const float d = put_half(d_at, max_want / step(15));
+    const float d = store_half(d_at, max_want / step(15));
     for (int s = 0; s < kScales; ++s) {
         int best = 0;
         for (int c = 1; c < 16; ++c) {
@@ -358,15 +360,14 @@ int iq1_point(const float* x, float dl, float delta, float& err) {
     return p;
 }
 
-// IQ1 scale codes l3 (dl = d * (2 * l3 + 1)), one per 256 / kScales values; returns d.
+// IQ1 scale codes l3 (dl = d * (2 * l3 + 1)), one per 256 / kScales values, for the stored d.
 template <int kScales>
-float iq1_scales(const float* x, float d_stored, uint8_t l3[kScales]) {
+void iq1_scales(const float* x, float d, uint8_t l3[kScales]) {
     constexpr int kLen = 256 / kScales;
     for (int s = 0; s < kScales; ++s) {
         const float want = absmax(x + kLen * s, kLen) / 1.125f;
-        l3[s] = static_cast<uint8_t>(d_stored > 0.0f ? nearest_int((want / d_stored - 1.0f) / 2.0f, 0, 7) : 0);
+        l3[s] = static_cast<uint8_t>(d > 0.0f ? round_clamp((want / d - 1.0f) / 2.0f, 0, 7) : 0);
     }
-    return d_stored;
 }
 
 float iq1_max_scale(const float* x, int len) {
@@ -377,7 +378,8 @@ float iq1_max_scale(const float* x, int len) {
 
 void quant_iq1_s(const float* x, uint8_t* b) {
     uint8_t l3[8];
-    const float d = iq1_scales<8>(x, put_half(b, iq1_max_scale(x, 32)), l3);
+    const float d = store_half(b, iq1_max_scale(x, 32));
+    iq1_scales<8>(x, d, l3);
     for (int s = 0; s < 8; ++s) {
         const float dl = d * static_cast<float>(2 * l3[s] + 1);
         int points[2][4];
@@ -403,7 +405,8 @@ void quant_iq1_m(const float* x, uint8_t* b) {
     // the fp16 scale goes in the top nibbles of the four scale words
     const uint16_t d_bits = fp32_to_fp16(iq1_max_scale(x, 16));
     uint8_t l3[16];
-    const float d = iq1_scales<16>(x, fp16_to_fp32(d_bits), l3);
+    const float d = fp16_to_fp32(d_bits);
+    iq1_scales<16>(x, d, l3);
     std::memset(b + 32, 0, 16);
     for (int group = 0; group < 32; ++group) {
         const float dl = d * static_cast<float>(2 * l3[group / 2] + 1);

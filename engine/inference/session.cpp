@@ -41,12 +41,6 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
     if (options.n_ctx < 0 || options.n_batch < 0 || options.kv_block_size < 1) {
         return make_error(ErrorCode::InvalidArgument, "n_ctx and n_batch must not be negative, kv_block_size positive");
     }
-    for (const GgufTensorInfo& t : model.file().tensors()) {
-        if (t.n_dims >= 2 && !backend.supports(t.type.type)) {
-            return make_error(ErrorCode::Unsupported, "backend " + backend.name() + " cannot multiply " +
-                                                          std::string(t.type.name) + " weights");
-        }
-    }
     const ModelParams& p = model.params();
     const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : model.n_ctx();
     const int64_t n_batch = options.n_batch > 0 ? options.n_batch : model.n_batch();

@@ -262,8 +262,8 @@ const TensorType kLowBitTypes[] = {TensorType::Q2_K,    TensorType::Q3_K,   Tens
                                    TensorType::IQ1_S,   TensorType::IQ1_M};
 
 // Gaussian rows through each quantiser and back: the relative L2 error of a plain
-// round-to-nearest choice at that many bits (measured: Q2_K 0.33, Q3_K 0.16, IQ4_NL / IQ4_XS
-// 0.08, MXFP4 0.12, IQ2_XXS 0.37, IQ2_XS 0.31, IQ2_S 0.27, IQ3_XXS 0.19, IQ3_S 0.14, IQ1_S 0.60,
+// round-to-nearest choice at that many bits (measured: Q2_K 0.33, Q3_K 0.16, TQ1_0 / TQ2_0 0.45,
+// IQ4_NL / IQ4_XS 0.08, MXFP4 0.12, IQ2_XXS 0.37, IQ2_XS 0.31, IQ2_S 0.27, IQ3_XXS 0.19, IQ3_S 0.14, IQ1_S 0.60,
 // IQ1_M 0.51; bounds with margin); a wrong layout gives errors near or above 1.
 TEST(LowBitQuantize, RoundTripErrorIsBounded) {
     struct Bound {

@@ -3,8 +3,6 @@
 // the quantised activations summed exactly, and the block's float terms taken in the reference's
 // steps (the scale products, then per-block sums added left to right, then the type's constant
 // factor). Activations: Q8_0 blocks for IQ4_NL and MXFP4, Q8_K for the others (activation_quant.h).
-#include <cmath>
-#include <cstring>
 
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/quant_matmul.h"
@@ -18,7 +16,6 @@ namespace octo {
 namespace {
 
 using namespace qblock;
-
 
 inline int dot(const int8_t* q, const int8_t* x, int n) {
     int sum = 0;
@@ -86,7 +83,7 @@ float dot_mxfp4(const uint8_t* w, const ActQ8_0* x, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, w += kMXFP4Bytes) {
         int8_t q[32];
         mxfp4_values(w + 1, q);
-        const float d = x[b].d * std::ldexp(1.0f, static_cast<int>(w[0]) - 128);
+        const float d = x[b].d * e8m0_half(w[0]);
         sum += d * static_cast<float>(dot(q, x[b].qs, 32));
     }
     return sum;
@@ -105,9 +102,9 @@ float dot_iq4_xs(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
     return sum;
 }
 
-// IQ2_* / IQ3_*: Σ over blocks of d_w·d_x · Σ_g (2·l4[g] + 1)·(q·x), times a constant factor.
-template <void (*Values)(const uint8_t*, int8_t*, uint8_t*), int kBytes, int kScales>
-float lattice_block_sums(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
+// IQ2_* / IQ3_*: kFactor · Σ over blocks of d_w·d_x · Σ_g (2·l4[g] + 1)·(q·x).
+template <void (*Values)(const uint8_t*, int8_t*, uint8_t*), int kBytes, int kScales, float kFactor>
+float dot_lattice(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
     float sum = 0.0f;
     for (int64_t b = 0; b < nb; ++b, w += kBytes) {
         int8_t q[256];
@@ -116,13 +113,7 @@ float lattice_block_sums(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
         const int isum = scaled_sum<256 / kScales, kScales>(q, x[b].qs, [&l4](int g) { return 2 * l4[g] + 1; });
         sum += half_at(w) * x[b].d * static_cast<float>(isum);
     }
-    return sum;
-}
-
-template <void (*Values)(const uint8_t*, int8_t*, uint8_t*), int kBytes, int kScales, int kEighths>
-float dot_lattice(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
-    const float sum = lattice_block_sums<Values, kBytes, kScales>(w, x, nb);
-    return kEighths == 8 ? sum : (0.125f * static_cast<float>(kEighths)) * sum;
+    return kFactor * sum; // the reference's last step (1/8 for IQ2, 1/4 for IQ3_XXS; 1 is exact)
 }
 
 // IQ1: d · d_x · (Σ_g ls·(q·x) + 0.125 · Σ_g ls·delta·(Σ x)), ls = 2·l3 + 1.
@@ -161,11 +152,11 @@ QuantKernel low_bit_quant_matmul_kernel(TensorType type) {
     case TensorType::IQ4_NL: return {scalar_rows<ActQ8_0, dot_iq4_nl, 32>};
     case TensorType::MXFP4: return {scalar_rows<ActQ8_0, dot_mxfp4, 32>};
     case TensorType::IQ4_XS: return {scalar_rows<ActQ8_K, dot_iq4_xs, 256>};
-    case TensorType::IQ2_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xxs_values, kIQ2_XXSBytes, 8, 1>, 256>};
-    case TensorType::IQ2_XS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xs_values, kIQ2_XSBytes, 16, 1>, 256>};
-    case TensorType::IQ2_S: return {scalar_rows<ActQ8_K, dot_lattice<iq2_s_values, kIQ2_SBytes, 16, 1>, 256>};
-    case TensorType::IQ3_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq3_xxs_values, kIQ3_XXSBytes, 8, 2>, 256>};
-    case TensorType::IQ3_S: return {scalar_rows<ActQ8_K, dot_lattice<iq3_s_values, kIQ3_SBytes, 8, 8>, 256>};
+    case TensorType::IQ2_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xxs_values, kIQ2_XXSBytes, 8, 0.125f>, 256>};
+    case TensorType::IQ2_XS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xs_values, kIQ2_XSBytes, 16, 0.125f>, 256>};
+    case TensorType::IQ2_S: return {scalar_rows<ActQ8_K, dot_lattice<iq2_s_values, kIQ2_SBytes, 16, 0.125f>, 256>};
+    case TensorType::IQ3_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq3_xxs_values, kIQ3_XXSBytes, 8, 0.25f>, 256>};
+    case TensorType::IQ3_S: return {scalar_rows<ActQ8_K, dot_lattice<iq3_s_values, kIQ3_SBytes, 8, 1.0f>, 256>};
     case TensorType::IQ1_S: return {scalar_rows<ActQ8_K, dot_iq1<iq1_s_values, kIQ1_SBytes, 8>, 256>};
     case TensorType::IQ1_M: return {scalar_rows<ActQ8_K, dot_iq1<iq1_m_values, kIQ1_MBytes, 16>, 256>};
     default: return {};

@@ -257,12 +257,8 @@ std::string CudaBackend::missing_features(const ForwardFeatures& needed) const {
     add(needed.scale, "scaling");
     add(needed.yarn, "YaRN RoPE");
     add(needed.experts, "mixture of experts");
-    for (TensorType type : needed.weight_types) {
-        if (!supports(type)) {
-            const auto info = tensor_type_info(static_cast<uint32_t>(type));
-            add(true, (std::string(info ? info->name : "unknown") + " weights").c_str());
-        }
-    }
+    const std::string weights = missing_weight_types(needed);
+    add(!weights.empty(), weights.c_str());
     return missing;
 }
 
