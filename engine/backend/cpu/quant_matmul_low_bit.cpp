@@ -102,8 +102,9 @@ float dot_iq4_xs(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
     return sum;
 }
 
-// IQ2_* / IQ3_*: kFactor · Σ over blocks of d_w·d_x · Σ_g (2·l4[g] + 1)·(q·x).
-template <void (*Values)(const uint8_t*, int8_t*, uint8_t*), int kBytes, int kScales, float kFactor>
+// IQ2_* / IQ3_*: kEighths/8 · Σ over blocks of d_w·d_x · Σ_g (2·l4[g] + 1)·(q·x). (An integer
+// parameter: clang 14, which builds the fuzz targets, takes no float template parameters.)
+template <void (*Values)(const uint8_t*, int8_t*, uint8_t*), int kBytes, int kScales, int kEighths>
 float dot_lattice(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
     float sum = 0.0f;
     for (int64_t b = 0; b < nb; ++b, w += kBytes) {
@@ -113,7 +114,8 @@ float dot_lattice(const uint8_t* w, const ActQ8_K* x, int64_t nb) {
         const int isum = scaled_sum<256 / kScales, kScales>(q, x[b].qs, [&l4](int g) { return 2 * l4[g] + 1; });
         sum += half_at(w) * x[b].d * static_cast<float>(isum);
     }
-    return kFactor * sum; // the reference's last step (1/8 for IQ2, 1/4 for IQ3_XXS; 1 is exact)
+    constexpr float kFactor = 0.125f * static_cast<float>(kEighths); // exact: 1/8, 1/4 or 1
+    return kFactor * sum; // the reference's last step
 }
 
 // IQ1: d · d_x · (Σ_g ls·(q·x) + 0.125 · Σ_g ls·delta·(Σ x)), ls = 2·l3 + 1.
@@ -152,11 +154,11 @@ QuantKernel low_bit_quant_matmul_kernel(TensorType type) {
     case TensorType::IQ4_NL: return {scalar_rows<ActQ8_0, dot_iq4_nl, 32>};
     case TensorType::MXFP4: return {scalar_rows<ActQ8_0, dot_mxfp4, 32>};
     case TensorType::IQ4_XS: return {scalar_rows<ActQ8_K, dot_iq4_xs, 256>};
-    case TensorType::IQ2_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xxs_values, kIQ2_XXSBytes, 8, 0.125f>, 256>};
-    case TensorType::IQ2_XS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xs_values, kIQ2_XSBytes, 16, 0.125f>, 256>};
-    case TensorType::IQ2_S: return {scalar_rows<ActQ8_K, dot_lattice<iq2_s_values, kIQ2_SBytes, 16, 0.125f>, 256>};
-    case TensorType::IQ3_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq3_xxs_values, kIQ3_XXSBytes, 8, 0.25f>, 256>};
-    case TensorType::IQ3_S: return {scalar_rows<ActQ8_K, dot_lattice<iq3_s_values, kIQ3_SBytes, 8, 1.0f>, 256>};
+    case TensorType::IQ2_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xxs_values, kIQ2_XXSBytes, 8, 1>, 256>};
+    case TensorType::IQ2_XS: return {scalar_rows<ActQ8_K, dot_lattice<iq2_xs_values, kIQ2_XSBytes, 16, 1>, 256>};
+    case TensorType::IQ2_S: return {scalar_rows<ActQ8_K, dot_lattice<iq2_s_values, kIQ2_SBytes, 16, 1>, 256>};
+    case TensorType::IQ3_XXS: return {scalar_rows<ActQ8_K, dot_lattice<iq3_xxs_values, kIQ3_XXSBytes, 8, 2>, 256>};
+    case TensorType::IQ3_S: return {scalar_rows<ActQ8_K, dot_lattice<iq3_s_values, kIQ3_SBytes, 8, 8>, 256>};
     case TensorType::IQ1_S: return {scalar_rows<ActQ8_K, dot_iq1<iq1_s_values, kIQ1_SBytes, 8>, 256>};
     case TensorType::IQ1_M: return {scalar_rows<ActQ8_K, dot_iq1<iq1_m_values, kIQ1_MBytes, 16>, 256>};
     default: return {};
