@@ -32,10 +32,10 @@ struct WeightMatrix {
     // whole integer sum with one fused multiply-add. Reference precision then takes that order
     // (quant_matmul.h); weight_rows() sets it from the tensor.
     bool reference_blockwise = false;
-    // F32 / F16 / BF16 only: whether the reference multiplies a batch of two or more tokens with
-    // its tiled float product (its tensor is a plain matrix, not the experts of a mixture, with
-    // rows a multiple of 8 values long and a row count a multiple of 4); otherwise, and for a
-    // token alone, it takes its float dot product (ProductPrecision). weight_rows() sets it.
+    // F32 / F16 / BF16 and IQ4_NL only: whether the reference multiplies a batch of two or more
+    // tokens with its tiled product (its tensor is a plain matrix, not the experts of a mixture;
+    // float rows a multiple of 8 values long and a row count a multiple of 4); otherwise, and for
+    // a token alone, it takes its dot product (ProductPrecision). weight_rows() sets it.
     bool reference_tiled = false;
 };
 
@@ -45,7 +45,7 @@ struct WeightMatrix {
 // reference_tiled), its dot product for a token it evaluates alone (0; every token when
 // `batched` is empty). Which tokens are batched is a property of the sequence (the prompt, as
 // KvBatchCells::prompt_batch_end says), not of how Octoscope batches them, so logits do not
-// depend on the split. Quantised weights and exact precision ignore `batched`.
+// depend on the split. Quantised weights other than IQ4_NL and exact precision ignore `batched`.
 struct ProductPrecision {
     ProductPrecision(Precision p = Precision::Exact, std::span<const uint8_t> b = {}) : precision(p), batched(b) {}
     Precision precision;

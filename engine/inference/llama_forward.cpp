@@ -19,8 +19,10 @@ WeightMatrix weight_rows(const GgufTensorInfo& t, int64_t first, int64_t n) {
     // llama.cpp repacks Q4_0 tensors of 8k rows for its products (including a tied output, which
     // it loads a second time for the product; the lookup reads the unrepacked copy)
     const bool repacked = t.type.type == TensorType::Q4_0 && t.ne[1] % 8 == 0;
-    // its tiled float product: a plain matrix (the experts' go through its one-token products)
-    const bool tiled = t.ne[2] == 1 && t.ne[3] == 1 && t.ne[0] % 8 == 0 && t.ne[1] % 4 == 0;
+    // its tiled products: a plain matrix (the experts' go through its one-token products), F32 /
+    // F16 / BF16 rows a multiple of 8 long in a multiple of 4, IQ4_NL any
+    const bool plain = t.ne[2] == 1 && t.ne[3] == 1;
+    const bool tiled = plain && (t.type.type == TensorType::IQ4_NL || (t.ne[0] % 8 == 0 && t.ne[1] % 4 == 0));
     return WeightMatrix{t.type.type, t.data + static_cast<uint64_t>(first) * row_bytes, t.ne[0], n, row_bytes, repacked, tiled};
 }
 

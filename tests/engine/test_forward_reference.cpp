@@ -341,15 +341,17 @@ TEST_F(ForwardReference, OlmoeTiny) {
 
 // The low-bit weight types (README "archs/ (additions)", sections 1 and 1b): files that llama.cpp
 // c392e50 quantised, against its runs, each case over its robust tokens (top-2 gap >= 0.007,
-// meta.robust_tokens_per_prompt). Measured on an AVX-512 VNNI machine (scalar low-bit kernels,
-// the other matrices on their paths): first-step logits agree to a median relative L2 of
-// 0.8e-7 to 3.4e-7 on all 16 files (a wrong block layout or grid gives ~1); a case whose
-// activation rounds to the neighbouring 8-bit quantum somewhere differs by 4e-3 to 3e-2 and
-// may part. Identical runs: Q3_K_M and IQ1_S 9/9, IQ3_S, IQ2_XS, TQ1_0 and TQ2_0 8/9, IQ4_XS,
-// IQ4_NL, IQ2_S, IQ3_XXS, IQ3_M and mixtral IQ4_XS 7/9, IQ2_XXS and IQ2_M 6/9, Q2_K and IQ1_M
-// 5/9, most partings late. The reference came from an AVX-512 build, and these kernels do not
-// yet take its lane-wise float steps (the older types' SIMD kernels do): the bound below is
-// what the scalar path reaches, not yet the issue's target of one late parting per file.
+// meta.robust_tokens_per_prompt). The integer kernels take the float steps of the reference's
+// x86 kernels for these types (checked bit for bit against ggml's own code outside this
+// repository, and by ReferencePrecision.*LowBit* / Iq4Nl* / Q2_K* here); the reference runs were
+// made by an AVX-512 build, whose other float steps (F32 products, exp, softmax) differ from the
+// AVX2 build's that Octoscope follows, so a case whose activation rounds to the neighbouring
+// 8-bit quantum somewhere differs by 1e-2 to 3e-2 and may part. Measured on the AVX-512 VNNI path:
+// first-step logits within a median relative L2 of 0.7e-7 to 2.5e-7 on all 16 files (a wrong
+// block layout or grid gives ~1); identical runs of 9: 9 for IQ3_S, IQ2_XXS, IQ2_M, IQ3_XXS,
+// IQ1_S, TQ1_0, TQ2_0; 8 for Q3_K_M, IQ4_XS, IQ4_NL, IQ2_XS, IQ2_S; 7 for IQ3_M; 6 for Q2_K;
+// 5 for IQ1_M and mixtral IQ4_XS (130 of 153; 113 with the per-block float order before). The
+// bounds below are those counts.
 struct LowBitResult {
     int identical = 0;
     int late = 0;  // cases parting in the second half of their robust tokens
@@ -397,32 +399,37 @@ LowBitResult run_low_bit_file(const std::filesystem::path& dir, const std::strin
     return result;
 }
 
-void expect_low_bit_file_matches(const std::filesystem::path& dir, const std::string& json_file, const std::string& type) {
+void expect_low_bit_file_matches(const std::filesystem::path& dir, const std::string& json_file, const std::string& type,
+                                 int min_identical) {
     const LowBitResult r = run_low_bit_file(dir, json_file, type);
-    EXPECT_GE(r.identical, 5) << type;
-    EXPECT_LE(r.median_error, 1e-6) << type;
+    EXPECT_GE(r.identical, min_identical) << type;
+    EXPECT_LE(r.median_error, 3e-7) << type;
     EXPECT_LT(r.worst_error, 5e-2) << type;
 }
 
 // Q2_K, Q3_K, IQ4_XS, IQ4_NL, IQ3_S without an importance matrix (section 1).
 TEST_F(ForwardReference, LowBitQwen2TinyWithoutImportanceMatrix) {
-    for (const char* type : {"q2_k", "q3_k_m", "iq4_xs", "iq4_nl", "iq3_s"}) {
-        expect_low_bit_file_matches(dir_ / "archs", "qwen2-tiny-iquants_ref.json", type);
+    for (const auto& [type, min_identical] : {std::pair{"q2_k", 6}, std::pair{"q3_k_m", 8}, std::pair{"iq4_xs", 8},
+                                              std::pair{"iq4_nl", 8}, std::pair{"iq3_s", 9}}) {
+        expect_low_bit_file_matches(dir_ / "archs", "qwen2-tiny-iquants_ref.json", type, min_identical);
     }
 }
 
 // IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ1_S, IQ1_M, TQ1_0, TQ2_0 (section 1b; file names are
 // quantiser presets: iq2_s holds IQ2_XS and IQ3_S, iq2_m IQ2_S, iq3_m IQ3_S).
 TEST_F(ForwardReference, LowBitQwen2TinyWithImportanceMatrix) {
-    for (const char* type : {"iq2_xxs", "iq2_xs", "iq2_s", "iq2_m", "iq3_xxs", "iq3_m", "iq1_s", "iq1_m", "tq1_0", "tq2_0"}) {
-        expect_low_bit_file_matches(dir_ / "archs", "qwen2-tiny-lowbit_ref.json", type);
+    for (const auto& [type, min_identical] :
+         {std::pair{"iq2_xxs", 9}, std::pair{"iq2_xs", 8}, std::pair{"iq2_s", 8}, std::pair{"iq2_m", 9}, std::pair{"iq3_xxs", 9},
+          std::pair{"iq3_m", 7}, std::pair{"iq1_s", 9}, std::pair{"iq1_m", 5}, std::pair{"tq1_0", 9}, std::pair{"tq2_0", 9}}) {
+        expect_low_bit_file_matches(dir_ / "archs", "qwen2-tiny-lowbit_ref.json", type, min_identical);
     }
 }
 
 // Mixture of experts with IQ4_XS experts and IQ4_NL down projections (rows of 32).
 TEST_F(ForwardReference, LowBitMixtralTinyIq4Xs) {
-    expect_low_bit_file_matches(dir_ / "archs", "mixtral-tiny-iquants_ref.json", "iq4_xs");
+    expect_low_bit_file_matches(dir_ / "archs", "mixtral-tiny-iquants_ref.json", "iq4_xs", 5);
 }
+
 
 // Until gpt-oss runs (its own issue), its MXFP4 experts are checked by their values: the
 // dequantised MXFP4 tensors against the F32 file they were quantised from. E2M1 with a shared

@@ -15,6 +15,7 @@
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/core/half.h"
+#include "engine/gguf/block_values.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/quantize.h"
 #include "engine/inference/llama_forward.h"
@@ -37,9 +38,10 @@ const TensorType kQuantTypes[] = {TensorType::Q4_0,   TensorType::Q4_1,    Tenso
 
 std::string type_name(TensorType t) { return std::string(tensor_type_info(static_cast<uint32_t>(t))->name); }
 
-// The first eight types have SIMD integer kernels of their own; the low-bit ones after them run
-// the scalar kernel on every path (docs/models.md).
-constexpr size_t kSimdQuantTypes = 8;
+// The first thirteen types have SIMD integer kernels of their own (Q2_K, Q3_K, IQ4_NL, IQ4_XS and
+// MXFP4 the low-bit ones); the low-bit types after them run the scalar kernel on every path.
+constexpr size_t kSimdQuantTypes = 13;
+constexpr size_t kFirstLowBitType = 8;
 
 // Types in blocks of 256 values (the K-quants and most low-bit types).
 bool is_k_quant(TensorType t) { return tensor_type_info(static_cast<uint32_t>(t))->block_size == 256; }
@@ -318,8 +320,8 @@ TEST(ReferencePrecision, LargeProductsWalkEveryRowAndToken) {
     }
 }
 
-// A weight block of extreme values (Q8_0 -128, all-15 nibbles, 6-bit maxima) cannot overflow
-// the 16-bit pair sums of the AVX2 kernels: every path agrees with the scalar one.
+// A weight block of extreme values (Q8_0 -128, all-15 nibbles, 6-bit maxima, the largest levels)
+// cannot overflow the 16-bit pair sums of the AVX2 kernels: every path agrees with the scalar one.
 TEST(ReferencePrecision, ExtremeWeightsAgreeOnEveryPath) {
     for (TensorType type : std::span(kQuantTypes).first(kSimdQuantTypes)) {
         const int64_t n_in = row_length(type), n_out = 3;
@@ -328,8 +330,14 @@ TEST(ReferencePrecision, ExtremeWeightsAgreeOnEveryPath) {
         for (uint64_t at = 0; at < m.bytes.size(); at += block_bytes) {
             // Keep the scales (fp16 fields) and fill the quantised values with all-ones bits:
             // Q8_0 values of -1, nibbles of 15, Q6_K values of 63 and scales of -1.
-            const uint64_t first = type == TensorType::Q6_K ? 0 : (type == TensorType::Q8_0 ? 2 : 4);
-            const uint64_t last = type == TensorType::Q6_K ? 208 : block_bytes;
+            // The low-bit types: Q2_K values 3 with scales and minimums 15, Q3_K values 3 with 6-bit
+            // scales of 63, IQ4_NL / IQ4_XS levels of 113 (IQ4_XS scales of 63), MXFP4 levels -12.
+            uint64_t first = type == TensorType::Q6_K ? 0 : (type == TensorType::Q8_0 ? 2 : 4);
+            uint64_t last = type == TensorType::Q6_K ? 208 : block_bytes;
+            if (type == TensorType::Q2_K) first = 0, last = 80;
+            if (type == TensorType::Q3_K) first = 0, last = 108;
+            if (type == TensorType::IQ4_NL || type == TensorType::IQ4_XS) first = 2;
+            if (type == TensorType::MXFP4) first = 1;
             for (uint64_t i = at + first; i < at + last; ++i) m.bytes[i] = type == TensorType::Q8_0 ? 0x80 : 0xff;
         }
         std::vector<float> x(static_cast<size_t>(2 * n_in));
@@ -464,6 +472,163 @@ TEST(ReferencePrecision, WeightRowsMarkTheQ4_0TensorsTheReferenceRepacks) {
     t.ne[1] = 24;
     t.type = *tensor_type_info(static_cast<uint32_t>(TensorType::Q8_0));
     EXPECT_FALSE(weight_matrix(t).reference_blockwise);
+}
+
+
+// --- the low-bit types' float steps ----------------------------------------------------------------
+
+// Their SIMD kernels take the scalar kernels' steps: every path equals the scalar path bit for
+// bit, for any token count, alone or in a batch (IQ4_NL's batched tokens take the tiled order),
+// with odd and even block counts.
+TEST(ReferencePrecision, LowBitKernelsEqualTheScalarKernelsBitForBit) {
+    for (CpuPath path : optimised_paths()) {
+        for (TensorType type : std::span(kQuantTypes).first(kSimdQuantTypes).subspan(kFirstLowBitType)) {
+            for (const int64_t n_in : is_k_quant(type) ? std::vector<int64_t>{256, 768} : std::vector<int64_t>{32, 96, 480}) {
+                for (int64_t n_tok : {1, 4, 7}) {
+                    TestMatrix m = make_matrix(type, n_in, 19, 41);
+                    m.w.reference_tiled = true;
+                    const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 42);
+                    std::vector<uint8_t> batched(static_cast<size_t>(n_tok));
+                    for (size_t t = 0; t < batched.size(); ++t) batched[t] = t % 3 != 1; // mixed
+                    const ProductPrecision precision(Precision::Reference, batched);
+                    std::vector<float> ref(static_cast<size_t>(n_tok * 19)), got(ref.size(), -7.0f);
+                    backend(CpuPath::Scalar, 1)->matmul(m.w, x.data(), ref.data(), n_tok, precision);
+                    backend(path, 2)->matmul(m.w, x.data(), got.data(), n_tok, precision);
+                    EXPECT_EQ(got, ref) << cpu_path_name(path) << " " << type_name(type) << " n_in " << n_in << " n_tok " << n_tok;
+                }
+            }
+        }
+    }
+}
+
+// The quantised activations of one row, as the kernels receive them.
+template <class Act>
+std::vector<Act> quantised_row(ActivationFormat format, const float* x, int64_t n_in) {
+    std::vector<Act> q(static_cast<size_t>(n_in / (format == ActivationFormat::Q8_K ? 256 : 32)));
+    quantize_activation_row(format, x, q.data(), n_in);
+    return q;
+}
+
+// ((a0 + a4) + (a2 + a6)) + ((a1 + a5) + (a3 + a7)), as the reference's AVX2 code reduces its lanes.
+float reduce_lanes(const float (&a)[8]) { return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7])); }
+
+// IQ4_NL, written out as llama.cpp's AVX2 build computes it: lane i of a block is Σ over values
+// 4i..4i+3 of level·x. Alone: blocks 0, 2, 4 … multiply-added into one 8-lane accumulator and
+// 1, 3, 5 … into another, the two added and reduced, then a lone last block's whole sum added
+// by one fused step. In a batch (its tiled product): one accumulator for every block.
+TEST(ReferencePrecision, Iq4NlTakesTheReferencesTwoOrders) {
+    for (int64_t n_in : {32, 96, 128}) {
+        const int64_t n_out = 5;
+        TestMatrix m = make_matrix(TensorType::IQ4_NL, n_in, n_out, 51);
+        m.w.reference_tiled = true;
+        const auto x = random_vector(static_cast<size_t>(2 * n_in), 52);
+        const int64_t nb = n_in / 32;
+        std::vector<float> alone(static_cast<size_t>(2 * n_out)), tiled(alone.size());
+        for (int64_t t = 0; t < 2; ++t) {
+            const auto xq = quantised_row<ActQ8_0>(ActivationFormat::Q8_0, x.data() + t * n_in, n_in);
+            for (int64_t r = 0; r < n_out; ++r) {
+                float acc[2][8] = {}, one[8] = {};
+                float last_d = 0.0f;
+                int last_sum = 0;
+                for (int64_t b = 0; b < nb; ++b) {
+                    const uint8_t* block = m.bytes.data() + static_cast<uint64_t>(r) * m.w.row_bytes + 18 * b;
+                    int8_t q[32];
+                    qblock::iq4_values(block + 2, q);
+                    const float d = xq[b].d * half_at(block);
+                    int sum = 0;
+                    for (int i = 0; i < 8; ++i) {
+                        int lane = 0;
+                        for (int j = 4 * i; j < 4 * i + 4; ++j) lane += q[j] * xq[b].qs[j];
+                        sum += lane;
+                        one[i] = std::fma(d, static_cast<float>(lane), one[i]);
+                        if (b < nb - nb % 2) acc[b % 2][i] = std::fma(d, static_cast<float>(lane), acc[b % 2][i]);
+                    }
+                    last_d = d;
+                    last_sum = sum;
+                }
+                float both[8];
+                for (int i = 0; i < 8; ++i) both[i] = acc[0][i] + acc[1][i];
+                float s = reduce_lanes(both);
+                if (nb % 2) s = std::fma(last_d, static_cast<float>(last_sum), s);
+                alone[t * n_out + r] = s;
+                tiled[t * n_out + r] = reduce_lanes(one);
+            }
+        }
+        if (nb > 1) {
+            EXPECT_NE(alone, tiled) << "n_in " << n_in << ": the two orders should differ somewhere";
+        }
+        std::vector<CpuPath> paths = optimised_paths();
+        paths.insert(paths.begin(), CpuPath::Scalar);
+        for (CpuPath path : paths) {
+            auto b = backend(path, 2);
+            std::vector<float> got(alone.size(), -7.0f);
+            b->matmul(m.w, x.data(), got.data(), 2, Precision::Reference);
+            EXPECT_EQ(got, alone) << cpu_path_name(path) << " n_in " << n_in << " alone";
+            const std::vector<uint8_t> batched{1, 1};
+            b->matmul(m.w, x.data(), got.data(), 2, ProductPrecision(Precision::Reference, batched));
+            EXPECT_EQ(got, tiled) << cpu_path_name(path) << " n_in " << n_in << " batched";
+            m.w.reference_tiled = false; // the experts of a mixture: the dot product's order always
+            b->matmul(m.w, x.data(), got.data(), 2, ProductPrecision(Precision::Reference, batched));
+            EXPECT_EQ(got, alone) << cpu_path_name(path) << " n_in " << n_in << " not tiled";
+            m.w.reference_tiled = true;
+        }
+    }
+}
+
+// Q2_K, written out: per super-block first the minimums' lanes (lane i: min of 16-value groups
+// 2i and 2i+1 times their activation sums) times -d_x·dmin, then the scaled value lanes times
+// d_x·d, each by one fused step into one 8-lane accumulator, reduced at the end.
+TEST(ReferencePrecision, Q2_KAddsItsMinimumLanesFirst) {
+    const int64_t n_in = 768, n_out = 7;
+    const TestMatrix m = make_matrix(TensorType::Q2_K, n_in, n_out, 61);
+    const auto x = random_vector(static_cast<size_t>(n_in), 62);
+    const auto xq = quantised_row<ActQ8_K>(ActivationFormat::Q8_K, x.data(), n_in);
+    std::vector<float> want(static_cast<size_t>(n_out));
+    for (int64_t r = 0; r < n_out; ++r) {
+        float acc[8] = {};
+        for (int64_t b = 0; b < n_in / 256; ++b) {
+            const uint8_t* block = m.bytes.data() + static_cast<uint64_t>(r) * m.w.row_bytes + 84 * b;
+            int8_t q[256];
+            qblock::q2_k_values(block, q);
+            const float d = xq[b].d * half_at(block + 80), neg_dmin = -xq[b].d * half_at(block + 82);
+            for (int i = 0; i < 8; ++i) {
+                const int mins = (block[2 * i] >> 4) * xq[b].bsums[2 * i] + (block[2 * i + 1] >> 4) * xq[b].bsums[2 * i + 1];
+                acc[i] = std::fma(neg_dmin, static_cast<float>(mins), acc[i]);
+            }
+            for (int i = 0; i < 8; ++i) {
+                int lane = 0;
+                for (int c = 0; c < 8; ++c) {
+                    const int scale = block[2 * c + i / 4] & 15; // 16-value group 2c + i/4
+                    for (int j = 32 * c + 4 * i; j < 32 * c + 4 * i + 4; ++j) lane += scale * q[j] * xq[b].qs[j];
+                }
+                acc[i] = std::fma(d, static_cast<float>(lane), acc[i]);
+            }
+        }
+        want[static_cast<size_t>(r)] = reduce_lanes(acc);
+    }
+    std::vector<CpuPath> paths = optimised_paths();
+    paths.insert(paths.begin(), CpuPath::Scalar);
+    for (CpuPath path : paths) {
+        std::vector<float> got(want.size(), -7.0f);
+        backend(path, 1)->matmul(m.w, x.data(), got.data(), 1, Precision::Reference);
+        EXPECT_EQ(got, want) << cpu_path_name(path);
+    }
+}
+
+// The reference's tiled products: F32 / F16 / BF16 plain matrices of 8k-long rows in fours, and
+// IQ4_NL plain matrices of any shape; never the experts of a mixture, never other quantised types.
+TEST(ReferencePrecision, WeightRowsMarkTheMatricesTheReferenceTiles) {
+    std::vector<uint8_t> data(18 * 2 * 6);
+    GgufTensorInfo t = test::tensor_info("blk.0.ffn_down.weight", TensorType::IQ4_NL, 64, 6, data.data());
+    EXPECT_TRUE(weight_matrix(t).reference_tiled);
+    t.ne[1] = 3;
+    t.ne[2] = 2; // experts
+    EXPECT_FALSE(weight_matrix(t).reference_tiled);
+    t.ne[2] = 1;
+    t.type = *tensor_type_info(static_cast<uint32_t>(TensorType::F32));
+    EXPECT_FALSE(weight_matrix(t).reference_tiled); // 3 rows: not in fours
+    t.ne[1] = 4;
+    EXPECT_TRUE(weight_matrix(t).reference_tiled);
 }
 
 } // namespace

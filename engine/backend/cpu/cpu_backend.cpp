@@ -169,16 +169,16 @@ void CpuBackend::matmuls(std::span<const MatmulOutput> products, const float* x,
         const WeightMatrix& w = *products[i].w;
         const int64_t r0 = (task - plan.first_task) * plan.rows_per_task;
         const int64_t r1 = std::min(w.n_out, r0 + plan.rows_per_task);
+        const uint8_t* batched = precision.batched.empty() ? nullptr : precision.batched.data();
         if (plan.rows_kernel) { // F32 rows: x itself or x rounded
             const float* rows = plan.input < 0 ? x : reinterpret_cast<const float*>(forms_[static_cast<size_t>(plan.input)].data);
-            const uint8_t* batched = precision.batched.empty() ? nullptr : precision.batched.data();
             plan.rows_kernel(MatmulArgs{&w, rows, products[i].y, n_tokens, batched}, r0, r1);
             return;
         }
         const ActivationForm& rows = forms_[static_cast<size_t>(plan.input)];
         const QuantMatmulArgs args{&w, rows.data, rows.bytes,
                                    plan.prepared >= 0 ? forms_[static_cast<size_t>(plan.prepared)].data : nullptr,
-                                   products[i].y, n_tokens};
+                                   products[i].y, n_tokens, batched};
         plan.quant_kernel.rows(args, r0, r1);
     });
 }

@@ -26,6 +26,9 @@ struct QuantMatmulArgs {
     const uint8_t* prepared = nullptr; // the rows in the kernel's own layout (QuantKernel::prepare), or null
     float* y = nullptr;          // [n_tokens, w->n_out]
     int64_t n_tokens = 0;
+    // [n_tokens]: 1 where the reference evaluates the token in a batch (ProductPrecision::batched),
+    // for the one type whose integer product has a batched order of its own (IQ4_NL); null: alone.
+    const uint8_t* batched = nullptr;
 };
 
 // A kernel: `rows` computes y for output rows [row_begin, row_end). Kernels that read the
@@ -45,7 +48,9 @@ QuantKernel avx2_quant_matmul_kernel(TensorType type);       // AVX2 multiply-ad
 QuantKernel avxvnni_quant_matmul_kernel(TensorType type);    // AVX-VNNI dot products (256-bit)
 QuantKernel avx512vnni_quant_matmul_kernel(TensorType type); // AVX-512 VNNI (512-bit)
 // The low-bit types (Q2_K, Q3_K, TQ1_0, TQ2_0, IQ4_NL, IQ4_XS, MXFP4, IQ2_*, IQ3_*, IQ1_*):
-// scalar kernels, which every path runs until it has its own (docs/performance.md).
+// scalar kernels in the reference's float order. The x86 paths have their own for Q2_K, Q3_K,
+// IQ4_XS, IQ4_NL and MXFP4 (the AVX2 ones, on the AVX-512 paths too) and run these for the rest
+// (docs/performance.md).
 QuantKernel low_bit_quant_matmul_kernel(TensorType type);
 
 // Q4_0 matrices the reference repacks (WeightMatrix::reference_blockwise): per (row, token)
@@ -62,7 +67,10 @@ inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {
     case CpuPath::Avx2:
     case CpuPath::Avx512: kernel = avx2_quant_matmul_kernel(type); break;
     case CpuPath::AvxVnni: kernel = avxvnni_quant_matmul_kernel(type); break;
-    case CpuPath::Avx512Vnni: kernel = avx512vnni_quant_matmul_kernel(type); break;
+    case CpuPath::Avx512Vnni:
+        kernel = avx512vnni_quant_matmul_kernel(type);
+        if (!kernel.rows) kernel = avx2_quant_matmul_kernel(type); // the low-bit types' 256-bit kernels
+        break;
     case CpuPath::Scalar: break;
     }
     return kernel.rows ? kernel : scalar_quant_matmul_kernel(type);

@@ -8,6 +8,8 @@
 
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/quant_matmul.h"
+#include "engine/gguf/block_values.h"
+#include "engine/gguf/iq_grids.h"
 #include "engine/gguf/quant_blocks.h"
 
 #define OCTO_Q __attribute__((target("avx2,fma,f16c")))
