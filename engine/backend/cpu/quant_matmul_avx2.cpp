@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/quant_matmul.h"
