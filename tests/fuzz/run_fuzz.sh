@@ -1,47 +1,123 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets with clang (ASan + UBSan + libFuzzer) in build-fuzz/ and runs each
-# deterministically: fixed seed, bounded runs and time. Exits non-zero on any finding.
+# Builds the fuzz targets with clang (ASan + UBSan + libFuzzer) in build-fuzz/ and runs them.
+#
+#   run_fuzz.sh               CI's short runs: each target in turn, deterministically (fixed seed,
+#                             bounded runs and time), starting from its seeds and from the corpus
+#                             kept in tests/fuzz/corpus/<target>/. Exits non-zero on any finding.
+#   run_fuzz.sh --long MIN    a session's long campaign: every target at once for MIN minutes,
+#                             then each target's corpus minimised (-merge=1) back into
+#                             tests/fuzz/corpus/<target>/, so CI starts from what it found. Prints
+#                             executions per target; exits non-zero on any finding (the crashing
+#                             inputs are kept under build-fuzz/long/<target>/).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${OCTOSCOPE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-runs="${OCTOSCOPE_FUZZ_RUNS:-500000}"
-seconds="${OCTOSCOPE_FUZZ_SECONDS:-90}"  # a safety cap; the run count decides
-capture_runs="${OCTOSCOPE_FUZZ_CAPTURE_RUNS:-200000}"
-capture_seconds="${OCTOSCOPE_FUZZ_CAPTURE_SECONDS:-60}"
-request_runs="${OCTOSCOPE_FUZZ_REQUEST_RUNS:-200000}"
-request_seconds="${OCTOSCOPE_FUZZ_REQUEST_SECONDS:-60}"
+long_minutes=""
+if [ "${1:-}" = "--long" ]; then
+  long_minutes="${2:?--long needs a number of minutes}"
+fi
+
+# target  CI runs  CI seconds (a safety cap; the run count decides)  max input length  seed files…
+targets=(fuzz_model_load fuzz_capture_read fuzz_openai_request fuzz_tokenizer fuzz_chat_template fuzz_remote_stream)
+declare -A runs=(
+  [fuzz_model_load]="${OCTOSCOPE_FUZZ_RUNS:-500000}" [fuzz_capture_read]="${OCTOSCOPE_FUZZ_CAPTURE_RUNS:-200000}"
+  [fuzz_openai_request]="${OCTOSCOPE_FUZZ_REQUEST_RUNS:-200000}" [fuzz_tokenizer]=50000 [fuzz_chat_template]=100000
+  [fuzz_remote_stream]=50000)
+declare -A seconds=(
+  [fuzz_model_load]="${OCTOSCOPE_FUZZ_SECONDS:-90}" [fuzz_capture_read]="${OCTOSCOPE_FUZZ_CAPTURE_SECONDS:-60}"
+  [fuzz_openai_request]="${OCTOSCOPE_FUZZ_REQUEST_SECONDS:-60}" [fuzz_tokenizer]=45 [fuzz_chat_template]=30
+  [fuzz_remote_stream]=30)
+declare -A max_len=([fuzz_model_load]=8192 [fuzz_capture_read]=16384 [fuzz_openai_request]=4096 [fuzz_tokenizer]=1024
+  [fuzz_chat_template]=2048 [fuzz_remote_stream]=8192)
+seeds() {
+  case "$1" in
+    fuzz_model_load) ls "$root"/tests/fuzz/seeds/*.gguf "$root"/tests/data/malformed/*.gguf ;;
+    fuzz_capture_read) ls "$root"/tests/fuzz/seeds/*.octo "$root"/tests/data/captures/*.octo ;;
+    fuzz_openai_request) ls "$root"/tests/fuzz/seeds/*.json ;;
+  esac
+  if [ -d "$root/tests/fuzz/corpus/$1" ]; then find "$root/tests/fuzz/corpus/$1" -type f; fi
+}
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DOCTOSCOPE_FUZZ=ON -DOCTOSCOPE_CUDA=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target fuzz_model_load fuzz_capture_read fuzz_openai_request
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 
-# The fuzzer adds new inputs to its first corpus folder: use a scratch copy, keep seeds clean.
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024)
 
-# fuzz TARGET RUNS SECONDS MAX_LEN SEED_FILE…
-fuzz() {
-  local target="$1" target_runs="$2" target_seconds="$3" max_len="$4"
-  shift 4
-  local dir="$work/$target"
+# A target's folders: corpus (the fuzzer adds to it) and seeds (kept clean), under $1.
+lay_out() {
+  local dir="$1" target="$2"
+  rm -rf "$dir"
   mkdir -p "$dir/corpus" "$dir/seeds"
-  cp "$@" "$dir/seeds/"
-  echo "fuzz: $target, seed 1, at most $target_runs runs / ${target_seconds}s"
-  local status=0
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$build/bin/$target" -seed=1 -runs="$target_runs" -max_total_time="$target_seconds" -max_len="$max_len" \
-    -rss_limit_mb=2048 -malloc_limit_mb=1024 -artifact_prefix="$dir/" -print_final_stats=1 \
-    "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1 || status=$?
-  grep -E "^(#[0-9]+ +DONE|Done|==|SUMMARY|stat::number_of_executed_units|INFO: Seed)|ERROR" "$dir/log" || true
-  if [ "$status" -ne 0 ]; then
-    tail -40 "$dir/log" >&2
-    echo "fuzz: $target: FINDING (exit $status); crashing inputs:" >&2
-    ls "$dir"/crash-* "$dir"/leak-* "$dir"/oom-* "$dir"/timeout-* 2>/dev/null >&2 || true
-    exit 1
-  fi
+  seeds "$target" | while read -r f; do cp "$f" "$dir/seeds/$(basename "$(dirname "$f")")_$(basename "$f")"; done
 }
 
-fuzz fuzz_model_load "$runs" "$seconds" 8192 "$root"/tests/fuzz/seeds/*.gguf "$root"/tests/data/malformed/*.gguf
-fuzz fuzz_capture_read "$capture_runs" "$capture_seconds" 16384 "$root"/tests/fuzz/seeds/*.octo "$root"/tests/data/captures/*.octo
-fuzz fuzz_openai_request "$request_runs" "$request_seconds" 4096 "$root"/tests/fuzz/seeds/*.json
-echo "fuzz: no finding"
+report_finding() {
+  local dir="$1" target="$2" status="$3"
+  tail -40 "$dir/log" >&2
+  echo "fuzz: $target: FINDING (exit $status); crashing inputs:" >&2
+  ls "$dir"/crash-* "$dir"/leak-* "$dir"/oom-* "$dir"/timeout-* 2>/dev/null >&2 || true
+}
+
+if [ -z "$long_minutes" ]; then
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+  for target in "${targets[@]}"; do
+    dir="$work/$target"
+    lay_out "$dir" "$target"
+    echo "fuzz: $target, seed 1, at most ${runs[$target]} runs / ${seconds[$target]}s"
+    status=0
+    "$build/bin/$target" -seed=1 -runs="${runs[$target]}" -max_total_time="${seconds[$target]}" \
+      -max_len="${max_len[$target]}" "${limits[@]}" -artifact_prefix="$dir/" -print_final_stats=1 \
+      "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1 || status=$?
+    grep -E "^(#[0-9]+ +DONE|Done|==|SUMMARY|stat::number_of_executed_units|INFO: Seed)|ERROR" "$dir/log" || true
+    if [ "$status" -ne 0 ]; then
+      report_finding "$dir" "$target" "$status"
+      exit 1
+    fi
+  done
+  echo "fuzz: no finding"
+  exit 0
+fi
+
+# --long: every target at once, then the corpora minimised back into the repository.
+long="$build/long"
+seconds_long=$((long_minutes * 60))
+pids=()
+for target in "${targets[@]}"; do
+  lay_out "$long/$target" "$target"
+  "$build/bin/$target" -max_total_time="$seconds_long" -max_len="${max_len[$target]}" "${limits[@]}" \
+    -artifact_prefix="$long/$target/" -print_final_stats=1 "$long/$target/corpus" "$long/$target/seeds" \
+    >"$long/$target/log" 2>&1 &
+  pids+=($!)
+done
+findings=0
+for i in "${!targets[@]}"; do
+  target="${targets[$i]}"
+  status=0
+  wait "${pids[$i]}" || status=$?
+  executed="$(grep -oE "stat::number_of_executed_units: [0-9]+" "$long/$target/log" | grep -oE "[0-9]+$" || echo "?")"
+  if [ "$status" -ne 0 ]; then
+    findings=$((findings + 1))
+    report_finding "$long/$target" "$target" "$status"
+    echo "fuzz --long: $target: $executed executions, FINDING"
+    continue
+  fi
+  merged="$long/$target/merged"
+  mkdir -p "$merged"
+  "$build/bin/$target" -merge=1 -max_len="${max_len[$target]}" "${limits[@]}" "$merged" \
+    "$long/$target/seeds" "$long/$target/corpus" >"$long/$target/merge.log" 2>&1
+  # merged inputs are named by their SHA-1: what the seeds already hold stays out of the corpus
+  mkdir -p "$root/tests/fuzz/corpus/$target"
+  known="$(sha1sum "$long/$target/seeds"/* | cut -d' ' -f1)"
+  for f in "$merged"/*; do
+    [ -e "$f" ] || continue
+    grep -qx "$(basename "$f")" <<<"$known" && continue
+    cp "$f" "$root/tests/fuzz/corpus/$target/"
+  done
+  echo "fuzz --long: $target: $executed executions, no finding, corpus $(ls "$root/tests/fuzz/corpus/$target" | wc -l) files"
+done
+[ "$findings" -eq 0 ] || exit 1
+echo "fuzz --long: no finding"
