@@ -1,5 +1,7 @@
 #include "tests/cli/cli_runner.h"
 
+#include "tests/support/test_temp.h"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -29,9 +31,9 @@ nlohmann::json CliRun::json() const { return nlohmann::json::parse(out); }
 
 std::string temp_path(const std::string& name) {
     static std::atomic<int> counter{0};
-    return (std::filesystem::temp_directory_path() /
-            ("octoscope_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + "_" + name))
-        .string();
+    return test::TempPaths::add((std::filesystem::temp_directory_path() /
+                                 ("octoscope_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + "_" + name))
+                                    .string());
 }
 
 CliRun run_cli(const std::vector<std::string>& args) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 
 #include <string>
@@ -45,6 +46,7 @@ TEST(Sha256, FileHashStopsWhenCancelled) {
     EXPECT_EQ(sha256_file(path).value(), sha256_hex(bytes(content)));
     const std::atomic<bool> cancel{true};
     const auto stopped = sha256_file(path, &cancel);
+    std::filesystem::remove(path);
     ASSERT_FALSE(stopped);
     EXPECT_EQ(stopped.error().code, ErrorCode::Cancelled);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_layers.py on small trees: climbing includes are found, allowed ones are not."""
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -9,8 +10,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_layers  # noqa: E402
 
 
+_roots = []  # the trees made by a test, removed after it
+
+
 def tree(files):
     root = tempfile.mkdtemp(prefix="octoscope_layers_")
+    _roots.append(root)
     for path, text in files.items():
         os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
         with open(os.path.join(root, path), "w", encoding="utf-8") as f:
@@ -19,6 +24,10 @@ def tree(files):
 
 
 class CheckLayers(unittest.TestCase):
+    def tearDown(self):
+        while _roots:
+            shutil.rmtree(_roots.pop(), ignore_errors=True)
+
     def test_downward_and_sideways_includes_pass(self):
         root = tree({
             "engine/host/a.cpp": '#include "engine/capture/c.h"\n#include "engine/model/m.h"\n#include "engine/core/r.h"\n',
