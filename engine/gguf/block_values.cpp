@@ -95,11 +95,6 @@ void mxfp4_values(const uint8_t* qs, int8_t q[32]) {
 
 float e8m0_half(uint8_t e) { return std::ldexp(1.0f, static_cast<int>(e) - 128); }
 
-int iq4_xs_scale(const uint8_t* block, int s) {
-    const uint16_t high = load_le16(block + 2);
-    return ((block[4 + s / 2] >> (4 * (s % 2))) & 15) | (((high >> (2 * s)) & 3) << 4);
-}
-
 void iq2_xxs_values(const uint8_t* block, int8_t q[256], uint8_t l4[8]) {
     const iq::Grids& g = iq::grids();
     for (int s = 0; s < 8; ++s) {

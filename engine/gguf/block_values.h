@@ -22,7 +22,11 @@ void tq2_0_values(const uint8_t* block, int8_t q[256]);
 void iq4_values(const uint8_t* qs, int8_t q[32]);
 void mxfp4_values(const uint8_t* qs, int8_t q[32]);
 // IQ4_XS sub-block s's 6-bit scale code, 0..63 (the scale is code - 32).
-int iq4_xs_scale(const uint8_t* block, int s);
+// (Inline: the SIMD kernels read eight per super-block.)
+inline int iq4_xs_scale(const uint8_t* block, int s) {
+    const int high = block[2] | (block[3] << 8); // scales_h, little-endian
+    return ((block[4 + s / 2] >> (4 * (s % 2))) & 15) | (((high >> (2 * s)) & 3) << 4);
+}
 // MXFP4's scale: its E8M0 exponent e as 2^(e - 128), halved to match the doubled levels.
 float e8m0_half(uint8_t e);
 
