@@ -9,13 +9,12 @@ namespace octo::cli {
 Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
                                  const std::function<void(const TokenEvent&)>& on_token) {
     const Tokenizer& tok = *setup.tokenizer;
-    auto prompt = build_prompt(setup.model->file(), tok, prompt_spec(settings));
+    auto prompt = build_prompt(setup.model->file(), tok, settings);
     if (!prompt) return prompt.error();
     InstrumentedCallbacks callbacks;
     if (on_token) callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics&) { on_token(e); };
-    InstrumentedRequest request = instrumented_request(settings, prompt->ids);
-    request.expert_map = setup.expert_map ? &*setup.expert_map : nullptr;
-    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map, *setup.kv, request, callbacks);
+    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = setup.expert_map ? &*setup.expert_map : nullptr};
+    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map, *setup.kv, settings, inputs, callbacks);
     if (!run) return run.error();
     return SettingsRun{std::move(prompt.value()), std::move(run.value())};
 }

@@ -28,18 +28,13 @@ namespace octo::cli {
 
 namespace {
 
-struct Variant {
-    std::string prompt;
-    std::vector<std::string> disable;
-    std::string ablation = "zero";
-    float temperature = 0.0f;
-    uint64_t seed = 0;
-    std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
-};
-
 struct CompareOptions {
     std::string model;
-    Variant a;
+    // Variant A as a run: prompt, temperature, seed and precision are set on it directly; its
+    // subsystems and ablation mode are parsed from disable_a and ablation_a (spec_a).
+    RunSpec a;
+    std::vector<std::string> disable_a;
+    std::string ablation_a = "zero";
     std::optional<std::string> prompt_b;
     std::optional<std::vector<std::string>> disable_b;
     std::optional<std::string> ablation_b;
@@ -74,49 +69,52 @@ std::string verdict_line(const nlohmann::json& verdict) {
     return verdict.is_object() ? "verdict: " + verdict["summary"].get<std::string>() + "\n" : std::string();
 }
 
+AblationMode ablation_mode(const std::string& name) { return name == "mean" ? AblationMode::Mean : AblationMode::Zero; }
+
+// A as a run (UsageError naming --disable for an unknown subsystem).
+Result<RunSpec> spec_a(const CompareOptions& o) {
+    auto disabled = parse_subsystem_list(o.disable_a, "--disable");
+    if (!disabled) return disabled.error();
+    RunSpec a = o.a;
+    a.max_tokens = o.max_tokens;
+    a.record_attention = false; // not reported: prefix reuse stays on
+    a.disabled = disabled.value();
+    a.ablation_mode = ablation_mode(o.ablation_a);
+    return a;
+}
+
 // B is A with the options given for B.
-Variant variant_b(const CompareOptions& o) {
-    Variant b = o.a;
+Result<RunSpec> spec_b(const CompareOptions& o, const RunSpec& a) {
+    RunSpec b = a;
     if (o.prompt_b) b.prompt = *o.prompt_b;
     if (o.disable_b) {
-        b.disable.clear();
+        std::vector<std::string> ids;
         for (const std::string& id : *o.disable_b) {
-            if (!id.empty()) b.disable.push_back(id);
+            if (!id.empty()) ids.push_back(id);
         }
+        auto disabled = parse_subsystem_list(ids, "--disable-b");
+        if (!disabled) return disabled.error();
+        b.disabled = disabled.value();
     }
-    if (o.ablation_b) b.ablation = *o.ablation_b;
-    if (o.temperature_b) b.temperature = *o.temperature_b;
-    if (o.seed_b) b.seed = *o.seed_b;
+    if (o.ablation_b) b.ablation_mode = ablation_mode(*o.ablation_b);
+    if (o.temperature_b) b.sampling.temperature = *o.temperature_b;
+    if (o.seed_b) b.sampling.seed = *o.seed_b;
     if (o.precision_b) b.precision = o.precision_b;
     return b;
 }
 
 struct VariantRun {
     BuiltPrompt prompt;
-    std::array<bool, kSubsystemCount> disabled = {};
     InstrumentedResult result;
 };
 
-Result<VariantRun> run_variant(OpenedModel& setup, const Variant& v, int64_t max_tokens, const char* flag) {
-    auto disabled = parse_subsystem_list(v.disable, flag);
-    if (!disabled) return disabled.error();
-    PromptSpec spec;
-    spec.text = v.prompt;
+Result<VariantRun> run_variant(OpenedModel& setup, const RunSpec& spec) {
     auto prompt = build_prompt(setup.model->file(), *setup.tokenizer, spec);
     if (!prompt) return prompt.error();
-    InstrumentedRequest request;
-    request.generate.prompt_ids = prompt->ids;
-    request.generate.max_tokens = max_tokens;
-    request.generate.sampling.temperature = v.temperature;
-    request.generate.sampling.seed = v.seed;
-    request.disabled = disabled.value();
-    request.ablation_mode = v.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
-    request.precision = v.precision;
-    request.expert_map = setup.expert_map ? &*setup.expert_map : nullptr;
-    auto run = run_instrumented(*setup.model, *setup.backend, *setup.tokenizer, setup.map, *setup.kv,
-                                request);
+    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = setup.expert_map ? &*setup.expert_map : nullptr};
+    auto run = run_instrumented(*setup.model, *setup.backend, *setup.tokenizer, setup.map, *setup.kv, spec, inputs);
     if (!run) return run.error();
-    return VariantRun{std::move(prompt.value()), disabled.value(), std::move(run.value())};
+    return VariantRun{std::move(prompt.value()), std::move(run.value())};
 }
 
 nlohmann::json optional_json(const std::optional<SubsystemValues>& v) {
@@ -168,31 +166,14 @@ ComparedRun compared_remote_run(const remote::RemoteResult& r, std::map<std::str
     return out;
 }
 
-RunSpec variant_spec(const Variant& v, int64_t max_tokens, std::array<bool, kSubsystemCount> disabled) {
-    RunSpec spec;
-    spec.prompt = v.prompt;
-    spec.max_tokens = max_tokens;
-    spec.sampling.temperature = v.temperature;
-    spec.sampling.seed = v.seed;
-    spec.disabled = disabled;
-    spec.ablation_mode = v.ablation == "mean" ? AblationMode::Mean : AblationMode::Zero;
-    return spec;
-}
-
 // --engine: both variants on the server at once; the same report as a local comparison.
-int run_compare_remote(const CompareOptions& o, const Variant& b_options) {
+int run_compare_remote(const CompareOptions& o, const RunSpec& a, const RunSpec& b) {
     if (o.a.precision || o.precision_b || o.backend != "auto" || o.threads != 0 || o.ctx_size != 0 || !o.head_map.empty()) {
         return report_error(o.json, "--engine runs on a server: --precision, --precision-b, --backend, --threads, --ctx-size and "
                                     "--head-map need a local model", kExitUsage);
     }
-    auto disabled_a = parse_subsystem_list(o.a.disable, "--disable");
-    if (!disabled_a) return report_error(o.json, disabled_a.error().message, kExitUsage);
-    auto disabled_b = parse_subsystem_list(b_options.disable, "--disable-b");
-    if (!disabled_b) return report_error(o.json, disabled_b.error().message, kExitUsage);
     auto connected = connect_engine({o.engine, o.api_key_env, o.model});
     if (!connected) return report_error(o.json, connected.error().message, engine_error_exit_code(connected.error()));
-    const RunSpec a = variant_spec(o.a, o.max_tokens, disabled_a.value());
-    const RunSpec b = variant_spec(b_options, o.max_tokens, disabled_b.value());
     for (const RunSpec* spec : {&a, &b}) {
         if (auto ok = check_remote_spec(connected.value(), *spec, ""); !ok) return report_error(o.json, ok.error().message, kExitUsage);
     }
@@ -208,7 +189,7 @@ int run_compare_remote(const CompareOptions& o, const Variant& b_options) {
     std::map<std::string, int32_t> text_ids;
     const RunComparison c = compare_runs(compared_remote_run(ra, text_ids), compared_remote_run(rb, text_ids));
     const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
-    const nlohmann::json verdict = verdict_json(o.a.prompt, ra.text, b_options.prompt, rb.text);
+    const nlohmann::json verdict = verdict_json(a.prompt, ra.text, b.prompt, rb.text);
     if (!o.json) {
         std::cout << "A: " << valid_utf8(ra.text) << "\nB: " << valid_utf8(rb.text) << "\nfirst divergence: " << divergence.dump()
                   << '\n' << verdict_line(verdict);
@@ -228,15 +209,22 @@ int run_compare_remote(const CompareOptions& o, const Variant& b_options) {
 #endif
 
 int run_compare(const CompareOptions& o) {
+    auto spec_of_a = spec_a(o);
+    auto spec_of_b = spec_of_a ? spec_b(o, spec_of_a.value()) : spec_of_a;
 #ifdef OCTOSCOPE_HAVE_NET
-    if (!o.engine.empty()) return run_compare_remote(o, variant_b(o));
+    if (!o.engine.empty()) {
+        if (!spec_of_b) return report_error(o.json, spec_of_b.error().message, kExitUsage);
+        return run_compare_remote(o, spec_of_a.value(), spec_of_b.value());
+    }
 #endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
-    const Variant b_options = variant_b(o);
-    auto a = run_variant(setup.value(), o.a, o.max_tokens, "--disable");
+    if (!spec_of_b) return report_error(o.json, spec_of_b.error());
+    const RunSpec& a_spec = spec_of_a.value();
+    const RunSpec& b_spec = spec_of_b.value();
+    auto a = run_variant(setup.value(), a_spec);
     if (!a) return report_error(o.json, a.error());
-    auto b = run_variant(setup.value(), b_options, o.max_tokens, "--disable-b");
+    auto b = run_variant(setup.value(), b_spec);
     if (!b) return report_error(o.json, b.error());
 
     const RunComparison c =
@@ -244,16 +232,17 @@ int run_compare(const CompareOptions& o) {
                      compared_run(b->result.generation, b->result.token_metrics, b->result.default_metric));
     const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
     const nlohmann::json verdict =
-        verdict_json(o.a.prompt, a->result.generation.text, b_options.prompt, b->result.generation.text);
+        verdict_json(a_spec.prompt, a->result.generation.text, b_spec.prompt, b->result.generation.text);
     if (!o.json) {
         std::cout << "A: " << valid_utf8(a->result.generation.text) << "\nB: " << valid_utf8(b->result.generation.text)
                   << "\nfirst divergence: " << divergence.dump() << '\n' << verdict_line(verdict);
         return kExitOk;
     }
     const Tokenizer& tok = *setup->tokenizer;
-    print_json({{"a", run_json(a->prompt, a->result, {tok, setup->map, *setup->backend, a->disabled, o.a.ablation, false})},
+    print_json({{"a", run_json(a->prompt, a->result,
+                               {tok, setup->map, *setup->backend, a_spec.disabled, ablation_mode_name(a_spec.ablation_mode), false})},
                 {"b", run_json(b->prompt, b->result,
-                               {tok, setup->map, *setup->backend, b->disabled, b_options.ablation, false})},
+                               {tok, setup->map, *setup->backend, b_spec.disabled, ablation_mode_name(b_spec.ablation_mode), false})},
                 {"first_divergence", divergence},
                 {"comparison", comparison_json(c, setup->map.n_head())},
                 {"verdict", verdict}});
@@ -267,12 +256,12 @@ void add_compare_command(CLI::App& app, CommandRunner& run) {
     CLI::App* cmd = app.add_subcommand("compare", "Run two variants of a prompt with the same seed and compare them");
     cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model); with --engine the server's model id");
     cmd->add_option("--prompt,-p", o->a.prompt, "Prompt of variant A (and of B unless --prompt-b)")->required();
-    cmd->add_option("--disable", o->a.disable, "Ablate these subsystems in A (and B unless --disable-b)");
-    cmd->add_option("--ablation", o->a.ablation, "zero or mean, for A (and B unless --ablation-b)")
+    cmd->add_option("--disable", o->disable_a, "Ablate these subsystems in A (and B unless --disable-b)");
+    cmd->add_option("--ablation", o->ablation_a, "zero or mean, for A (and B unless --ablation-b)")
         ->check(CLI::IsMember({"zero", "mean"}))->capture_default_str();
-    cmd->add_option("--temperature", o->a.temperature, "0: greedy (A, and B unless --temperature-b)")
+    cmd->add_option("--temperature", o->a.sampling.temperature, "0: greedy (A, and B unless --temperature-b)")
         ->capture_default_str();
-    cmd->add_option("--seed", o->a.seed, "Sampling seed of both variants unless --seed-b")->capture_default_str();
+    cmd->add_option("--seed", o->a.sampling.seed, "Sampling seed of both variants unless --seed-b")->capture_default_str();
     cmd->add_option("--prompt-b", o->prompt_b, "Prompt of variant B");
     cmd->add_option("--disable-b", o->disable_b, "Subsystems ablated in B (\"\" for none)");
     cmd->add_option("--ablation-b", o->ablation_b, "zero or mean, for B")->check(CLI::IsMember({"zero", "mean"}));

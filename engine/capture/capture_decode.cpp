@@ -3,6 +3,7 @@
 
 #include "engine/capture/capture_fields.h"
 #include "engine/capture/capture_payload.h"
+#include "engine/capture/run_spec_json.h"
 
 namespace octo {
 
@@ -15,17 +16,6 @@ constexpr int64_t kMaxEmbd = 1 << 20;
 constexpr size_t kMaxItems = size_t{1} << 26; // tokens, blocks, history samples …
 constexpr size_t kMaxTop = 64;                // alternatives per token
 constexpr int64_t kMaxId = (int64_t{1} << 31) - 1;
-
-// The name among `values` that `name_of` gives; records an error when none does.
-template <class E>
-E enum_field(FieldReader& r, const char* key, std::initializer_list<E> values, const char* (*name_of)(E)) {
-    const std::string name = r.text(key);
-    for (E v : values) {
-        if (name == name_of(v)) return v;
-    }
-    r.fail(key, "\"" + name + "\" is not a known value");
-    return *values.begin();
-}
 
 // A fixed-length array of numbers (tuples such as KV history samples).
 bool number_tuple(const json& item, size_t n) {
@@ -135,59 +125,16 @@ private:
         routing_ = static_cast<size_t>(m.n_layer * m.n_expert_used);
     }
 
+    // Fields newer than the format may be absent (they keep RunSpec's defaults); version 1
+    // predates the precision choice: its runs kept activations in float.
     void decode_settings(RunSpec& s) {
         FieldReader r = reader("settings", root_.object("settings"));
-        s.prompt = r.bytes("prompt");
-        s.chat = r.boolean("chat");
-        s.system = r.bytes("system");
-        s.parse_special = r.boolean("parse_special");
-        const json& stops = r.array("stop_strings", kMaxItems);
-        for (size_t i = 0; i < stops.size() && r.ok(); ++i) {
-            if (!stops[i].is_binary()) r.fail("stop_strings", "item " + std::to_string(i) + " is not a byte string");
-            else s.stop_strings.emplace_back(stops[i].get_binary().begin(), stops[i].get_binary().end());
-        }
-        s.max_tokens = r.integer("max_tokens", 0);
-        s.stop_at_eog = r.boolean("stop_at_eog");
-        s.sampling.temperature = static_cast<float>(r.number("temperature"));
-        s.sampling.seed = r.unsigned_integer("seed");
-        s.sampling.top_k = static_cast<int32_t>(r.integer("top_k", 0, kMaxId));
-        s.sampling.top_p = static_cast<float>(r.number("top_p"));
-        s.sampling.repeat_penalty = static_cast<float>(r.number("repeat_penalty"));
-        s.sampling.repeat_last_n = static_cast<int32_t>(r.integer("repeat_last_n", 0, kMaxId));
-        const json& disabled = r.array("disabled", kSubsystemCount);
-        if (r.ok() && disabled.size() != kSubsystemCount) r.fail("disabled", "does not hold 8 values");
-        for (size_t i = 0; i < disabled.size() && r.ok(); ++i) {
-            if (!disabled[i].is_boolean()) r.fail("disabled", "item " + std::to_string(i) + " is not a boolean");
-            else s.disabled[i] = disabled[i].get<bool>();
-        }
-        s.ablation_mode = enum_field(r, "ablation_mode", {AblationMode::Zero, AblationMode::Mean}, ablation_mode_name);
-        s.dla = r.boolean("dla");
-        s.record_attention = r.boolean("record_attention");
-        if (r.has("disabled_experts")) { // absent before mixtures of experts
-            for (const std::string& text : r.texts("disabled_experts", kMaxItems)) {
-                auto e = parse_expert_switch(text);
-                if (!e) {
-                    r.fail("disabled_experts", e.error().message);
-                    break;
-                }
-                s.disabled_experts.push_back(e.value());
-            }
-            s.record_router_probs = r.boolean("record_router_probs");
-            s.switch_target = enum_field(r, "switch_target", {SwitchTarget::Heads, SwitchTarget::Experts}, switch_target_name);
-        }
-        s.n_ctx = r.integer("n_ctx", 0, kMaxId);
-        s.threads = static_cast<int32_t>(r.integer("threads", 0, kMaxDim));
-        if (version_ >= 2) {
-            const std::string precision = r.text("precision");
-            const std::optional<Precision> p = parse_precision(precision);
-            if (r.ok() && !p) r.fail("precision", "\"" + precision + "\" is not a known value");
-            s.precision = p.value_or(Precision::Exact);
-        } else {
-            s.precision = Precision::Exact; // version 1 predates the choice: its runs kept activations in float
-        }
-        if (r.ok()) {
-            if (auto valid = validate_sampler_config(s.sampling); !valid) r.fail("temperature", "or another sampling setting is invalid: " + valid.error().message);
-        }
+        if (version_ < 2) s.precision = Precision::Exact;
+        const uint32_t version = version_;
+        read_run_spec(r, s, [version](std::string_view key) {
+            return key == "disabled_experts" || key == "record_router_probs" || key == "switch_target" ||
+                   key == "enable_thinking" || key == "messages" || key == "top_logprobs" || (key == "precision" && version < 2);
+        });
     }
 
     // An optional part: present, or null when absent (missing is an error).

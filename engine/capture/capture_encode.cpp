@@ -1,5 +1,6 @@
 #include "engine/capture/capture_fields.h"
 #include "engine/capture/capture_payload.h"
+#include "engine/capture/run_spec_json.h"
 
 namespace octo {
 
@@ -15,36 +16,6 @@ json model_json(const CaptureModel& m) {
             {"n_layer", m.n_layer},     {"n_head", m.n_head},     {"n_embd", m.n_embd},
             {"n_params", m.n_params},   {"n_ctx", m.n_ctx},       {"router_groups", m.router_groups},
             {"n_expert", m.n_expert},   {"n_expert_used", m.n_expert_used}};
-}
-
-json settings_json(const RunSpec& s) {
-    json stops = json::array();
-    for (const auto& stop : s.stop_strings) stops.push_back(bytes_value(stop));
-    json expert_switches = json::array();
-    for (const ExpertSwitch& e : s.disabled_experts) expert_switches.push_back(expert_switch_text(e));
-    return {{"prompt", bytes_value(s.prompt)},
-            {"chat", s.chat},
-            {"system", bytes_value(s.system)},
-            {"parse_special", s.parse_special},
-            {"stop_strings", stops},
-            {"max_tokens", s.max_tokens},
-            {"stop_at_eog", s.stop_at_eog},
-            {"temperature", s.sampling.temperature},
-            {"seed", s.sampling.seed},
-            {"top_k", s.sampling.top_k},
-            {"top_p", s.sampling.top_p},
-            {"repeat_penalty", s.sampling.repeat_penalty},
-            {"repeat_last_n", s.sampling.repeat_last_n},
-            {"disabled", s.disabled},
-            {"ablation_mode", ablation_mode_name(s.ablation_mode)},
-            {"dla", s.dla},
-            {"record_attention", s.record_attention},
-            {"disabled_experts", expert_switches},
-            {"record_router_probs", s.record_router_probs},
-            {"switch_target", switch_target_name(s.switch_target)},
-            {"n_ctx", s.n_ctx},
-            {"threads", s.threads},
-            {"precision", std::string(precision_name(s.precision.value_or(Precision::Exact)))}};
 }
 
 json head_map_json(const std::optional<HeadMap>& map) {
@@ -147,7 +118,7 @@ json encode_capture(const Capture& c) {
             {"app_version", c.app_version},
             {"backend", c.backend},
             {"device", c.device},
-            {"settings", settings_json(t.repeat_spec())}, // the precision taken: a replay repeats it
+            {"settings", run_spec_json(t.repeat_spec(), ByteStrings::Binary)}, // the precision taken: a replay repeats it
             {"head_map", head_map_json(c.head_map)},
             {"prompt_text", bytes_value(t.prompt_text)},
             {"prompt_tokens", prompt_tokens},

@@ -93,6 +93,15 @@ std::string FieldReader::bytes(const char* key) {
     return std::string(b.begin(), b.end());
 }
 
+std::string FieldReader::bytes_or_text(const char* key) {
+    if (!error_.empty() || !object_.is_object()) return {};
+    if (auto it = object_.find(key); it != object_.end() && it->is_string()) return it->get<std::string>();
+    const json* v = field(key, &json::is_binary, "a byte string or a text string");
+    if (!v) return {};
+    const auto& b = v->get_binary();
+    return std::string(b.begin(), b.end());
+}
+
 std::vector<float> FieldReader::floats(const char* key, size_t max_count) {
     const json* v = field(key, &json::is_binary, "a byte string of floats");
     if (!v) return {};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <span>
 #include <string>
@@ -31,6 +32,7 @@ public:
     bool boolean(const char* key);
     std::string text(const char* key);  // a CBOR text string
     std::string bytes(const char* key); // a CBOR byte string (arbitrary bytes)
+    std::string bytes_or_text(const char* key); // a byte string, or a text string (JSON files)
     std::vector<float> floats(const char* key, size_t max_count);
     std::vector<std::string> texts(const char* key, size_t max_count);
     // An array (at most max_count items) or a map; an empty array / object on error.
@@ -49,5 +51,17 @@ private:
     std::string path_;
     std::string& error_;
 };
+
+// The value among `values` whose name (name_of) the text field `key` holds; records an error
+// when none does.
+template <class E>
+E enum_field(FieldReader& r, const char* key, std::initializer_list<E> values, const char* (*name_of)(E)) {
+    const std::string name = r.text(key);
+    for (E v : values) {
+        if (name == name_of(v)) return v;
+    }
+    r.fail(key, "\"" + name + "\" is not a known value");
+    return *values.begin();
+}
 
 } // namespace octo

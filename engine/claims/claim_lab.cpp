@@ -5,7 +5,10 @@
 #include <filesystem>
 
 #include "engine/advisor/apply_rewrite.h"
+#include "engine/capture/run_spec_json.h"
 #include "engine/claims/claim_protocols.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/generation/prompt_builder.h"
 #include "engine/generation/run_spec.h"
 #include "engine/sampling/prng.h"
 
@@ -153,20 +156,28 @@ std::vector<const Probe*> ClaimLab::select_probes(int64_t per_subsystem) const {
     return first_per_subsystem(data_.dev_probes, all, per_subsystem, options_.seed, [](const Probe& p) { return p.label; });
 }
 
-std::string ClaimLab::cache_key(const AnswerRequest& request) {
-    std::string key = request.prompt;
-    key.push_back('\x1f');
-    for (const bool d : request.disabled) key.push_back(d ? '1' : '0');
-    key += "\x1f" + std::to_string(request.max_tokens);
-    return key;
+RunSpec claim_question(std::string prompt, int64_t max_tokens, const std::array<bool, kSubsystemCount>& disabled) {
+    RunSpec q;
+    q.prompt = std::move(prompt);
+    q.max_tokens = max_tokens;
+    q.disabled = disabled;
+    q.record_attention = false;
+    return q;
 }
 
-Status ClaimLab::prefetch(const std::vector<AnswerRequest>& requests) {
+// The whole question, in its serialised form: two questions share an answer only when every
+// setting is the same.
+std::string ClaimLab::cache_key(const RunSpec& question) {
+    const std::vector<uint8_t> cbor = nlohmann::json::to_cbor(run_spec_json(question, ByteStrings::Binary));
+    return std::string(cbor.begin(), cbor.end());
+}
+
+Status ClaimLab::prefetch(const std::vector<RunSpec>& questions) {
     if (!options_.answer_batch) return Ok{};
     if (cancelled()) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
-    std::vector<AnswerRequest> missing;
+    std::vector<RunSpec> missing;
     std::vector<std::string> keys;
-    for (const AnswerRequest& r : requests) {
+    for (const RunSpec& r : questions) {
         std::string key = cache_key(r);
         if (answers_.contains(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
         missing.push_back(r);
@@ -182,14 +193,14 @@ Status ClaimLab::prefetch(const std::vector<AnswerRequest>& requests) {
     return Ok{};
 }
 
-Result<const ClaimAnswer*> ClaimLab::answer(const AnswerRequest& request, bool cached) {
-    const std::string key = cache_key(request);
+Result<const ClaimAnswer*> ClaimLab::answer(const RunSpec& question, bool cached) {
+    const std::string key = cache_key(question);
     if (cached) {
         if (auto it = answers_.find(key); it != answers_.end()) return it->second.get();
     }
     if (cancelled()) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
     if (options_.answer_source) {
-        auto given = options_.answer_source(request);
+        auto given = options_.answer_source(question);
         if (!given) return given.error();
         auto a = std::make_unique<ClaimAnswer>(std::move(given.value()));
         const ClaimAnswer* out = a.get();
@@ -197,20 +208,14 @@ Result<const ClaimAnswer*> ClaimLab::answer(const AnswerRequest& request, bool c
         return out;
     }
 
-    RunSpec spec;
-    spec.prompt = request.prompt;
+    RunSpec spec = question;
     spec.chat = options_.chat;
-    spec.max_tokens = request.max_tokens;
-    spec.disabled = request.disabled;
     spec.switch_target = metric_ == Metric::Experts ? SwitchTarget::Experts : SwitchTarget::Heads;
-    spec.record_attention = false;
     const Tokenizer& tok = *model_.tokenizer;
-    auto prompt = build_prompt(model_.model->file(), tok, prompt_spec(spec));
+    auto prompt = build_prompt(model_.model->file(), tok, spec);
     if (!prompt) return prompt.error();
-    InstrumentedRequest r = instrumented_request(spec, prompt->ids);
-    r.expert_map = model_.expert_map;
-    r.cancel = options_.cancel;
-    auto run = run_instrumented(*model_.model, *model_.backend, tok, *model_.map, *model_.kv, r);
+    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = model_.expert_map, .cancel = options_.cancel};
+    auto run = run_instrumented(*model_.model, *model_.backend, tok, *model_.map, *model_.kv, spec, inputs);
     if (!run) return run.error();
     if (run->generation.stop_reason == StopReason::Cancelled) {
         return make_error(ErrorCode::Cancelled, "the claims run was cancelled");

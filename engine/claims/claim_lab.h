@@ -91,11 +91,10 @@ struct ClaimAnswer {
     int64_t reused_tokens = 0;             // prompt tokens taken from the KV pool's prefix cache
 };
 
-struct AnswerRequest {
-    std::string prompt;
-    std::array<bool, kSubsystemCount> disabled = {};
-    int64_t max_tokens = 16;
-};
+// A protocol's question as a run: `prompt`, greedy, at most `max_tokens`, with `disabled`
+// subsystems switched off and no attention recorded. The lab adds its own settings (chat mode,
+// what the switches turn off) when it runs it.
+RunSpec claim_question(std::string prompt, int64_t max_tokens, const std::array<bool, kSubsystemCount>& disabled = {});
 
 struct ClaimLabOptions {
     uint64_t seed = 1;
@@ -106,10 +105,10 @@ struct ClaimLabOptions {
     std::function<void(int64_t done, int64_t total)> progress; // within the running claim
     // Where answers come from instead of the model (tests: hand-made runs whose statistics are
     // known). With it, ClaimModel needs only `map` (and `name`).
-    std::function<Result<ClaimAnswer>(const AnswerRequest& request)> answer_source;
+    std::function<Result<ClaimAnswer>(const RunSpec& question)> answer_source;
     // Many answers at once (a remote engine with several requests in flight): one result per
     // request, in order. ClaimLab::prefetch uses it; answer() still asks answer_source one by one.
-    std::function<std::vector<Result<ClaimAnswer>>(const std::vector<AnswerRequest>& requests)> answer_batch;
+    std::function<std::vector<Result<ClaimAnswer>>(const std::vector<RunSpec>& questions)> answer_batch;
 };
 
 // Whether an answer counts as right: the exact answer text (ended by end-of-generation), or
@@ -142,12 +141,12 @@ public:
     // Asks answer_batch for those of `requests` not cached yet and caches them, so that the
     // protocol's answer() calls that follow find them (a no-op without answer_batch). Errors: the
     // first failed request's (Cancelled when the run was cancelled).
-    Status prefetch(const std::vector<AnswerRequest>& requests);
+    Status prefetch(const std::vector<RunSpec>& questions);
     // Why a measurement needs the model's internals here, or "" when it can have them. A
     // non-Octoscope server gives only outputs.
     std::string internals_missing() const;
     // Runs (or takes from this claim's cache when `cached`) a greedy answer.
-    Result<const ClaimAnswer*> answer(const AnswerRequest& request, bool cached = true);
+    Result<const ClaimAnswer*> answer(const RunSpec& question, bool cached = true);
     Result<const Router*> router();
     BootstrapOptions bootstrap_options(const Claim& claim) const;
     // Progress inside the running claim; false when cancelled.
@@ -160,7 +159,7 @@ private:
     ClaimLabOptions options_;
     Metric metric_ = Metric::NormShare;
     std::map<std::string, std::unique_ptr<ClaimAnswer>> answers_; // this claim's runs
-    static std::string cache_key(const AnswerRequest& request);
+    static std::string cache_key(const RunSpec& question);
     std::unique_ptr<Router> router_;
 };
 

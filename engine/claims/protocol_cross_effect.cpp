@@ -32,10 +32,10 @@ Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim) {
     std::vector<int> strata;
     const int64_t total = static_cast<int64_t>(items.size()) * (kSubsystemCount + 1);
     int64_t done = 0;
-    std::vector<AnswerRequest> requests;
+    std::vector<RunSpec> requests;
     for (const TaskItem* item : items) {
         for (int c = 0; c <= kSubsystemCount; ++c) {
-            AnswerRequest req{.prompt = item->prompt, .max_tokens = max_tokens};
+            RunSpec req = claim_question(item->prompt, max_tokens);
             if (c > 0) req.disabled[static_cast<size_t>(c - 1)] = true;
             requests.push_back(req);
         }
@@ -44,7 +44,7 @@ Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim) {
     for (size_t u = 0; u < items.size(); ++u) {
         strata.push_back(items[u]->subsystem);
         for (int c = 0; c <= kSubsystemCount; ++c) {
-            AnswerRequest req{.prompt = items[u]->prompt, .max_tokens = max_tokens};
+            RunSpec req = claim_question(items[u]->prompt, max_tokens);
             if (c > 0) req.disabled[static_cast<size_t>(c - 1)] = true;
             auto a = lab.answer(req);
             if (!a) return a.error();

@@ -53,16 +53,16 @@ Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
     std::vector<double> diff, right_on, right_off;
     std::vector<SubsystemValues> base_share, off_share;
     ClaimTable table{"items", {"prompt", "answer", "answer_switched_off", "taker_share", "taker_share_switched_off"}, {}};
-    std::vector<AnswerRequest> requests;
+    std::vector<RunSpec> requests;
     for (const TaskItem* item : items) {
-        requests.push_back({.prompt = item->prompt, .max_tokens = max_tokens});
-        requests.push_back({.prompt = item->prompt, .disabled = disabled, .max_tokens = max_tokens});
+        requests.push_back(claim_question(item->prompt, max_tokens));
+        requests.push_back(claim_question(item->prompt, max_tokens, disabled));
     }
     if (auto fetched = lab.prefetch(requests); !fetched) return fetched.error();
     for (size_t i = 0; i < items.size(); ++i) {
-        auto base = lab.answer({.prompt = items[i]->prompt, .max_tokens = max_tokens});
+        auto base = lab.answer(claim_question(items[i]->prompt, max_tokens));
         if (!base) return base.error();
-        auto cut = lab.answer({.prompt = items[i]->prompt, .disabled = disabled, .max_tokens = max_tokens});
+        auto cut = lab.answer(claim_question(items[i]->prompt, max_tokens, disabled));
         if (!cut) return cut.error();
         if (!lab.step(static_cast<int64_t>(i + 1), static_cast<int64_t>(items.size()))) {
             return make_error(ErrorCode::Cancelled, "the claims run was cancelled");

@@ -72,7 +72,7 @@ Result<Measured> measure(ClaimLab& lab, const std::vector<const TaskItem*>& item
     m.right.resize(items.size());
     for (size_t u = 0; u < items.size(); ++u) {
         for (int c = 0; c <= kSubsystemCount; ++c) {
-            AnswerRequest req{.prompt = items[u]->prompt, .max_tokens = max_tokens};
+            RunSpec req = claim_question(items[u]->prompt, max_tokens);
             if (c > 0) req.disabled = switch_for(c - 1, groups);
             auto a = lab.answer(req);
             if (!a) return a.error();

@@ -71,7 +71,7 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
                 if (!next) return make_error(ErrorCode::Format, "claim " + claim.id + ": unknown edit \"" + edits[k - 1] + "\"");
                 prompt = std::move(*next);
             }
-            auto a = lab.answer({.prompt = prompt, .max_tokens = max_tokens}, false);
+            auto a = lab.answer(claim_question(prompt, max_tokens), false);
             if (!a) return a.error();
             r += static_cast<double>(a.value()->reused_tokens);
             t += static_cast<double>(a.value()->prompt_tokens);

@@ -45,12 +45,12 @@ Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
     const std::vector<const Probe*> probes = lab.select_probes(lab.items_per_subsystem(claim, 24));
     if (probes.size() < 4) return not_measurable("fewer than 4 prompts were selected");
 
-    if (auto warm = lab.answer({.prompt = probes.front()->text, .max_tokens = max_tokens}, false); !warm) return warm.error();
+    if (auto warm = lab.answer(claim_question(probes.front()->text, max_tokens), false); !warm) return warm.error();
     std::vector<double> first, total, tokens;
     std::vector<int> strata;
     ClaimTable table{"runs", {"label", "prompt_tokens", "answer_tokens", "first_token_ms", "total_ms", "band"}, {}};
     for (size_t i = 0; i < probes.size(); ++i) {
-        auto a = lab.answer({.prompt = probes[i]->text, .max_tokens = max_tokens}, false);
+        auto a = lab.answer(claim_question(probes[i]->text, max_tokens), false);
         if (!a) return a.error();
         first.push_back(a.value()->first_token_ms);
         total.push_back(a.value()->total_ms);

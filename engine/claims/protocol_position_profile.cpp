@@ -35,11 +35,11 @@ Result<ClaimResult> protocol_position_profile(ClaimLab& lab, const Claim& claim)
     std::vector<std::vector<double>> present;
     ClaimTable table{"tokens", {"item", "subsystem", "position", "n_tokens", "relative_position", "token", "target_share"}, {}};
     int64_t short_answers = 0;
-    std::vector<AnswerRequest> requests;
-    for (const TaskItem* item : items) requests.push_back({.prompt = item->prompt, .max_tokens = max_tokens});
+    std::vector<RunSpec> requests;
+    for (const TaskItem* item : items) requests.push_back(claim_question(item->prompt, max_tokens));
     if (auto fetched = lab.prefetch(requests); !fetched) return fetched.error();
     for (size_t i = 0; i < items.size(); ++i) {
-        auto a = lab.answer({.prompt = items[i]->prompt, .max_tokens = max_tokens});
+        auto a = lab.answer(claim_question(items[i]->prompt, max_tokens));
         if (!a) return a.error();
         const ClaimAnswer& ans = *a.value();
         std::vector<size_t> kept;

@@ -37,18 +37,18 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
     std::vector<int> strata;
     std::vector<double> right_a, right_b;
     ClaimTable table{"items", {"subsystem", "prompt_a", "answer_a", "right_a", "prompt_b", "answer_b", "right_b", "expected"}, {}};
-    std::vector<AnswerRequest> requests;
+    std::vector<RunSpec> requests;
     for (const TaskItem* item : items) {
-        requests.push_back({.prompt = fill_template(p["a"], *item), .max_tokens = max_tokens});
-        requests.push_back({.prompt = fill_template(p["b"], *item), .max_tokens = max_tokens});
+        requests.push_back(claim_question(fill_template(p["a"], *item), max_tokens));
+        requests.push_back(claim_question(fill_template(p["b"], *item), max_tokens));
     }
     if (auto fetched = lab.prefetch(requests); !fetched) return fetched.error();
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string pa = fill_template(p["a"], *items[i]);
         const std::string pb = fill_template(p["b"], *items[i]);
-        auto a = lab.answer({.prompt = pa, .max_tokens = max_tokens});
+        auto a = lab.answer(claim_question(pa, max_tokens));
         if (!a) return a.error();
-        auto b = lab.answer({.prompt = pb, .max_tokens = max_tokens});
+        auto b = lab.answer(claim_question(pb, max_tokens));
         if (!b) return b.error();
         const bool ra = answer_correct(*a.value(), *items[i], match);
         const bool rb = answer_correct(*b.value(), *items[i], match);

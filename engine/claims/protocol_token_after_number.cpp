@@ -38,11 +38,11 @@ Result<ClaimResult> protocol_token_after_number(ClaimLab& lab, const Claim& clai
     std::vector<double> count;
     std::vector<std::array<double, kSubsystemCount>> tops;
     ClaimTable table{"tokens", {"item", "subsystem", "previous_token", "token", "top_subsystem", "target_share"}, {}};
-    std::vector<AnswerRequest> requests;
-    for (const TaskItem* item : items) requests.push_back({.prompt = item->prompt, .max_tokens = max_tokens});
+    std::vector<RunSpec> requests;
+    for (const TaskItem* item : items) requests.push_back(claim_question(item->prompt, max_tokens));
     if (auto fetched = lab.prefetch(requests); !fetched) return fetched.error();
     for (size_t i = 0; i < items.size(); ++i) {
-        auto a = lab.answer({.prompt = items[i]->prompt, .max_tokens = max_tokens});
+        auto a = lab.answer(claim_question(items[i]->prompt, max_tokens));
         if (!a) return a.error();
         const ClaimAnswer& ans = *a.value();
         std::array<double, kSubsystemCount> top{};

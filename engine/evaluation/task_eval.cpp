@@ -75,7 +75,7 @@ Result<TaskEvalResult> evaluate_tasks(const Model& model, Backend& backend, cons
     for (size_t i = 0; i < items.size(); ++i) {
         const TaskItem& item = items[i];
         PromptSpec spec;
-        spec.text = item.prompt;
+        spec.prompt = item.prompt;
         auto prompt = build_prompt(model.file(), tokenizer, spec);
         if (!prompt) return prompt.error();
         const std::vector<int32_t>* ids = &prompt->ids;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/core/result.h"
+#include "engine/generation/run_spec.h"
 #include "engine/generation/stop_matcher.h"
 #include "engine/inference/session.h"
 #include "engine/sampling/sampler_chain.h"
@@ -23,13 +24,10 @@
 
 namespace octo {
 
-struct GenerateRequest {
+// The run's GenerationSpec (run_spec.h: max_tokens, stop strings, stop_at_eog, sampling,
+// top_logprobs) with the prompt's ids and the hooks of this one call.
+struct GenerateRequest : GenerationSpec {
     std::vector<int32_t> prompt_ids;      // BOS already included when wanted
-    int64_t max_tokens = 64;
-    SamplerConfig sampling;
-    std::vector<std::string> stop_strings;
-    bool stop_at_eog = true;              // false: keep going past EOS/EOT (reference runs)
-    size_t top_logprobs = 5;              // alternatives reported with each token (TokenEvent::logprobs)
     const std::atomic<bool>* cancel = nullptr; // checked before each token
     // Called once with every prompt position's probe, as soon as they are final (when the
     // first token is chosen, or at the end when none is); optional.

@@ -11,17 +11,16 @@ namespace octo {
 namespace {
 
 // Mean head outputs over the prompt without position 0: the mean-ablation baseline.
-Result<std::vector<float>> mean_baseline(const Model& model, Backend& backend, KvStore& kv,
-                                         const InstrumentedRequest& r) {
-    const std::vector<int32_t>& prompt = r.generate.prompt_ids;
+Result<std::vector<float>> mean_baseline(const Model& model, Backend& backend, KvStore& kv, const RunSpec& spec,
+                                         const RunInputs& inputs) {
+    const std::span<const int32_t> prompt = inputs.prompt_ids;
     if (prompt.size() < 2) {
         return make_error(ErrorCode::InvalidArgument, "mean ablation needs a prompt of at least 2 tokens "
                                                       "(the baseline is the mean over the prompt without BOS)");
     }
     SessionOptions o;
-    o.n_ctx = r.n_ctx;
-    o.precision = r.precision;
-    o.cancel = r.cancel;
+    o.precision = spec.precision;
+    o.cancel = inputs.cancel;
     o.kv = &kv;
     o.instrument.head_outputs = true;
     auto session = Session::create(model, backend, o);
@@ -126,29 +125,36 @@ Result<TokenMetrics> token_metrics(const HeadMap& map, const TokenProbe& probe, 
     return m;
 }
 
+GenerateRequest generate_request(const RunSpec& spec, const RunInputs& inputs) {
+    GenerateRequest g;
+    static_cast<GenerationSpec&>(g) = spec;
+    g.prompt_ids.assign(inputs.prompt_ids.begin(), inputs.prompt_ids.end());
+    g.cancel = inputs.cancel;
+    return g;
+}
+
 Result<SessionOptions> instrumented_session_options(const Model& model, Backend& backend, const HeadMap& map,
-                                                    KvStore& kv, const InstrumentedRequest& request) {
+                                                    KvStore& kv, const RunSpec& spec, const RunInputs& inputs) {
     SessionOptions o;
-    o.n_ctx = request.n_ctx;
-    o.precision = request.precision;
-    o.cancel = request.cancel;
+    o.precision = spec.precision;
+    o.cancel = inputs.cancel;
     o.kv = &kv;
     o.instrument.head_norms = true;
-    o.instrument.dla = request.dla;
-    o.instrument.attention = request.record_attention;
-    o.instrument.router_probs = request.record_router_probs;
+    o.instrument.dla = spec.dla;
+    o.instrument.attention = spec.record_attention;
+    o.instrument.router_probs = spec.record_router_probs;
     const ModelParams& params = model.params();
-    std::vector<ExpertSwitch> expert_switches = request.disabled_experts;
-    std::array<bool, kSubsystemCount> disabled_heads = request.disabled;
-    if (request.switch_target == SwitchTarget::Experts) { // the subsystems' experts instead of their heads
-        if (!request.expert_map) {
+    std::vector<ExpertSwitch> expert_switches = spec.disabled_experts;
+    std::array<bool, kSubsystemCount> disabled_heads = spec.disabled;
+    if (spec.switch_target == SwitchTarget::Experts) { // the subsystems' experts instead of their heads
+        if (!inputs.expert_map) {
             return make_error(ErrorCode::InvalidArgument, "switching subsystems' experts off needs an expert map "
                                                           "(octoscope-cli calibrate --experts)");
         }
-        const HeadMap& m = request.expert_map->map;
+        const HeadMap& m = inputs.expert_map->map;
         for (int64_t l = 0; l < m.n_layer(); ++l) {
             for (int64_t e = 0; e < m.n_head(); ++e) {
-                if (request.disabled[static_cast<size_t>(m.subsystem_of(l, e))]) expert_switches.push_back({l, e});
+                if (spec.disabled[static_cast<size_t>(m.subsystem_of(l, e))]) expert_switches.push_back({l, e});
             }
         }
         disabled_heads = {};
@@ -158,12 +164,12 @@ Result<SessionOptions> instrumented_session_options(const Model& model, Backend&
     o.experts = std::move(experts.value());
     std::vector<float> baseline;
     const bool any_disabled = std::find(disabled_heads.begin(), disabled_heads.end(), true) != disabled_heads.end();
-    if (any_disabled && request.ablation_mode == AblationMode::Mean) {
-        auto mean = mean_baseline(model, backend, kv, request);
+    if (any_disabled && spec.ablation_mode == AblationMode::Mean) {
+        auto mean = mean_baseline(model, backend, kv, spec, inputs);
         if (!mean) return mean.error();
         baseline = std::move(mean.value());
     }
-    o.ablation = ablate_subsystems(map, disabled_heads, request.ablation_mode, std::move(baseline));
+    o.ablation = ablate_subsystems(map, disabled_heads, spec.ablation_mode, std::move(baseline));
     return o;
 }
 
@@ -184,17 +190,16 @@ TokenMetrics RunMetrics::token(const TokenProbe& probe) {
 }
 
 Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
-                                            const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
-                                            const InstrumentedCallbacks& callbacks) {
-    auto options = instrumented_session_options(model, backend, map, kv, request);
+                                            const HeadMap& map, KvStore& kv, const RunSpec& spec,
+                                            const RunInputs& inputs, const InstrumentedCallbacks& callbacks) {
+    auto options = instrumented_session_options(model, backend, map, kv, spec, inputs);
     if (!options) return options.error();
     auto session = Session::create(model, backend, options.value());
     if (!session) return session.error();
 
     InstrumentedResult r;
-    RunMetrics metrics(map, model.weights().n_router_groups, request.expert_map ? &request.expert_map->map : nullptr);
-    GenerateRequest g = request.generate;
-    g.cancel = request.cancel;
+    RunMetrics metrics(map, model.weights().n_router_groups, inputs.expert_map ? &inputs.expert_map->map : nullptr);
+    GenerateRequest g = generate_request(spec, inputs);
     g.on_prompt = [&](const std::vector<TokenProbe>& probes) {
         r.prompt_metrics = metrics.prompt(probes);
         if (callbacks.on_prompt) callbacks.on_prompt(probes, r.prompt_metrics);

@@ -10,12 +10,14 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
+#include "engine/generation/run_spec.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/instrumentation/head_map_source.h"
 #include "engine/instrumentation/subsystem_grouping.h"
@@ -44,25 +46,16 @@ struct TokenMetrics {
     const std::optional<SubsystemValues>& get(Metric metric) const;
 };
 
-// What disabling a subsystem switches off: its heads (under the head map), or on a mixture of
-// experts with a calibrated expert map the experts that map assigns to it (docs/moe.md).
-enum class SwitchTarget { Heads, Experts };
-const char* switch_target_name(SwitchTarget target); // "heads", "experts"
-
-struct InstrumentedRequest {
-    GenerateRequest generate;
-    std::array<bool, kSubsystemCount> disabled = {}; // subsystems to ablate, rte-a first
-    SwitchTarget switch_target = SwitchTarget::Heads;
-    AblationMode ablation_mode = AblationMode::Zero;
-    bool dla = false;              // compute the dla metric (one more projection per layer)
-    bool record_attention = false; // TokenProbe::attention for every position (no prefix reuse)
-    std::vector<ExpertSwitch> disabled_experts; // mixture of experts: left out of the routers' choice
-    bool record_router_probs = false;           // TokenProbe::router_probs
-    const ExpertMap* expert_map = nullptr;      // computes the experts metric (null: none)
-    int64_t n_ctx = 0;             // 0: the model's
-    std::optional<Precision> precision = std::nullopt; // nullopt: the model's default (backend/precision.h)
-    const std::atomic<bool>* cancel = nullptr;
+// What a run needs beside its RunSpec: the prompt's token ids (built from the spec's PromptSpec by
+// build_prompt, or sent as ids), and the handles of the open model and of this one call.
+struct RunInputs {
+    std::span<const int32_t> prompt_ids;
+    const ExpertMap* expert_map = nullptr;     // computes the experts metric and switches experts (null: none)
+    const std::atomic<bool>* cancel = nullptr; // checked by the session and before each token
 };
+
+// The generator's request for `spec` on `inputs` (GenerateRequest is GenerationSpec with the ids).
+GenerateRequest generate_request(const RunSpec& spec, const RunInputs& inputs);
 
 struct InstrumentedResult {
     GenerateResult generation;               // probes included
@@ -82,12 +75,14 @@ struct InstrumentedCallbacks {
     std::function<void(const TokenEvent& event, const TokenMetrics& metrics)> on_token;
 };
 
-// The options of the session run_instrumented runs `request` in: head norms always, DLA, attention
+// The options of the session run_instrumented runs `spec` in: head norms always, DLA, attention
 // and router probabilities on request, the ablation of the disabled subsystems (their heads, or
 // with SwitchTarget::Experts their experts) and of the switched-off experts. Mean ablation runs
-// the prompt once first for its baseline (in `kv`). Errors: those of run_instrumented's set-up.
+// the prompt once first for its baseline (in `kv`). The session takes the model's context as
+// opened (spec.n_ctx and spec.threads are what a caller opens it with). Errors: those of
+// run_instrumented's set-up.
 Result<SessionOptions> instrumented_session_options(const Model& model, Backend& backend, const HeadMap& map,
-                                                    KvStore& kv, const InstrumentedRequest& request);
+                                                    KvStore& kv, const RunSpec& spec, const RunInputs& inputs);
 
 // Each position's metrics as a run reaches it, computed once: the prompt's first (they fix the
 // relative metric's baseline, the prompt without BOS), then each generated token's. A failed
@@ -108,13 +103,13 @@ private:
     std::optional<Error> error_;
 };
 
-// Runs `request` on `model` with `map`, in the shared pool `kv` (prefix reuse across runs).
-// Errors: the session's or generation's, InvalidArgument for mean ablation of a one-token prompt,
-// an expert switch the model does not have, or switches on experts without an expert map.
-// request.generate.on_prompt is not used (callbacks.on_prompt takes its place).
+// Runs `spec` on `inputs.prompt_ids` on `model` with `map`, in the shared pool `kv` (prefix reuse
+// across runs). Errors: the session's or generation's, InvalidArgument for mean ablation of a
+// one-token prompt, an expert switch the model does not have, or switches on experts without an
+// expert map.
 Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend, const Tokenizer& tokenizer,
-                                            const HeadMap& map, KvStore& kv, const InstrumentedRequest& request,
-                                            const InstrumentedCallbacks& callbacks = {});
+                                            const HeadMap& map, KvStore& kv, const RunSpec& spec,
+                                            const RunInputs& inputs, const InstrumentedCallbacks& callbacks = {});
 
 // The relative metric's baseline: each head's mean norm over the prompt without position 0
 // (BOS); empty when the prompt has fewer than 2 positions.

@@ -36,7 +36,7 @@ Result<std::string> render_chat(const GgufFile& file, const Tokenizer& tokenizer
     if (!tmpl) return tmpl.error();
     std::vector<ChatMessage> messages;
     if (!spec.system.empty()) messages.push_back({ChatRole::System, spec.system});
-    messages.push_back({ChatRole::User, spec.text});
+    messages.push_back({ChatRole::User, spec.prompt});
     const ChatFormatContext context = format_context(tokenizer, spec.enable_thinking);
     if (tmpl->drops_system && !spec.system.empty()) {
         log_message(LogLevel::Warning, "the model's chat template (" + std::string(chat_family_name(tmpl->family)) +
@@ -52,8 +52,8 @@ Result<BuiltPrompt> apply_prompt_template(const Tokenizer& tokenizer, const std:
     const std::string before = at == std::string::npos ? tmpl : tmpl.substr(0, at);
     const std::string after = at == std::string::npos ? std::string() : tmpl.substr(at + 8);
     BuiltPrompt out;
-    out.text = before + spec.text + after;
-    for (const auto& [text, first, special] : {std::tuple{before, true, true}, std::tuple{spec.text, false, spec.parse_special},
+    out.text = before + spec.prompt + after;
+    for (const auto& [text, first, special] : {std::tuple{before, true, true}, std::tuple{spec.prompt, false, spec.parse_special},
                                                std::tuple{after, false, true}}) {
         if (text.empty() && !first) continue;
         auto ids = tokenizer.encode(text, /*add_special=*/first, special);
@@ -76,7 +76,7 @@ Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokeni
         if (!last_user) return make_error(ErrorCode::InvalidArgument, "the conversation has no user message");
         if (how) *how = "prompt template (last user message)";
         PromptSpec spec;
-        spec.text = last_user->content;
+        spec.prompt = last_user->content;
         return build_prompt(file, tokenizer, spec);
     }
     ChatTemplate chosen; // ChatML unless the model's own is recognised
@@ -93,6 +93,7 @@ Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokeni
 }
 
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
+    if (!spec.messages.empty()) return build_conversation_prompt(file, tokenizer, spec.messages);
     if (!spec.chat && file.find(kPromptTemplateKey)) {
         auto tmpl = file.get_string(kPromptTemplateKey);
         if (!tmpl) return tmpl.error();
@@ -104,7 +105,7 @@ Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenize
         if (!text) return text.error();
         out.text = std::move(text.value());
     } else {
-        out.text = spec.text;
+        out.text = spec.prompt;
     }
     auto ids = tokenizer.encode(out.text, /*add_special=*/true, spec.chat || spec.parse_special);
     if (!ids) return ids.error();

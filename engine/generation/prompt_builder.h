@@ -19,6 +19,7 @@
 
 #include "engine/chat/chat_message.h"
 #include "engine/core/result.h"
+#include "engine/generation/run_spec.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/tokenizer/tokenizer.h"
 
@@ -27,19 +28,13 @@ namespace octo {
 // The GGUF key of a model's prompt template ("{prompt}" marks where the user's text goes).
 inline constexpr const char* kPromptTemplateKey = "octoscope.prompt_template";
 
-struct PromptSpec {
-    std::string text;       // the prompt, or the user turn in chat mode
-    bool chat = false;
-    std::string system;     // chat mode: system message ("" for none)
-    bool enable_thinking = true; // chat mode: Qwen3's enable_thinking (ChatFormatContext)
-    bool parse_special = false;
-};
-
 struct BuiltPrompt {
     std::string text;           // what was tokenized (the templated text in chat mode)
     std::vector<int32_t> ids;
 };
 
+// The prompt `spec` describes (PromptSpec, run_spec.h): its conversation when it has one
+// (build_conversation_prompt), else its text, plain or in chat mode.
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec);
 
 // A whole conversation as a server's chat request sends it (`octoscope-cli serve`): through the

@@ -1,54 +1,98 @@
-// The one description of a run: the prompt, how tokens are chosen and when to stop, what the
-// engine changes (precision, ablated subsystems) and measures (DLA, attention), and where it runs.
-// The workbench's engine thread, every CLI command that runs a prompt, captures (which store it,
-// with the precision the run took) and Re-run / replay all take this one struct; nothing copies
-// it field by field into another.
+// The one description of a run, the only request type from the prompt editor, the CLI and the
+// server down to the engine: what is said, how tokens are chosen and when to stop, what is
+// measured, what is switched off, and how and where it runs. Built from five parts, each a plain
+// aggregate a caller may take alone (the generator takes GenerationSpec, the prompt builder
+// PromptSpec); RunSpec is those parts and nothing else, so a field belongs to exactly one of them.
+//
+// Captures (which store it with the precision the run took), the workbench's autosave, Re-run and
+// replay, compare, claims and the server's parsed OpenAI bodies all hold this struct; one
+// serialiser writes and reads it (engine/capture/run_spec_json.h). What is not a description of
+// the run — the prompt's token ids, a cancel flag, the expert map of the open model — travels
+// beside it (RunInputs, instrumented_generation.h).
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/backend/precision.h"
-#include "engine/generation/instrumented_generation.h"
-#include "engine/generation/prompt_builder.h"
+#include "engine/chat/chat_message.h"
+#include "engine/instrumentation/ablation_switches.h"
+#include "engine/instrumentation/subsystem.h"
 #include "engine/sampling/sampler_config.h"
 
 namespace octo {
 
-struct RunSpec {
-    // The prompt.
-    std::string prompt;         // what the user typed (the user turn with chat)
-    bool chat = false;          // wrapped in the model's chat template
-    std::string system;         // chat: the system message
-    bool parse_special = false; // control-token texts in a plain prompt become those tokens
-    // Choosing tokens and stopping.
+// What is said: plain text, a system + user turn through the model's chat template, or a whole
+// conversation (prompt_builder.h turns it into token ids).
+struct PromptSpec {
+    std::string prompt;          // what the user typed (the user turn with chat)
+    bool chat = false;           // wrapped in the model's chat template
+    std::string system;          // chat: the system message ("" for none)
+    bool enable_thinking = true; // chat: Qwen3's enable_thinking (ChatFormatContext)
+    bool parse_special = false;  // control-token texts in a plain prompt become those tokens
+    // A whole conversation (a server's chat request): when not empty it is the prompt, and
+    // prompt, chat and system are not used.
+    std::vector<ChatMessage> messages;
+    bool operator==(const PromptSpec&) const = default;
+};
+
+// How tokens are chosen and when generation stops.
+struct GenerationSpec {
     int64_t max_tokens = 128;
     std::vector<std::string> stop_strings;
-    bool stop_at_eog = true; // false: keep going past end-of-generation tokens (measurements)
+    bool stop_at_eog = true;  // false: keep going past end-of-generation tokens (measurements)
     SamplerConfig sampling = {};
-    // What the engine changes.
+    size_t top_logprobs = 5;  // alternatives reported with each token
+    bool operator==(const GenerationSpec&) const = default;
+};
+
+// What is measured beyond head norms (always on).
+struct MeasurementSpec {
+    bool dla = false;
+    bool record_attention = true;     // every position's attention weights (turns prefix reuse off)
+    bool record_router_probs = false; // every expert's router probability (MoE models), not only the chosen
+    bool operator==(const MeasurementSpec&) const = default;
+};
+
+// What is switched off inside the model.
+struct AblationSpec {
+    std::array<bool, kSubsystemCount> disabled = {}; // ablated subsystems, rte-a first
+    AblationMode ablation_mode = AblationMode::Zero;
+    std::vector<ExpertSwitch> disabled_experts;       // left out of the routers' choice (MoE models)
+    SwitchTarget switch_target = SwitchTarget::Heads; // what `disabled` switches off: heads, or the experts an expert map gives each subsystem
+    bool operator==(const AblationSpec&) const = default;
+};
+
+// How and where it runs. Precision changes the numbers; the CLI opens the model with n_ctx and
+// threads (the workbench's and the server's model is open already), and tokens do not depend on threads.
+struct ExecutionSpec {
     // How matrix products treat activations (backend/precision.h); nullopt: the model's default.
     // A capture holds the precision the run took, so that a replay repeats it whatever the default.
     std::optional<Precision> precision = std::nullopt;
-    std::array<bool, kSubsystemCount> disabled = {}; // ablated subsystems, rte-a first
-    AblationMode ablation_mode = AblationMode::Zero;
-    std::vector<ExpertSwitch> disabled_experts;  // experts left out of the routers' choice (MoE models)
-    SwitchTarget switch_target = SwitchTarget::Heads; // what `disabled` switches off: heads, or the experts an expert map gives each subsystem
-    // What is measured beyond head norms (always on).
-    bool dla = false;
-    bool record_attention = true;
-    bool record_router_probs = false; // every expert's router probability (MoE models), not only the chosen
-    // Where it runs: the CLI opens the model with these; the workbench's model is already open.
     int64_t n_ctx = 0;   // requested context (0: the model's)
-    int32_t threads = 0; // CPU threads (0: every core); tokens do not depend on it
+    int32_t threads = 0; // CPU threads (0: every core)
+    bool operator==(const ExecutionSpec&) const = default;
 };
 
-PromptSpec prompt_spec(const RunSpec& spec);
+struct RunSpec : PromptSpec, GenerationSpec, MeasurementSpec, AblationSpec, ExecutionSpec {
+    bool operator==(const RunSpec&) const = default;
+};
 
-// The engine's request for `spec` on the built prompt's ids (no cancel flag: the caller's).
-InstrumentedRequest instrumented_request(const RunSpec& spec, std::vector<int32_t> prompt_ids);
+namespace detail {
+struct AnyValue {
+    template <class T>
+    operator T() const; // NOLINT: converts to anything, only ever in unevaluated aggregate initialisation
+};
+template <class S, class... Extra>
+concept InitialisedBy = requires { S{PromptSpec{}, GenerationSpec{}, MeasurementSpec{}, AblationSpec{}, ExecutionSpec{}, Extra{}...}; };
+} // namespace detail
+// RunSpec is its five parts and has no member of its own (a field goes into a part, where the
+// serialiser sees it).
+static_assert(detail::InitialisedBy<RunSpec> && !detail::InitialisedBy<RunSpec, detail::AnyValue>,
+              "RunSpec holds its parts and nothing else");
 
 } // namespace octo

@@ -291,17 +291,16 @@ void EngineHost::execute(const RunCommand& c) {
     if (remote_) return run_remote(c);
     if (!loaded_) return post(host_event::RunFailed{c.id, make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     OpenedModel& l = *loaded_;
-    auto prompt = build_prompt(l.model->file(), *l.tokenizer, prompt_spec(c.settings));
+    auto prompt = build_prompt(l.model->file(), *l.tokenizer, c.settings);
     if (!prompt) return post(host_event::RunFailed{c.id, prompt.error()});
     const Precision precision = c.settings.precision.value_or(l.info.default_precision);
     RunTrace trace = start_trace(c.settings, precision, prompt.value(), *l.tokenizer);
     trace.default_metric = l.info.default_metric;
     post(host_event::RunStarted{c.id, std::move(trace)});
 
-    InstrumentedRequest request = instrumented_request(c.settings, prompt->ids);
-    request.precision = precision;
-    request.cancel = &cancel_;
-    request.expert_map = l.expert_map ? &*l.expert_map : nullptr;
+    RunSpec spec = c.settings;
+    spec.precision = precision;
+    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = l.expert_map ? &*l.expert_map : nullptr, .cancel = &cancel_};
     InstrumentedCallbacks callbacks;
     callbacks.on_prompt = [&](const std::vector<TokenProbe>& probes, const std::vector<TokenMetrics>& metrics) {
         post(host_event::PromptMeasured{c.id, probes, metrics});
@@ -309,7 +308,7 @@ void EngineHost::execute(const RunCommand& c) {
     callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics& metrics) {
         post(host_event::Token{c.id, e, metrics});
     };
-    auto result = run_instrumented(*l.model, *l.backend, *l.tokenizer, l.map, *l.kv, request, callbacks);
+    auto result = run_instrumented(*l.model, *l.backend, *l.tokenizer, l.map, *l.kv, spec, inputs, callbacks);
     if (!result) {
         log_message(result.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,
                     "run " + std::to_string(c.id) + " stopped: " + result.error().message);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/core/result.h"
+#include "engine/instrumentation/ablation_switches.h"
 #include "engine/instrumentation/head_map.h"
 
 namespace octo {
@@ -49,28 +50,11 @@ struct ExpertAblation {
     std::vector<uint8_t> experts; // [n_layer][n_expert], 1 = disabled; empty: none
 };
 
-// One "layer:expert" switch of --disable-expert; layer -1 means every layer ("*:E").
-struct ExpertSwitch {
-    int64_t layer = -1;
-    int64_t expert = 0;
-    bool operator==(const ExpertSwitch&) const = default;
-};
-
 // The switches as an ablation of a model with n_layer layers of n_expert experts, n_used of them
 // chosen per token. InvalidArgument for a layer or expert out of range, or a layer left with
 // fewer than n_used experts.
 Result<ExpertAblation> ablate_experts(std::span<const ExpertSwitch> switches, int64_t n_layer, int64_t n_expert,
                                       int64_t n_used);
-
-// "3:5", "*:2" -> the switch; InvalidArgument with the expected form otherwise.
-Result<ExpertSwitch> parse_expert_switch(std::string_view text);
-std::string expert_switch_text(const ExpertSwitch& s); // "3:5", "*:2"
-
-enum class AblationMode {
-    Zero, // z_h := 0
-    Mean, // z_h := baseline mean of z_h
-};
-const char* ablation_mode_name(AblationMode mode); // "zero", "mean"
 
 // Heads whose attention output is replaced before the output projection.
 struct HeadAblation {

@@ -20,10 +20,10 @@ std::optional<SubsystemValues> shares_of(const json& token_extension) {
     return v;
 }
 
-std::vector<RemoteRequest> requests_for(const RemoteAnswerer& answerer, const std::vector<AnswerRequest>& asked) {
+std::vector<RemoteRequest> requests_for(const RemoteAnswerer& answerer, const std::vector<RunSpec>& asked) {
     std::vector<RemoteRequest> out;
     out.reserve(asked.size());
-    for (const AnswerRequest& a : asked) out.push_back(answer_request(answerer, a.prompt, a.disabled, a.max_tokens));
+    for (const RunSpec& a : asked) out.push_back(answer_request(answerer, a.prompt, a.disabled, a.max_tokens));
     return out;
 }
 
@@ -68,13 +68,13 @@ ClaimAnswer claim_answer(const RemoteResult& result) {
 }
 
 void use_remote_answers(ClaimLabOptions& options, const RemoteAnswerer& answerer) {
-    options.answer_source = [&answerer](const AnswerRequest& asked) -> Result<ClaimAnswer> {
+    options.answer_source = [&answerer](const RunSpec& asked) -> Result<ClaimAnswer> {
         auto r = answerer.client->complete(answer_request(answerer, asked.prompt, asked.disabled, asked.max_tokens), {},
                                            answerer.batch.cancel);
         if (!r) return r.error();
         return claim_answer(r.value());
     };
-    options.answer_batch = [&answerer](const std::vector<AnswerRequest>& asked) {
+    options.answer_batch = [&answerer](const std::vector<RunSpec>& asked) {
         std::vector<Result<ClaimAnswer>> out;
         auto all = complete_all(*answerer.client, requests_for(answerer, asked), answerer.batch);
         if (!all) {

@@ -30,15 +30,6 @@ void wait(double seconds, const std::atomic<bool>* cancel) {
     while (Clock::now() < until && !cancelled(cancel)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
-const char* role_name(ChatRole role) {
-    switch (role) {
-    case ChatRole::System: return "system";
-    case ChatRole::Assistant: return "assistant";
-    case ChatRole::User: break;
-    }
-    return "user";
-}
-
 // What one streamed answer has brought so far.
 struct Stream {
     RemoteResult result;
@@ -116,7 +107,7 @@ json RemoteClient::request_body(const RemoteRequest& r) const {
     if (!r.model.empty()) body["model"] = r.model;
     if (r.chat) {
         json messages = json::array();
-        for (const ChatMessage& m : r.messages) messages.push_back({{"role", role_name(m.role)}, {"content", m.content}});
+        for (const ChatMessage& m : r.messages) messages.push_back({{"role", chat_role_name(m.role)}, {"content", m.content}});
         body["messages"] = std::move(messages);
         if (r.top_logprobs > 0) {
             body["logprobs"] = true;

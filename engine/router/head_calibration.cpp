@@ -70,7 +70,7 @@ Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backen
     std::vector<std::vector<float>> out;
     for (size_t i = 0; i < probes.size(); ++i) {
         PromptSpec spec;
-        spec.text = probes[i].text;
+        spec.prompt = probes[i].text;
         auto prompt = build_prompt(model.file(), tokenizer, spec);
         if (!prompt) { // text this vocabulary cannot encode: no profile (skipped by the caller)
             out.emplace_back();

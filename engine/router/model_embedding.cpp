@@ -39,7 +39,7 @@ std::vector<float> ModelEmbedding::embed(std::string_view text) const {
     const auto n_embd = static_cast<size_t>(model_.params().n_embd);
     std::vector<float> out(n_embd, 0.0f);
     PromptSpec spec;
-    spec.text = std::string(text);
+    spec.prompt = std::string(text);
     auto prompt = build_prompt(model_.file(), tokenizer_, spec);
     if (!prompt || prompt->ids.empty()) return out;
     std::vector<int32_t> ids = prompt->ids;

@@ -17,6 +17,7 @@ struct SamplerConfig {
     float top_p = 1.0f;          // keep the smallest set with probability >= p; 1: off
     float repeat_penalty = 1.0f; // llama.cpp repetition penalty; 1: off
     int32_t repeat_last_n = 64;  // tokens the penalty looks back over; 0: off
+    bool operator==(const SamplerConfig&) const = default;
 };
 
 // Checks ranges: temperature finite and >= 0, top_k >= 0, 0 < top_p <= 1,

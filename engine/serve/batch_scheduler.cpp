@@ -39,6 +39,7 @@ struct BatchScheduler::Running {
     std::shared_ptr<RequestChannel> channel;
     int choice = 0;
     SequenceRequest request;
+    GenerateRequest generate; // the loop's request (it must outlive the loop)
     std::unique_ptr<Session> session;
     std::optional<GenerationLoop> loop;
     std::optional<RunMetrics> metrics;
@@ -127,10 +128,10 @@ void BatchScheduler::admit(SequenceRequest request, int choice, std::shared_ptr<
     r->choice = choice;
     r->request = std::move(request);
     if (r->channel->cancelled()) return end(*r, make_error(ErrorCode::Cancelled, "cancelled before it started"));
-    InstrumentedRequest& run = r->request.run;
-    run.cancel = nullptr; // sessions evaluated together take no cancel flag; the loop checks the channel's
-    run.generate.cancel = r->channel->cancel_flag();
-    auto options = instrumented_session_options(*model_.model, *model_.backend, *model_.map, *model_.kv, run);
+    const RunSpec& spec = r->request.spec;
+    // Sessions evaluated together take no cancel flag; the loop checks the channel's.
+    const RunInputs inputs{.prompt_ids = r->request.prompt_ids, .expert_map = model_.expert_map, .cancel = nullptr};
+    auto options = instrumented_session_options(*model_.model, *model_.backend, *model_.map, *model_.kv, spec, inputs);
     if (!options) return end(*r, options.error());
     options->instrument.head_norms = r->request.metrics;
     auto session = Session::create(*model_.model, *model_.backend, options.value());
@@ -138,10 +139,12 @@ void BatchScheduler::admit(SequenceRequest request, int choice, std::shared_ptr<
     r->session = std::move(session.value());
     if (r->request.metrics) {
         r->metrics.emplace(*model_.map, model_.model->weights().n_router_groups,
-                           run.expert_map ? &run.expert_map->map : nullptr);
+                           model_.expert_map ? &model_.expert_map->map : nullptr);
     }
     Running* raw = r.get();
-    run.generate.on_prompt = [raw](const std::vector<TokenProbe>& probes) {
+    r->generate = generate_request(spec, inputs);
+    r->generate.cancel = r->channel->cancel_flag();
+    r->generate.on_prompt = [raw](const std::vector<TokenProbe>& probes) {
         SequenceEvent e;
         e.kind = SequenceEvent::Kind::Prompt;
         e.choice = raw->choice;
@@ -151,7 +154,7 @@ void BatchScheduler::admit(SequenceRequest request, int choice, std::shared_ptr<
         }
         raw->channel->post(std::move(e));
     };
-    auto loop = GenerationLoop::start(*r->session, *model_.tokenizer, run.generate);
+    auto loop = GenerationLoop::start(*r->session, *model_.tokenizer, r->generate);
     if (!loop) return end(*r, loop.error());
     r->loop.emplace(std::move(loop.value()));
     running_.push_back(std::move(r));

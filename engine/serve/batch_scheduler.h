@@ -43,8 +43,9 @@ struct ServedModel {
 
 // One sequence to generate (one choice of a request).
 struct SequenceRequest {
-    InstrumentedRequest run; // prompt ids, sampling, stops, ablation, measurements (cancel: the channel's)
-    bool metrics = false;    // compute each position's metrics (head norms are measured only then)
+    RunSpec spec;                    // sampling, stops, ablation, measurements (its prompt already built)
+    std::vector<int32_t> prompt_ids; // the built prompt (cancel: the channel's; expert map: the served model's)
+    bool metrics = false;            // compute each position's metrics (head norms are measured only then)
 };
 
 // What a sequence reports, in order: Prompt once (when its first token is chosen, or at the end

@@ -243,7 +243,7 @@ std::optional<ApiError> refuse_unsupported(const json& body, Endpoint endpoint) 
     return std::nullopt;
 }
 
-std::optional<ApiError> parse_octoscope(const json& body, OctoscopeRequest& out) {
+std::optional<ApiError> parse_octoscope(const json& body, OctoscopeRequest& out, RunSpec& run) {
     auto it = body.find("octoscope");
     if (it == body.end() || it->is_null()) return std::nullopt;
     if (!it->is_object()) return wrong_type("octoscope", "an object", *it);
@@ -273,19 +273,19 @@ std::optional<ApiError> parse_octoscope(const json& body, OctoscopeRequest& out)
         for (const json& id : *d) {
             const auto s = id.is_string() ? subsystem_index(id.get<std::string>()) : std::nullopt;
             if (!s) return bad("octoscope.disable", "'octoscope.disable' holds " + id.dump() + ": the subsystems are rte-a … rte-h");
-            out.disabled[static_cast<size_t>(*s)] = true;
+            run.disabled[static_cast<size_t>(*s)] = true;
         }
     }
     if (const json* a = r.get("ablation")) {
         if (!a->is_string() || (*a != "zero" && *a != "mean")) {
             return bad("octoscope.ablation", "'octoscope.ablation' must be \"zero\" or \"mean\", not " + a->dump());
         }
-        out.ablation = *a == "mean" ? AblationMode::Mean : AblationMode::Zero;
+        run.ablation_mode = *a == "mean" ? AblationMode::Mean : AblationMode::Zero;
     }
-    for (auto [key, flag] : {std::pair{"dla", &out.dla}, {"heads", &out.heads}, {"experts", &out.experts}, {"prompt", &out.prompt}}) {
+    for (auto [key, flag] : {std::pair{"dla", &run.dla}, {"heads", &out.heads}, {"experts", &out.experts}, {"prompt", &out.prompt}}) {
         if (auto e = r.boolean(key, *flag)) return e;
     }
-    if (out.metric == Metric::Dla) out.dla = true;
+    if (out.metric == Metric::Dla) run.dla = true;
     return std::nullopt;
 }
 
@@ -298,10 +298,10 @@ std::optional<ApiError> parse_into(const json& body, Endpoint endpoint, const Re
     }
     if (auto e = refuse_unsupported(body, endpoint)) return e;
     if (endpoint == Endpoint::Chat) {
-        if (auto e = parse_messages(body, limits, q.messages)) return e;
+        if (auto e = parse_messages(body, limits, q.run.messages)) return e;
         if (body.contains("prompt")) return bad("prompt", "'prompt' belongs to /v1/completions; a chat request sends 'messages'");
     } else {
-        if (auto e = parse_prompt(body, q.prompt)) return e;
+        if (auto e = parse_prompt(body, q.run.prompt)) return e;
         if (body.contains("messages")) return bad("messages", "'messages' belongs to /v1/chat/completions; /v1/completions takes 'prompt'");
     }
 
@@ -309,7 +309,7 @@ std::optional<ApiError> parse_into(const json& body, Endpoint endpoint, const Re
     bool given = false;
     const char* max_key = endpoint == Endpoint::Chat && r.get("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
     if (auto e = r.integer(max_key, 1, limits.max_tokens, max_tokens, given)) return e;
-    q.max_tokens = max_tokens;
+    q.run.max_tokens = max_tokens;
     q.max_tokens_given = given;
 
     double temperature = 1.0, top_p = 1.0, repetition = 1.0;
@@ -321,15 +321,15 @@ std::optional<ApiError> parse_into(const json& body, Endpoint endpoint, const Re
     if (auto e = r.integer("top_k", 0, 1'000'000, top_k, unused)) return e;
     if (auto e = r.integer("seed", std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), seed, q.seed_given)) return e;
     if (auto e = r.integer("n", 1, limits.max_choices, n, unused)) return e;
-    q.sampling.temperature = static_cast<float>(temperature);
-    q.sampling.top_p = static_cast<float>(top_p);
-    q.sampling.top_k = static_cast<int32_t>(top_k);
-    q.sampling.seed = static_cast<uint64_t>(seed);
-    q.sampling.repeat_penalty = static_cast<float>(repetition);
+    q.run.sampling.temperature = static_cast<float>(temperature);
+    q.run.sampling.top_p = static_cast<float>(top_p);
+    q.run.sampling.top_k = static_cast<int32_t>(top_k);
+    q.run.sampling.seed = static_cast<uint64_t>(seed);
+    q.run.sampling.repeat_penalty = static_cast<float>(repetition);
     q.n = static_cast<int>(n);
-    if (auto e = validate_sampler_config(q.sampling); !e) return bad("", e.error().message);
+    if (auto e = validate_sampler_config(q.run.sampling); !e) return bad("", e.error().message);
 
-    if (auto e = parse_stop(body, limits, q.stop)) return e;
+    if (auto e = parse_stop(body, limits, q.run.stop_strings)) return e;
 
     if (endpoint == Endpoint::Chat) {
         if (auto e = r.boolean("logprobs", q.logprobs)) return e;
@@ -356,7 +356,9 @@ std::optional<ApiError> parse_into(const json& body, Endpoint endpoint, const Re
         Reader sr{*so, "stream_options."};
         if (auto e = sr.boolean("include_usage", q.include_usage)) return e;
     }
-    return parse_octoscope(body, q.octoscope);
+    q.run.top_logprobs = static_cast<size_t>(std::max(5, q.top_logprobs)); // the answer's alternatives come from these
+    q.run.record_attention = false;
+    return parse_octoscope(body, q.octoscope, q.run);
 }
 
 } // namespace

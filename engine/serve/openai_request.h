@@ -24,6 +24,7 @@
 
 #include "engine/chat/chat_message.h"
 #include "engine/generation/instrumented_generation.h"
+#include "engine/generation/run_spec.h"
 #include "engine/instrumentation/subsystem.h"
 #include "engine/sampling/sampler_config.h"
 
@@ -54,13 +55,12 @@ struct RequestLimits {
     int max_messages = 1024;
 };
 
-// The `octoscope` extension object.
+// What the `octoscope` extension object asks to be shown. What it asks the run to do — "disable":
+// ["rte-c", ...], "ablation": "zero" | "mean", "dla" (also implied by "metric": "dla") — goes
+// into the request's RunSpec (disabled, ablation_mode, dla).
 struct OctoscopeRequest {
     bool enabled = false;                        // the object was present
     std::optional<Metric> metric;                // "subsystems" is this metric (default: the model's)
-    std::array<bool, kSubsystemCount> disabled = {}; // "disable": ["rte-c", ...]
-    AblationMode ablation = AblationMode::Zero;  // "ablation": "zero" | "mean"
-    bool dla = false;                            // "dla": compute the dla metric
     bool heads = false;                          // "heads": each token's per-head norms [n_layer][n_head]
     bool experts = false;                        // "experts": each token's routing (mixture-of-experts models)
     bool prompt = false;                         // "prompt": the prompt positions' measurements too
@@ -69,15 +69,16 @@ struct OctoscopeRequest {
 struct CompletionRequest {
     Endpoint endpoint = Endpoint::Chat;
     std::string model;                 // as sent ("" when absent)
-    std::vector<ChatMessage> messages; // chat
-    std::string prompt;                // completions
-    int64_t max_tokens = 0;            // 1..limits.max_tokens (absent: limits.max_tokens)
+    // The run the body asks for: the conversation (chat: run.messages) or the prompt (completions:
+    // run.prompt); max_tokens, 1..limits.max_tokens (absent: limits.max_tokens); sampling
+    // (temperature default 1, as OpenAI; top_p, top_k, seed, repetition_penalty); the stop
+    // strings; the extension's switches and dla. Attention and router probabilities are not
+    // recorded (an answer has no room for them), and each token comes with at least 5 alternatives.
+    RunSpec run;
     bool max_tokens_given = false;
-    SamplerConfig sampling;            // temperature (default 1, as OpenAI), top_p, top_k, seed, repetition_penalty
     bool seed_given = false;
-    std::vector<std::string> stop;
     bool logprobs = false;             // log-probabilities of the chosen tokens
-    int top_logprobs = 0;              // alternatives per token (chat: top_logprobs; completions: logprobs N)
+    int top_logprobs = 0;              // alternatives per token shown (chat: top_logprobs; completions: logprobs N)
     int n = 1;                         // choices
     bool stream = false;
     bool include_usage = false;        // stream_options.include_usage

@@ -86,10 +86,10 @@ json summary_extension_json(const GenerateResult& r, const KvPoolStats& kv) {
 json extension_header_json(const AnswerContext& c) {
     json disabled = json::array();
     for (int s = 0; s < kSubsystemCount; ++s) {
-        if (c.request->octoscope.disabled[static_cast<size_t>(s)]) disabled.push_back(subsystem_id(s));
+        if (c.request->run.disabled[static_cast<size_t>(s)]) disabled.push_back(subsystem_id(s));
     }
     return {{"metric", metric_name(c.metric)},
-            {"ablation", {{"disabled", disabled}, {"mode", ablation_mode_name(c.request->octoscope.ablation)}}}};
+            {"ablation", {{"disabled", disabled}, {"mode", ablation_mode_name(c.request->run.ablation_mode)}}}};
 }
 
 json envelope(const AnswerContext& c, const char* object) {

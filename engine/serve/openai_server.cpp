@@ -193,11 +193,7 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
                                                   "' (GET /v1/models)", "invalid_request_error", "model_not_found", "model"));
     }
 
-    PromptSpec plain;
-    plain.text = q->prompt;
-    const Result<BuiltPrompt> prompt = endpoint == Endpoint::Chat
-                                           ? build_conversation_prompt(model.model->file(), *model.tokenizer, q->messages)
-                                           : build_prompt(model.model->file(), *model.tokenizer, plain);
+    const Result<BuiltPrompt> prompt = build_prompt(model.model->file(), *model.tokenizer, q->run);
     if (!prompt) {
         ApiError e = engine_error(prompt.error());
         e.param = endpoint == Endpoint::Chat ? "messages" : "prompt";
@@ -211,23 +207,11 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
                                          endpoint == Endpoint::Chat ? "messages" : "prompt"));
     }
 
-    InstrumentedRequest run;
-    run.generate.prompt_ids = prompt->ids;
-    run.generate.max_tokens = q->max_tokens;
-    run.generate.sampling = q->sampling;
-    if (!q->seed_given) run.generate.sampling.seed = random_seed();
-    run.generate.stop_strings = q->stop;
-    run.generate.top_logprobs = static_cast<size_t>(std::max(5, q->top_logprobs));
-    run.disabled = q->octoscope.disabled;
-    run.ablation_mode = q->octoscope.ablation;
-    run.dla = q->octoscope.dla;
-    run.record_attention = false;
-    run.record_router_probs = false;
-    run.expert_map = model.expert_map;
+    const uint64_t seed = q->seed_given ? q->run.sampling.seed : random_seed();
     std::vector<SequenceRequest> sequences;
     for (int i = 0; i < q->n; ++i) {
-        SequenceRequest s{run, q->octoscope.enabled};
-        s.run.generate.sampling.seed = run.generate.sampling.seed + static_cast<uint64_t>(i); // choice i: seed + i
+        SequenceRequest s{q->run, prompt->ids, q->octoscope.enabled};
+        s.spec.sampling.seed = seed + static_cast<uint64_t>(i); // choice i: seed + i
         sequences.push_back(std::move(s));
     }
     auto channel = std::make_shared<RequestChannel>(q->n);

@@ -43,8 +43,8 @@ Capture sample_capture(int64_t n_generated) {
     run_spec.threads = 2;
     run_spec.precision = Precision::Reference; // not octet's default, nor what an old file reads as
     c.head_map = map;
-    auto prompt = build_prompt(model.file(), tokenizer, prompt_spec(run_spec)).value();
-    auto run = run_instrumented(model, *backend, tokenizer, map, *kv, instrumented_request(run_spec, prompt.ids));
+    auto prompt = build_prompt(model.file(), tokenizer, run_spec).value();
+    auto run = run_instrumented(model, *backend, tokenizer, map, *kv, run_spec, {.prompt_ids = prompt.ids});
     EXPECT_TRUE(run.ok()) << run.error().message;
     c.trace = trace_of_run(run_spec, prompt, tokenizer, run.value(), kv->pool().history());
     RouteDecision route;

@@ -237,15 +237,21 @@ Collected collect(serve::RequestChannel& channel, std::function<void(const serve
     return c;
 }
 
-InstrumentedRequest sampled(const OpenedModel& m, const std::string& text, uint64_t seed, int64_t max_tokens) {
-    PromptSpec spec;
-    spec.text = text;
-    InstrumentedRequest r;
-    r.generate.prompt_ids = build_prompt(m.model->file(), *m.tokenizer, spec).value().ids;
-    r.generate.max_tokens = max_tokens;
-    r.generate.sampling.temperature = 0.9f;
-    r.generate.sampling.seed = seed;
+// A sampled run of `text` as the scheduler takes it (no metrics).
+serve::SequenceRequest sampled(const OpenedModel& m, const std::string& text, uint64_t seed, int64_t max_tokens) {
+    serve::SequenceRequest r;
+    r.spec.prompt = text;
+    r.spec.max_tokens = max_tokens;
+    r.spec.sampling.temperature = 0.9f;
+    r.spec.sampling.seed = seed;
+    r.spec.record_attention = false;
+    r.prompt_ids = build_prompt(m.model->file(), *m.tokenizer, r.spec).value().ids;
     return r;
+}
+
+// The same run alone, in `kv`.
+Result<InstrumentedResult> solo(const OpenedModel& m, KvStore& kv, const serve::SequenceRequest& r) {
+    return run_instrumented(*m.model, *m.backend, *m.tokenizer, m.map, kv, r.spec, {.prompt_ids = r.prompt_ids});
 }
 
 class Scheduler : public ::testing::Test {
@@ -268,8 +274,9 @@ TEST_F(Scheduler, ManyRequestsAtOnceGiveEachRequestsSoloTokens) {
     // are alike, so that they run as one batch.
     const size_t kDla = 5;
     const auto request = [&](size_t i) {
-        InstrumentedRequest r = sampled(*m_, texts[i], 40 + i, 12);
-        r.dla = i == kDla;
+        serve::SequenceRequest r = sampled(*m_, texts[i], 40 + i, 12);
+        r.spec.dla = i == kDla;
+        r.metrics = i == 3 || i == kDla;
         return r;
     };
     // Solo first, each alone in a fresh pool.
@@ -277,7 +284,7 @@ TEST_F(Scheduler, ManyRequestsAtOnceGiveEachRequestsSoloTokens) {
     std::vector<TokenMetrics> want_dla;
     for (size_t i = 0; i < texts.size(); ++i) {
         auto kv = std::move(KvStore::create(*m_->backend, m_->model->params(), kv_pool_for_context(m_->model->n_ctx())).value());
-        auto r = run_instrumented(*m_->model, *m_->backend, *m_->tokenizer, m_->map, *kv, request(i));
+        auto r = solo(*m_, *kv, request(i));
         ASSERT_TRUE(r.ok()) << r.error().message;
         std::vector<int32_t> ids;
         for (const TokenEvent& e : r->generation.tokens) ids.push_back(e.id);
@@ -288,8 +295,7 @@ TEST_F(Scheduler, ManyRequestsAtOnceGiveEachRequestsSoloTokens) {
     std::vector<std::shared_ptr<serve::RequestChannel>> channels;
     for (size_t i = 0; i < texts.size(); ++i) {
         channels.push_back(std::make_shared<serve::RequestChannel>(1));
-        serve::SequenceRequest s{request(i), /*metrics=*/i == 3 || i == kDla};
-        ASSERT_TRUE(scheduler.submit({s}, channels.back()));
+        ASSERT_TRUE(scheduler.submit({request(i)}, channels.back()));
     }
     for (size_t i = 0; i < texts.size(); ++i) {
         const Collected c = collect(*channels[i]);
@@ -314,14 +320,13 @@ TEST_F(Scheduler, ChoicesOfOneRequestUseSuccessiveSeeds) {
     serve::BatchScheduler scheduler(served(), {.parallel = 3, .max_queue = 4});
     auto channel = std::make_shared<serve::RequestChannel>(3);
     std::vector<serve::SequenceRequest> seqs;
-    for (uint64_t i = 0; i < 3; ++i) seqs.push_back({sampled(*m_, "What is 12 + 9?", 100 + i, 8), false});
+    for (uint64_t i = 0; i < 3; ++i) seqs.push_back(sampled(*m_, "What is 12 + 9?", 100 + i, 8));
     ASSERT_TRUE(scheduler.submit(seqs, channel));
     const Collected c = collect(*channel);
     ASSERT_EQ(c.ids.size(), 3u);
     for (int i = 0; i < 3; ++i) {
         auto kv = std::move(KvStore::create(*m_->backend, m_->model->params(), kv_pool_for_context(m_->model->n_ctx())).value());
-        auto r = run_instrumented(*m_->model, *m_->backend, *m_->tokenizer, m_->map, *kv,
-                                  sampled(*m_, "What is 12 + 9?", 100 + static_cast<uint64_t>(i), 8));
+        auto r = solo(*m_, *kv, sampled(*m_, "What is 12 + 9?", 100 + static_cast<uint64_t>(i), 8));
         ASSERT_TRUE(r.ok());
         std::vector<int32_t> ids;
         for (const TokenEvent& e : r->generation.tokens) ids.push_back(e.id);
@@ -332,9 +337,9 @@ TEST_F(Scheduler, ChoicesOfOneRequestUseSuccessiveSeeds) {
 TEST_F(Scheduler, ACancelledSequenceEndsAndReturnsItsBlocks) {
     serve::BatchScheduler scheduler(served(), {.parallel = 2, .max_queue = 4});
     auto channel = std::make_shared<serve::RequestChannel>(1);
-    InstrumentedRequest r = sampled(*m_, "What is 35% of 240?", 3, 400);
-    r.generate.stop_at_eog = false; // would run to max_tokens
-    ASSERT_TRUE(scheduler.submit({{r, false}}, channel));
+    serve::SequenceRequest r = sampled(*m_, "What is 35% of 240?", 3, 400);
+    r.spec.stop_at_eog = false; // would run to max_tokens
+    ASSERT_TRUE(scheduler.submit({r}, channel));
     int tokens = 0;
     const Collected c = collect(*channel, [&](const serve::SequenceEvent& e) {
         if (e.kind == serve::SequenceEvent::Kind::Token && ++tokens == 3) channel->cancel();
@@ -350,19 +355,19 @@ TEST_F(Scheduler, ACancelledSequenceEndsAndReturnsItsBlocks) {
 
 TEST_F(Scheduler, AFullQueueRefusesAndShutdownEndsEverything) {
     auto scheduler = std::make_unique<serve::BatchScheduler>(served(), serve::SchedulerOptions{.parallel = 1, .max_queue = 1});
-    InstrumentedRequest r = sampled(*m_, "What is 35% of 240?", 3, 2000);
-    r.generate.stop_at_eog = false;
+    serve::SequenceRequest r = sampled(*m_, "What is 35% of 240?", 3, 2000);
+    r.spec.stop_at_eog = false;
     auto running = std::make_shared<serve::RequestChannel>(1);
-    ASSERT_TRUE(scheduler->submit({{r, false}}, running));
+    ASSERT_TRUE(scheduler->submit({r}, running));
     // Wait until it runs, so that the next one waits in the queue.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (scheduler->stats().running == 0 && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     auto waiting = std::make_shared<serve::RequestChannel>(1);
-    ASSERT_TRUE(scheduler->submit({{r, false}}, waiting));
+    ASSERT_TRUE(scheduler->submit({r}, waiting));
     auto refused = std::make_shared<serve::RequestChannel>(1);
-    EXPECT_FALSE(scheduler->submit({{r, false}}, refused));
+    EXPECT_FALSE(scheduler->submit({r}, refused));
     scheduler.reset(); // shutdown: both end at once
     const Collected r1 = collect(*running), r2 = collect(*waiting);
     ASSERT_EQ(r1.failures.count(0), 1u);

@@ -593,7 +593,7 @@ std::optional<RealChatPrompt> real_chat_prompt(const std::string& file, bool ena
     PromptSpec spec;
     spec.chat = true;
     spec.system = "You are terse.";
-    spec.text = "Hi";
+    spec.prompt = "Hi";
     spec.enable_thinking = enable_thinking;
     auto prompt = build_prompt(*gguf, *tokenizer, spec);
     EXPECT_TRUE(prompt.ok()) << file << ": " << (prompt.ok() ? "" : prompt.error().message);

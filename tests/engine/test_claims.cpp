@@ -177,7 +177,7 @@ TEST(ClaimCatalog, ErrorsNameTheClaimAndTheField) {
 struct HandMade {
     HeadMap map = HeadMap::from_json(HeadMap::make_default(1, 8).to_json(), 1, 8, HeadMapSource::Gguf).value();
     std::unique_ptr<ClaimLab> lab;
-    HandMade(std::vector<TaskItem> items, std::function<Result<ClaimAnswer>(const AnswerRequest&)> source,
+    HandMade(std::vector<TaskItem> items, std::function<Result<ClaimAnswer>(const RunSpec&)> source,
              HeadMapSource source_kind = HeadMapSource::Gguf) {
         map = HeadMap::from_json(HeadMap::make_default(1, 8).to_json(), 1, 8, source_kind).value();
         ClaimModel m;
@@ -222,7 +222,7 @@ int item_number(const std::string& prompt) {
 
 TEST(ClaimProtocols, TokenAfterNumberThreeOfFour) {
     // Four rte-c answers "7 x": the token after "7" is topped by rte-c three times, rte-a once.
-    HandMade h(items_of(2, 4), [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+    HandMade h(items_of(2, 4), [](const RunSpec& r) -> Result<ClaimAnswer> {
         ClaimAnswer a;
         a.last_prompt_token = "what";
         a.tokens = {"7", " x"};
@@ -243,7 +243,7 @@ TEST(ClaimProtocols, TokenAfterNumberThreeOfFour) {
 }
 
 TEST(ClaimProtocols, PositionProfileComparesTheThirdsAndLeavesOutEndOfGeneration) {
-    HandMade h(items_of(0, 6), [](const AnswerRequest&) -> Result<ClaimAnswer> {
+    HandMade h(items_of(0, 6), [](const RunSpec&) -> Result<ClaimAnswer> {
         ClaimAnswer a;
         a.tokens = {"a", "b", "c", "<eog>"};
         a.is_eog = {false, false, false, true};
@@ -267,7 +267,7 @@ TEST(ClaimProtocols, PositionProfileComparesTheThirdsAndLeavesOutEndOfGeneration
 
 TEST(ClaimProtocols, PromptAbPairsTheItems) {
     // Wording b is always right; wording a only on even items.
-    HandMade h(items_of(2, 10), [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+    HandMade h(items_of(2, 10), [](const RunSpec& r) -> Result<ClaimAnswer> {
         const int i = item_number(r.prompt);
         const bool b = r.prompt.starts_with("B:");
         ClaimAnswer a;
@@ -300,7 +300,7 @@ TEST(ClaimProtocols, PromptAbPairsTheItems) {
 // A remote engine answers in batches: the protocol's whole request list goes out at once, the
 // answers it then asks for one by one come from the cache, and the results equal the one-by-one run.
 TEST(ClaimProtocols, AnswerBatchesServeTheProtocolsRequests) {
-    const auto source = [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+    const auto source = [](const RunSpec& r) -> Result<ClaimAnswer> {
         ClaimAnswer a;
         a.ended = true;
         a.text = r.prompt.starts_with("B:") || item_number(r.prompt) % 3 == 0 ? std::to_string(10 + item_number(r.prompt)) : "0";
@@ -314,15 +314,15 @@ TEST(ClaimProtocols, AnswerBatchesServeTheProtocolsRequests) {
 
     int single_calls = 0;
     std::vector<size_t> batch_sizes;
-    HandMade batched(items_of(2, 12), [&](const AnswerRequest& r) {
+    HandMade batched(items_of(2, 12), [&](const RunSpec& r) {
         ++single_calls;
         return source(r);
     });
     ClaimLabOptions o = batched.lab->options();
-    o.answer_batch = [&](const std::vector<AnswerRequest>& asked) {
+    o.answer_batch = [&](const std::vector<RunSpec>& asked) {
         batch_sizes.push_back(asked.size());
         std::vector<Result<ClaimAnswer>> out;
-        for (const AnswerRequest& r : asked) out.push_back(source(r));
+        for (const RunSpec& r : asked) out.push_back(source(r));
         return out;
     };
     ClaimLab lab(batched.lab->model(), batched.lab->data(), o);
@@ -335,7 +335,7 @@ TEST(ClaimProtocols, AnswerBatchesServeTheProtocolsRequests) {
     EXPECT_EQ(got->verdict, expected->verdict);
 
     // A failed request fails the claim with its error.
-    o.answer_batch = [](const std::vector<AnswerRequest>& asked) {
+    o.answer_batch = [](const std::vector<RunSpec>& asked) {
         std::vector<Result<ClaimAnswer>> out(asked.size(), Result<ClaimAnswer>(make_error(ErrorCode::Io, "server gone")));
         return out;
     };
@@ -372,7 +372,7 @@ TEST(ClaimProtocols, CrossEffectOrderAndSpecialisation) {
         for (TaskItem& it : items_of(s, 2)) items.push_back(it);
     }
     // Right unless the item's own group is off; rte-b's items also fail with rte-a off.
-    auto source = [items](const AnswerRequest& r) -> Result<ClaimAnswer> {
+    auto source = [items](const RunSpec& r) -> Result<ClaimAnswer> {
         const TaskItem* item = nullptr;
         for (const TaskItem& it : items) {
             if (it.prompt == r.prompt) item = &it;
@@ -394,7 +394,7 @@ TEST(ClaimProtocols, CrossEffectOrderAndSpecialisation) {
 }
 
 TEST(ClaimProtocols, DegradeRenormalisesOverTheSubsystemsStillOn) {
-    HandMade h(items_of(5, 4), [](const AnswerRequest& r) -> Result<ClaimAnswer> {
+    HandMade h(items_of(5, 4), [](const RunSpec& r) -> Result<ClaimAnswer> {
         SubsystemValues s;
         if (r.disabled[5]) {
             s.fill(0.7f / 6.0f);
@@ -418,7 +418,7 @@ TEST(ClaimProtocols, DegradeRenormalisesOverTheSubsystemsStillOn) {
 }
 
 TEST(ClaimProtocols, SharesNeedAnEarnedMap) {
-    HandMade h(items_of(2, 2), [](const AnswerRequest&) -> Result<ClaimAnswer> { return ClaimAnswer{}; }, HeadMapSource::Default);
+    HandMade h(items_of(2, 2), [](const RunSpec&) -> Result<ClaimAnswer> { return ClaimAnswer{}; }, HeadMapSource::Default);
     for (const char* p : {"token_after_number", "position_profile", "degrade", "cross_effect"}) {
         auto r = h.lab->run(claim_of(p, nlohmann::json::object()));
         ASSERT_TRUE(r) << p;
@@ -440,7 +440,7 @@ TEST(ClaimProtocols, CancellingEndsTheRunWithWhatFinished) {
     ClaimLabOptions o;
     o.cancel = &cancel;
     int calls = 0;
-    o.answer_source = [&](const AnswerRequest&) -> Result<ClaimAnswer> {
+    o.answer_source = [&](const RunSpec&) -> Result<ClaimAnswer> {
         if (++calls == 20) cancel = true; // the first claim takes 16 answers: this is during the second
         ClaimAnswer a;
         a.ended = true;

@@ -140,10 +140,11 @@ TEST(ModelSetup, DescribesTheFamilysFeaturesAndSlidingLayers) {
 TEST(ModelSetup, RunCallbacksCarryTheResultsMetrics) {
     auto opened = open_model(synthetic_file("llama"), {.backend = "cpu", .threads = 1});
     ASSERT_TRUE(opened) << opened.error().message;
-    InstrumentedRequest request;
-    request.generate.prompt_ids = {1, 40, 41, 42, 43};
-    request.generate.max_tokens = 4;
-    request.generate.stop_at_eog = false;
+    RunSpec spec;
+    spec.max_tokens = 4;
+    spec.stop_at_eog = false;
+    spec.record_attention = false;
+    const std::vector<int32_t> prompt_ids = {1, 40, 41, 42, 43};
     std::vector<TokenMetrics> prompt_seen, tokens_seen;
     int prompt_calls = 0;
     InstrumentedCallbacks callbacks;
@@ -154,8 +155,8 @@ TEST(ModelSetup, RunCallbacksCarryTheResultsMetrics) {
         prompt_seen = metrics;
     };
     callbacks.on_token = [&](const TokenEvent&, const TokenMetrics& metrics) { tokens_seen.push_back(metrics); };
-    auto run = run_instrumented(*opened->model, *opened->backend, *opened->tokenizer, opened->map, *opened->kv, request,
-                                callbacks);
+    auto run = run_instrumented(*opened->model, *opened->backend, *opened->tokenizer, opened->map, *opened->kv, spec,
+                                {.prompt_ids = prompt_ids}, callbacks);
     ASSERT_TRUE(run) << run.error().message;
     EXPECT_EQ(prompt_calls, 1);
     ASSERT_EQ(prompt_seen.size(), 5u);

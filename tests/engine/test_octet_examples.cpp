@@ -72,7 +72,7 @@ TEST(OctetExamples, OctetGivesEveryStatedAnswer) {
     size_t checked = 0;
     for (const auto& e : doc["examples"]) {
         PromptSpec spec;
-        spec.text = e["prompt"].get<std::string>();
+        spec.prompt = e["prompt"].get<std::string>();
         auto prompt = build_prompt((*model)->file(), *tokenizer, spec);
         ASSERT_TRUE(prompt) << prompt.error().message;
         GenerateRequest request; // temperature 0: greedy
@@ -80,8 +80,8 @@ TEST(OctetExamples, OctetGivesEveryStatedAnswer) {
         request.max_tokens = 64;
         auto out = generate(**session, *tokenizer, request);
         ASSERT_TRUE(out) << out.error().message;
-        EXPECT_EQ(out->stop_reason, StopReason::EndOfGeneration) << spec.text;
-        EXPECT_EQ(out->text, e["answer"].get<std::string>()) << e["subsystem"] << " " << e["lang"] << ": " << spec.text;
+        EXPECT_EQ(out->stop_reason, StopReason::EndOfGeneration) << spec.prompt;
+        EXPECT_EQ(out->text, e["answer"].get<std::string>()) << e["subsystem"] << " " << e["lang"] << ": " << spec.prompt;
         ++checked;
     }
     EXPECT_GE(checked, 8u);

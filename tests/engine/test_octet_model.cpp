@@ -110,7 +110,7 @@ TEST_F(OctetModel, ForwardPassAndGatesMatchTheTorchReference) {
     ASSERT_GE(ref["items"].size(), 3u);
     for (const auto& item : ref["items"]) {
         PromptSpec spec;
-        spec.text = item["prompt"].get<std::string>();
+        spec.prompt = item["prompt"].get<std::string>();
         auto prompt = build_prompt(model_->file(), *tokenizer_, spec);
         ASSERT_TRUE(prompt) << prompt.error().message;
         EXPECT_EQ(prompt->ids, item["ids"].get<std::vector<int32_t>>());
@@ -118,7 +118,7 @@ TEST_F(OctetModel, ForwardPassAndGatesMatchTheTorchReference) {
         auto logits = session->eval(prompt->ids);
         ASSERT_TRUE(logits);
         const auto want = item["last_logits"].get<std::vector<float>>();
-        EXPECT_LT(test::relative_l2(std::vector<float>(logits->begin(), logits->end()), want), 2e-3) << spec.text;
+        EXPECT_LT(test::relative_l2(std::vector<float>(logits->begin(), logits->end()), want), 2e-3) << spec.prompt;
         EXPECT_EQ(std::max_element(logits->begin(), logits->end()) - logits->begin(), item["argmax"].get<int>());
         const auto gates = item["gate_mean"].get<std::vector<std::vector<float>>>();
         ASSERT_EQ(gates.size(), prompt->ids.size());
@@ -179,7 +179,7 @@ TEST(OctetVariants, ForwardPassAndGatesMatchTheirTorchReferences) {
         ASSERT_GE(ref["items"].size(), 3u);
         for (const auto& item : ref["items"]) {
             PromptSpec spec;
-            spec.text = item["prompt"].get<std::string>();
+            spec.prompt = item["prompt"].get<std::string>();
             auto prompt = build_prompt(m.file(), tokenizer, spec);
             ASSERT_TRUE(prompt) << prompt.error().message;
             EXPECT_EQ(prompt->ids, item["ids"].get<std::vector<int32_t>>());
@@ -187,7 +187,7 @@ TEST(OctetVariants, ForwardPassAndGatesMatchTheirTorchReferences) {
             auto logits = session->eval(prompt->ids);
             ASSERT_TRUE(logits);
             const auto want = item["last_logits"].get<std::vector<float>>();
-            EXPECT_LT(test::relative_l2(std::vector<float>(logits->begin(), logits->end()), want), 2e-3) << stem << ": " << spec.text;
+            EXPECT_LT(test::relative_l2(std::vector<float>(logits->begin(), logits->end()), want), 2e-3) << stem << ": " << spec.prompt;
             EXPECT_EQ(std::max_element(logits->begin(), logits->end()) - logits->begin(), item["argmax"].get<int>()) << stem;
             const auto gates = item["gate_mean"].get<std::vector<std::vector<float>>>();
             ASSERT_EQ(gates.size(), prompt->ids.size());

@@ -38,17 +38,17 @@ TEST(OpenAiRequest, ChatFieldsAreReadAsOpenAiDocumentsThem) {
         "logprobs": true, "top_logprobs": 3, "n": 2, "stream": true, "stream_options": {"include_usage": true},
         "user": "someone", "presence_penalty": 0, "octoscope": {"metric": "gates", "disable": ["rte-c"], "heads": true}})");
     EXPECT_EQ(q.model, "octet.gguf");
-    ASSERT_EQ(q.messages.size(), 2u);
-    EXPECT_EQ(q.messages[0].role, ChatRole::System);
-    EXPECT_EQ(q.messages[1].content, "What is 2 + 2?");
-    EXPECT_EQ(q.max_tokens, 12);
+    ASSERT_EQ(q.run.messages.size(), 2u);
+    EXPECT_EQ(q.run.messages[0].role, ChatRole::System);
+    EXPECT_EQ(q.run.messages[1].content, "What is 2 + 2?");
+    EXPECT_EQ(q.run.max_tokens, 12);
     EXPECT_TRUE(q.max_tokens_given);
-    EXPECT_FLOAT_EQ(q.sampling.temperature, 0.5f);
-    EXPECT_FLOAT_EQ(q.sampling.top_p, 0.9f);
-    EXPECT_EQ(q.sampling.top_k, 40);
-    EXPECT_EQ(q.sampling.seed, 7u);
+    EXPECT_FLOAT_EQ(q.run.sampling.temperature, 0.5f);
+    EXPECT_FLOAT_EQ(q.run.sampling.top_p, 0.9f);
+    EXPECT_EQ(q.run.sampling.top_k, 40);
+    EXPECT_EQ(q.run.sampling.seed, 7u);
     EXPECT_TRUE(q.seed_given);
-    EXPECT_EQ(q.stop, (std::vector<std::string>{"\n", "."}));
+    EXPECT_EQ(q.run.stop_strings, (std::vector<std::string>{"\n", "."}));
     EXPECT_TRUE(q.logprobs);
     EXPECT_EQ(q.top_logprobs, 3);
     EXPECT_EQ(q.n, 2);
@@ -56,33 +56,33 @@ TEST(OpenAiRequest, ChatFieldsAreReadAsOpenAiDocumentsThem) {
     EXPECT_TRUE(q.include_usage);
     EXPECT_TRUE(q.octoscope.enabled);
     EXPECT_EQ(q.octoscope.metric, Metric::Gates);
-    EXPECT_TRUE(q.octoscope.disabled[2]);
-    EXPECT_FALSE(q.octoscope.disabled[0]);
+    EXPECT_TRUE(q.run.disabled[2]);
+    EXPECT_FALSE(q.run.disabled[0]);
     EXPECT_TRUE(q.octoscope.heads);
 }
 
 TEST(OpenAiRequest, DefaultsFollowOpenAi) {
     const CompletionRequest q = ok(R"({"messages": [{"role": "user", "content": "hi"}]})");
-    EXPECT_FLOAT_EQ(q.sampling.temperature, 1.0f); // OpenAI samples unless told otherwise
+    EXPECT_FLOAT_EQ(q.run.sampling.temperature, 1.0f); // OpenAI samples unless told otherwise
     EXPECT_EQ(q.n, 1);
     EXPECT_FALSE(q.stream);
     EXPECT_FALSE(q.logprobs);
     EXPECT_FALSE(q.seed_given);
     EXPECT_FALSE(q.max_tokens_given);
-    EXPECT_EQ(q.max_tokens, RequestLimits{}.max_tokens);
+    EXPECT_EQ(q.run.max_tokens, RequestLimits{}.max_tokens);
     EXPECT_FALSE(q.octoscope.enabled);
 }
 
 TEST(OpenAiRequest, CompletionsTakeAPromptAndLogprobsAsACount) {
     const CompletionRequest q = ok(R"({"prompt": ["Once upon a time"], "logprobs": 3, "max_tokens": 5,
                                        "echo": false, "best_of": 1})", Endpoint::Completion);
-    EXPECT_EQ(q.prompt, "Once upon a time");
+    EXPECT_EQ(q.run.prompt, "Once upon a time");
     EXPECT_TRUE(q.logprobs);
     EXPECT_EQ(q.top_logprobs, 3);
     const CompletionRequest none = ok(R"({"prompt": "x"})", Endpoint::Completion);
     EXPECT_FALSE(none.logprobs);
     const CompletionRequest alias = ok(R"({"messages": [{"role": "user", "content": "x"}], "max_completion_tokens": 9})");
-    EXPECT_EQ(alias.max_tokens, 9);
+    EXPECT_EQ(alias.run.max_tokens, 9);
 }
 
 struct Bad {

@@ -91,12 +91,13 @@ TEST(RunPrecision, InstrumentedRunsReportItAndNeverShareBlocksAcrossPrecisions) 
     const HeadMap map = HeadMap::make_default(m.model->params().n_layer, m.model->params().n_head);
     auto kv = std::move(KvStore::create(*b, m.model->params(), kv_pool_for_context(m.model->n_ctx())).value());
     const auto run = [&](std::optional<Precision> precision) {
-        InstrumentedRequest r;
-        r.generate.prompt_ids = prompt_ids(40); // more than two 16-token blocks
-        r.generate.max_tokens = 2;
-        r.generate.stop_at_eog = false;
+        RunSpec r;
+        const std::vector<int32_t> ids = prompt_ids(40); // more than two 16-token blocks
+        r.max_tokens = 2;
+        r.stop_at_eog = false;
+        r.record_attention = false;
         r.precision = precision;
-        auto result = run_instrumented(*m.model, *b, tok, map, *kv, r);
+        auto result = run_instrumented(*m.model, *b, tok, map, *kv, r, {.prompt_ids = ids});
         EXPECT_TRUE(result) << result.error().message;
         return std::move(result.value());
     };

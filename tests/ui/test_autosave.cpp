@@ -63,6 +63,8 @@ private slots:
     void crashWithNothingNewOffersNothing();
     void corruptAutosaveIsReported();
     void sessionPrecisionIsOptional();
+    void sessionKeepsTheWholeRun();
+    void versionOneSessionIsStillRead();
     void engineAndQtMessagesReachPanelAndFile();
     void aboutShowsVersionsAndPaths();
 
@@ -289,6 +291,62 @@ void TestAutosave::sessionPrecisionIsOptional() {
     older.insert(QStringLiteral("precision"), QStringLiteral("fast"));
     QVERIFY(!session_from_json(older, &error));
     QVERIFY2(error.contains(QStringLiteral("precision")), qPrintable(error));
+}
+
+// The session holds the whole RunSpec, written by the captures' serialiser: what the first
+// autosave dropped (expert switches, what the switches turn off, stop strings …) comes back.
+void TestAutosave::sessionKeepsTheWholeRun() {
+    SessionState state;
+    state.model_path = QStringLiteral("/models/moe.gguf");
+    state.metric = Metric::Experts;
+    RunSpec& s = state.settings;
+    s.prompt = "Tom's \"quoted\" prompt, 转成JSON";
+    s.disabled_experts = {{2, 5}, {-1, 1}};
+    s.switch_target = SwitchTarget::Experts;
+    s.record_router_probs = true;
+    s.stop_strings = {"\n\n"};
+    s.sampling.temperature = 0.7f;
+    s.sampling.seed = 123456789012ull;
+    s.sampling.repeat_penalty = 1.1f;
+    s.disabled[6] = true;
+    s.ablation_mode = AblationMode::Mean;
+    s.n_ctx = 512;
+    QString error;
+    const QJsonObject json = session_to_json(state);
+    // Through the file's bytes, as the autosave writes and reads them.
+    const QJsonObject reread = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
+    const auto back = session_from_json(reread, &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(back->settings == s);
+    QCOMPARE(back->model_path, state.model_path);
+    QCOMPARE(back->metric, Metric::Experts);
+    QCOMPARE(json.value(QStringLiteral("switch_target")).toString(), QStringLiteral("experts"));
+}
+
+// A version-1 session (written before the whole RunSpec was kept) restores what it held; the
+// settings it lacked take their defaults.
+void TestAutosave::versionOneSessionIsStillRead() {
+    const QByteArray v1 = R"({"model": "/m.gguf", "prompt": "old", "chat": true, "system": "sys", "max_tokens": 17,
+        "temperature": 0.5, "seed": 4242, "top_p": 0.9, "top_k": 40, "dla": true, "record_attention": false,
+        "disabled": [false, true, false, false, false, false, false, false], "ablation": "mean",
+        "metric": "relative", "precision": "default"})";
+    QString error;
+    const auto back = session_from_json(QJsonDocument::fromJson(v1).object(), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->settings.prompt, std::string("old"));
+    QVERIFY(back->settings.chat);
+    QCOMPARE(back->settings.max_tokens, int64_t{17});
+    QCOMPARE(back->settings.sampling.seed, uint64_t{4242});
+    QCOMPARE(back->settings.sampling.top_k, 40);
+    QVERIFY(back->settings.disabled[1]);
+    QCOMPARE(back->settings.ablation_mode, AblationMode::Mean);
+    QVERIFY(!back->settings.precision);
+    QCOMPARE(back->settings.stop_at_eog, RunSpec{}.stop_at_eog);
+    QCOMPARE(back->metric, Metric::Relative);
+    QJsonObject no_prompt = QJsonDocument::fromJson(v1).object();
+    no_prompt.remove(QStringLiteral("prompt"));
+    QVERIFY(!session_from_json(no_prompt, &error));
+    QVERIFY2(error.contains(QStringLiteral("prompt")), qPrintable(error));
 }
 
 void TestAutosave::engineAndQtMessagesReachPanelAndFile() {

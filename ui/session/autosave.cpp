@@ -12,7 +12,7 @@ namespace octo::ui {
 namespace {
 
 constexpr const char* kFormat = "octoscope-autosave";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2; // 1: before the session held the whole RunSpec (still read)
 
 Error format_error(const std::filesystem::path& file, const QString& why) {
     return make_error(ErrorCode::Format, "the autosave " + file.string() + " is unreadable: " + why.toStdString());
@@ -29,8 +29,8 @@ Result<std::optional<Autosaved>> read_autosave(const std::filesystem::path& file
     if (parse.error != QJsonParseError::NoError) return format_error(file, parse.errorString());
     const QJsonObject o = doc.object();
     if (o.value("format").toString() != QLatin1String(kFormat)) return format_error(file, QStringLiteral("not an Octoscope autosave"));
-    if (o.value("version").toInt() != kVersion) {
-        return format_error(file, QStringLiteral("version %1 (this build reads %2)").arg(o.value("version").toInt()).arg(kVersion));
+    if (const int version = o.value("version").toInt(); version < 1 || version > kVersion) {
+        return format_error(file, QStringLiteral("version %1 (this build reads 1 to %2)").arg(version).arg(kVersion));
     }
     Autosaved a;
     a.saved_at = QDateTime::fromString(o.value("saved_at").toString(), Qt::ISODateWithMs);

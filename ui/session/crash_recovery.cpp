@@ -31,14 +31,7 @@ QString qpath(const std::filesystem::path& p) { return QString::fromStdString(p.
 
 // The same prompt, settings and switches: the model reopens by itself (the settings remember the
 // last one) and the metric follows the model, so neither alone is worth a question.
-bool same_work(const SessionState& a, const SessionState& b) {
-    QJsonObject ja = session_to_json(a), jb = session_to_json(b);
-    for (const char* key : {"model", "metric"}) {
-        ja.remove(QLatin1String(key));
-        jb.remove(QLatin1String(key));
-    }
-    return ja == jb;
-}
+bool same_work(const SessionState& a, const SessionState& b) { return a.settings == b.settings; }
 
 } // namespace
 

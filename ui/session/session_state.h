@@ -1,6 +1,7 @@
-// What the workbench autosaves and offers back after a crash (docs/autosave.md): the prompt and
-// its run settings (precision included), the subsystem switches and ablation mode, the metric the
-// views colour by, and the model that was open. Plain data with its JSON form; the widgets fill and read it.
+// What the workbench autosaves and offers back after a crash (docs/autosave.md): the run as the
+// panels describe it (a RunSpec: prompt, settings, precision, switches), the metric the views
+// colour by, and the model that was open. Plain data with its JSON form, the run's written by the
+// serialiser captures use (engine/capture/run_spec_json.h); the widgets fill and read it.
 #pragma once
 
 #include <QJsonObject>
@@ -14,12 +15,15 @@ namespace octo::ui {
 
 struct SessionState {
     QString model_path;        // empty: none was open
-    RunSpec settings = {}; // prompt, sampling, precision, switches (disabled, ablation_mode)
+    RunSpec settings = {};     // prompt, sampling, precision, switches (disabled, ablation_mode)
     Metric metric = Metric::NormShare;
 };
 
+// One object: the RunSpec's keys (run_spec_json, byte strings as text), "model" and "metric".
 QJsonObject session_to_json(const SessionState& state);
-// nullopt and `error` set when the object is not a session (a missing or mistyped field).
+// nullopt and `error` set when the object is not a session (a missing or mistyped field, an
+// unknown name). Fields newer than the first autosave may be absent; version 1's "ablation" is
+// read as "ablation_mode".
 std::optional<SessionState> session_from_json(const QJsonObject& object, QString* error);
 
 } // namespace octo::ui

@@ -1,0 +1,237 @@
+#include "engine/capture/run_spec_json.h"
+
+#include <limits>
+#include <type_traits>
+
+namespace octo {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int64_t kMaxId = (int64_t{1} << 31) - 1;
+constexpr int64_t kMaxThreads = 1 << 16;
+constexpr size_t kMaxItems = size_t{1} << 26; // stop strings, messages, expert switches
+constexpr int64_t kMaxTopLogprobs = 1 << 10;
+
+// The range a reader accepts for an integer field; nullopt: the type's whole range.
+std::optional<std::pair<int64_t, int64_t>> int_range(std::string_view key) {
+    if (key == "max_tokens") return std::pair{int64_t{0}, std::numeric_limits<int64_t>::max()};
+    if (key == "top_k" || key == "repeat_last_n" || key == "n_ctx") return std::pair{int64_t{0}, kMaxId};
+    if (key == "top_logprobs") return std::pair{int64_t{0}, kMaxTopLogprobs};
+    if (key == "threads") return std::pair{int64_t{0}, kMaxThreads};
+    return std::nullopt;
+}
+
+// v(names[i], member i) for every member of `part`, bound with one structured binding of as
+// many names as are given: a part with another number of members does not compile.
+template <size_t N, class Part, class V>
+void members(Part& part, const char* const (&names)[N], V& v) {
+    if constexpr (N == 3) {
+        auto& [a, b, c] = part;
+        v(names[0], a), v(names[1], b), v(names[2], c);
+    } else if constexpr (N == 4) {
+        auto& [a, b, c, d] = part;
+        v(names[0], a), v(names[1], b), v(names[2], c), v(names[3], d);
+    } else if constexpr (N == 5) {
+        auto& [a, b, c, d, e] = part;
+        v(names[0], a), v(names[1], b), v(names[2], c), v(names[3], d), v(names[4], e);
+    } else if constexpr (N == 6) {
+        auto& [a, b, c, d, e, f] = part;
+        v(names[0], a), v(names[1], b), v(names[2], c), v(names[3], d), v(names[4], e), v(names[5], f);
+    } else {
+        static_assert(N == 0, "a part of this many members: add a case");
+    }
+}
+
+template <class Spec, class Part>
+using PartOf = std::conditional_t<std::is_const_v<Spec>, const Part, Part>;
+
+// Calls v(key, member) for every field of `s`: each part's members in declaration order, named
+// by its key (SamplerConfig's inside "sampling").
+template <class Spec, class V>
+void each_field(Spec& s, V&& v) {
+    static constexpr const char* prompt[] = {"prompt", "chat", "system", "enable_thinking", "parse_special", "messages"};
+    members(static_cast<PartOf<Spec, PromptSpec>&>(s), prompt, v);
+
+    auto& generation = static_cast<PartOf<Spec, GenerationSpec>&>(s);
+    const auto generation_and_sampling = [&](const char* key, auto& member) {
+        if constexpr (std::is_same_v<std::remove_const_t<std::remove_reference_t<decltype(member)>>, SamplerConfig>) {
+            static constexpr const char* sampling[] = {"temperature", "seed", "top_k", "top_p", "repeat_penalty", "repeat_last_n"};
+            members(member, sampling, v);
+        } else {
+            v(key, member);
+        }
+    };
+    static constexpr const char* generation_keys[] = {"max_tokens", "stop_strings", "stop_at_eog", "sampling", "top_logprobs"};
+    members(generation, generation_keys, generation_and_sampling);
+
+    static constexpr const char* measurement[] = {"dla", "record_attention", "record_router_probs"};
+    members(static_cast<PartOf<Spec, MeasurementSpec>&>(s), measurement, v);
+    static constexpr const char* ablation[] = {"disabled", "ablation_mode", "disabled_experts", "switch_target"};
+    members(static_cast<PartOf<Spec, AblationSpec>&>(s), ablation, v);
+    static constexpr const char* execution[] = {"precision", "n_ctx", "threads"};
+    members(static_cast<PartOf<Spec, ExecutionSpec>&>(s), execution, v);
+}
+
+class Writer {
+public:
+    Writer(json& out, ByteStrings bytes) : out_(out), bytes_(bytes) {}
+
+    void operator()(const char* key, const std::string& s) { out_[key] = byte_string(s); }
+    void operator()(const char* key, const std::vector<std::string>& list) {
+        json a = json::array();
+        for (const std::string& s : list) a.push_back(byte_string(s));
+        out_[key] = std::move(a);
+    }
+    void operator()(const char* key, const std::vector<ChatMessage>& messages) {
+        json a = json::array();
+        for (const ChatMessage& m : messages) a.push_back({{"role", chat_role_name(m.role)}, {"content", byte_string(m.content)}});
+        out_[key] = std::move(a);
+    }
+    void operator()(const char* key, const std::vector<ExpertSwitch>& switches) {
+        json a = json::array();
+        for (const ExpertSwitch& e : switches) a.push_back(expert_switch_text(e));
+        out_[key] = std::move(a);
+    }
+    void operator()(const char* key, AblationMode m) { out_[key] = ablation_mode_name(m); }
+    void operator()(const char* key, SwitchTarget t) { out_[key] = switch_target_name(t); }
+    void operator()(const char* key, const std::optional<Precision>& p) {
+        out_[key] = p ? std::string(precision_name(*p)) : std::string("default");
+    }
+    template <class T> // bool, float, integers, std::array<bool, 8>
+    void operator()(const char* key, const T& value) {
+        out_[key] = value;
+    }
+
+private:
+    json byte_string(const std::string& s) const {
+        return bytes_ == ByteStrings::Binary ? json::binary(std::vector<uint8_t>(s.begin(), s.end())) : json(s);
+    }
+
+    json& out_;
+    ByteStrings bytes_;
+};
+
+// An array item that is a byte string or a text string.
+std::optional<std::string> item_bytes(const json& item) {
+    if (item.is_string()) return item.get<std::string>();
+    if (item.is_binary()) return std::string(item.get_binary().begin(), item.get_binary().end());
+    return std::nullopt;
+}
+
+class Reader {
+public:
+    Reader(FieldReader& r, const std::function<bool(std::string_view)>& may_be_absent) : r_(r), may_be_absent_(may_be_absent) {}
+
+    template <class T>
+    void operator()(const char* key, T& field) {
+        if (!r_.ok()) return;
+        if (may_be_absent_(key) && !r_.has(key)) return;
+        read(key, field);
+    }
+
+private:
+    void read(const char* key, std::string& s) { s = r_.bytes_or_text(key); }
+    void read(const char* key, bool& b) { b = r_.boolean(key); }
+    void read(const char* key, float& f) { f = static_cast<float>(r_.number(key)); }
+    template <class T>
+        requires std::is_integral_v<T>
+    void read(const char* key, T& value) {
+        if (const auto range = int_range(key)) {
+            value = static_cast<T>(r_.integer(key, range->first, range->second));
+        } else if constexpr (std::is_unsigned_v<T>) {
+            value = static_cast<T>(r_.unsigned_integer(key));
+        } else {
+            value = static_cast<T>(r_.integer(key, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+        }
+    }
+    void read(const char* key, std::vector<std::string>& list) {
+        const json& a = r_.array(key, kMaxItems);
+        list.clear();
+        for (size_t i = 0; i < a.size() && r_.ok(); ++i) {
+            auto s = item_bytes(a[i]);
+            if (!s) return r_.fail(key, "item " + std::to_string(i) + " is not a byte string");
+            list.push_back(std::move(*s));
+        }
+    }
+    void read(const char* key, std::vector<ChatMessage>& messages) {
+        const json& a = r_.array(key, kMaxItems);
+        messages.clear();
+        for (size_t i = 0; i < a.size() && r_.ok(); ++i) {
+            const json& m = a[i];
+            std::optional<std::string> content;
+            std::optional<ChatRole> role;
+            if (m.is_object() && m.contains("content")) content = item_bytes(m["content"]);
+            if (m.is_object() && m.contains("role") && m["role"].is_string()) {
+                for (ChatRole c : {ChatRole::System, ChatRole::User, ChatRole::Assistant}) {
+                    if (m["role"].get<std::string>() == chat_role_name(c)) role = c;
+                }
+            }
+            if (!content || !role) return r_.fail(key, "item " + std::to_string(i) + " is not a {\"role\", \"content\"} message");
+            messages.push_back({*role, std::move(*content)});
+        }
+    }
+    void read(const char* key, std::vector<ExpertSwitch>& switches) {
+        switches.clear();
+        for (const std::string& text : r_.texts(key, kMaxItems)) {
+            auto e = parse_expert_switch(text);
+            if (!e) return r_.fail(key, e.error().message);
+            switches.push_back(e.value());
+        }
+    }
+    void read(const char* key, std::array<bool, kSubsystemCount>& disabled) {
+        const json& a = r_.array(key, kSubsystemCount);
+        if (r_.ok() && a.size() != kSubsystemCount) return r_.fail(key, "does not hold 8 values");
+        for (size_t i = 0; i < a.size() && r_.ok(); ++i) {
+            if (!a[i].is_boolean()) return r_.fail(key, "item " + std::to_string(i) + " is not a boolean");
+            disabled[i] = a[i].get<bool>();
+        }
+    }
+    void read(const char* key, AblationMode& m) {
+        m = enum_field(r_, key, {AblationMode::Zero, AblationMode::Mean}, ablation_mode_name);
+    }
+    void read(const char* key, SwitchTarget& t) {
+        t = enum_field(r_, key, {SwitchTarget::Heads, SwitchTarget::Experts}, switch_target_name);
+    }
+    void read(const char* key, std::optional<Precision>& p) {
+        const std::string name = r_.text(key);
+        if (!r_.ok()) return;
+        if (name == "default") {
+            p = std::nullopt;
+        } else if (auto parsed = parse_precision(name)) {
+            p = parsed;
+        } else {
+            r_.fail(key, "\"" + name + "\" is not a known value");
+        }
+    }
+
+    FieldReader& r_;
+    const std::function<bool(std::string_view)>& may_be_absent_;
+};
+
+} // namespace
+
+json run_spec_json(const RunSpec& spec, ByteStrings bytes) {
+    json out = json::object();
+    each_field(spec, Writer(out, bytes));
+    return out;
+}
+
+void read_run_spec(FieldReader& r, RunSpec& spec, const std::function<bool(std::string_view key)>& may_be_absent) {
+    each_field(spec, Reader(r, may_be_absent));
+    if (r.ok()) {
+        if (auto valid = validate_sampler_config(spec.sampling); !valid) {
+            r.fail("temperature", "or another sampling setting is invalid: " + valid.error().message);
+        }
+    }
+}
+
+std::vector<std::string_view> run_spec_keys() {
+    std::vector<std::string_view> keys;
+    RunSpec s;
+    each_field(s, [&](const char* key, const auto&) { keys.emplace_back(key); });
+    return keys;
+}
+
+} // namespace octo
