@@ -88,8 +88,8 @@ int run_bench_serve(const BenchServeOptions& o) {
     so.port = 0;
     so.scheduler.parallel = most;
     so.scheduler.max_queue = most;
-    serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map,
-                              opened->expert_map ? &*opened->expert_map : nullptr, opened->kv.get()};
+    serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map(),
+                              opened->expert_map(), opened->kv.get()};
     serve::OpenAiServer server(served, info, so);
     if (auto s = server.bind(); !s) return report_error(o.json, s.error());
     std::thread listener([&] { (void)server.serve(); });

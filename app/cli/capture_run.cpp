@@ -13,8 +13,8 @@ Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
     if (!prompt) return prompt.error();
     InstrumentedCallbacks callbacks;
     if (on_token) callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics&) { on_token(e); };
-    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = setup.expert_map ? &*setup.expert_map : nullptr};
-    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map, *setup.kv, settings, inputs, callbacks);
+    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = setup.expert_map()};
+    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map(), *setup.kv, settings, inputs, callbacks);
     if (!run) return run.error();
     return SettingsRun{std::move(prompt.value()), std::move(run.value())};
 }
@@ -27,7 +27,7 @@ Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings
     c.app_version = OCTOSCOPE_VERSION;
     c.backend = setup.backend->name();
     c.device = cpu_model_name();
-    c.head_map = setup.map;
+    c.head_map = setup.map();
     c.trace = trace_of_run(settings, run.prompt, *setup.tokenizer, run.run, setup.kv->pool().history());
     return c;
 }

@@ -111,8 +111,8 @@ struct VariantRun {
 Result<VariantRun> run_variant(OpenedModel& setup, const RunSpec& spec) {
     auto prompt = build_prompt(setup.model->file(), *setup.tokenizer, spec);
     if (!prompt) return prompt.error();
-    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = setup.expert_map ? &*setup.expert_map : nullptr};
-    auto run = run_instrumented(*setup.model, *setup.backend, *setup.tokenizer, setup.map, *setup.kv, spec, inputs);
+    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = setup.expert_map()};
+    auto run = run_instrumented(*setup.model, *setup.backend, *setup.tokenizer, setup.map(), *setup.kv, spec, inputs);
     if (!run) return run.error();
     return VariantRun{std::move(prompt.value()), std::move(run.value())};
 }
@@ -240,11 +240,11 @@ int run_compare(const CompareOptions& o) {
     }
     const Tokenizer& tok = *setup->tokenizer;
     print_json({{"a", run_json(a->prompt, a->result,
-                               {tok, setup->map, *setup->backend, a_spec.disabled, ablation_mode_name(a_spec.ablation_mode), false})},
+                               {tok, setup->map(), *setup->backend, a_spec.disabled, ablation_mode_name(a_spec.ablation_mode), false})},
                 {"b", run_json(b->prompt, b->result,
-                               {tok, setup->map, *setup->backend, b_spec.disabled, ablation_mode_name(b_spec.ablation_mode), false})},
+                               {tok, setup->map(), *setup->backend, b_spec.disabled, ablation_mode_name(b_spec.ablation_mode), false})},
                 {"first_divergence", divergence},
-                {"comparison", comparison_json(c, setup->map.n_head())},
+                {"comparison", comparison_json(c, setup->map().n_head())},
                 {"verdict", verdict}});
     return kExitOk;
 }

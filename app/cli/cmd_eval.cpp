@@ -88,7 +88,7 @@ int run_eval(const EvalOptions& o) {
     auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .head_map_file = o.head_map});
     if (!opened) return report_error(o.json, opened.error());
     const Model& model = *opened->model;
-    const HeadMap& map = opened->map;
+    const HeadMap& map = opened->map();
 
     TaskEvalOptions options;
     options.disabled = disabled.value();

@@ -141,7 +141,7 @@ int run_generate(const GenerateOptions& o) {
     }
     const ModelParams& params = setup->model->params();
     print_json(run_json(run->prompt, run->run,
-                        {*setup->tokenizer, setup->map, *setup->backend, disabled.value(), o.ablation, o.record_attention,
+                        {*setup->tokenizer, setup->map(), *setup->backend, disabled.value(), o.ablation, o.record_attention,
                          experts, params.n_layer, params.n_expert, o.disable_target}));
     return kExitOk;
 }

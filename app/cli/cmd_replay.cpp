@@ -130,7 +130,7 @@ int run_replay(const ReplayOptions& o) {
     const int threads = o.threads >= 0 ? o.threads : spec.threads;
     auto setup = open_model_or_builtin(model_path, {.threads = threads, .n_ctx = spec.n_ctx});
     if (!setup) return report_error(o.json, setup.error());
-    if (c.head_map) setup->map = *c.head_map;
+    if (c.head_map) setup->set_map(*c.head_map);
     auto run = run_settings(setup.value(), spec);
     if (!run) return report_error(o.json, run.error());
     const RunTrace replay = trace_of_run(spec, run->prompt, *setup->tokenizer, run->run, setup->kv->pool().history());

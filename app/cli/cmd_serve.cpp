@@ -77,7 +77,7 @@ int run_serve(ServeOptions o) {
                      {"n_head", opened->info.n_head},
                      {"has_router", opened->info.has_router},
                      {"n_expert", opened->info.n_expert},
-                     {"head_map", opened->map.describe()},
+                     {"head_map", opened->map().describe()},
                      {"metrics", "norm_share, relative, dla, gates, experts"}};
 
     serve::ServerOptions so;
@@ -88,8 +88,8 @@ int run_serve(ServeOptions o) {
     so.limits.max_tokens = o.max_tokens;
     so.scheduler.parallel = o.parallel;
     so.scheduler.max_queue = o.max_queue;
-    serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map,
-                              opened->expert_map ? &*opened->expert_map : nullptr, opened->kv.get()};
+    serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map(),
+                              opened->expert_map(), opened->kv.get()};
     serve::OpenAiServer server(served, info, so);
     if (auto s = server.bind(); !s) return report_error(false, s.error());
     std::cerr << "serving " << info.id << " (" << opened->info.architecture << ", " << opened->info.backend << ", context "

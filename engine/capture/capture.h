@@ -21,6 +21,7 @@
 #include "engine/generation/run_trace.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
+#include "engine/model/model_description.h"
 #include "engine/router/router.h"
 #include "engine/sampling/sampler_config.h"
 
@@ -40,29 +41,11 @@ struct CaptureEngine {
     bool octoscope = false;  // an Octoscope server: the measurements are its extension's
 };
 
-// Which model ran: enough to show the views without it and to check that a re-run uses the
-// very same file.
-struct CaptureModel {
-    std::string file_name;    // the file's name, e.g. "octet.gguf"
-    std::string path;         // absolute path when captured
-    uint64_t size = 0;        // bytes
-    std::string sha256;       // lower-case hex of the whole file
-    std::string name;         // general.name, or the file name
-    std::string architecture; // general.architecture
-    int64_t n_layer = 0;
-    int64_t n_head = 0;
-    int64_t n_embd = 0;
-    int64_t n_params = 0;
-    int64_t n_ctx = 0;         // the context the run had
-    int64_t router_groups = 0; // head groups of the per-layer routers (0: no router)
-    int64_t n_expert = 0;      // experts per layer (0: a dense model)
-    int64_t n_expert_used = 0; // experts each token runs through
-};
 
 // What a capture holds beside the run's trace: the model, the program and machine that ran it,
 // the head map, and the router's and advisor's results for the prompt.
 struct CaptureContext {
-    CaptureModel model;                  // a remote run: what the server told of its model (n_layer 0: nothing)
+    ModelDescription model;                  // a remote run: what the server told of its model (n_layer 0: nothing)
     std::optional<CaptureEngine> engine; // set: the run was on a server, not in this program
     std::string app_version; // Octoscope's version that wrote it
     std::string backend;     // e.g. "cpu (avx2, 2 threads)"

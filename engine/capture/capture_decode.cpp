@@ -98,7 +98,7 @@ private:
     }
 
     // `min_dim`: 1 for a local run; 0 for a remote one, whose server may tell nothing of its model.
-    void decode_model(CaptureModel& m, int64_t min_dim) {
+    void decode_model(ModelDescription& m, int64_t min_dim) {
         FieldReader r = reader("model", root_.object("model"));
         m.file_name = r.text("file_name");
         m.path = r.text("path");

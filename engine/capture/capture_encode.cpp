@@ -10,7 +10,7 @@ namespace {
 
 json bytes_value(const std::string& s) { return json::binary(std::vector<uint8_t>(s.begin(), s.end())); }
 
-json model_json(const CaptureModel& m) {
+json model_json(const ModelDescription& m) {
     return {{"file_name", m.file_name}, {"path", m.path},         {"size", m.size},
             {"sha256", m.sha256},       {"name", m.name},         {"architecture", m.architecture},
             {"n_layer", m.n_layer},     {"n_head", m.n_head},     {"n_embd", m.n_embd},

@@ -19,7 +19,7 @@ Result<uint64_t> file_size(const std::string& path) {
 
 } // namespace
 
-Result<CaptureModel> capture_model_identity(const Model& model) {
+Result<ModelDescription> capture_model_identity(const Model& model) {
     auto m = describe_capture_model(model);
     if (!m) return m.error();
     auto sha = model_sha256(model);
@@ -28,30 +28,16 @@ Result<CaptureModel> capture_model_identity(const Model& model) {
     return m;
 }
 
-Result<CaptureModel> describe_capture_model(const Model& model) {
-    auto size = file_size(model.path());
-    if (!size) return size.error();
+Result<ModelDescription> describe_capture_model(const Model& model) {
+    auto m = describe_model(model);
+    if (!m) return m.error();
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(model.path(), ec);
-    const ModelParams& p = model.params();
-    CaptureModel m;
-    m.file_name = std::filesystem::path(model.path()).filename().string();
-    m.path = ec ? model.path() : absolute.lexically_normal().string();
-    m.size = size.value();
-    m.name = p.name.empty() ? m.file_name : p.name;
-    m.architecture = p.architecture;
-    m.n_layer = p.n_layer;
-    m.n_head = p.n_head;
-    m.n_embd = p.n_embd;
-    m.n_params = model.n_params();
-    m.n_ctx = model.n_ctx();
-    m.router_groups = model.weights().n_router_groups;
-    m.n_expert = model.params().n_expert;
-    m.n_expert_used = model.params().n_expert_used;
+    if (!ec) m->path = absolute.lexically_normal().string();
     return m;
 }
 
-Status check_capture_model(const CaptureModel& recorded, const std::string& path) {
+Status check_capture_model(const ModelDescription& recorded, const std::string& path) {
     auto size = file_size(path);
     if (!size) return size.error();
     if (size.value() != recorded.size) {

@@ -202,14 +202,12 @@ void EngineHost::execute(const CalibrateCommand& c) {
     if (experts) { // runs from now on compute the experts metric from it
         auto active = resolve_expert_map(*l.model);
         if (!active) return post(host_event::CalibrationFailed{active.error()});
-        l.expert_map = active.value();
         l.info.expert_map = active.value();
-        return post(host_event::CalibrationDone{r->separation, r->null_separation, saved.value(), l.map, active.value()});
+        return post(host_event::CalibrationDone{r->separation, r->null_separation, saved.value(), l.map(), active.value()});
     }
     auto active = resolve_head_map(*l.model); // precedence: the model's own map, then this one
     if (!active) return post(host_event::CalibrationFailed{active.error()});
-    l.map = active.value();
-    l.info.head_map = active.value();
+    l.set_map(active.value());
     post(host_event::CalibrationDone{r->separation, r->null_separation, saved.value(), active.value()});
 }
 
@@ -230,7 +228,7 @@ void EngineHost::execute(const ClaimsCommand& c) {
         remote_->prepare_claims(model, options);
     } else {
         OpenedModel& l = *loaded_;
-        model = ClaimModel{l.model.get(), l.backend.get(), l.tokenizer.get(), &l.map, l.expert_map ? &*l.expert_map : nullptr,
+        model = ClaimModel{l.model.get(), l.backend.get(), l.tokenizer.get(), &l.map(), l.expert_map(),
                            l.kv.get(), l.info.name + " (" + l.info.path + ")"};
     }
     ClaimLab lab(std::move(model), std::move(data.value()), std::move(options));
@@ -300,7 +298,7 @@ void EngineHost::execute(const RunCommand& c) {
 
     RunSpec spec = c.settings;
     spec.precision = precision;
-    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = l.expert_map ? &*l.expert_map : nullptr, .cancel = &cancel_};
+    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = l.expert_map(), .cancel = &cancel_};
     InstrumentedCallbacks callbacks;
     callbacks.on_prompt = [&](const std::vector<TokenProbe>& probes, const std::vector<TokenMetrics>& metrics) {
         post(host_event::PromptMeasured{c.id, probes, metrics});
@@ -308,7 +306,7 @@ void EngineHost::execute(const RunCommand& c) {
     callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics& metrics) {
         post(host_event::Token{c.id, e, metrics});
     };
-    auto result = run_instrumented(*l.model, *l.backend, *l.tokenizer, l.map, *l.kv, spec, inputs, callbacks);
+    auto result = run_instrumented(*l.model, *l.backend, *l.tokenizer, l.map(), *l.kv, spec, inputs, callbacks);
     if (!result) {
         log_message(result.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,
                     "run " + std::to_string(c.id) + " stopped: " + result.error().message);

@@ -47,7 +47,7 @@ struct LoadFailed { std::string path; Error error; }; // error.code Cancelled: t
 // The loaded model's identity for captures (size, SHA-256, shape), after ModelLoaded: the hash is
 // computed on a thread of the host's, so runs need not wait for it (the user-data index keeps it,
 // so a file is hashed once). A newer load cancels it; `path` says which model it belongs to.
-struct ModelIdentified { std::string path; CaptureModel identity; };
+struct ModelIdentified { std::string path; ModelDescription identity; };
 struct ModelIdentityFailed { std::string path; Error error; };
 // The run's trace as it starts: its spec, the precision it takes (spec.precision or the model's
 // default), the prompt's text and tokens. The events after it complete that trace

@@ -23,23 +23,17 @@ Error about_file(const std::string& path, Error e) {
     return e;
 }
 
-ModelInfo describe(const std::string& path, const Model& model, const SelectedBackend& backend, const HeadMap& map,
-                   KvStore& kv, const KvPoolConfig& pool) {
+Result<ModelInfo> describe(const std::string& path, const Model& model, const SelectedBackend& backend, const HeadMap& map,
+                           KvStore& kv, const KvPoolConfig& pool) {
     const ModelParams& p = model.params();
+    auto description = describe_model(model);
+    if (!description) return description.error();
     ModelInfo info;
-    info.path = path;
-    info.name = p.name.empty() ? std::filesystem::path(path).filename().string() : p.name;
-    info.architecture = p.architecture;
-    info.n_layer = p.n_layer;
-    info.n_head = p.n_head;
-    info.n_params = model.n_params();
-    info.n_ctx = model.n_ctx();
+    static_cast<ModelDescription&>(info) = std::move(description.value());
+    info.path = path; // as the caller named it (the model keeps it absolute)
     info.weights_bytes = model.memory_estimate().weights_bytes;
     info.kv_bytes = static_cast<uint64_t>(kv.cache().bytes());
     info.has_router = model.weights().has_router();
-    info.router_groups = model.weights().n_router_groups;
-    info.n_expert = model.params().n_expert;
-    info.n_expert_used = model.params().n_expert_used;
     info.shared_expert = model.params().n_expert > 0 && model.weights().arch->shared_expert;
     info.default_metric = default_metric(model);
     info.default_precision = default_precision(p.architecture);
@@ -113,7 +107,9 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     if (!kv) return kv.error();
 
     OpenedModel opened;
-    opened.info = describe(path, *model.value(), selected.value(), map.value(), *kv.value(), pool);
+    auto info = describe(path, *model.value(), selected.value(), map.value(), *kv.value(), pool);
+    if (!info) return info.error();
+    opened.info = std::move(info.value());
     opened.model = std::move(model.value());
     opened.tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
     auto texts = std::make_shared<std::vector<std::string>>(static_cast<size_t>(std::max<int64_t>(0, opened.model->params().n_vocab)));
@@ -123,9 +119,7 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     }
     opened.info.token_texts = std::move(texts);
     opened.backend = std::move(selected->backend);
-    opened.map = std::move(map.value());
-    opened.expert_map = std::move(experts.value());
-    opened.info.expert_map = opened.expert_map;
+    opened.info.expert_map = std::move(experts.value());
     opened.kv = std::move(kv.value());
     return opened;
 }

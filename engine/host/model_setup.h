@@ -23,24 +23,17 @@
 #include "engine/instrumentation/head_map_source.h"
 #include "engine/kv/kv_store.h"
 #include "engine/model/model.h"
+#include "engine/model/model_description.h"
 #include "engine/tokenizer/tokenizer.h"
 
 namespace octo {
 
-struct ModelInfo {
-    std::string path;
-    std::string name;          // general.name, or the file name
-    std::string architecture;
-    int64_t n_layer = 0;
-    int64_t n_head = 0;
-    int64_t n_params = 0;
-    int64_t n_ctx = 0;
+// The open model: its description (ModelDescription, what a capture records; sha256 empty until
+// the engine host has hashed the file) and what opening it added.
+struct ModelInfo : ModelDescription {
     uint64_t weights_bytes = 0;
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
     bool has_router = false;
-    int64_t router_groups = 0;  // head groups the router gates per layer (0: no router)
-    int64_t n_expert = 0;       // experts per layer (0: a dense model), docs/moe.md
-    int64_t n_expert_used = 0;  // experts each token runs through
     bool shared_expert = false; // qwen2moe's gated shared expert
     Metric default_metric = Metric::NormShare;      // what a run is shown by first (default_metric())
     Precision default_precision = Precision::Exact; // what a run takes when it names none
@@ -78,10 +71,13 @@ struct OpenedModel {
     std::unique_ptr<Model> model;
     std::unique_ptr<Tokenizer> tokenizer;
     std::unique_ptr<Backend> backend;
-    HeadMap map = HeadMap::make_default(1, 1);
-    std::optional<ExpertMap> expert_map; // calibrate --experts (docs/moe.md); none: no experts metric
     std::unique_ptr<KvStore> kv;
-    ModelInfo info;
+    ModelInfo info; // holds the head map in force and the expert map: they are stored there only
+
+    const HeadMap& map() const { return *info.head_map; } // always set once opened
+    void set_map(HeadMap map) { info.head_map = std::move(map); }
+    // calibrate --experts (docs/moe.md); null: no experts metric
+    const ExpertMap* expert_map() const { return info.expert_map ? &*info.expert_map : nullptr; }
 };
 
 Result<OpenedModel> open_model(const std::string& path, const OpenOptions& options = {});

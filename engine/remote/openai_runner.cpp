@@ -25,12 +25,9 @@ ModelInfo remote_model_info(const RemoteClient& client, const RemoteModel& model
 
 CaptureContext remote_capture_context(const ModelInfo& server, const std::string& fingerprint, const std::string& app_version) {
     CaptureContext c;
+    c.model = server; // what the server told (remote_model_info)
     c.model.file_name = server.engine ? server.engine->model : server.name;
-    c.model.name = server.name;
-    c.model.architecture = server.architecture;
-    c.model.n_layer = server.n_layer;
-    c.model.n_head = server.n_head;
-    c.model.n_expert = server.n_expert;
+    c.model.path.clear(); // no file here: the server is `device`
     c.engine = server.engine;
     if (c.engine) c.engine->fingerprint = fingerprint;
     c.app_version = app_version;

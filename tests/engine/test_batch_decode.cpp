@@ -251,7 +251,7 @@ serve::SequenceRequest sampled(const OpenedModel& m, const std::string& text, ui
 
 // The same run alone, in `kv`.
 Result<InstrumentedResult> solo(const OpenedModel& m, KvStore& kv, const serve::SequenceRequest& r) {
-    return run_instrumented(*m.model, *m.backend, *m.tokenizer, m.map, kv, r.spec, {.prompt_ids = r.prompt_ids});
+    return run_instrumented(*m.model, *m.backend, *m.tokenizer, m.map(), kv, r.spec, {.prompt_ids = r.prompt_ids});
 }
 
 class Scheduler : public ::testing::Test {
@@ -262,7 +262,7 @@ protected:
         m_ = std::make_unique<OpenedModel>(std::move(opened.value()));
     }
     serve::ServedModel served() {
-        return {m_->model.get(), m_->tokenizer.get(), m_->backend.get(), &m_->map, nullptr, m_->kv.get()};
+        return {m_->model.get(), m_->tokenizer.get(), m_->backend.get(), &m_->map(), nullptr, m_->kv.get()};
     }
     std::unique_ptr<OpenedModel> m_;
 };

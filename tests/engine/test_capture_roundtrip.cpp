@@ -334,7 +334,7 @@ TEST(CaptureIdentity, AcceptsOnlyTheSameFile) {
     const auto b = dir / "octoscope_capture_model_b.bin";
     std::ofstream(a, std::ios::binary) << "model bytes one";
     std::ofstream(b, std::ios::binary) << "model bytes two";
-    CaptureModel m;
+    ModelDescription m;
     m.file_name = "a.bin";
     m.size = 15;
     m.sha256 = "6d4bd6d8bd3ec2ad6ba3b1e0a6f0d3a8b0f6d2c6cbd6b5b4a2c1e0f1d2c3b4a5"; // not the file's

@@ -509,7 +509,7 @@ protected:
         catalog = read_claim_catalog(kResources + "/claims/claims.json").value();
     }
     ClaimLab lab(int64_t items) {
-        ClaimModel cm{m->model.get(), m->backend.get(), m->tokenizer.get(), &m->map, nullptr, m->kv.get(), "octet"};
+        ClaimModel cm{m->model.get(), m->backend.get(), m->tokenizer.get(), &m->map(), nullptr, m->kv.get(), "octet"};
         ClaimLabOptions o;
         o.seed = 3;
         o.items = items;
@@ -603,7 +603,7 @@ TEST_F(OctetClaims, HeadGroupsComparesOctetWithItsVariants) {
     }
     auto d = load_claim_data(dir.string());
     ASSERT_TRUE(d) << d.error().message;
-    ClaimModel cm{m->model.get(), m->backend.get(), m->tokenizer.get(), &m->map, nullptr, m->kv.get(), "octet"};
+    ClaimModel cm{m->model.get(), m->backend.get(), m->tokenizer.get(), &m->map(), nullptr, m->kv.get(), "octet"};
     ClaimLabOptions o;
     o.seed = 3;
     o.resamples = 300;

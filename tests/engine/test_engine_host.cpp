@@ -159,7 +159,7 @@ TEST_F(EngineHostTest, EventsBuildTheTraceACliRunMakes) {
     ASSERT_TRUE(opened) << opened.error().message;
     OpenedModel& m = opened.value();
     auto prompt = build_prompt(m.model->file(), *m.tokenizer, s).value();
-    auto run = run_instrumented(*m.model, *m.backend, *m.tokenizer, m.map, *m.kv, s, {.prompt_ids = prompt.ids});
+    auto run = run_instrumented(*m.model, *m.backend, *m.tokenizer, m.map(), *m.kv, s, {.prompt_ids = prompt.ids});
     ASSERT_TRUE(run) << run.error().message;
     const RunTrace direct = trace_of_run(s, prompt, *m.tokenizer, run.value(), m.kv->pool().history());
 

@@ -51,8 +51,8 @@ TEST(ModelSetup, OpensEverythingARunNeedsAndDescribesIt) {
     ASSERT_TRUE(opened) << opened.error().message;
     EXPECT_EQ(steps, (std::vector<std::string>{"estimate", "progress"})) << "the estimate comes before the weights";
     ASSERT_TRUE(opened->model && opened->tokenizer && opened->backend && opened->kv);
-    EXPECT_EQ(opened->map.n_layer(), 3);
-    EXPECT_EQ(opened->map.n_head(), 4);
+    EXPECT_EQ(opened->map().n_layer(), 3);
+    EXPECT_EQ(opened->map().n_head(), 4);
     const ModelInfo& info = opened->info;
     EXPECT_EQ(info.path, path);
     EXPECT_EQ(info.architecture, "llama");
@@ -155,7 +155,7 @@ TEST(ModelSetup, RunCallbacksCarryTheResultsMetrics) {
         prompt_seen = metrics;
     };
     callbacks.on_token = [&](const TokenEvent&, const TokenMetrics& metrics) { tokens_seen.push_back(metrics); };
-    auto run = run_instrumented(*opened->model, *opened->backend, *opened->tokenizer, opened->map, *opened->kv, spec,
+    auto run = run_instrumented(*opened->model, *opened->backend, *opened->tokenizer, opened->map(), *opened->kv, spec,
                                 {.prompt_ids = prompt_ids}, callbacks);
     ASSERT_TRUE(run) << run.error().message;
     EXPECT_EQ(prompt_calls, 1);

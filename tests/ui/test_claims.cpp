@@ -102,7 +102,7 @@ void TestClaims::runSelectedMatchesTheEngine() {
 
     // The engine's lab on its own, with the same model, seed and items.
     auto opened = open_model(kOctet.toStdString(), {.backend = "cpu", .threads = 1}).value();
-    ClaimModel m{opened.model.get(), opened.backend.get(), opened.tokenizer.get(), &opened.map, nullptr, opened.kv.get(), "octet"};
+    ClaimModel m{opened.model.get(), opened.backend.get(), opened.tokenizer.get(), &opened.map(), nullptr, opened.kv.get(), "octet"};
     ClaimLabOptions o;
     o.seed = 4;
     o.items = 3;

@@ -122,12 +122,12 @@ void TestRemoteEngine::initTestCase() {
     info.describe = {{"name", served_->info.name},          {"architecture", served_->info.architecture},
                      {"backend", served_->info.backend},    {"n_layer", served_->info.n_layer},
                      {"n_head", served_->info.n_head},      {"has_router", served_->info.has_router},
-                     {"head_map", served_->map.describe()}};
+                     {"head_map", served_->map().describe()}};
     serve::ServerOptions o;
     o.port = 0;
     o.scheduler.parallel = 2;
     server_ = std::make_unique<serve::OpenAiServer>(
-        serve::ServedModel{served_->model.get(), served_->tokenizer.get(), served_->backend.get(), &served_->map, nullptr,
+        serve::ServedModel{served_->model.get(), served_->tokenizer.get(), served_->backend.get(), &served_->map(), nullptr,
                            served_->kv.get()},
         info, o);
     QVERIFY(server_->bind());

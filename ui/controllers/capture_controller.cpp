@@ -107,7 +107,7 @@ void CaptureController::fail(const QString& title, const QString& message) {
     emit failed(message);
 }
 
-Result<CaptureModel> CaptureController::loadedModelIdentity() const {
+Result<ModelDescription> CaptureController::loadedModelIdentity() const {
     const RunStore& store = store_;
     if (!store.model()) return make_error(ErrorCode::InvalidArgument, "no model is loaded");
     if (store.model_identity_error()) return *store.model_identity_error();
@@ -254,7 +254,7 @@ void CaptureController::rerunCapture() {
 }
 
 void CaptureController::rerunOn(const QString& model_path) {
-    const CaptureModel& recorded = rerun_of_->capture->model;
+    const ModelDescription& recorded = rerun_of_->capture->model;
     if (Status same = check_capture_model(recorded, local_path(model_path)); !same) {
         const QString picked = pick_model_(tr("The capture's model is missing or differs: %1").arg(text(same.error().message)));
         if (picked.isEmpty()) {

@@ -77,7 +77,7 @@ signals:
 private:
     void fail(const QString& title, const QString& message);
     void show(const QString& path, RunRecord record);
-    Result<CaptureModel> loadedModelIdentity() const; // the store's, hashed by the engine's host
+    Result<ModelDescription> loadedModelIdentity() const; // the store's, hashed by the engine's host
     bool identityPending() const; // the shown run needs the loaded model's identity, still being hashed
     void rerunOn(const QString& model_path);
     void submitRerun();

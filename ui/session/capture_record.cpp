@@ -30,17 +30,8 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     const bool cancelled = c.trace.outcome && c.trace.outcome->stop_reason == StopReason::Cancelled;
     r.state = cancelled ? RunState::Cancelled : RunState::Finished;
     ModelInfo m;
-    m.path = c.model.path;
-    m.name = c.model.name;
-    m.architecture = c.model.architecture;
-    m.n_layer = c.model.n_layer;
-    m.n_head = c.model.n_head;
-    m.n_params = c.model.n_params;
-    m.n_ctx = c.model.n_ctx;
+    static_cast<ModelDescription&>(m) = c.model;
     m.has_router = c.model.router_groups > 0;
-    m.router_groups = c.model.router_groups;
-    m.n_expert = c.model.n_expert;
-    m.n_expert_used = c.model.n_expert_used;
     if (const ArchitectureInfo* a = find_architecture(c.model.architecture)) m.shared_expert = m.n_expert > 0 && a->shared_expert;
     m.default_metric = c.trace.default_metric;
     m.default_precision = default_precision(c.model.architecture);

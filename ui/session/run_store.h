@@ -26,7 +26,7 @@ public:
     const std::optional<ModelInfo>& model() const { return model_; } // the loaded model
     // The loaded model's identity for captures once the engine has hashed it (ModelIdentified),
     // or the error that stopped it; both empty while it is computed.
-    const std::optional<CaptureModel>& model_identity() const { return model_identity_; }
+    const std::optional<ModelDescription>& model_identity() const { return model_identity_; }
     const std::optional<Error>& model_identity_error() const { return model_identity_error_; }
     // The model the shown run was made with: a capture's recorded model, else the loaded one.
     const std::optional<ModelInfo>& shown_model() const;
@@ -104,7 +104,7 @@ private:
     std::optional<RouteDecision> route_;
     QString findings_editor_text_, findings_answered_;
     std::vector<Finding> findings_;
-    std::optional<CaptureModel> model_identity_;
+    std::optional<ModelDescription> model_identity_;
     std::optional<Error> model_identity_error_;
     std::deque<RunRecord> runs_;
     uint64_t shown_ = 0;
