@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes the fuzz seed corpus in this folder (run once; the files are committed):
 small but valid GGUF files that reach every stage the fuzz target drives — a tiny `llama`
-model with a SentencePiece-style vocabulary, and a vocab-only `gpt2` file with merges."""
+model with a SentencePiece-style vocabulary, a vocab-only `gpt2` file with merges, a tensor of
+every weight type; and for fuzz_run_spec a run's settings with every field set, and a session as
+the first autosave wrote it."""
+import json
 import os
 import struct
 
@@ -133,9 +136,34 @@ def every_weight_type():
     return gguf(kvs, tensors)
 
 
+def run_spec_text(settings):
+    """fuzz_run_spec's input for a run's settings as JSON text: a 0 byte, then the text."""
+    return b'\x00' + json.dumps(settings, ensure_ascii=False).encode()
+
+
+# Every field of a RunSpec changed from its default (docs/capture-format.md, "settings").
+FULL_RUN_SPEC = {
+    'prompt': 'What is 35% of 240?', 'chat': True, 'system': 'be brief', 'parse_special': False,
+    'enable_thinking': True, 'messages': [{'role': 'system', 'content': 's'}, {'role': 'user', 'content': 'u'},
+                                          {'role': 'assistant', 'content': 'a'}, {'role': 'user', 'content': 'u2'}],
+    'stop_strings': ['\n\n', 'END'], 'max_tokens': 17, 'stop_at_eog': False, 'temperature': 0.5, 'seed': 4242,
+    'top_k': 40, 'top_p': 0.75, 'repeat_penalty': 1.25, 'repeat_last_n': 32, 'top_logprobs': 9,
+    'disabled': [False, False, True, False, False, False, False, True], 'ablation_mode': 'mean', 'dla': True,
+    'record_attention': False, 'disabled_experts': ['3:5', '*:2'], 'record_router_probs': True,
+    'switch_target': 'experts', 'n_ctx': 256, 'threads': 3, 'precision': 'reference'}
+
+# A session as the first autosave wrote it (docs/autosave.md).
+FIRST_SESSION = {
+    'model': '/m.gguf', 'prompt': 'old', 'chat': True, 'system': 'sys', 'max_tokens': 17, 'temperature': 0.5,
+    'seed': 4242, 'top_p': 0.9, 'top_k': 40, 'dla': True, 'record_attention': False,
+    'disabled': [False, True, False, False, False, False, False, False], 'ablation_mode': 'mean',
+    'metric': 'relative', 'precision': 'default'}
+
+
 if __name__ == '__main__':
     seeds = {'tiny_llama.gguf': tiny_llama(), 'tiny_gpt2_vocab.gguf': tiny_gpt2_vocab(),
-             'every_weight_type.gguf': every_weight_type()}
+             'every_weight_type.gguf': every_weight_type(), 'run_spec_text_full.bin': run_spec_text(FULL_RUN_SPEC),
+             'run_spec_text_session.bin': run_spec_text(FIRST_SESSION)}
     for name, data in seeds.items():
         with open(os.path.join(HERE, name), 'wb') as f:
             f.write(data)
