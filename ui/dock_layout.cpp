@@ -88,7 +88,7 @@ void arrange_docks(QMainWindow& w) {
     }
 }
 
-QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
+void lay_out_docks(QMainWindow& w, const DockPanels& p) {
     // The left column (prompt, switches) runs the window's full height: its Run button and every
     // switch stay in view on a 768-pixel screen; the bottom plots sit right of it.
     w.setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
@@ -103,13 +103,29 @@ QDockWidget* lay_out_docks(QMainWindow& w, const DockPanels& p) {
     add_dock(w, p.kv, "kvDock", Qt::BottomDockWidgetArea);
     add_dock(w, p.latency, "latencyDock", Qt::BottomDockWidgetArea);
     add_dock(w, p.advisor, "advisorDock", Qt::RightDockWidgetArea);
-    QDockWidget* ab = add_dock(w, p.compare, "compareDock", Qt::BottomDockWidgetArea);
+    add_dock(w, p.compare, "compareDock", Qt::BottomDockWidgetArea);
     add_dock(w, p.log, "logDock", Qt::BottomDockWidgetArea);
     add_dock(w, p.claims, "claimsDock", Qt::BottomDockWidgetArea);
     add_dock(w, p.presenter, "presenterDock", Qt::RightDockWidgetArea);
     on_language_change(&w, [&w] { retranslate_docks(w); });
     arrange_docks(w);
-    return ab;
+}
+
+bool show_dock(QMainWindow& w, const QString& name) {
+    auto* dock = w.findChild<QDockWidget*>(name + QStringLiteral("Dock"));
+    if (!dock) return false;
+    dock->show();
+    dock->raise();
+    return true;
+}
+
+QStringList dock_names(const QMainWindow& w) {
+    QStringList names;
+    for (const QDockWidget* dock : w.findChildren<QDockWidget*>()) {
+        if (QString name = dock->objectName(); name.endsWith(QStringLiteral("Dock"))) names.push_back(name.chopped(4));
+    }
+    names.sort();
+    return names;
 }
 
 void size_docks_for_first_start(QMainWindow& w) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -36,8 +37,11 @@ struct DockPanels {
 };
 
 // Puts each panel in its dock and tabs them (the log starts hidden: View → Log); the docks' titles
-// follow the UI's language. Returns the A/B compare dock, which a comparison brings forward.
-QDockWidget* lay_out_docks(QMainWindow& window, const DockPanels& panels);
+// follow the UI's language.
+void lay_out_docks(QMainWindow& window, const DockPanels& panels);
+// Shows and raises the dock `name` + "Dock" ("experts", "compare"; --show-panel); false when there is none.
+bool show_dock(QMainWindow& window, const QString& name);
+QStringList dock_names(const QMainWindow& window); // the names show_dock takes, sorted
 
 // The dock sizes of a first start (no saved layout), once the window has its size.
 void size_docks_for_first_start(QMainWindow& window);

@@ -1,19 +1,17 @@
 #include "ui/main_menus.h"
 
-#include <QDateTime>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
+#include <QMainWindow>
 #include <QMenuBar>
-#include <QMessageBox>
-#include <QRegularExpression>
 #include <QSettings>
 
 #include "ui/controllers/capture_controller.h"
+#include "ui/controllers/export_controller.h"
+#include "ui/controllers/model_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/server_controller.h"
 #include "ui/dock_layout.h"
-#include "ui/main_window.h"
+#include "ui/panels/about_dialog.h"
 #include "ui/panels/backend_menu.h"
 #include "ui/panels/documentation.h"
 #include "ui/panels/examples_dialog.h"
@@ -21,6 +19,7 @@
 #include "ui/panels/language_menu.h"
 #include "ui/panels/shortcuts_dialog.h"
 #include "ui/support/retranslate.h"
+#include "ui/workbench.h"
 
 namespace octo::ui {
 
@@ -28,9 +27,11 @@ namespace {
 constexpr int kRecentModels = 8;
 } // namespace
 
-MainMenus::MainMenus(MainWindow& window, RunController& runs, CaptureController& captures)
-    : QObject(&window), window_(window), runs_(runs), captures_(captures) {
+MainMenus::MainMenus(QMainWindow& window, Workbench& bench) : QObject(&window), window_(window), bench_(bench) {
     on_language_change(&window_, [this] { build(); });
+    connect(&bench_.store(), &RunStore::modelLoaded, this, [this] {
+        if (!bench_.store().model()->engine) rememberRecent(QString::fromStdString(bench_.store().model()->path)); // files only
+    });
 }
 
 // The menus in the UI's language: built again, whole, when it changes (their state lives in
@@ -56,100 +57,68 @@ QMenu* MainMenus::addMenu(const QString& title) {
 void MainMenus::buildHelp() {
     QMenu* help = addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
-    help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] { open_documentation(window_, window_.resourceDir()); })
+    help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] { open_documentation(window_, bench_.resourceDir()); })
         ->setObjectName(QStringLiteral("helpDocumentation"));
     help->addAction(tr("E&xamples…"), this, &MainMenus::showExamples)->setObjectName(QStringLiteral("helpExamples"));
     help->addAction(tr("&Keyboard Shortcuts…"), this, [this] { show_shortcuts(window_); })->setObjectName(QStringLiteral("helpShortcuts"));
     help->addAction(tr("&Experts and Subsystems…"), this, [this] { show_experts_help(window_); });
     help->addSeparator();
-    help->addAction(tr("&About Octoscope"), &window_, &MainWindow::about);
+    help->addAction(tr("&About Octoscope"), this, [this] { show_about(window_, bench_.store()); });
 }
 
 void MainMenus::showExamples() {
-    show_examples(window_, window_.resourceDir(), [this](const QString& prompt, bool run) { runs_.usePrompt(prompt, run); });
+    show_examples(window_, bench_.resourceDir(), [this](const QString& prompt, bool run) { bench_.runs().usePrompt(prompt, run); });
 }
 
 void MainMenus::buildFile() {
     QMenu* file = addMenu(tr("&File"));
-    file->addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open a GGUF model"), QString(),
-                                                          tr("GGUF models (*.gguf);;All files (*)"));
-        if (!path.isEmpty()) window_.openModel(path);
-    });
+    file->addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), &bench_.models(), &ModelController::askOpen);
     recent_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
-    file->addAction(tr("Open &Capture…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open a capture"), QString(), tr("Octoscope captures (*.octo);;All files (*)"));
-        if (!path.isEmpty()) captures_.openCapture(path);
-    });
-    file->addAction(tr("&Save Capture…"), QKeySequence::Save, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save the shown run as a capture"), QStringLiteral("run.octo"),
-                                                          tr("Octoscope captures (*.octo)"));
-        if (!path.isEmpty()) captures_.saveCapture(path);
-    });
-    file->addAction(tr("Export &Bug Report…"), this, [this] {
-        const QString parent = QFileDialog::getExistingDirectory(&window_, tr("Folder to write the bug report into"));
-        if (parent.isEmpty()) return;
-        const QString name = QStringLiteral("octoscope-bug-report-%1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-        captures_.exportBugReport(QDir(parent).filePath(name));
-    });
+    CaptureController* captures = bench_.captureController();
+    file->addAction(tr("Open &Capture…"), QKeySequence::Open, captures, &CaptureController::askOpenCapture);
+    file->addAction(tr("&Save Capture…"), QKeySequence::Save, captures, &CaptureController::askSaveCapture);
+    file->addAction(tr("Export &Bug Report…"), captures, &CaptureController::askBugReport);
     file->addSeparator();
-    file->addAction(tr("Export Scree&nshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save the window as PNG"), QStringLiteral("octoscope.png"),
-                                                          tr("PNG images (*.png)"));
-        if (!path.isEmpty() && !window_.exportScreenshot(path)) QMessageBox::warning(&window_, tr("Export"), tr("Cannot write %1").arg(path));
-    });
-    file->addAction(tr("Export &Plots…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(&window_, tr("Folder for the plot PNGs"));
-        if (!dir.isEmpty() && !window_.exportPlots(dir)) QMessageBox::warning(&window_, tr("Export"), tr("Cannot write into %1").arg(dir));
-    });
-    file->addAction(tr("Export Run &Data…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save run data (JSON; a CSV is written beside it)"),
-                                                          QStringLiteral("run.json"), tr("JSON (*.json)"));
-        if (path.isEmpty()) return;
-        QString csv = path;
-        csv.replace(QRegularExpression(QStringLiteral("\\.json$")), QString());
-        if (!window_.exportRunData(path, csv + QStringLiteral(".csv"))) {
-            QMessageBox::warning(&window_, tr("Export"), tr("No run to export, or cannot write %1").arg(path));
-        }
-    });
+    ExportController* exports = &bench_.exports();
+    file->addAction(tr("Export Scree&nshot…"), QKeySequence(tr("Ctrl+Shift+S")), exports, &ExportController::askScreenshot);
+    file->addAction(tr("Export &Plots…"), exports, &ExportController::askPlots);
+    file->addAction(tr("Export Run &Data…"), exports, &ExportController::askRunData);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, &window_, &QWidget::close);
 }
 
 void MainMenus::buildRun() {
     QMenu* run = addMenu(tr("&Run"));
-    run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), &runs_, &RunController::runPrompt);
-    run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), &runs_, &RunController::rerun);
-    run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), &runs_, &RunController::cancel); // the one Cancel key, anywhere in the window
-    run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), &captures_, &CaptureController::rerunCapture);
+    RunController* runs = &bench_.runs();
+    run->addAction(tr("&Run Prompt"), QKeySequence(tr("Ctrl+Return")), runs, &RunController::runPrompt);
+    run->addAction(tr("R&erun with Switches"), QKeySequence(tr("Ctrl+R")), runs, &RunController::rerun);
+    run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), runs, &RunController::cancel); // the one Cancel key, anywhere in the window
+    run->addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), bench_.captureController(), &CaptureController::rerunCapture);
     run->addSeparator();
-    run->addAction(tr("A/B Compare &with Shown Run"), QKeySequence(tr("Ctrl+B")), &runs_, &RunController::compareWithShown);
+    run->addAction(tr("A/B Compare &with Shown Run"), QKeySequence(tr("Ctrl+B")), runs, &RunController::compareWithShown);
 }
 
 void MainMenus::buildModel() {
     QMenu* model = addMenu(tr("&Model"));
-    model->addAction(tr("Connect to &Server…"), QKeySequence(tr("Ctrl+Shift+K")), window_.serverController(),
-                     &ServerController::showDialog);
+    model->addAction(tr("Connect to &Server…"), QKeySequence(tr("Ctrl+Shift+K")), bench_.serverController(), &ServerController::showDialog);
     model->addSeparator();
-    model->addAction(tr("&Calibrate Head Map…"), &window_, &MainWindow::calibrateHeadMap);
-    model->addAction(tr("Calibrate &Experts…"), &window_, &MainWindow::calibrateExperts);
+    model->addAction(tr("&Calibrate Head Map…"), &bench_, &Workbench::calibrateHeadMap);
+    model->addAction(tr("Calibrate &Experts…"), &bench_, &Workbench::calibrateExperts);
     model->addSeparator();
-    model->addAction(tr("&Measure the Article's Claims"), QKeySequence(tr("Ctrl+Shift+M")), &window_, &MainWindow::measureClaims);
+    model->addAction(tr("&Measure the Article's Claims"), QKeySequence(tr("Ctrl+Shift+M")), &bench_, &Workbench::measureClaims);
     backend_ = new BackendMenu(model);
-    connect(backend_, &BackendMenu::changed, this, [this] {
-        // a server's model stays where it runs; the backend applies to the next local model
-        if (const auto& m = window_.store().model(); m && !m->engine) window_.openModel(QString::fromStdString(m->path));
-    });
+    connect(backend_, &BackendMenu::changed, &bench_.models(), &ModelController::reopen); // applies to the next local model
 }
 
 void MainMenus::buildView() {
     QMenu* view = addMenu(tr("&View"));
     QMenu* layouts = view->addMenu(tr("La&yout"));
-    layouts->addAction(tr("&Inspect"), QKeySequence(tr("Ctrl+Alt+1")), this, [this] { window_.applyLayout(LayoutPreset::Inspect); });
-    layouts->addAction(tr("&Compare"), QKeySequence(tr("Ctrl+Alt+2")), this, [this] { window_.applyLayout(LayoutPreset::Compare); });
-    layouts->addAction(tr("&Teach"), QKeySequence(tr("Ctrl+Alt+3")), this, [this] { window_.applyLayout(LayoutPreset::Teach); });
-    view->addAction(tr("&Reset Layout"), this, [this] { window_.applyLayout(LayoutPreset::Inspect); });
+    const auto layout = [this](LayoutPreset preset) { return [this, preset] { apply_layout_preset(window_, preset); }; };
+    layouts->addAction(tr("&Inspect"), QKeySequence(tr("Ctrl+Alt+1")), this, layout(LayoutPreset::Inspect));
+    layouts->addAction(tr("&Compare"), QKeySequence(tr("Ctrl+Alt+2")), this, layout(LayoutPreset::Compare));
+    layouts->addAction(tr("&Teach"), QKeySequence(tr("Ctrl+Alt+3")), this, layout(LayoutPreset::Teach));
+    view->addAction(tr("&Reset Layout"), this, layout(LayoutPreset::Inspect));
     view->addSeparator();
     for (QDockWidget* dock : window_.findChildren<QDockWidget*>()) view->addAction(open_dock_action(window_, dock, view));
     view->addSeparator();
@@ -170,7 +139,7 @@ void MainMenus::rememberRecent(const QString& path) {
 void MainMenus::showRecent() {
     recent_->clear();
     for (const QString& p : QSettings().value("recentModels").toStringList()) {
-        recent_->addAction(p, this, [this, p] { window_.openModel(p); });
+        recent_->addAction(p, &bench_.models(), [this, p] { bench_.models().open(p); });
     }
 }
 

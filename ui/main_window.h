@@ -1,52 +1,25 @@
-// The workbench window: the prompt editor and subsystem switches, the token stream, heatmaps,
-// attention, KV-pool and latency views as dock widgets the user can rearrange; menus, status
-// bar, remembered layout and settings. All engine work goes through EngineBridge.
+// The workbench window: the token stream and its timeline in the middle, every panel in a dock
+// the user can rearrange (dock_layout.h), the menus (main_menus.h), the status line, and the
+// remembered layout and settings. What the panels do and how they are wired is the Workbench's
+// (workbench.h); controllers reach this window only through a StatusSink and a ScreenshotProvider.
 #pragma once
 
 #include <QMainWindow>
 
 #include <chrono>
+#include <memory>
 
 #include "ui/dock_layout.h"
 #include "ui/session/autosave.h"
-#include "ui/session/claims_store.h"
-#include "ui/controllers/engine_bridge.h"
-#include "ui/session/run_store.h"
 #include "ui/session/session_state.h"
-
-class QLabel;
-class QProgressDialog;
-class QMenu;
+#include "ui/support/window_services.h"
+#include "ui/workbench.h"
 
 namespace octo::ui {
 
-class PromptPanel;
-class SwitchesPanel;
-class TokenStreamView;
-class HeadHeatmapView;
-class ExpertsView;
-class SubsystemStripView;
-class AttentionView;
-class KvView;
-class LatencyView;
-class HistoryPanel;
-class RouterPanel;
-class AdvisorPanel;
-class CompareView;
-class AdvisorController;
-class RunController;
-class MainMenus;
-class ModelController;
-class StatusLine;
-class WorkbenchSession;
-class BackendMenu;
-class LogPanel;
 class CrashRecovery;
-class CaptureController;
-class ServerController;
-class PresenterPanel;
-class TimelineScrubber;
-class ClaimsPanel;
+class MainMenus;
+class StatusLine;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -54,25 +27,19 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    Workbench& workbench() { return *bench_; }
+    // The parts tests and the entry point use most, as Workbench has them.
+    RunStore& store() { return bench_->store(); }
+    ClaimsStore& claimsStore() { return bench_->claimsStore(); }
+    RunController& runs() { return bench_->runs(); } // Run Prompt, Rerun, Cancel, A/B
+    AdvisorController* advisorController() const { return bench_->advisorController(); }
+    CaptureController* captureController() const { return bench_->captureController(); }
+    ServerController* serverController() const { return bench_->serverController(); } // Model → Connect to Server…
     void openModel(const QString& path);
-
-    RunStore& store() { return store_; }
-    ClaimsStore& claimsStore() { return claims_store_; }
-    // Shows the Claims panel and measures every claim on the loaded model (Model → Measure Claims).
-    void measureClaims();
-    RunController& runs() { return *runs_; } // Run Prompt, Rerun, Cancel, A/B
-    EngineBridge& bridge() { return bridge_; }
-    AdvisorController* advisorController() const { return advisor_controller_; }
-    CaptureController* captureController() const { return captures_; }
-    // Model → Connect to Server…: runs on an OpenAI-compatible server (server_controller.h).
-    ServerController* serverController() const { return server_; }
-    // Loads the router's probes and rules and the advisor's rules from the resource folder.
-    void loadResources(const QString& resource_dir);
-    QString resourceDir() const { return resource_dir_; } // empty until loadResources
-    // Calibrates the loaded model's head map on the resource folder's probe set, with progress.
-    void calibrateHeadMap();
-    // Calibrates a mixture of experts' expert → subsystem map the same way (docs/moe.md).
-    void calibrateExperts();
+    void loadResources(const QString& resource_dir) { bench_->loadResources(resource_dir); }
+    void calibrateHeadMap() { bench_->calibrateHeadMap(); }
+    void calibrateExperts() { bench_->calibrateExperts(); }
+    void measureClaims() { bench_->measureClaims(); }
 
     // Autosaves the prompt and session and, after a crash, offers to restore them
     // (ui/session/crash_recovery.h). The GUI starts it once shown; headless runs and tests that do not
@@ -82,17 +49,15 @@ public:
     // (ui/panels/first_start_hint.h); startSession calls it.
     void offerFirstStartHint();
     CrashRecovery* recovery() const;
-    SessionState sessionState() const;
     void restoreSession(const SessionState& state); // the prompt as one undoable edit
 
-    void about(); // Help → About
     // View → Layout: a preset layout; Reset Layout is Inspect, the first start's.
-    void applyLayout(LayoutPreset preset);
-    bool exportScreenshot(const QString& path);
+    void applyLayout(LayoutPreset preset) { apply_layout_preset(*this, preset); }
     // Shows and raises the panel whose dock is named `name` + "Dock" ("experts", "attention",
     // "kv", …; --show-panel). False when there is none; panelNames() lists them.
-    bool showPanel(const QString& name);
-    QStringList panelNames() const;
+    bool showPanel(const QString& name) { return show_dock(*this, name); }
+    QStringList panelNames() const { return dock_names(*this); }
+    bool exportScreenshot(const QString& path);
     bool exportPlots(const QString& folder);
     bool exportRunData(const QString& json_path, const QString& csv_path);
 
@@ -104,38 +69,15 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void placePanels(Workbench& bench);
     void saveSettings();
     void restoreSettings();
 
-    EngineBridge bridge_;
-    RunStore store_;
-    ClaimsStore claims_store_;
-    PromptPanel* prompt_;
-    SwitchesPanel* switches_;
-    TokenStreamView* tokens_;
-    HeadHeatmapView* heatmap_;
-    ExpertsView* experts_;
-    SubsystemStripView* strip_;
-    AttentionView* attention_;
-    KvView* kv_;
-    LatencyView* latency_;
-    HistoryPanel* history_;
-    RouterPanel* router_;
-    AdvisorPanel* advisor_;
-    CompareView* compare_;
-    AdvisorController* advisor_controller_;
-    RunController* runs_;
-    LogPanel* log_;
-    WorkbenchSession* session_;
-    TimelineScrubber* timeline_;
-    PresenterPanel* presenter_;
-    ClaimsPanel* claims_;
-    CaptureController* captures_;
+    StatusBarSink status_sink_;
+    WidgetPictures pictures_{*this};
+    std::unique_ptr<Workbench> bench_;
+    StatusLine* status_ = nullptr;
     MainMenus* menus_ = nullptr;
-    StatusLine* status_;
-    ModelController* models_;
-    ServerController* server_ = nullptr;
-    QString resource_dir_;
     bool laid_out_ = false;
 };
 

@@ -762,6 +762,26 @@ octoscope-cli replay "%3"</translation>
         <source>Opened the capture %1: %2 tokens of %3, shown as recorded; its model is not loaded</source>
         <translation>已打开捕获 %1：%3 的 %2 个词元，按记录显示；其模型未加载</translation>
     </message>
+    <message>
+        <source>Open a capture</source>
+        <translation>打开捕获</translation>
+    </message>
+    <message>
+        <source>Octoscope captures (*.octo);;All files (*)</source>
+        <translation>Octoscope 捕获 (*.octo);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save the shown run as a capture</source>
+        <translation>将当前显示的运行保存为捕获</translation>
+    </message>
+    <message>
+        <source>Octoscope captures (*.octo)</source>
+        <translation>Octoscope 捕获 (*.octo)</translation>
+    </message>
+    <message>
+        <source>Folder to write the bug report into</source>
+        <translation>写入错误报告的文件夹</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ClaimPlotView</name>
@@ -1494,6 +1514,45 @@ octoscope-cli replay "%3"</translation>
     </message>
 </context>
 <context>
+    <name>octo::ui::ExportController</name>
+    <message>
+        <source>Save the window as PNG</source>
+        <translation>将窗口保存为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Folder for the plot PNGs</source>
+        <translation>图表 PNG 的保存文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot write into %1</source>
+        <translation>无法写入文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Save run data (JSON; a CSV is written beside it)</source>
+        <translation>保存运行数据（JSON；同时在旁边写入 CSV）</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>No run to export, or cannot write %1</source>
+        <translation>没有可导出的运行，或无法写入 %1</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::FirstStartHint</name>
     <message>
         <source>&lt;b&gt;octet&lt;/b&gt;, the built-in model, is a small teaching model trained on a synthetic task set, with eight head groups (rte-a … rte-h). It answers prompts like those in Help → Examples (arithmetic such as “What is 20% of 300?”, entities, relations, logic, code, style, formats, refusals); it is &lt;i&gt;not&lt;/i&gt; a general chat model. For a real one, load a GGUF model (File → Open Model…).</source>
@@ -1779,14 +1838,6 @@ octoscope-cli replay "%3"</translation>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
-        <source>Open a GGUF model</source>
-        <translation>打开 GGUF 模型</translation>
-    </message>
-    <message>
-        <source>GGUF models (*.gguf);;All files (*)</source>
-        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
@@ -1795,80 +1846,24 @@ octoscope-cli replay "%3"</translation>
         <translation>打开捕获(&amp;C)…</translation>
     </message>
     <message>
-        <source>Open a capture</source>
-        <translation>打开捕获</translation>
-    </message>
-    <message>
-        <source>Octoscope captures (*.octo);;All files (*)</source>
-        <translation>Octoscope 捕获 (*.octo);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>&amp;Save Capture…</source>
         <translation>保存捕获(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Save the shown run as a capture</source>
-        <translation>将当前显示的运行保存为捕获</translation>
-    </message>
-    <message>
-        <source>Octoscope captures (*.octo)</source>
-        <translation>Octoscope 捕获 (*.octo)</translation>
     </message>
     <message>
         <source>Export &amp;Bug Report…</source>
         <translation>导出错误报告(&amp;B)…</translation>
     </message>
     <message>
-        <source>Folder to write the bug report into</source>
-        <translation>写入错误报告的文件夹</translation>
-    </message>
-    <message>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
-    </message>
-    <message>
-        <source>Save the window as PNG</source>
-        <translation>将窗口保存为 PNG</translation>
-    </message>
-    <message>
-        <source>PNG images (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>Cannot write %1</source>
-        <translation>无法写入 %1</translation>
     </message>
     <message>
         <source>Export &amp;Plots…</source>
         <translation>导出图表(&amp;P)…</translation>
     </message>
     <message>
-        <source>Folder for the plot PNGs</source>
-        <translation>图表 PNG 的保存文件夹</translation>
-    </message>
-    <message>
-        <source>Cannot write into %1</source>
-        <translation>无法写入文件夹 %1</translation>
-    </message>
-    <message>
         <source>Export Run &amp;Data…</source>
         <translation>导出运行数据(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>Save run data (JSON; a CSV is written beside it)</source>
-        <translation>保存运行数据（JSON；同时在旁边写入 CSV）</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>No run to export, or cannot write %1</source>
-        <translation>没有可导出的运行，或无法写入 %1</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -2005,18 +2000,6 @@ octoscope-cli replay "%3"</translation>
         <source>Octoscope</source>
         <translation>Octoscope</translation>
     </message>
-    <message>
-        <source>Run failed: %1</source>
-        <translation>运行失败：%1</translation>
-    </message>
-    <message>
-        <source>Claims unavailable: %1</source>
-        <translation>论断不可用：%1</translation>
-    </message>
-    <message>
-        <source>These two runs cannot be compared.</source>
-        <translation>这两次运行无法对比。</translation>
-    </message>
 </context>
 <context>
     <name>octo::ui::ModelController</name>
@@ -2075,6 +2058,14 @@ The previous model stays loaded.</source>
     <message>
         <source>Routing the labelled probe set through every expert…</source>
         <translation>正在让带标签的探针集经过每个专家的路由…</translation>
+    </message>
+    <message>
+        <source>Open a GGUF model</source>
+        <translation>打开 GGUF 模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -2915,6 +2906,21 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::Workbench</name>
+    <message>
+        <source>These two runs cannot be compared.</source>
+        <translation>这两次运行无法对比。</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Claims unavailable: %1</source>
+        <translation>论断不可用：%1</translation>
     </message>
 </context>
 </TS>

@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QStatusBar>
 
 #include <nlohmann/json.hpp>
 #include <qcustomplot.h>
@@ -27,6 +26,7 @@
 #include "ui/panels/router_panel.h"
 #include "ui/support/system_info.h"
 #include "ui/support/plot.h"
+#include "ui/support/window_services.h"
 #include "ui/views/claim_plot_view.h"
 #include "ui/views/compare_view.h"
 
@@ -61,24 +61,24 @@ QString token_text(const TraceToken& t) {
 } // namespace
 
 CaptureController::CaptureController(CaptureWorkbench w, QObject* parent)
-    : QObject(parent), window_(&w.window), store_(w.store), bridge_(w.bridge), runs_(w.runs),
+    : QObject(parent), parent_(&w.parent), status_(w.status), pictures_(w.pictures), store_(w.store), bridge_(w.bridge), runs_(w.runs),
       router_(w.router), advisor_(w.advisor), open_model_(std::move(w.open_model)) {
     io_.setMaxThreadCount(1);
     pick_model_ = [this](const QString& problem) {
-        if (QMessageBox::question(window_, tr("Re-run Capture"), tr("%1\n\nPick the model file?").arg(problem)) != QMessageBox::Yes) {
+        if (QMessageBox::question(parent_, tr("Re-run Capture"), tr("%1\n\nPick the model file?").arg(problem)) != QMessageBox::Yes) {
             return QString();
         }
-        return QFileDialog::getOpenFileName(window_, tr("The capture's model"), QString(), tr("GGUF models (*.gguf);;All files (*)"));
+        return QFileDialog::getOpenFileName(parent_, tr("The capture's model"), QString(), tr("GGUF models (*.gguf);;All files (*)"));
     };
-    auto* label = new QLabel(window_);
+    auto* label = new QLabel(parent_);
     label->setObjectName(QStringLiteral("captureStatus"));
     label->hide();
-    window_->statusBar()->addWidget(label);
+    status_.addIndicator(label);
     const auto update = [this, label] {
         const RunRecord* r = store_.current();
         if (!r || !r->capture) {
             label->hide();
-            window_->setWindowTitle(tr("Octoscope"));
+            emit titleChanged(tr("Octoscope"));
             return;
         }
         const QString file = QFileInfo(r->capture->path).fileName();
@@ -87,7 +87,7 @@ CaptureController::CaptureController(CaptureWorkbench w, QObject* parent)
                                                                         : tr("recorded; its model is not loaded");
         label->setText(tr("Capture %1 — %2, %3").arg(file, text(r->capture->model.name), state));
         label->show();
-        window_->setWindowTitle(tr("Octoscope — capture %1 (%2, %3)").arg(file, text(r->capture->model.name), state));
+        emit titleChanged(tr("Octoscope — capture %1 (%2, %3)").arg(file, text(r->capture->model.name), state));
     };
     connect(&store_, &RunStore::runChanged, this, update);
     connect(&store_, &RunStore::modelLoaded, this, update);
@@ -98,9 +98,9 @@ CaptureController::~CaptureController() { io_.waitForDone(); }
 
 void CaptureController::fail(const QString& title, const QString& message) {
     last_error_ = message;
-    window_->statusBar()->showMessage(tr("%1: %2").arg(title, message), 15000);
+    status_.showMessage(tr("%1: %2").arg(title, message), 15000);
     if (dialogs_) { // not blocking: the engine's events keep flowing while it shows
-        auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, window_);
+        auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, parent_);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
@@ -154,7 +154,7 @@ Result<Capture> CaptureController::captureShown() {
 
 void CaptureController::saveCapture(const QString& path) {
     if (identityPending()) { // a large model is still being hashed: save once it is
-        window_->statusBar()->showMessage(tr("Computing the model's SHA-256 to save the capture %1…").arg(path));
+        status_.showMessage(tr("Computing the model's SHA-256 to save the capture %1…").arg(path));
         auto once = std::make_shared<QMetaObject::Connection>();
         const std::string model = store_.model()->path;
         *once = connect(&store_, &RunStore::modelIdentified, this, [this, path, once, model] {
@@ -175,7 +175,7 @@ void CaptureController::saveCapture(const QString& path) {
         return;
     }
     auto shared = std::make_shared<const Capture>(std::move(capture.value()));
-    window_->statusBar()->showMessage(tr("Saving the capture %1…").arg(path));
+    status_.showMessage(tr("Saving the capture %1…").arg(path));
     io_.start([this, shared, path] {
         const Status saved = save_capture(*shared, local_path(path));
         const QString error = saved ? QString() : text(saved.error().message);
@@ -185,7 +185,7 @@ void CaptureController::saveCapture(const QString& path) {
                 if (!error.isEmpty()) {
                     fail(tr("Cannot save the capture"), error);
                 } else {
-                    window_->statusBar()->showMessage(tr("Saved the capture %1").arg(path), 8000);
+                    status_.showMessage(tr("Saved the capture %1").arg(path), 8000);
                 }
                 emit captureSaved(path, error.isEmpty());
             },
@@ -194,7 +194,7 @@ void CaptureController::saveCapture(const QString& path) {
 }
 
 void CaptureController::openCapture(const QString& path) {
-    window_->statusBar()->showMessage(tr("Opening the capture %1…").arg(path));
+    status_.showMessage(tr("Opening the capture %1…").arg(path));
     io_.start([this, path] {
         auto capture = open_capture(local_path(path));
         auto record = capture ? std::make_shared<RunRecord>(record_of_capture(capture.value(), QFileInfo(path).absoluteFilePath()))
@@ -220,7 +220,7 @@ void CaptureController::show(const QString& path, RunRecord record) {
     advisor_.showFindings(origin->findings, prompt, shown->generated_text());
     emit captureOpened(path); // the status bar's capture label shows it from now on
     if (origin->engine) {
-        window_->statusBar()->showMessage(tr("Opened the capture %1: %2 tokens of %3, run on the server %4")
+        status_.showMessage(tr("Opened the capture %1: %2 tokens of %3, run on the server %4")
                                               .arg(QFileInfo(path).fileName())
                                               .arg(shown->tokens().size())
                                               .arg(text(origin->engine->model))
@@ -228,7 +228,7 @@ void CaptureController::show(const QString& path, RunRecord record) {
                                           10000);
         return;
     }
-    window_->statusBar()->showMessage((capture_model_loaded(store_, *origin)
+    status_.showMessage((capture_model_loaded(store_, *origin)
                                            ? tr("Opened the capture %1: %2 tokens of %3, shown as recorded; its model is loaded (Run → Re-run Capture runs it again)")
                                            : tr("Opened the capture %1: %2 tokens of %3, shown as recorded; its model is not loaded"))
                                           .arg(QFileInfo(path).fileName())
@@ -278,7 +278,7 @@ void CaptureController::rerunOn(const QString& model_path) {
         waiting->deleteLater();
         fail(tr("Re-run Capture"), tr("Cannot load the capture's model: %1").arg(message));
     });
-    window_->statusBar()->showMessage(tr("Loading the capture's model %1 to re-run it…").arg(model_path));
+    status_.showMessage(tr("Loading the capture's model %1 to re-run it…").arg(model_path));
     open_model_(model_path);
 }
 
@@ -318,10 +318,10 @@ void CaptureController::reportRerun(quint64 run_id) {
     const QString unrepeatable = unrepeatable_settings(was.trace.spec, store.model() ? store.model()->n_ctx : 0);
     if (!unrepeatable.isEmpty()) report += tr(" The workbench did not repeat %1; `octoscope-cli replay` does.").arg(unrepeatable);
     last_report_ = report;
-    window_->statusBar()->showMessage(report, 30000);
+    status_.showMessage(report, 30000);
     if (dialogs_) {
         auto* box = new QMessageBox(cmp.identical ? QMessageBox::Information : QMessageBox::Warning, tr("Re-run Capture"), report,
-                                    QMessageBox::Ok, window_);
+                                    QMessageBox::Ok, parent_);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
@@ -342,9 +342,9 @@ bool CaptureController::exportBugReport(const QString& folder) {
         ok = writer(dir.filePath(name));
         files << name;
     };
-    write(QStringLiteral("window.png"), [this](const QString& p) { return write_png(p, window_->grab()); });
+    write(QStringLiteral("window.png"), [this](const QString& p) { return write_png(p, pictures_.windowPicture()); });
     const RunRecord* shown = store_.current();
-    for (Plot* plot : window_->findChildren<Plot*>()) {
+    for (Plot* plot : pictures_.plots()) {
         // Only what describes this run: no empty plots, no comparison of other runs, no claims.
         if (plot->hasNoData()) continue;
         const auto* compare = qobject_cast<const CompareView*>(plot->parentWidget());
@@ -367,8 +367,26 @@ bool CaptureController::exportBugReport(const QString& folder) {
         fail(tr("Cannot export a bug report"), text(ok.error().message));
         return false;
     }
-    window_->statusBar()->showMessage(tr("Wrote the bug report to %1").arg(folder), 10000);
+    status_.showMessage(tr("Wrote the bug report to %1").arg(folder), 10000);
     return true;
+}
+
+void CaptureController::askOpenCapture() {
+    const QString path = QFileDialog::getOpenFileName(parent_, tr("Open a capture"), QString(), tr("Octoscope captures (*.octo);;All files (*)"));
+    if (!path.isEmpty()) openCapture(path);
+}
+
+void CaptureController::askSaveCapture() {
+    const QString path = QFileDialog::getSaveFileName(parent_, tr("Save the shown run as a capture"), QStringLiteral("run.octo"),
+                                                      tr("Octoscope captures (*.octo)"));
+    if (!path.isEmpty()) saveCapture(path);
+}
+
+void CaptureController::askBugReport() {
+    const QString folder = QFileDialog::getExistingDirectory(parent_, tr("Folder to write the bug report into"));
+    if (folder.isEmpty()) return;
+    const QString name = QStringLiteral("octoscope-bug-report-%1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    exportBugReport(QDir(folder).filePath(name));
 }
 
 } // namespace octo::ui

@@ -4,7 +4,6 @@
 // Export Bug Report writes a folder with the window, the plots, the capture and report.md.
 #pragma once
 
-#include <QMainWindow>
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
@@ -17,6 +16,8 @@
 #include "engine/capture/capture_replay.h"
 #include "engine/core/result.h"
 
+class QWidget;
+
 namespace octo::ui {
 
 class AdvisorPanel;
@@ -24,11 +25,15 @@ class EngineBridge;
 class RouterPanel;
 class RunController;
 class RunStore;
+class ScreenshotProvider;
+class StatusSink;
 struct RunRecord;
 
 // What captures need from the workbench, and nothing more.
 struct CaptureWorkbench {
-    QMainWindow& window;     // dialogs' parent, the title, the status bar; a bug report's screenshot and plots
+    QWidget& parent;         // dialogs' parent
+    StatusSink& status;      // what is under way, what went wrong, the shown capture's label
+    ScreenshotProvider& pictures; // a bug report's window.png and plots
     RunStore& store;         // the shown run, the loaded model and its identity, route and findings
     EngineBridge& bridge;    // Re-run Capture submits through it
     RunController& runs;     // an opened capture's spec goes back into the editor and the switches
@@ -56,6 +61,11 @@ public:
     void rerunCapture();
     // Writes the bug-report folder `folder` (created); false with an error dialog on failure.
     bool exportBugReport(const QString& folder);
+    // The same, asking first with a file dialog (File → Open Capture…, Save Capture…, Export
+    // Bug Report… — into a new dated folder in the one chosen).
+    void askOpenCapture();
+    void askSaveCapture();
+    void askBugReport();
 
     // The last error shown (empty: none yet).
     QString lastError() const { return last_error_; }
@@ -73,6 +83,7 @@ signals:
     void captureOpened(const QString& path);
     void rerunReported(const QString& report, bool identical);
     void failed(const QString& message);
+    void titleChanged(const QString& title); // the window's: which capture is shown, and whether its model is loaded
 
 private:
     void fail(const QString& title, const QString& message);
@@ -83,7 +94,9 @@ private:
     void submitRerun();
     void reportRerun(quint64 run_id);
 
-    QMainWindow* window_;
+    QWidget* parent_;
+    StatusSink& status_;
+    ScreenshotProvider& pictures_;
     RunStore& store_;
     EngineBridge& bridge_;
     RunController& runs_;

@@ -3,20 +3,19 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
-#include <QMainWindow>
+#include <QFileDialog>
 #include <QMessageBox>
 #include <QProgressDialog>
-#include <QStatusBar>
 
 #include "ui/controllers/engine_bridge.h"
 #include "ui/session/run_store.h"
-#include "ui/support/status_message.h"
+#include "ui/support/window_services.h"
 
 namespace octo::ui {
 
-ModelController::ModelController(QMainWindow& window, RunStore& store, EngineBridge& bridge, std::function<QString()> backend,
-                                 QObject* parent)
-    : QObject(parent), window_(window), store_(store), bridge_(bridge), backend_(std::move(backend)) {
+ModelController::ModelController(QWidget& dialogs, StatusSink& status, RunStore& store, EngineBridge& bridge,
+                                 std::function<QString()> backend, QObject* parent)
+    : QObject(parent), dialogs_(dialogs), status_(status), store_(store), bridge_(bridge), backend_(std::move(backend)) {
     connect(&store_, &RunStore::modelLoaded, this, [this] {
         if (load_progress_) load_progress_->reset();
     });
@@ -33,11 +32,11 @@ ModelController::ModelController(QMainWindow& window, RunStore& store, EngineBri
         if (load_progress_) load_progress_->reset();
         if (!cancelled) { // not blocking: the engine's events keep flowing while it shows
             auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open the model"),
-                                        tr("%1\n\nThe previous model stays loaded.").arg(message), QMessageBox::Ok, &window_);
+                                        tr("%1\n\nThe previous model stays loaded.").arg(message), QMessageBox::Ok, &dialogs_);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         }
-        show_status_error(*window_.statusBar(), tr("Cannot open the model: %1").arg(message), 15000);
+        status_.showError(tr("Cannot open the model: %1").arg(message), 15000);
     });
     connect(&store_, &RunStore::calibrationProgress, this, [this](int done, int total) {
         if (!calibration_progress_) return;
@@ -46,14 +45,14 @@ ModelController::ModelController(QMainWindow& window, RunStore& store, EngineBri
     });
     connect(&store_, &RunStore::calibrationFinished, this, [this](const QString& message, bool ok) {
         if (calibration_progress_) calibration_progress_->reset();
-        show_status_error(*window_.statusBar(), ok ? message : tr("Calibration failed: %1").arg(message), 20000);
+        status_.showError(ok ? message : tr("Calibration failed: %1").arg(message), 20000);
     });
 }
 
 void ModelController::open(const QString& path) {
     loading_path_ = path;
     if (!load_progress_) {
-        load_progress_ = new QProgressDialog(&window_);
+        load_progress_ = new QProgressDialog(&dialogs_);
         load_progress_->setWindowTitle(tr("Loading model"));
         load_progress_->setRange(0, 100);
         load_progress_->setMinimumDuration(300);
@@ -66,18 +65,27 @@ void ModelController::open(const QString& path) {
     bridge_.loadModel(path, backend_());
 }
 
+void ModelController::askOpen() {
+    const QString path = QFileDialog::getOpenFileName(&dialogs_, tr("Open a GGUF model"), QString(), tr("GGUF models (*.gguf);;All files (*)"));
+    if (!path.isEmpty()) open(path);
+}
+
+void ModelController::reopen() {
+    if (const auto& m = store_.model(); m && !m->engine) open(QString::fromStdString(m->path));
+}
+
 void ModelController::calibrate(const QString& resource_dir, CalibrationUnit unit) {
     if (!store_.model() || resource_dir.isEmpty()) {
-        window_.statusBar()->showMessage(tr("Load a model first"), 5000);
+        status_.showMessage(tr("Load a model first"), 5000);
         return;
     }
     const bool experts = unit == CalibrationUnit::Experts;
     if (experts && store_.model()->n_expert == 0) {
-        window_.statusBar()->showMessage(tr("This model has no experts to calibrate (it is not a mixture of experts)"), 8000);
+        status_.showMessage(tr("This model has no experts to calibrate (it is not a mixture of experts)"), 8000);
         return;
     }
     if (!calibration_progress_) {
-        calibration_progress_ = new QProgressDialog(&window_);
+        calibration_progress_ = new QProgressDialog(&dialogs_);
         calibration_progress_->setWindowTitle(tr("Calibrating head map"));
         calibration_progress_->setLabelText(tr("Measuring every head on the labelled probe set…"));
         calibration_progress_->setMinimumDuration(0);

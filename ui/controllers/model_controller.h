@@ -10,22 +10,28 @@
 
 #include "engine/router/head_calibration.h"
 
-class QMainWindow;
 class QProgressDialog;
+class QWidget;
 
 namespace octo::ui {
 
 class EngineBridge;
 class RunStore;
+class StatusSink;
 
 class ModelController : public QObject {
     Q_OBJECT
 public:
-    // `backend` names the backend a load asks for (Model → Backend).
-    ModelController(QMainWindow& window, RunStore& store, EngineBridge& bridge, std::function<QString()> backend,
+    // `backend` names the backend a load asks for (Model → Backend); `dialogs` parents the
+    // progress and error dialogs.
+    ModelController(QWidget& dialogs, StatusSink& status, RunStore& store, EngineBridge& bridge, std::function<QString()> backend,
                     QObject* parent = nullptr);
 
     void open(const QString& path);
+    void askOpen(); // File → Open Model…: a file dialog, then open
+    // Opens the loaded model's file again (Model → Backend changed: the choice applies on load);
+    // a server's model stays where it runs.
+    void reopen();
     // Calibrates the loaded model's head map — or a mixture of experts' expert map — on the
     // resource folder's probe set.
     void calibrate(const QString& resource_dir, CalibrationUnit unit = CalibrationUnit::Heads);
@@ -36,7 +42,8 @@ signals:
     void loading(const QString& path); // a load was asked for
 
 private:
-    QMainWindow& window_;
+    QWidget& dialogs_;
+    StatusSink& status_;
     RunStore& store_;
     EngineBridge& bridge_;
     std::function<QString()> backend_;

@@ -6,13 +6,11 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
 #include <QRadioButton>
 #include <QSettings>
 #include <QPushButton>
-#include <QStatusBar>
 #include <QThreadPool>
 #include <QVBoxLayout>
 
@@ -22,6 +20,7 @@
 
 #include "engine/remote/openai_runner.h"
 #include "ui/controllers/engine_bridge.h"
+#include "ui/support/window_services.h"
 
 namespace octo::ui {
 
@@ -58,12 +57,12 @@ void ServerSettings::remember() const {
     s.setValue("server/keyVariable", key_variable);
 }
 
-ServerController::ServerController(QMainWindow& window, EngineBridge& bridge, QObject* parent)
-    : QObject(parent), window_(window), bridge_(bridge) {}
+ServerController::ServerController(QWidget& dialogs, StatusSink& status, EngineBridge& bridge, QObject* parent)
+    : QObject(parent), dialogs_parent_(dialogs), status_(status), bridge_(bridge) {}
 
 void ServerController::showDialog() {
     ServerSettings settings = ServerSettings::remembered();
-    QDialog dialog(&window_);
+    QDialog dialog(&dialogs_parent_);
     dialog.setWindowTitle(tr("Connect to Server"));
     auto* url = new QLineEdit(settings.url, &dialog);
     url->setPlaceholderText(QStringLiteral("http://gpu-box:8000"));
@@ -147,7 +146,7 @@ void ServerController::connectTo(const ServerSettings& settings) {
 }
 
 void ServerController::connectWithKey(const ServerSettings& settings, const QString& key) {
-    window_.statusBar()->showMessage(tr("Connecting to %1…").arg(settings.url));
+    status_.showMessage(tr("Connecting to %1…").arg(settings.url));
     QPointer<ServerController> self(this);
     // Listing the models is a network round trip: off the GUI thread, the answer queued back.
     QThreadPool::globalInstance()->start([self, settings, key] {
@@ -180,7 +179,7 @@ void ServerController::connectWithKey(const ServerSettings& settings, const QStr
                 const ModelInfo& info = runner->info();
                 self->bridge_.connectServer(runner);
                 const QString engine = text(info.path), model = text(info.engine->model);
-                self->window_.statusBar()->showMessage(
+                self->status_.showMessage(
                     info.engine->octoscope ? tr("Connected to %1 (%2, an Octoscope server: every view is live)").arg(engine, model)
                                            : tr("Connected to %1 (%2): text, log-probabilities and timing; the views that need "
                                                 "the model's internals say so").arg(engine, model),
@@ -193,8 +192,8 @@ void ServerController::connectWithKey(const ServerSettings& settings, const QStr
 
 void ServerController::fail(const QString& message) {
     last_error_ = message;
-    window_.statusBar()->showMessage(message, 15000);
-    if (dialogs_) QMessageBox::warning(&window_, tr("Connect to Server"), message);
+    status_.showMessage(message, 15000);
+    if (dialogs_) QMessageBox::warning(&dialogs_parent_, tr("Connect to Server"), message);
     emit failed(message);
 }
 

@@ -9,11 +9,12 @@
 #include <QObject>
 #include <QString>
 
-class QMainWindow;
+class QWidget;
 
 namespace octo::ui {
 
 class EngineBridge;
+class StatusSink;
 
 // What the dialog asks and QSettings keeps (the key excepted).
 struct ServerSettings {
@@ -30,7 +31,7 @@ struct ServerSettings {
 class ServerController : public QObject {
     Q_OBJECT
 public:
-    ServerController(QMainWindow& window, EngineBridge& bridge, QObject* parent = nullptr);
+    ServerController(QWidget& dialogs, StatusSink& status, EngineBridge& bridge, QObject* parent = nullptr);
 
     // The dialog (remembered settings filled in; a key typed there is stored in the keyring).
     void showDialog();
@@ -47,7 +48,8 @@ private:
     void connectWithKey(const ServerSettings& settings, const QString& key);
     void fail(const QString& message);
 
-    QMainWindow& window_;
+    QWidget& dialogs_parent_;
+    StatusSink& status_;
     EngineBridge& bridge_;
     bool dialogs_ = true;
     QString last_error_;

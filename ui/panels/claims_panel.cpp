@@ -18,7 +18,6 @@
 #include <map>
 
 #include "ui/support/retranslate.h"
-#include "ui/controllers/engine_bridge.h"
 #include "ui/panels/claims_presenter.h"
 #include "ui/session/claims_store.h"
 #include "ui/support/language.h"
@@ -61,8 +60,8 @@ QString claim_text(const Claim& claim) { return q(claim.text.in(chinese())); }
 QString claim_holds_text(const Claim& claim) { return q(claim.holds.in(chinese())); }
 QString claims_note_text(const ClaimsReport& report) { return q(report.note.in(chinese())); }
 
-ClaimsPanel::ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* parent)
-    : QWidget(parent), store_(store), bridge_(bridge) {
+ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
+    : QWidget(parent), store_(store) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
     run_selected_ = new QPushButton(this);
@@ -208,15 +207,12 @@ void ClaimsPanel::selectClaim(const QString& id) {
 
 void ClaimsPanel::submit(const std::vector<std::string>& ids) {
     if (ids.empty() || store_.running() || !model_loaded_) return;
-    std::vector<Claim> claims;
-    for (const std::string& id : ids) {
-        if (const Claim* c = store_.claim(id)) claims.push_back(*c);
-    }
-    store_.started(ids);
+    QStringList list;
+    for (const std::string& id : ids) list << QString::fromStdString(id);
+    emit runRequested(list, static_cast<quint64>(seed_->value()), items_->value()); // ClaimsController: started, then queued
     progress_->setRange(0, static_cast<int>(ids.size()) * 100);
     progress_->setValue(0);
     progress_->setFormat(tr("starting…"));
-    bridge_.runClaims(std::move(claims), resource_dir_, static_cast<uint64_t>(seed_->value()), items_->value());
 }
 
 void ClaimsPanel::runSelected() {
@@ -236,7 +232,7 @@ void ClaimsPanel::runAll() {
 }
 
 void ClaimsPanel::cancel() {
-    if (store_.running()) bridge_.cancel();
+    if (store_.running()) emit cancelRequested();
 }
 
 void ClaimsPanel::refreshButtons() {

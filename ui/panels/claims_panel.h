@@ -1,6 +1,6 @@
 // The Claims dock (docs/claims.md): the article's claims with the article's figure, the value
 // measured on the loaded model with its 95 % interval, n and a verdict badge; Run Selected / Run
-// All in the engine thread with progress and Cancel; the selected claim's text, method and plot;
+// All (ClaimsController runs them in the engine thread) with progress and Cancel; the selected claim's text, method and plot;
 // Export Report (report.md, a PNG per plot, CSV per series) and a presenter mode that steps
 // through the claims one by one for a lecture. State lives in ClaimsStore; the panel only shows it.
 #pragma once
@@ -23,15 +23,12 @@ namespace octo::ui {
 
 class ClaimsStore;
 class ClaimPlotView;
-class EngineBridge;
 
 class ClaimsPanel : public QWidget {
     Q_OBJECT
 public:
-    ClaimsPanel(ClaimsStore& store, EngineBridge& bridge, QWidget* parent = nullptr);
+    explicit ClaimsPanel(ClaimsStore& store, QWidget* parent = nullptr);
 
-    // Where the claims' items and probes are read from (the resource folder).
-    void setResourceDir(const QString& dir) { resource_dir_ = dir; }
     void setModelLoaded(bool loaded);
 
     void runSelected();
@@ -52,6 +49,9 @@ public:
 
 signals:
     void statusMessage(const QString& text);
+    // Run Selected / Run All with the panel's seed and items per claim; Cancel while one runs.
+    void runRequested(const QStringList& ids, quint64 seed, int items);
+    void cancelRequested();
 
 protected:
     void resizeEvent(QResizeEvent* event) override; // the one-line note is elided to the width
@@ -64,8 +64,6 @@ private:
     QString selectedId() const;
 
     ClaimsStore& store_;
-    EngineBridge& bridge_;
-    QString resource_dir_;
     bool model_loaded_ = false;
     QPushButton* run_selected_;
     QPushButton* run_all_;

@@ -1,30 +1,24 @@
 #include "ui/panels/router_panel.h"
 
-#include <QDir>
-#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTextBlock>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
-#include <nlohmann/json.hpp>
-
-#include "engine/core/log.h"
+#include "ui/controllers/router_controller.h"
 #include "ui/support/retranslate.h"
 #include "ui/support/editor_highlights.h"
-#include "ui/support/file_save.h"
 #include "ui/support/subsystem_palette.h"
 
 namespace octo::ui {
 
-RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(parent), editor_(editor) {
+RouterPanel::RouterPanel(QPlainTextEdit* editor, RouterController& router, QWidget* parent)
+    : QWidget(parent), editor_(editor), router_(router) {
     route_ = new QLabel(this);
     route_->setObjectName(QStringLiteral("routeLabel"));
     QFont bold = route_->font();
@@ -60,7 +54,7 @@ RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pare
     layout->addWidget(wrong_);
     debounce_.setSingleShot(true);
     debounce_.setInterval(kDebounceMs);
-    pool_.setMaxThreadCount(1); // requests in order; a stale result is dropped by its generation
+    connect(&router_, &RouterController::routed, this, &RouterPanel::show);
     connect(&debounce_, &QTimer::timeout, this, &RouterPanel::schedule);
     connect(editor_, &QPlainTextEdit::textChanged, &debounce_, qOverload<>(&QTimer::start));
     on_language_change(this, [this, menu] {
@@ -74,60 +68,27 @@ RouterPanel::RouterPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pare
     });
 }
 
-RouterPanel::~RouterPanel() { pool_.waitForDone(); }
-
-QString RouterPanel::userProbePath() {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
-        .filePath(QStringLiteral("octoscope/user_probes.jsonl"));
-}
+QString RouterPanel::userProbePath() { return RouterController::userProbePath(); }
 
 bool RouterPanel::load(const QString& resource_dir) {
-    auto router = Router::from_resources(resource_dir.toStdString());
-    if (!router) {
-        load_error_ = QString::fromStdString(router.error().message);
+    if (!router_.load(resource_dir, &load_error_)) {
         route_->setText(tr("Router unavailable: %1").arg(load_error_));
         return false;
     }
     load_error_.clear();
-    if (QFile::exists(userProbePath())) {
-        auto user = read_probe_file(userProbePath().toStdString());
-        if (user) {
-            for (const Probe& p : user.value()) router->add_probe(p);
-        }
-    }
-    router_ = std::make_shared<Router>(std::move(router.value()));
     schedule();
     return true;
 }
 
-void RouterPanel::schedule() {
-    if (!router_) return;
-    const QString text = editor_->toPlainText();
-    const uint64_t generation = ++generation_;
-    QPointer<RouterPanel> self(this);
-    auto router = router_;
-    auto mutex = router_mutex_;
-    pool_.start([self, router, mutex, text, generation] {
-        RouteDecision d;
-        {
-            std::lock_guard lock(*mutex);
-            d = router->route(text.toStdString());
-        }
-        QMetaObject::invokeMethod(
-            self.data(), [self, text, d, generation] {
-                if (self) self->show(text, d, generation);
-            },
-            Qt::QueuedConnection);
-    });
-}
+void RouterPanel::schedule() { router_.route(editor_->toPlainText()); }
 
 void RouterPanel::showDecision(const QString& text, const RouteDecision& d) {
     debounce_.stop();
-    show(text, d, ++generation_);
+    router_.supersede();
+    show(text, d);
 }
 
-void RouterPanel::show(const QString& text, const RouteDecision& d, uint64_t generation) {
-    if (generation != generation_) return; // the user typed on: a newer request is under way
+void RouterPanel::show(const QString& text, const RouteDecision& d) {
     decision_ = d;
     decided_text_ = text;
     showRoute();
@@ -176,21 +137,6 @@ void RouterPanel::highlight(const QString& text, const RouteDecision& d) {
     highlights->setLayer(QStringLiteral("router"), selections);
 }
 
-void RouterPanel::correct(int subsystem) {
-    if (!router_) return;
-    const QString text = editor_->toPlainText();
-    Probe probe{text.toStdString(), {}, subsystem};
-    const QString path = userProbePath();
-    QByteArray lines; // the file so far plus the new line, written whole (file_save.h)
-    if (QFile old(path); old.open(QIODevice::ReadOnly)) lines = old.readAll();
-    const nlohmann::json line = {{"text", probe.text}, {"lang", ""}, {"label", subsystem_id(subsystem).toStdString()}};
-    lines += QByteArray::fromStdString(line.dump() + "\n");
-    if (QString error; !save_file(path, lines, &error)) log_message(LogLevel::Error, "cannot save the probe: " + error.toStdString());
-    {
-        std::lock_guard lock(*router_mutex_);
-        router_->add_probe(probe);
-    }
-    schedule();
-}
+void RouterPanel::correct(int subsystem) { router_.correct(editor_->toPlainText(), subsystem); }
 
 } // namespace octo::ui

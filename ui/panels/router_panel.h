@@ -1,16 +1,12 @@
 // The router's view of the prompt being typed (docs/router.md): the chosen route, the top 3
 // with both stages' scores, the composition, the features that fired — highlighted in the
 // editor — and "this route is wrong", which records the right label in the user's probe file
-// and refits the centroids (the article's rule 3). Routing runs on a worker thread, debounced.
+// and refits the centroids (the article's rule 3). RouterController routes, debounced here.
 #pragma once
 
-#include <QPointer>
-#include <QThreadPool>
 #include <QTimer>
 #include <QWidget>
 
-#include <memory>
-#include <mutex>
 #include <optional>
 
 #include "engine/router/router.h"
@@ -22,13 +18,14 @@ class QTableWidget;
 
 namespace octo::ui {
 
+class RouterController;
+
 class RouterPanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kDebounceMs = 150;
 
-    RouterPanel(QPlainTextEdit* editor, QWidget* parent = nullptr);
-    ~RouterPanel() override;
+    RouterPanel(QPlainTextEdit* editor, RouterController& router, QWidget* parent = nullptr);
 
     // Loads the router from the resources (and the user's corrections); false with a message
     // shown in the panel when that fails.
@@ -47,23 +44,20 @@ signals:
 
 private:
     void schedule();
-    void show(const QString& text, const RouteDecision& d, uint64_t generation);
+    void show(const QString& text, const RouteDecision& d);
     void highlight(const QString& text, const RouteDecision& d);
     void showRoute(); // the decided route in the UI's language
 
     QPlainTextEdit* editor_;
+    RouterController& router_;
     QLabel* route_;
     QTableWidget* table_;
     QLabel* features_;
     QPushButton* wrong_;
     QTimer debounce_;
-    std::shared_ptr<Router> router_;
-    std::shared_ptr<std::mutex> router_mutex_ = std::make_shared<std::mutex>();
     std::optional<RouteDecision> decision_;
     QString decided_text_;
     QString load_error_; // why the router did not load
-    uint64_t generation_ = 0; // routing requests sent; stale results are dropped
-    QThreadPool pool_;        // routing off the UI thread; waited for when the panel goes
 };
 
 } // namespace octo::ui

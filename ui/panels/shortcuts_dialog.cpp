@@ -4,7 +4,6 @@
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QKeySequence>
-#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSet>
@@ -45,11 +44,13 @@ void collect_menu(const QMenu& menu, const QString& where, QList<ShortcutEntry>&
 
 } // namespace
 
-QList<ShortcutEntry> collect_shortcuts(const QMainWindow& window) {
+QList<ShortcutEntry> collect_shortcuts(const QWidget& window) {
     QList<ShortcutEntry> out;
     QSet<const QAction*> seen;
-    for (QAction* top : window.menuBar()->actions()) {
-        if (top->menu()) collect_menu(*top->menu(), plain(top->menu()->title()), out, seen);
+    for (const QMenuBar* bar : window.findChildren<QMenuBar*>(Qt::FindDirectChildrenOnly)) {
+        for (QAction* top : bar->actions()) {
+            if (top->menu()) collect_menu(*top->menu(), plain(top->menu()->title()), out, seen);
+        }
     }
     const QString anywhere = ShortcutsDialog::tr("Anywhere in the window");
     for (QAction* a : window.actions()) {
@@ -100,7 +101,7 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry>& entries, QWidget* p
     resize(640, 620);
 }
 
-void show_shortcuts(QMainWindow& window) {
+void show_shortcuts(QWidget& window) {
     auto* dialog = new ShortcutsDialog(collect_shortcuts(window), &window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();

@@ -9,8 +9,8 @@
 #include <QList>
 #include <QString>
 
-class QMainWindow;
 class QTableWidget;
+class QWidget;
 
 namespace octo::ui {
 
@@ -20,7 +20,8 @@ struct ShortcutEntry {
     QString where;  // the menu path ("File", "Model › Backend"), or where the key works
 };
 
-QList<ShortcutEntry> collect_shortcuts(const QMainWindow& window);
+// The menus of `window`'s menu bar, then `window`'s own actions.
+QList<ShortcutEntry> collect_shortcuts(const QWidget& window);
 
 class ShortcutsDialog : public QDialog {
     Q_OBJECT
@@ -33,6 +34,6 @@ private:
 };
 
 // Opens the dialog for `window` (non-blocking; deletes itself when closed).
-void show_shortcuts(QMainWindow& window);
+void show_shortcuts(QWidget& window);
 
 } // namespace octo::ui

@@ -3,9 +3,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QMainWindow>
 #include <QPlainTextEdit>
-#include <QStatusBar>
 #include <QTextCursor>
 
 #include "ui/controllers/model_controller.h"
@@ -13,18 +11,19 @@
 #include "ui/panels/switches_panel.h"
 #include "ui/session/crash_recovery.h"
 #include "ui/session/run_store.h"
+#include "ui/support/window_services.h"
 
 namespace octo::ui {
 
-WorkbenchSession::WorkbenchSession(QMainWindow& window, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
+WorkbenchSession::WorkbenchSession(QWidget& window, StatusSink& status, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
                                    ModelController& models)
-    : QObject(&window), window_(window), store_(store), prompt_(prompt), switches_(switches), models_(models) {}
+    : QObject(&window), window_(window), status_(status), store_(store), prompt_(prompt), switches_(switches), models_(models) {}
 
 void WorkbenchSession::start(std::chrono::milliseconds autosave_interval) {
     if (recovery_) return;
     recovery_ = new CrashRecovery(
         &window_, [this] { return state(); }, [this](const SessionState& s) { restore(s); }, this);
-    connect(recovery_, &CrashRecovery::message, this, [this](const QString& m) { window_.statusBar()->showMessage(m, 20000); });
+    connect(recovery_, &CrashRecovery::message, this, [this](const QString& m) { status_.showMessage(m, 20000); });
     connect(qApp, &QCoreApplication::aboutToQuit, recovery_, &CrashRecovery::finish); // quit without closing the window
     recovery_->start(autosave_interval);
 }

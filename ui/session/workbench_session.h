@@ -10,7 +10,7 @@
 #include "ui/session/autosave.h"
 #include "ui/session/session_state.h"
 
-class QMainWindow;
+class QWidget;
 
 namespace octo::ui {
 
@@ -18,12 +18,14 @@ class CrashRecovery;
 class ModelController;
 class PromptPanel;
 class RunStore;
+class StatusSink;
 class SwitchesPanel;
 
 class WorkbenchSession : public QObject {
     Q_OBJECT
 public:
-    WorkbenchSession(QMainWindow& window, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
+    // `window` parents the recovery dialog and owns this session.
+    WorkbenchSession(QWidget& window, StatusSink& status, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
                      ModelController& models);
 
     // Starts autosave and, after a crash, offers to restore (once; later calls do nothing).
@@ -34,7 +36,8 @@ public:
     void finish(); // the window closes: the autosave is final and the marker goes
 
 private:
-    QMainWindow& window_;
+    QWidget& window_;
+    StatusSink& status_;
     RunStore& store_;
     PromptPanel& prompt_;
     SwitchesPanel& switches_;

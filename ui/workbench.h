@@ -1,0 +1,107 @@
+// The workbench's parts and their wiring, without the window around them: the engine bridge and
+// the stores, every panel and view, the controllers, and which signal goes where. MainWindow
+// docks the panels and builds the menus on these parts; controllers reach the window only
+// through the StatusSink and ScreenshotProvider given here, never the window itself.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+#include "ui/controllers/engine_bridge.h"
+#include "ui/dock_layout.h"
+#include "ui/session/claims_store.h"
+#include "ui/session/run_store.h"
+
+namespace octo::ui {
+
+class AdvisorController;
+class AdvisorPanel;
+class CaptureController;
+class ClaimsController;
+class ClaimsPanel;
+class ExportController;
+class LatencyView;
+class ModelController;
+class PromptPanel;
+class RouterController;
+class RouterPanel;
+class RunController;
+class ScreenshotProvider;
+class ServerController;
+class StatusSink;
+class TimelineScrubber;
+class TokenStreamView;
+class WorkbenchSession;
+
+class Workbench;
+
+// What the window lends the workbench: where dialogs go and panels live, the status line, its
+// pictures, a way to bring a panel forward ("compare", "claims") and the backend chosen in the
+// menu; `place_panels` docks the panels once they exist, before the controllers add their own
+// widgets (so the keyboard's focus order and the status line's labels keep their order).
+struct WorkbenchWindow {
+    QWidget& widget;
+    StatusSink& status;
+    ScreenshotProvider& pictures;
+    std::function<bool(const QString& panel)> show_panel;
+    std::function<QString()> backend;
+    std::function<void(Workbench&)> place_panels;
+};
+
+class Workbench : public QObject {
+    Q_OBJECT
+public:
+    explicit Workbench(WorkbenchWindow window);
+    ~Workbench() override;
+
+    EngineBridge& bridge() { return bridge_; }
+    RunStore& store() { return store_; }
+    ClaimsStore& claimsStore() { return claims_store_; }
+    DockPanels dockPanels() const;
+    TokenStreamView* tokens() const { return tokens_; }
+    TimelineScrubber* timeline() const { return timeline_; }
+    PromptPanel& prompt() const { return *prompt_; }
+    LatencyView& latency() const { return *latency_; }
+    RunController& runs() const { return *runs_; }
+    AdvisorController* advisorController() const { return advisor_controller_; }
+    CaptureController* captureController() const { return captures_; }
+    ServerController* serverController() const { return server_; }
+    ModelController& models() const { return *models_; }
+    ExportController& exports() const { return *exports_; }
+    WorkbenchSession& session() const { return *session_; }
+
+    // The router's probes and rules, the advisor's rules and the claims from the resource folder.
+    void loadResources(const QString& resource_dir);
+    QString resourceDir() const { return resource_dir_; } // empty until loadResources
+    void calibrateHeadMap(); // on the resource folder's probe set, with progress
+    void calibrateExperts(); // a mixture of experts' expert → subsystem map the same way (docs/moe.md)
+    void measureClaims();    // the Claims panel in front, every claim measured on the loaded model
+
+private:
+    WorkbenchWindow window_;
+    EngineBridge bridge_;
+    RunStore store_;
+    ClaimsStore claims_store_;
+    DockPanels docks_{};
+    PromptPanel* prompt_;
+    TokenStreamView* tokens_;
+    LatencyView* latency_;
+    RouterController* router_controller_;
+    RouterPanel* router_;
+    AdvisorPanel* advisor_;
+    ClaimsPanel* claims_;
+    TimelineScrubber* timeline_;
+    RunController* runs_;
+    AdvisorController* advisor_controller_;
+    ClaimsController* claims_controller_;
+    CaptureController* captures_;
+    ServerController* server_;
+    ModelController* models_;
+    ExportController* exports_;
+    WorkbenchSession* session_;
+    QString resource_dir_;
+};
+
+} // namespace octo::ui
