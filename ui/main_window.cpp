@@ -10,14 +10,9 @@
 #include "ui/controllers/export_controller.h"
 #include "ui/controllers/model_controller.h"
 #include "ui/main_menus.h"
-#include "ui/panels/backend_menu.h"
-#include "ui/panels/first_start_hint.h"
-#include "ui/panels/prompt_panel.h"
 #include "ui/panels/status_line.h"
-#include "ui/session/workbench_session.h"
 #include "ui/support/focus_ring.h"
 #include "ui/support/retranslate.h"
-#include "ui/views/latency_view.h"
 #include "ui/views/timeline_scrubber.h"
 #include "ui/views/token_stream_view.h"
 
@@ -28,7 +23,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), status_sink_(*sta
     setDockNestingEnabled(true);
     FocusRing::install(); // the keyboard's focus is drawn where it can be seen
     bench_ = std::make_unique<Workbench>(WorkbenchWindow{*this, status_sink_, pictures_, [this](const QString& name) { return showPanel(name); },
-                                                         [this] { return menus_->backendMenu()->choice(); },
+                                                         [this] { return menus_->backend(); },
                                                          [this](Workbench& bench) { placePanels(bench); }});
     connect(&bench_->models(), &ModelController::loading, status_, &StatusLine::showLoading);
     connect(&store(), &RunStore::runFinished, this, &MainWindow::runSettled);
@@ -65,17 +60,14 @@ void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
-    settings.setValue("latency/bands", QList<QVariant>{bench_->latency().lowBand(), bench_->latency().highBand()});
-    bench_->prompt().save(settings);
+    bench_->saveSettings(settings);
 }
 
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
-    const QList<QVariant> bands = settings.value("latency/bands").toList();
-    if (bands.size() == 2) bench_->latency().setBands(bands[0].toInt(), bands[1].toInt());
-    bench_->prompt().load(settings);
+    bench_->restoreSettings(settings);
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -85,30 +77,13 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (!QSettings().contains("window/state")) size_docks_for_first_start(*this); // else the user's own layout
 }
 
-void MainWindow::startSession(std::chrono::milliseconds autosave_interval) {
-    bench_->session().start(autosave_interval);
-    offerFirstStartHint();
-}
-
-void MainWindow::offerFirstStartHint() {
-    if (FirstStartHint::wanted() && !findChild<FirstStartHint*>()) bench_->prompt().addNote(new FirstStartHint([this] { menus_->showExamples(); }));
-}
-
-CrashRecovery* MainWindow::recovery() const { return bench_->session().recovery(); }
-
-void MainWindow::restoreSession(const SessionState& state) { bench_->session().restore(state); }
-
 void MainWindow::closeEvent(QCloseEvent* event) {
-    bench_->session().finish();
+    bench_->finishSession();
     saveSettings();
     bench_->bridge().cancel();
     event->accept();
 }
 
 bool MainWindow::exportScreenshot(const QString& path) { return bench_->exports().exportScreenshot(path); }
-
-bool MainWindow::exportPlots(const QString& folder) { return bench_->exports().exportPlots(folder); }
-
-bool MainWindow::exportRunData(const QString& json_path, const QString& csv_path) { return bench_->exports().exportRunData(json_path, csv_path); }
 
 } // namespace octo::ui

@@ -1,5 +1,7 @@
 #include "ui/workbench.h"
 
+#include <QSettings>
+
 #include "ui/controllers/advisor_controller.h"
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/claims_controller.h"
@@ -11,6 +13,8 @@
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/calibration_banner.h"
 #include "ui/panels/claims_panel.h"
+#include "ui/panels/first_start_hint.h"
+#include "ui/panels/help_menu.h"
 #include "ui/panels/history_panel.h"
 #include "ui/panels/log_panel.h"
 #include "ui/panels/presenter_panel.h"
@@ -54,7 +58,9 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     timeline_ = new TimelineScrubber(store_, w);
     auto* presenter = new PresenterPanel(store_, w);
     claims_ = new ClaimsPanel(claims_store_, w);
-    docks_ = {prompt_, switches, history, router_, heatmap, experts, attention, strip, kv, latency_, advisor_, compare, log, presenter, claims_};
+    docks_ = {.prompt = prompt_, .switches = switches, .history = history, .router = router_, .heatmap = heatmap, .experts = experts,
+              .attention = attention, .advisor = advisor_, .presenter = presenter, .strip = strip, .kv = kv, .latency = latency_,
+              .compare = compare, .log = log, .claims = claims_};
     if (window_.place_panels) window_.place_panels(*this);
 
     // The controllers: what runs, captures, models, servers, claims and exports do.
@@ -123,6 +129,33 @@ void Workbench::loadResources(const QString& resource_dir) {
 void Workbench::calibrateHeadMap() { models_->calibrate(resource_dir_); }
 
 void Workbench::calibrateExperts() { models_->calibrate(resource_dir_, CalibrationUnit::Experts); }
+
+void Workbench::saveSettings(QSettings& settings) const {
+    settings.setValue("latency/bands", QList<QVariant>{latency_->lowBand(), latency_->highBand()});
+    prompt_->save(settings);
+}
+
+void Workbench::restoreSettings(const QSettings& settings) {
+    const QList<QVariant> bands = settings.value("latency/bands").toList();
+    if (bands.size() == 2) latency_->setBands(bands[0].toInt(), bands[1].toInt());
+    prompt_->load(settings);
+}
+
+void Workbench::startSession(std::chrono::milliseconds autosave_interval) {
+    session_->start(autosave_interval);
+    offerFirstStartHint();
+}
+
+void Workbench::offerFirstStartHint() {
+    if (!FirstStartHint::wanted() || window_.widget.findChild<FirstStartHint*>()) return;
+    prompt_->addNote(new FirstStartHint([this] { HelpMenu::showExamples(*this, window_.widget); }));
+}
+
+CrashRecovery* Workbench::recovery() const { return session_->recovery(); }
+
+void Workbench::restoreSession(const SessionState& state) { session_->restore(state); }
+
+void Workbench::finishSession() { session_->finish(); }
 
 void Workbench::measureClaims() {
     window_.show_panel(QStringLiteral("claims"));

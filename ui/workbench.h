@@ -7,12 +7,16 @@
 #include <QObject>
 #include <QString>
 
+#include <chrono>
 #include <functional>
 
 #include "ui/controllers/engine_bridge.h"
 #include "ui/dock_layout.h"
+#include "ui/session/autosave.h"
 #include "ui/session/claims_store.h"
 #include "ui/session/run_store.h"
+
+class QSettings;
 
 namespace octo::ui {
 
@@ -21,6 +25,7 @@ class AdvisorPanel;
 class CaptureController;
 class ClaimsController;
 class ClaimsPanel;
+class CrashRecovery;
 class ExportController;
 class LatencyView;
 class ModelController;
@@ -34,6 +39,7 @@ class StatusSink;
 class TimelineScrubber;
 class TokenStreamView;
 class WorkbenchSession;
+struct SessionState;
 
 class Workbench;
 
@@ -62,15 +68,23 @@ public:
     DockPanels dockPanels() const;
     TokenStreamView* tokens() const { return tokens_; }
     TimelineScrubber* timeline() const { return timeline_; }
-    PromptPanel& prompt() const { return *prompt_; }
-    LatencyView& latency() const { return *latency_; }
     RunController& runs() const { return *runs_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
     CaptureController* captureController() const { return captures_; }
     ServerController* serverController() const { return server_; }
     ModelController& models() const { return *models_; }
     ExportController& exports() const { return *exports_; }
-    WorkbenchSession& session() const { return *session_; }
+    // The prompt's settings and the latency bands, kept between starts.
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(const QSettings& settings);
+
+    // Autosave and crash recovery (ui/session/workbench_session.h), then the first-start hint
+    // above the prompt unless it was dismissed before (ui/panels/first_start_hint.h).
+    void startSession(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
+    void offerFirstStartHint();
+    CrashRecovery* recovery() const;
+    void restoreSession(const SessionState& state); // the prompt as one undoable edit
+    void finishSession(); // the window closes: the autosave is final and the crash marker goes
 
     // The router's probes and rules, the advisor's rules and the claims from the resource folder.
     void loadResources(const QString& resource_dir);

@@ -1553,6 +1553,53 @@ octoscope-cli replay "%3"</translation>
     </message>
 </context>
 <context>
+    <name>octo::ui::FileMenu</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Model…</source>
+        <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open &amp;Capture…</source>
+        <translation>打开捕获(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save Capture…</source>
+        <translation>保存捕获(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Bug Report…</source>
+        <translation>导出错误报告(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Export Scree&amp;nshot…</source>
+        <translation>导出截图(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>Export &amp;Plots…</source>
+        <translation>导出图表(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Export Run &amp;Data…</source>
+        <translation>导出运行数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::FirstStartHint</name>
     <message>
         <source>&lt;b&gt;octet&lt;/b&gt;, the built-in model, is a small teaching model trained on a synthetic task set, with eight head groups (rte-a … rte-h). It answers prompts like those in Help → Examples (arithmetic such as “What is 20% of 300?”, entities, relations, logic, code, style, formats, refusals); it is &lt;i&gt;not&lt;/i&gt; a general chat model. For a real one, load a GGUF model (File → Open Model…).</source>
@@ -1636,6 +1683,33 @@ octoscope-cli replay "%3"</translation>
     <message>
         <source>Per-head values were not recorded for this run.</source>
         <translation>本次运行未记录每个注意力头的值。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::HelpMenu</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples…</source>
+        <translation>示例(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts…</source>
+        <translation>键盘快捷键(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>&amp;Experts and Subsystems…</source>
+        <translation>专家与子系统(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;About Octoscope</source>
+        <translation>关于 Octoscope(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -1816,185 +1890,6 @@ octoscope-cli replay "%3"</translation>
     </message>
 </context>
 <context>
-    <name>octo::ui::MainMenus</name>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;About Octoscope</source>
-        <translation>关于 Octoscope(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open Model…</source>
-        <translation>打开模型(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+O</source>
-        <translation>Ctrl+Shift+O</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Capture…</source>
-        <translation>打开捕获(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>&amp;Save Capture…</source>
-        <translation>保存捕获(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Export &amp;Bug Report…</source>
-        <translation>导出错误报告(&amp;B)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+S</source>
-        <translation>Ctrl+Shift+S</translation>
-    </message>
-    <message>
-        <source>Export &amp;Plots…</source>
-        <translation>导出图表(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>Export Run &amp;Data…</source>
-        <translation>导出运行数据(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>运行(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Run Prompt</source>
-        <translation>运行提示词(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Return</source>
-        <translation>Ctrl+Return</translation>
-    </message>
-    <message>
-        <source>R&amp;erun with Switches</source>
-        <translation>按开关重新运行(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Ctrl+R</source>
-        <translation>Ctrl+R</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel</source>
-        <translation>取消(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Re-run Ca&amp;pture</source>
-        <translation>重新运行捕获(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+R</source>
-        <translation>Ctrl+Shift+R</translation>
-    </message>
-    <message>
-        <source>Ctrl+B</source>
-        <translation>Ctrl+B</translation>
-    </message>
-    <message>
-        <source>&amp;Model</source>
-        <translation>模型(&amp;M)</translation>
-    </message>
-    <message>
-        <source>&amp;Calibrate Head Map…</source>
-        <translation>校准注意力头映射(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Experts and Subsystems…</source>
-        <translation>专家与子系统(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Calibrate &amp;Experts…</source>
-        <translation>校准专家(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+M</source>
-        <translation>Ctrl+Shift+M</translation>
-    </message>
-    <message>
-        <source>Connect to &amp;Server…</source>
-        <translation>连接服务器(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+K</source>
-        <translation>Ctrl+Shift+K</translation>
-    </message>
-    <message>
-        <source>&amp;Documentation</source>
-        <translation>文档(&amp;D)</translation>
-    </message>
-    <message>
-        <source>E&amp;xamples…</source>
-        <translation>示例(&amp;X)…</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts…</source>
-        <translation>键盘快捷键(&amp;K)…</translation>
-    </message>
-    <message>
-        <source>La&amp;yout</source>
-        <translation>布局(&amp;Y)</translation>
-    </message>
-    <message>
-        <source>&amp;Inspect</source>
-        <translation>检查(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Alt+1</source>
-        <translation>Ctrl+Alt+1</translation>
-    </message>
-    <message>
-        <source>&amp;Compare</source>
-        <translation>对比(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Alt+2</source>
-        <translation>Ctrl+Alt+2</translation>
-    </message>
-    <message>
-        <source>&amp;Teach</source>
-        <translation>教学(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Alt+3</source>
-        <translation>Ctrl+Alt+3</translation>
-    </message>
-    <message>
-        <source>Export Scree&amp;nshot…</source>
-        <translation>导出截图(&amp;N)…</translation>
-    </message>
-    <message>
-        <source>A/B Compare &amp;with Shown Run</source>
-        <translation>与当前显示的运行做 A/B 对比(&amp;W)</translation>
-    </message>
-    <message>
-        <source>&amp;Measure the Article's Claims</source>
-        <translation>测量文章的论断(&amp;M)</translation>
-    </message>
-    <message>
-        <source>&amp;Reset Layout</source>
-        <translation>重置布局(&amp;R)</translation>
-    </message>
-</context>
-<context>
     <name>octo::ui::MainWindow</name>
     <message>
         <source>Octoscope</source>
@@ -2066,6 +1961,37 @@ The previous model stays loaded.</source>
     <message>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ModelMenu</name>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;Server…</source>
+        <translation>连接服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+K</source>
+        <translation>Ctrl+Shift+K</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate Head Map…</source>
+        <translation>校准注意力头映射(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Calibrate &amp;Experts…</source>
+        <translation>校准专家(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Measure the Article's Claims</source>
+        <translation>测量文章的论断(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
     </message>
 </context>
 <context>
@@ -2247,6 +2173,13 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Ru&amp;n</source>
         <translation>运行(&amp;N)</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::RecentModelsMenu</name>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -2445,6 +2378,49 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Measured</source>
         <translation>已测量</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::RunMenu</name>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Run Prompt</source>
+        <translation>运行提示词(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
+    </message>
+    <message>
+        <source>R&amp;erun with Switches</source>
+        <translation>按开关重新运行(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Re-run Ca&amp;pture</source>
+        <translation>重新运行捕获(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+    <message>
+        <source>A/B Compare &amp;with Shown Run</source>
+        <translation>与当前显示的运行做 A/B 对比(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Ctrl+B</source>
+        <translation>Ctrl+B</translation>
     </message>
 </context>
 <context>
@@ -2906,6 +2882,45 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ViewMenu</name>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>La&amp;yout</source>
+        <translation>布局(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspect</source>
+        <translation>检查(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+1</source>
+        <translation>Ctrl+Alt+1</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>对比(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+2</source>
+        <translation>Ctrl+Alt+2</translation>
+    </message>
+    <message>
+        <source>&amp;Teach</source>
+        <translation>教学(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+3</source>
+        <translation>Ctrl+Alt+3</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
     </message>
 </context>
 <context>

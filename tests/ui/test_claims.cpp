@@ -131,7 +131,7 @@ void TestClaims::runAllDrawsEveryKindOfPlotAndExports() {
     auto* panel = part<ClaimsPanel>(w);
     panel->itemsBox()->setValue(2);
     bool complete = false;
-    QVERIFY(runAndWait(w, [&] { w.measureClaims(); }, &complete));
+    QVERIFY(runAndWait(w, [&] { w.workbench().measureClaims(); }, &complete));
     QVERIFY(complete);
     const auto& claims = w.claimsStore().claims();
     int measured = 0;

@@ -220,7 +220,7 @@ void TestExperts::calibrateExpertsFromTheMenu() {
     QVERIFY(loadAndRun(w, moe_, QStringLiteral("abc d"), 2));
     QVERIFY(part<ExpertsView>(w)->verdict().isEmpty());
     QSignalSpy finished(&w.store(), &RunStore::calibrationFinished);
-    w.calibrateExperts();
+    w.workbench().calibrateExperts();
     QVERIFY(finished.wait(60000));
     QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(0).toString()));
     QVERIFY2(finished.first().at(0).toString().contains(QStringLiteral("Experts calibrated")), qPrintable(finished.first().at(0).toString()));

@@ -27,7 +27,7 @@
 
 #include "engine/model/synthetic_model.h"
 #include "tests/ui/window_parts.h"
-#include "ui/dock_layout.h"
+#include "ui/panels/view_menu.h"
 #include "ui/main_window.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/calibration_banner.h"

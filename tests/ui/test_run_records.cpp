@@ -23,7 +23,7 @@
 
 #include "ui/controllers/advisor_controller.h"
 #include "ui/controllers/run_controller.h"
-#include "ui/dock_layout.h"
+#include "ui/panels/view_menu.h"
 #include "ui/main_window.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/history_panel.h"

@@ -152,7 +152,10 @@ const std::pair<const char*, const char*> kDocks[] = {
     {"stripDock", "Tokens × subsystems"}, {"kvDock", "KV pool"},          {"latencyDock", "Latency"},
     {"advisorDock", "Advisor"},       {"compareDock", "A/B compare"},
 };
-const char* const kMenus[] = {"&File", "&Run", "&Model", "&View", "&Help"};
+// Each menu of the bar: its class (the translation context) and its title.
+const std::pair<const char*, const char*> kMenus[] = {{"octo::ui::FileMenu", "&File"}, {"octo::ui::RunMenu", "&Run"},
+                                                     {"octo::ui::ModelMenu", "&Model"}, {"octo::ui::ViewMenu", "&View"},
+                                                     {"octo::ui::HelpMenu", "&Help"}};
 
 const QString kResources = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources");
 
@@ -351,14 +354,13 @@ void TestTranslations::localeDecidesTheDefault() {
 
 void TestTranslations::mainWindowInChinese() {
     const auto table = ts_table();
-    const auto& menus = table.at(QStringLiteral("octo::ui::MainMenus"));
     const auto& docks = table.at(QStringLiteral("octo::ui::DockLayout"));
     QVERIFY(install_translations(QStringLiteral("zh_CN")));
     QCOMPARE(installed_language(), QStringLiteral("zh_CN"));
     MainWindow w;
     w.show();
-    for (const char* menu : kMenus) {
-        const QString expected = menus.at(QString::fromUtf8(menu));
+    for (const auto& [context, menu] : kMenus) {
+        const QString expected = table.at(QString::fromUtf8(context)).at(QString::fromUtf8(menu));
         QVERIFY(expected != QString::fromUtf8(menu));
         QVERIFY2(menu_bar_action(w, expected), qPrintable(QStringLiteral("no menu ") + expected));
     }
@@ -367,6 +369,7 @@ void TestTranslations::mainWindowInChinese() {
         QVERIFY2(dock, name);
         QCOMPARE(dock->windowTitle(), docks.at(QString::fromUtf8(title)));
     }
+    const auto& menus = table.at(QStringLiteral("octo::ui::FileMenu"));
     const QString file_menu = menus.at(QStringLiteral("&File"));
     QMenu* file = menu_bar_action(w, file_menu)->menu();
     QVERIFY(file);
@@ -394,7 +397,7 @@ void TestTranslations::mainWindowInChinese() {
 void TestTranslations::englishIsTheDefault() {
     QCOMPARE(installed_language(), QStringLiteral("en"));
     MainWindow w;
-    for (const char* menu : kMenus) QVERIFY2(menu_bar_action(w, QString::fromUtf8(menu)), menu);
+    for (const auto& [context, menu] : kMenus) QVERIFY2(menu_bar_action(w, QString::fromUtf8(menu)), menu);
     for (const auto& [name, title] : kDocks) {
         QCOMPARE(w.findChild<QDockWidget*>(QString::fromUtf8(name))->windowTitle(), QString::fromUtf8(title));
     }
@@ -471,8 +474,8 @@ void TestTranslations::switchingLanguageAtRunTime() {
     QCOMPARE(run_button->text(), QStringLiteral("Ru&n"));
 
     action_named(w, "language_zh_CN")->trigger();
-    QTRY_VERIFY2(menu_bar_action(w, zh("octo::ui::MainMenus", "&Run")), "the menu bar is not Chinese");
-    for (const char* menu : kMenus) QVERIFY2(menu_bar_action(w, zh("octo::ui::MainMenus", menu)), menu);
+    QTRY_VERIFY2(menu_bar_action(w, zh("octo::ui::RunMenu", "&Run")), "the menu bar is not Chinese");
+    for (const auto& [context, menu] : kMenus) QVERIFY2(menu_bar_action(w, zh(context, menu)), menu);
     QCOMPARE(w.menuBar()->actions().size(), 5); // built again, not added to
     QCOMPARE(advisor_dock->windowTitle(), zh("octo::ui::DockLayout", "Advisor"));
     QCOMPARE(run_button->text(), zh("octo::ui::PromptPanel", "Ru&n"));
@@ -486,7 +489,7 @@ void TestTranslations::switchingLanguageAtRunTime() {
 
     action_named(w, "language_en")->trigger();
     QTRY_VERIFY2(menu_bar_action(w, QStringLiteral("&Run")), "the menu bar is not English again");
-    for (const char* menu : kMenus) QVERIFY2(menu_bar_action(w, QString::fromUtf8(menu)), menu);
+    for (const auto& [context, menu] : kMenus) QVERIFY2(menu_bar_action(w, QString::fromUtf8(menu)), menu);
     QCOMPARE(advisor_dock->windowTitle(), QStringLiteral("Advisor"));
     QCOMPARE(run_button->text(), QStringLiteral("Ru&n"));
     QCOMPARE(heatmap->xAxis->label(), QStringLiteral("head (subsystem)"));
@@ -506,7 +509,7 @@ void TestTranslations::altROpensTheRunMenu() {
         action_named(w, qPrintable(QStringLiteral("language_") + language))->trigger();
         const QString title = language == QLatin1String("en")
                                   ? QStringLiteral("&Run")
-                                  : ts_table().at(QStringLiteral("octo::ui::MainMenus")).at(QStringLiteral("&Run"));
+                                  : ts_table().at(QStringLiteral("octo::ui::RunMenu")).at(QStringLiteral("&Run"));
         QTRY_VERIFY(menu_bar_action(w, title));
         QMenu* run = menu_bar_action(w, title)->menu();
         QVERIFY(!run->isVisible());
@@ -528,8 +531,8 @@ void TestTranslations::accessKeysAreUniqueInBothLanguages() {
     QTRY_VERIFY(!menu_bar_action(w, QStringLiteral("&Run")));
     duplicates = access_key_duplicates(w);
     QVERIFY2(duplicates.isEmpty(), qPrintable(QStringLiteral("Chinese: ") + duplicates.join(QStringLiteral("; "))));
-    QVERIFY(menu_bar_action(w, ts_table().at(QStringLiteral("octo::ui::MainMenus")).at(QStringLiteral("&Run"))));
-    QVERIFY(access_key(ts_table().at(QStringLiteral("octo::ui::MainMenus")).at(QStringLiteral("&Run"))) == QChar(u'r'));
+    QVERIFY(menu_bar_action(w, ts_table().at(QStringLiteral("octo::ui::RunMenu")).at(QStringLiteral("&Run"))));
+    QVERIFY(access_key(ts_table().at(QStringLiteral("octo::ui::RunMenu")).at(QStringLiteral("&Run"))) == QChar(u'r'));
     // The check itself finds a clash: a button that takes Alt+R.
     auto* clash = new QPushButton(QStringLiteral("&Robot"), w.centralWidget());
     QVERIFY(!access_key_duplicates(w).isEmpty());

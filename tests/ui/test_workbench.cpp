@@ -42,6 +42,7 @@
 #include "ui/support/engine_labels.h"
 #include "ui/views/head_heatmap_view.h"
 #include "ui/views/kv_view.h"
+#include "ui/controllers/export_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/prompt_panel.h"
@@ -423,7 +424,7 @@ void TestWorkbench::calibrationFromTheMenu() {
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Default);
     QSignalSpy finished(&w.store(), &RunStore::calibrationFinished);
-    w.calibrateHeadMap();
+    w.workbench().calibrateHeadMap();
     QVERIFY(finished.wait(120000));
     QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(0).toString()));
     QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Calibrated);
@@ -437,7 +438,7 @@ void TestWorkbench::exportsWriteTheRun() {
     QVERIFY(loadInto(w, model_));
     QVERIFY(runAndWait(w, QStringLiteral("export me"), 5));
     const QString json = dir_.filePath("run.json"), csv = dir_.filePath("run.csv"), plots = dir_.filePath("plots");
-    QVERIFY(w.exportRunData(json, csv));
+    QVERIFY(w.workbench().exports().exportRunData(json, csv));
     QFile j(json);
     QVERIFY(j.open(QIODevice::ReadOnly));
     const QJsonObject doc = QJsonDocument::fromJson(j.readAll()).object();
@@ -448,7 +449,7 @@ void TestWorkbench::exportsWriteTheRun() {
     QVERIFY(c.open(QIODevice::ReadOnly));
     QCOMPARE(static_cast<size_t>(c.readAll().count('\n')), run->tokens().size() + 1); // header + one row per token
     QVERIFY(QDir().mkpath(plots));
-    QVERIFY(w.exportPlots(plots));
+    QVERIFY(w.workbench().exports().exportPlots(plots));
     QVERIFY(QFileInfo::exists(QDir(plots).filePath("headHeatmapPlot.png")));
     QVERIFY(w.exportScreenshot(dir_.filePath("window.png")));
     QVERIFY(!QImage(dir_.filePath("window.png")).isNull());

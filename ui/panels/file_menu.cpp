@@ -1,0 +1,29 @@
+#include "ui/panels/file_menu.h"
+
+#include "ui/controllers/capture_controller.h"
+#include "ui/controllers/export_controller.h"
+#include "ui/controllers/model_controller.h"
+#include "ui/panels/recent_models_menu.h"
+#include "ui/workbench.h"
+
+namespace octo::ui {
+
+FileMenu::FileMenu(Workbench& bench, QWidget& window, QWidget* parent) : QMenu(tr("&File"), parent) {
+    addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), &bench.models(), &ModelController::askOpen);
+    recent_ = new RecentModelsMenu(bench.models(), this);
+    addMenu(recent_);
+    addSeparator();
+    CaptureController* captures = bench.captureController();
+    addAction(tr("Open &Capture…"), QKeySequence::Open, captures, &CaptureController::askOpenCapture);
+    addAction(tr("&Save Capture…"), QKeySequence::Save, captures, &CaptureController::askSaveCapture);
+    addAction(tr("Export &Bug Report…"), captures, &CaptureController::askBugReport);
+    addSeparator();
+    ExportController* exports = &bench.exports();
+    addAction(tr("Export Scree&nshot…"), QKeySequence(tr("Ctrl+Shift+S")), exports, &ExportController::askScreenshot);
+    addAction(tr("Export &Plots…"), exports, &ExportController::askPlots);
+    addAction(tr("Export Run &Data…"), exports, &ExportController::askRunData);
+    addSeparator();
+    addAction(tr("&Quit"), QKeySequence::Quit, &window, &QWidget::close);
+}
+
+} // namespace octo::ui
