@@ -31,6 +31,7 @@
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/backend/precision.h"
 #include "engine/core/atomic_file.h"
+#include "engine/host/model_setup.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "engine/model/synthetic_model.h"
@@ -160,31 +161,29 @@ nlohmann::json speed_json(const Speed& s) {
 }
 
 struct BenchModel {
-    std::vector<uint8_t> synthetic; // a synthetic model's GGUF image; declared first: outlives `model`
-    std::unique_ptr<Model> model;   // null with --no-run
+    std::shared_ptr<const std::vector<uint8_t>> synthetic; // a synthetic model's GGUF image
+    OpenedModel opened;     // by open_model, as every command opens one; empty with --no-run
     std::string name;
     uint64_t file_bytes = 0; // the file's size, or the synthetic image's
 };
 
 // The synthetic model of `spec`, written to --save-model first when asked (atomically), and
-// loaded unless --no-run.
-Result<BenchModel> synthetic_model(const SyntheticModelSpec& spec, const BenchOptions& o, const LoadOptions& load) {
+// opened unless --no-run.
+Result<BenchModel> synthetic_model(const SyntheticModelSpec& spec, const BenchOptions& o, const OpenOptions& open) {
     auto bytes = make_synthetic_model(spec);
     if (!bytes) return bytes.error();
     BenchModel b;
-    b.synthetic = std::move(bytes.value());
-    b.file_bytes = b.synthetic.size();
+    b.synthetic = std::make_shared<const std::vector<uint8_t>>(std::move(bytes.value()));
+    b.file_bytes = b.synthetic->size();
     b.name = "synthetic llama " + o.synthetic + " (random weights)";
     if (!o.save_model.empty()) {
-        const std::string_view image(reinterpret_cast<const char*>(b.synthetic.data()), b.synthetic.size());
+        const std::string_view image(reinterpret_cast<const char*>(b.synthetic->data()), b.synthetic->size());
         if (auto saved = write_file_atomic(o.save_model, image); !saved) return saved.error();
     }
     if (o.no_run) return b;
-    auto file = GgufFile::parse(b.synthetic);
-    if (!file) return file.error();
-    auto model = Model::from_gguf(std::move(file.value()), load);
-    if (!model) return model.error();
-    b.model = std::move(model.value());
+    auto opened = open_model_image(b.synthetic, "synthetic " + o.synthetic, open);
+    if (!opened) return opened.error();
+    b.opened = std::move(opened.value());
     return b;
 }
 
@@ -207,14 +206,15 @@ int run_bench(const BenchOptions& o) {
     if (o.no_run && o.save_model.empty()) return report_error(o.json, "--no-run needs --save-model", kExitUsage);
     if (o.edit_tail >= o.edit_tokens) return report_error(o.json, "--edit-tail must be shorter than --edit-tokens", kExitUsage);
     if (o.backend != "cpu" && o.backend != "cuda") return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
-    LoadOptions load;
-    load.n_ctx = std::max(o.prompt_tokens + o.gen_tokens, o.edit_tokens);
-    load.n_batch = o.prompt_tokens;
+    // The runs' sessions hold their own KV caches: no pool.
+    const OpenOptions open{.backend = o.backend, .threads = o.threads, .kernels = path,
+                           .n_ctx = std::max(o.prompt_tokens + o.gen_tokens, o.edit_tokens), .n_batch = o.prompt_tokens,
+                           .kv_sequences = 0};
     BenchModel bench_model;
     if (o.model.empty()) {
         auto spec = parse_bench_shape(o.synthetic);
         if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
-        auto synthetic = synthetic_model(spec.value(), o, load);
+        auto synthetic = synthetic_model(spec.value(), o, open);
         if (!synthetic) return report_error(o.json, synthetic.error());
         bench_model = std::move(synthetic.value());
         if (o.no_run) {
@@ -228,32 +228,24 @@ int run_bench(const BenchOptions& o) {
             return kExitOk;
         }
     } else {
-        auto loaded = Model::load(o.model, load);
-        if (!loaded) return report_error(o.json, loaded.error());
-        bench_model.model = std::move(loaded.value());
+        auto opened = open_model(o.model, open);
+        if (!opened) return report_error(o.json, opened.error());
+        bench_model.opened = std::move(opened.value());
         bench_model.name = o.model;
         std::error_code size_error;
         bench_model.file_bytes = std::filesystem::file_size(o.model, size_error);
         if (size_error) bench_model.file_bytes = 0;
     }
 
-    std::unique_ptr<Backend> backend;
-    CudaBackend* cuda_backend = nullptr;
+    Backend* backend = bench_model.opened.backend.get();
+    auto* cuda_backend = dynamic_cast<CudaBackend*>(backend);
     nlohmann::json threads = nullptr, kernels = nullptr; // the CPU backend's
-    if (o.backend == "cpu") {
-        auto cpu = CpuBackend::create({o.threads, path});
-        if (!cpu) return report_error(o.json, cpu.error());
-        threads = cpu.value()->n_threads();
-        kernels = std::string(cpu_path_name(cpu.value()->path()));
-        backend = std::move(cpu.value());
-    } else {
-        auto cuda = CudaBackend::create();
-        if (!cuda) return report_error(o.json, cuda.error());
-        cuda_backend = cuda.value().get();
-        backend = std::move(cuda.value());
+    if (const auto* cpu = dynamic_cast<const CpuBackend*>(backend)) {
+        threads = cpu->n_threads();
+        kernels = std::string(cpu_path_name(cpu->path()));
     }
 
-    const Model& m = *bench_model.model;
+    const Model& m = *bench_model.opened.model;
     const Precision run_precision = resolve_precision(precision, m.params().architecture);
 
     std::mt19937 rng(7);

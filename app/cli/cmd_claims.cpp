@@ -13,6 +13,7 @@
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
 #include "engine/claims/claims_report.h"
+#include "engine/host/claim_variant.h"
 #ifdef OCTOSCOPE_HAVE_NET
 #include "app/cli/remote_target.h"
 #include "engine/remote/openai_runner.h"
@@ -98,6 +99,7 @@ int run_claims_command(const ClaimsOptions& o) {
         model = ClaimModel{opened->model.get(), opened->backend.get(), opened->tokenizer.get(), &opened->map(),
                            opened->expert_map(), opened->kv.get(),
                            opened->info.name + " (" + valid_utf8(opened->info.path) + ")"};
+        lo.open_model = open_claim_variant;
     }
     size_t current = 0;
     std::string current_id;

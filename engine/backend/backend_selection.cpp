@@ -14,7 +14,7 @@ std::optional<BackendChoice> parse_backend_choice(std::string_view text) {
     return std::nullopt;
 }
 
-Result<SelectedBackend> select_backend(BackendChoice choice, int cpu_threads) {
+Result<SelectedBackend> select_backend(BackendChoice choice, int cpu_threads, std::optional<CpuPath> cpu_path) {
     SelectedBackend selected;
     if (choice != BackendChoice::Cpu) {
         auto cuda = CudaBackend::create();
@@ -26,7 +26,7 @@ Result<SelectedBackend> select_backend(BackendChoice choice, int cpu_threads) {
         selected.fallback_reason = cuda.error().message;
         spdlog::info("using the CPU backend: {}", selected.fallback_reason);
     }
-    auto cpu = CpuBackend::create({cpu_threads, {}});
+    auto cpu = CpuBackend::create({cpu_threads, cpu_path});
     if (!cpu) return cpu.error();
     selected.backend = std::move(cpu.value());
     return selected;

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "engine/backend/backend.h"
+#include "engine/backend/cpu/cpu_features.h"
 #include "engine/core/result.h"
 
 namespace octo {
@@ -22,8 +23,8 @@ struct SelectedBackend {
     std::string fallback_reason; // why auto did not take CUDA (empty when it did, or for cpu)
 };
 
-// cpu_threads: the CPU backend's thread count (0: all cores). `cuda` fails (Unsupported) with
-// the reason when CUDA is unusable.
-Result<SelectedBackend> select_backend(BackendChoice choice, int cpu_threads);
+// cpu_threads: the CPU backend's thread count (0: all cores); cpu_path: its kernel path (default:
+// the best this CPU runs). `cuda` fails (Unsupported) with the reason when CUDA is unusable.
+Result<SelectedBackend> select_backend(BackendChoice choice, int cpu_threads, std::optional<CpuPath> cpu_path = std::nullopt);
 
 } // namespace octo

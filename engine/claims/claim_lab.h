@@ -67,6 +67,13 @@ struct ClaimModel {
     std::optional<ClaimServer> server = std::nullopt; // answers from a server, not from `model`
 };
 
+// A further model the lab opened (the head-groups protocol's octet variants) on the loaded
+// model's backend; `owner` keeps what `model` points to alive.
+struct ClaimVariant {
+    ClaimModel model;
+    std::shared_ptr<void> owner;
+};
+
 // What the protocols measure on: the resources' task items and router probes.
 struct ClaimData {
     std::string resource_dir;     // for the router (Router::from_resources)
@@ -109,6 +116,10 @@ struct ClaimLabOptions {
     // Many answers at once (a remote engine with several requests in flight): one result per
     // request, in order. ClaimLab::prefetch uses it; answer() still asks answer_source one by one.
     std::function<std::vector<Result<ClaimAnswer>>(const std::vector<RunSpec>& questions)> answer_batch;
+    // Opens a further model file onto `backend`, set up as every model is (the host's
+    // open_claim_variant, engine/host/claim_variant.h); unset: claims that compare models with
+    // other files are not measurable.
+    std::function<Result<ClaimVariant>(const std::string& path, Backend& backend)> open_model;
 };
 
 // Whether an answer counts as right: the exact answer text (ended by end-of-generation), or

@@ -15,9 +15,7 @@
 
 #include "engine/claims/claim_protocols.h"
 #include "engine/instrumentation/subsystem.h"
-#include "engine/kv/kv_store.h"
 #include "engine/model/model.h"
-#include "engine/tokenizer/vocab.h"
 
 namespace octo {
 
@@ -143,6 +141,7 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
                                   " missing from octet/variants/), so there is nothing to compare the 8 groups with",
                               method);
     }
+    if (!lab.options().open_model) return not_measurable("this workbench cannot open the octet variants beside the loaded model", method);
     const int64_t max_tokens = int_param(claim.params, "max_tokens", 16);
     std::vector<int> all;
     for (int s = 0; s < kSubsystemCount; ++s) all.push_back(s);
@@ -165,23 +164,20 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
         models.push_back(std::move(r.value()));
     }
     for (size_t v = 0; v < variants.size(); ++v) {
-        auto model = Model::load(paths[v].string());
-        if (!model) return model.error();
-        const int64_t groups = model.value()->weights().n_router_groups;
+        auto opened = lab.options().open_model(paths[v].string(), *base.backend);
+        if (!opened) return opened.error();
+        const Model& model = *opened->model.model;
+        const int64_t groups = model.weights().n_router_groups;
         if (groups != variants[v]) {
             return make_error(ErrorCode::InvalidModel, paths[v].string() + ": has " + std::to_string(groups) + " router groups, not " +
                                                            std::to_string(variants[v]));
         }
-        auto vocab = vocab_from_gguf(model.value()->file());
-        if (!vocab) return vocab.error();
-        auto tokenizer = Tokenizer::create(std::move(vocab.value()));
-        if (!tokenizer) return tokenizer.error();
-        auto kv = KvStore::create(*base.backend, model.value()->params(), kv_pool_for_context(model.value()->n_ctx()));
-        if (!kv) return kv.error();
-        auto map = exported_map(model.value()->params().n_layer, model.value()->params().n_head);
+        auto map = exported_map(model.params().n_layer, model.params().n_head);
         if (!map) return map.error();
-        ClaimModel m{model.value().get(), base.backend, &tokenizer.value(), &map.value(), nullptr, kv.value().get(),
-                     paths[v].filename().string()};
+        ClaimModel m = opened->model;
+        m.map = &map.value();
+        m.expert_map = nullptr;
+        m.name = paths[v].filename().string();
         ClaimLab sub(m, lab.data(), lab.options());
         auto r = measure(sub, items, groups, max_tokens, done, total);
         if (!r) return r.error();

@@ -5,6 +5,7 @@
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/capture/capture_identity.h"
 #include "engine/core/log.h"
+#include "engine/host/claim_variant.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/instrumentation/head_map_source.h"
@@ -230,6 +231,7 @@ void EngineHost::execute(const ClaimsCommand& c) {
         OpenedModel& l = *loaded_;
         model = ClaimModel{l.model.get(), l.backend.get(), l.tokenizer.get(), &l.map(), l.expert_map(),
                            l.kv.get(), l.info.name + " (" + l.info.path + ")"};
+        options.open_model = open_claim_variant;
     }
     ClaimLab lab(std::move(model), std::move(data.value()), std::move(options));
     ClaimRunCallbacks callbacks;

@@ -23,22 +23,24 @@ Error about_file(const std::string& path, Error e) {
     return e;
 }
 
-Result<ModelInfo> describe(const std::string& path, const Model& model, const SelectedBackend& backend, const HeadMap& map,
-                           KvStore& kv, const KvPoolConfig& pool) {
+Result<ModelInfo> describe(const std::string& path, const Model& model, const Backend& backend, const std::string& backend_note,
+                           const HeadMap& map, KvStore* kv, const KvPoolConfig& pool) {
     const ModelParams& p = model.params();
     auto description = describe_model(model);
     if (!description) return description.error();
     ModelInfo info;
     static_cast<ModelDescription&>(info) = std::move(description.value());
     info.path = path; // as the caller named it (the model keeps it absolute)
+    if (info.file_name.empty()) info.file_name = std::filesystem::path(path).filename().string(); // an image's name
+    if (info.name.empty()) info.name = info.file_name;
     info.weights_bytes = model.memory_estimate().weights_bytes;
-    info.kv_bytes = static_cast<uint64_t>(kv.cache().bytes());
+    info.kv_bytes = kv ? static_cast<uint64_t>(kv->cache().bytes()) : 0;
     info.has_router = model.weights().has_router();
     info.shared_expert = model.params().n_expert > 0 && model.weights().arch->shared_expert;
     info.default_metric = default_metric(model);
     info.default_precision = default_precision(p.architecture);
-    info.backend = backend.backend->name();
-    info.backend_note = backend.fallback_reason;
+    info.backend = backend.name();
+    info.backend_note = backend_note;
     info.head_map = map;
     info.kv_block_size = pool.block_size;
     info.kv_blocks = pool.n_blocks;
@@ -50,44 +52,59 @@ Result<ModelInfo> describe(const std::string& path, const Model& model, const Se
     return info;
 }
 
-} // namespace
+// A model from the file at `path`, or from `image` when there is one.
+Result<std::unique_ptr<Model>> load_model(const std::string& path, const std::vector<uint8_t>* image, const LoadOptions& load) {
+    if (!image) return Model::load(path, load);
+    auto file = GgufFile::parse(*image);
+    if (!file) return about_file(path, file.error());
+    auto model = Model::from_gguf(std::move(file.value()), load);
+    if (!model && model.error().code != ErrorCode::Cancelled) return about_file(path, model.error());
+    return model;
+}
 
-Result<OpenedModel> open_model(const std::string& path, const OpenOptions& options) {
-    if (options.kv_sequences < 1 || options.kv_sequences > 4096) {
-        return make_error(ErrorCode::InvalidArgument, "the KV pool must hold 1 to 4096 sequences, not " +
+Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vector<uint8_t>> image, const OpenOptions& options) {
+    if (options.kv_sequences < 0 || options.kv_sequences > 4096) {
+        return make_error(ErrorCode::InvalidArgument, "the KV pool must hold 0 to 4096 sequences, not " +
                                                           std::to_string(options.kv_sequences));
     }
     const auto choice = parse_backend_choice(options.backend);
     if (!choice) return make_error(ErrorCode::InvalidArgument, "unknown backend '" + options.backend + "' (auto, cpu or cuda)");
-    auto selected = select_backend(*choice, options.threads);
-    if (!selected) return selected.error();
+    SelectedBackend selected;
+    if (!options.on_backend) {
+        auto chosen = select_backend(*choice, options.threads, options.kernels);
+        if (!chosen) return chosen.error();
+        selected = std::move(chosen.value());
+    }
 
     if (options.on_estimate) {
-        auto file = GgufFile::open(path);
+        auto file = image ? GgufFile::parse(*image) : GgufFile::open(path);
         if (!file) return file.error();
         auto params = read_model_params(file.value());
         if (!params) return about_file(path, params.error());
         const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : std::min(params->context_length, kDefaultMaxContext);
         // The pool of kv_sequences contexts counts as one context that long (activations overestimated).
-        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx * options.kv_sequences, kDefaultBatch));
+        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx * std::max(1, options.kv_sequences), options.n_batch));
     }
     LoadOptions load;
     load.n_ctx = options.n_ctx;
+    load.n_batch = options.n_batch;
     load.progress = options.progress;
-    auto model = Model::load(path, load);
+    auto model = load_model(path, image.get(), load);
     if (!model) return model.error();
     // A backend without every step the model needs: auto takes the CPU instead, saying why.
-    if (const std::string missing = selected->backend->missing_features(forward_features(*model.value(), model.value()->n_ctx()));
+    Backend& backend = options.on_backend ? *options.on_backend : *selected.backend;
+    if (const std::string missing = backend.missing_features(forward_features(*model.value(), model.value()->n_ctx()));
         !missing.empty()) {
-        const std::string why = selected->backend->name() + " lacks " + missing + " for " + model.value()->params().architecture;
-        if (*choice != BackendChoice::Auto) {
+        const std::string why = backend.name() + " lacks " + missing + " for " + model.value()->params().architecture;
+        if (options.on_backend || *choice != BackendChoice::Auto) {
             return make_error(ErrorCode::Unsupported, "backend " + why + "; use --backend cpu (or auto)");
         }
-        auto cpu = select_backend(BackendChoice::Cpu, options.threads);
+        auto cpu = select_backend(BackendChoice::Cpu, options.threads, options.kernels);
         if (!cpu) return cpu.error();
-        selected = std::move(cpu);
-        selected->fallback_reason = why;
+        selected = std::move(cpu.value());
+        selected.fallback_reason = why;
     }
+    Backend& runs_on = options.on_backend ? *options.on_backend : *selected.backend;
     auto vocab = vocab_from_gguf(model.value()->file());
     if (!vocab) return about_file(path, vocab.error());
     auto tokenizer = Tokenizer::create(std::move(vocab.value()));
@@ -96,20 +113,26 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
     if (!map) return map.error();
     auto experts = resolve_expert_map(*model.value());
     if (!experts) return experts.error();
-    KvPoolConfig pool = kv_pool_for_context(model.value()->n_ctx());
-    if (static_cast<int64_t>(pool.n_blocks) * options.kv_sequences * pool.block_size > INT32_MAX) {
-        return make_error(ErrorCode::InvalidArgument, "a KV pool of " + std::to_string(options.kv_sequences) +
-                                                          " contexts of " + std::to_string(model.value()->n_ctx()) +
-                                                          " positions is too large");
+    KvPoolConfig pool{};
+    std::unique_ptr<KvStore> kv;
+    if (options.kv_sequences > 0) {
+        pool = kv_pool_for_context(model.value()->n_ctx());
+        if (static_cast<int64_t>(pool.n_blocks) * options.kv_sequences * pool.block_size > INT32_MAX) {
+            return make_error(ErrorCode::InvalidArgument, "a KV pool of " + std::to_string(options.kv_sequences) +
+                                                              " contexts of " + std::to_string(model.value()->n_ctx()) +
+                                                              " positions is too large");
+        }
+        pool.n_blocks *= options.kv_sequences;
+        auto store = KvStore::create(runs_on, model.value()->params(), pool);
+        if (!store) return store.error();
+        kv = std::move(store.value());
     }
-    pool.n_blocks *= options.kv_sequences;
-    auto kv = KvStore::create(*selected->backend, model.value()->params(), pool);
-    if (!kv) return kv.error();
 
     OpenedModel opened;
-    auto info = describe(path, *model.value(), selected.value(), map.value(), *kv.value(), pool);
+    auto info = describe(path, *model.value(), runs_on, selected.fallback_reason, map.value(), kv.get(), pool);
     if (!info) return info.error();
     opened.info = std::move(info.value());
+    opened.image = std::move(image);
     opened.model = std::move(model.value());
     opened.tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
     auto texts = std::make_shared<std::vector<std::string>>(static_cast<size_t>(std::max<int64_t>(0, opened.model->params().n_vocab)));
@@ -118,10 +141,20 @@ Result<OpenedModel> open_model(const std::string& path, const OpenOptions& optio
         (*texts)[id] = bytes.empty() ? opened.tokenizer->token_text(static_cast<int32_t>(id)) : bytes;
     }
     opened.info.token_texts = std::move(texts);
-    opened.backend = std::move(selected->backend);
+    opened.backend = std::move(selected.backend);
     opened.info.expert_map = std::move(experts.value());
-    opened.kv = std::move(kv.value());
+    opened.kv = std::move(kv);
     return opened;
+}
+
+} // namespace
+
+Result<OpenedModel> open_model(const std::string& path, const OpenOptions& options) { return open(path, nullptr, options); }
+
+Result<OpenedModel> open_model_image(std::shared_ptr<const std::vector<uint8_t>> image, const std::string& name,
+                                     const OpenOptions& options) {
+    if (!image) return make_error(ErrorCode::InvalidArgument, name + ": no model image");
+    return open(name, std::move(image), options);
 }
 
 } // namespace octo

@@ -1,6 +1,7 @@
-// Opening a model for runs: the one set-up the workbench's engine thread and every CLI command
-// share. One call gives the model, its tokenizer, the backend, the head map in force, one KV
-// pool for the runs, and a ModelInfo describing them.
+// Opening a model for runs: the one set-up the workbench's engine thread, every CLI command
+// (bench included), the claims lab's further models and the tests share. One call gives the
+// model, its tokenizer, the backend, the head map in force, one KV pool for the runs, and a
+// ModelInfo describing them.
 //
 // Order: the backend is chosen first (an unusable CUDA fails before gigabytes are paged in),
 // then the file's memory estimate is reported, the weights are loaded (with progress and
@@ -13,8 +14,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/backend/backend.h"
+#include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/precision.h"
 #include "engine/capture/capture.h"
 #include "engine/core/result.h"
@@ -58,8 +61,15 @@ struct ModelInfo : ModelDescription {
 struct OpenOptions {
     std::string backend = "auto"; // auto (CUDA when usable, else the CPU, saying why), cpu or cuda
     int threads = 0;               // CPU threads; 0: all cores
+    std::optional<CpuPath> kernels = std::nullopt; // the CPU backend's kernel path (bench --kernels); default: the best this CPU runs
+    // Open onto this backend, which the caller keeps (`backend`, `threads` and `kernels` are then
+    // not used and OpenedModel::backend stays empty): a further model beside a loaded one.
+    Backend* on_backend = nullptr;
     int64_t n_ctx = 0;             // positions a run can hold; 0: the model's, at most kDefaultMaxContext
-    int kv_sequences = 1;          // full-context sequences the KV pool holds at once (a server's --parallel)
+    int64_t n_batch = kDefaultBatch; // tokens per forward batch (activation memory)
+    // Full-context sequences the KV pool holds at once (a server's --parallel); 0: no pool (a
+    // caller whose sessions hold their own, as bench's do).
+    int kv_sequences = 1;
     std::string head_map_file = {}; // empty: the usual precedence (docs/instrumentation.md)
     // Before the weights are paged in: what the model will need (weights, KV pool, activations).
     std::function<void(const MemoryEstimate&)> on_estimate = nullptr;
@@ -68,10 +78,11 @@ struct OpenOptions {
 };
 
 struct OpenedModel {
+    std::shared_ptr<const std::vector<uint8_t>> image; // an in-memory model's bytes, which `model` reads: declared first
     std::unique_ptr<Model> model;
     std::unique_ptr<Tokenizer> tokenizer;
-    std::unique_ptr<Backend> backend;
-    std::unique_ptr<KvStore> kv;
+    std::unique_ptr<Backend> backend; // empty with OpenOptions::on_backend
+    std::unique_ptr<KvStore> kv;      // empty with OpenOptions::kv_sequences 0
     ModelInfo info; // holds the head map in force and the expert map: they are stored there only
 
     const HeadMap& map() const { return *info.head_map; } // always set once opened
@@ -81,5 +92,8 @@ struct OpenedModel {
 };
 
 Result<OpenedModel> open_model(const std::string& path, const OpenOptions& options = {});
+// The same for a GGUF image in memory (bench's synthetic models); `name` stands for the path.
+Result<OpenedModel> open_model_image(std::shared_ptr<const std::vector<uint8_t>> image, const std::string& name,
+                                     const OpenOptions& options = {});
 
 } // namespace octo

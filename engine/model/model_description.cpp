@@ -8,9 +8,12 @@
 namespace octo {
 
 Result<ModelDescription> describe_model(const Model& model) {
-    std::error_code ec;
-    const uint64_t size = std::filesystem::file_size(model.path(), ec);
-    if (ec) return make_error(ErrorCode::Io, "cannot read the size of '" + model.path() + "': " + ec.message());
+    uint64_t size = model.file().file_size(); // a model parsed from memory has no path: its image's size
+    if (!model.path().empty()) {
+        std::error_code ec;
+        size = std::filesystem::file_size(model.path(), ec);
+        if (ec) return make_error(ErrorCode::Io, "cannot read the size of '" + model.path() + "': " + ec.message());
+    }
     const ModelParams& p = model.params();
     ModelDescription m;
     m.file_name = std::filesystem::path(model.path()).filename().string();

@@ -13,6 +13,7 @@
 #include "engine/evaluation/task_eval.h"
 #include "engine/model/synthetic_model.h"
 #include "engine/tokenizer/vocab.h"
+#include "engine/host/claim_variant.h"
 #include "engine/host/model_setup.h"
 #include "engine/instrumentation/subsystem.h"
 #include <unistd.h>
@@ -605,6 +606,7 @@ TEST_F(OctetClaims, HeadGroupsComparesOctetWithItsVariants) {
     ASSERT_TRUE(d) << d.error().message;
     ClaimModel cm{m->model.get(), m->backend.get(), m->tokenizer.get(), &m->map(), nullptr, m->kv.get(), "octet"};
     ClaimLabOptions o;
+    o.open_model = open_claim_variant;
     o.seed = 3;
     o.resamples = 300;
     ClaimLab lab(cm, d.value(), o);
@@ -639,6 +641,14 @@ TEST_F(OctetClaims, HeadGroupsComparesOctetWithItsVariants) {
     p.params["items"] = 2;
     auto prop = lab.run(p);
     ASSERT_TRUE(prop && prop->estimate) << (prop ? prop->reason : prop.error().message);
+
+    // A lab that cannot open further models says so rather than comparing nothing.
+    ClaimLabOptions closed = o;
+    closed.open_model = nullptr;
+    auto none = ClaimLab(cm, d.value(), closed).run(c);
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_FALSE(none->estimate);
+    EXPECT_NE(none->reason.find("cannot open the octet variants"), std::string::npos) << none->reason;
     std::filesystem::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,41 @@ TEST(ModelSetup, DescribesTheFamilysFeaturesAndSlidingLayers) {
     auto whole = open_model(path, {.backend = "cpu", .threads = 1, .n_ctx = 8});
     ASSERT_TRUE(whole) << whole.error().message;
     EXPECT_EQ(whole->info.layer_windows, (std::vector<int64_t>{0, 0, 0, 0}));
+}
+
+// What bench and the claims lab ask of the set-up: an in-memory image, a forced kernel path, a
+// batch size, no KV pool, and a second model on the backend of a first.
+TEST(ModelSetup, OpensImagesOntoGivenBackendsWithoutAPool) {
+    SyntheticModelSpec spec;
+    spec.n_layer = 2;
+    auto image = std::make_shared<const std::vector<uint8_t>>(make_synthetic_model(spec).value());
+    auto bench = open_model_image(image, "synthetic 2 layers",
+                                  {.backend = "cpu", .threads = 1, .kernels = CpuPath::Scalar, .n_ctx = 64, .n_batch = 16, .kv_sequences = 0});
+    ASSERT_TRUE(bench) << bench.error().message;
+    EXPECT_EQ(bench->image, image) << "the model reads the image: the opened model keeps it";
+    EXPECT_EQ(bench->info.path, "synthetic 2 layers");
+    EXPECT_EQ(bench->model->n_batch(), 16);
+    EXPECT_EQ(bench->model->n_ctx(), 64);
+    EXPECT_FALSE(bench->kv) << "no pool was asked for";
+    EXPECT_EQ(bench->info.kv_bytes, 0u);
+    ASSERT_TRUE(bench->backend);
+    EXPECT_NE(bench->backend->name().find("scalar"), std::string::npos) << bench->backend->name();
+    EXPECT_EQ(bench->tokenizer->n_tokens(), spec.n_vocab);
+
+    // A second model on the first one's backend: it owns none, its pool lives there.
+    auto second = open_model(write("on-backend.gguf", *image), {.on_backend = bench->backend.get()});
+    ASSERT_TRUE(second) << second.error().message;
+    EXPECT_FALSE(second->backend);
+    EXPECT_EQ(second->info.backend, bench->backend->name());
+    ASSERT_TRUE(second->kv);
+    EXPECT_GT(second->info.kv_bytes, 0u);
+
+    EXPECT_EQ(open_model_image(nullptr, "nothing").error().code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(open_model_image(image, "negative pool", {.kv_sequences = -1}).error().code, ErrorCode::InvalidArgument);
+    auto garbage = std::make_shared<const std::vector<uint8_t>>(std::vector<uint8_t>{'G', 'G', 'U', 'F', 1, 2, 3});
+    auto bad = open_model_image(garbage, "garbage.gguf", {.backend = "cpu", .threads = 1});
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("garbage.gguf"), std::string::npos) << "the error names the image: " << bad.error().message;
 }
 
 TEST(ModelSetup, RunCallbacksCarryTheResultsMetrics) {
