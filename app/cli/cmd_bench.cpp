@@ -52,6 +52,7 @@ struct BenchOptions {
     int repetitions = 3;    // timed repetitions after a warm-up (llama-bench's -r)
     int64_t edit_tokens = 1000; // prompt of the edit-and-rerun figure
     int64_t edit_tail = 24;     // tokens of the "last sentence" changed
+    int64_t depth = 0;          // > 0: also prefill this many tokens, then decode at that depth (llama-bench -gp)
     int64_t read_buffer_mib = 0; // memory read measurement; 0: from the last-level cache
     std::string save_model; // write the synthetic model's GGUF file here first
     bool no_run = false;    // with save_model: only write it
@@ -208,7 +209,8 @@ int run_bench(const BenchOptions& o) {
     if (o.backend != "cpu" && o.backend != "cuda") return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
     // The runs' sessions hold their own KV caches: no pool.
     const OpenOptions open{.backend = o.backend, .threads = o.threads, .kernels = path,
-                           .n_ctx = std::max(o.prompt_tokens + o.gen_tokens, o.edit_tokens), .n_batch = o.prompt_tokens,
+                           .n_ctx = std::max({o.prompt_tokens + o.gen_tokens, o.edit_tokens, o.depth + o.gen_tokens}),
+                           .n_batch = o.prompt_tokens,
                            .kv_sequences = 0};
     BenchModel bench_model;
     if (o.model.empty()) {
@@ -278,6 +280,17 @@ int run_bench(const BenchOptions& o) {
 
     // Resident memory after all runs, before the read measurement's buffer exists.
     const std::optional<ResidentMemory> resident = resident_memory();
+    // Decode at depth: after a --depth-token prompt (in batches of --prompt-tokens), measured after
+    // the memory figures so that they are the same with and without it.
+    nlohmann::json at_depth = nullptr;
+    if (o.depth > 0) {
+        std::vector<int32_t> deep(static_cast<size_t>(o.depth));
+        for (int32_t& id : deep) id = token(rng);
+        auto d = measure(m, *backend, precision, off, std::move(deep), o.gen_tokens, o.repetitions);
+        if (!d) return report_error(o.json, d.error());
+        at_depth = speed_json(d.value());
+        at_depth["depth"] = o.depth;
+    }
     const auto mib_or_null = [](std::optional<uint64_t> bytes) -> nlohmann::json {
         if (!bytes) return nullptr;
         return static_cast<double>(*bytes) / kMiB;
@@ -315,6 +328,7 @@ int run_bench(const BenchOptions& o) {
         {"instrumentation_off", speed_json(plain.value())},
         {"with_norms", speed_json(with_norms.value())},
         {"with_norms_and_dla", speed_json(with_dla.value())},
+        {"at_depth", at_depth},
         {"edit_and_rerun",
          {{"prompt_tokens", o.edit_tokens},
           {"changed_tokens", o.edit_tail},
@@ -355,6 +369,11 @@ int run_bench(const BenchOptions& o) {
                                   std::pair{"with norms", with_norms.value()},
                                   std::pair{"with norms and DLA", with_dla.value()}}) {
         std::printf("%-22s %12.1f %12.1f\n", name, s.prefill_tokens_per_s, s.decode_tokens_per_s);
+    }
+    if (!at_depth.is_null()) {
+        std::printf("%-22s %12.1f %12.1f   (a %lld-token prompt, then decode at that depth)\n", "at depth, off",
+                    at_depth["prefill_tokens_per_s"].get<double>(), at_depth["decode_tokens_per_s"].get<double>(),
+                    static_cast<long long>(o.depth));
     }
     std::printf("edit and rerun: %lld-token prompt, last %lld changed: first token %.0f ms cold, %.0f ms with %lld "
                 "tokens reused (%.1fx)\n",
@@ -413,6 +432,10 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::Range(1, 100000))->capture_default_str();
     cmd->add_option("--gen-tokens,--decode-tokens", o->gen_tokens, "Tokens decoded one at a time")
         ->check(CLI::Range(1, 100000))->capture_default_str();
+    cmd->add_option("--depth", o->depth,
+                    "Also decode after a prompt of this many tokens, evaluated in batches of --prompt-tokens "
+                    "(decode at depth, as llama-bench -gp N,M; 0: not measured)")
+        ->check(CLI::Range(int64_t{0}, int64_t{1} << 20))->capture_default_str();
     cmd->add_option("--repetitions,-r", o->repetitions, "Timed repetitions of prefill + decode after a warm-up (their mean)")
         ->check(CLI::Range(1, 1000))->capture_default_str();
     cmd->add_option("--edit-tokens", o->edit_tokens, "Prompt length of the edit-and-rerun figure")

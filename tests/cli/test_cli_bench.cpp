@@ -49,6 +49,27 @@ TEST(CliBench, SyntheticShapes) {
     }
 }
 
+// --depth: decode after a prompt of that many tokens (llama-bench -gp), reported beside the
+// other rows; absent, the figure is null. Nothing is timed here: presence and sign only.
+TEST(CliBench, DecodeAtDepth) {
+    const std::vector<std::string> base = {"bench", "--synthetic", "64x2x4:q8_0", "--prompt-tokens", "4", "--gen-tokens", "2",
+                                           "--edit-tokens", "20", "--edit-tail", "2", "--read-buffer-mib", "8", "--json"};
+    auto without = run_cli(base);
+    ASSERT_EQ(without.exit_status, 0) << without.err;
+    EXPECT_TRUE(without.json()["at_depth"].is_null());
+    auto args = base;
+    args.insert(args.end(), {"--depth", "48"});
+    auto with = run_cli(args);
+    ASSERT_EQ(with.exit_status, 0) << with.err;
+    const auto d = with.json()["at_depth"];
+    ASSERT_TRUE(d.is_object()) << d.dump();
+    EXPECT_EQ(d["depth"], 48);
+    EXPECT_GT(d["prefill_tokens_per_s"].get<double>(), 0.0);
+    EXPECT_GT(d["decode_tokens_per_s"].get<double>(), 0.0);
+    args.back() = "-1";
+    EXPECT_EQ(run_cli(args).exit_status, 2) << "a negative depth is a usage error";
+}
+
 // A mixture-of-experts shape: decode's weight traffic counts the router and the 2 active
 // experts of 8 per layer, not the idle ones.
 TEST(CliBench, ExpertShapesCountOnlyTheActiveWeights) {
