@@ -5,6 +5,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/common/builtin_model.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/model/architecture.h"
 #include "engine/model/model_params.h"
@@ -39,7 +40,10 @@ nlohmann::json load_problem(const GgufFile& f, const Result<ModelParams>& params
     return s ? nlohmann::json(nullptr) : nlohmann::json(s.error().message);
 }
 
-int run_info(const InfoOptions& o) {
+int run_info(InfoOptions o) {
+    auto path = model_path_or_builtin(o.model); // no --model: the built-in octet, as every command
+    if (!path) return report_error(o.json, path.error());
+    o.model = path.value();
     auto file = GgufFile::open(o.model);
     if (!file) return report_error(o.json, file.error());
     const GgufFile& f = file.value();
@@ -102,7 +106,7 @@ int run_info(const InfoOptions& o) {
 void add_info_command(CLI::App& app, CommandRunner& run) {
     auto opts = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "Describe a GGUF model: architecture, sizes, tokenizer, tensor types");
-    cmd->add_option("--model,-m", opts->model, "GGUF file")->required();
+    cmd->add_option("--model,-m", opts->model, "GGUF file (default: the built-in octet)");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([&run, opts] { run = [opts] { return run_info(*opts); }; });
 }

@@ -10,6 +10,7 @@
 // interactive session is autosaved and offers its autosave back after a crash
 // (ui/session/crash_recovery.h) — --screenshot and --soak runs leave the user's autosave alone.
 #include <QApplication>
+#include <QCoreApplication>
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <QFileInfo>
@@ -19,6 +20,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <string_view>
 
 #include <spdlog/spdlog.h>
 
@@ -34,32 +36,64 @@
 #include "ui/panels/switches_panel.h"
 #include "ui/support/stall_monitor.h"
 
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Octoscope"));
-    QApplication::setApplicationName(QStringLiteral("Octoscope"));
-    QApplication::setApplicationVersion(QStringLiteral(OCTOSCOPE_VERSION));
-    octo::ui::install_translations(octo::ui::resolve_language(octo::ui::saved_language_choice()));
+namespace {
 
+// The command line. Built once for the GUI and once, without a display, to answer --help and
+// --version (a QCoreApplication parses those: no platform plugin is needed to print text).
+struct CommandLine {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Octoscope workbench"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption model({"m", "model"}, QApplication::translate("main", "GGUF model (default: built-in octet)"), "file");
-    const QCommandLineOption prompt({"p", "prompt"}, QApplication::translate("main", "Prompt to run at start"), "text");
-    const QCommandLineOption screenshot("screenshot", QApplication::translate("main", "Run --prompt, save the window as PNG, exit"), "png");
-    const QCommandLineOption max_tokens("max-tokens", QApplication::translate("main", "Tokens to generate"), "n");
-    const QCommandLineOption ignore_eos("ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens"));
-    const QCommandLineOption soak("soak", QApplication::translate("main", "Run --prompt N times, print the memory growth, exit"), "n");
-    const QCommandLineOption lang("lang", QApplication::translate("main", "User interface language for this start: en or zh_CN"), "language");
-    const QCommandLineOption panel("show-panel", QApplication::translate("main", "Bring this panel to the front (e.g. experts, attention, kv)"), "name");
-    const QCommandLineOption window_size("window-size", QApplication::translate("main", "Window size for this start, e.g. 1366x768"), "WxH");
-    const QCommandLineOption layout("layout", QApplication::translate("main", "Preset layout for this start: inspect, compare or teach"), "name");
-    parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang, panel, window_size, layout});
+    const QCommandLineOption model{QStringList{"m", "model"}, QApplication::translate("main", "GGUF model (default: built-in octet)"), "file"};
+    const QCommandLineOption prompt{QStringList{"p", "prompt"}, QApplication::translate("main", "Prompt to run at start"), "text"};
+    const QCommandLineOption screenshot{"screenshot", QApplication::translate("main", "Run --prompt, save the window as PNG, exit"), "png"};
+    const QCommandLineOption max_tokens{"max-tokens", QApplication::translate("main", "Tokens to generate"), "n"};
+    const QCommandLineOption ignore_eos{"ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens")};
+    const QCommandLineOption soak{"soak", QApplication::translate("main", "Run --prompt N times, print the memory growth, exit"), "n"};
+    const QCommandLineOption lang{"lang", QApplication::translate("main", "User interface language for this start: en or zh_CN"), "language"};
+    const QCommandLineOption panel{"show-panel", QApplication::translate("main", "Bring this panel to the front (e.g. experts, attention, kv)"), "name"};
+    const QCommandLineOption window_size{"window-size", QApplication::translate("main", "Window size for this start, e.g. 1366x768"), "WxH"};
+    const QCommandLineOption layout{"layout", QApplication::translate("main", "Preset layout for this start: inspect, compare or teach"), "name"};
+
+    CommandLine() {
+        parser.setApplicationDescription(QCoreApplication::translate("main", "Octoscope workbench"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang, panel, window_size, layout});
+    }
+};
+
+void set_identity() {
+    QCoreApplication::setOrganizationName(QStringLiteral("Octoscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("Octoscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(OCTOSCOPE_VERSION));
+    octo::ui::install_translations(octo::ui::resolve_language(octo::ui::saved_language_choice()));
+}
+
+bool asks_for_help_or_version(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "-h" || a == "-?" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version") return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (asks_for_help_or_version(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        set_identity();
+        CommandLine help;
+        help.parser.process(core); // prints and exits
+        return 0;
+    }
+    QApplication app(argc, argv);
+    set_identity();
+    CommandLine cl;
+    QCommandLineParser& parser = cl.parser;
     parser.process(app);
-    QSize size = parser.isSet(screenshot) ? QSize(1280, 800) : QSize();
-    if (parser.isSet(window_size)) {
-        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$")).match(parser.value(window_size));
+    QSize size = parser.isSet(cl.screenshot) ? QSize(1280, 800) : QSize();
+    if (parser.isSet(cl.window_size)) {
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$")).match(parser.value(cl.window_size));
         if (!m.hasMatch()) {
             std::fprintf(stderr, "octoscope: --window-size takes WIDTHxHEIGHT, e.g. 1366x768\n");
             return 2;
@@ -67,20 +101,20 @@ int main(int argc, char** argv) {
         size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
     std::optional<octo::ui::LayoutPreset> preset;
-    if (parser.isSet(layout)) {
-        preset = octo::ui::parse_layout_preset(parser.value(layout));
+    if (parser.isSet(cl.layout)) {
+        preset = octo::ui::parse_layout_preset(parser.value(cl.layout));
         if (!preset) {
             std::fprintf(stderr, "octoscope: --layout takes one of: inspect, compare, teach\n");
             return 2;
         }
     }
-    if (parser.isSet(lang)) {
-        if (!octo::ui::ui_languages().contains(parser.value(lang))) {
+    if (parser.isSet(cl.lang)) {
+        if (!octo::ui::ui_languages().contains(parser.value(cl.lang))) {
             std::fprintf(stderr, "octoscope: --lang takes one of: %s\n", octo::ui::ui_languages().join(", ").toStdString().c_str());
             return 2;
         }
-        if (!octo::ui::install_translations(parser.value(lang))) {
-            std::fprintf(stderr, "octoscope: the %s translation is missing from this build\n", parser.value(lang).toStdString().c_str());
+        if (!octo::ui::install_translations(parser.value(cl.lang))) {
+            std::fprintf(stderr, "octoscope: the %s translation is missing from this build\n", parser.value(cl.lang).toStdString().c_str());
             return 1;
         }
     }
@@ -92,24 +126,24 @@ int main(int argc, char** argv) {
 
     octo::ui::MainWindow window;
     if (auto dir = octo::resource_dir()) window.loadResources(QString::fromStdString(dir->string()));
-    if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
+    if (parser.isSet(cl.panel) && !window.showPanel(parser.value(cl.panel))) {
         std::fprintf(stderr, "octoscope: --show-panel takes one of: %s\n", window.panelNames().join(", ").toStdString().c_str());
         return 2;
     }
     // --model, else the model open when the workbench last closed, else the built-in one.
-    QString requested = parser.value(model);
-    if (requested.isEmpty() && !parser.isSet(screenshot)) {
+    QString requested = parser.value(cl.model);
+    if (requested.isEmpty() && !parser.isSet(cl.screenshot)) {
         const QString last = QSettings().value("lastModel").toString();
         if (!last.isEmpty() && QFileInfo::exists(last)) requested = last;
     }
     const auto path = octo::model_path_or_builtin(requested.toStdString());
-    const bool headless = parser.isSet(screenshot);
-    const int soak_runs = parser.isSet(soak) ? parser.value(soak).toInt() : 0;
-    if ((headless || parser.isSet(soak)) && !parser.isSet(prompt)) {
+    const bool headless = parser.isSet(cl.screenshot);
+    const int soak_runs = parser.isSet(cl.soak) ? parser.value(cl.soak).toInt() : 0;
+    if ((headless || parser.isSet(cl.soak)) && !parser.isSet(cl.prompt)) {
         std::fprintf(stderr, "octoscope: --screenshot and --soak need --prompt\n");
         return 2;
     }
-    if (parser.isSet(soak) && (soak_runs < 1 || headless)) {
+    if (parser.isSet(cl.soak) && (soak_runs < 1 || headless)) {
         std::fprintf(stderr, "octoscope: --soak needs a positive run count and no --screenshot\n");
         return 2;
     }
@@ -125,17 +159,17 @@ int main(int argc, char** argv) {
     } else {
         window.openModel(QString::fromStdString(path.value()));
     }
-    if (parser.isSet(prompt)) {
+    if (parser.isSet(cl.prompt)) {
         octo::RunSpec typed = window.runs().editorSpec();
-        typed.prompt = parser.value(prompt).toStdString();
+        typed.prompt = parser.value(cl.prompt).toStdString();
         window.runs().showSpec(typed);
         QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, &window, [&] {
             octo::RunSpec s = window.runs().editorSpec(); // the editor's settings with the switches
-            if (parser.isSet(max_tokens)) s.max_tokens = parser.value(max_tokens).toLongLong();
+            if (parser.isSet(cl.max_tokens)) s.max_tokens = parser.value(cl.max_tokens).toLongLong();
             window.runs().showSpec(s);
             if (soak_runs > 0) {
                 soak_benchmark.start();
-            } else if (parser.isSet(ignore_eos)) {
+            } else if (parser.isSet(cl.ignore_eos)) {
                 s.stop_at_eog = false;
                 window.runs().submit(s);
             } else {
@@ -165,7 +199,7 @@ int main(int argc, char** argv) {
                          run ? run->n_generated() : size_t{0}, stalls.worstMs());
             window.resize(size);
             QTimer::singleShot(200, &app, [&] { // let queued replots land
-                const QString out = parser.value(screenshot);
+                const QString out = parser.value(cl.screenshot);
                 const bool ok = window.exportScreenshot(out);
                 std::fprintf(stderr, ok ? "octoscope: wrote %s\n" : "octoscope: cannot write %s\n", out.toStdString().c_str());
                 QApplication::exit(ok ? 0 : 1);

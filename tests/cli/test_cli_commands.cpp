@@ -119,6 +119,16 @@ TEST(CliErrors, MalformedFileIsOneLineAndJson) {
     EXPECT_EQ(run.err, "octoscope-cli: error: " + error + "\n");
 }
 
+// Without --model, info describes the built-in octet, as every command that takes a model does.
+TEST(CliInfo, DescribesTheBuiltInModelByDefault) {
+    auto run = run_cli({"info", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    const auto j = run.json();
+    EXPECT_EQ(j["architecture"], "octet");
+    const std::string file = j["file"].get<std::string>();
+    EXPECT_EQ(file.substr(file.size() - std::string("octet/octet.gguf").size()), "octet/octet.gguf") << file;
+}
+
 TEST(CliErrors, PlainErrorGoesToStderrOnly) {
     auto run = run_cli({"info", "--model", "/nonexistent/model.gguf"});
     EXPECT_EQ(run.exit_status, 1);
@@ -127,7 +137,7 @@ TEST(CliErrors, PlainErrorGoesToStderrOnly) {
 }
 
 TEST(CliErrors, UsageErrorsExitWithTwo) {
-    auto missing = run_cli({"info", "--json"});
+    auto missing = run_cli({"advise", "--json"}); // --prompt is required
     EXPECT_EQ(missing.exit_status, 2);
     EXPECT_TRUE(missing.json().contains("error"));
     auto unknown = run_cli({"frobnicate"});

@@ -1,7 +1,7 @@
 // The workbench driven through its real widgets on the offscreen platform, with the real engine
 // and models the test writes: the token view against octoscope-cli, heatmap cells against the
 // engine, the KV view, subsystem switches, the precision choice, cancel, a failed load, and the
-// --screenshot entry.
+// --screenshot entry, and --help without a display.
 #include <QCheckBox>
 #include <QColor>
 #include <QComboBox>
@@ -27,6 +27,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <string_view>
 
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/gguf/gguf_writer.h"
@@ -68,6 +69,7 @@ private slots:
     void runningStateFollowsTheStore();
     void failedLoadKeepsThePreviousModel();
     void screenshotEntryPoint();
+    void helpNeedsNoDisplay();
     void routerFollowsTheEditorAndLearns();
     void calibrationFromTheMenu();
     void exportsWriteTheRun();
@@ -355,6 +357,25 @@ void TestWorkbench::failedLoadKeepsThePreviousModel() {
     QCOMPARE(QString::fromStdString(w.store().model()->path), model_);
     QVERIFY(runAndWait(w, QStringLiteral("still works"), 2));
     QCOMPARE(w.store().current()->state, RunState::Finished);
+}
+
+// --help and --version print without a display (no platform plugin is loaded for them).
+void TestWorkbench::helpNeedsNoDisplay() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    for (const char* flag : {"--help", "--version"}) {
+        QProcess gui;
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(OCTOSCOPE_GUI_PATH), {QString::fromLatin1(flag)});
+        QVERIFY(gui.waitForFinished(30000));
+        QCOMPARE(gui.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(gui.exitCode(), 0);
+        const QString out = QString::fromUtf8(gui.readAllStandardOutput());
+        QVERIFY2(out.contains(flag == std::string_view("--help") ? QStringLiteral("--screenshot") : QStringLiteral("Octoscope")),
+                 qPrintable(out + QString::fromUtf8(gui.readAllStandardError())));
+    }
 }
 
 void TestWorkbench::screenshotEntryPoint() {
