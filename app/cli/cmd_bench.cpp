@@ -162,8 +162,7 @@ nlohmann::json speed_json(const Speed& s) {
 }
 
 struct BenchModel {
-    std::shared_ptr<const std::vector<uint8_t>> synthetic; // a synthetic model's GGUF image
-    OpenedModel opened;     // by open_model, as every command opens one; empty with --no-run
+    OpenedModel opened;     // by open_model, as every command opens one (a synthetic image kept in it); empty with --no-run
     std::string name;
     uint64_t file_bytes = 0; // the file's size, or the synthetic image's
 };
@@ -173,16 +172,16 @@ struct BenchModel {
 Result<BenchModel> synthetic_model(const SyntheticModelSpec& spec, const BenchOptions& o, const OpenOptions& open) {
     auto bytes = make_synthetic_model(spec);
     if (!bytes) return bytes.error();
+    auto image = std::make_shared<const std::vector<uint8_t>>(std::move(bytes.value()));
     BenchModel b;
-    b.synthetic = std::make_shared<const std::vector<uint8_t>>(std::move(bytes.value()));
-    b.file_bytes = b.synthetic->size();
+    b.file_bytes = image->size();
     b.name = "synthetic llama " + o.synthetic + " (random weights)";
     if (!o.save_model.empty()) {
-        const std::string_view image(reinterpret_cast<const char*>(b.synthetic->data()), b.synthetic->size());
-        if (auto saved = write_file_atomic(o.save_model, image); !saved) return saved.error();
+        const std::string_view view(reinterpret_cast<const char*>(image->data()), image->size());
+        if (auto saved = write_file_atomic(o.save_model, view); !saved) return saved.error();
     }
     if (o.no_run) return b;
-    auto opened = open_model_image(b.synthetic, "synthetic " + o.synthetic, open);
+    auto opened = open_model_image(std::move(image), "synthetic " + o.synthetic, open);
     if (!opened) return opened.error();
     b.opened = std::move(opened.value());
     return b;

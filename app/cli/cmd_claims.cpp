@@ -96,9 +96,7 @@ int run_claims_command(const ClaimsOptions& o) {
         auto local = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
         if (!local) return report_error(o.json, local.error());
         opened.emplace(std::move(local.value()));
-        model = ClaimModel{opened->model.get(), opened->backend.get(), opened->tokenizer.get(), &opened->map(),
-                           opened->expert_map(), opened->kv.get(),
-                           opened->info.name + " (" + valid_utf8(opened->info.path) + ")"};
+        model = claim_model_of(*opened, *opened->backend, opened->info.name + " (" + valid_utf8(opened->info.path) + ")");
         lo.open_model = open_claim_variant;
     }
     size_t current = 0;

@@ -229,8 +229,7 @@ void EngineHost::execute(const ClaimsCommand& c) {
         remote_->prepare_claims(model, options);
     } else {
         OpenedModel& l = *loaded_;
-        model = ClaimModel{l.model.get(), l.backend.get(), l.tokenizer.get(), &l.map(), l.expert_map(),
-                           l.kv.get(), l.info.name + " (" + l.info.path + ")"};
+        model = claim_model_of(l, *l.backend, l.info.name + " (" + l.info.path + ")");
         options.open_model = open_claim_variant;
     }
     ClaimLab lab(std::move(model), std::move(data.value()), std::move(options));

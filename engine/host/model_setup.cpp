@@ -92,10 +92,10 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     auto model = load_model(path, image.get(), load);
     if (!model) return model.error();
     // A backend without every step the model needs: auto takes the CPU instead, saying why.
-    Backend& backend = options.on_backend ? *options.on_backend : *selected.backend;
-    if (const std::string missing = backend.missing_features(forward_features(*model.value(), model.value()->n_ctx()));
+    Backend* runs_on = options.on_backend ? options.on_backend : selected.backend.get();
+    if (const std::string missing = runs_on->missing_features(forward_features(*model.value(), model.value()->n_ctx()));
         !missing.empty()) {
-        const std::string why = backend.name() + " lacks " + missing + " for " + model.value()->params().architecture;
+        const std::string why = runs_on->name() + " lacks " + missing + " for " + model.value()->params().architecture;
         if (options.on_backend || *choice != BackendChoice::Auto) {
             return make_error(ErrorCode::Unsupported, "backend " + why + "; use --backend cpu (or auto)");
         }
@@ -103,8 +103,8 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         if (!cpu) return cpu.error();
         selected = std::move(cpu.value());
         selected.fallback_reason = why;
+        runs_on = selected.backend.get();
     }
-    Backend& runs_on = options.on_backend ? *options.on_backend : *selected.backend;
     auto vocab = vocab_from_gguf(model.value()->file());
     if (!vocab) return about_file(path, vocab.error());
     auto tokenizer = Tokenizer::create(std::move(vocab.value()));
@@ -123,13 +123,13 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
                                                               " positions is too large");
         }
         pool.n_blocks *= options.kv_sequences;
-        auto store = KvStore::create(runs_on, model.value()->params(), pool);
+        auto store = KvStore::create(*runs_on, model.value()->params(), pool);
         if (!store) return store.error();
         kv = std::move(store.value());
     }
 
     OpenedModel opened;
-    auto info = describe(path, *model.value(), runs_on, selected.fallback_reason, map.value(), kv.get(), pool);
+    auto info = describe(path, *model.value(), *runs_on, selected.fallback_reason, map.value(), kv.get(), pool);
     if (!info) return info.error();
     opened.info = std::move(info.value());
     opened.image = std::move(image);

@@ -350,8 +350,7 @@ bool CaptureController::exportBugReport(const QString& folder) {
         const auto* compare = qobject_cast<const CompareView*>(plot->parentWidget());
         if (compare && (!shown || !compare->involves(shown->id))) continue;
         if (qobject_cast<const ClaimPlotView*>(plot->parentWidget())) continue;
-        const QString name = plot->objectName().isEmpty() ? QStringLiteral("plot") : plot->objectName();
-        write(QStringLiteral("plots/%1.png").arg(name), [plot](const QString& p) { return write_png(p, plot->toPixmap(800, 500)); });
+        write(QStringLiteral("plots/%1.png").arg(plot_file_name(*plot)), [plot](const QString& p) { return write_png(p, plot->toPixmap(800, 500)); });
     }
     write(QStringLiteral("run.octo"), [&](const QString& p) { return save_capture(capture.value(), local_path(p)); });
     if (command_needs_head_map(capture.value())) {

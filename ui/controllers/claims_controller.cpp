@@ -1,8 +1,5 @@
 #include "ui/controllers/claims_controller.h"
 
-#include <string>
-#include <vector>
-
 #include "ui/controllers/engine_bridge.h"
 #include "ui/session/claims_store.h"
 
@@ -11,15 +8,13 @@ namespace octo::ui {
 ClaimsController::ClaimsController(ClaimsStore& store, EngineBridge& bridge, QObject* parent)
     : QObject(parent), store_(store), bridge_(bridge) {}
 
-void ClaimsController::run(const QStringList& ids, quint64 seed, int items) {
-    if (ids.isEmpty() || store_.running()) return;
-    std::vector<std::string> names;
+void ClaimsController::run(const std::vector<std::string>& ids, quint64 seed, int items) {
+    if (ids.empty() || store_.running()) return;
     std::vector<Claim> claims;
-    for (const QString& id : ids) {
-        names.push_back(id.toStdString());
-        if (const Claim* c = store_.claim(names.back())) claims.push_back(*c);
+    for (const std::string& id : ids) {
+        if (const Claim* c = store_.claim(id)) claims.push_back(*c);
     }
-    store_.started(std::move(names));
+    store_.started(ids);
     bridge_.runClaims(std::move(claims), resource_dir_, static_cast<uint64_t>(seed), items);
 }
 

@@ -5,7 +5,9 @@
 
 #include <QObject>
 #include <QString>
-#include <QStringList>
+
+#include <string>
+#include <vector>
 
 namespace octo::ui {
 
@@ -20,7 +22,7 @@ public:
     // Where the claims' items and probes are read from (the resource folder).
     void setResourceDir(const QString& dir) { resource_dir_ = dir; }
     // Queues the claims `ids` (unknown ones skipped) unless claims are running already.
-    void run(const QStringList& ids, quint64 seed, int items);
+    void run(const std::vector<std::string>& ids, quint64 seed, int items);
     void cancel(); // while claims run
 
 private:

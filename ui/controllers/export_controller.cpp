@@ -21,8 +21,7 @@ bool ExportController::exportScreenshot(const QString& path) { return save_png(p
 bool ExportController::exportPlots(const QString& folder) {
     bool ok = true;
     for (Plot* plot : pictures_.plots()) {
-        const QString name = plot->objectName().isEmpty() ? QStringLiteral("plot") : plot->objectName();
-        ok = save_png(plot->toPixmap(800, 500), QDir(folder).filePath(name + QStringLiteral(".png"))) && ok;
+        ok = save_png(plot->toPixmap(800, 500), QDir(folder).filePath(plot_file_name(*plot) + QStringLiteral(".png"))) && ok;
     }
     return ok;
 }

@@ -207,9 +207,7 @@ void ClaimsPanel::selectClaim(const QString& id) {
 
 void ClaimsPanel::submit(const std::vector<std::string>& ids) {
     if (ids.empty() || store_.running() || !model_loaded_) return;
-    QStringList list;
-    for (const std::string& id : ids) list << QString::fromStdString(id);
-    emit runRequested(list, static_cast<quint64>(seed_->value()), items_->value()); // ClaimsController: started, then queued
+    emit runRequested(ids, static_cast<quint64>(seed_->value()), items_->value()); // ClaimsController: started, then queued
     progress_->setRange(0, static_cast<int>(ids.size()) * 100);
     progress_->setValue(0);
     progress_->setFormat(tr("starting…"));

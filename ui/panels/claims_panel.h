@@ -50,7 +50,7 @@ public:
 signals:
     void statusMessage(const QString& text);
     // Run Selected / Run All with the panel's seed and items per claim; Cancel while one runs.
-    void runRequested(const QStringList& ids, quint64 seed, int items);
+    void runRequested(const std::vector<std::string>& ids, quint64 seed, int items);
     void cancelRequested();
 
 protected:

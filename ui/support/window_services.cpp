@@ -13,6 +13,8 @@ void StatusBarSink::showError(const QString& text, int timeout_ms) { show_status
 
 void StatusBarSink::addIndicator(QWidget* widget) { bar_.addWidget(widget); }
 
+QString plot_file_name(const Plot& plot) { return plot.objectName().isEmpty() ? QStringLiteral("plot") : plot.objectName(); }
+
 QPixmap WidgetPictures::windowPicture() const { return widget_.grab(); }
 
 QList<Plot*> WidgetPictures::plots() const { return widget_.findChildren<Plot*>(); }

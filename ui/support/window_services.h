@@ -33,6 +33,9 @@ public:
     virtual QList<Plot*> plots() const = 0; // every plot in the window, shown or not
 };
 
+// The name a plot's exported PNG takes: its object name, "plot" when it has none.
+QString plot_file_name(const Plot& plot);
+
 // The window's status bar as a StatusSink.
 class StatusBarSink final : public StatusSink {
 public:
