@@ -1,11 +1,13 @@
 // KV writes, copies and causal grouped-query attention over the paged KV cache (positions reach
-// their cells through the batch's read_cells). Work is split by (token, query head); each output
-// row is reduced over positions 0..p in order by one thread.
+// their cells through the batch's read_cells). At reference precision the work is split into
+// tiles of queries sharing a kv head (attention_tiles.h); at exact precision by (token, query
+// head), each output row reduced over positions 0..p in order by one thread.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
+#include "engine/backend/cpu/attention_tiles.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_kv_cache.h"
@@ -118,6 +120,49 @@ void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     }
 }
 
+// Tiles of up to kTileQueries queries, each a run of tokens × the query heads of one kv head
+// (fewer heads when there would be fewer tiles than threads).
+void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
+                              const AttentionShape& s, float scale, float* weights, int64_t weights_stride) {
+    constexpr int64_t kTileQueries = 32;
+    const int64_t group = s.n_head / s.n_head_kv;
+    const int64_t n_tokens = static_cast<int64_t>(cells.positions.size());
+    const int64_t tile_tokens = std::clamp<int64_t>(kTileQueries / group, 1, n_tokens);
+    const int64_t token_tiles = (n_tokens + tile_tokens - 1) / tile_tokens;
+    int64_t tile_heads = group;
+    if (s.n_head_kv * token_tiles < n_threads()) {
+        const int64_t splits = (n_threads() + s.n_head_kv * token_tiles - 1) / (s.n_head_kv * token_tiles);
+        tile_heads = std::max<int64_t>(1, (group + splits - 1) / splits);
+    }
+    const int64_t head_tiles = (group + tile_heads - 1) / tile_heads;
+    tile_scratch_.resize(static_cast<size_t>(n_threads()));
+    tile_queries_.resize(static_cast<size_t>(n_threads()));
+    const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride};
+
+    pool_.parallel_for(s.n_head_kv * token_tiles * head_tiles, [&](int64_t task, int thread) {
+        const int64_t g = task / (token_tiles * head_tiles);
+        const int64_t t0 = (task / head_tiles % token_tiles) * tile_tokens;
+        const int64_t h0 = g * group + task % head_tiles * tile_heads;
+        const int64_t h1 = std::min(h0 + tile_heads, (g + 1) * group);
+        auto& queries = tile_queries_[static_cast<size_t>(thread)];
+        queries.clear();
+        for (int64_t t = t0; t < std::min(t0 + tile_tokens, n_tokens); ++t) {
+            const int64_t position = cells.positions[static_cast<size_t>(t)];
+            const int64_t n_seen = position + 1;
+            const int64_t first = s.window > 0 ? std::max<int64_t>(0, n_seen - s.window) : 0; // p - j < window
+            const ValueSumOrder order = position < cells.prompt_batch_end ? ValueSumOrder::Batch : ValueSumOrder::Single;
+            for (int64_t h = h0; h < h1; ++h) {
+                const int64_t at = t * s.n_head + h;
+                queries.push_back({q + at * s.head_dim, out + at * s.head_dim,
+                                   weights ? weights + at * weights_stride : nullptr, first, n_seen, order});
+            }
+        }
+        const AttentionRows rows{kv.k(layer, 0) + g * s.head_dim, kv.v(layer, 0) + g * s.head_dim, kv.row(),
+                                 cells.read_cells.data()};
+        attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)]);
+    });
+}
+
 void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, float* out,
                            const KvBatchCells& cells, const AttentionShape& s, float* weights,
                            int64_t weights_stride) {
@@ -125,6 +170,10 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
     const int64_t group = s.n_head / s.n_head_kv;
     const float scale = s.scale != 0.0f ? s.scale : 1.0f / std::sqrt(static_cast<float>(s.head_dim));
     const int64_t n_tokens = static_cast<int64_t>(cells.positions.size());
+    if (s.precision == Precision::Reference && attention_tiles_supported()) {
+        attend_tiles(kv, layer, q, out, cells, s, scale, weights, weights_stride);
+        return;
+    }
     scratch_.resize(static_cast<size_t>(n_threads()));
     for (auto& scores : scratch_) scores.resize(cells.read_cells.size());
 

@@ -10,12 +10,15 @@
 
 #include "engine/backend/backend.h"
 #include "engine/backend/cpu/activation_quant.h"
+#include "engine/backend/cpu/attention_tiles.h"
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/matmul_kernels.h"
 #include "engine/backend/cpu/quant_matmul.h"
 #include "engine/backend/cpu/thread_pool.h"
 
 namespace octo {
+
+class CpuKvCache;
 
 struct CpuBackendOptions {
     int n_threads = 0;                // <= 0: every hardware thread
@@ -72,6 +75,8 @@ private:
     CpuBackend(int n_threads, CpuPath path) : pool_(n_threads), path_(path) {}
     template <class Fn>
     void for_each_chunk(int64_t n, Fn&& fn); // cpu_ops.cpp
+    void attend_tiles(const CpuKvCache& kv, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
+                      const AttentionShape& s, float scale, float* weights, int64_t weights_stride); // cpu_attention.cpp
 
     // One form of a matmuls() call's activations (cpu_backend.cpp): rows of `format`, `bytes` per
     // token, or (prepare set) those rows (forms_[source]) in a kernel's layout, `bytes` in all.
@@ -99,6 +104,8 @@ private:
     std::vector<ActivationForm> forms_; // of the current matmuls() call
     std::vector<ProductPlan> plans_;
     std::vector<std::vector<float>> scratch_; // [n_threads][n_cells] attention scores
+    std::vector<AttentionTileScratch> tile_scratch_;         // [n_threads]
+    std::vector<std::vector<AttentionQuery>> tile_queries_;  // [n_threads] the current tile's queries
     // The activations of one matmuls() call in each form its products read (cpu_backend.cpp):
     // [n_tokens, n_in] rounded to fp16/bf16, or [n_tokens][row bytes] quantised to Q8_0/Q8_1/Q8_K,
     // or that in a kernel's own layout (QuantKernel::prepare); one buffer per form of the call.

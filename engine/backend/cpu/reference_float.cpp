@@ -93,9 +93,10 @@ float softmax_group_scalar(float* s, int64_t g, int64_t first, int64_t n, float 
     return lanes_sum(e);
 }
 
-double softmax_exp_scalar(float* s, int64_t first, int64_t n, float max) {
+// The groups from `from` (a multiple of 8) on.
+double softmax_exp_scalar(float* s, int64_t from, int64_t first, int64_t n, float max) {
     double sum = 0.0;
-    for (int64_t g = 0; g < n; g += 8) sum += static_cast<double>(softmax_group_scalar(s, g, first, n, max));
+    for (int64_t g = from; g < n; g += 8) sum += static_cast<double>(softmax_group_scalar(s, g, first, n, max));
     return sum;
 }
 
@@ -246,10 +247,10 @@ OCTO_RF_AVX2 float dot(const float* a, const float* b, int64_t n) {
     return dot_rest(a, b, whole, n, horizontal_adds(whole_steps<TensorType::F32>(reinterpret_cast<const uint8_t*>(a), b, whole)));
 }
 
-OCTO_RF_AVX2 double softmax_exp(float* s, int64_t first, int64_t n, float max) {
+OCTO_RF_AVX2 double softmax_exp(float* s, int64_t from, int64_t first, int64_t n, float max) {
     const __m256 m = _mm256_set1_ps(max);
     double sum = 0.0;
-    for (int64_t g = 0; g < n; g += 8) {
+    for (int64_t g = from; g < n; g += 8) {
         if (g >= first && g + 8 <= n) {
             const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(s + g), m));
             _mm256_storeu_ps(s + g, e);
@@ -441,9 +442,20 @@ float reference_dot(const float* a, const float* b, int64_t n) {
 
 double reference_softmax_exp(float* s, int64_t first, int64_t n, float max) {
 #if defined(__x86_64__)
-    if (cpu_has_avx2()) return simd::softmax_exp(s, first, n, max);
+    if (cpu_has_avx2()) return simd::softmax_exp(s, 0, first, n, max);
 #endif
-    return softmax_exp_scalar(s, first, n, max);
+    return softmax_exp_scalar(s, 0, first, n, max);
+}
+
+double reference_softmax_exp_from(float* s, int64_t origin, int64_t first, int64_t n, float max) {
+    // Groups are aligned alike counted from origin (a multiple of 8); the ones before first's
+    // group hold only masked positions.
+    const int64_t from = (first & ~int64_t{7}) - origin;
+    std::fill(s, s + from, 0.0f);
+#if defined(__x86_64__)
+    if (cpu_has_avx2()) return simd::softmax_exp(s, from, first - origin, n - origin, max);
+#endif
+    return softmax_exp_scalar(s, from, first - origin, n - origin, max);
 }
 
 void reference_weighted_values(const float* w, int64_t first, int64_t n, const ValueRows& v, int64_t head_dim,

@@ -48,6 +48,11 @@ float reference_dot(const float* a, const float* b, int64_t n);
 // as ((e0 + e4) + (e2 + e6)) + ((e1 + e5) + (e3 + e7)), the groups added in double.
 double reference_softmax_exp(float* s, int64_t first, int64_t n, float max);
 
+// The same over part of a row: s[i] holds position origin + i (origin a multiple of 8, at most
+// first), positions origin .. first - 1 are set to 0 and the groups start at first's group, the
+// earlier ones adding nothing (exactly 0.0 in double). The same sum and exps as the whole row.
+double reference_softmax_exp_from(float* s, int64_t origin, int64_t first, int64_t n, float max);
+
 // How the reference sums attention's weighted values, Σ_p w[p] · v_p[d].
 enum class ValueSumOrder {
     Batch,  // its tiled product, used for a batch of two or more tokens: position p to lane

@@ -1,0 +1,64 @@
+// Attention at reference precision over a tile of queries that read one kv head: several tokens
+// of a batch and the query heads of one grouped-query group. Each key and value row is loaded
+// once for the whole tile (keys in blocks that stay in L1 while every query passes them, values
+// transposed a block at a time so that eight positions fill one vector), where attending one
+// (token, head) at a time reads the whole cache once per query.
+//
+// Tiling changes which elements are computed together, never the float steps of one element:
+// every score is reference_dot's sum of its own q and k, every row's softmax is
+// reference_softmax_exp's, every output value is summed over positions in the order its row's
+// ValueSumOrder names (reference_float.h). Masked positions inside the tile's range weigh 0, as
+// the reference's masked cells do. So the outputs equal attending row by row, bit for bit
+// (tests/engine/test_attention_tiles.cpp checks that against the row functions).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/backend/cpu/reference_float.h"
+
+namespace octo {
+
+// One query of the tile: a (token, head) pair.
+struct AttentionQuery {
+    const float* q = nullptr; // [head_dim]
+    float* out = nullptr;     // [head_dim]
+    float* weights = nullptr; // [weights_stride]: the softmax weights, position p at index p; or null
+    int64_t first = 0;        // positions first .. n_seen - 1 are attended (first > 0: a sliding window)
+    int64_t n_seen = 0;
+    ValueSumOrder order = ValueSumOrder::Batch;
+};
+
+// The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride.
+struct AttentionRows {
+    const float* k = nullptr;
+    const float* v = nullptr;
+    int64_t stride = 0;
+    const int32_t* cell = nullptr;
+};
+
+struct AttentionTileShape {
+    int64_t head_dim = 0;
+    float scale = 0.0f;         // scores are q·k · scale
+    float softcap = 0.0f;       // > 0: cap · tanh(score / cap)
+    bool scale_queries = false; // q · scale first, then q·k (and no scale after)
+    int64_t weights_stride = 0;
+};
+
+// Per-thread buffers, grown as tiles need them.
+struct AttentionTileScratch {
+    std::vector<float> scores; // [queries][range] the tile's scores, then its weights
+    std::vector<float> values; // [head_dim][block] a block of value rows, transposed
+    std::vector<float> sums;   // [queries][head_dim][lanes] running sums across value blocks
+    std::vector<float> query;  // [head_dim] a query times the scale
+};
+
+// Whether attend_tile can run here (it needs AVX2 + FMA); otherwise attend row by row.
+bool attention_tiles_supported();
+
+// Attends every query of the tile (all reading the same kv head through `rows`).
+void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& rows, const AttentionTileShape& shape,
+                 AttentionTileScratch& scratch);
+
+} // namespace octo
