@@ -1,7 +1,8 @@
 // Reference-precision attention computed in tiles (engine/backend/cpu/attention_tiles.h) equals
 // attending one (token, head) at a time with the reference's float steps — reference_dot,
 // reference_softmax_exp, reference_weighted_values, each checked against the reference's order in
-// test_reference_float.cpp — bit for bit, whatever the tile, the thread count or the batch.
+// test_reference_float.cpp — bit for bit, whatever the tile, the thread count, the batch or the
+// vector width (AVX2, and AVX-512 where the CPU has it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -67,11 +68,11 @@ void attend_row(const float* q, const float* k, const float* v, int64_t stride, 
     std::copy(s.begin(), s.end(), weights);
 }
 
-void check(const Case& c) {
-    SCOPED_TRACE(describe(c));
+void check(const Case& c, CpuPath path) {
+    SCOPED_TRACE(describe(c) + " path " + std::string(cpu_path_name(path)));
     const int64_t n_pos = c.start + c.n_tokens, n_cells = n_pos + 11;
     const int64_t kv_row = c.n_head_kv * c.head_dim, q_row = c.n_head * c.head_dim;
-    auto backend = std::move(CpuBackend::create({c.threads, std::nullopt}).value());
+    auto backend = std::move(CpuBackend::create({c.threads, path}).value());
     auto cache = backend->create_kv_cache({1, n_cells, c.n_head_kv, c.head_dim});
     ASSERT_TRUE(cache);
 
@@ -151,7 +152,13 @@ TEST(AttentionTiles, EqualAttendingEachQueryAloneBitForBit) {
         {8, 2, 64, 0, 600, 600, 0, 0, false, 1},  // one thread, a long prompt
         {8, 2, 64, 0, 600, 0, 0, 0, false, 3},    // every position in the one-token order
     };
-    for (const Case& c : cases) check(c);
+    int paths = 0;
+    for (CpuPath path : {CpuPath::Avx2, CpuPath::Avx512}) { // the AVX2 kernels, and the wide ones
+        if (!cpu_supports(path)) continue;
+        ++paths;
+        for (const Case& c : cases) check(c, path);
+    }
+    EXPECT_GT(paths, 0);
 }
 
 } // namespace

@@ -65,9 +65,8 @@ OCTO_AT_AVX2 inline void scores8(const float* q, const AttentionRows& rows, int6
     _mm256_storeu_ps(out, _mm256_mul_ps(dot_sums8(s), _mm256_set1_ps(scale)));
 }
 
-// Eight rows of eight floats (r[j] + d0) written as eight columns: out[d * ld + j] = r[j][d0 + d].
-OCTO_AT_AVX2 inline void transpose8(const float* const (&r)[8], int64_t d0, float* out, int64_t ld) {
-    __m256 x[8];
+// Eight rows of eight floats, r[j] + d0, as eight columns: x[d][j] = r[j][d0 + d].
+OCTO_AT_AVX2 inline void transpose8(const float* const (&r)[8], int64_t d0, __m256 (&x)[8]) {
     for (int j = 0; j < 8; ++j) x[j] = _mm256_loadu_ps(r[j] + d0);
     const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
     const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
@@ -77,14 +76,44 @@ OCTO_AT_AVX2 inline void transpose8(const float* const (&r)[8], int64_t d0, floa
     const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
     const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
     const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    _mm256_storeu_ps(out + 0 * ld, _mm256_permute2f128_ps(u0, u4, 0x20));
-    _mm256_storeu_ps(out + 1 * ld, _mm256_permute2f128_ps(u1, u5, 0x20));
-    _mm256_storeu_ps(out + 2 * ld, _mm256_permute2f128_ps(u2, u6, 0x20));
-    _mm256_storeu_ps(out + 3 * ld, _mm256_permute2f128_ps(u3, u7, 0x20));
-    _mm256_storeu_ps(out + 4 * ld, _mm256_permute2f128_ps(u0, u4, 0x31));
-    _mm256_storeu_ps(out + 5 * ld, _mm256_permute2f128_ps(u1, u5, 0x31));
-    _mm256_storeu_ps(out + 6 * ld, _mm256_permute2f128_ps(u2, u6, 0x31));
-    _mm256_storeu_ps(out + 7 * ld, _mm256_permute2f128_ps(u3, u7, 0x31));
+    x[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+    x[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    x[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+    x[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    x[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+    x[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    x[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+    x[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+// The rows of positions p0 + j (j < n, a multiple of 8) transposed, in one of two layouts:
+// Columns: out[d · n + j] (value d of position p0 + j);
+// Pairs: values d and d + 1 side by side for each 8 positions, out[(d / 2) · 2n + (j / 8) · 16 +
+// (d % 2) · 8 + j % 8] — the vector of 16 that the wide kernels multiply.
+// Positions outside [valid_begin, valid_end) as zeros (`zeros`: head_dim of them).
+enum class Layout { Columns, Pairs };
+
+OCTO_AT_AVX2 void transpose_rows(const float* base, const AttentionRows& rows, int64_t p0, int64_t n, int64_t valid_begin,
+                                 int64_t valid_end, int64_t head_dim, const float* zeros, Layout layout, float* out) {
+    const int64_t whole = head_dim & ~int64_t{7};
+    const auto at = [&](int64_t d, int64_t j) {
+        return layout == Layout::Columns ? d * n + j : (d / 2) * 2 * n + (j / 8) * 16 + (d % 2) * 8 + j % 8;
+    };
+    for (int64_t j = 0; j < n; j += 8) {
+        const float* r[8];
+        for (int l = 0; l < 8; ++l) {
+            const int64_t p = p0 + j + l;
+            r[l] = p >= valid_begin && p < valid_end ? base + rows.cell[p] * rows.stride : zeros;
+        }
+        for (int64_t d = 0; d < whole; d += 8) {
+            __m256 x[8];
+            transpose8(r, d, x);
+            for (int k = 0; k < 8; ++k) _mm256_storeu_ps(out + at(d + k, j), x[k]);
+        }
+        for (int64_t d = whole; d < head_dim; ++d) {
+            for (int l = 0; l < 8; ++l) out[at(d, j + l)] = r[l][d];
+        }
+    }
 }
 
 // Batch order, kD output values: acc[dd] (eight lanes) += w[j] · vt[dd · ld + j] over n positions,
@@ -149,24 +178,6 @@ OCTO_AT_AVX2 void finish_values(const float* acc, ValueSumOrder order, int64_t h
     }
 }
 
-// Value rows of positions p0 .. p0 + n - 1 transposed into vt[head_dim][n]; positions outside
-// [valid_begin, valid_end) as zeros (`zeros`: head_dim of them).
-OCTO_AT_AVX2 void transpose_values(const AttentionRows& rows, int64_t p0, int64_t n, int64_t valid_begin, int64_t valid_end,
-                                   int64_t head_dim, const float* zeros, float* vt) {
-    const int64_t whole = head_dim & ~int64_t{7};
-    for (int64_t j = 0; j < n; j += 8) {
-        const float* r[8];
-        for (int l = 0; l < 8; ++l) {
-            const int64_t p = p0 + j + l;
-            r[l] = p >= valid_begin && p < valid_end ? rows.v + rows.cell[p] * rows.stride : zeros;
-        }
-        for (int64_t d = 0; d < whole; d += 8) transpose8(r, d, vt + d * n + j, n);
-        for (int64_t d = whole; d < head_dim; ++d) {
-            for (int l = 0; l < 8; ++l) vt[d * n + j + l] = r[l][d];
-        }
-    }
-}
-
 // Scores of every query over [first, n_seen), keys a block at a time; s_i[p - origin].
 OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q,
                               const AttentionRows& rows, const AttentionTileShape& shape, float scale, int64_t origin,
@@ -191,6 +202,117 @@ OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span
     }
 }
 
+
+// --- the wide kernels: the same float steps, sixteen elements a vector (AVX-512) --------------
+
+#define OCTO_AT_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma")))
+
+// GCC 12's headers start a broadcast and a widening cast from an undefined vector and then warn
+// about it (its bug 105593); the upper lanes are always written.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+// Scores of positions g .. g + 15 for one query (`mask`: the ones stored), from keys transposed
+// into kt[d · ld + j]: reference_dot's steps, each position in its own lane — accumulator
+// (d % 32) / 8 of lane d % 8 takes q[d] · k[d] by multiply-add over steps of 32, folded (0 + 2) +
+// (1 + 3), then t_l = s_l + s_(l+4) and (t0 + t1) + (t2 + t3).
+OCTO_AT_AVX512 inline void scores16(const float* q, const float* kt, int64_t ld, int64_t head_dim, float scale,
+                                    __mmask16 mask, float* out) {
+    __m512 f[8];
+    for (int l = 0; l < 8; ++l) {
+        __m512 a[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+        for (int64_t i = 0; i < head_dim; i += 32) {
+            for (int j = 0; j < 4; ++j) {
+                const int64_t d = i + 8 * j + l;
+                a[j] = _mm512_fmadd_ps(_mm512_set1_ps(q[d]), _mm512_loadu_ps(kt + d * ld), a[j]);
+            }
+        }
+        f[l] = _mm512_add_ps(_mm512_add_ps(a[0], a[2]), _mm512_add_ps(a[1], a[3]));
+    }
+    const __m512 t0 = _mm512_add_ps(f[0], f[4]), t1 = _mm512_add_ps(f[1], f[5]);
+    const __m512 t2 = _mm512_add_ps(f[2], f[6]), t3 = _mm512_add_ps(f[3], f[7]);
+    const __m512 sum = _mm512_add_ps(_mm512_add_ps(t0, t1), _mm512_add_ps(t2, t3));
+    _mm512_mask_storeu_ps(out, mask, _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
+}
+
+// batch_sums over values in the Pairs layout: kPairs pairs of output values, each vector
+// [value d's eight lanes | value d + 1's], the weights of eight positions in both halves.
+template <int kPairs>
+OCTO_AT_AVX512 inline void batch_sums_wide(const float* w, const float* vt, int64_t ld, int64_t n, float* acc, bool start) {
+    __m512 a[kPairs];
+    for (int m = 0; m < kPairs; ++m) a[m] = start ? _mm512_setzero_ps() : _mm512_loadu_ps(acc + 16 * m);
+    for (int64_t j = 0; j < n; j += 8) {
+        const __m512 wv = _mm512_broadcast_f32x8(_mm256_loadu_ps(w + j));
+        for (int m = 0; m < kPairs; ++m) a[m] = _mm512_fmadd_ps(wv, _mm512_loadu_ps(vt + m * ld + 2 * j), a[m]);
+    }
+    for (int m = 0; m < kPairs; ++m) _mm512_storeu_ps(acc + 16 * m, a[m]);
+}
+
+// single_sums over values in the Pairs layout (kPairs pairs, four accumulators each); the
+// running sums keep single_sums' layout, acc[d · 32 + 8c + lane].
+template <int kPairs>
+OCTO_AT_AVX512 inline void single_sums_wide(const float* w, const float* vt, int64_t ld, int64_t n, float* acc, bool start) {
+    __m512 a[kPairs][4];
+    for (int m = 0; m < kPairs; ++m) {
+        for (int c = 0; c < 4; ++c) {
+            a[m][c] = start ? _mm512_setzero_ps()
+                            : _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(acc + 64 * m + 8 * c)),
+                                                 _mm256_loadu_ps(acc + 64 * m + 32 + 8 * c), 1);
+        }
+    }
+    for (int64_t j = 0; j < n; j += 32) {
+        for (int c = 0; c < 4; ++c) {
+            const __m512 wv = _mm512_broadcast_f32x8(_mm256_loadu_ps(w + j + 8 * c));
+            for (int m = 0; m < kPairs; ++m) a[m][c] = _mm512_fmadd_ps(wv, _mm512_loadu_ps(vt + m * ld + 2 * (j + 8 * c)), a[m][c]);
+        }
+    }
+    for (int m = 0; m < kPairs; ++m) {
+        for (int c = 0; c < 4; ++c) {
+            _mm256_storeu_ps(acc + 64 * m + 8 * c, _mm512_castps512_ps256(a[m][c]));
+            _mm256_storeu_ps(acc + 64 * m + 32 + 8 * c, _mm512_extractf32x8_ps(a[m][c], 1));
+        }
+    }
+}
+
+// Scores of every query, keys a block of 64 at a time transposed into kt (head_dim a multiple of 32).
+OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, std::span<const float* const> q,
+                                     const AttentionRows& rows, int64_t head_dim, float scale, int64_t origin, int64_t range,
+                                     int64_t first, int64_t end, const float* zeros, float* kt, float* scores) {
+    for (int64_t block = origin; block < end; block += kKeyBlock) {
+        const int64_t n = std::min(kKeyBlock, ((end + 15) & ~int64_t{15}) - block); // a multiple of 16
+        transpose_rows(rows.k, rows, block, n, first, end, head_dim, zeros, Layout::Columns, kt);
+        const int64_t ld = n;
+        for (size_t i = 0; i < queries.size(); ++i) {
+            const AttentionQuery& a = queries[i];
+            float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
+            const int64_t hi = std::min(block + n, a.n_seen);
+            for (int64_t g = std::max(block, a.first & ~int64_t{15}); g < hi; g += 16) {
+                uint32_t mask = 0;
+                for (int l = 0; l < 16; ++l) {
+                    if (g + l >= a.first && g + l < hi) mask |= 1u << l;
+                }
+                scores16(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
+            }
+        }
+    }
+}
+
+// The weighted values with the wide kernels (head_dim a multiple of 16).
+OCTO_AT_AVX512 void values_wide(const float* w, const float* vt, int64_t n, int64_t head_dim, ValueSumOrder order,
+                                float* acc, bool start) {
+    int64_t d = 0;
+    if (order == ValueSumOrder::Batch) {
+        for (; d + 16 <= head_dim; d += 16) batch_sums_wide<8>(w, vt + d * n, 2 * n, n, acc + d * 8, start);
+        for (; d < head_dim; d += 2) batch_sums_wide<1>(w, vt + d * n, 2 * n, n, acc + d * 8, start);
+    } else {
+        for (; d + 8 <= head_dim; d += 8) single_sums_wide<4>(w, vt + d * n, 2 * n, n, acc + d * 32, start);
+        for (; d < head_dim; d += 2) single_sums_wide<1>(w, vt + d * n, 2 * n, n, acc + d * 32, start);
+    }
+}
+
+#pragma GCC diagnostic pop
+
 #endif
 
 } // namespace
@@ -203,18 +325,33 @@ bool attention_tiles_supported() {
 #endif
 }
 
+bool attention_tiles_wide_supported() {
+#if defined(__x86_64__)
+    static const bool wide = attention_tiles_supported() && __builtin_cpu_supports("avx512f") &&
+                             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    return wide;
+#else
+    return false;
+#endif
+}
+
 void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& rows, const AttentionTileShape& shape,
-                 AttentionTileScratch& scratch) {
+                 AttentionTileScratch& scratch, AttentionTileWidth width) {
 #if defined(__x86_64__)
     const int64_t head_dim = shape.head_dim;
     const auto n_queries = static_cast<int64_t>(queries.size());
+    const bool wide = width == AttentionTileWidth::Wide && attention_tiles_wide_supported() && head_dim % 32 == 0;
     int64_t first = queries[0].first, end = queries[0].n_seen;
     for (const AttentionQuery& a : queries) {
         first = std::min(first, a.first);
         end = std::max(end, a.n_seen);
     }
-    const int64_t origin = first & ~int64_t{31};             // value sums come in whole steps of 32
+    const int64_t origin = first & ~int64_t{31};                // value sums come in whole steps of 32
     const int64_t range = ((end + 31) & ~int64_t{31}) - origin; // positions origin .. origin + range - 1
+    const int64_t block_size = std::min(range, kValueBlock);
+    scratch.values.resize(static_cast<size_t>(head_dim * block_size + head_dim));
+    float* zeros = scratch.values.data() + head_dim * block_size; // [head_dim] the rows of positions outside the tile
+    std::fill(zeros, zeros + head_dim, 0.0f);
 
     // The queries, scaled first where the reference scales them.
     float scale = shape.scale;
@@ -232,7 +369,13 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     }
 
     scratch.scores.resize(static_cast<size_t>(n_queries * range));
-    tile_scores(queries, q, rows, shape, scale, origin, range, end, scratch.scores.data());
+    if (wide) {
+        scratch.keys.resize(static_cast<size_t>(head_dim * kKeyBlock));
+        tile_scores_wide(queries, q, rows, head_dim, scale, origin, range, first, end, zeros, scratch.keys.data(),
+                         scratch.scores.data());
+    } else {
+        tile_scores(queries, q, rows, shape, scale, origin, range, end, scratch.scores.data());
+    }
 
     // Each query's softmax, as attending it alone computes it; masked positions weigh 0.
     const float inv_cap = shape.softcap > 0.0f ? 1.0f / shape.softcap : 0.0f;
@@ -264,18 +407,19 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         n_sums += head_dim * lanes_of(queries[i].order);
     }
     scratch.sums.resize(static_cast<size_t>(n_sums));
-    scratch.values.resize(static_cast<size_t>(head_dim * std::min(range, kValueBlock) + head_dim));
-    float* zeros = scratch.values.data() + head_dim * std::min(range, kValueBlock);
-    std::fill(zeros, zeros + head_dim, 0.0f);
     for (int64_t block = 0; block < range; block += kValueBlock) {
         const int64_t n = std::min(kValueBlock, range - block);
         float* vt = scratch.values.data();
-        transpose_values(rows, origin + block, n, first, end, head_dim, zeros, vt);
+        transpose_rows(rows.v, rows, origin + block, n, first, end, head_dim, zeros, wide ? Layout::Pairs : Layout::Columns, vt);
         const bool start = block == 0;
         for (int64_t i = 0; i < n_queries; ++i) {
             const AttentionQuery& a = queries[static_cast<size_t>(i)];
             const float* w = scratch.scores.data() + i * range + block;
             float* acc = scratch.sums.data() + sums_at[static_cast<size_t>(i)];
+            if (wide) {
+                values_wide(w, vt, n, head_dim, a.order, acc, start);
+                continue;
+            }
             int64_t d = 0;
             if (a.order == ValueSumOrder::Batch) {
                 for (; d + 8 <= head_dim; d += 8) batch_sums<8>(w, vt + d * n, n, n, acc + d * 8, start);
@@ -291,7 +435,7 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         finish_values(scratch.sums.data() + sums_at[static_cast<size_t>(i)], a.order, head_dim, a.out);
     }
 #else
-    (void)queries, (void)rows, (void)shape, (void)scratch;
+    (void)queries, (void)rows, (void)shape, (void)scratch, (void)width;
 #endif
 }
 

@@ -1,7 +1,7 @@
 // Attention at reference precision over a tile of queries that read one kv head: several tokens
 // of a batch and the query heads of one grouped-query group. Each key and value row is loaded
-// once for the whole tile (keys in blocks that stay in L1 while every query passes them, values
-// transposed a block at a time so that eight positions fill one vector), where attending one
+// once for the whole tile (keys in blocks that stay in L1 while every query passes them, values —
+// and keys, for the wide kernels — transposed a block at a time so that positions fill vectors), where attending one
 // (token, head) at a time reads the whole cache once per query.
 //
 // Tiling changes which elements are computed together, never the float steps of one element:
@@ -49,16 +49,23 @@ struct AttentionTileShape {
 // Per-thread buffers, grown as tiles need them.
 struct AttentionTileScratch {
     std::vector<float> scores; // [queries][range] the tile's scores, then its weights
+    std::vector<float> keys;   // [head_dim][block] a block of key rows, transposed (wide kernels)
     std::vector<float> values; // [head_dim][block] a block of value rows, transposed
     std::vector<float> sums;   // [queries][head_dim][lanes] running sums across value blocks
     std::vector<float> query;  // [head_dim] a query times the scale
 };
 
+// Which kernels compute a tile: eight elements a vector (AVX2), or sixteen (AVX-512, heads a
+// multiple of 32; other heads take the AVX2 kernels). The same bits either way.
+enum class AttentionTileWidth { Avx2, Wide };
+
 // Whether attend_tile can run here (it needs AVX2 + FMA); otherwise attend row by row.
 bool attention_tiles_supported();
+// Whether the wide kernels can (AVX-512 F, VL and DQ).
+bool attention_tiles_wide_supported();
 
 // Attends every query of the tile (all reading the same kv head through `rows`).
 void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& rows, const AttentionTileShape& shape,
-                 AttentionTileScratch& scratch);
+                 AttentionTileScratch& scratch, AttentionTileWidth width);
 
 } // namespace octo

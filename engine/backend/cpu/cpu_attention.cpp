@@ -138,6 +138,9 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
     tile_scratch_.resize(static_cast<size_t>(n_threads()));
     tile_queries_.resize(static_cast<size_t>(n_threads()));
     const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride};
+    // the kernel path's vector width (a forced AVX2 path runs the AVX2 kernels; the bits are the same)
+    const AttentionTileWidth width =
+        path_ == CpuPath::Avx512 || path_ == CpuPath::Avx512Vnni ? AttentionTileWidth::Wide : AttentionTileWidth::Avx2;
 
     pool_.parallel_for(s.n_head_kv * token_tiles * head_tiles, [&](int64_t task, int thread) {
         const int64_t g = task / (token_tiles * head_tiles);
@@ -159,7 +162,7 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
         }
         const AttentionRows rows{kv.k(layer, 0) + g * s.head_dim, kv.v(layer, 0) + g * s.head_dim, kv.row(),
                                  cells.read_cells.data()};
-        attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)]);
+        attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)], width);
     });
 }
 
@@ -170,7 +173,7 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
     const int64_t group = s.n_head / s.n_head_kv;
     const float scale = s.scale != 0.0f ? s.scale : 1.0f / std::sqrt(static_cast<float>(s.head_dim));
     const int64_t n_tokens = static_cast<int64_t>(cells.positions.size());
-    if (s.precision == Precision::Reference && attention_tiles_supported()) {
+    if (s.precision == Precision::Reference && path_ != CpuPath::Scalar && attention_tiles_supported()) {
         attend_tiles(kv, layer, q, out, cells, s, scale, weights, weights_stride);
         return;
     }
