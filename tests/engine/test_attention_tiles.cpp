@@ -147,6 +147,8 @@ TEST(AttentionTiles, EqualAttendingEachQueryAloneBitForBit) {
         {4, 1, 128, 0, 40, 40},              // wide heads
         {8, 2, 48, 0, 37, 37},               // a head not a multiple of 32 (dots one at a time)
         {4, 4, 37, 10, 9, 12},               // nor of 8
+        {4, 4, 37, 20, 1, 20},               // ... for one generated token (values read in place)
+        {4, 2, 8, 6, 1, 6},                  // stories260K generating
         {4, 2, 32, 280, 20, 300, 16},        // a sliding window far from position 0
         {4, 2, 32, 0, 64, 64, 8, 10.0f, true}, // soft-capping, queries scaled first, window 8
         {8, 2, 64, 0, 600, 600, 0, 0, false, 1},  // one thread, a long prompt

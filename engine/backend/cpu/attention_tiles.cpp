@@ -16,6 +16,9 @@ namespace {
 
 constexpr int64_t kKeyBlock = 64;    // key positions every query of the tile passes while they stay in L1
 constexpr int64_t kValueBlock = 256; // value positions transposed at a time (a multiple of 32)
+// Tiles of fewer queries than this (one generated token: the heads of one group) read keys and
+// values in place: transposing them would cost more than it saves.
+constexpr int64_t kFewQueries = 4;
 
 inline int64_t lanes_of(ValueSumOrder order) { return order == ValueSumOrder::Batch ? 8 : 32; }
 
@@ -63,6 +66,50 @@ OCTO_AT_AVX2 inline void scores8(const float* q, const AttentionRows& rows, int6
     __m256 s[8];
     for (int j = 0; j < 8; ++j) s[j] = folded_dot(q, rows.k + rows.cell[p + j] * rows.stride, head_dim);
     _mm256_storeu_ps(out, _mm256_mul_ps(dot_sums8(s), _mm256_set1_ps(scale)));
+}
+
+// One query's values in the Single order read in place (position-major rows, no transposing):
+// for eight values at a time, position j's weight times its row goes to the chain of class
+// j % 32 — accumulator class / 8, lane class % 8 of single_sums — kClasses classes a pass (as
+// many as the registers hold), positions in blocks that stay in L1, each chain carried from block
+// to block in `chains` [32][head_dim]; then the chains are folded and added as finish_values
+// adds them. row[j]: position origin + j's row (a row of zeros outside the tile's positions).
+template <int kClasses>
+OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const float* const* row, int64_t range, int64_t head_dim,
+                                                float* chains, float* out) {
+    constexpr int64_t kBlock = 128;
+    const int64_t whole = head_dim & ~int64_t{7};
+    for (int64_t block = 0; block < range; block += kBlock) {
+        const int64_t block_end = std::min(range, block + kBlock);
+        for (int64_t d = 0; d < whole; d += 8) {
+            for (int c0 = 0; c0 < 32; c0 += kClasses) {
+                __m256 a[kClasses];
+                for (int k = 0; k < kClasses; ++k) {
+                    a[k] = block == 0 ? _mm256_setzero_ps() : _mm256_loadu_ps(chains + (c0 + k) * head_dim + d);
+                }
+                for (int64_t base = block; base < block_end; base += 32) {
+                    for (int k = 0; k < kClasses; ++k) {
+                        const int64_t j = base + c0 + k;
+                        a[k] = _mm256_fmadd_ps(_mm256_set1_ps(w[j]), _mm256_loadu_ps(row[j] + d), a[k]);
+                    }
+                }
+                for (int k = 0; k < kClasses; ++k) _mm256_storeu_ps(chains + (c0 + k) * head_dim + d, a[k]);
+            }
+        }
+        for (int64_t d = whole; d < head_dim; ++d) {
+            for (int64_t j = block; j < block_end; ++j) {
+                float& chain = chains[(j % 32) * head_dim + d];
+                chain = std::fma(w[j], row[j][d], j < 32 ? 0.0f : chain);
+            }
+        }
+    }
+    for (int64_t d = 0; d < head_dim; ++d) { // fold and add, one value at a time (once per query)
+        const auto chain = [&](int c) { return chains[c * head_dim + d]; };
+        float f[8];
+        for (int l = 0; l < 8; ++l) f[l] = (chain(l) + chain(16 + l)) + (chain(8 + l) + chain(24 + l));
+        const float t0 = f[0] + f[4], t1 = f[1] + f[5], t2 = f[2] + f[6], t3 = f[3] + f[7];
+        out[d] = (t0 + t1) + (t2 + t3);
+    }
 }
 
 // Eight rows of eight floats, r[j] + d0, as eight columns: x[d][j] = r[j][d0 + d].
@@ -369,7 +416,7 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     }
 
     scratch.scores.resize(static_cast<size_t>(n_queries * range));
-    if (wide) {
+    if (wide && n_queries >= kFewQueries) {
         scratch.keys.resize(static_cast<size_t>(head_dim * kKeyBlock));
         tile_scores_wide(queries, q, rows, head_dim, scale, origin, range, first, end, zeros, scratch.keys.data(),
                          scratch.scores.data());
@@ -398,8 +445,24 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         }
     }
 
-    // The weighted values: value rows transposed a block at a time, every query's running sums
-    // carried from block to block.
+    // The weighted values. A few queries summing in the one-token order read the rows in place.
+    bool in_place = n_queries < kFewQueries;
+    for (const AttentionQuery& a : queries) in_place = in_place && a.order == ValueSumOrder::Single;
+    if (in_place) {
+        scratch.rows.resize(static_cast<size_t>(range));
+        for (int64_t j = 0; j < range; ++j) {
+            const int64_t p = origin + j;
+            scratch.rows[static_cast<size_t>(j)] = p >= first && p < end ? rows.v + rows.cell[p] * rows.stride : zeros;
+        }
+        scratch.sums.resize(static_cast<size_t>(32 * head_dim));
+        for (int64_t i = 0; i < n_queries; ++i) {
+            single_values_in_place<8>(scratch.scores.data() + i * range, scratch.rows.data(), range, head_dim,
+                                      scratch.sums.data(), queries[static_cast<size_t>(i)].out);
+        }
+        return;
+    }
+    // Otherwise value rows are transposed a block at a time, every query's running sums carried
+    // from block to block.
     std::vector<int64_t> sums_at(queries.size());
     int64_t n_sums = 0;
     for (size_t i = 0; i < queries.size(); ++i) {

@@ -53,6 +53,7 @@ struct AttentionTileScratch {
     std::vector<float> values; // [head_dim][block] a block of value rows, transposed
     std::vector<float> sums;   // [queries][head_dim][lanes] running sums across value blocks
     std::vector<float> query;  // [head_dim] a query times the scale
+    std::vector<const float*> rows; // [range] value rows read in place
 };
 
 // Which kernels compute a tile: eight elements a vector (AVX2), or sixteen (AVX-512, heads a
