@@ -25,6 +25,7 @@
 #include "app/cli/bench_weights.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/kv_type_option.h"
 #include "app/cli/process_memory.h"
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_backend.h"
@@ -47,6 +48,7 @@ struct BenchOptions {
     int threads = 0;        // 0: every hardware thread
     std::string kernels;    // empty: the best path this CPU has
     std::string precision;  // empty: the model's default
+    KvTypeOptions kv;       // the measured sessions' KV types (default f32)
     int64_t prompt_tokens = 128;
     int64_t gen_tokens = 64;
     int repetitions = 3;    // timed repetitions after a warm-up (llama-bench's -r)
@@ -84,15 +86,22 @@ struct Speed {
     double decode_tokens_per_s = 0.0;
 };
 
+// How the measured sessions run: the activations' precision (nullopt: the model's) and the KV types.
+struct RunChoice {
+    std::optional<Precision> precision;
+    KvTypes kv;
+};
+
 // Prefill of `prompt`, then n_gen greedy decode steps, in a fresh session with its own pool.
 // `repetitions` times in one session: the prompt as one batch, then n_gen greedy decode steps;
 // before them one untimed repetition touches the session's memory. Each repetition changes the
 // prompt's first token so that nothing is reused from the pool. Tokens/s are the mean of the
 // repetitions' rates, as llama-bench reports them.
-Result<Speed> measure(const Model& model, Backend& backend, std::optional<Precision> precision,
+Result<Speed> measure(const Model& model, Backend& backend, const RunChoice& choice,
                       const InstrumentOptions& instrument, std::vector<int32_t> prompt, int64_t n_gen, int repetitions) {
     SessionOptions o;
-    o.precision = precision;
+    o.precision = choice.precision;
+    o.kv_types = choice.kv;
     o.instrument = instrument;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
@@ -128,10 +137,11 @@ struct EditRerun {
 
 // Time to first token (prefill + choosing it) of `prompt` in a pool that has seen nothing, then
 // of the prompt with its last tokens changed, in the same pool. Head norms on, as in the GUI.
-Result<EditRerun> edit_and_rerun(const Model& model, Backend& backend, std::optional<Precision> precision,
+Result<EditRerun> edit_and_rerun(const Model& model, Backend& backend, const RunChoice& choice,
                                  std::vector<int32_t> prompt, int64_t tail, std::mt19937& rng) {
     SessionOptions o;
-    o.precision = precision;
+    o.precision = choice.precision;
+    o.kv_types = choice.kv;
     o.instrument.head_norms = true;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
@@ -248,6 +258,7 @@ int run_bench(const BenchOptions& o) {
 
     const Model& m = *bench_model.opened.model;
     const Precision run_precision = resolve_precision(precision, m.params().architecture);
+    const RunChoice choice{precision, {o.kv.keys().value_or(TensorType::F32), o.kv.values().value_or(TensorType::F32)}};
 
     std::mt19937 rng(7);
     std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(m.params().n_vocab - 1));
@@ -258,16 +269,16 @@ int run_bench(const BenchOptions& o) {
 
     const InstrumentOptions off{}, norms{.head_norms = true}, dla{.head_norms = true, .dla = true};
     // Untimed warm-up: a device backend uploads the weights on first use.
-    if (auto warm = measure(m, *backend, precision, off, {prompt.front()}, 1, 1); !warm) return report_error(o.json, warm.error());
-    auto plain = measure(m, *backend, precision, off, prompt, o.gen_tokens, o.repetitions);
+    if (auto warm = measure(m, *backend, choice, off, {prompt.front()}, 1, 1); !warm) return report_error(o.json, warm.error());
+    auto plain = measure(m, *backend, choice, off, prompt, o.gen_tokens, o.repetitions);
     if (!plain) return report_error(o.json, plain.error());
     // Resident memory of inference alone, before the instrumented runs add their per-model constants.
     const std::optional<ResidentMemory> resident_plain = resident_memory();
-    auto with_norms = measure(m, *backend, precision, norms, prompt, o.gen_tokens, o.repetitions);
+    auto with_norms = measure(m, *backend, choice, norms, prompt, o.gen_tokens, o.repetitions);
     if (!with_norms) return report_error(o.json, with_norms.error());
-    auto with_dla = measure(m, *backend, precision, dla, prompt, o.gen_tokens, o.repetitions);
+    auto with_dla = measure(m, *backend, choice, dla, prompt, o.gen_tokens, o.repetitions);
     if (!with_dla) return report_error(o.json, with_dla.error());
-    auto edit = edit_and_rerun(m, *backend, precision, long_prompt, o.edit_tail, rng);
+    auto edit = edit_and_rerun(m, *backend, choice, long_prompt, o.edit_tail, rng);
     if (!edit) return report_error(o.json, edit.error());
 
     nlohmann::json reference = nullptr;
@@ -285,7 +296,7 @@ int run_bench(const BenchOptions& o) {
     if (o.depth > 0) {
         std::vector<int32_t> deep(static_cast<size_t>(o.depth));
         for (int32_t& id : deep) id = token(rng);
-        auto d = measure(m, *backend, precision, off, std::move(deep), o.gen_tokens, o.repetitions);
+        auto d = measure(m, *backend, choice, off, std::move(deep), o.gen_tokens, o.repetitions);
         if (!d) return report_error(o.json, d.error());
         at_depth = speed_json(d.value());
         at_depth["depth"] = o.depth;
@@ -311,13 +322,16 @@ int run_bench(const BenchOptions& o) {
 
     const int64_t n_params = m.n_params();
     const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / kMiB;
-    const double kv_mib = static_cast<double>(m.memory_estimate().kv_bytes) / kMiB;
+    // the model's estimate counts F32 keys and values (8 bytes a position and value of both)
+    const double kv_mib = static_cast<double>(m.memory_estimate().kv_bytes) / kMiB *
+                          static_cast<double>(kv_value_bytes(choice.kv.k) + kv_value_bytes(choice.kv.v)) / 8.0;
     const nlohmann::json out = {
         {"cpu", valid_utf8(cpu_model_name())},
         {"backend", valid_utf8(backend->name())},
         {"threads", threads},
         {"kernels", kernels},
         {"precision", std::string(precision_name(run_precision))},
+        {"kv_types", {{"k", std::string(kv_type_name(choice.kv.k))}, {"v", std::string(kv_type_name(choice.kv.v))}}},
         {"model", valid_utf8(bench_model.name)},
         {"n_params", n_params},
         {"weights_mib", weights_mib},
@@ -359,7 +373,8 @@ int run_bench(const BenchOptions& o) {
     }
     std::printf("cpu:     %s\nbackend: %s", out["cpu"].get<std::string>().c_str(), out["backend"].get<std::string>().c_str());
     if (!threads.is_null()) std::printf(", %d threads (%s kernels)", threads.get<int>(), kernels.get<std::string>().c_str());
-    std::printf(", %s precision", out["precision"].get<std::string>().c_str());
+    std::printf(", %s precision, KV cache K %s V %s", out["precision"].get<std::string>().c_str(),
+                out["kv_types"]["k"].get<std::string>().c_str(), out["kv_types"]["v"].get<std::string>().c_str());
     std::printf("\nmodel:   %s, %.1f M parameters, %.1f MiB\n", out["model"].get<std::string>().c_str(),
                 static_cast<double>(n_params) / 1e6, weights_mib);
     std::printf("%-22s %12s %12s   (tokens/s; prompt %lld, decode %lld)\n", "", "prefill", "decode",
@@ -427,6 +442,7 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--kernels", o->kernels, "Force the kernel path: " + cpu_path_list() + " (default: the best)");
     cmd->add_option("--precision", o->precision,
                     "Activations in quantised products: reference (as llama.cpp) or exact (default: the model's)");
+    add_kv_type_options(*cmd, o->kv);
     cmd->add_option("--prompt-tokens", o->prompt_tokens, "Prompt length evaluated as one batch")
         ->check(CLI::Range(1, 100000))->capture_default_str();
     cmd->add_option("--gen-tokens,--decode-tokens", o->gen_tokens, "Tokens decoded one at a time")

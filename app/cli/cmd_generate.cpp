@@ -6,6 +6,7 @@
 #include "app/cli/capture_run.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/kv_type_option.h"
 #include "app/cli/precision_option.h"
 #include "app/cli/subsystem_list.h"
 #include "app/cli/run_json.h"
@@ -45,6 +46,7 @@ struct GenerateOptions {
     std::string disable_target = "heads"; // what --disable switches off: heads or experts
     std::string save_capture;
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
+    KvTypeOptions kv;
     std::string engine;      // a remote OpenAI-compatible server (remote_generate.h)
     std::string api_key_env;
 };
@@ -70,6 +72,8 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
     s.record_router_probs = o.record_router_probs;
     s.n_ctx = o.ctx_size;
     s.threads = o.threads;
+    s.kv_type_k = o.kv.keys();
+    s.kv_type_v = o.kv.values();
     return s;
 }
 
@@ -78,10 +82,10 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
 int run_generate_remote(const GenerateOptions& o, const RunSpec& settings) {
     const bool local_only = !settings.disabled_experts.empty() || settings.record_attention || settings.record_router_probs ||
                             settings.switch_target != SwitchTarget::Heads || !settings.stop_at_eog || settings.parse_special ||
-                            !o.head_map.empty() || o.precision.has_value();
+                            !o.head_map.empty() || o.precision.has_value() || settings.kv_type_k || settings.kv_type_v;
     if (local_only) {
         return report_error(o.json, "--engine runs on a server: --disable-expert, --disable-target, --record-attention, "
-                                    "--record-router-probs, --head-map, --precision, --ignore-eos and --parse-special need a "
+                                    "--record-router-probs, --head-map, --precision, --kv-type, --ignore-eos and --parse-special need a "
                                     "local model", kExitUsage);
     }
     return run_remote_generate({o.engine, o.api_key_env, o.model}, settings, o.metric, o.json, o.save_capture);
@@ -107,7 +111,8 @@ int run_generate(const GenerateOptions& o) {
 #ifdef OCTOSCOPE_HAVE_NET
     if (!o.engine.empty()) return run_generate_remote(o, settings);
 #endif
-    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
+    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
+                                                 .kv_types = kv_types_of(settings), .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).
     settings.precision = resolve_precision(o.precision, setup->model->params().architecture);
@@ -197,6 +202,7 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::IsMember({"norm_share", "relative", "dla", "gates", "experts"}));
     cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
     add_precision_option(*cmd, o->precision);
+    add_kv_type_options(*cmd, o->kv);
 #ifdef OCTOSCOPE_HAVE_NET
     add_engine_options(*cmd, o->engine, o->api_key_env);
 #endif

@@ -109,6 +109,11 @@ struct KvCacheShape {
     int64_t n_cells = 0;   // positions it can hold, over all sequences
     int64_t n_head_kv = 0;
     int64_t head_dim = 0;
+    // How keys and values are stored (the reference's cache types): F32, or F16 — written rounded
+    // to nearest; at reference precision attention then treats them as the reference does (the
+    // query rounded to F16 for an F16 key, the softmax weights for an F16 value).
+    TensorType k_type = TensorType::F32;
+    TensorType v_type = TensorType::F32;
 };
 
 class KvCache {

@@ -70,7 +70,7 @@ void each_field(Spec& s, V&& v) {
     members(static_cast<PartOf<Spec, MeasurementSpec>&>(s), measurement, v);
     static constexpr const char* ablation[] = {"disabled", "ablation_mode", "disabled_experts", "switch_target"};
     members(static_cast<PartOf<Spec, AblationSpec>&>(s), ablation, v);
-    static constexpr const char* execution[] = {"precision", "n_ctx", "threads"};
+    static constexpr const char* execution[] = {"precision", "n_ctx", "threads", "kv_type_k", "kv_type_v"};
     members(static_cast<PartOf<Spec, ExecutionSpec>&>(s), execution, v);
 }
 
@@ -98,6 +98,9 @@ public:
     void operator()(const char* key, SwitchTarget t) { out_[key] = switch_target_name(t); }
     void operator()(const char* key, const std::optional<Precision>& p) {
         out_[key] = p ? std::string(precision_name(*p)) : std::string("default");
+    }
+    void operator()(const char* key, const std::optional<TensorType>& kv_type) {
+        out_[key] = kv_type ? std::string(kv_type_name(*kv_type)) : std::string("default");
     }
     template <class T> // bool, float, integers, std::array<bool, 8>
     void operator()(const char* key, const T& value) {
@@ -203,6 +206,18 @@ private:
             p = parsed;
         } else {
             r_.fail(key, "\"" + name + "\" is not a known value");
+        }
+    }
+
+    void read(const char* key, std::optional<TensorType>& kv_type) {
+        const std::string name = r_.text(key);
+        if (!r_.ok()) return;
+        if (name == "default") {
+            kv_type = std::nullopt;
+        } else if (auto parsed = parse_kv_type(name)) {
+            kv_type = parsed;
+        } else {
+            r_.fail(key, "\"" + name + "\" is not a KV cache type (f32 or f16)");
         }
     }
 

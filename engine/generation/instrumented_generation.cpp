@@ -135,6 +135,14 @@ GenerateRequest generate_request(const RunSpec& spec, const RunInputs& inputs) {
 
 Result<SessionOptions> instrumented_session_options(const Model& model, Backend& backend, const HeadMap& map,
                                                     KvStore& kv, const RunSpec& spec, const RunInputs& inputs) {
+    if (const KvTypes asked = kv_types_of(spec); asked != kv.types()) {
+        const auto names = [](KvTypes t) {
+            return "keys " + std::string(kv_type_name(t.k)) + ", values " + std::string(kv_type_name(t.v));
+        };
+        return make_error(ErrorCode::InvalidArgument, "the run asks for a KV cache of " + names(asked) +
+                                                          " but the model was opened with " + names(kv.types()) +
+                                                          " (open it with --kv-type-k / --kv-type-v)");
+    }
     SessionOptions o;
     o.precision = spec.precision;
     o.cancel = inputs.cancel;

@@ -83,7 +83,8 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         if (!params) return about_file(path, params.error());
         const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : std::min(params->context_length, kDefaultMaxContext);
         // The pool of kv_sequences contexts counts as one context that long (activations overestimated).
-        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx * std::max(1, options.kv_sequences), options.n_batch));
+        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx * std::max(1, options.kv_sequences), options.n_batch,
+                                            options.kv_types));
     }
     LoadOptions load;
     load.n_ctx = options.n_ctx;
@@ -123,7 +124,7 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
                                                               " positions is too large");
         }
         pool.n_blocks *= options.kv_sequences;
-        auto store = KvStore::create(*runs_on, model.value()->params(), pool);
+        auto store = KvStore::create(*runs_on, model.value()->params(), pool, options.kv_types);
         if (!store) return store.error();
         kv = std::move(store.value());
     }

@@ -70,6 +70,7 @@ struct OpenOptions {
     // Full-context sequences the KV pool holds at once (a server's --parallel); 0: no pool (a
     // caller whose sessions hold their own, as bench's do).
     int kv_sequences = 1;
+    KvTypes kv_types = {}; // how the pool stores keys and values (a run's ExecutionSpec kv types)
     std::string head_map_file = {}; // empty: the usual precedence (docs/instrumentation.md)
     // Before the weights are paged in: what the model will need (weights, KV pool, activations).
     std::function<void(const MemoryEstimate&)> on_estimate = nullptr;

@@ -50,6 +50,7 @@ struct SessionOptions {
     // its own of ceil(n_ctx / kv_block_size) blocks.
     KvStore* kv = nullptr;
     int32_t kv_block_size = kDefaultKvBlockSize; // for the session's own pool
+    KvTypes kv_types = {};                       // ... and how it stores keys and values
 };
 
 class Session {

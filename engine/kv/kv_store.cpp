@@ -9,11 +9,12 @@ KvPoolConfig kv_pool_for_context(int64_t n_ctx, int32_t block_size) {
 }
 
 Result<std::unique_ptr<KvStore>> KvStore::create(Backend& backend, const ModelParams& params,
-                                                 const KvPoolConfig& config) {
+                                                 const KvPoolConfig& config, KvTypes types) {
     auto pool = KvPool::create(config);
     if (!pool) return pool.error();
     const int64_t n_cells = int64_t{config.n_blocks} * config.block_size;
-    auto cache = backend.create_kv_cache(KvCacheShape{params.n_layer, n_cells, params.n_head_kv, params.head_dim()});
+    auto cache = backend.create_kv_cache(
+        KvCacheShape{params.n_layer, n_cells, params.n_head_kv, params.head_dim(), types.k, types.v});
     if (!cache) return cache.error();
     return std::unique_ptr<KvStore>(new KvStore(std::move(pool.value()), std::move(cache.value())));
 }

@@ -14,6 +14,7 @@
 #include "engine/core/result.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/kv/kv_pool.h"
+#include "engine/kv/kv_types.h"
 #include "engine/model/model_params.h"
 
 namespace octo {
@@ -26,8 +27,10 @@ KvPoolConfig kv_pool_for_context(int64_t n_ctx, int32_t block_size = kDefaultKvB
 class KvStore {
 public:
     // Allocates config.n_blocks * config.block_size cells of every layer's K and V at once.
+    // Keys and values stored as `types` says (kv_types.h).
     static Result<std::unique_ptr<KvStore>> create(Backend& backend, const ModelParams& params,
-                                                   const KvPoolConfig& config);
+                                                   const KvPoolConfig& config, KvTypes types = {});
+    KvTypes types() const { return {shape().k_type, shape().v_type}; }
 
     KvPool& pool() { return pool_; }
     const KvPool& pool() const { return pool_; }

@@ -84,6 +84,30 @@ TEST_F(CliCapture, ReplayOfASampledRunIsIdentical) {
     std::remove(capture.c_str());
 }
 
+// A run with an F16 KV cache records its types, and replay opens the model with them: identical
+// only then (the same capture replayed with the F32 cache would differ in its logprobs).
+TEST_F(CliCapture, ReplayRepeatsTheKvTypes) {
+    const std::string capture = temp_path("f16-kv.octo");
+    const auto f16 = generate(capture, {"--kv-type", "f16", "--precision", "reference"});
+    const std::string plain = temp_path("f32-kv.octo");
+    const auto f32 = generate(plain, {"--precision", "reference"});
+    EXPECT_NE(f16["tokens"][0]["logprob"], f32["tokens"][0]["logprob"]) << "the cache type changes the numbers";
+    auto c = octo::open_capture(capture);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    const octo::RunSpec spec = c->trace.repeat_spec();
+    EXPECT_EQ(spec.kv_type_k, octo::TensorType::F16);
+    EXPECT_EQ(spec.kv_type_v, octo::TensorType::F16);
+    auto p = octo::open_capture(plain);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_FALSE(p->trace.repeat_spec().kv_type_k) << "the default, F32";
+    auto j = run_cli({"replay", capture, "--json"}).json();
+    EXPECT_EQ(j["identical"], true) << j.dump();
+    auto bad = run_cli({"generate", "--model", model_, "--prompt", "x", "--kv-type", "q8_0"});
+    EXPECT_EQ(bad.exit_status, 2);
+    std::remove(capture.c_str());
+    std::remove(plain.c_str());
+}
+
 TEST_F(CliCapture, CaptureHoldsWhatGenerateReported) {
     const std::string capture = temp_path("info.octo");
     const auto generated = generate(capture, {"--record-attention"});

@@ -70,6 +70,33 @@ TEST(CliGenerate, ReproducesEveryReferenceGreedyRun) {
     }
 }
 
+// --kv-type f16: the first token's log-probabilities are those of llama.cpp's F16-cache logits,
+// nearer to them than the F32 cache's are.
+TEST(CliGenerate, HalfPrecisionKvCacheMatchesTheReferencesF16Cache) {
+    auto ref = stories_reference();
+    if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
+    for (size_t i : {size_t{0}, size_t{4}}) {
+        const auto& c = ref->cases[i];
+        const std::string prompt = c["prompt"];
+        auto run = run_cli({"generate", "--model", ref->model, "--prompt", prompt, "--max-tokens", "8", "--ignore-eos",
+                            "--kv-type", "f16", "--json"});
+        ASSERT_EQ(run.exit_status, 0) << run.err;
+        auto j = run.json();
+        const auto ids = c["generated_ids"].get<std::vector<int>>();
+        EXPECT_EQ(j["generated_ids"], nlohmann::json(std::vector<int>(ids.begin(), ids.begin() + 8))) << prompt;
+        const auto f16 = log_softmax(c["first_step_logits_kv_f16"].get<std::vector<double>>());
+        const auto f32 = log_softmax(c["first_step_logits_kv_f32"].get<std::vector<double>>());
+        double err16 = 0, err32 = 0;
+        for (const auto& alt : j["tokens"][0]["top"]) {
+            const auto id = alt["id"].get<size_t>();
+            err16 = std::max(err16, std::abs(alt["logprob"].get<double>() - f16[id]));
+            err32 = std::max(err32, std::abs(alt["logprob"].get<double>() - f32[id]));
+        }
+        EXPECT_LT(err16, 1e-4) << prompt;
+        EXPECT_LT(err16, err32) << prompt;
+    }
+}
+
 TEST(CliGenerate, SameTokensWhateverTheThreadCount) {
     auto ref = stories_reference();
     if (!ref) GTEST_SKIP() << "../shared/refdata is absent";

@@ -316,6 +316,24 @@ TEST_F(Scheduler, ManyRequestsAtOnceGiveEachRequestsSoloTokens) {
     EXPECT_GT(stats.batched_tokens, stats.steps) << "no step evaluated two sequences together";
 }
 
+// A run that asks for other KV types than its pool stores is refused, naming both; in a pool of
+// those types it runs.
+TEST_F(Scheduler, ARunInAPoolOfOtherKvTypesIsRefused) {
+    serve::SequenceRequest r = sampled(*m_, "Add 17 and 26.", 3, 4);
+    r.spec.kv_type_k = TensorType::F16;
+    auto refused = solo(*m_, *m_->kv, r);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.error().message.find("keys f16, values f32"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("keys f32, values f32"), std::string::npos) << refused.error().message;
+    auto f16 = std::move(KvStore::create(*m_->backend, m_->model->params(), kv_pool_for_context(m_->model->n_ctx()),
+                                         {TensorType::F16, TensorType::F32})
+                             .value());
+    auto ran = solo(*m_, *f16, r);
+    ASSERT_TRUE(ran.ok()) << ran.error().message;
+    EXPECT_EQ(ran->generation.tokens.size(), 4u);
+}
+
 TEST_F(Scheduler, ChoicesOfOneRequestUseSuccessiveSeeds) {
     serve::BatchScheduler scheduler(served(), {.parallel = 3, .max_queue = 4});
     auto channel = std::make_shared<serve::RequestChannel>(3);

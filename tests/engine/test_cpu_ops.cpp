@@ -187,24 +187,43 @@ TEST(CpuOps, AttentionMatchesFloat64) {
     }
 }
 
-// kv_copy moves every layer's keys and values of a cell range.
+// kv_copy moves every layer's keys and values of a cell range, F32 or F16.
 TEST(CpuOps, KvCopyCopiesEveryLayer) {
-    auto b = make_backend();
-    auto cache = b->create_kv_cache({2, 6, 1, 4});
-    ASSERT_TRUE(cache);
-    const auto k = random_vector(2 * 4, 11), v = random_vector(2 * 4, 12);
-    const int32_t positions[] = {0, 1}, src[] = {0, 1}, dst[] = {4, 5};
-    for (int64_t l = 0; l < 2; ++l) b->kv_write(**cache, l, k.data(), v.data(), KvBatchCells{positions, src, src});
-    b->kv_copy(**cache, 0, 4, 2);
-    // Attention from a query over the copied cells equals attention over the originals.
-    const auto q = random_vector(2 * 4, 13);
-    const AttentionShape s{1, 1, 4};
-    for (int64_t l = 0; l < 2; ++l) {
-        std::vector<float> a(8), c(8);
-        b->attention(**cache, l, q.data(), a.data(), KvBatchCells{positions, src, src}, s, nullptr, 0);
-        b->attention(**cache, l, q.data(), c.data(), KvBatchCells{positions, dst, dst}, s, nullptr, 0);
-        EXPECT_EQ(a, c) << "layer " << l;
+    for (TensorType type : {TensorType::F32, TensorType::F16}) {
+        SCOPED_TRACE(type == TensorType::F16 ? "f16" : "f32");
+        auto b = make_backend();
+        auto cache = b->create_kv_cache({2, 6, 1, 4, type, type});
+        ASSERT_TRUE(cache);
+        const auto k = random_vector(2 * 4, 11), v = random_vector(2 * 4, 12);
+        const int32_t positions[] = {0, 1}, src[] = {0, 1}, dst[] = {4, 5};
+        for (int64_t l = 0; l < 2; ++l) b->kv_write(**cache, l, k.data(), v.data(), KvBatchCells{positions, src, src});
+        b->kv_copy(**cache, 0, 4, 2);
+        // Attention from a query over the copied cells equals attention over the originals.
+        const auto q = random_vector(2 * 4, 13);
+        const AttentionShape s{1, 1, 4};
+        for (int64_t l = 0; l < 2; ++l) {
+            std::vector<float> a(8), c(8);
+            b->attention(**cache, l, q.data(), a.data(), KvBatchCells{positions, src, src}, s, nullptr, 0);
+            b->attention(**cache, l, q.data(), c.data(), KvBatchCells{positions, dst, dst}, s, nullptr, 0);
+            EXPECT_EQ(a, c) << "layer " << l;
+        }
     }
+}
+
+// Cache types: F16 halves the bytes; types the CPU backend does not store are refused by name.
+TEST(CpuOps, KvCacheTypes) {
+    auto b = make_backend();
+    auto f32 = b->create_kv_cache({2, 6, 2, 4});
+    auto f16 = b->create_kv_cache({2, 6, 2, 4, TensorType::F16, TensorType::F16});
+    auto mixed = b->create_kv_cache({2, 6, 2, 4, TensorType::F32, TensorType::F16});
+    ASSERT_TRUE(f32 && f16 && mixed);
+    EXPECT_EQ((*f32)->bytes(), 2 * 2 * 6 * 2 * 4 * 4);
+    EXPECT_EQ((*f16)->bytes(), 2 * 2 * 6 * 2 * 4 * 2);
+    EXPECT_EQ((*mixed)->bytes(), 2 * 6 * 2 * 4 * (4 + 2));
+    auto q4 = b->create_kv_cache({2, 6, 2, 4, TensorType::Q4_K, TensorType::F16});
+    ASSERT_FALSE(q4);
+    EXPECT_EQ(q4.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(q4.error().message.find("Q4_K"), std::string::npos) << q4.error().message;
 }
 
 // softmax_rows and scale_head_groups against direct computation.

@@ -33,10 +33,11 @@ std::unique_ptr<CpuBackend> backend(CpuPath path, int threads) { return std::mov
 
 // Starts the prompt and evaluates it in pieces of the given sizes; returns the last logits.
 std::vector<float> run(const Model& model, Backend& b, const std::vector<size_t>& pieces, int64_t n_batch = 0,
-                       Precision precision = Precision::Exact) {
+                       Precision precision = Precision::Exact, KvTypes kv_types = {}) {
     SessionOptions options;
     options.n_batch = n_batch;
     options.precision = precision;
+    options.kv_types = kv_types;
     auto session = Session::create(model, b, options);
     EXPECT_TRUE(session);
     EXPECT_EQ((*session)->start(kPrompt), 0);
@@ -104,6 +105,34 @@ TEST(ForwardDeterminism, LogitsBitIdenticalAcrossThreadsAndBatchSplits) {
                     EXPECT_EQ(run(*m.model, *two, {3, 1, 7}, 0, precision), want) << what << " evals of 3 + 1 + 7";
                     EXPECT_EQ(run(*m.model, *two, {kPrompt.size()}, 4, precision), want) << what << " batches of 4";
                 }
+            }
+        }
+    }
+}
+
+// The same with keys and values stored as F16 (each, or both): a property of the sequence, so
+// any thread count or split gives the same logits — and they are not the F32 cache's.
+TEST(ForwardDeterminism, HalfPrecisionKvCacheBitIdenticalAcrossThreadsAndBatchSplits) {
+    const auto m = load({.architecture = "llama", .weight_type = TensorType::Q8_0});
+    ASSERT_TRUE(m.model);
+    const KvTypes kinds[] = {{TensorType::F16, TensorType::F16}, {TensorType::F16, TensorType::F32},
+                             {TensorType::F32, TensorType::F16}};
+    std::vector<CpuPath> paths = optimised_paths();
+    paths.push_back(CpuPath::Scalar);
+    for (Precision precision : {Precision::Exact, Precision::Reference}) {
+        for (const KvTypes& kv : kinds) {
+            for (CpuPath path : paths) {
+                const std::string what = std::string(cpu_path_name(path)) + " " + std::string(precision_name(precision)) +
+                                         " k " + (kv.k == TensorType::F16 ? "f16" : "f32") + " v " +
+                                         (kv.v == TensorType::F16 ? "f16" : "f32");
+                const auto one = backend(path, 1);
+                const auto want = run(*m.model, *one, {kPrompt.size()}, 0, precision, kv);
+                EXPECT_NE(want, run(*m.model, *one, {kPrompt.size()}, 0, precision)) << what << ": the same as F32";
+                const auto three = backend(path, 3);
+                EXPECT_EQ(run(*m.model, *three, {kPrompt.size()}, 0, precision, kv), want) << what << " threads 3";
+                const auto two = backend(path, 2);
+                EXPECT_EQ(run(*m.model, *two, {3, 1, 7}, 0, precision, kv), want) << what << " evals of 3 + 1 + 7";
+                EXPECT_EQ(run(*m.model, *two, {kPrompt.size()}, 4, precision, kv), want) << what << " batches of 4";
             }
         }
     }

@@ -352,5 +352,19 @@ TEST(ReferenceFloat, FloatProductsFollowTheReferenceOrders) {
     }
 }
 
+// The two orders of a product of F16 values that attention takes with an F16 key cache (the
+// query rounded to F16): reference_lanes_dot is the tiled product's, reference_dot_f16 the dot
+// product's — the same orders, by hand, as the F16 matrix products above.
+TEST(ReferenceFloat, HalfPrecisionDotsFollowTheProductOrders) {
+    for (int64_t n : {8, 16, 40, 64, 72, 96}) {
+        auto a = random_floats(static_cast<size_t>(n), 2.0f, 21), b = random_floats(static_cast<size_t>(n), 2.0f, 22);
+        for (float& v : a) v = fp16_to_fp32(fp32_to_fp16(v));
+        for (float& v : b) v = fp16_to_fp32(fp32_to_fp16(v));
+        EXPECT_EQ(bits(reference_lanes_dot(a.data(), b.data(), n)), bits(tiled_by_hand(a.data(), b.data(), n))) << n;
+        EXPECT_EQ(bits(reference_dot_f16(a.data(), b.data(), n)), bits(alone_by_hand(TensorType::F16, a.data(), b.data(), n)))
+            << n;
+    }
+}
+
 } // namespace
 } // namespace octo

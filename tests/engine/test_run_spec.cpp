@@ -93,6 +93,8 @@ const std::map<std::string, json>& changed_values() {
         {"n_ctx", 256},
         {"threads", 3},
         {"precision", "exact"},
+        {"kv_type_k", "f16"},
+        {"kv_type_v", "f16"},
     };
     return values;
 }

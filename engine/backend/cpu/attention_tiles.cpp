@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/backend/cpu/cpu_features.h"
+#include "engine/core/half.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -21,6 +22,25 @@ constexpr int64_t kValueBlock = 256; // value positions transposed at a time (a 
 constexpr int64_t kFewQueries = 4;
 
 inline int64_t lanes_of(ValueSumOrder order) { return order == ValueSumOrder::Batch ? 8 : 32; }
+
+// How a query's scores are summed (reference_float.h): reference_dot's order (F32 keys, and
+// F16 keys of a query evaluated alone: the same but for the values past the last whole step of
+// 32, which reference_dot_f16 adds in double), or the tiled product's (F16 keys of a batched query).
+enum class ScoreOrder { Dot, DotF16, Lanes };
+
+ScoreOrder score_order(const AttentionQuery& a, bool k_half, int64_t head_dim) {
+    if (!k_half) return ScoreOrder::Dot;
+    return a.order == ValueSumOrder::Batch && head_dim % 8 == 0 ? ScoreOrder::Lanes : ScoreOrder::DotF16;
+}
+
+float score_one(ScoreOrder order, const float* q, const float* k, int64_t head_dim) {
+    switch (order) {
+    case ScoreOrder::Dot: return reference_dot(q, k, head_dim);
+    case ScoreOrder::DotF16: return reference_dot_f16(q, k, head_dim);
+    case ScoreOrder::Lanes: break;
+    }
+    return reference_lanes_dot(q, k, head_dim);
+}
 
 #if defined(__x86_64__)
 
@@ -110,6 +130,19 @@ OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const float* con
         const float t0 = f[0] + f[4], t1 = f[1] + f[5], t2 = f[2] + f[6], t3 = f[3] + f[7];
         out[d] = (t0 + t1) + (t2 + t3);
     }
+}
+
+// ... in the tiled product's order: one 8-lane accumulator over the head (a multiple of 8).
+OCTO_AT_AVX2 inline void scores8_lanes(const float* q, const AttentionRows& rows, int64_t p, int64_t head_dim, float scale,
+                                       float* out) {
+    __m256 s[8];
+    for (int j = 0; j < 8; ++j) {
+        const float* k = rows.k + rows.cell[p + j] * rows.stride;
+        __m256 a = _mm256_setzero_ps();
+        for (int64_t i = 0; i < head_dim; i += 8) a = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), _mm256_loadu_ps(k + i), a);
+        s[j] = a;
+    }
+    _mm256_storeu_ps(out, _mm256_mul_ps(lane_sums8(s), _mm256_set1_ps(scale)));
 }
 
 // Eight rows of eight floats, r[j] + d0, as eight columns: x[d][j] = r[j][d0 + d].
@@ -227,22 +260,23 @@ OCTO_AT_AVX2 void finish_values(const float* acc, ValueSumOrder order, int64_t h
 
 // Scores of every query over [first, n_seen), keys a block at a time; s_i[p - origin].
 OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q,
-                              const AttentionRows& rows, const AttentionTileShape& shape, float scale, int64_t origin,
-                              int64_t range, int64_t end, float* scores) {
-    const int64_t head_dim = shape.head_dim;
-    const bool vector_dots = head_dim % 32 == 0;
+                              std::span<const ScoreOrder> orders, const AttentionRows& rows, int64_t head_dim, float scale,
+                              int64_t origin, int64_t range, int64_t end, float* scores) {
     for (int64_t block = origin; block < end; block += kKeyBlock) {
         for (size_t i = 0; i < queries.size(); ++i) {
             const AttentionQuery& a = queries[i];
+            const ScoreOrder order = orders[i];
+            const bool vector_dots = order == ScoreOrder::Lanes || head_dim % 32 == 0;
             float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
             const int64_t hi = std::min(block + kKeyBlock, a.n_seen);
             for (int64_t g = std::max(block, a.first & ~int64_t{7}); g < hi; g += 8) {
                 if (vector_dots && g >= a.first && g + 8 <= hi) {
-                    scores8(q[i], rows, g, head_dim, scale, s + (g - origin));
+                    if (order == ScoreOrder::Lanes) scores8_lanes(q[i], rows, g, head_dim, scale, s + (g - origin));
+                    else scores8(q[i], rows, g, head_dim, scale, s + (g - origin));
                     continue;
                 }
                 for (int64_t p = std::max(g, a.first); p < std::min(g + 8, hi); ++p) {
-                    s[p - origin] = reference_dot(q[i], rows.k + rows.cell[p] * rows.stride, head_dim) * scale;
+                    s[p - origin] = score_one(order, q[i], rows.k + rows.cell[p] * rows.stride, head_dim) * scale;
                 }
             }
         }
@@ -280,6 +314,22 @@ OCTO_AT_AVX512 inline void scores16(const float* q, const float* kt, int64_t ld,
     const __m512 t0 = _mm512_add_ps(f[0], f[4]), t1 = _mm512_add_ps(f[1], f[5]);
     const __m512 t2 = _mm512_add_ps(f[2], f[6]), t3 = _mm512_add_ps(f[3], f[7]);
     const __m512 sum = _mm512_add_ps(_mm512_add_ps(t0, t1), _mm512_add_ps(t2, t3));
+    _mm512_mask_storeu_ps(out, mask, _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
+}
+
+// ... in the tiled product's order: lane l's chain takes q[d] · k[d] for d = l, l + 8, ... by
+// multiply-add, then t_l = s_l + s_(l+4) and (t0 + t2) + (t1 + t3).
+OCTO_AT_AVX512 inline void scores16_lanes(const float* q, const float* kt, int64_t ld, int64_t head_dim, float scale,
+                                          __mmask16 mask, float* out) {
+    __m512 f[8];
+    for (int l = 0; l < 8; ++l) {
+        __m512 a = _mm512_setzero_ps();
+        for (int64_t d = l; d < head_dim; d += 8) a = _mm512_fmadd_ps(_mm512_set1_ps(q[d]), _mm512_loadu_ps(kt + d * ld), a);
+        f[l] = a;
+    }
+    const __m512 t0 = _mm512_add_ps(f[0], f[4]), t1 = _mm512_add_ps(f[1], f[5]);
+    const __m512 t2 = _mm512_add_ps(f[2], f[6]), t3 = _mm512_add_ps(f[3], f[7]);
+    const __m512 sum = _mm512_add_ps(_mm512_add_ps(t0, t2), _mm512_add_ps(t1, t3));
     _mm512_mask_storeu_ps(out, mask, _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
 }
 
@@ -324,7 +374,8 @@ OCTO_AT_AVX512 inline void single_sums_wide(const float* w, const float* vt, int
 
 // Scores of every query, keys a block of 64 at a time transposed into kt (head_dim a multiple of 32).
 OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, std::span<const float* const> q,
-                                     const AttentionRows& rows, int64_t head_dim, float scale, int64_t origin, int64_t range,
+                                     std::span<const ScoreOrder> orders, const AttentionRows& rows, int64_t head_dim,
+                                     float scale, int64_t origin, int64_t range,
                                      int64_t first, int64_t end, const float* zeros, float* kt, float* scores) {
     for (int64_t block = origin; block < end; block += kKeyBlock) {
         const int64_t n = std::min(kKeyBlock, ((end + 15) & ~int64_t{15}) - block); // a multiple of 16
@@ -339,7 +390,11 @@ OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, st
                 for (int l = 0; l < 16; ++l) {
                     if (g + l >= a.first && g + l < hi) mask |= 1u << l;
                 }
-                scores16(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
+                if (orders[i] == ScoreOrder::Lanes) {
+                    scores16_lanes(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
+                } else { // Dot, or DotF16 (the same with no values past the last whole step of 32)
+                    scores16(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
+                }
             }
         }
     }
@@ -382,7 +437,7 @@ bool attention_tiles_wide_supported() {
 #endif
 }
 
-void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& rows, const AttentionTileShape& shape,
+void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& cache_rows, const AttentionTileShape& shape,
                  AttentionTileScratch& scratch, AttentionTileWidth width) {
 #if defined(__x86_64__)
     const int64_t head_dim = shape.head_dim;
@@ -393,6 +448,43 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         first = std::min(first, a.first);
         end = std::max(end, a.n_seen);
     }
+    const bool k_half = cache_rows.k16 != nullptr, v_half = cache_rows.v16 != nullptr;
+    // F16 rows widened to floats once for the tile (exactly: every fp16 value is a float).
+    AttentionRows rows = cache_rows;
+    if (k_half || v_half) {
+        scratch.cells.resize(static_cast<size_t>(end));
+        for (int64_t p = first; p < end; ++p) scratch.cells[static_cast<size_t>(p)] = static_cast<int32_t>(p - first);
+        const auto widen = [&](const uint16_t* base, std::vector<float>& to) {
+            to.resize(static_cast<size_t>((end - first) * head_dim));
+            for (int64_t p = first; p < end; ++p) {
+                const uint16_t* from = base + cache_rows.cell[p] * cache_rows.stride;
+                float* row = to.data() + (p - first) * head_dim;
+                for (int64_t d = 0; d < head_dim; ++d) row[d] = fp16_to_fp32(from[d]);
+            }
+            return to.data();
+        };
+        if (k_half && v_half) {
+            rows = {widen(cache_rows.k16, scratch.keys_f32), widen(cache_rows.v16, scratch.values_f32), head_dim,
+                    scratch.cells.data()};
+        } else if (k_half) { // keys widened, values read from the cache: two cell maps would be needed
+            rows = {widen(cache_rows.k16, scratch.keys_f32), nullptr, head_dim, scratch.cells.data()};
+            scratch.values_f32.resize(static_cast<size_t>((end - first) * head_dim));
+            for (int64_t p = first; p < end; ++p) {
+                std::copy_n(cache_rows.v + cache_rows.cell[p] * cache_rows.stride, head_dim,
+                            scratch.values_f32.data() + (p - first) * head_dim);
+            }
+            rows.v = scratch.values_f32.data();
+        } else {
+            scratch.keys_f32.resize(static_cast<size_t>((end - first) * head_dim));
+            for (int64_t p = first; p < end; ++p) {
+                std::copy_n(cache_rows.k + cache_rows.cell[p] * cache_rows.stride, head_dim,
+                            scratch.keys_f32.data() + (p - first) * head_dim);
+            }
+            rows = {scratch.keys_f32.data(), widen(cache_rows.v16, scratch.values_f32), head_dim, scratch.cells.data()};
+        }
+    }
+    std::vector<ScoreOrder> orders(queries.size());
+    for (size_t i = 0; i < queries.size(); ++i) orders[i] = score_order(queries[i], k_half, head_dim);
     const int64_t origin = first & ~int64_t{31};                // value sums come in whole steps of 32
     const int64_t range = ((end + 31) & ~int64_t{31}) - origin; // positions origin .. origin + range - 1
     const int64_t block_size = std::min(range, kValueBlock);
@@ -400,17 +492,22 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     float* zeros = scratch.values.data() + head_dim * block_size; // [head_dim] the rows of positions outside the tile
     std::fill(zeros, zeros + head_dim, 0.0f);
 
-    // The queries, scaled first where the reference scales them.
+    // The queries, scaled first where the reference scales them, then rounded to F16 for F16 keys.
     float scale = shape.scale;
     std::vector<const float*> q(queries.size());
-    if (shape.scale_queries) {
+    if (shape.scale_queries || k_half) {
+        const float query_scale = shape.scale_queries ? shape.scale : 1.0f;
         scratch.query.resize(static_cast<size_t>(n_queries * head_dim));
         for (int64_t i = 0; i < n_queries; ++i) {
-            float* scaled = scratch.query.data() + i * head_dim;
-            for (int64_t d = 0; d < head_dim; ++d) scaled[d] = queries[static_cast<size_t>(i)].q[d] * shape.scale;
-            q[static_cast<size_t>(i)] = scaled;
+            float* prepared = scratch.query.data() + i * head_dim;
+            for (int64_t d = 0; d < head_dim; ++d) {
+                const float x = shape.scale_queries ? queries[static_cast<size_t>(i)].q[d] * query_scale
+                                                    : queries[static_cast<size_t>(i)].q[d];
+                prepared[d] = k_half ? fp16_to_fp32(fp32_to_fp16(x)) : x;
+            }
+            q[static_cast<size_t>(i)] = prepared;
         }
-        scale = 1.0f;
+        if (shape.scale_queries) scale = 1.0f;
     } else {
         for (size_t i = 0; i < queries.size(); ++i) q[i] = queries[i].q;
     }
@@ -418,10 +515,10 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     scratch.scores.resize(static_cast<size_t>(n_queries * range));
     if (wide && n_queries >= kFewQueries) {
         scratch.keys.resize(static_cast<size_t>(head_dim * kKeyBlock));
-        tile_scores_wide(queries, q, rows, head_dim, scale, origin, range, first, end, zeros, scratch.keys.data(),
+        tile_scores_wide(queries, q, orders, rows, head_dim, scale, origin, range, first, end, zeros, scratch.keys.data(),
                          scratch.scores.data());
     } else {
-        tile_scores(queries, q, rows, shape, scale, origin, range, end, scratch.scores.data());
+        tile_scores(queries, q, orders, rows, head_dim, scale, origin, range, end, scratch.scores.data());
     }
 
     // Each query's softmax, as attending it alone computes it; masked positions weigh 0.
@@ -442,6 +539,9 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
             std::fill(a.weights, a.weights + origin, 0.0f);
             std::copy(s, s + (a.n_seen - origin), a.weights + origin);
             std::fill(a.weights + a.n_seen, a.weights + shape.weights_stride, 0.0f);
+        }
+        if (v_half) { // the reference multiplies F16 values by the weights rounded to F16
+            for (int64_t p = a.first - origin; p < a.n_seen - origin; ++p) s[p] = fp16_to_fp32(fp32_to_fp16(s[p]));
         }
     }
 

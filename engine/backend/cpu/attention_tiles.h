@@ -30,12 +30,17 @@ struct AttentionQuery {
     ValueSumOrder order = ValueSumOrder::Batch;
 };
 
-// The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride.
+// The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride,
+// floats, or fp16 values at k16 / v16 (then k / v are not read). An F16 key rounds the query to
+// F16 and makes a batched query's scores take the reference's tiled order; an F16 value rounds
+// the softmax weights to F16 (the reference's F16 products: reference_float.h).
 struct AttentionRows {
     const float* k = nullptr;
     const float* v = nullptr;
     int64_t stride = 0;
     const int32_t* cell = nullptr;
+    const uint16_t* k16 = nullptr;
+    const uint16_t* v16 = nullptr;
 };
 
 struct AttentionTileShape {
@@ -54,6 +59,9 @@ struct AttentionTileScratch {
     std::vector<float> sums;   // [queries][head_dim][lanes] running sums across value blocks
     std::vector<float> query;  // [head_dim] a query times the scale
     std::vector<const float*> rows; // [range] value rows read in place
+    std::vector<float> keys_f32;    // [positions][head_dim] F16 keys widened
+    std::vector<float> values_f32;  // [positions][head_dim] F16 values widened
+    std::vector<int32_t> cells;     // [end] position p's row in those
 };
 
 // Which kernels compute a tile: eight elements a vector (AVX2), or sixteen (AVX-512, heads a

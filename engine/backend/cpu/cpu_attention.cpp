@@ -12,6 +12,7 @@
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_kv_cache.h"
 #include "engine/backend/cpu/reference_float.h"
+#include "engine/core/half.h"
 
 namespace octo {
 
@@ -29,18 +30,17 @@ inline float dot(const float* a, const float* b, int64_t n) {
     return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
 }
 
-// One query head of one token: scores over positions 0..n_seen-1 (read through `cell`), softmax,
-// the weighted sum of values into oh[head_dim]; optionally the weights into w[weights_stride].
+// One query head of one token: scores over positions 0..n_seen-1 (key and value rows of its kv
+// head through `rows`), softmax, the weighted sum of values into oh[head_dim]; optionally the
+// weights into w[weights_stride]. Positions before `first` are masked (a sliding window): weight 0.
 OCTO_FMA_CLONES
-// Positions before `first` are masked (a sliding window): weight 0.
-void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t first, int64_t n_seen,
-            int64_t kv_offset, int64_t head_dim, float scale, float softcap, float* scores, float* oh, float* w,
-            int64_t weights_stride) {
+void attend(const AttentionRows& rows, const float* qh, int64_t first, int64_t n_seen, int64_t head_dim, float scale,
+            float softcap, float* scores, float* oh, float* w, int64_t weights_stride) {
     float max_score = -INFINITY;
     const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
     for (int64_t p = 0; p < first; ++p) scores[p] = 0.0f;
     for (int64_t p = first; p < n_seen; ++p) {
-        const float* kp = kv.k(layer, cell[p]) + kv_offset; // [head_dim]
+        const float* kp = rows.k + rows.cell[p] * rows.stride; // [head_dim]
         float s = dot(qh, kp, head_dim) * scale;
         if (softcap > 0.0f) s = std::tanh(s * inv_cap) * softcap; // as the reference: scale, tanh, scale
         scores[p] = s;
@@ -57,7 +57,7 @@ void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t*
     for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
     std::fill(oh, oh + head_dim, 0.0f);
     for (int64_t p = first; p < n_seen; ++p) {
-        const float* vp = kv.v(layer, cell[p]) + kv_offset; // [head_dim]
+        const float* vp = rows.v + rows.cell[p] * rows.stride; // [head_dim]
         const float sp = scores[p];
         for (int64_t d = 0; d < head_dim; ++d) oh[d] += sp * vp[d];
     }
@@ -67,23 +67,33 @@ void attend(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t*
     }
 }
 
+inline float round_f16(float x) { return fp16_to_fp32(fp32_to_fp16(x)); }
+
 // attend() at reference precision: every float step as the reference computes it
-// (reference_float.h), the values summed in the order `order` names.
-void attend_reference(const CpuKvCache& kv, int64_t layer, const float* qh, const int32_t* cell, int64_t first,
-                      int64_t n_seen, int64_t kv_offset, int64_t head_dim, float scale, bool scale_queries, float softcap,
-                      ValueSumOrder order, float* scores, float* oh, float* w, int64_t weights_stride) {
-    thread_local std::vector<float> scaled; // [head_dim] the query times the scale
-    if (scale_queries) {
-        scaled.resize(static_cast<size_t>(head_dim));
-        for (int64_t d = 0; d < head_dim; ++d) scaled[static_cast<size_t>(d)] = qh[d] * scale;
-        qh = scaled.data();
-        scale = 1.0f;
+// (reference_float.h), the values summed in the order `order` names; with F16 keys (k_half) the
+// query rounded to F16 and a batched query's scores in the tiled product's order, with F16 values
+// (v_half) the weights rounded to F16 (attention_tiles.h computes the same in tiles).
+void attend_reference(const AttentionRows& rows, const float* qh, int64_t first, int64_t n_seen, int64_t head_dim,
+                      float scale, bool scale_queries, float softcap, bool k_half, bool v_half, ValueSumOrder order,
+                      float* scores, float* oh, float* w, int64_t weights_stride) {
+    thread_local std::vector<float> prepared; // [head_dim] the query times the scale, rounded for F16 keys
+    if (scale_queries || k_half) {
+        prepared.resize(static_cast<size_t>(head_dim));
+        for (int64_t d = 0; d < head_dim; ++d) {
+            const float x = scale_queries ? qh[d] * scale : qh[d];
+            prepared[static_cast<size_t>(d)] = k_half ? round_f16(x) : x;
+        }
+        qh = prepared.data();
+        if (scale_queries) scale = 1.0f;
     }
+    const bool lanes = k_half && order == ValueSumOrder::Batch && head_dim % 8 == 0;
     float max_score = -INFINITY;
     const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
     for (int64_t p = first; p < n_seen; ++p) {
-        const float* kp = kv.k(layer, cell[p]) + kv_offset; // [head_dim]
-        float s = reference_dot(qh, kp, head_dim) * scale;
+        const float* kp = rows.k + rows.cell[p] * rows.stride; // [head_dim]
+        const float dot = lanes ? reference_lanes_dot(qh, kp, head_dim)
+                                : k_half ? reference_dot_f16(qh, kp, head_dim) : reference_dot(qh, kp, head_dim);
+        float s = dot * scale;
         if (softcap > 0.0f) s = std::tanh(s * inv_cap) * softcap;
         scores[p] = s;
         max_score = std::max(max_score, s);
@@ -91,12 +101,15 @@ void attend_reference(const CpuKvCache& kv, int64_t layer, const float* qh, cons
     const double sum = reference_softmax_exp(scores, first, n_seen, max_score);
     const auto inv_sum = static_cast<float>(1.0 / sum);
     for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
-    const ValueRows values{kv.v(layer, 0) + kv_offset, kv.row(), cell};
-    reference_weighted_values(scores, first, n_seen, values, head_dim, order, oh);
     if (w) {
         std::copy(scores, scores + n_seen, w);
         std::fill(w + n_seen, w + weights_stride, 0.0f);
     }
+    if (v_half) {
+        for (int64_t p = first; p < n_seen; ++p) scores[p] = round_f16(scores[p]);
+    }
+    const ValueRows values{rows.v, rows.stride, rows.cell};
+    reference_weighted_values(scores, first, n_seen, values, head_dim, order, oh);
 }
 
 } // namespace
@@ -104,19 +117,28 @@ void attend_reference(const CpuKvCache& kv, int64_t layer, const float* qh, cons
 void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
                           const KvBatchCells& cells) {
     auto& kv = static_cast<CpuKvCache&>(cache);
-    const size_t row_bytes = static_cast<size_t>(kv.row()) * sizeof(float);
+    const int64_t row = kv.row();
+    const auto store = [row](const float* from, bool half, uint8_t* to) {
+        if (!half) {
+            std::memcpy(to, from, static_cast<size_t>(row) * sizeof(float));
+            return;
+        }
+        auto* h = reinterpret_cast<uint16_t*>(to);
+        for (int64_t i = 0; i < row; ++i) h[i] = fp32_to_fp16(from[i]);
+    };
     for (size_t i = 0; i < cells.write_cells.size(); ++i) {
-        std::memcpy(kv.k(layer, cells.write_cells[i]), k + static_cast<int64_t>(i) * kv.row(), row_bytes);
-        std::memcpy(kv.v(layer, cells.write_cells[i]), v + static_cast<int64_t>(i) * kv.row(), row_bytes);
+        store(k + static_cast<int64_t>(i) * row, kv.k_half(), kv.k_at(layer, cells.write_cells[i]));
+        store(v + static_cast<int64_t>(i) * row, kv.v_half(), kv.v_at(layer, cells.write_cells[i]));
     }
 }
 
 void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     auto& kv = static_cast<CpuKvCache&>(cache);
-    const size_t bytes = static_cast<size_t>(n * kv.row()) * sizeof(float);
+    const size_t k_bytes = static_cast<size_t>(n * kv.row()) * (kv.k_half() ? 2 : 4);
+    const size_t v_bytes = static_cast<size_t>(n * kv.row()) * (kv.v_half() ? 2 : 4);
     for (int64_t l = 0; l < kv.shape().n_layer; ++l) {
-        std::memmove(kv.k(l, to), kv.k(l, from), bytes);
-        std::memmove(kv.v(l, to), kv.v(l, from), bytes);
+        std::memmove(kv.k_at(l, to), kv.k_at(l, from), k_bytes);
+        std::memmove(kv.v_at(l, to), kv.v_at(l, from), v_bytes);
     }
 }
 
@@ -160,8 +182,10 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
                                    weights ? weights + at * weights_stride : nullptr, first, n_seen, order});
             }
         }
-        const AttentionRows rows{kv.k(layer, 0) + g * s.head_dim, kv.v(layer, 0) + g * s.head_dim, kv.row(),
-                                 cells.read_cells.data()};
+        AttentionRows rows{kv.k(layer, 0) + g * s.head_dim, kv.v(layer, 0) + g * s.head_dim, kv.row(),
+                           cells.read_cells.data()};
+        if (kv.k_half()) rows.k16 = kv.k16(layer, 0) + g * s.head_dim;
+        if (kv.v_half()) rows.v16 = kv.v16(layer, 0) + g * s.head_dim;
         attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)], width);
     });
 }
@@ -179,6 +203,28 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
     }
     scratch_.resize(static_cast<size_t>(n_threads()));
     for (auto& scores : scratch_) scores.resize(cells.read_cells.size());
+    // Rows one query at a time: F16 keys or values widened first, the sequence's positions in order.
+    const auto n_positions = static_cast<int64_t>(cells.read_cells.size());
+    const float* k_rows = kv.k(layer, 0);
+    const float* v_rows = kv.v(layer, 0);
+    const int32_t* row_cells = cells.read_cells.data();
+    if (kv.k_half() || kv.v_half()) {
+        widened_.resize(static_cast<size_t>(2 * n_positions * kv.row()));
+        identity_.resize(static_cast<size_t>(n_positions));
+        for (int64_t p = 0; p < n_positions; ++p) {
+            const int32_t cell = cells.read_cells[static_cast<size_t>(p)];
+            float* k_to = widened_.data() + p * kv.row();
+            float* v_to = widened_.data() + (n_positions + p) * kv.row();
+            for (int64_t i = 0; i < kv.row(); ++i) {
+                k_to[i] = kv.k_half() ? fp16_to_fp32(kv.k16(layer, cell)[i]) : kv.k(layer, cell)[i];
+                v_to[i] = kv.v_half() ? fp16_to_fp32(kv.v16(layer, cell)[i]) : kv.v(layer, cell)[i];
+            }
+            identity_[static_cast<size_t>(p)] = static_cast<int32_t>(p);
+        }
+        k_rows = widened_.data();
+        v_rows = widened_.data() + n_positions * kv.row();
+        row_cells = identity_.data();
+    }
 
     pool_.parallel_for(n_tokens * s.n_head, [&](int64_t task, int thread) {
         const int64_t t = task / s.n_head;
@@ -190,14 +236,14 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
         float* w = weights ? weights + (t * s.n_head + h) * weights_stride : nullptr;
         float* scores = scratch_[static_cast<size_t>(thread)].data();
+        const AttentionRows rows{k_rows + kv_offset, v_rows + kv_offset, kv.row(), row_cells};
         if (s.precision == Precision::Reference) {
             const ValueSumOrder value_order =
                 cells.positions[static_cast<size_t>(t)] < cells.prompt_batch_end ? ValueSumOrder::Batch : ValueSumOrder::Single;
-            attend_reference(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale,
-                             s.scale_queries, s.softcap, value_order, scores, oh, w, weights_stride);
+            attend_reference(rows, qh, first, n_seen, s.head_dim, scale, s.scale_queries, s.softcap, kv.k_half(), kv.v_half(),
+                             value_order, scores, oh, w, weights_stride);
         } else {
-            attend(kv, layer, qh, cells.read_cells.data(), first, n_seen, kv_offset, s.head_dim, scale, s.softcap, scores, oh,
-                   w, weights_stride);
+            attend(rows, qh, first, n_seen, s.head_dim, scale, s.softcap, scores, oh, w, weights_stride);
         }
     });
 }

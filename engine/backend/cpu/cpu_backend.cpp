@@ -71,6 +71,13 @@ Result<std::unique_ptr<KvCache>> CpuBackend::create_kv_cache(const KvCacheShape&
     if (shape.n_layer <= 0 || shape.n_cells <= 0 || shape.n_head_kv <= 0 || shape.head_dim <= 0) {
         return make_error(ErrorCode::InvalidArgument, "KV cache shape must be positive");
     }
+    for (TensorType type : {shape.k_type, shape.v_type}) {
+        if (type != TensorType::F32 && type != TensorType::F16) {
+            const auto info = tensor_type_info(static_cast<uint32_t>(type));
+            return make_error(ErrorCode::Unsupported, "the CPU backend stores keys and values as F32 or F16, not " +
+                                                          std::string(info ? info->name : "an unknown type"));
+        }
+    }
     return std::unique_ptr<KvCache>(std::make_unique<CpuKvCache>(shape));
 }
 

@@ -106,6 +106,8 @@ private:
     std::vector<std::vector<float>> scratch_; // [n_threads][n_cells] attention scores
     std::vector<AttentionTileScratch> tile_scratch_;         // [n_threads]
     std::vector<std::vector<AttentionQuery>> tile_queries_;  // [n_threads] the current tile's queries
+    std::vector<float> widened_;    // attending row by row: F16 keys and values of a layer as floats
+    std::vector<int32_t> identity_; // ... position p in row p
     // The activations of one matmuls() call in each form its products read (cpu_backend.cpp):
     // [n_tokens, n_in] rounded to fp16/bf16, or [n_tokens][row bytes] quantised to Q8_0/Q8_1/Q8_K,
     // or that in a kernel's own layout (QuantKernel::prepare); one buffer per form of the call.

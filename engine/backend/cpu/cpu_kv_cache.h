@@ -1,7 +1,9 @@
 // KV storage of the CPU backend: n_cells cells per layer, addressed by cell index (the pool
-// decides which cell holds which position of which sequence).
+// decides which cell holds which position of which sequence). Keys and values each F32 or F16
+// (KvCacheShape::k_type / v_type).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "engine/backend/backend.h"
@@ -11,25 +13,42 @@ namespace octo {
 class CpuKvCache final : public KvCache {
 public:
     explicit CpuKvCache(const KvCacheShape& s)
-        : shape_(s), row_(s.n_head_kv * s.head_dim),
-          k_(static_cast<size_t>(s.n_layer * s.n_cells * row_)),
-          v_(static_cast<size_t>(s.n_layer * s.n_cells * row_)) {}
+        : shape_(s), row_(s.n_head_kv * s.head_dim), k_(bytes_for(s, s.k_type)), v_(bytes_for(s, s.v_type)) {}
 
     const KvCacheShape& shape() const override { return shape_; }
-    int64_t bytes() const override { return static_cast<int64_t>((k_.size() + v_.size()) * sizeof(float)); }
+    int64_t bytes() const override { return static_cast<int64_t>(k_.size() + v_.size()); }
 
-    // [n_head_kv * head_dim] of layer `layer` at cell `cell`.
-    float* k(int64_t layer, int64_t cell) { return k_.data() + (layer * shape_.n_cells + cell) * row_; }
-    float* v(int64_t layer, int64_t cell) { return v_.data() + (layer * shape_.n_cells + cell) * row_; }
-    const float* k(int64_t layer, int64_t cell) const { return k_.data() + (layer * shape_.n_cells + cell) * row_; }
-    const float* v(int64_t layer, int64_t cell) const { return v_.data() + (layer * shape_.n_cells + cell) * row_; }
-    int64_t row() const { return row_; }
+    bool k_half() const { return shape_.k_type == TensorType::F16; }
+    bool v_half() const { return shape_.v_type == TensorType::F16; }
+    // [n_head_kv * head_dim] of layer `layer` at cell `cell`, as stored: floats for F32, fp16 bits for F16.
+    float* k(int64_t layer, int64_t cell) { return reinterpret_cast<float*>(k_at(layer, cell)); }
+    float* v(int64_t layer, int64_t cell) { return reinterpret_cast<float*>(v_at(layer, cell)); }
+    const float* k(int64_t layer, int64_t cell) const { return reinterpret_cast<const float*>(k_at(layer, cell)); }
+    const float* v(int64_t layer, int64_t cell) const { return reinterpret_cast<const float*>(v_at(layer, cell)); }
+    uint16_t* k16(int64_t layer, int64_t cell) { return reinterpret_cast<uint16_t*>(k_at(layer, cell)); }
+    uint16_t* v16(int64_t layer, int64_t cell) { return reinterpret_cast<uint16_t*>(v_at(layer, cell)); }
+    const uint16_t* k16(int64_t layer, int64_t cell) const { return reinterpret_cast<const uint16_t*>(k_at(layer, cell)); }
+    const uint16_t* v16(int64_t layer, int64_t cell) const { return reinterpret_cast<const uint16_t*>(v_at(layer, cell)); }
+    uint8_t* k_at(int64_t layer, int64_t cell) { return k_.data() + offset(layer, cell, k_half()); }
+    uint8_t* v_at(int64_t layer, int64_t cell) { return v_.data() + offset(layer, cell, v_half()); }
+    const uint8_t* k_at(int64_t layer, int64_t cell) const { return k_.data() + offset(layer, cell, k_half()); }
+    const uint8_t* v_at(int64_t layer, int64_t cell) const { return v_.data() + offset(layer, cell, v_half()); }
+    int64_t row() const { return row_; } // values a cell holds of a layer: n_head_kv * head_dim
 
 private:
+    static size_t bytes_for(const KvCacheShape& s, TensorType type) {
+        return static_cast<size_t>(s.n_layer * s.n_cells * s.n_head_kv * s.head_dim) * (type == TensorType::F16 ? 2 : 4);
+    }
+    size_t offset(int64_t layer, int64_t cell, bool half) const {
+        return static_cast<size_t>((layer * shape_.n_cells + cell) * row_) * (half ? 2 : 4);
+    }
+
     KvCacheShape shape_;
-    int64_t row_;           // n_head_kv * head_dim
-    std::vector<float> k_;  // [n_layer, n_cells, n_head_kv * head_dim]
-    std::vector<float> v_;  // [n_layer, n_cells, n_head_kv * head_dim]
+    int64_t row_;
+    // [n_layer, n_cells, n_head_kv * head_dim] elements of k_type / v_type. Stored as bytes; a
+    // float vector's alignment is kept by the allocator's (new aligns to 16).
+    std::vector<uint8_t> k_;
+    std::vector<uint8_t> v_;
 };
 
 } // namespace octo

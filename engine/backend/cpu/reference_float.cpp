@@ -440,6 +440,20 @@ float reference_dot(const float* a, const float* b, int64_t n) {
     return dot_scalar(a, b, n);
 }
 
+float reference_dot_f16(const float* a, const float* b, int64_t n) {
+    const int64_t whole = n & ~int64_t{31};
+    double sum = 0.0;
+    sum += static_cast<double>(reference_dot(a, b, whole));
+    for (int64_t i = whole; i < n; ++i) sum += static_cast<double>(a[i] * b[i]);
+    return static_cast<float>(sum);
+}
+
+float reference_lanes_dot(const float* a, const float* b, int64_t n) {
+    float acc[8] = {};
+    for (int64_t i = 0; i < n; ++i) acc[i % 8] = std::fma(a[i], b[i], acc[i % 8]);
+    return lanes_sum(acc);
+}
+
 double reference_softmax_exp(float* s, int64_t first, int64_t n, float max) {
 #if defined(__x86_64__)
     if (cpu_has_avx2()) return simd::softmax_exp(s, 0, first, n, max);

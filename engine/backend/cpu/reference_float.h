@@ -25,6 +25,15 @@
 
 namespace octo {
 
+// The same product of F16 values (given as floats) as the reference's F16 dot product sums it:
+// reference_dot's whole steps of 32, then each remaining product rounded to float and added in
+// double, the total rounded to float.
+float reference_dot_f16(const float* a, const float* b, int64_t n);
+
+// Σ a[i]·b[i] in the reference's tiled order (n a multiple of 8): value i to lane i % 8 by
+// multiply-add, lanes added (l + (l + 4)), then (0 + 2) + (1 + 3).
+float reference_lanes_dot(const float* a, const float* b, int64_t n);
+
 // e^x as the reference's vector code computes it: n = round(x·log2 e), b = x − n·ln 2 (in two
 // fused steps), 2^n · (1 + p(b)) with a degree-5 polynomial; |n| > 126 scaled in two steps,
 // |n| > 192 gives 0 or infinity.

@@ -162,6 +162,10 @@ void CudaBackend::write(std::span<const float> src, float* dst) {
 
 Result<std::unique_ptr<KvCache>> CudaBackend::create_kv_cache(const KvCacheShape& shape) {
     if (error_) return *error_;
+    if (shape.k_type != TensorType::F32 || shape.v_type != TensorType::F32) {
+        return make_error(ErrorCode::Unsupported, "the CUDA backend keeps keys and values as F32 only (the CPU "
+                                                  "backend also stores F16)");
+    }
     char err[kErrLen] = {};
     OctoCudaKv* kv = nullptr;
     if (int rc = api_->kv_create(ctx_, shape.n_layer, shape.n_cells, shape.n_head_kv, shape.head_dim, &kv, err, sizeof err)) {

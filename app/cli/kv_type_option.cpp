@@ -1,0 +1,22 @@
+#include "app/cli/kv_type_option.h"
+
+#include <string>
+
+#include "engine/kv/kv_types.h"
+
+namespace octo::cli {
+
+void add_kv_type_options(CLI::App& cmd, KvTypeOptions& options) {
+    const auto add = [&cmd](const std::string& name, std::optional<TensorType>& type, const std::string& help) {
+        cmd.add_option_function<std::string>(
+               name, [&type](const std::string& value) { type = parse_kv_type(value); }, help)
+            ->check(CLI::IsMember({std::string("f32"), std::string("f16")}));
+    };
+    add("--kv-type", options.both,
+        "How the KV cache stores keys and values: f32, or f16 (half the memory; at reference precision the query "
+        "and the attention weights are rounded as llama.cpp does with its f16 cache). Default: f32");
+    add("--kv-type-k", options.k, "The KV cache's keys only: f32 or f16 (overrides --kv-type)");
+    add("--kv-type-v", options.v, "The KV cache's values only: f32 or f16 (overrides --kv-type)");
+}
+
+} // namespace octo::cli

@@ -1,0 +1,32 @@
+// How a KV pool stores keys and values, K and V separately as the reference does: F32, or F16
+// (half the bytes; at reference precision attention then rounds the query and the softmax weights
+// to F16 as the reference's F16 products do — engine/backend/cpu/attention_tiles.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "engine/gguf/tensor_type.h"
+
+namespace octo {
+
+struct KvTypes {
+    TensorType k = TensorType::F32;
+    TensorType v = TensorType::F32;
+    bool operator==(const KvTypes&) const = default;
+};
+
+// "f32" / "f16" (the names --kv-type and captures use); nullopt for any other name.
+inline std::optional<TensorType> parse_kv_type(std::string_view name) {
+    if (name == "f32") return TensorType::F32;
+    if (name == "f16") return TensorType::F16;
+    return std::nullopt;
+}
+
+inline std::string_view kv_type_name(TensorType type) { return type == TensorType::F16 ? "f16" : "f32"; }
+
+// Bytes one stored value takes.
+inline int64_t kv_value_bytes(TensorType type) { return type == TensorType::F16 ? 2 : 4; }
+
+} // namespace octo
