@@ -8,7 +8,7 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-#define OCTO_AT_AVX2 __attribute__((target("avx2,fma")))
+#define OCTO_AT_AVX2 __attribute__((target("avx2,fma,f16c")))
 #endif
 
 namespace octo {
@@ -286,7 +286,7 @@ OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span
 
 // --- the wide kernels: the same float steps, sixteen elements a vector (AVX-512) --------------
 
-#define OCTO_AT_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma")))
+#define OCTO_AT_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma,f16c")))
 
 // GCC 12's headers start a broadcast and a widening cast from an undefined vector and then warn
 // about it (its bug 105593); the upper lanes are always written.
@@ -427,6 +427,34 @@ bool attention_tiles_supported() {
 #endif
 }
 
+#if defined(__x86_64__)
+namespace {
+OCTO_AT_AVX2 void round_f16_vector(float* x, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        _mm256_storeu_ps(x + i, _mm256_cvtph_ps(h));
+    }
+    for (; i < n; ++i) x[i] = fp16_to_fp32(fp32_to_fp16(x[i]));
+}
+
+OCTO_AT_AVX2 void widen_f16_vector(const uint16_t* from, float* to, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        _mm256_storeu_ps(to + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i))));
+    }
+    for (; i < n; ++i) to[i] = fp16_to_fp32(from[i]);
+}
+} // namespace
+#endif
+
+void widen_f16(const uint16_t* from, float* to, int64_t n) {
+#if defined(__x86_64__)
+    if (attention_tiles_supported()) return widen_f16_vector(from, to, n);
+#endif
+    for (int64_t i = 0; i < n; ++i) to[i] = fp16_to_fp32(from[i]);
+}
+
 bool attention_tiles_wide_supported() {
 #if defined(__x86_64__)
     static const bool wide = attention_tiles_supported() && __builtin_cpu_supports("avx512f") &&
@@ -437,7 +465,7 @@ bool attention_tiles_wide_supported() {
 #endif
 }
 
-void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& cache_rows, const AttentionTileShape& shape,
+void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& rows, const AttentionTileShape& shape,
                  AttentionTileScratch& scratch, AttentionTileWidth width) {
 #if defined(__x86_64__)
     const int64_t head_dim = shape.head_dim;
@@ -448,41 +476,7 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& c
         first = std::min(first, a.first);
         end = std::max(end, a.n_seen);
     }
-    const bool k_half = cache_rows.k16 != nullptr, v_half = cache_rows.v16 != nullptr;
-    // F16 rows widened to floats once for the tile (exactly: every fp16 value is a float).
-    AttentionRows rows = cache_rows;
-    if (k_half || v_half) {
-        scratch.cells.resize(static_cast<size_t>(end));
-        for (int64_t p = first; p < end; ++p) scratch.cells[static_cast<size_t>(p)] = static_cast<int32_t>(p - first);
-        const auto widen = [&](const uint16_t* base, std::vector<float>& to) {
-            to.resize(static_cast<size_t>((end - first) * head_dim));
-            for (int64_t p = first; p < end; ++p) {
-                const uint16_t* from = base + cache_rows.cell[p] * cache_rows.stride;
-                float* row = to.data() + (p - first) * head_dim;
-                for (int64_t d = 0; d < head_dim; ++d) row[d] = fp16_to_fp32(from[d]);
-            }
-            return to.data();
-        };
-        if (k_half && v_half) {
-            rows = {widen(cache_rows.k16, scratch.keys_f32), widen(cache_rows.v16, scratch.values_f32), head_dim,
-                    scratch.cells.data()};
-        } else if (k_half) { // keys widened, values read from the cache: two cell maps would be needed
-            rows = {widen(cache_rows.k16, scratch.keys_f32), nullptr, head_dim, scratch.cells.data()};
-            scratch.values_f32.resize(static_cast<size_t>((end - first) * head_dim));
-            for (int64_t p = first; p < end; ++p) {
-                std::copy_n(cache_rows.v + cache_rows.cell[p] * cache_rows.stride, head_dim,
-                            scratch.values_f32.data() + (p - first) * head_dim);
-            }
-            rows.v = scratch.values_f32.data();
-        } else {
-            scratch.keys_f32.resize(static_cast<size_t>((end - first) * head_dim));
-            for (int64_t p = first; p < end; ++p) {
-                std::copy_n(cache_rows.k + cache_rows.cell[p] * cache_rows.stride, head_dim,
-                            scratch.keys_f32.data() + (p - first) * head_dim);
-            }
-            rows = {scratch.keys_f32.data(), widen(cache_rows.v16, scratch.values_f32), head_dim, scratch.cells.data()};
-        }
-    }
+    const bool k_half = shape.k_half, v_half = shape.v_half;
     std::vector<ScoreOrder> orders(queries.size());
     for (size_t i = 0; i < queries.size(); ++i) orders[i] = score_order(queries[i], k_half, head_dim);
     const int64_t origin = first & ~int64_t{31};                // value sums come in whole steps of 32
@@ -540,9 +534,7 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& c
             std::copy(s, s + (a.n_seen - origin), a.weights + origin);
             std::fill(a.weights + a.n_seen, a.weights + shape.weights_stride, 0.0f);
         }
-        if (v_half) { // the reference multiplies F16 values by the weights rounded to F16
-            for (int64_t p = a.first - origin; p < a.n_seen - origin; ++p) s[p] = fp16_to_fp32(fp32_to_fp16(s[p]));
-        }
+        if (v_half) round_f16_vector(s + (a.first - origin), a.n_seen - a.first); // the reference's F16 weights
     }
 
     // The weighted values. A few queries summing in the one-token order read the rows in place.

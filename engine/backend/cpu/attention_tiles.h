@@ -30,17 +30,12 @@ struct AttentionQuery {
     ValueSumOrder order = ValueSumOrder::Batch;
 };
 
-// The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride,
-// floats, or fp16 values at k16 / v16 (then k / v are not read). An F16 key rounds the query to
-// F16 and makes a batched query's scores take the reference's tiled order; an F16 value rounds
-// the softmax weights to F16 (the reference's F16 products: reference_float.h).
+// The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride.
 struct AttentionRows {
     const float* k = nullptr;
     const float* v = nullptr;
     int64_t stride = 0;
     const int32_t* cell = nullptr;
-    const uint16_t* k16 = nullptr;
-    const uint16_t* v16 = nullptr;
 };
 
 struct AttentionTileShape {
@@ -49,6 +44,11 @@ struct AttentionTileShape {
     float softcap = 0.0f;       // > 0: cap · tanh(score / cap)
     bool scale_queries = false; // q · scale first, then q·k (and no scale after)
     int64_t weights_stride = 0;
+    // The cache stores F16 keys / values (the rows are them widened): an F16 key rounds the query
+    // to F16 and makes a batched query's scores take the reference's tiled order; an F16 value
+    // rounds the softmax weights to F16 (the reference's F16 products: reference_float.h).
+    bool k_half = false;
+    bool v_half = false;
 };
 
 // Per-thread buffers, grown as tiles need them.
@@ -59,9 +59,6 @@ struct AttentionTileScratch {
     std::vector<float> sums;   // [queries][head_dim][lanes] running sums across value blocks
     std::vector<float> query;  // [head_dim] a query times the scale
     std::vector<const float*> rows; // [range] value rows read in place
-    std::vector<float> keys_f32;    // [positions][head_dim] F16 keys widened
-    std::vector<float> values_f32;  // [positions][head_dim] F16 values widened
-    std::vector<int32_t> cells;     // [end] position p's row in those
 };
 
 // Which kernels compute a tile: eight elements a vector (AVX2), or sixteen (AVX-512, heads a
@@ -72,6 +69,9 @@ enum class AttentionTileWidth { Avx2, Wide };
 bool attention_tiles_supported();
 // Whether the wide kernels can (AVX-512 F, VL and DQ).
 bool attention_tiles_wide_supported();
+
+// to[i] = from[i] (F16 bits) as floats, exactly (F16C where the CPU has it).
+void widen_f16(const uint16_t* from, float* to, int64_t n);
 
 // Attends every query of the tile (all reading the same kv head through `rows`).
 void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& rows, const AttentionTileShape& shape,

@@ -142,6 +142,31 @@ void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     }
 }
 
+// The layer's rows as floats: the cache's own for an F32 cache; with F16 keys or values, every
+// position's rows widened (the other kind copied) into widened_, position p in row p, once for
+// all the queries of the call.
+AttentionRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells) {
+    if (!kv.k_half() && !kv.v_half()) return {kv.k(layer, 0), kv.v(layer, 0), kv.row(), read_cells.data()};
+    const auto n = static_cast<int64_t>(read_cells.size());
+    const int64_t row = kv.row();
+    widened_.resize(static_cast<size_t>(2 * n * row));
+    identity_.resize(static_cast<size_t>(n));
+    float* k_rows = widened_.data();
+    float* v_rows = widened_.data() + n * row;
+    constexpr int64_t kChunk = 64; // positions a task
+    pool_.parallel_for((n + kChunk - 1) / kChunk, [&](int64_t task, int) {
+        for (int64_t p = task * kChunk; p < std::min(n, (task + 1) * kChunk); ++p) {
+            const int32_t cell = read_cells[static_cast<size_t>(p)];
+            if (kv.k_half()) widen_f16(kv.k16(layer, cell), k_rows + p * row, row);
+            else std::copy_n(kv.k(layer, cell), row, k_rows + p * row);
+            if (kv.v_half()) widen_f16(kv.v16(layer, cell), v_rows + p * row, row);
+            else std::copy_n(kv.v(layer, cell), row, v_rows + p * row);
+            identity_[static_cast<size_t>(p)] = static_cast<int32_t>(p);
+        }
+    });
+    return {k_rows, v_rows, row, identity_.data()};
+}
+
 // Tiles of up to kTileQueries queries, each a run of tokens × the query heads of one kv head
 // (fewer heads when there would be fewer tiles than threads).
 void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
@@ -159,7 +184,8 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
     const int64_t head_tiles = (group + tile_heads - 1) / tile_heads;
     tile_scratch_.resize(static_cast<size_t>(n_threads()));
     tile_queries_.resize(static_cast<size_t>(n_threads()));
-    const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride};
+    const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride, kv.k_half(), kv.v_half()};
+    const AttentionRows layer_rows = readable_rows(kv, layer, cells.read_cells);
     // the kernel path's vector width (a forced AVX2 path runs the AVX2 kernels; the bits are the same)
     const AttentionTileWidth width =
         path_ == CpuPath::Avx512 || path_ == CpuPath::Avx512Vnni ? AttentionTileWidth::Wide : AttentionTileWidth::Avx2;
@@ -182,10 +208,8 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
                                    weights ? weights + at * weights_stride : nullptr, first, n_seen, order});
             }
         }
-        AttentionRows rows{kv.k(layer, 0) + g * s.head_dim, kv.v(layer, 0) + g * s.head_dim, kv.row(),
-                           cells.read_cells.data()};
-        if (kv.k_half()) rows.k16 = kv.k16(layer, 0) + g * s.head_dim;
-        if (kv.v_half()) rows.v16 = kv.v16(layer, 0) + g * s.head_dim;
+        const AttentionRows rows{layer_rows.k + g * s.head_dim, layer_rows.v + g * s.head_dim, layer_rows.stride,
+                                 layer_rows.cell};
         attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)], width);
     });
 }
@@ -203,28 +227,7 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
     }
     scratch_.resize(static_cast<size_t>(n_threads()));
     for (auto& scores : scratch_) scores.resize(cells.read_cells.size());
-    // Rows one query at a time: F16 keys or values widened first, the sequence's positions in order.
-    const auto n_positions = static_cast<int64_t>(cells.read_cells.size());
-    const float* k_rows = kv.k(layer, 0);
-    const float* v_rows = kv.v(layer, 0);
-    const int32_t* row_cells = cells.read_cells.data();
-    if (kv.k_half() || kv.v_half()) {
-        widened_.resize(static_cast<size_t>(2 * n_positions * kv.row()));
-        identity_.resize(static_cast<size_t>(n_positions));
-        for (int64_t p = 0; p < n_positions; ++p) {
-            const int32_t cell = cells.read_cells[static_cast<size_t>(p)];
-            float* k_to = widened_.data() + p * kv.row();
-            float* v_to = widened_.data() + (n_positions + p) * kv.row();
-            for (int64_t i = 0; i < kv.row(); ++i) {
-                k_to[i] = kv.k_half() ? fp16_to_fp32(kv.k16(layer, cell)[i]) : kv.k(layer, cell)[i];
-                v_to[i] = kv.v_half() ? fp16_to_fp32(kv.v16(layer, cell)[i]) : kv.v(layer, cell)[i];
-            }
-            identity_[static_cast<size_t>(p)] = static_cast<int32_t>(p);
-        }
-        k_rows = widened_.data();
-        v_rows = widened_.data() + n_positions * kv.row();
-        row_cells = identity_.data();
-    }
+    const AttentionRows layer_rows = readable_rows(kv, layer, cells.read_cells);
 
     pool_.parallel_for(n_tokens * s.n_head, [&](int64_t task, int thread) {
         const int64_t t = task / s.n_head;
@@ -236,7 +239,7 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
         float* w = weights ? weights + (t * s.n_head + h) * weights_stride : nullptr;
         float* scores = scratch_[static_cast<size_t>(thread)].data();
-        const AttentionRows rows{k_rows + kv_offset, v_rows + kv_offset, kv.row(), row_cells};
+        const AttentionRows rows{layer_rows.k + kv_offset, layer_rows.v + kv_offset, layer_rows.stride, layer_rows.cell};
         if (s.precision == Precision::Reference) {
             const ValueSumOrder value_order =
                 cells.positions[static_cast<size_t>(t)] < cells.prompt_batch_end ? ValueSumOrder::Batch : ValueSumOrder::Single;
