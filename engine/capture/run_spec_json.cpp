@@ -197,28 +197,19 @@ private:
     void read(const char* key, SwitchTarget& t) {
         t = enum_field(r_, key, {SwitchTarget::Heads, SwitchTarget::Experts}, switch_target_name);
     }
-    void read(const char* key, std::optional<Precision>& p) {
-        const std::string name = r_.text(key);
-        if (!r_.ok()) return;
-        if (name == "default") {
-            p = std::nullopt;
-        } else if (auto parsed = parse_precision(name)) {
-            p = parsed;
-        } else {
-            r_.fail(key, "\"" + name + "\" is not a known value");
-        }
+    void read(const char* key, std::optional<Precision>& p) { p = named_or_default(key, parse_precision, "a known value"); }
+    void read(const char* key, std::optional<TensorType>& kv_type) {
+        kv_type = named_or_default(key, parse_kv_type, "a KV cache type (f32 or f16)");
     }
 
-    void read(const char* key, std::optional<TensorType>& kv_type) {
+    // "default" (nullopt) or a name `parse` knows; another name fails the reader.
+    template <class Parse>
+    auto named_or_default(const char* key, Parse parse, const char* what) -> decltype(parse(std::string_view{})) {
         const std::string name = r_.text(key);
-        if (!r_.ok()) return;
-        if (name == "default") {
-            kv_type = std::nullopt;
-        } else if (auto parsed = parse_kv_type(name)) {
-            kv_type = parsed;
-        } else {
-            r_.fail(key, "\"" + name + "\" is not a KV cache type (f32 or f16)");
-        }
+        if (!r_.ok() || name == "default") return std::nullopt;
+        auto parsed = parse(name);
+        if (!parsed) r_.fail(key, "\"" + name + "\" is not " + what);
+        return parsed;
     }
 
     FieldReader& r_;

@@ -16,17 +16,12 @@
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cpu/reference_float.h"
 #include "engine/core/half.h"
+#include "tests/support/random_floats.h"
 
 namespace octo {
 namespace {
 
-std::vector<float> random_floats(size_t n, float scale, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> dist(0.0f, scale);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
+using test::random_floats;
 
 struct Case {
     int64_t n_head, n_head_kv, head_dim;

@@ -12,6 +12,7 @@
 #include "engine/backend/cpu/matmul_kernels.h"
 #include "engine/backend/cpu/reference_float.h"
 #include "engine/core/half.h"
+#include "tests/support/random_floats.h"
 
 namespace octo {
 namespace {
@@ -55,13 +56,7 @@ constexpr Pair kSoftmax[] = {
 
 uint32_t bits(float v) { return std::bit_cast<uint32_t>(v); }
 
-std::vector<float> random_floats(size_t n, float scale, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> dist(0.0f, scale);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
+using test::random_floats;
 
 TEST(ReferenceFloat, SiluEqualsTheReferenceBitForBit) {
     std::vector<float> gate, up(std::size(kSilu), 1.0f), out(std::size(kSilu));

@@ -260,12 +260,12 @@ OCTO_AT_AVX2 void finish_values(const float* acc, ValueSumOrder order, int64_t h
 
 // Scores of every query over [first, n_seen), keys a block at a time; s_i[p - origin].
 OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q,
-                              std::span<const ScoreOrder> orders, const AttentionRows& rows, int64_t head_dim, float scale,
+                              bool k_half, const AttentionRows& rows, int64_t head_dim, float scale,
                               int64_t origin, int64_t range, int64_t end, float* scores) {
     for (int64_t block = origin; block < end; block += kKeyBlock) {
         for (size_t i = 0; i < queries.size(); ++i) {
             const AttentionQuery& a = queries[i];
-            const ScoreOrder order = orders[i];
+            const ScoreOrder order = score_order(a, k_half, head_dim);
             const bool vector_dots = order == ScoreOrder::Lanes || head_dim % 32 == 0;
             float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
             const int64_t hi = std::min(block + kKeyBlock, a.n_seen);
@@ -374,7 +374,7 @@ OCTO_AT_AVX512 inline void single_sums_wide(const float* w, const float* vt, int
 
 // Scores of every query, keys a block of 64 at a time transposed into kt (head_dim a multiple of 32).
 OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, std::span<const float* const> q,
-                                     std::span<const ScoreOrder> orders, const AttentionRows& rows, int64_t head_dim,
+                                     bool k_half, const AttentionRows& rows, int64_t head_dim,
                                      float scale, int64_t origin, int64_t range,
                                      int64_t first, int64_t end, const float* zeros, float* kt, float* scores) {
     for (int64_t block = origin; block < end; block += kKeyBlock) {
@@ -383,6 +383,7 @@ OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, st
         const int64_t ld = n;
         for (size_t i = 0; i < queries.size(); ++i) {
             const AttentionQuery& a = queries[i];
+            const bool lanes = score_order(a, k_half, head_dim) == ScoreOrder::Lanes;
             float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
             const int64_t hi = std::min(block + n, a.n_seen);
             for (int64_t g = std::max(block, a.first & ~int64_t{15}); g < hi; g += 16) {
@@ -390,7 +391,7 @@ OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, st
                 for (int l = 0; l < 16; ++l) {
                     if (g + l >= a.first && g + l < hi) mask |= 1u << l;
                 }
-                if (orders[i] == ScoreOrder::Lanes) {
+                if (lanes) {
                     scores16_lanes(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
                 } else { // Dot, or DotF16 (the same with no values past the last whole step of 32)
                     scores16(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
@@ -477,8 +478,6 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         end = std::max(end, a.n_seen);
     }
     const bool k_half = shape.k_half, v_half = shape.v_half;
-    std::vector<ScoreOrder> orders(queries.size());
-    for (size_t i = 0; i < queries.size(); ++i) orders[i] = score_order(queries[i], k_half, head_dim);
     const int64_t origin = first & ~int64_t{31};                // value sums come in whole steps of 32
     const int64_t range = ((end + 31) & ~int64_t{31}) - origin; // positions origin .. origin + range - 1
     const int64_t block_size = std::min(range, kValueBlock);
@@ -488,7 +487,8 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
 
     // The queries, scaled first where the reference scales them, then rounded to F16 for F16 keys.
     float scale = shape.scale;
-    std::vector<const float*> q(queries.size());
+    std::vector<const float*>& q = scratch.queries;
+    q.resize(queries.size());
     if (shape.scale_queries || k_half) {
         const float query_scale = shape.scale_queries ? shape.scale : 1.0f;
         scratch.query.resize(static_cast<size_t>(n_queries * head_dim));
@@ -509,10 +509,10 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     scratch.scores.resize(static_cast<size_t>(n_queries * range));
     if (wide && n_queries >= kFewQueries) {
         scratch.keys.resize(static_cast<size_t>(head_dim * kKeyBlock));
-        tile_scores_wide(queries, q, orders, rows, head_dim, scale, origin, range, first, end, zeros, scratch.keys.data(),
+        tile_scores_wide(queries, q, k_half, rows, head_dim, scale, origin, range, first, end, zeros, scratch.keys.data(),
                          scratch.scores.data());
     } else {
-        tile_scores(queries, q, orders, rows, head_dim, scale, origin, range, end, scratch.scores.data());
+        tile_scores(queries, q, k_half, rows, head_dim, scale, origin, range, end, scratch.scores.data());
     }
 
     // Each query's softmax, as attending it alone computes it; masked positions weigh 0.
@@ -555,7 +555,8 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     }
     // Otherwise value rows are transposed a block at a time, every query's running sums carried
     // from block to block.
-    std::vector<int64_t> sums_at(queries.size());
+    std::vector<int64_t>& sums_at = scratch.sums_at;
+    sums_at.resize(queries.size());
     int64_t n_sums = 0;
     for (size_t i = 0; i < queries.size(); ++i) {
         sums_at[i] = n_sums;

@@ -59,6 +59,8 @@ struct AttentionTileScratch {
     std::vector<float> sums;   // [queries][head_dim][lanes] running sums across value blocks
     std::vector<float> query;  // [head_dim] a query times the scale
     std::vector<const float*> rows; // [range] value rows read in place
+    std::vector<const float*> queries;   // [queries] each query as its scores use it
+    std::vector<int64_t> sums_at;        // [queries] where its running sums start
 };
 
 // Which kernels compute a tile: eight elements a vector (AVX2), or sixteen (AVX-512, heads a
