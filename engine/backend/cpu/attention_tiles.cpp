@@ -23,6 +23,19 @@ constexpr int64_t kFewQueries = 4;
 
 inline int64_t lanes_of(ValueSumOrder order) { return order == ValueSumOrder::Batch ? 8 : 32; }
 
+// Rows of one kind (keys or values) as the cache stores them: T = float, or uint16_t for F16
+// (widened exactly as they are loaded, so the float steps are those of the widened rows).
+template <class T>
+struct Rows {
+    const T* base = nullptr;
+    int64_t stride = 0;
+    const int32_t* cell = nullptr;
+    const T* at(int64_t p) const { return base + cell[p] * stride; }
+};
+
+inline float load1(const float* p) { return *p; }
+inline float load1(const uint16_t* p) { return fp16_to_fp32(*p); }
+
 // How a query's scores are summed (reference_float.h): reference_dot's order (F32 keys, and
 // F16 keys of a query evaluated alone: the same but for the values past the last whole step of
 // 32, which reference_dot_f16 adds in double), or the tiled product's (F16 keys of a batched query).
@@ -42,7 +55,21 @@ float score_one(ScoreOrder order, const float* q, const float* k, int64_t head_d
     return reference_lanes_dot(q, k, head_dim);
 }
 
+// An F16 key row is widened into `widened` [head_dim] first.
+float score_one(ScoreOrder order, const float* q, const uint16_t* k, int64_t head_dim, float* widened) {
+    for (int64_t d = 0; d < head_dim; ++d) widened[d] = fp16_to_fp32(k[d]);
+    return score_one(order, q, widened, head_dim);
+}
+inline float score_one(ScoreOrder order, const float* q, const float* k, int64_t head_dim, float*) {
+    return score_one(order, q, k, head_dim);
+}
+
 #if defined(__x86_64__)
+
+OCTO_AT_AVX2 inline __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+OCTO_AT_AVX2 inline __m256 load8(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
 
 // [lo(a) + hi(a) | lo(b) + hi(b)]: the first step of both horizontal sums, for two vectors.
 OCTO_AT_AVX2 inline __m256 pair_halves(__m256 a, __m256 b) {
@@ -69,22 +96,23 @@ OCTO_AT_AVX2 inline __m256 lane_sums8(const __m256 (&s)[8]) {
 
 // The dot product's four accumulators over whole steps of 32 (head_dim a multiple of 32),
 // folded (0 + 2) + (1 + 3).
-OCTO_AT_AVX2 inline __m256 folded_dot(const float* q, const float* k, int64_t head_dim) {
+template <class T>
+OCTO_AT_AVX2 inline __m256 folded_dot(const float* q, const T* k, int64_t head_dim) {
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps(), a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
     for (int64_t i = 0; i < head_dim; i += 32) {
-        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), _mm256_loadu_ps(k + i), a0);
-        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 8), _mm256_loadu_ps(k + i + 8), a1);
-        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 16), _mm256_loadu_ps(k + i + 16), a2);
-        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 24), _mm256_loadu_ps(k + i + 24), a3);
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), load8(k + i), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 8), load8(k + i + 8), a1);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 16), load8(k + i + 16), a2);
+        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 24), load8(k + i + 24), a3);
     }
     return _mm256_add_ps(_mm256_add_ps(a0, a2), _mm256_add_ps(a1, a3));
 }
 
 // Scores of positions p .. p + 7 for one query: reference_dot(q, k_p) · scale each.
-OCTO_AT_AVX2 inline void scores8(const float* q, const AttentionRows& rows, int64_t p, int64_t head_dim, float scale,
-                                 float* out) {
+template <class T>
+OCTO_AT_AVX2 inline void scores8(const float* q, const Rows<T>& keys, int64_t p, int64_t head_dim, float scale, float* out) {
     __m256 s[8];
-    for (int j = 0; j < 8; ++j) s[j] = folded_dot(q, rows.k + rows.cell[p + j] * rows.stride, head_dim);
+    for (int j = 0; j < 8; ++j) s[j] = folded_dot(q, keys.at(p + j), head_dim);
     _mm256_storeu_ps(out, _mm256_mul_ps(dot_sums8(s), _mm256_set1_ps(scale)));
 }
 
@@ -94,8 +122,8 @@ OCTO_AT_AVX2 inline void scores8(const float* q, const AttentionRows& rows, int6
 // many as the registers hold), positions in blocks that stay in L1, each chain carried from block
 // to block in `chains` [32][head_dim]; then the chains are folded and added as finish_values
 // adds them. row[j]: position origin + j's row (a row of zeros outside the tile's positions).
-template <int kClasses>
-OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const float* const* row, int64_t range, int64_t head_dim,
+template <int kClasses, class T>
+OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const T* const* row, int64_t range, int64_t head_dim,
                                                 float* chains, float* out) {
     constexpr int64_t kBlock = 128;
     const int64_t whole = head_dim & ~int64_t{7};
@@ -110,7 +138,7 @@ OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const float* con
                 for (int64_t base = block; base < block_end; base += 32) {
                     for (int k = 0; k < kClasses; ++k) {
                         const int64_t j = base + c0 + k;
-                        a[k] = _mm256_fmadd_ps(_mm256_set1_ps(w[j]), _mm256_loadu_ps(row[j] + d), a[k]);
+                        a[k] = _mm256_fmadd_ps(_mm256_set1_ps(w[j]), load8(row[j] + d), a[k]);
                     }
                 }
                 for (int k = 0; k < kClasses; ++k) _mm256_storeu_ps(chains + (c0 + k) * head_dim + d, a[k]);
@@ -119,7 +147,7 @@ OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const float* con
         for (int64_t d = whole; d < head_dim; ++d) {
             for (int64_t j = block; j < block_end; ++j) {
                 float& chain = chains[(j % 32) * head_dim + d];
-                chain = std::fma(w[j], row[j][d], j < 32 ? 0.0f : chain);
+                chain = std::fma(w[j], load1(row[j] + d), j < 32 ? 0.0f : chain);
             }
         }
     }
@@ -133,21 +161,23 @@ OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const float* con
 }
 
 // ... in the tiled product's order: one 8-lane accumulator over the head (a multiple of 8).
-OCTO_AT_AVX2 inline void scores8_lanes(const float* q, const AttentionRows& rows, int64_t p, int64_t head_dim, float scale,
+template <class T>
+OCTO_AT_AVX2 inline void scores8_lanes(const float* q, const Rows<T>& keys, int64_t p, int64_t head_dim, float scale,
                                        float* out) {
     __m256 s[8];
     for (int j = 0; j < 8; ++j) {
-        const float* k = rows.k + rows.cell[p + j] * rows.stride;
+        const T* k = keys.at(p + j);
         __m256 a = _mm256_setzero_ps();
-        for (int64_t i = 0; i < head_dim; i += 8) a = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), _mm256_loadu_ps(k + i), a);
+        for (int64_t i = 0; i < head_dim; i += 8) a = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), load8(k + i), a);
         s[j] = a;
     }
     _mm256_storeu_ps(out, _mm256_mul_ps(lane_sums8(s), _mm256_set1_ps(scale)));
 }
 
 // Eight rows of eight floats, r[j] + d0, as eight columns: x[d][j] = r[j][d0 + d].
-OCTO_AT_AVX2 inline void transpose8(const float* const (&r)[8], int64_t d0, __m256 (&x)[8]) {
-    for (int j = 0; j < 8; ++j) x[j] = _mm256_loadu_ps(r[j] + d0);
+template <class T>
+OCTO_AT_AVX2 inline void transpose8(const T* const (&r)[8], int64_t d0, __m256 (&x)[8]) {
+    for (int j = 0; j < 8; ++j) x[j] = load8(r[j] + d0);
     const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
     const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
     const __m256 t4 = _mm256_unpacklo_ps(x[4], x[5]), t5 = _mm256_unpackhi_ps(x[4], x[5]);
@@ -173,17 +203,18 @@ OCTO_AT_AVX2 inline void transpose8(const float* const (&r)[8], int64_t d0, __m2
 // Positions outside [valid_begin, valid_end) as zeros (`zeros`: head_dim of them).
 enum class Layout { Columns, Pairs };
 
-OCTO_AT_AVX2 void transpose_rows(const float* base, const AttentionRows& rows, int64_t p0, int64_t n, int64_t valid_begin,
-                                 int64_t valid_end, int64_t head_dim, const float* zeros, Layout layout, float* out) {
+template <class T>
+OCTO_AT_AVX2 void transpose_rows(const Rows<T>& rows, int64_t p0, int64_t n, int64_t valid_begin, int64_t valid_end,
+                                 int64_t head_dim, const T* zeros, Layout layout, float* out) {
     const int64_t whole = head_dim & ~int64_t{7};
     const auto at = [&](int64_t d, int64_t j) {
         return layout == Layout::Columns ? d * n + j : (d / 2) * 2 * n + (j / 8) * 16 + (d % 2) * 8 + j % 8;
     };
     for (int64_t j = 0; j < n; j += 8) {
-        const float* r[8];
+        const T* r[8];
         for (int l = 0; l < 8; ++l) {
             const int64_t p = p0 + j + l;
-            r[l] = p >= valid_begin && p < valid_end ? base + rows.cell[p] * rows.stride : zeros;
+            r[l] = p >= valid_begin && p < valid_end ? rows.at(p) : zeros;
         }
         for (int64_t d = 0; d < whole; d += 8) {
             __m256 x[8];
@@ -191,7 +222,7 @@ OCTO_AT_AVX2 void transpose_rows(const float* base, const AttentionRows& rows, i
             for (int k = 0; k < 8; ++k) _mm256_storeu_ps(out + at(d + k, j), x[k]);
         }
         for (int64_t d = whole; d < head_dim; ++d) {
-            for (int l = 0; l < 8; ++l) out[at(d, j + l)] = r[l][d];
+            for (int l = 0; l < 8; ++l) out[at(d, j + l)] = load1(r[l] + d);
         }
     }
 }
@@ -259,9 +290,11 @@ OCTO_AT_AVX2 void finish_values(const float* acc, ValueSumOrder order, int64_t h
 }
 
 // Scores of every query over [first, n_seen), keys a block at a time; s_i[p - origin].
-OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q,
-                              bool k_half, const AttentionRows& rows, int64_t head_dim, float scale,
-                              int64_t origin, int64_t range, int64_t end, float* scores) {
+// (`widened`: [head_dim] for an F16 key scored alone.)
+template <class T>
+OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q, bool k_half,
+                              const Rows<T>& keys, int64_t head_dim, float scale, int64_t origin, int64_t range,
+                              int64_t end, float* widened, float* scores) {
     for (int64_t block = origin; block < end; block += kKeyBlock) {
         for (size_t i = 0; i < queries.size(); ++i) {
             const AttentionQuery& a = queries[i];
@@ -271,12 +304,12 @@ OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span
             const int64_t hi = std::min(block + kKeyBlock, a.n_seen);
             for (int64_t g = std::max(block, a.first & ~int64_t{7}); g < hi; g += 8) {
                 if (vector_dots && g >= a.first && g + 8 <= hi) {
-                    if (order == ScoreOrder::Lanes) scores8_lanes(q[i], rows, g, head_dim, scale, s + (g - origin));
-                    else scores8(q[i], rows, g, head_dim, scale, s + (g - origin));
+                    if (order == ScoreOrder::Lanes) scores8_lanes(q[i], keys, g, head_dim, scale, s + (g - origin));
+                    else scores8(q[i], keys, g, head_dim, scale, s + (g - origin));
                     continue;
                 }
                 for (int64_t p = std::max(g, a.first); p < std::min(g + 8, hi); ++p) {
-                    s[p - origin] = score_one(order, q[i], rows.k + rows.cell[p] * rows.stride, head_dim) * scale;
+                    s[p - origin] = score_one(order, q[i], keys.at(p), head_dim, widened) * scale;
                 }
             }
         }
@@ -373,13 +406,14 @@ OCTO_AT_AVX512 inline void single_sums_wide(const float* w, const float* vt, int
 }
 
 // Scores of every query, keys a block of 64 at a time transposed into kt (head_dim a multiple of 32).
+template <class T>
 OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, std::span<const float* const> q,
-                                     bool k_half, const AttentionRows& rows, int64_t head_dim,
+                                     bool k_half, const Rows<T>& keys, int64_t head_dim,
                                      float scale, int64_t origin, int64_t range,
-                                     int64_t first, int64_t end, const float* zeros, float* kt, float* scores) {
+                                     int64_t first, int64_t end, const T* zeros, float* kt, float* scores) {
     for (int64_t block = origin; block < end; block += kKeyBlock) {
         const int64_t n = std::min(kKeyBlock, ((end + 15) & ~int64_t{15}) - block); // a multiple of 16
-        transpose_rows(rows.k, rows, block, n, first, end, head_dim, zeros, Layout::Columns, kt);
+        transpose_rows(keys, block, n, first, end, head_dim, zeros, Layout::Columns, kt);
         const int64_t ld = n;
         for (size_t i = 0; i < queries.size(); ++i) {
             const AttentionQuery& a = queries[i];
@@ -466,6 +500,100 @@ bool attention_tiles_wide_supported() {
 #endif
 }
 
+#if defined(__x86_64__)
+namespace {
+
+// Where the rows outside the tile's positions read: head_dim zeros of the rows' kind.
+struct TileZeros {
+    const float* f32;
+    const uint16_t* f16;
+    const float* of(const float*) const { return f32; }
+    const uint16_t* of(const uint16_t*) const { return f16; }
+};
+
+// The tile's scores (queries as their scores use them in q).
+template <class T>
+OCTO_AT_AVX2 void score_tile(std::span<const AttentionQuery> queries, std::span<const float* const> q, const Rows<T>& keys,
+                             const AttentionTileShape& shape, float scale, bool wide, int64_t origin, int64_t range,
+                             int64_t first, int64_t end, const TileZeros& zeros, AttentionTileScratch& scratch) {
+    const int64_t head_dim = shape.head_dim;
+    if (wide && static_cast<int64_t>(queries.size()) >= kFewQueries) {
+        scratch.keys.resize(static_cast<size_t>(head_dim * kKeyBlock));
+        tile_scores_wide(queries, q, shape.k_half, keys, head_dim, scale, origin, range, first, end, zeros.of(keys.base),
+                         scratch.keys.data(), scratch.scores.data());
+    } else {
+        scratch.key.resize(static_cast<size_t>(head_dim));
+        tile_scores(queries, q, shape.k_half, keys, head_dim, scale, origin, range, end, scratch.key.data(),
+                    scratch.scores.data());
+    }
+}
+
+// The weighted values of every query, from the weights in scratch.scores.
+template <class T>
+OCTO_AT_AVX2 void sum_tile_values(std::span<const AttentionQuery> queries, const Rows<T>& values, int64_t head_dim,
+                                  bool wide, int64_t origin, int64_t range, int64_t first, int64_t end,
+                                  const TileZeros& zeros, AttentionTileScratch& scratch) {
+    const auto n_queries = static_cast<int64_t>(queries.size());
+    // A few queries summing in the one-token order read the rows in place.
+    bool in_place = n_queries < kFewQueries;
+    for (const AttentionQuery& a : queries) in_place = in_place && a.order == ValueSumOrder::Single;
+    if (in_place) {
+        scratch.rows.resize(static_cast<size_t>(range));
+        const T** row = reinterpret_cast<const T**>(scratch.rows.data());
+        for (int64_t j = 0; j < range; ++j) {
+            const int64_t p = origin + j;
+            row[j] = p >= first && p < end ? values.at(p) : zeros.of(values.base);
+        }
+        scratch.sums.resize(static_cast<size_t>(32 * head_dim));
+        for (int64_t i = 0; i < n_queries; ++i) {
+            single_values_in_place<8>(scratch.scores.data() + i * range, row, range, head_dim, scratch.sums.data(),
+                                      queries[static_cast<size_t>(i)].out);
+        }
+        return;
+    }
+    // Otherwise value rows are transposed a block at a time, every query's running sums carried
+    // from block to block.
+    std::vector<int64_t>& sums_at = scratch.sums_at;
+    sums_at.resize(queries.size());
+    int64_t n_sums = 0;
+    for (size_t i = 0; i < queries.size(); ++i) {
+        sums_at[i] = n_sums;
+        n_sums += head_dim * lanes_of(queries[i].order);
+    }
+    scratch.sums.resize(static_cast<size_t>(n_sums));
+    for (int64_t block = 0; block < range; block += kValueBlock) {
+        const int64_t n = std::min(kValueBlock, range - block);
+        float* vt = scratch.values.data();
+        transpose_rows(values, origin + block, n, first, end, head_dim, zeros.of(values.base),
+                       wide ? Layout::Pairs : Layout::Columns, vt);
+        const bool start = block == 0;
+        for (int64_t i = 0; i < n_queries; ++i) {
+            const AttentionQuery& a = queries[static_cast<size_t>(i)];
+            const float* w = scratch.scores.data() + i * range + block;
+            float* acc = scratch.sums.data() + sums_at[static_cast<size_t>(i)];
+            if (wide) {
+                values_wide(w, vt, n, head_dim, a.order, acc, start);
+                continue;
+            }
+            int64_t d = 0;
+            if (a.order == ValueSumOrder::Batch) {
+                for (; d + 8 <= head_dim; d += 8) batch_sums<8>(w, vt + d * n, n, n, acc + d * 8, start);
+                for (; d < head_dim; ++d) batch_sums<1>(w, vt + d * n, n, n, acc + d * 8, start);
+            } else {
+                for (; d + 2 <= head_dim; d += 2) single_sums<2>(w, vt + d * n, n, n, acc + d * 32, start);
+                for (; d < head_dim; ++d) single_sums<1>(w, vt + d * n, n, n, acc + d * 32, start);
+            }
+        }
+    }
+    for (int64_t i = 0; i < n_queries; ++i) {
+        const AttentionQuery& a = queries[static_cast<size_t>(i)];
+        finish_values(scratch.sums.data() + sums_at[static_cast<size_t>(i)], a.order, head_dim, a.out);
+    }
+}
+
+} // namespace
+#endif
+
 void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& rows, const AttentionTileShape& shape,
                  AttentionTileScratch& scratch, AttentionTileWidth width) {
 #if defined(__x86_64__)
@@ -484,6 +612,8 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     scratch.values.resize(static_cast<size_t>(head_dim * block_size + head_dim));
     float* zeros = scratch.values.data() + head_dim * block_size; // [head_dim] the rows of positions outside the tile
     std::fill(zeros, zeros + head_dim, 0.0f);
+    scratch.zeros_half.assign(static_cast<size_t>(head_dim), 0); // F16 +0
+    const TileZeros tile_zeros{zeros, scratch.zeros_half.data()};
 
     // The queries, scaled first where the reference scales them, then rounded to F16 for F16 keys.
     float scale = shape.scale;
@@ -507,12 +637,12 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     }
 
     scratch.scores.resize(static_cast<size_t>(n_queries * range));
-    if (wide && n_queries >= kFewQueries) {
-        scratch.keys.resize(static_cast<size_t>(head_dim * kKeyBlock));
-        tile_scores_wide(queries, q, k_half, rows, head_dim, scale, origin, range, first, end, zeros, scratch.keys.data(),
-                         scratch.scores.data());
+    if (k_half) {
+        score_tile(queries, q, Rows<uint16_t>{rows.k16, rows.stride, rows.cell}, shape, scale, wide, origin, range, first, end,
+                   tile_zeros, scratch);
     } else {
-        tile_scores(queries, q, k_half, rows, head_dim, scale, origin, range, end, scratch.scores.data());
+        score_tile(queries, q, Rows<float>{rows.k, rows.stride, rows.cell}, shape, scale, wide, origin, range, first, end,
+                   tile_zeros, scratch);
     }
 
     // Each query's softmax, as attending it alone computes it; masked positions weigh 0.
@@ -537,58 +667,12 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         if (v_half) round_f16_vector(s + (a.first - origin), a.n_seen - a.first); // the reference's F16 weights
     }
 
-    // The weighted values. A few queries summing in the one-token order read the rows in place.
-    bool in_place = n_queries < kFewQueries;
-    for (const AttentionQuery& a : queries) in_place = in_place && a.order == ValueSumOrder::Single;
-    if (in_place) {
-        scratch.rows.resize(static_cast<size_t>(range));
-        for (int64_t j = 0; j < range; ++j) {
-            const int64_t p = origin + j;
-            scratch.rows[static_cast<size_t>(j)] = p >= first && p < end ? rows.v + rows.cell[p] * rows.stride : zeros;
-        }
-        scratch.sums.resize(static_cast<size_t>(32 * head_dim));
-        for (int64_t i = 0; i < n_queries; ++i) {
-            single_values_in_place<8>(scratch.scores.data() + i * range, scratch.rows.data(), range, head_dim,
-                                      scratch.sums.data(), queries[static_cast<size_t>(i)].out);
-        }
-        return;
-    }
-    // Otherwise value rows are transposed a block at a time, every query's running sums carried
-    // from block to block.
-    std::vector<int64_t>& sums_at = scratch.sums_at;
-    sums_at.resize(queries.size());
-    int64_t n_sums = 0;
-    for (size_t i = 0; i < queries.size(); ++i) {
-        sums_at[i] = n_sums;
-        n_sums += head_dim * lanes_of(queries[i].order);
-    }
-    scratch.sums.resize(static_cast<size_t>(n_sums));
-    for (int64_t block = 0; block < range; block += kValueBlock) {
-        const int64_t n = std::min(kValueBlock, range - block);
-        float* vt = scratch.values.data();
-        transpose_rows(rows.v, rows, origin + block, n, first, end, head_dim, zeros, wide ? Layout::Pairs : Layout::Columns, vt);
-        const bool start = block == 0;
-        for (int64_t i = 0; i < n_queries; ++i) {
-            const AttentionQuery& a = queries[static_cast<size_t>(i)];
-            const float* w = scratch.scores.data() + i * range + block;
-            float* acc = scratch.sums.data() + sums_at[static_cast<size_t>(i)];
-            if (wide) {
-                values_wide(w, vt, n, head_dim, a.order, acc, start);
-                continue;
-            }
-            int64_t d = 0;
-            if (a.order == ValueSumOrder::Batch) {
-                for (; d + 8 <= head_dim; d += 8) batch_sums<8>(w, vt + d * n, n, n, acc + d * 8, start);
-                for (; d < head_dim; ++d) batch_sums<1>(w, vt + d * n, n, n, acc + d * 8, start);
-            } else {
-                for (; d + 2 <= head_dim; d += 2) single_sums<2>(w, vt + d * n, n, n, acc + d * 32, start);
-                for (; d < head_dim; ++d) single_sums<1>(w, vt + d * n, n, n, acc + d * 32, start);
-            }
-        }
-    }
-    for (int64_t i = 0; i < n_queries; ++i) {
-        const AttentionQuery& a = queries[static_cast<size_t>(i)];
-        finish_values(scratch.sums.data() + sums_at[static_cast<size_t>(i)], a.order, head_dim, a.out);
+    if (v_half) {
+        sum_tile_values(queries, Rows<uint16_t>{rows.v16, rows.stride, rows.cell}, head_dim, wide, origin, range, first, end,
+                        tile_zeros, scratch);
+    } else {
+        sum_tile_values(queries, Rows<float>{rows.v, rows.stride, rows.cell}, head_dim, wide, origin, range, first, end,
+                        tile_zeros, scratch);
     }
 #else
     (void)queries, (void)rows, (void)shape, (void)scratch, (void)width;

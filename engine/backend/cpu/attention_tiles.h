@@ -30,12 +30,16 @@ struct AttentionQuery {
     ValueSumOrder order = ValueSumOrder::Batch;
 };
 
-// The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride.
+// The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride
+// (elements). F16 keys or values (AttentionTileShape::k_half / v_half) are read from k16 / v16
+// instead, and widened as they are loaded (attend_tile; the row-by-row path takes floats only).
 struct AttentionRows {
     const float* k = nullptr;
     const float* v = nullptr;
     int64_t stride = 0;
     const int32_t* cell = nullptr;
+    const uint16_t* k16 = nullptr;
+    const uint16_t* v16 = nullptr;
 };
 
 struct AttentionTileShape {
@@ -44,7 +48,7 @@ struct AttentionTileShape {
     float softcap = 0.0f;       // > 0: cap · tanh(score / cap)
     bool scale_queries = false; // q · scale first, then q·k (and no scale after)
     int64_t weights_stride = 0;
-    // The cache stores F16 keys / values (the rows are them widened): an F16 key rounds the query
+    // The cache stores F16 keys / values: an F16 key rounds the query
     // to F16 and makes a batched query's scores take the reference's tiled order; an F16 value
     // rounds the softmax weights to F16 (the reference's F16 products: reference_float.h).
     bool k_half = false;
@@ -57,8 +61,10 @@ struct AttentionTileScratch {
     std::vector<float> keys;   // [head_dim][block] a block of key rows, transposed (wide kernels)
     std::vector<float> values; // [head_dim][block] a block of value rows, transposed
     std::vector<float> sums;   // [queries][head_dim][lanes] running sums across value blocks
-    std::vector<float> query;  // [head_dim] a query times the scale
-    std::vector<const float*> rows; // [range] value rows read in place
+    std::vector<float> query;  // [queries][head_dim] the queries as their scores use them
+    std::vector<float> key;    // [head_dim] an F16 key row widened (a score computed alone)
+    std::vector<uint16_t> zeros_half; // [head_dim] F16 zeros: the rows of positions outside the tile
+    std::vector<const void*> rows;    // [range] value rows read in place (floats or F16)
     std::vector<const float*> queries;   // [queries] each query as its scores use it
     std::vector<int64_t> sums_at;        // [queries] where its running sums start
 };

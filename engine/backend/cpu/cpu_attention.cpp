@@ -142,9 +142,9 @@ void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     }
 }
 
-// The layer's rows as floats: the cache's own for an F32 cache; with F16 keys or values, every
-// position's rows widened (the other kind copied) into widened_, position p in row p, once for
-// all the queries of the call.
+// The layer's rows as floats for attending row by row: the cache's own for an F32 cache; with F16
+// keys or values, every position's rows widened (the other kind copied) into widened_, position p
+// in row p, once for all the queries of the call. (The tiles read F16 rows in place.)
 AttentionRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells) {
     if (!kv.k_half() && !kv.v_half()) return {kv.k(layer, 0), kv.v(layer, 0), kv.row(), read_cells.data()};
     const auto n = static_cast<int64_t>(read_cells.size());
@@ -185,7 +185,12 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
     tile_scratch_.resize(static_cast<size_t>(n_threads()));
     tile_queries_.resize(static_cast<size_t>(n_threads()));
     const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride, kv.k_half(), kv.v_half()};
-    const AttentionRows layer_rows = readable_rows(kv, layer, cells.read_cells);
+    // the layer's rows as stored (F16 ones are widened as the kernels load them)
+    const bool k_half = kv.k_half(), v_half = kv.v_half();
+    const float* k32 = k_half ? nullptr : kv.k(layer, 0);
+    const float* v32 = v_half ? nullptr : kv.v(layer, 0);
+    const uint16_t* k16 = k_half ? kv.k16(layer, 0) : nullptr;
+    const uint16_t* v16 = v_half ? kv.v16(layer, 0) : nullptr;
     // the kernel path's vector width (a forced AVX2 path runs the AVX2 kernels; the bits are the same)
     const AttentionTileWidth width =
         path_ == CpuPath::Avx512 || path_ == CpuPath::Avx512Vnni ? AttentionTileWidth::Wide : AttentionTileWidth::Avx2;
@@ -208,8 +213,9 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
                                    weights ? weights + at * weights_stride : nullptr, first, n_seen, order});
             }
         }
-        const AttentionRows rows{layer_rows.k + g * s.head_dim, layer_rows.v + g * s.head_dim, layer_rows.stride,
-                                 layer_rows.cell};
+        const int64_t at = g * s.head_dim;
+        const AttentionRows rows{k32 ? k32 + at : nullptr, v32 ? v32 + at : nullptr, kv.row(), cells.read_cells.data(),
+                                 k16 ? k16 + at : nullptr, v16 ? v16 + at : nullptr};
         attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)], width);
     });
 }
