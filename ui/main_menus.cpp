@@ -6,6 +6,7 @@
 #include "ui/panels/backend_menu.h"
 #include "ui/panels/file_menu.h"
 #include "ui/panels/help_menu.h"
+#include "ui/panels/kv_cache_menu.h"
 #include "ui/panels/model_menu.h"
 #include "ui/panels/recent_models_menu.h"
 #include "ui/panels/run_menu.h"
@@ -35,6 +36,8 @@ void MainMenus::build() {
     for (QMenu* menu : menus_) bar->addMenu(menu);
 }
 
-QString MainMenus::backend() const { return model_->backend()->choice(); }
+LoadChoice MainMenus::loadChoice() const {
+    return {model_->backend()->choice().toStdString(), model_->kvCache()->types()};
+}
 
 } // namespace octo::ui

@@ -8,6 +8,8 @@
 #include <QPointer>
 #include <QString>
 
+#include "engine/host/engine_host.h"
+
 class QMainWindow;
 class QMenu;
 
@@ -22,7 +24,7 @@ class MainMenus : public QObject {
 public:
     MainMenus(QMainWindow& window, Workbench& bench);
 
-    QString backend() const; // Model → Backend's choice: "auto", "cpu" or "cuda"
+    LoadChoice loadChoice() const; // Model → Backend's and KV Cache's choices
 
 private:
     void build();

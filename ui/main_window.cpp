@@ -23,7 +23,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), status_sink_(*sta
     setDockNestingEnabled(true);
     FocusRing::install(); // the keyboard's focus is drawn where it can be seen
     bench_ = std::make_unique<Workbench>(WorkbenchWindow{*this, status_sink_, pictures_, [this](const QString& name) { return showPanel(name); },
-                                                         [this] { return menus_->backend(); },
+                                                         [this] { return menus_->loadChoice(); },
                                                          [this](Workbench& bench) { placePanels(bench); }});
     connect(&bench_->models(), &ModelController::loading, status_, &StatusLine::showLoading);
     connect(&store(), &RunStore::runFinished, this, &MainWindow::runSettled);

@@ -68,7 +68,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
         store_, bridge_, advisor_, compare, [this] { return runs_->editorSpec(); },
         [show = window_.show_panel] { show(QStringLiteral("compare")); }, w);
     runs_ = new RunController(store_, bridge_, *prompt_, *switches, *advisor_controller_, w);
-    models_ = new ModelController(*w, status, store_, bridge_, window_.backend, w);
+    models_ = new ModelController(*w, status, store_, bridge_, window_.load_choice, w);
     auto* banner = new CalibrationBanner(store_, [this] { calibrateHeadMap(); }); // groups without a map's meaning
     prompt_->addNote(banner);
     banner->setVisible(banner->offered());

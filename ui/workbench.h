@@ -44,15 +44,15 @@ struct SessionState;
 class Workbench;
 
 // What the window lends the workbench: where dialogs go and panels live, the status line, its
-// pictures, a way to bring a panel forward ("compare", "claims") and the backend chosen in the
-// menu; `place_panels` docks the panels once they exist, before the controllers add their own
+// pictures, a way to bring a panel forward ("compare", "claims") and how the menus say to open a
+// model; `place_panels` docks the panels once they exist, before the controllers add their own
 // widgets (so the keyboard's focus order and the status line's labels keep their order).
 struct WorkbenchWindow {
     QWidget& widget;
     StatusSink& status;
     ScreenshotProvider& pictures;
     std::function<bool(const QString& panel)> show_panel;
-    std::function<QString()> backend;
+    std::function<LoadChoice()> load_choice; // Model → Backend and KV Cache
     std::function<void(Workbench&)> place_panels;
 };
 

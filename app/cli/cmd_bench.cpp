@@ -101,7 +101,7 @@ Result<Speed> measure(const Model& model, Backend& backend, const RunChoice& cho
                       const InstrumentOptions& instrument, std::vector<int32_t> prompt, int64_t n_gen, int repetitions) {
     SessionOptions o;
     o.precision = choice.precision;
-    o.kv_types = choice.kv;
+    o.kv_types = kv_types_exactly(choice.kv);
     o.instrument = instrument;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
@@ -141,7 +141,7 @@ Result<EditRerun> edit_and_rerun(const Model& model, Backend& backend, const Run
                                  std::vector<int32_t> prompt, int64_t tail, std::mt19937& rng) {
     SessionOptions o;
     o.precision = choice.precision;
-    o.kv_types = choice.kv;
+    o.kv_types = kv_types_exactly(choice.kv);
     o.instrument.head_norms = true;
     auto session = Session::create(model, backend, o);
     if (!session) return session.error();
@@ -258,7 +258,7 @@ int run_bench(const BenchOptions& o) {
 
     const Model& m = *bench_model.opened.model;
     const Precision run_precision = resolve_precision(precision, m.params().architecture);
-    const RunChoice choice{precision, {o.kv.keys().value_or(TensorType::F32), o.kv.values().value_or(TensorType::F32)}};
+    const RunChoice choice{precision, resolve_kv_types({o.kv.keys(), o.kv.values()}, run_precision, *backend)};
 
     std::mt19937 rng(7);
     std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(m.params().n_vocab - 1));

@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/kv_type_option.h"
 #include "app/cli/precision_option.h"
 #include "app/cli/run_json.h"
 #include "app/cli/subsystem_list.h"
@@ -46,6 +47,7 @@ struct CompareOptions {
     std::string backend = "auto";
     int64_t ctx_size = 0;
     std::string head_map;
+    KvTypeOptions kv; // the model's KV pool, which both variants share
     bool json = false;
     std::string engine;      // --engine: a remote OpenAI-compatible server (--model: its model id)
     std::string api_key_env;
@@ -168,9 +170,10 @@ ComparedRun compared_remote_run(const remote::RemoteResult& r, std::map<std::str
 
 // --engine: both variants on the server at once; the same report as a local comparison.
 int run_compare_remote(const CompareOptions& o, const RunSpec& a, const RunSpec& b) {
-    if (o.a.precision || o.precision_b || o.backend != "auto" || o.threads != 0 || o.ctx_size != 0 || !o.head_map.empty()) {
-        return report_error(o.json, "--engine runs on a server: --precision, --precision-b, --backend, --threads, --ctx-size and "
-                                    "--head-map need a local model", kExitUsage);
+    if (o.a.precision || o.precision_b || o.backend != "auto" || o.threads != 0 || o.ctx_size != 0 || !o.head_map.empty() ||
+        o.kv.keys() || o.kv.values()) {
+        return report_error(o.json, "--engine runs on a server: --precision, --precision-b, --backend, --threads, --ctx-size, "
+                                    "--head-map and --kv-type need a local model", kExitUsage);
     }
     auto connected = connect_engine({o.engine, o.api_key_env, o.model});
     if (!connected) return report_error(o.json, connected.error().message, engine_error_exit_code(connected.error()));
@@ -217,7 +220,9 @@ int run_compare(const CompareOptions& o) {
         return run_compare_remote(o, spec_of_a.value(), spec_of_b.value());
     }
 #endif
-    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .head_map_file = o.head_map});
+    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
+                                                 .kv_types = {o.kv.keys(), o.kv.values()}, .precision = o.a.precision,
+                                                 .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     if (!spec_of_b) return report_error(o.json, spec_of_b.error());
     const RunSpec& a_spec = spec_of_a.value();
@@ -277,6 +282,7 @@ void add_compare_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--ctx-size,-c", o->ctx_size, "Context size in tokens (0: the model's, at most 4096)")
         ->capture_default_str();
     cmd->add_option("--head-map", o->head_map, "Head → subsystem map file (JSON)");
+    add_kv_type_options(*cmd, o->kv);
     cmd->add_flag("--json", o->json, "Print one JSON object");
 #ifdef OCTOSCOPE_HAVE_NET
     add_engine_options(*cmd, o->engine, o->api_key_env);

@@ -112,7 +112,8 @@ int run_generate(const GenerateOptions& o) {
     if (!o.engine.empty()) return run_generate_remote(o, settings);
 #endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
-                                                 .kv_types = kv_types_of(settings), .head_map_file = o.head_map});
+                                                 .kv_types = kv_types_of(settings), .precision = o.precision,
+                                                 .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).
     settings.precision = resolve_precision(o.precision, setup->model->params().architecture);

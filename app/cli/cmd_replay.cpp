@@ -128,7 +128,7 @@ int run_replay(const ReplayOptions& o) {
     if (auto same = check_capture_model(c.model, model_path); !same) return report_error(o.json, same.error());
     const RunSpec spec = c.trace.repeat_spec();
     const int threads = o.threads >= 0 ? o.threads : spec.threads;
-    auto setup = open_model_or_builtin(model_path, {.threads = threads, .n_ctx = spec.n_ctx, .kv_types = kv_types_of(spec)});
+    auto setup = open_model_or_builtin(model_path, {.threads = threads, .n_ctx = spec.n_ctx, .kv_types = kv_types_of(spec), .precision = spec.precision});
     if (!setup) return report_error(o.json, setup.error());
     if (c.head_map) setup->set_map(*c.head_map);
     auto run = run_settings(setup.value(), spec);

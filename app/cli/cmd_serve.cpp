@@ -12,6 +12,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/kv_type_option.h"
 #include "app/common/builtin_model.h"
 #include "engine/core/sha256.h"
 #include "engine/serve/openai_server.h"
@@ -34,6 +35,7 @@ struct ServeOptions {
     int threads = 0;
     std::string backend = "auto";
     std::string model_id;
+    KvTypeOptions kv;
 };
 
 std::atomic<bool> g_stop{false};
@@ -42,7 +44,8 @@ extern "C" void on_stop_signal(int) { g_stop.store(true); }
 
 std::string model_fingerprint(const OpenedModel& m) {
     const std::string what = m.model->identity() + "\n" + m.info.backend + "\n" +
-                             std::string(precision_name(m.info.default_precision));
+                             std::string(precision_name(m.info.default_precision)) + "\nkv " +
+                             std::string(kv_type_name(m.info.kv_types.k)) + "/" + std::string(kv_type_name(m.info.kv_types.v));
     const std::string digest = sha256_hex(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(what.data()), what.size()));
     return std::string("octoscope-") + OCTOSCOPE_VERSION + "-" + digest.substr(0, 12);
 }
@@ -59,7 +62,7 @@ int run_serve(ServeOptions o) {
                                    "(or bind 127.0.0.1)", kExitUsage);
     }
     auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.n_ctx,
-                                                   .kv_sequences = o.parallel});
+                                                   .kv_sequences = o.parallel, .kv_types = {o.kv.keys(), o.kv.values()}});
     if (!opened) return report_error(false, opened.error());
 
     serve::ServedModelInfo info;
@@ -76,6 +79,8 @@ int run_serve(ServeOptions o) {
                      {"n_layer", opened->info.n_layer},
                      {"n_head", opened->info.n_head},
                      {"has_router", opened->info.has_router},
+                     {"kv_types", {{"k", std::string(kv_type_name(opened->info.kv_types.k))},
+                                   {"v", std::string(kv_type_name(opened->info.kv_types.v))}}},
                      {"n_expert", opened->info.n_expert},
                      {"head_map", opened->map().describe()},
                      {"metrics", "norm_share, relative, dla, gates, experts"}};
@@ -141,6 +146,7 @@ void add_serve_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--model-id", o->model_id, "The model's id in the API (default: the file name)");
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
+    add_kv_type_options(*cmd, o->kv);
     cmd->callback([o, &run] { run = [o] { return run_serve(*o); }; });
 }
 

@@ -14,7 +14,8 @@ void add_kv_type_options(CLI::App& cmd, KvTypeOptions& options) {
     };
     add("--kv-type", options.both,
         "How the KV cache stores keys and values: f32, or f16 (half the memory; at reference precision the query "
-        "and the attention weights are rounded as llama.cpp does with its f16 cache). Default: f32");
+        "and the attention weights are rounded as llama.cpp does with its f16 cache). Default: f16 at reference "
+        "precision (llama.cpp's default), f32 at exact precision and on the CUDA backend");
     add("--kv-type-k", options.k, "The KV cache's keys only: f32 or f16 (overrides --kv-type)");
     add("--kv-type-v", options.v, "The KV cache's values only: f32 or f16 (overrides --kv-type)");
 }

@@ -197,6 +197,8 @@ public:
     // Copies host floats into dst (a backend address) — constants such as head Gram matrices.
     virtual void write(std::span<const float> src, float* dst) = 0;
     virtual Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) = 0;
+    // Whether create_kv_cache stores keys or values of `type` (F32 always).
+    virtual bool stores_kv(TensorType type) const { return type == TensorType::F32; }
 
     // --- operations ---------------------------------------------------------------------------
     // out[n_tokens, table.n_in] = rows tokens[i] of table[n_vocab, n_embd]; ids already checked.

@@ -69,6 +69,14 @@ public:
         c.device = root_.text("device");
         decode_settings(c.trace.spec);
         c.trace.precision = c.trace.spec.precision.value_or(Precision::Exact);
+        // A local run's KV types: "default" or absent (files written before the default was F16)
+        // means F32. A server's cache is its own.
+        if (!c.engine) {
+            RunSpec& s = c.trace.spec;
+            s.kv_type_k = s.kv_type_k.value_or(TensorType::F32);
+            s.kv_type_v = s.kv_type_v.value_or(TensorType::F32);
+            c.trace.kv_types = KvTypes{*s.kv_type_k, *s.kv_type_v};
+        }
         decode_head_map(c);
         c.trace.prompt_text = root_.bytes("prompt_text");
         decode_prompt(c);

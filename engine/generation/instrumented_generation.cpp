@@ -135,13 +135,14 @@ GenerateRequest generate_request(const RunSpec& spec, const RunInputs& inputs) {
 
 Result<SessionOptions> instrumented_session_options(const Model& model, Backend& backend, const HeadMap& map,
                                                     KvStore& kv, const RunSpec& spec, const RunInputs& inputs) {
-    if (const KvTypes asked = kv_types_of(spec); asked != kv.types()) {
-        const auto names = [](KvTypes t) {
-            return "keys " + std::string(kv_type_name(t.k)) + ", values " + std::string(kv_type_name(t.v));
-        };
-        return make_error(ErrorCode::InvalidArgument, "the run asks for a KV cache of " + names(asked) +
-                                                          " but the model was opened with " + names(kv.types()) +
-                                                          " (open it with --kv-type-k / --kv-type-v)");
+    // The pool's types are the model's as opened; a run may name them, not change them.
+    if (const KvTypeChoice asked = kv_types_of(spec); asked.k.value_or(kv.types().k) != kv.types().k ||
+                                                      asked.v.value_or(kv.types().v) != kv.types().v) {
+        const auto name = [](std::optional<TensorType> t) { return t ? std::string(kv_type_name(*t)) : std::string("any"); };
+        return make_error(ErrorCode::InvalidArgument,
+                          "the run asks for a KV cache of keys " + name(asked.k) + ", values " + name(asked.v) +
+                              " but the model was opened with keys " + name(kv.types().k) + ", values " +
+                              name(kv.types().v) + " (open it with --kv-type-k / --kv-type-v)");
     }
     SessionOptions o;
     o.precision = spec.precision;
@@ -222,6 +223,7 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
     r.generation = std::move(generation.value());
     r.default_metric = default_metric(model);
     r.precision = session.value()->precision();
+    r.kv_types = kv.types();
     r.kv = kv.pool().stats();
     r.kv_blocks = kv.pool().block_states();
     return r;

@@ -63,6 +63,7 @@ struct InstrumentedResult {
     std::vector<TokenMetrics> token_metrics;  // [generated] of the position that chose the token
     Metric default_metric = Metric::NormShare; // gates for models with a router
     Precision precision = Precision::Exact;   // the precision the run took (request's, or the model's default)
+    KvTypes kv_types;                         // how the pool it ran in stores keys and values
     KvPoolStats kv;                           // the pool as the run left it (its sequence still held)
     std::vector<KvBlockState> kv_blocks;      // every block's state then, by block id
 };

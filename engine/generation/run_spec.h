@@ -76,18 +76,18 @@ struct ExecutionSpec {
     std::optional<Precision> precision = std::nullopt;
     int64_t n_ctx = 0;   // requested context (0: the model's)
     int32_t threads = 0; // CPU threads (0: every core)
-    // How the KV pool stores keys and values (kv/kv_types.h); nullopt: F32, always (a capture's
-    // "default" means F32 whatever a later default of the tools). They change the numbers, so a
-    // capture records them and a replay opens its model with them.
+    // How the KV pool stores keys and values (kv/kv_types.h); nullopt: as the model was opened (a
+    // CLI run opens it with the default: F16 at reference precision, F32 at exact). They change
+    // the numbers, so a capture records the types a run took (RunTrace::kv_types) and a replay
+    // opens its model with them; in a capture "default" (written before the default was F16)
+    // means F32.
     std::optional<TensorType> kv_type_k = std::nullopt;
     std::optional<TensorType> kv_type_v = std::nullopt;
     bool operator==(const ExecutionSpec&) const = default;
 };
 
-// The KV types a run asks for, defaults resolved.
-inline KvTypes kv_types_of(const ExecutionSpec& s) {
-    return {s.kv_type_k.value_or(TensorType::F32), s.kv_type_v.value_or(TensorType::F32)};
-}
+// The KV types a run asks for (nullopt: the default).
+inline KvTypeChoice kv_types_of(const ExecutionSpec& s) { return {s.kv_type_k, s.kv_type_v}; }
 
 struct RunSpec : PromptSpec, GenerationSpec, MeasurementSpec, AblationSpec, ExecutionSpec {
     bool operator==(const RunSpec&) const = default;

@@ -23,13 +23,19 @@ std::string RunTrace::generated_bytes() const {
 RunSpec RunTrace::repeat_spec() const {
     RunSpec s = spec;
     s.precision = precision;
+    if (kv_types) {
+        s.kv_type_k = kv_types->k;
+        s.kv_type_v = kv_types->v;
+    }
     return s;
 }
 
-RunTrace start_trace(const RunSpec& spec, Precision precision, const BuiltPrompt& prompt, const Tokenizer& tokenizer) {
+RunTrace start_trace(const RunSpec& spec, Precision precision, KvTypes kv_types, const BuiltPrompt& prompt,
+                     const Tokenizer& tokenizer) {
     RunTrace t;
     t.spec = spec;
     t.precision = precision;
+    t.kv_types = kv_types;
     t.prompt_text = prompt.text;
     for (int32_t id : prompt.ids) t.tokens.push_back(TraceToken{.id = id, .bytes = tokenizer.token_bytes(id)});
     t.n_prompt = prompt.ids.size();
@@ -54,7 +60,7 @@ RunOutcome outcome_of(const InstrumentedResult& run, const std::deque<KvPoolSamp
 
 RunTrace trace_of_run(const RunSpec& spec, const BuiltPrompt& prompt, const Tokenizer& tokenizer,
                       const InstrumentedResult& run, const std::deque<KvPoolSample>& kv_history) {
-    RunTrace t = start_trace(spec, run.precision, prompt, tokenizer);
+    RunTrace t = start_trace(spec, run.precision, run.kv_types, prompt, tokenizer);
     const GenerateResult& g = run.generation;
     for (size_t i = 0; i < t.n_prompt; ++i) {
         if (i < g.prompt_probes.size()) t.tokens[i].probe = g.prompt_probes[i];

@@ -54,6 +54,7 @@ struct RunOutcome {
 struct RunTrace {
     RunSpec spec;                            // as asked (spec.precision nullopt: the model's default)
     Precision precision = Precision::Exact;  // the precision the run took
+    std::optional<KvTypes> kv_types;         // the KV cache it ran with (nullopt: a server's, unknown)
     std::string prompt_text;                 // what was tokenized (templated in chat mode)
     std::vector<TraceToken> tokens;          // the prompt's first, then the generated ones
     size_t n_prompt = 0;
@@ -66,12 +67,13 @@ struct RunTrace {
     std::vector<int32_t> prompt_ids() const;
     std::vector<int32_t> generated_ids() const;
     std::string generated_bytes() const; // every generated token's bytes, EOG and stop strings included
-    // The spec that repeats this run exactly: as asked, with the precision it took.
+    // The spec that repeats this run exactly: as asked, with the precision and KV types it took.
     RunSpec repeat_spec() const;
 };
 
 // The prompt's tokens of a trace that starts now (no measurements yet).
-RunTrace start_trace(const RunSpec& spec, Precision precision, const BuiltPrompt& prompt, const Tokenizer& tokenizer);
+RunTrace start_trace(const RunSpec& spec, Precision precision, KvTypes kv_types, const BuiltPrompt& prompt,
+                     const Tokenizer& tokenizer);
 
 // The outcome of a finished run, with the pool's history.
 RunOutcome outcome_of(const InstrumentedResult& run, const std::deque<KvPoolSample>& kv_history);

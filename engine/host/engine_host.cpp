@@ -31,11 +31,11 @@ EngineHost::~EngineHost() {
     stop_identifying();
 }
 
-void EngineHost::load_model(const std::string& path, const std::string& backend) {
+void EngineHost::load_model(const std::string& path, const LoadChoice& choice) {
     {
         std::lock_guard lock(mutex_);
         drop_queued_runs();
-        queue_.push_back(LoadCommand{path, backend});
+        queue_.push_back(LoadCommand{path, choice});
     }
     wake_.notify_all();
 }
@@ -128,7 +128,8 @@ void EngineHost::worker() {
 
 void EngineHost::execute(const LoadCommand& c) {
     OpenOptions options;
-    options.backend = c.backend;
+    options.backend = c.choice.backend;
+    options.kv_types = c.choice.kv_types;
     options.on_estimate = [&](const MemoryEstimate& e) {
         post(host_event::LoadStarted{c.path, e.weights_bytes, e.kv_bytes, e.total()});
     };
@@ -293,7 +294,7 @@ void EngineHost::execute(const RunCommand& c) {
     auto prompt = build_prompt(l.model->file(), *l.tokenizer, c.settings);
     if (!prompt) return post(host_event::RunFailed{c.id, prompt.error()});
     const Precision precision = c.settings.precision.value_or(l.info.default_precision);
-    RunTrace trace = start_trace(c.settings, precision, prompt.value(), *l.tokenizer);
+    RunTrace trace = start_trace(c.settings, precision, l.kv->types(), prompt.value(), *l.tokenizer);
     trace.default_metric = l.info.default_metric;
     post(host_event::RunStarted{c.id, std::move(trace)});
 
@@ -319,7 +320,7 @@ void EngineHost::execute(const RunCommand& c) {
         post(host_event::RunFailed{c.id, std::move(failure)});
         if (reload_on_cpu) {
             std::lock_guard lock(mutex_);
-            queue_.push_front(LoadCommand{l.info.path, "cpu"});
+            queue_.push_front(LoadCommand{l.info.path, {"cpu", kv_types_exactly(l.kv->types())}}); // the same numbers
         }
         return;
     }

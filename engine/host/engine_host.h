@@ -92,6 +92,14 @@ using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress
                                host_event::ClaimProgress, host_event::ClaimFinished, host_event::ClaimsFinished,
                                host_event::ClaimsFailed>;
 
+// How a model is opened.
+struct LoadChoice {
+    // "auto" (CUDA when usable, else the CPU, saying why in ModelInfo::backend_note), "cpu" or
+    // "cuda" (a load error naming the reason when CUDA is unusable)
+    std::string backend = "auto";
+    KvTypeChoice kv_types = {}; // how the KV pool stores keys and values; nullopt: the default
+};
+
 class EngineHost {
 public:
     // `notify` is called on the worker thread whenever events were staged (keep it cheap).
@@ -100,10 +108,9 @@ public:
     EngineHost(const EngineHost&) = delete;
     EngineHost& operator=(const EngineHost&) = delete;
 
-    // Queues loading `path` (drops queued runs) on `backend`: "auto" (CUDA when usable, else the
-    // CPU, saying why in ModelInfo::backend_note), "cpu" or "cuda" (a load error naming the
-    // reason when CUDA is unusable). On failure the previous model stays loaded.
-    void load_model(const std::string& path, const std::string& backend = "auto");
+    // Queues loading `path` (drops queued runs) as `choice` says. On failure the previous model
+    // stays loaded.
+    void load_model(const std::string& path, const LoadChoice& choice = {});
     // Queues sending the runs to a server from now on (drops queued runs; posts ModelLoaded with
     // the server's model, ModelInfo::engine set). Loading a model ends it.
     void connect(std::shared_ptr<RemoteRunner> runner);
@@ -127,7 +134,7 @@ public:
     bool busy() const;
 
 private:
-    struct LoadCommand { std::string path; std::string backend; };
+    struct LoadCommand { std::string path; LoadChoice choice; };
     struct ConnectCommand { std::shared_ptr<RemoteRunner> runner; };
     struct RunCommand { uint64_t id; RunSpec settings; };
     struct CalibrateCommand { std::string train; std::string dev; CalibrationUnit unit = CalibrationUnit::Heads; };

@@ -35,6 +35,7 @@ Result<ModelInfo> describe(const std::string& path, const Model& model, const Ba
     if (info.name.empty()) info.name = info.file_name;
     info.weights_bytes = model.memory_estimate().weights_bytes;
     info.kv_bytes = kv ? static_cast<uint64_t>(kv->cache().bytes()) : 0;
+    if (kv) info.kv_types = kv->types();
     info.has_router = model.weights().has_router();
     info.shared_expert = model.params().n_expert > 0 && model.weights().arch->shared_expert;
     info.default_metric = default_metric(model);
@@ -83,8 +84,10 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         if (!params) return about_file(path, params.error());
         const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : std::min(params->context_length, kDefaultMaxContext);
         // The pool of kv_sequences contexts counts as one context that long (activations overestimated).
+        const KvTypes types = resolve_kv_types(options.kv_types, resolve_precision(options.precision, params->architecture),
+                                               options.on_backend ? *options.on_backend : *selected.backend);
         options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx * std::max(1, options.kv_sequences), options.n_batch,
-                                            options.kv_types));
+                                            types));
     }
     LoadOptions load;
     load.n_ctx = options.n_ctx;
@@ -124,7 +127,9 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
                                                               " positions is too large");
         }
         pool.n_blocks *= options.kv_sequences;
-        auto store = KvStore::create(*runs_on, model.value()->params(), pool, options.kv_types);
+        const ModelParams& p = model.value()->params();
+        auto store = KvStore::create(*runs_on, p, pool,
+                                     resolve_kv_types(options.kv_types, resolve_precision(options.precision, p.architecture), *runs_on));
         if (!store) return store.error();
         kv = std::move(store.value());
     }

@@ -36,6 +36,7 @@ namespace octo {
 struct ModelInfo : ModelDescription {
     uint64_t weights_bytes = 0;
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
+    KvTypes kv_types;           // ... and how it stores keys and values
     bool has_router = false;
     bool shared_expert = false; // qwen2moe's gated shared expert
     Metric default_metric = Metric::NormShare;      // what a run is shown by first (default_metric())
@@ -70,7 +71,10 @@ struct OpenOptions {
     // Full-context sequences the KV pool holds at once (a server's --parallel); 0: no pool (a
     // caller whose sessions hold their own, as bench's do).
     int kv_sequences = 1;
-    KvTypes kv_types = {}; // how the pool stores keys and values (a run's ExecutionSpec kv types)
+    // How the pool stores keys and values (a run's ExecutionSpec kv types); nullopt: the default
+    // for `precision`, the precision runs will take (nullopt: the model's default) — resolve_kv_types.
+    KvTypeChoice kv_types = {};
+    std::optional<Precision> precision = std::nullopt;
     std::string head_map_file = {}; // empty: the usual precedence (docs/instrumentation.md)
     // Before the weights are paged in: what the model will need (weights, KV pool, activations).
     std::function<void(const MemoryEstimate&)> on_estimate = nullptr;

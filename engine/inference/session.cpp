@@ -58,7 +58,9 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, Backend& ba
         if ((n_ctx + options.kv_block_size - 1) / options.kv_block_size > INT32_MAX) {
             return make_error(ErrorCode::InvalidArgument, "n_ctx is too large");
         }
-        auto made = KvStore::create(backend, p, kv_pool_for_context(n_ctx, options.kv_block_size), options.kv_types);
+        const KvTypes types =
+            resolve_kv_types(options.kv_types, resolve_precision(options.precision, p.architecture), backend);
+        auto made = KvStore::create(backend, p, kv_pool_for_context(n_ctx, options.kv_block_size), types);
         if (!made) return made.error();
         own = std::move(made.value());
         store = own.get();

@@ -50,7 +50,8 @@ struct SessionOptions {
     // its own of ceil(n_ctx / kv_block_size) blocks.
     KvStore* kv = nullptr;
     int32_t kv_block_size = kDefaultKvBlockSize; // for the session's own pool
-    KvTypes kv_types = {};                       // ... and how it stores keys and values
+    KvTypeChoice kv_types = {};                  // ... and how it stores keys and values (nullopt: the
+                                                 // default for the session's precision, resolve_kv_types)
 };
 
 class Session {

@@ -4,6 +4,12 @@
 
 namespace octo {
 
+KvTypes resolve_kv_types(const KvTypeChoice& asked, Precision precision, const Backend& backend) {
+    const TensorType fallback =
+        precision == Precision::Reference && backend.stores_kv(TensorType::F16) ? TensorType::F16 : TensorType::F32;
+    return {asked.k.value_or(fallback), asked.v.value_or(fallback)};
+}
+
 KvPoolConfig kv_pool_for_context(int64_t n_ctx, int32_t block_size) {
     return KvPoolConfig{block_size, static_cast<int32_t>((n_ctx + block_size - 1) / block_size)};
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/backend/backend.h"
+#include "engine/backend/precision.h"
 #include "engine/core/result.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/kv/kv_pool.h"
@@ -20,6 +21,10 @@
 namespace octo {
 
 constexpr int32_t kDefaultKvBlockSize = 16;
+
+// The types a pool takes: those asked for, else the default — F16 at reference precision where
+// the backend stores F16 (Backend::stores_kv), F32 at exact precision or where it does not.
+KvTypes resolve_kv_types(const KvTypeChoice& asked, Precision precision, const Backend& backend);
 
 // A pool of `block_size`-token blocks holding n_ctx positions (one full context).
 KvPoolConfig kv_pool_for_context(int64_t n_ctx, int32_t block_size = kDefaultKvBlockSize);

@@ -17,6 +17,18 @@ struct KvTypes {
     bool operator==(const KvTypes&) const = default;
 };
 
+// What a caller asks for, K and V separately; nullopt: the default (resolve_kv_types in
+// kv_store.h: F16 at reference precision where the backend stores it — the reference's default
+// cache, so tokens equal what users' tools compute with their default settings — F32 otherwise).
+struct KvTypeChoice {
+    std::optional<TensorType> k = std::nullopt;
+    std::optional<TensorType> v = std::nullopt;
+    bool operator==(const KvTypeChoice&) const = default;
+};
+
+// Both given.
+inline KvTypeChoice kv_types_exactly(KvTypes t) { return {t.k, t.v}; }
+
 // "f32" / "f16" (the names --kv-type and captures use); nullopt for any other name.
 inline std::optional<TensorType> parse_kv_type(std::string_view name) {
     if (name == "f32") return TensorType::F32;

@@ -1758,6 +1758,25 @@ octoscope-cli replay "%3"</translation>
     </message>
 </context>
 <context>
+    <name>octo::ui::KvCacheMenu</name>
+    <message>
+        <source>&amp;KV Cache</source>
+        <translation>KV 缓存(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Default (F16 at reference precision, F32 at exact)</source>
+        <translation>默认(&amp;D)（参考精度为 F16，精确精度为 F32）</translation>
+    </message>
+    <message>
+        <source>F&amp;32 keys and values</source>
+        <translation>F32 键和值(&amp;3)</translation>
+    </message>
+    <message>
+        <source>F&amp;16 keys and values (half the memory)</source>
+        <translation>F16 键和值(&amp;1)（内存减半）</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::KvView</name>
     <message>
         <source>pool operation</source>
@@ -1810,6 +1829,10 @@ octoscope-cli replay "%3"</translation>
     <message>
         <source>This run recorded no pool operations.</source>
         <translation>本次运行没有记录池操作。</translation>
+    </message>
+    <message>
+        <source> Keys %1, values %2: %3 a block.</source>
+        <translation> 键 %1，值 %2：每块 %3。</translation>
     </message>
 </context>
 <context>

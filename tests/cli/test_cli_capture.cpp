@@ -84,22 +84,34 @@ TEST_F(CliCapture, ReplayOfASampledRunIsIdentical) {
     std::remove(capture.c_str());
 }
 
-// A run with an F16 KV cache records its types, and replay opens the model with them: identical
-// only then (the same capture replayed with the F32 cache would differ in its logprobs).
+// The default cache is F16 at reference precision and F32 at exact. A run records the types it
+// took (not "default"), and replay opens the model with them: identical only then (the F32
+// capture replayed with the default F16 cache would differ in its logprobs).
 TEST_F(CliCapture, ReplayRepeatsTheKvTypes) {
-    const std::string capture = temp_path("f16-kv.octo");
-    const auto f16 = generate(capture, {"--kv-type", "f16", "--precision", "reference"});
-    const std::string plain = temp_path("f32-kv.octo");
-    const auto f32 = generate(plain, {"--precision", "reference"});
-    EXPECT_NE(f16["tokens"][0]["logprob"], f32["tokens"][0]["logprob"]) << "the cache type changes the numbers";
+    const std::string capture = temp_path("f32-kv.octo");
+    const auto f32 = generate(capture, {"--kv-type", "f32", "--precision", "reference"});
+    const std::string plain = temp_path("default-kv.octo");
+    const auto by_default = generate(plain, {"--precision", "reference"});
+    const std::string f16_capture = temp_path("f16-kv.octo");
+    const auto f16 = generate(f16_capture, {"--kv-type-k", "f16", "--kv-type-v", "f16", "--precision", "reference"});
+    EXPECT_NE(f32["tokens"][0]["logprob"], by_default["tokens"][0]["logprob"]) << "the cache type changes the numbers";
+    EXPECT_EQ(f16["tokens"][0]["logprob"], by_default["tokens"][0]["logprob"]) << "reference precision: f16 by default";
     auto c = octo::open_capture(capture);
     ASSERT_TRUE(c.ok()) << c.error().message;
     const octo::RunSpec spec = c->trace.repeat_spec();
-    EXPECT_EQ(spec.kv_type_k, octo::TensorType::F16);
-    EXPECT_EQ(spec.kv_type_v, octo::TensorType::F16);
+    EXPECT_EQ(spec.kv_type_k, octo::TensorType::F32);
+    EXPECT_EQ(spec.kv_type_v, octo::TensorType::F32);
     auto p = octo::open_capture(plain);
     ASSERT_TRUE(p.ok()) << p.error().message;
-    EXPECT_FALSE(p->trace.repeat_spec().kv_type_k) << "the default, F32";
+    EXPECT_EQ(p->trace.repeat_spec().kv_type_k, octo::TensorType::F16) << "the type taken, not \"default\"";
+    EXPECT_EQ(p->trace.repeat_spec().kv_type_v, octo::TensorType::F16);
+    const std::string exact = temp_path("exact-kv.octo");
+    generate(exact, {"--precision", "exact"});
+    auto e = octo::open_capture(exact);
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    EXPECT_EQ(e->trace.repeat_spec().kv_type_k, octo::TensorType::F32) << "exact precision: f32 by default";
+    std::remove(exact.c_str());
+    std::remove(f16_capture.c_str());
     auto j = run_cli({"replay", capture, "--json"}).json();
     EXPECT_EQ(j["identical"], true) << j.dump();
     auto bad = run_cli({"generate", "--model", model_, "--prompt", "x", "--kv-type", "q8_0"});

@@ -51,8 +51,9 @@ TEST(CliGenerate, ReproducesEveryReferenceGreedyRun) {
         EXPECT_EQ(j["text"], c["generated_text"]) << prompt;
         ASSERT_EQ(j["tokens"].size(), 48u);
 
-        // First token: log-probabilities of the top-5 against the reference's full logits.
-        auto expected = log_softmax(c["first_step_logits_kv_f32"].get<std::vector<double>>());
+        // First token: log-probabilities of the top-5 against the reference's full logits, with
+        // its default F16 cache (the default here too, at the model's reference precision).
+        auto expected = log_softmax(c["first_step_logits_kv_f16"].get<std::vector<double>>());
         const auto& top = j["tokens"][0]["top"];
         ASSERT_EQ(top.size(), 5u);
         for (const auto& alt : top) {
@@ -70,30 +71,35 @@ TEST(CliGenerate, ReproducesEveryReferenceGreedyRun) {
     }
 }
 
-// --kv-type f16: the first token's log-probabilities are those of llama.cpp's F16-cache logits,
-// nearer to them than the F32 cache's are.
-TEST(CliGenerate, HalfPrecisionKvCacheMatchesTheReferencesF16Cache) {
+// The default cache (F16 at reference precision) gives the first token's log-probabilities of
+// llama.cpp's F16-cache logits, nearer to them than to the F32 cache's; --kv-type f32 the other
+// way round.
+TEST(CliGenerate, DefaultAndF32KvCachesMatchTheReferencesOwn) {
     auto ref = stories_reference();
     if (!ref) GTEST_SKIP() << "../shared/refdata is absent";
     for (size_t i : {size_t{0}, size_t{4}}) {
         const auto& c = ref->cases[i];
         const std::string prompt = c["prompt"];
-        auto run = run_cli({"generate", "--model", ref->model, "--prompt", prompt, "--max-tokens", "8", "--ignore-eos",
-                            "--kv-type", "f16", "--json"});
-        ASSERT_EQ(run.exit_status, 0) << run.err;
-        auto j = run.json();
-        const auto ids = c["generated_ids"].get<std::vector<int>>();
-        EXPECT_EQ(j["generated_ids"], nlohmann::json(std::vector<int>(ids.begin(), ids.begin() + 8))) << prompt;
         const auto f16 = log_softmax(c["first_step_logits_kv_f16"].get<std::vector<double>>());
         const auto f32 = log_softmax(c["first_step_logits_kv_f32"].get<std::vector<double>>());
-        double err16 = 0, err32 = 0;
-        for (const auto& alt : j["tokens"][0]["top"]) {
-            const auto id = alt["id"].get<size_t>();
-            err16 = std::max(err16, std::abs(alt["logprob"].get<double>() - f16[id]));
-            err32 = std::max(err32, std::abs(alt["logprob"].get<double>() - f32[id]));
+        for (const bool f32_cache : {false, true}) {
+            std::vector<std::string> args = {"generate", "--model", ref->model, "--prompt", prompt, "--max-tokens", "8",
+                                             "--ignore-eos", "--json"};
+            if (f32_cache) args.insert(args.end(), {"--kv-type", "f32"});
+            auto run = run_cli(args);
+            ASSERT_EQ(run.exit_status, 0) << run.err;
+            auto j = run.json();
+            const auto ids = c["generated_ids"].get<std::vector<int>>();
+            EXPECT_EQ(j["generated_ids"], nlohmann::json(std::vector<int>(ids.begin(), ids.begin() + 8))) << prompt;
+            double err16 = 0, err32 = 0;
+            for (const auto& alt : j["tokens"][0]["top"]) {
+                const auto id = alt["id"].get<size_t>();
+                err16 = std::max(err16, std::abs(alt["logprob"].get<double>() - f16[id]));
+                err32 = std::max(err32, std::abs(alt["logprob"].get<double>() - f32[id]));
+            }
+            EXPECT_LT(f32_cache ? err32 : err16, 1e-4) << prompt << (f32_cache ? " (f32 cache)" : " (default cache)");
+            EXPECT_LT(f32_cache ? err32 : err16, f32_cache ? err16 : err32) << prompt;
         }
-        EXPECT_LT(err16, 1e-4) << prompt;
-        EXPECT_LT(err16, err32) << prompt;
     }
 }
 

@@ -64,7 +64,9 @@ void expect_same(const Capture& a, const Capture& b) {
     EXPECT_EQ(a.backend, b.backend);
     EXPECT_EQ(a.device, b.device);
 
-    EXPECT_TRUE(a.trace.spec == b.trace.spec) << "the run's settings (every field: RunSpec's operator==)";
+    // the run's settings as asked, with what the run took (the precision, the KV types) filled in
+    EXPECT_TRUE(a.trace.repeat_spec() == b.trace.spec) << "the run's settings (every field: RunSpec's operator==)";
+    EXPECT_EQ(a.trace.kv_types, b.trace.kv_types);
 
     ASSERT_EQ(a.head_map.has_value(), b.head_map.has_value());
     if (a.head_map) {
@@ -283,6 +285,34 @@ TEST(Capture, EveryPrecisionRoundTrips) {
         EXPECT_EQ(back->trace.precision, p) << precision_name(p);
         EXPECT_EQ(back->trace.repeat_spec().precision, p) << "a replay asks for it";
     }
+}
+
+// A local run's file names the KV types it took, never "default"; files from before the default
+// was F16 say "default" (or nothing), which reads as F32.
+TEST(Capture, KvTypesTakenAreWrittenAndOldDefaultsReadAsF32) {
+    Capture c = test::sample_capture(1);
+    c.trace.spec.kv_type_k = c.trace.spec.kv_type_v = std::nullopt; // asked for the default …
+    c.trace.kv_types = KvTypes{TensorType::F16, TensorType::F16};     // … which was F16
+    nlohmann::json payload = encode_capture(c);
+    EXPECT_EQ(payload["settings"]["kv_type_k"], "f16");
+    EXPECT_EQ(payload["settings"]["kv_type_v"], "f16");
+    const auto decode = [](const nlohmann::json& p) {
+        const std::vector<uint8_t> cbor = nlohmann::json::to_cbor(p);
+        const std::string bytes =
+            pack_capture_container({reinterpret_cast<const char*>(cbor.data()), cbor.size()}, kCaptureFormatVersion).value();
+        return parse_capture({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, "kv.octo");
+    };
+    auto back = decode(payload);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->trace.repeat_spec().kv_type_k, TensorType::F16) << "a replay asks for it";
+    EXPECT_EQ(back->trace.kv_types, (KvTypes{TensorType::F16, TensorType::F16}));
+    payload["settings"]["kv_type_k"] = "default";
+    payload["settings"].erase("kv_type_v");
+    auto old = decode(payload);
+    ASSERT_TRUE(old.ok()) << old.error().message;
+    EXPECT_EQ(old->trace.spec.kv_type_k, TensorType::F32);
+    EXPECT_EQ(old->trace.spec.kv_type_v, TensorType::F32);
+    EXPECT_EQ(old->trace.kv_types, (KvTypes{TensorType::F32, TensorType::F32}));
 }
 
 TEST(Capture, EmptyOptionalPartsStayEmpty) {

@@ -83,7 +83,7 @@ protected:
 TEST_F(EngineHostTest, TheLoadedModelIsIdentifiedAfterItLoads) {
     const std::string path = write_model("a.gguf", 1);
     Events ev;
-    ev.host().load_model(path, "cpu");
+    ev.host().load_model(path, {.backend = "cpu"});
     ASSERT_TRUE(ev.wait([](const auto& all) { return last<host_event::ModelIdentified>(all) != nullptr; }));
     const auto* identified = last<host_event::ModelIdentified>(ev.all());
     EXPECT_EQ(identified->path, path);
@@ -103,15 +103,15 @@ TEST_F(EngineHostTest, TheLoadedModelIsIdentifiedAfterItLoads) {
 TEST_F(EngineHostTest, AnotherLoadWinsAndFailuresCarryTheirCode) {
     const std::string a = write_model("first.gguf", 2), b = write_model("second.gguf", 3);
     Events ev;
-    ev.host().load_model(a, "cpu");
-    ev.host().load_model(b, "cpu");
+    ev.host().load_model(a, {.backend = "cpu"});
+    ev.host().load_model(b, {.backend = "cpu"});
     ASSERT_TRUE(ev.wait([&](const auto& all) {
         const auto* id = last<host_event::ModelIdentified>(all);
         return id && id->path == b;
     }));
     EXPECT_EQ(last<host_event::ModelIdentified>(ev.all())->identity.sha256, sha256_file(b).value());
 
-    ev.host().load_model(test::test_temp_path("missing.gguf"), "cpu");
+    ev.host().load_model(test::test_temp_path("missing.gguf"), {.backend = "cpu"});
     ASSERT_TRUE(ev.wait([](const auto& all) { return last<host_event::LoadFailed>(all) != nullptr; }));
     EXPECT_EQ(last<host_event::LoadFailed>(ev.all())->error.code, ErrorCode::Io);
 }
@@ -139,7 +139,7 @@ TEST_F(EngineHostTest, EventsBuildTheTraceACliRunMakes) {
     s.dla = true;
 
     Events ev;
-    ev.host().load_model(path, "cpu");
+    ev.host().load_model(path, {.backend = "cpu"});
     const uint64_t id = ev.host().run(s);
     ASSERT_TRUE(ev.wait([&](const auto& all) {
         const auto* f = last<host_event::RunFinished>(all);
@@ -196,7 +196,7 @@ TEST_F(EngineHostTest, EventsBuildTheTraceACliRunMakes) {
 TEST_F(EngineHostTest, RunsHonourTheSpecsStopStrings) {
     const std::string path = write_model("stops.gguf", 4);
     Events ev;
-    ev.host().load_model(path, "cpu");
+    ev.host().load_model(path, {.backend = "cpu"});
     RunSpec s;
     s.prompt = "hello";
     s.max_tokens = 40;
@@ -223,7 +223,7 @@ TEST_F(EngineHostTest, RunsHonourTheSpecsStopStrings) {
 // Every queued run settles once: finished, failed, or dropped when a newer run replaced it.
 TEST_F(EngineHostTest, EveryRunSettlesOnceAndReplacedRunsAreDropped) {
     Events ev;
-    ev.host().load_model(write_model("drops.gguf", 5), "cpu");
+    ev.host().load_model(write_model("drops.gguf", 5), {.backend = "cpu"});
     RunSpec s;
     s.prompt = "hello";
     s.max_tokens = 30;

@@ -37,7 +37,7 @@ std::vector<float> run(const Model& model, Backend& b, const std::vector<size_t>
     SessionOptions options;
     options.n_batch = n_batch;
     options.precision = precision;
-    options.kv_types = kv_types;
+    options.kv_types = kv_types_exactly(kv_types);
     auto session = Session::create(model, b, options);
     EXPECT_TRUE(session);
     EXPECT_EQ((*session)->start(kPrompt), 0);
@@ -160,21 +160,26 @@ TEST(ForwardDeterminism, AllLogitsRowsEqualTokenByTokenLogits) {
     }
 }
 
-// A rewound session continuing from a shared prefix matches a fresh one bit for bit.
+// A rewound session continuing from a shared prefix matches a fresh one bit for bit, with
+// either KV type (the session's default at reference precision is F16).
 TEST(ForwardDeterminism, RewindToAPrefixReproducesTheLogits) {
     const auto m = load({.architecture = "llama", .weight_type = TensorType::Q8_0});
     ASSERT_TRUE(m.model);
     const auto b = backend(best_cpu_path(), 2);
-    const auto want = run(*m.model, *b, {kPrompt.size()}, 0, Precision::Reference); // the model's default
-    auto session = Session::create(*m.model, *b);
-    ASSERT_TRUE(session);
-    const std::vector<int32_t> other = {1, 17, 42, 5, 9, 9, 9};
-    ASSERT_TRUE((*session)->eval(other));
-    ASSERT_TRUE((*session)->rewind(4)); // keeps 1 17 42 5, shared with kPrompt
-    EXPECT_FALSE((*session)->rewind(5));
-    auto logits = (*session)->eval(std::span<const int32_t>(kPrompt).subspan(4));
-    ASSERT_TRUE(logits);
-    EXPECT_TRUE(std::equal(want.begin(), want.end(), logits->begin()));
+    for (TensorType type : {TensorType::F16, TensorType::F32}) {
+        const auto want = run(*m.model, *b, {kPrompt.size()}, 0, Precision::Reference, {type, type}); // the model's default
+        SessionOptions options;
+        if (type == TensorType::F32) options.kv_types = {type, type}; // F16 by default
+        auto session = Session::create(*m.model, *b, options);
+        ASSERT_TRUE(session);
+        const std::vector<int32_t> other = {1, 17, 42, 5, 9, 9, 9};
+        ASSERT_TRUE((*session)->eval(other));
+        ASSERT_TRUE((*session)->rewind(4)); // keeps 1 17 42 5, shared with kPrompt
+        EXPECT_FALSE((*session)->rewind(5));
+        auto logits = (*session)->eval(std::span<const int32_t>(kPrompt).subspan(4));
+        ASSERT_TRUE(logits);
+        EXPECT_TRUE(std::equal(want.begin(), want.end(), logits->begin())) << kv_type_name(type);
+    }
 }
 
 TEST(ForwardDeterminism, TiedOutputAndRopeFrequencyFactorsRun) {

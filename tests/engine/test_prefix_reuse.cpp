@@ -40,8 +40,11 @@ std::vector<int32_t> ids(size_t n, int32_t salt = 0) {
 
 using test::bit_identical;
 
-std::unique_ptr<KvStore> make_store(Backend& b, const Model& m, int32_t block_size, int32_t n_blocks) {
-    return std::move(KvStore::create(b, m.params(), KvPoolConfig{block_size, n_blocks}).value());
+// A pool of the types a session takes with `kv` at the model's default precision (F16 for these
+// llama models unless asked otherwise), so that it and a session's own pool compute alike.
+std::unique_ptr<KvStore> make_store(Backend& b, const Model& m, int32_t block_size, int32_t n_blocks, KvTypeChoice kv = {}) {
+    const KvTypes types = resolve_kv_types(kv, default_precision(m.params().architecture), b);
+    return std::move(KvStore::create(b, m.params(), KvPoolConfig{block_size, n_blocks}, types).value());
 }
 
 struct Outcome {
@@ -64,31 +67,36 @@ Outcome run(Session& s, const std::vector<int32_t>& prompt) {
 TEST(PrefixReuse, LogitsAndNormsBitIdenticalWithFewerTokensEvaluated) {
     const LoadedModel m = test::load_synthetic(spec());
     auto b = backend();
-    auto store = make_store(*b, *m.model, 4, 32);
-    SessionOptions o;
-    o.kv = store.get();
-    o.instrument.head_norms = true;
-    auto s = Session::create(*m.model, *b, o).value();
+    for (const KvTypeChoice kv : {KvTypeChoice{}, KvTypeChoice{TensorType::F32, TensorType::F32}}) {
+        SCOPED_TRACE(kv.k ? "f32 cache" : "the default cache (f16)");
+        auto store = make_store(*b, *m.model, 4, 32, kv);
+        ASSERT_EQ(store->types().k, kv.k ? TensorType::F32 : TensorType::F16);
+        SessionOptions o;
+        o.kv = store.get();
+        o.kv_types = kv;
+        o.instrument.head_norms = true;
+        auto s = Session::create(*m.model, *b, o).value();
 
-    const std::vector<int32_t> first = ids(23);
-    std::vector<int32_t> edited(first.begin(), first.begin() + 17); // the same start, another ending
-    for (int32_t t : ids(9, 5)) edited.push_back(t);
-    EXPECT_EQ(run(*s, first).reused, 0);
-    const Outcome reused = run(*s, edited);
-    EXPECT_EQ(reused.reused, 16); // 4 full blocks of 4 match; position 16 starts the 5th block
+        const std::vector<int32_t> first = ids(23);
+        std::vector<int32_t> edited(first.begin(), first.begin() + 17); // the same start, another ending
+        for (int32_t t : ids(9, 5)) edited.push_back(t);
+        EXPECT_EQ(run(*s, first).reused, 0);
+        const Outcome reused = run(*s, edited);
+        EXPECT_EQ(reused.reused, 16); // 4 full blocks of 4 match; position 16 starts the 5th block
 
-    SessionOptions cold = o;
-    cold.kv = nullptr; // a private pool: nothing cached
-    auto fresh = Session::create(*m.model, *b, cold).value();
-    const Outcome want = run(*fresh, edited);
-    EXPECT_EQ(want.reused, 0);
-    EXPECT_TRUE(bit_identical(reused.logits, want.logits));
-    ASSERT_EQ(reused.probes.size(), edited.size());
-    for (size_t p = 0; p < edited.size(); ++p) {
-        EXPECT_TRUE(bit_identical(reused.probes[p].head_norms, want.probes[p].head_norms)) << "position " << p;
+        SessionOptions cold = o;
+        cold.kv = nullptr; // a private pool: nothing cached
+        auto fresh = Session::create(*m.model, *b, cold).value();
+        const Outcome want = run(*fresh, edited);
+        EXPECT_EQ(want.reused, 0);
+        EXPECT_TRUE(bit_identical(reused.logits, want.logits));
+        ASSERT_EQ(reused.probes.size(), edited.size());
+        for (size_t p = 0; p < edited.size(); ++p) {
+            EXPECT_TRUE(bit_identical(reused.probes[p].head_norms, want.probes[p].head_norms)) << "position " << p;
+        }
+        // The whole prompt again: everything but the last token is reused (it is always recomputed).
+        EXPECT_EQ(run(*s, edited).reused, 24);
     }
-    // The whole prompt again: everything but the last token is reused (it is always recomputed).
-    EXPECT_EQ(run(*s, edited).reused, 24);
 }
 
 // At reference precision a generated token's K/V are summed as the reference sums a lone token,

@@ -38,10 +38,11 @@ std::vector<int32_t> prompt_ids(size_t n) {
     return v;
 }
 
-// The last position's logits of `prompt` in a fresh session at `precision`.
-std::vector<float> logits(const Model& model, Backend& b, std::optional<Precision> precision) {
+// The last position's logits of `prompt` in a fresh session at `precision` (and KV types `kv`).
+std::vector<float> logits(const Model& model, Backend& b, std::optional<Precision> precision, KvTypeChoice kv = {}) {
     SessionOptions o;
     o.precision = precision;
+    o.kv_types = kv;
     auto session = Session::create(model, b, o);
     EXPECT_TRUE(session) << session.error().message;
     const std::vector<int32_t> prompt = prompt_ids(20);
@@ -76,10 +77,12 @@ TEST(RunPrecision, QuantisedWeightsGiveOtherLogitsAtReference) {
     EXPECT_EQ(logits(*q8.model, *b, std::nullopt), reference) << "llama's default is reference";
     EXPECT_EQ(logits(*q8.model, *b, Precision::Reference), reference) << "deterministic";
     // F32 weights are multiplied in float either way; reference takes RoPE's angles by the
-    // reference's float recurrence (the last bits of the angles), exact in double.
+    // reference's float recurrence (the last bits of the angles), exact in double. (Both with
+    // an F32 cache: reference precision's default F16 cache rounds far more.)
     const test::LoadedModel f32 = test::load_synthetic(spec(TensorType::F32));
-    const std::vector<float> f32_reference = logits(*f32.model, *b, Precision::Reference);
-    const std::vector<float> f32_exact = logits(*f32.model, *b, Precision::Exact);
+    const KvTypeChoice f32_cache{TensorType::F32, TensorType::F32};
+    const std::vector<float> f32_reference = logits(*f32.model, *b, Precision::Reference, f32_cache);
+    const std::vector<float> f32_exact = logits(*f32.model, *b, Precision::Exact, f32_cache);
     EXPECT_NE(f32_reference, f32_exact) << "the angles' last bits differ";
     EXPECT_LT(test::relative_l2(f32_reference, f32_exact), 1e-5);
 }

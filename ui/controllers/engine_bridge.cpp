@@ -23,8 +23,8 @@ EngineBridge::EngineBridge(QObject* parent) : QObject(parent) {
 
 EngineBridge::~EngineBridge() { host_.reset(); }
 
-void EngineBridge::loadModel(const QString& path, const QString& backend) {
-    host_->load_model(path.toStdString(), backend.toStdString());
+void EngineBridge::loadModel(const QString& path, const LoadChoice& choice) {
+    host_->load_model(path.toStdString(), choice);
 }
 
 void EngineBridge::connectServer(std::shared_ptr<RemoteRunner> runner) { host_->connect(std::move(runner)); }

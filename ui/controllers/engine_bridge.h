@@ -21,7 +21,7 @@ public:
     explicit EngineBridge(QObject* parent = nullptr);
     ~EngineBridge() override;
 
-    void loadModel(const QString& path, const QString& backend); // backend: "auto", "cpu" or "cuda"
+    void loadModel(const QString& path, const LoadChoice& choice = {}); // EngineHost::load_model
     // Runs go to this server from now on (EngineHost::connect); loading a model ends it.
     void connectServer(std::shared_ptr<RemoteRunner> runner);
     uint64_t run(const RunSpec& settings, bool replace_queued = true); // see EngineHost::run

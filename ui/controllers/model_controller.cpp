@@ -14,8 +14,8 @@
 namespace octo::ui {
 
 ModelController::ModelController(QWidget& dialogs, StatusSink& status, RunStore& store, EngineBridge& bridge,
-                                 std::function<QString()> backend, QObject* parent)
-    : QObject(parent), dialogs_(dialogs), status_(status), store_(store), bridge_(bridge), backend_(std::move(backend)) {
+                                 std::function<LoadChoice()> load_choice, QObject* parent)
+    : QObject(parent), dialogs_(dialogs), status_(status), store_(store), bridge_(bridge), load_choice_(std::move(load_choice)) {
     connect(&store_, &RunStore::modelLoaded, this, [this] {
         if (load_progress_) load_progress_->reset();
     });
@@ -62,7 +62,7 @@ void ModelController::open(const QString& path) {
     load_progress_->setLabelText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     load_progress_->setValue(0);
     emit loading(path);
-    bridge_.loadModel(path, backend_());
+    bridge_.loadModel(path, load_choice_());
 }
 
 void ModelController::askOpen() {

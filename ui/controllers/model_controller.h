@@ -8,6 +8,7 @@
 
 #include <functional>
 
+#include "engine/host/engine_host.h"
 #include "engine/router/head_calibration.h"
 
 class QProgressDialog;
@@ -22,10 +23,10 @@ class StatusSink;
 class ModelController : public QObject {
     Q_OBJECT
 public:
-    // `backend` names the backend a load asks for (Model → Backend); `dialogs` parents the
-    // progress and error dialogs.
-    ModelController(QWidget& dialogs, StatusSink& status, RunStore& store, EngineBridge& bridge, std::function<QString()> backend,
-                    QObject* parent = nullptr);
+    // `load_choice` says how a load opens the model (Model → Backend and KV Cache); `dialogs`
+    // parents the progress and error dialogs.
+    ModelController(QWidget& dialogs, StatusSink& status, RunStore& store, EngineBridge& bridge,
+                    std::function<LoadChoice()> load_choice, QObject* parent = nullptr);
 
     void open(const QString& path);
     void askOpen(); // File → Open Model…: a file dialog, then open
@@ -46,7 +47,7 @@ private:
     StatusSink& status_;
     RunStore& store_;
     EngineBridge& bridge_;
-    std::function<QString()> backend_;
+    std::function<LoadChoice()> load_choice_;
     QProgressDialog* load_progress_ = nullptr;
     QProgressDialog* calibration_progress_ = nullptr;
     QString loading_path_;

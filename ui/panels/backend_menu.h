@@ -3,27 +3,15 @@
 // open model. The engine decides what "usable" means (engine/host/engine_host.h load_model).
 #pragma once
 
-#include <QObject>
-#include <QString>
-
-class QActionGroup;
-class QMenu;
+#include "ui/panels/remembered_choice_menu.h"
 
 namespace octo::ui {
 
-class BackendMenu : public QObject {
+class BackendMenu : public RememberedChoiceMenu {
     Q_OBJECT
 public:
-    // Adds the submenu to `parent`, checked at the remembered choice.
+    // Adds the submenu to `parent`, checked at the remembered choice: "auto", "cpu" or "cuda".
     explicit BackendMenu(QMenu* parent);
-    QString choice() const; // "auto", "cpu" or "cuda"
-    void setChoice(const QString& choice); // checks it, remembers it and emits changed()
-
-signals:
-    void changed(const QString& choice);
-
-private:
-    QActionGroup* group_;
 };
 
 } // namespace octo::ui

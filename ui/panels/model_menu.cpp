@@ -3,6 +3,7 @@
 #include "ui/controllers/model_controller.h"
 #include "ui/controllers/server_controller.h"
 #include "ui/panels/backend_menu.h"
+#include "ui/panels/kv_cache_menu.h"
 #include "ui/workbench.h"
 
 namespace octo::ui {
@@ -17,6 +18,8 @@ ModelMenu::ModelMenu(Workbench& bench, QWidget* parent) : QMenu(tr("&Model"), pa
     backend_ = new BackendMenu(this);
     // a server's model stays where it runs; the backend applies to the next local model
     connect(backend_, &BackendMenu::changed, &bench.models(), &ModelController::reopen);
+    kv_cache_ = new KvCacheMenu(this);
+    connect(kv_cache_, &KvCacheMenu::changed, &bench.models(), &ModelController::reopen);
 }
 
 } // namespace octo::ui

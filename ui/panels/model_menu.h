@@ -1,5 +1,6 @@
 // Model: Connect to Server…, Calibrate Head Map… and Calibrate Experts…, Measure the Article's
-// Claims, and the Backend submenu (backend_menu.h; a new choice reopens the loaded model file).
+// Claims, and the Backend and KV Cache submenus (backend_menu.h, kv_cache_menu.h; a new choice
+// reopens the loaded model file).
 #pragma once
 
 #include <QMenu>
@@ -7,6 +8,7 @@
 namespace octo::ui {
 
 class BackendMenu;
+class KvCacheMenu;
 class Workbench;
 
 class ModelMenu : public QMenu {
@@ -14,9 +16,11 @@ class ModelMenu : public QMenu {
 public:
     ModelMenu(Workbench& bench, QWidget* parent);
     BackendMenu* backend() const { return backend_; }
+    KvCacheMenu* kvCache() const { return kv_cache_; }
 
 private:
     BackendMenu* backend_;
+    KvCacheMenu* kv_cache_;
 };
 
 } // namespace octo::ui

@@ -99,6 +99,16 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
 
 QString KvView::summary() const { return summary_->text(); }
 
+// How the pool stores keys and values and what one block takes; empty where the bytes are not
+// known (a capture's recorded pool).
+QString KvView::storage(const ModelInfo& model) const {
+    if (model.kv_bytes == 0 || model.kv_blocks <= 0) return {};
+    const auto upper = [](TensorType t) { return QString::fromLatin1(kv_type_name(t).data()).toUpper(); };
+    return tr(" Keys %1, values %2: %3 a block.")
+        .arg(upper(model.kv_types.k), upper(model.kv_types.v),
+             QLocale().formattedDataSize(static_cast<qint64>(model.kv_bytes / static_cast<uint64_t>(model.kv_blocks))));
+}
+
 void KvView::refresh() {
     const auto& model = store_.shown_model();
     const RunRecord* run = store_.current();
@@ -113,7 +123,8 @@ void KvView::refresh() {
         summary_->setText(tr("%1 blocks of %2 tokens, %3 allocated once")
                               .arg(model->kv_blocks)
                               .arg(model->kv_block_size)
-                              .arg(locale.formattedDataSize(static_cast<qint64>(model->kv_bytes))));
+                              .arg(locale.formattedDataSize(static_cast<qint64>(model->kv_bytes))) +
+                          storage(*model));
         plot_->showNoData(run ? tr("The pool's history appears when the run ends.") : tr("No run yet: the pool's history appears after one."));
         return;
     }
@@ -130,7 +141,8 @@ void KvView::refresh() {
                           .arg(f.kv.blocks_free)
                           .arg(f.kv.evictions)
                           .arg(f.reused_tokens)
-                          .arg(f.evaluated_tokens));
+                          .arg(f.evaluated_tokens) +
+                      storage(*model));
     QVector<double> x, used, cached, shared;
     for (const KvPoolSample& s : f.kv_history) {
         x << double(s.step);

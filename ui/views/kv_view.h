@@ -1,6 +1,6 @@
 // The KV pool: the block grid (free / used / shared / cached prefix) after the shown run, its
-// occupancy over the pool's operations, totals in blocks and bytes, and the last run's reused
-// vs evaluated tokens.
+// occupancy over the pool's operations, totals in blocks and bytes, how keys and values are
+// stored and the bytes of a block, and the last run's reused vs evaluated tokens.
 #pragma once
 
 #include <QWidget>
@@ -10,6 +10,10 @@
 #include "engine/kv/kv_pool_stats.h"
 
 class QLabel;
+
+namespace octo {
+struct ModelInfo;
+}
 
 namespace octo::ui {
 
@@ -45,6 +49,7 @@ public:
 private:
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
+    QString storage(const ModelInfo& model) const;
 
     RunStore& store_;
     KvBlockGrid* grid_;

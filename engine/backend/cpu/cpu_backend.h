@@ -40,6 +40,7 @@ public:
     void read(const float* src, std::span<float> dst) override;
     void write(std::span<const float> src, float* dst) override;
     Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) override;
+    bool stores_kv(TensorType type) const override { return type == TensorType::F32 || type == TensorType::F16; }
 
     void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
     void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, const ProductPrecision& precision) override;

@@ -1,0 +1,18 @@
+#include "ui/panels/kv_cache_menu.h"
+
+#include <QMenu>
+
+namespace octo::ui {
+
+KvCacheMenu::KvCacheMenu(QMenu* parent)
+    : RememberedChoiceMenu(parent, tr("&KV Cache"), QStringLiteral("kv_cache"),
+                           {{QStringLiteral("default"), tr("&Default (F16 at reference precision, F32 at exact)")},
+                            {QStringLiteral("f32"), tr("F&32 keys and values")},
+                            {QStringLiteral("f16"), tr("F&16 keys and values (half the memory)")}}) {}
+
+KvTypeChoice KvCacheMenu::types() const {
+    const auto type = parse_kv_type(choice().toStdString());
+    return {type, type};
+}
+
+} // namespace octo::ui
