@@ -1,13 +1,18 @@
 // octoscope-cli info: what a GGUF file holds and whether the engine can run it.
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/kv_type_option.h"
 #include "app/common/builtin_model.h"
 #include "engine/gguf/gguf_file.h"
+#include "engine/kv/kv_types.h"
 #include "engine/model/architecture.h"
+#include "engine/model/memory_estimate.h"
+#include "engine/model/model.h"
 #include "engine/model/model_params.h"
 #include "engine/model/model_validation.h"
 #include "engine/tokenizer/vocab.h"
@@ -19,7 +24,30 @@ namespace {
 struct InfoOptions {
     std::string model;
     bool json = false;
+    int64_t ctx_size = 0;
+    KvTypeOptions kv;
 };
+
+// What opening the model on the CPU would take (as generate opens it): the context — the whole
+// trained one unless asked or memory is short — the KV types, and the memory estimate.
+nlohmann::json memory_plan(const GgufFile& f, const ModelParams& p, const InfoOptions& o) {
+    const KvTypes kv = kv_types_or_default({o.kv.keys(), o.kv.values()}, default_precision(p.architecture), true);
+    const std::optional<uint64_t> available = available_memory_bytes();
+    auto plan = plan_context(f, p, o.ctx_size, kDefaultBatch, kv, available);
+    nlohmann::json out = {{"kv_types", {{"k", std::string(kv_type_name(kv.k))}, {"v", std::string(kv_type_name(kv.v))}}},
+                          {"available_bytes", available ? nlohmann::json(*available) : nlohmann::json(nullptr)}};
+    if (!plan) {
+        out["error"] = plan.error().message;
+        return out;
+    }
+    out["context"] = plan->n_ctx;
+    out["context_shortened"] = plan->shortened;
+    out["weights_bytes"] = plan->estimate.weights_bytes;
+    out["kv_bytes"] = plan->estimate.kv_bytes;
+    out["scratch_bytes"] = plan->estimate.scratch_bytes;
+    out["total_bytes"] = plan->estimate.total();
+    return out;
+}
 
 nlohmann::json optional_string(const GgufFile& f, const std::string& key) {
     auto v = f.get_string(key);
@@ -38,6 +66,23 @@ nlohmann::json load_problem(const GgufFile& f, const Result<ModelParams>& params
     if (!vocab) return vocab.error().message;
     auto s = validate_model(f, params.value(), vocab->size());
     return s ? nlohmann::json(nullptr) : nlohmann::json(s.error().message);
+}
+
+std::string mib(const nlohmann::json& bytes) {
+    char s[32];
+    std::snprintf(s, sizeof(s), "%.1f MiB", bytes.get<double>() / (1024.0 * 1024.0));
+    return s;
+}
+
+// "memory: context 2048 (trained 2048), KV f16/f16: weights 1.1 MiB + KV 2.0 MiB + activations 0.6 MiB = 3.7 MiB"
+std::string memory_line(const nlohmann::json& m) {
+    const std::string kv = m["kv_types"]["k"].get<std::string>() + "/" + m["kv_types"]["v"].get<std::string>();
+    if (m.contains("error")) return "memory: KV " + kv + ": " + m["error"].get<std::string>();
+    return "memory: context " + std::to_string(m["context"].get<int64_t>()) +
+           (m["context_shortened"].get<bool>() ? " (shortened to fit the memory available)" : "") + ", KV " + kv +
+           ": weights " + mib(m["weights_bytes"]) + " + KV " + mib(m["kv_bytes"]) + " + activations " +
+           mib(m["scratch_bytes"]) + " = " + mib(m["total_bytes"]) +
+           (m["available_bytes"].is_null() ? std::string() : " of " + mib(m["available_bytes"]) + " available");
 }
 
 int run_info(InfoOptions o) {
@@ -86,6 +131,7 @@ int run_info(InfoOptions o) {
     out["features"] = arch && params ? nlohmann::json(architecture_features(*arch, p, f)) : nlohmann::json(nullptr);
     out["supported"] = problem.is_null();
     out["load_error"] = problem;
+    out["memory"] = problem.is_null() ? memory_plan(f, p, o) : nlohmann::json(nullptr);
     if (o.json) {
         print_json(out);
         return kExitOk;
@@ -94,6 +140,10 @@ int run_info(InfoOptions o) {
         if (key == "features" && value.is_array()) { // one phrase per line reads better than a JSON array
             std::cout << key << ":\n";
             for (const auto& feature : value) std::cout << "  - " << feature.get<std::string>() << '\n';
+            continue;
+        }
+        if (key == "memory" && value.is_object()) {
+            std::cout << memory_line(value) << '\n';
             continue;
         }
         std::cout << key << ": " << (value.is_string() ? value.get<std::string>() : value.dump()) << '\n';
@@ -108,6 +158,10 @@ void add_info_command(CLI::App& app, CommandRunner& run) {
     CLI::App* cmd = app.add_subcommand("info", "Describe a GGUF model: architecture, sizes, tokenizer, tensor types");
     cmd->add_option("--model,-m", opts->model, "GGUF file (default: the built-in octet)");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
+    cmd->add_option("--ctx-size,-c", opts->ctx_size, "Context the memory estimate is for (0: the model's whole context, "
+                                                     "as far as memory allows)")
+        ->check(CLI::Range(int64_t{0}, int64_t{1} << 24));
+    add_kv_type_options(*cmd, opts->kv);
     cmd->callback([&run, opts] { run = [opts] { return run_info(*opts); }; });
 }
 

@@ -36,6 +36,8 @@ Result<ModelInfo> describe(const std::string& path, const Model& model, const Ba
     info.weights_bytes = model.memory_estimate().weights_bytes;
     info.kv_bytes = kv ? static_cast<uint64_t>(kv->cache().bytes()) : 0;
     if (kv) info.kv_types = kv->types();
+    info.context_trained = p.context_length;
+    info.context_shortened = model.context_shortened();
     info.has_router = model.weights().has_router();
     info.shared_expert = model.params().n_expert > 0 && model.weights().arch->shared_expert;
     info.default_metric = default_metric(model);
@@ -77,21 +79,22 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         selected = std::move(chosen.value());
     }
 
-    if (options.on_estimate) {
-        auto file = image ? GgufFile::parse(*image) : GgufFile::open(path);
-        if (!file) return file.error();
-        auto params = read_model_params(file.value());
-        if (!params) return about_file(path, params.error());
-        const int64_t n_ctx = options.n_ctx > 0 ? options.n_ctx : std::min(params->context_length, kDefaultMaxContext);
-        // The pool of kv_sequences contexts counts as one context that long (activations overestimated).
-        const KvTypes types = resolve_kv_types(options.kv_types, resolve_precision(options.precision, params->architecture),
-                                               options.on_backend ? *options.on_backend : *selected.backend);
-        options.on_estimate(estimate_memory(file.value(), params.value(), n_ctx * std::max(1, options.kv_sequences), options.n_batch,
-                                            types));
-    }
+    // The context and the memory it needs, before the weights are paged in: the KV types decide
+    // the pool's bytes, and the pool holds kv_sequences contexts.
+    auto header = image ? GgufFile::parse(*image) : GgufFile::open(path);
+    if (!header) return image ? about_file(path, header.error()) : header.error(); // a file's errors name it
+    auto params = read_model_params(header.value());
+    if (!params) return about_file(path, params.error());
+    const KvTypes types = resolve_kv_types(options.kv_types, resolve_precision(options.precision, params->architecture),
+                                           options.on_backend ? *options.on_backend : *selected.backend);
+    auto plan = plan_context(header.value(), params.value(), options.n_ctx, options.n_batch, types,
+                             available_memory_bytes(), std::max(1, options.kv_sequences));
+    if (!plan) return about_file(path, plan.error());
+    if (options.on_estimate) options.on_estimate(plan->estimate);
     LoadOptions load;
-    load.n_ctx = options.n_ctx;
+    load.n_ctx = plan->n_ctx;
     load.n_batch = options.n_batch;
+    load.kv_types = types;
     load.progress = options.progress;
     auto model = load_model(path, image.get(), load);
     if (!model) return model.error();
@@ -128,8 +131,10 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         }
         pool.n_blocks *= options.kv_sequences;
         const ModelParams& p = model.value()->params();
-        auto store = KvStore::create(*runs_on, p, pool,
-                                     resolve_kv_types(options.kv_types, resolve_precision(options.precision, p.architecture), *runs_on));
+        // (after a fall back to the CPU, which stores what CUDA did not, the types are chosen again)
+        const KvTypes pool_types = selected.fallback_reason.empty() ? types
+                                   : resolve_kv_types(options.kv_types, resolve_precision(options.precision, p.architecture), *runs_on);
+        auto store = KvStore::create(*runs_on, p, pool, pool_types);
         if (!store) return store.error();
         kv = std::move(store.value());
     }

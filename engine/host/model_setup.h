@@ -37,6 +37,8 @@ struct ModelInfo : ModelDescription {
     uint64_t weights_bytes = 0;
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
     KvTypes kv_types;           // ... and how it stores keys and values
+    int64_t context_trained = 0;    // the model's own context (n_ctx is this unless asked or shortened)
+    bool context_shortened = false; // n_ctx is shorter because the whole context would not fit in memory
     bool has_router = false;
     bool shared_expert = false; // qwen2moe's gated shared expert
     Metric default_metric = Metric::NormShare;      // what a run is shown by first (default_metric())
@@ -66,7 +68,7 @@ struct OpenOptions {
     // Open onto this backend, which the caller keeps (`backend`, `threads` and `kernels` are then
     // not used and OpenedModel::backend stays empty): a further model beside a loaded one.
     Backend* on_backend = nullptr;
-    int64_t n_ctx = 0;             // positions a run can hold; 0: the model's, at most kDefaultMaxContext
+    int64_t n_ctx = 0;             // positions a run can hold; 0: the model's whole context, as far as memory allows (plan_context)
     int64_t n_batch = kDefaultBatch; // tokens per forward batch (activation memory)
     // Full-context sequences the KV pool holds at once (a server's --parallel); 0: no pool (a
     // caller whose sessions hold their own, as bench's do).

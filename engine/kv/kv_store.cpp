@@ -5,9 +5,7 @@
 namespace octo {
 
 KvTypes resolve_kv_types(const KvTypeChoice& asked, Precision precision, const Backend& backend) {
-    const TensorType fallback =
-        precision == Precision::Reference && backend.stores_kv(TensorType::F16) ? TensorType::F16 : TensorType::F32;
-    return {asked.k.value_or(fallback), asked.v.value_or(fallback)};
+    return kv_types_or_default(asked, precision, backend.stores_kv(TensorType::F16));
 }
 
 KvPoolConfig kv_pool_for_context(int64_t n_ctx, int32_t block_size) {

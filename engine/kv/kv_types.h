@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "engine/backend/precision.h"
 #include "engine/gguf/tensor_type.h"
 
 namespace octo {
@@ -28,6 +29,13 @@ struct KvTypeChoice {
 
 // Both given.
 inline KvTypeChoice kv_types_exactly(KvTypes t) { return {t.k, t.v}; }
+
+// What is asked, else the default: F16 at reference precision where the backend stores F16
+// (`f16_stored`), F32 otherwise. (resolve_kv_types in kv_store.h asks the backend.)
+inline KvTypes kv_types_or_default(const KvTypeChoice& asked, Precision precision, bool f16_stored) {
+    const TensorType fallback = precision == Precision::Reference && f16_stored ? TensorType::F16 : TensorType::F32;
+    return {asked.k.value_or(fallback), asked.v.value_or(fallback)};
+}
 
 // "f32" / "f16" (the names --kv-type and captures use); nullopt for any other name.
 inline std::optional<TensorType> parse_kv_type(std::string_view name) {

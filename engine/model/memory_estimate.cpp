@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -32,6 +33,30 @@ MemoryEstimate estimate_memory(const GgufFile& file, const ModelParams& p, int64
                                                  3 * p.n_ff + p.n_vocab);
     e.scratch_bytes = static_cast<uint64_t>(n_batch) * per_token * sizeof(float);
     return e;
+}
+
+Result<ContextPlan> plan_context(const GgufFile& file, const ModelParams& p, int64_t asked, int64_t n_batch, KvTypes kv,
+                                 std::optional<uint64_t> available, int sequences) {
+    // The pool of `sequences` contexts counts as one context that long (activations overestimated).
+    const auto estimate = [&](int64_t n_ctx) { return estimate_memory(file, p, n_ctx * std::max(1, sequences), n_batch, kv); };
+    ContextPlan plan;
+    plan.trained = p.context_length > 0 ? p.context_length : kContextWhenUnknown;
+    int64_t n_ctx = asked;
+    if (n_ctx <= 0) {
+        n_ctx = plan.trained;
+        if (p.sliding_layers == SlidingLayers::All && p.sliding_window > 0) n_ctx = std::min(n_ctx, p.sliding_window);
+        const int64_t floor = std::min(n_ctx, kMinDefaultContext);
+        while (available && n_ctx > floor && estimate(n_ctx).total() > *available) {
+            n_ctx = std::max(floor, n_ctx / 2);
+            plan.shortened = true;
+        }
+    }
+    plan.n_ctx = n_ctx;
+    plan.estimate = estimate(n_ctx);
+    if (available) {
+        if (auto s = check_memory(plan.estimate, *available); !s) return s.error();
+    }
+    return plan;
 }
 
 std::optional<uint64_t> available_memory_bytes() {

@@ -22,6 +22,24 @@ struct MemoryEstimate {
 MemoryEstimate estimate_memory(const GgufFile& file, const ModelParams& params, int64_t n_ctx,
                                int64_t n_batch, KvTypes kv = {});
 
+// The context a model opens with: `asked` positions, or (0) the model's whole trained context —
+// within a sliding window that covers every layer, where a longer one changes nothing — halved
+// while its estimate exceeds `available` memory (never below kMinDefaultContext). The KV pool's
+// pages are committed as positions are written (backend create_kv_cache), so an unused context
+// costs address space, not memory; the estimate counts it whole, so that no run outgrows memory.
+constexpr int64_t kMinDefaultContext = 512;
+constexpr int64_t kContextWhenUnknown = 4096; // a file without context_length
+struct ContextPlan {
+    int64_t n_ctx = 0;
+    int64_t trained = 0;    // the model's context_length (kContextWhenUnknown when it names none)
+    bool shortened = false; // n_ctx < the default because the whole context would not fit
+    MemoryEstimate estimate;
+};
+// Errors: OutOfMemory (check_memory's) when `asked`, or kMinDefaultContext, does not fit.
+// `sequences`: contexts the KV pool holds at once (a server's --parallel); the estimate counts them.
+Result<ContextPlan> plan_context(const GgufFile& file, const ModelParams& params, int64_t asked, int64_t n_batch,
+                                 KvTypes kv, std::optional<uint64_t> available, int sequences = 1);
+
 // MemAvailable from /proc/meminfo (else free physical pages); nullopt when unknown.
 std::optional<uint64_t> available_memory_bytes();
 

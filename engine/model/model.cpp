@@ -24,14 +24,6 @@ uint8_t touch_pages(const GgufTensorInfo& t) {
     return sum;
 }
 
-// min(trained context, 4096), and within a window that covers every layer (phi3): there the
-// window changes nothing, so every backend runs the model (CUDA has no window mask yet). A longer
-// context, asked for, is masked.
-int64_t default_context(const ModelParams& p) {
-    const int64_t n = std::min(p.context_length, kDefaultMaxContext);
-    return p.sliding_layers == SlidingLayers::All && p.sliding_window > 0 ? std::min(n, p.sliding_window) : n;
-}
-
 } // namespace
 
 int64_t Model::n_params() const {
@@ -75,15 +67,17 @@ Result<std::unique_ptr<Model>> Model::from_gguf(GgufFile file, const LoadOptions
     if (options.n_ctx < 0 || options.n_batch <= 0) {
         return make_error(ErrorCode::InvalidArgument, "n_ctx must be >= 0 and n_batch positive");
     }
-    m->n_ctx_ = options.n_ctx > 0 ? options.n_ctx : default_context(p);
-    m->n_batch_ = options.n_batch;
-
-    m->estimate_ = estimate_memory(f, p, m->n_ctx_, m->n_batch_);
+    // The whole context by default, within a window that covers every layer (phi3: there the
+    // window changes nothing, so every backend runs the model — CUDA has no window mask yet; a
+    // longer context, asked for, is masked) and within memory.
     const std::optional<uint64_t> available =
         options.available_bytes ? options.available_bytes : available_memory_bytes();
-    if (available) {
-        if (auto s = check_memory(m->estimate_, *available); !s) return s.error();
-    }
+    auto plan = plan_context(f, p, options.n_ctx, options.n_batch, options.kv_types, available);
+    if (!plan) return plan.error();
+    m->n_ctx_ = plan->n_ctx;
+    m->context_shortened_ = plan->shortened;
+    m->n_batch_ = options.n_batch;
+    m->estimate_ = plan->estimate;
 
     auto weights = bind_weights(f, p);
     if (!weights) return weights.error();

@@ -20,13 +20,13 @@
 
 namespace octo {
 
-// Contexts above this are opt-in: a 128K-token KV cache is rarely what a caller wants by default.
-constexpr int64_t kDefaultMaxContext = 4096;
 constexpr int64_t kDefaultBatch = 64;
 
 struct LoadOptions {
-    // Positions the sessions will hold; 0: min(context_length, 4096, a window on every layer).
+    // Positions the sessions will hold; 0: the model's whole context, as far as memory allows
+    // (plan_context in memory_estimate.h).
     int64_t n_ctx = 0;
+    KvTypes kv_types = {}; // how the KV pool will store keys and values (the estimate counts them)
     int64_t n_batch = kDefaultBatch; // tokens per forward batch (activation memory)
     // Called with the fraction loaded, 0..1; returning false cancels (ErrorCode::Cancelled).
     std::function<bool(double fraction)> progress;
@@ -48,6 +48,8 @@ public:
     const ModelWeights& weights() const { return weights_; }
     const MemoryEstimate& memory_estimate() const { return estimate_; }
     int64_t n_ctx() const { return n_ctx_; }     // the context the estimate was made for
+    // Whether n_ctx is below the model's default because the whole context would not fit in memory.
+    bool context_shortened() const { return context_shortened_; }
     int64_t n_batch() const { return n_batch_; }
     // Identifies the weights for KV prefix reuse: "file:<path>:<size>:<mtime>", or "memory:<n>"
     // (unique in the process) for a model parsed from bytes.
@@ -78,6 +80,7 @@ private:
     ModelWeights weights_; // points into file_'s tensor table
     MemoryEstimate estimate_;
     int64_t n_ctx_ = 0;
+    bool context_shortened_ = false;
     int64_t n_batch_ = 0;
     std::string identity_;
     std::string path_;

@@ -2638,8 +2638,16 @@ F32 权重无论哪种都以浮点相乘。
         <translation>未使用 CUDA：%1</translation>
     </message>
     <message>
-        <source>weights %1, KV pool %2</source>
-        <translation>权重 %1，KV 池 %2</translation>
+        <source>context %1, weights %2, KV pool %3</source>
+        <translation>上下文 %1，权重 %2，KV 池 %3</translation>
+    </message>
+    <message>
+        <source>The model was trained for %1 positions; a context of %2 is what fits in the memory available. The KV pool&apos;s pages are committed as positions are written.</source>
+        <translation>模型训练时的上下文为 %1 个位置；可用内存只容得下 %2 的上下文。KV 池的内存页在写入位置时才提交。</translation>
+    </message>
+    <message>
+        <source>The KV pool holds the whole context; its pages are committed as positions are written.</source>
+        <translation>KV 池容纳整个上下文；其内存页在写入位置时才提交。</translation>
     </message>
     <message>
         <source>%1 tokens/s</source>

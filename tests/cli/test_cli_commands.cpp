@@ -45,6 +45,33 @@ TEST(CliInfo, ReportsHyperparametersAndTensorTypes) {
     std::filesystem::remove(path);
 }
 
+// What opening the file would take, before any run: the whole trained context by default, the
+// KV types a run would take (F16 at llama's reference precision), and the estimate's parts.
+TEST(CliInfo, ShowsTheContextAndMemoryBeforeARun) {
+    octo::SyntheticModelSpec spec;
+    spec.n_layer = 3;
+    spec.context_length = 8192;
+    const std::string path = write_bytes(octo::make_synthetic_model(spec).value(), "info-memory.gguf");
+    auto run = run_cli({"info", "--model", path, "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    const auto m = run.json()["memory"];
+    ASSERT_TRUE(m.is_object()) << m.dump();
+    EXPECT_EQ(m["context"], 8192) << "the whole context, not 4096";
+    EXPECT_EQ(m["context_shortened"], false);
+    EXPECT_EQ(m["kv_types"]["k"], "f16");
+    EXPECT_EQ(m["kv_types"]["v"], "f16");
+    const int64_t n_embd_kv = spec.n_head_kv * (spec.n_embd / spec.n_head);
+    EXPECT_EQ(m["kv_bytes"], 3 * 8192 * n_embd_kv * (2 + 2));
+    EXPECT_EQ(m["total_bytes"].get<uint64_t>(),
+              m["weights_bytes"].get<uint64_t>() + m["kv_bytes"].get<uint64_t>() + m["scratch_bytes"].get<uint64_t>());
+    auto asked = run_cli({"info", "--model", path, "--ctx-size", "100", "--kv-type-k", "f32", "--json"});
+    ASSERT_EQ(asked.exit_status, 0) << asked.err;
+    EXPECT_EQ(asked.json()["memory"]["kv_bytes"], 3 * 100 * n_embd_kv * (4 + 2));
+    auto text = run_cli({"info", "--model", path});
+    EXPECT_NE(text.out.find("memory: context 8192, KV f16/f16: weights"), std::string::npos) << text.out;
+    std::filesystem::remove(path);
+}
+
 TEST(CliInfo, ListsTheArchitecturesFeatures) {
     octo::SyntheticModelSpec spec;
     spec.architecture = "phi3";

@@ -2,7 +2,11 @@
 // backend's ops will be compared with.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <vector>
 
@@ -224,6 +228,36 @@ TEST(CpuOps, KvCacheTypes) {
     ASSERT_FALSE(q4);
     EXPECT_EQ(q4.error().code, ErrorCode::Unsupported);
     EXPECT_NE(q4.error().message.find("Q4_K"), std::string::npos) << q4.error().message;
+}
+
+// The resident set of this process, from /proc/self/statm (pages × page size); 0 when unknown.
+uint64_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t size = 0, resident = 0;
+    if (!(statm >> size >> resident)) return 0;
+    return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// A pool sized for a long context takes memory as its cells are written, not when made: a
+// 1 GiB cache adds almost nothing until written, and then what was written.
+TEST(CpuOps, KvCacheMemoryIsCommittedAsCellsAreWritten) {
+    if (resident_bytes() == 0) GTEST_SKIP() << "no /proc/self/statm";
+    auto b = make_backend();
+    constexpr int64_t kCells = 1 << 16, kLayers = 8, kRow = 256; // 8 x 65,536 x 256 x 2 x 4 bytes = 1 GiB
+    const uint64_t before = resident_bytes();
+    auto cache = b->create_kv_cache({kLayers, kCells, 2, kRow / 2});
+    ASSERT_TRUE(cache) << cache.error().message;
+    EXPECT_EQ((*cache)->bytes(), int64_t{1} << 30);
+    const uint64_t made = resident_bytes();
+    EXPECT_LT(made - std::min(made, before), uint64_t{32} << 20) << "the storage was touched when made";
+    // 4,096 cells of every layer: 8 x 4,096 x 256 x 8 bytes = 64 MiB committed (+ 4 MiB of rows)
+    std::vector<int32_t> cells(4096);
+    for (int32_t i = 0; i < 4096; ++i) cells[static_cast<size_t>(i)] = i;
+    const std::vector<float> rows(4096 * kRow, 1.0f);
+    for (int64_t l = 0; l < kLayers; ++l) b->kv_write(**cache, l, rows.data(), rows.data(), KvBatchCells{cells, cells, cells});
+    const uint64_t written = resident_bytes();
+    EXPECT_GT(written - std::min(written, made), uint64_t{60} << 20) << "writing commits the pages";
+    EXPECT_LT(written - std::min(written, made), uint64_t{120} << 20);
 }
 
 // softmax_rows and scale_head_groups against direct computation.

@@ -63,6 +63,41 @@ TEST(ModelLoad, RefusesWhenTheEstimateExceedsAvailableMemory) {
     EXPECT_GT(e.weights_bytes, 2u * 1000 * 1000);
 }
 
+// Without an asked context a model opens with its whole trained one when it fits, else the
+// longest halving that does (never below 512); one asked for is taken or refused, never shortened.
+TEST(ModelLoad, DefaultContextIsTheWholeOneAsFarAsMemoryAllows) {
+    const auto bytes = make_synthetic_model({.context_length = 16384}).value();
+    LoadOptions options;
+    options.available_bytes = 1ull << 40;
+    auto whole = load(bytes, options);
+    ASSERT_TRUE(whole) << whole.error().message;
+    EXPECT_EQ((*whole)->n_ctx(), 16384) << "the trained context, not capped at 4096";
+    EXPECT_FALSE((*whole)->context_shortened());
+    const MemoryEstimate& e = (*whole)->memory_estimate();
+    const uint64_t per_position = e.kv_bytes / 16384; // 2 layers x n_embd_kv 128 x 8 bytes (F32 K and V)
+    EXPECT_EQ(per_position, 2u * 128 * 8);
+
+    // room for the weights, activations and 3,000 positions: 2,048 (16,384 halved three times)
+    options.available_bytes = e.weights_bytes + e.scratch_bytes + 3000 * per_position;
+    auto shortened = load(bytes, options);
+    ASSERT_TRUE(shortened) << shortened.error().message;
+    EXPECT_EQ((*shortened)->n_ctx(), 2048);
+    EXPECT_TRUE((*shortened)->context_shortened());
+    options.kv_types = {TensorType::F16, TensorType::F16}; // half the bytes a position: twice the context
+    EXPECT_EQ(load(bytes, options).value()->n_ctx(), 4096);
+
+    options.kv_types = {};
+    options.n_ctx = 8192; // asked: refused rather than shortened
+    auto asked = load(bytes, options);
+    ASSERT_FALSE(asked);
+    EXPECT_EQ(asked.error().code, ErrorCode::OutOfMemory);
+    options.n_ctx = 0;
+    options.available_bytes = e.weights_bytes + e.scratch_bytes + 100 * per_position; // not even 512 positions
+    auto none = load(bytes, options);
+    ASSERT_FALSE(none);
+    EXPECT_EQ(none.error().code, ErrorCode::OutOfMemory);
+}
+
 TEST(ModelLoad, ReportsProgressUpToOne) {
     const auto bytes = make_synthetic_model({}).value();
     std::vector<double> seen;

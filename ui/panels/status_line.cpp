@@ -49,9 +49,16 @@ void StatusLine::update() {
     if (m->head_map) text += tr(" — head map: %1").arg(head_map_source_label(m->head_map->source()));
     model_->setText(text);
     model_->setToolTip(m->backend_note.empty() ? QString() : tr("CUDA is not used: %1").arg(QString::fromStdString(m->backend_note)));
-    memory_->setText(tr("weights %1, KV pool %2")
-                         .arg(locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),
+    memory_->setText(tr("context %1, weights %2, KV pool %3")
+                         .arg(locale.toString(static_cast<qlonglong>(m->n_ctx)),
+                              locale.formattedDataSize(static_cast<qint64>(m->weights_bytes)),
                               locale.formattedDataSize(static_cast<qint64>(m->kv_bytes))));
+    memory_->setToolTip(m->context_shortened
+                            ? tr("The model was trained for %1 positions; a context of %2 is what fits in the memory "
+                                 "available. The KV pool's pages are committed as positions are written.")
+                                  .arg(locale.toString(static_cast<qlonglong>(m->context_trained)),
+                                       locale.toString(static_cast<qlonglong>(m->n_ctx)))
+                            : tr("The KV pool holds the whole context; its pages are committed as positions are written."));
     const RunRecord* r = store_.current();
     if (r && r->trace.outcome && r->trace.outcome->decode_ms > 0) {
         speed_->setText(tr("%1 tokens/s").arg(1000.0 * double(r->trace.outcome->n_decoded) / r->trace.outcome->decode_ms, 0, 'f', 1));

@@ -78,7 +78,12 @@ Result<std::unique_ptr<KvCache>> CpuBackend::create_kv_cache(const KvCacheShape&
                                                           std::string(info ? info->name : "an unknown type"));
         }
     }
-    return std::unique_ptr<KvCache>(std::make_unique<CpuKvCache>(shape));
+    auto cache = std::make_unique<CpuKvCache>(shape);
+    if (!cache->allocated()) {
+        return make_error(ErrorCode::OutOfMemory, "cannot reserve " + std::to_string(cache->bytes() >> 20) +
+                                                      " MiB for the KV cache; use a smaller context");
+    }
+    return std::unique_ptr<KvCache>(std::move(cache));
 }
 
 void CpuBackend::embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) {

@@ -1,10 +1,13 @@
 // KV storage of the CPU backend: n_cells cells per layer, addressed by cell index (the pool
 // decides which cell holds which position of which sequence). Keys and values each F32 or F16
-// (KvCacheShape::k_type / v_type).
+// (KvCacheShape::k_type / v_type). The storage is zeroed memory that the system commits page by
+// page as cells are written, so a pool sized for a model's whole context takes memory only for
+// the positions used.
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include "engine/backend/backend.h"
 
@@ -13,10 +16,13 @@ namespace octo {
 class CpuKvCache final : public KvCache {
 public:
     explicit CpuKvCache(const KvCacheShape& s)
-        : shape_(s), row_(s.n_head_kv * s.head_dim), k_(bytes_for(s, s.k_type)), v_(bytes_for(s, s.v_type)) {}
+        : shape_(s), row_(s.n_head_kv * s.head_dim), k_bytes_(bytes_for(s, s.k_type)), v_bytes_(bytes_for(s, s.v_type)),
+          k_(zeroed(k_bytes_)), v_(zeroed(v_bytes_)) {}
+    // Whether the storage could be reserved (create_kv_cache says OutOfMemory otherwise).
+    bool allocated() const { return k_ && v_; }
 
     const KvCacheShape& shape() const override { return shape_; }
-    int64_t bytes() const override { return static_cast<int64_t>(k_.size() + v_.size()); }
+    int64_t bytes() const override { return static_cast<int64_t>(k_bytes_ + v_bytes_); }
 
     bool k_half() const { return shape_.k_type == TensorType::F16; }
     bool v_half() const { return shape_.v_type == TensorType::F16; }
@@ -29,10 +35,10 @@ public:
     uint16_t* v16(int64_t layer, int64_t cell) { return reinterpret_cast<uint16_t*>(v_at(layer, cell)); }
     const uint16_t* k16(int64_t layer, int64_t cell) const { return reinterpret_cast<const uint16_t*>(k_at(layer, cell)); }
     const uint16_t* v16(int64_t layer, int64_t cell) const { return reinterpret_cast<const uint16_t*>(v_at(layer, cell)); }
-    uint8_t* k_at(int64_t layer, int64_t cell) { return k_.data() + offset(layer, cell, k_half()); }
-    uint8_t* v_at(int64_t layer, int64_t cell) { return v_.data() + offset(layer, cell, v_half()); }
-    const uint8_t* k_at(int64_t layer, int64_t cell) const { return k_.data() + offset(layer, cell, k_half()); }
-    const uint8_t* v_at(int64_t layer, int64_t cell) const { return v_.data() + offset(layer, cell, v_half()); }
+    uint8_t* k_at(int64_t layer, int64_t cell) { return k_.get() + offset(layer, cell, k_half()); }
+    uint8_t* v_at(int64_t layer, int64_t cell) { return v_.get() + offset(layer, cell, v_half()); }
+    const uint8_t* k_at(int64_t layer, int64_t cell) const { return k_.get() + offset(layer, cell, k_half()); }
+    const uint8_t* v_at(int64_t layer, int64_t cell) const { return v_.get() + offset(layer, cell, v_half()); }
     int64_t row() const { return row_; } // values a cell holds of a layer: n_head_kv * head_dim
 
 private:
@@ -43,12 +49,19 @@ private:
         return static_cast<size_t>((layer * shape_.n_cells + cell) * row_) * (half ? 2 : 4);
     }
 
+    struct Free {
+        void operator()(uint8_t* p) const { std::free(p); }
+    };
+    using Bytes = std::unique_ptr<uint8_t, Free>;
+    // calloc: large blocks come as fresh zero pages from the system, committed when first written
+    static Bytes zeroed(size_t n) { return Bytes(static_cast<uint8_t*>(std::calloc(n, 1))); }
+
     KvCacheShape shape_;
     int64_t row_;
-    // [n_layer, n_cells, n_head_kv * head_dim] elements of k_type / v_type. Stored as bytes; a
-    // float vector's alignment is kept by the allocator's (new aligns to 16).
-    std::vector<uint8_t> k_;
-    std::vector<uint8_t> v_;
+    // [n_layer, n_cells, n_head_kv * head_dim] elements of k_type / v_type, as bytes (calloc
+    // aligns to 16, which float and F16 rows need at most)
+    size_t k_bytes_, v_bytes_;
+    Bytes k_, v_;
 };
 
 } // namespace octo
