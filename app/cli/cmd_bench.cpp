@@ -322,9 +322,11 @@ int run_bench(const BenchOptions& o) {
 
     const int64_t n_params = m.n_params();
     const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / kMiB;
-    // the model's estimate counts F32 keys and values (8 bytes a position and value of both)
-    const double kv_mib = static_cast<double>(m.memory_estimate().kv_bytes) / kMiB *
-                          static_cast<double>(kv_value_bytes(choice.kv.k) + kv_value_bytes(choice.kv.v)) / 8.0;
+    // the sessions' caches: the model's context in the runs' types
+    const int64_t n_embd_kv = m.params().n_embd_kv();
+    const double kv_mib = static_cast<double>(m.params().n_layer * m.n_ctx() *
+                                              (kv_row_bytes(choice.kv.k, n_embd_kv) + kv_row_bytes(choice.kv.v, n_embd_kv))) /
+                          kMiB;
     const nlohmann::json out = {
         {"cpu", valid_utf8(cpu_model_name())},
         {"backend", valid_utf8(backend->name())},

@@ -1,5 +1,5 @@
 // The `--kv-type`, `--kv-type-k` and `--kv-type-v` options of the commands that run a model
-// (docs/cli.md, "KV cache"): how the KV pool stores keys and values, f32 or f16 (kv/kv_types.h).
+// (docs/cli.md, "KV cache"): how the KV pool stores keys and values, f32, f16, q8_0 or q4_0 (kv/kv_types.h).
 #pragma once
 
 #include <optional>
@@ -16,7 +16,7 @@ struct KvTypeOptions {
     std::optional<TensorType> values() const { return v ? v : both; }
 };
 
-// Adds the three options to `cmd`; another value than f32 or f16 is a usage error naming both.
+// Adds the three options to `cmd`; any other value is a usage error naming the four.
 void add_kv_type_options(CLI::App& cmd, KvTypeOptions& options);
 
 } // namespace octo::cli

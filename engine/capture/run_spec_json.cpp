@@ -199,7 +199,7 @@ private:
     }
     void read(const char* key, std::optional<Precision>& p) { p = named_or_default(key, parse_precision, "a known value"); }
     void read(const char* key, std::optional<TensorType>& kv_type) {
-        kv_type = named_or_default(key, parse_kv_type, "a KV cache type (f32 or f16)");
+        kv_type = named_or_default(key, parse_kv_type, "a KV cache type (f32, f16, q8_0 or q4_0)");
     }
 
     // "default" (nullopt) or a name `parse` knows; another name fails the reader.

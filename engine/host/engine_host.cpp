@@ -130,6 +130,7 @@ void EngineHost::execute(const LoadCommand& c) {
     OpenOptions options;
     options.backend = c.choice.backend;
     options.kv_types = c.choice.kv_types;
+    options.kv_fallback = true; // the menu's remembered choice meets models it cannot serve
     options.on_estimate = [&](const MemoryEstimate& e) {
         post(host_event::LoadStarted{c.path, e.weights_bytes, e.kv_bytes, e.total()});
     };
@@ -150,6 +151,7 @@ void EngineHost::execute(const LoadCommand& c) {
     const ModelInfo& info = loaded_->info;
     log_message(LogLevel::Info, "loaded " + info.path + " (" + info.architecture + ", " + std::to_string(info.n_layer) +
                                     " layers) on " + info.backend);
+    if (!info.kv_note.empty()) log_message(LogLevel::Warning, info.kv_note);
     post(host_event::ModelLoaded{info});
     identify(*loaded_->model, info.path);
 }

@@ -85,7 +85,17 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     if (!header) return image ? about_file(path, header.error()) : header.error(); // a file's errors name it
     auto params = read_model_params(header.value());
     if (!params) return about_file(path, params.error());
-    const KvTypes types = resolve_kv_types(options.kv_types, resolve_precision(options.precision, params->architecture),
+    KvTypeChoice asked = options.kv_types;
+    std::string kv_note;
+    if (options.kv_fallback && params->head_dim() % 32 != 0) {
+        for (std::optional<TensorType>* kind : {&asked.k, &asked.v}) {
+            if (!*kind || !kv_type_is_quantised(**kind)) continue;
+            kv_note = std::string(kv_type_name(**kind)) + " needs heads of a multiple of 32 values; this model's have " +
+                      std::to_string(params->head_dim()) + ", so its cache takes the default";
+            kind->reset();
+        }
+    }
+    const KvTypes types = resolve_kv_types(asked, resolve_precision(options.precision, params->architecture),
                                            options.on_backend ? *options.on_backend : *selected.backend);
     auto plan = plan_context(header.value(), params.value(), options.n_ctx, options.n_batch, types,
                              available_memory_bytes(), std::max(1, options.kv_sequences));
@@ -133,7 +143,7 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         const ModelParams& p = model.value()->params();
         // (after a fall back to the CPU, which stores what CUDA did not, the types are chosen again)
         const KvTypes pool_types = selected.fallback_reason.empty() ? types
-                                   : resolve_kv_types(options.kv_types, resolve_precision(options.precision, p.architecture), *runs_on);
+                                   : resolve_kv_types(asked, resolve_precision(options.precision, p.architecture), *runs_on);
         auto store = KvStore::create(*runs_on, p, pool, pool_types);
         if (!store) return store.error();
         kv = std::move(store.value());
@@ -142,6 +152,7 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     OpenedModel opened;
     auto info = describe(path, *model.value(), *runs_on, selected.fallback_reason, map.value(), kv.get(), pool);
     if (!info) return info.error();
+    info->kv_note = kv_note;
     opened.info = std::move(info.value());
     opened.image = std::move(image);
     opened.model = std::move(model.value());

@@ -37,6 +37,7 @@ struct ModelInfo : ModelDescription {
     uint64_t weights_bytes = 0;
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
     KvTypes kv_types;           // ... and how it stores keys and values
+    std::string kv_note;        // why they are not the ones asked for (OpenOptions::kv_fallback), or empty
     int64_t context_trained = 0;    // the model's own context (n_ctx is this unless asked or shortened)
     bool context_shortened = false; // n_ctx is shorter because the whole context would not fit in memory
     bool has_router = false;
@@ -77,6 +78,9 @@ struct OpenOptions {
     // for `precision`, the precision runs will take (nullopt: the model's default) — resolve_kv_types.
     KvTypeChoice kv_types = {};
     std::optional<Precision> precision = std::nullopt;
+    // A quantised type the model's heads cannot fill (blocks of 32) takes the default instead of
+    // failing, saying so in ModelInfo::kv_note: the workbench's remembered choice meets every model.
+    bool kv_fallback = false;
     std::string head_map_file = {}; // empty: the usual precedence (docs/instrumentation.md)
     // Before the weights are paged in: what the model will need (weights, KV pool, activations).
     std::function<void(const MemoryEstimate&)> on_estimate = nullptr;

@@ -24,7 +24,19 @@ Result<std::unique_ptr<KvStore>> KvStore::create(Backend& backend, const ModelPa
 }
 
 KvStore::KvStore(KvPool pool, std::unique_ptr<KvCache> cache)
-    : pool_(std::move(pool)), cache_(std::move(cache)), probes_(static_cast<size_t>(cache_->shape().n_cells)) {}
+    : pool_(std::move(pool)), cache_(std::move(cache)), probes_(static_cast<size_t>(pool_.n_blocks())) {}
+
+const TokenProbe& KvStore::probe(int32_t cell) const {
+    static const TokenProbe none;
+    const auto& block = probes_[static_cast<size_t>(cell / pool_.block_size())];
+    return block ? block[static_cast<size_t>(cell % pool_.block_size())] : none;
+}
+
+TokenProbe& KvStore::probe_to_set(int32_t cell) {
+    auto& block = probes_[static_cast<size_t>(cell / pool_.block_size())];
+    if (!block) block = std::make_unique<TokenProbe[]>(static_cast<size_t>(pool_.block_size()));
+    return block[static_cast<size_t>(cell % pool_.block_size())];
+}
 
 bool KvStore::fits(const ModelParams& params) const {
     const KvCacheShape& s = cache_->shape();
@@ -32,7 +44,7 @@ bool KvStore::fits(const ModelParams& params) const {
 }
 
 void KvStore::set_probe(int32_t cell, const TokenProbe& probe) {
-    TokenProbe& kept = probes_[static_cast<size_t>(cell)];
+    TokenProbe& kept = probe_to_set(cell);
     kept.head_norms = probe.head_norms;
     kept.dla = probe.dla;
     kept.dla_target = probe.dla_target;
@@ -50,8 +62,10 @@ void KvStore::copy_blocks(Backend& backend, std::span<const KvBlockCopy> copies)
     const int64_t bs = pool_.block_size();
     for (const KvBlockCopy& c : copies) {
         backend.kv_copy(*cache_, c.from * bs, c.to * bs, c.n_cells);
+        const bool source_set = probes_[static_cast<size_t>(c.from)] != nullptr;
+        if (!source_set && !probes_[static_cast<size_t>(c.to)]) continue; // both empty
         for (int32_t i = 0; i < c.n_cells; ++i) {
-            probes_[static_cast<size_t>(c.to * bs + i)] = probes_[static_cast<size_t>(c.from * bs + i)];
+            probe_to_set(static_cast<int32_t>(c.to * bs + i)) = probe(static_cast<int32_t>(c.from * bs + i));
         }
     }
 }

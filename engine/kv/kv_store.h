@@ -45,7 +45,7 @@ public:
     bool fits(const ModelParams& params) const;
 
     // Measurements of the position held by `cell` (head_outputs and attention are not kept).
-    const TokenProbe& probe(int32_t cell) const { return probes_[static_cast<size_t>(cell)]; }
+    const TokenProbe& probe(int32_t cell) const;
     void set_probe(int32_t cell, const TokenProbe& probe);
     // Performs the pool's copy-on-write copies: K/V and measurements.
     void copy_blocks(Backend& backend, std::span<const KvBlockCopy> copies);
@@ -55,7 +55,11 @@ private:
 
     KvPool pool_;
     std::unique_ptr<KvCache> cache_;
-    std::vector<TokenProbe> probes_; // [n_cells]
+    TokenProbe& probe_to_set(int32_t cell); // its block's probes made on first use
+
+    // [n_blocks] each block's [block_size] probes, made when one of its cells is first set (a
+    // pool for a long context holds few measured positions)
+    std::vector<std::unique_ptr<TokenProbe[]>> probes_;
 };
 
 } // namespace octo

@@ -1,6 +1,8 @@
-// How a KV pool stores keys and values, K and V separately as the reference does: F32, or F16
-// (half the bytes; at reference precision attention then rounds the query and the softmax weights
-// to F16 as the reference's F16 products do — engine/backend/cpu/attention_tiles.h).
+// How a KV pool stores keys and values, K and V separately as the reference does: F32; F16 (half
+// the bytes; at reference precision attention then rounds the query and the softmax weights to
+// F16 as the reference's F16 products do — engine/backend/cpu/attention_tiles.h); or Q8_0 / Q4_0
+// blocks (about a quarter / an eighth; attention reads their dequantised values in F32's order,
+// its own: the reference needs flash attention for a quantised V and its order is not followed).
 #pragma once
 
 #include <cstdint>
@@ -37,16 +39,36 @@ inline KvTypes kv_types_or_default(const KvTypeChoice& asked, Precision precisio
     return {asked.k.value_or(fallback), asked.v.value_or(fallback)};
 }
 
-// "f32" / "f16" (the names --kv-type and captures use); nullopt for any other name.
+// "f32", "f16", "q8_0", "q4_0" (the names --kv-type and captures use); nullopt for any other name.
 inline std::optional<TensorType> parse_kv_type(std::string_view name) {
     if (name == "f32") return TensorType::F32;
     if (name == "f16") return TensorType::F16;
+    if (name == "q8_0") return TensorType::Q8_0;
+    if (name == "q4_0") return TensorType::Q4_0;
     return std::nullopt;
 }
 
-inline std::string_view kv_type_name(TensorType type) { return type == TensorType::F16 ? "f16" : "f32"; }
+inline std::string_view kv_type_name(TensorType type) {
+    switch (type) {
+    case TensorType::F16: return "f16";
+    case TensorType::Q8_0: return "q8_0";
+    case TensorType::Q4_0: return "q4_0";
+    default: return "f32";
+    }
+}
 
-// Bytes one stored value takes.
-inline int64_t kv_value_bytes(TensorType type) { return type == TensorType::F16 ? 2 : 4; }
+// Quantised in blocks of 32 values (Q8_0: an F16 scale and 32 int8; Q4_0: an F16 scale and 32
+// nibbles): a head's values must fill whole blocks.
+inline bool kv_type_is_quantised(TensorType type) { return type == TensorType::Q8_0 || type == TensorType::Q4_0; }
+
+// Bytes n stored values take (n a multiple of 32 for the quantised types).
+inline int64_t kv_row_bytes(TensorType type, int64_t n) {
+    switch (type) {
+    case TensorType::F16: return 2 * n;
+    case TensorType::Q8_0: return n / 32 * 34;
+    case TensorType::Q4_0: return n / 32 * 18;
+    default: return 4 * n;
+    }
+}
 
 } // namespace octo

@@ -24,8 +24,8 @@ MemoryEstimate estimate_memory(const GgufFile& file, const ModelParams& p, int64
     MemoryEstimate e;
     for (const auto& t : file.tensors()) e.weights_bytes += t.n_bytes;
     const auto n_embd_kv = static_cast<uint64_t>(p.n_embd_kv());
-    e.kv_bytes = static_cast<uint64_t>(p.n_layer) * static_cast<uint64_t>(n_ctx) * n_embd_kv *
-                 static_cast<uint64_t>(kv_value_bytes(kv.k) + kv_value_bytes(kv.v));
+    e.kv_bytes = static_cast<uint64_t>(p.n_layer) * static_cast<uint64_t>(n_ctx) *
+                 static_cast<uint64_t>(kv_row_bytes(kv.k, p.n_embd_kv()) + kv_row_bytes(kv.v, p.n_embd_kv()));
     // Per batch token: residual, normed, projection (n_embd each), q and attention out (n_q
     // each), k and v, gate, up and hidden (n_ff each), logits (n_vocab); attention scores per
     // thread are small.

@@ -1775,6 +1775,14 @@ octoscope-cli replay "%3"</translation>
         <source>F&amp;16 keys and values (half the memory)</source>
         <translation>F16 键和值(&amp;1)（内存减半）</translation>
     </message>
+    <message>
+        <source>Q&amp;8_0 keys and values (about a quarter; CPU)</source>
+        <translation>Q8_0 键和值(&amp;8)（约四分之一；仅 CPU）</translation>
+    </message>
+    <message>
+        <source>Q&amp;4_0 keys and values (about an eighth; CPU)</source>
+        <translation>Q4_0 键和值(&amp;4)（约八分之一；仅 CPU）</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::KvView</name>

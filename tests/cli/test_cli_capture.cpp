@@ -114,8 +114,17 @@ TEST_F(CliCapture, ReplayRepeatsTheKvTypes) {
     std::remove(f16_capture.c_str());
     auto j = run_cli({"replay", capture, "--json"}).json();
     EXPECT_EQ(j["identical"], true) << j.dump();
-    auto bad = run_cli({"generate", "--model", model_, "--prompt", "x", "--kv-type", "q8_0"});
+    auto bad = run_cli({"generate", "--model", model_, "--prompt", "x", "--kv-type", "q4_k"});
     EXPECT_EQ(bad.exit_status, 2);
+    // a quantised cache is recorded and repeated too
+    const std::string q8 = temp_path("q8-kv.octo");
+    generate(q8, {"--kv-type-k", "q8_0", "--kv-type-v", "q4_0"});
+    auto q = octo::open_capture(q8);
+    ASSERT_TRUE(q.ok()) << q.error().message;
+    EXPECT_EQ(q->trace.repeat_spec().kv_type_k, octo::TensorType::Q8_0);
+    EXPECT_EQ(q->trace.repeat_spec().kv_type_v, octo::TensorType::Q4_0);
+    EXPECT_EQ(run_cli({"replay", q8, "--json"}).json()["identical"], true);
+    std::remove(q8.c_str());
     std::remove(capture.c_str());
     std::remove(plain.c_str());
 }

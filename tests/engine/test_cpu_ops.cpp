@@ -6,11 +6,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <vector>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cpu/cpu_kv_cache.h"
+#include "engine/core/half.h"
+#include "engine/gguf/dequantize.h"
 
 namespace octo {
 namespace {
@@ -228,6 +232,72 @@ TEST(CpuOps, KvCacheTypes) {
     ASSERT_FALSE(q4);
     EXPECT_EQ(q4.error().code, ErrorCode::Unsupported);
     EXPECT_NE(q4.error().message.find("Q4_K"), std::string::npos) << q4.error().message;
+    // blocks of 32: 34 bytes (Q8_0) and 18 (Q4_0) for each 32 values; heads must fill them
+    auto q8 = b->create_kv_cache({2, 6, 2, 64, TensorType::Q8_0, TensorType::Q4_0});
+    ASSERT_TRUE(q8) << q8.error().message;
+    EXPECT_EQ((*q8)->bytes(), 2 * 6 * (4 * 34 + 4 * 18));
+    auto odd = b->create_kv_cache({2, 6, 2, 48, TensorType::Q8_0, TensorType::F16});
+    ASSERT_FALSE(odd);
+    EXPECT_NE(odd.error().message.find("head of 48 values"), std::string::npos) << odd.error().message;
+}
+
+// Q8_0 / Q4_0 keys and values are stored as the block formats define them: per 32 values an F16
+// scale d and integers q with value d · q — Q8_0: d = max|x| / 127, q = round(x / d) in
+// [-127, 127]; Q4_0: d = (the value of largest magnitude) / -8, q + 8 in [0, 15] (4 bits, low
+// nibbles the first 16 values) — so each read value is within d / 2 of what was written, and
+// attention reads exactly those values: it equals attention over an F32 cache holding them.
+TEST(CpuOps, QuantisedKvBlocksFollowTheFormat) {
+    auto b = make_backend();
+    constexpr int64_t kHeadDim = 64, kHeads = 2, kRow = kHeadDim * kHeads, kPos = 3;
+    const auto k = random_vector(kPos * kRow, 21), v = random_vector(kPos * kRow, 22);
+    const int32_t positions[] = {0, 1, 2}, cells[] = {0, 1, 2};
+    for (TensorType type : {TensorType::Q8_0, TensorType::Q4_0}) {
+        SCOPED_TRACE(type == TensorType::Q8_0 ? "q8_0" : "q4_0");
+        auto cache = b->create_kv_cache({1, kPos, kHeads, kHeadDim, type, type});
+        ASSERT_TRUE(cache);
+        b->kv_write(**cache, 0, k.data(), v.data(), KvBatchCells{positions, cells, cells});
+        auto& kv = static_cast<CpuKvCache&>(**cache);
+        std::vector<float> read_k(kPos * kRow), read_v(kPos * kRow);
+        for (int64_t p = 0; p < kPos; ++p) {
+            const uint8_t* row = kv.k_at(0, p);
+            for (int64_t blk = 0; blk < kRow / 32; ++blk) {
+                const uint8_t* block = row + blk * (type == TensorType::Q8_0 ? 34 : 18);
+                const float* x = k.data() + p * kRow + blk * 32;
+                uint16_t d_bits = 0;
+                std::memcpy(&d_bits, block, 2);
+                const float d = fp16_to_fp32(d_bits);
+                float amax = 0.0f, signed_max = 0.0f;
+                for (int i = 0; i < 32; ++i) {
+                    if (std::fabs(x[i]) > amax) amax = std::fabs(x[i]), signed_max = x[i];
+                }
+                const float want_d = type == TensorType::Q8_0 ? amax / 127.0f : signed_max / -8.0f;
+                EXPECT_EQ(d_bits, fp32_to_fp16(want_d)) << "block " << blk;
+                for (int i = 0; i < 32; ++i) {
+                    const int q = type == TensorType::Q8_0 ? static_cast<int8_t>(block[2 + i])
+                                                           : ((i < 16 ? block[2 + i] & 15 : block[2 + i - 16] >> 4) - 8);
+                    EXPECT_LE(std::abs(q), type == TensorType::Q8_0 ? 127 : 8);
+                    // rounding: half a step (Q4_0: a whole one where +8 is clamped to 7, as in ggml)
+                    const float step = type == TensorType::Q8_0 ? 0.5f : 1.0f;
+                    EXPECT_LE(std::fabs(d * static_cast<float>(q) - x[i]), std::fabs(d) * step + 1e-3f * amax) << i;
+                    read_k[static_cast<size_t>(p * kRow + blk * 32 + i)] = d * static_cast<float>(q);
+                }
+            }
+            dequantize_row(type, kv.v_at(0, p), read_v.data() + p * kRow, kRow);
+        }
+        // attention over the quantised cache = attention over an F32 cache of the values read
+        auto plain = b->create_kv_cache({1, kPos, kHeads, kHeadDim});
+        ASSERT_TRUE(plain);
+        b->kv_write(**plain, 0, read_k.data(), read_v.data(), KvBatchCells{positions, cells, cells});
+        const auto q = random_vector(kPos * 4 * kHeadDim, 23);
+        for (Precision precision : {Precision::Reference, Precision::Exact}) {
+            AttentionShape s{4, kHeads, kHeadDim};
+            s.precision = precision;
+            std::vector<float> got(q.size()), want(q.size());
+            b->attention(**cache, 0, q.data(), got.data(), KvBatchCells{positions, cells, cells, kPos}, s, nullptr, 0);
+            b->attention(**plain, 0, q.data(), want.data(), KvBatchCells{positions, cells, cells, kPos}, s, nullptr, 0);
+            EXPECT_EQ(got, want) << precision_name(precision);
+        }
+    }
 }
 
 // The resident set of this process, from /proc/self/statm (pages × page size); 0 when unknown.

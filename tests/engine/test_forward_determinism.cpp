@@ -110,21 +110,21 @@ TEST(ForwardDeterminism, LogitsBitIdenticalAcrossThreadsAndBatchSplits) {
     }
 }
 
-// The same with keys and values stored as F16 (each, or both): a property of the sequence, so
-// any thread count or split gives the same logits — and they are not the F32 cache's.
-TEST(ForwardDeterminism, HalfPrecisionKvCacheBitIdenticalAcrossThreadsAndBatchSplits) {
+// The same with keys and values stored as F16, Q8_0 or Q4_0 (each, or both): a property of the
+// sequence, so any thread count or split gives the same logits — and they are not the F32 cache's.
+TEST(ForwardDeterminism, OtherKvTypesBitIdenticalAcrossThreadsAndBatchSplits) {
     const auto m = load({.architecture = "llama", .weight_type = TensorType::Q8_0});
     ASSERT_TRUE(m.model);
     const KvTypes kinds[] = {{TensorType::F16, TensorType::F16}, {TensorType::F16, TensorType::F32},
-                             {TensorType::F32, TensorType::F16}};
+                             {TensorType::F32, TensorType::F16}, {TensorType::Q8_0, TensorType::Q8_0},
+                             {TensorType::Q4_0, TensorType::Q4_0}, {TensorType::F16, TensorType::Q8_0}};
     std::vector<CpuPath> paths = optimised_paths();
     paths.push_back(CpuPath::Scalar);
     for (Precision precision : {Precision::Exact, Precision::Reference}) {
         for (const KvTypes& kv : kinds) {
             for (CpuPath path : paths) {
                 const std::string what = std::string(cpu_path_name(path)) + " " + std::string(precision_name(precision)) +
-                                         " k " + (kv.k == TensorType::F16 ? "f16" : "f32") + " v " +
-                                         (kv.v == TensorType::F16 ? "f16" : "f32");
+                                         " k " + std::string(kv_type_name(kv.k)) + " v " + std::string(kv_type_name(kv.v));
                 const auto one = backend(path, 1);
                 const auto want = run(*m.model, *one, {kPrompt.size()}, 0, precision, kv);
                 EXPECT_NE(want, run(*m.model, *one, {kPrompt.size()}, 0, precision)) << what << ": the same as F32";

@@ -173,6 +173,41 @@ TEST(ModelSetup, OpensImagesOntoGivenBackendsWithoutAPool) {
     EXPECT_NE(bad.error().message.find("garbage.gguf"), std::string::npos) << "the error names the image: " << bad.error().message;
 }
 
+// The KV types: the default for the model's precision (F16 for llama, F32 for octet); a quantised
+// type the heads cannot fill is refused, naming why — or, with kv_fallback (the workbench's
+// remembered choice), replaced by the default and said in kv_note.
+TEST(ModelSetup, KvTypesTakeTheDefaultOrFallBackWhenHeadsCannotBeQuantised) {
+    SyntheticModelSpec spec;
+    spec.n_embd = 256;
+    spec.n_head = 16; // heads of 16 values
+    auto image = std::make_shared<const std::vector<uint8_t>>(make_synthetic_model(spec).value());
+    auto plain = open_model_image(image, "heads of 16", {.backend = "cpu", .threads = 1});
+    ASSERT_TRUE(plain) << plain.error().message;
+    EXPECT_EQ(plain->info.kv_types, (KvTypes{TensorType::F16, TensorType::F16}));
+    EXPECT_TRUE(plain->info.kv_note.empty());
+    const KvTypeChoice q8{TensorType::Q8_0, std::nullopt};
+    auto refused = open_model_image(image, "heads of 16", {.backend = "cpu", .threads = 1, .kv_types = q8});
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(refused.error().message.find("head of 16 values"), std::string::npos) << refused.error().message;
+    auto fallback = open_model_image(image, "heads of 16", {.backend = "cpu", .threads = 1, .kv_types = q8, .kv_fallback = true});
+    ASSERT_TRUE(fallback) << fallback.error().message;
+    EXPECT_EQ(fallback->info.kv_types, (KvTypes{TensorType::F16, TensorType::F16}));
+    EXPECT_NE(fallback->info.kv_note.find("q8_0 needs heads of a multiple of 32"), std::string::npos) << fallback->info.kv_note;
+    spec.n_head = 8; // heads of 32: stored as asked
+    auto fits = std::make_shared<const std::vector<uint8_t>>(make_synthetic_model(spec).value());
+    auto q8_cache = open_model_image(fits, "heads of 32", {.backend = "cpu", .threads = 1, .kv_types = q8, .kv_fallback = true});
+    ASSERT_TRUE(q8_cache) << q8_cache.error().message;
+    EXPECT_EQ(q8_cache->info.kv_types, (KvTypes{TensorType::Q8_0, TensorType::F16}));
+    EXPECT_TRUE(q8_cache->info.kv_note.empty());
+    spec.architecture = "octet"; // exact precision by default: F32
+    spec.router_groups = 2;
+    auto octet = std::make_shared<const std::vector<uint8_t>>(make_synthetic_model(spec).value());
+    auto exact = open_model_image(octet, "octet", {.backend = "cpu", .threads = 1});
+    ASSERT_TRUE(exact) << exact.error().message;
+    EXPECT_EQ(exact->info.kv_types, (KvTypes{TensorType::F32, TensorType::F32}));
+}
+
 TEST(ModelSetup, RunCallbacksCarryTheResultsMetrics) {
     auto opened = open_model(synthetic_file("llama"), {.backend = "cpu", .threads = 1});
     ASSERT_TRUE(opened) << opened.error().message;

@@ -67,10 +67,11 @@ Outcome run(Session& s, const std::vector<int32_t>& prompt) {
 TEST(PrefixReuse, LogitsAndNormsBitIdenticalWithFewerTokensEvaluated) {
     const LoadedModel m = test::load_synthetic(spec());
     auto b = backend();
-    for (const KvTypeChoice kv : {KvTypeChoice{}, KvTypeChoice{TensorType::F32, TensorType::F32}}) {
-        SCOPED_TRACE(kv.k ? "f32 cache" : "the default cache (f16)");
+    for (const KvTypeChoice kv : {KvTypeChoice{}, KvTypeChoice{TensorType::F32, TensorType::F32},
+                                  KvTypeChoice{TensorType::Q8_0, TensorType::Q8_0}, KvTypeChoice{TensorType::Q4_0, TensorType::F16}}) {
+        SCOPED_TRACE(kv.k ? std::string(kv_type_name(*kv.k)) + " keys" : std::string("the default cache (f16)"));
         auto store = make_store(*b, *m.model, 4, 32, kv);
-        ASSERT_EQ(store->types().k, kv.k ? TensorType::F32 : TensorType::F16);
+        ASSERT_EQ(store->types().k, kv.k.value_or(TensorType::F16));
         SessionOptions o;
         o.kv = store.get();
         o.kv_types = kv;

@@ -104,9 +104,11 @@ QString KvView::summary() const { return summary_->text(); }
 QString KvView::storage(const ModelInfo& model) const {
     if (model.kv_bytes == 0 || model.kv_blocks <= 0) return {};
     const auto upper = [](TensorType t) { return QString::fromLatin1(kv_type_name(t).data()).toUpper(); };
-    return tr(" Keys %1, values %2: %3 a block.")
-        .arg(upper(model.kv_types.k), upper(model.kv_types.v),
-             QLocale().formattedDataSize(static_cast<qint64>(model.kv_bytes / static_cast<uint64_t>(model.kv_blocks))));
+    QString text = tr(" Keys %1, values %2: %3 a block.")
+                       .arg(upper(model.kv_types.k), upper(model.kv_types.v),
+                            QLocale().formattedDataSize(static_cast<qint64>(model.kv_bytes / static_cast<uint64_t>(model.kv_blocks))));
+    if (!model.kv_note.empty()) text += QLatin1Char(' ') + QString::fromStdString(model.kv_note) + QLatin1Char('.');
+    return text;
 }
 
 void KvView::refresh() {

@@ -637,7 +637,7 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     }
 
     scratch.scores.resize(static_cast<size_t>(n_queries * range));
-    if (k_half) {
+    if (rows.k16) { // F16 keys read in place (or widened ones, with k_half's semantics, from rows.k)
         score_tile(queries, q, Rows<uint16_t>{rows.k16, rows.stride, rows.cell}, shape, scale, wide, origin, range, first, end,
                    tile_zeros, scratch);
     } else {
@@ -667,7 +667,7 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         if (v_half) round_f16_vector(s + (a.first - origin), a.n_seen - a.first); // the reference's F16 weights
     }
 
-    if (v_half) {
+    if (rows.v16) {
         sum_tile_values(queries, Rows<uint16_t>{rows.v16, rows.stride, rows.cell}, head_dim, wide, origin, range, first, end,
                         tile_zeros, scratch);
     } else {

@@ -32,7 +32,8 @@ struct AttentionQuery {
 
 // The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride
 // (elements). F16 keys or values (AttentionTileShape::k_half / v_half) are read from k16 / v16
-// instead, and widened as they are loaded (attend_tile; the row-by-row path takes floats only).
+// instead when set, and widened as they are loaded (or come widened in k / v: the shape's flags
+// keep their semantics either way; the row-by-row path takes floats only).
 struct AttentionRows {
     const float* k = nullptr;
     const float* v = nullptr;

@@ -13,6 +13,8 @@
 #include "engine/backend/cpu/cpu_kv_cache.h"
 #include "engine/backend/cpu/reference_float.h"
 #include "engine/core/half.h"
+#include "engine/gguf/dequantize.h"
+#include "engine/gguf/quantize.h"
 
 namespace octo {
 
@@ -118,35 +120,42 @@ void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const f
                           const KvBatchCells& cells) {
     auto& kv = static_cast<CpuKvCache&>(cache);
     const int64_t row = kv.row();
-    const auto store = [row](const float* from, bool half, uint8_t* to) {
-        if (!half) {
-            std::memcpy(to, from, static_cast<size_t>(row) * sizeof(float));
+    // F16 rounds to nearest; Q8_0 / Q4_0 quantise each block of 32 (engine/gguf/quantize.h)
+    const auto store = [row](const float* from, TensorType type, uint8_t* to) {
+        switch (type) {
+        case TensorType::F16: {
+            auto* h = reinterpret_cast<uint16_t*>(to);
+            for (int64_t i = 0; i < row; ++i) h[i] = fp32_to_fp16(from[i]);
             return;
         }
-        auto* h = reinterpret_cast<uint16_t*>(to);
-        for (int64_t i = 0; i < row; ++i) h[i] = fp32_to_fp16(from[i]);
+        case TensorType::Q8_0:
+        case TensorType::Q4_0: return quantize_row(type, from, to, row);
+        default: std::memcpy(to, from, static_cast<size_t>(row) * sizeof(float));
+        }
     };
     for (size_t i = 0; i < cells.write_cells.size(); ++i) {
-        store(k + static_cast<int64_t>(i) * row, kv.k_half(), kv.k_at(layer, cells.write_cells[i]));
-        store(v + static_cast<int64_t>(i) * row, kv.v_half(), kv.v_at(layer, cells.write_cells[i]));
+        store(k + static_cast<int64_t>(i) * row, kv.shape().k_type, kv.k_at(layer, cells.write_cells[i]));
+        store(v + static_cast<int64_t>(i) * row, kv.shape().v_type, kv.v_at(layer, cells.write_cells[i]));
     }
 }
 
 void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     auto& kv = static_cast<CpuKvCache&>(cache);
-    const size_t k_bytes = static_cast<size_t>(n * kv.row()) * (kv.k_half() ? 2 : 4);
-    const size_t v_bytes = static_cast<size_t>(n * kv.row()) * (kv.v_half() ? 2 : 4);
+    const size_t k_bytes = static_cast<size_t>(n * kv.k_row_bytes());
+    const size_t v_bytes = static_cast<size_t>(n * kv.v_row_bytes());
     for (int64_t l = 0; l < kv.shape().n_layer; ++l) {
         std::memmove(kv.k_at(l, to), kv.k_at(l, from), k_bytes);
         std::memmove(kv.v_at(l, to), kv.v_at(l, from), v_bytes);
     }
 }
 
-// The layer's rows as floats for attending row by row: the cache's own for an F32 cache; with F16
-// keys or values, every position's rows widened (the other kind copied) into widened_, position p
-// in row p, once for all the queries of the call. (The tiles read F16 rows in place.)
+// The layer's rows as floats: the cache's own for an F32 cache; otherwise every position's rows
+// widened or dequantised (an F32 kind copied) into widened_, position p in row p, once for all the
+// queries of the call. Attending row by row reads these; the tiles read F16 rows in place and
+// these only for a quantised kind.
 AttentionRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells) {
-    if (!kv.k_half() && !kv.v_half()) return {kv.k(layer, 0), kv.v(layer, 0), kv.row(), read_cells.data()};
+    const bool as_floats = kv.shape().k_type == TensorType::F32 && kv.shape().v_type == TensorType::F32;
+    if (as_floats) return {kv.k(layer, 0), kv.v(layer, 0), kv.row(), read_cells.data()};
     const auto n = static_cast<int64_t>(read_cells.size());
     const int64_t row = kv.row();
     widened_.resize(static_cast<size_t>(2 * n * row));
@@ -158,8 +167,10 @@ AttentionRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std
         for (int64_t p = task * kChunk; p < std::min(n, (task + 1) * kChunk); ++p) {
             const int32_t cell = read_cells[static_cast<size_t>(p)];
             if (kv.k_half()) widen_f16(kv.k16(layer, cell), k_rows + p * row, row);
+            else if (kv.k_quantised()) dequantize_row(kv.shape().k_type, kv.k_at(layer, cell), k_rows + p * row, row);
             else std::copy_n(kv.k(layer, cell), row, k_rows + p * row);
             if (kv.v_half()) widen_f16(kv.v16(layer, cell), v_rows + p * row, row);
+            else if (kv.v_quantised()) dequantize_row(kv.shape().v_type, kv.v_at(layer, cell), v_rows + p * row, row);
             else std::copy_n(kv.v(layer, cell), row, v_rows + p * row);
             identity_[static_cast<size_t>(p)] = static_cast<int32_t>(p);
         }
@@ -185,12 +196,16 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
     tile_scratch_.resize(static_cast<size_t>(n_threads()));
     tile_queries_.resize(static_cast<size_t>(n_threads()));
     const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride, kv.k_half(), kv.v_half()};
-    // the layer's rows as stored (F16 ones are widened as the kernels load them)
-    const bool k_half = kv.k_half(), v_half = kv.v_half();
-    const float* k32 = k_half ? nullptr : kv.k(layer, 0);
-    const float* v32 = v_half ? nullptr : kv.v(layer, 0);
-    const uint16_t* k16 = k_half ? kv.k16(layer, 0) : nullptr;
-    const uint16_t* v16 = v_half ? kv.v16(layer, 0) : nullptr;
+    // the layer's rows as stored (F16 ones are widened as the kernels load them); with a
+    // quantised kind, every row dequantised first (readable_rows), F16 ones widened there too
+    const bool quantised = kv.k_quantised() || kv.v_quantised();
+    const AttentionRows widened = quantised ? readable_rows(kv, layer, cells.read_cells) : AttentionRows{};
+    const int32_t* cell_of = quantised ? widened.cell : cells.read_cells.data();
+    const bool k16_in_place = kv.k_half() && !quantised, v16_in_place = kv.v_half() && !quantised;
+    const float* k32 = quantised ? widened.k : k16_in_place ? nullptr : kv.k(layer, 0);
+    const float* v32 = quantised ? widened.v : v16_in_place ? nullptr : kv.v(layer, 0);
+    const uint16_t* k16 = k16_in_place ? kv.k16(layer, 0) : nullptr;
+    const uint16_t* v16 = v16_in_place ? kv.v16(layer, 0) : nullptr;
     // the kernel path's vector width (a forced AVX2 path runs the AVX2 kernels; the bits are the same)
     const AttentionTileWidth width =
         path_ == CpuPath::Avx512 || path_ == CpuPath::Avx512Vnni ? AttentionTileWidth::Wide : AttentionTileWidth::Avx2;
@@ -214,7 +229,7 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
             }
         }
         const int64_t at = g * s.head_dim;
-        const AttentionRows rows{k32 ? k32 + at : nullptr, v32 ? v32 + at : nullptr, kv.row(), cells.read_cells.data(),
+        const AttentionRows rows{k32 ? k32 + at : nullptr, v32 ? v32 + at : nullptr, kv.row(), cell_of,
                                  k16 ? k16 + at : nullptr, v16 ? v16 + at : nullptr};
         attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)], width);
     });

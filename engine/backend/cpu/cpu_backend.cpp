@@ -72,10 +72,14 @@ Result<std::unique_ptr<KvCache>> CpuBackend::create_kv_cache(const KvCacheShape&
         return make_error(ErrorCode::InvalidArgument, "KV cache shape must be positive");
     }
     for (TensorType type : {shape.k_type, shape.v_type}) {
-        if (type != TensorType::F32 && type != TensorType::F16) {
-            const auto info = tensor_type_info(static_cast<uint32_t>(type));
-            return make_error(ErrorCode::Unsupported, "the CPU backend stores keys and values as F32 or F16, not " +
+        const auto info = tensor_type_info(static_cast<uint32_t>(type));
+        if (!stores_kv(type)) {
+            return make_error(ErrorCode::Unsupported, "the CPU backend stores keys and values as F32, F16, Q8_0 or Q4_0, not " +
                                                           std::string(info ? info->name : "an unknown type"));
+        }
+        if (kv_type_is_quantised(type) && shape.head_dim % 32 != 0) {
+            return make_error(ErrorCode::Unsupported, "a head of " + std::to_string(shape.head_dim) + " values cannot be stored as " +
+                                                          std::string(info->name) + " blocks of 32; use f16 or f32");
         }
     }
     auto cache = std::make_unique<CpuKvCache>(shape);

@@ -15,6 +15,7 @@
 #include "engine/backend/cpu/matmul_kernels.h"
 #include "engine/backend/cpu/quant_matmul.h"
 #include "engine/backend/cpu/thread_pool.h"
+#include "engine/kv/kv_types.h"
 
 namespace octo {
 
@@ -40,7 +41,9 @@ public:
     void read(const float* src, std::span<float> dst) override;
     void write(std::span<const float> src, float* dst) override;
     Result<std::unique_ptr<KvCache>> create_kv_cache(const KvCacheShape& shape) override;
-    bool stores_kv(TensorType type) const override { return type == TensorType::F32 || type == TensorType::F16; }
+    bool stores_kv(TensorType type) const override {
+        return type == TensorType::F32 || type == TensorType::F16 || kv_type_is_quantised(type);
+    }
 
     void embed(const WeightMatrix& table, std::span<const int32_t> tokens, float* out) override;
     void matmul(const WeightMatrix& w, const float* x, float* y, int64_t n_tokens, const ProductPrecision& precision) override;
