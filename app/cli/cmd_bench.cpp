@@ -45,6 +45,8 @@ struct BenchOptions {
     std::string backend = "cpu"; // cpu or cuda
     std::string model;      // empty: the synthetic model
     std::string synthetic = "768x12x12:q8_0";
+    int64_t n_ff = 0;       // the synthetic model's feed-forward width; 0: 3 x n_embd
+    int64_t n_vocab = 0;    // ... and its vocabulary; 0: 32,000
     int threads = 0;        // 0: every hardware thread
     std::string kernels;    // empty: the best path this CPU has
     std::string precision;  // empty: the model's default
@@ -225,6 +227,8 @@ int run_bench(const BenchOptions& o) {
     if (o.model.empty()) {
         auto spec = parse_bench_shape(o.synthetic);
         if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
+        if (o.n_ff > 0) spec->n_ff = o.n_ff;
+        if (o.n_vocab > 0) spec->n_vocab = o.n_vocab;
         auto synthetic = synthetic_model(spec.value(), o, open);
         if (!synthetic) return report_error(o.json, synthetic.error());
         bench_model = std::move(synthetic.value());
@@ -437,6 +441,10 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
                     "Shape of the synthetic model: n_embd x n_layer x n_head[x n_head_kv]:type "
                     "(type: f32, f16, q8_0, q4_k ... or the mixes q4_k_m, q5_k_m)")
         ->excludes(model)->capture_default_str();
+    cmd->add_option("--n-ff", o->n_ff, "The synthetic model's feed-forward width (default 3 x n_embd; Llama-3.2-1B: 8192)")
+        ->excludes(model)->check(CLI::Range(int64_t{1}, int64_t{1} << 17));
+    cmd->add_option("--n-vocab", o->n_vocab, "The synthetic model's vocabulary (default 32000; Llama 3: 128256)")
+        ->excludes(model)->check(CLI::Range(int64_t{256}, int64_t{1} << 20));
     cmd->add_option("--save-model", o->save_model,
                     "Write the synthetic model's GGUF file here before measuring (for llama-bench or --model)");
     cmd->add_flag("--no-run", o->no_run, "With --save-model: only write the file");

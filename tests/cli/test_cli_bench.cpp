@@ -94,6 +94,29 @@ TEST(CliBench, ExpertShapesCountOnlyTheActiveWeights) {
     }
 }
 
+// --n-ff and --n-vocab replace the shape's defaults (3 x n_embd, 32,000): the Llama-3.2-1B-like
+// shapes of the side-by-side measurements.
+TEST(CliBench, SyntheticFeedForwardWidthAndVocabulary) {
+    const std::string path = octo::test::temp_path("wide-ff.gguf");
+    auto run = run_cli({"bench", "--synthetic", "256x2x8x2:q8_0", "--n-ff", "1024", "--n-vocab", "5000", "--save-model", path,
+                        "--no-run", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    octo::SyntheticModelSpec want = bench_spec(256, 2, 8, 2);
+    want.weight_type = octo::TensorType::Q8_0;
+    want.n_ff = 1024;
+    want.n_vocab = 5000;
+    const auto expected = octo::make_synthetic_model(want);
+    ASSERT_TRUE(expected) << expected.error().message;
+    EXPECT_EQ(read_bytes(path), expected.value());
+    auto model = octo::Model::load(path);
+    ASSERT_TRUE(model) << model.error().message;
+    EXPECT_EQ(model.value()->params().n_ff, 1024);
+    EXPECT_EQ(model.value()->params().n_vocab, 5000);
+    std::filesystem::remove(path);
+    auto with_model = run_cli({"bench", "--model", path, "--n-ff", "1024", "--json"});
+    EXPECT_EQ(with_model.exit_status, 2) << "--n-ff is for the synthetic model";
+}
+
 TEST(CliBench, SavesTheSyntheticModelWithKvHeadsAndTheQ4KMMix) {
     const std::string path = octo::test::temp_path("q4_k_m.gguf");
     auto run = run_cli({"bench", "--synthetic", "256x8x8x2:q4_k_m", "--save-model", path, "--no-run", "--json"});
