@@ -262,7 +262,7 @@ int run_bench(const BenchOptions& o) {
 
     const Model& m = *bench_model.opened.model;
     const Precision run_precision = resolve_precision(precision, m.params().architecture);
-    const RunChoice choice{precision, resolve_kv_types({o.kv.keys(), o.kv.values()}, run_precision, *backend)};
+    const RunChoice choice{precision, resolve_kv_types(o.kv.choice(), run_precision, *backend)};
 
     std::mt19937 rng(7);
     std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(m.params().n_vocab - 1));
@@ -337,7 +337,7 @@ int run_bench(const BenchOptions& o) {
         {"threads", threads},
         {"kernels", kernels},
         {"precision", std::string(precision_name(run_precision))},
-        {"kv_types", {{"k", std::string(kv_type_name(choice.kv.k))}, {"v", std::string(kv_type_name(choice.kv.v))}}},
+        {"kv_types", kv_types_json(choice.kv)},
         {"model", valid_utf8(bench_model.name)},
         {"n_params", n_params},
         {"weights_mib", weights_mib},

@@ -221,7 +221,7 @@ int run_compare(const CompareOptions& o) {
     }
 #endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
-                                                 .kv_types = {o.kv.keys(), o.kv.values()}, .precision = o.a.precision,
+                                                 .kv_types = o.kv.choice(), .precision = o.a.precision,
                                                  .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     if (!spec_of_b) return report_error(o.json, spec_of_b.error());

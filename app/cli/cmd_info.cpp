@@ -31,10 +31,10 @@ struct InfoOptions {
 // What opening the model on the CPU would take (as generate opens it): the context — the whole
 // trained one unless asked or memory is short — the KV types, and the memory estimate.
 nlohmann::json memory_plan(const GgufFile& f, const ModelParams& p, const InfoOptions& o) {
-    const KvTypes kv = kv_types_or_default({o.kv.keys(), o.kv.values()}, default_precision(p.architecture), true);
+    const KvTypes kv = kv_types_or_default(o.kv.choice(), default_precision(p.architecture), true);
     const std::optional<uint64_t> available = available_memory_bytes();
     auto plan = plan_context(f, p, o.ctx_size, kDefaultBatch, kv, available);
-    nlohmann::json out = {{"kv_types", {{"k", std::string(kv_type_name(kv.k))}, {"v", std::string(kv_type_name(kv.v))}}},
+    nlohmann::json out = {{"kv_types", kv_types_json(kv)},
                           {"available_bytes", available ? nlohmann::json(*available) : nlohmann::json(nullptr)}};
     if (!plan) {
         out["error"] = plan.error().message;
@@ -74,7 +74,7 @@ std::string mib(const nlohmann::json& bytes) {
     return s;
 }
 
-// "memory: context 2048 (trained 2048), KV f16/f16: weights 1.1 MiB + KV 2.0 MiB + activations 0.6 MiB = 3.7 MiB"
+// "memory: context 2048, KV f16/f16: weights 1.1 MiB + KV 2.0 MiB + activations 0.6 MiB = 3.7 MiB of … available"
 std::string memory_line(const nlohmann::json& m) {
     const std::string kv = m["kv_types"]["k"].get<std::string>() + "/" + m["kv_types"]["v"].get<std::string>();
     if (m.contains("error")) return "memory: KV " + kv + ": " + m["error"].get<std::string>();

@@ -62,7 +62,7 @@ int run_serve(ServeOptions o) {
                                    "(or bind 127.0.0.1)", kExitUsage);
     }
     auto opened = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.n_ctx,
-                                                   .kv_sequences = o.parallel, .kv_types = {o.kv.keys(), o.kv.values()}});
+                                                   .kv_sequences = o.parallel, .kv_types = o.kv.choice()});
     if (!opened) return report_error(false, opened.error());
 
     serve::ServedModelInfo info;
@@ -79,8 +79,7 @@ int run_serve(ServeOptions o) {
                      {"n_layer", opened->info.n_layer},
                      {"n_head", opened->info.n_head},
                      {"has_router", opened->info.has_router},
-                     {"kv_types", {{"k", std::string(kv_type_name(opened->info.kv_types.k))},
-                                   {"v", std::string(kv_type_name(opened->info.kv_types.v))}}},
+                     {"kv_types", kv_types_json(opened->info.kv_types)},
                      {"n_expert", opened->info.n_expert},
                      {"head_map", opened->map().describe()},
                      {"metrics", "norm_share, relative, dla, gates, experts"}};

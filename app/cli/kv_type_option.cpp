@@ -6,6 +6,10 @@
 
 namespace octo::cli {
 
+nlohmann::json kv_types_json(KvTypes types) {
+    return {{"k", std::string(kv_type_name(types.k))}, {"v", std::string(kv_type_name(types.v))}};
+}
+
 void add_kv_type_options(CLI::App& cmd, KvTypeOptions& options) {
     const auto add = [&cmd](const std::string& name, std::optional<TensorType>& type, const std::string& help) {
         cmd.add_option_function<std::string>(

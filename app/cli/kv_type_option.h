@@ -5,8 +5,9 @@
 #include <optional>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
-#include "engine/gguf/tensor_type.h"
+#include "engine/kv/kv_types.h"
 
 namespace octo::cli {
 
@@ -14,7 +15,11 @@ struct KvTypeOptions {
     std::optional<TensorType> both, k, v; // not given: nullopt
     std::optional<TensorType> keys() const { return k ? k : both; }
     std::optional<TensorType> values() const { return v ? v : both; }
+    KvTypeChoice choice() const { return {keys(), values()}; }
 };
+
+// {"k": "f16", "v": "f16"}: how the JSON of bench, serve and info names a cache's types.
+nlohmann::json kv_types_json(KvTypes types);
 
 // Adds the three options to `cmd`; any other value is a usage error naming the four.
 void add_kv_type_options(CLI::App& cmd, KvTypeOptions& options);

@@ -196,16 +196,15 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
     tile_scratch_.resize(static_cast<size_t>(n_threads()));
     tile_queries_.resize(static_cast<size_t>(n_threads()));
     const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride, kv.k_half(), kv.v_half()};
-    // the layer's rows as stored (F16 ones are widened as the kernels load them); with a
-    // quantised kind, every row dequantised first (readable_rows), F16 ones widened there too
-    const bool quantised = kv.k_quantised() || kv.v_quantised();
-    const AttentionRows widened = quantised ? readable_rows(kv, layer, cells.read_cells) : AttentionRows{};
-    const int32_t* cell_of = quantised ? widened.cell : cells.read_cells.data();
-    const bool k16_in_place = kv.k_half() && !quantised, v16_in_place = kv.v_half() && !quantised;
-    const float* k32 = quantised ? widened.k : k16_in_place ? nullptr : kv.k(layer, 0);
-    const float* v32 = quantised ? widened.v : v16_in_place ? nullptr : kv.v(layer, 0);
-    const uint16_t* k16 = k16_in_place ? kv.k16(layer, 0) : nullptr;
-    const uint16_t* v16 = v16_in_place ? kv.v16(layer, 0) : nullptr;
+    // The layer's rows as stored, F16 ones widened as the kernels load them; with a quantised
+    // kind, every row dequantised (and F16 ones widened) first by readable_rows.
+    AttentionRows layer_rows;
+    if (kv.k_quantised() || kv.v_quantised()) {
+        layer_rows = readable_rows(kv, layer, cells.read_cells);
+    } else {
+        layer_rows = {kv.k_half() ? nullptr : kv.k(layer, 0), kv.v_half() ? nullptr : kv.v(layer, 0), kv.row(),
+                      cells.read_cells.data(), kv.k_half() ? kv.k16(layer, 0) : nullptr, kv.v_half() ? kv.v16(layer, 0) : nullptr};
+    }
     // the kernel path's vector width (a forced AVX2 path runs the AVX2 kernels; the bits are the same)
     const AttentionTileWidth width =
         path_ == CpuPath::Avx512 || path_ == CpuPath::Avx512Vnni ? AttentionTileWidth::Wide : AttentionTileWidth::Avx2;
@@ -228,9 +227,10 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
                                    weights ? weights + at * weights_stride : nullptr, first, n_seen, order});
             }
         }
-        const int64_t at = g * s.head_dim;
-        const AttentionRows rows{k32 ? k32 + at : nullptr, v32 ? v32 + at : nullptr, kv.row(), cell_of,
-                                 k16 ? k16 + at : nullptr, v16 ? v16 + at : nullptr};
+        // kv head g's columns of whichever rows are set
+        const auto head = [at = g * s.head_dim](const auto* p) { return p ? p + at : nullptr; };
+        const AttentionRows rows{head(layer_rows.k), head(layer_rows.v), layer_rows.stride, layer_rows.cell,
+                                 head(layer_rows.k16), head(layer_rows.v16)};
         attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)], width);
     });
 }
