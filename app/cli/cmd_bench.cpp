@@ -5,7 +5,8 @@
 // 768x12x12:q8_0, about 100 M parameters). It measures prefill (the prompt as batches) and
 // greedy decode, each with instrumentation off, with head norms, and with norms + DLA; then
 // edit-and-rerun: a ~1,000-token prompt evaluated cold, its last sentence changed, evaluated
-// again in the same KV pool (prefix reuse) — time to first token both ways. After the runs: the
+// again in the same KV pool (prefix reuse) — time to first token both ways (--speed-only leaves
+// out all but the first run, for timing beside llama-bench). After the runs: the
 // process's resident memory, and the CPU's memory read bandwidth that decode is measured against.
 // --save-model writes the synthetic model's GGUF file (for llama.cpp's llama-bench, or --model).
 #include <algorithm>
@@ -60,6 +61,7 @@ struct BenchOptions {
     int64_t read_buffer_mib = 0; // memory read measurement; 0: from the last-level cache
     std::string save_model; // write the synthetic model's GGUF file here first
     bool no_run = false;    // with save_model: only write it
+    bool speed_only = false; // only the instrumentation-off run: no norms, DLA or edit-and-rerun figures
     bool json = false;
     bool serve = false;     // the server under load instead (bench_serve.h)
 };
@@ -173,6 +175,19 @@ nlohmann::json speed_json(const Speed& s) {
     return {{"prefill_tokens_per_s", s.prefill_tokens_per_s}, {"decode_tokens_per_s", s.decode_tokens_per_s}};
 }
 
+nlohmann::json speed_json(const std::optional<Speed>& s) { return s ? speed_json(*s) : nlohmann::json(nullptr); }
+
+// null when the run was left out (--speed-only)
+nlohmann::json edit_json(const std::optional<EditRerun>& e, const BenchOptions& o) {
+    if (!e) return nullptr;
+    return {{"prompt_tokens", o.edit_tokens},
+            {"changed_tokens", o.edit_tail},
+            {"reused_tokens", e->reused_tokens},
+            {"cold_first_token_ms", e->cold_ms},
+            {"reuse_first_token_ms", e->warm_ms},
+            {"speedup", e->warm_ms > 0 ? e->cold_ms / e->warm_ms : 0.0}};
+}
+
 struct BenchModel {
     OpenedModel opened;     // by open_model, as every command opens one (a synthetic image kept in it); empty with --no-run
     std::string name;
@@ -220,7 +235,8 @@ int run_bench(const BenchOptions& o) {
     if (o.backend != "cpu" && o.backend != "cuda") return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
     // The runs' sessions hold their own KV caches: no pool.
     const OpenOptions open{.backend = o.backend, .threads = o.threads, .kernels = path,
-                           .n_ctx = std::max({o.prompt_tokens + o.gen_tokens, o.edit_tokens, o.depth + o.gen_tokens}),
+                           .n_ctx = std::max({o.prompt_tokens + o.gen_tokens, o.speed_only ? int64_t{0} : o.edit_tokens,
+                                              o.depth + o.gen_tokens}),
                            .n_batch = o.prompt_tokens,
                            .kv_sequences = 0};
     BenchModel bench_model;
@@ -278,12 +294,20 @@ int run_bench(const BenchOptions& o) {
     if (!plain) return report_error(o.json, plain.error());
     // Resident memory of inference alone, before the instrumented runs add their per-model constants.
     const std::optional<ResidentMemory> resident_plain = resident_memory();
-    auto with_norms = measure(m, *backend, choice, norms, prompt, o.gen_tokens, o.repetitions);
-    if (!with_norms) return report_error(o.json, with_norms.error());
-    auto with_dla = measure(m, *backend, choice, dla, prompt, o.gen_tokens, o.repetitions);
-    if (!with_dla) return report_error(o.json, with_dla.error());
-    auto edit = edit_and_rerun(m, *backend, choice, long_prompt, o.edit_tail, rng);
-    if (!edit) return report_error(o.json, edit.error());
+    // The instrumented runs and edit-and-rerun, unless --speed-only.
+    std::optional<Speed> with_norms, with_dla;
+    std::optional<EditRerun> edit;
+    if (!o.speed_only) {
+        auto n = measure(m, *backend, choice, norms, prompt, o.gen_tokens, o.repetitions);
+        if (!n) return report_error(o.json, n.error());
+        with_norms = n.value();
+        auto d = measure(m, *backend, choice, dla, prompt, o.gen_tokens, o.repetitions);
+        if (!d) return report_error(o.json, d.error());
+        with_dla = d.value();
+        auto e = edit_and_rerun(m, *backend, choice, long_prompt, o.edit_tail, rng);
+        if (!e) return report_error(o.json, e.error());
+        edit = e.value();
+    }
 
     nlohmann::json reference = nullptr;
     if (cuda_backend) {
@@ -345,16 +369,10 @@ int run_bench(const BenchOptions& o) {
         {"gen_tokens", o.gen_tokens},
         {"repetitions", o.repetitions},
         {"instrumentation_off", speed_json(plain.value())},
-        {"with_norms", speed_json(with_norms.value())},
-        {"with_norms_and_dla", speed_json(with_dla.value())},
+        {"with_norms", speed_json(with_norms)},
+        {"with_norms_and_dla", speed_json(with_dla)},
         {"at_depth", at_depth},
-        {"edit_and_rerun",
-         {{"prompt_tokens", o.edit_tokens},
-          {"changed_tokens", o.edit_tail},
-          {"reused_tokens", edit->reused_tokens},
-          {"cold_first_token_ms", edit->cold_ms},
-          {"reuse_first_token_ms", edit->warm_ms},
-          {"speedup", edit->warm_ms > 0 ? edit->cold_ms / edit->warm_ms : 0.0}}},
+        {"edit_and_rerun", edit_json(edit, o)},
         {"weight_bytes_per_token", matmul.bytes},
         {"weight_bytes_all_matrices", matmul.all_bytes},
         {"experts", m.params().n_expert > 0 ? nlohmann::json{{"n_expert", m.params().n_expert},
@@ -385,20 +403,21 @@ int run_bench(const BenchOptions& o) {
                 static_cast<double>(n_params) / 1e6, weights_mib);
     std::printf("%-22s %12s %12s   (tokens/s; prompt %lld, decode %lld)\n", "", "prefill", "decode",
                 static_cast<long long>(o.prompt_tokens), static_cast<long long>(o.gen_tokens));
-    for (const auto& [name, s] : {std::pair{"instrumentation off", plain.value()},
-                                  std::pair{"with norms", with_norms.value()},
-                                  std::pair{"with norms and DLA", with_dla.value()}}) {
-        std::printf("%-22s %12.1f %12.1f\n", name, s.prefill_tokens_per_s, s.decode_tokens_per_s);
+    for (const auto& [name, s] : {std::pair{"instrumentation off", std::optional(plain.value())},
+                                  std::pair{"with norms", with_norms}, std::pair{"with norms and DLA", with_dla}}) {
+        if (s) std::printf("%-22s %12.1f %12.1f\n", name, s->prefill_tokens_per_s, s->decode_tokens_per_s);
     }
     if (!at_depth.is_null()) {
         std::printf("%-22s %12.1f %12.1f   (a %lld-token prompt, then decode at that depth)\n", "at depth, off",
                     at_depth["prefill_tokens_per_s"].get<double>(), at_depth["decode_tokens_per_s"].get<double>(),
                     static_cast<long long>(o.depth));
     }
-    std::printf("edit and rerun: %lld-token prompt, last %lld changed: first token %.0f ms cold, %.0f ms with %lld "
-                "tokens reused (%.1fx)\n",
-                static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
-                edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
+    if (edit) {
+        std::printf("edit and rerun: %lld-token prompt, last %lld changed: first token %.0f ms cold, %.0f ms with %lld "
+                    "tokens reused (%.1fx)\n",
+                    static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
+                    edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
+    }
     std::printf("decode reads %.2f GB/s of weights (%.1f MiB per token", decode_gbps, static_cast<double>(matmul.bytes) / kMiB);
     if (m.params().n_expert > 0) {
         std::printf(": the active %lld of %lld experts per layer, of %.1f MiB in all",
@@ -470,6 +489,8 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--read-buffer-mib", o->read_buffer_mib,
                     "Buffer of the memory read measurement in MiB (0: 4x the last-level cache)")
         ->check(CLI::Range(0, 65536))->capture_default_str();
+    cmd->add_flag("--speed-only", o->speed_only,
+                  "Only the run with instrumentation off: no norms, DLA or edit-and-rerun figures (side-by-side timing)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
 #ifdef OCTOSCOPE_HAVE_NET
     auto serve = std::make_shared<BenchServeOptions>();

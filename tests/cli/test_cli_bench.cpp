@@ -70,6 +70,28 @@ TEST(CliBench, DecodeAtDepth) {
     EXPECT_EQ(run_cli(args).exit_status, 2) << "a negative depth is a usage error";
 }
 
+// --speed-only: the instrumentation-off run alone (for timing beside llama-bench); the figures
+// of the runs left out are null, not zero, and the text names only what ran.
+TEST(CliBench, SpeedOnlyLeavesOutTheInstrumentedRuns) {
+    const std::vector<std::string> base = {"bench", "--synthetic", "64x2x4:q8_0", "--prompt-tokens", "4", "--gen-tokens", "2",
+                                           "--edit-tokens", "20", "--edit-tail", "2", "--read-buffer-mib", "8", "--speed-only"};
+    auto args = base;
+    args.push_back("--json");
+    auto run = run_cli(args);
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    const auto j = run.json();
+    EXPECT_GT(j["instrumentation_off"]["prefill_tokens_per_s"].get<double>(), 0.0);
+    EXPECT_GT(j["instrumentation_off"]["decode_tokens_per_s"].get<double>(), 0.0);
+    EXPECT_TRUE(j["with_norms"].is_null()) << j["with_norms"].dump();
+    EXPECT_TRUE(j["with_norms_and_dla"].is_null());
+    EXPECT_TRUE(j["edit_and_rerun"].is_null());
+    auto text = run_cli(base);
+    ASSERT_EQ(text.exit_status, 0) << text.err;
+    EXPECT_NE(text.out.find("instrumentation off"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("with norms"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("edit and rerun"), std::string::npos) << text.out;
+}
+
 // A mixture-of-experts shape: decode's weight traffic counts the router and the 2 active
 // experts of 8 per layer, not the idle ones.
 TEST(CliBench, ExpertShapesCountOnlyTheActiveWeights) {
