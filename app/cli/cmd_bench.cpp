@@ -431,10 +431,12 @@ int run_bench(const BenchOptions& o) {
     }
     std::printf("\nmemory:  file %.1f MiB, KV %.1f MiB", static_cast<double>(bench_model.file_bytes) / kMiB, kv_mib);
     if (resident_plain && resident) {
-        std::printf("; resident %.1f MiB (the program alone %.1f; %.1f MiB after the instrumented runs), peak %.1f MiB",
-                    static_cast<double>(resident_plain->resident_bytes) / kMiB,
-                    resident_program ? static_cast<double>(resident_program->resident_bytes) / kMiB : 0.0,
-                    static_cast<double>(resident->resident_bytes) / kMiB, static_cast<double>(resident->peak_bytes) / kMiB);
+        std::printf("; resident %.1f MiB (the program alone %.1f", static_cast<double>(resident_plain->resident_bytes) / kMiB,
+                    resident_program ? static_cast<double>(resident_program->resident_bytes) / kMiB : 0.0);
+        if (!o.speed_only) {
+            std::printf("; %.1f MiB after the instrumented runs", static_cast<double>(resident->resident_bytes) / kMiB);
+        }
+        std::printf("), peak %.1f MiB", static_cast<double>(resident->peak_bytes) / kMiB);
     }
     std::printf("\n");
     if (!reference.is_null()) {

@@ -90,6 +90,7 @@ TEST(CliBench, SpeedOnlyLeavesOutTheInstrumentedRuns) {
     EXPECT_NE(text.out.find("instrumentation off"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("with norms"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("edit and rerun"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("instrumented runs"), std::string::npos) << text.out;
 }
 
 // A mixture-of-experts shape: decode's weight traffic counts the router and the 2 active
