@@ -2212,6 +2212,10 @@ F32 权重无论哪种都以浮点相乘。
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
+    <message>
+        <source>%1 (built-in)</source>
+        <translation>%1（内置）</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::RouterPanel</name>

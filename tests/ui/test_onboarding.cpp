@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -259,6 +261,19 @@ void TestOnboarding::shortcutsListEveryMenuAction() {
     for (int r = 0; r < table->rowCount(); ++r) timeline = timeline || table->item(r, 0)->text().split(QStringLiteral(", ")).contains(alt_left);
     QVERIFY(timeline);
     QVERIFY(!table->findItems(QKeySequence(QStringLiteral("Esc")).toString(QKeySequence::NativeText), Qt::MatchExactly).isEmpty());
+    // Every column, its header included, in view without sideways scrolling (the "Where" column
+    // once ran past the right edge with its header).
+    QApplication::processEvents();
+    QHeaderView* header = table->horizontalHeader();
+    QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+    for (int c = 0; c < 3; ++c) {
+        QVERIFY2(header->sectionViewportPosition(c) >= 0, qPrintable(QString::number(c)));
+        QVERIFY2(header->sectionViewportPosition(c) + header->sectionSize(c) <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("column %1 ends at %2 of %3").arg(c).arg(header->sectionViewportPosition(c) + header->sectionSize(c)).arg(table->viewport()->width())));
+        const QString label = table->horizontalHeaderItem(c)->text();
+        QVERIFY(!label.isEmpty());
+        QVERIFY2(header->fontMetrics().horizontalAdvance(label) < header->sectionSize(c), qPrintable(label));
+    }
     screenshot(*dialog, QStringLiteral("shortcuts.png"));
 }
 

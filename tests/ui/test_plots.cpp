@@ -87,6 +87,7 @@ private slots:
     void presetsAndViewMenuBringDocksForward();
     void screenshotAtTheAskedSize();
     void keyboardTabLeavesThePromptAndEscCancels();
+    void keyboardTabWalksThePromptPanelAsLaidOut();
     void statusErrorsFitOnOneLine();
     void viewsAgreeOnTheShownToken();
     void layoutHoldsStillOnTheFirstRun();
@@ -494,6 +495,25 @@ void TestPlots::statusErrorsFitOnOneLine() {
     const QString narrow = status_line_text(message, fm, 300);
     QVERIFY(fm.horizontalAdvance(narrow) <= 300);
     QVERIFY(narrow.endsWith(QChar(0x2026)));
+    // A server's address is no file path: it stays whole.
+    const QString url = QStringLiteral("Run failed: cannot reach http://127.0.0.1:9/v1/chat/completions: Connection refused");
+    QCOMPARE(status_line_text(url, fm, 4000), url);
+
+    // Elided, the whole error stays readable as the bar's tooltip until another message replaces it
+    // (a server's error was cut at "Connection" with no way to read the rest).
+    {
+        QStatusBar bar;
+        bar.resize(360, 24);
+        const QString long_error = url + QStringLiteral(" (the server at 127.0.0.1:9 may have stopped; check it and retry)");
+        show_status_error(bar, long_error, 0);
+        QVERIFY2(bar.currentMessage().endsWith(QChar(0x2026)), qPrintable(bar.currentMessage()));
+        QCOMPARE(bar.toolTip(), long_error);
+        bar.showMessage(QStringLiteral("Ready"));
+        QVERIFY(bar.toolTip().isEmpty());
+        show_status_error(bar, long_error, 0);
+        bar.clearMessage();
+        QVERIFY(bar.toolTip().isEmpty());
+    }
 
     // A failed load on the window: the status bar's message is one line within the bar.
     MainWindow w;
@@ -577,6 +597,38 @@ void TestPlots::layoutHoldsStillOnTheFirstRun() {
     QApplication::processEvents();
     const QStringList after = geometries();
     QCOMPARE(after, before);
+}
+
+// Tab from the editor walks the prompt panel as it is laid out: Chat, then DLA and Record
+// attention on the same row (the system field is off until Chat is ticked), then the settings,
+// then Run. They once came after Precision, so Tab from Chat seemed to skip them.
+void TestPlots::keyboardTabWalksThePromptPanelAsLaidOut() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    PromptPanel* panel = part<PromptPanel>(w);
+    QPlainTextEdit* editor = panel->editor();
+    editor->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(editor->hasFocus());
+    // The panel's control that holds the focus (a spin box's line edit counts as the spin box).
+    const auto control = [panel]() -> QString {
+        QWidget* f = QApplication::focusWidget();
+        while (f && f->parentWidget() != panel) f = f->parentWidget();
+        return f ? (f->objectName().isEmpty() ? QString::fromLatin1(f->metaObject()->className()) : f->objectName()) : QString();
+    };
+    QStringList visited;
+    for (int i = 0; i < 12; ++i) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        const QString now = control();
+        if (now.isEmpty() || now == QStringLiteral("promptEditor")) break; // left the panel
+        visited << now;
+    }
+    const QStringList expected = {QStringLiteral("chatBox"), QStringLiteral("dlaBox"), QStringLiteral("attentionBox"),
+                                  QStringLiteral("QSpinBox"), QStringLiteral("QDoubleSpinBox"), QStringLiteral("QSpinBox"),
+                                  QStringLiteral("QDoubleSpinBox"), QStringLiteral("QSpinBox"), QStringLiteral("precisionBox"),
+                                  QStringLiteral("runButton")};
+    QCOMPARE(visited, expected);
 }
 
 // Tab moves the focus with a ring drawn around the focused control (in the highlight colour, on

@@ -16,6 +16,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QSet>
@@ -47,6 +48,7 @@
 #include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/prompt_panel.h"
+#include "ui/panels/recent_models_menu.h"
 #include "ui/panels/router_panel.h"
 #include "ui/panels/switches_panel.h"
 #include "ui/views/token_stream_view.h"
@@ -71,6 +73,8 @@ private slots:
     void screenshotEntryPoint();
     void helpNeedsNoDisplay();
     void routerFollowsTheEditorAndLearns();
+    void routerTableListsTheRouteFirst();
+    void recentModelsNameTheBuiltInModel();
     void calibrationFromTheMenu();
     void exportsWriteTheRun();
     void advisorSuggestsAppliesAndCompares();
@@ -435,6 +439,58 @@ void TestWorkbench::routerFollowsTheEditorAndLearns() {
     QCOMPARE(user.readAll().count('\n'), corrections);
     user.close();
     QFile::remove(RouterPanel::userProbePath());
+}
+
+// The table lists stage 1's three by their final score, so the route is the first row even
+// when stage 1 ranked it second; a later decision leaves no row of the earlier one behind.
+void TestWorkbench::routerTableListsTheRouteFirst() {
+    MainWindow w;
+    w.show();
+    RouterPanel* panel = part<RouterPanel>(w);
+    auto* table = panel->findChild<QTableWidget*>();
+    QVERIFY(table);
+    RouteDecision d;
+    d.top3 = {{0, 0.9f, 0.0, 0.9}, {3, 0.8f, 1.0, 1.3}, {5, 0.7f, 0.5, 1.0}}; // stage 1's order
+    d.route = 3;
+    d.stage1_route = 0;
+    panel->showDecision(QStringLiteral("a prompt"), d);
+    const QStringList expected = {QStringLiteral("rte-d"), QStringLiteral("rte-f"), QStringLiteral("rte-a")};
+    for (int r = 0; r < 3; ++r) {
+        QVERIFY(table->item(r, 0) && table->item(r, 3));
+        QCOMPARE(table->item(r, 0)->text(), expected[r]);
+    }
+    QCOMPARE(table->item(0, 3)->text(), QStringLiteral("1.300"));
+    QCOMPARE(table->item(2, 3)->text(), QStringLiteral("0.900"));
+    d.top3.resize(2);
+    panel->showDecision(QStringLiteral("another"), d);
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("rte-d"));
+    QVERIFY2(!table->item(2, 0), "a row of the earlier decision was left");
+}
+
+// File → Open Recent names the built-in model, not its install or build-tree path, and other
+// files by name and folder (home as ~, an ampersand shown as one); the whole path is the tooltip.
+void TestWorkbench::recentModelsNameTheBuiltInModel() {
+    const QString resources = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources");
+    const QString builtin = resources + QStringLiteral("/octet/octet.gguf");
+    const QString other = QDir::homePath() + QStringLiteral("/models/a&b.gguf");
+    QSettings settings;
+    const QVariant saved = settings.value(QStringLiteral("recentModels"));
+    settings.setValue(QStringLiteral("recentModels"), QStringList{builtin, other});
+    {
+        MainWindow w;
+        w.loadResources(resources);
+        auto* menu = w.findChild<RecentModelsMenu*>();
+        QVERIFY(menu);
+        menu->refresh();
+        const QList<QAction*> entries = menu->actions();
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries[0]->text(), QStringLiteral("octet (built-in)"));
+        QCOMPARE(entries[0]->toolTip(), builtin);
+        QCOMPARE(entries[1]->text(), QStringLiteral("a&&b.gguf — ~/models"));
+        QCOMPARE(entries[1]->toolTip(), other);
+    }
+    if (saved.isValid()) settings.setValue(QStringLiteral("recentModels"), saved);
+    else settings.remove(QStringLiteral("recentModels"));
 }
 
 void TestWorkbench::calibrationFromTheMenu() {

@@ -10,7 +10,7 @@ namespace octo::ui {
 
 FileMenu::FileMenu(Workbench& bench, QWidget& window, QWidget* parent) : QMenu(tr("&File"), parent) {
     addAction(tr("&Open Model…"), QKeySequence(tr("Ctrl+Shift+O")), &bench.models(), &ModelController::askOpen);
-    recent_ = new RecentModelsMenu(bench.models(), this);
+    recent_ = new RecentModelsMenu(bench, this);
     addMenu(recent_);
     addSeparator();
     CaptureController* captures = bench.captureController();

@@ -37,6 +37,7 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     editor_->installEventFilter(this);
     editor_->setMinimumHeight(48);
     chat_ = new QCheckBox(this);
+    chat_->setObjectName(QStringLiteral("chatBox"));
     system_ = new QLineEdit(this);
     system_->setEnabled(false);
     connect(chat_, &QCheckBox::toggled, system_, &QWidget::setEnabled);
@@ -59,7 +60,9 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     precision_->addItem(QString(), kModelDefault);
     for (Precision p : {Precision::Reference, Precision::Exact}) precision_->addItem(precision_label(p), static_cast<int>(p));
     dla_ = new QCheckBox(this);
+    dla_->setObjectName(QStringLiteral("dlaBox"));
     attention_ = new QCheckBox(this);
+    attention_->setObjectName(QStringLiteral("attentionBox"));
     attention_->setChecked(true);
     run_ = new QPushButton(this);
     run_->setObjectName(QStringLiteral("runButton"));
@@ -108,6 +111,12 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(flags);
     layout->addLayout(form);
     layout->addLayout(buttons);
+    // Tab walks the panel as it is laid out: the editor, the system message, the flags row (Chat,
+    // DLA, Record attention), the settings, then Cancel and Run. In creation order the flags came
+    // after Precision, so Tab from Chat seemed to skip them.
+    const QList<QWidget*> tab_order = {editor_, chat_, system_, dla_, attention_, max_tokens_, temperature_,
+                                       seed_, top_p_, top_k_, precision_, cancel_, run_};
+    for (qsizetype i = 1; i < tab_order.size(); ++i) setTabOrder(tab_order[i - 1], tab_order[i]);
     on_language_change(this, [=, this] {
         editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
         editor_->setAccessibleName(tr("Prompt"));

@@ -10,6 +10,9 @@
 #include <QTextBlock>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <vector>
+
 #include "ui/controllers/router_controller.h"
 #include "ui/support/retranslate.h"
 #include "ui/support/editor_highlights.h"
@@ -92,8 +95,13 @@ void RouterPanel::show(const QString& text, const RouteDecision& d) {
     decision_ = d;
     decided_text_ = text;
     showRoute();
-    for (int i = 0; i < 3 && i < static_cast<int>(d.top3.size()); ++i) {
-        const RouteCandidate& c = d.top3[static_cast<size_t>(i)];
+    // Stage 1's best three, listed by their final score (the route first); equal scores keep
+    // stage 1's order.
+    std::vector<RouteCandidate> rows = d.top3;
+    std::stable_sort(rows.begin(), rows.end(), [](const RouteCandidate& a, const RouteCandidate& b) { return a.final_score > b.final_score; });
+    table_->clearContents();
+    for (int i = 0; i < table_->rowCount() && i < static_cast<int>(rows.size()); ++i) {
+        const RouteCandidate& c = rows[static_cast<size_t>(i)];
         table_->setItem(i, 0, new QTableWidgetItem(subsystem_id(c.subsystem)));
         table_->setItem(i, 1, new QTableWidgetItem(QString::number(c.stage1, 'f', 3)));
         table_->setItem(i, 2, new QTableWidgetItem(QString::number(c.stage2, 'f', 3)));

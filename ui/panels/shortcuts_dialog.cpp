@@ -91,8 +91,16 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry>& entries, QWidget* p
         table_->setItem(r, 1, new QTableWidgetItem(entries[r].action));
         table_->setItem(r, 2, new QTableWidgetItem(entries[r].where));
     }
-    table_->resizeColumnsToContents();
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // Keys as wide as they need, the action and the place share the rest and wrap: no sideways
+    // scrolling, so every column's header stays in view (a long "Where" once pushed it out).
+    QHeaderView* header = table_->horizontalHeader();
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(1, QHeaderView::Stretch);
+    header->setSectionResizeMode(2, QHeaderView::Stretch);
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setWordWrap(true);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);

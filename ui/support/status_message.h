@@ -14,7 +14,8 @@ namespace octo::ui {
 // shortened to its last component, elided at the right to at most `width` pixels.
 QString status_line_text(const QString& message, const QFontMetrics& metrics, int width);
 
-// Shows status_line_text(prefix + message) for `timeout_ms`, fitted to the bar's width.
+// Shows status_line_text(text) for `timeout_ms`, fitted to the bar's width; the whole text is
+// the bar's tooltip until another message replaces the line, and is logged (spdlog, a warning).
 void show_status_error(QStatusBar& bar, const QString& text, int timeout_ms);
 
 } // namespace octo::ui
