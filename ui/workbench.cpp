@@ -1,5 +1,7 @@
 #include "ui/workbench.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 
 #include "ui/controllers/advisor_controller.h"
@@ -23,6 +25,7 @@
 #include "ui/panels/switches_panel.h"
 #include "ui/session/app_log.h"
 #include "ui/session/workbench_session.h"
+#include "ui/support/subsystem_palette.h"
 #include "ui/support/window_services.h"
 #include "ui/views/attention_view.h"
 #include "ui/views/compare_view.h"
@@ -52,6 +55,9 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     auto* history = new HistoryPanel(store_, w);
     router_controller_ = new RouterController(w);
     router_ = new RouterPanel(prompt_->editor(), *router_controller_, w);
+    const auto name_route = [this] { router_->setModelGroupsNamed(!store_.model() || groups_are_named(*store_.model())); };
+    connect(&store_, &RunStore::modelLoaded, router_, name_route);
+    connect(&store_, &RunStore::calibrationFinished, router_, name_route);
     advisor_ = new AdvisorPanel(prompt_->editor(), w);
     auto* compare = new CompareView(w);
     auto* log = new LogPanel(app_log_feed(), w);
@@ -127,6 +133,15 @@ void Workbench::loadResources(const QString& resource_dir) {
 }
 
 void Workbench::calibrateHeadMap() { models_->calibrate(resource_dir_); }
+
+bool Workbench::connectedToServer() const { return store_.model() && store_.model()->engine.has_value(); }
+
+void Workbench::disconnectServer() {
+    if (!connectedToServer()) return;
+    QString path = QSettings().value("lastModel").toString();
+    if (path.isEmpty() || !QFileInfo::exists(path)) path = QDir(resource_dir_).filePath(QStringLiteral("octet/octet.gguf"));
+    models_->open(path);
+}
 
 void Workbench::calibrateExperts() { models_->calibrate(resource_dir_, CalibrationUnit::Experts); }
 

@@ -92,6 +92,10 @@ public:
     void calibrateHeadMap(); // on the resource folder's probe set, with progress
     void calibrateExperts(); // a mixture of experts' expert → subsystem map the same way (docs/moe.md)
     void measureClaims();    // the Claims panel in front, every claim measured on the loaded model
+    // Model → Disconnect from Server: back to the last model file opened here (QSettings
+    // "lastModel"), else the built-in model; the server's runs stay in the history.
+    void disconnectServer();
+    bool connectedToServer() const; // the loaded model is a server's
 
 private:
     WorkbenchWindow window_;

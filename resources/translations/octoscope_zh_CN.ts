@@ -138,6 +138,10 @@
         <translation>（结束）</translation>
     </message>
     <message>
+        <source>[end of text]</source>
+        <translation>[文本结束]</translation>
+    </message>
+    <message>
         <source>norm_share: each subsystem's mean head contribution norm ‖W_h z_h‖, normalised to sum 1</source>
         <translation>norm_share：各子系统注意力头贡献范数 ‖W_h z_h‖ 的均值，归一化为总和 1</translation>
     </message>
@@ -350,8 +354,8 @@
 <context>
     <name>octo::ui::AdvisorController</name>
     <message>
-        <source>prompt rewritten by rule %1</source>
-        <translation>提示词已按规则 %1 改写</translation>
+        <source>prompt rewritten: %1</source>
+        <translation>提示词已改写：%1</translation>
     </message>
     <message>
         <source>Apply &amp; compare: A or B did not finish, so there is no verdict.</source>
@@ -2009,6 +2013,14 @@ The previous model stays loaded.</source>
         <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
+        <source>&amp;Disconnect from Server</source>
+        <translation>断开服务器(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Back to the last model file opened here (else the built-in model)</source>
+        <translation>回到此前打开的最后一个模型文件（没有则用内置模型）</translation>
+    </message>
+    <message>
         <source>&amp;Calibrate Head Map…</source>
         <translation>校准注意力头映射(&amp;C)…</translation>
     </message>
@@ -2032,8 +2044,8 @@ The previous model stays loaded.</source>
         <translation>尚无数据</translation>
     </message>
     <message>
-        <source>Wheel: zoom · drag: pan · double-click or R: reset view</source>
-        <translation>滚轮：缩放 · 拖动：平移 · 双击或 R：重置视图</translation>
+        <source>Click, then wheel: zoom (or Ctrl+wheel) · drag: pan · double-click or R: reset view</source>
+        <translation>先单击，再用滚轮缩放（或 Ctrl+滚轮）· 拖动：平移 · 双击或 R：重置视图</translation>
     </message>
     <message>
         <source>&amp;Reset View</source>
@@ -2063,8 +2075,16 @@ The previous model stays loaded.</source>
         <translation>未显示运行。</translation>
     </message>
     <message>
-        <source>Token %1 of %2, %3: “%4” (id %5)</source>
-        <translation>词元 %1/%2，%3：“%4”（id %5）</translation>
+        <source>Position %1 (%2), %3: “%4” (id %5)</source>
+        <translation>位置 %1（%2），%3：“%4”（id %5）</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 个词元</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个词元</translation>
     </message>
     <message>
         <source>generated</source>
@@ -2254,6 +2274,14 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Route: %1 %2</source>
         <translation>路由：%1 %2</translation>
+    </message>
+    <message>
+        <source>Route (the article's subsystems): %1 %2</source>
+        <translation>路由（文章的子系统）：%1 %2</translation>
+    </message>
+    <message>
+        <source>The router sorts prompts into the article's eight subsystems. This model's head groups carry no such meaning until its head map is calibrated (Model → Calibrate Head Map).</source>
+        <translation>路由器把提示词分到文章所说的八个子系统。在校准注意力头映射之前（模型 → 校准注意力头映射），此模型的注意力头分组没有这种含义。</translation>
     </message>
     <message>
         <source>No feature fired.</source>
@@ -2461,12 +2489,12 @@ F32 权重无论哪种都以浮点相乘。
 <context>
     <name>octo::ui::RunStore</name>
     <message>
-        <source>Head map calibrated: separation %1 on dev (null %2, chance 0.125); stored in %3. Active map: %4.</source>
-        <translation>注意力头映射已校准：开发集上的区分度 %1（零假设 %2，随机 0.125）；已保存到 %3。当前映射：%4。</translation>
+        <source>Head map calibrated: separation %1 on dev (null %2, chance 0.125); kept for this model file. Active map: %3.</source>
+        <translation>注意力头映射已校准：开发集上的区分度 %1（零假设 %2，随机 0.125）；已为此模型文件保存。当前映射：%3。</translation>
     </message>
     <message>
-        <source>Experts calibrated: separation %1 on dev (null %2, chance 0.125); stored in %3. %4</source>
-        <translation>专家已校准：开发集区分度 %1（零假设 %2，随机 0.125）；保存在 %3。%4</translation>
+        <source>Experts calibrated: separation %1 on dev (null %2, chance 0.125); kept for this model file. %3</source>
+        <translation>专家已校准：开发集区分度 %1（零假设 %2，随机 0.125）；已为此模型文件保存。%3</translation>
     </message>
     <message>
         <source>The routing tells the probe set's subsystems apart.</source>
@@ -2681,6 +2709,10 @@ F32 权重无论哪种都以浮点相乘。
 <context>
     <name>octo::ui::SubsystemStripView</name>
     <message>
+        <source>%1 (no heads)</source>
+        <translation>%1（无注意力头）</translation>
+    </message>
+    <message>
         <source>token</source>
         <translation>词元</translation>
     </message>
@@ -2717,6 +2749,10 @@ F32 权重无论哪种都以浮点相乘。
 </context>
 <context>
     <name>octo::ui::SwitchesPanel</name>
+    <message>
+        <source>This model's head map gives this group no heads (%1 heads a layer): nothing to turn off.</source>
+        <translation>此模型的注意力头映射没有给这一组分配注意力头（每层 %1 个）：没有可关闭的内容。</translation>
+    </message>
     <message>
         <source>All &amp;on</source>
         <translation>全部开启(&amp;O)</translation>

@@ -493,7 +493,7 @@ void TestCaptures::scrubberMovesEveryView() {
         QCOMPARE(w.store().selected_token(), index);
         const std::vector<float>& norms = run.tokens()[static_cast<size_t>(index)].probe.head_norms;
         QCOMPARE(part<HeadHeatmapView>(w)->cell(3, 5), double(norms[3 * 8 + 5])); // the heatmap shows that token
-        QVERIFY(part<PresenterPanel>(w)->tokenLabel()->text().startsWith(QStringLiteral("Token %1 of").arg(index)));
+        QVERIFY(part<PresenterPanel>(w)->tokenLabel()->text().startsWith(QStringLiteral("Position %1 (").arg(index)));
         QCOMPARE(w.findChild<SubsystemStripView*>()->cursor(), index);
     }
     timeline->stepForward();

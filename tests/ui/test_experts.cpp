@@ -197,6 +197,20 @@ void TestExperts::leavingAnExpertOutReruns() {
     part<SwitchesPanel>(w)->expertsField()->setText(QStringLiteral("*:%1, nine").arg(busiest));
     QVERIFY(part<SwitchesPanel>(w)->expertsField()->toolTip().contains(QStringLiteral("nine")));
     QCOMPARE(w.runs().editorSpec().disabled_experts, (std::vector<ExpertSwitch>{{-1, busiest}}));
+    // The same file loaded again keeps the field; another model file's experts are other experts,
+    // so the field empties rather than leaving them out silently in the next model's runs.
+    part<SwitchesPanel>(w)->expertsField()->setText(QStringLiteral("*:%1").arg(busiest));
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(moe_);
+    QVERIFY(loaded.wait(30000));
+    QCOMPARE(part<SwitchesPanel>(w)->expertsField()->text(), QStringLiteral("*:%1").arg(busiest));
+    const QString other = dir_.filePath(QStringLiteral("moe-other.gguf"));
+    QFile::remove(other);
+    QVERIFY(QFile::copy(moe_, other));
+    w.openModel(other);
+    QVERIFY(loaded.wait(30000));
+    QVERIFY2(part<SwitchesPanel>(w)->expertsField()->text().isEmpty(), qPrintable(part<SwitchesPanel>(w)->expertsField()->text()));
+    QVERIFY(w.runs().editorSpec().disabled_experts.empty());
 }
 
 // Model → Calibrate Experts… measures the map on the resource folder's probes, stores it, and the

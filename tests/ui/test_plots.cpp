@@ -22,17 +22,22 @@
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
+#include <QVBoxLayout>
+#include <QScrollArea>
 
 #include <cmath>
 
 #include "engine/model/synthetic_model.h"
 #include "tests/ui/window_parts.h"
+#include "ui/controllers/run_controller.h"
 #include "ui/panels/view_menu.h"
 #include "ui/main_window.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/calibration_banner.h"
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
+#include "ui/panels/switches_panel.h"
 #include "ui/support/focus_ring.h"
 #include "ui/support/plot.h"
 #include "ui/support/status_message.h"
@@ -83,12 +88,14 @@ private slots:
     void dlaNotRecordedIsSaidAndSignedDlaIsDiverging();
     void tokenTooltipBarsGrowWithTheValue();
     void groupsWithoutAMapAreNotNamed();
+    void groupsWithoutHeadsSaySo();
     void layoutFitsALaptop();
     void presetsAndViewMenuBringDocksForward();
     void screenshotAtTheAskedSize();
     void keyboardTabLeavesThePromptAndEscCancels();
     void keyboardTabWalksThePromptPanelAsLaidOut();
     void statusErrorsFitOnOneLine();
+    void wheelZoomsOnlyAFocusedPlot();
     void viewsAgreeOnTheShownToken();
     void layoutHoldsStillOnTheFirstRun();
     void keyboardFocusIsRingedAndWalksHeatmapCells();
@@ -164,6 +171,7 @@ void TestPlots::emptyViewsSayNoData() {
         QVERIFY2(p->hasNoData(), qPrintable(p->objectName()));
         QVERIFY(!p->noDataMessage().isEmpty());
         QVERIFY(!p->xAxis->tickLabels()); // no invented 0–5 axes
+        for (QCPAxis* axis : p->axisRect()->axes()) QVERIFY2(!axis->visible(), qPrintable(p->objectName())); // nor bare axis lines
         for (QCPLayoutElement* e : p->plotLayout()->elements(false)) {
             if (qobject_cast<QCPColorScale*>(e)) QVERIFY2(!e->visible(), qPrintable(p->objectName())); // no 0–6 colour bar
         }
@@ -315,6 +323,40 @@ void TestPlots::tokenTooltipBarsGrowWithTheValue() {
     for (const TokenChip& c : chips) QVERIFY(!c.text.trimmed().isEmpty());
 }
 
+// A 4-head model: the default map gives groups 4–7 no heads. Their switches are off-limits (and
+// say why) and their rows in Tokens × subsystems say "no heads" instead of looking measured.
+void TestPlots::groupsWithoutHeadsSaySo() {
+    SyntheticModelSpec spec;
+    spec.n_head = 4;
+    spec.n_head_kv = 2;
+    spec.context_length = 128;
+    const auto bytes = make_synthetic_model(spec).value();
+    const QString path = dir_.filePath(QStringLiteral("four-heads.gguf"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    f.close();
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w, path));
+    QVERIFY(run(w, QStringLiteral("Hello there"), 2));
+    SwitchesPanel* switches = part<SwitchesPanel>(w);
+    for (int g = 0; g < 8; ++g) {
+        QCOMPARE(switches->toggle(g)->isEnabled(), g < 4);
+        QVERIFY(switches->toggle(g)->isChecked());
+        QCOMPARE(switches->toggle(g)->toolTip().contains(QStringLiteral("no heads")), g >= 4);
+    }
+    QVERIFY(w.runs().editorSpec().disabled == (std::array<bool, 8>{}));
+    Plot* strip = part<SubsystemStripView>(w)->plot();
+    strip->replot();
+    const QStringList labels = strip->yAxis->tickVectorLabels();
+    QCOMPARE(labels.size(), 8);
+    for (int g = 0; g < 8; ++g) QCOMPARE(labels[g].contains(QStringLiteral("no heads")), g >= 4);
+    // An 8-head model has heads in every group: all switches back.
+    QVERIFY(load(w, synthetic_));
+    for (int g = 0; g < 8; ++g) QVERIFY(switches->toggle(g)->isEnabled());
+}
+
 void TestPlots::groupsWithoutAMapAreNotNamed() {
     MainWindow w;
     w.show();
@@ -345,6 +387,11 @@ void TestPlots::groupsWithoutAMapAreNotNamed() {
     QCOMPARE(advisor->findings().front().subsystem, 0);
     QCOMPARE(advisor->list()->topLevelItem(0)->text(0), QStringLiteral("group 0"));
     QVERIFY(!advisor->list()->topLevelItem(0)->toolTip(0).contains(QStringLiteral("Entity recognition")));
+    // The router's route is the article's subsystem, and says so (not this model's group 0).
+    auto* route = w.findChild<QLabel*>(QStringLiteral("routeLabel"));
+    QVERIFY(route);
+    QTRY_VERIFY2(route->text().startsWith(QStringLiteral("Route (the article's subsystems): rte-")), qPrintable(route->text()));
+    QVERIFY(route->toolTip().contains(QStringLiteral("Calibrate Head Map")));
     if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
         w.resize(1366, 768);
         w.showPanel(QStringLiteral("advisor"));
@@ -358,6 +405,8 @@ void TestPlots::groupsWithoutAMapAreNotNamed() {
     QVERIFY(groups_are_named(*w.store().model()));
     QVERIFY(!banner->offered() && !banner->isVisible());
     QCOMPARE(advisor->list()->topLevelItem(0)->text(0), QStringLiteral("rte-a"));
+    QVERIFY2(route->text().startsWith(QStringLiteral("Route: rte-")), qPrintable(route->text()));
+    QVERIFY(route->toolTip().isEmpty());
 }
 
 void TestPlots::layoutFitsALaptop() {
@@ -533,6 +582,58 @@ void TestPlots::statusErrorsFitOnOneLine() {
     if (QWidget* box = QApplication::activeModalWidget()) box->close();
 }
 
+namespace {
+bool wheel(QWidget* target, QPoint at, Qt::KeyboardModifiers modifiers) {
+    QWheelEvent e(QPointF(at), QPointF(target->mapToGlobal(at)), QPoint(), QPoint(0, 120), Qt::NoButton, modifiers,
+                  Qt::NoScrollPhase, false);
+    QApplication::sendEvent(target, &e);
+    return e.isAccepted();
+}
+} // namespace
+
+// The wheel over a plot that has no focus is left to the dock's scroll area instead of zooming
+// (the A/B share plot once ended at -500…0 while the user scrolled its dock); a click (the
+// focus) or Ctrl makes it zoom. A plot with no data never zooms. Empty plots show their axes again with data,
+// but not the axes they never showed.
+void TestPlots::wheelZoomsOnlyAFocusedPlot() {
+    QScrollArea area;
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    auto* plot = new Plot(QStringLiteral("wheelPlot"), content);
+    plot->setMinimumHeight(300);
+    layout->addWidget(plot);
+    layout->addSpacing(2000);
+    area.setWidget(content);
+    area.setWidgetResizable(true);
+    area.resize(400, 400);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowActive(&area));
+    plot->showNoData(QStringLiteral("nothing"));
+    QVERIFY(!plot->xAxis->visible() && !plot->xAxis2->visible());
+    plot->setHome(QCPRange(0, 10), QCPRange(0, 10));
+    QVERIFY(plot->xAxis->visible() && plot->yAxis->visible());
+    QVERIFY2(!plot->xAxis2->visible(), "an axis the plot never showed came back");
+    plot->replot();
+    const QPoint centre = plot->axisRect()->rect().center();
+    const QCPRange home = plot->xAxis->range();
+    QVERIFY(!plot->hasFocus());
+    // Not taken: no zoom, and the event is left to the scroll area (Qt hands an ignored wheel
+    // event from the window system on to the parents; a synthetic one stops here).
+    QVERIFY(!wheel(plot, centre, Qt::NoModifier));
+    QCOMPARE(plot->xAxis->range(), home);
+    QVERIFY(wheel(plot, centre, Qt::ControlModifier));
+    QVERIFY(plot->xAxis->range().size() < home.size());
+    plot->resetView();
+    plot->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY(plot->hasFocus());
+    QVERIFY(wheel(plot, centre, Qt::NoModifier));
+    QVERIFY(plot->xAxis->range().size() < home.size());
+    plot->showNoData(QStringLiteral("nothing"));
+    const QCPRange empty = plot->xAxis->range();
+    QVERIFY(!wheel(plot, centre, Qt::ControlModifier));
+    QCOMPARE(plot->xAxis->range(), empty);
+}
+
 // Every per-token view shows the same token: without a selection the last one (the presenter
 // does not say "no token selected" while Attention shows a position), with one the selected.
 void TestPlots::viewsAgreeOnTheShownToken() {
@@ -551,8 +652,10 @@ void TestPlots::viewsAgreeOnTheShownToken() {
         QCOMPARE(part<AttentionView>(w)->shownToken(), expected);
         QCOMPARE(part<TimelineScrubber>(w)->slider()->value(), expected);
         QVERIFY2(position->text().startsWith(QStringLiteral("position %1 ").arg(expected)), qPrintable(position->text()));
+        // The presenter counts as the timeline does: the same position and number of tokens.
         const QString presenter = part<PresenterPanel>(w)->tokenLabel()->text();
-        QVERIFY2(presenter.startsWith(QStringLiteral("Token %1 of %2").arg(expected).arg(last)), qPrintable(presenter));
+        QVERIFY2(presenter.startsWith(QStringLiteral("Position %1 (%2 tokens)").arg(expected).arg(last + 1)), qPrintable(presenter));
+        QVERIFY2(position->text().contains(QStringLiteral("%1 tokens").arg(last + 1)), qPrintable(position->text()));
     }
     // Stepping back from the last token (no selection) goes to the one before it.
     w.store().select_token(-1);

@@ -4,6 +4,7 @@
 // against another server (a fake one answering as TGI does) the text and timing come through and
 // the internals views say in one sentence what they need. Keys come from the environment (never
 // from settings), errors are clear, and a capture of a server run names the server.
+#include <QAction>
 #include <QApplication>
 #include <QScopeGuard>
 #include <QCheckBox>
@@ -188,11 +189,26 @@ void TestRemoteEngine::octoscopeServerRunsAreTheLocalRuns() {
     QCOMPARE(QString::fromStdString(c.engine->model), QStringLiteral("octet.gguf"));
     QCOMPARE(QString::fromStdString(c.engine->fingerprint), QStringLiteral("octoscope-test"));
     QCOMPARE(c.trace.generated_ids(), l.trace.generated_ids());
-    // Loading a local model ends the connection.
+    // Model → Disconnect from Server goes back to the last model file opened (the local window's,
+    // remembered in the settings); it is greyed while no server is connected.
+    QAction* disconnect = w.findChild<QAction*>(QStringLiteral("modelDisconnect"));
+    QVERIFY(disconnect);
+    QVERIFY(disconnect->isEnabled());
+    const quint64 served_run = r.id;
     QSignalSpy reloaded(&w.store(), &RunStore::modelLoaded);
+    disconnect->trigger();
+    QVERIFY(reloaded.wait(60000));
+    QVERIFY(!w.store().model()->engine);
+    QCOMPARE(QString::fromStdString(w.store().model()->path), kModel);
+    QVERIFY(!disconnect->isEnabled());
+    QVERIFY(w.store().run(served_run)); // the server's runs stay in the history
+    // Loading a local model ends a connection too.
+    QVERIFY(connect_to(w, {url, QString(), ServerSettings::KeySource::None, QString()}));
+    QVERIFY(disconnect->isEnabled());
     w.openModel(kModel);
     QVERIFY(reloaded.wait(60000));
     QVERIFY(!w.store().model()->engine);
+    QVERIFY(!disconnect->isEnabled());
 }
 
 void TestRemoteEngine::anotherServerGivesOutputsAndSaysWhatItCannotShow() {

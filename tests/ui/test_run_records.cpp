@@ -87,7 +87,37 @@ private slots:
     void anyTwoRunsCompare();
     void consistencySamplesAreLabelled();
     void compareDockShowsTheVerdict();
+    void compareShowsTheEndOfTextNotItsToken();
 };
+
+// A run that ended on the model's end-of-generation token shows that end in A/B compare, not
+// the token's text ("<|eos|>" appeared inside the answer); a run stopped by its token limit
+// shows its last token as it is.
+void TestRunRecords::compareShowsTheEndOfTextNotItsToken() {
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w));
+    QVERIFY(submitAndWait(w, spec(w, QStringLiteral("one two three"), 3)));
+    const RunRecord a = *w.store().current();
+    QVERIFY(a.trace.outcome && a.n_generated() > 0);
+    RunRecord b = a;
+    TraceToken eos = b.trace.tokens.back();
+    eos.bytes = "<|eos|>";
+    eos.visible_text.clear();
+    b.trace.tokens.push_back(eos);
+    b.trace.outcome->stop_reason = StopReason::EndOfGeneration;
+    b.trace.outcome->text = a.trace.outcome->text;
+    CompareView* view = part<CompareView>(w);
+    view->showRuns(a, b, Metric::NormShare, QStringLiteral("test"), *w.store().model());
+    const QString side_b = view->sideB()->toPlainText();
+    QVERIFY2(!side_b.contains(QStringLiteral("<|eos|>")), qPrintable(side_b));
+    QVERIFY2(side_b.endsWith(QStringLiteral("[end of text]")), qPrintable(side_b));
+    QVERIFY(!view->sideA()->toPlainText().contains(QStringLiteral("[end of text]")));
+    // The same token where the run did not stop on it (the token limit) is shown as it is.
+    b.trace.outcome->stop_reason = StopReason::MaxTokens;
+    view->showRuns(a, b, Metric::NormShare, QStringLiteral("test"), *w.store().model());
+    QVERIFY(view->sideB()->toPlainText().contains(QStringLiteral("<|eos|>")));
+}
 
 void TestRunRecords::tableDescribesEveryRun() {
     MainWindow w;
@@ -293,7 +323,8 @@ void TestRunRecords::compareDockShowsTheVerdict() {
     QCOMPARE(h->model()->rowCount(), 2);
     QVERIFY(cell(h, 1, RunHistoryModel::Pair).startsWith(QStringLiteral("A of pair")));
     QVERIFY(cell(h, 0, RunHistoryModel::Pair).startsWith(QStringLiteral("B of pair")));
-    QVERIFY(cell(h, 0, RunHistoryModel::Pair, Qt::ToolTipRole).contains(QStringLiteral("rte-a.vague_time")));
+    const QString pair_tip = cell(h, 0, RunHistoryModel::Pair, Qt::ToolTipRole);
+    QVERIFY2(pair_tip.contains(QStringLiteral("Vague time words")) && !pair_tip.contains(QStringLiteral("rte-a.vague_time")), qPrintable(pair_tip));
 
     // Two more runs, one with a switch off; then they are compared from the history: no verdict.
     QVERIFY(submitAndWait(w, spec(w, QStringLiteral("What is 20% of 300?"), 8)));

@@ -500,12 +500,22 @@ void TestWorkbench::calibrationFromTheMenu() {
     QVERIFY(loadInto(w, model_));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Default);
+    QCOMPARE(part<SwitchesPanel>(w)->toggle(2)->text(), QStringLiteral("group 2"));
     QSignalSpy finished(&w.store(), &RunStore::calibrationFinished);
     w.workbench().calibrateHeadMap();
     QVERIFY(finished.wait(120000));
     QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(0).toString()));
     QCOMPARE(w.store().model()->head_map->source(), HeadMapSource::Calibrated);
-    QVERIFY(QDir(dir_.filePath("calibration/octoscope/head-maps")).entryList({"*.calibration.json"}).size() == 1);
+    // The switches name the groups as the plots now do (they said "group 2" until the next load).
+    QCOMPARE(part<SwitchesPanel>(w)->toggle(2)->text(), QStringLiteral("rte-c"));
+    const QStringList reports = QDir(dir_.filePath("calibration/octoscope/head-maps")).entryList({"*.calibration.json"});
+    QVERIFY(reports.size() == 1);
+    // The status line says what happened, not the stored file's SHA-256 name.
+    const QString message = finished.first().at(0).toString();
+    const QString hash = reports.first().section(QLatin1Char('.'), 0, 0);
+    QVERIFY(hash.size() >= 16);
+    QVERIFY2(!message.contains(hash) && !w.statusBar()->currentMessage().contains(hash), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("kept for this model file")), qPrintable(message));
     qunsetenv("XDG_DATA_HOME");
 }
 
@@ -573,13 +583,16 @@ void TestWorkbench::advisorSuggestsAppliesAndCompares() {
     const RunRecord* b = w.store().current();
     QVERIFY(b);
     QCOMPARE(QString::fromStdString(b->trace.spec.prompt), part<PromptPanel>(w)->editor()->toPlainText());
-    QVERIFY(part<CompareView>(w)->summary().contains(QStringLiteral("rte-a.vague_time")));
+    // What B changed names the rule by its title, not its id.
+    QVERIFY2(part<CompareView>(w)->summary().contains(QStringLiteral("Vague time words (fact drift)")), qPrintable(part<CompareView>(w)->summary()));
+    QVERIFY(!part<CompareView>(w)->summary().contains(QStringLiteral("rte-a.vague_time")));
     QVERIFY(part<CompareView>(w)->sideA()->toPlainText().contains(prompt));
     QCOMPARE(c->logprob_delta.size(), std::min(c->logprob_delta.size(), b->n_generated()));
     QVERIFY(c->share_delta.has_value()); // octet reports gates
     QCOMPARE(c->head_delta.size(), size_t{16 * 8});
     QVERIFY(advisor->rewriteVerdict().has_value()); // the advisor judges A against B
     QVERIFY(advisor->verdictLabel()->text().contains(QStringLiteral("Apply & compare")));
+    QVERIFY(advisor->verdictLabel()->isVisibleTo(&w));
     const QByteArray shot = qgetenv("OCTOSCOPE_DOCS_SCREENSHOT");
     if (!shot.isEmpty()) { // the original prompt with its finding beside the comparison
         part<PromptPanel>(w)->editor()->undo();
@@ -588,6 +601,20 @@ void TestWorkbench::advisorSuggestsAppliesAndCompares() {
         QTest::qWait(300);
         QVERIFY(w.exportScreenshot(QString::fromUtf8(shot)));
     }
+    // The verdict is about A and B only: a later run hides it, showing B again brings it back,
+    // and another model drops it (it stayed under every later run, other models' included).
+    const quint64 b_id = b->id;
+    QVERIFY(runAndWait(w, QStringLiteral("another prompt"), 2));
+    QVERIFY(w.store().current()->id != b_id);
+    QVERIFY(!advisor->verdictLabel()->isVisibleTo(&w));
+    w.store().show_run(b_id);
+    QVERIFY(advisor->verdictLabel()->isVisibleTo(&w));
+    QVERIFY(loadInto(w, long_model_));
+    QVERIFY(!advisor->verdictLabel()->isVisibleTo(&w));
+    QVERIFY(!advisor->rewriteVerdict().has_value());
+    QVERIFY(advisor->rewriteVerdictHtml().isEmpty());
+    w.store().show_run(b_id);
+    QVERIFY(!advisor->verdictLabel()->isVisibleTo(&w));
 }
 
 void TestWorkbench::consistencyRunReports() {

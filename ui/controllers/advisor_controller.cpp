@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 #include <memory>
 
 #include "engine/advisor/consistency.h"
@@ -57,7 +59,8 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
                 RunSpec b = a;
                 a.prompt = before.toStdString();
                 b.prompt = after.toStdString();
-                this->compare(a, b, [rule] { return tr("prompt rewritten by rule %1").arg(rule); });
+                // The rule by its title, in the language shown when the text is asked for.
+                this->compare(a, b, [this, rule] { return tr("prompt rewritten: %1").arg(advisor_->ruleTitle(rule)); });
                 rewrite_pair_ = true;
             });
     connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
@@ -83,6 +86,13 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
                                                      .arg(head_group_label(*info, g), subsystem_id(g)); });
     };
     connect(&store_, &RunStore::modelLoaded, this, label_groups);
+    // A verdict is about one pair of runs of one model: another model drops it, another shown run
+    // hides it (it comes back with A or B).
+    connect(&store_, &RunStore::modelLoaded, this, [this] {
+        verdict_runs_.clear();
+        advisor_->dropRewriteVerdict();
+    });
+    connect(&store_, &RunStore::runChanged, this, &AdvisorController::followShownRun);
     connect(&store_, &RunStore::calibrationFinished, this, label_groups);
     on_language_change(compare_, [this] { showRuns(false); }); // the shown comparison's words in the new language
 }
@@ -113,6 +123,7 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     compared_ = ids;
     compared_change_ = change_;
     verdict_in_compare_ = rewrite_pair_;
+    if (rewrite_pair_) verdict_runs_ = ids;
     showRuns(true);
     if (rewrite_pair_ && a->state == RunState::Finished && b->state == RunState::Finished) {
         advisor_->showRewriteVerdict(QString::fromStdString(a->trace.spec.prompt), a->generated_text(),
@@ -123,6 +134,16 @@ void AdvisorController::showComparison(const std::vector<quint64>& ids) {
     if (verdict_in_compare_) compare_->setVerdict(advisor_->rewriteVerdictHtml()); // the advisor's very text
     show_compare_();
     emit compared();
+}
+
+void AdvisorController::followShownRun() {
+    const RunRecord* shown = store_.current();
+    const auto among = [shown](const std::vector<quint64>& ids) {
+        return shown && std::find(ids.begin(), ids.end(), shown->id) != ids.end();
+    };
+    // While Apply & compare runs, its runs show "running A and B…"; after, the verdict.
+    const bool rewrite_running = rewrite_pair_ && pair_->active();
+    advisor_->setRewriteVerdictShown(among(verdict_runs_) || (rewrite_running && among(pair_->ids())));
 }
 
 bool AdvisorController::compareRuns(quint64 a_id, quint64 b_id) {

@@ -53,6 +53,7 @@ private:
     void showComparison(const std::vector<quint64>& ids);
     void reportConsistency(const std::vector<quint64>& ids);
     void showRuns(bool first_time); // the compared pair in the compare view
+    void followShownRun(); // the advisor's verdict only beside a run of the pair it judges
 
     RunStore& store_;
     AdvisorPanel* advisor_;
@@ -66,6 +67,7 @@ private:
     std::function<QString()> compared_change_; // and what B changed
     bool verdict_in_compare_ = false; // the compare view shows the advisor's verdict of that pair
     bool rewrite_pair_ = false; // the pair being run is "Apply & compare": the advisor judges it
+    std::vector<quint64> verdict_runs_; // the pair the advisor's verdict (or its note) is about
     float sample_temperature_ = kConsistencyTemperature;
 };
 

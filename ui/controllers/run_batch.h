@@ -25,6 +25,7 @@ public:
     // pair). A batch still in flight is forgotten: its runs go on, but only the new batch is reported.
     void start(const std::vector<RunSpec>& runs, RunGroup::Kind kind, const QString& change = {});
     bool active() const { return !pending_.empty(); }
+    const std::vector<quint64>& ids() const { return ids_; } // the last batch's runs, in submission order
     // Stops waiting (another run replaced the queued ones): nothing will be reported.
     void abandon() { pending_.clear(); }
 

@@ -80,6 +80,7 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     verdict_label_->setWordWrap(true);
     verdict_label_->setTextFormat(Qt::RichText);
     verdict_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    verdict_label_->hide(); // until an Apply & compare
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(apply_);
@@ -111,6 +112,7 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
             verdict_.reset();
             verdict_text_ = [] { return tr("Apply & compare: running the old prompt (A) and the rewritten one (B)…").toHtmlEscaped(); };
             verdict_label_->setText(verdict_text_());
+            verdict_label_->show();
             emit compareRequested(*before, editor_->toPlainText(), rule);
         }
     });
@@ -331,6 +333,12 @@ void AdvisorPanel::showRewriteVerdict(const QString& prompt_a, const QString& an
         return tr("<b>Apply & compare</b> (A: old prompt, B: rewritten): %1").arg(body);
     };
     verdict_label_->setText(verdict_text_());
+    verdict_label_->show();
+}
+
+QString AdvisorPanel::ruleTitle(const QString& rule_id) const {
+    const AdvisorRule* rule = rules_ ? rules_->find(rule_id.toStdString()) : nullptr;
+    return rule ? text(rule->title.in(chinese())) : rule_id;
 }
 
 QString AdvisorPanel::rewriteVerdictHtml() const { return verdict_text_ ? verdict_text_() : QString(); }
@@ -339,6 +347,16 @@ void AdvisorPanel::clearRewriteVerdict(std::function<QString()> why) {
     verdict_.reset();
     verdict_text_ = [why = std::move(why)] { return why().toHtmlEscaped(); };
     verdict_label_->setText(verdict_text_());
+    verdict_label_->show();
+}
+
+void AdvisorPanel::setRewriteVerdictShown(bool shown) { verdict_label_->setVisible(shown && verdict_text_); }
+
+void AdvisorPanel::dropRewriteVerdict() {
+    verdict_.reset();
+    verdict_text_ = nullptr;
+    verdict_label_->clear();
+    verdict_label_->hide();
 }
 
 } // namespace octo::ui

@@ -55,11 +55,19 @@ public:
     // The runs of "Apply & compare" did not both finish: no verdict; `why` says so in the UI's
     // language (called again when the language changes).
     void clearRewriteVerdict(std::function<QString()> why);
+    // The verdict (or its note) is about the runs of one Apply & compare: shown only while one of
+    // them is the shown run, hidden otherwise (setRewriteVerdictShown), and forgotten when the
+    // model changes (dropRewriteVerdict).
+    void setRewriteVerdictShown(bool shown);
+    void dropRewriteVerdict();
     const std::optional<RewriteVerdict>& rewriteVerdict() const { return verdict_; }
     // The verdict as the panel shows it (rich text, "B's answer is worse: …" in red); empty
     // without one. The A/B compare dock shows this very text.
     QString rewriteVerdictHtml() const;
     QLabel* verdictLabel() const { return verdict_label_; }
+    // A rule's title in the UI's language ("Vague time words (fact drift)"), never its id; the id
+    // only when no loaded rule has it.
+    QString ruleTitle(const QString& rule_id) const;
 
     // Prompt findings first, then output findings (the list's order).
     const std::vector<Finding>& findings() const { return findings_; }
@@ -75,7 +83,7 @@ signals:
     // checked on, `answered` the prompt the shown output answered (output findings are about it).
     void findingsFor(const QString& editor_text, const QString& answered, const std::vector<octo::Finding>& findings);
     // "Apply & compare": run `before` and `after` with the same settings and seed.
-    void compareRequested(const QString& before, const QString& after, const QString& rule);
+    void compareRequested(const QString& before, const QString& after, const QString& rule); // rule: its id
     void consistencyRequested(int runs);
     void findingsChanged();
 

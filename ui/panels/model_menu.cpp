@@ -4,12 +4,19 @@
 #include "ui/controllers/server_controller.h"
 #include "ui/panels/backend_menu.h"
 #include "ui/panels/kv_cache_menu.h"
+#include "ui/session/run_store.h"
 #include "ui/workbench.h"
 
 namespace octo::ui {
 
 ModelMenu::ModelMenu(Workbench& bench, QWidget* parent) : QMenu(tr("&Model"), parent) {
     addAction(tr("Connect to &Server…"), QKeySequence(tr("Ctrl+Shift+K")), bench.serverController(), &ServerController::showDialog);
+    QAction* disconnect = addAction(tr("&Disconnect from Server"), &bench, &Workbench::disconnectServer);
+    disconnect->setObjectName(QStringLiteral("modelDisconnect"));
+    disconnect->setToolTip(tr("Back to the last model file opened here (else the built-in model)"));
+    const auto follow = [disconnect, &bench] { disconnect->setEnabled(bench.connectedToServer()); };
+    follow();
+    connect(&bench.store(), &RunStore::modelLoaded, disconnect, follow);
     addSeparator();
     addAction(tr("&Calibrate Head Map…"), &bench, &Workbench::calibrateHeadMap);
     addAction(tr("Calibrate &Experts…"), &bench, &Workbench::calibrateExperts);

@@ -161,9 +161,12 @@ void PresenterPanel::refresh() {
     } else {
         const TraceToken& t = r->tokens()[static_cast<size_t>(s)];
         const bool generated = static_cast<size_t>(s) >= r->n_prompt();
-        QString line = tr("Token %1 of %2, %3: “%4” (id %5)")
+        // Counted as the timeline counts: positions from 0, and the run's number of tokens
+        // ("position 17 · 18 tokens"; "token 17 of 17" read as the 17th of 17).
+        const int n = static_cast<int>(r->tokens().size());
+        QString line = tr("Position %1 (%2), %3: “%4” (id %5)")
                            .arg(s)
-                           .arg(r->tokens().size() - 1)
+                           .arg(n == 1 ? tr("1 token") : tr("%1 tokens").arg(n))
                            .arg(generated ? tr("generated") : tr("prompt"), token_text(t))
                            .arg(t.id);
         if (t.logprobs) line += tr(", p = %1").arg(std::exp(double(t.logprobs->logprob)), 0, 'f', 3);

@@ -27,6 +27,7 @@ RouterPanel::RouterPanel(QPlainTextEdit* editor, RouterController& router, QWidg
     QFont bold = route_->font();
     bold.setBold(true);
     route_->setFont(bold);
+    route_->setWordWrap(true); // "Route (the article's subsystems): rte-c Numerical reasoning" fits a narrow dock
     table_ = new QTableWidget(3, 4, this);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -124,9 +125,21 @@ void RouterPanel::show(const QString& text, const RouteDecision& d) {
     emit routed();
 }
 
+void RouterPanel::setModelGroupsNamed(bool named) {
+    groups_named_ = named;
+    if (decision_ && load_error_.isEmpty()) showRoute();
+}
+
 void RouterPanel::showRoute() {
     const int route = decision_->route;
-    route_->setText(tr("Route: %1 %2").arg(subsystem_id(route), subsystem_name(route)));
+    // The router sorts prompts into the article's eight subsystems whatever model is loaded; a
+    // model whose groups have no such meaning is told apart, so that "rte-a" here is not read
+    // as its group 0.
+    route_->setText(groups_named_ ? tr("Route: %1 %2").arg(subsystem_id(route), subsystem_name(route))
+                                  : tr("Route (the article's subsystems): %1 %2").arg(subsystem_id(route), subsystem_name(route)));
+    route_->setToolTip(groups_named_ ? QString()
+                                     : tr("The router sorts prompts into the article's eight subsystems. This model's head groups "
+                                          "carry no such meaning until its head map is calibrated (Model → Calibrate Head Map)."));
     route_->setStyleSheet(QStringLiteral("border-left: 10px solid %1; padding-left: 4px;").arg(subsystem_color(route).name()));
     if (decision_->features.empty()) features_->setText(tr("No feature fired."));
 }

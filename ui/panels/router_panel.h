@@ -37,6 +37,10 @@ public:
     // Records that the current prompt belongs to `subsystem`, refits, and routes again.
     void correct(int subsystem);
     static QString userProbePath();
+    // Whether the loaded model's head groups carry the subsystems' meaning (a map from its GGUF,
+    // a file or a calibration). Without it the route is said to be the article's subsystem,
+    // which this model's "group N" does not stand for.
+    void setModelGroupsNamed(bool named);
 
 signals:
     void routed(); // a new decision is shown
@@ -58,6 +62,7 @@ private:
     std::optional<RouteDecision> decision_;
     QString decided_text_;
     QString load_error_; // why the router did not load
+    bool groups_named_ = true;
 };
 
 } // namespace octo::ui

@@ -81,6 +81,7 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     });
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncMetrics);
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncLabels);
+    connect(&store_, &RunStore::calibrationFinished, this, &SwitchesPanel::syncLabels); // a calibrated map names the groups
     const int row = kSubsystemCount / 2;
     grid->addWidget(all_on, row, 0);
     auto* mode_row = new QHBoxLayout;
@@ -97,6 +98,9 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     experts_->setObjectName(QStringLiteral("expertSwitches"));
     experts_label_->setBuddy(experts_);
     connect(experts_, &QLineEdit::textChanged, this, &SwitchesPanel::checkExperts);
+    connect(experts_, &QLineEdit::textEdited, this, [this] {
+        experts_for_ = store_.model() ? QString::fromStdString(store_.model()->path) : QString();
+    });
     target_ = new QComboBox(this);
     target_->setObjectName(QStringLiteral("switchTarget"));
     target_->addItem(QString(), static_cast<int>(SwitchTarget::Heads));
@@ -147,7 +151,9 @@ void SwitchesPanel::syncExperts() {
     const bool experts = store_.model() && store_.model()->n_expert > 0;
     experts_label_->setVisible(experts);
     experts_->setVisible(experts);
-    if (!experts) experts_->clear();
+    const QString path = store_.model() ? QString::fromStdString(store_.model()->path) : QString();
+    if (!experts || (!experts_for_.isEmpty() && experts_for_ != path)) experts_->clear();
+    experts_for_ = path;
     const bool mapped = experts && store_.model()->expert_map.has_value();
     target_->setVisible(mapped);
     if (!mapped) target_->setCurrentIndex(0);
@@ -167,9 +173,15 @@ void SwitchesPanel::syncLabels() {
     for (int s = 0; s < kSubsystemCount; ++s) {
         QCheckBox* box = toggles_[static_cast<size_t>(s)];
         const bool named = model && groups_are_named(*model);
+        const bool no_heads = model && group_has_no_heads(*model, s);
         box->setText(model ? head_group_short(*model, s) : subsystem_id(s));
-        box->setToolTip((named || !model ? subsystem_name(s) + QStringLiteral(". ") : QString()) +
-                        tr("Unchecked: this group's heads are ablated in the next run."));
+        // A group without heads (a model with fewer than eight heads a layer) has nothing to turn off.
+        if (no_heads) box->setChecked(true);
+        box->setEnabled(!no_heads);
+        box->setToolTip(no_heads ? tr("This model's head map gives this group no heads (%1 heads a layer): nothing to turn off.")
+                                       .arg(model->head_map->n_head())
+                                 : (named || !model ? subsystem_name(s) + QStringLiteral(". ") : QString()) +
+                                       tr("Unchecked: this group's heads are ablated in the next run."));
     }
 }
 
@@ -200,6 +212,7 @@ void SwitchesPanel::restore(const RunSpec& s) {
     QStringList experts;
     for (const ExpertSwitch& e : s.disabled_experts) experts.push_back(QString::fromStdString(expert_switch_text(e)));
     experts_->setText(experts.join(QStringLiteral(", ")));
+    experts_for_.clear(); // the run's own model: kept by the load that may follow
     target_->setCurrentIndex(target_->findData(static_cast<int>(s.switch_target)));
 }
 

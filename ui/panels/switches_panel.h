@@ -31,7 +31,8 @@ public:
     QComboBox* metricBox() const { return metric_; }
     QLineEdit* expertsField() const { return experts_; }
     QComboBox* targetBox() const { return target_; }
-    // Adds "L:E" (or "*:E" for layer -1) to the experts left out, unless it is there.
+    // Adds "L:E" (or "*:E" for layer -1) to the experts left out, unless it is there. The field
+    // holds the loaded model's experts: loading another model file empties it.
     void addExpertSwitch(const ExpertSwitch& expert);
 
 signals:
@@ -50,6 +51,9 @@ private:
     QLabel* experts_label_;
     QLineEdit* experts_;
     QComboBox* target_; // what the switches turn off: heads, or (with an expert map) experts
+    // The model file the experts field was filled for: experts are numbered per model, so another
+    // model's load empties the field (empty: a restored run's, taken by the next load).
+    QString experts_for_;
 };
 
 } // namespace octo::ui

@@ -1,5 +1,7 @@
 #include "ui/session/run_store.h"
 
+#include <spdlog/spdlog.h>
+
 #include "engine/host/run_trace_events.h"
 #include "ui/support/engine_labels.h"
 
@@ -183,14 +185,16 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
                        },
                        [&](const host_event::CalibrationDone& e) {
+                           // The file (named by the model file's SHA-256) goes to the log, not the
+                           // status line: a hash says nothing there.
+                           spdlog::info("calibrated map stored in {}", e.map_path);
                            if (e.experts) { // an expert map: the Experts panel and the experts metric use it
                                if (model_) model_->expert_map = e.experts;
                                emit calibrationFinished(tr("Experts calibrated: separation %1 on dev (null %2, chance 0.125); "
-                                                           "stored in %3. %4")
+                                                           "kept for this model file. %3")
                                                             .arg(e.separation, 0, 'f', 3)
                                                             .arg(e.null_separation, 0, 'f', 3)
-                                                            .arg(QString::fromStdString(e.map_path),
-                                                                 e.experts->specialises()
+                                                            .arg(e.experts->specialises()
                                                                      ? tr("The routing tells the probe set's subsystems apart.")
                                                                      : tr("The routing does not tell the probe set's subsystems apart.")),
                                                         true);
@@ -199,11 +203,10 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            }
                            if (model_) model_->head_map = e.active;
                            emit calibrationFinished(tr("Head map calibrated: separation %1 on dev (null %2, chance 0.125); "
-                                                       "stored in %3. Active map: %4.")
+                                                       "kept for this model file. Active map: %3.")
                                                         .arg(e.separation, 0, 'f', 3)
                                                         .arg(e.null_separation, 0, 'f', 3)
-                                                        .arg(QString::fromStdString(e.map_path),
-                                                             head_map_source_label(e.active.source())),
+                                                        .arg(head_map_source_label(e.active.source())),
                                                     true);
                        },
                        [&](const host_event::CalibrationFailed& e) {

@@ -138,6 +138,19 @@ void Plot::setDataVisible(bool visible) {
         axis->setTickLabels(visible);
         axis->grid()->setVisible(visible);
     }
+    // Whole axes (line and title): no bare axes under the message. Only those that were shown
+    // come back.
+    if (!visible) {
+        for (QCPAxis* axis : axisRect()->axes()) {
+            if (axis->visible()) hidden_axes_.append(axis);
+            axis->setVisible(false);
+        }
+    } else {
+        for (const QPointer<QCPAxis>& axis : std::as_const(hidden_axes_)) {
+            if (axis) axis->setVisible(true);
+        }
+        hidden_axes_.clear();
+    }
     for (int i = 0; i < plottableCount(); ++i) plottable(i)->setVisible(visible);
     for (int i = 0; i < itemCount(); ++i) item(i)->setVisible(visible);
     for (QCPLayoutElement* e : plotLayout()->elements(false)) {
@@ -204,7 +217,7 @@ bool Plot::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) { // the readout under the mouse, else how to move the view
         auto* help = static_cast<QHelpEvent*>(event);
         QString text = hoverTextAt(help->pos());
-        if (text.isEmpty() && no_data_.isEmpty()) text = tr("Wheel: zoom · drag: pan · double-click or R: reset view");
+        if (text.isEmpty() && no_data_.isEmpty()) text = tr("Click, then wheel: zoom (or Ctrl+wheel) · drag: pan · double-click or R: reset view");
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(help->globalPos(), text, this);
         return true;
@@ -218,6 +231,17 @@ void Plot::mouseMoveEvent(QMouseEvent* event) {
         const QString text = hoverTextAt(event->position());
         if (!text.isEmpty()) QToolTip::showText(event->globalPosition().toPoint(), text, this);
     }
+}
+
+// The wheel zooms a plot that has the focus (a click or Tab gives it) or with Ctrl held; else
+// it is left to the scroll area around the plot, so scrolling a dock never zooms a plot that
+// happens to pass under the pointer.
+void Plot::wheelEvent(QWheelEvent* event) {
+    if (!no_data_.isEmpty() || (!hasFocus() && !(event->modifiers() & Qt::ControlModifier))) {
+        event->ignore();
+        return;
+    }
+    QCustomPlot::wheelEvent(event);
 }
 
 void Plot::mouseDoubleClickEvent(QMouseEvent* event) {

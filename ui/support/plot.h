@@ -3,7 +3,8 @@
 //  - whole-number ticks for indices and counts (`setWholeNumbers`), never "layer 2.5";
 //  - a "no data yet" state (`showNoData`) that hides axes, colour scale and legend and says why,
 //    instead of invented 0–5 axes or a solid colour map;
-//  - the ranges of the data as a "home" view (`setHome`): the wheel zooms, dragging pans, a
+//  - the ranges of the data as a "home" view (`setHome`): the wheel zooms a focused plot (or any
+//    plot with Ctrl held; otherwise the wheel scrolls the dock around it), dragging pans, a
 //    double click, the context menu or the R key resets;
 //  - colour maps with a sequential scale, or a diverging one centred on 0 for signed values;
 //  - legends outside the data (`placeLegendBelow`);
@@ -49,8 +50,8 @@ public:
     // The legend in its own column right of the axis rect (wide, short plots).
     void placeLegendRight();
 
-    // Nothing to plot: the axes, plottables, colour scales and legend are hidden and `message`
-    // is written in the middle. Any data shown later (setHome) ends this state.
+    // Nothing to plot: the axes (lines and titles too), plottables, colour scales and legend are
+    // hidden and `message` is written in the middle. Any data shown later (setHome) ends this state.
     void showNoData(const QString& message);
     bool hasNoData() const { return !no_data_.isEmpty(); }
     QString noDataMessage() const { return no_data_; }
@@ -74,6 +75,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
@@ -84,6 +86,7 @@ private:
     int moveLegendOut(bool below);
 
     QString no_data_;
+    QList<QPointer<QCPAxis>> hidden_axes_; // the axes showNoData hid (an axis hidden by its view stays hidden)
     QCPRange home_x_{0, 1}, home_y_{0, 1};
     std::function<QString(double, double)> hover_;
     bool keyboard_cells_ = false;

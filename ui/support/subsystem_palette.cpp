@@ -40,6 +40,8 @@ QString subsystem_name(int s) {
 
 bool groups_are_named(const ModelInfo& model) { return model.head_map && model.head_map->source() != HeadMapSource::Default; }
 
+bool group_has_no_heads(const ModelInfo& model, int group) { return model.head_map && model.head_map->is_empty(group); }
+
 QString head_group_short(const ModelInfo& model, int group) {
     return groups_are_named(model) ? subsystem_id(group) : QCoreApplication::translate("HeadGroup", "group %1").arg(group);
 }

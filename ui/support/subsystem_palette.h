@@ -22,5 +22,8 @@ QString subsystem_name(int subsystem); // "Entity recognition & linking" …, tr
 bool groups_are_named(const ModelInfo& model);
 QString head_group_short(const ModelInfo& model, int group); // "rte-a", or "group 0" without a map's meaning
 QString head_group_label(const ModelInfo& model, int group); // "rte-a Entity recognition & linking", or "group 0"
+// The model's head map gives `group` no head (8 groups over fewer heads a layer: a 4-head
+// model's groups 4–7): nothing of it is measured or can be switched off.
+bool group_has_no_heads(const ModelInfo& model, int group);
 
 } // namespace octo::ui

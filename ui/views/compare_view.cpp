@@ -20,11 +20,20 @@ QString piece_html(const std::string& bytes) {
     return QString::fromUtf8(bytes).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("↵<br>"));
 }
 
+// The run's last generated token is the model's end-of-generation token (its text, "<|eos|>"
+// or "</s>", is no part of the answer: it is shown as the end it stands for).
+bool ends_the_text(const RunRecord& run, size_t index) {
+    return run.trace.outcome && run.trace.outcome->stop_reason == StopReason::EndOfGeneration && index + 1 == run.n_generated();
+}
+
+QString end_of_text() { return QObject::tr("[end of text]"); }
+
 // The prompt in grey, then the generated tokens; the first divergent one marked.
 QString side_html(const RunRecord& run, std::optional<size_t> divergence, const QColor& mark) {
     QString html = QStringLiteral("<span style='color:gray'>%1</span> ").arg(run.prompt_text().toHtmlEscaped());
     for (size_t i = 0; i < run.n_generated(); ++i) {
-        const QString piece = piece_html(run.tokens()[run.n_prompt() + i].bytes);
+        const QString piece = ends_the_text(run, i) ? QStringLiteral("<span style='color:gray'>%1</span>").arg(end_of_text().toHtmlEscaped())
+                                                    : piece_html(run.tokens()[run.n_prompt() + i].bytes);
         if (divergence && i == *divergence) {
             html += QStringLiteral("<span style='background:%1;font-weight:bold'>%2</span>").arg(mark.name(), piece);
         } else if (divergence && i > *divergence) {
@@ -41,6 +50,7 @@ QString side_html(const RunRecord& run, std::optional<size_t> divergence, const 
 
 QString token_text(const RunRecord& run, size_t index) {
     if (index >= run.n_generated()) return QObject::tr("(end)");
+    if (ends_the_text(run, index)) return end_of_text().toHtmlEscaped();
     return QString::fromUtf8(run.tokens()[run.n_prompt() + index].bytes).toHtmlEscaped();
 }
 

@@ -74,7 +74,13 @@ void SubsystemStripView::refresh() {
         return;
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int s = 0; s < kSubsystemCount; ++s) ticker->addTick(s, head_group_short(*model, s));
+    // Head metrics: a group the head map gives no heads says so (its row is always empty).
+    const Metric metric = store_.metric();
+    const bool per_head = metric == Metric::NormShare || metric == Metric::Relative || metric == Metric::Dla;
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        const QString label = head_group_short(*model, s);
+        ticker->addTick(s, per_head && group_has_no_heads(*model, s) ? tr("%1 (no heads)").arg(label) : label);
+    }
     plot_->yAxis->setTicker(ticker);
     map_->data()->setSize(std::max(1, n), kSubsystemCount);
     map_->data()->setRange(QCPRange(0, std::max(1, n - 1)), QCPRange(0, kSubsystemCount - 1));
