@@ -37,6 +37,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::write_synthetic_model;
 
 namespace {
 
@@ -89,11 +90,8 @@ void TestAutosave::initTestCase() {
     SyntheticModelSpec spec;
     spec.n_head = 8;
     spec.n_head_kv = 4;
-    const auto bytes = make_synthetic_model(spec).value();
     model_ = dir_.filePath("small.gguf");
-    QFile f(model_);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    QVERIFY(write_synthetic_model(model_, spec));
 }
 
 void TestAutosave::init() {

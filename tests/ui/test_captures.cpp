@@ -54,6 +54,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::write_synthetic_model;
 
 namespace {
 
@@ -560,16 +561,13 @@ void TestCaptures::thousandTokenCaptureTimes() {
     spec.n_head = 8;
     spec.n_head_kv = 4;
     spec.context_length = 1100;
-    const auto bytes = make_synthetic_model(spec).value();
-    QFile model(path("long-context.gguf"));
-    QVERIFY(model.open(QIODevice::WriteOnly));
-    model.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
-    model.close();
+    const QString model = path("long-context.gguf");
+    QVERIFY(write_synthetic_model(model, spec));
     MainWindow w;
     w.captureController()->setDialogsEnabled(false);
     w.show();
     QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
-    w.openModel(model.fileName());
+    w.openModel(model);
     QVERIFY(loaded.wait(60000));
     RunSpec s = settings(QStringLiteral("Tell a long story."), 1000);
     s.stop_at_eog = false;

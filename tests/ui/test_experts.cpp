@@ -35,6 +35,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::write_synthetic_model;
 
 class TestExperts : public QObject {
     Q_OBJECT
@@ -55,12 +56,8 @@ private:
 };
 
 QString TestExperts::writeModel(const QString& name, const SyntheticModelSpec& spec) {
-    const auto bytes = make_synthetic_model(spec).value();
     const QString path = dir_.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
-    return path;
+    return write_synthetic_model(path, spec) ? path : QString();
 }
 
 void TestExperts::initTestCase() {

@@ -55,6 +55,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::write_synthetic_model;
 
 namespace {
 
@@ -115,11 +116,8 @@ void TestPlots::initTestCase() {
     spec.n_head = 8;
     spec.n_head_kv = 4;
     spec.context_length = 256;
-    const auto bytes = make_synthetic_model(spec).value();
     synthetic_ = dir_.filePath("synthetic.gguf");
-    QFile f(synthetic_);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    QVERIFY(write_synthetic_model(synthetic_, spec));
 }
 
 bool TestPlots::load(MainWindow& w, const QString& path) {
@@ -330,12 +328,8 @@ void TestPlots::groupsWithoutHeadsSaySo() {
     spec.n_head = 4;
     spec.n_head_kv = 2;
     spec.context_length = 128;
-    const auto bytes = make_synthetic_model(spec).value();
     const QString path = dir_.filePath(QStringLiteral("four-heads.gguf"));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
-    f.close();
+    QVERIFY(write_synthetic_model(path, spec));
     MainWindow w;
     w.show();
     QVERIFY(load(w, path));

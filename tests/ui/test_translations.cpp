@@ -56,6 +56,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::write_synthetic_model;
 using octo::ui::test::screenshot;
 
 namespace {
@@ -601,12 +602,8 @@ void TestTranslations::langOptionStartsTheGuiInChinese() {
     spec.n_head = 8;
     spec.n_head_kv = 4;
     spec.context_length = 256;
-    const auto bytes = make_synthetic_model(spec).value();
     const QString model = dir_.filePath(QStringLiteral("small.gguf"));
-    QFile f(model);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
-    f.close();
+    QVERIFY(write_synthetic_model(model, spec));
 
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));

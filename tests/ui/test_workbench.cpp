@@ -57,6 +57,7 @@
 using namespace octo;
 using namespace octo::ui;
 using octo::ui::test::part;
+using octo::ui::test::write_synthetic_model;
 
 class TestWorkbench : public QObject {
     Q_OBJECT
@@ -99,12 +100,8 @@ QString TestWorkbench::writeModel(const QString& name, int64_t context_length, T
     spec.n_head = 8;
     spec.n_head_kv = 4;
     spec.context_length = context_length;
-    const auto bytes = make_synthetic_model(spec).value();
     const QString path = dir_.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
-    return path;
+    return write_synthetic_model(path, spec) ? path : QString();
 }
 
 void TestWorkbench::initTestCase() {

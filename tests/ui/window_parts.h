@@ -5,11 +5,24 @@
 // a part only to check what that part itself shows or does.
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QObject>
 #include <QWidget>
 #include <QtGlobal>
 
+#include "engine/model/synthetic_model.h"
+
 namespace octo::ui::test {
+
+// Writes the random-weight model of `spec` (engine/model/synthetic_model.h) to `path`, as a user's
+// GGUF file; false when it cannot be made or written.
+inline bool write_synthetic_model(const QString& path, const SyntheticModelSpec& spec) {
+    const auto bytes = make_synthetic_model(spec);
+    QFile f(path);
+    if (!bytes || !f.open(QIODevice::WriteOnly)) return false;
+    const auto size = static_cast<qint64>(bytes->size());
+    return f.write(reinterpret_cast<const char*>(bytes->data()), size) == size;
+}
 
 // The one T under `window`; a test that finds none or several stops with the type's name.
 template <class T> T* part(const QObject& window) {
