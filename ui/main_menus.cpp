@@ -20,8 +20,7 @@ MainMenus::MainMenus(QMainWindow& window, Workbench& bench) : QObject(&window), 
     on_language_change(&window_, [this] { build(); });
     connect(&bench_.store(), &RunStore::modelLoaded, this, [this] {
         if (bench_.store().model()->engine) return; // model files only, not a server's
-        RecentModelsMenu::remember(QString::fromStdString(bench_.store().model()->path));
-        file_->recent()->refresh();
+        RecentModelsMenu::remember(QString::fromStdString(bench_.store().model()->path)); // the menu reads it when it opens
     });
 }
 
@@ -29,10 +28,10 @@ void MainMenus::build() {
     QMenuBar* bar = window_.menuBar();
     bar->clear();
     for (const QPointer<QMenu>& menu : menus_) delete menu.data();
-    file_ = new FileMenu(bench_, window_, bar);
+    auto* file = new FileMenu(bench_, window_, bar);
     auto* run = new RunMenu(bench_, bar);
     model_ = new ModelMenu(bench_, bar);
-    menus_ = {file_, run, model_, new ViewMenu(window_, bar), new HelpMenu(bench_, window_, bar)};
+    menus_ = {file, run, model_, new ViewMenu(window_, bar), new HelpMenu(bench_, window_, bar)};
     for (QMenu* menu : menus_) bar->addMenu(menu);
 }
 

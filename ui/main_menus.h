@@ -15,7 +15,6 @@ class QMenu;
 
 namespace octo::ui {
 
-class FileMenu;
 class ModelMenu;
 class Workbench;
 
@@ -32,7 +31,6 @@ private:
     QMainWindow& window_;
     Workbench& bench_;
     QList<QPointer<QMenu>> menus_;
-    FileMenu* file_ = nullptr;
     ModelMenu* model_ = nullptr;
 };
 

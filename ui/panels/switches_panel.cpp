@@ -99,7 +99,7 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     experts_label_->setBuddy(experts_);
     connect(experts_, &QLineEdit::textChanged, this, &SwitchesPanel::checkExperts);
     connect(experts_, &QLineEdit::textEdited, this, [this] {
-        experts_for_ = store_.model() ? QString::fromStdString(store_.model()->path) : QString();
+        experts_for_ = loadedModelPath();
     });
     target_ = new QComboBox(this);
     target_->setObjectName(QStringLiteral("switchTarget"));
@@ -151,12 +151,16 @@ void SwitchesPanel::syncExperts() {
     const bool experts = store_.model() && store_.model()->n_expert > 0;
     experts_label_->setVisible(experts);
     experts_->setVisible(experts);
-    const QString path = store_.model() ? QString::fromStdString(store_.model()->path) : QString();
+    const QString path = loadedModelPath();
     if (!experts || (!experts_for_.isEmpty() && experts_for_ != path)) experts_->clear();
     experts_for_ = path;
     const bool mapped = experts && store_.model()->expert_map.has_value();
     target_->setVisible(mapped);
     if (!mapped) target_->setCurrentIndex(0);
+}
+
+QString SwitchesPanel::loadedModelPath() const {
+    return store_.model() ? QString::fromStdString(store_.model()->path) : QString();
 }
 
 void SwitchesPanel::addExpertSwitch(const ExpertSwitch& expert) {

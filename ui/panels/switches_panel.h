@@ -43,6 +43,7 @@ private:
     void syncLabels();
     void syncExperts(); // the experts row, shown for models with experts
     void checkExperts();
+    QString loadedModelPath() const; // empty without a model
 
     RunStore& store_;
     std::array<QCheckBox*, kSubsystemCount> toggles_{};
