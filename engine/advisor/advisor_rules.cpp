@@ -143,6 +143,21 @@ DetectorSpec detector(const json& rule) {
     return spec;
 }
 
+} // namespace
+
+const char* fields_placeholder(RewriteAction action) {
+    switch (action) {
+    case RewriteAction::AppendJsonSchema: return kSchemaPlaceholder;
+    case RewriteAction::AppendTableColumns: return kColumnsPlaceholder;
+    case RewriteAction::ReplaceSpan:
+    case RewriteAction::Append:
+    case RewriteAction::Prepend: break;
+    }
+    return nullptr;
+}
+
+namespace {
+
 std::optional<RuleRewrite> rewrite(const json& rule, FindingPlace place) {
     if (!rule.contains("rewrite")) return std::nullopt;
     const json& r = rule["rewrite"];
@@ -153,17 +168,20 @@ std::optional<RuleRewrite> rewrite(const json& rule, FindingPlace place) {
                                        {{"replace_span", RewriteAction::ReplaceSpan},
                                         {"append", RewriteAction::Append},
                                         {"prepend", RewriteAction::Prepend},
-                                        {"append_json_schema", RewriteAction::AppendJsonSchema}});
+                                        {"append_json_schema", RewriteAction::AppendJsonSchema},
+                                        {"append_table_columns", RewriteAction::AppendTableColumns}});
     if (out.action == RewriteAction::ReplaceSpan && place != FindingPlace::Prompt) {
         fail("rewrite.action", "replace_span needs a prompt detector (the span must lie in the prompt)");
     }
     out.text = local_text(r, "text");
-    if (out.action != RewriteAction::AppendJsonSchema) {
-        if (r.contains("fallback")) fail("rewrite.fallback", "only append_json_schema has a fallback");
+    const char* placeholder = fields_placeholder(out.action);
+    if (!placeholder) {
+        if (r.contains("fallback")) fail("rewrite.fallback", "only append_json_schema and append_table_columns have a fallback");
         return out;
     }
-    if (out.text.en.find(kSchemaPlaceholder) == std::string::npos) fail("rewrite.text.en", "must contain {schema}");
-    if (out.text.zh.find(kSchemaPlaceholder) == std::string::npos) fail("rewrite.text.zh", "must contain {schema}");
+    const std::string must = std::string("must contain ") + placeholder;
+    if (out.text.en.find(placeholder) == std::string::npos) fail("rewrite.text.en", must);
+    if (out.text.zh.find(placeholder) == std::string::npos) fail("rewrite.text.zh", must);
     out.fallback = local_text(r, "fallback");
     return out;
 }

@@ -31,15 +31,20 @@ struct LocalText {
 
 // "replace_span" | "append" | "prepend" | "append_json_schema" (append `text` with {schema}
 // replaced by a schema of the fields the prompt names, engine/advisor/prompt_fields.h, or
-// `fallback` when it names none).
-enum class RewriteAction { ReplaceSpan, Append, Prepend, AppendJsonSchema };
+// `fallback` when it names none) | "append_table_columns" (the same with {columns} replaced by a
+// Markdown header row of those fields: | code | team |).
+enum class RewriteAction { ReplaceSpan, Append, Prepend, AppendJsonSchema, AppendTableColumns };
 
 inline constexpr const char* kSchemaPlaceholder = "{schema}";
+inline constexpr const char* kColumnsPlaceholder = "{columns}";
+
+// The placeholder an action fills from the prompt's fields; null for the others.
+const char* fields_placeholder(RewriteAction action);
 
 struct RuleRewrite {
     RewriteAction action = RewriteAction::Append;
     LocalText text;     // inserted in the prompt's language
-    LocalText fallback; // append_json_schema only: appended when the prompt names no fields
+    LocalText fallback; // the actions built from fields only: appended when the prompt names none
 };
 
 // Conditions on the prompt: every `required` group has a pattern that matches, and no `unless`

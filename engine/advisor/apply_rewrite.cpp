@@ -45,20 +45,43 @@ std::string json_schema_text(const std::vector<PromptField>& fields) {
     return out + "}";
 }
 
-Result<std::string> apply_rewrite(const AdvisorRules& rules, const Finding& finding, std::string_view prompt) {
+std::string markdown_header_text(const std::vector<PromptField>& fields) {
+    std::string out = "|";
+    for (const PromptField& f : fields) {
+        out += ' ';
+        for (char c : f.name) {
+            if (c == '|') out += '\\';
+            out += c;
+        }
+        out += " |";
+    }
+    return out;
+}
+
+Result<std::string> rewrite_text(const AdvisorRules& rules, const Finding& finding, std::string_view prompt) {
     const AdvisorRule* rule = rules.find(finding.rule);
     if (!rule) return make_error(ErrorCode::InvalidArgument, "unknown advisor rule \"" + finding.rule + "\"");
     if (!rule->rewrite) return make_error(ErrorCode::InvalidArgument, "rule " + rule->id + " has no rewrite");
     const bool chinese = contains_cjk(prompt);
     std::string text = rule->rewrite->text.in(chinese);
-    switch (rule->rewrite->action) {
-    case RewriteAction::AppendJsonSchema: {
-        const std::vector<PromptField> fields = fields_named_in(prompt);
-        if (fields.empty()) return joined(prompt, rule->rewrite->fallback.in(chinese), chinese);
-        const std::string placeholder = kSchemaPlaceholder;
-        text.replace(text.find(placeholder), placeholder.size(), json_schema_text(fields));
-        return joined(prompt, text, chinese);
-    }
+    const char* placeholder = fields_placeholder(rule->rewrite->action);
+    if (!placeholder) return text;
+    const std::vector<PromptField> fields = fields_named_in(prompt);
+    if (fields.empty()) return rule->rewrite->fallback.in(chinese);
+    const std::string filled = rule->rewrite->action == RewriteAction::AppendTableColumns ? markdown_header_text(fields)
+                                                                                          : json_schema_text(fields);
+    text.replace(text.find(placeholder), std::string_view(placeholder).size(), filled);
+    return text;
+}
+
+Result<std::string> apply_rewrite(const AdvisorRules& rules, const Finding& finding, std::string_view prompt) {
+    auto inserted = rewrite_text(rules, finding, prompt);
+    if (!inserted) return inserted;
+    std::string text = std::move(inserted.value());
+    const bool chinese = contains_cjk(prompt);
+    switch (rules.find(finding.rule)->rewrite->action) {
+    case RewriteAction::AppendJsonSchema:
+    case RewriteAction::AppendTableColumns:
     case RewriteAction::Append: return joined(prompt, text, chinese);
     case RewriteAction::Prepend: return joined(text, prompt, chinese);
     case RewriteAction::ReplaceSpan: break;

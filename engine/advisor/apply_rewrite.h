@@ -17,12 +17,20 @@ bool contains_cjk(std::string_view text);
 // JSON-escaped.
 std::string json_schema_text(const std::vector<PromptField>& fields);
 
-// The prompt after applying the rewrite of the finding's rule, in the prompt's language (Chinese
-// when the prompt contains CJK): replace_span replaces [start, end) (a prompt finding only; an
-// ASCII replacement takes the capital of a capitalised span), append and prepend add the text
-// with a space between English words; append_json_schema appends the text with {schema} filled
-// from the fields the prompt names (prompt_fields.h), or the rule's fallback when it names none. An error when the rule is unknown, has no rewrite, or the
-// span no longer holds the finding's evidence.
+// | code | team |: the fields as a Markdown header row, "|" in a name escaped as \|.
+std::string markdown_header_text(const std::vector<PromptField>& fields);
+
+// The text the finding's rewrite puts into `prompt`, in the prompt's language (Chinese when the
+// prompt contains CJK): the rule's text, with {schema} or {columns} filled from the fields the
+// prompt names (prompt_fields.h), or the rule's fallback when it names none. What the advisor
+// shows before Apply, so the user sees the prompt's own field names, never translated ones. An
+// error when the rule is unknown or has no rewrite.
+Result<std::string> rewrite_text(const AdvisorRules& rules, const Finding& finding, std::string_view prompt);
+
+// The prompt after applying that text: replace_span replaces [start, end) (a prompt finding only;
+// an ASCII replacement takes the capital of a capitalised span), the other actions add it at the
+// end (prepend: at the start) with a space between English words. An error as for rewrite_text,
+// or when the span no longer holds the finding's evidence.
 Result<std::string> apply_rewrite(const AdvisorRules& rules, const Finding& finding, std::string_view prompt);
 
 } // namespace octo

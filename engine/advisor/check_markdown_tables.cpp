@@ -66,12 +66,11 @@ bool is_delimiter_row(std::string_view row) {
     return true;
 }
 
-} // namespace
-
-std::vector<CheckHit> check_markdown_table_columns(std::string_view output) {
-    std::vector<CheckHit> out;
+// Calls `table(header line, first row after the delimiter, end row)` for each table, with the
+// output's lines.
+template <class F>
+void for_each_table(std::string_view output, const std::vector<Line>& lines, F&& table) {
     const auto fences = fenced_blocks(output);
-    const std::vector<Line> lines = lines_of(output);
     const auto text = [&](const Line& l) { return output.substr(l.start, l.end - l.start); };
     for (size_t k = 0; k + 1 < lines.size(); ++k) {
         const std::string_view header = text(lines[k]);
@@ -79,9 +78,22 @@ std::vector<CheckHit> check_markdown_table_columns(std::string_view output) {
             !is_delimiter_row(text(lines[k + 1]))) {
             continue;
         }
-        const size_t columns = cells(header).size();
         size_t row = k + 1;
-        for (; row < lines.size() && text(lines[row]).find('|') != std::string_view::npos; ++row) {
+        while (row < lines.size() && text(lines[row]).find('|') != std::string_view::npos) ++row;
+        table(k, k + 1, row);
+        k = row - 1;
+    }
+}
+
+} // namespace
+
+std::vector<CheckHit> check_markdown_table_columns(std::string_view output) {
+    std::vector<CheckHit> out;
+    const std::vector<Line> lines = lines_of(output);
+    const auto text = [&](const Line& l) { return output.substr(l.start, l.end - l.start); };
+    for_each_table(output, lines, [&](size_t header, size_t first, size_t end) {
+        const size_t columns = cells(text(lines[header])).size();
+        for (size_t row = first; row < end; ++row) {
             const size_t n = cells(text(lines[row])).size();
             if (n == columns) continue;
             const std::string_view body = trim(text(lines[row]));
@@ -90,8 +102,20 @@ std::vector<CheckHit> check_markdown_table_columns(std::string_view output) {
                                    {"table row has " + std::to_string(n) + " cells, the header has " + std::to_string(columns),
                                     "表格行有 " + std::to_string(n) + " 个单元格，表头有 " + std::to_string(columns) + " 个"}});
         }
-        k = row - 1;
-    }
+    });
+    return out;
+}
+
+std::vector<std::vector<std::string>> markdown_table_headers(std::string_view output) {
+    std::vector<std::vector<std::string>> out;
+    const std::vector<Line> lines = lines_of(output);
+    for_each_table(output, lines, [&](size_t header, size_t, size_t) {
+        std::vector<std::string> names;
+        for (std::string_view cell : cells(output.substr(lines[header].start, lines[header].end - lines[header].start))) {
+            names.emplace_back(cell);
+        }
+        out.push_back(std::move(names));
+    });
     return out;
 }
 

@@ -20,6 +20,9 @@ struct CheckHit {
 std::vector<CheckHit> check_json_valid(std::string_view output);
 // Markdown table rows whose cell count differs from the header's.
 std::vector<CheckHit> check_markdown_table_columns(std::string_view output);
+// The header cells of each Markdown table outside code fences (a header row followed by a
+// delimiter row), in order.
+std::vector<std::vector<std::string>> markdown_table_headers(std::string_view output);
 // The first indentation error of each Python code block.
 std::vector<CheckHit> check_python_indentation(std::string_view output);
 // "expression = / ≈ result" claims that do not hold.

@@ -16,7 +16,7 @@ namespace {
 struct Token {
     enum class Kind { Word, Han, Quote, Punct };
     Kind kind = Kind::Punct;
-    std::string text; // a word in lower case; a Han character or punctuation as UTF-8
+    std::string text; // a word (in lower case unless asked otherwise); a Han character or punctuation as UTF-8
     uint32_t cp = 0;  // Han and punctuation: the code point
     bool starts_with_digit = false;
 };
@@ -33,7 +33,8 @@ bool is_quote(uint32_t cp) {
            (cp >= 0x300C && cp <= 0x300F);
 }
 
-std::vector<Token> tokenize(std::string_view text) {
+// `lower`: words in lower case (how names are compared); false keeps them as written.
+std::vector<Token> tokenize(std::string_view text, bool lower = true) {
     const std::vector<uint32_t> cps = decode_utf8(text);
     std::vector<Token> out;
     for (size_t i = 0; i < cps.size();) {
@@ -42,7 +43,7 @@ std::vector<Token> tokenize(std::string_view text) {
             Token t{Token::Kind::Word, {}, 0, std::isdigit(static_cast<int>(cp)) != 0};
             // A hyphen inside a word belongs to it ("e-mail").
             while (i < cps.size() && (is_word_char(cps[i]) || (cps[i] == '-' && i + 1 < cps.size() && is_word_char(cps[i + 1])))) {
-                t.text += static_cast<char>(std::tolower(static_cast<int>(cps[i])));
+                t.text += static_cast<char>(lower ? std::tolower(static_cast<int>(cps[i])) : static_cast<int>(cps[i]));
                 ++i;
             }
             out.push_back(std::move(t));
@@ -313,7 +314,7 @@ constexpr auto kAskVerbs = std::to_array<std::string_view>({"return", "give", "l
                                                         "find", "tell", "include", "print", "send"});
 constexpr auto kOfWords = std::to_array<std::string_view>({"of", "for", "from", "in", "about"});
 
-// 4. "give me the name and age of …"; 的, 包含/包括/含有 or 返回/给出/列出/输出/提取/提供 + two or more
+// 5. "give me the name and age of …"; 的, 包含/包括/含有 or 返回/给出/列出/输出/提取/提供 + two or more
 // names.
 std::vector<std::string> asked_of(const std::vector<Token>& t) {
     for (size_t i = 0; i < t.size(); ++i) {
@@ -336,6 +337,56 @@ std::vector<std::string> asked_of(const std::vector<Token>& t) {
             at = i + 2;
             // 返回包含 …: the list follows the second word.
             if (han_pair(t, at, U'包', U'含') || han_pair(t, at, U'包', U'括') || han_pair(t, at, U'含', U'有')) at += 2;
+        } else {
+            continue;
+        }
+        auto names = names_of(parse_list(t, at), 2);
+        if (!names.empty()) return names;
+    }
+    return {};
+}
+
+// 1b. key=value pairs, two or more with different keys: "code=816, team=s92", "编码=816，团队=s92".
+// A key is the English word before "=" (as written) or the Han characters before it (at most four,
+// after any particle or connector); the value's first token gives its type (digits: a number,
+// unless the key names a code or an id). "==" is not a pair.
+bool names_a_string(std::string_view name);
+
+std::vector<PromptField> key_value_pairs(std::string_view prompt) {
+    const std::vector<Token> t = tokenize(prompt, false);
+    std::vector<PromptField> out;
+    for (size_t e = 1; e + 1 < t.size(); ++e) {
+        if (!is_punct(t, e, '=') || is_punct(t, e + 1, '=') || is_punct(t, e - 1, '=')) continue;
+        std::string key;
+        if (is_word(t, e - 1) && !t[e - 1].starts_with_digit) {
+            key = t[e - 1].text;
+        } else {
+            size_t k = e;
+            while (k > 0 && e - k < 4 && item_han(t, k - 1)) --k;
+            for (size_t j = k; j < e; ++j) key += t[j].text;
+        }
+        const size_t value = skip_quotes(t, e + 1);
+        if (key.empty() || value >= t.size() || (t[value].kind != Token::Kind::Word && t[value].kind != Token::Kind::Han)) continue;
+        const bool digits = t[value].kind == Token::Kind::Word && t[value].text.find_first_not_of("0123456789") == std::string::npos;
+        const bool number = (digits || guess_field_type(key) == FieldType::Number) && !names_a_string(key);
+        out.push_back(PromptField{key, number ? FieldType::Number : FieldType::String});
+    }
+    const bool distinct = out.size() >= 2 && std::any_of(out.begin() + 1, out.end(), [&](const PromptField& f) {
+        return f.name != out.front().name;
+    });
+    return distinct ? out : std::vector<PromptField>{};
+}
+
+// 4. A list after "table": "a table of name, age and city", "a CSV with title and year".
+std::vector<std::string> after_table(const std::vector<Token>& t) {
+    for (size_t i = 0; i + 1 < t.size(); ++i) {
+        if (!is_word(t, i, "table") && !is_word(t, i, "csv")) continue;
+        size_t at = i + 1;
+        if (is_punct(t, at, ':')) {
+            ++at;
+        } else if (is_word(t, at) && (t[at].text == "of" || t[at].text == "with" || t[at].text == "listing" ||
+                                      t[at].text == "showing" || t[at].text == "giving")) {
+            ++at;
         } else {
             continue;
         }
@@ -371,6 +422,23 @@ bool has_number_word(std::string_view name) {
     return number;
 }
 
+// True when a "_"/"-"-separated word of the name is a code, id, phone … (a string of digits).
+bool names_a_string(std::string_view name) {
+    size_t start = 0;
+    while (start <= name.size()) {
+        size_t end = name.find_first_of("_- ", start);
+        if (end == std::string_view::npos) end = name.size();
+        std::string word(name.substr(start, end - start));
+        for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (one_of(word, kStringWords)) return true;
+        start = end + 1;
+    }
+    for (std::string_view han : {"编码", "代码", "编号", "号码", "电话", "邮编", "证号"}) {
+        if (name.find(han) != std::string_view::npos) return true;
+    }
+    return false;
+}
+
 } // namespace
 
 FieldType guess_field_type(std::string_view name) {
@@ -389,10 +457,12 @@ const char* field_type_name(FieldType type) { return type == FieldType::Number ?
 
 std::vector<PromptField> fields_named_in(std::string_view prompt) {
     std::vector<PromptField> fields = example_keys(prompt);
+    if (fields.empty()) fields = key_value_pairs(prompt);
     if (fields.empty()) {
         const std::vector<Token> tokens = tokenize(prompt);
         std::vector<std::string> names = after_field_words(tokens);
         if (names.empty()) names = after_json(tokens);
+        if (names.empty()) names = after_table(tokens);
         if (names.empty()) names = asked_of(tokens);
         for (std::string& name : names) fields.push_back(PromptField{name, guess_field_type(name)});
     }

@@ -22,6 +22,18 @@ bool mentions_json(std::string_view text) {
     return lower.find("json") != std::string::npos;
 }
 
+bool asks_for_table(std::string_view text) {
+    std::string lower(text);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (size_t at = lower.find("table"); at != std::string::npos; at = lower.find("table", at + 1)) {
+        const bool word_start = at == 0 || !std::isalpha(static_cast<unsigned char>(lower[at - 1]));
+        const std::string_view rest = std::string_view(lower).substr(at + 5);
+        const bool word_end = rest.empty() || !std::isalpha(static_cast<unsigned char>(rest[0])) || rest.starts_with("s ");
+        if (word_start && word_end && !rest.starts_with(" of contents")) return true;
+    }
+    return lower.find("表格") != std::string::npos;
+}
+
 bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
 // A name as compared: lower case, without "_", "-" and spaces ("Page count" = "page_count").
@@ -88,6 +100,16 @@ size_t fields_in(std::string_view answer, const std::vector<PromptField>& fields
                                              [&](const PromptField& f) { return keys.keys.count(key_form(f.name)) > 0; }));
 }
 
+// How many fields are cells of the answer's first table header.
+size_t columns_in(std::string_view answer, const std::vector<PromptField>& fields) {
+    const auto headers = markdown_table_headers(answer);
+    if (headers.empty()) return 0;
+    std::set<std::string> cells;
+    for (const std::string& cell : headers.front()) cells.insert(key_form(cell));
+    return static_cast<size_t>(std::count_if(fields.begin(), fields.end(),
+                                             [&](const PromptField& f) { return cells.count(key_form(f.name)) > 0; }));
+}
+
 std::string names_of(const std::vector<PromptField>& fields) {
     std::string out;
     for (const PromptField& f : fields) out += (out.empty() ? "" : ", ") + f.name;
@@ -116,9 +138,19 @@ LocalText summary_of(const RewriteVerdict& v) {
                 "改写让回答变好了：" + joined(v.better, true) + "。"};
     case VerdictKind::NoChange: break;
     }
-    if (v.same_answer) return {"No change: both prompts gave the same answer.", "没有变化：两个提示词得到了相同的回答。"};
-    return {"No change found: the answers differ, but no check (JSON, asked fields, output checks) tells them apart.",
-            "未发现变化：两个回答不同，但各项检查（JSON、所问字段、输出检查）都分不出好坏。"};
+    if (v.unmet.empty()) {
+        if (v.same_answer) return {"No change: both prompts gave the same answer.", "没有变化：两个提示词得到了相同的回答。"};
+        return {"No change found: the answers differ, but no check (JSON, table, asked fields, output checks) tells them apart.",
+                "未发现变化：两个回答不同，但各项检查（JSON、表格、所问字段、输出检查）都分不出好坏。"};
+    }
+    const std::string asked = joined(v.unmet, false);
+    const std::string asked_zh = joined(v.unmet, true);
+    if (v.same_answer) {
+        return {"No change: both prompts gave the same answer, and it lacks what was asked (" + asked + ").",
+                "没有变化：两个提示词得到了相同的回答，且缺少所要求的内容（" + asked_zh + "）。"};
+    }
+    return {"No change found: neither answer gives what was asked (" + asked + ").",
+            "未发现变化：两个回答都没有给出所要求的内容（" + asked_zh + "）。"};
 }
 
 } // namespace
@@ -145,6 +177,7 @@ RewriteVerdict judge_rewrite(const AdvisorRules& rules, std::string_view prompt_
         const bool b_parses = !blank(answer_b) && check_json_valid(answer_b).empty();
         if (a_parses && !b_parses) v.worse.push_back({"the JSON no longer parses", "JSON 不再能解析"});
         if (!a_parses && b_parses) v.better.push_back({"the JSON now parses", "JSON 现在能解析了"});
+        if (!a_parses && !b_parses) v.unmet.push_back({"JSON that parses", "能解析的 JSON"});
 
         std::vector<PromptField> fields = fields_named_in(prompt_a);
         if (fields.empty()) fields = fields_named_in(prompt_b);
@@ -157,6 +190,26 @@ RewriteVerdict judge_rewrite(const AdvisorRules& rules, std::string_view prompt_
                                           std::to_string(in_b) + " 个，共 " + std::to_string(fields.size()) + " 个";
             if (in_b < in_a) v.worse.push_back({"fewer of the asked fields in the JSON" + counts, "JSON 中所问的字段变少了" + counts_zh});
             if (in_b > in_a) v.better.push_back({"more of the asked fields in the JSON" + counts, "JSON 中所问的字段变多了" + counts_zh});
+        }
+    }
+
+    if (asks_for_table(prompt_a) || asks_for_table(prompt_b)) {
+        const bool a_table = !markdown_table_headers(answer_a).empty();
+        const bool b_table = !markdown_table_headers(answer_b).empty();
+        if (a_table && !b_table) v.worse.push_back({"the answer no longer holds a Markdown table", "回答中不再有 Markdown 表格"});
+        if (!a_table && b_table) v.better.push_back({"the answer now holds a Markdown table", "回答中现在有 Markdown 表格了"});
+        if (!a_table && !b_table) v.unmet.push_back({"a Markdown table", "Markdown 表格"});
+        std::vector<PromptField> fields = fields_named_in(prompt_a);
+        if (fields.empty()) fields = fields_named_in(prompt_b);
+        if (!fields.empty() && (a_table || b_table)) {
+            const size_t in_a = columns_in(answer_a, fields);
+            const size_t in_b = columns_in(answer_b, fields);
+            const std::string counts = " (" + names_of(fields) + "): A " + std::to_string(in_a) + ", B " +
+                                       std::to_string(in_b) + " of " + std::to_string(fields.size());
+            const std::string counts_zh = "（" + names_of(fields) + "）：A " + std::to_string(in_a) + " 个，B " +
+                                          std::to_string(in_b) + " 个，共 " + std::to_string(fields.size()) + " 个";
+            if (in_b < in_a) v.worse.push_back({"fewer of the asked columns in the table header" + counts, "表头中所问的列变少了" + counts_zh});
+            if (in_b > in_a) v.better.push_back({"more of the asked columns in the table header" + counts, "表头中所问的列变多了" + counts_zh});
         }
     }
 

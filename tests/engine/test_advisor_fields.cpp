@@ -48,6 +48,21 @@ TEST(AdvisorFields, ChinesePhrasings) {
     EXPECT_EQ(fields("以JSON返回爱丽丝（30岁）的姓名和年龄信息"), "姓名:string 年龄:number");
 }
 
+TEST(AdvisorFields, KeyValuePairsAndTableLists) {
+    // The shipped example that got | item | value | columns.
+    EXPECT_EQ(fields("Make a Markdown table of code=816, team=s92"), "code:string team:string");
+    EXPECT_EQ(fields("Return JSON for age=30, name=Ann Lee; userId = 7"), "age:number name:string userId:number");
+    EXPECT_EQ(fields("Return JSON for count=3, label=\"x\""), "count:number label:string");
+    EXPECT_EQ(fields("把编码=816，团队=s92做成表格"), "编码:string 团队:string");
+    EXPECT_EQ(fields("Make a table of name, age and city for three people."), "name:string age:number city:string");
+    EXPECT_EQ(fields("Put it in a CSV with title and year"), "title:string year:number");
+    // One pair, a repeated key or a comparison is not a list of fields.
+    EXPECT_EQ(fields("Solve for x=5 in a table."), "");
+    EXPECT_EQ(fields("Tabulate x=1, x=2 and x=3."), "");
+    EXPECT_EQ(fields("Explain why a == b, c == d is true."), "");
+    EXPECT_EQ(fields("Make a table of the results."), "");
+}
+
 TEST(AdvisorFields, PromptsThatNameNoFields) {
     EXPECT_EQ(fields("Return the answer as JSON."), "");
     EXPECT_EQ(fields("List three fruits as JSON."), "");
@@ -105,6 +120,49 @@ TEST(AdvisorFields, NoFieldsFallBackToAGenericInstruction) {
               en + " Reply with JSON only: one object with the fields the question asks for.");
 }
 
+TEST(AdvisorFields, TableRewriteTakesItsColumnsFromThePrompt) {
+    // The defect: every table rewrite appended | item | value |, whatever the prompt named.
+    const std::string people = "Make a table of name, age and city for three people.";
+    const std::string fixed = rewritten("rte-g.table_without_columns", people);
+    EXPECT_EQ(fixed, people + " Use a Markdown table with exactly these columns: | name | age | city | (every row has the "
+                              "same number of cells).");
+    EXPECT_TRUE(check_prompt(shipped(), fixed).empty()) << fixed;
+    const std::string zh = "用表格列出姓名、年龄和城市";
+    EXPECT_EQ(rewritten("rte-g.table_without_columns", zh), zh + "使用 Markdown 表格，列为：| 姓名 | 年龄 | 城市 |（每行的单元格数相同）。");
+    // key=value pairs name the columns: the shipped example is not flagged, and a torn table in
+    // its answer is fixed with those columns.
+    const std::string example = "Make a Markdown table of code=816, team=s92";
+    for (const Finding& f : check_prompt(shipped(), example)) ADD_FAILURE() << f.rule << " fired on the shipped example";
+    EXPECT_EQ(rewritten("rte-g.table_columns", example, "| code | team |\n|---|---|\n| 816 | s92 | x |"),
+              example + " Use a Markdown table with exactly these columns: | code | team | (every row has the same number "
+                        "of cells).");
+    // No columns named: an instruction that invents none, after which the rule is quiet.
+    const std::string phones = "Compare two phones in a table.";
+    const std::string generic = rewritten("rte-g.table_without_columns", phones);
+    EXPECT_EQ(generic, phones + " Use a Markdown table with the columns the question asks for: the header row first, then "
+                                "every row with the header's number of cells.");
+    EXPECT_EQ(generic.find("item"), std::string::npos);
+    EXPECT_TRUE(check_prompt(shipped(), generic).empty()) << generic;
+    const std::string zh_generic = rewritten("rte-g.table_without_columns", "用表格比较两款手机");
+    EXPECT_TRUE(check_prompt(shipped(), zh_generic).empty()) << zh_generic;
+    EXPECT_EQ(markdown_header_text({{"a|b", FieldType::String}, {"n", FieldType::Number}}), "| a\\|b | n |");
+}
+
+TEST(AdvisorFields, RewriteTextKeepsThePromptsOwnNames) {
+    // What the advisor shows before Apply: the prompt's names, in the prompt's language, whatever
+    // the UI language; the rule's Chinese suggestion no longer carries translated example names.
+    const std::string prompt = "Give me the name and age of Alice as JSON.";
+    for (const Finding& f : check_prompt(shipped(), prompt)) {
+        if (f.rule != "rte-g.json_without_schema") continue;
+        EXPECT_EQ(rewrite_text(shipped(), f, prompt).value(),
+                  R"(Reply with JSON only, exactly in this schema: {"name": string, "age": number})");
+    }
+    const AdvisorRule* rule = shipped().find("rte-g.json_without_schema");
+    ASSERT_NE(rule, nullptr);
+    EXPECT_EQ(rule->suggestion.zh.find("姓名"), std::string::npos) << rule->suggestion.zh;
+    EXPECT_EQ(rule->suggestion.zh.find("年龄"), std::string::npos) << rule->suggestion.zh;
+}
+
 TEST(AdvisorFields, SchemaTextEscapesNames) {
     EXPECT_EQ(json_schema_text({{"a\"b", FieldType::String}, {"n", FieldType::Number}}), R"({"a\"b": string, "n": number})");
     EXPECT_EQ(json_schema_text({}), "{}");
@@ -127,7 +185,13 @@ TEST(AdvisorFields, RuleFileChecksTheSchemaRewrite) {
     EXPECT_EQ(error_of(R"({"action": "append_json_schema", "text": {"en": "Use {schema}", "zh": "用 {schema}"}})"),
               "rules.json: rule t.rule: \"fallback\": missing");
     EXPECT_EQ(error_of(R"({"action": "append", "text": {"en": "a", "zh": "甲"}, "fallback": {"en": "f", "zh": "备"}})"),
-              "rules.json: rule t.rule: \"rewrite.fallback\": only append_json_schema has a fallback");
+              "rules.json: rule t.rule: \"rewrite.fallback\": only append_json_schema and append_table_columns have a fallback");
+    EXPECT_EQ(error_of(R"({"action": "append_table_columns", "text": {"en": "Use {columns}", "zh": "用 {columns}"},
+                          "fallback": {"en": "f", "zh": "备"}})"),
+              "(loaded)");
+    EXPECT_EQ(error_of(R"({"action": "append_table_columns", "text": {"en": "Use {columns}", "zh": "用 {schema}"},
+                          "fallback": {"en": "f", "zh": "备"}})"),
+              "rules.json: rule t.rule: \"rewrite.text.zh\": must contain {columns}");
 }
 
 TEST(AdvisorFields, ExplanationsNameTheSource) {

@@ -89,6 +89,37 @@ TEST(AdvisorVerdict, NoChange) {
     EXPECT_EQ(judge_rewrite(shipped(), "Say hi.", "{hi", "Say hi!", "hi").kind, VerdictKind::NoChange);
 }
 
+TEST(AdvisorVerdict, ATableThatIsGoneIsWorse) {
+    // The defect: B answered with broken JSON instead of the table, and the verdict was "No change found".
+    const std::string a = "Make a Markdown table of code=816, team=s92";
+    const std::string b = a + " Use a Markdown table with exactly these columns: | code | team | (every row has the same number of cells).";
+    const RewriteVerdict v = judge_rewrite(shipped(), a, "|code|team|\n|---|---|\n|816|s92|", b, R"(808","age":52,"id":47})");
+    EXPECT_EQ(v.kind, VerdictKind::Worse);
+    EXPECT_EQ(v.summary.en, "The rewrite made the answer worse: the answer no longer holds a Markdown table; fewer of the asked "
+                            "columns in the table header (code, team): A 2, B 0 of 2.");
+    EXPECT_EQ(v.summary.zh, "改写让回答变差了：回答中不再有 Markdown 表格；表头中所问的列变少了（code, team）：A 2 个，B 0 个，共 2 个。");
+    // The other way round, and a table with the asked columns against one without them.
+    EXPECT_EQ(judge_rewrite(shipped(), a, "808", b, "| code | team |\n|---|---|\n| 816 | s92 |").kind, VerdictKind::Better);
+    const RewriteVerdict columns = judge_rewrite(shipped(), a, "| item | value |\n|---|---|\n| code | 816 |", b,
+                                                 "| Code | Team |\n|---|---|\n| 816 | s92 |");
+    EXPECT_EQ(columns.kind, VerdictKind::Better);
+    EXPECT_EQ(columns.summary.en, "The rewrite made the answer better: more of the asked columns in the table header (code, "
+                                  "team): A 0, B 2 of 2.");
+}
+
+TEST(AdvisorVerdict, NoChangeSaysWhatNeitherAnswerGives) {
+    const std::string a = "Compare two phones in a table.";
+    const RewriteVerdict v = judge_rewrite(shipped(), a, "Phone A is fast.", a + " Use columns.", "Phone B is slow.");
+    EXPECT_EQ(v.kind, VerdictKind::NoChange);
+    EXPECT_EQ(v.summary.en, "No change found: neither answer gives what was asked (a Markdown table).");
+    EXPECT_EQ(v.summary.zh, "未发现变化：两个回答都没有给出所要求的内容（Markdown 表格）。");
+    const RewriteVerdict same = judge_rewrite(shipped(), kAlice, "Alice, 30", kAliceB, "Alice, 30");
+    EXPECT_EQ(same.summary.en, "No change: both prompts gave the same answer, and it lacks what was asked (JSON that parses).");
+    // "table of contents" asks for no table.
+    EXPECT_EQ(judge_rewrite(shipped(), "Write a table of contents.", "1. Intro", "Write a table of contents!", "1. Start").summary.en,
+              "No change found: the answers differ, but no check (JSON, table, asked fields, output checks) tells them apart.");
+}
+
 TEST(AdvisorVerdict, AnEmptyAnswerIsWorse) {
     const RewriteVerdict v = judge_rewrite(shipped(), "Say hi.", "Hi!", "Say hi, briefly.", " \n");
     EXPECT_EQ(v.kind, VerdictKind::Worse);

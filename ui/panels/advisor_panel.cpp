@@ -265,6 +265,18 @@ void AdvisorPanel::showDetails() {
                             text(rule->suggestion.in(chinese())).toHtmlEscaped());
     const std::string& detail = f.detail.in(chinese()).empty() ? f.detail.en : f.detail.in(chinese()); // older captures: English only
     if (!detail.empty()) html += QStringLiteral("<br><tt>%1</tt>").arg(text(detail).toHtmlEscaped());
+    // What Apply writes into this prompt, with its own field names (in the prompt's language).
+    if (rule->rewrite) {
+        const QString base = f.place == FindingPlace::Output && !output_prompt_.isEmpty() ? output_prompt_ : editor_->toPlainText();
+        if (auto inserted = rewrite_text(*rules_, f, base.toStdString())) {
+            const QString added = text(inserted.value()).toHtmlEscaped();
+            html += QStringLiteral("<br>") +
+                    (rule->rewrite->action == RewriteAction::ReplaceSpan
+                         ? tr("Apply replaces “%1” with “%2”.").arg(text(f.evidence).toHtmlEscaped(), added)
+                     : rule->rewrite->action == RewriteAction::Prepend ? tr("Apply puts in front: <tt>%1</tt>").arg(added)
+                                                                       : tr("Apply adds: <tt>%1</tt>").arg(added));
+        }
+    }
     details_->setText(html);
 }
 
