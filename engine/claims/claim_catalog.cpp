@@ -63,7 +63,7 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
     if (!doc.contains("claims") || !doc["claims"].is_array() || doc["claims"].empty()) {
         return make_error(ErrorCode::Format, path + ": \"claims\" must be a non-empty array");
     }
-    static const std::set<std::string> kKeys = {"id", "section", "text", "article_figure", "unit",
+    static const std::set<std::string> kKeys = {"id", "title", "section", "text", "article_figure", "unit",
                                                 "protocol", "params", "holds"};
     ClaimCatalog catalog;
     std::set<std::string> ids;
@@ -81,6 +81,9 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
         }
         if (!j.contains("section") || !j["section"].is_string()) return field_error(path, c.id, "\"section\" must be a string");
         c.section = j["section"].get<std::string>();
+        auto title = local_text(j, path, c.id, "title");
+        if (!title) return title.error();
+        c.title = std::move(title.value());
         auto text = local_text(j, path, c.id, "text");
         if (!text) return text.error();
         c.text = std::move(text.value());

@@ -1,5 +1,6 @@
 // The article's testable claims as data (resources/claims/claims.json, schema in
-// docs/claims.md): each claim names the article's section, its words in English and Chinese, the
+// docs/claims.md): each claim has a short title for lists, names the article's section, its words
+// in English and Chinese, the
 // article's figure (a number, or its words where it gives none), the protocol that measures it
 // with that protocol's parameters, and what "holds" means — a threshold test on the measured
 // value's 95 % interval. Protocols are code (claim_protocols.h); a new claim that reuses one is
@@ -25,7 +26,8 @@ enum class ClaimUnit { Share, Points, Coefficient };
 const char* claim_unit_name(ClaimUnit unit); // "share", "points", "coefficient"
 
 struct Claim {
-    std::string id;       // "router-accuracy"
+    std::string id;       // "router-accuracy": file names, the CLI and JSON; never shown as a title
+    LocalText title;      // "Router accuracy": what lists and headings show
     std::string section;  // the article's section, "4"
     LocalText text;       // the claim in the article's words
     nlohmann::json article_figure; // a number (in the claim's unit) or the article's words

@@ -101,6 +101,8 @@ nlohmann::json claims_json(const ClaimsReport& report) {
         const ClaimResult& r = report.results[i];
         nlohmann::json j = {
             {"id", c.id},
+            {"title", c.title.en},
+            {"title_zh", c.title.zh},
             {"section", c.section},
             {"text", c.text.en},
             {"text_zh", c.text.zh},

@@ -40,7 +40,7 @@ TEST(CliClaims, JsonContractAndReport) {
     ASSERT_EQ(j["claims"].size(), 4u);
     const std::set<std::string> verdicts = {"holds", "does not hold", "inconclusive", "not measurable on this model"};
     for (const auto& c : j["claims"]) {
-        for (const char* key : {"id", "section", "text", "article_figure", "measured", "ci95", "n", "verdict", "method", "details"}) {
+        for (const char* key : {"id", "title", "title_zh", "section", "text", "article_figure", "measured", "ci95", "n", "verdict", "method", "details"}) {
             EXPECT_TRUE(c.contains(key)) << c["id"] << " lacks " << key;
         }
         EXPECT_FALSE(c["article_figure"].is_null()) << c["id"];

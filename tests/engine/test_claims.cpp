@@ -145,7 +145,7 @@ TEST(ClaimCatalog, TheShippedFileValidates) {
 }
 
 nlohmann::json one_claim() {
-    return {{"id", "x"}, {"section", "1"}, {"text", {{"en", "e"}, {"zh", "z"}}}, {"article_figure", 0.5}, {"unit", "share"},
+    return {{"id", "x"}, {"title", {{"en", "t"}, {"zh", "标"}}}, {"section", "1"}, {"text", {{"en", "e"}, {"zh", "z"}}}, {"article_figure", 0.5}, {"unit", "share"},
             {"protocol", "prompt_ab"}, {"params", nlohmann::json::object()},
             {"holds", {{"test", "above"}, {"value", 0.0}, {"text", {{"en", "e"}, {"zh", "z"}}}}}};
 }

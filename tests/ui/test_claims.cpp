@@ -80,7 +80,13 @@ void TestClaims::listsTheClaimsBeforeAnyRun() {
     QTreeWidget* list = panel->list();
     QCOMPARE(list->topLevelItemCount(), static_cast<int>(w.claimsStore().claims().size()));
     QVERIFY(list->topLevelItemCount() >= 15);
-    QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("router-accuracy"));
+    // Titles, not the file's slugs (issue 45, item 7).
+    QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("Router accuracy"));
+    for (int r = 0; r < list->topLevelItemCount(); ++r) {
+        const QString title = list->topLevelItem(r)->text(0);
+        QVERIFY2(title.contains(QLatin1Char(' ')), qPrintable(title));
+        QCOMPARE(title, QString::fromStdString(w.claimsStore().claims()[static_cast<size_t>(r)].title.en));
+    }
     QCOMPARE(list->topLevelItem(0)->text(4), QStringLiteral("78.3 %")); // the article's figure
     QCOMPARE(list->topLevelItem(0)->text(1), QStringLiteral("not run")); // the verdict
     QVERIFY(w.showPanel(QStringLiteral("claims")));
@@ -115,7 +121,8 @@ void TestClaims::runSelectedMatchesTheEngine() {
 
     // The row shows it, with its badge; the plot is the A/B bars.
     QTreeWidgetItem* row = panel->list()->currentItem();
-    QCOMPARE(row->text(0), QStringLiteral("compute-beats-analyse"));
+    QCOMPARE(row->text(0), QStringLiteral("“Compute” beats “analyse”"));
+    QVERIFY(!panel->detail()->toPlainText().contains(QStringLiteral("compute-beats-analyse")));
     QVERIFY2(row->text(2).startsWith(QString::fromStdString(format_claim_value(ClaimUnit::Points, r->estimate->value))), qPrintable(row->text(2)));
     QCOMPARE(row->text(3), QStringLiteral("3"));
     QCOMPARE(row->text(1), verdict_label(r->verdict));

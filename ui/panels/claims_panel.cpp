@@ -57,6 +57,7 @@ QColor verdict_colour(Verdict verdict) {
 }
 
 QString claim_text(const Claim& claim) { return q(claim.text.in(chinese())); }
+QString claim_title(const Claim& claim) { return q(claim.title.in(chinese())); }
 QString claim_holds_text(const Claim& claim) { return q(claim.holds.in(chinese())); }
 QString claims_note_text(const ClaimsReport& report) { return q(report.note.in(chinese())); }
 
@@ -82,12 +83,19 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
     progress_->setTextVisible(true);
     progress_->setFormat(tr("idle"));
     progress_->setValue(0);
-    progress_->setMinimumWidth(160);
-    for (QWidget* w : std::initializer_list<QWidget*>{run_selected_, run_all_, cancel_, items_, seed_}) bar->addWidget(w);
-    bar->addWidget(progress_, 1);
+    progress_->setMinimumWidth(120);
+    // Two rows, so that the bottom dock's share of a 1366-wide window holds them without
+    // scrolling sideways: the actions, then the settings and the progress.
+    for (QWidget* w : std::initializer_list<QWidget*>{run_selected_, run_all_, cancel_}) bar->addWidget(w);
+    bar->addStretch(1);
     bar->addWidget(export_);
     bar->addWidget(present_);
     layout->addLayout(bar);
+    auto* settings_row = new QHBoxLayout;
+    settings_row->addWidget(items_);
+    settings_row->addWidget(seed_);
+    settings_row->addWidget(progress_, 1);
+    layout->addLayout(settings_row);
     note_ = new QLabel(this); // one line: the full note is its tooltip, the detail pane and the presenter
     note_->setTextFormat(Qt::PlainText);
     note_->setMinimumWidth(100);
@@ -259,7 +267,7 @@ void ClaimsPanel::refreshList() {
     for (const Claim& c : store_.claims()) {
         auto* item = new QTreeWidgetItem(list_);
         item->setData(kClaim, Qt::UserRole, q(c.id));
-        item->setText(kClaim, q(c.id));
+        item->setText(kClaim, claim_title(c));
         item->setToolTip(kClaim, claim_text(c));
         item->setText(kArticle, q(article_figure_text(c)));
         item->setToolTip(kArticle, tr("The article's figure for GPT-4: a claim, never measured here"));
@@ -298,7 +306,7 @@ void ClaimsPanel::refreshDetail() {
         detail_->clear();
         return;
     }
-    QString html = QStringLiteral("<h3>%1</h3><p><i>%2</i></p>").arg(q(c->id).toHtmlEscaped(), claim_text(*c).toHtmlEscaped());
+    QString html = QStringLiteral("<h3>%1</h3><p><i>%2</i></p>").arg(claim_title(*c).toHtmlEscaped(), claim_text(*c).toHtmlEscaped());
     html += QStringLiteral("<p>") + tr("Article, section %1: <b>%2</b> (about GPT-4, unverified)").arg(q(c->section).toHtmlEscaped(), q(article_figure_text(*c)).toHtmlEscaped()) + QStringLiteral("</p>");
     html += QStringLiteral("<p>") + tr("Holds when: %1").arg(claim_holds_text(*c).toHtmlEscaped()) + QStringLiteral("</p>");
     if (r && r->estimate) {

@@ -85,6 +85,7 @@ QString verdict_label(Verdict verdict);
 QColor verdict_colour(Verdict verdict);
 // The claim in the UI's language.
 QString claim_text(const Claim& claim);
+QString claim_title(const Claim& claim); // the short title, in the UI's language
 QString claim_holds_text(const Claim& claim);
 QString claims_note_text(const ClaimsReport& report);
 

@@ -71,7 +71,7 @@ void ClaimsPresenter::showClaim(int index) {
     index_ = std::clamp(index, 0, static_cast<int>(claims.size()) - 1);
     const Claim& c = claims[static_cast<size_t>(index_)];
     const ClaimResult* r = store_.result(c.id);
-    position_->setText(tr("Claim %1 of %2 · article section %3 · %4").arg(index_ + 1).arg(claims.size()).arg(q(c.section), q(c.id)));
+    position_->setText(tr("Claim %1 of %2 · article section %3 · %4").arg(index_ + 1).arg(claims.size()).arg(q(c.section), claim_title(c)));
     headline_->setText(claim_text(c));
     article_->setText(tr("The article says: %1 — about GPT-4, unverified. Holds here when %2.").arg(q(article_figure_text(c)), claim_holds_text(c)));
     if (r && r->estimate) {
