@@ -81,7 +81,7 @@ int run_serve(ServeOptions o) {
                      {"has_router", opened->info.has_router},
                      {"kv_types", kv_types_json(opened->info.kv_types)},
                      {"n_expert", opened->info.n_expert},
-                     {"head_map", opened->map().describe()},
+                     {"head_map", serve::served_head_map(opened->map())},
                      {"metrics", "norm_share, relative, dla, gates, experts"}};
 
     serve::ServerOptions so;

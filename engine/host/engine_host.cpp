@@ -275,6 +275,11 @@ void EngineHost::run_remote(const RunCommand& c) {
         e.probe = t.probe;
         post(host_event::Token{c.id, std::move(e), t.metrics, t.logprobs.has_value()});
     };
+    callbacks.waiting = [&](const std::string& reason, int retry, int max_retries, double wait_s) {
+        log_message(LogLevel::Warning, "run " + std::to_string(c.id) + ": " + reason + "; retry " + std::to_string(retry) + " of " +
+                                           std::to_string(max_retries));
+        post(host_event::RunWaiting{c.id, reason, retry, max_retries, wait_s});
+    };
     auto outcome = remote_->run(c.settings, callbacks, &cancel_);
     if (!outcome) {
         log_message(outcome.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,

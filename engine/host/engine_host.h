@@ -59,6 +59,8 @@ struct PromptMeasured { uint64_t run_id = 0; std::vector<TokenProbe> probes; std
 struct Token { uint64_t run_id = 0; TokenEvent event; TokenMetrics metrics; bool logprobs_known = true; };
 struct RunFinished { uint64_t run_id = 0; RunOutcome outcome; Metric default_metric = Metric::NormShare; };
 struct RunFailed { uint64_t run_id = 0; Error error; }; // error.code Cancelled: the user stopped it
+// A run on a server, before it starts: the server did not answer and is asked again after wait_s.
+struct RunWaiting { uint64_t run_id = 0; std::string reason; int retry = 0; int max_retries = 0; double wait_s = 0.0; };
 // A queued run that never started: a newer run replaced it, or a model load dropped it.
 struct RunDropped { uint64_t run_id = 0; };
 struct CalibrationProgress { size_t done = 0; size_t total = 0; };
@@ -87,7 +89,8 @@ struct ClaimsFailed { Error error; };
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
                                host_event::ModelIdentified, host_event::ModelIdentityFailed,
                                host_event::RunStarted, host_event::PromptMeasured, host_event::Token,
-                               host_event::RunFinished, host_event::RunFailed, host_event::RunDropped, host_event::CalibrationProgress,
+                               host_event::RunFinished, host_event::RunFailed, host_event::RunWaiting, host_event::RunDropped,
+                               host_event::CalibrationProgress,
                                host_event::CalibrationDone, host_event::CalibrationFailed, host_event::ClaimStarted,
                                host_event::ClaimProgress, host_event::ClaimFinished, host_event::ClaimsFinished,
                                host_event::ClaimsFailed>;

@@ -25,6 +25,8 @@ public:
     struct Callbacks {
         std::function<void(RunTrace)> started;        // once, before any token: the trace as it starts
         std::function<void(const TraceToken&)> token; // each generated token as it arrives
+        // Before the run starts: the server did not answer and is asked again (why, which retry).
+        std::function<void(const std::string& reason, int retry, int max_retries, double wait_s)> waiting;
     };
     // Runs `spec` on the server; the outcome once the stream ended. Errors: the server's (Io,
     // Format), InvalidArgument for internals a server that is not Octoscope cannot give, Cancelled.

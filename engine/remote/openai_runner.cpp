@@ -6,6 +6,27 @@ namespace octo::remote {
 
 using nlohmann::json;
 
+namespace {
+
+// The server's head map when its description carries one (serve::served_head_map): its groups
+// are then named as the server names them. Nothing when it carries none or one that does not
+// fit the model's shape (then the views say "group N", as for any map without meaning).
+std::optional<HeadMap> served_map(const json& d, int64_t n_layer, int64_t n_head) {
+    const json map = d.value("head_map", json());
+    if (!map.is_object() || !map.contains("layers") || n_layer <= 0 || n_head <= 0) return std::nullopt;
+    const std::string source = map.value("source", json()).is_string() ? map["source"].get<std::string>() : "default";
+    HeadMapSource kind = HeadMapSource::Default;
+    for (HeadMapSource s : {HeadMapSource::File, HeadMapSource::Gguf, HeadMapSource::Calibrated}) {
+        if (source == head_map_source_name(s)) kind = s;
+    }
+    const std::string path = map.value("path", json()).is_string() ? map["path"].get<std::string>() : std::string();
+    auto parsed = HeadMap::from_json(json{{"version", map.value("version", json())}, {"layers", map["layers"]}}, n_layer, n_head, kind, path);
+    if (!parsed) return std::nullopt;
+    return std::move(parsed.value());
+}
+
+} // namespace
+
 ModelInfo remote_model_info(const RemoteClient& client, const RemoteModel& model) {
     ModelInfo info;
     const json& d = model.describe.is_object() ? model.describe : json::object();
@@ -20,6 +41,7 @@ ModelInfo remote_model_info(const RemoteClient& client, const RemoteModel& model
     info.backend = d.value("backend", json()).is_string() ? d["backend"].get<std::string>() + " on " + info.path : "the server " + info.path;
     info.default_precision = Precision::Exact; // the server's own; runs name none
     info.engine = CaptureEngine{info.path, model.id, "", model.octoscope};
+    info.head_map = served_map(d, info.n_layer, info.n_head);
     return info;
 }
 
@@ -77,7 +99,10 @@ Result<RunOutcome> OpenAiRunner::run(const RunSpec& spec, const Callbacks& callb
             if (callbacks.token) callbacks.token(trace_token(token, previous_ms));
             previous_ms = token.arrival_ms;
         },
-        cancel, [&](const json& extension) { begin(extension); });
+        cancel, [&](const json& extension) { begin(extension); },
+        [&](const RetryNotice& n) {
+            if (callbacks.waiting) callbacks.waiting(n.reason, n.retry, n.max_retries, n.wait_s);
+        });
     if (!result) return result.error();
     begin(json::object()); // an answer without tokens
     return outcome_of_remote_run(spec, result.value());

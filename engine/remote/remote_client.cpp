@@ -157,7 +157,8 @@ Result<std::vector<RemoteModel>> RemoteClient::models() const {
 
 Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const std::function<void(const RemoteToken&)>& on_token,
                                             const std::atomic<bool>* cancel,
-                                            const std::function<void(const nlohmann::json&)>& on_extension) const {
+                                            const std::function<void(const nlohmann::json&)>& on_extension,
+                                            const std::function<void(const RetryNotice&)>& on_retry) const {
     const std::string body = request_body(request).dump(-1, ' ', false, json::error_handler_t::replace);
     const std::string path = prefix_ + (request.chat ? "/v1/chat/completions" : "/v1/completions");
     double delay = retry_.first_delay_s;
@@ -243,6 +244,11 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
                 char* end = nullptr;
                 const double seconds = std::strtod(retry_after.c_str(), &end);
                 if (end != retry_after.c_str() && std::isfinite(seconds)) wait_s = std::clamp(seconds, 0.0, retry_.max_delay_s);
+            }
+            if (on_retry) {
+                on_retry(RetryNotice{attempt + 1, retry_.max_retries, wait_s,
+                                     !sent && status == 0 ? "cannot reach " + endpoint_.describe() + ": " + httplib::to_string(error)
+                                                          : "HTTP " + std::to_string(status) + ": " + error_message(status, raw)});
             }
             wait(wait_s, cancel);
             if (cancelled(cancel)) return make_error(ErrorCode::Cancelled, "cancelled");

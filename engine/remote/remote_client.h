@@ -71,6 +71,14 @@ struct RemoteResult {
     int retries = 0;
 };
 
+// A failed attempt that will be retried: said before the wait, so a user sees why nothing arrives.
+struct RetryNotice {
+    int retry = 0;         // 1 for the first retry
+    int max_retries = 0;
+    double wait_s = 0.0;   // before it
+    std::string reason;    // "cannot reach http://…: Connection", "HTTP 503: the KV pool is full"
+};
+
 class RemoteClient {
 public:
     // InvalidArgument for a URL that is not http:// or https://host[:port][/path].
@@ -83,10 +91,12 @@ public:
     // Io (unreachable, or HTTP errors after the retries, with the server's message), Format (an
     // answer that is not OpenAI's), Cancelled.
     // `on_extension` (optional) gets each chunk's Octoscope extension object before that chunk's
-    // tokens (the first names the metric and, when asked for, the prompt).
+    // tokens (the first names the metric and, when asked for, the prompt). `on_retry` (optional)
+    // hears of each retry before its wait.
     Result<RemoteResult> complete(const RemoteRequest& request, const std::function<void(const RemoteToken&)>& on_token = {},
                                   const std::atomic<bool>* cancel = nullptr,
-                                  const std::function<void(const nlohmann::json&)>& on_extension = {}) const;
+                                  const std::function<void(const nlohmann::json&)>& on_extension = {},
+                                  const std::function<void(const RetryNotice&)>& on_retry = {}) const;
 
     const RemoteEndpoint& endpoint() const { return endpoint_; }
 

@@ -118,6 +118,16 @@ RunOutcome outcome_of_remote_run(const RunSpec& spec, const RemoteResult& result
     if (const auto kv = ext.find("kv"); kv != ext.end() && kv->is_object()) {
         o.reused_tokens = kv->value("reused_tokens", int64_t{0});
         o.evaluated_tokens = kv->value("evaluated_tokens", int64_t{0});
+        // The server's pool as the run left it: its totals only (no history, no block states).
+        const auto count = [&](const char* key) {
+            const auto it = kv->find(key);
+            return it != kv->end() && it->is_number_integer() ? std::max<int32_t>(0, it->get<int32_t>()) : 0;
+        };
+        o.kv.block_size = count("block_size");
+        o.kv.blocks_total = count("blocks_total");
+        o.kv.blocks_used = std::min(count("blocks_used"), o.kv.blocks_total);
+        o.kv.blocks_cached = std::min(count("blocks_cached"), o.kv.blocks_total - o.kv.blocks_used);
+        o.kv.blocks_free = o.kv.blocks_total - o.kv.blocks_used - o.kv.blocks_cached;
     }
     return o;
 }

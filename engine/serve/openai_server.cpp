@@ -11,6 +11,7 @@
 #include <httplib.h>
 
 #include "engine/generation/prompt_builder.h"
+#include "engine/instrumentation/head_map.h"
 #include "engine/serve/openai_response.h"
 
 namespace octo::serve {
@@ -101,6 +102,14 @@ bool constant_time_equal(const std::string& a, const std::string& b) {
 }
 
 } // namespace
+
+nlohmann::json served_head_map(const HeadMap& map) {
+    nlohmann::json out = map.describe();
+    const nlohmann::json doc = map.to_json();
+    out["version"] = doc.at("version");
+    out["layers"] = doc.at("layers");
+    return out;
+}
 
 bool is_loopback_host(const std::string& host) {
     if (host == "localhost" || host == "::1" || host == "[::1]") return true;

@@ -45,6 +45,11 @@ struct ServedModelInfo {
     nlohmann::json describe; // extra fields under "octoscope" in /v1/models (architecture, backend, ...)
 };
 
+// The head map as /v1/models describes it under "octoscope": HeadMap::describe() (source, path)
+// with the map itself ("version", "layers": one subsystem id per head), so that a client shows
+// the server's groups by their names (remote_model_info reads it back).
+nlohmann::json served_head_map(const HeadMap& map);
+
 // Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost): binding anything else
 // needs an API key.
 bool is_loopback_host(const std::string& host);

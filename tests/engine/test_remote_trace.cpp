@@ -10,7 +10,9 @@
 #include "engine/capture/capture_io.h"
 #include "engine/capture/capture_payload.h"
 #include "engine/capture/capture_replay.h"
+#include "engine/remote/openai_runner.h"
 #include "engine/remote/remote_trace.h"
+#include "engine/serve/openai_server.h"
 
 namespace octo {
 namespace {
@@ -46,7 +48,8 @@ remote::RemoteResult octoscope_result() {
     r.octoscope = {{"metric", "gates"},
                    {"stop_reason", "end_of_generation"},
                    {"prompt", {{"ids", {1, 7, 9}}, {"pieces", {"<s>", "What", "?"}}, {"metrics", {{{"gates", shares}}, json::object(), json::object()}}}},
-                   {"kv", {{"reused_tokens", 2}, {"evaluated_tokens", 1}}}};
+                   {"kv", {{"reused_tokens", 2}, {"evaluated_tokens", 1}, {"block_size", 16}, {"blocks_total", 64},
+                           {"blocks_used", 2}, {"blocks_cached", 5}}}};
     return r;
 }
 
@@ -94,6 +97,37 @@ TEST(RemoteTrace, AnOctoscopeServersRunHasItsMeasurements) {
     EXPECT_EQ(t.default_metric, Metric::Gates);
     EXPECT_EQ(t.outcome->stop_reason, StopReason::EndOfGeneration);
     EXPECT_EQ(t.outcome->reused_tokens, 2);
+    // The pool's totals as the server reported them; no history or block states are made up.
+    EXPECT_EQ(t.outcome->kv.block_size, 16);
+    EXPECT_EQ(t.outcome->kv.blocks_total, 64);
+    EXPECT_EQ(t.outcome->kv.blocks_used, 2);
+    EXPECT_EQ(t.outcome->kv.blocks_cached, 5);
+    EXPECT_EQ(t.outcome->kv.blocks_free, 57);
+    EXPECT_TRUE(t.outcome->kv_history.empty());
+    EXPECT_TRUE(t.outcome->kv_blocks.empty());
+    // Counts that do not add up are bounded by the total, never negative.
+    remote::RemoteResult odd = octoscope_result();
+    odd.octoscope["kv"] = {{"blocks_total", 4}, {"blocks_used", 9}, {"blocks_cached", -3}};
+    const RunTrace o = remote::trace_of_remote_run(spec_of("What?"), odd);
+    EXPECT_EQ(o.outcome->kv.blocks_used, 4);
+    EXPECT_EQ(o.outcome->kv.blocks_cached, 0);
+    EXPECT_EQ(o.outcome->kv.blocks_free, 0);
+}
+
+TEST(RemoteTrace, TheServersHeadMapComesWithItsModel) {
+    auto client = remote::RemoteClient::create({"http://gpu-box:8000", ""}).value();
+    const HeadMap served = HeadMap::make_default(2, 8);
+    remote::RemoteModel m{"octet.gguf", true, {{"n_layer", 2}, {"n_head", 8}, {"head_map", serve::served_head_map(served)}}};
+    m.describe["head_map"]["source"] = "gguf";
+    const ModelInfo info = remote::remote_model_info(client, m);
+    ASSERT_TRUE(info.head_map);
+    EXPECT_EQ(info.head_map->source(), HeadMapSource::Gguf);
+    EXPECT_EQ(info.head_map->to_json(), served.to_json());
+    // Only the source (an older server), or a map of another shape: no map, the groups unnamed.
+    m.describe["head_map"] = {{"source", "gguf"}, {"path", nullptr}};
+    EXPECT_FALSE(remote::remote_model_info(client, m).head_map);
+    m.describe["head_map"] = serve::served_head_map(HeadMap::make_default(3, 8));
+    EXPECT_FALSE(remote::remote_model_info(client, m).head_map);
 }
 
 Capture remote_capture(const remote::RemoteResult& r, bool octoscope) {

@@ -11,6 +11,7 @@
 #include <QDialog>
 #include <QDir>
 #include <QLineEdit>
+#include <QMenu>
 #include <QRadioButton>
 #include <QTimer>
 #include <QLabel>
@@ -41,6 +42,13 @@
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
 #include "ui/views/head_heatmap_view.h"
+#include "engine/model/synthetic_model.h"
+#include "ui/panels/switches_panel.h"
+#include "ui/support/plot.h"
+#include "ui/support/subsystem_palette.h"
+#include "ui/panels/calibration_banner.h"
+#include "ui/views/attention_view.h"
+#include "ui/views/kv_view.h"
 #include "ui/views/latency_view.h"
 #include "ui/views/subsystem_strip_view.h"
 
@@ -98,6 +106,9 @@ private slots:
     void octoscopeServerRunsAreTheLocalRuns();
     void anotherServerGivesOutputsAndSaysWhatItCannotShow();
     void connectionProblemsAreClearAndChangeNothing();
+    void remoteModeDescribesTheServerTruly();
+    void aServerThatStopsAnsweringSaysSo();
+    void viewsDescribeTheShownRunThroughEveryChange();
     void claimsRunOnTheServer();
     void dialogShowsTheRememberedSettings();
     void keyringKeepsTheKey();
@@ -123,7 +134,7 @@ void TestRemoteEngine::initTestCase() {
     info.describe = {{"name", served_->info.name},          {"architecture", served_->info.architecture},
                      {"backend", served_->info.backend},    {"n_layer", served_->info.n_layer},
                      {"n_head", served_->info.n_head},      {"has_router", served_->info.has_router},
-                     {"head_map", served_->map().describe()}};
+                     {"head_map", serve::served_head_map(served_->map())}};
     serve::ServerOptions o;
     o.port = 0;
     o.scheduler.parallel = 2;
@@ -294,6 +305,188 @@ void TestRemoteEngine::connectionProblemsAreClearAndChangeNothing() {
     QVERIFY(failed.wait(30000));
     QVERIFY2(w.serverController()->lastError().contains(QStringLiteral("keyring")), qPrintable(w.serverController()->lastError()));
     QVERIFY(!w.store().model());
+}
+
+// Issue 45, item 3: what the views say in remote mode is what the server provides.
+void TestRemoteEngine::remoteModeDescribesTheServerTruly() {
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(connect_to(w, {QStringLiteral("http://127.0.0.1:%1").arg(server_->port()), QString(), ServerSettings::KeySource::None, QString()}));
+    // The server's head map (octet's, from its GGUF) arrives with its model: groups are named as
+    // there, and no banner says the model has none.
+    const ModelInfo& model = *w.store().model();
+    QVERIFY(model.head_map);
+    QCOMPARE(model.head_map->source(), served_->map().source());
+    QCOMPARE(model.head_map->to_json(), served_->map().to_json());
+    QCOMPARE(head_group_short(model, 2), QStringLiteral("rte-c"));
+    auto* banner = w.findChild<CalibrationBanner*>();
+    QVERIFY(banner && !banner->offered());
+    RunSpec spec = spec_of("What is 35% of 240?");
+    QVERIFY(run_and_wait(w, spec));
+    // Layers × heads keeps its group labels.
+    auto* heatmap = part<HeadHeatmapView>(w)->findChild<QCustomPlot*>();
+    QVERIFY(heatmap);
+    auto ticker = heatmap->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker && !ticker->ticks().isEmpty());
+    QVERIFY2(ticker->ticks().values().contains(QStringLiteral("rte-c")), qPrintable(ticker->ticks().values().join(' ')));
+    // The KV pool: the totals the server reported, and that it reports no more.
+    const QString kv = part<KvView>(w)->summary();
+    QVERIFY2(kv.contains(QStringLiteral("The server's pool after this run:")), qPrintable(kv));
+    QVERIFY(w.store().current()->trace.outcome->kv.blocks_total > 0);
+    QVERIFY(part<KvView>(w)->plot()->noDataMessage().contains(QStringLiteral("totals only")));
+    // Attention: not "tick Record attention" (disabled here), but why there is none.
+    const QString attention = part<AttentionView>(w)->findChild<Plot*>()->noDataMessage();
+    QVERIFY2(attention.contains(QStringLiteral("A server sends no attention weights")), qPrintable(attention));
+    // The status line: connected, and no claim that every view is live.
+    auto* status = w.statusBar()->findChild<QLabel*>(QStringLiteral("statusModel"));
+    QVERIFY(status);
+    QVERIFY2(status->text().endsWith(QStringLiteral("— connected")), qPrintable(status->text()));
+    QVERIFY(!status->text().contains(QStringLiteral("every view")));
+    // Model → Server's Models lists what GET /v1/models listed, the one in use ticked.
+    auto* served = w.findChild<QMenu*>(QStringLiteral("modelServed"));
+    QVERIFY(served && served->menuAction()->isEnabled());
+    QVERIFY(QMetaObject::invokeMethod(served, "aboutToShow"));
+    QCOMPARE(served->actions().size(), 1);
+    QCOMPARE(served->actions().front()->text(), QStringLiteral("octet.gguf"));
+    QVERIFY(served->actions().front()->isChecked());
+    w.showPanel(QStringLiteral("kv"));
+    screenshot(w, QStringLiteral("remote-kv.png"));
+}
+
+// A server that stops answering: each retry is said while it waits, then that it is unreachable.
+void TestRemoteEngine::aServerThatStopsAnsweringSaysSo() {
+    httplib::Server fake;
+    fake.Get("/v1/models", [&](const httplib::Request&, httplib::Response& a) {
+        a.set_content(R"({"object": "list", "data": [{"id": "gone", "object": "model", "owned_by": "test"}]})", "application/json");
+    });
+    const int port = fake.bind_to_any_port("127.0.0.1");
+    std::thread listener([&] { fake.listen_after_bind(); });
+    auto stop = qScopeGuard([&] {
+        fake.stop();
+        if (listener.joinable()) listener.join();
+    });
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    w.show();
+    QVERIFY(connect_to(w, {QStringLiteral("http://127.0.0.1:%1").arg(port), QString(), ServerSettings::KeySource::None, QString()}));
+    QVERIFY(w.store().server_state() && w.store().server_state()->kind == ServerState::Kind::Connected);
+    fake.stop(); // the server dies
+    listener.join();
+    auto* status = w.statusBar()->findChild<QLabel*>(QStringLiteral("statusModel"));
+    QStringList said;
+    connect(&w.store(), &RunStore::serverStateChanged, this, [&] { said << status->text(); });
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().submit(spec_of("Hello?"));
+    QVERIFY(settled.wait(60000));
+    QVERIFY2(said.size() >= 2, qPrintable(said.join('\n')));
+    QVERIFY2(said.front().contains(QStringLiteral("not answering, retry 1 of 4 in 0.5 s: cannot reach")), qPrintable(said.front()));
+    QCOMPARE(w.store().server_state()->kind, ServerState::Kind::Unreachable);
+    QVERIFY2(status->text().endsWith(QStringLiteral("— not answering")), qPrintable(status->text()));
+    QVERIFY(status->toolTip().contains(QStringLiteral("after 4 retries")));
+    QCOMPARE(w.store().current()->state, RunState::Failed);
+}
+
+namespace {
+
+// Every label of the plots' axes in `view`.
+QStringList tick_labels(QWidget* view) {
+    QStringList out;
+    for (QCustomPlot* plot : view->findChildren<QCustomPlot*>()) {
+        for (QCPAxis* axis : plot->axisRect()->axes()) {
+            if (auto text = axis->ticker().dynamicCast<QCPAxisTickerText>()) out += text->ticks().values();
+        }
+    }
+    return out;
+}
+
+// What the views say of group 2 for the shown run: `name` ("rte-c" or "group 2") in the layers ×
+// heads and tokens × subsystems plots, never the other form; the model they describe is the
+// run's. Empty when they agree, else what disagrees.
+QString views_disagree(MainWindow& w, const QString& name) {
+    const QString other = name == QStringLiteral("rte-c") ? QStringLiteral("group 2") : QStringLiteral("rte-c");
+    QStringList problems;
+    const RunRecord* run = w.store().current();
+    if (!run || !run->model) return QStringLiteral("no run with its model shown");
+    if (w.store().shown_model()->path != run->model_path) problems << QStringLiteral("the views describe another model");
+    for (QWidget* view : std::initializer_list<QWidget*>{part<HeadHeatmapView>(w), part<SubsystemStripView>(w)}) {
+        const QStringList labels = tick_labels(view);
+        if (!labels.contains(name)) problems << QStringLiteral("%1 lacks %2 (%3)").arg(view->metaObject()->className(), name, labels.join(','));
+        for (const QString& l : labels) {
+            if (l.startsWith(other)) problems << QStringLiteral("%1 shows %2").arg(view->metaObject()->className(), l);
+        }
+    }
+    return problems.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+// Issue 45, deliverable 2: model change → calibrate → rerun → connect → disconnect; at each step
+// the views describe the run they show, with the model and map it was made with.
+void TestRemoteEngine::viewsDescribeTheShownRunThroughEveryChange() {
+    qputenv("XDG_DATA_HOME", dir_.filePath(QStringLiteral("walk")).toUtf8()); // the calibrated map goes there
+    const auto restore = qScopeGuard([] { qunsetenv("XDG_DATA_HOME"); });
+    SyntheticModelSpec spec;
+    spec.n_head = 8;
+    spec.n_head_kv = 4;
+    spec.context_length = 256;
+    const QString plain = dir_.filePath(QStringLiteral("plain.gguf"));
+    QVERIFY(octo::ui::test::write_synthetic_model(plain, spec));
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    w.resize(1366, 768);
+    w.show();
+    auto* switches = part<SwitchesPanel>(w);
+    auto* status = w.statusBar()->findChild<QLabel*>(QStringLiteral("statusModel"));
+    const auto open = [&](const QString& path) {
+        QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+        w.openModel(path);
+        return loaded.wait(60000);
+    };
+    const RunSpec question = spec_of("What is 35% of 240?");
+
+    // octet: its GGUF names the groups.
+    QVERIFY(open(kModel));
+    QVERIFY(run_and_wait(w, question));
+    QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
+    QCOMPARE(switches->toggle(2)->text(), QStringLiteral("rte-c"));
+    // Model change: the shown run is still octet's and says so until a run on the new model.
+    QVERIFY(open(plain));
+    QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
+    QCOMPARE(switches->toggle(2)->text(), QStringLiteral("group 2")); // the next run's groups
+    QVERIFY(run_and_wait(w, question));
+    QCOMPARE(views_disagree(w, QStringLiteral("group 2")), QString());
+    QVERIFY2(status->text().contains(QStringLiteral("head map: default")), qPrintable(status->text()));
+    // Calibrate: the shown run keeps the map it was measured with; the switches name the next
+    // run's groups, and the message says which is which.
+    QSignalSpy calibrated(&w.store(), &RunStore::calibrationFinished);
+    w.workbench().calibrateHeadMap();
+    QVERIFY(calibrated.wait(180000));
+    QVERIFY2(calibrated.first().at(1).toBool(), qPrintable(calibrated.first().at(0).toString()));
+    QVERIFY(calibrated.first().at(0).toString().contains(QStringLiteral("earlier runs keep the map")));
+    QCOMPARE(views_disagree(w, QStringLiteral("group 2")), QString());
+    QCOMPARE(switches->toggle(2)->text(), QStringLiteral("rte-c"));
+    // Rerun: measured with the calibrated map, named by it everywhere.
+    QVERIFY(run_and_wait(w, question));
+    QCOMPARE(w.store().current()->model->head_map->source(), HeadMapSource::Calibrated);
+    QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
+    // Connect: the server's model and map (octet's); its run is named as the server names it.
+    QVERIFY(connect_to(w, {QStringLiteral("http://127.0.0.1:%1").arg(server_->port()), QString(), ServerSettings::KeySource::None, QString()}));
+    QVERIFY(run_and_wait(w, question));
+    QVERIFY(w.store().current()->engine);
+    QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
+    QVERIFY2(status->text().contains(QStringLiteral("on the server")), qPrintable(status->text()));
+    // Disconnect: back to the last model file; the server's run is still shown as the server's.
+    QAction* disconnect = w.findChild<QAction*>(QStringLiteral("modelDisconnect"));
+    QSignalSpy reloaded(&w.store(), &RunStore::modelLoaded);
+    disconnect->trigger();
+    QVERIFY(reloaded.wait(60000));
+    QVERIFY(!w.store().model()->engine);
+    QVERIFY(w.store().current()->engine);
+    QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
+    QVERIFY2(!status->text().contains(QStringLiteral("on the server")), qPrintable(status->text()));
 }
 
 // The Claims dock on a connected Octoscope server gives the local values; a claim that needs a

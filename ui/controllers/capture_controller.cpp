@@ -138,10 +138,16 @@ Result<Capture> CaptureController::captureShown() {
                                                  OCTOSCOPE_VERSION);
         return capture_of_record(*r, context);
     }
+    if (!store_.model() || r->model_path != store_.model()->path || r->engine) {
+        // The capture names the model file by its SHA-256: only the loaded one's is known.
+        return make_error(ErrorCode::InvalidArgument, "this run was made with " +
+                                                          (r->model_path.empty() ? std::string("another model") : r->model_path) +
+                                                          ", not the model loaded now: open it again to save the run");
+    }
     auto identity = loadedModelIdentity();
     if (!identity) return identity.error();
     context.model = std::move(identity.value());
-    const ModelInfo& m = *store_.model();
+    const ModelInfo& m = r->model ? *r->model : *store_.model(); // as the run was made (its head map)
     context.app_version = OCTOSCOPE_VERSION;
     context.backend = m.backend;
     context.device = system_info().cpu.toStdString();

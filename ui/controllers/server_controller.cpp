@@ -153,13 +153,13 @@ void ServerController::connectWithKey(const ServerSettings& settings, const QStr
         auto client = remote::RemoteClient::create({settings.url.toStdString(), key.toStdString()});
         std::shared_ptr<RemoteRunner> runner;
         QString error;
+        QStringList ids;
         if (!client) {
             error = text(client.error().message);
         } else if (auto models = client->models(); !models) {
             error = text(models.error().message);
         } else {
             const remote::RemoteModel* chosen = nullptr;
-            QStringList ids;
             for (const remote::RemoteModel& m : models.value()) {
                 ids << text(m.id);
                 if (!chosen && (settings.model.isEmpty() || text(m.id) == settings.model)) chosen = &m;
@@ -173,14 +173,17 @@ void ServerController::connectWithKey(const ServerSettings& settings, const QStr
         }
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
-            [self, runner, error] {
+            [self, runner, error, ids] {
                 if (!self) return;
                 if (!runner) return self->fail(tr("Cannot connect: %1").arg(error));
                 const ModelInfo& info = runner->info();
+                self->served_models_ = ids;
+                self->served_model_ = text(info.engine->model);
                 self->bridge_.connectServer(runner);
                 const QString engine = text(info.path), model = text(info.engine->model);
                 self->status_.showMessage(
-                    info.engine->octoscope ? tr("Connected to %1 (%2, an Octoscope server: every view is live)").arg(engine, model)
+                    info.engine->octoscope ? tr("Connected to %1 (%2, an Octoscope server): measurements, head map and the pool's "
+                                                                     "totals come from it; attention weights stay on the server").arg(engine, model)
                                            : tr("Connected to %1 (%2): text, log-probabilities and timing; the views that need "
                                                 "the model's internals say so").arg(engine, model),
                     15000);
@@ -188,6 +191,13 @@ void ServerController::connectWithKey(const ServerSettings& settings, const QStr
             },
             Qt::QueuedConnection);
     });
+}
+
+void ServerController::switchModel(const QString& id) {
+    ServerSettings settings = ServerSettings::remembered();
+    settings.model = id;
+    settings.remember();
+    connectTo(settings);
 }
 
 void ServerController::fail(const QString& message) {

@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 class QWidget;
 
@@ -39,6 +40,12 @@ public:
     void connectTo(const ServerSettings& settings);
     void setDialogsEnabled(bool enabled) { dialogs_ = enabled; } // tests
     const QString& lastError() const { return last_error_; }
+    // What the connected server serves (GET /v1/models when connecting) and the one runs go to;
+    // empty while none is connected.
+    const QStringList& servedModels() const { return served_models_; }
+    const QString& servedModel() const { return served_model_; }
+    // Runs go to the server's model `id` from now on (reconnecting with the remembered settings).
+    void switchModel(const QString& id);
 
 signals:
     void connected(const QString& engine, const QString& model);
@@ -53,6 +60,8 @@ private:
     EngineBridge& bridge_;
     bool dialogs_ = true;
     QString last_error_;
+    QStringList served_models_;
+    QString served_model_;
 };
 
 // The keyring entry of a server's key: service "octoscope", account the URL.

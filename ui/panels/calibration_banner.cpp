@@ -19,7 +19,7 @@ CalibrationBanner::CalibrationBanner(RunStore& store, std::function<void()> cali
     setObjectName(QStringLiteral("calibrationBanner"));
     style_as_note(*this);
     text_ = new_note_text(*this, QStringLiteral("calibrationBannerText"));
-    auto* button = new QPushButton(this);
+    auto* button = calibrate_ = new QPushButton(this);
     button->setObjectName(QStringLiteral("calibrationBannerCalibrate"));
     connect(button, &QPushButton::clicked, this, [calibrate = std::move(calibrate)] {
         if (calibrate) calibrate();
@@ -51,11 +51,18 @@ CalibrationBanner::CalibrationBanner(RunStore& store, std::function<void()> cali
 void CalibrationBanner::update_for_model() {
     const auto& model = store_.model();
     offered_ = model && !groups_are_named(*model) && !closed_;
-    if (offered_) {
+    if (offered_ && model->engine) {
+        // A server's model: its map is the server's (served with it); calibrating needs the file.
+        text_->setText(tr("The server's model <b>%1</b> has no head map: its heads show as <b>group 0 … 7</b>, split evenly, "
+                          "and carry no subsystem's meaning. Calibration needs the model file: run <tt>octoscope-cli calibrate</tt> "
+                          "where the server runs, then restart the server.")
+                           .arg(QString::fromStdString(model->engine->model).toHtmlEscaped()));
+    } else if (offered_) {
         text_->setText(tr("<b>%1</b> has no head map: its heads show as <b>group 0 … 7</b>, split evenly, and carry no "
                           "subsystem's meaning. Calibrate to learn which heads serve which subsystem on the probe set.")
                            .arg(QFileInfo(QString::fromStdString(model->path)).fileName().toHtmlEscaped()));
     }
+    calibrate_->setVisible(!(model && model->engine));
     setVisible(offered_);
 }
 

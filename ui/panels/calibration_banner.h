@@ -10,6 +10,7 @@
 #include <functional>
 
 class QLabel;
+class QPushButton;
 
 namespace octo::ui {
 
@@ -28,6 +29,7 @@ private:
 
     RunStore& store_;
     QLabel* text_;
+    QPushButton* calibrate_ = nullptr; // hidden for a server's model: calibration needs the file
     bool offered_ = false;
     bool closed_ = false; // for the model loaded now
 };

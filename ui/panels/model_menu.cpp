@@ -17,6 +17,20 @@ ModelMenu::ModelMenu(Workbench& bench, QWidget* parent) : QMenu(tr("&Model"), pa
     const auto follow = [disconnect, &bench] { disconnect->setEnabled(bench.connectedToServer()); };
     follow();
     connect(&bench.store(), &RunStore::modelLoaded, disconnect, follow);
+    // The models the connected server lists (GET /v1/models): runs go to the one ticked.
+    QMenu* served = addMenu(tr("Server's M&odels"));
+    served->setObjectName(QStringLiteral("modelServed"));
+    served->menuAction()->setEnabled(bench.connectedToServer());
+    connect(&bench.store(), &RunStore::modelLoaded, served, [served, &bench] { served->menuAction()->setEnabled(bench.connectedToServer()); });
+    connect(served, &QMenu::aboutToShow, served, [served, &bench] {
+        served->clear();
+        ServerController* server = bench.serverController();
+        for (const QString& id : server->servedModels()) {
+            QAction* a = served->addAction(id, server, [server, id] { server->switchModel(id); });
+            a->setCheckable(true);
+            a->setChecked(id == server->servedModel());
+        }
+    });
     addSeparator();
     addAction(tr("&Calibrate Head Map…"), &bench, &Workbench::calibrateHeadMap);
     addAction(tr("Calibrate &Experts…"), &bench, &Workbench::calibrateExperts);

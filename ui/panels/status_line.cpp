@@ -14,6 +14,7 @@ namespace octo::ui {
 StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
     : QObject(parent), store_(store), model_(new QLabel(&bar)), speed_(new QLabel(&bar)),
       memory_(new QLabel(&bar)) {
+    model_->setObjectName(QStringLiteral("statusModel"));
     bar.addWidget(model_, 1);
     bar.addPermanentWidget(speed_);
     bar.addPermanentWidget(memory_);
@@ -21,6 +22,7 @@ StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
     connect(&store_, &RunStore::runFinished, this, &StatusLine::update);
     connect(&store_, &RunStore::loadFailed, this, &StatusLine::update);
     connect(&store_, &RunStore::calibrationFinished, this, &StatusLine::update);
+    connect(&store_, &RunStore::serverStateChanged, this, &StatusLine::update);
     on_language_change(&bar, [this] {
         if (!store_.model()) model_->setText(tr("no model"));
         update();
@@ -33,15 +35,21 @@ void StatusLine::update() {
     const auto& m = store_.model();
     if (!m) return;
     const QLocale locale;
-    if (m->engine) { // runs go to a server: its model, as it described it
-        model_->setText(tr("%1 on the server %2%3")
+    if (m->engine) { // runs go to a server: its model, as it described it, and whether it answers
+        const auto& state = store_.server_state();
+        const bool down = state && state->kind == ServerState::Kind::Unreachable;
+        const QString answers = !state || state->kind == ServerState::Kind::Connected ? tr("connected")
+                                : down ? tr("not answering") : tr("not answering, %1").arg(state->detail);
+        model_->setText(tr("%1 on the server %2%3 — %4")
                             .arg(QString::fromStdString(m->engine->model), QString::fromStdString(m->engine->url),
-                                 m->engine->octoscope ? tr(" (Octoscope: every view live)") : tr(" (outputs only)")));
-        model_->setToolTip(QString::fromStdString(m->backend));
+                                 m->engine->octoscope ? tr(" (Octoscope)") : tr(" (outputs only)"), answers));
+        model_->setStyleSheet(state && state->kind != ServerState::Kind::Connected ? QStringLiteral("color: #c62828;") : QString());
+        model_->setToolTip(down ? tr("The last run failed: %1").arg(state->detail) : QString::fromStdString(m->backend));
         memory_->setText(QString());
         speed_->setText(QString());
         return;
     }
+    model_->setStyleSheet(QString());
     QString text = tr("%1 (%2, %3 M parameters) on %4")
                        .arg(QString::fromStdString(m->name), QString::fromStdString(m->architecture))
                        .arg(double(m->n_params) / 1e6, 0, 'f', 1)

@@ -41,7 +41,9 @@ struct RunRecord {
     RunState state = RunState::Running;
     QString error;
     std::shared_ptr<const CaptureOrigin> capture; // set when the run was opened from a capture
-    std::optional<ModelInfo> model;               // captures: the recorded model (views use it, nothing is loaded)
+    // The model as the run was made with it, which its views describe: the loaded model when the
+    // run started (its head map then, not one calibrated later), or a capture's recorded model.
+    std::optional<ModelInfo> model;
     std::optional<CaptureEngine> engine;          // the server that ran it (a run on a server, or a capture of one)
     std::map<int64_t, QString> notes;             // token index -> the user's note (teaching replay)
     std::optional<RunGroup> group;                // submitted as part of an A/B pair or a consistency run

@@ -21,6 +21,11 @@ QString RunRecord::generated_text() const {
     return QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
 }
 
+void RunStore::set_server_state(ServerState::Kind kind, const QString& detail) {
+    server_state_ = ServerState{kind, detail};
+    emit serverStateChanged();
+}
+
 RunRecord* RunStore::find(uint64_t id) {
     for (RunRecord& r : runs_) {
         if (r.id == id) return &r;
@@ -121,6 +126,9 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
                        [&](const host_event::ModelLoaded& e) {
                            model_ = e.info;
+                           server_state_.reset();
+                           if (e.info.engine) server_state_ = ServerState{};
+                           emit serverStateChanged();
                            model_identity_.reset();
                            model_identity_error_.reset();
                            metric_ = e.info.default_metric;
@@ -141,12 +149,18 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            emit loadFailed(QString::fromStdString(e.error.message), e.error.code == ErrorCode::Cancelled);
                        },
                        [&](const host_event::RunStarted& e) {
+                           if (server_state_ && server_state_->kind == ServerState::Kind::Retrying) {
+                               set_server_state(ServerState::Kind::Connected);
+                           }
                            RunRecord r;
                            r.id = e.run_id;
                            r.trace = e.trace;
                            if (model_) {
                                r.engine = model_->engine; // connected to a server: it runs there
                                r.model_path = model_->path;
+                               // The model as it runs now: a later load or calibration does not
+                               // change what this run's views describe.
+                               r.model = model_;
                            }
                            r.group = take_group(e.run_id);
                            runs_.push_back(std::move(r));
@@ -173,9 +187,18 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            if (!r) return;
                            record_event(r->trace, e);
                            r->state = e.outcome.stop_reason == StopReason::Cancelled ? RunState::Cancelled : RunState::Finished;
+                           if (r->engine && server_state_) set_server_state(ServerState::Kind::Connected);
                            finished = finished || e.run_id == shown_;
                            settled.push_back(e.run_id);
                            history = true;
+                       },
+                       [&](const host_event::RunWaiting& e) {
+                           set_server_state(ServerState::Kind::Retrying,
+                                            tr("retry %1 of %2 in %3 s: %4")
+                                                .arg(e.retry)
+                                                .arg(e.max_retries)
+                                                .arg(e.wait_s, 0, 'g', 2)
+                                                .arg(QString::fromStdString(e.reason)));
                        },
                        [&](const host_event::RunDropped& e) {
                            pending_.erase(e.run_id);
@@ -189,7 +212,17 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            // status line: a hash says nothing there.
                            spdlog::info("calibrated map stored in {}", e.map_path);
                            if (e.experts) { // an expert map: the Experts panel and the experts metric use it
-                               if (model_) model_->expert_map = e.experts;
+                               if (model_) {
+                                   model_->expert_map = e.experts;
+                                   // Earlier runs of this file measured without an expert map
+                                   // get it: their routing holds nothing computed with a map. A
+                                   // run measured with an older map keeps that one.
+                                   for (RunRecord& r : runs_) {
+                                       if (r.model && !r.capture && r.model->path == model_->path && !r.model->expert_map) {
+                                           r.model->expert_map = e.experts;
+                                       }
+                                   }
+                               }
                                emit calibrationFinished(tr("Experts calibrated: separation %1 on dev (null %2, chance 0.125); "
                                                            "kept for this model file. %3")
                                                             .arg(e.separation, 0, 'f', 3)
@@ -206,7 +239,10 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                                                        "kept for this model file. Active map: %3.")
                                                         .arg(e.separation, 0, 'f', 3)
                                                         .arg(e.null_separation, 0, 'f', 3)
-                                                        .arg(head_map_source_label(e.active.source())),
+                                                        .arg(head_map_source_label(e.active.source())) +
+                                                        QLatin1Char(' ') +
+                                                        tr("Runs from now on are measured with it; earlier runs keep the map "
+                                                           "they were measured with."),
                                                     true);
                        },
                        [&](const host_event::CalibrationFailed& e) {
@@ -229,6 +265,10 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            }
                            r->state = e.error.code == ErrorCode::Cancelled ? RunState::Cancelled : RunState::Failed;
                            r->error = QString::fromStdString(e.error.message);
+                           if (server_state_ && e.error.code == ErrorCode::Io) set_server_state(ServerState::Kind::Unreachable, r->error);
+                           else if (server_state_ && server_state_->kind == ServerState::Kind::Retrying) {
+                               set_server_state(ServerState::Kind::Connected);
+                           }
                            finished = finished || e.run_id == shown_;
                            settled.push_back(e.run_id);
                            history = true;

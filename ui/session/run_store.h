@@ -14,6 +14,13 @@
 
 namespace octo::ui {
 
+// How the connected server answers (Model → Connect to Server…): what the status line says.
+struct ServerState {
+    enum class Kind { Connected, Retrying, Unreachable };
+    Kind kind = Kind::Connected;
+    QString detail; // Retrying: "retry 2 of 4 in 1 s: cannot reach …"; Unreachable: the last error
+};
+
 class RunStore : public QObject {
     Q_OBJECT
 public:
@@ -24,11 +31,14 @@ public:
     void apply(const std::vector<HostEvent>& batch);
 
     const std::optional<ModelInfo>& model() const { return model_; } // the loaded model
+    // While runs go to a server: whether it answers (nullopt with a local model).
+    const std::optional<ServerState>& server_state() const { return server_state_; }
     // The loaded model's identity for captures once the engine has hashed it (ModelIdentified),
     // or the error that stopped it; both empty while it is computed.
     const std::optional<ModelDescription>& model_identity() const { return model_identity_; }
     const std::optional<Error>& model_identity_error() const { return model_identity_error_; }
-    // The model the shown run was made with: a capture's recorded model, else the loaded one.
+    // The model the shown run was made with (RunRecord::model: as it was then, or a capture's
+    // recorded one); the loaded model when no run is shown.
     const std::optional<ModelInfo>& shown_model() const;
     const std::deque<RunRecord>& runs() const { return runs_; }
     const RunRecord* current() const; // the run the views show (null: none)
@@ -48,8 +58,8 @@ public:
     // set's number counts from 1 per kind); `change` says what B changes in a pair.
     void group_runs(const std::vector<uint64_t>& ids, RunGroup::Kind kind, const QString& change = {});
 
-    // The model run `r` was made with, as the views need it: a capture's recorded model, or the
-    // loaded model when the run was made with it (nullopt: a model loaded before, or none).
+    // The model run `r` was made with, as the views need it (RunRecord::model); nullopt for a run
+    // that failed before it started and was made with no model.
     std::optional<ModelInfo> model_of(const RunRecord& r) const;
     // Whether runs `a` and `b` were made with the same model file (same path, and the same
     // SHA-256 where both are known), so that comparing them means something.
@@ -87,6 +97,7 @@ signals:
     void runFinished();         // the shown run finished, failed or was cancelled
     void runSettled(quint64 id); // any run finished, failed or was cancelled
     void runningChanged(bool running);
+    void serverStateChanged(); // server_state() changed
     void historyChanged();
     void selectionChanged();
     void metricChanged();
@@ -97,6 +108,8 @@ private:
     std::optional<RunGroup> take_group(uint64_t id); // the group of a run whose record is made now
 
     std::optional<ModelInfo> model_;
+    std::optional<ServerState> server_state_;
+    void set_server_state(ServerState::Kind kind, const QString& detail = {});
     std::set<uint64_t> pending_; // submitted runs not settled or dropped yet
     std::map<uint64_t, RunGroup> groups_; // grouped runs whose record does not exist yet
     std::map<RunGroup::Kind, uint64_t> group_count_; // the last number of each kind

@@ -31,10 +31,12 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
     auto* controls = new QHBoxLayout;
     controls->addWidget(mode_);
     controls->addWidget(layer_);
-    controls->addWidget(note_, 1);
+    controls->addStretch(1);
+    note_->setWordWrap(true); // its own line under the controls: a long note wraps, never widens the dock
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(controls);
+    layout->addWidget(note_);
     layout->addWidget(plot_, 1);
     connect(mode_, &QComboBox::currentIndexChanged, this, &AttentionView::refresh);
     connect(layer_, &QSpinBox::valueChanged, this, &AttentionView::refresh);
@@ -64,6 +66,7 @@ void AttentionView::refresh() {
     if (!model || !run || sel < 0 || run->tokens()[static_cast<size_t>(sel)].probe.attention.empty()) {
         note_->clear();
         plot_->showNoData(!run ? tr("No run yet: type a prompt and press Ctrl+Enter.")
+                          : run->engine ? tr("A server sends no attention weights: this view shows runs on a local model only.")
                           : !run->trace.spec.record_attention ? tr("Attention was not recorded for this run. Tick “Record attention” and run again.")
                           : run->tokens().empty() ? tr("No tokens yet.")
                                                   : tr("No attention weights for this position: select another token."));

@@ -1,5 +1,6 @@
 #include "ui/views/kv_view.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
@@ -81,9 +82,14 @@ KvView::KvView(RunStore& store, QWidget* parent) : QWidget(parent), store_(store
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(grid_, 1);
-    layout->addWidget(summary_);
-    layout->addWidget(plot_, 2);
+    // The block grid and its summary side by side: the short bottom dock keeps its height for
+    // the plot and its axis titles.
+    auto* top = new QHBoxLayout;
+    grid_->setFixedWidth(160);
+    top->addWidget(grid_);
+    top->addWidget(summary_, 1);
+    layout->addLayout(top);
+    layout->addWidget(plot_, 1);
     connect(&store_, &RunStore::runFinished, this, &KvView::refresh);
     connect(&store_, &RunStore::runChanged, this, &KvView::refresh);
     connect(&store_, &RunStore::modelLoaded, this, &KvView::refresh);
@@ -120,6 +126,8 @@ void KvView::refresh() {
         return;
     }
     const QLocale locale;
+    if (model->engine) return showServerPool(run); // a server's pool: the totals its answers report
+    grid_->show();
     if (!run || !run->trace.outcome) {
         grid_->setBlocks(std::vector<KvBlockState>(static_cast<size_t>(model->kv_blocks), KvBlockState::Free));
         summary_->setText(tr("%1 blocks of %2 tokens, %3 allocated once")
@@ -162,6 +170,32 @@ void KvView::refresh() {
     const double last = x.back();
     plot_->setHome(QCPRange(x.front() - 0.5, std::max(x.front() + 1.0, last) + 0.5), QCPRange(0, f.kv.blocks_total + 1));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void KvView::showServerPool(const RunRecord* run) {
+    grid_->setBlocks({}); // block by block is not reported: nothing drawn rather than made up
+    grid_->hide();
+    plot_->graph(0)->data()->clear();
+    plot_->graph(1)->data()->clear();
+    plot_->graph(2)->data()->clear();
+    const RunOutcome* f = run && run->trace.outcome ? &*run->trace.outcome : nullptr;
+    if (!f || f->kv.blocks_total <= 0) {
+        summary_->setText(run && run->engine && !run->engine->octoscope
+                              ? tr("This server does not report its KV pool.")
+                              : tr("The server's KV pool: its totals arrive with each run's answer."));
+        plot_->showNoData(tr("The server reports its pool's totals only, not the history of its operations."));
+        return;
+    }
+    summary_->setText(tr("The server's pool after this run: %1 of %2 blocks used, %3 cached, %4 free (%5 tokens a block). "
+                         "Last run: %6 tokens reused, %7 evaluated.")
+                          .arg(f->kv.blocks_used)
+                          .arg(f->kv.blocks_total)
+                          .arg(f->kv.blocks_cached)
+                          .arg(f->kv.blocks_free)
+                          .arg(f->kv.block_size)
+                          .arg(f->reused_tokens)
+                          .arg(f->evaluated_tokens));
+    plot_->showNoData(tr("The server reports its pool's totals only, not the history of its operations."));
 }
 
 } // namespace octo::ui

@@ -22,6 +22,7 @@ class Plot;
 class InternalsNote;
 
 class RunStore;
+struct RunRecord;
 
 class KvBlockGrid : public QWidget {
     Q_OBJECT
@@ -29,7 +30,8 @@ public:
     explicit KvBlockGrid(QWidget* parent = nullptr);
     void setBlocks(std::vector<KvBlockState> blocks);
     const std::vector<KvBlockState>& blocks() const { return blocks_; }
-    QSize sizeHint() const override { return {300, 90}; }
+    QSize sizeHint() const override { return {160, 36}; }
+    QSize minimumSizeHint() const override { return {60, 24}; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -49,6 +51,8 @@ public:
 private:
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
+    // A server's model: the totals of its pool from the run's answer, and what is not reported.
+    void showServerPool(const RunRecord* run);
     QString storage(const ModelInfo& model) const;
 
     RunStore& store_;
