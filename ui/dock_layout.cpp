@@ -95,6 +95,14 @@ void lay_out_docks(QMainWindow& w, const DockPanels& p) {
     arrange_docks(w);
 }
 
+FirstWindow first_window_geometry(const QRect& available, QSize preferred, int frame) {
+    const QSize room(available.width(), std::max(0, available.height() - frame));
+    const QSize size = preferred.boundedTo(room);
+    const QPoint corner(available.x() + (available.width() - size.width()) / 2,
+                        available.y() + frame + (room.height() - size.height()) / 2);
+    return FirstWindow{QRect(corner, size), size != preferred};
+}
+
 void size_docks_for_first_start(QMainWindow& w) {
     const auto dock = [&w](const char* name) { return dock_named(w, name); };
     const int width = w.width();

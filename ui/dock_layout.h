@@ -5,6 +5,7 @@
 // (Plot: 140 px) and scrolls instead of being crushed.
 #pragma once
 
+#include <QRect>
 #include <QString>
 #include <QStringList>
 
@@ -26,6 +27,15 @@ void lay_out_docks(QMainWindow& window, const DockPanels& panels);
 // Every dock back in its area, tab group and visibility as at first start (the log closed), the
 // groups' first tabs in front.
 void arrange_docks(QMainWindow& window);
+// Where a first window goes (no saved geometry) on a screen whose available area, without panels
+// and task bars, is `available`: `preferred` centred where it fits with a title bar of `frame`
+// pixels; otherwise as much of each side as the screen gives, never more. `maximised` when it
+// did not fit: a window manager then keeps the whole window on the screen.
+struct FirstWindow {
+    QRect geometry; // the window's inside, without the frame
+    bool maximised = false;
+};
+FirstWindow first_window_geometry(const QRect& available, QSize preferred = QSize(1280, 800), int frame = 32);
 // The dock sizes of a first start (no saved layout), once the window has its size.
 void size_docks_for_first_start(QMainWindow& window);
 // Shows and raises the dock `name` + "Dock" ("experts", "compare"; --show-panel); false when there is none.

@@ -33,12 +33,14 @@ void apply_layout_preset(QMainWindow& w, LayoutPreset preset) {
         raise("historyDock");
         raise("advisorDock");
         raise("compareDock");
-        w.resizeDocks({dock_named(w, "compareDock")}, {w.height() / 2}, Qt::Vertical);
+        // A/B compare takes most of the bottom: three quarters of its width, 55 % of the height.
+        w.resizeDocks({dock_named(w, "stripDock"), dock_named(w, "compareDock")}, {w.width() / 4, w.width() * 3 / 4}, Qt::Horizontal);
+        w.resizeDocks({dock_named(w, "compareDock")}, {w.height() * 55 / 100}, Qt::Vertical);
         break;
     case LayoutPreset::Teach: // the presenter's notes and readout, the token stream large
         raise("presenterDock");
         raise("latencyDock");
-        w.resizeDocks({dock_named(w, "promptDock"), dock_named(w, "presenterDock")}, {w.width() / 4, w.width() / 4}, Qt::Horizontal);
+        w.resizeDocks({dock_named(w, "promptDock"), dock_named(w, "presenterDock")}, {w.width() * 26 / 100, w.width() * 2 / 5}, Qt::Horizontal);
         break;
     }
 }

@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include <QCloseEvent>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -9,6 +10,7 @@
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/export_controller.h"
 #include "ui/controllers/model_controller.h"
+#include "ui/dock_layout.h"
 #include "ui/main_menus.h"
 #include "ui/panels/status_line.h"
 #include "ui/support/focus_ring.h"
@@ -24,7 +26,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), status_sink_(*sta
     FocusRing::install(); // the keyboard's focus is drawn where it can be seen
     bench_ = std::make_unique<Workbench>(WorkbenchWindow{*this, status_sink_, pictures_, [this](const QString& name) { return showPanel(name); },
                                                          [this] { return menus_->loadChoice(); },
-                                                         [this](Workbench& bench) { placePanels(bench); }});
+                                                         [this](Workbench& bench) { placePanels(bench); },
+                                                         [this](QWidget* note) { addCentreNote(note); }});
     connect(&bench_->models(), &ModelController::loading, status_, &StatusLine::showLoading);
     connect(&store(), &RunStore::runFinished, this, &MainWindow::runSettled);
     connect(captureController(), &CaptureController::titleChanged, this, &QWidget::setWindowTitle);
@@ -54,7 +57,22 @@ void MainWindow::placePanels(Workbench& bench) {
     status_ = new StatusLine(*statusBar(), bench.store(), this);
 }
 
+void MainWindow::addCentreNote(QWidget* note) {
+    auto* layout = static_cast<QVBoxLayout*>(centralWidget()->layout());
+    note->setParent(centralWidget());
+    layout->insertWidget(0, note);
+    note->show();
+}
+
 void MainWindow::openModel(const QString& path) { bench_->models().open(path); }
+
+void MainWindow::fitToScreen() {
+    const QScreen* on = screen();
+    if (!on) return;
+    const FirstWindow first = first_window_geometry(on->availableGeometry());
+    setGeometry(first.geometry);
+    if (first.maximised) setWindowState(windowState() | Qt::WindowMaximized);
+}
 
 void MainWindow::saveSettings() {
     QSettings settings;

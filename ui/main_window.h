@@ -36,6 +36,10 @@ public:
     CaptureController* captureController() const { return bench_->captureController(); }
     ServerController* serverController() const { return bench_->serverController(); }
     void openModel(const QString& path);
+    // A first start without a saved window: sized and placed on its screen (first_window_geometry),
+    // maximised where 1280 × 800 does not fit (a 1366 × 768 laptop).
+    void fitToScreen();
+    void addCentreNote(QWidget* note); // above the token stream (the first-start hint)
     void loadResources(const QString& resource_dir) { bench_->loadResources(resource_dir); }
 
     // Autosave, crash recovery and the first-start hint (Workbench::startSession). The GUI starts

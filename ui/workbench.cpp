@@ -163,7 +163,7 @@ void Workbench::startSession(std::chrono::milliseconds autosave_interval) {
 
 void Workbench::offerFirstStartHint() {
     if (!FirstStartHint::wanted() || window_.widget.findChild<FirstStartHint*>()) return;
-    prompt_->addNote(new FirstStartHint([this] { HelpMenu::showExamples(*this, window_.widget); }));
+    window_.add_centre_note(new FirstStartHint([this] { HelpMenu::showExamples(*this, window_.widget); }));
 }
 
 CrashRecovery* Workbench::recovery() const { return session_->recovery(); }

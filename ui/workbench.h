@@ -54,6 +54,9 @@ struct WorkbenchWindow {
     std::function<bool(const QString& panel)> show_panel;
     std::function<LoadChoice()> load_choice; // Model → Backend and KV Cache
     std::function<void(Workbench&)> place_panels;
+    // Puts a note (the first-start hint) above the token stream, where a first start has room:
+    // in the prompt's dock it pushed Run out of a 768-line screen.
+    std::function<void(QWidget* note)> add_centre_note;
 };
 
 class Workbench : public QObject {

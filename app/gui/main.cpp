@@ -186,6 +186,8 @@ int main(int argc, char** argv) {
             return 2;
         }
         window.resize(size);
+    } else if (!QSettings().contains("window/geometry")) {
+        window.fitToScreen(); // a first start: on the screen it opens on, never larger
     }
     if (preset) QTimer::singleShot(0, &window, [&window, p = *preset] { window.applyLayout(p); });
     if (headless) {

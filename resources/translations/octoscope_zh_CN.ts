@@ -516,6 +516,18 @@
         <source>%1 findings</source>
         <translation>%1 项发现</translation>
     </message>
+    <message>
+        <source>Apply replaces “%1” with “%2”.</source>
+        <translation>“应用”会把“%1”替换为“%2”。</translation>
+    </message>
+    <message>
+        <source>Apply puts in front: &lt;tt&gt;%1&lt;/tt&gt;</source>
+        <translation>“应用”会在开头加上：&lt;tt&gt;%1&lt;/tt&gt;</translation>
+    </message>
+    <message>
+        <source>Apply adds: &lt;tt&gt;%1&lt;/tt&gt;</source>
+        <translation>“应用”会添加：&lt;tt&gt;%1&lt;/tt&gt;</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AttentionView</name>
@@ -575,6 +587,10 @@ weight %6</source>
 位置 %2“%3”→ 位置 %4“%5”
 权重 %6</translation>
     </message>
+    <message>
+        <source>A server sends no attention weights: this view shows runs on a local model only.</source>
+        <translation>服务器不发送注意力权重：此视图只显示本地模型的运行。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::BackendMenu</name>
@@ -616,6 +632,10 @@ weight %6</source>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; has no head map: its heads show as &lt;b&gt;group 0 … 7&lt;/b&gt;, split evenly, and carry no subsystem's meaning. Calibrate to learn which heads serve which subsystem on the probe set.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 没有注意力头映射：它的注意力头显示为 &lt;b&gt;组 0 … 7&lt;/b&gt;（平均划分），不具有任何子系统的含义。校准后可在探针集上学习哪些注意力头服务于哪个子系统。</translation>
+    </message>
+    <message>
+        <source>The server's model &lt;b&gt;%1&lt;/b&gt; has no head map: its heads show as &lt;b&gt;group 0 … 7&lt;/b&gt;, split evenly, and carry no subsystem's meaning. Calibration needs the model file: run &lt;tt&gt;octoscope-cli calibrate&lt;/tt&gt; where the server runs, then restart the server.</source>
+        <translation>服务器的模型 &lt;b&gt;%1&lt;/b&gt; 没有头映射：它的头显示为均匀划分的 &lt;b&gt;组 0 … 7&lt;/b&gt;，不代表任何子系统的含义。校准需要模型文件：请在服务器所在的机器上运行 &lt;tt&gt;octoscope-cli calibrate&lt;/tt&gt;，然后重启服务器。</translation>
     </message>
 </context>
 <context>
@@ -1846,6 +1866,22 @@ octoscope-cli replay "%3"</translation>
         <source> Keys %1, values %2: %3 a block.</source>
         <translation> 键 %1，值 %2：每块 %3。</translation>
     </message>
+    <message>
+        <source>This server does not report its KV pool.</source>
+        <translation>此服务器不报告它的 KV 池。</translation>
+    </message>
+    <message>
+        <source>The server's KV pool: its totals arrive with each run's answer.</source>
+        <translation>服务器的 KV 池：每次运行的回答会带来它的总数。</translation>
+    </message>
+    <message>
+        <source>The server reports its pool's totals only, not the history of its operations.</source>
+        <translation>服务器只报告其 KV 池的总数，不报告操作历史。</translation>
+    </message>
+    <message>
+        <source>The server's pool after this run: %1 of %2 blocks used, %3 cached, %4 free (%5 tokens a block). Last run: %6 tokens reused, %7 evaluated.</source>
+        <translation>本次运行后服务器的 KV 池：%2 个块中已用 %1 个，缓存 %3 个，空闲 %4 个（每块 %5 个 token）。上次运行：复用 %6 个 token，计算 %7 个。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::LanguageMenu</name>
@@ -2035,6 +2071,10 @@ The previous model stays loaded.</source>
     <message>
         <source>Ctrl+Shift+M</source>
         <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <source>Server's M&amp;odels</source>
+        <translation>服务器的模型(&amp;O)</translation>
     </message>
 </context>
 <context>
@@ -2504,6 +2544,14 @@ F32 权重无论哪种都以浮点相乘。
         <source>The routing does not tell the probe set's subsystems apart.</source>
         <translation>路由无法区分探针集的各子系统。</translation>
     </message>
+    <message>
+        <source>retry %1 of %2 in %3 s: %4</source>
+        <translation>%3 秒后第 %1 次重试（共 %2 次）：%4</translation>
+    </message>
+    <message>
+        <source>Runs from now on are measured with it; earlier runs keep the map they were measured with.</source>
+        <translation>此后的运行用它来测量；之前的运行保留测量时所用的映射。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ServerController</name>
@@ -2576,12 +2624,12 @@ F32 权重无论哪种都以浮点相乘。
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <source>Connected to %1 (%2, an Octoscope server: every view is live)</source>
-        <translation>已连接到 %1（%2，Octoscope 服务器：所有视图实时显示）</translation>
-    </message>
-    <message>
         <source>Connected to %1 (%2): text, log-probabilities and timing; the views that need the model's internals say so</source>
         <translation>已连接到 %1（%2）：文本、对数概率和时间；需要模型内部数据的视图会给出说明</translation>
+    </message>
+    <message>
+        <source>Connected to %1 (%2, an Octoscope server): measurements, head map and the pool's totals come from it; attention weights stay on the server</source>
+        <translation>已连接到 %1（%2，Octoscope 服务器）：测量数据、头映射和 KV 池总数来自服务器；注意力权重留在服务器上</translation>
     </message>
 </context>
 <context>
@@ -2682,7 +2730,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>上下文 %1，权重 %2，KV 池 %3</translation>
     </message>
     <message>
-        <source>The model was trained for %1 positions; a context of %2 is what fits in the memory available. The KV pool&apos;s pages are committed as positions are written.</source>
+        <source>The model was trained for %1 positions; a context of %2 is what fits in the memory available. The KV pool's pages are committed as positions are written.</source>
         <translation>模型训练时的上下文为 %1 个位置；可用内存只容得下 %2 的上下文。KV 池的内存页在写入位置时才提交。</translation>
     </message>
     <message>
@@ -2694,16 +2742,32 @@ F32 权重无论哪种都以浮点相乘。
         <translation>%1 词元/秒</translation>
     </message>
     <message>
-        <source>%1 on the server %2%3</source>
-        <translation>%1，位于服务器 %2%3</translation>
-    </message>
-    <message>
-        <source> (Octoscope: every view live)</source>
-        <translation>（Octoscope：所有视图实时显示）</translation>
-    </message>
-    <message>
         <source> (outputs only)</source>
         <translation>（仅输出）</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>not answering</source>
+        <translation>无响应</translation>
+    </message>
+    <message>
+        <source>not answering, %1</source>
+        <translation>无响应，%1</translation>
+    </message>
+    <message>
+        <source>%1 on the server %2%3 — %4</source>
+        <translation>%1，位于服务器 %2%3 — %4</translation>
+    </message>
+    <message>
+        <source> (Octoscope)</source>
+        <translation>（Octoscope）</translation>
+    </message>
+    <message>
+        <source>The last run failed: %1</source>
+        <translation>上次运行失败：%1</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@
 #include <QStatusBar>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QPlainTextEdit>
@@ -25,6 +26,8 @@
 #include <QWheelEvent>
 #include <QVBoxLayout>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QScreen>
 
 #include <cmath>
 
@@ -32,9 +35,11 @@
 #include "tests/ui/window_parts.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/panels/view_menu.h"
+#include "ui/dock_layout.h"
 #include "ui/main_window.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/calibration_banner.h"
+#include "ui/panels/first_start_hint.h"
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/switches_panel.h"
@@ -91,6 +96,9 @@ private slots:
     void groupsWithoutAMapAreNotNamed();
     void groupsWithoutHeadsSaySo();
     void layoutFitsALaptop();
+    void firstWindowFitsItsScreen();
+    void groupLabelsNeverRunTogether();
+    void docksNeedNoSidewaysScrollingAndRunIsInView();
     void presetsAndViewMenuBringDocksForward();
     void screenshotAtTheAskedSize();
     void keyboardTabLeavesThePromptAndEscCancels();
@@ -431,6 +439,104 @@ void TestPlots::layoutFitsALaptop() {
         QApplication::processEvents();
         w.grab().save(dir + QStringLiteral("/plots-1024x700.png"));
     }
+}
+
+void TestPlots::groupLabelsNeverRunTogether() {
+    // The defect: octet's eight one-head groups in a narrow heatmap read "rte-arte-brte-c…".
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 3));
+    auto* heat = w.findChild<Plot*>(QStringLiteral("headHeatmapPlot"));
+    QVERIFY(heat);
+    const auto labels_fit = [heat] {
+        const auto ticks = heat->xAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks();
+        const QFontMetrics metrics(heat->xAxis->tickLabelFont());
+        double previous = -1e9, previous_extent = 0.0;
+        for (auto it = ticks.constBegin(); it != ticks.constEnd(); ++it) {
+            const double px = heat->xAxis->coordToPixel(it.key());
+            // Flat labels take their width along the axis, labels on end their line height.
+            const double extent = Plot::labelsStandOnEnd(heat->xAxis) ? metrics.height() : metrics.horizontalAdvance(it.value());
+            if (px - previous < (previous_extent + extent) / 2.0) return false;
+            previous = px;
+            previous_extent = extent;
+        }
+        return ticks.size() == 8;
+    };
+    for (const int width : {300, 1100}) {
+        heat->setFixedWidth(width);
+        QApplication::processEvents();
+        heat->replot();
+        heat->replot(); // the second lays out with the first's choice
+        QVERIFY2(labels_fit(), qPrintable(QStringLiteral("labels overlap at %1 px").arg(width)));
+    }
+    QVERIFY2(!Plot::labelsStandOnEnd(heat->xAxis), "a wide plot lays them flat");
+    heat->setFixedWidth(300); // the right dock of a 1024-wide window
+    QApplication::processEvents();
+    heat->replot();
+    QVERIFY(Plot::labelsStandOnEnd(heat->xAxis));
+    if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) heat->grab().save(dir + QStringLiteral("/heatmap-narrow.png"));
+}
+
+void TestPlots::docksNeedNoSidewaysScrollingAndRunIsInView() {
+    // The defect: at 1366 wide the attention colour bar, the latency summary, the advisor's text,
+    // the presenter's header and the claims dock scrolled sideways; at 768 lines Run was below
+    // the first-start hint.
+    for (const QSize size : {QSize(1366, 768), QSize(1024, 700)}) {
+        MainWindow w;
+        w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+        w.resize(size);
+        w.show();
+        QVERIFY(load(w, kOctet));
+        QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 4));
+        QSettings().remove(QStringLiteral("onboarding/hintDismissed"));
+        w.offerFirstStartHint(); // a first start shows it too
+        QVERIFY(w.findChild<FirstStartHint*>() && w.findChild<FirstStartHint*>()->isVisible());
+        QApplication::processEvents();
+        auto* run_button = w.findChild<QPushButton*>(QStringLiteral("runButton"));
+        QVERIFY(run_button);
+        QCOMPARE(run_button->visibleRegion().boundingRect().size(), run_button->size()); // not cut by its scroll area
+        if (size.width() < 1366) continue;
+        QStringList sideways;
+        for (const QString& name : dock_names(w)) {
+            if (name == QLatin1String("experts")) continue; // a dense model has none: the dock says so in a line
+            QVERIFY(show_dock(w, name));
+            QApplication::processEvents();
+            auto* scroll = qobject_cast<QScrollArea*>(dock_named(w, qPrintable(name + QStringLiteral("Dock")))->widget());
+            QVERIFY(scroll);
+            // The KV pool's plot keeps its axis title ("pool operation") in view: nothing to scroll.
+            if (name == QLatin1String("kv")) QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+            if (scroll->horizontalScrollBar()->maximum() > 0) {
+                sideways << QStringLiteral("%1 (%2 px more)").arg(name).arg(scroll->horizontalScrollBar()->maximum());
+                octo::ui::test::screenshot(w, QStringLiteral("sideways-%1.png").arg(name));
+            }
+        }
+        QVERIFY2(sideways.isEmpty(), qPrintable(sideways.join(QStringLiteral(", "))));
+    }
+}
+
+void TestPlots::firstWindowFitsItsScreen() {
+    // The defect: a first start opened 1280 × 800 on a 768-line screen, the status bar and the
+    // bottom tabs off it. Available areas as a desktop with a 32 px panel leaves them.
+    const FirstWindow wide = first_window_geometry(QRect(0, 0, 1920, 1048));
+    QCOMPARE(wide.geometry, QRect(320, 32 + 108, 1280, 800));
+    QVERIFY(!wide.maximised);
+    const FirstWindow laptop = first_window_geometry(QRect(0, 32, 1366, 736));
+    QVERIFY(laptop.maximised);
+    QCOMPARE(laptop.geometry, QRect(43, 64, 1280, 704)); // the inside; the title bar above it
+    const FirstWindow small = first_window_geometry(QRect(10, 0, 1024, 700));
+    QCOMPARE(small.geometry, QRect(10, 32, 1024, 668));
+    QVERIFY(small.maximised);
+    // The window itself, on this session's screen (offscreen: 800 × 600), is never larger than
+    // the screen or, where the screen is smaller still, than its own minimum.
+    MainWindow w;
+    w.fitToScreen();
+    const QRect available = w.screen()->availableGeometry();
+    const QSize most = available.size().expandedTo(w.minimumSize());
+    QVERIFY2(w.width() <= most.width() && w.height() <= most.height(),
+             qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(w.width()).arg(w.height()).arg(available.width()).arg(available.height())));
+    QCOMPARE(w.windowState().testFlag(Qt::WindowMaximized), available.width() < 1280 || available.height() < 832);
 }
 
 void TestPlots::presetsAndViewMenuBringDocksForward() {

@@ -1,4 +1,5 @@
-// The first-start hint: a note above the prompt editor saying what the built-in model octet is
+// The first-start hint: a note above the token stream (where a first start has room; above the
+// prompt editor it pushed Run off a 768-line screen) saying what the built-in model octet is
 // and is not — a small teaching model trained on a synthetic task set, with eight head groups,
 // that answers the kinds of prompts in Help → Examples and is no general chat model — with an
 // Examples… button and a close button. It is not modal. Closing it sets the QSettings flag

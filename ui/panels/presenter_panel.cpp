@@ -65,6 +65,7 @@ PresenterPanel::PresenterPanel(RunStore& store, QWidget* parent) : QWidget(paren
     token_ = new QLabel(this);
     token_->setTextFormat(Qt::PlainText);
     token_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long tokens never widen the dock
+    token_->setWordWrap(true); // … and the header wraps instead of being cut
     note_ = new QPlainTextEdit(this);
     note_->setObjectName(QStringLiteral("noteEditor"));
     note_->setUndoRedoEnabled(false); // the panel's undo stack keeps note edits
@@ -99,6 +100,7 @@ PresenterPanel::PresenterPanel(RunStore& store, QWidget* parent) : QWidget(paren
     report_ = new QLabel(this);
     report_->setTextFormat(Qt::PlainText);
     report_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    report_->setWordWrap(true);
     report_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -73,6 +73,35 @@ Plot::Plot(const QString& object_name, QWidget* parent) : QCustomPlot(parent) {
 
 void Plot::setWholeNumbers(QCPAxis* axis) { axis->setTicker(QSharedPointer<QCPAxisTicker>(new WholeNumberTicker)); }
 
+void Plot::keepLabelsApart(QCPAxis* axis) {
+    if (apart_.isEmpty()) connect(this, &QCustomPlot::beforeReplot, this, &Plot::fitLabels);
+    if (!apart_.contains(axis)) apart_ << axis;
+}
+
+// Each axis's labels flat when every two neighbours have room for half of each of them and a
+// gap, else on end.
+void Plot::fitLabels() {
+    for (const QPointer<QCPAxis>& axis : apart_) {
+        if (!axis) continue;
+        const auto text = axis->ticker().dynamicCast<QCPAxisTickerText>();
+        if (!text) continue;
+        const QFontMetrics metrics(axis->tickLabelFont());
+        bool crowded = false;
+        double previous_px = 0.0, previous_half = 0.0;
+        bool first = true;
+        for (auto it = text->ticks().constBegin(); it != text->ticks().constEnd(); ++it) {
+            if (!axis->range().contains(it.key())) continue;
+            const double px = axis->coordToPixel(it.key());
+            const double half = metrics.horizontalAdvance(it.value().section(QLatin1Char('\n'), 0, 0)) / 2.0;
+            if (!first && std::abs(px - previous_px) < previous_half + half + 4.0) crowded = true;
+            previous_px = px;
+            previous_half = half;
+            first = false;
+        }
+        axis->setTickLabelRotation(crowded ? 90.0 : 0.0);
+    }
+}
+
 QCPColorMap* Plot::addColorMap(const QString& scale_label) {
     auto* map = new QCPColorMap(xAxis, yAxis);
     auto* scale = new QCPColorScale(this);

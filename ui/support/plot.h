@@ -36,6 +36,12 @@ public:
 
     // Index or count axes: whole-number ticks.
     void setWholeNumbers(QCPAxis* axis);
+    // A horizontal axis with text ticks: where neighbouring labels would run together at the
+    // plot's width ("rte-arte-b"), they stand on end (rotated 90°); checked before each replot,
+    // so a wider plot lays them flat again.
+    void keepLabelsApart(QCPAxis* axis);
+    // Whether keepLabelsApart stood `axis`'s labels on end at the last replot.
+    static bool labelsStandOnEnd(const QCPAxis* axis) { return axis->tickLabelRotation() != 0.0; }
 
     // A colour map over the main axes with its colour scale on the right (owned by the plot).
     QCPColorMap* addColorMap(const QString& scale_label);
@@ -85,7 +91,10 @@ private:
     void showReadout();
     int moveLegendOut(bool below);
 
+    void fitLabels();
+
     QString no_data_;
+    QList<QPointer<QCPAxis>> apart_; // keepLabelsApart's axes
     QList<QPointer<QCPAxis>> hidden_axes_; // the axes showNoData hid (an axis hidden by its view stays hidden)
     QCPRange home_x_{0, 1}, home_y_{0, 1};
     std::function<QString(double, double)> hover_;

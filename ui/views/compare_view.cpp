@@ -87,6 +87,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     logprobs_ = new Plot(QStringLiteral("compareLogprobPlot"), this);
     shares_ = new Plot(QStringLiteral("compareSharePlot"), this);
     heads_ = new Plot(QStringLiteral("compareHeadPlot"), this);
+    shares_->keepLabelsApart(shares_->xAxis);
     logprobs_->setWholeNumbers(logprobs_->xAxis);
     heads_->setWholeNumbers(heads_->xAxis);
     heads_->setWholeNumbers(heads_->yAxis);
@@ -108,6 +109,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     layout->setColumnStretch(0, 3);
     layout->setColumnStretch(1, 3);
     layout->setColumnStretch(2, 2);
+    heads_->setMinimumWidth(200); // the layers × heads difference keeps readable cells beside two text columns
     on_language_change(this, [this] {
         logprobs_->xAxis->setLabel(tr("generated token"));
         logprobs_->yAxis->setLabel(tr("log-prob B − A"));

@@ -20,6 +20,7 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
     internals_ = new InternalsNote(this);
     scope_ = new_scope_box(this);
     plot_ = new Plot(QStringLiteral("headHeatmapPlot"), this);
+    plot_->keepLabelsApart(plot_->xAxis); // group names over narrow groups stand on end
     plot_->setKeyboardCells(true); // Tab reaches it; the arrow keys walk its cells
     map_ = plot_->addColorMap(QString());
     plot_->setHoverText([this](double x, double y) { return hoverText(static_cast<int>(std::lround(y)), static_cast<int>(std::lround(x))); });

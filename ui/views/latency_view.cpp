@@ -19,6 +19,7 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("latencySummary"));
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_->setWordWrap(true); // wraps in a narrow dock instead of widening it
     low_ = new QSpinBox(this);
     high_ = new QSpinBox(this);
     for (QSpinBox* s : {low_, high_}) s->setRange(1, 100000);
