@@ -2076,6 +2076,10 @@ The previous model stays loaded.</source>
         <source>Server's M&amp;odels</source>
         <translation>服务器的模型(&amp;O)</translation>
     </message>
+    <message>
+        <source>Calibration needs the model file: run octoscope-cli calibrate where the server runs</source>
+        <translation>校准需要模型文件：请在服务器所在的机器上运行 octoscope-cli calibrate</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::Plot</name>

@@ -344,6 +344,12 @@ void TestRemoteEngine::remoteModeDescribesTheServerTruly() {
     QVERIFY(status);
     QVERIFY2(status->text().endsWith(QStringLiteral("— connected")), qPrintable(status->text()));
     QVERIFY(!status->text().contains(QStringLiteral("every view")));
+    // What is local only is greyed, with the reason.
+    for (const char* name : {"modelCalibrateHeads", "modelCalibrateExperts"}) {
+        QAction* calibrate = w.findChild<QAction*>(QString::fromLatin1(name));
+        QVERIFY(calibrate && !calibrate->isEnabled());
+        QVERIFY(calibrate->toolTip().contains(QStringLiteral("where the server runs")));
+    }
     // Model → Server's Models lists what GET /v1/models listed, the one in use ticked.
     auto* served = w.findChild<QMenu*>(QStringLiteral("modelServed"));
     QVERIFY(served && served->menuAction()->isEnabled());
@@ -376,7 +382,15 @@ void TestRemoteEngine::aServerThatStopsAnsweringSaysSo() {
     listener.join();
     auto* status = w.statusBar()->findChild<QLabel*>(QStringLiteral("statusModel"));
     QStringList said;
-    connect(&w.store(), &RunStore::serverStateChanged, this, [&] { said << status->text(); });
+    connect(&w.store(), &RunStore::serverStateChanged, this, [&] {
+        said << status->text();
+        if (said.size() == 1) {
+            // Seen at once: no earlier message ("Connected to …") covers the label.
+            QVERIFY(status->isVisible());
+            QVERIFY(w.statusBar()->currentMessage().isEmpty());
+            screenshot(w, QStringLiteral("remote-retrying.png"));
+        }
+    });
     QSignalSpy settled(&w, &MainWindow::runSettled);
     w.runs().submit(spec_of("Hello?"));
     QVERIFY(settled.wait(60000));
@@ -386,6 +400,7 @@ void TestRemoteEngine::aServerThatStopsAnsweringSaysSo() {
     QVERIFY2(status->text().endsWith(QStringLiteral("— not answering")), qPrintable(status->text()));
     QVERIFY(status->toolTip().contains(QStringLiteral("after 4 retries")));
     QCOMPARE(w.store().current()->state, RunState::Failed);
+    screenshot(w, QStringLiteral("remote-unreachable.png"));
 }
 
 namespace {

@@ -32,8 +32,21 @@ ModelMenu::ModelMenu(Workbench& bench, QWidget* parent) : QMenu(tr("&Model"), pa
         }
     });
     addSeparator();
-    addAction(tr("&Calibrate Head Map…"), &bench, &Workbench::calibrateHeadMap);
-    addAction(tr("Calibrate &Experts…"), &bench, &Workbench::calibrateExperts);
+    QAction* heads = addAction(tr("&Calibrate Head Map…"), &bench, &Workbench::calibrateHeadMap);
+    heads->setObjectName(QStringLiteral("modelCalibrateHeads"));
+    QAction* experts = addAction(tr("Calibrate &Experts…"), &bench, &Workbench::calibrateExperts);
+    experts->setObjectName(QStringLiteral("modelCalibrateExperts"));
+    // Calibration measures the model's heads here: greyed, with the reason, while runs go to a server.
+    setToolTipsVisible(true);
+    const auto local_only = [heads, experts, &bench] {
+        const bool remote = bench.connectedToServer();
+        for (QAction* a : {heads, experts}) {
+            a->setEnabled(!remote);
+            a->setToolTip(remote ? tr("Calibration needs the model file: run octoscope-cli calibrate where the server runs") : QString());
+        }
+    };
+    local_only();
+    connect(&bench.store(), &RunStore::modelLoaded, this, local_only);
     addSeparator();
     addAction(tr("&Measure the Article's Claims"), QKeySequence(tr("Ctrl+Shift+M")), &bench, &Workbench::measureClaims);
     backend_ = new BackendMenu(this);

@@ -12,7 +12,7 @@
 namespace octo::ui {
 
 StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
-    : QObject(parent), store_(store), model_(new QLabel(&bar)), speed_(new QLabel(&bar)),
+    : QObject(parent), store_(store), bar_(bar), model_(new QLabel(&bar)), speed_(new QLabel(&bar)),
       memory_(new QLabel(&bar)) {
     model_->setObjectName(QStringLiteral("statusModel"));
     bar.addWidget(model_, 1);
@@ -22,7 +22,12 @@ StatusLine::StatusLine(QStatusBar& bar, RunStore& store, QObject* parent)
     connect(&store_, &RunStore::runFinished, this, &StatusLine::update);
     connect(&store_, &RunStore::loadFailed, this, &StatusLine::update);
     connect(&store_, &RunStore::calibrationFinished, this, &StatusLine::update);
-    connect(&store_, &RunStore::serverStateChanged, this, &StatusLine::update);
+    connect(&store_, &RunStore::serverStateChanged, this, [this] {
+        // A retry must be seen at once, not after an earlier message ("Connected to …") expires.
+        const auto& state = store_.server_state();
+        if (state && state->kind == ServerState::Kind::Retrying) bar_.clearMessage();
+        update();
+    });
     on_language_change(&bar, [this] {
         if (!store_.model()) model_->setText(tr("no model"));
         update();

@@ -23,6 +23,7 @@ private:
     void update();
 
     RunStore& store_;
+    QStatusBar& bar_;
     QLabel* model_;
     QLabel* speed_;
     QLabel* memory_;
