@@ -98,6 +98,7 @@ private slots:
     void layoutFitsALaptop();
     void firstWindowFitsItsScreen();
     void groupLabelsNeverRunTogether();
+    void colourByAndThePlotsAgreeAfterALoad();
     void docksNeedNoSidewaysScrollingAndRunIsInView();
     void presetsAndViewMenuBringDocksForward();
     void screenshotAtTheAskedSize();
@@ -514,6 +515,31 @@ void TestPlots::docksNeedNoSidewaysScrollingAndRunIsInView() {
         }
         QVERIFY2(sideways.isEmpty(), qPrintable(sideways.join(QStringLiteral(", "))));
     }
+}
+
+void TestPlots::colourByAndThePlotsAgreeAfterALoad() {
+    // The defect: after loading a model "Colour by" said norm share while the plots kept the
+    // metric picked before (the load changed it without telling the views).
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w, kOctet));
+    QVERIFY(run(w, QStringLiteral("What is 20% of 300?"), 3));
+    w.store().set_metric(Metric::Relative);
+    auto* strip = w.findChild<Plot*>(QStringLiteral("subsystemStripPlot"));
+    QVERIFY(strip);
+    const auto scale_label = [strip] {
+        for (int i = 0; i < strip->plotLayout()->elementCount(); ++i) {
+            if (auto* scale = qobject_cast<QCPColorScale*>(strip->plotLayout()->elementAt(i))) return scale->axis()->label();
+        }
+        return QString();
+    };
+    QCOMPARE(scale_label(), part<SwitchesPanel>(w)->metricBox()->currentText());
+    SyntheticModelSpec spec;
+    const QString plain = dir_.filePath(QStringLiteral("colour-by.gguf"));
+    QVERIFY(octo::ui::test::write_synthetic_model(plain, spec));
+    QVERIFY(load(w, plain));
+    QVERIFY(w.store().metric() != Metric::Relative);
+    QCOMPARE(scale_label(), part<SwitchesPanel>(w)->metricBox()->currentText());
 }
 
 void TestPlots::firstWindowFitsItsScreen() {

@@ -131,8 +131,12 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            emit serverStateChanged();
                            model_identity_.reset();
                            model_identity_error_.reset();
+                           const bool other_metric = metric_ != e.info.default_metric;
                            metric_ = e.info.default_metric;
                            emit modelLoaded();
+                           // The views colour by it at once, as "Colour by" says (they kept the
+                           // previous metric until the next run).
+                           if (other_metric) emit metricChanged();
                        },
                        [&](const host_event::ModelIdentified& e) {
                            if (!model_ || model_->path != e.path) return; // an older model's
