@@ -228,6 +228,15 @@ void TestCaptures::roundTripRestoresEveryView() {
     auto* status = b.findChild<QLabel*>(QStringLiteral("captureStatus"));
     QVERIFY(status && status->text().contains(QStringLiteral("round.octo")) && status->text().contains(QStringLiteral("its model is not loaded")));
     QVERIFY2(b.statusBar()->currentMessage().contains(QStringLiteral("its model is not loaded")), qPrintable(b.statusBar()->currentMessage()));
+    // One at a time: the label waits while a message is on the line (shown during one, it was
+    // drawn over it), and comes back when the message goes.
+    QVERIFY(b.isVisible());
+    QVERIFY(!status->isVisible());
+    b.statusBar()->showMessage(QStringLiteral("a message that came later"));
+    emit b.captureController()->captureOpened(file); // the label is brought up to date, as on any run change
+    QVERIFY(!status->isVisible());
+    b.statusBar()->clearMessage();
+    QVERIFY(status->isVisible());
     // "Colour by" reads the metric the views show.
     auto* metric_box = b.findChild<QComboBox*>(QStringLiteral("metricBox"));
     QVERIFY(metric_box);

@@ -88,6 +88,16 @@ RunSpec spec_of(const char* prompt) {
     return s;
 }
 
+// One line at a time in the status bar: while a message shows, the lasting labels beside it are
+// hidden (a label shown with a message was drawn over it).
+bool status_drawn_once(MainWindow& w) {
+    if (w.statusBar()->currentMessage().isEmpty()) return true;
+    for (QLabel* label : w.statusBar()->findChildren<QLabel*>(Qt::FindDirectChildrenOnly)) {
+        if (label->objectName() == QLatin1String("statusModel") && label->isVisible()) return false;
+    }
+    return true;
+}
+
 bool notes_shown(MainWindow& w) {
     for (InternalsNote* n : w.findChildren<InternalsNote*>()) {
         if (n->isVisible()) return true;
@@ -316,6 +326,7 @@ void TestRemoteEngine::remoteModeDescribesTheServerTruly() {
     QVERIFY(connect_to(w, {QStringLiteral("http://127.0.0.1:%1").arg(server_->port()), QString(), ServerSettings::KeySource::None, QString()}));
     // The server's head map (octet's, from its GGUF) arrives with its model: groups are named as
     // there, and no banner says the model has none.
+    QVERIFY(status_drawn_once(w));
     const ModelInfo& model = *w.store().model();
     QVERIFY(model.head_map);
     QCOMPARE(model.head_map->source(), served_->map().source());
@@ -325,6 +336,7 @@ void TestRemoteEngine::remoteModeDescribesTheServerTruly() {
     QVERIFY(banner && !banner->offered());
     RunSpec spec = spec_of("What is 35% of 240?");
     QVERIFY(run_and_wait(w, spec));
+    QVERIFY(status_drawn_once(w));
     // Layers × heads keeps its group labels.
     auto* heatmap = part<HeadHeatmapView>(w)->findChild<QCustomPlot*>();
     QVERIFY(heatmap);
@@ -397,6 +409,7 @@ void TestRemoteEngine::aServerThatStopsAnsweringSaysSo() {
     QVERIFY2(said.size() >= 2, qPrintable(said.join('\n')));
     QVERIFY2(said.front().contains(QStringLiteral("not answering, retry 1 of 4 in 0.5 s: cannot reach")), qPrintable(said.front()));
     QCOMPARE(w.store().server_state()->kind, ServerState::Kind::Unreachable);
+    QVERIFY(status_drawn_once(w));
     QVERIFY2(status->text().endsWith(QStringLiteral("— not answering")), qPrintable(status->text()));
     QVERIFY(status->toolTip().contains(QStringLiteral("after 4 retries")));
     QCOMPARE(w.store().current()->state, RunState::Failed);

@@ -77,7 +77,7 @@ CaptureController::CaptureController(CaptureWorkbench w, QObject* parent)
     const auto update = [this, label] {
         const RunRecord* r = store_.current();
         if (!r || !r->capture) {
-            label->hide();
+            status_.setIndicatorShown(label, false);
             emit titleChanged(tr("Octoscope"));
             return;
         }
@@ -86,7 +86,7 @@ CaptureController::CaptureController(CaptureWorkbench w, QObject* parent)
         const QString state = capture_model_loaded(store_, *r->capture) ? tr("recorded; its model is loaded")
                                                                         : tr("recorded; its model is not loaded");
         label->setText(tr("Capture %1 — %2, %3").arg(file, text(r->capture->model.name), state));
-        label->show();
+        status_.setIndicatorShown(label, true); // after "Capture opened", not over it
         emit titleChanged(tr("Octoscope — capture %1 (%2, %3)").arg(file, text(r->capture->model.name), state));
     };
     connect(&store_, &RunStore::runChanged, this, update);

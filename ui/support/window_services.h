@@ -24,6 +24,9 @@ public:
     virtual void showError(const QString& text, int timeout_ms) = 0;
     // A lasting indicator at the line's left (the shown capture's label); the line takes it over.
     virtual void addIndicator(QWidget* widget) = 0;
+    // Shows or hides an indicator. While a message is on the line a shown indicator waits for it
+    // to go: never drawn over the message.
+    virtual void setIndicatorShown(QWidget* widget, bool shown) = 0;
 };
 
 class ScreenshotProvider {
@@ -43,6 +46,7 @@ public:
     void showMessage(const QString& text, int timeout_ms = 0) override;
     void showError(const QString& text, int timeout_ms) override;
     void addIndicator(QWidget* widget) override;
+    void setIndicatorShown(QWidget* widget, bool shown) override;
 
 private:
     QStatusBar& bar_;
