@@ -400,6 +400,21 @@ std::vector<std::string> after_table(const std::vector<Token>& t) {
 constexpr auto kStringWords = std::to_array<std::string_view>({"phone", "telephone", "mobile", "fax", "id", "zip",
                                                                "postal", "postcode", "isbn", "serial", "code"});
 
+// The name's words, split at "_", "-" and spaces, in lower case.
+std::vector<std::string> words_of(std::string_view name) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= name.size()) {
+        size_t end = name.find_first_of("_- ", start);
+        if (end == std::string_view::npos) end = name.size();
+        std::string word(name.substr(start, end - start));
+        for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        out.push_back(std::move(word));
+        start = end + 1;
+    }
+    return out;
+}
+
 bool has_number_word(std::string_view name) {
     static constexpr auto kNumberWords = std::to_array<std::string_view>({
         "age", "year", "count", "number", "num", "price", "cost", "amount", "total", "sum", "quantity",
@@ -407,31 +422,18 @@ bool has_number_word(std::string_view name) {
         "ratio", "size", "length", "width", "depth", "distance", "temperature", "revenue", "income", "balance",
         "duration", "speed", "area", "volume", "capacity", "rank", "minutes", "hours", "seconds", "days",
         "months", "pages", "votes"});
-    bool number = false;
-    size_t start = 0;
-    while (start <= name.size()) {
-        size_t end = name.find_first_of("_- ", start);
-        if (end == std::string_view::npos) end = name.size();
-        std::string word(name.substr(start, end - start));
-        for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (one_of(word, kStringWords)) return false;
+    if (names_a_string(name)) return false;
+    for (const std::string& word : words_of(name)) {
         const std::string_view singular = word.size() > 1 && word.back() == 's' ? std::string_view(word).substr(0, word.size() - 1) : std::string_view(word);
-        if (one_of(word, kNumberWords) || one_of(singular, kNumberWords)) number = true;
-        start = end + 1;
+        if (one_of(word, kNumberWords) || one_of(singular, kNumberWords)) return true;
     }
-    return number;
+    return false;
 }
 
 // True when a "_"/"-"-separated word of the name is a code, id, phone … (a string of digits).
 bool names_a_string(std::string_view name) {
-    size_t start = 0;
-    while (start <= name.size()) {
-        size_t end = name.find_first_of("_- ", start);
-        if (end == std::string_view::npos) end = name.size();
-        std::string word(name.substr(start, end - start));
-        for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const std::string& word : words_of(name)) {
         if (one_of(word, kStringWords)) return true;
-        start = end + 1;
     }
     for (std::string_view han : {"编码", "代码", "编号", "号码", "电话", "邮编", "证号"}) {
         if (name.find(han) != std::string_view::npos) return true;

@@ -116,6 +116,18 @@ std::string names_of(const std::vector<PromptField>& fields) {
     return out;
 }
 
+// How many of the asked fields each answer has: fewer in B is worse, more is better, with the
+// counts: "fewer … (name, age): A 2, B 1 of 2".
+void compare_counts(RewriteVerdict& v, const std::vector<PromptField>& fields, size_t in_a, size_t in_b, const LocalText& fewer,
+                    const LocalText& more) {
+    const std::string counts = " (" + names_of(fields) + "): A " + std::to_string(in_a) + ", B " + std::to_string(in_b) + " of " +
+                               std::to_string(fields.size());
+    const std::string counts_zh = "（" + names_of(fields) + "）：A " + std::to_string(in_a) + " 个，B " + std::to_string(in_b) +
+                                  " 个，共 " + std::to_string(fields.size()) + " 个";
+    if (in_b < in_a) v.worse.push_back({fewer.en + counts, fewer.zh + counts_zh});
+    if (in_b > in_a) v.better.push_back({more.en + counts, more.zh + counts_zh});
+}
+
 std::string joined(const std::vector<LocalText>& reasons, bool chinese) {
     std::string out;
     for (const LocalText& r : reasons) out += (out.empty() ? "" : (chinese ? "；" : "; ")) + r.in(chinese);
@@ -182,14 +194,9 @@ RewriteVerdict judge_rewrite(const AdvisorRules& rules, std::string_view prompt_
         std::vector<PromptField> fields = fields_named_in(prompt_a);
         if (fields.empty()) fields = fields_named_in(prompt_b);
         if (!fields.empty()) {
-            const size_t in_a = fields_in(answer_a, fields);
-            const size_t in_b = fields_in(answer_b, fields);
-            const std::string counts = " (" + names_of(fields) + "): A " + std::to_string(in_a) + ", B " +
-                                       std::to_string(in_b) + " of " + std::to_string(fields.size());
-            const std::string counts_zh = "（" + names_of(fields) + "）：A " + std::to_string(in_a) + " 个，B " +
-                                          std::to_string(in_b) + " 个，共 " + std::to_string(fields.size()) + " 个";
-            if (in_b < in_a) v.worse.push_back({"fewer of the asked fields in the JSON" + counts, "JSON 中所问的字段变少了" + counts_zh});
-            if (in_b > in_a) v.better.push_back({"more of the asked fields in the JSON" + counts, "JSON 中所问的字段变多了" + counts_zh});
+            compare_counts(v, fields, fields_in(answer_a, fields), fields_in(answer_b, fields),
+                           {"fewer of the asked fields in the JSON", "JSON 中所问的字段变少了"},
+                           {"more of the asked fields in the JSON", "JSON 中所问的字段变多了"});
         }
     }
 
@@ -202,14 +209,9 @@ RewriteVerdict judge_rewrite(const AdvisorRules& rules, std::string_view prompt_
         std::vector<PromptField> fields = fields_named_in(prompt_a);
         if (fields.empty()) fields = fields_named_in(prompt_b);
         if (!fields.empty() && (a_table || b_table)) {
-            const size_t in_a = columns_in(answer_a, fields);
-            const size_t in_b = columns_in(answer_b, fields);
-            const std::string counts = " (" + names_of(fields) + "): A " + std::to_string(in_a) + ", B " +
-                                       std::to_string(in_b) + " of " + std::to_string(fields.size());
-            const std::string counts_zh = "（" + names_of(fields) + "）：A " + std::to_string(in_a) + " 个，B " +
-                                          std::to_string(in_b) + " 个，共 " + std::to_string(fields.size()) + " 个";
-            if (in_b < in_a) v.worse.push_back({"fewer of the asked columns in the table header" + counts, "表头中所问的列变少了" + counts_zh});
-            if (in_b > in_a) v.better.push_back({"more of the asked columns in the table header" + counts, "表头中所问的列变多了" + counts_zh});
+            compare_counts(v, fields, columns_in(answer_a, fields), columns_in(answer_b, fields),
+                           {"fewer of the asked columns in the table header", "表头中所问的列变少了"},
+                           {"more of the asked columns in the table header", "表头中所问的列变多了"});
         }
     }
 
