@@ -138,6 +138,8 @@ bool Workbench::connectedToServer() const { return store_.model() && store_.mode
 
 void Workbench::disconnectServer() {
     if (!connectedToServer()) return;
+    // Replaces "Connected to …", which would otherwise stay on the line for its 15 seconds.
+    window_.status.showMessage(tr("Disconnected from the server %1").arg(QString::fromStdString(store_.model()->engine->url)), 8000);
     QString path = QSettings().value("lastModel").toString();
     if (path.isEmpty() || !QFileInfo::exists(path)) path = QDir(resource_dir_).filePath(QStringLiteral("octet/octet.gguf"));
     models_->open(path);

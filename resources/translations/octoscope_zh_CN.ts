@@ -2877,6 +2877,22 @@ F32 权重无论哪种都以浮点相乘。
         <source>Unchecked: this group's heads are ablated in the next run.</source>
         <translation>取消勾选：下次运行时消融该组的注意力头。</translation>
     </message>
+    <message>
+        <source>%1 on the server %2</source>
+        <translation>服务器 %2 上的 %1</translation>
+    </message>
+    <message>
+        <source>The shown run was made with %1; these switches are for the next run, on %2.</source>
+        <translation>显示的运行是用 %1 完成的；这些开关用于下一次运行，在 %2 上。</translation>
+    </message>
+    <message>
+        <source>The shown run was measured with an earlier head map; these switches name the groups of the next run.</source>
+        <translation>显示的运行是用较早的头映射测量的；这些开关显示的是下一次运行的分组名称。</translation>
+    </message>
+    <message>
+        <source>The shown run was measured with the %1 head map; these switches name the groups of the next run (%2 map).</source>
+        <translation>显示的运行是用%1头映射测量的；这些开关显示的是下一次运行的分组名称（%2映射）。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::TimelineScrubber</name>
@@ -3083,6 +3099,10 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Claims unavailable: %1</source>
         <translation>论断不可用：%1</translation>
+    </message>
+    <message>
+        <source>Disconnected from the server %1</source>
+        <translation>已断开与服务器 %1 的连接</translation>
     </message>
 </context>
 </TS>

@@ -484,8 +484,10 @@ void TestRemoteEngine::viewsDescribeTheShownRunThroughEveryChange() {
     QVERIFY(open(plain));
     QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
     QCOMPARE(switches->toggle(2)->text(), QStringLiteral("group 2")); // the next run's groups
+    QVERIFY2(switches->mapNote().contains(QStringLiteral("The shown run was made with")), qPrintable(switches->mapNote()));
     QVERIFY(run_and_wait(w, question));
     QCOMPARE(views_disagree(w, QStringLiteral("group 2")), QString());
+    QCOMPARE(switches->mapNote(), QString()); // the shown run's groups are the next run's
     QVERIFY2(status->text().contains(QStringLiteral("head map: default")), qPrintable(status->text()));
     // Calibrate: the shown run keeps the map it was measured with; the switches name the next
     // run's groups, and the message says which is which.
@@ -496,10 +498,12 @@ void TestRemoteEngine::viewsDescribeTheShownRunThroughEveryChange() {
     QVERIFY(calibrated.first().at(0).toString().contains(QStringLiteral("earlier runs keep the map")));
     QCOMPARE(views_disagree(w, QStringLiteral("group 2")), QString());
     QCOMPARE(switches->toggle(2)->text(), QStringLiteral("rte-c"));
+    QVERIFY2(switches->mapNote().contains(QStringLiteral("measured with the default head map")), qPrintable(switches->mapNote()));
     // Rerun: measured with the calibrated map, named by it everywhere.
     QVERIFY(run_and_wait(w, question));
     QCOMPARE(w.store().current()->model->head_map->source(), HeadMapSource::Calibrated);
     QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
+    QCOMPARE(switches->mapNote(), QString());
     // Connect: the server's model and map (octet's); its run is named as the server names it.
     QVERIFY(connect_to(w, {QStringLiteral("http://127.0.0.1:%1").arg(server_->port()), QString(), ServerSettings::KeySource::None, QString()}));
     QVERIFY(run_and_wait(w, question));
@@ -515,6 +519,10 @@ void TestRemoteEngine::viewsDescribeTheShownRunThroughEveryChange() {
     QVERIFY(w.store().current()->engine);
     QCOMPARE(views_disagree(w, QStringLiteral("rte-c")), QString());
     QVERIFY2(!status->text().contains(QStringLiteral("on the server")), qPrintable(status->text()));
+    QVERIFY2(switches->mapNote().contains(QStringLiteral("The shown run was made with octet.gguf on the server")), qPrintable(switches->mapNote()));
+    // The line no longer says "Connected to …".
+    QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("Connected")), qPrintable(w.statusBar()->currentMessage()));
+    screenshot(w, QStringLiteral("walk-disconnected.png"));
 }
 
 // The Claims dock on a connected Octoscope server gives the local values; a claim that needs a

@@ -108,6 +108,13 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
     grid->addWidget(experts_label_, row + 2, 0);
     grid->addWidget(experts_, row + 2, 1);
     grid->addWidget(target_, row + 3, 0, 1, 2);
+    map_note_ = new QLabel(this);
+    map_note_->setObjectName(QStringLiteral("switchesMapNote"));
+    map_note_->setWordWrap(true);
+    map_note_->hide();
+    grid->addWidget(map_note_, row + 4, 0, 1, 2);
+    for (auto signal : {&RunStore::runChanged, &RunStore::modelLoaded}) connect(&store_, signal, this, &SwitchesPanel::syncMapNote);
+    connect(&store_, &RunStore::calibrationFinished, this, &SwitchesPanel::syncMapNote);
     connect(&store_, &RunStore::modelLoaded, this, &SwitchesPanel::syncExperts);
     connect(&store_, &RunStore::expertMapChanged, this, &SwitchesPanel::syncExperts);
     connect(&store_, &RunStore::expertMapChanged, this, &SwitchesPanel::syncMetrics);
@@ -132,6 +139,7 @@ SwitchesPanel::SwitchesPanel(RunStore& store, QWidget* parent) : QWidget(parent)
                                "calibrated expert map gives it in every layer"));
         syncLabels();
         syncMetrics();
+        syncMapNote();
         checkExperts();
     });
 }
@@ -187,6 +195,31 @@ void SwitchesPanel::syncLabels() {
                                  : (named || !model ? subsystem_name(s) + QStringLiteral(". ") : QString()) +
                                        tr("Unchecked: this group's heads are ablated in the next run."));
     }
+}
+
+QString SwitchesPanel::mapNote() const { return map_note_->isHidden() ? QString() : map_note_->text(); }
+
+void SwitchesPanel::syncMapNote() {
+    const RunRecord* run = store_.current();
+    const auto& next = store_.model();
+    QString note;
+    if (run && run->model && next && !run->capture) {
+        const auto& ran = run->model->head_map;
+        const auto where = [](const ModelInfo& m) {
+            return m.engine ? tr("%1 on the server %2").arg(QString::fromStdString(m.engine->model), QString::fromStdString(m.engine->url))
+                            : QString::fromStdString(m.name);
+        };
+        if (run->model->path != next->path) {
+            note = tr("The shown run was made with %1; these switches are for the next run, on %2.").arg(where(*run->model), where(*next));
+        } else if (ran && next->head_map && ran->to_json() != next->head_map->to_json()) {
+            note = ran->source() == next->head_map->source()
+                       ? tr("The shown run was measured with an earlier head map; these switches name the groups of the next run.")
+                       : tr("The shown run was measured with the %1 head map; these switches name the groups of the next run (%2 map).")
+                             .arg(head_map_source_label(ran->source()), head_map_source_label(next->head_map->source()));
+        }
+    }
+    map_note_->setText(note);
+    map_note_->setVisible(!note.isEmpty());
 }
 
 void SwitchesPanel::syncMetrics() {

@@ -31,6 +31,9 @@ public:
     QComboBox* metricBox() const { return metric_; }
     QLineEdit* expertsField() const { return experts_; }
     QComboBox* targetBox() const { return target_; }
+    // Shown while the shown run was made with another head map or model than the next run: the
+    // plots name its groups, the switches the next run's (empty text: hidden).
+    QString mapNote() const;
     // Adds "L:E" (or "*:E" for layer -1) to the experts left out, unless it is there. The field
     // holds the loaded model's experts: loading another model file empties it.
     void addExpertSwitch(const ExpertSwitch& expert);
@@ -41,6 +44,7 @@ signals:
 private:
     void syncMetrics();
     void syncLabels();
+    void syncMapNote(); // says when the shown run's groups are not the next run's
     void syncExperts(); // the experts row, shown for models with experts
     void checkExperts();
     QString loadedModelPath() const; // empty without a model
@@ -52,6 +56,7 @@ private:
     QLabel* experts_label_;
     QLineEdit* experts_;
     QComboBox* target_; // what the switches turn off: heads, or (with an expert map) experts
+    QLabel* map_note_;  // the shown run was measured with another map or model than the next run
     // The model file the experts field was filled for: experts are numbered per model, so another
     // model's load empties the field (empty: a restored run's, taken by the next load).
     QString experts_for_;
