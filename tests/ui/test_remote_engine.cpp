@@ -522,6 +522,15 @@ void TestRemoteEngine::viewsDescribeTheShownRunThroughEveryChange() {
     QVERIFY2(switches->mapNote().contains(QStringLiteral("The shown run was made with octet.gguf on the server")), qPrintable(switches->mapNote()));
     // The line no longer says "Connected to …".
     QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("Connected")), qPrintable(w.statusBar()->currentMessage()));
+    // The server's run still saves as the server's, not as a run of the model loaded now.
+    const QString file = dir_.filePath(QStringLiteral("after-disconnect.octo"));
+    QSignalSpy saved(w.captureController(), &CaptureController::captureSaved);
+    w.captureController()->saveCapture(file);
+    QVERIFY(QTest::qWaitFor([&] { return !saved.isEmpty(); }, 30000) && saved.first().at(1).toBool());
+    const Capture c = open_capture(file.toStdString()).value();
+    QVERIFY(c.engine);
+    QCOMPARE(QString::fromStdString(c.engine->url), QStringLiteral("http://127.0.0.1:%1").arg(server_->port()));
+    QCOMPARE(c.trace.generated_ids(), w.store().current()->trace.generated_ids());
     screenshot(w, QStringLiteral("walk-disconnected.png"));
 }
 

@@ -133,8 +133,8 @@ Result<Capture> CaptureController::captureShown() {
         context = static_cast<const CaptureContext&>(*r->capture); // a capture saved again keeps where it ran
         return capture_of_record(*r, context);
     }
-    if (r->engine && store_.model() && store_.model()->engine) { // a run on the connected server
-        context = remote::remote_capture_context(*store_.model(), r->trace.outcome ? r->trace.outcome->fingerprint : std::string(),
+    if (r->engine && r->model) { // a run on a server, connected or not: the server as it described itself then
+        context = remote::remote_capture_context(*r->model, r->trace.outcome ? r->trace.outcome->fingerprint : std::string(),
                                                  OCTOSCOPE_VERSION);
         return capture_of_record(*r, context);
     }
