@@ -138,7 +138,7 @@ Result<Capture> CaptureController::captureShown() {
                                                  OCTOSCOPE_VERSION);
         return capture_of_record(*r, context);
     }
-    if (!store_.model() || r->model_path != store_.model()->path || r->engine) {
+    if (!store_.model() || r->model_path != store_.model()->path) {
         // The capture names the model file by its SHA-256: only the loaded one's is known.
         return make_error(ErrorCode::InvalidArgument, "this run was made with " +
                                                           (r->model_path.empty() ? std::string("another model") : r->model_path) +

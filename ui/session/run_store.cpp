@@ -26,6 +26,10 @@ void RunStore::set_server_state(ServerState::Kind kind, const QString& detail) {
     emit serverStateChanged();
 }
 
+void RunStore::end_retrying() {
+    if (server_state_ && server_state_->kind == ServerState::Kind::Retrying) set_server_state(ServerState::Kind::Connected);
+}
+
 RunRecord* RunStore::find(uint64_t id) {
     for (RunRecord& r : runs_) {
         if (r.id == id) return &r;
@@ -126,8 +130,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
                        [&](const host_event::ModelLoaded& e) {
                            model_ = e.info;
-                           server_state_.reset();
-                           if (e.info.engine) server_state_ = ServerState{};
+                           server_state_ = e.info.engine ? std::optional<ServerState>(ServerState{}) : std::nullopt;
                            emit serverStateChanged();
                            model_identity_.reset();
                            model_identity_error_.reset();
@@ -153,9 +156,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            emit loadFailed(QString::fromStdString(e.error.message), e.error.code == ErrorCode::Cancelled);
                        },
                        [&](const host_event::RunStarted& e) {
-                           if (server_state_ && server_state_->kind == ServerState::Kind::Retrying) {
-                               set_server_state(ServerState::Kind::Connected);
-                           }
+                           end_retrying();
                            RunRecord r;
                            r.id = e.run_id;
                            r.trace = e.trace;
@@ -270,9 +271,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            r->state = e.error.code == ErrorCode::Cancelled ? RunState::Cancelled : RunState::Failed;
                            r->error = QString::fromStdString(e.error.message);
                            if (server_state_ && e.error.code == ErrorCode::Io) set_server_state(ServerState::Kind::Unreachable, r->error);
-                           else if (server_state_ && server_state_->kind == ServerState::Kind::Retrying) {
-                               set_server_state(ServerState::Kind::Connected);
-                           }
+                           else end_retrying();
                            finished = finished || e.run_id == shown_;
                            settled.push_back(e.run_id);
                            history = true;

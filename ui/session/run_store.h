@@ -110,6 +110,7 @@ private:
     std::optional<ModelInfo> model_;
     std::optional<ServerState> server_state_;
     void set_server_state(ServerState::Kind kind, const QString& detail = {});
+    void end_retrying(); // the server answered (or failed otherwise than unreachable): Connected again
     std::set<uint64_t> pending_; // submitted runs not settled or dropped yet
     std::map<uint64_t, RunGroup> groups_; // grouped runs whose record does not exist yet
     std::map<RunGroup::Kind, uint64_t> group_count_; // the last number of each kind

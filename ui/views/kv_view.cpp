@@ -175,15 +175,13 @@ void KvView::refresh() {
 void KvView::showServerPool(const RunRecord* run) {
     grid_->setBlocks({}); // block by block is not reported: nothing drawn rather than made up
     grid_->hide();
-    plot_->graph(0)->data()->clear();
-    plot_->graph(1)->data()->clear();
-    plot_->graph(2)->data()->clear();
+    for (int g = 0; g < plot_->graphCount(); ++g) plot_->graph(g)->data()->clear();
+    plot_->showNoData(tr("The server reports its pool's totals only, not the history of its operations."));
     const RunOutcome* f = run && run->trace.outcome ? &*run->trace.outcome : nullptr;
     if (!f || f->kv.blocks_total <= 0) {
         summary_->setText(run && run->engine && !run->engine->octoscope
                               ? tr("This server does not report its KV pool.")
                               : tr("The server's KV pool: its totals arrive with each run's answer."));
-        plot_->showNoData(tr("The server reports its pool's totals only, not the history of its operations."));
         return;
     }
     summary_->setText(tr("The server's pool after this run: %1 of %2 blocks used, %3 cached, %4 free (%5 tokens a block). "
@@ -195,7 +193,6 @@ void KvView::showServerPool(const RunRecord* run) {
                           .arg(f->kv.block_size)
                           .arg(f->reused_tokens)
                           .arg(f->evaluated_tokens));
-    plot_->showNoData(tr("The server reports its pool's totals only, not the history of its operations."));
 }
 
 } // namespace octo::ui
