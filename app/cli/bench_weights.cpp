@@ -20,6 +20,7 @@ MatmulWeights matmul_weights(const Model& model) {
         for (const GgufTensorInfo* t : {l.ffn_gate_exps, l.ffn_up_exps, l.ffn_down_exps}) add(t, n_used, n_expert);
     }
     add(model.weights().output);
+    if (model.weights().output) m.output_elements = model.weights().output->n_elements();
     return m;
 }
 

@@ -14,6 +14,7 @@ struct MatmulWeights {
     uint64_t bytes = 0;   // as stored in the file
     int64_t elements = 0; // 2 FLOP each per token
     uint64_t all_bytes = 0; // every matrix of the model (= bytes for a dense model)
+    int64_t output_elements = 0; // the output matrix's (of `elements`): a prompt multiplies it once, for its last token
 };
 
 MatmulWeights matmul_weights(const Model& model);

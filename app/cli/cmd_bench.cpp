@@ -7,7 +7,8 @@
 // edit-and-rerun: a ~1,000-token prompt evaluated cold, its last sentence changed, evaluated
 // again in the same KV pool (prefix reuse) — time to first token both ways (--speed-only leaves
 // out all but the first run, for timing beside llama-bench). After the runs: the
-// process's resident memory, and the CPU's memory read bandwidth that decode is measured against.
+// process's resident memory, the CPU's memory read bandwidth that decode is measured against and
+// its int8 multiply-add peak that prefill's integer products are measured against.
 // --save-model writes the synthetic model's GGUF file (for llama.cpp's llama-bench, or --model).
 #include <algorithm>
 #include <chrono>
@@ -30,6 +31,7 @@
 #include "app/cli/process_memory.h"
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/backend/cpu/int8_peak.h"
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/backend/precision.h"
 #include "engine/core/atomic_file.h"
@@ -348,6 +350,20 @@ int run_bench(const BenchOptions& o) {
         read_buffer_mib = static_cast<double>(buffer) / kMiB;
     }
 
+    // The prefill's integer work against the CPU's int8 peak on the same path and threads (CPU
+    // backend only): every matrix once per prompt token, the output matrix once per prompt (its
+    // last token). Attention and the other float steps are not counted.
+    nlohmann::json int8_peak = nullptr, prefill_gops = nullptr, prefill_fraction = nullptr;
+    if (const auto* cpu = dynamic_cast<const CpuBackend*>(backend)) {
+        const double ops_per_prompt =
+            2.0 * static_cast<double>((matmul.elements - matmul.output_elements) * o.prompt_tokens + matmul.output_elements);
+        prefill_gops = ops_per_prompt * plain->prefill_tokens_per_s / static_cast<double>(o.prompt_tokens) / 1e9;
+        if (auto peak = measure_int8_peak(cpu->path(), cpu->n_threads())) {
+            int8_peak = peak->gops;
+            prefill_fraction = prefill_gops.get<double>() / peak->gops;
+        }
+    }
+
     const int64_t n_params = m.n_params();
     const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / kMiB;
     // the sessions' caches: the model's context in the runs' types
@@ -378,6 +394,9 @@ int run_bench(const BenchOptions& o) {
         {"experts", m.params().n_expert > 0 ? nlohmann::json{{"n_expert", m.params().n_expert},
                                                               {"n_expert_used", m.params().n_expert_used}}
                                             : nlohmann::json(nullptr)},
+        {"prefill_int8_gops", prefill_gops},
+        {"int8_peak_gops", int8_peak},
+        {"prefill_fraction_of_int8_peak", prefill_fraction},
         {"decode_gb_per_s", decode_gbps},
         {"memory_read_gb_per_s", read_gbps},
         {"memory_read_buffer_mib", read_buffer_mib},
@@ -417,6 +436,14 @@ int run_bench(const BenchOptions& o) {
                     "tokens reused (%.1fx)\n",
                     static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
                     edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
+    }
+    if (!prefill_gops.is_null()) {
+        std::printf("prefill multiplies %.0f G integer ops/s in its matrix products", prefill_gops.get<double>());
+        if (!int8_peak.is_null()) {
+            std::printf(" = %.0f%% of the CPU's int8 peak on these kernels and threads, %.0f G ops/s",
+                        100.0 * prefill_fraction.get<double>(), int8_peak.get<double>());
+        }
+        std::printf("\n");
     }
     std::printf("decode reads %.2f GB/s of weights (%.1f MiB per token", decode_gbps, static_cast<double>(matmul.bytes) / kMiB);
     if (m.params().n_expert > 0) {

@@ -226,6 +226,19 @@ TEST(CliBench, ReportsPrecisionBandwidthAndResidentMemory) {
     // and the tied output (64 x 32,000), all Q8_0 (34 bytes per 32 weights).
     const int64_t weights = 2 * (2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 192) + 64 * 32000;
     EXPECT_EQ(j["weight_bytes_per_token"], weights / 32 * 34);
+    // Prefill's integer work: 4 prompt tokens through every layer matrix, the output matrix once.
+    const double layer_macs = 2 * (2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 192), output_macs = 64 * 32000;
+    const double prefill = j["instrumentation_off"]["prefill_tokens_per_s"].get<double>();
+    EXPECT_NEAR(j["prefill_int8_gops"].get<double>(), 2.0 * (4 * layer_macs + output_macs) * prefill / 4 / 1e9,
+                1e-9 * j["prefill_int8_gops"].get<double>());
+    if (j["kernels"] == "scalar") {
+        EXPECT_TRUE(j["int8_peak_gops"].is_null());
+    } else { // 1 thread: a few products per cycle at the least (x86 SIMD paths)
+        EXPECT_GT(j["int8_peak_gops"].get<double>(), 10.0);
+        EXPECT_NEAR(j["prefill_fraction_of_int8_peak"].get<double>(),
+                    j["prefill_int8_gops"].get<double>() / j["int8_peak_gops"].get<double>(), 1e-9);
+        EXPECT_LT(j["prefill_fraction_of_int8_peak"].get<double>(), 1.0);
+    }
     EXPECT_GT(j["program_resident_mib"].get<double>(), 0.0);
     EXPECT_GT(j["resident_mib"].get<double>(), j["program_resident_mib"].get<double>());
     EXPECT_GE(j["resident_instrumented_mib"].get<double>(), j["resident_mib"].get<double>() * 0.9);

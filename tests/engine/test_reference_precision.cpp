@@ -320,6 +320,29 @@ TEST(ReferencePrecision, LargeProductsWalkEveryRowAndToken) {
     }
 }
 
+// The 512-bit kernels compute several (row, token) outputs per register and tile, the 256-bit ones
+// one at a time; both take the reference's float steps for each output, so they agree bit for bit
+// on every count of tokens that the tiles (and their remainders) can meet.
+TEST(ReferencePrecision, WideKernelsEqualTheAvx2KernelsBitForBit) {
+    if (!cpu_supports(CpuPath::Avx512Vnni) || !cpu_supports(CpuPath::Avx2)) {
+        GTEST_SKIP() << "this CPU lacks AVX-512 VNNI";
+    }
+    for (TensorType type : std::span(kQuantTypes).first(kFirstLowBitType)) {
+        const int64_t n_in = 2 * row_length(type), n_out = 11;
+        const TestMatrix m = make_matrix(type, n_in, n_out, 29);
+        for (int64_t n_tok : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 15, 16, 17, 50, 53, 64, 100}) {
+            const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 30 + static_cast<unsigned>(n_tok));
+            std::vector<float> narrow(static_cast<size_t>(n_tok * n_out)), wide(narrow.size());
+            backend(CpuPath::Avx2, 1)->matmul(m.w, x.data(), narrow.data(), n_tok, Precision::Reference);
+            backend(CpuPath::Avx512Vnni, 2)->matmul(m.w, x.data(), wide.data(), n_tok, Precision::Reference);
+            for (size_t i = 0; i < wide.size(); ++i) {
+                ASSERT_EQ(std::bit_cast<uint32_t>(wide[i]), std::bit_cast<uint32_t>(narrow[i]))
+                    << type_name(type) << " n_tok " << n_tok << " token " << i / n_out << " row " << i % n_out;
+            }
+        }
+    }
+}
+
 // A weight block of extreme values (Q8_0 -128, all-15 nibbles, 6-bit maxima, the largest levels)
 // cannot overflow the 16-bit pair sums of the AVX2 kernels: every path agrees with the scalar one.
 TEST(ReferencePrecision, ExtremeWeightsAgreeOnEveryPath) {
@@ -436,7 +459,7 @@ std::vector<float> blockwise_q4_0(const TestMatrix& m, const std::vector<float>&
 TEST(ReferencePrecision, RepackedQ4_0AddsEachBlockInOneFusedStepOnEveryPath) {
     std::vector<CpuPath> paths = optimised_paths();
     paths.insert(paths.begin(), CpuPath::Scalar);
-    for (int64_t n_tok : {1, 4, 7, 37}) {
+    for (int64_t n_tok : {1, 4, 7, 16, 37, 64}) { // 16 and more: the avx512vnni token groups
         const int64_t n_in = 480, n_out = 19;
         TestMatrix m = make_matrix(TensorType::Q4_0, n_in, n_out, 31);
         const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 32);

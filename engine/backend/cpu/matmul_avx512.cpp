@@ -8,14 +8,7 @@
 // per 3 tokens, each activation vector once per 4 rows); a token alone (decode) streams one row
 // at a time. Quantised weights keep one row × 4 tokens per decoded chunk: there the decoding,
 // not the loads, is the cost.
-// GCC 12's AVX-512 intrinsics read a deliberately undefined register (GCC bug 105593).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#endif
+#include "engine/backend/cpu/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cmath>

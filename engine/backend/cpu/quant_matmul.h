@@ -59,6 +59,7 @@ QuantKernel low_bit_quant_matmul_kernel(TensorType type);
 QuantKernel scalar_q4_0_blockwise_kernel();
 QuantKernel avx2_q4_0_blockwise_kernel();
 QuantKernel avxvnni_q4_0_blockwise_kernel();
+QuantKernel avx512vnni_q4_0_blockwise_kernel(); // the avx2 one for fewer than 16 tokens (quant_matmul_token_groups.h)
 
 // The path's kernel for the type, or the scalar one where the path has none.
 inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {
@@ -76,14 +77,14 @@ inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {
     return kernel.rows ? kernel : scalar_quant_matmul_kernel(type);
 }
 
-// The kernel for one matrix: its type's, or the blockwise Q4_0 one (the AVX-512 paths run the
-// AVX2 kernel: the product is one fused step per block and token, not a wide one).
+// The kernel for one matrix: its type's, or the blockwise Q4_0 one (the avx512 path runs the AVX2
+// kernel: the product is one fused step per block and token; avx512vnni has its own for prompts).
 inline QuantKernel quant_matmul_kernel(CpuPath path, const WeightMatrix& w) {
     if (w.type != TensorType::Q4_0 || !w.reference_blockwise) return quant_matmul_kernel(path, w.type);
     switch (path) {
     case CpuPath::Avx2:
-    case CpuPath::Avx512:
-    case CpuPath::Avx512Vnni: return avx2_q4_0_blockwise_kernel();
+    case CpuPath::Avx512: return avx2_q4_0_blockwise_kernel();
+    case CpuPath::Avx512Vnni: return avx512vnni_q4_0_blockwise_kernel();
     case CpuPath::AvxVnni: return avxvnni_q4_0_blockwise_kernel();
     case CpuPath::Scalar: break;
     }

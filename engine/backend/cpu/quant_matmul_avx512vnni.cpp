@@ -9,23 +9,17 @@
 //     tokens of one weight row (prefill: tiles of 4 rows × 4 token pairs, each weight block
 //     unpacked once per tile); a token alone (decode) takes one 256-bit register per row.
 //   K-quants (Q4_K, Q5_K, Q6_K): 64-value steps of u8 × i8 pairs (vpmaddubsw, at most 2·63·127)
-//     times the 16-bit sub-block scales (vpmaddwd), summed in integers over the super-block and
+//     times the 16-bit sub-block scales and summed (vpdpwssd), in integers over the super-block,
 //     folded to the reference's 8 lanes; d·d_x times them added to an 8-lane accumulator; the min
 //     term -dmin·d_x·Σ m·(pair sums) in 4 float lanes (Q4_K) or one float (Q5_K); Q6_K's offset
-//     of 32 removed from each pair of products. Tiles of 4 rows × 3 tokens.
+//     of 32 removed from each pair of products. Tiles of 4 rows × 4 tokens; the float steps after
+//     each super-block are done for two tokens (or, the min terms, four) per register.
+//   Q4_0 as the reference repacks it: prompts of 16 tokens or more in token groups
+//     (quant_matmul_token_groups.h), fewer by the AVX2 kernel.
 // Per (row, token) these steps are fixed and the lanes reduced in one order at the end, so the
 // tile shape never changes a result. The activation rows of a call are first laid out for these
 // kernels once (QuantKernel::prepare, tokens in parallel).
-// GCC 12's AVX-512 intrinsics read a deliberately undefined register (GCC bug 105593).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#else
-#include <immintrin.h>
-#endif
+#include "engine/backend/cpu/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +29,7 @@
 
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/quant_matmul.h"
+#include "engine/backend/cpu/quant_matmul_token_groups.h"
 #include "engine/gguf/quant_blocks.h"
 
 #define OCTO_Z __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma,f16c")))
@@ -48,7 +43,7 @@ namespace {
 using namespace qblock;
 
 constexpr int kRows = 4;            // weight rows per tile
-constexpr int kTokens = 3;          // tokens per tile
+constexpr int kTokens = 4;          // tokens per tile
 constexpr int64_t kTokenBlock = 48; // tokens laid out at a time
 // How far ahead decode asks for weight bytes (one token streams each row once). On the machine
 // measured (docs/performance.md) 5 KiB decoded Q8_0 11-16 % faster on one thread than 800 bytes;
@@ -444,16 +439,18 @@ struct Q6_K {
 // 8 lanes (four products each, over the eight 32-value groups), d·d_x times them added to one
 // 8-lane accumulator; the min term -dmin·d_x·Σ m·(pair sums) kept in 4 float lanes (Q4_K) or one
 // float (Q5_K); Q6_K's offset of 32 removed from each pair of products.
+// The steps after each super-block are done for two tokens (the 8-lane sums and accumulators) or
+// four (the min terms) in one 512-bit register; each lane's float steps are those of its own
+// (row, token), so the numbers are those of one (row, token) at a time.
 template <class P, int R, int T>
 OCTO_Z void tile_k(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[T], int64_t nb, float* y,
                    int64_t y_stride) {
-    __m256 acc[R][T];
-    __m128 mins[R][T];
+    constexpr int NP = (T + 1) / 2; // token pairs (the second of the last one absent when T is odd)
+    __m512 acc[R][NP];   // [token 2j: 8 lanes | token 2j + 1: 8 lanes]
+    __m512 mins[R];      // [token t: 4 lanes] for t = 0..3 (Q4_K: the reference's 4 lanes; Q5_K: lane 0)
     for (int r = 0; r < R; ++r) {
-        for (int t = 0; t < T; ++t) {
-            acc[r][t] = _mm256_setzero_ps();
-            mins[r][t] = _mm_setzero_ps();
-        }
+        for (int j = 0; j < NP; ++j) acc[r][j] = _mm512_setzero_ps();
+        mins[r] = _mm512_setzero_ps();
     }
     for (int64_t sb = 0; sb < nb; ++sb) {
         if constexpr (R == 1 && T == 1) { // decode streams the row: ask for the data ~5 KiB ahead
@@ -475,41 +472,70 @@ OCTO_Z void tile_k(const uint8_t* const (&rows)[R], const uint8_t* const (&act)[
                 for (int r = 0; r < R; ++r) {
                     __m512i pairs = _mm512_maddubs_epi16(w[r], q); // |pair| <= 2·63·127
                     if constexpr (!P::kMins) pairs = _mm512_sub_epi16(pairs, _mm512_loadu_si512(block + 384 + 64 * k));
-                    sums[r][t] = _mm512_add_epi32(sums[r][t], _mm512_madd_epi16(pairs, scale[r]));
+                    sums[r][t] = _mm512_dpwssd_epi32(sums[r][t], pairs, scale[r]); // exact: no sum nears 2^31
                 }
             }
         }
-        for (int t = 0; t < T; ++t) {
-            const uint8_t* block = act[t] + sb * kSuperBytes;
-            const float dx = reinterpret_cast<const float*>(block + 256)[0];
-            const __m128i pair_sums = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 352));
+        // d_x of each token pair, [d_x(2j) × 8 | d_x(2j + 1) × 8] (0 for an absent token)
+        __m512 dx_pair[NP];
+        for (int j = 0; j < NP; ++j) {
+            const __m256 lo = _mm256_loadu_ps(reinterpret_cast<const float*>(act[2 * j] + sb * kSuperBytes + 256));
+            const __m256 hi = 2 * j + 1 < T
+                                  ? _mm256_loadu_ps(reinterpret_cast<const float*>(act[2 * j + 1 < T ? 2 * j + 1 : 0] + sb * kSuperBytes + 256))
+                                  : _mm256_setzero_ps();
+            dx_pair[j] = _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
+        }
+        for (int r = 0; r < R; ++r) {
+            const __m512 d = _mm512_set1_ps(sc[r].d);
+            for (int j = 0; j < NP; ++j) {
+                const __m512i a = sums[r][2 * j];
+                const __m512i b = 2 * j + 1 < T ? sums[r][2 * j + 1 < T ? 2 * j + 1 : 0] : _mm512_setzero_si512();
+                // [a's 8 lanes folded | b's]: the low 256 bits of each plus its high 256 bits
+                const __m512i folded = _mm512_add_epi32(_mm512_shuffle_i64x2(a, b, 0x44), _mm512_shuffle_i64x2(a, b, 0xee));
+                acc[r][j] = _mm512_fmadd_ps(_mm512_mul_ps(dx_pair[j], d), _mm512_cvtepi32_ps(folded), acc[r][j]);
+            }
+        }
+        if constexpr (P::kMins) {
+            // per token: its d_x × 4 and its 8 pair sums bsums[2s] + bsums[2s + 1], 128 bits each
+            __m512 dx4 = _mm512_setzero_ps();
+            __m512i pair_sums = _mm512_setzero_si512();
+            for (int t = 0; t < T && t < 4; ++t) {
+                const uint8_t* block = act[t] + sb * kSuperBytes;
+                dx4 = _mm512_mask_broadcastss_ps(dx4, static_cast<__mmask16>(0xf << (4 * t)),
+                                                 _mm_load_ss(reinterpret_cast<const float*>(block + 256)));
+                pair_sums = _mm512_mask_broadcast_i32x4(pair_sums, static_cast<__mmask16>(0xf << (4 * t)),
+                                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 352)));
+            }
             for (int r = 0; r < R; ++r) {
-                const __m256i s8 = _mm256_add_epi32(_mm512_castsi512_si256(sums[r][t]), _mm512_extracti64x4_epi64(sums[r][t], 1));
-                acc[r][t] = _mm256_fmadd_ps(_mm256_set1_ps(dx * sc[r].d), _mm256_cvtepi32_ps(s8), acc[r][t]);
-                if constexpr (P::kMins) {
-                    const __m128i prod = _mm_madd_epi16(sc[r].mins, pair_sums); // 4 int32
-                    const float dmin = -dx * sc[r].dmin;
-                    if constexpr (P::kLaneMins) {
-                        mins[r][t] = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(prod), mins[r][t]);
-                    } else {
-                        __m128i s4 = _mm_hadd_epi32(_mm_hadd_epi32(prod, _mm_setzero_si128()), _mm_setzero_si128());
-                        mins[r][t] = _mm_fmadd_ss(_mm_set_ss(dmin), _mm_set_ss(static_cast<float>(_mm_cvtsi128_si32(s4))), mins[r][t]);
-                    }
+                __m512i prod = _mm512_madd_epi16(_mm512_broadcast_i32x4(sc[r].mins), pair_sums); // 4 int32 a token
+                if constexpr (!P::kLaneMins) { // one integer sum a token, in its lane 0
+                    prod = _mm512_add_epi32(prod, _mm512_shuffle_epi32(prod, _MM_PERM_BADC));
+                    prod = _mm512_add_epi32(prod, _mm512_shuffle_epi32(prod, _MM_PERM_CDAB));
                 }
+                // -d_x·dmin, as the reference's float dmin = -d_x * dmin
+                const __m512 dmin = _mm512_mul_ps(dx4, _mm512_set1_ps(-sc[r].dmin));
+                mins[r] = _mm512_fmadd_ps(dmin, _mm512_cvtepi32_ps(prod), mins[r]);
             }
         }
     }
+    static_assert(!P::kMins || T <= 4, "four tokens' min terms a register");
     for (int r = 0; r < R; ++r) {
+        alignas(64) float m[16];
+        _mm512_store_ps(m, mins[r]);
         for (int t = 0; t < T; ++t) {
-            __m128 v = _mm_add_ps(_mm256_extractf128_ps(acc[r][t], 1), _mm256_castps256_ps128(acc[r][t]));
+            const __m512 pair = acc[r][t / 2];
+            const __m256 a = t % 2 ? _mm512_extractf32x8_ps(pair, 1) : _mm512_castps512_ps256(pair);
+            __m128 v = _mm_add_ps(_mm256_extractf128_ps(a, 1), _mm256_castps256_ps128(a));
             v = _mm_add_ps(v, _mm_movehl_ps(v, v));
             v = _mm_add_ss(v, _mm_movehdup_ps(v));
-            __m128 m = mins[r][t];
+            float min_term = 0.0f;
             if constexpr (P::kLaneMins) {
-                m = _mm_add_ps(m, _mm_movehl_ps(m, m));
-                m = _mm_add_ss(m, _mm_movehdup_ps(m));
+                const float* l = m + 4 * t;
+                min_term = (l[0] + l[2]) + (l[1] + l[3]);
+            } else if constexpr (P::kMins) {
+                min_term = m[4 * t];
             }
-            y[t * y_stride + r] = _mm_cvtss_f32(v) + _mm_cvtss_f32(m);
+            y[t * y_stride + r] = _mm_cvtss_f32(v) + min_term;
         }
     }
 }
@@ -563,6 +589,7 @@ OCTO_Z void rows_kernel_k(const QuantMatmulArgs& a, int64_t row_begin, int64_t r
             run_k_rows<P, kTokens>(w, laid, laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out);
         }
         switch (n - t) {
+        case 3: run_k_rows<P, 3>(w, laid, laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
         case 2: run_k_rows<P, 2>(w, laid, laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
         case 1: run_k_rows<P, 1>(w, laid, laid_bytes, row_begin, row_end, t, a.y + (t0 + t) * w.n_out); break;
         default: break;
@@ -576,9 +603,39 @@ QuantKernel kernel32() { return {rows_kernel32<P>, prepared_bytes32, prepare32<P
 template <class P>
 QuantKernel kernel_k() { return {rows_kernel_k<P>, prepared_bytes_k, prepare_k}; }
 
+bool in_groups(int64_t n_tokens) { return n_tokens >= token_groups::kGroup; }
+
+// Repacked Q4_0: prompts of a group or more in token groups, fewer tokens by the AVX2 kernel.
+const QuantKernel& avx2_blockwise() {
+    static const QuantKernel kernel = avx2_q4_0_blockwise_kernel();
+    return kernel;
+}
+int64_t prepared_bytes_q4_0_blockwise(int64_t n_in, int64_t n_tokens) {
+    return in_groups(n_tokens) ? token_groups::q8_0_prepared_bytes(n_in, n_tokens) : avx2_blockwise().prepared_bytes(n_in, n_tokens);
+}
+void prepare_q4_0_blockwise(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
+    if (in_groups(a.n_tokens)) {
+        token_groups::q8_0_prepare(a, t, prepared);
+    } else {
+        avx2_blockwise().prepare(a, t, prepared);
+    }
+}
+void rows_q4_0_blockwise(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
+    if (in_groups(a.n_tokens)) {
+        token_groups::q4_0_blockwise_rows(a, row_begin, row_end);
+    } else {
+        avx2_blockwise().rows(a, row_begin, row_end);
+    }
+}
+
 } // namespace
 
 } // namespace avx512vnni_kernels
+
+QuantKernel avx512vnni_q4_0_blockwise_kernel() {
+    using namespace avx512vnni_kernels;
+    return {rows_q4_0_blockwise, prepared_bytes_q4_0_blockwise, prepare_q4_0_blockwise};
+}
 
 QuantKernel avx512vnni_quant_matmul_kernel(TensorType type) {
     using namespace avx512vnni_kernels;

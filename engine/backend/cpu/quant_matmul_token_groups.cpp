@@ -1,0 +1,147 @@
+#include "engine/backend/cpu/quant_matmul_token_groups.h"
+
+#include "engine/backend/cpu/x86_intrinsics.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "engine/backend/cpu/activation_quant.h"
+#include "engine/gguf/quant_blocks.h"
+
+#define OCTO_Z __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma,f16c")))
+
+namespace octo::token_groups {
+
+namespace {
+
+constexpr int64_t kBlockBytes = 8 * 64 + 64; // per group and 32-value block: q, then d
+// Groups a pass over the rows: the rows' unpacked blocks are reused by that many groups (4 and 8
+// groups measured 10 % and 4 % slower on one thread, 2,048 × 2,048, 512 tokens).
+constexpr int64_t kGroupsAtATime = 16;
+
+OCTO_Z inline float half_at(const uint8_t* p) {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return _cvtsh_ss(h);
+}
+
+// --- Q4_0, whole-block sums ----------------------------------------------------------------------
+
+// Per block of a row: its 32 values as signed bytes (nibble - 8, in value order), the dot
+// product's start -128·Σ(values) and d_w.
+struct Q4_0RowPrep {
+    std::vector<int8_t> values; // [block][32]
+    std::vector<int32_t> starts; // [block]
+    std::vector<float> scales;   // [block]
+};
+
+OCTO_Z void prepare_q4_0_row(const uint8_t* row, int64_t nb, Q4_0RowPrep& prep) {
+    prep.values.resize(static_cast<size_t>(nb * 32));
+    prep.starts.resize(static_cast<size_t>(nb));
+    prep.scales.resize(static_cast<size_t>(nb));
+    const __m128i mask = _mm_set1_epi8(15), eight = _mm_set1_epi8(8);
+    for (int64_t b = 0; b < nb; ++b) {
+        const uint8_t* block = row + b * qblock::kQ4_0Bytes;
+        const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 2));
+        const __m128i lo = _mm_sub_epi8(_mm_and_si128(packed, mask), eight);                    // values 0..15
+        const __m128i hi = _mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(packed, 4), mask), eight); // values 16..31
+        const __m256i v = _mm256_set_m128i(hi, lo);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(prep.values.data() + 32 * b), v);
+        const __m256i sums = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(static_cast<char>(0x80)), v);
+        alignas(32) int32_t lanes[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums);
+        int32_t total = 0;
+        for (int32_t l : lanes) total += l;
+        prep.starts[static_cast<size_t>(b)] = -total;
+        prep.scales[static_cast<size_t>(b)] = half_at(block);
+    }
+}
+
+template <int R>
+OCTO_Z void tile_q4_0(const Q4_0RowPrep* const (&prep)[R], const uint8_t* group, int64_t nb, float* y, int64_t y_stride,
+                      int64_t n_valid) {
+    __m512 acc[R];
+    for (int r = 0; r < R; ++r) acc[r] = _mm512_setzero_ps();
+    for (int64_t b = 0; b < nb; ++b) {
+        const uint8_t* act = group + b * kBlockBytes;
+        __m512i x[8];
+        for (int j = 0; j < 8; ++j) x[j] = _mm512_loadu_si512(act + 64 * j);
+        const __m512 dx = _mm512_loadu_ps(act + 512);
+        for (int r = 0; r < R; ++r) {
+            const int8_t* v = prep[r]->values.data() + 32 * b;
+            int32_t v4[8];
+            std::memcpy(v4, v, 32);
+            // two chains of four products each (integers: their order is immaterial)
+            __m512i even = _mm512_set1_epi32(prep[r]->starts[static_cast<size_t>(b)]), odd = _mm512_setzero_si512();
+            for (int j = 0; j < 8; j += 2) {
+                even = _mm512_dpbusd_epi32(even, x[j], _mm512_set1_epi32(v4[j]));
+                odd = _mm512_dpbusd_epi32(odd, x[j + 1], _mm512_set1_epi32(v4[j + 1]));
+            }
+            const __m512 d = _mm512_mul_ps(_mm512_set1_ps(prep[r]->scales[static_cast<size_t>(b)]), dx); // d_w·d_x
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(even, odd)), d, acc[r]);
+        }
+    }
+    for (int r = 0; r < R; ++r) {
+        alignas(64) float out[kGroup];
+        _mm512_store_ps(out, acc[r]);
+        for (int64_t t = 0; t < n_valid; ++t) y[t * y_stride + r] = out[t];
+    }
+}
+
+constexpr int kQ4_0Rows = 4;
+
+} // namespace
+
+void q4_0_blockwise_rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
+    const WeightMatrix& w = *a.w;
+    const int64_t nb = w.n_in / 32;
+    const int64_t n_groups = (a.n_tokens + kGroup - 1) / kGroup;
+    thread_local Q4_0RowPrep prep[kQ4_0Rows];
+    for (int64_t g0 = 0; g0 < n_groups; g0 += kGroupsAtATime) {
+        const int64_t g1 = std::min(n_groups, g0 + kGroupsAtATime);
+        for (int64_t r = row_begin; r < row_end; r += kQ4_0Rows) {
+            const int64_t n_rows = std::min<int64_t>(kQ4_0Rows, row_end - r);
+            for (int64_t i = 0; i < n_rows; ++i) {
+                prepare_q4_0_row(w.data + static_cast<uint64_t>(r + i) * w.row_bytes, nb, prep[i]);
+            }
+            for (int64_t g = g0; g < g1; ++g) {
+                const uint8_t* group = a.prepared + g * nb * kBlockBytes;
+                float* y = a.y + g * kGroup * w.n_out + r;
+                const int64_t n_valid = std::min(kGroup, a.n_tokens - g * kGroup);
+                switch (n_rows) {
+                case 4: tile_q4_0<4>({&prep[0], &prep[1], &prep[2], &prep[3]}, group, nb, y, w.n_out, n_valid); break;
+                case 3: tile_q4_0<3>({&prep[0], &prep[1], &prep[2]}, group, nb, y, w.n_out, n_valid); break;
+                case 2: tile_q4_0<2>({&prep[0], &prep[1]}, group, nb, y, w.n_out, n_valid); break;
+                default: tile_q4_0<1>({&prep[0]}, group, nb, y, w.n_out, n_valid); break;
+                }
+            }
+        }
+    }
+}
+
+int64_t q8_0_prepared_bytes(int64_t n_in, int64_t n_tokens) {
+    return (n_tokens + kGroup - 1) / kGroup * (n_in / 32) * kBlockBytes;
+}
+
+void q8_0_prepare(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
+    const int64_t nb = a.w->n_in / 32;
+    uint8_t* group = prepared + t / kGroup * nb * kBlockBytes;
+    const auto* src = reinterpret_cast<const ActQ8_0*>(a.xq + t * a.xq_row_bytes);
+    // The last token also fills the lanes after it: activations 0 (stored 128), scale 0.
+    const int64_t lane_end = t + 1 == a.n_tokens ? kGroup : t % kGroup + 1;
+    for (int64_t lane = t % kGroup; lane < lane_end; ++lane) {
+        const bool own = lane == t % kGroup;
+        for (int64_t b = 0; b < nb; ++b) {
+            uint8_t* block = group + b * kBlockBytes;
+            for (int j = 0; j < 8; ++j) {
+                uint8_t* q = block + 64 * j + 4 * lane;
+                for (int k = 0; k < 4; ++k) q[k] = static_cast<uint8_t>((own ? src[b].qs[4 * j + k] : 0) + 128);
+            }
+            const float d = own ? src[b].d : 0.0f;
+            std::memcpy(block + 512 + 4 * lane, &d, 4);
+        }
+    }
+}
+
+} // namespace octo::token_groups
