@@ -55,12 +55,12 @@ Result<ModelInfo> describe(const std::string& path, const Model& model, const Ba
     return info;
 }
 
-// A model from the file at `path`, or from `image` when there is one.
-Result<std::unique_ptr<Model>> load_model(const std::string& path, const std::vector<uint8_t>* image, const LoadOptions& load) {
-    if (!image) return Model::load(path, load);
-    auto file = GgufFile::parse(*image);
-    if (!file) return about_file(path, file.error());
-    auto model = Model::from_gguf(std::move(file.value()), load);
+// The model of `file`: the file at `path` as GgufFile::open parsed it, or `image` (a GGUF in memory,
+// when there is one) as GgufFile::parse did.
+Result<std::unique_ptr<Model>> load_model(GgufFile file, const std::string& path, const std::vector<uint8_t>* image,
+                                          const LoadOptions& load) {
+    if (!image) return Model::load(std::move(file), path, load);
+    auto model = Model::from_gguf(std::move(file), load);
     if (!model && model.error().code != ErrorCode::Cancelled) return about_file(path, model.error());
     return model;
 }
@@ -80,7 +80,7 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     }
 
     // The context and the memory it needs, before the weights are paged in: the KV types decide
-    // the pool's bytes, and the pool holds kv_sequences contexts.
+    // the pool's bytes, and the pool holds kv_sequences contexts. The header is parsed once, here.
     auto header = image ? GgufFile::parse(*image) : GgufFile::open(path);
     if (!header) return image ? about_file(path, header.error()) : header.error(); // a file's errors name it
     auto params = read_model_params(header.value());
@@ -106,7 +106,7 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     load.n_batch = options.n_batch;
     load.kv_types = types;
     load.progress = options.progress;
-    auto model = load_model(path, image.get(), load);
+    auto model = load_model(std::move(header.value()), path, image.get(), load);
     if (!model) return model.error();
     // A backend without every step the model needs: auto takes the CPU instead, saying why.
     Backend* runs_on = options.on_backend ? options.on_backend : selected.backend.get();

@@ -35,7 +35,11 @@ int64_t Model::n_params() const {
 Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOptions& options) {
     auto file = GgufFile::open(path);
     if (!file) return file.error();
-    auto model = from_gguf(std::move(file.value()), options);
+    return load(std::move(file.value()), path, options);
+}
+
+Result<std::unique_ptr<Model>> Model::load(GgufFile file, const std::string& path, const LoadOptions& options) {
+    auto model = from_gguf(std::move(file), options);
     if (!model) {
         Error e = model.error(); // the file's errors name it, as GgufFile::open's do
         if (e.code != ErrorCode::Cancelled) e.message = path + ": " + e.message;

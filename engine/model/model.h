@@ -36,6 +36,8 @@ struct LoadOptions {
 class Model {
 public:
     static Result<std::unique_ptr<Model>> load(const std::string& path, const LoadOptions& options = {});
+    // The same from the file GgufFile::open(path) gave (its header parsed once, by the caller).
+    static Result<std::unique_ptr<Model>> load(GgufFile file, const std::string& path, const LoadOptions& options = {});
     // From an already opened file (e.g. GgufFile::parse over bytes the caller keeps alive).
     static Result<std::unique_ptr<Model>> from_gguf(GgufFile file, const LoadOptions& options = {});
 

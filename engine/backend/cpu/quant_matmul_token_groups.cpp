@@ -44,16 +44,14 @@ OCTO_Z void prepare_q4_0_row(const uint8_t* row, int64_t nb, Q4_0RowPrep& prep) 
     for (int64_t b = 0; b < nb; ++b) {
         const uint8_t* block = row + b * qblock::kQ4_0Bytes;
         const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 2));
-        const __m128i lo = _mm_sub_epi8(_mm_and_si128(packed, mask), eight);                    // values 0..15
-        const __m128i hi = _mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(packed, 4), mask), eight); // values 16..31
-        const __m256i v = _mm256_set_m128i(hi, lo);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(prep.values.data() + 32 * b), v);
-        const __m256i sums = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(static_cast<char>(0x80)), v);
-        alignas(32) int32_t lanes[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums);
-        int32_t total = 0;
-        for (int32_t l : lanes) total += l;
-        prep.starts[static_cast<size_t>(b)] = -total;
+        const __m128i lo = _mm_and_si128(packed, mask);                    // values 0..15, unsigned
+        const __m128i hi = _mm_and_si128(_mm_srli_epi16(packed, 4), mask); // values 16..31
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(prep.values.data() + 32 * b), _mm_sub_epi8(lo, eight));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(prep.values.data() + 32 * b + 16), _mm_sub_epi8(hi, eight));
+        // Σ nibbles (two 64-bit partial sums each), so Σ(value) = Σ nibbles - 8·32
+        const __m128i sad = _mm_add_epi64(_mm_sad_epu8(lo, _mm_setzero_si128()), _mm_sad_epu8(hi, _mm_setzero_si128()));
+        const auto nibbles = static_cast<int32_t>(_mm_cvtsi128_si64(sad) + _mm_extract_epi64(sad, 1));
+        prep.starts[static_cast<size_t>(b)] = -128 * (nibbles - 256);
         prep.scales[static_cast<size_t>(b)] = half_at(block);
     }
 }
@@ -124,21 +122,25 @@ int64_t q8_0_prepared_bytes(int64_t n_in, int64_t n_tokens) {
     return (n_tokens + kGroup - 1) / kGroup * (n_in / 32) * kBlockBytes;
 }
 
+// The first token of a group lays out the whole group (the others do nothing): tokens laid out
+// in parallel would otherwise write the same cache lines from several threads.
 void q8_0_prepare(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
+    if (t % kGroup != 0) return;
     const int64_t nb = a.w->n_in / 32;
     uint8_t* group = prepared + t / kGroup * nb * kBlockBytes;
-    const auto* src = reinterpret_cast<const ActQ8_0*>(a.xq + t * a.xq_row_bytes);
-    // The last token also fills the lanes after it: activations 0 (stored 128), scale 0.
-    const int64_t lane_end = t + 1 == a.n_tokens ? kGroup : t % kGroup + 1;
-    for (int64_t lane = t % kGroup; lane < lane_end; ++lane) {
-        const bool own = lane == t % kGroup;
-        for (int64_t b = 0; b < nb; ++b) {
-            uint8_t* block = group + b * kBlockBytes;
+    const int64_t n_valid = std::min(kGroup, a.n_tokens - t);
+    for (int64_t b = 0; b < nb; ++b) {
+        uint8_t* block = group + b * kBlockBytes;
+        for (int64_t lane = 0; lane < kGroup; ++lane) {
+            // tokens past the last: activations 0 (stored as 128), scale 0
+            const ActQ8_0* src = lane < n_valid ? reinterpret_cast<const ActQ8_0*>(a.xq + (t + lane) * a.xq_row_bytes) + b : nullptr;
             for (int j = 0; j < 8; ++j) {
-                uint8_t* q = block + 64 * j + 4 * lane;
-                for (int k = 0; k < 4; ++k) q[k] = static_cast<uint8_t>((own ? src[b].qs[4 * j + k] : 0) + 128);
+                uint32_t four = 0;
+                if (src) std::memcpy(&four, src->qs + 4 * j, 4);
+                four ^= 0x80808080u; // + 128 in each byte
+                std::memcpy(block + 64 * j + 4 * lane, &four, 4);
             }
-            const float d = own ? src[b].d : 0.0f;
+            const float d = src ? src->d : 0.0f;
             std::memcpy(block + 512 + 4 * lane, &d, 4);
         }
     }
