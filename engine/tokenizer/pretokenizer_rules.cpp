@@ -73,8 +73,20 @@ constexpr std::string_view kDeepseekV3Words =
     R"re(| ?(?:(?!~)[\p{P}\p{S}])+[\r\n]*)re"
     R"re(|\s*[\r\n]+|\s+(?!\S)|\s+)re";
 
-const std::array<PreTokenizerRules, 10>& rule_sets() {
-    static const std::array<PreTokenizerRules, 10> sets = {{
+// GPT-4o (tiktoken's o200k_base, the gpt-oss vocabulary), as published: a word is an optional
+// leading non-letter, then upper-case-like letters and lower-case-like ones (Lm, Lo and marks
+// count as both), so "camelCase" splits before "Case" and "PDFFile" stays whole, with an optional
+// case-insensitive contraction; digits in groups of at most three; symbol runs that take the
+// newlines and slashes after them; newline-ending whitespace; other whitespace. llama.cpp-family
+// engines rewrite the letter classes as "a letter but not a-z" / "not A-Z", which splits
+// non-ASCII words differently; this is the published expression (PCRE2 has the categories).
+constexpr std::string_view kGpt4o =
+    R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?)"
+    R"(|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?)"
+    R"(|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+
+const std::array<PreTokenizerRules, 11>& rule_sets() {
+    static const std::array<PreTokenizerRules, 11> sets = {{
         {"default",
          {R"([\p{P}\$\+<=>\^~\|]+)", kGpt2, R"(\p{N}+)", "[0-9][0-9][0-9]"},
          false, false},
@@ -92,12 +104,13 @@ const std::array<PreTokenizerRules, 10>& rule_sets() {
          {R"([\r\n])", R"(\s?\p{L}+)", R"(\s?\p{P}+)", kDeepseekCjk, R"(\p{N})"},
          false, false},
         {"deepseek-v3", {kDeepseekV3Digits, kDeepseekV3Cjk, kDeepseekV3Words}, false, false},
+        {"gpt-4o", {kGpt4o}, false, false},
     }};
     return sets;
 }
 
 // `tokenizer.ggml.pre` values and the rule set each selects (llama.cpp's mapping).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kNames = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kNames = {{
     {"default", "default"},
     {"gpt-2", "gpt-2"},
     {"mpt", "gpt-2"},
@@ -119,6 +132,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kNames =
     {"qwen2", "qwen2"},
     {"deepseek-r1-qwen", "qwen2"},
     {"stablelm2", "qwen2"},
+    {"gpt-4o", "gpt-4o"},
 }};
 
 } // namespace

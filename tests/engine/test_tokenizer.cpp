@@ -3,9 +3,13 @@
 // for an unknown pre-tokenizer and the refusal of unsupported tokenizer types.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/tokenizer/byte_encoding.h"
 #include "engine/tokenizer/pretokenizer.h"
@@ -294,6 +298,26 @@ TEST(PreTokenizer, DeepseekV3Rules) {
     EXPECT_EQ(split("deepseek-v3", "~\xC3\xA9"), (Words{"~\xC3\xA9"}));
     EXPECT_EQ(split("deepseek-v3", "a~~b"), (Words{"a", "~", "~b"}));
     EXPECT_EQ(split("deepseek-v3", "!~~?"), (Words{"!", "~~", "?"}));
+}
+
+// "gpt-4o" (o200k_base, the gpt-oss vocabulary) against vectors computed from the published
+// expression by another engine (tools/tokenizer/o200k_vectors.py: Python's `regex` module):
+// case-split words, contractions, digits in threes, symbol runs with their newlines and slashes,
+// non-Latin scripts, combining marks, titlecase and modifier letters.
+TEST(PreTokenizer, Gpt4oMatchesThePublishedExpression) {
+    std::ifstream in(std::filesystem::path(OCTOSCOPE_TESTS_DIR) / "data" / "tokenizer" / "o200k_pretokenizer.json");
+    ASSERT_TRUE(in) << "tests/data/tokenizer/o200k_pretokenizer.json";
+    const auto vectors = nlohmann::json::parse(in);
+    ASSERT_GE(vectors.size(), 20u);
+    for (const auto& v : vectors) {
+        const auto text = v.at("text").get<std::string>();
+        EXPECT_EQ(split("gpt-4o", text), v.at("pieces").get<Words>()) << text;
+    }
+    // the cases that tell it from the Llama 3 rules
+    EXPECT_EQ(split("gpt-4o", "camelCase"), (Words{"camel", "Case"}));
+    EXPECT_EQ(split("llama-bpe", "camelCase"), (Words{"camelCase"}));
+    EXPECT_EQ(split("gpt-4o", "x?!\n/y"), (Words{"x", "?!\n/", "y"})); // a symbol run takes newlines and slashes
+    EXPECT_FALSE(find_pretokenizer_rules("gpt-4o")->add_bos);
 }
 
 TEST(VocabValidation, SpecialIdOutOfRange) {

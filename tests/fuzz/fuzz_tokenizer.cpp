@@ -62,7 +62,7 @@ std::vector<Subject> load_subjects() {
     add(seeds / "tiny_llama.gguf", nullptr);
     for (const char* pre : {"default", "llama3", "llama-bpe", "deepseek-llm", "deepseek-coder", "deepseek-v3", "falcon",
                             "falcon3", "mpt", "starcoder", "gpt-2", "refact", "qwen2", "stablelm2", "smaug-bpe", "dbrx",
-                            "smollm", "pixtral", "deepseek-r1-qwen", "no-such-rules"}) {
+                            "smollm", "pixtral", "deepseek-r1-qwen", "gpt-4o", "no-such-rules"}) {
         add(seeds / "tiny_gpt2_vocab.gguf", pre);
     }
     const std::filesystem::path shared = OCTOSCOPE_FUZZ_SHARED_VOCAB_DIR;
