@@ -49,6 +49,7 @@ Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMe
     case ChatFamily::Gemma: text += format_gemma(c); break;
     case ChatFamily::Phi3: text += format_phi3(c, tmpl); break;
     case ChatFamily::DeepSeek3: text += format_deepseek3(c); break;
+    case ChatFamily::Harmony: text += format_harmony(c, context); break;
     }
     return text;
 }

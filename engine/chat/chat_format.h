@@ -8,6 +8,8 @@
 // *between* turns (Llama 2, Mistral history) are always part of the text.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -21,10 +23,11 @@ struct ChatFormatContext {
     std::string bos_text;           // text of the BOS token, e.g. "<s>"
     std::string eos_text;           // text of the EOS token, e.g. "</s>"
     bool tokenizer_adds_bos = true; // tokenizer.ggml.add_bos_token (or its default)
-    // Llama 3.2-style templates take "Today Date" from the clock (strftime_now("%d %b %Y"),
-    // e.g. "05 Mar 2025"). Empty: the template's own fallback date, which keeps the
-    // output reproducible.
-    std::string today;
+    // The date templates that read the clock (strftime_now) write, each in its own form:
+    // Llama 3.2's "Today Date: 05 Mar 2025", harmony's "Current date: 2025-03-05". Unset: a
+    // Llama 3 template's own fallback date (reproducible output); harmony, which has none,
+    // takes the system clock's local date, as its template does.
+    std::optional<std::chrono::year_month_day> today;
     // Qwen3's `enable_thinking` (ChatTemplate::chatml_thinking): false asks the model to
     // answer without thinking, by an empty think block in the generation prompt.
     bool enable_thinking = true;

@@ -29,5 +29,6 @@ std::string format_mistral(const Conversation& c, MistralStyle style, const Chat
 std::string format_gemma(const Conversation& c);
 std::string format_phi3(const Conversation& c, const ChatTemplate& tmpl);
 std::string format_deepseek3(const Conversation& c);
+std::string format_harmony(const Conversation& c, const ChatFormatContext& context);
 
 } // namespace octo

@@ -6,7 +6,7 @@ namespace octo {
 
 namespace {
 
-constexpr std::string_view kSupported = "supported: llama2, llama3, chatml, mistral, gemma, phi3, deepseek3";
+constexpr std::string_view kSupported = "supported: llama2, llama3, chatml, mistral, gemma, phi3, deepseek3, harmony";
 
 // DeepSeek's turn markers, with full-width bars (U+FF5C).
 constexpr std::string_view kDeepSeekUser = "<\xEF\xBD\x9CUser\xEF\xBD\x9C>";
@@ -88,7 +88,9 @@ Result<ChatTemplate> recognise_chat_template(std::string_view jinja) {
     }
     ChatTemplate t;
     t.emits_bos = contains(jinja, "bos_token");
-    if (contains(jinja, "<|im_start|>")) {
+    if (contains(jinja, "<|start|>") && contains(jinja, "<|channel|>")) {
+        t.family = ChatFamily::Harmony; // gpt-oss
+    } else if (contains(jinja, "<|im_start|>")) {
         if (contains(jinja, "<|im_sep|>")) return unsupported("Phi-4 layout");
         if (contains(jinja, "<end_of_utterance>")) return unsupported("SmolVLM layout");
         t.family = ChatFamily::ChatML;

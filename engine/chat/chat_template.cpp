@@ -11,6 +11,7 @@ std::string_view chat_family_name(ChatFamily family) {
     case ChatFamily::Gemma: return "gemma";
     case ChatFamily::Phi3: return "phi3";
     case ChatFamily::DeepSeek3: return "deepseek3";
+    case ChatFamily::Harmony: return "harmony";
     }
     return "unknown";
 }

@@ -7,7 +7,7 @@
 
 namespace octo {
 
-enum class ChatFamily { Llama2, Llama3, ChatML, Mistral, Gemma, Phi3, DeepSeek3 };
+enum class ChatFamily { Llama2, Llama3, ChatML, Mistral, Gemma, Phi3, DeepSeek3, Harmony };
 
 // Mistral's templates differ in spacing and in where the system message goes.
 enum class MistralStyle {
@@ -37,7 +37,7 @@ struct ChatTemplate {
     bool emits_bos = false;
 };
 
-// Short name: "llama2", "llama3", "chatml", "mistral", "gemma", "phi3", "deepseek3".
+// Short name: "llama2", "llama3", "chatml", "mistral", "gemma", "phi3", "deepseek3", "harmony".
 std::string_view chat_family_name(ChatFamily family);
 
 } // namespace octo

@@ -17,8 +17,17 @@ void append_message(std::string& out, std::string_view role, std::string_view te
     out += "<|eot_id|>";
 }
 
+// strftime("%d %b %Y"): "05 Mar 2025"
+std::string day_month_year(const std::chrono::year_month_day& d) {
+    static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    const unsigned day = static_cast<unsigned>(d.day()), month = static_cast<unsigned>(d.month());
+    return (day < 10 ? "0" : "") + std::to_string(day) + " " + (month >= 1 && month <= 12 ? kMonths[month - 1] : "???") +
+           " " + std::to_string(static_cast<int>(d.year()));
+}
+
 std::string date_of(const ChatTemplate& tmpl, const ChatFormatContext& context) {
-    if (tmpl.llama3_date_from_clock && !context.today.empty()) return context.today;
+    if (tmpl.llama3_date_from_clock && context.today) return day_month_year(*context.today);
     return tmpl.llama3_default_date.empty() ? "26 Jul 2024" : tmpl.llama3_default_date;
 }
 

@@ -7,6 +7,7 @@
 // llama.cpp's Phi-3 file) and skip when that folder is absent.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -129,7 +130,7 @@ TEST(ChatTemplates, Llama31DatedSystemBlock) {
               "<|start_header_id|>user<|end_header_id|>\n\nWhat is 2+2?<|eot_id|>"
               "<|start_header_id|>assistant<|end_header_id|>\n\n");
     ChatFormatContext dated = kLlamaTokens;
-    dated.today = "05 Mar 2025";
+    dated.today = std::chrono::year_month_day{std::chrono::year{2025}, std::chrono::March, std::chrono::day{5}};
     EXPECT_EQ(format(t, kSystemUser, dated),
               "<|start_header_id|>system<|end_header_id|>\n\n"
               "Cutting Knowledge Date: December 2023\nToday Date: 05 Mar 2025\n\nYou are terse.<|eot_id|>"
@@ -456,6 +457,40 @@ TEST(ChatTemplates, DeepSeek3) {
     EXPECT_NE(r1.error().message.find("DeepSeek R1"), std::string::npos) << r1.error().message;
 }
 
+// The harmony layout of gpt-oss's template (its markers and the plain-chat branches; the
+// tool branches are not written here). Expected text by hand from that template: the system
+// block with the identity, knowledge cutoff, the date (strftime_now("%Y-%m-%d")), "Reasoning:
+// medium" and the channel rule; a system message becomes the developer block "# Instructions";
+// earlier answers go back on the final channel; the prompt ends "<|start|>assistant".
+const std::string kHarmony =
+    R"TPL({{- "<|start|>system<|message|>" }}{{- build_system_message() }}{{- "<|end|>" }}{%- if developer_message %}{{- "<|start|>developer<|message|>" }}{{- "# Instructions\n\n" }}{{- developer_message }}{{- "\n\n" }}{{- "<|end|>" }}{%- endif %}{%- for message in loop_messages -%}{%- if message.role == 'assistant' -%}{{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}{%- elif message.role == 'user' -%}{{- "<|start|>user<|message|>" + message.content + "<|end|>" }}{%- endif -%}{%- endfor -%}{%- if add_generation_prompt -%}<|start|>assistant{%- endif -%})TPL";
+
+TEST(ChatTemplates, Harmony) {
+    const ChatTemplate t = recognise(kHarmony, ChatFamily::Harmony);
+    EXPECT_FALSE(t.emits_bos);
+    ChatFormatContext dated = kLlamaTokens;
+    dated.today = std::chrono::year_month_day{std::chrono::year{2025}, std::chrono::August, std::chrono::day{7}};
+    const std::string system =
+        "<|start|>system<|message|>You are ChatGPT, a large language model trained by OpenAI.\n"
+        "Knowledge cutoff: 2024-06\nCurrent date: 2025-08-07\n\nReasoning: medium\n\n"
+        "# Valid channels: analysis, commentary, final. Channel must be included for every message.<|end|>";
+    EXPECT_EQ(format(t, kUserOnly, dated), system + "<|start|>user<|message|>What is 2+2?<|end|><|start|>assistant");
+    EXPECT_EQ(format(t, kMultiTurn, dated),
+              system + "<|start|>developer<|message|># Instructions\n\nYou are terse.\n\n<|end|>"
+                       "<|start|>user<|message|>Hi<|end|>"
+                       "<|start|>assistant<|channel|>final<|message|>Hello! <|end|>"
+                       "<|start|>user<|message|>Bye<|end|><|start|>assistant");
+    // an empty system message writes no developer block, as the template's `if developer_message`
+    const std::vector<ChatMessage> empty_system = {{ChatRole::System, ""}, {ChatRole::User, "Hi"}};
+    EXPECT_EQ(format(t, empty_system, dated), system + "<|start|>user<|message|>Hi<|end|><|start|>assistant");
+    // without a date from the caller: the clock's, in the same form
+    const std::string undated = format(t, kUserOnly);
+    const size_t at = undated.find("Current date: ");
+    ASSERT_NE(at, std::string::npos);
+    const std::string date = undated.substr(at + 14, 10);
+    EXPECT_TRUE(date.size() == 10 && date[4] == '-' && date[7] == '-' && date.substr(0, 2) == "20") << date;
+}
+
 // The templates stored in the real vocabularies of ../shared/refdata/vocab, with the BOS
 // text and BOS rule of each vocabulary.
 struct RealTemplate {
@@ -643,7 +678,7 @@ TEST(ChatTemplates, UnrecognisedTemplatesGiveAClearError) {
         ASSERT_FALSE(t.ok());
         EXPECT_EQ(t.error().code, ErrorCode::Unsupported);
         EXPECT_EQ(t.error().message.rfind("chat template not recognised (", 0), 0u) << t.error().message;
-        EXPECT_NE(t.error().message.find("supported: llama2, llama3, chatml, mistral, gemma, phi3, deepseek3)"),
+        EXPECT_NE(t.error().message.find("supported: llama2, llama3, chatml, mistral, gemma, phi3, deepseek3, harmony)"),
                   std::string::npos);
     }
     EXPECT_FALSE(recognise_chat_template("").ok());

@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (messages.empty()) return 0;
     if (recognised) format(*recognised, messages, true);
     using F = octo::ChatFamily;
-    for (F family : {F::Llama2, F::Llama3, F::ChatML, F::Mistral, F::Gemma, F::Phi3, F::DeepSeek3}) {
+    for (F family : {F::Llama2, F::Llama3, F::ChatML, F::Mistral, F::Gemma, F::Phi3, F::DeepSeek3, F::Harmony}) {
         octo::ChatTemplate tmpl;
         tmpl.family = family;
         if (family == F::Mistral) {
