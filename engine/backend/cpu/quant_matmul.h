@@ -59,7 +59,7 @@ QuantKernel low_bit_quant_matmul_kernel(TensorType type);
 QuantKernel scalar_q4_0_blockwise_kernel();
 QuantKernel avx2_q4_0_blockwise_kernel();
 QuantKernel avxvnni_q4_0_blockwise_kernel();
-QuantKernel avx512vnni_q4_0_blockwise_kernel(); // the avx2 one for fewer than 16 tokens (quant_matmul_token_groups.h)
+QuantKernel avx512vnni_q4_0_blockwise_kernel(); // token groups, the avx2 one below 16 tokens (quant_matmul_token_groups.cpp)
 
 // The path's kernel for the type, or the scalar one where the path has none.
 inline QuantKernel quant_matmul_kernel(CpuPath path, TensorType type) {

@@ -14,8 +14,7 @@
 //     term -dmin·d_x·Σ m·(pair sums) in 4 float lanes (Q4_K) or one float (Q5_K); Q6_K's offset
 //     of 32 removed from each pair of products. Tiles of 4 rows × 4 tokens; the float steps after
 //     each super-block are done for two tokens (or, the min terms, four) per register.
-//   Q4_0 as the reference repacks it: prompts of 16 tokens or more in token groups
-//     (quant_matmul_token_groups.h), fewer by the AVX2 kernel.
+//   Q4_0 as the reference repacks it: quant_matmul_token_groups.cpp.
 // Per (row, token) these steps are fixed and the lanes reduced in one order at the end, so the
 // tile shape never changes a result. The activation rows of a call are first laid out for these
 // kernels once (QuantKernel::prepare, tokens in parallel).
@@ -29,7 +28,6 @@
 
 #include "engine/backend/cpu/activation_quant.h"
 #include "engine/backend/cpu/quant_matmul.h"
-#include "engine/backend/cpu/quant_matmul_token_groups.h"
 #include "engine/gguf/quant_blocks.h"
 
 #define OCTO_Z __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma,f16c")))
@@ -603,39 +601,9 @@ QuantKernel kernel32() { return {rows_kernel32<P>, prepared_bytes32, prepare32<P
 template <class P>
 QuantKernel kernel_k() { return {rows_kernel_k<P>, prepared_bytes_k, prepare_k}; }
 
-bool in_groups(int64_t n_tokens) { return n_tokens >= token_groups::kGroup; }
-
-// Repacked Q4_0: prompts of a group or more in token groups, fewer tokens by the AVX2 kernel.
-const QuantKernel& avx2_blockwise() {
-    static const QuantKernel kernel = avx2_q4_0_blockwise_kernel();
-    return kernel;
-}
-int64_t prepared_bytes_q4_0_blockwise(int64_t n_in, int64_t n_tokens) {
-    return in_groups(n_tokens) ? token_groups::q8_0_prepared_bytes(n_in, n_tokens) : avx2_blockwise().prepared_bytes(n_in, n_tokens);
-}
-void prepare_q4_0_blockwise(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
-    if (in_groups(a.n_tokens)) {
-        token_groups::q8_0_prepare(a, t, prepared);
-    } else {
-        avx2_blockwise().prepare(a, t, prepared);
-    }
-}
-void rows_q4_0_blockwise(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
-    if (in_groups(a.n_tokens)) {
-        token_groups::q4_0_blockwise_rows(a, row_begin, row_end);
-    } else {
-        avx2_blockwise().rows(a, row_begin, row_end);
-    }
-}
-
 } // namespace
 
 } // namespace avx512vnni_kernels
-
-QuantKernel avx512vnni_q4_0_blockwise_kernel() {
-    using namespace avx512vnni_kernels;
-    return {rows_q4_0_blockwise, prepared_bytes_q4_0_blockwise, prepare_q4_0_blockwise};
-}
 
 QuantKernel avx512vnni_quant_matmul_kernel(TensorType type) {
     using namespace avx512vnni_kernels;

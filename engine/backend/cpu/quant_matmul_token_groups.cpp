@@ -1,5 +1,18 @@
-#include "engine/backend/cpu/quant_matmul_token_groups.h"
-
+// Prompt products on AVX-512 VNNI with the tokens across the register: 16 tokens a group, one token
+// per 32-bit lane, so that a weight's four bytes are broadcast to the whole register and one
+// vpdpbusd gives 16 tokens' sums of the same four products. For Q4_0 as the reference repacks it
+// (quant_matmul.h: whole-block sums) a block's eight 4-product sums are added in integers and
+// each token lane takes fma(sum, d_w·d_x, acc): one conversion and one fused step per block for
+// 16 tokens, where the 8-lane kernels take one per block and token.
+// (Q8_0's 8-lane order in this layout — eight accumulators per row, its lanes summed across them
+// at the end — measured no faster than the token-pair tiles: each 4-product sum still takes its
+// own conversion and fused step, and the broadcasts cost what the pairs' scale products did.)
+// Activations are laid out once per product (QuantKernel::prepare), per group and 32-value block:
+//   q: [4-value group j = 0..7][token 0..15][4 bytes]   (u8: q + 128)   512 bytes
+//   d: float[16]                                        (0 for the tokens past the last)  64 bytes
+// Q4_0's nibbles are unpacked to signed bytes (value - 8) once per row and pass over the groups:
+// the dot product of q + 128 starts from -128·(the block's weight sum), so that each lane is
+// exactly the signed sum. Fewer than 16 tokens take the AVX2 whole-block kernel.
 #include "engine/backend/cpu/x86_intrinsics.h"
 
 #include <algorithm>
@@ -7,13 +20,16 @@
 #include <vector>
 
 #include "engine/backend/cpu/activation_quant.h"
+#include "engine/backend/cpu/quant_matmul.h"
 #include "engine/gguf/quant_blocks.h"
 
 #define OCTO_Z __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma,f16c")))
 
-namespace octo::token_groups {
+namespace octo {
 
 namespace {
+
+constexpr int64_t kGroup = 16; // tokens a group
 
 constexpr int64_t kBlockBytes = 8 * 64 + 64; // per group and 32-value block: q, then d
 // Groups a pass over the rows: the rows' unpacked blocks are reused by that many groups (4 and 8
@@ -89,9 +105,7 @@ OCTO_Z void tile_q4_0(const Q4_0RowPrep* const (&prep)[R], const uint8_t* group,
 
 constexpr int kQ4_0Rows = 4;
 
-} // namespace
-
-void q4_0_blockwise_rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
+void rows_in_groups(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
     const WeightMatrix& w = *a.w;
     const int64_t nb = w.n_in / 32;
     const int64_t n_groups = (a.n_tokens + kGroup - 1) / kGroup;
@@ -118,13 +132,13 @@ void q4_0_blockwise_rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t ro
     }
 }
 
-int64_t q8_0_prepared_bytes(int64_t n_in, int64_t n_tokens) {
+int64_t prepared_bytes_in_groups(int64_t n_in, int64_t n_tokens) {
     return (n_tokens + kGroup - 1) / kGroup * (n_in / 32) * kBlockBytes;
 }
 
 // The first token of a group lays out the whole group (the others do nothing): tokens laid out
 // in parallel would otherwise write the same cache lines from several threads.
-void q8_0_prepare(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
+void prepare_in_groups(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
     if (t % kGroup != 0) return;
     const int64_t nb = a.w->n_in / 32;
     uint8_t* group = prepared + t / kGroup * nb * kBlockBytes;
@@ -146,4 +160,36 @@ void q8_0_prepare(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
     }
 }
 
-} // namespace octo::token_groups
+// Prompts of a group or more in token groups, fewer tokens by the AVX2 kernel.
+bool in_groups(int64_t n_tokens) { return n_tokens >= kGroup; }
+
+const QuantKernel& avx2_blockwise() {
+    static const QuantKernel kernel = avx2_q4_0_blockwise_kernel();
+    return kernel;
+}
+
+int64_t prepared_bytes(int64_t n_in, int64_t n_tokens) {
+    return in_groups(n_tokens) ? prepared_bytes_in_groups(n_in, n_tokens) : avx2_blockwise().prepared_bytes(n_in, n_tokens);
+}
+
+void prepare(const QuantMatmulArgs& a, int64_t t, uint8_t* prepared) {
+    if (in_groups(a.n_tokens)) {
+        prepare_in_groups(a, t, prepared);
+    } else {
+        avx2_blockwise().prepare(a, t, prepared);
+    }
+}
+
+void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) {
+    if (in_groups(a.n_tokens)) {
+        rows_in_groups(a, row_begin, row_end);
+    } else {
+        avx2_blockwise().rows(a, row_begin, row_end);
+    }
+}
+
+} // namespace
+
+QuantKernel avx512vnni_q4_0_blockwise_kernel() { return {rows, prepared_bytes, prepare}; }
+
+} // namespace octo
