@@ -151,6 +151,10 @@ struct AttentionShape {
     // Reference precision: the queries are multiplied by the scale before q·k, not the scores
     // (the reference does so for phi3 and gemma: ArchitectureInfo::scales_queries).
     bool scale_queries = false;
+    // [n_head] (host) or null: query head h's softmax has one more logit, sinks[h], in its
+    // denominator and maximum, with no value (gpt-oss's attention sinks); the weights then sum to
+    // less than 1, the rest being the sink's.
+    const float* sinks = nullptr;
 };
 
 // How gelu_gate computes GELU (tanh form).
@@ -169,6 +173,8 @@ struct ForwardFeatures {
     bool scale = false;          // scale
     bool yarn = false;           // RopeParams::ext_factor
     bool experts = false;        // gather_rows, scatter_rows, weighted_sum (mixture of experts)
+    bool sinks = false;          // AttentionShape::sinks
+    bool clamped_swiglu = false; // clamped_swiglu
     std::vector<TensorType> weight_types; // of the matrices matmul() and embed() take, each once
 };
 
@@ -234,6 +240,11 @@ public:
     virtual void swiglu(const float* gate, const float* up, float* out, int64_t n_rows, int64_t row,
                         Precision precision) = 0;
 
+    // out[n] = g · sigmoid(alpha · g) · (u + 1) with g = min(gate[n], limit) and u = clamp(up[n],
+    // ±limit), element by element in float, sigmoid as 1 / (1 + expf(-alpha · g)) (gpt-oss); out may
+    // alias gate.
+    virtual void clamped_swiglu(const float* gate, const float* up, float* out, int64_t n, float alpha, float limit) = 0;
+
     // out[n] = gelu(gate[n]) * up[n] (tanh form, computed as `mode` says); out may alias gate
     virtual void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) = 0;
 
@@ -258,7 +269,8 @@ public:
     // Causal attention: query i (at positions[i]) attends to positions 0..positions[i] (the last
     // shape.window of them with a window), read through cells.read_cells.
     // q[n_tokens, n_head, head_dim] -> out[n_tokens, n_head, head_dim]; softmax(q·k · scale),
-    // soft-capped first when shape.softcap > 0. Masked positions get weight 0. With `weights` (optional), also writes the softmax weights:
+    // soft-capped first when shape.softcap > 0, with each head's sink logit when shape.sinks is set.
+    // Masked positions get weight 0. With `weights` (optional), also writes the softmax weights:
     // weights[n_tokens, n_head, weights_stride], position p at index p, zeros past positions[i]
     // (weights_stride >= max(positions) + 1).
     virtual void attention(const KvCache& cache, int64_t layer, const float* q, float* out,

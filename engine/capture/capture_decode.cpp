@@ -176,6 +176,7 @@ private:
         p.dla = sized_floats(r, "dla", {0, per_head_});
         p.gates = sized_floats(r, "gates", {0, gates_});
         p.attention = sized_floats(r, "attention", {0, per_head_ * (position + 1)});
+        if (r.has("attention_sink")) p.attention_sink = sized_floats(r, "attention_sink", {0, per_head_}); // gpt-oss (absent before)
         p.hidden = sized_floats(r, "hidden", {0, n_embd_});
         p.head_outputs = r.floats("head_outputs", per_head_ * std::max<size_t>(n_embd_, 1));
         if (r.ok() && (per_head_ == 0 ? !p.head_outputs.empty() : p.head_outputs.size() % per_head_ != 0)) {

@@ -27,7 +27,8 @@ json probe_json(const TokenProbe& p) {
     return {{"head_norms", f32_blob(p.head_norms)}, {"head_outputs", f32_blob(p.head_outputs)},
             {"dla", f32_blob(p.dla)},               {"dla_target", p.dla_target},
             {"final_inv_rms", p.final_inv_rms},     {"gates", f32_blob(p.gates)},
-            {"attention", f32_blob(p.attention)},   {"hidden", f32_blob(p.hidden)},
+            {"attention", f32_blob(p.attention)},   {"attention_sink", f32_blob(p.attention_sink)},
+            {"hidden", f32_blob(p.hidden)},
             {"expert_ids", p.expert_ids},           {"expert_weights", f32_blob(p.expert_weights)},
             {"shared_gate", f32_blob(p.shared_gate)}, {"router_probs", f32_blob(p.router_probs)}};
 }

@@ -67,6 +67,8 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
     f.scale = a.embed_scale || p.attn_scale > 0;
     f.yarn = p.rope_scaling_type == "yarn" && p.rope_freq_scale < 1.0;
     f.experts = p.n_expert > 0;
+    f.sinks = a.attn_sinks;
+    f.clamped_swiglu = a.clamped_swiglu;
     for (const GgufTensorInfo& t : model.file().tensors()) {
         if (t.n_dims >= 2 && std::find(f.weight_types.begin(), f.weight_types.end(), t.type.type) == f.weight_types.end()) {
             f.weight_types.push_back(t.type.type);
@@ -178,6 +180,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     AttentionShape s = attn_shape_;
     s.window = model_.params().layer_window(layer);
     if (s.window >= n_ctx_) s.window = 0; // no position is ever that far back: nothing to mask
+    if (lw.attn_sinks) s.sinks = f32(lw.attn_sinks);
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
     const MatmulOutput qkv[] = {{&m.q, q_->data()}, {&m.k, k_->data()}, {&m.v, v_->data()}};
     const ProductPrecision precision{precision_, batched_};
@@ -223,6 +226,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     }
     if (!probes.empty()) probe(layer, n, cells, probes);
     backend_.matmul(m.output, attn_->data(), proj_->data(), n, precision);
+    if (lw.attn_output_bias) backend_.add_bias(proj_->data(), f32(lw.attn_output_bias), n, n_embd_);
     if (lw.attn_post_norm && (instrument_.dla || instrument_.head_norms) && !probes.empty()) {
         probe_post_norm_scale(layer, n, probes);
     }
@@ -284,6 +288,14 @@ void LlamaForward::probe(int64_t layer, int64_t n, const KvBatchCells& cells, st
             for (int64_t h = 0; h < s.n_head; ++h) {
                 std::copy_n(w.begin() + (t * s.n_head + h) * stride, seen, dst.begin() + (layer * s.n_head + h) * seen);
             }
+            if (!model_.weights().arch->attn_sinks) continue;
+            std::vector<float>& sink = probes[static_cast<size_t>(t)].attention_sink; // [n_layer][n_head]
+            sink.resize(static_cast<size_t>(n_layer_ * s.n_head));
+            for (int64_t h = 0; h < s.n_head; ++h) { // what the positions leave, summed in double
+                double sum = 0.0;
+                for (int64_t j = 0; j < seen; ++j) sum += w[static_cast<size_t>((t * s.n_head + h) * stride + j)];
+                sink[static_cast<size_t>(layer * s.n_head + h)] = static_cast<float>(std::max(0.0, 1.0 - sum));
+            }
         }
     }
 }
@@ -344,6 +356,8 @@ void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int
     backend_.matmuls(gate_up, normed_->data(), n, precision);
     if (model_.weights().arch->gelu_ffn) {
         backend_.gelu_gate(gate_->data(), up_->data(), gate_->data(), n * n_ff_, gelu_mode_);
+    } else if (model_.weights().arch->clamped_swiglu) {
+        backend_.clamped_swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_, kClampedSwigluAlpha, kClampedSwigluLimit);
     } else {
         backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n, n_ff_, precision_);
     }

@@ -25,6 +25,9 @@
 // GELU instead of SiLU in the FFN (the reference's fp16 table at reference precision); the
 // logits soft-capped. Phi-3's window applies to every layer. Gemma 3 drops the soft-caps, adds
 // per-head q/k norms and slides five of every six layers, which rotate with a base of their own.
+// gpt-oss slides the even layers, adds a bias after W_O (not a head's contribution: the
+// instrumentation leaves it out), gives each head a sink logit in its softmax (AttentionShape::
+// sinks; probes get the sink's weight) and runs biased experts with the clamped SwiGLU.
 #pragma once
 
 #include <atomic>

@@ -68,6 +68,7 @@ MoeBlock::MoeBlock(const Model& model, Backend& backend, int64_t n_batch, Precis
     n_ff_shexp_ = a.shared_expert ? p.n_ff_shexp : 0;
     n_slots_ = n_used_ + (a.shared_expert ? 1 : 0);
     renormalise_ = a.renormalise_experts;
+    clamped_swiglu_ = a.clamped_swiglu;
     const int64_t n_ff = std::max(n_ff_exp_, n_ff_shexp_);
     host_logits_.resize(static_cast<size_t>(n_batch * n_expert_));
     host_weights_.resize(static_cast<size_t>(n_batch * n_slots_));
@@ -101,8 +102,21 @@ void MoeBlock::run_expert(const LayerWeights& lw, int64_t expert, const float* h
     const WeightMatrix up = weight_rows(*lw.ffn_up_exps, expert * n_ff_exp_, n_ff_exp_);
     const MatmulOutput gate_up[] = {{&gate, gate_->data()}, {&up, up_->data()}};
     backend_.matmuls(gate_up, h, n, precision_);
-    backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n, n_ff_exp_, precision_);
+    const auto bias = [&](const GgufTensorInfo* t, int64_t width) { // expert e's row of a [width, n_expert] bias
+        return reinterpret_cast<const float*>(t->data) + expert * width;
+    };
+    if (lw.ffn_gate_exps_bias) {
+        backend_.add_bias(gate_->data(), bias(lw.ffn_gate_exps_bias, n_ff_exp_), n, n_ff_exp_);
+        backend_.add_bias(up_->data(), bias(lw.ffn_up_exps_bias, n_ff_exp_), n, n_ff_exp_);
+    }
+    if (clamped_swiglu_) {
+        backend_.clamped_swiglu(gate_->data(), up_->data(), gate_->data(), n * n_ff_exp_, kClampedSwigluAlpha,
+                                kClampedSwigluLimit);
+    } else {
+        backend_.swiglu(gate_->data(), up_->data(), gate_->data(), n, n_ff_exp_, precision_);
+    }
     backend_.matmul(weight_rows(*lw.ffn_down_exps, expert * n_embd_, n_embd_), gate_->data(), res_->data(), n, precision_);
+    if (lw.ffn_down_exps_bias) backend_.add_bias(res_->data(), bias(lw.ffn_down_exps_bias, n_embd_), n, n_embd_);
 }
 
 // qwen2moe's shared expert over every token, into the last slot, weighted by its sigmoid gate
@@ -131,6 +145,9 @@ void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float*
                    std::span<TokenProbe> probes, std::span<const uint8_t> batched) {
     const ProductPrecision precision{precision_, batched};
     backend_.matmul(weight_matrix(*lw.ffn_gate_inp), h, logits_->data(), n, precision);
+    if (lw.ffn_gate_inp_bias) {
+        backend_.add_bias(logits_->data(), reinterpret_cast<const float*>(lw.ffn_gate_inp_bias->data), n, n_expert_);
+    }
     std::span<float> logits(host_logits_.data(), static_cast<size_t>(n * n_expert_));
     backend_.read(logits_->data(), logits);
     std::span<const uint8_t> disabled;

@@ -1,11 +1,13 @@
-// The mixture-of-experts FFN (architecture.h: Mixtral-style llama, qwen2moe, olmoe, qwen3moe;
+// The mixture-of-experts FFN (architecture.h: Mixtral-style llama, qwen2moe, olmoe, qwen3moe, gpt-oss;
 // docs/moe.md), as llama.cpp computes it, for h = rms_norm(x) · ffn_norm:
 //
-//   p = softmax(h · Wrᵀ)             over the experts not disabled (float, max-subtracted, sum in double)
+//   p = softmax(h · Wrᵀ + br)        over the experts not disabled (float, max-subtracted, sum in double;
+//                                     the router bias br: expert_biases)
 //   chosen = the n_used most probable (ties: the lower id)
-//   w_k = p_k, or p_k / Σ_chosen p    (renormalise_experts)
+//   w_k = p_k, or p_k / Σ_chosen p    (renormalise_experts; = gpt-oss's softmax over the chosen logits)
 //   out = Σ_k w_k · down_k(silu(gate_k · h) ⊙ (up_k · h))   in rank order, each expert a SwiGLU over
-//                                     its row ranges of the 3-D tensors
+//                                     its row ranges of the 3-D tensors (gpt-oss: each product plus
+//                                     the expert's bias, and the clamped SwiGLU)
 //       + sigmoid(h · g) · shared(h)  (shared_expert: a SwiGLU every token runs through, added last)
 //
 // A batch runs expert by expert: the tokens that chose expert e are gathered into one product per
@@ -63,6 +65,7 @@ private:
     Precision precision_;
     int64_t n_layer_, n_embd_, n_expert_, n_used_, n_ff_exp_, n_ff_shexp_, n_slots_;
     bool renormalise_;
+    bool clamped_swiglu_; // gpt-oss's SwiGLU (ArchitectureInfo::clamped_swiglu)
     bool router_probs_ = false;
     ExpertAblation ablation_;
 

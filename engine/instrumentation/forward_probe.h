@@ -36,6 +36,9 @@ struct TokenProbe {
                                           // norm's scale (post-norm models, with dla; not kept in captures)
     std::vector<float> gates;        // [n_layer][n_groups] router gates (models with a router)
     std::vector<float> attention;    // [n_layer][n_head][position + 1] softmax weights
+    // [n_layer][n_head] each head's sink weight, 1 - Σ of its weights (models with attention sinks,
+    // when attention is recorded; empty otherwise)
+    std::vector<float> attention_sink;
     std::vector<float> hidden;       // [n_embd] residual stream after InstrumentOptions::hidden_layer
     // Mixture-of-experts models (recorded whenever probes are): each layer's routing.
     std::vector<int32_t> expert_ids;   // [n_layer][n_expert_used] the chosen experts, most probable first

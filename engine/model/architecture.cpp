@@ -53,6 +53,21 @@ constexpr std::array kArchitectures = {
     ArchitectureInfo{.name = "olmoe", .neox_rope = true, .qk_norm = QkNorm::Whole, .requires_experts = true,
                      .renormalise_experts = false},
     ArchitectureInfo{.name = "qwen3moe", .neox_rope = true, .qk_norm = QkNorm::PerHead, .requires_experts = true},
+    // gpt-oss (later llama.cpp than c392e50): biased q/k/v/o projections, a sink logit per head,
+    // a 128-position window on even layers, biased experts behind a biased router whose chosen
+    // logits are soft-maxed (the same weights as softmax probabilities renormalised over the
+    // chosen: p_k / Σ p = e^l_k / Σ e^l), the clamped SwiGLU, and the FFN norm stored under the
+    // name post_attention_norm. YaRN comes from the file's rope.scaling keys, as for any row.
+    ArchitectureInfo{.name = "gpt-oss",
+                     .neox_rope = true,
+                     .qkv_bias = true,
+                     .output_bias = true,
+                     .attn_sinks = true,
+                     .sliding = SlidingLayers::Even,
+                     .requires_experts = true,
+                     .expert_biases = true,
+                     .clamped_swiglu = true,
+                     .ffn_norm = "post_attention_norm"},
     ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true},
 };
 
@@ -88,7 +103,8 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     f.emplace_back(a.neox_rope ? "NeoX RoPE" : "RoPE");
     if (a.fused_qkv) f.emplace_back("fused QKV");
     if (a.fused_gate_up) f.emplace_back("fused gate/up");
-    if (a.qkv_bias) f.emplace_back("q/k/v biases");
+    if (a.qkv_bias) f.emplace_back(a.output_bias ? "q/k/v/o biases" : "q/k/v biases");
+    if (a.attn_sinks) f.emplace_back("attention sinks (one logit per head)");
     if (a.qk_norm == QkNorm::PerHead) f.emplace_back("per-head q/k RMSNorm");
     if (a.qk_norm == QkNorm::Whole) f.emplace_back("q/k RMSNorm over the whole projection");
     if (p.n_embd_q() != p.n_embd) {
@@ -112,6 +128,7 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     }
     if (a.embed_scale) f.emplace_back("embeddings x sqrt(n_embd)");
     if (a.gelu_ffn) f.emplace_back("GELU gated FFN");
+    if (a.clamped_swiglu) f.emplace_back("clamped SwiGLU (alpha 1.702, limit 7)");
     if (a.post_norms) f.emplace_back("post-attention and post-FFN norms");
     if (a.attn_softcap && p.attn_logit_softcap > 0) f.push_back("attention soft-cap " + number(p.attn_logit_softcap));
     if (a.final_softcap && p.final_logit_softcap > 0) f.push_back("final logit soft-cap " + number(p.final_logit_softcap));
@@ -125,7 +142,10 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     if (p.n_expert > 0) {
         f.push_back("mixture of experts: " + std::to_string(p.n_expert) + " experts of width " + std::to_string(p.n_ff_exp) +
                     ", " + std::to_string(p.n_expert_used) + " per token" +
-                    (a.renormalise_experts ? ", weights renormalised" : ", weights as the router gives them"));
+                    (a.expert_biases             ? ", softmax over the chosen experts' logits"
+                     : a.renormalise_experts ? ", weights renormalised"
+                                             : ", weights as the router gives them"));
+        if (a.expert_biases) f.emplace_back("biased router and experts");
         if (a.shared_expert) f.push_back("gated shared expert of width " + std::to_string(p.n_ff_shexp));
     }
     if (a.router) f.push_back("head-group router (" + std::to_string(p.n_router_groups) + " groups)");

@@ -27,6 +27,10 @@ struct ArchitectureInfo {
     std::string_view name;     // general.architecture
     bool neox_rope = false;    // RoPE rotates pairs (x[i], x[i + n_rot/2]) instead of (x[2i], x[2i+1])
     bool qkv_bias = false;     // blk.N.attn_{q,k,v}.bias [n_q], [n_kv], [n_kv] are required
+    bool output_bias = false;  // blk.N.attn_output.bias [n_embd] is required (added after W_O, not per head)
+    // blk.N.attn_sinks.weight [n_head]: one more logit per query head in the attention softmax's
+    // denominator, a "sink" no value is read from (gpt-oss): weights e^(s_j - m) / (Σ e^(s_j - m) + e^(sink - m))
+    bool attn_sinks = false;
     bool fused_qkv = false;    // blk.N.attn_qkv [n_embd -> n_q + 2 n_kv], rows Q then K then V
     bool fused_gate_up = false; // blk.N.ffn_up [n_embd -> 2 n_ff], rows gate then up (no ffn_gate)
     QkNorm qk_norm = QkNorm::None;
@@ -49,7 +53,19 @@ struct ArchitectureInfo {
     bool renormalise_experts = true; // the chosen experts' probabilities are rescaled to sum 1 (Mixtral, qwen3moe)
     bool shared_expert = false; // blk.N.ffn_{gate,up,down}_shexp, a SwiGLU every token runs through,
                                 // weighted by sigmoid(h · ffn_gate_inp_shexp) (qwen2moe)
+    // blk.N.ffn_gate_inp.bias [n_expert] on the router's logits, ffn_{gate,up}_exps.bias
+    // [n_ff_exp, n_expert] and ffn_down_exps.bias [n_embd, n_expert] on each expert's products (gpt-oss)
+    bool expert_biases = false;
+    // The FFN's SwiGLU clamped as gpt-oss trains it: g = min(gate, 7), u = clamp(up, -7, 7),
+    // out = g · sigmoid(1.702 g) · (u + 1) (kClampedSwigluAlpha, kClampedSwigluLimit)
+    bool clamped_swiglu = false;
+    // blk.N.<ffn_norm>.weight: the RMSNorm before the FFN ("post_attention_norm" in gpt-oss files)
+    std::string_view ffn_norm = "ffn_norm";
 };
+
+// gpt-oss's SwiGLU constants (the published model code; llama.cpp hard-codes the same).
+inline constexpr float kClampedSwigluAlpha = 1.702f;
+inline constexpr float kClampedSwigluLimit = 7.0f;
 
 // The row of a supported architecture, or null.
 const ArchitectureInfo* find_architecture(std::string_view name);

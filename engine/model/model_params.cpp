@@ -115,6 +115,8 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         p.n_ff_exp = p.architecture == "qwen2moe" && p.n_expert_used > 0 ? p.n_ff / p.n_expert_used : p.n_ff;
     }
     if (info && info->shared_expert && p.n_ff_shexp == 0) p.n_ff_shexp = p.n_ff;
+    // an architecture whose every FFN is experts needs no dense width (gpt-oss files may omit it)
+    if (info && info->requires_experts && p.n_ff == 0) p.n_ff = p.n_ff_exp;
     // Gemma 2 27B (46 layers) and Gemma 3 27B (62 layers) scale queries by 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)
     // (the reference picks it by model size; 2B and 9B use the head size).
     if (((p.architecture == "gemma2" && p.n_layer == 46) || (p.architecture == "gemma3" && p.n_layer == 62)) && p.n_head > 0) {

@@ -64,12 +64,20 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
             e.push_back({b + "attn_k_norm.weight", {n_kv}});
         }
         e.push_back({b + "attn_output.weight", {n_q, p.n_embd}});
-        e.push_back({b + "ffn_norm.weight", {p.n_embd}});
+        if (a.output_bias) e.push_back({b + "attn_output.bias", {p.n_embd}});
+        if (a.attn_sinks) e.push_back({b + "attn_sinks.weight", {p.n_head}});
+        e.push_back({b + std::string(a.ffn_norm) + ".weight", {p.n_embd}});
         if (p.n_expert > 0) {
             e.push_back({b + "ffn_gate_inp.weight", {p.n_embd, p.n_expert}});
             e.push_back({b + "ffn_gate_exps.weight", {p.n_embd, p.n_ff_exp, p.n_expert}});
             e.push_back({b + "ffn_up_exps.weight", {p.n_embd, p.n_ff_exp, p.n_expert}});
             e.push_back({b + "ffn_down_exps.weight", {p.n_ff_exp, p.n_embd, p.n_expert}});
+            if (a.expert_biases) {
+                e.push_back({b + "ffn_gate_inp.bias", {p.n_expert}});
+                e.push_back({b + "ffn_gate_exps.bias", {p.n_ff_exp, p.n_expert}});
+                e.push_back({b + "ffn_up_exps.bias", {p.n_ff_exp, p.n_expert}});
+                e.push_back({b + "ffn_down_exps.bias", {p.n_embd, p.n_expert}});
+            }
             if (a.shared_expert) {
                 e.push_back({b + "ffn_gate_inp_shexp.weight", {p.n_embd}});
                 e.push_back({b + "ffn_gate_shexp.weight", {p.n_embd, p.n_ff_shexp}});

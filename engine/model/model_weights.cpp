@@ -70,12 +70,20 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
             layer.attn_k_norm = b.vector(blk + "attn_k_norm.weight");
         }
         layer.attn_output = b.matrix(blk + "attn_output.weight");
-        layer.ffn_norm = b.vector(blk + "ffn_norm.weight");
+        if (a->output_bias) layer.attn_output_bias = b.vector(blk + "attn_output.bias");
+        if (a->attn_sinks) layer.attn_sinks = b.vector(blk + "attn_sinks.weight");
+        layer.ffn_norm = b.vector(blk + std::string(a->ffn_norm) + ".weight");
         if (p.n_expert > 0) {
             layer.ffn_gate_inp = b.matrix(blk + "ffn_gate_inp.weight");
             layer.ffn_gate_exps = b.matrix(blk + "ffn_gate_exps.weight");
             layer.ffn_up_exps = b.matrix(blk + "ffn_up_exps.weight");
             layer.ffn_down_exps = b.matrix(blk + "ffn_down_exps.weight");
+            if (a->expert_biases) {
+                layer.ffn_gate_inp_bias = b.vector(blk + "ffn_gate_inp.bias");
+                layer.ffn_gate_exps_bias = b.vector(blk + "ffn_gate_exps.bias");
+                layer.ffn_up_exps_bias = b.vector(blk + "ffn_up_exps.bias");
+                layer.ffn_down_exps_bias = b.vector(blk + "ffn_down_exps.bias");
+            }
             if (a->shared_expert) {
                 layer.ffn_gate_inp_shexp = b.vector(blk + "ffn_gate_inp_shexp.weight");
                 layer.ffn_gate_shexp = b.matrix(blk + "ffn_gate_shexp.weight");

@@ -26,7 +26,9 @@ struct LayerWeights {
     const GgufTensorInfo* attn_q_norm = nullptr; // [head_dim] F32 (QkNorm::PerHead), [n_q] (Whole); null otherwise
     const GgufTensorInfo* attn_k_norm = nullptr; // [head_dim] F32 (QkNorm::PerHead), [n_kv] (Whole)
     const GgufTensorInfo* attn_output = nullptr; // [n_q, n_embd]
-    const GgufTensorInfo* ffn_norm = nullptr;    // [n_embd] F32
+    const GgufTensorInfo* attn_output_bias = nullptr; // [n_embd] F32 (output_bias; null otherwise)
+    const GgufTensorInfo* attn_sinks = nullptr;  // [n_head] F32 sink logits (attn_sinks; null otherwise)
+    const GgufTensorInfo* ffn_norm = nullptr;    // [n_embd] F32 (named as ArchitectureInfo::ffn_norm says)
     const GgufTensorInfo* ffn_gate = nullptr;    // [n_embd, n_ff]; null with a fused ffn_up
     const GgufTensorInfo* ffn_up = nullptr;      // [n_embd, n_ff], or [n_embd, 2 n_ff] rows gate then up (fused_gate_up)
     const GgufTensorInfo* ffn_down = nullptr;    // [n_ff, n_embd]
@@ -38,6 +40,10 @@ struct LayerWeights {
     const GgufTensorInfo* ffn_gate_exps = nullptr; // [n_embd, n_ff_exp, n_expert]: expert e's gate is rows e·n_ff_exp …
     const GgufTensorInfo* ffn_up_exps = nullptr;   // [n_embd, n_ff_exp, n_expert]
     const GgufTensorInfo* ffn_down_exps = nullptr; // [n_ff_exp, n_embd, n_expert]
+    const GgufTensorInfo* ffn_gate_inp_bias = nullptr;  // [n_expert] F32 (expert_biases; null otherwise)
+    const GgufTensorInfo* ffn_gate_exps_bias = nullptr; // [n_ff_exp, n_expert] F32: expert e's at e·n_ff_exp
+    const GgufTensorInfo* ffn_up_exps_bias = nullptr;   // [n_ff_exp, n_expert] F32
+    const GgufTensorInfo* ffn_down_exps_bias = nullptr; // [n_embd, n_expert] F32: expert e's at e·n_embd
     const GgufTensorInfo* ffn_gate_inp_shexp = nullptr; // [n_embd] F32: the shared expert's gate logit (shared_expert)
     const GgufTensorInfo* ffn_gate_shexp = nullptr;     // [n_embd, n_ff_shexp]
     const GgufTensorInfo* ffn_up_shexp = nullptr;       // [n_embd, n_ff_shexp]

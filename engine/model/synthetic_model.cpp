@@ -61,6 +61,9 @@ int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
         per_layer += 3 * s.n_embd * s.n_ff;
     }
     if (arch && arch->qkv_bias) per_layer += n_q + 2 * n_embd_kv;
+    if (arch && arch->output_bias) per_layer += s.n_embd;
+    if (arch && arch->attn_sinks) per_layer += s.n_head;
+    if (arch && arch->expert_biases) per_layer += s.n_expert * (1 + 2 * n_ff_exp + s.n_embd);
     if (arch && arch->qk_norm == QkNorm::PerHead) per_layer += 2 * head_dim;
     if (arch && arch->qk_norm == QkNorm::Whole) per_layer += n_q + n_embd_kv;
     if (s.architecture == "octet") per_layer += s.n_embd * s.router_groups;
@@ -101,7 +104,9 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     w.add_u32(a + "attention.head_count", static_cast<uint32_t>(s.n_head));
     w.add_u32(a + "attention.head_count_kv", static_cast<uint32_t>(s.n_head_kv));
     w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
-    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" || s.architecture == "qwen3" || s.architecture == "gemma3" ? 1e6f : 1e4f);
+    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" || s.architecture == "qwen3" || s.architecture == "gemma3" ? 1e6f
+                                    : s.architecture == "gpt-oss"                                                   ? 1.5e5f
+                                                                                                                    : 1e4f);
     if (s.head_dim > 0) {
         w.add_u32(a + "attention.key_length", static_cast<uint32_t>(s.head_dim));
         w.add_u32(a + "attention.value_length", static_cast<uint32_t>(s.head_dim));
@@ -164,13 +169,21 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
             f.add(b + "attn_k_norm.weight", {whole ? n_embd_kv : head_dim}, TensorType::F32, 1.0f, 0.5f);
         }
         f.matrix(b + "attn_output.weight", n_q, s.n_embd, type(MatrixRole::AttnOutput, l));
-        f.add(b + "ffn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
+        if (arch->output_bias) f.add(b + "attn_output.bias", {s.n_embd}, TensorType::F32, 0.0f, 0.5f);
+        if (arch->attn_sinks) f.add(b + "attn_sinks.weight", {s.n_head}, TensorType::F32, 0.0f, 2.0f);
+        f.add(b + std::string(arch->ffn_norm) + ".weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
         if (s.n_expert > 0) { // the router F32, as convert_hf_to_gguf.py and llama-quantize leave it
             const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
             f.add(b + "ffn_gate_inp.weight", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
             f.experts(b + "ffn_gate_exps.weight", s.n_embd, n_ff_exp, s.n_expert, type(MatrixRole::FfnGate, l));
             f.experts(b + "ffn_up_exps.weight", s.n_embd, n_ff_exp, s.n_expert, type(MatrixRole::FfnUp, l));
             f.experts(b + "ffn_down_exps.weight", n_ff_exp, s.n_embd, s.n_expert, type(MatrixRole::FfnDown, l));
+            if (arch->expert_biases) {
+                f.add(b + "ffn_gate_inp.bias", {s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
+                f.add(b + "ffn_gate_exps.bias", {n_ff_exp, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
+                f.add(b + "ffn_up_exps.bias", {n_ff_exp, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
+                f.add(b + "ffn_down_exps.bias", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
+            }
             if (arch->shared_expert) {
                 f.add(b + "ffn_gate_inp_shexp.weight", {s.n_embd}, TensorType::F32, 0.0f, 0.3f);
                 f.matrix(b + "ffn_gate_shexp.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));

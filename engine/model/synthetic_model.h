@@ -20,7 +20,8 @@ namespace octo {
 
 struct SyntheticModelSpec {
     // "qwen2" adds q/k/v biases; "qwen3" q/k norms; "phi3" fuses QKV and gate/up; "octet" routers;
-    // "qwen2moe", "olmoe", "qwen3moe" experts (n_expert below).
+    // "qwen2moe", "olmoe", "qwen3moe" experts (n_expert below); "gpt-oss" experts, biases
+    // everywhere, sink logits (uniform in ±2) and a window (sliding_window) on even layers.
     // The tensors follow the architecture's row in architecture.h.
     std::string architecture = "llama";
     TensorType weight_type = TensorType::F32; // every matrix's type, unless `mix` is set
@@ -40,7 +41,7 @@ struct SyntheticModelSpec {
     // original context length they switch at and the attention factor sqrt(1 + ln(s)/ln(orig))
     // with s = context_length / orig, as convert_hf_to_gguf.py writes it.
     int64_t long_rope_original_context = 0; // 0: no factors
-    int64_t sliding_window = 0; // phi3, gemma2: attention.sliding_window (always written for them; 0: none)
+    int64_t sliding_window = 0; // phi3, gemma2, gemma3, gpt-oss: attention.sliding_window (always written for them; 0: none)
     float attn_logit_softcap = 0.0f;  // gemma2: attn_logit_softcapping (0: not written, the reader's default 50)
     float final_logit_softcap = 0.0f; // gemma2: final_logit_softcapping (0: not written, the reader's default 30)
     float yarn_factor = 0.0f;           // > 0: rope.scaling.type "yarn" with this factor …

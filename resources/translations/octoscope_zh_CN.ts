@@ -591,6 +591,22 @@ weight %6</source>
         <source>A server sends no attention weights: this view shows runs on a local model only.</source>
         <translation>服务器不发送注意力权重：此视图只显示本地模型的运行。</translation>
     </message>
+    <message>
+        <source>position %1 attends to positions 0 … %2; the last column is each head's sink, the weight no position takes</source>
+        <translation>位置 %1 关注位置 0 … %2；最后一列是每个注意力头的汇点（sink），即没有任何位置取得的权重</translation>
+    </message>
+    <message>
+        <source>sink</source>
+        <translation>汇点</translation>
+    </message>
+    <message>
+        <source>%1
+position %2 “%3” → sink
+weight %4 (the share no position takes)</source>
+        <translation>%1
+位置 %2 “%3” → 汇点
+权重 %4（没有任何位置取得的份额）</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::BackendMenu</name>

@@ -302,6 +302,68 @@ TEST(Architectures, Gemma3MatchesFloat64ByConstruction) {
                                   {"local RoPE base", Steps{.local_rope = false}}});
 }
 
+// gpt-oss (later llama.cpp than the shared reference's; ../shared's ik runs are checked in
+// test_forward_reference): biased q/k/v/o, a sink logit per head, a window on the even layers,
+// a biased router whose top-2 logits are soft-maxed, biased experts with the clamped SwiGLU, the
+// FFN norm named post_attention_norm, head size 48 (n_q 192 != n_embd 256). Leaving out the
+// sinks or the window in the float64 pass moves it away from the engine.
+SyntheticModelSpec gpt_oss_spec() {
+    return {.architecture = "gpt-oss", .n_embd = 256, .n_ff = 64, .n_head = 4, .n_head_kv = 2, .n_layer = 4,
+            .head_dim = 48, .context_length = 64, .sliding_window = 6, .seed = 29, .n_expert = 6, .n_expert_used = 2,
+            .n_ff_exp = 64, .router_spread = 1.0f};
+}
+
+TEST(Architectures, GptOssMatchesFloat64ByConstruction) {
+    const test::LoadedModel m = test::load_synthetic(gpt_oss_spec());
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    EXPECT_EQ(p.layer_window(0), 6);
+    EXPECT_EQ(p.layer_window(1), 0);
+    EXPECT_EQ(p.layer_window(2), 6);
+    const LayerWeights& lw = m.model->weights().layers[1];
+    EXPECT_TRUE(lw.attn_sinks && lw.attn_output_bias && lw.ffn_gate_inp_bias && lw.ffn_down_exps_bias);
+    EXPECT_EQ(lw.ffn_norm->name, "blk.1.post_attention_norm.weight");
+    expect_float64_and_each_step("gpt-oss", *m.model,
+                                 {{"window", Steps{.window = false}}, {"sinks", Steps{.sinks = false}}});
+}
+
+// The sink's weight is what a head's positions leave: the recorded weights of each head sum to
+// 1 - sink, and the sink share equals the float64 softmax's with the sink logit, at every position.
+TEST(Architectures, GptOssSinkWeightIsRecorded) {
+    const test::LoadedModel m = test::load_synthetic(gpt_oss_spec());
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    auto b = std::move(CpuBackend::create({2, {}}).value());
+    SessionOptions o;
+    o.precision = Precision::Exact;
+    o.instrument.attention = true;
+    auto s = Session::create(*m.model, *b, o).value();
+    const std::vector<int32_t> prompt = long_prompt();
+    ASSERT_TRUE(s->eval(prompt));
+    double smallest = 1.0, largest = 0.0;
+    for (size_t t = 0; t < prompt.size(); ++t) {
+        const TokenProbe& probe = s->probes()[t];
+        ASSERT_EQ(probe.attention_sink.size(), static_cast<size_t>(p.n_layer * p.n_head));
+        const size_t seen = t + 1;
+        for (int64_t lh = 0; lh < p.n_layer * p.n_head; ++lh) {
+            double sum = 0.0;
+            for (size_t j = 0; j < seen; ++j) sum += probe.attention[static_cast<size_t>(lh) * seen + j];
+            const float sink = probe.attention_sink[static_cast<size_t>(lh)];
+            EXPECT_NEAR(sum + sink, 1.0, 1e-5) << "position " << t << ", layer·head " << lh;
+            smallest = std::min<double>(smallest, sink);
+            largest = std::max<double>(largest, sink);
+        }
+    }
+    // with logits uniform in ±2 the sinks take a visible share somewhere, and never all of it
+    EXPECT_GT(largest, 0.05);
+    EXPECT_LT(smallest, 0.5);
+    // a model without sinks records none
+    const test::LoadedModel q = test::load_synthetic(qwen3_spec());
+    auto s2 = Session::create(*q.model, *b, o).value();
+    ASSERT_TRUE(s2->eval(std::vector<int32_t>{1, 5, 9}));
+    EXPECT_TRUE(s2->probes()[2].attention_sink.empty());
+}
+
 // YaRN on a qwen3 file that declares it (factor 4 over an original context of 16; a context of
 // 64): the engine's float angles against the published formula in float64, and a file without
 // the scaling is far from it.
@@ -362,7 +424,12 @@ TEST(Architectures, ForwardFeaturesNameWhatABackendMustRun) {
     const test::LoadedModel plain = test::load_synthetic(qwen3_spec());
     ASSERT_TRUE(plain.model);
     const ForwardFeatures none = forward_features(*plain.model, 64);
-    EXPECT_FALSE(none.gelu || none.softcap || none.sliding_window || none.scale);
+    EXPECT_FALSE(none.gelu || none.softcap || none.sliding_window || none.scale || none.sinks || none.clamped_swiglu);
+    const test::LoadedModel gpt_oss = test::load_synthetic(gpt_oss_spec());
+    ASSERT_TRUE(gpt_oss.model);
+    const ForwardFeatures g = forward_features(*gpt_oss.model, 64);
+    EXPECT_TRUE(g.sinks && g.clamped_swiglu && g.experts && g.sliding_window);
+    EXPECT_FALSE(g.gelu || g.softcap);
 }
 
 // What the new metadata may not say: value heads of another size than key heads, a phi3 file
@@ -397,7 +464,7 @@ TEST(Architectures, UnsupportedArchitectureIsOneSentence) {
     auto model = Model::from_gguf(std::move(file.value()));
     ASSERT_FALSE(model);
     EXPECT_EQ(model.error().code, ErrorCode::Unsupported);
-    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, gemma3, qwen2moe, olmoe, qwen3moe, octet)");
+    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, gemma3, qwen2moe, olmoe, qwen3moe, gpt-oss, octet)");
 }
 
 TEST(Architectures, FeaturesNameWhatDiffers) {
@@ -416,6 +483,16 @@ TEST(Architectures, FeaturesNameWhatDiffers) {
     EXPECT_EQ(g[2], "fused gate/up");
     EXPECT_EQ(g[4], "LongRoPE (long factors above 32 positions, attention factor 1.18322)");
     EXPECT_EQ(g[5], "sliding window 127");
+    const test::LoadedModel gpt_oss = test::load_synthetic(gpt_oss_spec());
+    ASSERT_TRUE(gpt_oss.model);
+    const auto o = architecture_features(*find_architecture("gpt-oss"), gpt_oss.model->params(), gpt_oss.model->file());
+    const std::vector<std::string> want_oss = {
+        "NeoX RoPE", "q/k/v/o biases", "attention sinks (one logit per head)",
+        "head size 48 (n_head x head size 192 != n_embd 256)", "grouped-query attention (2 KV heads)",
+        "sliding window 6 on even layers", "clamped SwiGLU (alpha 1.702, limit 7)",
+        "mixture of experts: 6 experts of width 64, 2 per token, softmax over the chosen experts' logits",
+        "biased router and experts"};
+    EXPECT_EQ(o, want_oss);
 }
 
 } // namespace

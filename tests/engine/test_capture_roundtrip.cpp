@@ -35,6 +35,7 @@ void expect_same_probe(const TokenProbe& a, const TokenProbe& b, const std::stri
     EXPECT_TRUE(same_bits(a.final_inv_rms, b.final_inv_rms)) << what;
     EXPECT_TRUE(same_bits(a.gates, b.gates)) << what;
     EXPECT_TRUE(same_bits(a.attention, b.attention)) << what;
+    EXPECT_TRUE(same_bits(a.attention_sink, b.attention_sink)) << what;
     EXPECT_TRUE(same_bits(a.hidden, b.hidden)) << what;
 }
 
@@ -230,6 +231,26 @@ TEST(Capture, RoundTripGivesBackEveryFieldBitForBit) {
     auto back = parse_capture({reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()}, "sample.octo");
     ASSERT_TRUE(back.ok()) << back.error().message;
     expect_same(c, back.value());
+}
+
+// A model with attention sinks (gpt-oss) records each head's sink weight beside its attention
+// weights: it comes back bit for bit, and a sink vector of the wrong size is refused.
+TEST(Capture, AttentionSinksRoundTrip) {
+    Capture c = test::sample_capture();
+    const size_t per_head = static_cast<size_t>(c.model.n_layer * c.model.n_head);
+    TraceToken& t = c.trace.tokens.back();
+    for (size_t i = 0; i < per_head; ++i) t.probe.attention_sink.push_back(0.03125f * static_cast<float>(i % 7));
+    auto bytes = serialize_capture(c);
+    ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+    auto back = parse_capture({reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()}, "sinks.octo");
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    expect_same(c, back.value());
+    t.probe.attention_sink.pop_back();
+    auto short_bytes = serialize_capture(c);
+    ASSERT_TRUE(short_bytes.ok());
+    auto refused = parse_capture({reinterpret_cast<const uint8_t*>(short_bytes->data()), short_bytes->size()}, "short.octo");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("attention_sink"), std::string::npos) << refused.error().message;
 }
 
 TEST(Capture, SaveAndOpenThroughAFile) {

@@ -151,9 +151,12 @@ TEST(CpuOps, RopeFloatRecurrence) {
 }
 
 // Grouped-query causal attention over a paged cache filled by two writes to scattered cells,
-// against float64; the recorded softmax weights too.
-TEST(CpuOps, AttentionMatchesFloat64) {
-    const AttentionShape s{4, 2, 8};
+// against float64; the recorded softmax weights too. With `sinks`, each head's softmax has its
+// sink logit as one more term (max and denominator) with no value (gpt-oss).
+void check_attention(Precision precision, const float* sinks) {
+    AttentionShape s{4, 2, 8};
+    s.precision = precision;
+    s.sinks = sinks;
     const int64_t n_pos = 5, kv_row = s.n_head_kv * s.head_dim, q_row = s.n_head * s.head_dim;
     auto b = make_backend();
     auto cache = b->create_kv_cache({1, 8, s.n_head_kv, s.head_dim});
@@ -169,12 +172,13 @@ TEST(CpuOps, AttentionMatchesFloat64) {
     std::vector<float> out(q.size());
     const int64_t stride = 6;
     std::vector<float> weights(static_cast<size_t>(n_pos * s.n_head * stride), -1.0f);
-    b->attention(**cache, 0, q.data(), out.data(), KvBatchCells{pos, cell, cell}, s, weights.data(), stride);
+    b->attention(**cache, 0, q.data(), out.data(), KvBatchCells{pos, cell, cell, n_pos}, s, weights.data(), stride);
     for (int64_t t = 0; t < n_pos; ++t) {
         for (int64_t h = 0; h < s.n_head; ++h) {
             const int64_t g = h / 2;
             std::vector<double> w(static_cast<size_t>(t + 1));
-            double max_w = -1e300, sum = 0.0;
+            const double sink = sinks ? sinks[h] : -INFINITY;
+            double max_w = sink, sum = 0.0;
             for (int64_t p = 0; p <= t; ++p) {
                 double dot = 0.0;
                 for (int64_t d = 0; d < s.head_dim; ++d) dot += double(q[t * q_row + h * 8 + d]) * k[p * kv_row + g * 8 + d];
@@ -182,6 +186,7 @@ TEST(CpuOps, AttentionMatchesFloat64) {
                 max_w = std::max(max_w, w[p]);
             }
             for (double& x : w) sum += (x = std::exp(x - max_w));
+            sum += std::exp(sink - max_w);
             for (int64_t d = 0; d < s.head_dim; ++d) {
                 double want = 0.0;
                 for (int64_t p = 0; p <= t; ++p) want += w[p] / sum * v[p * kv_row + g * 8 + d];
@@ -193,6 +198,33 @@ TEST(CpuOps, AttentionMatchesFloat64) {
             }
         }
     }
+}
+
+TEST(CpuOps, AttentionMatchesFloat64) {
+    check_attention(Precision::Exact, nullptr);
+    check_attention(Precision::Reference, nullptr);
+}
+
+// Sinks of either sign, one large enough to take most of the weight: row by row (exact) and in
+// the reference's tiles.
+TEST(CpuOps, AttentionSinksMatchFloat64) {
+    const float sinks[] = {-1.5f, 0.25f, 3.0f, 0.0f};
+    check_attention(Precision::Exact, sinks);
+    check_attention(Precision::Reference, sinks);
+}
+
+// gpt-oss's SwiGLU: the gate clamped above at the limit, up clamped to ±limit, the sigmoid of
+// alpha · gate; inputs on both sides of ±7.
+TEST(CpuOps, ClampedSwiglu) {
+    const std::vector<float> g = {-12.0f, -7.5f, -1.0f, 0.0f, 0.5f, 6.9f, 7.0f, 7.1f, 30.0f};
+    const std::vector<float> u = {12.0f, -9.0f, 2.0f, -1.0f, 6.5f, 7.5f, -7.0f, 0.25f, -30.0f};
+    std::vector<float> out(g.size());
+    make_backend()->clamped_swiglu(g.data(), u.data(), out.data(), static_cast<int64_t>(g.size()), 1.702f, 7.0f);
+    for (size_t i = 0; i < g.size(); ++i) {
+        const double gc = std::min<double>(g[i], 7.0), uc = std::clamp<double>(u[i], -7.0, 7.0);
+        EXPECT_NEAR(out[i], gc / (1.0 + std::exp(-1.702 * gc)) * (uc + 1.0), 1e-5 * (1.0 + std::abs(gc * uc))) << i;
+    }
+    EXPECT_NEAR(out[8], 7.0 / (1.0 + std::exp(-1.702 * 7.0)) * -6.0, 1e-4); // both clamps at once
 }
 
 // kv_copy moves every layer's keys and values of a cell range, F32 or F16.

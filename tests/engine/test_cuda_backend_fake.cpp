@@ -107,6 +107,27 @@ TEST(CudaBackendFake, RefusesWhatItHasNoKernelFor) {
     EXPECT_EQ(cuda->status().error().code, ErrorCode::Unsupported);
 }
 
+// gpt-oss (the tiny shape of ../shared's file, MXFP4 experts) is refused on CUDA naming each
+// step it has no kernel for; an op reached anyway is the sticky Unsupported error.
+TEST(CudaBackendFake, RefusesGptOssNamingWhatItLacks) {
+    SyntheticModelSpec spec{.architecture = "gpt-oss", .n_embd = 256, .n_ff = 32, .n_head = 8, .n_head_kv = 2, .n_layer = 2,
+                            .head_dim = 32, .sliding_window = 8, .n_expert = 4, .n_expert_used = 2, .n_ff_exp = 32};
+    spec.weight_type = TensorType::MXFP4;
+    auto m = test::load_synthetic(spec);
+    ASSERT_TRUE(m.model);
+    auto cuda = fake_backend();
+    ASSERT_TRUE(cuda);
+    EXPECT_EQ(cuda->missing_features(forward_features(*m.model, 64)),
+              "sliding-window attention, mixture of experts, attention sinks, clamped SwiGLU, MXFP4 weights");
+    auto session = Session::create(*m.model, *cuda, {});
+    ASSERT_FALSE(session);
+    EXPECT_NE(session.error().message.find("cannot run this gpt-oss model yet"), std::string::npos) << session.error().message;
+    auto buffer = cuda->allocate(4);
+    cuda->clamped_swiglu(buffer->data(), buffer->data(), buffer->data(), 4, 1.702f, 7.0f);
+    ASSERT_FALSE(cuda->status());
+    EXPECT_EQ(cuda->status().error().code, ErrorCode::Unsupported);
+}
+
 // The low-bit weight types have no CUDA kernel: a model holding one is refused on CUDA with a
 // sentence naming the type, and open_model's auto takes the CPU saying why.
 TEST(CudaBackendFake, LowBitWeightsAreRefusedByNameAndAutoTakesTheCpu) {

@@ -18,6 +18,7 @@
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "tests/support/error_norms.h"
+#include "tests/support/forward64.h"
 #include "tests/support/shared_data.h"
 
 namespace octo {
@@ -268,18 +269,20 @@ TEST_F(ForwardReference, Phi3TinyF32AllGreedyRuns) {
 
 // qwen3, gemma3 and qwen3moe (README "archs/" section 2): ik_llama.cpp 8337e4cd3 ran them with
 // keys F32 and values F16 (it refuses an F32 V cache without flash attention), so the sessions
-// here pin that cache. ik's own kernels are not llama.cpp c392e50's, whose order reference
-// precision follows: the README expects ~5e-4 relative from an exact engine. Robust leading
-// tokens per prompt (top-2 gap >= 0.007): qwen3 40 in 6 of 9, gemma3 40 in 9, qwen3moe 40 in 7,
-// which bound the identical runs. Measured: 9/9 identical over 40 tokens for all three; first-step
-// error median 3.3e-4 / 6.1e-4 / 5.3e-4, worst 7.3e-4 / 9.4e-4 / 9.5e-4.
+// here pin that cache. ik multiplies the F16 values by float softmax weights, where llama.cpp
+// c392e50 (whose order reference precision follows) rounds the weights to F16 too, so these run
+// at exact precision: first-step error median 2.0e-5 / 1.5e-6 / 6.9e-6, worst 4.1e-5 / 1.2e-4 /
+// 1.1e-4 (reference precision: 3.3e-4 / 6.1e-4 / 5.3e-4 — the README's "~5e-4 from an exact
+// engine" is the weights' rounding). Robust leading tokens per prompt (top-2 gap >= 0.007):
+// qwen3 40 in 6 of 9, gemma3 40 in 9, qwen3moe 40 in 7, which bound the identical runs. Measured:
+// 9/9 identical over 40 tokens for all three.
 TEST_F(ForwardReference, IkArchitecturesWithTheirF16ValueCache) {
     const KvTypes ik_cache{TensorType::F32, TensorType::F16};
     for (const auto& [arch, min_identical] : {std::pair{"qwen3", 6}, std::pair{"gemma3", 9}, std::pair{"qwen3moe", 7}}) {
         const auto cases =
             read_cases(read_json(dir_ / "archs" / (std::string(arch) + "_tiny_ref.json")).at("cases").at("f32"), "first_step_logits");
         check_against_reference(dir_ / "archs",
-                                {std::string(arch) + "-tiny-f32.gguf", 2e-3, 40, min_identical, Precision::Reference, 1e-3, ik_cache},
+                                {std::string(arch) + "-tiny-f32.gguf", 3e-4, 40, min_identical, Precision::Exact, 5e-5, ik_cache},
                                 cases);
     }
 }
@@ -468,7 +471,113 @@ TEST_F(ForwardReference, LowBitMixtralTinyIq4Xs) {
 }
 
 
-// Until gpt-oss runs (its own issue), its MXFP4 experts are checked by their values: the
+// gpt-oss against ik_llama.cpp 8337e4cd3's runs (README "archs/" section 2; K cache F32, V cache
+// F16 as it ran). The README finds ~5e-4 relative error in those runs against a float64 pass:
+// that is their F16 value cache. ik multiplies the F16 values by float softmax weights (llama.cpp
+// c392e50, which reference precision follows, rounds the weights to F16 as well: 5.6e-4 from ik
+// here), so the F32 file runs at exact precision with the same cache: measured 9/9 runs equal,
+// first-step error median 1.0e-6, worst 6.6e-5 (with an F32 value cache instead: 8/9, 4.7e-4 —
+// the float64 pass's figures). A step is compared where ik's top-2 gap is >= 0.02 (its
+// `top_logits_per_step`), up to the first that is not; the issue allows one divergent prompt.
+// The quantised files were quantised by ik, whose quantised dot products (activations rounded
+// its own way) are not llama.cpp's: at the default precision their first token must agree
+// wherever ik's first-step gap is >= 0.3 (measured: all 6, 5 and 4), and the first-step logits lie
+// within a few percent of ik's (median 2.8e-2..4.0e-2, worst 8.9e-2 — beside the quantisation's
+// own distance from F32 in ik's runs, 3e-2..7e-1).
+struct GptOssFile {
+    std::string type;       // the key in the reference JSON
+    double min_first_gap;   // first-step gap from which the first token must agree (0: compare robust steps)
+    double max_logit_error; // bound on every first-step logit relative L2 error
+    double max_median_error;
+    Precision precision;
+};
+
+// Leading steps whose top-2 gap in the reference is >= min_gap.
+size_t steps_with_gap(const nlohmann::json& c, double min_gap) {
+    size_t n = 0;
+    for (const auto& step : c.at("top_logits_per_step")) {
+        if (step.at(0).at(1).get<double>() - step.at(1).at(1).get<double>() < min_gap) break;
+        ++n;
+    }
+    return n;
+}
+
+TEST_F(ForwardReference, GptOssTinyAgainstIkRuns) {
+    const auto all = read_json(dir_ / "archs" / "gpt-oss_tiny_ref.json");
+    auto backend = CpuBackend::create({2, std::nullopt});
+    ASSERT_TRUE(backend);
+    for (const GptOssFile& f :
+         {GptOssFile{"f32", 0.0, 2e-4, 1e-5, Precision::Exact}, GptOssFile{"q8_0", 0.3, 0.2, 5e-2, Precision::Reference},
+          GptOssFile{"q4_k_m", 0.3, 0.2, 5e-2, Precision::Reference}, GptOssFile{"mxfp4", 0.3, 0.2, 5e-2, Precision::Reference}}) {
+        const std::string file = all.at("meta").at("files").at(f.type).at("file").get<std::string>();
+        auto model = Model::load((dir_ / "archs" / file).string());
+        ASSERT_TRUE(model) << file << ": " << model.error().message;
+        SessionOptions options;
+        options.kv_types = kv_types_exactly({TensorType::F32, TensorType::F16});
+        options.precision = f.precision;
+        auto session = Session::create(**model, **backend, options);
+        ASSERT_TRUE(session) << session.error().message;
+        const auto& cases = all.at("cases").at(f.type);
+        int divergent = 0, compared = 0, agreeing = 0;
+        std::vector<double> errors;
+        for (size_t i = 0; i < cases.size(); ++i) {
+            const RefCase c = read_cases(nlohmann::json::array({cases[i]}), "first_step_logits").front();
+            const size_t robust = steps_with_gap(cases[i], 0.02);
+            const double first_gap = steps_with_gap(cases[i], f.min_first_gap) > 0 ? 1.0 : 0.0;
+            const size_t n = f.min_first_gap > 0 ? 1 : std::max<size_t>(robust, 1);
+            const GreedyRun run = greedy(**session, c.prompt_ids, n);
+            errors.push_back(relative_l2(run.first_step_logits, c.first_step_logits));
+            EXPECT_LT(errors.back(), f.max_logit_error) << file << " case " << i;
+            if (f.min_first_gap > 0) {
+                if (first_gap == 0.0) continue; // a near tie in ik's own numbers
+                ++compared;
+                agreeing += run.ids.at(0) == c.generated_ids.at(0);
+                EXPECT_EQ(run.ids.at(0), c.generated_ids.at(0)) << file << " case " << i << ": first token";
+                continue;
+            }
+            ++compared;
+            const std::vector<int32_t> want(c.generated_ids.begin(), c.generated_ids.begin() + static_cast<std::ptrdiff_t>(robust));
+            const std::vector<int32_t> got(run.ids.begin(), run.ids.begin() + static_cast<std::ptrdiff_t>(robust));
+            if (got == want) {
+                ++agreeing;
+            } else {
+                ++divergent;
+                const auto step = std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
+                std::cout << "[ diverges  ] " << file << " case " << i << " at step " << step << " of " << robust << " robust\n";
+            }
+        }
+        std::cout << "[ gpt-oss   ] " << file << ": " << agreeing << "/" << compared
+                  << (f.min_first_gap > 0 ? " first tokens agree (ik's first-step gap >= 0.3)" : " runs equal over their steps with gap >= 0.02")
+                  << "; first-step logit relative L2 error: median " << median(errors) << ", worst "
+                  << *std::max_element(errors.begin(), errors.end()) << "\n";
+        EXPECT_LT(median(errors), f.max_median_error) << file;
+        if (f.min_first_gap == 0) {
+            EXPECT_LE(divergent, 1) << file;
+        }
+        EXPECT_GT(compared, 2) << file; // the gaps leave something to compare
+    }
+}
+
+// gpt-oss-tiny-f32 against the float64 pass written from gpt-oss's definition (tests/support/
+// forward64): the engine at exact precision with an F32 cache, every position of a 24-token prompt,
+// attention outputs and logits within 1e-5 — the file as ik's gguf writer laid it out.
+TEST_F(ForwardReference, GptOssTinyF32MatchesFloat64) {
+    auto model = Model::load((dir_ / "archs" / "gpt-oss-tiny-f32.gguf").string());
+    ASSERT_TRUE(model) << model.error().message;
+    const auto cases = read_cases(read_json(dir_ / "archs" / "gpt-oss_tiny_ref.json").at("cases").at("f32"), "first_step_logits");
+    std::vector<int32_t> prompt = cases.at(0).prompt_ids;
+    prompt.insert(prompt.end(), cases.at(0).generated_ids.begin(), cases.at(0).generated_ids.begin() + 18);
+    const test::EngineRun got = test::run_engine(**model, prompt);
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const ModelParams& p = (*model)->params();
+    const test::Errors e = test::compare(got, test::forward64(**model, prompt, test::rope_of(**model)), p.n_layer, p.n_embd_q());
+    std::cout << "[ gpt-oss   ] gpt-oss-tiny-f32 (" << prompt.size() << " tokens) vs float64: attention outputs " << e.head_outputs
+              << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 1e-5);
+    EXPECT_LT(e.logits, 1e-5);
+}
+
+// gpt-oss's MXFP4 experts checked by their values as well: the
 // dequantised MXFP4 tensors against the F32 file they were quantised from. E2M1 with a shared
 // power-of-two scale keeps ~10-15 % relative L2 on Gaussian weights; a wrong layout gives ~1.
 TEST_F(ForwardReference, Mxfp4ExpertsDequantiseToTheirF32Weights) {

@@ -118,6 +118,44 @@ Vec experts64(const Model& model, const LayerWeights& lw, int64_t layer, const V
     return out;
 }
 
+// gpt-oss's experts as its published model code defines them: router logits h · Wrᵀ + br, the
+// top n_used logits, their softmax as the weights; each expert g = h · Wgᵀ + bg, u = h · Wuᵀ + bu,
+// g clamped above at 7 and u to ±7, y = (g · sigmoid(1.702 g) · (u + 1)) · Wdᵀ + bd.
+Vec biased_experts64(const Model& model, const LayerWeights& lw, const Vec& h, const Steps& steps) {
+    const ModelParams& p = model.params();
+    Vec logits = Matrix(*lw.ffn_gate_inp).times(h);
+    const Vec router_bias = f32_vector(lw.ffn_gate_inp_bias);
+    for (size_t e = 0; e < logits.size(); ++e) logits[e] += router_bias[e];
+    std::vector<int64_t> order(static_cast<size_t>(p.n_expert));
+    for (int64_t e = 0; e < p.n_expert; ++e) order[static_cast<size_t>(e)] = e;
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return logits[static_cast<size_t>(a)] > logits[static_cast<size_t>(b)]; });
+    order.resize(static_cast<size_t>(p.n_expert_used));
+    double top = -INFINITY, sum = 0.0;
+    for (int64_t e : order) top = std::max(top, logits[static_cast<size_t>(e)]);
+    for (int64_t e : order) sum += std::exp(logits[static_cast<size_t>(e)] - top);
+    const Matrix gate(*lw.ffn_gate_exps), up(*lw.ffn_up_exps), down(*lw.ffn_down_exps);
+    const auto* gate_bias = reinterpret_cast<const float*>(lw.ffn_gate_exps_bias->data);
+    const auto* up_bias = reinterpret_cast<const float*>(lw.ffn_up_exps_bias->data);
+    const auto* down_bias = reinterpret_cast<const float*>(lw.ffn_down_exps_bias->data);
+    const double limit = steps.clamp ? 7.0 : INFINITY;
+    Vec out(static_cast<size_t>(p.n_embd), 0.0);
+    for (int64_t e : order) {
+        const double weight = std::exp(logits[static_cast<size_t>(e)] - top) / sum;
+        Vec g = gate.times(h, e * p.n_ff_exp, p.n_ff_exp);
+        const Vec u = up.times(h, e * p.n_ff_exp, p.n_ff_exp);
+        for (int64_t i = 0; i < p.n_ff_exp; ++i) {
+            const double gi = std::min(g[static_cast<size_t>(i)] + gate_bias[e * p.n_ff_exp + i], limit);
+            const double ui = std::clamp(u[static_cast<size_t>(i)] + up_bias[e * p.n_ff_exp + i], -limit, limit);
+            g[static_cast<size_t>(i)] = gi / (1.0 + std::exp(-1.702 * gi)) * (ui + 1.0);
+        }
+        const Vec y = down.times(g, e * p.n_embd, p.n_embd);
+        for (int64_t i = 0; i < p.n_embd; ++i) {
+            out[static_cast<size_t>(i)] += weight * (y[static_cast<size_t>(i)] + down_bias[e * p.n_embd + i]);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 // The prompt from position 0, causal attention over the earlier positions (the last `window` of
@@ -200,7 +238,12 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
                     scores[static_cast<size_t>(j)] = s;
                     max_score = std::max(max_score, scores[static_cast<size_t>(j)]);
                 }
-                double sum = 0.0;
+                // gpt-oss: the head's sink is one more logit in the softmax, attached to no value
+                const double sink = lw.attn_sinks && steps.sinks
+                                        ? reinterpret_cast<const float*>(lw.attn_sinks->data)[hh]
+                                        : -INFINITY;
+                max_score = std::max(max_score, sink);
+                double sum = std::exp(sink - max_score);
                 for (double& s : scores) sum += (s = std::exp(s - max_score));
                 for (int64_t j = first; j <= t; ++j) {
                     for (int64_t d = 0; d < hd; ++d) {
@@ -211,6 +254,10 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
             }
             out.head_outputs[static_cast<size_t>(t)].push_back(a);
             Vec o = Matrix(*lw.attn_output).times(a);
+            if (lw.attn_output_bias) {
+                const Vec b = f32_vector(lw.attn_output_bias);
+                for (size_t i = 0; i < b.size(); ++i) o[i] += b[i];
+            }
             if (lw.attn_post_norm && steps.post_norms) rms_norm(o, 0, p.n_embd, f32_vector(lw.attn_post_norm), eps);
             for (int64_t i = 0; i < p.n_embd; ++i) x[static_cast<size_t>(t)][static_cast<size_t>(i)] += o[static_cast<size_t>(i)];
         }
@@ -218,7 +265,8 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
             Vec h = x[static_cast<size_t>(t)];
             rms_norm(h, 0, p.n_embd, f32_vector(lw.ffn_norm), eps);
             if (lw.ffn_gate_inp) {
-                const Vec d = experts64(model, lw, static_cast<int64_t>(l), h, steps);
+                const Vec d = lw.ffn_gate_inp_bias ? biased_experts64(model, lw, h, steps)
+                                                   : experts64(model, lw, static_cast<int64_t>(l), h, steps);
                 for (int64_t i = 0; i < p.n_embd; ++i) x[static_cast<size_t>(t)][static_cast<size_t>(i)] += d[static_cast<size_t>(i)];
                 continue;
             }

@@ -68,6 +68,8 @@ struct Steps {
     bool post_norms = true;
     bool local_rope = true;    // sliding layers' own RoPE base (gemma3)
     bool renormalise_experts = true; // as the architecture says (false: never)
+    bool sinks = true;         // attention sink logits (gpt-oss)
+    bool clamp = true;         // gpt-oss's SwiGLU limits (false: the plain sigmoid(1.702 g) form, unclamped)
     std::vector<uint8_t> disabled_experts = {}; // [n_layer][n_expert] taken out of the router's choice
 };
 

@@ -109,6 +109,7 @@ private slots:
     void viewsAgreeOnTheShownToken();
     void layoutHoldsStillOnTheFirstRun();
     void keyboardFocusIsRingedAndWalksHeatmapCells();
+    void attentionShowsEachHeadsSink();
 
 private:
     bool load(MainWindow& w, const QString& path);
@@ -145,6 +146,55 @@ bool TestPlots::run(MainWindow& w, const QString& prompt, int max_tokens, bool d
     QSignalSpy settled(&w, &MainWindow::runSettled);
     QTest::keyClick(part<PromptPanel>(w)->editor(), Qt::Key_Return, Qt::ControlModifier);
     return settled.wait(60000);
+}
+
+// gpt-oss: each head's sink weight is a column after the attended positions, labelled "sink",
+// with its own readout; a head's weights and its sink add up to 1.
+void TestPlots::attentionShowsEachHeadsSink() {
+    const SyntheticModelSpec spec{.architecture = "gpt-oss", .n_embd = 256, .n_ff = 64, .n_head = 8, .n_head_kv = 2,
+                                  .n_layer = 2, .head_dim = 32, .context_length = 128, .sliding_window = 4, .seed = 3,
+                                  .n_expert = 4, .n_expert_used = 2, .n_ff_exp = 64, .router_spread = 1.0f};
+    const QString path = dir_.filePath(QStringLiteral("gpt-oss.gguf"));
+    QVERIFY(write_synthetic_model(path, spec));
+    MainWindow w;
+    w.show();
+    QVERIFY(load(w, path));
+    QVERIFY(run(w, QStringLiteral("Hello there"), 3));
+    w.store().select_token(6);
+    QApplication::processEvents();
+    AttentionView* att = part<AttentionView>(w);
+    QCOMPARE(att->shownToken(), 6);
+    QVERIFY(!att->plot()->hasNoData());
+    auto* map = qobject_cast<QCPColorMap*>(att->plot()->plottable(0));
+    QVERIFY(map);
+    const int seen = 7; // positions 0 … 6
+    QCOMPARE(map->data()->keySize(), seen + 1);
+    for (int h = 0; h < 8; ++h) {
+        double sum = 0.0;
+        for (int p = 0; p <= seen; ++p) sum += map->data()->cell(p, h);
+        QVERIFY2(std::abs(sum - 1.0) < 1e-4, qPrintable(QString::number(sum)));
+    }
+    att->plot()->replot();
+    QVERIFY2(att->plot()->xAxis->tickVectorLabels().contains(QStringLiteral("sink")),
+             qPrintable(att->plot()->xAxis->tickVectorLabels().join(QLatin1Char('|'))));
+    const QString sink = att->hoverText(seen, 2);
+    QVERIFY2(sink.contains(QStringLiteral("→ sink")) && sink.contains(QString::number(map->data()->cell(seen, 2), 'f', 4)),
+             qPrintable(sink));
+    QVERIFY(att->hoverText(3, 2).contains(QStringLiteral("→ position 3")));
+    QVERIFY(att->findChild<QLabel*>(QStringLiteral("attentionNote"))->text().contains(QStringLiteral("sink")));
+    if (const QByteArray shot = qgetenv("OCTOSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        for (QWidget* p = att; p; p = p->parentWidget()) {
+            if (auto* dock = qobject_cast<QDockWidget*>(p)) dock->raise();
+        }
+        QApplication::processEvents();
+        w.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/attention-sinks.png"));
+    }
+    // A model without sinks has no such column.
+    QVERIFY(load(w, synthetic_));
+    QVERIFY(run(w, QStringLiteral("Hello there"), 3));
+    w.store().select_token(6);
+    QApplication::processEvents();
+    QCOMPARE(qobject_cast<QCPColorMap*>(att->plot()->plottable(0))->data()->keySize(), seen);
 }
 
 void TestPlots::wholeNumberTickerNeverSplitsAUnit() {

@@ -23,6 +23,7 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
     mode_->addItem(QString());
     layer_ = new QSpinBox(this);
     note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("attentionNote"));
     plot_ = new Plot(QStringLiteral("attentionPlot"), this);
     plot_->setKeyboardCells(true); // Tab reaches it; the arrow keys walk its cells
     map_ = plot_->addColorMap(QString());
@@ -76,25 +77,35 @@ void AttentionView::refresh() {
     const TraceToken& t = run->tokens()[static_cast<size_t>(sel)];
     const int n_layer = static_cast<int>(model->n_layer), n_head = static_cast<int>(model->n_head);
     const int seen = static_cast<int>(t.probe.attention.size() / static_cast<size_t>(n_layer * n_head));
+    seen_ = seen;
+    // gpt-oss: each head's sink weight (what no position takes) as one more column after the positions
+    const std::vector<float>& sink = t.probe.attention_sink;
+    const bool sinks = sink.size() == static_cast<size_t>(n_layer * n_head);
+    const int columns = seen + (sinks ? 1 : 0);
     // A generated token's values are those of the position that chose it: one before it.
-    note_->setText(tr("position %1 attends to positions 0 … %2").arg(seen - 1).arg(seen - 1));
+    note_->setText(sinks ? tr("position %1 attends to positions 0 … %2; the last column is each head's sink, the weight no "
+                              "position takes")
+                               .arg(seen - 1)
+                               .arg(seen - 1)
+                         : tr("position %1 attends to positions 0 … %2").arg(seen - 1).arg(seen - 1));
     const bool by_subsystem = mode_->currentIndex() == 1;
     const int rows = by_subsystem ? kSubsystemCount : n_head;
-    map_->data()->setSize(seen, rows);
-    map_->data()->setRange(QCPRange(0, std::max(1, seen - 1)), QCPRange(0, rows - 1));
+    map_->data()->setSize(columns, rows);
+    map_->data()->setRange(QCPRange(0, std::max(1, columns - 1)), QCPRange(0, rows - 1));
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     if (by_subsystem && model->head_map) {
         for (int s = 0; s < kSubsystemCount; ++s) {
             ticker->addTick(s, head_group_short(*model, s));
-            std::vector<double> sum(static_cast<size_t>(seen), 0.0);
+            std::vector<double> sum(static_cast<size_t>(columns), 0.0);
             int heads = 0;
             for (int l = 0; l < n_layer; ++l) {
                 for (int64_t h : model->head_map->heads_of(s, l)) {
                     ++heads;
                     for (int p = 0; p < seen; ++p) sum[static_cast<size_t>(p)] += t.probe.attention[static_cast<size_t>((l * n_head + h) * seen + p)];
+                    if (sinks) sum[static_cast<size_t>(seen)] += sink[static_cast<size_t>(l * n_head + h)];
                 }
             }
-            for (int p = 0; p < seen; ++p) map_->data()->setCell(p, s, heads ? sum[static_cast<size_t>(p)] / heads : 0.0);
+            for (int p = 0; p < columns; ++p) map_->data()->setCell(p, s, heads ? sum[static_cast<size_t>(p)] / heads : 0.0);
         }
     } else {
         const int l = layer_->value();
@@ -102,12 +113,15 @@ void AttentionView::refresh() {
             ticker->addTick(h, model->head_map ? QStringLiteral("%1 %2").arg(h).arg(head_group_short(*model, model->head_map->subsystem_of(l, h)))
                                                : QString::number(h));
             for (int p = 0; p < seen; ++p) map_->data()->setCell(p, h, t.probe.attention[static_cast<size_t>((l * n_head + h) * seen + p)]);
+            if (sinks) map_->data()->setCell(seen, h, sink[static_cast<size_t>(l * n_head + h)]);
         }
     }
     plot_->yAxis->setTicker(ticker);
-    plot_->xAxis->setTicker(position_ticks(*run, seen));
+    QSharedPointer<QCPAxisTickerText> positions = position_ticks(*run, seen);
+    if (sinks) positions->addTick(seen, tr("sink"));
+    plot_->xAxis->setTicker(positions);
     Plot::setSequential(map_, QCPRange(0.0, 1.0));
-    plot_->setHome(QCPRange(-0.5, seen - 0.5), QCPRange(-0.5, rows - 0.5));
+    plot_->setHome(QCPRange(-0.5, columns - 0.5), QCPRange(-0.5, rows - 0.5));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -130,13 +144,23 @@ QString AttentionView::hoverText(int position, int row) const {
     const auto& model = store_.shown_model();
     if (!run || !model || shown_token_ < 0 || position < 0 || row < 0) return {};
     QCPColorMapData* cells = map_->data();
-    if (position >= cells->keySize() || row >= cells->valueSize() || position >= static_cast<int>(run->tokens().size())) return {};
+    if (position >= cells->keySize() || row >= cells->valueSize() || seen_ > static_cast<int>(run->tokens().size())) return {};
     const bool by_subsystem = mode_->currentIndex() == 1;
     const QString who = by_subsystem ? head_group_label(*model, row) : tr("layer %1, head %2").arg(layer_->value()).arg(row);
+    const int query = seen_ - 1;
+    const QString query_text = token_display_text(run->tokens()[static_cast<size_t>(query)].bytes);
+    if (position == seen_) { // the sink column
+        return tr("%1\nposition %2 “%3” → sink\nweight %4 (the share no position takes)")
+            .arg(who)
+            .arg(query)
+            .arg(query_text)
+            .arg(cells->cell(position, row), 0, 'f', 4);
+    }
+    if (position > query) return {};
     return tr("%1\nposition %2 “%3” → position %4 “%5”\nweight %6")
         .arg(who)
-        .arg(cells->keySize() - 1)
-        .arg(token_display_text(run->tokens()[static_cast<size_t>(cells->keySize() - 1)].bytes))
+        .arg(query)
+        .arg(query_text)
         .arg(position)
         .arg(token_display_text(run->tokens()[static_cast<size_t>(position)].bytes))
         .arg(cells->cell(position, row), 0, 'f', 4);

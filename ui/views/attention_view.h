@@ -41,6 +41,7 @@ private:
     Plot* plot_;
     QCPColorMap* map_;
     int shown_token_ = -1; // the position whose weights are shown
+    int seen_ = 0;         // positions it attends to (a sink column follows them for models with sinks)
 };
 
 } // namespace octo::ui

@@ -650,12 +650,13 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     for (int64_t i = 0; i < n_queries; ++i) {
         const AttentionQuery& a = queries[static_cast<size_t>(i)];
         float* s = scratch.scores.data() + i * range; // s[p - origin]
-        float max_score = -INFINITY;
+        float max_score = a.sink; // -inf without a sink
         for (int64_t p = a.first - origin; p < a.n_seen - origin; ++p) {
             if (shape.softcap > 0.0f) s[p] = std::tanh(s[p] * inv_cap) * shape.softcap;
             max_score = std::max(max_score, s[p]);
         }
-        const double sum = reference_softmax_exp_from(s, origin, a.first, a.n_seen, max_score);
+        double sum = reference_softmax_exp_from(s, origin, a.first, a.n_seen, max_score);
+        if (a.sink > -INFINITY) sum += static_cast<double>(std::exp(a.sink - max_score)); // the sink's share, last
         const auto inv_sum = static_cast<float>(1.0 / sum);
         for (int64_t p = a.first - origin; p < a.n_seen - origin; ++p) s[p] *= inv_sum;
         std::fill(s + (a.n_seen - origin), s + range, 0.0f);

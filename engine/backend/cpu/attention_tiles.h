@@ -12,6 +12,7 @@
 // (tests/engine/test_attention_tiles.cpp checks that against the row functions).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -28,6 +29,7 @@ struct AttentionQuery {
     int64_t first = 0;        // positions first .. n_seen - 1 are attended (first > 0: a sliding window)
     int64_t n_seen = 0;
     ValueSumOrder order = ValueSumOrder::Batch;
+    float sink = -INFINITY;   // the head's sink logit (AttentionShape::sinks), or -inf for none
 };
 
 // The tile's keys and values: position p's rows are k + cell[p] · stride and v + cell[p] · stride

@@ -37,8 +37,8 @@ inline float dot(const float* a, const float* b, int64_t n) {
 // weights into w[weights_stride]. Positions before `first` are masked (a sliding window): weight 0.
 OCTO_FMA_CLONES
 void attend(const AttentionRows& rows, const float* qh, int64_t first, int64_t n_seen, int64_t head_dim, float scale,
-            float softcap, float* scores, float* oh, float* w, int64_t weights_stride) {
-    float max_score = -INFINITY;
+            float softcap, float sink, float* scores, float* oh, float* w, int64_t weights_stride) {
+    float max_score = sink; // -inf without a sink
     const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
     for (int64_t p = 0; p < first; ++p) scores[p] = 0.0f;
     for (int64_t p = first; p < n_seen; ++p) {
@@ -55,6 +55,7 @@ void attend(const AttentionRows& rows, const float* qh, int64_t first, int64_t n
         scores[p] = std::exp(scores[p] - max_score);
         sum += static_cast<double>(scores[p]);
     }
+    if (sink > -INFINITY) sum += static_cast<double>(std::exp(sink - max_score)); // the sink's share, last
     const auto inv_sum = static_cast<float>(1.0 / sum);
     for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
     std::fill(oh, oh + head_dim, 0.0f);
@@ -76,8 +77,8 @@ inline float round_f16(float x) { return fp16_to_fp32(fp32_to_fp16(x)); }
 // query rounded to F16 and a batched query's scores in the tiled product's order, with F16 values
 // (v_half) the weights rounded to F16 (attention_tiles.h computes the same in tiles).
 void attend_reference(const AttentionRows& rows, const float* qh, int64_t first, int64_t n_seen, int64_t head_dim,
-                      float scale, bool scale_queries, float softcap, bool k_half, bool v_half, ValueSumOrder order,
-                      float* scores, float* oh, float* w, int64_t weights_stride) {
+                      float scale, bool scale_queries, float softcap, float sink, bool k_half, bool v_half,
+                      ValueSumOrder order, float* scores, float* oh, float* w, int64_t weights_stride) {
     thread_local std::vector<float> prepared; // [head_dim] the query times the scale, rounded for F16 keys
     if (scale_queries || k_half) {
         prepared.resize(static_cast<size_t>(head_dim));
@@ -89,7 +90,7 @@ void attend_reference(const AttentionRows& rows, const float* qh, int64_t first,
         if (scale_queries) scale = 1.0f;
     }
     const bool lanes = k_half && order == ValueSumOrder::Batch && head_dim % 8 == 0;
-    float max_score = -INFINITY;
+    float max_score = sink; // -inf without a sink
     const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
     for (int64_t p = first; p < n_seen; ++p) {
         const float* kp = rows.k + rows.cell[p] * rows.stride; // [head_dim]
@@ -100,7 +101,8 @@ void attend_reference(const AttentionRows& rows, const float* qh, int64_t first,
         scores[p] = s;
         max_score = std::max(max_score, s);
     }
-    const double sum = reference_softmax_exp(scores, first, n_seen, max_score);
+    double sum = reference_softmax_exp(scores, first, n_seen, max_score);
+    if (sink > -INFINITY) sum += static_cast<double>(std::exp(sink - max_score));
     const auto inv_sum = static_cast<float>(1.0 / sum);
     for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
     if (w) {
@@ -224,7 +226,8 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
             for (int64_t h = h0; h < h1; ++h) {
                 const int64_t at = t * s.n_head + h;
                 queries.push_back({q + at * s.head_dim, out + at * s.head_dim,
-                                   weights ? weights + at * weights_stride : nullptr, first, n_seen, order});
+                                   weights ? weights + at * weights_stride : nullptr, first, n_seen, order,
+                                   s.sinks ? s.sinks[h] : -INFINITY});
             }
         }
         // kv head g's columns of whichever rows are set
@@ -261,13 +264,14 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
         float* w = weights ? weights + (t * s.n_head + h) * weights_stride : nullptr;
         float* scores = scratch_[static_cast<size_t>(thread)].data();
         const AttentionRows rows{layer_rows.k + kv_offset, layer_rows.v + kv_offset, layer_rows.stride, layer_rows.cell};
+        const float sink = s.sinks ? s.sinks[h] : -INFINITY;
         if (s.precision == Precision::Reference) {
             const ValueSumOrder value_order =
                 cells.positions[static_cast<size_t>(t)] < cells.prompt_batch_end ? ValueSumOrder::Batch : ValueSumOrder::Single;
-            attend_reference(rows, qh, first, n_seen, s.head_dim, scale, s.scale_queries, s.softcap, kv.k_half(), kv.v_half(),
-                             value_order, scores, oh, w, weights_stride);
+            attend_reference(rows, qh, first, n_seen, s.head_dim, scale, s.scale_queries, s.softcap, sink, kv.k_half(),
+                             kv.v_half(), value_order, scores, oh, w, weights_stride);
         } else {
-            attend(rows, qh, first, n_seen, s.head_dim, scale, s.softcap, scores, oh, w, weights_stride);
+            attend(rows, qh, first, n_seen, s.head_dim, scale, s.softcap, sink, scores, oh, w, weights_stride);
         }
     });
 }

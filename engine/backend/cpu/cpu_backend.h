@@ -53,6 +53,7 @@ public:
     void add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) override;
     void add(float* y, const float* x, int64_t n) override;
     void swiglu(const float* gate, const float* up, float* out, int64_t n_rows, int64_t row, Precision precision) override;
+    void clamped_swiglu(const float* gate, const float* up, float* out, int64_t n, float alpha, float limit) override;
     void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) override;
     void scale(float* x, int64_t n, float s) override;
     void softcap(float* x, int64_t n, float cap) override;

@@ -67,6 +67,16 @@ void CpuBackend::swiglu(const float* gate, const float* up, float* out, int64_t 
     });
 }
 
+void CpuBackend::clamped_swiglu(const float* gate, const float* up, float* out, int64_t n, float alpha, float limit) {
+    for_each_chunk(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            const float g = std::min(gate[i], limit);
+            const float u = std::clamp(up[i], -limit, limit);
+            out[i] = g / (1.0f + std::exp(alpha * -g)) * (u + 1.0f);
+        }
+    });
+}
+
 namespace {
 
 float gelu_tanh(float x) {

@@ -261,6 +261,8 @@ std::string CudaBackend::missing_features(const ForwardFeatures& needed) const {
     add(needed.scale, "scaling");
     add(needed.yarn, "YaRN RoPE");
     add(needed.experts, "mixture of experts");
+    add(needed.sinks, "attention sinks");
+    add(needed.clamped_swiglu, "clamped SwiGLU");
     const std::string weights = missing_weight_types(needed);
     add(!weights.empty(), weights.c_str());
     return missing;
@@ -273,6 +275,7 @@ void CudaBackend::not_implemented(const char* op) {
 }
 
 void CudaBackend::gelu_gate(const float*, const float*, float*, int64_t, GeluMode) { not_implemented("gelu_gate"); }
+void CudaBackend::clamped_swiglu(const float*, const float*, float*, int64_t, float, float) { not_implemented("clamped_swiglu"); }
 void CudaBackend::scale(float*, int64_t, float) { not_implemented("scale"); }
 void CudaBackend::softcap(float*, int64_t, float) { not_implemented("softcap"); }
 void CudaBackend::gather_rows(const float*, std::span<const int32_t>, float*, int64_t) { not_implemented("gather_rows"); }
