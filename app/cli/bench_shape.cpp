@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/gguf/tensor_type.h"
+#include "engine/model/architecture.h"
 
 namespace octo::cli {
 
@@ -87,6 +88,26 @@ Result<SyntheticModelSpec> parse_bench_shape(const std::string& shape) {
     s.tied_output = true;
     s.seed = 1234;
     return s;
+}
+
+Status apply_bench_architecture(SyntheticModelSpec& spec, const std::string& arch, const std::string& expert_type) {
+    const ArchitectureInfo* info = find_architecture(arch);
+    if (!info) return make_error(ErrorCode::InvalidArgument, "--arch: " + unsupported_architecture_message(arch));
+    if (info->requires_experts && spec.n_expert == 0) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "--arch " + arch + " needs experts: give the shape a third part, e.g. 1024x8x16x4:q8_0:32/4");
+    }
+    if (info->router) return make_error(ErrorCode::InvalidArgument, "--arch octet: use the built-in model (bench --model)");
+    spec.architecture = arch;
+    if (info->sliding != SlidingLayers::None) spec.sliding_window = 128;
+    if (arch == "gpt-oss") spec.tied_output = false;
+    if (!expert_type.empty()) {
+        if (spec.n_expert == 0) return make_error(ErrorCode::InvalidArgument, "--expert-type needs experts (a shape's N/K part)");
+        const auto type = parse_weight_type(expert_type);
+        if (!type) return make_error(ErrorCode::InvalidArgument, "--expert-type: unknown or unsupported weight type '" + expert_type + "'");
+        spec.expert_type = *type;
+    }
+    return Ok{};
 }
 
 } // namespace octo::cli

@@ -17,4 +17,11 @@ namespace octo::cli {
 // the embedding, context 4096. Experts are n_ff wide each, the router's weights uniform in ±1.
 Result<SyntheticModelSpec> parse_bench_shape(const std::string& shape);
 
+// Makes `spec` a model of architecture `arch` (--arch) with its experts in `expert_type`
+// (--expert-type; empty: the shape's type). Architectures with a window get 128 (gpt-oss's);
+// gpt-oss keeps an output matrix of its own (its files have one) and needs the shape's experts.
+// InvalidArgument naming the problem: an unknown architecture or type, experts without a mixture,
+// or an architecture that needs experts given none.
+Status apply_bench_architecture(SyntheticModelSpec& spec, const std::string& arch, const std::string& expert_type);
+
 } // namespace octo::cli

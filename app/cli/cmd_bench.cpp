@@ -50,6 +50,8 @@ struct BenchOptions {
     std::string synthetic = "768x12x12:q8_0";
     int64_t n_ff = 0;       // the synthetic model's feed-forward width; 0: 3 x n_embd
     int64_t n_vocab = 0;    // ... and its vocabulary; 0: 32,000
+    std::string arch = "llama"; // ... and its architecture
+    std::string expert_type;    // ... and its experts' weight type; empty: the shape's
     int threads = 0;        // 0: every hardware thread
     std::string kernels;    // empty: the best path this CPU has
     std::string precision;  // empty: the model's default
@@ -204,7 +206,7 @@ Result<BenchModel> synthetic_model(const SyntheticModelSpec& spec, const BenchOp
     auto image = std::make_shared<const std::vector<uint8_t>>(std::move(bytes.value()));
     BenchModel b;
     b.file_bytes = image->size();
-    b.name = "synthetic llama " + o.synthetic + " (random weights)";
+    b.name = "synthetic " + spec.architecture + " " + o.synthetic + " (random weights)";
     if (!o.save_model.empty()) {
         const std::string_view view(reinterpret_cast<const char*>(image->data()), image->size());
         if (auto saved = write_file_atomic(o.save_model, view); !saved) return saved.error();
@@ -247,6 +249,9 @@ int run_bench(const BenchOptions& o) {
         if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
         if (o.n_ff > 0) spec->n_ff = o.n_ff;
         if (o.n_vocab > 0) spec->n_vocab = o.n_vocab;
+        if (auto arch = apply_bench_architecture(*spec, o.arch, o.expert_type); !arch) {
+            return report_error(o.json, arch.error().message, kExitUsage);
+        }
         auto synthetic = synthetic_model(spec.value(), o, open);
         if (!synthetic) return report_error(o.json, synthetic.error());
         bench_model = std::move(synthetic.value());
@@ -493,6 +498,13 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
         ->excludes(model)->check(CLI::Range(int64_t{1}, int64_t{1} << 17));
     cmd->add_option("--n-vocab", o->n_vocab, "The synthetic model's vocabulary (default 32000; Llama 3: 128256)")
         ->excludes(model)->check(CLI::Range(int64_t{256}, int64_t{1} << 20));
+    cmd->add_option("--arch", o->arch,
+                    "The synthetic model's architecture (default llama; gpt-oss: biases, sinks, a window of 128 on "
+                    "even layers, experts from the shape's N/K)")
+        ->excludes(model);
+    cmd->add_option("--expert-type", o->expert_type,
+                    "The synthetic experts' weight type (default: the shape's type; gpt-oss files: mxfp4)")
+        ->excludes(model);
     cmd->add_option("--save-model", o->save_model,
                     "Write the synthetic model's GGUF file here before measuring (for llama-bench or --model)");
     cmd->add_flag("--no-run", o->no_run, "With --save-model: only write the file");

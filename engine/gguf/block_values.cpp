@@ -93,7 +93,6 @@ void mxfp4_values(const uint8_t* qs, int8_t q[32]) {
     }
 }
 
-float e8m0_half(uint8_t e) { return std::ldexp(1.0f, static_cast<int>(e) - 128); }
 
 void iq2_xxs_values(const uint8_t* block, int8_t q[256], uint8_t l4[8]) {
     const iq::Grids& g = iq::grids();

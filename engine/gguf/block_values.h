@@ -8,6 +8,7 @@
 // The scale codes are the raw fields (sub-block scale nibbles, 3- or 6-bit codes), see each line.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 namespace octo::qblock {
@@ -27,8 +28,13 @@ inline int iq4_xs_scale(const uint8_t* block, int s) {
     const int high = block[2] | (block[3] << 8); // scales_h, little-endian
     return ((block[4 + s / 2] >> (4 * (s % 2))) & 15) | (((high >> (2 * s)) & 3) << 4);
 }
-// MXFP4's scale: its E8M0 exponent e as 2^(e - 128), halved to match the doubled levels.
-float e8m0_half(uint8_t e);
+// MXFP4's scale: its E8M0 exponent e as 2^(e - 127), halved to match the doubled levels:
+// 2^(e - 128), built from its bits (inline: the products read one per block of 32), subnormal
+// for e < 2.
+inline float e8m0_half(uint8_t e) {
+    const uint32_t bits = e < 2 ? uint32_t{0x00200000} << e : static_cast<uint32_t>(e - 1) << 23;
+    return std::bit_cast<float>(bits);
+}
 
 // The lattice types: q[256], and l4[s] / l3[g] the scale codes (4-bit per 32 values for IQ2_XXS
 // and IQ3_XXS, per 16 values for IQ2_XS / IQ2_S / IQ3_S ... see quant_blocks.h).

@@ -175,9 +175,9 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         if (s.n_expert > 0) { // the router F32, as convert_hf_to_gguf.py and llama-quantize leave it
             const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
             f.add(b + "ffn_gate_inp.weight", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
-            f.experts(b + "ffn_gate_exps.weight", s.n_embd, n_ff_exp, s.n_expert, type(MatrixRole::FfnGate, l));
-            f.experts(b + "ffn_up_exps.weight", s.n_embd, n_ff_exp, s.n_expert, type(MatrixRole::FfnUp, l));
-            f.experts(b + "ffn_down_exps.weight", n_ff_exp, s.n_embd, s.n_expert, type(MatrixRole::FfnDown, l));
+            f.experts(b + "ffn_gate_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnGate, l)));
+            f.experts(b + "ffn_up_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnUp, l)));
+            f.experts(b + "ffn_down_exps.weight", n_ff_exp, s.n_embd, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnDown, l)));
             if (arch->expert_biases) {
                 f.add(b + "ffn_gate_inp.bias", {s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
                 f.add(b + "ffn_gate_exps.bias", {n_ff_exp, s.n_expert}, TensorType::F32, 0.0f, 0.5f);

@@ -57,6 +57,7 @@ struct SyntheticModelSpec {
     int64_t n_expert_used = 0;
     int64_t n_ff_exp = 0;
     float router_spread = 0.3f;
+    std::optional<TensorType> expert_type = std::nullopt; // the experts' type (gpt-oss files: MXFP4); none: as the rest
 };
 
 // Elements of all tensors a model of this spec holds.

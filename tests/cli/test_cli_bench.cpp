@@ -183,6 +183,54 @@ TEST(CliBench, SavesTheSyntheticModelWithKvHeadsAndTheQ4KMMix) {
     std::filesystem::remove(path);
 }
 
+// --arch gpt-oss with MXFP4 experts (the layout of the released files): the saved file is the
+// very spec the options stand for (window 128 on even layers, an output matrix of its own), it
+// runs as --model; the options' misuses exit 2 naming the problem.
+TEST(CliBench, GptOssShapeWithMxfp4Experts) {
+    const std::string path = octo::test::temp_path("gpt-oss.gguf");
+    auto run = run_cli({"bench", "--synthetic", "256x2x4x2:q8_0:4/2", "--arch", "gpt-oss", "--expert-type", "mxfp4",
+                        "--n-ff", "256", "--save-model", path, "--no-run", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    EXPECT_EQ(run.json()["model"], "synthetic gpt-oss 256x2x4x2:q8_0:4/2 (random weights)");
+    octo::SyntheticModelSpec want = bench_spec(256, 2, 4, 2);
+    want.architecture = "gpt-oss";
+    want.weight_type = octo::TensorType::Q8_0;
+    want.n_ff = 256;
+    want.n_expert = 4;
+    want.n_expert_used = 2;
+    want.router_spread = 1.0f;
+    want.sliding_window = 128;
+    want.tied_output = false;
+    want.expert_type = octo::TensorType::MXFP4;
+    const auto expected = octo::make_synthetic_model(want);
+    ASSERT_TRUE(expected) << expected.error().message;
+    EXPECT_EQ(read_bytes(path), expected.value());
+    auto model = octo::Model::load(path);
+    ASSERT_TRUE(model) << model.error().message;
+    const octo::Model& m = *model.value();
+    EXPECT_EQ(m.params().layer_window(0), 128);
+    EXPECT_EQ(m.file().find_tensor("blk.1.ffn_down_exps.weight")->type.type, octo::TensorType::MXFP4);
+    EXPECT_EQ(m.file().find_tensor("blk.1.attn_q.weight")->type.type, octo::TensorType::Q8_0);
+    EXPECT_FALSE(m.weights().output_tied);
+    auto bench = run_cli({"bench", "--model", path, "--prompt-tokens", "4", "--gen-tokens", "2", "--speed-only",
+                          "--threads", "1", "--read-buffer-mib", "8", "--json"});
+    ASSERT_EQ(bench.exit_status, 0) << bench.err;
+    EXPECT_GT(bench.json()["instrumentation_off"]["decode_tokens_per_s"].get<double>(), 0.0);
+    std::filesystem::remove(path);
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--synthetic", "256x2x4:q8_0", "--arch", "gpt-oss"},         // no experts
+          std::vector<std::string>{"--synthetic", "256x2x4:q8_0", "--arch", "mamba"},           // unknown
+          std::vector<std::string>{"--synthetic", "256x2x4:q8_0", "--expert-type", "mxfp4"},    // no experts
+          std::vector<std::string>{"--synthetic", "256x2x4:q8_0:4/2", "--expert-type", "q9_9"}}) { // unknown type
+        std::vector<std::string> full = {"bench"};
+        full.insert(full.end(), args.begin(), args.end());
+        full.push_back("--json");
+        auto bad = run_cli(full);
+        EXPECT_EQ(bad.exit_status, 2) << args[3];
+        EXPECT_TRUE(bad.json()["error"].is_string()) << args[3];
+    }
+}
+
 TEST(CliBench, ShapeAndOptionErrors) {
     for (const char* shape : {"64x2x4x3:q8_0", "64x2x4x0:q8_0", "64x2x4x2x1:q8_0", "64x2x4x:q8_0", "64x2x4x2",
                               "64x2x4:q4_k_x", "64x2x4x2:"}) {

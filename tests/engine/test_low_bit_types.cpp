@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/gguf/block_values.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/iq_grids.h"
 #include "engine/gguf/quantize.h"
@@ -141,6 +142,12 @@ TEST(LowBitDequantize, Mxfp4HandBlock) {
         want[j + 16] = 8.0f * e2m1(15 - j);
     }
     expect_values(dequant(TensorType::MXFP4, b, 32), want);
+}
+
+// The scale from its bits equals 2^(e - 128) for every exponent byte, the two subnormal ones
+// (e = 0, 1) and the largest (e = 255: 2^127) included.
+TEST(LowBitDequantize, Mxfp4ScaleOfEveryExponent) {
+    for (int e = 0; e < 256; ++e) EXPECT_EQ(qblock::e8m0_half(static_cast<uint8_t>(e)), std::ldexp(1.0f, e - 128)) << e;
 }
 
 // Every byte 0b10'01'00'10: value 128c + 32l + m takes 2-bit code 2, 0, 1, 2 for l = 0..3.
