@@ -163,6 +163,11 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         (*texts)[id] = bytes.empty() ? opened.tokenizer->token_text(static_cast<int32_t>(id)) : bytes;
     }
     opened.info.token_texts = std::move(texts);
+    for (const LayerWeights& lw : opened.model->weights().layers) {
+        if (!lw.ffn_gate_inp_bias) break;
+        const auto* bias = reinterpret_cast<const float*>(lw.ffn_gate_inp_bias->data);
+        opened.info.router_bias.insert(opened.info.router_bias.end(), bias, bias + lw.ffn_gate_inp_bias->ne[0]);
+    }
     opened.backend = std::move(selected.backend);
     opened.info.expert_map = std::move(experts.value());
     opened.kv = std::move(kv);

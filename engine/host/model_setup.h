@@ -55,6 +55,9 @@ struct ModelInfo : ModelDescription {
     // position) within this context. A capture's recorded model has neither.
     std::vector<std::string> features;
     std::vector<int64_t> layer_windows; // [n_layer]
+    // [n_layer][n_expert] the router's bias of each expert (gpt-oss: ArchitectureInfo::expert_biases);
+    // empty when the router has none.
+    std::vector<float> router_bias;
     // Every token id's bytes (its text where it has none, as control tokens), for showing
     // alternatives by their text; empty for a capture's recorded model or a server's.
     std::shared_ptr<const std::vector<std::string>> token_texts;

@@ -1525,6 +1525,10 @@ octoscope-cli replay "%3"</translation>
         <translation>（均值）</translation>
     </message>
     <message>
+        <source>; router bias %1</source>
+        <translation>；路由器偏置 %1</translation>
+    </message>
+    <message>
         <source>token (prompt, then answer): layer %1</source>
         <translation>词元（先提示词，后回答）：第 %1 层</translation>
     </message>

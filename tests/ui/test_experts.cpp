@@ -45,6 +45,7 @@ private slots:
     void denseModelHasANote();
     void leavingAnExpertOutReruns();
     void calibrateExpertsFromTheMenu();
+    void gptOssExpertsShowTheirRouterBias();
     void expertMapVerdictAndSwitchTarget(); // last: it leaves an expert map for the model
 
 private:
@@ -85,6 +86,36 @@ bool TestExperts::loadAndRun(MainWindow& w, const QString& path, const QString& 
     QSignalSpy settled(&w, &MainWindow::runSettled);
     w.runs().submit(s);
     return settled.wait(60000);
+}
+
+// gpt-oss: the panel shows the engine's routing (weights: the softmax of the chosen logits) and a
+// cell's readout carries that expert's router bias, read from the file.
+void TestExperts::gptOssExpertsShowTheirRouterBias() {
+    const SyntheticModelSpec spec{.architecture = "gpt-oss", .n_embd = 256, .n_ff = 64, .n_head = 4, .n_head_kv = 2,
+                                  .n_layer = 2, .head_dim = 64, .context_length = 128, .sliding_window = 4, .seed = 5,
+                                  .n_expert = 4, .n_expert_used = 2, .n_ff_exp = 64, .router_spread = 1.0f};
+    const QString path = writeModel(QStringLiteral("gpt-oss.gguf"), spec);
+    QVERIFY(!path.isEmpty());
+    MainWindow w;
+    w.show();
+    QVERIFY(loadAndRun(w, path, QStringLiteral("abc d"), 3));
+    ExpertsView* view = part<ExpertsView>(w);
+    QVERIFY(view->showsExperts());
+    auto model = Model::load(path.toStdString()).value();
+    const auto* bias = reinterpret_cast<const float*>(model->weights().layers[1].ffn_gate_inp_bias->data);
+    w.store().select_token(3);
+    view->setScope(TokenScope::SelectedToken);
+    double chosen = 0.0;
+    for (int e = 0; e < 4; ++e) {
+        const QString text = view->cellText(1, e);
+        QVERIFY2(text.contains(QStringLiteral("router bias %1").arg(bias[e], 0, 'f', 3)), qPrintable(text));
+        chosen += view->cell(1, e);
+    }
+    QVERIFY2(std::abs(chosen - 1.0) < 1e-5, qPrintable(QString::number(chosen))); // the chosen weights sum to 1
+    // a model whose router has no bias says none
+    QVERIFY(loadAndRun(w, moe_, QStringLiteral("abc d"), 2));
+    w.store().select_token(3);
+    QVERIFY(!view->cellText(1, 0).contains(QStringLiteral("router bias")));
 }
 
 void TestExperts::panelShowsTheEnginesRouting() {

@@ -165,6 +165,13 @@ QString ExpertsView::cellText(int layer, int expert) const {
     } else if (scope != TokenScope::SelectedToken) {
         text += tr(" (mean)");
     }
+    // gpt-oss: the router adds a bias of its own to each expert's logit
+    const auto& model = store_.shown_model();
+    const size_t at = static_cast<size_t>(layer) * static_cast<size_t>(n_expert_) + static_cast<size_t>(expert);
+    if (!shared && model && model->router_bias.size() == static_cast<size_t>(model->n_layer * model->n_expert) &&
+        at < model->router_bias.size()) {
+        text += tr("; router bias %1").arg(model->router_bias[at], 0, 'f', 3);
+    }
     return text;
 }
 
