@@ -3023,6 +3023,30 @@ F32 权重无论哪种都以浮点相乘。
 <context>
     <name>octo::ui::TokenStreamView</name>
     <message>
+        <source>analysis</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>final answer</source>
+        <translation>最终回答</translation>
+    </message>
+    <message>
+        <source>commentary</source>
+        <translation>评注</translation>
+    </message>
+    <message>
+        <source>no channel</source>
+        <translation>无通道</translation>
+    </message>
+    <message>
+        <source>harmony header of the %1 channel</source>
+        <translation>%1 通道的 harmony 标头</translation>
+    </message>
+    <message>
+        <source>%1 channel</source>
+        <translation>%1 通道</translation>
+    </message>
+    <message>
         <source>Token stream</source>
         <translation>词元流</translation>
     </message>

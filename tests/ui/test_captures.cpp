@@ -40,6 +40,7 @@
 #include "ui/views/head_heatmap_view.h"
 #include "ui/views/kv_view.h"
 #include "ui/views/latency_view.h"
+#include "ui/views/token_stream_view.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/presenter_panel.h"
@@ -113,6 +114,7 @@ private slots:
     void notesEditUndoAndRoundTrip();
     void thousandTokenCaptureTimes();
     void serverCapturesOpenAndPointToTheServer();
+    void harmonyAnswerShowsItsChannelsApart();
 
 private:
     bool loadInto(MainWindow& w);
@@ -366,6 +368,53 @@ void TestCaptures::rerunReportsTheFirstDivergence() {
     QCOMPARE(w.store().selected_token(), static_cast<int>(now->n_prompt() + i));
     QVERIFY(now->tokens()[now->n_prompt() + i].id != c.trace.generated()[i].id);
     for (size_t k = 0; k < i; ++k) QCOMPARE(now->tokens()[now->n_prompt() + k].id, c.trace.generated()[k].id);
+}
+
+// A gpt-oss answer in the harmony format (here a capture whose answer's bytes were rewritten as
+// one: the stream reads the trace's bytes): the analysis channel and the final answer each start a
+// row behind their name, the headers and closers are markers, each chip's readout names its channel.
+void TestCaptures::harmonyAnswerShowsItsChannelsApart() {
+    const QString file = path("harmony.octo");
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(loadInto(w));
+        RunSpec spec = settings(QStringLiteral("Hello there"), 9);
+        spec.stop_at_eog = false; // nine tokens whatever they are
+        QVERIFY(runAndWait(w, spec));
+        QVERIFY(save_as(w, file));
+    }
+    Capture c = open_capture(file.toStdString()).value();
+    const std::vector<std::string> answer = {"<|channel|>", "analysis", "<|message|>", "Think", "<|end|>",
+                                             "<|start|>assistant<|channel|>", "final", "<|message|>", "Hi"};
+    QVERIFY(c.trace.n_generated() >= answer.size());
+    for (size_t i = 0; i < answer.size(); ++i) c.trace.tokens[c.trace.n_prompt + i].bytes = answer[i];
+    QVERIFY(save_capture(c, file.toStdString()));
+    MainWindow w;
+    w.captureController()->setDialogsEnabled(false);
+    w.show();
+    QVERIFY(open_in(w, file));
+    auto* stream = w.findChild<TokenStreamView*>();
+    QVERIFY(stream);
+    QCOMPARE(stream->channelLabels(), (QStringList{QStringLiteral("analysis:"), QStringLiteral("final answer:")}));
+    int think = -1, hi = -1, header = -1;
+    const auto& chips = stream->chips();
+    for (size_t i = 0; i < chips.size(); ++i) {
+        if (!chips[i].generated) continue;
+        if (chips[i].text == QStringLiteral("Think")) think = static_cast<int>(i);
+        if (chips[i].text == QStringLiteral("Hi")) hi = static_cast<int>(i);
+        if (chips[i].text == QStringLiteral("final")) header = static_cast<int>(i);
+    }
+    QVERIFY(think >= 0 && hi >= 0 && header >= 0);
+    QCOMPARE(chips[static_cast<size_t>(think)].channel, QStringLiteral("analysis"));
+    QVERIFY(!chips[static_cast<size_t>(think)].marker);
+    QCOMPARE(chips[static_cast<size_t>(hi)].channel, QStringLiteral("final"));
+    QVERIFY(chips[static_cast<size_t>(header)].marker);
+    QVERIFY2(stream->tooltip(think).contains(QStringLiteral("analysis channel")), qPrintable(stream->tooltip(think)));
+    QVERIFY2(stream->tooltip(header).contains(QStringLiteral("harmony header")), qPrintable(stream->tooltip(header)));
+    if (const QByteArray shot = qgetenv("OCTOSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        w.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/harmony-channels.png"));
+    }
 }
 
 void TestCaptures::missingModelAsksForTheFile() {

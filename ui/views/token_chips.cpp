@@ -1,5 +1,7 @@
 #include "ui/views/token_chips.h"
 
+#include "engine/chat/harmony_channels.h"
+
 #include <QStringDecoder>
 
 #include <algorithm>
@@ -31,6 +33,19 @@ QString token_display_text(const std::string& bytes) {
     return s;
 }
 
+namespace {
+
+TokenChip chip(int first, int count, const std::string& bytes, bool generated) {
+    TokenChip c;
+    c.first = first;
+    c.count = count;
+    c.text = token_display_text(bytes);
+    c.generated = generated;
+    return c;
+}
+
+} // namespace
+
 std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens) {
     std::vector<TokenChip> chips;
     std::string pending;
@@ -39,19 +54,42 @@ std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens) {
         const TraceToken& t = tokens[static_cast<size_t>(i)];
         const bool boundary = i > first && tokens[static_cast<size_t>(i - 1)].generated != t.generated;
         if (boundary && !pending.empty()) { // never join a prompt and a generated token
-            chips.push_back(TokenChip{first, i - first, token_display_text(pending), tokens[static_cast<size_t>(first)].generated});
+            chips.push_back(chip(first, i - first, pending, tokens[static_cast<size_t>(first)].generated));
             pending.clear();
             first = i;
         }
         pending += t.bytes;
         const bool last = i + 1 == static_cast<int>(tokens.size());
         if (complete_utf8(pending) || last || pending.size() >= 16) {
-            chips.push_back(TokenChip{first, i - first + 1, token_display_text(pending), t.generated});
+            chips.push_back(chip(first, i - first + 1, pending, t.generated));
             pending.clear();
             first = i + 1;
         }
     }
     return chips;
+}
+
+void mark_harmony_channels(const std::vector<TraceToken>& tokens, std::vector<TokenChip>& chips) {
+    std::string answer;
+    std::vector<size_t> offset(tokens.size(), 0); // each generated token's first byte in the answer
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        if (!tokens[i].generated) continue;
+        offset[i] = answer.size();
+        answer += tokens[i].bytes;
+    }
+    if (answer.find("<|channel|>") == std::string::npos) return;
+    const std::vector<HarmonyMessage> messages = harmony_messages(answer);
+    QString previous;
+    bool first = true;
+    for (TokenChip& c : chips) {
+        if (!c.generated) continue;
+        const size_t at = offset[static_cast<size_t>(c.first)];
+        c.channel = QString::fromStdString(std::string(harmony_channel_at(messages, at)));
+        c.marker = !harmony_in_text(messages, at);
+        c.channel_start = first || c.channel != previous;
+        previous = c.channel;
+        first = false;
+    }
 }
 
 int dominant_subsystem(const std::vector<TraceToken>& tokens, const TokenChip& chip, Metric metric) {

@@ -16,6 +16,12 @@ struct TokenChip {
     int count = 1;      // tokens in the chip
     QString text;       // display text (token_display_text)
     bool generated = false;
+    // A harmony answer (gpt-oss, mark_harmony_channels): the channel the chip's first byte
+    // belongs to ("analysis", "final", …; empty otherwise), whether a new channel starts at this
+    // chip, and whether it is part of a header or closing marker rather than of a message's text.
+    QString channel;
+    bool channel_start = false;
+    bool marker = false;
 };
 
 // A token's bytes as shown on chips, axes and readouts: newline as ↵, tab as →, space as ·
@@ -23,6 +29,10 @@ struct TokenChip {
 QString token_display_text(const std::string& bytes);
 
 std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens);
+
+// Marks the generated chips of a harmony answer (its text holds "<|channel|>": engine/chat/
+// harmony_channels.h) with their channels; other answers are left as they are.
+void mark_harmony_channels(const std::vector<TraceToken>& tokens, std::vector<TokenChip>& chips);
 
 // The subsystem with the largest value of `metric` over the chip's tokens, or -1 when the
 // metric was not computed for them.

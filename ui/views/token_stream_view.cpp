@@ -35,48 +35,71 @@ TokenStreamView::TokenStreamView(RunStore& store, QWidget* parent) : QWidget(par
 
 QSize TokenStreamView::sizeHint() const { return {400, std::max(content_height_, 120)}; }
 
-int TokenStreamView::heightForWidth(int width) const {
-    int x = kPad, y = kPad;
-    const QFontMetrics fm(font());
-    for (const TokenChip& c : chips_) {
-        const int w = fm.horizontalAdvance(c.text) + 2 * kPad;
-        if (x + w > width - kPad && x > kPad) {
-            x = kPad;
-            y += kChipHeight + kGap;
-        }
-        x += w + kGap;
-    }
-    return y + kChipHeight + kPad;
-}
+int TokenStreamView::heightForWidth(int width) const { return place(width, nullptr, nullptr); }
 
 void TokenStreamView::rebuild() {
     const RunRecord* run = store_.current();
     chips_ = run ? make_chips(run->tokens()) : std::vector<TokenChip>{};
+    if (run) mark_harmony_channels(run->tokens(), chips_);
     layoutChips(width());
     updateGeometry();
     update();
 }
 
-void TokenStreamView::layoutChips(int width) {
-    rects_.clear();
+// The channel's name as its label shows it (a harmony answer's channels).
+QString TokenStreamView::channelLabel(const QString& channel) {
+    if (channel == QStringLiteral("analysis")) return tr("analysis");
+    if (channel == QStringLiteral("final")) return tr("final answer");
+    if (channel == QStringLiteral("commentary")) return tr("commentary");
+    return channel.isEmpty() ? tr("no channel") : channel;
+}
+
+// Lays the chips out in rows of `width`: a chip that starts a channel of a harmony answer starts
+// a row, behind its channel's label. Returns the height; fills the chips' and labels' rects.
+int TokenStreamView::place(int width, std::vector<QRect>* rects, std::vector<ChannelLabel>* labels) const {
     const QFontMetrics fm(font());
+    QFont label_font = font();
+    label_font.setItalic(true);
+    const QFontMetrics lm(label_font);
     int x = kPad, y = kPad;
     for (const TokenChip& c : chips_) {
+        if (c.channel_start) {
+            if (x > kPad) {
+                x = kPad;
+                y += kChipHeight + kGap;
+            }
+            const QString label = channelLabel(c.channel) + QLatin1Char(':');
+            const int w = lm.horizontalAdvance(label) + kPad;
+            if (labels) labels->push_back({QRect(x, y, w, kChipHeight), label});
+            x += w + kGap;
+        }
         const int w = fm.horizontalAdvance(c.text) + 2 * kPad;
         if (x + w > width - kPad && x > kPad) {
             x = kPad;
             y += kChipHeight + kGap;
         }
-        rects_.emplace_back(x, y, w, kChipHeight);
+        if (rects) rects->emplace_back(x, y, w, kChipHeight);
         x += w + kGap;
     }
-    content_height_ = y + kChipHeight + kPad;
+    return y + kChipHeight + kPad;
+}
+
+void TokenStreamView::layoutChips(int width) {
+    rects_.clear();
+    labels_.clear();
+    content_height_ = place(width, &rects_, &labels_);
     setMinimumHeight(content_height_);
 }
 
 void TokenStreamView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     layoutChips(width());
+}
+
+QStringList TokenStreamView::channelLabels() const {
+    QStringList out;
+    for (const ChannelLabel& l : labels_) out << l.text;
+    return out;
 }
 
 QString TokenStreamView::generatedText() const {
@@ -101,12 +124,20 @@ void TokenStreamView::paintEvent(QPaintEvent*) {
         return;
     }
     const int selected = store_.selected_token();
+    QFont label_font = font();
+    label_font.setItalic(true);
+    p.setFont(label_font);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    for (const ChannelLabel& l : labels_) p.drawText(l.rect, Qt::AlignLeft | Qt::AlignVCenter, l.text);
+    p.setFont(font());
     for (size_t i = 0; i < chips_.size(); ++i) {
         const TokenChip& c = chips_[i];
         const int s = dominant_subsystem(run->tokens(), c, store_.metric());
         QColor fill = s >= 0 ? subsystem_color(s) : palette().color(QPalette::Button);
-        if (!c.generated) fill.setAlpha(120);
-        p.setPen(c.generated ? QPen(palette().color(QPalette::Text), 1.2) : Qt::NoPen);
+        if (!c.generated || c.marker) fill.setAlpha(c.marker ? 60 : 120); // a harmony header or closer: faint
+        QPen outline(palette().color(QPalette::Text), 1.2);
+        if (c.marker) outline.setStyle(Qt::DashLine);
+        p.setPen(c.generated ? outline : QPen(Qt::NoPen));
         p.setBrush(fill);
         p.drawRoundedRect(rects_[i], 4, 4);
         if (selected >= c.first && selected < c.first + c.count) {
@@ -114,8 +145,8 @@ void TokenStreamView::paintEvent(QPaintEvent*) {
             p.setBrush(Qt::NoBrush);
             p.drawRoundedRect(rects_[i].adjusted(-1, -1, 1, 1), 5, 5);
         }
-        p.setPen(fill.lightness() > 140 || !c.generated ? QColor(Qt::black) : QColor(Qt::white));
-        if (!c.generated && palette().color(QPalette::Base).lightness() < 128) p.setPen(Qt::white);
+        p.setPen(fill.lightness() > 140 || !c.generated || c.marker ? QColor(Qt::black) : QColor(Qt::white));
+        if ((!c.generated || c.marker) && palette().color(QPalette::Base).lightness() < 128) p.setPen(Qt::white);
         p.drawText(rects_[i], Qt::AlignCenter, c.text);
     }
 }
@@ -155,6 +186,10 @@ QString TokenStreamView::tooltip(int chip) const {
     const auto& model = store_.shown_model();
     const TokenChip& c = chips_[static_cast<size_t>(chip)];
     QString html = QStringLiteral("<b>%1</b> %2<br>").arg(c.text.toHtmlEscaped(), c.generated ? tr("(generated)") : tr("(prompt)"));
+    if (!c.channel.isEmpty() || c.channel_start) {
+        html += (c.marker ? tr("harmony header of the %1 channel") : tr("%1 channel")).arg(channelLabel(c.channel)) +
+                QStringLiteral("<br>");
+    }
     const auto alternative = [&model](int32_t id) { // by its text where the model's vocabulary is at hand
         if (model && model->token_texts && id >= 0 && static_cast<size_t>(id) < model->token_texts->size()) {
             return QStringLiteral("“%1”").arg(token_display_text((*model->token_texts)[static_cast<size_t>(id)]).toHtmlEscaped());

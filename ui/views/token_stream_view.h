@@ -1,5 +1,7 @@
 // Prompt and generated tokens as chips coloured by their dominant subsystem in the chosen
-// metric; hover for the token's details and its 8-bar breakdown, click to select it.
+// metric; hover for the token's details and its 8-bar breakdown, click to select it. A gpt-oss
+// (harmony) answer's channels each start a row behind their name, the reasoning (analysis) apart
+// from the final answer, headers and closing markers drawn faint.
 #pragma once
 
 #include <QWidget>
@@ -28,6 +30,8 @@ public:
     // What hovering a chip shows: its tokens' ids, bytes and log-probs, the metric's bars and on a
     // mixture of experts the experts chosen per layer.
     QString tooltip(int chip) const;
+    // The channel labels drawn before a harmony answer's channels ("analysis:", "final answer:").
+    QStringList channelLabels() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -37,12 +41,19 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    struct ChannelLabel {
+        QRect rect;
+        QString text;
+    };
     void rebuild();
     void layoutChips(int width);
+    int place(int width, std::vector<QRect>* rects, std::vector<ChannelLabel>* labels) const;
+    static QString channelLabel(const QString& channel);
 
     RunStore& store_;
     std::vector<TokenChip> chips_;
     std::vector<QRect> rects_; // one per chip
+    std::vector<ChannelLabel> labels_; // a harmony answer's channel names, each before its first chip
     int content_height_ = 0;
 };
 
