@@ -42,9 +42,17 @@ void CpuBackend::rms_norm(const float* x, const float* weight, float* y, int64_t
 }
 
 void CpuBackend::add_bias(float* y, const float* bias, int64_t n_tokens, int64_t n) {
-    for_each_chunk(n_tokens * n, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) y[i] += bias[i % n];
-    });
+    // whole rows per task (no index division per element), about kElementChunk values a task
+    const int64_t rows = std::max<int64_t>(1, kElementChunk / std::max<int64_t>(n, 1));
+    const auto add_rows = [&](int64_t first, int64_t last) {
+        for (int64_t t = first; t < last; ++t) {
+            float* yt = y + t * n;
+            for (int64_t i = 0; i < n; ++i) yt[i] += bias[i];
+        }
+    };
+    if (n_tokens <= rows) return add_rows(0, n_tokens);
+    pool_.parallel_for((n_tokens + rows - 1) / rows,
+                       [&](int64_t c, int) { add_rows(c * rows, std::min(n_tokens, (c + 1) * rows)); });
 }
 
 void CpuBackend::add(float* y, const float* x, int64_t n) {

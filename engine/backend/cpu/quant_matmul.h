@@ -47,9 +47,11 @@ QuantKernel scalar_quant_matmul_kernel(TensorType type);
 QuantKernel avx2_quant_matmul_kernel(TensorType type);       // AVX2 multiply-add of u8 × i8
 QuantKernel avxvnni_quant_matmul_kernel(TensorType type);    // AVX-VNNI dot products (256-bit)
 QuantKernel avx512vnni_quant_matmul_kernel(TensorType type); // AVX-512 VNNI (512-bit)
+QuantKernel avx512vnni_mxfp4_kernel(); // MXFP4 with the AVX2 kernel's bits (quant_matmul_mxfp4_avx512.cpp)
 // The low-bit types (Q2_K, Q3_K, TQ1_0, TQ2_0, IQ4_NL, IQ4_XS, MXFP4, IQ2_*, IQ3_*, IQ1_*):
 // scalar kernels in the reference's float order. The x86 paths have their own for Q2_K, Q3_K,
-// IQ4_XS, IQ4_NL and MXFP4 (the AVX2 ones, on the AVX-512 paths too) and run these for the rest
+// IQ4_XS, IQ4_NL and MXFP4 (the AVX2 ones, on the AVX-512 paths too, but MXFP4's own on
+// avx512vnni) and run these for the rest
 // (docs/performance.md).
 QuantKernel low_bit_quant_matmul_kernel(TensorType type);
 

@@ -616,6 +616,7 @@ QuantKernel avx512vnni_quant_matmul_kernel(TensorType type) {
     case TensorType::Q4_K: return kernel_k<Q45_K<false>>();
     case TensorType::Q5_K: return kernel_k<Q45_K<true>>();
     case TensorType::Q6_K: return kernel_k<Q6_K>();
+    case TensorType::MXFP4: return avx512vnni_mxfp4_kernel();
     default: return {};
     }
 }
