@@ -507,7 +507,7 @@ TEST(ReferencePrecision, LowBitKernelsEqualTheScalarKernelsBitForBit) {
     for (CpuPath path : optimised_paths()) {
         for (TensorType type : std::span(kQuantTypes).first(kSimdQuantTypes).subspan(kFirstLowBitType)) {
             for (const int64_t n_in : is_k_quant(type) ? std::vector<int64_t>{256, 768} : std::vector<int64_t>{32, 64, 96, 480, 512}) {
-                for (int64_t n_tok : {1, 4, 7}) {
+                for (int64_t n_tok : {1, 4, 7, 8, 13}) {
                     TestMatrix m = make_matrix(type, n_in, 19, 41);
                     m.w.reference_tiled = true;
                     const auto x = random_vector(static_cast<size_t>(n_tok * n_in), 42);

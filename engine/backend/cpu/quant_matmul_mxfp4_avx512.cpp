@@ -5,7 +5,8 @@
 // and reduced in the AVX2 kernel's order, and a lone last block (an odd block count) is reduced to
 // one integer and added by one fused step.
 //
-// What differs is how the lanes are computed. Two blocks at a time fill one 512-bit register —
+// What differs is how the lanes are computed (and that each token's activations are first laid
+// out in pairs of blocks with their scales, so a pair is one load). Two blocks at a time fill one 512-bit register —
 // the even block in the low half, the odd one in the high half, so one register holds both
 // accumulators — and each lane is one vpdpbusd of the levels' magnitudes (unsigned) with the
 // activations negated where a level is negative, instead of AVX2's sign, multiply-add to int16
@@ -31,7 +32,7 @@ namespace {
 
 using qblock::kMXFP4Bytes;
 
-constexpr int kTile = 4;                // tokens sharing one unpacked pair of blocks
+constexpr int kTile = 8;                // tokens sharing one unpacked pair of blocks
 constexpr int64_t kRowBlockBytes = 16384; // weight rows walked per pass over a block of tokens
 constexpr int64_t kTokenBlock = 64;
 
@@ -54,10 +55,29 @@ OCTO_MX inline float hsum(__m256 a) {
     return _mm_cvtss_f32(v);
 }
 
-// One weight row × kT tokens (activation rows of nb ActQ8_0 blocks, x_stride bytes apart) into
-// y[t · y_stride].
+// The activations of one token as the pairs read them: per pair of blocks (2p, 2p + 1) their 64
+// values, then their scales as 16 floats (d_2p eight times, d_2p+1 eight times). A lone last
+// block is read from the quantised row itself.
+constexpr int64_t kPairBytes = 128;
+
+int64_t prepared_bytes(int64_t n_in, int64_t n_tokens) { return n_tokens * (n_in / 64) * kPairBytes; }
+
+OCTO_MX void prepare(const QuantMatmulArgs& a, int64_t token, uint8_t* prepared) {
+    const int64_t pairs = a.w->n_in / 64;
+    const auto* x = reinterpret_cast<const ActQ8_0*>(a.xq + token * a.xq_row_bytes);
+    uint8_t* out = prepared + token * pairs * kPairBytes;
+    for (int64_t p = 0; p < pairs; ++p, out += kPairBytes) {
+        std::memcpy(out, x[2 * p].qs, 32);
+        std::memcpy(out + 32, x[2 * p + 1].qs, 32);
+        _mm512_storeu_ps(out + 64, _mm512_insertf32x8(_mm512_set1_ps(x[2 * p].d), _mm256_set1_ps(x[2 * p + 1].d), 1));
+    }
+}
+
+// One weight row × kT tokens into y[t · y_stride]: px the tokens' prepared pairs (p_stride bytes
+// apart), xq their quantised rows (x_stride apart) for a lone last block.
 template <int kT>
-OCTO_MX void tile(const uint8_t* row, const uint8_t* xq, int64_t x_stride, int64_t nb, float* y, int64_t y_stride) {
+OCTO_MX void tile(const uint8_t* row, const uint8_t* px, int64_t p_stride, const uint8_t* xq, int64_t x_stride, int64_t nb,
+                  float* y, int64_t y_stride) {
     __m512 acc[kT]; // low half: even blocks, high half: odd blocks
     for (int t = 0; t < kT; ++t) acc[t] = _mm512_setzero_ps();
     int64_t b = 0;
@@ -67,13 +87,14 @@ OCTO_MX void tile(const uint8_t* row, const uint8_t* xq, int64_t x_stride, int64
         const __m512i q = _mm512_inserti64x4(_mm512_castsi256_si512(levels32(w0 + 1)), levels32(w1 + 1), 1);
         const __mmask64 negative = _mm512_movepi8_mask(q);
         const __m512i magnitude = _mm512_abs_epi8(q);
-        const float d0 = qblock::e8m0_half(w0[0]), d1 = qblock::e8m0_half(w1[0]);
+        const __m512 dw = _mm512_insertf32x8(_mm512_set1_ps(qblock::e8m0_half(w0[0])), _mm256_set1_ps(qblock::e8m0_half(w1[0])), 1);
+        const uint8_t* pair = px + b / 2 * kPairBytes;
         for (int t = 0; t < kT; ++t) {
-            const auto* x = reinterpret_cast<const ActQ8_0*>(xq + t * x_stride) + b;
-            const __m512i xs = _mm512_inserti64x4(_mm512_castsi256_si512(load32(x[0].qs)), load32(x[1].qs), 1);
+            const uint8_t* x = pair + t * p_stride;
+            const __m512i xs = _mm512_loadu_si512(x);
             const __m512i signed_x = _mm512_mask_sub_epi8(xs, negative, _mm512_setzero_si512(), xs);
             const __m512i lanes = _mm512_dpbusd_epi32(_mm512_setzero_si512(), magnitude, signed_x);
-            const __m512 d = _mm512_insertf32x8(_mm512_set1_ps(x[0].d * d0), _mm256_set1_ps(x[1].d * d1), 1);
+            const __m512 d = _mm512_mul_ps(_mm512_loadu_ps(reinterpret_cast<const float*>(x + 64)), dw); // d_x · d_w
             acc[t] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(lanes), acc[t]);
         }
     }
@@ -97,6 +118,7 @@ OCTO_MX void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) 
     const WeightMatrix& w = *a.w;
     const int64_t nb = w.n_in / 32;
     const int64_t x_stride = a.xq_row_bytes;
+    const int64_t p_stride = nb / 2 * kPairBytes;
     const int64_t rows_per_block = std::max<int64_t>(1, kRowBlockBytes / static_cast<int64_t>(w.row_bytes));
     for (int64_t r0 = row_begin; r0 < row_end; r0 += rows_per_block) {
         const int64_t r1 = std::min(row_end, r0 + rows_per_block);
@@ -104,14 +126,19 @@ OCTO_MX void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) 
             const int64_t t1 = std::min(a.n_tokens, t0 + kTokenBlock);
             for (int64_t t = t0; t < t1; t += kTile) {
                 const uint8_t* x = a.xq + t * x_stride;
+                const uint8_t* px = a.prepared ? a.prepared + t * p_stride : nullptr; // null: a single block, no pair
                 float* y = a.y + t * w.n_out;
                 for (int64_t r = r0; r < r1; ++r) {
                     const uint8_t* row = w.data + static_cast<uint64_t>(r) * w.row_bytes;
                     switch (std::min<int64_t>(kTile, t1 - t)) {
-                    case 4: tile<4>(row, x, x_stride, nb, y + r, w.n_out); break;
-                    case 3: tile<3>(row, x, x_stride, nb, y + r, w.n_out); break;
-                    case 2: tile<2>(row, x, x_stride, nb, y + r, w.n_out); break;
-                    default: tile<1>(row, x, x_stride, nb, y + r, w.n_out); break;
+                    case 8: tile<8>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
+                    case 7: tile<7>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
+                    case 6: tile<6>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
+                    case 5: tile<5>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
+                    case 4: tile<4>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
+                    case 3: tile<3>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
+                    case 2: tile<2>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
+                    default: tile<1>(row, px, p_stride, x, x_stride, nb, y + r, w.n_out); break;
                     }
                 }
             }
@@ -121,6 +148,6 @@ OCTO_MX void rows(const QuantMatmulArgs& a, int64_t row_begin, int64_t row_end) 
 
 } // namespace
 
-QuantKernel avx512vnni_mxfp4_kernel() { return {rows}; }
+QuantKernel avx512vnni_mxfp4_kernel() { return {rows, prepared_bytes, prepare}; }
 
 } // namespace octo
