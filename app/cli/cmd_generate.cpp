@@ -31,6 +31,7 @@ struct GenerateOptions {
     int64_t ctx_size = 0;
     bool chat = false;
     std::string system;
+    std::string reasoning_effort = "medium"; // harmony's reasoning level (--chat with a gpt-oss model)
     std::vector<std::string> stops;
     bool ignore_eos = false;
     bool parse_special = false;
@@ -58,6 +59,7 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
     s.prompt = std::move(prompt);
     s.chat = o.chat;
     s.system = o.system;
+    s.reasoning_effort = parse_reasoning_effort(o.reasoning_effort).value_or(ReasoningEffort::Medium);
     s.parse_special = o.parse_special;
     s.stop_strings = o.stops;
     s.max_tokens = o.max_tokens;
@@ -177,6 +179,10 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
         ->capture_default_str();
     cmd->add_flag("--chat", o->chat, "Wrap the prompt in the model's chat template");
     cmd->add_option("--system", o->system, "System message for --chat");
+    cmd->add_option("--reasoning-effort", o->reasoning_effort,
+                    "With --chat on a gpt-oss (harmony) model: the system message's reasoning level")
+        ->check(CLI::IsMember({"low", "medium", "high"}))
+        ->capture_default_str();
     cmd->add_option("--stop", o->stops, "Stop when the text contains this (repeatable)");
     cmd->add_flag("--ignore-eos", o->ignore_eos, "Do not stop at end-of-generation tokens");
     cmd->add_flag("--parse-special", o->parse_special, "Match control-token texts in a plain prompt");

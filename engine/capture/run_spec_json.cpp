@@ -39,6 +39,9 @@ void members(Part& part, const char* const (&names)[N], V& v) {
     } else if constexpr (N == 6) {
         auto& [a, b, c, d, e, f] = part;
         v(names[0], a), v(names[1], b), v(names[2], c), v(names[3], d), v(names[4], e), v(names[5], f);
+    } else if constexpr (N == 7) {
+        auto& [a, b, c, d, e, f, g] = part;
+        v(names[0], a), v(names[1], b), v(names[2], c), v(names[3], d), v(names[4], e), v(names[5], f), v(names[6], g);
     } else {
         static_assert(N == 0, "a part of this many members: add a case");
     }
@@ -51,7 +54,8 @@ using PartOf = std::conditional_t<std::is_const_v<Spec>, const Part, Part>;
 // by its key (SamplerConfig's inside "sampling").
 template <class Spec, class V>
 void each_field(Spec& s, V&& v) {
-    static constexpr const char* prompt[] = {"prompt", "chat", "system", "enable_thinking", "parse_special", "messages"};
+    static constexpr const char* prompt[] = {"prompt", "chat", "system", "enable_thinking", "reasoning_effort", "parse_special",
+                                             "messages"};
     members(static_cast<PartOf<Spec, PromptSpec>&>(s), prompt, v);
 
     auto& generation = static_cast<PartOf<Spec, GenerationSpec>&>(s);
@@ -96,6 +100,7 @@ public:
     }
     void operator()(const char* key, AblationMode m) { out_[key] = ablation_mode_name(m); }
     void operator()(const char* key, SwitchTarget t) { out_[key] = switch_target_name(t); }
+    void operator()(const char* key, ReasoningEffort e) { out_[key] = reasoning_effort_name(e); }
     void operator()(const char* key, const std::optional<Precision>& p) {
         out_[key] = p ? std::string(precision_name(*p)) : std::string("default");
     }
@@ -196,6 +201,12 @@ private:
     }
     void read(const char* key, SwitchTarget& t) {
         t = enum_field(r_, key, {SwitchTarget::Heads, SwitchTarget::Experts}, switch_target_name);
+    }
+    void read(const char* key, ReasoningEffort& e) {
+        const auto parsed = parse_reasoning_effort(r_.text(key));
+        if (!r_.ok()) return;
+        if (!parsed) return r_.fail(key, "is not low, medium or high");
+        e = *parsed;
     }
     void read(const char* key, std::optional<Precision>& p) { p = named_or_default(key, parse_precision, "a known value"); }
     void read(const char* key, std::optional<TensorType>& kv_type) {

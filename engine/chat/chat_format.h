@@ -31,6 +31,7 @@ struct ChatFormatContext {
     // Qwen3's `enable_thinking` (ChatTemplate::chatml_thinking): false asks the model to
     // answer without thinking, by an empty think block in the generation prompt.
     bool enable_thinking = true;
+    ReasoningEffort reasoning = ReasoningEffort::Medium; // harmony's "Reasoning:" line
 };
 
 // The conversation must be: an optional system message, then user and assistant

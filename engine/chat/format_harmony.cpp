@@ -1,6 +1,7 @@
 // Harmony (gpt-oss), as its template writes a conversation without tools:
 //   "<|start|>system<|message|>" + "You are ChatGPT, a large language model trained by OpenAI.\n"
-//     + "Knowledge cutoff: 2024-06\n" + "Current date: YYYY-MM-DD\n\n" + "Reasoning: medium\n\n"
+//     + "Knowledge cutoff: 2024-06\n" + "Current date: YYYY-MM-DD\n\n" + "Reasoning: " + level + "\n\n"
+//     (level: ChatFormatContext::reasoning, low / medium / high, the template's reasoning_effort)
 //     + "# Valid channels: analysis, commentary, final. Channel must be included for every message."
 //     + "<|end|>"
 //   a system message (the template's "developer message"), when not empty:
@@ -51,8 +52,8 @@ std::string format_harmony(const Conversation& c, const ChatFormatContext& conte
                    "Knowledge cutoff: 2024-06\n"
                    "Current date: " +
                        iso_date(context.today ? *context.today : local_today()) +
+                       "\n\nReasoning: " + std::string(reasoning_effort_name(context.reasoning)) +
                        "\n\n"
-                       "Reasoning: medium\n\n"
                        "# Valid channels: analysis, commentary, final. Channel must be included for every message.");
     if (c.system && !c.system->empty()) append_message(out, "developer", "# Instructions\n\n" + std::string(*c.system) + "\n\n");
     for (const ChatMessage& m : c.turns) {

@@ -21,13 +21,15 @@ Result<ChatTemplate> model_chat_template(const GgufFile& file) {
     return recognise_chat_template(jinja);
 }
 
-ChatFormatContext format_context(const Tokenizer& tokenizer, bool enable_thinking) {
+ChatFormatContext format_context(const Tokenizer& tokenizer, bool enable_thinking,
+                                 ReasoningEffort reasoning = ReasoningEffort::Medium) {
     const Vocab& v = tokenizer.vocab();
     ChatFormatContext context;
     context.bos_text = tokenizer.token_text(v.bos_id);
     context.eos_text = tokenizer.token_text(v.eos_id);
     context.tokenizer_adds_bos = v.add_bos;
     context.enable_thinking = enable_thinking;
+    context.reasoning = reasoning;
     return context;
 }
 
@@ -37,7 +39,7 @@ Result<std::string> render_chat(const GgufFile& file, const Tokenizer& tokenizer
     std::vector<ChatMessage> messages;
     if (!spec.system.empty()) messages.push_back({ChatRole::System, spec.system});
     messages.push_back({ChatRole::User, spec.prompt});
-    const ChatFormatContext context = format_context(tokenizer, spec.enable_thinking);
+    const ChatFormatContext context = format_context(tokenizer, spec.enable_thinking, spec.reasoning_effort);
     if (tmpl->drops_system && !spec.system.empty()) {
         log_message(LogLevel::Warning, "the model's chat template (" + std::string(chat_family_name(tmpl->family)) +
                                            ") has no system role: the system message is left out, as the template does");
@@ -66,7 +68,8 @@ Result<BuiltPrompt> apply_prompt_template(const Tokenizer& tokenizer, const std:
 } // namespace
 
 Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer,
-                                              std::span<const ChatMessage> messages, std::string* how) {
+                                              std::span<const ChatMessage> messages, std::string* how,
+                                              ReasoningEffort reasoning) {
     auto tmpl = model_chat_template(file);
     if (!tmpl && file.find(kPromptTemplateKey)) {
         const ChatMessage* last_user = nullptr;
@@ -82,7 +85,7 @@ Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokeni
     ChatTemplate chosen; // ChatML unless the model's own is recognised
     if (tmpl) chosen = tmpl.value();
     if (how) *how = tmpl ? "chat template (" + std::string(chat_family_name(chosen.family)) + ")" : std::string("chatml");
-    auto text = format_chat(chosen, messages, format_context(tokenizer, true));
+    auto text = format_chat(chosen, messages, format_context(tokenizer, true, reasoning));
     if (!text) return text.error();
     BuiltPrompt out;
     out.text = std::move(text.value());
@@ -93,7 +96,7 @@ Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokeni
 }
 
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
-    if (!spec.messages.empty()) return build_conversation_prompt(file, tokenizer, spec.messages);
+    if (!spec.messages.empty()) return build_conversation_prompt(file, tokenizer, spec.messages, nullptr, spec.reasoning_effort);
     if (!spec.chat && file.find(kPromptTemplateKey)) {
         auto tmpl = file.get_string(kPromptTemplateKey);
         if (!tmpl) return tmpl.error();

@@ -34,6 +34,7 @@ struct PromptSpec {
     bool chat = false;           // wrapped in the model's chat template
     std::string system;          // chat: the system message ("" for none)
     bool enable_thinking = true; // chat: Qwen3's enable_thinking (ChatFormatContext)
+    ReasoningEffort reasoning_effort = ReasoningEffort::Medium; // chat: harmony's reasoning level (gpt-oss)
     bool parse_special = false;  // control-token texts in a plain prompt become those tokens
     // A whole conversation (a server's chat request): when not empty it is the prompt, and
     // prompt, chat and system are not used.

@@ -300,6 +300,14 @@ std::optional<ApiError> parse_into(const json& body, Endpoint endpoint, const Re
     if (endpoint == Endpoint::Chat) {
         if (auto e = parse_messages(body, limits, q.run.messages)) return e;
         if (body.contains("prompt")) return bad("prompt", "'prompt' belongs to /v1/completions; a chat request sends 'messages'");
+        if (const json* level = r.get("reasoning_effort")) { // the harmony format's reasoning level (gpt-oss)
+            if (!level->is_string()) return wrong_type("reasoning_effort", "a string", *level);
+            const auto parsed = parse_reasoning_effort(level->get<std::string>());
+            if (!parsed) {
+                return bad("reasoning_effort", "'reasoning_effort' must be \"low\", \"medium\" or \"high\", not " + level->dump());
+            }
+            q.run.reasoning_effort = *parsed;
+        }
     } else {
         if (auto e = parse_prompt(body, q.run.prompt)) return e;
         if (body.contains("messages")) return bad("messages", "'messages' belongs to /v1/chat/completions; /v1/completions takes 'prompt'");

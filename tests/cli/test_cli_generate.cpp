@@ -191,4 +191,31 @@ TEST(CliGenerate, ChatModeRendersTheModelsTemplate) {
     EXPECT_EQ(system_without_chat.exit_status, 2);
 }
 
+// A gpt-oss (harmony) template: --reasoning-effort sets the system message's level (medium when
+// not given); another level is a usage error.
+TEST(CliGenerate, ReasoningEffortReachesTheHarmonyPrompt) {
+    octo::SyntheticModelSpec spec;
+    spec.context_length = 512; // one token per character of the rendered prompt
+    spec.chat_template = "{{- '<|start|>system<|message|>' }}{# harmony: <|channel|>analysis #}";
+    const std::string path = octo::test::temp_path("harmony.gguf");
+    {
+        auto bytes = octo::make_synthetic_model(spec).value();
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                    static_cast<std::streamsize>(bytes.size()));
+    }
+    for (const char* level : {"high", "low"}) {
+        auto run = run_cli({"generate", "--model", path, "--prompt", "Hi", "--chat", "--reasoning-effort", level,
+                            "--max-tokens", "1", "--json"});
+        ASSERT_EQ(run.exit_status, 0) << run.err;
+        const std::string text = run.json()["prompt_text"].get<std::string>();
+        EXPECT_NE(text.find(std::string("Reasoning: ") + level + "\n"), std::string::npos) << text;
+    }
+    auto plain = run_cli({"generate", "--model", path, "--prompt", "Hi", "--chat", "--max-tokens", "1", "--json"});
+    ASSERT_EQ(plain.exit_status, 0) << plain.err;
+    EXPECT_NE(plain.json()["prompt_text"].get<std::string>().find("Reasoning: medium"), std::string::npos);
+    auto bad = run_cli({"generate", "--model", path, "--prompt", "Hi", "--chat", "--reasoning-effort", "maximal"});
+    EXPECT_EQ(bad.exit_status, 2);
+    std::remove(path.c_str());
+}
+
 } // namespace

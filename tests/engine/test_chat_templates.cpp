@@ -489,6 +489,16 @@ TEST(ChatTemplates, Harmony) {
     ASSERT_NE(at, std::string::npos);
     const std::string date = undated.substr(at + 14, 10);
     EXPECT_TRUE(date.size() == 10 && date[4] == '-' && date[7] == '-' && date.substr(0, 2) == "20") << date;
+    // the reasoning level, as the template's reasoning_effort writes it
+    for (ReasoningEffort level : {ReasoningEffort::Low, ReasoningEffort::High}) {
+        ChatFormatContext asked = dated;
+        asked.reasoning = level;
+        std::string want = system;
+        want.replace(want.find("Reasoning: medium"), 17, "Reasoning: " + std::string(reasoning_effort_name(level)));
+        EXPECT_EQ(format(t, kUserOnly, asked), want + "<|start|>user<|message|>What is 2+2?<|end|><|start|>assistant");
+    }
+    EXPECT_EQ(parse_reasoning_effort("high"), ReasoningEffort::High);
+    EXPECT_FALSE(parse_reasoning_effort("maximal"));
 }
 
 // The templates stored in the real vocabularies of ../shared/refdata/vocab, with the BOS

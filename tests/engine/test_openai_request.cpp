@@ -36,7 +36,9 @@ TEST(OpenAiRequest, ChatFieldsAreReadAsOpenAiDocumentsThem) {
         {"role": "user", "content": [{"type": "text", "text": "What is "}, {"type": "text", "text": "2 + 2?"}]}],
         "max_tokens": 12, "temperature": 0.5, "top_p": 0.9, "top_k": 40, "seed": 7, "stop": ["\n", "."],
         "logprobs": true, "top_logprobs": 3, "n": 2, "stream": true, "stream_options": {"include_usage": true},
-        "user": "someone", "presence_penalty": 0, "octoscope": {"metric": "gates", "disable": ["rte-c"], "heads": true}})");
+        "user": "someone", "presence_penalty": 0, "reasoning_effort": "low",
+        "octoscope": {"metric": "gates", "disable": ["rte-c"], "heads": true}})");
+    EXPECT_EQ(q.run.reasoning_effort, ReasoningEffort::Low); // the harmony format's level (gpt-oss)
     EXPECT_EQ(q.model, "octet.gguf");
     ASSERT_EQ(q.run.messages.size(), 2u);
     EXPECT_EQ(q.run.messages[0].role, ChatRole::System);
@@ -71,6 +73,7 @@ TEST(OpenAiRequest, DefaultsFollowOpenAi) {
     EXPECT_FALSE(q.max_tokens_given);
     EXPECT_EQ(q.run.max_tokens, RequestLimits{}.max_tokens);
     EXPECT_FALSE(q.octoscope.enabled);
+    EXPECT_EQ(q.run.reasoning_effort, ReasoningEffort::Medium); // the gpt-oss template's default
 }
 
 TEST(OpenAiRequest, CompletionsTakeAPromptAndLogprobsAsACount) {
@@ -110,6 +113,8 @@ TEST(OpenAiRequest, EveryMalformedBodyIsRefusedNamingItsField) {
          "messages[0].content[0].type"},
         {R"({"messages": [{"role": "user", "content": [{"type": "text"}]}]})", C, "messages[0].content[0].text"},
         {R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": 0})", C, "max_tokens"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "reasoning_effort": "maximal"})", C, "reasoning_effort"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "reasoning_effort": 2})", C, "reasoning_effort"},
         {R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": -5})", C, "max_tokens"},
         {R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": 2.5})", C, "max_tokens"},
         {R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": "10"})", C, "max_tokens"},

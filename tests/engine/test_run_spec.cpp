@@ -72,6 +72,7 @@ const std::map<std::string, json>& changed_values() {
         {"system", "be brief"},
         {"parse_special", true},
         {"enable_thinking", false},
+        {"reasoning_effort", "high"},
         {"messages", json::array({{{"role", "system"}, {"content", "s"}}, {{"role", "user"}, {"content", "u"}}})},
         {"stop_strings", json::array({"\n\n", "END"})},
         {"max_tokens", 17},
