@@ -34,6 +34,18 @@ octo::SyntheticModelSpec bench_spec(int64_t n_embd, int64_t n_layer, int64_t n_h
     return s;
 }
 
+// The file bench --save-model wrote holds the very bytes of `want`, and loads (null, with a
+// failure recorded, otherwise).
+std::unique_ptr<octo::Model> expect_bytes_of(const std::string& path, const octo::SyntheticModelSpec& want) {
+    const auto expected = octo::make_synthetic_model(want);
+    EXPECT_TRUE(expected) << expected.error().message;
+    if (!expected) return nullptr;
+    EXPECT_EQ(read_bytes(path), expected.value());
+    auto model = octo::Model::load(path);
+    EXPECT_TRUE(model) << model.error().message;
+    return model ? std::move(model.value()) : nullptr;
+}
+
 TEST(CliBench, SyntheticShapes) {
     auto run = run_cli({"bench", "--synthetic", "64x2x4:q8_0", "--prompt-tokens", "4", "--gen-tokens", "1",
                         "--edit-tokens", "20", "--edit-tail", "2", "--read-buffer-mib", "8", "--json"});
@@ -128,13 +140,10 @@ TEST(CliBench, SyntheticFeedForwardWidthAndVocabulary) {
     want.weight_type = octo::TensorType::Q8_0;
     want.n_ff = 1024;
     want.n_vocab = 5000;
-    const auto expected = octo::make_synthetic_model(want);
-    ASSERT_TRUE(expected) << expected.error().message;
-    EXPECT_EQ(read_bytes(path), expected.value());
-    auto model = octo::Model::load(path);
-    ASSERT_TRUE(model) << model.error().message;
-    EXPECT_EQ(model.value()->params().n_ff, 1024);
-    EXPECT_EQ(model.value()->params().n_vocab, 5000);
+    const auto model = expect_bytes_of(path, want);
+    ASSERT_TRUE(model);
+    EXPECT_EQ(model->params().n_ff, 1024);
+    EXPECT_EQ(model->params().n_vocab, 5000);
     std::filesystem::remove(path);
     auto with_model = run_cli({"bench", "--model", path, "--n-ff", "1024", "--json"});
     EXPECT_EQ(with_model.exit_status, 2) << "--n-ff is for the synthetic model";
@@ -149,13 +158,9 @@ TEST(CliBench, SavesTheSyntheticModelWithKvHeadsAndTheQ4KMMix) {
     // The very bytes of the spec the shape stands for.
     octo::SyntheticModelSpec want = bench_spec(256, 8, 8, 2);
     want.mix = octo::QuantMix::Q4_K_M;
-    const auto expected = octo::make_synthetic_model(want);
-    ASSERT_TRUE(expected) << expected.error().message;
-    EXPECT_EQ(read_bytes(path), expected.value());
-
-    auto model = octo::Model::load(path);
-    ASSERT_TRUE(model) << model.error().message;
-    const octo::Model& m = *model.value();
+    const auto model = expect_bytes_of(path, want);
+    ASSERT_TRUE(model);
+    const octo::Model& m = *model;
     EXPECT_EQ(m.params().n_head_kv, 2);
     EXPECT_EQ(m.params().n_layer, 8);
     const auto type_of = [&](const std::string& name) {
@@ -202,12 +207,9 @@ TEST(CliBench, GptOssShapeWithMxfp4Experts) {
     want.sliding_window = 128;
     want.tied_output = false;
     want.expert_type = octo::TensorType::MXFP4;
-    const auto expected = octo::make_synthetic_model(want);
-    ASSERT_TRUE(expected) << expected.error().message;
-    EXPECT_EQ(read_bytes(path), expected.value());
-    auto model = octo::Model::load(path);
-    ASSERT_TRUE(model) << model.error().message;
-    const octo::Model& m = *model.value();
+    const auto model = expect_bytes_of(path, want);
+    ASSERT_TRUE(model);
+    const octo::Model& m = *model;
     EXPECT_EQ(m.params().layer_window(0), 128);
     EXPECT_EQ(m.file().find_tensor("blk.1.ffn_down_exps.weight")->type.type, octo::TensorType::MXFP4);
     EXPECT_EQ(m.file().find_tensor("blk.1.attn_q.weight")->type.type, octo::TensorType::Q8_0);
