@@ -113,6 +113,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
         claims_->setModelLoaded(true);
         prompt_->setModelPrecision(store_.model()->default_precision);
         prompt_->setOnServer(store_.model()->engine.has_value());
+        prompt_->setReasoningShown(store_.model()->chat_family == "harmony");
     });
     connect(&store_, &RunStore::runFinished, this, [this, &status] {
         if (const RunRecord* r = store_.current(); r && r->state == RunState::Failed) status.showError(tr("Run failed: %1").arg(r->error), 10000);

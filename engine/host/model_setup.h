@@ -58,6 +58,9 @@ struct ModelInfo : ModelDescription {
     // [n_layer][n_expert] the router's bias of each expert (gpt-oss: ArchitectureInfo::expert_biases);
     // empty when the router has none.
     std::vector<float> router_bias;
+    // The chat template's family as recognised (chat_family_name: "llama3", "harmony", …), or empty
+    // when the file has none or it is not recognised.
+    std::string chat_family;
     // Every token id's bytes (its text where it has none, as control tokens), for showing
     // alternatives by their text; empty for a capture's recorded model or a server's.
     std::shared_ptr<const std::vector<std::string>> token_texts;

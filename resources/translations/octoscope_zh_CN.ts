@@ -2202,6 +2202,22 @@ The previous model stays loaded.</source>
         <translation>系统消息（对话模式）</translation>
     </message>
     <message>
+        <source>Reasoning: low</source>
+        <translation>推理：低</translation>
+    </message>
+    <message>
+        <source>Reasoning: medium</source>
+        <translation>推理：中</translation>
+    </message>
+    <message>
+        <source>Reasoning: high</source>
+        <translation>推理：高</translation>
+    </message>
+    <message>
+        <source>How much a gpt-oss model reasons before its final answer (the level its chat template writes into the system message; chat mode)</source>
+        <translation>gpt-oss 模型在给出最终回答前推理的程度（其聊天模板写入系统消息的级别；聊天模式）</translation>
+    </message>
+    <message>
         <source>0: greedy</source>
         <translation>0：贪心解码</translation>
     </message>

@@ -68,6 +68,7 @@ private slots:
     void heatmapCellsAreTheEnginesValues();
     void switchesRecordAndChangeTheMask();
     void precisionChoiceReachesTheRun();
+    void reasoningLevelForAHarmonyModel();
     void cancelStopsTheStream();
     void runningStateFollowsTheStore();
     void failedLoadKeepsThePreviousModel();
@@ -208,6 +209,42 @@ void TestWorkbench::switchesRecordAndChangeTheMask() {
 
 // The Precision box: the model's default named in it and its tooltip; a choice reaches the run
 // (another log-prob on Q8_0 weights), its record and capture, and is remembered like the rest.
+// A model whose chat template is harmony (gpt-oss): the reasoning level shows beside the system
+// message, works in chat mode and reaches the prompt the model reads; other models hide it.
+void TestWorkbench::reasoningLevelForAHarmonyModel() {
+    SyntheticModelSpec spec;
+    spec.n_head = 8;
+    spec.n_head_kv = 4;
+    spec.context_length = 512; // one token per character of the rendered prompt
+    spec.chat_template = "{{- '<|start|>system<|message|>' }}{# harmony: <|channel|>analysis #}";
+    const QString path = dir_.filePath(QStringLiteral("harmony.gguf"));
+    QVERIFY(write_synthetic_model(path, spec));
+    MainWindow w;
+    w.show();
+    QComboBox* level = part<PromptPanel>(w)->reasoningBox();
+    QVERIFY(loadInto(w, path));
+    QCOMPARE(QString::fromStdString(w.store().model()->chat_family), QStringLiteral("harmony"));
+    QVERIFY(level->isVisible());
+    QVERIFY(!level->isEnabled()); // chat mode off
+    w.findChild<QCheckBox*>(QStringLiteral("chatBox"))->setChecked(true);
+    QVERIFY(level->isEnabled());
+    QCOMPARE(level->currentText(), QStringLiteral("Reasoning: medium"));
+    level->setCurrentIndex(level->findText(QStringLiteral("Reasoning: high")));
+    QCOMPARE(part<PromptPanel>(w)->settings().reasoning_effort, ReasoningEffort::High);
+    QVERIFY(runAndWait(w, QStringLiteral("Hi"), 1));
+    const RunRecord* run = w.store().current();
+    QVERIFY(run);
+    std::string prompt;
+    for (size_t i = 0; i < run->n_prompt(); ++i) prompt += run->tokens()[i].bytes;
+    QVERIFY2(prompt.find("Reasoning: high") != std::string::npos, prompt.c_str());
+    QCOMPARE(run->trace.spec.reasoning_effort, ReasoningEffort::High);
+    if (const QByteArray shot = qgetenv("OCTOSCOPE_SCREENSHOT_DIR"); !shot.isEmpty()) {
+        w.grab().save(QString::fromLocal8Bit(shot) + QStringLiteral("/reasoning-level.png"));
+    }
+    QVERIFY(loadInto(w, model_)); // no chat template: nothing reads a level
+    QVERIFY(!level->isVisible());
+}
+
 void TestWorkbench::precisionChoiceReachesTheRun() {
     const QString q8 = writeModel("q8.gguf", 256, TensorType::Q8_0);
     MainWindow w;

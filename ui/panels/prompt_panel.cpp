@@ -41,6 +41,16 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     system_ = new QLineEdit(this);
     system_->setEnabled(false);
     connect(chat_, &QCheckBox::toggled, system_, &QWidget::setEnabled);
+    // gpt-oss (a harmony template): the system message's reasoning level, beside the system message
+    reasoning_ = new QComboBox(this);
+    reasoning_->setObjectName(QStringLiteral("reasoningBox"));
+    for (ReasoningEffort e : {ReasoningEffort::Low, ReasoningEffort::Medium, ReasoningEffort::High}) {
+        reasoning_->addItem(QString(), static_cast<int>(e));
+    }
+    reasoning_->setCurrentIndex(1); // medium, the template's default
+    reasoning_->setEnabled(false);
+    reasoning_->hide();
+    connect(chat_, &QCheckBox::toggled, reasoning_, &QWidget::setEnabled);
     max_tokens_ = new QSpinBox(this);
     max_tokens_->setRange(1, 4096);
     max_tokens_->setValue(64);
@@ -107,14 +117,17 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(editor_, 1);
-    layout->addWidget(system_);
+    auto* system_row = new QHBoxLayout;
+    system_row->addWidget(system_, 1);
+    system_row->addWidget(reasoning_);
+    layout->addLayout(system_row);
     layout->addLayout(flags);
     layout->addLayout(form);
     layout->addLayout(buttons);
     // Tab walks the panel as it is laid out: the editor, the system message, the flags row (Chat,
     // DLA, Record attention), the settings, then Cancel and Run. In creation order the flags came
     // after Precision, so Tab from Chat seemed to skip them.
-    const QList<QWidget*> tab_order = {editor_, chat_, system_, dla_, attention_, max_tokens_, temperature_,
+    const QList<QWidget*> tab_order = {editor_, chat_, system_, reasoning_, dla_, attention_, max_tokens_, temperature_,
                                        seed_, top_p_, top_k_, precision_, cancel_, run_};
     for (qsizetype i = 1; i < tab_order.size(); ++i) setTabOrder(tab_order[i - 1], tab_order[i]);
     on_language_change(this, [=, this] {
@@ -123,6 +136,11 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
         chat_->setText(tr("&Chat"));
         chat_->setToolTip(tr("Send system + user turns through the model's chat template"));
         system_->setPlaceholderText(tr("System message (chat mode)"));
+        reasoning_->setItemText(0, tr("Reasoning: low"));
+        reasoning_->setItemText(1, tr("Reasoning: medium"));
+        reasoning_->setItemText(2, tr("Reasoning: high"));
+        reasoning_->setToolTip(tr("How much a gpt-oss model reasons before its final answer (the level its chat template "
+                                  "writes into the system message; chat mode)"));
         temperature_->setToolTip(tr("0: greedy"));
         precision_->setAccessibleName(tr("Precision"));
         dla_->setText(tr("&DLA"));
@@ -177,6 +195,7 @@ RunSpec PromptPanel::settings() const {
     s.prompt = editor_->toPlainText().toStdString();
     s.chat = chat_->isChecked();
     s.system = system_->text().toStdString();
+    s.reasoning_effort = static_cast<ReasoningEffort>(reasoning_->currentData().toInt());
     s.max_tokens = max_tokens_->value();
     s.sampling.temperature = static_cast<float>(temperature_->value());
     s.sampling.seed = static_cast<uint64_t>(seed_->value());
@@ -192,6 +211,7 @@ void PromptPanel::restore(const RunSpec& s) {
     editor_->setPlainText(QString::fromStdString(s.prompt));
     chat_->setChecked(s.chat);
     system_->setText(QString::fromStdString(s.system));
+    reasoning_->setCurrentIndex(reasoning_->findData(static_cast<int>(s.reasoning_effort)));
     max_tokens_->setValue(static_cast<int>(s.max_tokens));
     temperature_->setValue(s.sampling.temperature);
     seed_->setValue(static_cast<int>(s.sampling.seed));
@@ -215,6 +235,8 @@ void PromptPanel::setOnServer(bool on_server) {
     }
     attention_->setToolTip(attentionTip());
 }
+
+void PromptPanel::setReasoningShown(bool shown) { reasoning_->setVisible(shown); }
 
 void PromptPanel::setRunning(bool running) {
     cancel_->setEnabled(running);

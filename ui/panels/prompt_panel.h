@@ -38,6 +38,10 @@ public:
     // Runs go to a server (true) or a local model: "Record attention" is unticked and disabled
     // on a server (it sends no attention weights) and the user's own choice comes back after.
     void setOnServer(bool on_server);
+    // Shows the reasoning level beside the system message (a model whose chat template is
+    // harmony, gpt-oss); hidden otherwise, where no template reads it.
+    void setReasoningShown(bool shown);
+    QComboBox* reasoningBox() const { return reasoning_; }
     QComboBox* precisionBox() const { return precision_; }
     // Shows `note` above the editor (the first-start hint); the panel owns it from now on.
     void addNote(QWidget* note);
@@ -57,6 +61,7 @@ private:
     QPlainTextEdit* editor_;
     QCheckBox* chat_;
     QLineEdit* system_;
+    QComboBox* reasoning_;
     QSpinBox* max_tokens_;
     QDoubleSpinBox* temperature_;
     QSpinBox* seed_;
