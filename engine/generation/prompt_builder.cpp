@@ -9,8 +9,6 @@
 
 namespace octo {
 
-namespace {
-
 Result<ChatTemplate> model_chat_template(const GgufFile& file) {
     std::string jinja;
     if (file.find("tokenizer.chat_template")) {
@@ -20,6 +18,8 @@ Result<ChatTemplate> model_chat_template(const GgufFile& file) {
     }
     return recognise_chat_template(jinja);
 }
+
+namespace {
 
 ChatFormatContext format_context(const Tokenizer& tokenizer, bool enable_thinking,
                                  ReasoningEffort reasoning = ReasoningEffort::Medium) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/chat/chat_message.h"
+#include "engine/chat/chat_template.h"
 #include "engine/core/result.h"
 #include "engine/generation/run_spec.h"
 #include "engine/gguf/gguf_file.h"
@@ -27,6 +28,10 @@ namespace octo {
 
 // The GGUF key of a model's prompt template ("{prompt}" marks where the user's text goes).
 inline constexpr const char* kPromptTemplateKey = "octoscope.prompt_template";
+
+// The model's chat template (tokenizer.chat_template) as recognised; an error when the file has
+// none or it is not one the engine renders (chat_recognise.h).
+Result<ChatTemplate> model_chat_template(const GgufFile& file);
 
 struct BuiltPrompt {
     std::string text;           // what was tokenized (the templated text in chat mode)

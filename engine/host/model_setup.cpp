@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "engine/backend/backend_selection.h"
-#include "engine/chat/chat_recognise.h"
+#include "engine/generation/prompt_builder.h"
 #include "engine/model/architecture.h"
 #include "engine/inference/llama_forward.h"
 #include "engine/gguf/gguf_file.h"
@@ -164,11 +164,7 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
         (*texts)[id] = bytes.empty() ? opened.tokenizer->token_text(static_cast<int32_t>(id)) : bytes;
     }
     opened.info.token_texts = std::move(texts);
-    if (const GgufFile& file = opened.model->file(); file.find("tokenizer.chat_template")) {
-        if (auto jinja = file.get_string("tokenizer.chat_template")) {
-            if (auto tmpl = recognise_chat_template(jinja.value())) opened.info.chat_family = std::string(chat_family_name(tmpl->family));
-        }
-    }
+    if (auto tmpl = model_chat_template(opened.model->file())) opened.info.chat_family = std::string(chat_family_name(tmpl->family));
     for (const LayerWeights& lw : opened.model->weights().layers) {
         if (!lw.ffn_gate_inp_bias) break;
         const auto* bias = reinterpret_cast<const float*>(lw.ffn_gate_inp_bias->data);

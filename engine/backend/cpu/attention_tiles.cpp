@@ -656,7 +656,7 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
             max_score = std::max(max_score, s[p]);
         }
         double sum = reference_softmax_exp_from(s, origin, a.first, a.n_seen, max_score);
-        if (a.sink > -INFINITY) sum += static_cast<double>(std::exp(a.sink - max_score)); // the sink's share, last
+        sum += softmax_sink_term(a.sink, max_score); // the sink's share, last
         const auto inv_sum = static_cast<float>(1.0 / sum);
         for (int64_t p = a.first - origin; p < a.n_seen - origin; ++p) s[p] *= inv_sum;
         std::fill(s + (a.n_seen - origin), s + range, 0.0f);

@@ -55,7 +55,7 @@ void attend(const AttentionRows& rows, const float* qh, int64_t first, int64_t n
         scores[p] = std::exp(scores[p] - max_score);
         sum += static_cast<double>(scores[p]);
     }
-    if (sink > -INFINITY) sum += static_cast<double>(std::exp(sink - max_score)); // the sink's share, last
+    sum += softmax_sink_term(sink, max_score); // the sink's share, last
     const auto inv_sum = static_cast<float>(1.0 / sum);
     for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
     std::fill(oh, oh + head_dim, 0.0f);
@@ -102,7 +102,7 @@ void attend_reference(const AttentionRows& rows, const float* qh, int64_t first,
         max_score = std::max(max_score, s);
     }
     double sum = reference_softmax_exp(scores, first, n_seen, max_score);
-    if (sink > -INFINITY) sum += static_cast<double>(std::exp(sink - max_score));
+    sum += softmax_sink_term(sink, max_score);
     const auto inv_sum = static_cast<float>(1.0 / sum);
     for (int64_t p = first; p < n_seen; ++p) scores[p] *= inv_sum;
     if (w) {

@@ -21,6 +21,7 @@
 // where the vector code fuses), which tests/engine/test_reference_float.cpp checks.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace octo {
@@ -61,6 +62,11 @@ double reference_softmax_exp(float* s, int64_t first, int64_t n, float max);
 // first), positions origin .. first - 1 are set to 0 and the groups start at first's group, the
 // earlier ones adding nothing (exactly 0.0 in double). The same sum and exps as the whole row.
 double reference_softmax_exp_from(float* s, int64_t origin, int64_t first, int64_t n, float max);
+
+// A sink logit's term in a softmax's sum (gpt-oss: AttentionShape::sinks), added after the
+// positions' exps: e^(sink - max) by the C library's expf, 0 for no sink (-inf). The maximum
+// must already include the sink.
+inline double softmax_sink_term(float sink, float max) { return sink > -INFINITY ? static_cast<double>(std::exp(sink - max)) : 0.0; }
 
 // How the reference sums attention's weighted values, Σ_p w[p] · v_p[d].
 enum class ValueSumOrder {
