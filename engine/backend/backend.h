@@ -114,6 +114,9 @@ struct KvCacheShape {
     // query rounded to F16 for an F16 key, the softmax weights for an F16 value).
     TensorType k_type = TensorType::F32;
     TensorType v_type = TensorType::F32;
+    // Latent attention: a cell's key row is also its value row (no value storage; v_type is
+    // k_type). attention() then weights the key rows themselves.
+    bool values_in_keys = false;
 };
 
 class KvCache {
@@ -175,6 +178,7 @@ struct ForwardFeatures {
     bool experts = false;        // gather_rows, scatter_rows, weighted_sum (mixture of experts)
     bool sinks = false;          // AttentionShape::sinks
     bool clamped_swiglu = false; // clamped_swiglu
+    bool latent_attention = false; // head_matmul, copy_columns, KvCacheShape::values_in_keys
     std::vector<TensorType> weight_types; // of the matrices matmul() and embed() take, each once
 };
 
@@ -250,6 +254,24 @@ public:
 
     // x[n] *= s
     virtual void scale(float* x, int64_t n, float s) = 0;
+
+    // y[r, 0..width) = x[r, 0..width) for every row r < n_rows, the rows x_stride and y_stride
+    // floats apart (x and y do not overlap): a strided block copy.
+    virtual void copy_columns(const float* x, int64_t x_stride, float* y, int64_t y_stride, int64_t n_rows,
+                              int64_t width) = 0;
+
+    // One small product per head (latent attention's absorbed projections): for every token
+    // t < n_tokens and head h < n_head, y[t, h, 0..n_out) = W_h · x[t, h, 0..n_in), where
+    // w[n_head, n_out, n_in] (a backend address), x[t, h, :] starts at x + t·x_stride + h·x_head
+    // and y[t, h, :] at y + t·y_stride + h·y_head. Each value is one dot product over n_in,
+    // reduced in a fixed order (any thread count).
+    struct HeadProduct {
+        const float* w = nullptr;
+        int64_t n_in = 0, n_out = 0;
+        int64_t x_stride = 0, x_head = 0;
+        int64_t y_stride = 0, y_head = 0;
+    };
+    virtual void head_matmul(const HeadProduct& product, const float* x, float* y, int64_t n_tokens, int64_t n_head) = 0;
 
     // x[n] = cap · tanh(x[n] / cap), with x / cap computed as x · (1 / cap) (final logit soft-capping)
     virtual void softcap(float* x, int64_t n, float cap) = 0;

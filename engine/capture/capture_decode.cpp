@@ -190,8 +190,9 @@ private:
                 r.fail("expert_ids", "holds " + std::to_string(ids.size()) + " ids, expected " + std::to_string(routing_));
             }
             for (size_t i = 0; i < ids.size() && r.ok(); ++i) {
-                if (!ids[i].is_number_integer() || ids[i].get<int64_t>() < 0 || ids[i].get<int64_t>() >= n_expert_) {
-                    r.fail("expert_ids", "item " + std::to_string(i) + " is not an expert of the model");
+                // -1: a layer without experts (deepseek2's leading dense blocks)
+                if (!ids[i].is_number_integer() || ids[i].get<int64_t>() < -1 || ids[i].get<int64_t>() >= n_expert_) {
+                    r.fail("expert_ids", "item " + std::to_string(i) + " is not an expert of the model (or -1)");
                 } else {
                     p.expert_ids.push_back(ids[i].get<int32_t>());
                 }

@@ -37,6 +37,7 @@ Result<ModelInfo> describe(const std::string& path, const Model& model, const Ba
     info.weights_bytes = model.memory_estimate().weights_bytes;
     info.kv_bytes = kv ? static_cast<uint64_t>(kv->cache().bytes()) : 0;
     if (kv) info.kv_types = kv->types();
+    if (p.latent_attention()) info.kv_latent = p.kv_head_dim();
     info.context_trained = p.context_length;
     info.context_shortened = model.context_shortened();
     info.has_router = model.weights().has_router();
@@ -88,11 +89,11 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     if (!params) return about_file(path, params.error());
     KvTypeChoice asked = options.kv_types;
     std::string kv_note;
-    if (options.kv_fallback && params->head_dim() % 32 != 0) {
+    if (options.kv_fallback && params->kv_head_dim() % 32 != 0) {
         for (std::optional<TensorType>* kind : {&asked.k, &asked.v}) {
             if (!*kind || !kv_type_is_quantised(**kind)) continue;
             kv_note = std::string(kv_type_name(**kind)) + " needs heads of a multiple of 32 values; this model's have " +
-                      std::to_string(params->head_dim()) + ", so its cache takes the default";
+                      std::to_string(params->kv_head_dim()) + ", so its cache takes the default";
             kind->reset();
         }
     }

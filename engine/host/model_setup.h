@@ -38,6 +38,9 @@ struct ModelInfo : ModelDescription {
     uint64_t kv_bytes = 0;      // the KV pool, allocated once
     KvTypes kv_types;           // ... and how it stores keys and values
     std::string kv_note;        // why they are not the ones asked for (OpenOptions::kv_fallback), or empty
+    // Multi-head latent attention: the values a position caches per layer, one row of the RoPE key
+    // part and the latent (n_rot + kv_lora_rank) serving as keys and values; 0: keys and values per KV head.
+    int64_t kv_latent = 0;
     int64_t context_trained = 0;    // the model's own context (n_ctx is this unless asked or shortened)
     bool context_shortened = false; // n_ctx is shorter because the whole context would not fit in memory
     bool has_router = false;

@@ -32,7 +32,11 @@ std::vector<LayerMatrices> layer_matrices(const Model& model) {
     std::vector<LayerMatrices> out;
     for (const LayerWeights& lw : model.weights().layers) {
         LayerMatrices m;
-        if (lw.attn_qkv) { // rows Q, K, V
+        if (lw.attn_kv_a_mqa) { // latent attention
+            m.q = weight_matrix(lw.attn_q_b ? *lw.attn_q_b : *lw.attn_q);
+            if (lw.attn_q_a) m.q_a = weight_matrix(*lw.attn_q_a);
+            m.kv_a = weight_matrix(*lw.attn_kv_a_mqa);
+        } else if (lw.attn_qkv) { // rows Q, K, V
             m.q = weight_rows(*lw.attn_qkv, 0, n_q);
             m.k = weight_rows(*lw.attn_qkv, n_q, n_kv);
             m.v = weight_rows(*lw.attn_qkv, n_q + n_kv, n_kv);
@@ -69,6 +73,7 @@ ForwardFeatures forward_features(const Model& model, int64_t n_ctx) {
     f.experts = p.n_expert > 0;
     f.sinks = a.attn_sinks;
     f.clamped_swiglu = a.clamped_swiglu;
+    f.latent_attention = a.latent_attention;
     for (const GgufTensorInfo& t : model.file().tensors()) {
         if (t.n_dims >= 2 && std::find(f.weight_types.begin(), f.weight_types.end(), t.type.type) == f.weight_types.end()) {
             f.weight_types.push_back(t.type.type);
@@ -82,8 +87,8 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     const ModelParams& p = model.params();
     const ModelWeights& w = model.weights();
     n_embd_ = p.n_embd;
-    n_q_ = p.n_embd_q();
-    n_embd_kv_ = p.n_embd_kv();
+    n_q_ = p.n_embd_out();
+    n_embd_kv_ = p.n_kv_heads() * p.kv_head_dim();
     n_ff_ = p.n_ff;
     n_vocab_ = p.n_vocab;
     rope_.layout = w.arch->neox_rope ? RopeLayout::NeoX : RopeLayout::Normal;
@@ -103,10 +108,20 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
         rope_local_.freq_base = p.rope_freq_base_swa;
         rope_local_.freq_scale = 1.0;
     }
+    float attn_scale = static_cast<float>(p.attn_scale);
+    if (p.latent_attention() && rope_.ext_factor != 0.0f) {
+        // llama.cpp's deepseek2 under YaRN: RoPE's own magnitude correction cancelled (attn_factor
+        // 1 / (1 + 0.1 ln(1/s)), so the rotated part keeps its size) and the scores scaled by
+        // mscale² / √head_dim instead, mscale = attn_factor (1 + yarn_log_multiplier · ln(1/s))
+        const float ln = std::log(1.0f / static_cast<float>(p.rope_freq_scale));
+        const float mscale = static_cast<float>(p.rope_attn_factor) * (1.0f + static_cast<float>(p.rope_yarn_log_mul) * ln);
+        rope_.attn_factor = 1.0f / (1.0f + 0.1f * ln);
+        attn_scale = mscale * mscale / std::sqrt(static_cast<float>(p.head_dim()));
+    }
     attn_shape_ = AttentionShape{.n_head = p.n_head,
-                                 .n_head_kv = p.n_head_kv,
-                                 .head_dim = p.head_dim(),
-                                 .scale = static_cast<float>(p.attn_scale),
+                                 .n_head_kv = p.latent_attention() ? p.n_head : p.n_head_kv,
+                                 .head_dim = p.head_dim_v(),
+                                 .scale = attn_scale,
                                  .softcap = static_cast<float>(p.attn_logit_softcap),
                                  .window = 0,
                                  .precision = precision,
@@ -116,9 +131,21 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     n_layer_ = p.n_layer;
     n_ctx_ = n_ctx;
 
+    if (p.latent_attention()) {
+        latent_shape_ = attn_shape_;
+        latent_shape_.n_head_kv = 1;
+        latent_shape_.head_dim = p.kv_head_dim();
+        // 1 / √head_dim of the expanded heads (q_h · k_h over nope + n_rot values), not of the latent row
+        if (latent_shape_.scale == 0.0f) latent_shape_.scale = 1.0f / std::sqrt(static_cast<float>(p.head_dim()));
+        if (p.n_lora_q > 0) q_low_ = backend.allocate(n_batch * p.n_lora_q);
+        kv_low_ = backend.allocate(n_batch * (p.n_lora_kv + p.n_rot));
+        latent_ = backend.allocate(n_batch * p.n_lora_kv);
+        q_lat_ = backend.allocate(n_batch * p.n_head * p.kv_head_dim());
+        o_lat_ = backend.allocate(n_batch * p.n_head * p.kv_head_dim());
+    }
     x_ = backend.allocate(n_batch * n_embd_);
     normed_ = backend.allocate(n_batch * n_embd_);
-    q_ = backend.allocate(n_batch * n_q_);
+    q_ = backend.allocate(n_batch * std::max(n_q_, p.n_embd_q()));
     k_ = backend.allocate(n_batch * n_embd_kv_);
     v_ = backend.allocate(n_batch * n_embd_kv_);
     attn_ = backend.allocate(n_batch * n_q_);
@@ -126,6 +153,20 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
     gate_ = backend.allocate(n_batch * n_ff_);
     up_ = backend.allocate(n_batch * n_ff_);
     if (p.n_expert > 0) moe_ = std::make_unique<MoeBlock>(model, backend, n_batch, precision);
+    if (p.latent_attention()) { // each layer's per-head projections, dequantised once per model
+        auto projections = model.latent_projections();
+        if (!projections) {
+            latent_status_ = projections.error();
+        } else {
+            const int64_t keys = p.n_head * p.n_lora_kv * (p.head_dim() - p.n_rot);
+            for (const std::vector<float>& l : *projections.value()) {
+                latent_keys_.push_back(backend.allocate(keys));
+                backend.write(std::span<const float>(l).first(static_cast<size_t>(keys)), latent_keys_.back()->data());
+                latent_values_.push_back(backend.allocate(static_cast<int64_t>(l.size()) - keys));
+                backend.write(std::span<const float>(l).subspan(static_cast<size_t>(keys)), latent_values_.back()->data());
+            }
+        }
+    }
     if (model.weights().has_router()) {
         gates_ = backend.allocate(n_batch * p.n_router_groups);
         host_gates_.resize(static_cast<size_t>(n_batch * p.n_router_groups));
@@ -182,23 +223,7 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     if (s.window >= n_ctx_) s.window = 0; // no position is ever that far back: nothing to mask
     if (lw.attn_sinks) s.sinks = f32(lw.attn_sinks);
     backend_.rms_norm(x_->data(), f32(lw.attn_norm), normed_->data(), n, n_embd_, eps_);
-    const MatmulOutput qkv[] = {{&m.q, q_->data()}, {&m.k, k_->data()}, {&m.v, v_->data()}};
     const ProductPrecision precision{precision_, batched_};
-    backend_.matmuls(qkv, normed_->data(), n, precision);
-    if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_q_);
-    if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
-    if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
-    if (lw.attn_q_norm && model_.weights().arch->qk_norm == QkNorm::Whole) { // each token's q (k) is one row
-        backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n, n_q_, eps_);
-        backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n, n_embd_kv_, eps_);
-    } else if (lw.attn_q_norm) { // each head's head_dim values are one row
-        backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n * s.n_head, s.head_dim, eps_);
-        backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n * s.n_head_kv, s.head_dim, eps_);
-    }
-    const RopeParams& rope = model_.params().is_sliding_layer(layer) ? rope_local_ : rope_;
-    backend_.rope(q_->data(), n, s.n_head, s.head_dim, cells.positions, rope);
-    backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, cells.positions, rope);
-    backend_.kv_write(cache, layer, k_->data(), v_->data(), cells);
     const auto stride = static_cast<int64_t>(cells.read_cells.size());
     float* weights = nullptr;
     if (instrument_.attention && !probes.empty()) {
@@ -207,15 +232,35 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
         }
         weights = attn_weights_->data();
     }
-    if (sequences.empty()) {
-        backend_.attention(cache, layer, q_->data(), attn_->data(), cells, s, weights, stride);
+    if (lw.attn_kv_a_mqa) {
+        latent_attention(lw, m, layer, n, cells, cache, weights, stride, sequences);
     } else {
-        const int64_t row = n_q_; // q and the attention output: [n, n_head, head_dim]
-        for (const BatchSequence& seq : sequences) {
-            const auto first = static_cast<size_t>(seq.first_row), rows = static_cast<size_t>(seq.n_rows);
-            const KvBatchCells own{cells.positions.subspan(first, rows), cells.write_cells.subspan(first, rows),
-                                   seq.read_cells, seq.prompt_batch_end};
-            backend_.attention(cache, layer, q_->data() + seq.first_row * row, attn_->data() + seq.first_row * row, own, s);
+        const MatmulOutput qkv[] = {{&m.q, q_->data()}, {&m.k, k_->data()}, {&m.v, v_->data()}};
+        backend_.matmuls(qkv, normed_->data(), n, precision);
+        if (lw.attn_q_bias) backend_.add_bias(q_->data(), f32(lw.attn_q_bias), n, n_q_);
+        if (lw.attn_k_bias) backend_.add_bias(k_->data(), f32(lw.attn_k_bias), n, n_embd_kv_);
+        if (lw.attn_v_bias) backend_.add_bias(v_->data(), f32(lw.attn_v_bias), n, n_embd_kv_);
+        if (lw.attn_q_norm && model_.weights().arch->qk_norm == QkNorm::Whole) { // each token's q (k) is one row
+            backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n, n_q_, eps_);
+            backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n, n_embd_kv_, eps_);
+        } else if (lw.attn_q_norm) { // each head's head_dim values are one row
+            backend_.rms_norm(q_->data(), f32(lw.attn_q_norm), q_->data(), n * s.n_head, s.head_dim, eps_);
+            backend_.rms_norm(k_->data(), f32(lw.attn_k_norm), k_->data(), n * s.n_head_kv, s.head_dim, eps_);
+        }
+        const RopeParams& rope = model_.params().is_sliding_layer(layer) ? rope_local_ : rope_;
+        backend_.rope(q_->data(), n, s.n_head, s.head_dim, cells.positions, rope);
+        backend_.rope(k_->data(), n, s.n_head_kv, s.head_dim, cells.positions, rope);
+        backend_.kv_write(cache, layer, k_->data(), v_->data(), cells);
+        if (sequences.empty()) {
+            backend_.attention(cache, layer, q_->data(), attn_->data(), cells, s, weights, stride);
+        } else {
+            const int64_t row = n_q_; // q and the attention output: [n, n_head, head_dim]
+            for (const BatchSequence& seq : sequences) {
+                const auto first = static_cast<size_t>(seq.first_row), rows = static_cast<size_t>(seq.n_rows);
+                const KvBatchCells own{cells.positions.subspan(first, rows), cells.write_cells.subspan(first, rows),
+                                       seq.read_cells, seq.prompt_batch_end};
+                backend_.attention(cache, layer, q_->data() + seq.first_row * row, attn_->data() + seq.first_row * row, own, s);
+            }
         }
     }
     if (lw.router) route(lw, layer, n, cells, probes);
@@ -232,6 +277,55 @@ void LlamaForward::attention_block(const LayerWeights& lw, const LayerMatrices& 
     }
     if (lw.attn_post_norm) backend_.rms_norm(proj_->data(), f32(lw.attn_post_norm), proj_->data(), n, n_embd_, eps_);
     backend_.add(x_->data(), proj_->data(), n * n_embd_);
+}
+
+void LlamaForward::latent_attention(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
+                                    const KvBatchCells& cells, KvCache& cache, float* weights, int64_t weights_stride,
+                                    std::span<const BatchSequence> sequences) {
+    const ModelParams& p = model_.params();
+    const ProductPrecision precision{precision_, batched_};
+    const int64_t n_head = p.n_head, rot = p.n_rot, rank = p.n_lora_kv, nope = p.head_dim() - rot;
+    const int64_t qk = p.head_dim(), row = p.kv_head_dim(); // a query head [nope | rot]; a cache row [rot | rank]
+    // the queries [n, n_head, nope | rot], through the low rank when there is one
+    if (lw.attn_q_a) {
+        backend_.matmul(m.q_a, normed_->data(), q_low_->data(), n, precision);
+        backend_.rms_norm(q_low_->data(), f32(lw.attn_q_a_norm), q_low_->data(), n, p.n_lora_q, eps_);
+        backend_.matmul(m.q, q_low_->data(), q_->data(), n, precision);
+    } else {
+        backend_.matmul(m.q, normed_->data(), q_->data(), n, precision);
+    }
+    // the latent and the shared RoPE key part: kv_low_ [n, rank | rot]
+    backend_.matmul(m.kv_a, normed_->data(), kv_low_->data(), n, precision);
+    backend_.copy_columns(kv_low_->data(), rank + rot, latent_->data(), rank, n, rank);
+    backend_.rms_norm(latent_->data(), f32(lw.attn_kv_a_norm), latent_->data(), n, rank, eps_);
+    float* key = k_->data(); // [n, rot | rank]: the rows the cache keeps
+    backend_.copy_columns(kv_low_->data() + rank, rank + rot, key, row, n, rot);
+    backend_.copy_columns(latent_->data(), rank, key + rot, row, n, rank);
+    backend_.rope(key, n, 1, row, cells.positions, rope_);
+    backend_.kv_write(cache, layer, key, key, cells);
+    // absorbed queries [n, n_head, rot | rank]: the RoPE part rotated, the nope part through Wk_hᵀ
+    backend_.copy_columns(q_->data() + nope, qk, q_lat_->data(), row, n * n_head, rot);
+    backend_.rope(q_lat_->data(), n, n_head, row, cells.positions, rope_);
+    backend_.head_matmul(Backend::HeadProduct{latent_keys_[static_cast<size_t>(layer)]->data(), nope, rank,
+                                              n_head * qk, qk, n_head * row, row},
+                         q_->data(), q_lat_->data() + rot, n, n_head);
+    if (sequences.empty()) {
+        backend_.attention(cache, layer, q_lat_->data(), o_lat_->data(), cells, latent_shape_, weights, weights_stride);
+    } else {
+        const int64_t width = n_head * row;
+        for (const BatchSequence& seq : sequences) {
+            const auto first = static_cast<size_t>(seq.first_row), rows = static_cast<size_t>(seq.n_rows);
+            const KvBatchCells own{cells.positions.subspan(first, rows), cells.write_cells.subspan(first, rows),
+                                   seq.read_cells, seq.prompt_batch_end};
+            backend_.attention(cache, layer, q_lat_->data() + seq.first_row * width, o_lat_->data() + seq.first_row * width,
+                               own, latent_shape_);
+        }
+    }
+    // each head's output a_h = Wv_h o_h from the weighted latent (past the RoPE part) into attn_
+    const int64_t dv = p.head_dim_v();
+    backend_.head_matmul(Backend::HeadProduct{latent_values_[static_cast<size_t>(layer)]->data(), rank, dv,
+                                              n_head * row, row, n_head * dv, dv},
+                         o_lat_->data() + rot, attn_->data(), n, n_head);
 }
 
 void LlamaForward::route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
@@ -347,7 +441,7 @@ void LlamaForward::ffn_block(const LayerWeights& lw, const LayerMatrices& m, int
     backend_.rms_norm(x_->data(), f32(lw.ffn_norm), normed_->data(), n, n_embd_, eps_);
     const std::span<const uint8_t> batched = layer == n_layer_ - 1 ? batched_last_ : batched_;
     const ProductPrecision precision{precision_, batched};
-    if (moe_) {
+    if (moe_ && lw.ffn_gate_exps) {
         moe_->run(lw, layer, normed_->data(), proj_->data(), n, probes, batched);
         backend_.add(x_->data(), proj_->data(), n * n_embd_);
         return;
@@ -370,6 +464,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
                          int64_t n_logit_rows, std::span<float> logits, const std::atomic<bool>* cancel,
                          std::span<TokenProbe> probes, std::span<const BatchSequence> sequences) {
     const auto n = static_cast<int64_t>(tokens.size());
+    if (!latent_status_) return latent_status_;
     if (!sequences.empty()) {
         int64_t covered = 0;
         for (const BatchSequence& seq : sequences) {

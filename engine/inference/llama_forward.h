@@ -28,6 +28,18 @@
 // gpt-oss slides the even layers, adds a bias after W_O (not a head's contribution: the
 // instrumentation leaves it out), gives each head a sink logit in its softmax (AttentionShape::
 // sinks; probes get the sink's weight) and runs biased experts with the clamped SwiGLU.
+//
+// deepseek2's multi-head latent attention (published definition, nope = head_dim - n_rot):
+//   q = rms_norm(h · Wq_aᵀ) · q_a_norm · Wq_bᵀ     // [n, n_head, nope | n_rot] (or h · Wqᵀ)
+//   c, k_r = h · Wkv_aᵀ                            // c [n, n_lora_kv], k_r [n, n_rot] shared by all heads
+//   c = rms_norm(c) · kv_a_norm; rope(q_r), rope(k_r)
+//   head h: k_h = [Wk_h c | k_r], v_h = Wv_h c     // Wk_h, Wv_h: head h's rows of attn_kv_b
+//           a_h = softmax(q_h · k_h · scale) · v_h // scale mscale² / √head_dim (YaRN's mscale, else 1)
+// computed in the absorbed form: the cache holds only [k_r | c] per position (one row, keys and
+// values at once), the query becomes q̃_h = [q_r,h | Wk_hᵀ q_nope,h] so that q̃_h · [k_r | c] = q_h · k_h,
+// attention over the latent gives o_h = Σ w c, and a_h = Wv_h o_h. Every head's a_h is a
+// head_dim_v slice of the attention output, as in the other architectures: "a head" for the
+// instrumentation (norms, outputs, ablation, attribution) is that slice.
 #pragma once
 
 #include <atomic>
@@ -58,6 +70,7 @@ struct BatchSequence {
 // their row ranges: each output row of a product depends only on its weight row).
 struct LayerMatrices {
     WeightMatrix q, k, v, output, gate, up, down;
+    WeightMatrix q_a, kv_a; // latent attention: attn_q_a (with q_lora_rank), attn_kv_a_mqa; q: attn_q_b or attn_q
 };
 
 class LlamaForward {
@@ -88,6 +101,11 @@ public:
 private:
     void attention_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n, const KvBatchCells& cells,
                          KvCache& cache, std::span<TokenProbe> probes, std::span<const BatchSequence> sequences);
+    // Latent attention's queries and cache rows, attention over the latent, and each head's
+    // output expanded into attn_ (the absorbed form; see the opening comment).
+    void latent_attention(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
+                          const KvBatchCells& cells, KvCache& cache, float* weights, int64_t weights_stride,
+                          std::span<const BatchSequence> sequences);
     void route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
                std::span<TokenProbe> probes);
     void probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes);
@@ -99,13 +117,14 @@ private:
     const Model& model_;
     Backend& backend_;
     int64_t n_embd_;
-    int64_t n_q_;       // n_head * head_dim: queries and attention output
+    int64_t n_q_;       // n_head * head_dim_v: the attention output (= the queries' width but under latent attention)
     int64_t n_embd_kv_; // n_head_kv * head_dim
     int64_t n_ff_;
     int64_t n_vocab_;
     RopeParams rope_;
     RopeParams rope_local_; // sliding layers' (rope_ unless the model has a local base)
-    AttentionShape attn_shape_; // window 0: each layer sets its own (ModelParams::layer_window)
+    AttentionShape attn_shape_; // window 0: each layer sets its own (ModelParams::layer_window); head_dim: head_dim_v
+    AttentionShape latent_shape_; // latent attention: n_head queries over one [n_rot | latent] row per position
     GeluMode gelu_mode_;        // the reference's fp16 table at reference precision
     float eps_;
     int64_t n_layer_;
@@ -139,7 +158,16 @@ private:
     std::unique_ptr<DeviceBuffer> gate_;   // [n_batch, n_ff]
     std::unique_ptr<DeviceBuffer> up_;     // [n_batch, n_ff]
     std::unique_ptr<DeviceBuffer> logits_; // [logits_rows_, n_vocab], grown to the most rows asked for
-    std::unique_ptr<MoeBlock> moe_;        // mixture-of-experts models: the FFN
+    std::unique_ptr<MoeBlock> moe_;        // mixture-of-experts models: the FFN (of the layers with experts)
+    // Latent attention (empty otherwise):
+    std::unique_ptr<DeviceBuffer> q_low_;  // [n_batch, n_lora_q] the queries' low-rank part
+    std::unique_ptr<DeviceBuffer> kv_low_; // [n_batch, n_lora_kv + n_rot] attn_kv_a_mqa's output
+    std::unique_ptr<DeviceBuffer> latent_; // [n_batch, n_lora_kv] normalised latent
+    std::unique_ptr<DeviceBuffer> q_lat_;  // [n_batch, n_head, n_rot + n_lora_kv] absorbed queries
+    std::unique_ptr<DeviceBuffer> o_lat_;  // [n_batch, n_head, n_rot + n_lora_kv] attention over the latent
+    std::vector<std::unique_ptr<DeviceBuffer>> latent_keys_;   // [n_layer] of [n_head, n_lora_kv, nope]
+    std::vector<std::unique_ptr<DeviceBuffer>> latent_values_; // [n_layer] of [n_head, head_dim_v, n_lora_kv]
+    Status latent_status_ = Ok{}; // why the projections could not be made (run() returns it)
     int64_t logits_rows_ = 0;
 };
 

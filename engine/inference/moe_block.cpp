@@ -9,35 +9,47 @@
 
 namespace octo {
 
-void route_token(std::span<const float> logits, std::span<const uint8_t> disabled, int64_t n_used, bool renormalise,
+void route_token(std::span<const float> logits, std::span<const uint8_t> disabled, int64_t n_used, const RouterRule& rule,
                  TokenRouting& out, Precision precision) {
     const auto n_expert = static_cast<int64_t>(logits.size());
     const auto off = [&](int64_t e) { return !disabled.empty() && disabled[static_cast<size_t>(e)] != 0; };
-    float max_logit = -INFINITY;
-    for (int64_t e = 0; e < n_expert; ++e) {
-        if (!off(e)) max_logit = std::max(max_logit, logits[static_cast<size_t>(e)]);
-    }
-    const bool reference = precision == Precision::Reference && disabled.empty();
-    double sum = 0.0;
-    if (reference) {
-        out.probs.assign(logits.begin(), logits.end());
-        sum = reference_softmax_exp(out.probs.data(), 0, n_expert, max_logit);
-    } else {
+    const bool reference = precision == Precision::Reference && disabled.empty() && !rule.sigmoid;
+    if (rule.sigmoid) {
         out.probs.assign(static_cast<size_t>(n_expert), 0.0f);
         for (int64_t e = 0; e < n_expert; ++e) {
-            if (!off(e)) sum += (out.probs[static_cast<size_t>(e)] = std::exp(logits[static_cast<size_t>(e)] - max_logit));
+            if (!off(e)) out.probs[static_cast<size_t>(e)] = 1.0f / (1.0f + std::exp(-logits[static_cast<size_t>(e)]));
         }
+    } else {
+        float max_logit = -INFINITY;
+        for (int64_t e = 0; e < n_expert; ++e) {
+            if (!off(e)) max_logit = std::max(max_logit, logits[static_cast<size_t>(e)]);
+        }
+        double sum = 0.0;
+        if (reference) {
+            out.probs.assign(logits.begin(), logits.end());
+            sum = reference_softmax_exp(out.probs.data(), 0, n_expert, max_logit);
+        } else {
+            out.probs.assign(static_cast<size_t>(n_expert), 0.0f);
+            for (int64_t e = 0; e < n_expert; ++e) {
+                if (!off(e)) sum += (out.probs[static_cast<size_t>(e)] = std::exp(logits[static_cast<size_t>(e)] - max_logit));
+            }
+        }
+        const auto inv = static_cast<float>(1.0 / sum);
+        for (float& v : out.probs) v *= inv;
     }
-    const auto inv = static_cast<float>(1.0 / sum);
-    for (float& v : out.probs) v *= inv;
-    // The n_used most probable enabled experts, most probable first, ties to the lower id (no
-    // allocation: this runs for every token of every layer).
+    // what the choice compares: the gates, plus the selection bias where there is one
+    const auto key = [&](int32_t e) {
+        const float p = out.probs[static_cast<size_t>(e)];
+        return rule.selection_bias ? p + rule.selection_bias[e] : p;
+    };
+    // The n_used highest enabled experts, highest first, ties to the lower id (no allocation:
+    // this runs for every token of every layer).
     out.ids.clear();
     for (int64_t k = 0; k < n_used; ++k) {
         int32_t best = -1;
         for (int32_t e = 0; e < static_cast<int32_t>(n_expert); ++e) {
             if (off(e) || std::find(out.ids.begin(), out.ids.end(), e) != out.ids.end()) continue;
-            if (best < 0 || out.probs[static_cast<size_t>(e)] > out.probs[static_cast<size_t>(best)]) best = e;
+            if (best < 0 || key(e) > key(best)) best = e;
         }
         out.ids.push_back(best);
     }
@@ -52,7 +64,8 @@ void route_token(std::span<const float> logits, std::span<const uint8_t> disable
     }
     for (int64_t k = 0; k < n_used; ++k) {
         const float p = out.probs[static_cast<size_t>(out.ids[static_cast<size_t>(k)])];
-        out.weights[static_cast<size_t>(k)] = renormalise ? p / used_sum : p;
+        const float w = rule.renormalise ? p / used_sum : p;
+        out.weights[static_cast<size_t>(k)] = rule.scale != 1.0f ? w * rule.scale : w;
     }
 }
 
@@ -67,7 +80,9 @@ MoeBlock::MoeBlock(const Model& model, Backend& backend, int64_t n_batch, Precis
     n_ff_exp_ = p.n_ff_exp;
     n_ff_shexp_ = a.shared_expert ? p.n_ff_shexp : 0;
     n_slots_ = n_used_ + (a.shared_expert ? 1 : 0);
-    renormalise_ = a.renormalise_experts;
+    rule_ = RouterRule{.sigmoid = p.expert_gating_sigmoid,
+                       .renormalise = p.expert_weights_norm,
+                       .scale = static_cast<float>(p.expert_weights_scale)};
     clamped_swiglu_ = a.clamped_swiglu;
     const int64_t n_ff = std::max(n_ff_exp_, n_ff_shexp_);
     host_logits_.resize(static_cast<size_t>(n_batch * n_expert_));
@@ -119,17 +134,21 @@ void MoeBlock::run_expert(const LayerWeights& lw, int64_t expert, const float* h
     if (lw.ffn_down_exps_bias) backend_.add_bias(res_->data(), bias(lw.ffn_down_exps_bias, n_embd_), n, n_embd_);
 }
 
-// qwen2moe's shared expert over every token, into the last slot, weighted by its sigmoid gate
-// (computed as silu(x) / x, as llama.cpp does).
+// The shared expert over every token, into the last slot, weighted by its sigmoid gate (qwen2moe:
+// computed as silu(x) / x, as llama.cpp does) or by 1 (no gate: deepseek2).
 void MoeBlock::shared_expert(const LayerWeights& lw, const float* h, int64_t n, const ProductPrecision& precision) {
-    const auto& g = *lw.ffn_gate_inp_shexp;
-    const WeightMatrix gate_row{g.type.type, g.data, n_embd_, 1, static_cast<uint64_t>(n_embd_) * sizeof(float)};
-    backend_.matmul(gate_row, h, res_->data(), n, precision);
-    std::span<float> x(host_logits_.data(), static_cast<size_t>(n)); // the router's logits are routed by now
-    backend_.read(res_->data(), x);
-    for (int64_t t = 0; t < n; ++t) {
-        const float v = x[static_cast<size_t>(t)];
-        host_weights_[static_cast<size_t>(t * n_slots_ + n_used_)] = v == 0.0f ? 0.5f : v / (1.0f + std::exp(-v)) / v;
+    if (lw.ffn_gate_inp_shexp) {
+        const auto& g = *lw.ffn_gate_inp_shexp;
+        const WeightMatrix gate_row{g.type.type, g.data, n_embd_, 1, static_cast<uint64_t>(n_embd_) * sizeof(float)};
+        backend_.matmul(gate_row, h, res_->data(), n, precision);
+        std::span<float> x(host_logits_.data(), static_cast<size_t>(n)); // the router's logits are routed by now
+        backend_.read(res_->data(), x);
+        for (int64_t t = 0; t < n; ++t) {
+            const float v = x[static_cast<size_t>(t)];
+            host_weights_[static_cast<size_t>(t * n_slots_ + n_used_)] = v == 0.0f ? 0.5f : v / (1.0f + std::exp(-v)) / v;
+        }
+    } else {
+        for (int64_t t = 0; t < n; ++t) host_weights_[static_cast<size_t>(t * n_slots_ + n_used_)] = 1.0f;
     }
     const WeightMatrix gate = weight_matrix(*lw.ffn_gate_shexp);
     const WeightMatrix up = weight_matrix(*lw.ffn_up_shexp);
@@ -150,6 +169,8 @@ void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float*
     }
     std::span<float> logits(host_logits_.data(), static_cast<size_t>(n * n_expert_));
     backend_.read(logits_->data(), logits);
+    RouterRule rule = rule_;
+    if (lw.ffn_exp_probs_b) rule.selection_bias = reinterpret_cast<const float*>(lw.ffn_exp_probs_b->data);
     std::span<const uint8_t> disabled;
     if (!ablation_.experts.empty()) {
         disabled = std::span<const uint8_t>(ablation_.experts).subspan(static_cast<size_t>(layer * n_expert_),
@@ -160,7 +181,7 @@ void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float*
     for (int64_t t = 0; t < n; ++t) {
         TokenRouting& r = routing_[static_cast<size_t>(t)];
         route_token(logits.subspan(static_cast<size_t>(t * n_expert_), static_cast<size_t>(n_expert_)), disabled, n_used_,
-                    renormalise_, r, precision_);
+                    rule, r, precision_);
         for (int64_t k = 0; k < n_used_; ++k) {
             const int32_t e = r.ids[static_cast<size_t>(k)];
             tokens_of_[static_cast<size_t>(e)].push_back(static_cast<int32_t>(t));
@@ -180,14 +201,15 @@ void MoeBlock::run(const LayerWeights& lw, int64_t layer, const float* h, float*
         run_expert(lw, e, x, m);
         backend_.scatter_rows(res_->data(), slots_of_[static_cast<size_t>(e)], slots_->data(), n_embd_);
     }
-    if (lw.ffn_gate_inp_shexp) shared_expert(lw, h, n, precision);
+    if (lw.ffn_gate_shexp) shared_expert(lw, h, n, precision);
     backend_.write(std::span<const float>(host_weights_.data(), static_cast<size_t>(n * n_slots_)), weights_->data());
     backend_.weighted_sum(slots_->data(), weights_->data(), out, n, n_slots_, n_embd_);
 
     for (int64_t t = 0; t < static_cast<int64_t>(probes.size()); ++t) {
         const TokenRouting& r = routing_[static_cast<size_t>(t)];
         TokenProbe& p = probes[static_cast<size_t>(t)];
-        p.expert_ids.resize(static_cast<size_t>(n_layer_ * n_used_));
+        // -1: no routing in that layer (deepseek2's leading dense blocks)
+        p.expert_ids.resize(static_cast<size_t>(n_layer_ * n_used_), -1);
         p.expert_weights.resize(static_cast<size_t>(n_layer_ * n_used_));
         std::copy(r.ids.begin(), r.ids.end(), p.expert_ids.begin() + layer * n_used_);
         std::copy(r.weights.begin(), r.weights.end(), p.expert_weights.begin() + layer * n_used_);

@@ -8,7 +8,10 @@
 //   out = Σ_k w_k · down_k(silu(gate_k · h) ⊙ (up_k · h))   in rank order, each expert a SwiGLU over
 //                                     its row ranges of the 3-D tensors (gpt-oss: each product plus
 //                                     the expert's bias, and the clamped SwiGLU)
-//       + sigmoid(h · g) · shared(h)  (shared_expert: a SwiGLU every token runs through, added last)
+//       + sigmoid(h · g) · shared(h)  (shared_expert: a SwiGLU every token runs through, added last;
+//                                     weight 1 without a gate, as deepseek2's)
+// deepseek2 gates by sigmoid(h · Wrᵀ), chooses by gate + exp_probs_b, weights the chosen gates
+// (renormalised if the file says) times expert_weights_scale (RouterRule).
 //
 // A batch runs expert by expert: the tokens that chose expert e are gathered into one product per
 // matrix, so each chosen expert's weights are read once per batch and an expert no token chose is
@@ -34,11 +37,20 @@ struct TokenRouting {
     std::vector<float> weights; // [n_used] their weights as applied
 };
 
+// How a router turns logits into the chosen experts' weights (from the model's row and keys).
+struct RouterRule {
+    bool sigmoid = false;                  // gates sigmoid(l) per expert instead of a softmax (deepseek2's func 2)
+    const float* selection_bias = nullptr; // [n_expert] (host) or null: added to the gates for choosing only
+    bool renormalise = true;               // the chosen gates rescaled to sum 1
+    float scale = 1.0f;                    // then multiplied by this (expert_weights_scale)
+};
+
 // Routes one token from its router logits; disabled [n_expert] (empty: none) marks experts that
 // take no part. At least n_used experts must be enabled. At reference precision (with no expert
 // disabled) the softmax and the renormalisation take the reference's float steps: its vector exp
 // and sum order (reference_float.h), p = e · (1/Σe), the chosen weights summed in double.
-void route_token(std::span<const float> logits, std::span<const uint8_t> disabled, int64_t n_used, bool renormalise,
+// Sigmoid gates are 1 / (1 + expf(-l)); their weights are summed in float, in rank order.
+void route_token(std::span<const float> logits, std::span<const uint8_t> disabled, int64_t n_used, const RouterRule& rule,
                  TokenRouting& out, Precision precision = Precision::Exact);
 
 class MoeBlock {
@@ -64,7 +76,7 @@ private:
     Backend& backend_;
     Precision precision_;
     int64_t n_layer_, n_embd_, n_expert_, n_used_, n_ff_exp_, n_ff_shexp_, n_slots_;
-    bool renormalise_;
+    RouterRule rule_;                     // selection_bias set per layer
     bool clamped_swiglu_; // gpt-oss's SwiGLU (ArchitectureInfo::clamped_swiglu)
     bool router_probs_ = false;
     ExpertAblation ablation_;

@@ -8,6 +8,7 @@ std::vector<ExpertChoice> chosen_experts(const TokenProbe& probe, int64_t layer,
     std::vector<ExpertChoice> out;
     for (int64_t k = 0; k < n_used; ++k) {
         const auto i = static_cast<size_t>(layer * n_used + k);
+        if (probe.expert_ids[i] < 0) continue; // a layer without experts (a leading dense block)
         out.push_back({probe.expert_ids[i], i < probe.expert_weights.size() ? probe.expert_weights[i] : 0.0f,
                        static_cast<int>(k)});
     }

@@ -41,7 +41,7 @@ struct TokenProbe {
     std::vector<float> attention_sink;
     std::vector<float> hidden;       // [n_embd] residual stream after InstrumentOptions::hidden_layer
     // Mixture-of-experts models (recorded whenever probes are): each layer's routing.
-    std::vector<int32_t> expert_ids;   // [n_layer][n_expert_used] the chosen experts, most probable first
+    std::vector<int32_t> expert_ids;   // [n_layer][n_expert_used] the chosen experts, most probable first (-1: a layer without experts)
     std::vector<float> expert_weights; // [n_layer][n_expert_used] their weights as applied (renormalised or not)
     std::vector<float> shared_gate;    // [n_layer] the shared expert's sigmoid gate (qwen2moe), or empty
     std::vector<float> router_probs;   // [n_layer][n_expert] softmax over every expert (InstrumentOptions::router_probs)

@@ -16,8 +16,8 @@ Status LogitAttribution::attribute(Backend& backend, std::span<TokenProbe* const
                                    std::span<const int32_t> targets) const {
     const ModelParams& p = model_->params();
     const int64_t n_embd = p.n_embd;
-    const int64_t n_q = p.n_embd_q(); // the attention output's width (n_head x head_dim)
-    const int64_t head_dim = p.head_dim();
+    const int64_t n_q = p.n_embd_out(); // the attention output's width (n_head x head_dim_v)
+    const int64_t head_dim = p.head_dim_v();
     const auto n = static_cast<int64_t>(probes.size());
     if (n == 0) return Ok{};
     if (targets.size() != probes.size()) {

@@ -17,8 +17,10 @@ Result<std::unique_ptr<KvStore>> KvStore::create(Backend& backend, const ModelPa
     auto pool = KvPool::create(config);
     if (!pool) return pool.error();
     const int64_t n_cells = int64_t{config.n_blocks} * config.block_size;
-    auto cache = backend.create_kv_cache(
-        KvCacheShape{params.n_layer, n_cells, params.n_head_kv, params.head_dim(), types.k, types.v});
+    // latent attention: one row of [RoPE part | latent] per position, keys and values at once
+    const bool latent = params.latent_attention();
+    auto cache = backend.create_kv_cache(KvCacheShape{params.n_layer, n_cells, params.n_kv_heads(), params.kv_head_dim(), types.k,
+                                                      latent ? types.k : types.v, latent});
     if (!cache) return cache.error();
     return std::unique_ptr<KvStore>(new KvStore(std::move(pool.value()), std::move(cache.value())));
 }
@@ -40,7 +42,8 @@ TokenProbe& KvStore::probe_to_set(int32_t cell) {
 
 bool KvStore::fits(const ModelParams& params) const {
     const KvCacheShape& s = cache_->shape();
-    return s.n_layer == params.n_layer && s.n_head_kv == params.n_head_kv && s.head_dim == params.head_dim();
+    return s.n_layer == params.n_layer && s.n_head_kv == params.n_kv_heads() && s.head_dim == params.kv_head_dim() &&
+           s.values_in_keys == params.latent_attention();
 }
 
 void KvStore::set_probe(int32_t cell, const TokenProbe& probe) {

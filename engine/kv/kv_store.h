@@ -40,6 +40,7 @@ public:
     KvPool& pool() { return pool_; }
     const KvPool& pool() const { return pool_; }
     KvCache& cache() { return *cache_; }
+    const KvCache& cache() const { return *cache_; }
     const KvCacheShape& shape() const { return cache_->shape(); }
     // Whether a model of these parameters can use the store (same layers and K/V widths).
     bool fits(const ModelParams& params) const;

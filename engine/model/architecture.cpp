@@ -49,7 +49,8 @@ constexpr std::array kArchitectures = {
                      .qkv_bias = true,
                      .requires_experts = true,
                      .renormalise_experts = false,
-                     .shared_expert = true},
+                     .shared_expert = true,
+                     .shared_expert_gate = true},
     ArchitectureInfo{.name = "olmoe", .neox_rope = true, .qk_norm = QkNorm::Whole, .requires_experts = true,
                      .renormalise_experts = false},
     ArchitectureInfo{.name = "qwen3moe", .neox_rope = true, .qk_norm = QkNorm::PerHead, .requires_experts = true},
@@ -68,6 +69,17 @@ constexpr std::array kArchitectures = {
                      .expert_biases = true,
                      .clamped_swiglu = true,
                      .ffn_norm = "post_attention_norm"},
+    // DeepSeek-V2/V2-Lite/V3 (deepseek2): multi-head latent attention with a decoupled RoPE part
+    // (pairs (2i, 2i+1)), a leading dense block, then routed experts — softmax or sigmoid gates
+    // (the file says), chosen with exp_probs_b, weights optionally renormalised and scaled — plus
+    // ungated shared experts. Renormalisation is off unless the file says (llama.cpp's default).
+    ArchitectureInfo{.name = "deepseek2",
+                     .requires_experts = true,
+                     .renormalise_experts = false,
+                     .shared_expert = true,
+                     .latent_attention = true,
+                     .leading_dense_blocks = true,
+                     .expert_gating_keys = true},
     ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true},
 };
 
@@ -107,11 +119,18 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     if (a.attn_sinks) f.emplace_back("attention sinks (one logit per head)");
     if (a.qk_norm == QkNorm::PerHead) f.emplace_back("per-head q/k RMSNorm");
     if (a.qk_norm == QkNorm::Whole) f.emplace_back("q/k RMSNorm over the whole projection");
-    if (p.n_embd_q() != p.n_embd) {
+    if (a.latent_attention) {
+        f.push_back("multi-head latent attention: " +
+                    (p.n_lora_q > 0 ? "queries through rank " + std::to_string(p.n_lora_q) + ", " : std::string()) +
+                    "keys and values from a cached latent of " + std::to_string(p.n_lora_kv) + " + " +
+                    std::to_string(p.n_rot) + " RoPE values; key head " + std::to_string(p.head_dim()) + " (" +
+                    std::to_string(p.head_dim() - p.n_rot) + " + " + std::to_string(p.n_rot) + " RoPE), value head " +
+                    std::to_string(p.head_dim_v()));
+    } else if (p.n_embd_q() != p.n_embd) {
         f.push_back("head size " + std::to_string(p.head_dim()) + " (n_head x head size " + std::to_string(p.n_embd_q()) +
                     " != n_embd " + std::to_string(p.n_embd) + ")");
     }
-    if (p.n_head_kv != p.n_head) f.push_back("grouped-query attention (" + std::to_string(p.n_head_kv) + " KV heads)");
+    if (p.n_head_kv != p.n_head && !a.latent_attention) f.push_back("grouped-query attention (" + std::to_string(p.n_head_kv) + " KV heads)");
     if (a.rope_freqs && file.find_tensor("rope_freqs.weight")) f.emplace_back("RoPE frequency factors");
     if (a.long_rope && file.find_tensor("rope_factors_long.weight")) {
         f.push_back("LongRoPE (long factors above " + std::to_string(p.rope_orig_context) +
@@ -136,17 +155,26 @@ std::vector<std::string> architecture_features(const ArchitectureInfo& a, const 
     if (p.rope_freq_scale != 1.0) {
         f.push_back(p.rope_scaling_type == "yarn"
                         ? "YaRN RoPE scaling x" + number(1.0 / p.rope_freq_scale) + " (original context " +
-                              std::to_string(p.rope_orig_context) + ")"
+                              std::to_string(p.rope_orig_context) + ")" +
+                              (p.rope_yarn_log_mul > 0 ? ", score scale log multiplier " + number(p.rope_yarn_log_mul) : "")
                         : "linear RoPE scaling x" + number(1.0 / p.rope_freq_scale));
     }
     if (p.n_expert > 0) {
         f.push_back("mixture of experts: " + std::to_string(p.n_expert) + " experts of width " + std::to_string(p.n_ff_exp) +
                     ", " + std::to_string(p.n_expert_used) + " per token" +
                     (a.expert_biases             ? ", softmax over the chosen experts' logits"
-                     : a.renormalise_experts ? ", weights renormalised"
+                     : p.expert_weights_norm ? ", weights renormalised"
                                              : ", weights as the router gives them"));
         if (a.expert_biases) f.emplace_back("biased router and experts");
-        if (a.shared_expert) f.push_back("gated shared expert of width " + std::to_string(p.n_ff_shexp));
+        if (a.expert_gating_keys) {
+            f.push_back(std::string(p.expert_gating_sigmoid ? "sigmoid" : "softmax") + " gates" +
+                        (p.expert_weights_scale != 1.0 ? ", weights x" + number(p.expert_weights_scale) : std::string()));
+        }
+        if (a.shared_expert) {
+            f.push_back(std::string(a.shared_expert_gate ? "gated shared expert" : "shared expert") + " of width " +
+                        std::to_string(p.n_ff_shexp));
+        }
+        if (p.n_layer_dense_lead > 0) f.push_back(std::to_string(p.n_layer_dense_lead) + " leading dense block(s)");
     }
     if (a.router) f.push_back("head-group router (" + std::to_string(p.n_router_groups) + " groups)");
     return f;

@@ -51,8 +51,17 @@ struct ArchitectureInfo {
     // replace the FFN). llama files may have experts (Mixtral); these architectures must.
     bool requires_experts = false;
     bool renormalise_experts = true; // the chosen experts' probabilities are rescaled to sum 1 (Mixtral, qwen3moe)
-    bool shared_expert = false; // blk.N.ffn_{gate,up,down}_shexp, a SwiGLU every token runs through,
-                                // weighted by sigmoid(h · ffn_gate_inp_shexp) (qwen2moe)
+    bool shared_expert = false; // blk.N.ffn_{gate,up,down}_shexp, a SwiGLU every token runs through
+    bool shared_expert_gate = false; // ... weighted by sigmoid(h · ffn_gate_inp_shexp) (qwen2moe); else by 1 (deepseek2)
+    // Multi-head latent attention (deepseek2; docs/models.md): blk.N.attn_q_a, attn_q_a_norm,
+    // attn_q_b (or attn_q without attention.q_lora_rank), attn_kv_a_mqa, attn_kv_a_norm, attn_kv_b.
+    // A head's key is [k_nope_h | k_rope], its value v_h, both from one cached latent (LlamaForward).
+    bool latent_attention = false;
+    // <arch>.leading_dense_block_count: the first layers have a dense FFN instead of experts
+    bool leading_dense_blocks = false;
+    // <arch>.expert_gating_func (sigmoid gates), expert_weights_norm, expert_weights_scale and an
+    // optional blk.N.exp_probs_b.bias [n_expert] added to the gates for choosing only (deepseek2)
+    bool expert_gating_keys = false;
     // blk.N.ffn_gate_inp.bias [n_expert] on the router's logits, ffn_{gate,up}_exps.bias
     // [n_ff_exp, n_expert] and ffn_down_exps.bias [n_embd, n_expert] on each expert's products (gpt-oss)
     bool expert_biases = false;

@@ -23,13 +23,21 @@ std::string gib(uint64_t bytes) {
 MemoryEstimate estimate_memory(const GgufFile& file, const ModelParams& p, int64_t n_ctx, int64_t n_batch, KvTypes kv) {
     MemoryEstimate e;
     for (const auto& t : file.tensors()) e.weights_bytes += t.n_bytes;
-    const auto n_embd_kv = static_cast<uint64_t>(p.n_embd_kv());
+    // latent attention caches one row of [RoPE part | latent] per position, keys and values at once
+    const int64_t row = p.n_kv_heads() * p.kv_head_dim();
+    const auto n_embd_kv = static_cast<uint64_t>(row);
     e.kv_bytes = static_cast<uint64_t>(p.n_layer) * static_cast<uint64_t>(n_ctx) *
-                 static_cast<uint64_t>(kv_row_bytes(kv.k, p.n_embd_kv()) + kv_row_bytes(kv.v, p.n_embd_kv()));
+                 static_cast<uint64_t>(kv_row_bytes(kv.k, row) + (p.latent_attention() ? 0 : kv_row_bytes(kv.v, row)));
+    // latent attention's per-head projections, dequantised once (Model::latent_projections)
+    if (p.latent_attention()) {
+        e.weights_bytes += static_cast<uint64_t>(p.n_layer * p.n_head * p.n_lora_kv *
+                                                 (p.head_dim() - p.n_rot + p.head_dim_v())) * sizeof(float);
+    }
     // Per batch token: residual, normed, projection (n_embd each), q and attention out (n_q
     // each), k and v, gate, up and hidden (n_ff each), logits (n_vocab); attention scores per
     // thread are small.
     const auto per_token = static_cast<uint64_t>(3 * p.n_embd + 2 * p.n_embd_q() + 2 * static_cast<int64_t>(n_embd_kv) +
+                                                 (p.latent_attention() ? 2 * p.n_head * p.kv_head_dim() : 0) +
                                                  3 * p.n_ff + p.n_vocab);
     e.scratch_bytes = static_cast<uint64_t>(n_batch) * per_token * sizeof(float);
     return e;

@@ -1,5 +1,6 @@
 // Model::head_grams() and Model::output_projections(): per-layer constants of the
 // instrumentation, computed once per model the first time a session asks for them.
+#include <algorithm>
 #include <string>
 
 #include "engine/gguf/dequantize.h"
@@ -33,7 +34,7 @@ Result<const std::vector<std::vector<float>>*> Model::head_grams() const {
     compute_once(weights_, head_grams_.once, head_grams_.values, head_grams_.error,
                  [&](const LayerWeights& lw) {
                      const auto* post = lw.attn_post_norm ? reinterpret_cast<const float*>(lw.attn_post_norm->data) : nullptr;
-                     return octo::head_grams(*lw.attn_output, p.n_head, p.head_dim(), post);
+                     return octo::head_grams(*lw.attn_output, p.n_head, p.head_dim_v(), post);
                  });
     if (head_grams_.error) return *head_grams_.error;
     return &head_grams_.values;
@@ -54,6 +55,30 @@ Result<const std::vector<std::vector<float>>*> Model::output_projections() const
                  });
     if (output_projections_.error) return *output_projections_.error;
     return &output_projections_.values;
+}
+
+Result<const std::vector<std::vector<float>>*> Model::latent_projections() const {
+    const ModelParams& p = params_;
+    compute_once(weights_, latent_projections_.once, latent_projections_.values, latent_projections_.error,
+                 [&](const LayerWeights& lw) -> Result<std::vector<float>> {
+                     const GgufTensorInfo& t = *lw.attn_kv_b;
+                     auto w = dequantize_rows(t, 0, t.ne[1]); // [n_head (nope + dv)][n_lora_kv]
+                     if (!w) return w.error();
+                     const int64_t r = p.n_lora_kv, nope = p.head_dim() - p.n_rot, dv = p.head_dim_v();
+                     std::vector<float> out(static_cast<size_t>(p.n_head * r * (nope + dv)));
+                     float* keys = out.data();                       // [n_head][r][nope]
+                     float* values = out.data() + p.n_head * r * nope; // [n_head][dv][r]
+                     for (int64_t h = 0; h < p.n_head; ++h) {
+                         const float* head = w->data() + h * (nope + dv) * r; // its key rows, then its value rows
+                         for (int64_t i = 0; i < nope; ++i) {
+                             for (int64_t j = 0; j < r; ++j) keys[(h * r + j) * nope + i] = head[i * r + j];
+                         }
+                         std::copy_n(head + nope * r, dv * r, values + h * dv * r);
+                     }
+                     return out;
+                 });
+    if (latent_projections_.error) return *latent_projections_.error;
+    return &latent_projections_.values;
 }
 
 } // namespace octo

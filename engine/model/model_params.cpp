@@ -63,7 +63,11 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
                             std::pair{"expert_count", &p.n_expert},
                             std::pair{"expert_used_count", &p.n_expert_used},
                             std::pair{"expert_feed_forward_length", &p.n_ff_exp},
-                            std::pair{"expert_shared_feed_forward_length", &p.n_ff_shexp}}) {
+                            std::pair{"expert_shared_feed_forward_length", &p.n_ff_shexp},
+                            std::pair{"attention.q_lora_rank", &p.n_lora_q},
+                            std::pair{"attention.kv_lora_rank", &p.n_lora_kv},
+                            std::pair{"leading_dense_block_count", &p.n_layer_dense_lead},
+                            std::pair{"expert_shared_count", &p.n_expert_shared}}) {
         if (auto s = read_int(f, a + key, *out); !s) return s.error();
     }
     if (auto s = read_float(f, a + "rope.freq_base", p.rope_freq_base); !s) return s.error();
@@ -114,7 +118,28 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     } else if (p.n_expert > 0 && p.n_ff_exp == 0) {
         p.n_ff_exp = p.architecture == "qwen2moe" && p.n_expert_used > 0 ? p.n_ff / p.n_expert_used : p.n_ff;
     }
-    if (info && info->shared_expert && p.n_ff_shexp == 0) p.n_ff_shexp = p.n_ff;
+    if (!info || !info->leading_dense_blocks) p.n_layer_dense_lead = 0; // a key only deepseek2 reads
+    if (info && info->shared_expert && p.n_ff_shexp == 0) {
+        // deepseek2's shared experts are n_expert_shared experts' width side by side
+        p.n_ff_shexp = p.n_expert_shared > 0 ? p.n_ff_exp * p.n_expert_shared : p.n_ff;
+    }
+    p.expert_weights_norm = info && info->renormalise_experts;
+    if (info && info->expert_gating_keys) { // as llama.cpp reads deepseek2's
+        if (f.find(a + "expert_weights_norm")) {
+            auto norm = f.get_bool(a + "expert_weights_norm");
+            if (!norm) return norm.error();
+            p.expert_weights_norm = norm.value();
+        }
+        if (auto s = read_float(f, a + "expert_weights_scale", p.expert_weights_scale); !s) return s.error();
+        int64_t gating = 0; // 0 (absent, V2 / V2.5 files) and 1: softmax; 2: sigmoid
+        if (auto s = read_int(f, a + "expert_gating_func", gating); !s) return s.error();
+        if (gating < 0 || gating > 2) {
+            return make_error(ErrorCode::Unsupported, a + "expert_gating_func " + std::to_string(gating) +
+                                                          " is not one the engine knows (1 softmax, 2 sigmoid)");
+        }
+        p.expert_gating_sigmoid = gating == 2;
+        if (auto s = read_float(f, a + "rope.scaling.yarn_log_multiplier", p.rope_yarn_log_mul); !s) return s.error();
+    }
     // an architecture whose every FFN is experts needs no dense width (gpt-oss files may omit it)
     if (info && info->requires_experts && p.n_ff == 0) p.n_ff = p.n_ff_exp;
     // Gemma 2 27B (46 layers) and Gemma 3 27B (62 layers) scale queries by 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)

@@ -52,6 +52,17 @@ struct ModelParams {
                                     // absent: n_ff, or n_ff / n_expert_used for qwen2moe, as llama.cpp)
     int64_t n_ff_shexp = 0;         // expert_shared_feed_forward_length: the shared expert's (absent: n_ff)
     int64_t n_router_groups = 0;    // router.group_count: head groups a per-token router gates (octet); 0: none
+    // Multi-head latent attention (deepseek2, ArchitectureInfo::latent_attention): queries through
+    // a rank-q_lora_rank bottleneck (0: one attn_q matrix, as V2-Lite), keys and values from one
+    // shared latent of kv_lora_rank values plus a RoPE part of n_rot values, the only thing cached.
+    int64_t n_lora_q = 0;           // attention.q_lora_rank
+    int64_t n_lora_kv = 0;          // attention.kv_lora_rank; > 0 with latent attention
+    int64_t n_layer_dense_lead = 0; // leading_dense_block_count: layers 0..n-1 have a dense FFN, not experts
+    int64_t n_expert_shared = 0;    // expert_shared_count: shared experts (their width n_ff_exp each)
+    bool expert_gating_sigmoid = false; // expert_gating_func 2: sigmoid per expert instead of a softmax
+    bool expert_weights_norm = false;   // expert_weights_norm (set from the architecture's default where it reads no key)
+    double expert_weights_scale = 1.0;  // expert_weights_scale: the chosen experts' weights times this
+    double rope_yarn_log_mul = 0.0;     // rope.scaling.yarn_log_multiplier: YaRN's score scale (deepseek2)
 
     // The sliding window of layer il, or 0 when it attends to every earlier position.
     int64_t layer_window(int64_t il) const {
@@ -67,8 +78,20 @@ struct ModelParams {
         return false;
     }
     int64_t head_dim() const { return n_embd_head > 0 ? n_embd_head : (n_head > 0 ? n_embd / n_head : 0); }
-    int64_t n_embd_q() const { return n_head * head_dim(); }     // query (and attention output) width
-    int64_t n_embd_kv() const { return n_head_kv * head_dim(); } // key and value width
+    int64_t n_embd_q() const { return n_head * head_dim(); }     // query width
+    int64_t n_embd_kv() const { return n_head_kv * head_dim(); } // key and value width (not latent attention)
+    // A head's output values (attention.value_length): head_dim() except under latent attention.
+    int64_t head_dim_v() const { return n_embd_head_v > 0 ? n_embd_head_v : head_dim(); }
+    // The attention output's width, attn_output's input: n_head × head_dim_v. "A head" of the
+    // instrumentation is one head_dim_v slice of it, whatever the attention's form.
+    int64_t n_embd_out() const { return n_head * head_dim_v(); }
+    bool latent_attention() const { return n_lora_kv > 0; }
+    // What the KV cache holds per position and layer: n_kv_heads() rows of kv_head_dim() values.
+    // Latent attention: one row of the latent and the rotated key part [n_rot | kv_lora], which
+    // serves as key and as value (KvCacheShape::values_in_keys).
+    int64_t n_kv_heads() const { return latent_attention() ? 1 : n_head_kv; }
+    int64_t kv_head_dim() const { return latent_attention() ? n_lora_kv + n_rot : head_dim(); }
+    bool layer_has_experts(int64_t il) const { return n_expert > 0 && il >= n_layer_dense_lead; }
 };
 
 // Reads what the metadata says. Missing keys stay 0, wrong types are errors;

@@ -1,5 +1,6 @@
 #include "engine/model/model_validation.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,19 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
     for (int64_t l = 0; l < p.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         e.push_back({b + "attn_norm.weight", {p.n_embd}});
-        if (a.fused_qkv) {
+        if (a.latent_attention) {
+            const int64_t nope = p.head_dim() - p.n_rot;
+            if (p.n_lora_q > 0) {
+                e.push_back({b + "attn_q_a.weight", {p.n_embd, p.n_lora_q}});
+                e.push_back({b + "attn_q_a_norm.weight", {p.n_lora_q}});
+                e.push_back({b + "attn_q_b.weight", {p.n_lora_q, n_q}});
+            } else {
+                e.push_back({b + "attn_q.weight", {p.n_embd, n_q}});
+            }
+            e.push_back({b + "attn_kv_a_mqa.weight", {p.n_embd, p.n_lora_kv + p.n_rot}});
+            e.push_back({b + "attn_kv_a_norm.weight", {p.n_lora_kv}});
+            e.push_back({b + "attn_kv_b.weight", {p.n_lora_kv, p.n_head * (nope + p.head_dim_v())}});
+        } else if (a.fused_qkv) {
             e.push_back({b + "attn_qkv.weight", {p.n_embd, n_q + 2 * n_kv}});
         } else {
             e.push_back({b + "attn_q.weight", {p.n_embd, n_q}});
@@ -63,12 +76,13 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
             e.push_back({b + "attn_q_norm.weight", {n_q}});
             e.push_back({b + "attn_k_norm.weight", {n_kv}});
         }
-        e.push_back({b + "attn_output.weight", {n_q, p.n_embd}});
+        e.push_back({b + "attn_output.weight", {p.n_embd_out(), p.n_embd}});
         if (a.output_bias) e.push_back({b + "attn_output.bias", {p.n_embd}});
         if (a.attn_sinks) e.push_back({b + "attn_sinks.weight", {p.n_head}});
         e.push_back({b + std::string(a.ffn_norm) + ".weight", {p.n_embd}});
-        if (p.n_expert > 0) {
+        if (p.layer_has_experts(l)) {
             e.push_back({b + "ffn_gate_inp.weight", {p.n_embd, p.n_expert}});
+            if (a.expert_gating_keys) e.push_back({b + "exp_probs_b.bias", {p.n_expert}, true});
             e.push_back({b + "ffn_gate_exps.weight", {p.n_embd, p.n_ff_exp, p.n_expert}});
             e.push_back({b + "ffn_up_exps.weight", {p.n_embd, p.n_ff_exp, p.n_expert}});
             e.push_back({b + "ffn_down_exps.weight", {p.n_ff_exp, p.n_embd, p.n_expert}});
@@ -78,8 +92,8 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
                 e.push_back({b + "ffn_up_exps.bias", {p.n_ff_exp, p.n_expert}});
                 e.push_back({b + "ffn_down_exps.bias", {p.n_embd, p.n_expert}});
             }
+            if (a.shared_expert_gate) e.push_back({b + "ffn_gate_inp_shexp.weight", {p.n_embd}});
             if (a.shared_expert) {
-                e.push_back({b + "ffn_gate_inp_shexp.weight", {p.n_embd}});
                 e.push_back({b + "ffn_gate_shexp.weight", {p.n_embd, p.n_ff_shexp}});
                 e.push_back({b + "ffn_up_shexp.weight", {p.n_embd, p.n_ff_shexp}});
                 e.push_back({b + "ffn_down_shexp.weight", {p.n_ff_shexp, p.n_embd}});
@@ -90,7 +104,7 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
             e.push_back({b + "ffn_gate.weight", {p.n_embd, p.n_ff}});
             e.push_back({b + "ffn_up.weight", {p.n_embd, p.n_ff}});
         }
-        if (p.n_expert == 0) e.push_back({b + "ffn_down.weight", {p.n_ff, p.n_embd}});
+        if (!p.layer_has_experts(l)) e.push_back({b + "ffn_down.weight", {p.n_ff, p.n_embd}});
         if (p.n_router_groups > 0) e.push_back({b + "router.weight", {p.n_embd, p.n_router_groups}});
         if (a.post_norms) {
             e.push_back({b + "post_attention_norm.weight", {p.n_embd}});
@@ -115,7 +129,24 @@ Status validate_hparams(const ModelParams& p) {
     if (p.n_embd_head < 0 || p.n_embd_head > 65536) {
         return invalid("attention.key_length " + std::to_string(p.n_embd_head) + " is out of range");
     }
-    if (p.n_embd_head_v != 0 && p.n_embd_head_v != p.head_dim()) {
+    const ArchitectureInfo* row = find_architecture(p.architecture);
+    const bool latent = row && row->latent_attention;
+    if (latent) {
+        if (p.n_lora_kv <= 0 || p.n_lora_kv > 65536 || p.n_lora_q < 0 || p.n_lora_q > 65536) {
+            return invalid(p.architecture + " needs attention.kv_lora_rank (and a q_lora_rank that is not negative)");
+        }
+        if (p.n_rot >= p.head_dim() || p.n_embd_head_v <= 0 || p.n_embd_head_v > 65536) {
+            return invalid("attention.key_length " + std::to_string(p.head_dim()) +
+                           " must exceed rope.dimension_count " + std::to_string(p.n_rot) +
+                           " and attention.value_length must be positive (latent attention)");
+        }
+        if (p.n_layer_dense_lead < 0 || p.n_layer_dense_lead > p.n_layer) {
+            return invalid("leading_dense_block_count " + std::to_string(p.n_layer_dense_lead) + " is out of range");
+        }
+        if (!(p.expert_weights_scale > 0.0) || !std::isfinite(p.expert_weights_scale) || !std::isfinite(p.rope_yarn_log_mul)) {
+            return invalid("expert_weights_scale must be positive and rope.scaling.yarn_log_multiplier finite");
+        }
+    } else if (p.n_embd_head_v != 0 && p.n_embd_head_v != p.head_dim()) {
         return make_error(ErrorCode::Unsupported, "attention.value_length " + std::to_string(p.n_embd_head_v) +
                                                       " differs from the key head size " +
                                                       std::to_string(p.head_dim()) +

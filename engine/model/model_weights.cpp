@@ -53,7 +53,18 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
         const std::string blk = "blk." + std::to_string(l) + ".";
         LayerWeights layer;
         layer.attn_norm = b.vector(blk + "attn_norm.weight");
-        if (a->fused_qkv) {
+        if (a->latent_attention) {
+            if (p.n_lora_q > 0) {
+                layer.attn_q_a = b.matrix(blk + "attn_q_a.weight");
+                layer.attn_q_a_norm = b.vector(blk + "attn_q_a_norm.weight");
+                layer.attn_q_b = b.matrix(blk + "attn_q_b.weight");
+            } else {
+                layer.attn_q = b.matrix(blk + "attn_q.weight");
+            }
+            layer.attn_kv_a_mqa = b.matrix(blk + "attn_kv_a_mqa.weight");
+            layer.attn_kv_a_norm = b.vector(blk + "attn_kv_a_norm.weight");
+            layer.attn_kv_b = b.matrix(blk + "attn_kv_b.weight");
+        } else if (a->fused_qkv) {
             layer.attn_qkv = b.matrix(blk + "attn_qkv.weight");
         } else {
             layer.attn_q = b.matrix(blk + "attn_q.weight");
@@ -73,8 +84,9 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
         if (a->output_bias) layer.attn_output_bias = b.vector(blk + "attn_output.bias");
         if (a->attn_sinks) layer.attn_sinks = b.vector(blk + "attn_sinks.weight");
         layer.ffn_norm = b.vector(blk + std::string(a->ffn_norm) + ".weight");
-        if (p.n_expert > 0) {
+        if (p.layer_has_experts(l)) {
             layer.ffn_gate_inp = b.matrix(blk + "ffn_gate_inp.weight");
+            if (a->expert_gating_keys) layer.ffn_exp_probs_b = b.vector(blk + "exp_probs_b.bias", /*optional=*/true);
             layer.ffn_gate_exps = b.matrix(blk + "ffn_gate_exps.weight");
             layer.ffn_up_exps = b.matrix(blk + "ffn_up_exps.weight");
             layer.ffn_down_exps = b.matrix(blk + "ffn_down_exps.weight");
@@ -84,8 +96,8 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
                 layer.ffn_up_exps_bias = b.vector(blk + "ffn_up_exps.bias");
                 layer.ffn_down_exps_bias = b.vector(blk + "ffn_down_exps.bias");
             }
+            if (a->shared_expert_gate) layer.ffn_gate_inp_shexp = b.vector(blk + "ffn_gate_inp_shexp.weight");
             if (a->shared_expert) {
-                layer.ffn_gate_inp_shexp = b.vector(blk + "ffn_gate_inp_shexp.weight");
                 layer.ffn_gate_shexp = b.matrix(blk + "ffn_gate_shexp.weight");
                 layer.ffn_up_shexp = b.matrix(blk + "ffn_up_shexp.weight");
                 layer.ffn_down_shexp = b.matrix(blk + "ffn_down_shexp.weight");

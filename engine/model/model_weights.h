@@ -25,7 +25,15 @@ struct LayerWeights {
     const GgufTensorInfo* attn_v_bias = nullptr; // [n_kv] F32 (qkv_bias)
     const GgufTensorInfo* attn_q_norm = nullptr; // [head_dim] F32 (QkNorm::PerHead), [n_q] (Whole); null otherwise
     const GgufTensorInfo* attn_k_norm = nullptr; // [head_dim] F32 (QkNorm::PerHead), [n_kv] (Whole)
-    const GgufTensorInfo* attn_output = nullptr; // [n_q, n_embd]
+    // Latent attention (ArchitectureInfo::latent_attention; attn_q/k/v null then, except attn_q
+    // without a q_lora_rank). nope = head_dim - n_rot:
+    const GgufTensorInfo* attn_q_a = nullptr;       // [n_embd, n_lora_q]
+    const GgufTensorInfo* attn_q_a_norm = nullptr;  // [n_lora_q] F32
+    const GgufTensorInfo* attn_q_b = nullptr;       // [n_lora_q, n_q]: head h's rows h·head_dim …, nope then RoPE part
+    const GgufTensorInfo* attn_kv_a_mqa = nullptr;  // [n_embd, n_lora_kv + n_rot]: rows latent, then the key's RoPE part
+    const GgufTensorInfo* attn_kv_a_norm = nullptr; // [n_lora_kv] F32
+    const GgufTensorInfo* attn_kv_b = nullptr;      // [n_lora_kv, n_head (nope + head_dim_v)]: head h's key rows, then value rows
+    const GgufTensorInfo* attn_output = nullptr; // [n_embd_out, n_embd] (n_embd_out = n_q but under latent attention)
     const GgufTensorInfo* attn_output_bias = nullptr; // [n_embd] F32 (output_bias; null otherwise)
     const GgufTensorInfo* attn_sinks = nullptr;  // [n_head] F32 sink logits (attn_sinks; null otherwise)
     const GgufTensorInfo* ffn_norm = nullptr;    // [n_embd] F32 (named as ArchitectureInfo::ffn_norm says)
@@ -41,6 +49,7 @@ struct LayerWeights {
     const GgufTensorInfo* ffn_up_exps = nullptr;   // [n_embd, n_ff_exp, n_expert]
     const GgufTensorInfo* ffn_down_exps = nullptr; // [n_ff_exp, n_embd, n_expert]
     const GgufTensorInfo* ffn_gate_inp_bias = nullptr;  // [n_expert] F32 (expert_biases; null otherwise)
+    const GgufTensorInfo* ffn_exp_probs_b = nullptr;    // [n_expert] F32: added to the gates for choosing only (optional)
     const GgufTensorInfo* ffn_gate_exps_bias = nullptr; // [n_ff_exp, n_expert] F32: expert e's at e·n_ff_exp
     const GgufTensorInfo* ffn_up_exps_bias = nullptr;   // [n_ff_exp, n_expert] F32
     const GgufTensorInfo* ffn_down_exps_bias = nullptr; // [n_embd, n_expert] F32: expert e's at e·n_embd

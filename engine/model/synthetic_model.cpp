@@ -1,5 +1,6 @@
 #include "engine/model/synthetic_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -54,6 +55,17 @@ int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
     const ArchitectureInfo* arch = find_architecture(s.architecture);
     const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
     int64_t per_layer = 2 * s.n_embd * n_q + 2 * s.n_embd * n_embd_kv + 2 * s.n_embd;
+    if (arch && arch->latent_attention) {
+        const int64_t dv = s.head_dim_v, nope = head_dim - s.n_rot;
+        per_layer = 2 * s.n_embd + s.n_embd * (s.n_lora_kv + s.n_rot) + s.n_lora_kv + s.n_lora_kv * s.n_head * (nope + dv) +
+                    s.n_head * dv * s.n_embd;
+        per_layer += s.n_lora_q > 0 ? s.n_embd * s.n_lora_q + s.n_lora_q + s.n_lora_q * n_q : s.n_embd * n_q;
+        const int64_t dense = std::min(s.n_layer, s.n_layer_dense_lead);
+        const int64_t moe = s.n_embd * s.n_expert + s.n_expert + 3 * s.n_embd * n_ff_exp * (s.n_expert + s.n_expert_shared);
+        const int64_t output = s.tied_output ? 0 : s.n_vocab * s.n_embd;
+        return s.n_vocab * s.n_embd + output + s.n_embd + s.n_layer * per_layer + dense * 3 * s.n_embd * s.n_ff +
+               (s.n_layer - dense) * moe;
+    }
     if (s.n_expert > 0) {
         per_layer += s.n_embd * s.n_expert + 3 * s.n_embd * n_ff_exp * s.n_expert;
         if (arch && arch->shared_expert) per_layer += s.n_embd + 3 * s.n_embd * s.n_ff;
@@ -90,6 +102,13 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     if (s.n_vocab < 4) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: n_vocab must be at least 4");
     }
+    const bool latent = arch->latent_attention;
+    if (latent && (s.head_dim <= 0 || s.n_rot <= 0 || s.n_rot >= s.head_dim || s.n_rot % 2 != 0 || s.head_dim_v <= 0 ||
+                   s.n_lora_kv <= 0 || s.n_lora_q < 0 || s.n_head_kv != s.n_head || s.n_layer_dense_lead < 0 ||
+                   s.n_expert_shared < 0)) {
+        return make_error(ErrorCode::InvalidArgument, "synthetic model: latent attention needs head_dim > n_rot > 0 (even), "
+                                                      "head_dim_v and n_lora_kv > 0, n_head_kv = n_head");
+    }
     GgufWriter w;
     const std::string a = s.architecture + ".";
     const int64_t head_dim = head_dim_of(s);
@@ -109,7 +128,18 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
                                                                                                                     : 1e4f);
     if (s.head_dim > 0) {
         w.add_u32(a + "attention.key_length", static_cast<uint32_t>(s.head_dim));
-        w.add_u32(a + "attention.value_length", static_cast<uint32_t>(s.head_dim));
+        w.add_u32(a + "attention.value_length", static_cast<uint32_t>(latent ? s.head_dim_v : s.head_dim));
+    }
+    if (latent) { // as DeepSeek-V3's files: sigmoid gates, renormalised, x2.5
+        w.add_u32(a + "rope.dimension_count", static_cast<uint32_t>(s.n_rot));
+        if (s.n_lora_q > 0) w.add_u32(a + "attention.q_lora_rank", static_cast<uint32_t>(s.n_lora_q));
+        w.add_u32(a + "attention.kv_lora_rank", static_cast<uint32_t>(s.n_lora_kv));
+        w.add_u32(a + "leading_dense_block_count", static_cast<uint32_t>(s.n_layer_dense_lead));
+        w.add_u32(a + "expert_shared_count", static_cast<uint32_t>(s.n_expert_shared));
+        w.add_f32(a + "expert_weights_scale", 2.5f);
+        w.add_bool(a + "expert_weights_norm", true);
+        w.add_u32(a + "expert_gating_func", 2);
+        w.add_f32(a + "rope.scaling.yarn_log_multiplier", 0.1f);
     }
     if (arch->sliding != SlidingLayers::None) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
     if (arch->attn_softcap && s.attn_logit_softcap > 0) w.add_f32(a + "attn_logit_softcapping", s.attn_logit_softcap);
@@ -151,7 +181,19 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     for (int64_t l = 0; l < s.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         f.add(b + "attn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        if (arch->fused_qkv) { // typed as a mix types Q (llama-quantize's own rule for attn_qkv differs)
+        if (latent) {
+            const int64_t nope = head_dim - s.n_rot;
+            if (s.n_lora_q > 0) {
+                f.matrix(b + "attn_q_a.weight", s.n_embd, s.n_lora_q, type(MatrixRole::AttnQ, l));
+                f.add(b + "attn_q_a_norm.weight", {s.n_lora_q}, TensorType::F32, 1.0f, 0.2f);
+                f.matrix(b + "attn_q_b.weight", s.n_lora_q, n_q, type(MatrixRole::AttnQ, l));
+            } else {
+                f.matrix(b + "attn_q.weight", s.n_embd, n_q, type(MatrixRole::AttnQ, l));
+            }
+            f.matrix(b + "attn_kv_a_mqa.weight", s.n_embd, s.n_lora_kv + s.n_rot, type(MatrixRole::AttnK, l));
+            f.add(b + "attn_kv_a_norm.weight", {s.n_lora_kv}, TensorType::F32, 1.0f, 0.2f);
+            f.matrix(b + "attn_kv_b.weight", s.n_lora_kv, s.n_head * (nope + s.head_dim_v), type(MatrixRole::AttnV, l));
+        } else if (arch->fused_qkv) { // typed as a mix types Q (llama-quantize's own rule for attn_qkv differs)
             f.matrix(b + "attn_qkv.weight", s.n_embd, n_q + 2 * n_embd_kv, type(MatrixRole::AttnQ, l));
         } else {
             f.matrix(b + "attn_q.weight", s.n_embd, n_q, type(MatrixRole::AttnQ, l));
@@ -168,13 +210,15 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
             f.add(b + "attn_q_norm.weight", {whole ? n_q : head_dim}, TensorType::F32, 1.0f, 0.5f);
             f.add(b + "attn_k_norm.weight", {whole ? n_embd_kv : head_dim}, TensorType::F32, 1.0f, 0.5f);
         }
-        f.matrix(b + "attn_output.weight", n_q, s.n_embd, type(MatrixRole::AttnOutput, l));
+        f.matrix(b + "attn_output.weight", latent ? s.n_head * s.head_dim_v : n_q, s.n_embd, type(MatrixRole::AttnOutput, l));
         if (arch->output_bias) f.add(b + "attn_output.bias", {s.n_embd}, TensorType::F32, 0.0f, 0.5f);
         if (arch->attn_sinks) f.add(b + "attn_sinks.weight", {s.n_head}, TensorType::F32, 0.0f, 2.0f);
         f.add(b + std::string(arch->ffn_norm) + ".weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        if (s.n_expert > 0) { // the router F32, as convert_hf_to_gguf.py and llama-quantize leave it
+        const bool experts = s.n_expert > 0 && !(latent && l < s.n_layer_dense_lead);
+        if (experts) { // the router F32, as convert_hf_to_gguf.py and llama-quantize leave it
             const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
             f.add(b + "ffn_gate_inp.weight", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
+            if (arch->expert_gating_keys) f.add(b + "exp_probs_b.bias", {s.n_expert}, TensorType::F32, 0.0f, 0.1f);
             f.experts(b + "ffn_gate_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnGate, l)));
             f.experts(b + "ffn_up_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnUp, l)));
             f.experts(b + "ffn_down_exps.weight", n_ff_exp, s.n_embd, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnDown, l)));
@@ -185,10 +229,11 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
                 f.add(b + "ffn_down_exps.bias", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
             }
             if (arch->shared_expert) {
-                f.add(b + "ffn_gate_inp_shexp.weight", {s.n_embd}, TensorType::F32, 0.0f, 0.3f);
-                f.matrix(b + "ffn_gate_shexp.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
-                f.matrix(b + "ffn_up_shexp.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
-                f.matrix(b + "ffn_down_shexp.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
+                if (arch->shared_expert_gate) f.add(b + "ffn_gate_inp_shexp.weight", {s.n_embd}, TensorType::F32, 0.0f, 0.3f);
+                const int64_t shared = latent ? n_ff_exp * s.n_expert_shared : s.n_ff; // deepseek2: shared experts side by side
+                f.matrix(b + "ffn_gate_shexp.weight", s.n_embd, shared, type(MatrixRole::FfnGate, l));
+                f.matrix(b + "ffn_up_shexp.weight", s.n_embd, shared, type(MatrixRole::FfnUp, l));
+                f.matrix(b + "ffn_down_shexp.weight", shared, s.n_embd, type(MatrixRole::FfnDown, l));
             }
         } else if (arch->fused_gate_up) { // rows gate, then up
             f.matrix(b + "ffn_up.weight", s.n_embd, 2 * s.n_ff, type(MatrixRole::FfnUp, l));
@@ -196,7 +241,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
             f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
             f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
         }
-        if (s.n_expert == 0) f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
+        if (!experts) f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
         if (s.architecture == "octet") f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
         if (arch->post_norms) {
             f.add(b + "post_attention_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);

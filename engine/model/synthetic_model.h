@@ -58,6 +58,16 @@ struct SyntheticModelSpec {
     int64_t n_ff_exp = 0;
     float router_spread = 0.3f;
     std::optional<TensorType> expert_type = std::nullopt; // the experts' type (gpt-oss files: MXFP4); none: as the rest
+    // deepseek2 (multi-head latent attention): head_dim is the key head (n_rot RoPE values last),
+    // head_dim_v the value head; queries through rank n_lora_q (0: one attn_q), keys and values
+    // from a latent of n_lora_kv; layers below n_layer_dense_lead dense (n_ff), the rest experts
+    // (sigmoid gates, an exp_probs_b bias, renormalised, x2.5) plus n_expert_shared shared ones.
+    int64_t n_rot = 0;
+    int64_t head_dim_v = 0;
+    int64_t n_lora_q = 0;
+    int64_t n_lora_kv = 0;
+    int64_t n_layer_dense_lead = 1;
+    int64_t n_expert_shared = 1;
 };
 
 // Elements of all tensors a model of this spec holds.

@@ -99,7 +99,7 @@ TEST(CliInfo, UnsupportedArchitectureIsOneSentence) {
     auto j = run.json();
     EXPECT_EQ(j["supported"], false);
     EXPECT_TRUE(j["features"].is_null());
-    EXPECT_EQ(j["load_error"], "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, gemma3, qwen2moe, olmoe, qwen3moe, gpt-oss, octet)");
+    EXPECT_EQ(j["load_error"], "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, gemma3, qwen2moe, olmoe, qwen3moe, gpt-oss, deepseek2, octet)");
     std::filesystem::remove(path);
 }
 

@@ -242,12 +242,12 @@ void expect_float64_and_each_step(const char* name, const Model& model,
     const EngineRun got = run_engine(model, prompt);
     ASSERT_EQ(got.logits.size(), prompt.size());
     const RopeSpec rope = rope_of(model);
-    const Errors e = compare(got, forward64(model, prompt, rope), p.n_layer, p.n_embd_q());
+    const Errors e = compare(got, forward64(model, prompt, rope), p.n_layer, p.n_embd_out());
     std::cout << "[ " << name << "    ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
     EXPECT_LT(e.head_outputs, 1e-5);
     EXPECT_LT(e.logits, 1e-5);
     for (const auto& [what, steps] : omissions) {
-        const Errors wrong = compare(got, forward64(model, prompt, rope, steps), p.n_layer, p.n_embd_q());
+        const Errors wrong = compare(got, forward64(model, prompt, rope, steps), p.n_layer, p.n_embd_out());
         EXPECT_GT(wrong.logits, 1e-3) << name << " without the " << what;
     }
 }
@@ -390,6 +390,79 @@ TEST(Architectures, YarnMatchesFloat64ByConstruction) {
     EXPECT_GT(compare(got, forward64(*m.model, prompt, linear), p.n_layer, p.n_embd_q()).logits, 1e-3);
 }
 
+// deepseek2 by construction (the tiny file of ../shared is checked against ik in
+// test_forward_reference): multi-head latent attention with a q bottleneck, key heads of 40 (32 +
+// 8 RoPE) and value heads of 24 (n_embd_out 96 != n_embd_q 160), a leading dense block, sigmoid
+// gates chosen with exp_probs_b, renormalised and x2.5, one shared expert. The engine's absorbed
+// form against the float64 pass's expanded form; leaving out the renormalisation moves it away.
+SyntheticModelSpec deepseek2_spec() {
+    return {.architecture = "deepseek2", .n_embd = 128, .n_ff = 96, .n_head = 4, .n_head_kv = 4, .n_layer = 3,
+            .head_dim = 40, .context_length = 64, .seed = 31, .n_expert = 6, .n_expert_used = 2, .n_ff_exp = 32,
+            .router_spread = 1.0f, .n_rot = 8, .head_dim_v = 24, .n_lora_q = 48, .n_lora_kv = 32};
+}
+
+TEST(Architectures, DeepSeek2MatchesFloat64ByConstruction) {
+    const test::LoadedModel m = test::load_synthetic(deepseek2_spec());
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    EXPECT_TRUE(p.latent_attention());
+    EXPECT_EQ(p.n_embd_q(), 160);
+    EXPECT_EQ(p.n_embd_out(), 96);
+    EXPECT_EQ(p.kv_head_dim(), 40); // the cache row: 8 RoPE values and the latent of 32
+    EXPECT_TRUE(p.expert_gating_sigmoid && p.expert_weights_norm);
+    EXPECT_EQ(p.expert_weights_scale, 2.5);
+    EXPECT_EQ(p.n_ff_shexp, 32);
+    EXPECT_FALSE(p.layer_has_experts(0));
+    EXPECT_TRUE(p.layer_has_experts(1));
+    EXPECT_TRUE(m.model->weights().layers[0].ffn_gate && !m.model->weights().layers[0].ffn_gate_inp);
+    EXPECT_TRUE(m.model->weights().layers[2].ffn_exp_probs_b && !m.model->weights().layers[2].ffn_gate_inp_shexp);
+    expect_float64_and_each_step("deepseek2", *m.model, {{"renormalisation", Steps{.renormalise_experts = false}}});
+}
+
+// The KV cache of a latent model keeps one row of [RoPE part | latent] per position and layer,
+// and no values: the pool of the spec above holds (8 + 32) floats a position and layer, where
+// the expanded heads would take 4 x (40 + 24).
+TEST(Architectures, DeepSeek2CachesTheLatentOnly) {
+    const test::LoadedModel m = test::load_synthetic(deepseek2_spec());
+    ASSERT_TRUE(m.model);
+    auto b = std::move(CpuBackend::create({2, {}}).value());
+    SessionOptions o;
+    o.precision = Precision::Exact;
+    o.n_ctx = 64;
+    auto s = Session::create(*m.model, *b, o);
+    ASSERT_TRUE(s) << s.error().message;
+    const KvCacheShape& shape = (*s)->kv_store().cache().shape();
+    EXPECT_TRUE(shape.values_in_keys);
+    EXPECT_EQ(shape.n_head_kv, 1);
+    EXPECT_EQ(shape.head_dim, 40);
+    EXPECT_EQ((*s)->kv_store().cache().bytes(), shape.n_layer * shape.n_cells * 40 * static_cast<int64_t>(sizeof(float)));
+}
+
+// YaRN on a deepseek2 file (factor 4 over 16 positions, yarn_log_multiplier 0.1): RoPE's own
+// magnitude correction cancelled and the scores scaled by mscale² / √head_dim instead, as
+// DeepSeek's code and llama.cpp do; the float64 pass applies the published form.
+TEST(Architectures, DeepSeek2YarnMatchesFloat64ByConstruction) {
+    SyntheticModelSpec spec = deepseek2_spec();
+    spec.yarn_factor = 4.0f;
+    spec.yarn_original_context = 16;
+    const test::LoadedModel m = test::load_synthetic(spec);
+    ASSERT_TRUE(m.model);
+    const ModelParams& p = m.model->params();
+    EXPECT_FLOAT_EQ(static_cast<float>(p.rope_yarn_log_mul), 0.1f);
+    const std::vector<int32_t> prompt = long_prompt();
+    const EngineRun got = run_engine(*m.model, prompt);
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const RopeSpec rope = rope_of(*m.model);
+    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_out());
+    std::cout << "[ deepseek2 ] YaRN vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 2e-5);
+    EXPECT_LT(e.logits, 2e-5);
+    RopeSpec plain = rope;
+    plain.yarn = false;
+    plain.freq_scale = 1.0; // no scaling at all
+    EXPECT_GT(compare(got, forward64(*m.model, prompt, plain), p.n_layer, p.n_embd_out()).logits, 1e-3);
+}
+
 // Gemma 2's defaults where the file is silent, and the 27B model's query scale (46 layers:
 // 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)), as llama.cpp reads them.
 TEST(Architectures, Gemma2MetadataDefaults) {
@@ -464,7 +537,7 @@ TEST(Architectures, UnsupportedArchitectureIsOneSentence) {
     auto model = Model::from_gguf(std::move(file.value()));
     ASSERT_FALSE(model);
     EXPECT_EQ(model.error().code, ErrorCode::Unsupported);
-    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, gemma3, qwen2moe, olmoe, qwen3moe, gpt-oss, octet)");
+    EXPECT_EQ(model.error().message, "architecture 'mamba' is not supported (supported: llama, qwen2, qwen3, phi3, gemma2, gemma3, qwen2moe, olmoe, qwen3moe, gpt-oss, deepseek2, octet)");
 }
 
 TEST(Architectures, FeaturesNameWhatDiffers) {

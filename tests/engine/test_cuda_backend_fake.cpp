@@ -128,6 +128,29 @@ TEST(CudaBackendFake, RefusesGptOssNamingWhatItLacks) {
     EXPECT_EQ(cuda->status().error().code, ErrorCode::Unsupported);
 }
 
+// deepseek2 is refused on CUDA naming multi-head latent attention (and the experts); its ops
+// reached anyway are the sticky Unsupported error, and the latent cache is refused.
+TEST(CudaBackendFake, RefusesDeepSeek2NamingLatentAttention) {
+    SyntheticModelSpec spec{.architecture = "deepseek2", .n_embd = 128, .n_ff = 64, .n_head = 4, .n_head_kv = 4, .n_layer = 2,
+                            .head_dim = 40, .n_expert = 4, .n_expert_used = 2, .n_ff_exp = 32, .n_rot = 8, .head_dim_v = 24,
+                            .n_lora_q = 32, .n_lora_kv = 32};
+    auto m = test::load_synthetic(spec);
+    ASSERT_TRUE(m.model);
+    auto cuda = fake_backend();
+    ASSERT_TRUE(cuda);
+    EXPECT_EQ(cuda->missing_features(forward_features(*m.model, 64)), "mixture of experts, multi-head latent attention");
+    auto session = Session::create(*m.model, *cuda, {});
+    ASSERT_FALSE(session);
+    EXPECT_NE(session.error().message.find("cannot run this deepseek2 model yet"), std::string::npos) << session.error().message;
+    auto cache = cuda->create_kv_cache(KvCacheShape{1, 16, 1, 40, TensorType::F32, TensorType::F32, true});
+    ASSERT_FALSE(cache);
+    EXPECT_EQ(cache.error().code, ErrorCode::Unsupported);
+    auto buffer = cuda->allocate(4);
+    cuda->copy_columns(buffer->data(), 2, buffer->data(), 2, 1, 1);
+    ASSERT_FALSE(cuda->status());
+    EXPECT_EQ(cuda->status().error().code, ErrorCode::Unsupported);
+}
+
 // The low-bit weight types have no CUDA kernel: a model holding one is refused on CUDA with a
 // sentence naming the type, and open_model's auto takes the CPU saying why.
 TEST(CudaBackendFake, LowBitWeightsAreRefusedByNameAndAutoTakesTheCpu) {

@@ -186,14 +186,14 @@ TEST(MixtureOfExperts, BatchesAndThreadsDoNotChangeTheBits) {
 TEST(MixtureOfExperts, RouteTokenChoosesTheMostProbable) {
     TokenRouting r;
     const std::vector<float> logits = {0.5f, 2.0f, 2.0f, -1.0f};
-    route_token(logits, {}, 2, false, r);
+    route_token(logits, {}, 2, RouterRule{.renormalise = false}, r);
     EXPECT_EQ(r.ids, (std::vector<int32_t>{1, 2})); // a tie goes to the lower id
     EXPECT_NEAR(r.probs[0] + r.probs[1] + r.probs[2] + r.probs[3], 1.0f, 1e-6);
     EXPECT_FLOAT_EQ(r.weights[0], r.probs[1]);
-    route_token(logits, {}, 2, true, r);
+    route_token(logits, {}, 2, RouterRule{}, r);
     EXPECT_FLOAT_EQ(r.weights[0], 0.5f);
     const std::vector<uint8_t> disabled = {0, 1, 0, 0};
-    route_token(logits, disabled, 2, false, r);
+    route_token(logits, disabled, 2, RouterRule{.renormalise = false}, r);
     EXPECT_EQ(r.ids, (std::vector<int32_t>{2, 0}));
     EXPECT_EQ(r.probs[1], 0.0f);
     EXPECT_NEAR(r.probs[0] + r.probs[2] + r.probs[3], 1.0f, 1e-6); // the softmax over the others
@@ -215,7 +215,7 @@ TEST(MixtureOfExperts, ReferenceRoutingTakesTheReferenceFloatSteps) {
         sum += static_cast<double>(((e[0] + e[4]) + (e[2] + e[6])) + ((e[1] + e[5]) + (e[3] + e[7])));
         const auto inv = static_cast<float>(1.0 / sum);
         TokenRouting r;
-        route_token(logits, {}, 3, true, r, Precision::Reference);
+        route_token(logits, {}, 3, RouterRule{}, r, Precision::Reference);
         for (int i = 0; i < 8; ++i) ASSERT_EQ(r.probs[static_cast<size_t>(i)], e[i] * inv) << "trial " << trial << " expert " << i;
         double chosen = 0.0;
         for (int32_t id : r.ids) chosen += static_cast<double>(r.probs[static_cast<size_t>(id)]);

@@ -79,21 +79,33 @@ Vec experts64(const Model& model, const LayerWeights& lw, int64_t layer, const V
     const auto off = [&](int64_t e) {
         return !steps.disabled_experts.empty() && steps.disabled_experts[static_cast<size_t>(layer * p.n_expert + e)] != 0;
     };
-    double max_logit = -INFINITY, sum = 0.0;
-    for (int64_t e = 0; e < p.n_expert; ++e) {
-        if (!off(e)) max_logit = std::max(max_logit, logits[static_cast<size_t>(e)]);
-    }
     Vec prob(static_cast<size_t>(p.n_expert), 0.0);
-    for (int64_t e = 0; e < p.n_expert; ++e) {
-        if (!off(e)) sum += (prob[static_cast<size_t>(e)] = std::exp(logits[static_cast<size_t>(e)] - max_logit));
+    if (p.expert_gating_sigmoid) { // DeepSeek-V3: an independent sigmoid gate per expert
+        for (int64_t e = 0; e < p.n_expert; ++e) {
+            if (!off(e)) prob[static_cast<size_t>(e)] = 1.0 / (1.0 + std::exp(-logits[static_cast<size_t>(e)]));
+        }
+    } else {
+        double max_logit = -INFINITY, sum = 0.0;
+        for (int64_t e = 0; e < p.n_expert; ++e) {
+            if (!off(e)) max_logit = std::max(max_logit, logits[static_cast<size_t>(e)]);
+        }
+        for (int64_t e = 0; e < p.n_expert; ++e) {
+            if (!off(e)) sum += (prob[static_cast<size_t>(e)] = std::exp(logits[static_cast<size_t>(e)] - max_logit));
+        }
+        for (double& v : prob) v /= sum;
     }
-    for (double& v : prob) v /= sum;
+    // DeepSeek-V3 chooses by gate + a per-expert bias (exp_probs_b) that does not weight the output
+    Vec choice = prob;
+    if (lw.ffn_exp_probs_b) {
+        const Vec b = f32_vector(lw.ffn_exp_probs_b);
+        for (size_t e = 0; e < choice.size(); ++e) choice[e] += b[e];
+    }
     std::vector<int64_t> chosen;
     for (int64_t k = 0; k < p.n_expert_used; ++k) {
         int64_t best = -1;
         for (int64_t e = 0; e < p.n_expert; ++e) {
             if (off(e) || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) continue;
-            if (best < 0 || prob[static_cast<size_t>(e)] > prob[static_cast<size_t>(best)]) best = e;
+            if (best < 0 || choice[static_cast<size_t>(e)] > choice[static_cast<size_t>(best)]) best = e;
         }
         chosen.push_back(best);
     }
@@ -102,15 +114,19 @@ Vec experts64(const Model& model, const LayerWeights& lw, int64_t layer, const V
     const Matrix gate(*lw.ffn_gate_exps), up(*lw.ffn_up_exps), down(*lw.ffn_down_exps);
     Vec out(static_cast<size_t>(p.n_embd), 0.0);
     for (int64_t e : chosen) {
-        const double weight = prob[static_cast<size_t>(e)] / (a.renormalise_experts && steps.renormalise_experts ? chosen_sum : 1.0);
+        const bool renormalise = (a.expert_gating_keys ? p.expert_weights_norm : a.renormalise_experts) && steps.renormalise_experts;
+        const double weight = prob[static_cast<size_t>(e)] / (renormalise ? chosen_sum : 1.0) * p.expert_weights_scale;
         const Vec y = swiglu64(gate, up, down, e * p.n_ff_exp, p.n_ff_exp, e * p.n_embd, p.n_embd, h);
         for (size_t i = 0; i < out.size(); ++i) out[i] += weight * y[i];
     }
-    if (lw.ffn_gate_inp_shexp) {
-        const Vec g = f32_vector(lw.ffn_gate_inp_shexp);
-        double dot = 0.0;
-        for (size_t i = 0; i < g.size(); ++i) dot += g[i] * h[i];
-        const double sigmoid = 1.0 / (1.0 + std::exp(-dot));
+    if (lw.ffn_gate_shexp) { // qwen2moe gates it by sigmoid(h · g); DeepSeek adds it as it is
+        double sigmoid = 1.0;
+        if (lw.ffn_gate_inp_shexp) {
+            const Vec g = f32_vector(lw.ffn_gate_inp_shexp);
+            double dot = 0.0;
+            for (size_t i = 0; i < g.size(); ++i) dot += g[i] * h[i];
+            sigmoid = 1.0 / (1.0 + std::exp(-dot));
+        }
         const Vec y = swiglu64(Matrix(*lw.ffn_gate_shexp), Matrix(*lw.ffn_up_shexp), Matrix(*lw.ffn_down_shexp), 0,
                                p.n_ff_shexp, 0, p.n_embd, h);
         for (size_t i = 0; i < out.size(); ++i) out[i] += sigmoid * y[i];
@@ -156,6 +172,74 @@ Vec biased_experts64(const Model& model, const LayerWeights& lw, const Vec& h, c
     return out;
 }
 
+// DeepSeek-V2's multi-head latent attention for position t over positions 0..t, in the expanded
+// form of its paper (every head's key and value built from the latent): nope = head_dim - n_rot,
+//   q = W_qb · rms_norm(W_qa h) (or W_q h);  [c | k_r] = W_kva h;  c = rms_norm(c)
+//   k_h = [W_kb,h c | rope(k_r)],  v_h = W_vb,h c,  q_h = [q_nope,h | rope(q_r,h)]
+//   a_h = Σ_j softmax_j(q_h · k_h(j) · mscale² / √head_dim) v_h(j)
+// with RoPE unscaled and mscale = 1 + yarn_log_multiplier · ln(factor) under YaRN (1 otherwise).
+// Returns [n_head · head_dim_v], the input of attn_output. x: the residual stream of every position.
+Vec latent_attention64(const Model& model, const LayerWeights& lw, const std::vector<Vec>& x, int64_t t,
+                       const RopeSpec& rope_spec) {
+    const ModelParams& p = model.params();
+    const int64_t hd = p.head_dim(), rot = p.n_rot, nope = hd - rot, dv = p.head_dim_v(), rank = p.n_lora_kv;
+    const double eps = p.rms_norm_eps;
+    RopeSpec r = rope_spec; // the rotation only: YaRN's magnitude goes into the score scale instead
+    double mscale = 1.0;
+    if (r.yarn && r.freq_scale < 1.0) {
+        r.attn_factor = 1.0 / (1.0 + 0.1 * std::log(1.0 / r.freq_scale));
+        mscale = static_cast<double>(static_cast<float>(p.rope_attn_factor)) *
+                 (1.0 + static_cast<double>(static_cast<float>(p.rope_yarn_log_mul)) * std::log(1.0 / r.freq_scale));
+    }
+    const double scale = mscale * mscale / std::sqrt(static_cast<double>(hd));
+    const Matrix kv_a(*lw.attn_kv_a_mqa), kv_b(*lw.attn_kv_b);
+    std::vector<Vec> keys, values; // [j][n_head · hd], [j][n_head · dv]
+    Vec query;
+    for (int64_t j = 0; j <= t; ++j) {
+        Vec h = x[static_cast<size_t>(j)];
+        rms_norm(h, 0, p.n_embd, f32_vector(lw.attn_norm), eps);
+        Vec ckr = kv_a.times(h); // [rank | rot]
+        rms_norm(ckr, 0, rank, f32_vector(lw.attn_kv_a_norm), eps);
+        rope(ckr, rank, j, r);
+        const Vec kv = kv_b.times(Vec(ckr.begin(), ckr.begin() + rank)); // per head [nope | dv]
+        Vec k(static_cast<size_t>(p.n_head * hd)), v(static_cast<size_t>(p.n_head * dv));
+        for (int64_t hh = 0; hh < p.n_head; ++hh) {
+            for (int64_t d = 0; d < nope; ++d) k[static_cast<size_t>(hh * hd + d)] = kv[static_cast<size_t>(hh * (nope + dv) + d)];
+            for (int64_t d = 0; d < rot; ++d) k[static_cast<size_t>(hh * hd + nope + d)] = ckr[static_cast<size_t>(rank + d)];
+            for (int64_t d = 0; d < dv; ++d) v[static_cast<size_t>(hh * dv + d)] = kv[static_cast<size_t>(hh * (nope + dv) + nope + d)];
+        }
+        keys.push_back(std::move(k));
+        values.push_back(std::move(v));
+        if (j < t) continue;
+        if (lw.attn_q_a) {
+            Vec low = Matrix(*lw.attn_q_a).times(h);
+            rms_norm(low, 0, p.n_lora_q, f32_vector(lw.attn_q_a_norm), eps);
+            query = Matrix(*lw.attn_q_b).times(low);
+        } else {
+            query = Matrix(*lw.attn_q).times(h);
+        }
+        for (int64_t hh = 0; hh < p.n_head; ++hh) rope(query, hh * hd + nope, t, r);
+    }
+    Vec a(static_cast<size_t>(p.n_head * dv), 0.0);
+    for (int64_t hh = 0; hh < p.n_head; ++hh) {
+        Vec scores(static_cast<size_t>(t + 1));
+        double max_score = -INFINITY, sum = 0.0;
+        for (int64_t j = 0; j <= t; ++j) {
+            double dot = 0.0;
+            for (int64_t d = 0; d < hd; ++d) dot += query[static_cast<size_t>(hh * hd + d)] * keys[static_cast<size_t>(j)][static_cast<size_t>(hh * hd + d)];
+            scores[static_cast<size_t>(j)] = dot * scale;
+            max_score = std::max(max_score, dot * scale);
+        }
+        for (double& s : scores) sum += (s = std::exp(s - max_score));
+        for (int64_t j = 0; j <= t; ++j) {
+            for (int64_t d = 0; d < dv; ++d) {
+                a[static_cast<size_t>(hh * dv + d)] += scores[static_cast<size_t>(j)] / sum * values[static_cast<size_t>(j)][static_cast<size_t>(hh * dv + d)];
+            }
+        }
+    }
+    return a;
+}
+
 } // namespace
 
 // The prompt from position 0, causal attention over the earlier positions (the last `window` of
@@ -178,6 +262,7 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
     const double softcap = steps.attn_softcap ? p.attn_logit_softcap : 0.0;
     Forward64 out;
     out.head_outputs.resize(static_cast<size_t>(n));
+    std::vector<Vec> mla_delta(static_cast<size_t>(n), Vec(static_cast<size_t>(p.n_embd), 0.0));
     for (size_t l = 0; l < w.layers.size(); ++l) {
         const LayerWeights& lw = w.layers[l];
         const int64_t window = steps.window ? p.layer_window(static_cast<int64_t>(l)) : 0;
@@ -187,7 +272,7 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
         }
         const bool qk_norm = steps.qk_norm;
         std::vector<Vec> q(static_cast<size_t>(n)), k(static_cast<size_t>(n)), v(static_cast<size_t>(n));
-        for (int64_t t = 0; t < n; ++t) {
+        for (int64_t t = 0; t < n && !lw.attn_kv_b; ++t) {
             Vec h = x[static_cast<size_t>(t)];
             rms_norm(h, 0, p.n_embd, f32_vector(lw.attn_norm), eps);
             if (lw.attn_qkv) { // rows Q, K, V
@@ -220,7 +305,19 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
                 rope(k[static_cast<size_t>(t)], hh * hd, t, layer_rope);
             }
         }
-        for (int64_t t = 0; t < n; ++t) {
+        if (lw.attn_kv_b) { // multi-head latent attention in its expanded form
+            for (int64_t t = 0; t < n; ++t) {
+                out.head_outputs[static_cast<size_t>(t)].push_back(latent_attention64(model, lw, x, t, rope_spec));
+            }
+        }
+        for (int64_t t = 0; t < n && lw.attn_kv_b; ++t) {
+            const Vec o = Matrix(*lw.attn_output).times(out.head_outputs[static_cast<size_t>(t)].back());
+            for (int64_t i = 0; i < p.n_embd; ++i) mla_delta[static_cast<size_t>(t)][static_cast<size_t>(i)] = o[static_cast<size_t>(i)];
+        }
+        for (int64_t t = 0; t < n && lw.attn_kv_b; ++t) {
+            for (int64_t i = 0; i < p.n_embd; ++i) x[static_cast<size_t>(t)][static_cast<size_t>(i)] += mla_delta[static_cast<size_t>(t)][static_cast<size_t>(i)];
+        }
+        for (int64_t t = 0; t < n && !lw.attn_kv_b; ++t) {
             Vec a(static_cast<size_t>(n_q), 0.0);
             for (int64_t hh = 0; hh < p.n_head; ++hh) {
                 const int64_t kvh = hh / (p.n_head / p.n_head_kv);

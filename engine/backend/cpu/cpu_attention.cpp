@@ -137,6 +137,7 @@ void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const f
     };
     for (size_t i = 0; i < cells.write_cells.size(); ++i) {
         store(k + static_cast<int64_t>(i) * row, kv.shape().k_type, kv.k_at(layer, cells.write_cells[i]));
+        if (kv.values_in_keys()) continue; // the key rows serve as values
         store(v + static_cast<int64_t>(i) * row, kv.shape().v_type, kv.v_at(layer, cells.write_cells[i]));
     }
 }
@@ -147,7 +148,7 @@ void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     const size_t v_bytes = static_cast<size_t>(n * kv.v_row_bytes());
     for (int64_t l = 0; l < kv.shape().n_layer; ++l) {
         std::memmove(kv.k_at(l, to), kv.k_at(l, from), k_bytes);
-        std::memmove(kv.v_at(l, to), kv.v_at(l, from), v_bytes);
+        if (!kv.values_in_keys()) std::memmove(kv.v_at(l, to), kv.v_at(l, from), v_bytes);
     }
 }
 

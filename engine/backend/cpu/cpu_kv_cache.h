@@ -18,10 +18,15 @@ class CpuKvCache final : public KvCache {
 public:
     explicit CpuKvCache(const KvCacheShape& s)
         : shape_(s), row_(s.n_head_kv * s.head_dim), k_row_bytes_(kv_row_bytes(s.k_type, row_)),
-          v_row_bytes_(kv_row_bytes(s.v_type, row_)), k_bytes_(bytes_for(s, k_row_bytes_)), v_bytes_(bytes_for(s, v_row_bytes_)),
-          k_(zeroed(k_bytes_)), v_(zeroed(v_bytes_)) {}
+          v_row_bytes_(s.values_in_keys ? k_row_bytes_ : kv_row_bytes(s.v_type, row_)), k_bytes_(bytes_for(s, k_row_bytes_)),
+          v_bytes_(s.values_in_keys ? 0 : bytes_for(s, v_row_bytes_)), k_(zeroed(k_bytes_)),
+          v_(s.values_in_keys ? nullptr : zeroed(v_bytes_)) {
+        if (s.values_in_keys) shape_.v_type = shape_.k_type;
+    }
     // Whether the storage could be reserved (create_kv_cache says OutOfMemory otherwise).
-    bool allocated() const { return k_ && v_; }
+    bool allocated() const { return k_ && (v_ || shape_.values_in_keys); }
+    // Latent attention: the value rows are the key rows (KvCacheShape::values_in_keys).
+    bool values_in_keys() const { return shape_.values_in_keys; }
 
     const KvCacheShape& shape() const override { return shape_; }
     int64_t bytes() const override { return static_cast<int64_t>(k_bytes_ + v_bytes_); }
@@ -40,9 +45,9 @@ public:
     const uint16_t* k16(int64_t layer, int64_t cell) const { return reinterpret_cast<const uint16_t*>(k_at(layer, cell)); }
     const uint16_t* v16(int64_t layer, int64_t cell) const { return reinterpret_cast<const uint16_t*>(v_at(layer, cell)); }
     uint8_t* k_at(int64_t layer, int64_t cell) { return k_.get() + offset(layer, cell, k_row_bytes_); }
-    uint8_t* v_at(int64_t layer, int64_t cell) { return v_.get() + offset(layer, cell, v_row_bytes_); }
+    uint8_t* v_at(int64_t layer, int64_t cell) { return values().get() + offset(layer, cell, v_row_bytes_); }
     const uint8_t* k_at(int64_t layer, int64_t cell) const { return k_.get() + offset(layer, cell, k_row_bytes_); }
-    const uint8_t* v_at(int64_t layer, int64_t cell) const { return v_.get() + offset(layer, cell, v_row_bytes_); }
+    const uint8_t* v_at(int64_t layer, int64_t cell) const { return values().get() + offset(layer, cell, v_row_bytes_); }
     int64_t row() const { return row_; } // values a cell holds of a layer: n_head_kv * head_dim
     int64_t k_row_bytes() const { return k_row_bytes_; } // bytes of those values as stored
     int64_t v_row_bytes() const { return v_row_bytes_; }
@@ -61,6 +66,8 @@ private:
     using Bytes = std::unique_ptr<uint8_t, Free>;
     // calloc: large blocks come as fresh zero pages from the system, committed when first written
     static Bytes zeroed(size_t n) { return Bytes(static_cast<uint8_t*>(std::calloc(n, 1))); }
+
+    const Bytes& values() const { return shape_.values_in_keys ? k_ : v_; }
 
     KvCacheShape shape_;
     int64_t row_;

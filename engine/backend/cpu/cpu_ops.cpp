@@ -1,6 +1,7 @@
 // The element-wise and per-row operations of the CPU backend.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "engine/backend/cpu/cpu_backend.h"
@@ -13,6 +14,19 @@ namespace octo {
 namespace {
 
 constexpr int64_t kElementChunk = 16384; // elements per task of the element-wise ops
+
+// a·b over n floats in eight interleaved partial sums (lane i % 8) added pairwise at the end: one
+// fixed order the compiler keeps in vector registers
+OCTO_FMA_CLONES
+float dot_f32(const float* a, const float* b, int64_t n) {
+    float lanes[8] = {};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int l = 0; l < 8; ++l) lanes[l] += a[i + l] * b[i + l];
+    }
+    for (; i < n; ++i) lanes[i % 8] += a[i] * b[i];
+    return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+}
 
 } // namespace
 
@@ -81,6 +95,26 @@ void CpuBackend::clamped_swiglu(const float* gate, const float* up, float* out, 
             const float g = std::min(gate[i], limit);
             const float u = std::clamp(up[i], -limit, limit);
             out[i] = g / (1.0f + std::exp(alpha * -g)) * (u + 1.0f);
+        }
+    });
+}
+
+void CpuBackend::copy_columns(const float* x, int64_t x_stride, float* y, int64_t y_stride, int64_t n_rows, int64_t width) {
+    const auto bytes = static_cast<size_t>(width) * sizeof(float);
+    for (int64_t r = 0; r < n_rows; ++r) std::memcpy(y + r * y_stride, x + r * x_stride, bytes);
+}
+
+void CpuBackend::head_matmul(const HeadProduct& m, const float* x, float* y, int64_t n_tokens, int64_t n_head) {
+    // a task: one head's outputs for a run of tokens (that head's weights stay in cache)
+    constexpr int64_t kTokens = 16;
+    const int64_t runs = (n_tokens + kTokens - 1) / kTokens;
+    pool_.parallel_for(n_head * runs, [&](int64_t task, int) {
+        const int64_t h = task / runs;
+        const float* wh = m.w + h * m.n_out * m.n_in; // [n_out, n_in]
+        for (int64_t t = task % runs * kTokens; t < std::min(n_tokens, (task % runs + 1) * kTokens); ++t) {
+            const float* xt = x + t * m.x_stride + h * m.x_head;
+            float* yt = y + t * m.y_stride + h * m.y_head;
+            for (int64_t o = 0; o < m.n_out; ++o) yt[o] = dot_f32(wh + o * m.n_in, xt, m.n_in);
         }
     });
 }

@@ -162,6 +162,9 @@ void CudaBackend::write(std::span<const float> src, float* dst) {
 
 Result<std::unique_ptr<KvCache>> CudaBackend::create_kv_cache(const KvCacheShape& shape) {
     if (error_) return *error_;
+    if (shape.values_in_keys) {
+        return make_error(ErrorCode::Unsupported, "the CUDA backend has no latent KV cache (multi-head latent attention)");
+    }
     if (shape.k_type != TensorType::F32 || shape.v_type != TensorType::F32) {
         return make_error(ErrorCode::Unsupported, "the CUDA backend keeps keys and values as F32 only (the CPU "
                                                   "backend also stores F16)");
@@ -263,6 +266,7 @@ std::string CudaBackend::missing_features(const ForwardFeatures& needed) const {
     add(needed.experts, "mixture of experts");
     add(needed.sinks, "attention sinks");
     add(needed.clamped_swiglu, "clamped SwiGLU");
+    add(needed.latent_attention, "multi-head latent attention");
     const std::string weights = missing_weight_types(needed);
     add(!weights.empty(), weights.c_str());
     return missing;
@@ -277,6 +281,8 @@ void CudaBackend::not_implemented(const char* op) {
 void CudaBackend::gelu_gate(const float*, const float*, float*, int64_t, GeluMode) { not_implemented("gelu_gate"); }
 void CudaBackend::clamped_swiglu(const float*, const float*, float*, int64_t, float, float) { not_implemented("clamped_swiglu"); }
 void CudaBackend::scale(float*, int64_t, float) { not_implemented("scale"); }
+void CudaBackend::copy_columns(const float*, int64_t, float*, int64_t, int64_t, int64_t) { not_implemented("copy_columns"); }
+void CudaBackend::head_matmul(const HeadProduct&, const float*, float*, int64_t, int64_t) { not_implemented("head_matmul"); }
 void CudaBackend::softcap(float*, int64_t, float) { not_implemented("softcap"); }
 void CudaBackend::gather_rows(const float*, std::span<const int32_t>, float*, int64_t) { not_implemented("gather_rows"); }
 void CudaBackend::scatter_rows(const float*, std::span<const int32_t>, float*, int64_t) { not_implemented("scatter_rows"); }
