@@ -1883,6 +1883,10 @@ octoscope-cli replay "%3"</translation>
         <translation>本次运行没有记录池操作。</translation>
     </message>
     <message>
+        <source> Latent cache (multi-head latent attention): per position and layer one row of %1 values, the RoPE key part and the latent every head's key and value come from, as %2: %3 a block.</source>
+        <translation> 潜在缓存（多头潜在注意力）：每个位置每层一行 %1 个值，即 RoPE 键部分和各头的键与值由之而来的潜在向量，存为 %2：每块 %3。</translation>
+    </message>
+    <message>
         <source> Keys %1, values %2: %3 a block.</source>
         <translation> 键 %1，值 %2：每块 %3。</translation>
     </message>

@@ -1,5 +1,7 @@
 #include "ui/views/experts_view.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHelpEvent>
@@ -255,7 +257,10 @@ void ExpertsView::refreshMap(const RunRecord& run) {
     for (int l = 0; l < n_layer_; ++l) {
         for (int e = 0; e < n_cols_; ++e) map_->data()->setCell(e, l, weights_[static_cast<size_t>(l * n_cols_ + e)]);
     }
-    map_->setDataRange(QCPRange(0.0, 1.0)); // weights are probabilities: one scale for every token
+    // weights are probabilities: one scale for every token, up to the model's scale where it
+    // multiplies them (deepseek2's expert_weights_scale)
+    const double top = weights_.empty() ? 1.0 : *std::max_element(weights_.begin(), weights_.end());
+    map_->setDataRange(QCPRange(0.0, std::max(1.0, top)));
     map_plot_->clearItems();
     for (int l = 0; l < n_layer_ && subsystemOf(0, 0) >= 0; ++l) { // the map's subsystem of each expert
         for (int e = 0; e < n_expert_; ++e) {

@@ -110,9 +110,14 @@ QString KvView::summary() const { return summary_->text(); }
 QString KvView::storage(const ModelInfo& model) const {
     if (model.kv_bytes == 0 || model.kv_blocks <= 0) return {};
     const auto upper = [](TensorType t) { return QString::fromLatin1(kv_type_name(t).data()).toUpper(); };
-    QString text = tr(" Keys %1, values %2: %3 a block.")
-                       .arg(upper(model.kv_types.k), upper(model.kv_types.v),
-                            QLocale().formattedDataSize(static_cast<qint64>(model.kv_bytes / static_cast<uint64_t>(model.kv_blocks))));
+    const QString block = QLocale().formattedDataSize(static_cast<qint64>(model.kv_bytes / static_cast<uint64_t>(model.kv_blocks)));
+    QString text = model.kv_latent > 0
+                       // latent attention: one row a position and layer, rebuilt into every head's key and value
+                       ? tr(" Latent cache (multi-head latent attention): per position and layer one row of %1 values, "
+                            "the RoPE key part and the latent every head's key and value come from, as %2: %3 a block.")
+                             .arg(model.kv_latent)
+                             .arg(upper(model.kv_types.k), block)
+                       : tr(" Keys %1, values %2: %3 a block.").arg(upper(model.kv_types.k), upper(model.kv_types.v), block);
     if (!model.kv_note.empty()) text += QLatin1Char(' ') + QString::fromStdString(model.kv_note) + QLatin1Char('.');
     return text;
 }
