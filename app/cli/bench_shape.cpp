@@ -101,6 +101,22 @@ Status apply_bench_architecture(SyntheticModelSpec& spec, const std::string& arc
     spec.architecture = arch;
     if (info->sliding != SlidingLayers::None) spec.sliding_window = 128;
     if (arch == "gpt-oss") spec.tied_output = false;
+    if (info->latent_attention) { // DeepSeek-V2/V3's proportions from n_embd / n_head = d: value heads of d,
+        // key heads of d + d/2 (d/2 RoPE), a latent of 4d, queries through 12d (V3: 1536 for d 128), one
+        // leading dense block, one shared expert, experts n_embd / 2 wide
+        const int64_t d = spec.n_embd / spec.n_head;
+        if (d % 2 != 0 || d < 4) return make_error(ErrorCode::InvalidArgument, "--arch deepseek2 needs n_embd / n_head even");
+        spec.n_head_kv = spec.n_head;
+        spec.head_dim_v = d;
+        spec.n_rot = d / 2;
+        spec.head_dim = d + d / 2;
+        spec.n_lora_kv = 4 * d;
+        spec.n_lora_q = 12 * d;
+        spec.n_layer_dense_lead = 1;
+        spec.n_expert_shared = 1;
+        if (spec.n_ff_exp == 0) spec.n_ff_exp = spec.n_embd / 2;
+        spec.tied_output = false;
+    }
     if (!expert_type.empty()) {
         if (spec.n_expert == 0) return make_error(ErrorCode::InvalidArgument, "--expert-type needs experts (a shape's N/K part)");
         const auto type = parse_weight_type(expert_type);

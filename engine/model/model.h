@@ -66,7 +66,7 @@ public:
     // attn_output dequantised and transposed, [n_q][n_embd] (row i: how input i of the
     // projection reaches every output), for direct logit attribution as one matrix product.
     Result<const std::vector<std::vector<float>>*> output_projections() const;
-    // Latent attention's per-head matrices from attn_kv_b, dequantised (the values as stored),
+    // Latent attention's per-head matrices from attn_kv_b (or attn_k_b and attn_v_b), dequantised (the values as stored),
     // for the absorbed form (LlamaForward): [n_head][n_lora_kv][nope] — head h's key rows
     // transposed, which turn its query's nope part into latent space — then [n_head][head_dim_v]
     // [n_lora_kv] — its value rows, which expand an attention-weighted latent into its output.

@@ -61,6 +61,14 @@ Result<const std::vector<std::vector<float>>*> Model::latent_projections() const
     const ModelParams& p = params_;
     compute_once(weights_, latent_projections_.once, latent_projections_.values, latent_projections_.error,
                  [&](const LayerWeights& lw) -> Result<std::vector<float>> {
+                     if (!lw.attn_kv_b) { // stored split: already [n_head][r][nope] and [n_head][dv][r]
+                         auto keys = dequantize_rows(*lw.attn_k_b, 0, lw.attn_k_b->ne[1] * lw.attn_k_b->ne[2]);
+                         if (!keys) return keys.error();
+                         auto values = dequantize_rows(*lw.attn_v_b, 0, lw.attn_v_b->ne[1] * lw.attn_v_b->ne[2]);
+                         if (!values) return values.error();
+                         keys->insert(keys->end(), values->begin(), values->end());
+                         return std::move(keys.value());
+                     }
                      const GgufTensorInfo& t = *lw.attn_kv_b;
                      auto w = dequantize_rows(t, 0, t.ne[1]); // [n_head (nope + dv)][n_lora_kv]
                      if (!w) return w.error();

@@ -35,6 +35,11 @@ int64_t phi3_default_window(const ModelParams& p) {
     return -1;
 }
 
+bool info_latent(const std::string& architecture) {
+    const ArchitectureInfo* info = find_architecture(architecture);
+    return info && info->latent_attention;
+}
+
 } // namespace
 
 Result<ModelParams> read_model_params(const GgufFile& f) {
@@ -82,6 +87,16 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     if (scale_factor > 0.0) p.rope_freq_scale = 1.0 / scale_factor;
     if (auto s = read_float(f, a + "rope.scaling.attn_factor", p.rope_attn_factor); !s) return s.error();
     if (auto s = read_float(f, a + "attention.layer_norm_rms_epsilon", p.rms_norm_eps); !s) return s.error();
+    if (info_latent(p.architecture)) {
+        // newer converters store attn_k_b / attn_v_b and describe the absorbed cache in
+        // key_length / value_length (kv_lora_rank + n_rot, kv_lora_rank); the heads' own sizes
+        // are then in key_length_mla / value_length_mla
+        int64_t key_mla = 0, value_mla = 0;
+        if (auto s = read_int(f, a + "attention.key_length_mla", key_mla); !s) return s.error();
+        if (auto s = read_int(f, a + "attention.value_length_mla", value_mla); !s) return s.error();
+        if (key_mla > 0) p.n_embd_head = key_mla;
+        if (value_mla > 0) p.n_embd_head_v = value_mla;
+    }
     if (p.n_head_kv == 0) p.n_head_kv = p.n_head;
     if (p.n_embd_head_v == 0) p.n_embd_head_v = p.head_dim();
     if (p.rope_orig_context == 0) p.rope_orig_context = p.context_length;

@@ -29,7 +29,8 @@ struct Expected {
     bool optional = false;
 };
 
-std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelParams& p) {
+// split_kv_b: a latent-attention file stores attn_k_b / attn_v_b instead of attn_kv_b (newer converters).
+std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelParams& p, bool split_kv_b) {
     const int64_t n_q = p.n_embd_q();
     const int64_t n_kv = p.n_embd_kv();
     std::vector<Expected> e = {
@@ -56,7 +57,12 @@ std::vector<Expected> expected_tensors(const ArchitectureInfo& a, const ModelPar
             }
             e.push_back({b + "attn_kv_a_mqa.weight", {p.n_embd, p.n_lora_kv + p.n_rot}});
             e.push_back({b + "attn_kv_a_norm.weight", {p.n_lora_kv}});
-            e.push_back({b + "attn_kv_b.weight", {p.n_lora_kv, p.n_head * (nope + p.head_dim_v())}});
+            if (split_kv_b) { // per head: the key rows transposed, then the value rows
+                e.push_back({b + "attn_k_b.weight", {nope, p.n_lora_kv, p.n_head}});
+                e.push_back({b + "attn_v_b.weight", {p.n_lora_kv, p.head_dim_v(), p.n_head}});
+            } else {
+                e.push_back({b + "attn_kv_b.weight", {p.n_lora_kv, p.n_head * (nope + p.head_dim_v())}});
+            }
         } else if (a.fused_qkv) {
             e.push_back({b + "attn_qkv.weight", {p.n_embd, n_q + 2 * n_kv}});
         } else {
@@ -208,7 +214,9 @@ Status validate_model(const GgufFile& file, const ModelParams& p, int64_t n_toke
     if (!a) return make_error(ErrorCode::Unsupported, unsupported_architecture_message(p.architecture));
     if (auto s = check_tensor_types(file); !s) return s;
     if (auto s = validate_hparams(p); !s) return s;
-    for (const auto& e : expected_tensors(*a, p)) {
+    const bool split_kv_b = a->latent_attention && !file.find_tensor("blk.0.attn_kv_b.weight") &&
+                            file.find_tensor("blk.0.attn_k_b.weight");
+    for (const auto& e : expected_tensors(*a, p, split_kv_b)) {
         const GgufTensorInfo* t = file.find_tensor(e.name);
         if (!t) {
             if (e.optional) continue;

@@ -63,7 +63,12 @@ Result<ModelWeights> bind_weights(const GgufFile& file, const ModelParams& p) {
             }
             layer.attn_kv_a_mqa = b.matrix(blk + "attn_kv_a_mqa.weight");
             layer.attn_kv_a_norm = b.vector(blk + "attn_kv_a_norm.weight");
-            layer.attn_kv_b = b.matrix(blk + "attn_kv_b.weight");
+            if (file.find_tensor(blk + "attn_kv_b.weight") || !file.find_tensor(blk + "attn_k_b.weight")) {
+                layer.attn_kv_b = b.matrix(blk + "attn_kv_b.weight");
+            } else {
+                layer.attn_k_b = b.matrix(blk + "attn_k_b.weight");
+                layer.attn_v_b = b.matrix(blk + "attn_v_b.weight");
+            }
         } else if (a->fused_qkv) {
             layer.attn_qkv = b.matrix(blk + "attn_qkv.weight");
         } else {

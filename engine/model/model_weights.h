@@ -33,6 +33,9 @@ struct LayerWeights {
     const GgufTensorInfo* attn_kv_a_mqa = nullptr;  // [n_embd, n_lora_kv + n_rot]: rows latent, then the key's RoPE part
     const GgufTensorInfo* attn_kv_a_norm = nullptr; // [n_lora_kv] F32
     const GgufTensorInfo* attn_kv_b = nullptr;      // [n_lora_kv, n_head (nope + head_dim_v)]: head h's key rows, then value rows
+    // ... or, in files of newer converters, the same split per head (attn_kv_b null then):
+    const GgufTensorInfo* attn_k_b = nullptr;       // [nope, n_lora_kv, n_head]: head h's key rows transposed
+    const GgufTensorInfo* attn_v_b = nullptr;       // [n_lora_kv, head_dim_v, n_head]: head h's value rows
     const GgufTensorInfo* attn_output = nullptr; // [n_embd_out, n_embd] (n_embd_out = n_q but under latent attention)
     const GgufTensorInfo* attn_output_bias = nullptr; // [n_embd] F32 (output_bias; null otherwise)
     const GgufTensorInfo* attn_sinks = nullptr;  // [n_head] F32 sink logits (attn_sinks; null otherwise)

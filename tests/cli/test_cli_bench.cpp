@@ -233,6 +233,43 @@ TEST(CliBench, GptOssShapeWithMxfp4Experts) {
     }
 }
 
+// --arch deepseek2: multi-head latent attention in DeepSeek's proportions from d = n_embd / n_head
+// = 64 (value heads 64, key heads 96 with 32 RoPE, latent 256, query rank 768), one leading dense
+// block and a shared expert; the saved file is that spec and runs as --model, with a latent cache.
+TEST(CliBench, DeepSeek2ShapeWithLatentAttention) {
+    const std::string path = octo::test::temp_path("deepseek2.gguf");
+    auto run = run_cli({"bench", "--synthetic", "256x2x4:q8_0:4/2", "--arch", "deepseek2", "--save-model", path, "--no-run",
+                        "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    octo::SyntheticModelSpec want = bench_spec(256, 2, 4, 4);
+    want.architecture = "deepseek2";
+    want.weight_type = octo::TensorType::Q8_0;
+    want.n_expert = 4;
+    want.n_expert_used = 2;
+    want.router_spread = 1.0f;
+    want.tied_output = false;
+    want.head_dim_v = 64;
+    want.n_rot = 32;
+    want.head_dim = 96;
+    want.n_lora_kv = 256;
+    want.n_lora_q = 768;
+    want.n_ff_exp = 128;
+    const auto model = expect_bytes_of(path, want);
+    ASSERT_TRUE(model);
+    const octo::Model& m = *model;
+    EXPECT_TRUE(m.params().latent_attention());
+    EXPECT_EQ(m.params().kv_head_dim(), 288);
+    EXPECT_EQ(octo::synthetic_parameter_count(want), m.n_params());
+    EXPECT_FALSE(m.params().layer_has_experts(0));
+    auto bench = run_cli({"bench", "--model", path, "--prompt-tokens", "4", "--gen-tokens", "2", "--speed-only", "--threads", "1",
+                          "--read-buffer-mib", "8", "--json"});
+    ASSERT_EQ(bench.exit_status, 0) << bench.err;
+    EXPECT_GT(bench.json()["instrumentation_off"]["decode_tokens_per_s"].get<double>(), 0.0);
+    std::filesystem::remove(path);
+    auto bad = run_cli({"bench", "--synthetic", "256x2x4:q8_0", "--arch", "deepseek2", "--json"}); // no experts
+    EXPECT_EQ(bad.exit_status, 2);
+}
+
 TEST(CliBench, ShapeAndOptionErrors) {
     for (const char* shape : {"64x2x4x3:q8_0", "64x2x4x0:q8_0", "64x2x4x2x1:q8_0", "64x2x4x:q8_0", "64x2x4x2",
                               "64x2x4:q4_k_x", "64x2x4x2:"}) {

@@ -15,6 +15,7 @@
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/gguf/dequantize.h"
 #include "engine/gguf/gguf_file.h"
+#include "engine/gguf/gguf_writer.h"
 #include "engine/inference/session.h"
 #include "engine/model/model.h"
 #include "tests/support/error_norms.h"
@@ -668,6 +669,80 @@ TEST_F(ForwardReference, DeepSeek2TinyF32MatchesFloat64) {
     const test::Errors off = test::compare(got, test::forward64(**model, prompt, test::rope_of(**model), no_norm), p.n_layer,
                                            p.n_embd_out());
     EXPECT_GT(off.logits, 1e-2);
+}
+
+// Files of newer converters store attn_kv_b split per head — attn_k_b [nope, kv_lora, n_head]
+// (the key rows transposed) and attn_v_b [kv_lora, value_length, n_head] — and describe the
+// absorbed cache in key_length / value_length (kv_lora + n_rot, kv_lora, head_count_kv 1) with the
+// heads' sizes in key_length_mla / value_length_mla. The tiny F32 file rewritten that way holds the
+// same numbers, so it must give bit-identical logits; with one head's value rows swapped, it must not.
+std::vector<uint8_t> split_kv_b(const Model& model, bool swap_heads) {
+    const ModelParams& p = model.params();
+    const int64_t nope = p.head_dim() - p.n_rot, dv = p.head_dim_v(), r = p.n_lora_kv, heads = p.n_head;
+    const std::string a = p.architecture + ".";
+    GgufWriter w;
+    for (const auto& [key, value] : model.file().metadata()) {
+        if (key != a + "attention.key_length" && key != a + "attention.value_length" && key != a + "attention.head_count_kv") {
+            w.add_value(key, value);
+        }
+    }
+    w.add_u32(a + "attention.key_length", static_cast<uint32_t>(r + p.n_rot));
+    w.add_u32(a + "attention.value_length", static_cast<uint32_t>(r));
+    w.add_u32(a + "attention.head_count_kv", 1);
+    w.add_u32(a + "attention.key_length_mla", static_cast<uint32_t>(p.head_dim()));
+    w.add_u32(a + "attention.value_length_mla", static_cast<uint32_t>(dv));
+    for (const GgufTensorInfo& t : model.file().tensors()) {
+        const std::string name = t.name;
+        const size_t at = name.find("attn_kv_b");
+        if (at == std::string::npos) {
+            EXPECT_TRUE(w.add_tensor(name, std::vector<int64_t>(t.ne, t.ne + t.n_dims), t.type.type,
+                                     std::span<const uint8_t>(t.data, t.n_bytes)));
+            continue;
+        }
+        const auto* kv = reinterpret_cast<const float*>(t.data); // [heads (nope + dv)][r]
+        std::vector<float> k(static_cast<size_t>(heads * r * nope)), v(static_cast<size_t>(heads * dv * r));
+        for (int64_t h = 0; h < heads; ++h) {
+            const int64_t from = swap_heads && h < 2 ? 1 - h : h; // heads 0 and 1 exchange their value rows
+            for (int64_t j = 0; j < r; ++j) {
+                for (int64_t i = 0; i < nope; ++i) k[static_cast<size_t>((h * r + j) * nope + i)] = kv[(h * (nope + dv) + i) * r + j];
+            }
+            for (int64_t d = 0; d < dv; ++d) {
+                for (int64_t j = 0; j < r; ++j) v[static_cast<size_t>((h * dv + d) * r + j)] = kv[(from * (nope + dv) + nope + d) * r + j];
+            }
+        }
+        const std::string prefix = name.substr(0, at);
+        EXPECT_TRUE(w.add_tensor_f32(prefix + "attn_k_b.weight", {nope, r, heads}, TensorType::F32, k.data()));
+        EXPECT_TRUE(w.add_tensor_f32(prefix + "attn_v_b.weight", {r, dv, heads}, TensorType::F32, v.data()));
+    }
+    return w.to_bytes();
+}
+
+TEST_F(ForwardReference, DeepSeek2SplitKvBFileRunsAsTheKvBFile) {
+    auto model = Model::load((dir_ / "archs" / "deepseek2-tiny-f32.gguf").string());
+    ASSERT_TRUE(model) << model.error().message;
+    const std::vector<int32_t> prompt = read_cases(read_json(dir_ / "archs" / "deepseek2_tiny_ref.json").at("cases").at("f32"),
+                                                   "first_step_logits")
+                                            .at(1)
+                                            .prompt_ids;
+    const test::EngineRun want = test::run_engine(**model, prompt);
+    for (const bool swap : {false, true}) {
+        const std::vector<uint8_t> bytes = split_kv_b(**model, swap);
+        auto file = GgufFile::parse(bytes);
+        ASSERT_TRUE(file) << file.error().message;
+        auto split = Model::from_gguf(std::move(file.value()));
+        ASSERT_TRUE(split) << split.error().message;
+        const ModelParams& p = (*split)->params();
+        EXPECT_EQ(p.head_dim(), 48);
+        EXPECT_EQ(p.head_dim_v(), 32);
+        EXPECT_TRUE((*split)->weights().layers[0].attn_k_b && !(*split)->weights().layers[0].attn_kv_b);
+        const test::EngineRun got = test::run_engine(**split, prompt);
+        ASSERT_EQ(got.logits.size(), want.logits.size());
+        if (!swap) {
+            EXPECT_EQ(got.logits, want.logits) << "the same numbers in another layout";
+        } else {
+            EXPECT_GT(relative_l2(got.logits.back(), std::vector<double>(want.logits.back().begin(), want.logits.back().end())), 1e-3);
+        }
+    }
 }
 
 // gpt-oss's MXFP4 experts checked by their values as well: the
