@@ -372,9 +372,10 @@ int run_bench(const BenchOptions& o) {
     const int64_t n_params = m.n_params();
     const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / kMiB;
     // the sessions' caches: the model's context in the runs' types
-    const int64_t n_embd_kv = m.params().n_embd_kv();
-    const double kv_mib = static_cast<double>(m.params().n_layer * m.n_ctx() *
-                                              (kv_row_bytes(choice.kv.k, n_embd_kv) + kv_row_bytes(choice.kv.v, n_embd_kv))) /
+    // (latent attention: one row of [RoPE part | latent] per position, keys and values at once)
+    const int64_t n_embd_kv = m.params().n_kv_heads() * m.params().kv_head_dim();
+    const int64_t v_row = m.params().latent_attention() ? 0 : kv_row_bytes(choice.kv.v, n_embd_kv);
+    const double kv_mib = static_cast<double>(m.params().n_layer * m.n_ctx() * (kv_row_bytes(choice.kv.k, n_embd_kv) + v_row)) /
                           kMiB;
     const nlohmann::json out = {
         {"cpu", valid_utf8(cpu_model_name())},

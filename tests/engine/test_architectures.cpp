@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -436,6 +437,43 @@ TEST(Architectures, DeepSeek2CachesTheLatentOnly) {
     EXPECT_EQ(shape.n_head_kv, 1);
     EXPECT_EQ(shape.head_dim, 40);
     EXPECT_EQ((*s)->kv_store().cache().bytes(), shape.n_layer * shape.n_cells * 40 * static_cast<int64_t>(sizeof(float)));
+}
+
+// A deepseek2 file whose metadata cannot describe latent attention is refused with one
+// sentence naming the key, and loads nothing: kv_lora_rank missing, an unknown gating function,
+// a key head no larger than its RoPE part.
+TEST(Architectures, DeepSeek2BadMetadataIsOneSentence) {
+    const std::vector<uint8_t> good = make_synthetic_model(deepseek2_spec()).value();
+    const auto edited = [&](const std::string& drop, const std::function<void(GgufWriter&)>& add) {
+        auto file = GgufFile::parse(good).value();
+        GgufWriter w;
+        for (const auto& [key, value] : file.metadata()) {
+            if (key != drop) w.add_value(key, value);
+        }
+        add(w);
+        for (const GgufTensorInfo& t : file.tensors()) {
+            EXPECT_TRUE(w.add_tensor(t.name, std::vector<int64_t>(t.ne, t.ne + t.n_dims), t.type.type,
+                                     std::span<const uint8_t>(t.data, t.n_bytes)));
+        }
+        return w.to_bytes();
+    };
+    const struct {
+        std::vector<uint8_t> bytes;
+        const char* says;
+    } cases[] = {
+        {edited("deepseek2.attention.kv_lora_rank", [](GgufWriter&) {}), "attention.kv_lora_rank"},
+        {edited("deepseek2.expert_gating_func", [](GgufWriter& w) { w.add_u32("deepseek2.expert_gating_func", 7); }),
+         "expert_gating_func 7"},
+        {edited("deepseek2.rope.dimension_count", [](GgufWriter& w) { w.add_u32("deepseek2.rope.dimension_count", 40); }),
+         "must exceed rope.dimension_count"},
+    };
+    for (const auto& c : cases) {
+        auto file = GgufFile::parse(c.bytes);
+        ASSERT_TRUE(file) << file.error().message;
+        auto model = Model::from_gguf(std::move(file.value()));
+        ASSERT_FALSE(model) << c.says;
+        EXPECT_NE(model.error().message.find(c.says), std::string::npos) << model.error().message;
+    }
 }
 
 // YaRN on a deepseek2 file (factor 4 over 16 positions, yarn_log_multiplier 0.1): RoPE's own

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -485,7 +487,7 @@ TEST_F(ForwardReference, LowBitMixtralTinyIq4Xs) {
 // wherever ik's first-step gap is >= 0.3 (measured: all 6, 5 and 4), and the first-step logits lie
 // within a few percent of ik's (median 2.8e-2..4.0e-2, worst 8.9e-2 — beside the quantisation's
 // own distance from F32 in ik's runs, 3e-2..7e-1).
-struct GptOssFile {
+struct IkFile {
     std::string type;       // the key in the reference JSON
     double min_first_gap;   // first-step gap from which the first token must agree (0: compare robust steps)
     double max_logit_error; // bound on every first-step logit relative L2 error
@@ -503,18 +505,21 @@ size_t steps_with_gap(const nlohmann::json& c, double min_gap) {
     return n;
 }
 
-TEST_F(ForwardReference, GptOssTinyAgainstIkRuns) {
-    const auto all = read_json(dir_ / "archs" / "gpt-oss_tiny_ref.json");
+// One architecture's tiny files against ik's runs (the reference JSON `json`): F32 runs equal over
+// the steps where ik's top-2 gap is >= 0.02, at most one prompt apart; quantised files' first token
+// where ik's first-step gap is >= min_first_gap; first-step logits within the bounds. `kv`: the
+// cache ik ran with, where the default is not it.
+void expect_ik_runs(const std::filesystem::path& dir, const char* json, const char* label, std::initializer_list<IkFile> files,
+                    std::optional<KvTypes> kv = std::nullopt) {
+    const auto all = read_json(dir / "archs" / json);
     auto backend = CpuBackend::create({2, std::nullopt});
     ASSERT_TRUE(backend);
-    for (const GptOssFile& f :
-         {GptOssFile{"f32", 0.0, 2e-4, 1e-5, Precision::Exact}, GptOssFile{"q8_0", 0.3, 0.2, 5e-2, Precision::Reference},
-          GptOssFile{"q4_k_m", 0.3, 0.2, 5e-2, Precision::Reference}, GptOssFile{"mxfp4", 0.3, 0.2, 5e-2, Precision::Reference}}) {
+    for (const IkFile& f : files) {
         const std::string file = all.at("meta").at("files").at(f.type).at("file").get<std::string>();
-        auto model = Model::load((dir_ / "archs" / file).string());
+        auto model = Model::load((dir / "archs" / file).string());
         ASSERT_TRUE(model) << file << ": " << model.error().message;
         SessionOptions options;
-        options.kv_types = kv_types_exactly({TensorType::F32, TensorType::F16});
+        if (kv) options.kv_types = kv_types_exactly(*kv);
         options.precision = f.precision;
         auto session = Session::create(**model, **backend, options);
         ASSERT_TRUE(session) << session.error().message;
@@ -547,7 +552,7 @@ TEST_F(ForwardReference, GptOssTinyAgainstIkRuns) {
                 std::cout << "[ diverges  ] " << file << " case " << i << " at step " << step << " of " << robust << " robust\n";
             }
         }
-        std::cout << "[ gpt-oss   ] " << file << ": " << agreeing << "/" << compared
+        std::cout << "[ " << label << " ] " << file << ": " << agreeing << "/" << compared
                   << (f.min_first_gap > 0 ? " first tokens agree (ik's first-step gap >= 0.3)" : " runs equal over their steps with gap >= 0.02")
                   << "; first-step logit relative L2 error: median " << median(errors) << ", worst "
                   << *std::max_element(errors.begin(), errors.end()) << "\n";
@@ -557,6 +562,14 @@ TEST_F(ForwardReference, GptOssTinyAgainstIkRuns) {
         }
         EXPECT_GT(compared, 2) << file; // the gaps leave something to compare
     }
+}
+
+TEST_F(ForwardReference, GptOssTinyAgainstIkRuns) {
+    expect_ik_runs(dir_, "gpt-oss_tiny_ref.json", "gpt-oss  ",
+                   {IkFile{"f32", 0.0, 2e-4, 1e-5, Precision::Exact}, IkFile{"q8_0", 0.3, 0.2, 5e-2, Precision::Reference},
+                    IkFile{"q4_k_m", 0.3, 0.2, 5e-2, Precision::Reference},
+                    IkFile{"mxfp4", 0.3, 0.2, 5e-2, Precision::Reference}},
+                   KvTypes{TensorType::F32, TensorType::F16});
 }
 
 // gpt-oss-tiny-f32 against the float64 pass written from gpt-oss's definition (tests/support/
@@ -590,58 +603,9 @@ TEST_F(ForwardReference, GptOssTinyF32MatchesFloat64) {
 // ik's own distance from float64; Q8_0 5/5 and Q4_K_M 7/7 first tokens, median 4.0e-2 / 4.8e-2,
 // worst 0.25 / 0.11 (mainline llama.cpp is 3e-2..0.65 from ik on these files).
 TEST_F(ForwardReference, DeepSeek2TinyAgainstIkRuns) {
-    const auto all = read_json(dir_ / "archs" / "deepseek2_tiny_ref.json");
-    auto backend = CpuBackend::create({2, std::nullopt});
-    ASSERT_TRUE(backend);
-    for (const GptOssFile& f : {GptOssFile{"f32", 0.0, 1e-3, 7e-4, Precision::Exact},
-                                GptOssFile{"q8_0", 0.3, 0.4, 0.08, Precision::Reference},
-                                GptOssFile{"q4_k_m", 0.3, 0.3, 0.1, Precision::Reference}}) {
-        const std::string file = all.at("meta").at("files").at(f.type).at("file").get<std::string>();
-        auto model = Model::load((dir_ / "archs" / file).string());
-        ASSERT_TRUE(model) << file << ": " << model.error().message;
-        SessionOptions options;
-        options.precision = f.precision;
-        auto session = Session::create(**model, **backend, options);
-        ASSERT_TRUE(session) << session.error().message;
-        const auto& cases = all.at("cases").at(f.type);
-        int divergent = 0, compared = 0, agreeing = 0;
-        std::vector<double> errors;
-        for (size_t i = 0; i < cases.size(); ++i) {
-            const RefCase c = read_cases(nlohmann::json::array({cases[i]}), "first_step_logits").front();
-            const size_t robust = steps_with_gap(cases[i], 0.02);
-            const bool first_clear = steps_with_gap(cases[i], f.min_first_gap) > 0;
-            const size_t n = f.min_first_gap > 0 ? 1 : std::max<size_t>(robust, 1);
-            const GreedyRun run = greedy(**session, c.prompt_ids, n);
-            errors.push_back(relative_l2(run.first_step_logits, c.first_step_logits));
-            EXPECT_LT(errors.back(), f.max_logit_error) << file << " case " << i;
-            if (f.min_first_gap > 0) {
-                if (!first_clear) continue; // a near tie in ik's own numbers
-                ++compared;
-                agreeing += run.ids.at(0) == c.generated_ids.at(0);
-                EXPECT_EQ(run.ids.at(0), c.generated_ids.at(0)) << file << " case " << i << ": first token";
-                continue;
-            }
-            ++compared;
-            const std::vector<int32_t> want(c.generated_ids.begin(), c.generated_ids.begin() + static_cast<std::ptrdiff_t>(robust));
-            const std::vector<int32_t> got(run.ids.begin(), run.ids.begin() + static_cast<std::ptrdiff_t>(robust));
-            if (got == want) {
-                ++agreeing;
-            } else {
-                ++divergent;
-                const auto step = std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
-                std::cout << "[ diverges  ] " << file << " case " << i << " at step " << step << " of " << robust << " robust\n";
-            }
-        }
-        std::cout << "[ deepseek2 ] " << file << ": " << agreeing << "/" << compared
-                  << (f.min_first_gap > 0 ? " first tokens agree (ik's first-step gap >= 0.3)" : " runs equal over their steps with gap >= 0.02")
-                  << "; first-step logit relative L2 error: median " << median(errors) << ", worst "
-                  << *std::max_element(errors.begin(), errors.end()) << "\n";
-        EXPECT_LT(median(errors), f.max_median_error) << file;
-        if (f.min_first_gap == 0) {
-            EXPECT_LE(divergent, 1) << file;
-        }
-        EXPECT_GT(compared, 2) << file; // the gaps leave something to compare
-    }
+    expect_ik_runs(dir_, "deepseek2_tiny_ref.json", "deepseek2",
+                   {IkFile{"f32", 0.0, 1e-3, 7e-4, Precision::Exact}, IkFile{"q8_0", 0.3, 0.4, 0.08, Precision::Reference},
+                    IkFile{"q4_k_m", 0.3, 0.3, 0.1, Precision::Reference}});
 }
 
 // deepseek2-tiny-f32 against the float64 pass written from DeepSeek-V2's definition in its
