@@ -284,6 +284,11 @@ public:
     virtual void kv_write(KvCache& cache, int64_t layer, const float* k, const float* v,
                           const KvBatchCells& cells) = 0;
 
+    // out[i, :] = the key row of `cells[i]` in layer `layer` as floats (n_head_kv * head_dim values,
+    // F16 widened, quantised rows dequantised): latent attention's expanded form reads the cached
+    // latent back this way.
+    virtual void kv_read_keys(const KvCache& cache, int64_t layer, std::span<const int32_t> cells, float* out) = 0;
+
     // Copies cells [from, from + n) to [to, to + n) in every layer, keys and values
     // (the pool's copy-on-write of a shared block).
     virtual void kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) = 0;

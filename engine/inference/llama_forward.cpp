@@ -158,12 +158,16 @@ LlamaForward::LlamaForward(const Model& model, Backend& backend, int64_t n_batch
         if (!projections) {
             latent_status_ = projections.error();
         } else {
-            const int64_t keys = p.n_head * p.n_lora_kv * (p.head_dim() - p.n_rot);
+            const auto keys = static_cast<size_t>(p.n_head * p.n_lora_kv * (p.head_dim() - p.n_rot));
+            const auto values = static_cast<size_t>(p.n_head * p.head_dim_v() * p.n_lora_kv);
+            const auto upload = [&](std::span<const float> part, std::vector<std::unique_ptr<DeviceBuffer>>& to) {
+                to.push_back(backend.allocate(static_cast<int64_t>(part.size())));
+                backend.write(part, to.back()->data());
+            };
             for (const std::vector<float>& l : *projections.value()) {
-                latent_keys_.push_back(backend.allocate(keys));
-                backend.write(std::span<const float>(l).first(static_cast<size_t>(keys)), latent_keys_.back()->data());
-                latent_values_.push_back(backend.allocate(static_cast<int64_t>(l.size()) - keys));
-                backend.write(std::span<const float>(l).subspan(static_cast<size_t>(keys)), latent_values_.back()->data());
+                upload(std::span<const float>(l).first(keys), latent_keys_);
+                upload(std::span<const float>(l).subspan(keys, values), latent_values_);
+                upload(std::span<const float>(l).subspan(keys + values), latent_expand_);
             }
         }
     }
@@ -303,6 +307,10 @@ void LlamaForward::latent_attention(const LayerWeights& lw, const LayerMatrices&
     backend_.copy_columns(latent_->data(), rank, key + rot, row, n, rank);
     backend_.rope(key, n, 1, row, cells.positions, rope_);
     backend_.kv_write(cache, layer, key, key, cells);
+    if (sequences.empty() && expanded_is_cheaper(cells)) {
+        expanded_attention(layer, n, cells, cache, weights, weights_stride);
+        return;
+    }
     // absorbed queries [n, n_head, rot | rank]: the RoPE part rotated, the nope part through Wk_hᵀ
     backend_.copy_columns(q_->data() + nope, qk, q_lat_->data(), row, n * n_head, rot);
     backend_.rope(q_lat_->data(), n, n_head, row, cells.positions, rope_);
@@ -326,6 +334,76 @@ void LlamaForward::latent_attention(const LayerWeights& lw, const LayerMatrices&
     backend_.head_matmul(Backend::HeadProduct{latent_values_[static_cast<size_t>(layer)]->data(), rank, dv,
                                               n_head * row, row, n_head * dv, dv},
                          o_lat_->data() + rot, attn_->data(), n, n_head);
+}
+
+// Whether the expanded form costs fewer multiply-adds for this batch (one sequence): it expands
+// every position seen, P · r · (nope + dv) per head, and then needs qk + dv per query and seen
+// position instead of the absorbed form's 2 (n_rot + r). With Octoscope's 64-token batches it never
+// is for DeepSeek's shapes (it needs more than r (nope + dv) / (2 (n_rot + r) - qk - dv) tokens in
+// a batch: 79 for bench's 1024x8x16, 158 for V3); a whole long prompt in one batch is.
+bool LlamaForward::expanded_is_cheaper(const KvBatchCells& cells) const {
+    const ModelParams& p = model_.params();
+    const int64_t r = p.n_lora_kv, nope = p.head_dim() - p.n_rot, dv = p.head_dim_v(), qk = p.head_dim();
+    const auto positions = static_cast<int64_t>(cells.read_cells.size());
+    int64_t pairs = 0; // (query, seen position) pairs of the batch
+    for (const int32_t pos : cells.positions) pairs += pos + 1;
+    const int64_t saved_per_pair = 2 * (p.n_rot + r) - qk - dv;
+    return cells.positions.size() > 1 && saved_per_pair > 0 && positions * r * (nope + dv) < pairs * saved_per_pair;
+}
+
+// The expanded form (what the float64 pass computes): every seen position's latent read back
+// from the cache and expanded into per-head keys [rope(k_r) | Wk_h c] and values Wv_h c (padded
+// to the key size with zeros), queries [rope(q_r) | q_nope], plain multi-head attention over a
+// scratch cache, each head's first dv outputs into attn_. The same logits as the absorbed form
+// to float rounding (the sums run over other terms).
+void LlamaForward::expanded_attention(int64_t layer, int64_t n, const KvBatchCells& cells, const KvCache& cache,
+                                      float* weights, int64_t weights_stride) {
+    const ModelParams& p = model_.params();
+    const int64_t n_head = p.n_head, rot = p.n_rot, rank = p.n_lora_kv, nope = p.head_dim() - rot;
+    const int64_t qk = p.head_dim(), dv = p.head_dim_v(), row = p.kv_head_dim();
+    const auto n_pos = static_cast<int64_t>(cells.read_cells.size());
+    if (!expanded_cache_ || expanded_cache_->shape().n_cells < n_pos) { // grown to the positions seen
+        auto scratch = backend_.create_kv_cache(KvCacheShape{1, std::max<int64_t>(n_pos, 2 * n_batch_), n_head, qk});
+        if (!scratch) {
+            latent_status_ = scratch.error();
+            return;
+        }
+        expanded_cache_ = std::move(scratch.value());
+        const int64_t cells_n = expanded_cache_->shape().n_cells;
+        expanded_rows_ = backend_.allocate(cells_n * row);
+        expanded_k_ = backend_.allocate(cells_n * n_head * qk);
+        expanded_v_ = backend_.allocate(cells_n * n_head * qk);
+        backend_.write(std::vector<float>(static_cast<size_t>(cells_n * n_head * qk), 0.0f), expanded_v_->data()); // the padding stays 0
+        identity_.resize(static_cast<size_t>(cells_n));
+        for (size_t i = 0; i < identity_.size(); ++i) identity_[i] = static_cast<int32_t>(i);
+    }
+    if (!q_exp_) {
+        q_exp_ = backend_.allocate(n_batch_ * n_head * qk);
+        o_exp_ = backend_.allocate(n_batch_ * n_head * qk);
+    }
+    // every seen position's [rope(k_r) | c], then its heads' keys and values
+    backend_.kv_read_keys(cache, layer, cells.read_cells, expanded_rows_->data());
+    const float* rows = expanded_rows_->data();
+    float* k = expanded_k_->data();
+    for (int64_t h = 0; h < n_head; ++h) backend_.copy_columns(rows, row, k + h * qk, n_head * qk, n_pos, rot);
+    backend_.head_matmul(Backend::HeadProduct{latent_expand_[static_cast<size_t>(layer)]->data(), rank, nope, row, 0,
+                                              n_head * qk, qk},
+                         rows + rot, k + rot, n_pos, n_head);
+    backend_.head_matmul(Backend::HeadProduct{latent_values_[static_cast<size_t>(layer)]->data(), rank, dv, row, 0,
+                                              n_head * qk, qk},
+                         rows + rot, expanded_v_->data(), n_pos, n_head);
+    const std::span<const int32_t> all(identity_.data(), static_cast<size_t>(n_pos));
+    backend_.kv_write(*expanded_cache_, 0, k, expanded_v_->data(), KvBatchCells{all, all, all, cells.prompt_batch_end});
+    // queries [rope(q_r) | q_nope] from q_'s [q_nope | q_r]
+    backend_.copy_columns(q_->data() + nope, qk, q_exp_->data(), qk, n * n_head, rot);
+    backend_.copy_columns(q_->data(), qk, q_exp_->data() + rot, qk, n * n_head, nope);
+    backend_.rope(q_exp_->data(), n, n_head, qk, cells.positions, rope_);
+    AttentionShape s = latent_shape_;
+    s.n_head_kv = n_head;
+    s.head_dim = qk;
+    backend_.attention(*expanded_cache_, 0, q_exp_->data(), o_exp_->data(),
+                       KvBatchCells{cells.positions, cells.write_cells, all, cells.prompt_batch_end}, s, weights, weights_stride);
+    backend_.copy_columns(o_exp_->data(), qk, attn_->data(), dv, n * n_head, dv);
 }
 
 void LlamaForward::route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
@@ -496,6 +574,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
         }
         attention_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, cells, cache, probes, sequences);
+        if (!latent_status_) return latent_status_; // the expanded form's scratch could not be made
         ffn_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, probes);
         if (instrument_.hidden_layer == static_cast<int64_t>(l) && !probes.empty()) probe_hidden(n, probes);
     }

@@ -106,6 +106,9 @@ private:
     void latent_attention(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n,
                           const KvBatchCells& cells, KvCache& cache, float* weights, int64_t weights_stride,
                           std::span<const BatchSequence> sequences);
+    bool expanded_is_cheaper(const KvBatchCells& cells) const;
+    void expanded_attention(int64_t layer, int64_t n, const KvBatchCells& cells, const KvCache& cache, float* weights,
+                            int64_t weights_stride);
     void route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
                std::span<TokenProbe> probes);
     void probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes);
@@ -167,7 +170,13 @@ private:
     std::unique_ptr<DeviceBuffer> o_lat_;  // [n_batch, n_head, n_rot + n_lora_kv] attention over the latent
     std::vector<std::unique_ptr<DeviceBuffer>> latent_keys_;   // [n_layer] of [n_head, n_lora_kv, nope]
     std::vector<std::unique_ptr<DeviceBuffer>> latent_values_; // [n_layer] of [n_head, head_dim_v, n_lora_kv]
-    Status latent_status_ = Ok{}; // why the projections could not be made (run() returns it)
+    std::vector<std::unique_ptr<DeviceBuffer>> latent_expand_; // [n_layer] of [n_head, nope, n_lora_kv]
+    Status latent_status_ = Ok{}; // why the projections (or the expanded form's scratch) could not be made
+    // The expanded form's scratch (expanded_attention): per-head keys and values of every seen
+    // position in a cache of one layer, the cached latent read back, the queries and outputs.
+    std::unique_ptr<KvCache> expanded_cache_;
+    std::unique_ptr<DeviceBuffer> expanded_rows_, expanded_k_, expanded_v_, q_exp_, o_exp_;
+    std::vector<int32_t> identity_; // 0, 1, 2, … : the scratch cache's cells
     int64_t logits_rows_ = 0;
 };
 

@@ -31,7 +31,7 @@ MemoryEstimate estimate_memory(const GgufFile& file, const ModelParams& p, int64
     // latent attention's per-head projections, dequantised once (Model::latent_projections)
     if (p.latent_attention()) {
         e.weights_bytes += static_cast<uint64_t>(p.n_layer * p.n_head * p.n_lora_kv *
-                                                 (p.head_dim() - p.n_rot + p.head_dim_v())) * sizeof(float);
+                                                 (2 * (p.head_dim() - p.n_rot) + p.head_dim_v())) * sizeof(float);
     }
     // Per batch token: residual, normed, projection (n_embd each), q and attention out (n_q
     // each), k and v, gate, up and hidden (n_ff each), logits (n_vocab); attention scores per

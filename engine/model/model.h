@@ -69,7 +69,9 @@ public:
     // Latent attention's per-head matrices from attn_kv_b (or attn_k_b and attn_v_b), dequantised (the values as stored),
     // for the absorbed form (LlamaForward): [n_head][n_lora_kv][nope] — head h's key rows
     // transposed, which turn its query's nope part into latent space — then [n_head][head_dim_v]
-    // [n_lora_kv] — its value rows, which expand an attention-weighted latent into its output.
+    // [n_lora_kv] — its value rows, which expand an attention-weighted latent into its output —
+    // then [n_head][nope][n_lora_kv], its key rows, which expand a cached latent into its keys
+    // (the expanded form).
     Result<const std::vector<std::vector<float>>*> latent_projections() const;
 
 private:

@@ -61,18 +61,30 @@ Result<const std::vector<std::vector<float>>*> Model::latent_projections() const
     const ModelParams& p = params_;
     compute_once(weights_, latent_projections_.once, latent_projections_.values, latent_projections_.error,
                  [&](const LayerWeights& lw) -> Result<std::vector<float>> {
+                     const int64_t r = p.n_lora_kv, nope = p.head_dim() - p.n_rot, dv = p.head_dim_v();
+                     // the key rows as they multiply the latent, [n_head][nope][r]: the expanded form's
+                     const auto append_expanding_keys = [&](std::vector<float>& out) {
+                         const float* keys = out.data();
+                         std::vector<float> rows(static_cast<size_t>(p.n_head * nope * r));
+                         for (int64_t h = 0; h < p.n_head; ++h) {
+                             for (int64_t j = 0; j < r; ++j) {
+                                 for (int64_t i = 0; i < nope; ++i) rows[static_cast<size_t>((h * nope + i) * r + j)] = keys[(h * r + j) * nope + i];
+                             }
+                         }
+                         out.insert(out.end(), rows.begin(), rows.end());
+                     };
                      if (!lw.attn_kv_b) { // stored split: already [n_head][r][nope] and [n_head][dv][r]
                          auto keys = dequantize_rows(*lw.attn_k_b, 0, lw.attn_k_b->ne[1] * lw.attn_k_b->ne[2]);
                          if (!keys) return keys.error();
                          auto values = dequantize_rows(*lw.attn_v_b, 0, lw.attn_v_b->ne[1] * lw.attn_v_b->ne[2]);
                          if (!values) return values.error();
                          keys->insert(keys->end(), values->begin(), values->end());
+                         append_expanding_keys(keys.value());
                          return std::move(keys.value());
                      }
                      const GgufTensorInfo& t = *lw.attn_kv_b;
                      auto w = dequantize_rows(t, 0, t.ne[1]); // [n_head (nope + dv)][n_lora_kv]
                      if (!w) return w.error();
-                     const int64_t r = p.n_lora_kv, nope = p.head_dim() - p.n_rot, dv = p.head_dim_v();
                      std::vector<float> out(static_cast<size_t>(p.n_head * r * (nope + dv)));
                      float* keys = out.data();                       // [n_head][r][nope]
                      float* values = out.data() + p.n_head * r * nope; // [n_head][dv][r]
@@ -83,6 +95,7 @@ Result<const std::vector<std::vector<float>>*> Model::latent_projections() const
                          }
                          std::copy_n(head + nope * r, dv * r, values + h * dv * r);
                      }
+                     append_expanding_keys(out);
                      return out;
                  });
     if (latent_projections_.error) return *latent_projections_.error;

@@ -635,6 +635,59 @@ TEST_F(ForwardReference, DeepSeek2TinyF32MatchesFloat64) {
     EXPECT_GT(off.logits, 1e-2);
 }
 
+// The expanded form runs where it is cheaper: a 120-token prompt in one batch of the tiny file
+// (more than 102 tokens: it then saves more on the scores than the expansion of every position
+// costs). The same prompt one token at a time takes the absorbed form. Both agree with each other
+// and with the float64 pass (which computes the expanded form in double) to float rounding, and
+// they are not bit-identical: two different computations ran.
+TEST_F(ForwardReference, DeepSeek2ExpandedFormMatchesAbsorbedAndFloat64) {
+    auto model = Model::load((dir_ / "archs" / "deepseek2-tiny-f32.gguf").string());
+    ASSERT_TRUE(model) << model.error().message;
+    const auto cases = read_cases(read_json(dir_ / "archs" / "deepseek2_tiny_ref.json").at("cases").at("f32"), "first_step_logits");
+    std::vector<int32_t> prompt = {1};
+    for (const RefCase& c : cases) {
+        prompt.insert(prompt.end(), c.generated_ids.begin(), c.generated_ids.end());
+        if (prompt.size() >= 120) break;
+    }
+    prompt.resize(120);
+    auto backend = CpuBackend::create({2, std::nullopt});
+    ASSERT_TRUE(backend);
+    const auto run = [&](int64_t n_batch) {
+        SessionOptions o;
+        o.precision = Precision::Exact;
+        o.all_logits = true;
+        o.instrument.head_outputs = true;
+        o.n_batch = n_batch;
+        auto s = Session::create(**model, **backend, o);
+        EXPECT_TRUE(s) << s.error().message;
+        test::EngineRun r;
+        auto logits = (*s)->eval(prompt);
+        EXPECT_TRUE(logits) << logits.error().message;
+        if (!logits) return r;
+        const auto n_vocab = static_cast<size_t>((*model)->params().n_vocab);
+        for (size_t t = 0; t < prompt.size(); ++t) {
+            r.logits.emplace_back(logits->begin() + static_cast<std::ptrdiff_t>(t * n_vocab),
+                                  logits->begin() + static_cast<std::ptrdiff_t>((t + 1) * n_vocab));
+            r.head_outputs.push_back((*s)->probes()[t].head_outputs);
+        }
+        return r;
+    };
+    const test::EngineRun expanded = run(128), absorbed = run(1);
+    ASSERT_EQ(expanded.logits.size(), prompt.size());
+    ASSERT_EQ(absorbed.logits.size(), prompt.size());
+    const ModelParams& p = (*model)->params();
+    const test::Forward64 want = test::forward64(**model, prompt, test::rope_of(**model));
+    const test::Errors e = test::compare(expanded, want, p.n_layer, p.n_embd_out());
+    const test::Errors a = test::compare(absorbed, want, p.n_layer, p.n_embd_out());
+    std::cout << "[ deepseek2 ] 120 tokens vs float64: expanded form " << e.head_outputs << " / " << e.logits
+              << ", absorbed form " << a.head_outputs << " / " << a.logits << " (attention outputs / logits)\n";
+    EXPECT_LT(e.head_outputs, 1e-5);
+    EXPECT_LT(e.logits, 1e-5);
+    EXPECT_LT(a.head_outputs, 1e-5);
+    EXPECT_LT(a.logits, 1e-5);
+    EXPECT_NE(expanded.logits.back(), absorbed.logits.back()) << "the one-batch run took the expanded form";
+}
+
 // Files of newer converters store attn_kv_b split per head — attn_k_b [nope, kv_lora, n_head]
 // (the key rows transposed) and attn_v_b [kv_lora, value_length, n_head] — and describe the
 // absorbed cache in key_length / value_length (kv_lora + n_rot, kv_lora, head_count_kv 1) with the

@@ -142,6 +142,17 @@ void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const f
     }
 }
 
+void CpuBackend::kv_read_keys(const KvCache& cache, int64_t layer, std::span<const int32_t> cells, float* out) {
+    const auto& kv = static_cast<const CpuKvCache&>(cache);
+    const int64_t row = kv.row();
+    for (size_t i = 0; i < cells.size(); ++i) {
+        float* to = out + static_cast<int64_t>(i) * row;
+        if (kv.k_half()) widen_f16(kv.k16(layer, cells[i]), to, row);
+        else if (kv.k_quantised()) dequantize_row(kv.shape().k_type, kv.k_at(layer, cells[i]), to, row);
+        else std::copy_n(kv.k(layer, cells[i]), row, to);
+    }
+}
+
 void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     auto& kv = static_cast<CpuKvCache&>(cache);
     const size_t k_bytes = static_cast<size_t>(n * kv.k_row_bytes());

@@ -282,6 +282,7 @@ void CudaBackend::gelu_gate(const float*, const float*, float*, int64_t, GeluMod
 void CudaBackend::clamped_swiglu(const float*, const float*, float*, int64_t, float, float) { not_implemented("clamped_swiglu"); }
 void CudaBackend::scale(float*, int64_t, float) { not_implemented("scale"); }
 void CudaBackend::copy_columns(const float*, int64_t, float*, int64_t, int64_t, int64_t) { not_implemented("copy_columns"); }
+void CudaBackend::kv_read_keys(const KvCache&, int64_t, std::span<const int32_t>, float*) { not_implemented("kv_read_keys"); }
 void CudaBackend::head_matmul(const HeadProduct&, const float*, float*, int64_t, int64_t) { not_implemented("head_matmul"); }
 void CudaBackend::softcap(float*, int64_t, float) { not_implemented("softcap"); }
 void CudaBackend::gather_rows(const float*, std::span<const int32_t>, float*, int64_t) { not_implemented("gather_rows"); }

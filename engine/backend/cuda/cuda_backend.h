@@ -59,6 +59,7 @@ public:
     void swiglu(const float* gate, const float* up, float* out, int64_t n_rows, int64_t row, Precision precision) override;
     void clamped_swiglu(const float* gate, const float* up, float* out, int64_t n, float alpha, float limit) override;
     void copy_columns(const float* x, int64_t x_stride, float* y, int64_t y_stride, int64_t n_rows, int64_t width) override;
+    void kv_read_keys(const KvCache& cache, int64_t layer, std::span<const int32_t> cells, float* out) override;
     void head_matmul(const HeadProduct& product, const float* x, float* y, int64_t n_tokens, int64_t n_head) override;
     void gelu_gate(const float* gate, const float* up, float* out, int64_t n, GeluMode mode) override;
     void scale(float* x, int64_t n, float s) override;
