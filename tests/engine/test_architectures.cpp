@@ -418,6 +418,13 @@ TEST(Architectures, DeepSeek2MatchesFloat64ByConstruction) {
     EXPECT_TRUE(m.model->weights().layers[0].ffn_gate && !m.model->weights().layers[0].ffn_gate_inp);
     EXPECT_TRUE(m.model->weights().layers[2].ffn_exp_probs_b && !m.model->weights().layers[2].ffn_gate_inp_shexp);
     expect_float64_and_each_step("deepseek2", *m.model, {{"renormalisation", Steps{.renormalise_experts = false}}});
+    // DeepSeek-V2-Lite's layout: no q_lora_rank, one attn_q matrix
+    SyntheticModelSpec lite = deepseek2_spec();
+    lite.n_lora_q = 0;
+    const test::LoadedModel l = test::load_synthetic(lite);
+    ASSERT_TRUE(l.model);
+    EXPECT_TRUE(l.model->weights().layers[0].attn_q && !l.model->weights().layers[0].attn_q_a);
+    expect_float64_and_each_step("deepseek2 lite", *l.model, {});
 }
 
 // The KV cache of a latent model keeps one row of [RoPE part | latent] per position and layer,
