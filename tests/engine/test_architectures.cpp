@@ -365,6 +365,23 @@ TEST(Architectures, GptOssSinkWeightIsRecorded) {
     EXPECT_TRUE(s2->probes()[2].attention_sink.empty());
 }
 
+// A YaRN model against the float64 pass (within 2e-5), and the pass with `other` RoPE (what the
+// file's scaling is not) more than 1e-3 away.
+void expect_yarn_matches_float64(const char* label, const Model& model, const std::function<void(RopeSpec&)>& other) {
+    const ModelParams& p = model.params();
+    const std::vector<int32_t> prompt = long_prompt();
+    const EngineRun got = run_engine(model, prompt);
+    ASSERT_EQ(got.logits.size(), prompt.size());
+    const RopeSpec rope = rope_of(model);
+    const Errors e = compare(got, forward64(model, prompt, rope), p.n_layer, p.n_embd_out());
+    std::cout << "[ " << label << " ] YaRN vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
+    EXPECT_LT(e.head_outputs, 2e-5);
+    EXPECT_LT(e.logits, 2e-5);
+    RopeSpec changed = rope;
+    other(changed);
+    EXPECT_GT(compare(got, forward64(model, prompt, changed), p.n_layer, p.n_embd_out()).logits, 1e-3);
+}
+
 // YaRN on a qwen3 file that declares it (factor 4 over an original context of 16; a context of
 // 64): the engine's float angles against the published formula in float64, and a file without
 // the scaling is far from it.
@@ -378,17 +395,7 @@ TEST(Architectures, YarnMatchesFloat64ByConstruction) {
     const ModelParams& p = m.model->params();
     EXPECT_EQ(p.rope_scaling_type, "yarn");
     EXPECT_DOUBLE_EQ(p.rope_freq_scale, 0.25);
-    const std::vector<int32_t> prompt = long_prompt();
-    const EngineRun got = run_engine(*m.model, prompt);
-    ASSERT_EQ(got.logits.size(), prompt.size());
-    const RopeSpec rope = rope_of(*m.model);
-    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_q());
-    std::cout << "[ yarn      ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
-    EXPECT_LT(e.head_outputs, 2e-5);
-    EXPECT_LT(e.logits, 2e-5);
-    RopeSpec linear = rope;
-    linear.yarn = false; // plain linear interpolation
-    EXPECT_GT(compare(got, forward64(*m.model, prompt, linear), p.n_layer, p.n_embd_q()).logits, 1e-3);
+    expect_yarn_matches_float64("yarn     ", *m.model, [](RopeSpec& r) { r.yarn = false; }); // plain linear interpolation
 }
 
 // deepseek2 by construction (the tiny file of ../shared is checked against ik in
@@ -494,18 +501,10 @@ TEST(Architectures, DeepSeek2YarnMatchesFloat64ByConstruction) {
     ASSERT_TRUE(m.model);
     const ModelParams& p = m.model->params();
     EXPECT_FLOAT_EQ(static_cast<float>(p.rope_yarn_log_mul), 0.1f);
-    const std::vector<int32_t> prompt = long_prompt();
-    const EngineRun got = run_engine(*m.model, prompt);
-    ASSERT_EQ(got.logits.size(), prompt.size());
-    const RopeSpec rope = rope_of(*m.model);
-    const Errors e = compare(got, forward64(*m.model, prompt, rope), p.n_layer, p.n_embd_out());
-    std::cout << "[ deepseek2 ] YaRN vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
-    EXPECT_LT(e.head_outputs, 2e-5);
-    EXPECT_LT(e.logits, 2e-5);
-    RopeSpec plain = rope;
-    plain.yarn = false;
-    plain.freq_scale = 1.0; // no scaling at all
-    EXPECT_GT(compare(got, forward64(*m.model, prompt, plain), p.n_layer, p.n_embd_out()).logits, 1e-3);
+    expect_yarn_matches_float64("deepseek2", *m.model, [](RopeSpec& r) { // no scaling at all
+        r.yarn = false;
+        r.freq_scale = 1.0;
+    });
 }
 
 // Gemma 2's defaults where the file is silent, and the 27B model's query scale (46 layers:
