@@ -307,8 +307,7 @@ void LlamaForward::latent_attention(const LayerWeights& lw, const LayerMatrices&
     backend_.copy_columns(latent_->data(), rank, key + rot, row, n, rank);
     backend_.rope(key, n, 1, row, cells.positions, rope_);
     backend_.kv_write(cache, layer, key, key, cells);
-    if (sequences.empty() && expanded_is_cheaper(cells)) {
-        expanded_attention(layer, n, cells, cache, weights, weights_stride);
+    if (sequences.empty() && expanded_is_cheaper(cells) && expanded_attention(layer, n, cells, cache, weights, weights_stride)) {
         return;
     }
     // absorbed queries [n, n_head, rot | rank]: the RoPE part rotated, the nope part through Wk_hᵀ
@@ -348,15 +347,19 @@ bool LlamaForward::expanded_is_cheaper(const KvBatchCells& cells) const {
     int64_t pairs = 0; // (query, seen position) pairs of the batch
     for (const int32_t pos : cells.positions) pairs += pos + 1;
     const int64_t saved_per_pair = 2 * (p.n_rot + r) - qk - dv;
-    return cells.positions.size() > 1 && saved_per_pair > 0 && positions * r * (nope + dv) < pairs * saved_per_pair;
+    // its scratch (the latent read back, keys and values, their cache) stays under kExpandedScratchBytes
+    const int64_t scratch = positions * (p.kv_head_dim() + 4 * p.n_head * qk) * static_cast<int64_t>(sizeof(float));
+    return cells.positions.size() > 1 && saved_per_pair > 0 && scratch <= kExpandedScratchBytes &&
+           positions * r * (nope + dv) < pairs * saved_per_pair;
 }
 
-// The expanded form (what the float64 pass computes): every seen position's latent read back
+// The expanded form (what the float64 pass computes), false (nothing done) when its scratch cache
+// cannot be had: every seen position's latent read back
 // from the cache and expanded into per-head keys [rope(k_r) | Wk_h c] and values Wv_h c (padded
 // to the key size with zeros), queries [rope(q_r) | q_nope], plain multi-head attention over a
 // scratch cache, each head's first dv outputs into attn_. The same logits as the absorbed form
 // to float rounding (the sums run over other terms).
-void LlamaForward::expanded_attention(int64_t layer, int64_t n, const KvBatchCells& cells, const KvCache& cache,
+bool LlamaForward::expanded_attention(int64_t layer, int64_t n, const KvBatchCells& cells, const KvCache& cache,
                                       float* weights, int64_t weights_stride) {
     const ModelParams& p = model_.params();
     const int64_t n_head = p.n_head, rot = p.n_rot, rank = p.n_lora_kv, nope = p.head_dim() - rot;
@@ -364,10 +367,7 @@ void LlamaForward::expanded_attention(int64_t layer, int64_t n, const KvBatchCel
     const auto n_pos = static_cast<int64_t>(cells.read_cells.size());
     if (!expanded_cache_ || expanded_cache_->shape().n_cells < n_pos) { // grown to the positions seen
         auto scratch = backend_.create_kv_cache(KvCacheShape{1, std::max<int64_t>(n_pos, 2 * n_batch_), n_head, qk});
-        if (!scratch) {
-            latent_status_ = scratch.error();
-            return;
-        }
+        if (!scratch) return false; // the absorbed form needs no scratch
         expanded_cache_ = std::move(scratch.value());
         const int64_t cells_n = expanded_cache_->shape().n_cells;
         expanded_rows_ = backend_.allocate(cells_n * row);
@@ -404,6 +404,7 @@ void LlamaForward::expanded_attention(int64_t layer, int64_t n, const KvBatchCel
     backend_.attention(*expanded_cache_, 0, q_exp_->data(), o_exp_->data(),
                        KvBatchCells{cells.positions, cells.write_cells, all, cells.prompt_batch_end}, s, weights, weights_stride);
     backend_.copy_columns(o_exp_->data(), qk, attn_->data(), dv, n * n_head, dv);
+    return true;
 }
 
 void LlamaForward::route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
@@ -574,7 +575,6 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
             return make_error(ErrorCode::Cancelled, "evaluation was cancelled");
         }
         attention_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, cells, cache, probes, sequences);
-        if (!latent_status_) return latent_status_; // the expanded form's scratch could not be made
         ffn_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, probes);
         if (instrument_.hidden_layer == static_cast<int64_t>(l) && !probes.empty()) probe_hidden(n, probes);
     }

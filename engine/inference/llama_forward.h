@@ -107,8 +107,10 @@ private:
                           const KvBatchCells& cells, KvCache& cache, float* weights, int64_t weights_stride,
                           std::span<const BatchSequence> sequences);
     bool expanded_is_cheaper(const KvBatchCells& cells) const;
-    void expanded_attention(int64_t layer, int64_t n, const KvBatchCells& cells, const KvCache& cache, float* weights,
+    bool expanded_attention(int64_t layer, int64_t n, const KvBatchCells& cells, const KvCache& cache, float* weights,
                             int64_t weights_stride);
+    // The most the expanded form's scratch may take; longer contexts keep the absorbed form.
+    static constexpr int64_t kExpandedScratchBytes = int64_t{256} << 20;
     void route(const LayerWeights& lw, int64_t layer, int64_t n, const KvBatchCells& cells,
                std::span<TokenProbe> probes);
     void probe(int64_t layer, int64_t n, const KvBatchCells& cells, std::span<TokenProbe> probes);
@@ -171,7 +173,7 @@ private:
     std::vector<std::unique_ptr<DeviceBuffer>> latent_keys_;   // [n_layer] of [n_head, n_lora_kv, nope]
     std::vector<std::unique_ptr<DeviceBuffer>> latent_values_; // [n_layer] of [n_head, head_dim_v, n_lora_kv]
     std::vector<std::unique_ptr<DeviceBuffer>> latent_expand_; // [n_layer] of [n_head, nope, n_lora_kv]
-    Status latent_status_ = Ok{}; // why the projections (or the expanded form's scratch) could not be made
+    Status latent_status_ = Ok{}; // why the projections could not be made
     // The expanded form's scratch (expanded_attention): per-head keys and values of every seen
     // position in a cache of one layer, the cached latent read back, the queries and outputs.
     std::unique_ptr<KvCache> expanded_cache_;
