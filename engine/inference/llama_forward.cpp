@@ -307,7 +307,7 @@ void LlamaForward::latent_attention(const LayerWeights& lw, const LayerMatrices&
     backend_.copy_columns(latent_->data(), rank, key + rot, row, n, rank);
     backend_.rope(key, n, 1, row, cells.positions, rope_);
     backend_.kv_write(cache, layer, key, key, cells);
-    if (sequences.empty() && expanded_is_cheaper(cells) && expanded_attention(layer, n, cells, cache, weights, weights_stride)) {
+    if (expanded_batch_ && expanded_attention(layer, n, cells, cache, weights, weights_stride)) {
         return;
     }
     // absorbed queries [n, n_head, rot | rank]: the RoPE part rotated, the nope part through Wk_hᵀ
@@ -567,6 +567,8 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
         batched_[static_cast<size_t>(t)] = pos < end;
         batched_last_[static_cast<size_t>(t)] = pos + 1 < end;
     }
+    // latent attention's form, one choice for every layer of the batch
+    expanded_batch_ = model_.params().latent_attention() && sequences.empty() && expanded_is_cheaper(cells);
     const ModelWeights& w = model_.weights();
     backend_.embed(weight_matrix(*w.token_embd), tokens, x_->data());
     if (w.arch->embed_scale) backend_.scale(x_->data(), n * n_embd_, std::sqrt(static_cast<float>(n_embd_)));

@@ -179,6 +179,7 @@ private:
     std::unique_ptr<KvCache> expanded_cache_;
     std::unique_ptr<DeviceBuffer> expanded_rows_, expanded_k_, expanded_v_, q_exp_, o_exp_;
     std::vector<int32_t> identity_; // 0, 1, 2, … : the scratch cache's cells
+    bool expanded_batch_ = false;   // the batch being run takes the expanded form (expanded_is_cheaper)
     int64_t logits_rows_ = 0;
 };
 

@@ -234,10 +234,12 @@ TEST(Architectures, Phi3SlidingWindowIsMasked) {
     }
 }
 
-// The engine on `model` against the float64 pass (attention outputs and logits within 1e-5), and
-// against the pass without each listed step (logits off by more than 1e-3: the step matters).
-void expect_float64_and_each_step(const char* name, const Model& model,
-                                  std::initializer_list<std::pair<const char*, Steps>> omissions) {
+// The engine on `model` against the float64 pass (attention outputs and logits within
+// `tolerance`), and against the pass with each listed change (logits off by more than 1e-3: what
+// was changed matters).
+using PassChange = std::function<void(RopeSpec&, Steps&)>;
+void expect_float64_and_each_change(const char* name, const Model& model, double tolerance,
+                                    const std::vector<std::pair<const char*, PassChange>>& changes) {
     const ModelParams& p = model.params();
     const std::vector<int32_t> prompt = long_prompt();
     const EngineRun got = run_engine(model, prompt);
@@ -245,12 +247,25 @@ void expect_float64_and_each_step(const char* name, const Model& model,
     const RopeSpec rope = rope_of(model);
     const Errors e = compare(got, forward64(model, prompt, rope), p.n_layer, p.n_embd_out());
     std::cout << "[ " << name << "    ] vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
-    EXPECT_LT(e.head_outputs, 1e-5);
-    EXPECT_LT(e.logits, 1e-5);
-    for (const auto& [what, steps] : omissions) {
-        const Errors wrong = compare(got, forward64(model, prompt, rope, steps), p.n_layer, p.n_embd_out());
-        EXPECT_GT(wrong.logits, 1e-3) << name << " without the " << what;
+    EXPECT_LT(e.head_outputs, tolerance);
+    EXPECT_LT(e.logits, tolerance);
+    for (const auto& [what, change] : changes) {
+        RopeSpec changed_rope = rope;
+        Steps steps;
+        change(changed_rope, steps);
+        const Errors wrong = compare(got, forward64(model, prompt, changed_rope, steps), p.n_layer, p.n_embd_out());
+        EXPECT_GT(wrong.logits, 1e-3) << name << " with " << what;
     }
+}
+
+// ... within 1e-5, and with each listed step left out of the pass.
+void expect_float64_and_each_step(const char* name, const Model& model,
+                                  std::initializer_list<std::pair<const char*, Steps>> omissions) {
+    std::vector<std::pair<const char*, PassChange>> changes;
+    for (const auto& [what, steps] : omissions) {
+        changes.emplace_back(what, [omitted = steps](RopeSpec&, Steps& s) { s = omitted; });
+    }
+    expect_float64_and_each_change(name, model, 1e-5, changes);
 }
 
 // gemma2 by construction: embeddings x sqrt(n_embd), GELU gated FFN, post-attention and post-FFN
@@ -365,22 +380,6 @@ TEST(Architectures, GptOssSinkWeightIsRecorded) {
     EXPECT_TRUE(s2->probes()[2].attention_sink.empty());
 }
 
-// A YaRN model against the float64 pass (within 2e-5), and the pass with `other` RoPE (what the
-// file's scaling is not) more than 1e-3 away.
-void expect_yarn_matches_float64(const char* label, const Model& model, const std::function<void(RopeSpec&)>& other) {
-    const ModelParams& p = model.params();
-    const std::vector<int32_t> prompt = long_prompt();
-    const EngineRun got = run_engine(model, prompt);
-    ASSERT_EQ(got.logits.size(), prompt.size());
-    const RopeSpec rope = rope_of(model);
-    const Errors e = compare(got, forward64(model, prompt, rope), p.n_layer, p.n_embd_out());
-    std::cout << "[ " << label << " ] YaRN vs float64: attention outputs " << e.head_outputs << ", logits " << e.logits << "\n";
-    EXPECT_LT(e.head_outputs, 2e-5);
-    EXPECT_LT(e.logits, 2e-5);
-    RopeSpec changed = rope;
-    other(changed);
-    EXPECT_GT(compare(got, forward64(model, prompt, changed), p.n_layer, p.n_embd_out()).logits, 1e-3);
-}
 
 // YaRN on a qwen3 file that declares it (factor 4 over an original context of 16; a context of
 // 64): the engine's float angles against the published formula in float64, and a file without
@@ -395,7 +394,8 @@ TEST(Architectures, YarnMatchesFloat64ByConstruction) {
     const ModelParams& p = m.model->params();
     EXPECT_EQ(p.rope_scaling_type, "yarn");
     EXPECT_DOUBLE_EQ(p.rope_freq_scale, 0.25);
-    expect_yarn_matches_float64("yarn     ", *m.model, [](RopeSpec& r) { r.yarn = false; }); // plain linear interpolation
+    expect_float64_and_each_change("yarn", *m.model, 2e-5,
+                                   {{"plain linear interpolation", [](RopeSpec& r, Steps&) { r.yarn = false; }}});
 }
 
 // deepseek2 by construction (the tiny file of ../shared is checked against ik in
@@ -501,10 +501,10 @@ TEST(Architectures, DeepSeek2YarnMatchesFloat64ByConstruction) {
     ASSERT_TRUE(m.model);
     const ModelParams& p = m.model->params();
     EXPECT_FLOAT_EQ(static_cast<float>(p.rope_yarn_log_mul), 0.1f);
-    expect_yarn_matches_float64("deepseek2", *m.model, [](RopeSpec& r) { // no scaling at all
-        r.yarn = false;
-        r.freq_scale = 1.0;
-    });
+    expect_float64_and_each_change("deepseek2 YaRN", *m.model, 2e-5, {{"no RoPE scaling at all", [](RopeSpec& r, Steps&) {
+                                       r.yarn = false;
+                                       r.freq_scale = 1.0;
+                                   }}});
 }
 
 // Gemma 2's defaults where the file is silent, and the 27B model's query scale (46 layers:

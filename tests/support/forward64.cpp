@@ -262,7 +262,6 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
     const double softcap = steps.attn_softcap ? p.attn_logit_softcap : 0.0;
     Forward64 out;
     out.head_outputs.resize(static_cast<size_t>(n));
-    std::vector<Vec> mla_delta(static_cast<size_t>(n), Vec(static_cast<size_t>(p.n_embd), 0.0));
     for (size_t l = 0; l < w.layers.size(); ++l) {
         const LayerWeights& lw = w.layers[l];
         const int64_t window = steps.window ? p.layer_window(static_cast<int64_t>(l)) : 0;
@@ -310,12 +309,9 @@ Forward64 forward64(const Model& model, const std::vector<int32_t>& tokens, cons
                 out.head_outputs[static_cast<size_t>(t)].push_back(latent_attention64(model, lw, x, t, rope_spec));
             }
         }
-        for (int64_t t = 0; t < n && lw.attn_kv_b; ++t) {
+        for (int64_t t = 0; t < n && lw.attn_kv_b; ++t) { // every position's attention has read x by now
             const Vec o = Matrix(*lw.attn_output).times(out.head_outputs[static_cast<size_t>(t)].back());
-            for (int64_t i = 0; i < p.n_embd; ++i) mla_delta[static_cast<size_t>(t)][static_cast<size_t>(i)] = o[static_cast<size_t>(i)];
-        }
-        for (int64_t t = 0; t < n && lw.attn_kv_b; ++t) {
-            for (int64_t i = 0; i < p.n_embd; ++i) x[static_cast<size_t>(t)][static_cast<size_t>(i)] += mla_delta[static_cast<size_t>(t)][static_cast<size_t>(i)];
+            for (int64_t i = 0; i < p.n_embd; ++i) x[static_cast<size_t>(t)][static_cast<size_t>(i)] += o[static_cast<size_t>(i)];
         }
         for (int64_t t = 0; t < n && !lw.attn_kv_b; ++t) {
             Vec a(static_cast<size_t>(n_q), 0.0);

@@ -11,6 +11,7 @@
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_kv_cache.h"
+#include "engine/backend/cpu/lane_dot.h"
 #include "engine/backend/cpu/reference_float.h"
 #include "engine/core/half.h"
 #include "engine/gguf/dequantize.h"
@@ -20,17 +21,6 @@ namespace octo {
 
 namespace {
 
-// q·k over n values with eight interleaved partial sums (lane d % 8) added pairwise at the end:
-// a fixed order the compiler can keep in vector registers on any x86-64.
-inline float dot(const float* a, const float* b, int64_t n) {
-    float lanes[8] = {};
-    int64_t d = 0;
-    for (; d + 8 <= n; d += 8) {
-        for (int l = 0; l < 8; ++l) lanes[l] += a[d + l] * b[d + l];
-    }
-    for (; d < n; ++d) lanes[d % 8] += a[d] * b[d];
-    return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
-}
 
 // One query head of one token: scores over positions 0..n_seen-1 (key and value rows of its kv
 // head through `rows`), softmax, the weighted sum of values into oh[head_dim]; optionally the
@@ -43,7 +33,7 @@ void attend(const AttentionRows& rows, const float* qh, int64_t first, int64_t n
     for (int64_t p = 0; p < first; ++p) scores[p] = 0.0f;
     for (int64_t p = first; p < n_seen; ++p) {
         const float* kp = rows.k + rows.cell[p] * rows.stride; // [head_dim]
-        float s = dot(qh, kp, head_dim) * scale;
+        float s = lane8_dot(qh, kp, head_dim) * scale;
         if (softcap > 0.0f) s = std::tanh(s * inv_cap) * softcap; // as the reference: scale, tanh, scale
         scores[p] = s;
         max_score = std::max(max_score, s);
@@ -142,14 +132,21 @@ void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const f
     }
 }
 
+namespace {
+
+// One stored row of `type` (F32, F16 or a quantised kind) as `row` floats.
+void row_as_floats(TensorType type, const uint8_t* stored, float* out, int64_t row) {
+    if (type == TensorType::F16) widen_f16(reinterpret_cast<const uint16_t*>(stored), out, row);
+    else if (kv_type_is_quantised(type)) dequantize_row(type, stored, out, row);
+    else std::copy_n(reinterpret_cast<const float*>(stored), row, out);
+}
+
+} // namespace
+
 void CpuBackend::kv_read_keys(const KvCache& cache, int64_t layer, std::span<const int32_t> cells, float* out) {
     const auto& kv = static_cast<const CpuKvCache&>(cache);
-    const int64_t row = kv.row();
     for (size_t i = 0; i < cells.size(); ++i) {
-        float* to = out + static_cast<int64_t>(i) * row;
-        if (kv.k_half()) widen_f16(kv.k16(layer, cells[i]), to, row);
-        else if (kv.k_quantised()) dequantize_row(kv.shape().k_type, kv.k_at(layer, cells[i]), to, row);
-        else std::copy_n(kv.k(layer, cells[i]), row, to);
+        row_as_floats(kv.shape().k_type, kv.k_at(layer, cells[i]), out + static_cast<int64_t>(i) * kv.row(), kv.row());
     }
 }
 
@@ -180,12 +177,8 @@ AttentionRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std
     pool_.parallel_for((n + kChunk - 1) / kChunk, [&](int64_t task, int) {
         for (int64_t p = task * kChunk; p < std::min(n, (task + 1) * kChunk); ++p) {
             const int32_t cell = read_cells[static_cast<size_t>(p)];
-            if (kv.k_half()) widen_f16(kv.k16(layer, cell), k_rows + p * row, row);
-            else if (kv.k_quantised()) dequantize_row(kv.shape().k_type, kv.k_at(layer, cell), k_rows + p * row, row);
-            else std::copy_n(kv.k(layer, cell), row, k_rows + p * row);
-            if (kv.v_half()) widen_f16(kv.v16(layer, cell), v_rows + p * row, row);
-            else if (kv.v_quantised()) dequantize_row(kv.shape().v_type, kv.v_at(layer, cell), v_rows + p * row, row);
-            else std::copy_n(kv.v(layer, cell), row, v_rows + p * row);
+            row_as_floats(kv.shape().k_type, kv.k_at(layer, cell), k_rows + p * row, row);
+            row_as_floats(kv.shape().v_type, kv.v_at(layer, cell), v_rows + p * row, row);
             identity_[static_cast<size_t>(p)] = static_cast<int32_t>(p);
         }
     });

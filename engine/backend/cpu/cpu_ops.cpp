@@ -6,6 +6,7 @@
 
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cpu/cpu_features.h"
+#include "engine/backend/cpu/lane_dot.h"
 #include "engine/backend/cpu/reference_float.h"
 #include "engine/core/half.h"
 
@@ -15,18 +16,9 @@ namespace {
 
 constexpr int64_t kElementChunk = 16384; // elements per task of the element-wise ops
 
-// a·b over n floats in eight interleaved partial sums (lane i % 8) added pairwise at the end: one
-// fixed order the compiler keeps in vector registers
+// lane_dot.h's order, compiled for FMA machines too (head_matmul's inner product)
 OCTO_FMA_CLONES
-float dot_f32(const float* a, const float* b, int64_t n) {
-    float lanes[8] = {};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        for (int l = 0; l < 8; ++l) lanes[l] += a[i + l] * b[i + l];
-    }
-    for (; i < n; ++i) lanes[i % 8] += a[i] * b[i];
-    return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
-}
+float dot_f32(const float* a, const float* b, int64_t n) { return lane8_dot(a, b, n); }
 
 } // namespace
 
