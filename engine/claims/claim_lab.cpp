@@ -271,7 +271,12 @@ Result<ClaimResult> ClaimLab::run(const Claim& claim) {
     answers_.clear();
     if (!result) return result.error();
     result->id = claim.id;
-    if (result->estimate && result->estimate->n < kMinUnitsForVerdict) {
+    if (result->estimate && result->reason.empty() && !(result->estimate->ci95.hi > result->estimate->ci95.lo)) {
+        result->reason = "every unit gave the same value, so no interval can be sized from these data";
+    }
+    if (result->estimate && !result->reason.empty()) {
+        result->verdict = Verdict::Uninformative;
+    } else if (result->estimate && result->estimate->n < kMinUnitsForVerdict) {
         result->verdict = Verdict::Inconclusive;
         result->details["too_few_units"] = true;
     } else if (result->estimate) {

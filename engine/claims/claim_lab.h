@@ -42,7 +42,8 @@ struct ClaimResult {
     Verdict verdict = Verdict::NotMeasurable;
     std::optional<Estimate> estimate; // absent when not measurable
     std::string method;               // how it was measured (one paragraph, English)
-    std::string reason;               // not measurable: why
+    std::string reason;               // why there is no verdict: not measurable (no estimate), or, beside an
+                                      // estimate, why the data are uninformative (verdict Uninformative)
     nlohmann::json details = nlohmann::json::object(); // the protocol's extra figures; "plot" is what the workbench draws
     std::vector<ClaimTable> tables;
 };

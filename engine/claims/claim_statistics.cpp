@@ -41,12 +41,12 @@ std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedSta
 
     std::map<int, std::vector<size_t>> groups;
     for (size_t u = 0; u < strata.size(); ++u) groups[strata[u]].push_back(u);
-    // A stratum of one unit would draw that unit every time and hide its variability: such
+    // A small stratum would draw its few units over and over and hide their variability: such
     // units are resampled together, as one pooled stratum.
     std::vector<size_t> pooled;
     for (auto it = groups.begin(); it != groups.end();) {
-        if (it->second.size() == 1) {
-            pooled.push_back(it->second.front());
+        if (it->second.size() < kMinStratumUnits) {
+            pooled.insert(pooled.end(), it->second.begin(), it->second.end());
             it = groups.erase(it);
         } else {
             ++it;
@@ -74,8 +74,59 @@ std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedSta
         return e;
     }
     std::sort(values.begin(), values.end());
-    e.ci95 = {std::min(quantile(values, 0.025), *point), std::max(quantile(values, 0.975), *point)};
+    // The expanded percentile interval: α' from Student's t with n − 1 degrees of freedom.
+    double alpha = kAlpha;
+    if (strata.size() >= 2) {
+        const double n = static_cast<double>(strata.size());
+        alpha = 2.0 * normal_cdf(-std::sqrt(n / (n - 1.0)) * student_t_quantile(1.0 - kAlpha / 2.0, n - 1.0));
+    }
+    e.ci95 = {std::min(quantile(values, alpha / 2.0), *point), std::max(quantile(values, 1.0 - alpha / 2.0), *point)};
     return e;
+}
+
+const char* interval_method_name(IntervalMethod method) {
+    switch (method) {
+    case IntervalMethod::Wilson: return "Wilson score";
+    case IntervalMethod::NewcombePaired: return "Newcombe paired (method 10)";
+    case IntervalMethod::MoverOfPaired: return "MOVER of two Newcombe paired intervals";
+    case IntervalMethod::StudentT: return "Student t";
+    case IntervalMethod::Bootstrap: return "expanded percentile bootstrap";
+    }
+    return "expanded percentile bootstrap";
+}
+
+Estimate proportion_estimate(int64_t hits, int64_t n) {
+    Estimate e;
+    e.value = n > 0 ? static_cast<double>(hits) / static_cast<double>(n) : 0.0;
+    e.ci95 = wilson_interval(hits, n);
+    e.n = n;
+    e.method = IntervalMethod::Wilson;
+    return e;
+}
+
+Estimate paired_difference_estimate(const PairedCounts& counts) {
+    Estimate e;
+    e.value = counts.p_b() - counts.p_a();
+    e.ci95 = newcombe_paired_interval(counts);
+    e.n = counts.n();
+    e.method = IntervalMethod::NewcombePaired;
+    e.p_value = mcnemar_exact_p(counts.only_a, counts.only_b);
+    return e;
+}
+
+std::optional<Estimate> mean_estimate(std::span<const double> values) {
+    const auto m = student_t_interval(values);
+    if (!m) return std::nullopt;
+    Estimate e;
+    e.value = m->mean;
+    e.ci95 = m->ci;
+    e.n = static_cast<int64_t>(values.size());
+    e.method = IntervalMethod::StudentT;
+    return e;
+}
+
+bool both_at_one_bound(const PairedCounts& c) {
+    return c.n() > 0 && (c.only_a == 0 && c.only_b == 0) && (c.both == 0 || c.neither == 0);
 }
 
 std::optional<double> weighted_mean(std::span<const double> values, std::span<const double> weights) {
@@ -146,6 +197,7 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::DoesNotHold: return "does not hold";
     case Verdict::Inconclusive: return "inconclusive";
     case Verdict::NotMeasurable: return "not measurable on this model";
+    case Verdict::Uninformative: return "uninformative";
     }
     return "inconclusive";
 }

@@ -1,12 +1,18 @@
 // The statistics every claim reports (docs/claims.md, "Statistics"): a point estimate over the
-// measured units (items, prompts, runs), a 95 % percentile-bootstrap interval widened to contain
-// the estimate, and a verdict against the claim's threshold.
+// measured units (items, prompts, runs), a 95 % interval and a verdict against the claim's
+// threshold. Yes/no outcomes and means take closed-form intervals (exact_statistics.h: Wilson,
+// Newcombe, MOVER, Student t); the percentile bootstrap is kept for statistics no closed form
+// fits (ratios over clustered tokens, a matrix contrast, a bimodality coefficient), widened for
+// small samples and never trusted when it comes out zero-width.
 //
 // The bootstrap draws units with replacement — within each stratum when units are stratified
-// (e.g. by subsystem), so every resample keeps the design's balance — and hands the statistic the
-// multiplicity of every unit (0, 1, 2 …). A paired design is a statistic over units that carry
-// both conditions. Draws come from splitmix64 (sampling/prng.h) seeded by the run's seed and the
-// claim id, so a report reproduces exactly on any machine.
+// (e.g. by subsystem) and every stratum holds at least kMinStratumUnits units, so every resample
+// keeps the design's balance; smaller strata are pooled, since resampling two items within their
+// stratum hides most of their spread — and hands the statistic the multiplicity of every unit
+// (0, 1, 2 …). Its interval is the expanded percentile interval (Hesterberg 2015): the
+// percentiles at α'/2 and 1 − α'/2 with α' = 2 Φ(−√(n/(n−1)) t_{1−α/2, n−1}), which corrects the
+// plain percentile interval's narrowness at small n. Draws come from splitmix64 (sampling/prng.h)
+// seeded by the run's seed and the claim id, so a report reproduces exactly on any machine.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +23,9 @@
 #include <string_view>
 #include <vector>
 
-namespace octo {
+#include "engine/claims/exact_statistics.h"
 
-struct Interval {
-    double lo = 0.0;
-    double hi = 0.0;
-};
+namespace octo {
 
 // A statistic of a resample: weights[u] is how often unit u was drawn. nullopt: undefined on
 // this resample (e.g. a ratio whose denominator drew no case); such resamples are skipped.
@@ -33,18 +36,38 @@ struct BootstrapOptions {
     uint64_t seed = 0;
 };
 
+// How an estimate's interval was computed (its name goes into reports and JSON).
+enum class IntervalMethod { Wilson, NewcombePaired, MoverOfPaired, StudentT, Bootstrap };
+const char* interval_method_name(IntervalMethod method); // "Wilson score", "Newcombe paired (method 10)", …
+
 struct Estimate {
     double value = 0.0;  // the statistic on the data as measured (every weight 1)
-    Interval ci95;       // percentile interval, widened where needed so that it contains value
-    int64_t n = 0;       // units measured
-    int resamples = 0;   // resamples on which the statistic was defined
+    Interval ci95;       // 95 % interval; a bootstrap's is widened where needed so that it contains value
+    int64_t n = 0;       // units that enter the statistic
+    int resamples = 0;   // bootstrap: resamples on which the statistic was defined (0 otherwise)
+    IntervalMethod method = IntervalMethod::Bootstrap;
+    std::optional<double> p_value; // paired yes/no outcomes: the exact McNemar test's two-sided p
 };
 
-// `strata[u]` is unit u's stratum (any small integers; all 0 for one stratum); units alone in
-// their stratum are resampled together. nullopt when the statistic is undefined on the data
-// itself or there are no units.
+// Strata with fewer units than this are pooled into one for resampling.
+inline constexpr size_t kMinStratumUnits = 5;
+
+// `strata[u]` is unit u's stratum (any small integers; all 0 for one stratum); strata smaller
+// than kMinStratumUnits are resampled together. nullopt when the statistic is undefined on the
+// data itself or there are no units.
 std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedStatistic& statistic,
                                   const BootstrapOptions& options);
+
+// Closed-form estimates (exact_statistics.h) for the protocols' common designs.
+// k of n units are hits: the share with Wilson's interval.
+Estimate proportion_estimate(int64_t hits, int64_t n);
+// Two yes/no outcomes per unit: p_b − p_a with Newcombe's paired interval and McNemar's exact p.
+Estimate paired_difference_estimate(const PairedCounts& counts);
+// The mean of continuous per-unit values with Student's t interval; nullopt with fewer than 2.
+std::optional<Estimate> mean_estimate(std::span<const double> values);
+// Whether both conditions of a paired yes/no comparison sit at the same bound (both 0 % or both
+// 100 %): such a comparison carries no information about a difference.
+bool both_at_one_bound(const PairedCounts& counts);
 
 // Weighted mean of values[u] (weights as above); nullopt when the weights sum to 0.
 std::optional<double> weighted_mean(std::span<const double> values, std::span<const double> weights);
@@ -64,12 +87,13 @@ enum class ThresholdTest { Above, AtLeast, Below, AtMost };
 std::optional<ThresholdTest> parse_threshold_test(std::string_view name); // "above", "at_least", "below", "at_most"
 const char* threshold_test_name(ThresholdTest test);
 
-enum class Verdict { Holds, DoesNotHold, Inconclusive, NotMeasurable };
+// Uninformative: measured, but the data cannot speak to the claim (both conditions at 0 % or both
+// at 100 %, or units that all gave the same value, so no interval can be sized).
+enum class Verdict { Holds, DoesNotHold, Inconclusive, NotMeasurable, Uninformative };
 
-// Fewer units than this give no verdict but `inconclusive`, whatever the interval: a bootstrap
-// of a handful of units understates its own uncertainty.
+// Fewer units (in the statistic) than this give no verdict but `inconclusive`, whatever the interval.
 inline constexpr int64_t kMinUnitsForVerdict = 5;
-const char* verdict_name(Verdict verdict); // "holds", "does not hold", "inconclusive", "not measurable on this model"
+const char* verdict_name(Verdict verdict); // "holds", "does not hold", "inconclusive", "not measurable on this model", "uninformative"
 
 Verdict judge(const Interval& ci95, ThresholdTest test, double value);
 

@@ -32,6 +32,7 @@ const char* verdict_zh(Verdict v) {
     case Verdict::DoesNotHold: return "不成立";
     case Verdict::Inconclusive: return "无定论";
     case Verdict::NotMeasurable: return "无法在此模型上测量";
+    case Verdict::Uninformative: return "数据无信息量";
     }
     return "";
 }
@@ -61,11 +62,13 @@ Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims,
         auto r = lab.run(claims[i]);
         if (!r && r.error().code == ErrorCode::Cancelled) {
             report.complete = false;
+            report.not_run.assign(claims.begin() + static_cast<std::ptrdiff_t>(i), claims.end());
             break;
         }
-        if (!r) return make_error(r.error().code, "claim " + claims[i].id + ": " + r.error().message);
+        ClaimResult result = r ? std::move(r.value()) : not_measurable(r.error().message);
+        result.id = claims[i].id;
         report.claims.push_back(claims[i]);
-        report.results.push_back(std::move(r.value()));
+        report.results.push_back(std::move(result));
         if (callbacks.on_done) callbacks.on_done(i, report.claims.back(), report.results.back());
     }
     return report;
@@ -111,13 +114,22 @@ nlohmann::json claims_json(const ClaimsReport& report) {
             {"measured", r.estimate ? nlohmann::json(r.estimate->value) : nlohmann::json()},
             {"ci95", r.estimate ? nlohmann::json::array({r.estimate->ci95.lo, r.estimate->ci95.hi}) : nlohmann::json()},
             {"n", r.estimate ? r.estimate->n : 0},
+            {"interval_method", r.estimate ? nlohmann::json(interval_method_name(r.estimate->method)) : nlohmann::json()},
             {"verdict", verdict_name(r.verdict)},
             {"holds_if", {{"test", threshold_test_name(c.test)}, {"value", c.threshold}, {"text", c.holds.en}}},
             {"method", r.method},
             {"details", r.details},
         };
         if (!r.reason.empty()) j["reason"] = r.reason;
+        if (r.estimate && r.estimate->p_value) j["mcnemar_exact_p"] = *r.estimate->p_value;
+        if (r.estimate && r.estimate->resamples > 0) j["resamples"] = r.estimate->resamples;
         claims.push_back(std::move(j));
+    }
+    for (const Claim& c : report.not_run) {
+        claims.push_back({{"id", c.id}, {"title", c.title.en}, {"title_zh", c.title.zh}, {"section", c.section}, {"text", c.text.en},
+                          {"text_zh", c.text.zh}, {"article_figure", c.article_figure}, {"unit", claim_unit_name(c.unit)},
+                          {"measured", nullptr}, {"ci95", nullptr}, {"n", 0}, {"verdict", "not run"},
+                          {"reason", "the run was stopped before this claim"}});
     }
     return {{"model", report.model}, {"map", report.map},     {"metric", report.metric},     {"note", report.note.en}, {"note_zh", report.note.zh},
             {"seed", report.seed},   {"items", report.items}, {"complete", report.complete}, {"version", report.version},
@@ -159,7 +171,11 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
         if (r.estimate) {
             md << (zh ? "**测得：** " : "**Measured:** ") << format_claim_value(c.unit, r.estimate->value) << (zh ? "，95 % 区间 [" : ", 95 % interval [")
                << format_claim_value(c.unit, r.estimate->ci95.lo) << ", " << format_claim_value(c.unit, r.estimate->ci95.hi)
-               << "], n = " << r.estimate->n << (zh ? "。**结论：** " : ". **Verdict:** ") << (zh ? verdict_zh(r.verdict) : verdict_name(r.verdict)) << ".\n\n";
+               << "], n = " << r.estimate->n << " (" << interval_method_name(r.estimate->method);
+            if (r.estimate->p_value) md << (zh ? "；McNemar 精确检验 p = " : "; exact McNemar p = ") << fmt(*r.estimate->p_value, 4);
+            md << (zh ? ")。**结论：** " : "). **Verdict:** ") << (zh ? verdict_zh(r.verdict) : verdict_name(r.verdict));
+            if (!r.reason.empty()) md << " — " << r.reason;
+            md << ".\n\n";
         } else {
             md << (zh ? "**结论：** 无法在此模型上测量 — " : "**Verdict:** not measurable on this model — ") << r.reason << "\n\n";
         }
@@ -192,14 +208,14 @@ Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesy
         return Ok{};
     };
     if (auto s = write("report.md", claims_markdown(report, chinese, plots)); !s) return s.error();
-    ClaimTable summary{"claims", {"id", "section", "article_figure", "unit", "measured", "ci95_lo", "ci95_hi", "n", "verdict"}, {}};
+    ClaimTable summary{"claims", {"id", "section", "article_figure", "unit", "measured", "ci95_lo", "ci95_hi", "n", "interval_method", "verdict"}, {}};
     for (size_t i = 0; i < report.results.size(); ++i) {
         const Claim& c = report.claims[i];
         const ClaimResult& r = report.results[i];
         summary.rows.push_back({c.id, c.section, article_figure_text(c), claim_unit_name(c.unit),
                                 r.estimate ? fmt(r.estimate->value, 6) : "", r.estimate ? fmt(r.estimate->ci95.lo, 6) : "",
                                 r.estimate ? fmt(r.estimate->ci95.hi, 6) : "", r.estimate ? std::to_string(r.estimate->n) : "0",
-                                verdict_name(r.verdict)});
+                                r.estimate ? interval_method_name(r.estimate->method) : "", verdict_name(r.verdict)});
         for (const ClaimTable& t : r.tables) {
             if (auto s = write(c.id + "-" + t.name + ".csv", table_csv(t)); !s) return s.error();
         }

@@ -28,6 +28,7 @@ struct ClaimsReport {
     std::vector<Claim> claims;        // in run order
     std::vector<ClaimResult> results; // [claims], the claims that finished
     bool complete = true;             // false: stopped before every claim had run
+    std::vector<Claim> not_run;       // stopped: the claims that did not run (listed, never measured)
 };
 
 struct ClaimRunCallbacks {
@@ -35,9 +36,10 @@ struct ClaimRunCallbacks {
     std::function<void(size_t index, const Claim& claim, const ClaimResult& result)> on_done;
 };
 
-// Runs `claims` in order on `lab`. A cancellation ends the run with what finished
-// (complete = false); any other error is returned, naming the claim. version and date are the
-// caller's to fill.
+// Runs `claims` in order on `lab`. A claim that fails (a prompt past the model's context, a
+// variant file that does not open, a malformed parameter) is "not measurable" with the error as
+// its reason, and the run goes on. A cancellation ends the run with what finished
+// (complete = false; the rest in not_run). version and date are the caller's to fill.
 Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims, const ClaimRunCallbacks& callbacks = {});
 
 // Today's date in UTC, YYYY-MM-DD (a report's date).
@@ -50,7 +52,8 @@ LocalText claims_note(const ClaimLab& lab);
 
 // {"model", "map", "metric", "note", "note_zh", "seed", "items", "complete", "claims": [{"id", "section", "text",
 // "text_zh", "article_figure", "unit", "measured", "ci95", "n", "verdict", "holds_if", "method",
-// "reason", "details"}]}; measured and ci95 are null and n is 0 when not measurable.
+// "reason", "details"}]}; measured and ci95 are null and n is 0 when not measurable. Claims that
+// did not run (a stopped run) follow with "verdict": "not run".
 nlohmann::json claims_json(const ClaimsReport& report);
 
 // report.md in English or Chinese; `plots` maps claim ids to image file names beside it.

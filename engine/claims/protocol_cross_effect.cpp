@@ -82,8 +82,38 @@ Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim) {
         return sum / kSubsystemCount;
     };
     ClaimResult r;
-    r.estimate = bootstrap(strata, stat, lab.bootstrap_options(claim));
-    if (!r.estimate) return not_measurable("some subsystem has no task items");
+    if (statistic == "order") {
+        // Two paired comparisons on disjoint items: drop(second's items | first off) and
+        // drop(first's items | second off), each with Newcombe's paired interval (condition a: the
+        // group switched off, b: nothing switched off, so p_b − p_a is the drop), combined by MOVER.
+        // Only these two subsystems' items enter the statistic.
+        auto counts_of = [&](size_t items_of, size_t off) {
+            PairedCounts c;
+            for (size_t u = 0; u < items.size(); ++u) {
+                if (static_cast<size_t>(strata[u]) != items_of) continue;
+                const bool a = right[u][off + 1] > 0.5, b = right[u][0] > 0.5;
+                (a && b ? c.both : a ? c.only_a : b ? c.only_b : c.neither) += 1;
+            }
+            return c;
+        };
+        const PairedCounts forward = counts_of(s, f), backward = counts_of(f, s);
+        if (forward.n() == 0 || backward.n() == 0) return not_measurable("some subsystem has no task items");
+        const Estimate e1 = paired_difference_estimate(forward), e2 = paired_difference_estimate(backward);
+        Estimate e;
+        e.value = e1.value - e2.value;
+        e.ci95 = mover_difference(e1.value, e1.ci95, e2.value, e2.ci95);
+        e.n = forward.n() + backward.n();
+        e.method = IntervalMethod::MoverOfPaired;
+        r.estimate = e;
+        if (both_at_one_bound(forward) && both_at_one_bound(backward)) {
+            r.reason = "on both subsystems' items the answers were the same (all right or all wrong) with and without each switch";
+        }
+        r.details["drop_forward"] = {{"value", e1.value}, {"ci95", {e1.ci95.lo, e1.ci95.hi}}, {"mcnemar_exact_p", *e1.p_value}};
+        r.details["drop_backward"] = {{"value", e2.value}, {"ci95", {e2.ci95.lo, e2.ci95.hi}}, {"mcnemar_exact_p", *e2.p_value}};
+    } else {
+        r.estimate = bootstrap(strata, stat, lab.bootstrap_options(claim));
+        if (!r.estimate) return not_measurable("some subsystem has no task items");
+    }
 
     const auto m = *matrix(std::vector<double>(items.size(), 1.0));
     nlohmann::json values = nlohmann::json::array();
@@ -118,7 +148,9 @@ Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim) {
                lab.map_name() + "); entry (i, j) of the matrix is subsystem j's accuracy drop with group i off, paired by item. " +
                (statistic == "order" ? "Value: drop(" + names[s] + " items | " + names[f] + " off) − drop(" + names[f] + " items | " + names[s] + " off)."
                                      : std::string("Value: the mean over subsystems of the drop its own switch causes minus the mean drop the other seven cause.")) +
-               " Bootstrap over items, stratified by subsystem.";
+               (statistic == "order" ? " Each drop has Newcombe's paired interval over its subsystem's items; the difference MOVER's "
+                                       "(square-and-add) interval; n counts the two subsystems' items only."
+                                     : " Expanded percentile bootstrap over items, stratified by subsystem.");
     r.tables.push_back(std::move(table));
     return r;
 }

@@ -82,8 +82,8 @@ Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
     }
     const BootstrapOptions bo = lab.bootstrap_options(claim);
     ClaimResult r;
-    r.estimate = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(diff, w); }, bo);
-    if (!r.estimate) return not_measurable("no answer had a token with subsystem shares");
+    r.estimate = mean_estimate(diff);
+    if (!r.estimate) return not_measurable("fewer than two answers had a token with subsystem shares");
 
     std::vector<std::string> labels;
     std::vector<BarSeries> series = {{"all on", {}, {}}, {std::string(subsystem_id(*off)) + " off", {}, {}}};
@@ -112,8 +112,8 @@ Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
                std::to_string(max_tokens) + " tokens) with and without " + std::string(subsystem_id(*off)) +
                " switched off (zero ablation under the " + lab.map_name() + "). Each token's " + metric_name(lab.metric()) +
                " shares are renormalised over the seven subsystems still on; the value is " + std::string(subsystem_id(*taker)) +
-               "'s mean renormalised share with the switch minus without (paired by item). Accuracy both ways is in the details. "
-               "Bootstrap over items.";
+               "'s mean renormalised share with the switch minus without (paired by item), with Student's t interval. Accuracy both "
+               "ways is in the details; the bars' intervals: expanded percentile bootstrap over items.";
     r.tables.push_back(std::move(table));
     r.tables.push_back(std::move(shares));
     return r;

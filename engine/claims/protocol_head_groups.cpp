@@ -232,7 +232,7 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
                (statistic == "accuracy" ? std::string("Value: 8 groups' accuracy minus the best variant's, paired by item.")
                                         : "Value: error propagation (the mean accuracy drop a subsystem's switch causes on the other "
                                           "subsystems' items) with " + std::to_string(variant) + " groups minus with 8.") +
-               " Bootstrap over items, stratified by subsystem.";
+               " Expanded percentile bootstrap over items, stratified by subsystem.";
     r.tables.push_back(std::move(table));
     return r;
 }

@@ -121,7 +121,7 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
                  ") and rerun after each edit, greedily (at most " + std::to_string(max_tokens) +
                  " answer tokens), in the shared paged KV pool (blocks of " + std::to_string(block) +
                  " tokens; the prefix cache starts empty). Value: prompt tokens taken from the cache / all prompt tokens of the "
-                 "sessions. The per-step bars have no intervals (they are descriptive). Bootstrap over sessions.";
+                 "sessions. The per-step bars have no intervals (they are descriptive). Expanded percentile bootstrap over sessions.";
     res.tables.push_back(std::move(table));
     return res;
 }

@@ -96,7 +96,7 @@ Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
                "coefficient of the " + (series == "total" ? std::string("total") : std::string("first-token")) +
                " times (above 5/9 suggests two modes). The article's bands are scaled by " + fmt(scale, 5) +
                " (its first peak, 320 ms, placed on the measured median total time, " + fmt(median(total), 2) +
-               " ms). Bootstrap over prompts, stratified by label. Times are measured on this machine and vary a little from run to run.";
+               " ms). Expanded percentile bootstrap over prompts, stratified by label. Times are measured on this machine and vary a little from run to run.";
     if (lab.model().server) {
         r.method += " The answers came from " + lab.model().server->engine +
                     ", streamed: times are seen from this machine and include the network and whatever else the server was doing.";

@@ -82,8 +82,8 @@ Result<ClaimResult> protocol_position_profile(ClaimLab& lab, const Claim& claim)
     }
     const BootstrapOptions bo = lab.bootstrap_options(claim);
     ClaimResult r;
-    r.estimate = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(diff, w); }, bo);
-    if (!r.estimate) return not_measurable("no answer had two tokens or more, so no position within an answer can be compared");
+    r.estimate = mean_estimate(diff);
+    if (!r.estimate) return not_measurable("fewer than two answers had two tokens or more, so positions within answers cannot be compared");
 
     nlohmann::json x = nlohmann::json::array();
     for (int64_t b = 0; b < bins; ++b) x.push_back((static_cast<double>(b) + 0.5) / static_cast<double>(bins));
@@ -120,7 +120,8 @@ Result<ClaimResult> protocol_position_profile(ClaimLab& lab, const Claim& claim)
                "k/(n−1) — octet's answers are 1–10 tokens, so relative positions stand for the article's token counts. "
                "Per answer: " + std::string(subsystem_id(*target)) + "'s mean " + metric_name(lab.metric()) + " share (" +
                lab.map_name() + ") in the " + (direction == "start" ? "first third minus the last third" : "last third minus the first third") +
-               "; the value is its mean over answers (paired within each answer). Bootstrap over items, stratified by subsystem.";
+               "; the value is its mean over answers (paired within each answer), with Student's t interval. The profile's "
+               "bands: expanded percentile bootstrap over items, stratified by subsystem.";
     r.tables.push_back(std::move(table));
     r.tables.push_back(std::move(prof));
     return r;

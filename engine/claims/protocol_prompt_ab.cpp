@@ -61,27 +61,39 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
             return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
         }
     }
-    auto stat = [&](std::span<const double> w) -> std::optional<double> {
-        const auto acc_a = weighted_mean(right_a, w);
-        const auto acc_b = weighted_mean(right_b, w);
-        if (!acc_a || !acc_b) return std::nullopt;
-        if (statistic == "accuracy_difference") return *acc_b - *acc_a;
-        if (*acc_a >= 1.0) return std::nullopt; // no errors to cut
-        return 1.0 - (1.0 - *acc_b) / (1.0 - *acc_a);
-    };
-    const BootstrapOptions bo = lab.bootstrap_options(claim);
-    ClaimResult r;
-    r.estimate = bootstrap(strata, stat, bo);
-    if (!r.estimate) {
-        return not_measurable(items.empty() ? "no items were selected" : "the model made no errors with wording a, so there are none to cut");
+    PairedCounts counts;
+    for (size_t i = 0; i < right_a.size(); ++i) {
+        const bool ra = right_a[i] > 0.5, rb = right_b[i] > 0.5;
+        (ra && rb ? counts.both : ra ? counts.only_a : rb ? counts.only_b : counts.neither) += 1;
     }
+    ClaimResult r;
+    if (items.empty()) return not_measurable("no items were selected");
+    if (statistic == "accuracy_difference") {
+        r.estimate = paired_difference_estimate(counts);
+    } else {
+        // 1 − errors(b) / errors(a): a ratio, which no closed form covers — bootstrap over items.
+        auto stat = [&](std::span<const double> w) -> std::optional<double> {
+            const auto acc_a = weighted_mean(right_a, w);
+            const auto acc_b = weighted_mean(right_b, w);
+            if (!acc_a || !acc_b || *acc_a >= 1.0) return std::nullopt; // no errors to cut
+            return 1.0 - (1.0 - *acc_b) / (1.0 - *acc_a);
+        };
+        r.estimate = bootstrap(strata, stat, lab.bootstrap_options(claim));
+        if (!r.estimate) return not_measurable("the model made no errors with wording a, so there are none to cut");
+        r.estimate->p_value = mcnemar_exact_p(counts.only_a, counts.only_b);
+    }
+    if (both_at_one_bound(counts)) {
+        r.reason = counts.both > 0 ? "both wordings were right on every item, so the items cannot tell the wordings apart"
+                                   : "both wordings were wrong on every item, so the items cannot tell the wordings apart";
+    }
+    r.details["mcnemar_exact_p"] = mcnemar_exact_p(counts.only_a, counts.only_b);
+    r.details["discordant"] = {{"only_a", counts.only_a}, {"only_b", counts.only_b}};
     std::vector<Interval> ci;
     std::vector<double> values;
-    for (const auto* v : {&right_a, &right_b}) {
-        const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(*v, w); },
-                                 BootstrapOptions{bo.resamples, bo.seed + (v == &right_a ? 1u : 2u)});
-        values.push_back(e ? e->value : 0.0);
-        ci.push_back(e ? e->ci95 : Interval{});
+    for (const int64_t hits : {counts.both + counts.only_a, counts.both + counts.only_b}) {
+        const Estimate e = proportion_estimate(hits, counts.n());
+        values.push_back(e.value);
+        ci.push_back(e.ci95);
     }
     // Labels: {"en", "zh"} (or one string) per wording; the plot keeps both languages.
     auto label = [&](const char* key, const char* lang, const char* fallback) {
@@ -99,7 +111,9 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
                "): each item is asked both ways with greedy decoding (at most " + std::to_string(max_tokens) +
                " tokens), right when " + (match == AnswerMatch::Number ? "the first number in the answer is the expected number" : "the answer is exactly the expected text") +
                ". Wording a: \"" + p["a"]["en"].get<std::string>() + "\"; wording b: \"" + p["b"]["en"].get<std::string>() +
-               "\" (Chinese items take the Chinese wordings). Bootstrap over items, stratified by subsystem.";
+               "\" (Chinese items take the Chinese wordings). " +
+               (statistic == "accuracy_difference" ? "Newcombe's paired interval over items and the exact McNemar test of the discordant items."
+                                                   : "Expanded percentile bootstrap over items, stratified by subsystem; the exact McNemar test of the discordant items beside it.");
     r.tables.push_back(std::move(table));
     return r;
 }

@@ -30,35 +30,42 @@ Result<ClaimResult> protocol_router_accuracy(ClaimLab& lab, const Claim& claim) 
             return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
         }
     }
-    const BootstrapOptions bo = lab.bootstrap_options(claim);
-    auto stat = [&](std::span<const double> w) -> std::optional<double> {
-        const auto a2 = weighted_mean(two, w);
-        const auto a1 = weighted_mean(one, w);
-        if (!a2 || !a1) return std::nullopt;
-        if (statistic == "two_stage") return *a2;
-        if (statistic == "stage1") return *a1;
-        return *a2 - *a1;
-    };
+    // Yes/no per probe: a share takes Wilson's interval, the gain Newcombe's paired interval
+    // (stage 1 is condition a, the two-stage router condition b).
+    PairedCounts counts;
+    int64_t right_two = 0, right_one = 0;
+    for (size_t i = 0; i < probes.size(); ++i) {
+        const bool a = one[i] > 0.5, b = two[i] > 0.5;
+        (a && b ? counts.both : a ? counts.only_a : b ? counts.only_b : counts.neither) += 1;
+        right_two += b;
+        right_one += a;
+    }
     ClaimResult r;
-    r.estimate = bootstrap(strata, stat, bo);
-    if (!r.estimate) return not_measurable("no probes were selected");
+    if (probes.empty()) return not_measurable("no probes were selected");
+    const auto n = static_cast<int64_t>(probes.size());
+    if (statistic == "two_stage") r.estimate = proportion_estimate(right_two, n);
+    else if (statistic == "stage1") r.estimate = proportion_estimate(right_one, n);
+    else r.estimate = paired_difference_estimate(counts);
+    if (statistic == "gain" && both_at_one_bound(counts)) {
+        r.reason = counts.both > 0 ? "both stages routed every probe right" : "both stages routed every probe wrong";
+    }
 
-    // Per-subsystem accuracy of both stages, each with its own interval (bootstrap within the label).
+    // Per-subsystem accuracy of both stages, each with its Wilson interval.
     std::vector<std::string> labels;
     std::vector<BarSeries> series = {{"stage 1 (embedding)", {}, {}}, {"two-stage", {}, {}}};
     for (int s = 0; s < kSubsystemCount; ++s) {
         labels.emplace_back(subsystem_id(s));
         for (size_t k = 0; k < 2; ++k) {
             const std::vector<double>& which = k == 0 ? one : two;
-            std::vector<double> v;
+            int64_t hits = 0, total = 0;
             for (size_t i = 0; i < probes.size(); ++i) {
-                if (strata[i] == s) v.push_back(which[i]);
+                if (strata[i] != s) continue;
+                hits += which[i] > 0.5;
+                ++total;
             }
-            const std::vector<int> flat(v.size(), 0);
-            const auto e = bootstrap(flat, [&](std::span<const double> w) { return weighted_mean(v, w); },
-                                     BootstrapOptions{bo.resamples, bo.seed + static_cast<uint64_t>(2 * s) + k + 1});
-            series[k].values.push_back(e ? e->value : 0.0);
-            series[k].ci.push_back(e ? e->ci95 : Interval{});
+            const Estimate e = proportion_estimate(hits, total);
+            series[k].values.push_back(total > 0 ? e.value : 0.0);
+            series[k].ci.push_back(total > 0 ? e.ci95 : Interval{});
         }
     }
     r.details["plot"] = grouped_bars_plot(labels, series, "routing accuracy");
@@ -70,7 +77,8 @@ Result<ClaimResult> protocol_router_accuracy(ClaimLab& lab, const Claim& claim) 
                "rules/router_features.json on the top 3) routes the held-out dev probes; " +
                (statistic == "gain" ? "the value is two-stage minus stage-1 accuracy on the same probes (paired)"
                                     : statistic == "stage1" ? "the value is stage 1's accuracy" : "the value is the two-stage router's accuracy") +
-               ". Bootstrap over probes, stratified by label. The router does not use the loaded model; "
+               (statistic == "gain" ? ". Newcombe's paired interval over probes" : ". Wilson's interval over probes") +
+               "; the router does not use the loaded model; "
                "no human annotators were measured.";
     r.tables.push_back(std::move(table));
     return r;

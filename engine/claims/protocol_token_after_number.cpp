@@ -98,7 +98,7 @@ Result<ClaimResult> protocol_token_after_number(ClaimLab& lab, const Claim& clai
                " task items of the octet test split; every answer token whose previous token holds a digit (" +
                fmt(tokens, 0) + " tokens) is attributed to the subsystem with the largest " + metric_name(lab.metric()) +
                " share at the position that chose it (" + lab.map_name() + "). Value: the share attributed to " +
-               std::string(subsystem_id(*target)) + ". Bootstrap over the items that have such a token (n), stratified by the item's subsystem.";
+               std::string(subsystem_id(*target)) + ". Expanded percentile bootstrap over the items that have such a token (n), stratified by the item's subsystem.";
     r.tables.push_back(std::move(table));
     return r;
 }

@@ -973,6 +973,22 @@ octoscope-cli replay "%3"</translation>
         <translation>无法在此模型上测量</translation>
     </message>
     <message>
+        <source>uninformative</source>
+        <translation>数据无信息量</translation>
+    </message>
+    <message>
+        <source>Interval: %1</source>
+        <translation>区间：%1</translation>
+    </message>
+    <message>
+        <source>exact McNemar p = %1</source>
+        <translation>McNemar 精确检验 p = %1</translation>
+    </message>
+    <message>
+        <source>Why no verdict: %1</source>
+        <translation>为何没有结论：%1</translation>
+    </message>
+    <message>
         <source>Run Selected</source>
         <translation>运行所选</translation>
     </message>

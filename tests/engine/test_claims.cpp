@@ -25,18 +25,20 @@ const std::string kResources = std::string(OCTOSCOPE_SOURCE_DIR) + "/resources";
 
 // ---- statistics ---------------------------------------------------------------------------
 
-TEST(ClaimStatistics, ProportionOfFourGivesTheBinomialPercentiles) {
-    // 3 of 4 units are hits; resampling 4 of them gives k hits with P(k) = C(4,k) .75^k .25^(4-k):
-    // P(k ≤ 0) = .004, P(k ≤ 1) = .051, P(k ≤ 3) = .684 — so the 2.5 % point is k = 1, the 97.5 % point k = 4.
+TEST(ClaimStatistics, SmallSamplesGetTheExpandedPercentiles) {
+    // 3 of 4 units are hits. The plain 95 % percentiles of the resampled means are k = 1 and k = 4
+    // of 4 (P(k ≤ 0) = .004, P(k ≤ 1) = .051); with n = 4 the expanded interval uses
+    // α' = 2 Φ(−√(4/3) t_{.975, 3}) = 2 Φ(−3.674) ≈ 0.00024, i.e. the extreme resamples: [0, 1].
     const std::vector<double> hits = {1, 1, 1, 0};
     const std::vector<int> strata(4, 0);
     const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(hits, w); }, {2000, 7});
     ASSERT_TRUE(e);
     EXPECT_DOUBLE_EQ(e->value, 0.75);
-    EXPECT_DOUBLE_EQ(e->ci95.lo, 0.25);
+    EXPECT_DOUBLE_EQ(e->ci95.lo, 0.0);
     EXPECT_DOUBLE_EQ(e->ci95.hi, 1.0);
     EXPECT_EQ(e->n, 4);
     EXPECT_EQ(e->resamples, 2000);
+    EXPECT_EQ(e->method, IntervalMethod::Bootstrap);
 }
 
 TEST(ClaimStatistics, LargeSampleIntervalMatchesTheNormalApproximation) {
@@ -78,23 +80,25 @@ TEST(ClaimStatistics, SameSeedSameInterval_IntervalAlwaysContainsTheValue) {
 }
 
 TEST(ClaimStatistics, StratifiedResamplesKeepEachStratumsSize) {
-    // Stratum 0 is all 0, stratum 1 all 1: with the strata kept, every resample's mean is 0.5.
-    const std::vector<double> v = {0, 0, 0, 1, 1, 1};
-    const std::vector<int> strata = {0, 0, 0, 1, 1, 1};
+    // Stratum 0 is all 0, stratum 1 all 1 (5 units each): with the strata kept, every resample's mean is 0.5.
+    const std::vector<double> v = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    const std::vector<int> strata = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
     const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(v, w); }, {300, 3});
     ASSERT_TRUE(e);
     EXPECT_DOUBLE_EQ(e->ci95.lo, 0.5);
     EXPECT_DOUBLE_EQ(e->ci95.hi, 0.5);
 }
 
-TEST(ClaimStatistics, SingletonStrataArePooled) {
-    // One unit per stratum: resampled together, so the interval shows their spread.
-    const std::vector<double> v = {0, 1, 0, 1, 1, 0, 1, 0};
-    const std::vector<int> strata = {0, 1, 2, 3, 4, 5, 6, 7};
-    const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(v, w); }, {1000, 2});
-    ASSERT_TRUE(e);
-    EXPECT_LT(e->ci95.lo, 0.3);
-    EXPECT_GT(e->ci95.hi, 0.7);
+TEST(ClaimStatistics, SmallStrataArePooled) {
+    // Strata of one or two units: resampled together, so the interval shows their spread (two
+    // items per stratum, resampled within it, would have drawn each pair over and over).
+    for (const std::vector<int>& strata : {std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}, std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3}}) {
+        const std::vector<double> v = {0, 1, 0, 1, 1, 0, 1, 0};
+        const auto e = bootstrap(strata, [&](std::span<const double> w) { return weighted_mean(v, w); }, {1000, 2});
+        ASSERT_TRUE(e);
+        EXPECT_LT(e->ci95.lo, 0.2);
+        EXPECT_GT(e->ci95.hi, 0.8);
+    }
 }
 
 TEST(ClaimStatistics, UndefinedStatisticGivesNoEstimate) {
@@ -112,6 +116,110 @@ TEST(ClaimStatistics, VerdictsFollowTheInterval) {
     EXPECT_EQ(judge({0.1, 0.2}, ThresholdTest::Below, 0.5), Verdict::Holds);
     EXPECT_EQ(judge({0.6, 0.7}, ThresholdTest::AtMost, 0.5), Verdict::DoesNotHold);
     EXPECT_STREQ(verdict_name(Verdict::NotMeasurable), "not measurable on this model");
+    EXPECT_STREQ(verdict_name(Verdict::Uninformative), "uninformative");
+}
+
+// ---- closed forms against published values ------------------------------------------------
+
+// Newcombe RG (1998a), Statistics in Medicine 17:857–872, Table II: Wilson score (method 3) and
+// Clopper–Pearson (method 5) for four proportions, to 4 decimals.
+TEST(ExactStatistics, WilsonAndClopperPearsonMatchNewcombesTable) {
+    struct Row { int64_t k, n; double w_lo, w_hi, cp_lo, cp_hi; };
+    const Row rows[] = {{81, 263, 0.2553, 0.3662, 0.2527, 0.3676},
+                        {15, 148, 0.0624, 0.1605, 0.0578, 0.1617},
+                        {0, 20, 0.0, 0.1611, 0.0, 0.1684},
+                        {1, 29, 0.0061, 0.1718, 0.0009, 0.1776}};
+    for (const Row& r : rows) {
+        const Interval w = wilson_interval(r.k, r.n);
+        const Interval cp = clopper_pearson_interval(r.k, r.n);
+        EXPECT_NEAR(w.lo, r.w_lo, 5e-5) << r.k << "/" << r.n;
+        EXPECT_NEAR(w.hi, r.w_hi, 5e-5) << r.k << "/" << r.n;
+        EXPECT_NEAR(cp.lo, r.cp_lo, 5e-5) << r.k << "/" << r.n;
+        EXPECT_NEAR(cp.hi, r.cp_hi, 5e-5) << r.k << "/" << r.n;
+    }
+    // Fagerland, Lydersen & Laake, Statistical Analysis of Contingency Tables (2017), ch. 8: 13/16.
+    EXPECT_NEAR(clopper_pearson_interval(13, 16).lo, 0.5435, 5e-5);
+    EXPECT_NEAR(clopper_pearson_interval(13, 16).hi, 0.9595, 5e-5);
+    // All 16 right: an interval, not a point (the percentile bootstrap gave [100 %, 100 %]).
+    const Estimate all = proportion_estimate(16, 16);
+    EXPECT_DOUBLE_EQ(all.value, 1.0);
+    EXPECT_NEAR(all.ci95.lo, 16.0 / (16.0 + 1.959964 * 1.959964), 1e-6);
+    EXPECT_DOUBLE_EQ(all.ci95.hi, 1.0);
+    EXPECT_EQ(all.method, IntervalMethod::Wilson);
+}
+
+// Newcombe RG (1998b), Statistics in Medicine 17:2635–2650, method 10, on the complete-response
+// data of Cavo et al. (2012) as Fagerland et al. (2017, ch. 8) give it: 59 both, 6 only before,
+// 16 only after, 80 neither; before − after = −0.0621 (−0.1186 to −0.0046).
+TEST(ExactStatistics, NewcombePairedMatchesThePublishedExample) {
+    const PairedCounts cavo{59, 6, 16, 80};
+    const Interval ci = newcombe_paired_interval(cavo); // p_b − p_a = after − before
+    EXPECT_NEAR(cavo.p_b() - cavo.p_a(), 0.0621, 5e-5);
+    EXPECT_NEAR(ci.lo, 0.0046, 5e-5);
+    EXPECT_NEAR(ci.hi, 0.1186, 5e-5);
+    const Interval mirrored = newcombe_paired_interval({59, 16, 6, 80});
+    EXPECT_NEAR(mirrored.lo, -0.1186, 5e-5);
+    EXPECT_NEAR(mirrored.hi, -0.0046, 5e-5);
+    // Both conditions right on every unit: the difference is 0, with a real interval around it.
+    const Estimate same = paired_difference_estimate({16, 0, 0, 0});
+    EXPECT_DOUBLE_EQ(same.value, 0.0);
+    EXPECT_LT(same.ci95.lo, -0.1);
+    EXPECT_GT(same.ci95.hi, 0.1);
+    EXPECT_TRUE(both_at_one_bound({16, 0, 0, 0}));
+    EXPECT_TRUE(both_at_one_bound({0, 0, 0, 16}));
+    EXPECT_FALSE(both_at_one_bound({8, 0, 0, 8})) << "right on some items, wrong on others: informative";
+    EXPECT_FALSE(both_at_one_bound({0, 16, 0, 0})) << "a at 100 %, b at 0 %: a difference";
+}
+
+// The exact conditional McNemar test: Fagerland MW, Lydersen S, Laake P (2013), BMC Medical
+// Research Methodology 13:91 — Cavo et al.'s 6 vs 16 discordant pairs give p = 0.052 (the
+// asymptotic test 0.033); Bentur et al.'s 1 vs 7 give 0.070 (= 2 · 9/256).
+TEST(ExactStatistics, McNemarExactMatchesThePublishedExamples) {
+    EXPECT_NEAR(mcnemar_exact_p(6, 16), 0.05248, 5e-5);
+    EXPECT_NEAR(mcnemar_exact_p(16, 6), 0.05248, 5e-5);
+    EXPECT_NEAR(mcnemar_exact_p(1, 7), 2.0 * 9.0 / 256.0, 1e-13);
+    EXPECT_DOUBLE_EQ(mcnemar_exact_p(0, 0), 1.0);
+    EXPECT_DOUBLE_EQ(mcnemar_exact_p(5, 5), 1.0);
+    const Estimate e = paired_difference_estimate({59, 6, 16, 80});
+    ASSERT_TRUE(e.p_value);
+    EXPECT_NEAR(*e.p_value, 0.05248, 5e-5);
+    EXPECT_EQ(e.n, 161);
+}
+
+// Newcombe (1998a), Table II, method 10 (hybrid score) for independent proportions.
+TEST(ExactStatistics, NewcombeIndependentMatchesNewcombesTable) {
+    struct Row { int64_t k1, n1, k2, n2; double lo, hi; };
+    const Row rows[] = {{56, 70, 48, 80, 0.0524, 0.3339},
+                        {9, 10, 3, 10, 0.1705, 0.8090},
+                        {5, 56, 0, 29, -0.0381, 0.1926},
+                        {0, 10, 0, 20, -0.1611, 0.2775},
+                        {10, 10, 0, 20, 0.6791, 1.0}};
+    for (const Row& r : rows) {
+        const Interval ci = newcombe_difference_interval(r.k1, r.n1, r.k2, r.n2);
+        EXPECT_NEAR(ci.lo, r.lo, 5e-5) << r.k1 << "/" << r.n1 << " − " << r.k2 << "/" << r.n2;
+        EXPECT_NEAR(ci.hi, r.hi, 5e-5) << r.k1 << "/" << r.n1 << " − " << r.k2 << "/" << r.n2;
+    }
+}
+
+TEST(ExactStatistics, SpecialFunctionsMatchTables) {
+    EXPECT_NEAR(regularized_incomplete_beta(2, 3, 0.5), 11.0 / 16.0, 1e-12) << "P(Binomial(4, ½) ≥ 2)";
+    EXPECT_NEAR(regularized_incomplete_beta(0.5, 0.5, 0.25), 1.0 / 3.0, 1e-12) << "arcsine law: 2/π asin(√x)";
+    EXPECT_NEAR(normal_quantile(0.975), 1.959964, 1e-6);
+    EXPECT_NEAR(normal_cdf(-1.959964), 0.025, 1e-7);
+    // Student t, 97.5 % points (any t table): 12.706 (1), 2.228 (10), 2.042 (30).
+    EXPECT_NEAR(student_t_quantile(0.975, 1), 12.7062, 5e-4);
+    EXPECT_NEAR(student_t_quantile(0.975, 10), 2.2281, 5e-5);
+    EXPECT_NEAR(student_t_quantile(0.975, 30), 2.0423, 5e-5);
+    EXPECT_NEAR(student_t_quantile(0.025, 10), -2.2281, 5e-5);
+    EXPECT_NEAR(beta_quantile(11.0 / 16.0, 2, 3), 0.5, 1e-9);
+    // 1, 2, 3, 4, 5: mean 3, s = 1.5811, t_{.975, 4} = 2.7764 → 3 ± 1.9632.
+    const std::vector<double> v = {1, 2, 3, 4, 5};
+    const auto m = mean_estimate(v);
+    ASSERT_TRUE(m);
+    EXPECT_NEAR(m->ci95.lo, 3.0 - 1.9632, 1e-4);
+    EXPECT_NEAR(m->ci95.hi, 3.0 + 1.9632, 1e-4);
+    EXPECT_EQ(m->method, IntervalMethod::StudentT);
+    EXPECT_FALSE(mean_estimate(std::vector<double>{1.0})) << "one value has no spread to estimate";
 }
 
 TEST(ClaimStatistics, BimodalityCoefficientSeparatesTwoModesFromOne) {
@@ -235,7 +343,7 @@ TEST(ClaimProtocols, TokenAfterNumberThreeOfFour) {
     ASSERT_TRUE(r) << r.error().message;
     ASSERT_TRUE(r->estimate);
     EXPECT_DOUBLE_EQ(r->estimate->value, 0.75);
-    EXPECT_DOUBLE_EQ(r->estimate->ci95.lo, 0.25);
+    EXPECT_DOUBLE_EQ(r->estimate->ci95.lo, 0.0) << "the expanded percentiles of 4 units span every resample";
     EXPECT_DOUBLE_EQ(r->estimate->ci95.hi, 1.0);
     EXPECT_EQ(r->estimate->n, 4);
     EXPECT_EQ(r->verdict, Verdict::Inconclusive) << "4 items are too few for a verdict (kMinUnitsForVerdict)";
@@ -244,17 +352,23 @@ TEST(ClaimProtocols, TokenAfterNumberThreeOfFour) {
 }
 
 TEST(ClaimProtocols, PositionProfileComparesTheThirdsAndLeavesOutEndOfGeneration) {
-    HandMade h(items_of(0, 6), [](const RunSpec&) -> Result<ClaimAnswer> {
+    // Item i: shares 0.6 + 0.01 d_i, 0.4, 0.2 − 0.01 d_i with d_i = −1, 1, −1, 1, −1, 1: the start−end
+    // difference is 0.4 + 0.02 d_i, mean 0.4, s = 0.0219, Student t over 6 answers.
+    HandMade h(items_of(0, 6), [](const RunSpec& r) -> Result<ClaimAnswer> {
+        const float d = item_number(r.prompt) % 2 ? 0.01f : -0.01f;
         ClaimAnswer a;
         a.tokens = {"a", "b", "c", "<eog>"};
         a.is_eog = {false, false, false, true};
-        a.shares = {top(0, 0.6f), top(0, 0.4f), top(0, 0.2f), top(0, 0.9f)};
+        a.shares = {top(0, 0.6f + d), top(0, 0.4f), top(0, 0.2f - d), top(0, 0.9f)};
         return a;
     });
     auto r = h.lab->run(claim_of("position_profile", {{"subsystem", "rte-a"}, {"direction", "start"}, {"subsystems", {"rte-a"}}, {"bins", 5}}));
     ASSERT_TRUE(r && r->estimate);
     EXPECT_NEAR(r->estimate->value, 0.4, 1e-6);
-    EXPECT_NEAR(r->estimate->ci95.lo, 0.4, 1e-6);
+    const double half = 2.570582 * std::sqrt(6.0 * 0.02 * 0.02 / 5.0) / std::sqrt(6.0); // t_{.975, 5} · s / √n
+    EXPECT_NEAR(r->estimate->ci95.lo, 0.4 - half, 1e-5);
+    EXPECT_EQ(r->estimate->method, IntervalMethod::StudentT);
+    EXPECT_EQ(r->verdict, Verdict::Holds);
     const auto& a = r->details["plot"]["series"][0];
     EXPECT_NEAR(a["values"][0].get<double>(), 0.6, 1e-6);
     EXPECT_NEAR(a["values"][2].get<double>(), 0.4, 1e-6);
@@ -282,13 +396,28 @@ TEST(ClaimProtocols, PromptAbPairsTheItems) {
     ASSERT_TRUE(diff && diff->estimate) << (diff ? "" : diff.error().message);
     EXPECT_DOUBLE_EQ(diff->estimate->value, 0.5);
     EXPECT_DOUBLE_EQ(diff->details["accuracy_a"].get<double>(), 0.5);
+    // 5 items right both ways, 5 only with b: Newcombe's paired interval and McNemar's p = 2/2^5.
+    EXPECT_EQ(diff->estimate->method, IntervalMethod::NewcombePaired);
+    EXPECT_NEAR(diff->estimate->ci95.lo, newcombe_paired_interval({5, 0, 5, 0}).lo, 1e-15);
+    EXPECT_GT(diff->estimate->ci95.lo, 0.1);
+    EXPECT_LT(diff->estimate->ci95.hi, 0.8);
+    ASSERT_TRUE(diff->estimate->p_value);
+    EXPECT_NEAR(*diff->estimate->p_value, 2.0 / 32.0, 1e-13);
+    EXPECT_EQ(diff->estimate->n, 10);
+    EXPECT_EQ(diff->verdict, Verdict::Holds);
     p["statistic"] = "error_reduction";
     auto cut = h.lab->run(claim_of("prompt_ab", p));
     EXPECT_DOUBLE_EQ(cut->estimate->value, 1.0) << "b removes every error a makes";
-    p["match"] = "exact"; // nothing is exactly right: no error is cut
+    p["match"] = "exact"; // nothing is exactly right: both wordings sit at 0 %
     auto exact = h.lab->run(claim_of("prompt_ab", p));
     EXPECT_DOUBLE_EQ(exact->estimate->value, 0.0);
-    EXPECT_EQ(exact->verdict, Verdict::DoesNotHold);
+    EXPECT_EQ(exact->verdict, Verdict::Uninformative) << "both at 0 % is no evidence against the claim";
+    EXPECT_NE(exact->reason.find("wrong on every item"), std::string::npos) << exact->reason;
+    p["statistic"] = "accuracy_difference";
+    auto exact_diff = h.lab->run(claim_of("prompt_ab", p));
+    EXPECT_EQ(exact_diff->verdict, Verdict::Uninformative);
+    EXPECT_LT(exact_diff->estimate->ci95.lo, 0.0) << "the interval is real even so";
+    p["statistic"] = "error_reduction";
     p["match"] = "number";
     p["a"] = p["b"]; // wording a makes no error: there is none to cut
     auto none = h.lab->run(claim_of("prompt_ab", p));
@@ -388,6 +517,13 @@ TEST(ClaimProtocols, CrossEffectOrderAndSpecialisation) {
     auto order = h.lab->run(claim_of("cross_effect", {{"statistic", "order"}, {"first", "rte-a"}, {"second", "rte-b"}, {"items", 2}}));
     ASSERT_TRUE(order && order->estimate);
     EXPECT_DOUBLE_EQ(order->estimate->value, 1.0);
+    EXPECT_EQ(order->estimate->n, 4) << "only rte-a's and rte-b's items enter the statistic, not all 16";
+    EXPECT_EQ(order->estimate->method, IntervalMethod::MoverOfPaired);
+    // drop 1 on rte-b's 2 items (Newcombe {0, 0, 2, 0}) minus drop 0 on rte-a's (both right: {2, 0, 0, 0}).
+    const Interval fwd = newcombe_paired_interval({0, 0, 2, 0}), back = newcombe_paired_interval({2, 0, 0, 0});
+    EXPECT_NEAR(order->estimate->ci95.lo, mover_difference(1.0, fwd, 0.0, back).lo, 1e-15);
+    EXPECT_LT(order->estimate->ci95.lo, 0.5) << "two items per subsystem cannot pin the order down";
+    EXPECT_EQ(order->verdict, Verdict::Inconclusive);
     EXPECT_DOUBLE_EQ(order->details["plot"]["values"][0][1].get<double>(), 1.0) << "rte-a off, rte-b's items";
     EXPECT_DOUBLE_EQ(order->details["plot"]["values"][1][0].get<double>(), 0.0) << "rte-b off, rte-a's items";
     auto spec = h.lab->run(claim_of("cross_effect", {{"statistic", "specialisation"}, {"items", 2}}));
@@ -416,6 +552,8 @@ TEST(ClaimProtocols, DegradeRenormalisesOverTheSubsystemsStillOn) {
     ASSERT_TRUE(r && r->estimate);
     EXPECT_NEAR(r->estimate->value, 0.3 - 0.1 / 0.5, 1e-6);
     EXPECT_EQ(r->estimate->n, 4);
+    EXPECT_EQ(r->verdict, Verdict::Uninformative) << "four identical answers: no interval can be sized";
+    EXPECT_NE(r->reason.find("same value"), std::string::npos) << r->reason;
 }
 
 TEST(ClaimProtocols, SharesNeedAnEarnedMap) {
@@ -458,6 +596,38 @@ TEST(ClaimProtocols, CancellingEndsTheRunWithWhatFinished) {
     EXPECT_FALSE(report->complete);
     ASSERT_EQ(report->results.size(), 1u);
     EXPECT_EQ(report->results[0].id, first.id);
+    ASSERT_EQ(report->not_run.size(), 2u) << "the stopped claim and the one after it";
+    const nlohmann::json j = claims_json(*report);
+    ASSERT_EQ(j["claims"].size(), 3u) << "every requested claim is listed";
+    EXPECT_EQ(j["claims"][1]["id"], "second");
+    EXPECT_EQ(j["claims"][1]["verdict"], "not run");
+}
+
+TEST(ClaimProtocols, AFailingClaimIsNotMeasurableAndTheRunGoesOn) {
+    // The second claim's answers fail as a prompt past the context does; the third still runs.
+    HandMade h(items_of(2, 6), [](const RunSpec& r) -> Result<ClaimAnswer> {
+        if (r.prompt.starts_with("LONG")) return make_error(ErrorCode::InvalidArgument, "the prompt has 156 tokens but the context holds 128");
+        ClaimAnswer a;
+        a.ended = true;
+        a.text = r.prompt.starts_with("B") ? "1" : "0";
+        return a;
+    });
+    nlohmann::json p = {{"subsystems", {"rte-c"}}, {"a", {{"en", "A {prompt}"}, {"zh", "A {prompt}"}}},
+                        {"b", {{"en", "B {prompt}"}, {"zh", "B {prompt}"}}}, {"match", "number"}};
+    Claim fine = claim_of("prompt_ab", p);
+    Claim too_long = fine;
+    too_long.id = "too-long";
+    too_long.params["b"] = {{"en", "LONG {prompt}"}, {"zh", "LONG {prompt}"}};
+    Claim last = fine;
+    last.id = "last";
+    auto report = run_claims(*h.lab, {fine, too_long, last});
+    ASSERT_TRUE(report) << report.error().message;
+    EXPECT_TRUE(report->complete);
+    ASSERT_EQ(report->results.size(), 3u);
+    EXPECT_EQ(report->results[1].id, "too-long");
+    EXPECT_EQ(report->results[1].verdict, Verdict::NotMeasurable);
+    EXPECT_NE(report->results[1].reason.find("context holds 128"), std::string::npos) << report->results[1].reason;
+    EXPECT_TRUE(report->results[2].estimate) << "the claim after the failing one ran";
 }
 
 // ---- reports --------------------------------------------------------------------------------
@@ -472,7 +642,7 @@ TEST(ClaimsReport, JsonMarkdownAndCsv) {
     c.text = {"claim text", "论断"};
     ClaimResult r;
     r.id = c.id;
-    r.estimate = Estimate{0.5, {0.4, 0.6}, 40, 2000};
+    r.estimate = Estimate{0.5, {0.4, 0.6}, 40, 2000, IntervalMethod::Bootstrap, std::nullopt};
     r.verdict = Verdict::Holds;
     r.tables.push_back({"items", {"a", "b"}, {{"x,y", "say \"hi\""}}});
     rep.claims = {c};

@@ -162,6 +162,13 @@ void TestClaims::runAllDrawsEveryKindOfPlotAndExports() {
     QCOMPARE(panel->plotView()->plot()->plottableCount() > 0, true);
     QVERIFY(!panel->detail()->toPlainText().contains(QStringLiteral("not measurable on this model")));
     screenshot(w, "claims-why-eight.png");
+    // A paired A/B claim names its interval (Newcombe) and McNemar's exact p.
+    panel->selectClaim(QStringLiteral("compute-beats-analyse"));
+    QVERIFY2(panel->detail()->toPlainText().contains(QStringLiteral("Interval: Newcombe paired")), qPrintable(panel->detail()->toPlainText()));
+    QVERIFY(panel->detail()->toPlainText().contains(QStringLiteral("exact McNemar p = ")));
+    screenshot(w, "claims-ab.png");
+    panel->detail()->resize(520, 420);
+    screenshot(*panel->detail(), "claims-ab-detail.png");
     panel->selectClaim(QStringLiteral("rte-a-at-start"));
     screenshot(w, "claims-dock.png");
     auto* dock = w.findChild<QDockWidget*>(QStringLiteral("claimsDock"));

@@ -42,6 +42,7 @@ QString verdict_label(Verdict verdict) {
     case Verdict::DoesNotHold: return ClaimsPanel::tr("does not hold");
     case Verdict::Inconclusive: return ClaimsPanel::tr("inconclusive");
     case Verdict::NotMeasurable: return ClaimsPanel::tr("not measurable on this model");
+    case Verdict::Uninformative: return ClaimsPanel::tr("uninformative");
     }
     return {};
 }
@@ -52,6 +53,7 @@ QColor verdict_colour(Verdict verdict) {
     case Verdict::DoesNotHold: return QColor(213, 94, 0); // vermillion
     case Verdict::Inconclusive: return QColor(230, 159, 0);
     case Verdict::NotMeasurable: return QColor(140, 140, 140);
+    case Verdict::Uninformative: return QColor(86, 180, 233); // sky blue
     }
     return {};
 }
@@ -290,7 +292,7 @@ void ClaimsPanel::refreshList() {
         const QColor colour = verdict_colour(r->verdict);
         item->setBackground(kVerdict, colour);
         item->setForeground(kVerdict, Qt::white);
-        item->setToolTip(kVerdict, r->estimate ? claim_holds_text(c) : q(r->reason));
+        item->setToolTip(kVerdict, r->estimate && r->reason.empty() ? claim_holds_text(c) : q(r->reason));
     }
     if (!keep.isEmpty()) selectClaim(keep);
     if (!list_->currentItem() && list_->topLevelItemCount() > 0) list_->setCurrentItem(list_->topLevelItem(0));
@@ -317,6 +319,10 @@ void ClaimsPanel::refreshDetail() {
                     .arg(r->estimate->n)
                     .arg(verdict_colour(r->verdict).name(), verdict_label(r->verdict)) +
                 QStringLiteral("</p>");
+        QString interval = tr("Interval: %1").arg(QString::fromUtf8(interval_method_name(r->estimate->method)));
+        if (r->estimate->p_value) interval += QStringLiteral("; ") + tr("exact McNemar p = %1").arg(*r->estimate->p_value, 0, 'g', 3);
+        html += QStringLiteral("<p><small>") + interval.toHtmlEscaped() + QStringLiteral("</small></p>");
+        if (!r->reason.empty()) html += QStringLiteral("<p>") + tr("Why no verdict: %1").arg(q(r->reason)).toHtmlEscaped() + QStringLiteral("</p>");
     } else if (r) {
         html += QStringLiteral("<p><b>") + verdict_label(r->verdict) + QStringLiteral("</b>: ") + q(r->reason).toHtmlEscaped() + QStringLiteral("</p>");
     }
