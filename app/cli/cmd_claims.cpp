@@ -146,7 +146,7 @@ int run_claims_command(const ClaimsOptions& o) {
         std::cout << c.id << ": article " << article_figure_text(c) << "; ";
         if (r.estimate) {
             std::cout << "measured " << format_claim_value(c.unit, r.estimate->value) << " [" << format_claim_value(c.unit, r.estimate->ci95.lo)
-                      << ", " << format_claim_value(c.unit, r.estimate->ci95.hi) << "] n=" << r.estimate->n << " → " << verdict_name(r.verdict)
+                      << ", " << format_claim_value(c.unit, r.estimate->ci95.hi) << "] n=" << r.estimate->n << " → " << verdict_line(c, r)
                       << (r.reason.empty() ? "" : " (" + r.reason + ")") << '\n';
         } else {
             std::cout << verdict_name(r.verdict) << ": " << r.reason << '\n';

@@ -38,7 +38,32 @@ std::optional<ClaimUnit> parse_unit(std::string_view name) {
     return std::nullopt;
 }
 
+std::optional<ClaimSubject> parse_subject(std::string_view name) {
+    for (const ClaimSubject s : {ClaimSubject::Model, ClaimSubject::Router, ClaimSubject::KvPool}) {
+        if (name == claim_subject_name(s)) return s;
+    }
+    return std::nullopt;
+}
+
 } // namespace
+
+const char* claim_subject_name(ClaimSubject subject) {
+    switch (subject) {
+    case ClaimSubject::Model: return "model";
+    case ClaimSubject::Router: return "router";
+    case ClaimSubject::KvPool: return "kv_pool";
+    }
+    return "model";
+}
+
+const char* claim_subject_note(ClaimSubject subject) {
+    switch (subject) {
+    case ClaimSubject::Model: return "";
+    case ClaimSubject::Router: return "about the product's router, not the loaded model";
+    case ClaimSubject::KvPool: return "about the product's KV pool, not the loaded model";
+    }
+    return "";
+}
 
 const char* claim_unit_name(ClaimUnit unit) {
     switch (unit) {
@@ -64,7 +89,7 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
         return make_error(ErrorCode::Format, path + ": \"claims\" must be a non-empty array");
     }
     static const std::set<std::string> kKeys = {"id", "title", "section", "text", "article_figure", "unit",
-                                                "protocol", "params", "holds"};
+                                                "protocol", "params", "holds", "subject"};
     ClaimCatalog catalog;
     std::set<std::string> ids;
     for (size_t i = 0; i < doc["claims"].size(); ++i) {
@@ -98,6 +123,11 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
             return field_error(path, c.id, "\"protocol\" must name a known protocol (docs/claims.md)");
         }
         c.protocol = j["protocol"].get<std::string>();
+        if (j.contains("subject")) {
+            const auto subject = j["subject"].is_string() ? parse_subject(j["subject"].get<std::string>()) : std::nullopt;
+            if (!subject) return field_error(path, c.id, "\"subject\" must be model, router or kv_pool");
+            c.subject = *subject;
+        }
         c.params = j.contains("params") ? j["params"] : nlohmann::json::object();
         if (!c.params.is_object()) return field_error(path, c.id, "\"params\" must be an object");
         if (!j.contains("holds") || !j["holds"].is_object()) return field_error(path, c.id, "\"holds\" must be an object");

@@ -25,6 +25,14 @@ namespace octo {
 enum class ClaimUnit { Share, Points, Coefficient };
 const char* claim_unit_name(ClaimUnit unit); // "share", "points", "coefficient"
 
+// What a claim's measurement is about: the loaded model, or a part of the product that does not
+// depend on it (the router fitted on the probes, the KV pool's prefix reuse) — whose verdicts say
+// so and are never a verdict about the model.
+enum class ClaimSubject { Model, Router, KvPool };
+const char* claim_subject_name(ClaimSubject subject); // "model", "router", "kv_pool"
+// "" for the model; otherwise the words a verdict carries: "about the product's router, not the loaded model".
+const char* claim_subject_note(ClaimSubject subject);
+
 struct Claim {
     std::string id;       // "router-accuracy": file names, the CLI and JSON; never shown as a title
     LocalText title;      // "Router accuracy": what lists and headings show
@@ -37,6 +45,7 @@ struct Claim {
     ThresholdTest test = ThresholdTest::Above;
     double threshold = 0.0;
     LocalText holds;       // what "holds" means, in words
+    ClaimSubject subject = ClaimSubject::Model;
 };
 
 struct ClaimCatalog {

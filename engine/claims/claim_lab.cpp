@@ -284,6 +284,19 @@ Result<ClaimResult> ClaimLab::run(const Claim& claim) {
     } else {
         result->verdict = Verdict::NotMeasurable;
     }
+    if (result->estimate) {
+        // The decision's one-sided p (for an inconclusive result, the nearer of the two sides),
+        // which run_claims corrects with Holm's step-down across the run.
+        const Estimate& e = *result->estimate;
+        result->test.p = result->verdict == Verdict::DoesNotHold ? one_sided_p(e, claim.test, claim.threshold, false)
+                         : result->verdict == Verdict::Holds    ? one_sided_p(e, claim.test, claim.threshold, true)
+                                                                : std::min(one_sided_p(e, claim.test, claim.threshold, true),
+                                                                           one_sided_p(e, claim.test, claim.threshold, false));
+        if (claim.article_figure.is_number()) {
+            const double figure = claim.article_figure.get<double>();
+            result->test.figure_in_interval = e.ci95.lo <= figure && figure <= e.ci95.hi;
+        }
+    }
     return result;
 }
 

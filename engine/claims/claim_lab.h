@@ -37,6 +37,15 @@ struct ClaimTable {
     std::vector<std::vector<std::string>> rows;
 };
 
+// How a verdict was reached beyond its interval (docs/claims.md, "Verdict").
+struct VerdictTest {
+    double p = 1.0;       // one-sided p of the decision: holds (beyond the threshold) or does not hold (short of it)
+    int64_t family = 1;   // decisions in Holm's correction: the claims of the run that have an estimate
+    double level = kAlpha / 2.0; // what p was compared with after Holm's step-down
+    bool survived = true; // false: holds / does not hold at 95 % alone, inconclusive after the correction
+    std::optional<bool> figure_in_interval; // the article's figure (when a number) lies in the 95 % interval
+};
+
 struct ClaimResult {
     std::string id;
     Verdict verdict = Verdict::NotMeasurable;
@@ -46,6 +55,7 @@ struct ClaimResult {
                                       // estimate, why the data are uninformative (verdict Uninformative)
     nlohmann::json details = nlohmann::json::object(); // the protocol's extra figures; "plot" is what the workbench draws
     std::vector<ClaimTable> tables;
+    VerdictTest test;
 };
 
 // A remote engine the answers come from (ClaimLabOptions::answer_batch / answer_source).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 
 #include "engine/sampling/prng.h"
 
@@ -28,6 +29,17 @@ double quantile(const std::vector<double>& sorted, double q) {
     const auto i = static_cast<size_t>(std::floor(pos));
     const size_t j = std::min(i + 1, sorted.size() - 1);
     return sorted[i] + (pos - static_cast<double>(i)) * (sorted[j] - sorted[i]);
+}
+
+// The expanded percentile interval at two-sided level α: the α'/2 and 1 − α'/2 points of the
+// sorted resamples with α' = 2 Φ(−√(n/(n−1)) t_{1−α/2, n−1}), widened to contain the estimate.
+Interval expanded_percentile_interval(const std::vector<double>& sorted, size_t units, double alpha, double point) {
+    double a = alpha;
+    if (units >= 2) {
+        const double n = static_cast<double>(units);
+        a = 2.0 * normal_cdf(-std::sqrt(n / (n - 1.0)) * student_t_quantile(1.0 - alpha / 2.0, n - 1.0));
+    }
+    return {std::min(quantile(sorted, a / 2.0), point), std::max(quantile(sorted, 1.0 - a / 2.0), point)};
 }
 
 } // namespace
@@ -74,13 +86,11 @@ std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedSta
         return e;
     }
     std::sort(values.begin(), values.end());
-    // The expanded percentile interval: α' from Student's t with n − 1 degrees of freedom.
-    double alpha = kAlpha;
-    if (strata.size() >= 2) {
-        const double n = static_cast<double>(strata.size());
-        alpha = 2.0 * normal_cdf(-std::sqrt(n / (n - 1.0)) * student_t_quantile(1.0 - kAlpha / 2.0, n - 1.0));
-    }
-    e.ci95 = {std::min(quantile(values, alpha / 2.0), *point), std::max(quantile(values, 1.0 - alpha / 2.0), *point)};
+    auto sorted = std::make_shared<const std::vector<double>>(std::move(values));
+    const size_t n = strata.size();
+    const double at = *point;
+    e.at_level = [sorted, n, at](double alpha) { return expanded_percentile_interval(*sorted, n, alpha, at); };
+    e.ci95 = e.at_level(kAlpha);
     return e;
 }
 
@@ -101,6 +111,7 @@ Estimate proportion_estimate(int64_t hits, int64_t n) {
     e.ci95 = wilson_interval(hits, n);
     e.n = n;
     e.method = IntervalMethod::Wilson;
+    e.at_level = [hits, n](double alpha) { return wilson_interval(hits, n, alpha); };
     return e;
 }
 
@@ -111,6 +122,7 @@ Estimate paired_difference_estimate(const PairedCounts& counts) {
     e.n = counts.n();
     e.method = IntervalMethod::NewcombePaired;
     e.p_value = mcnemar_exact_p(counts.only_a, counts.only_b);
+    e.at_level = [counts](double alpha) { return newcombe_paired_interval(counts, alpha); };
     return e;
 }
 
@@ -122,7 +134,43 @@ std::optional<Estimate> mean_estimate(std::span<const double> values) {
     e.ci95 = m->ci;
     e.n = static_cast<int64_t>(values.size());
     e.method = IntervalMethod::StudentT;
+    e.at_level = [v = std::vector<double>(values.begin(), values.end())](double alpha) { return student_t_interval(v, alpha)->ci; };
     return e;
+}
+
+double one_sided_p(const Estimate& e, ThresholdTest test, double value, bool claimed) {
+    if (!e.at_level) return 1.0;
+    const bool upward = test == ThresholdTest::Above || test == ThresholdTest::AtLeast;
+    const bool above = upward == claimed; // the interval must lie above `value`, else below it
+    auto separated = [&](double alpha) {
+        const Interval ci = e.at_level(alpha);
+        return above ? ci.lo > value : ci.hi < value;
+    };
+    // Intervals narrow as α grows: find the smallest α that separates them, by bisection on log α.
+    double lo = 1e-12, hi = 1.0 - 1e-9;
+    if (!separated(hi)) return 1.0;
+    if (separated(lo)) return lo / 2.0;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        if (separated(mid)) hi = mid;
+        else lo = mid;
+    }
+    return hi / 2.0;
+}
+
+std::vector<HolmStep> holm(std::span<const double> p, double alpha) {
+    std::vector<size_t> order(p.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] < p[b]; });
+    std::vector<HolmStep> out(p.size());
+    bool failed = false;
+    for (size_t k = 0; k < order.size(); ++k) {
+        HolmStep& step = out[order[k]];
+        step.level = alpha / static_cast<double>(p.size() - k);
+        failed = failed || p[order[k]] > step.level;
+        step.passes = !failed;
+    }
+    return out;
 }
 
 bool both_at_one_bound(const PairedCounts& c) {

@@ -47,6 +47,9 @@ struct Estimate {
     int resamples = 0;   // bootstrap: resamples on which the statistic was defined (0 otherwise)
     IntervalMethod method = IntervalMethod::Bootstrap;
     std::optional<double> p_value; // paired yes/no outcomes: the exact McNemar test's two-sided p
+    // The same method's interval at another two-sided level α (ci95 is at_level(0.05)): what the
+    // verdict's p-value and Holm's correction are computed from. Unset: only ci95 is known.
+    std::function<Interval(double alpha)> at_level;
 };
 
 // Strata with fewer units than this are pooled into one for resampling.
@@ -65,6 +68,15 @@ Estimate proportion_estimate(int64_t hits, int64_t n);
 Estimate paired_difference_estimate(const PairedCounts& counts);
 // The mean of continuous per-unit values with Student's t interval; nullopt with fewer than 2.
 std::optional<Estimate> mean_estimate(std::span<const double> values);
+// Holm's step-down correction over one run's decisions: with one-sided p-values sorted
+// ascending, p_(k) passes while p_(j) ≤ alpha / (m − j + 1) for every j ≤ k; the first failure
+// fails every larger p. Returns, per input, whether it passes and the level it was compared with.
+struct HolmStep {
+    bool passes = true;
+    double level = 0.0;
+};
+std::vector<HolmStep> holm(std::span<const double> p, double alpha);
+
 // Whether both conditions of a paired yes/no comparison sit at the same bound (both 0 % or both
 // 100 %): such a comparison carries no information about a difference.
 bool both_at_one_bound(const PairedCounts& counts);
@@ -96,5 +108,10 @@ inline constexpr int64_t kMinUnitsForVerdict = 5;
 const char* verdict_name(Verdict verdict); // "holds", "does not hold", "inconclusive", "not measurable on this model", "uninformative"
 
 Verdict judge(const Interval& ci95, ThresholdTest test, double value);
+
+// The one-sided p-value of a verdict: the smallest α/2 at which the (1 − α) interval lies wholly
+// on one side of `value` — the side the claim names (`claimed` = true) or the other. 1 when no
+// level separates them (or the estimate has no at_level).
+double one_sided_p(const Estimate& estimate, ThresholdTest test, double value, bool claimed);
 
 } // namespace octo

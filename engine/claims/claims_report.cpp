@@ -37,6 +37,14 @@ const char* verdict_zh(Verdict v) {
     return "";
 }
 
+std::string figure_clause(const Claim& c, const ClaimResult& r, bool zh) {
+    if (!r.test.figure_in_interval) return "";
+    const std::string figure = article_figure_text(c);
+    if (zh) return *r.test.figure_in_interval ? "；文章的数字（" + figure + "）在区间内" : "；文章的数字（" + figure + "）在区间外";
+    return *r.test.figure_in_interval ? "; the article's value (" + figure + ") lies inside the interval"
+                                      : "; the article's value (" + figure + ") is excluded";
+}
+
 std::string md_escape(std::string s) {
     std::string out;
     for (const char c : s) {
@@ -48,6 +56,23 @@ std::string md_escape(std::string s) {
 }
 
 } // namespace
+
+std::string verdict_line(const Claim& c, const ClaimResult& r, bool zh) {
+    std::string line = zh ? verdict_zh(r.verdict) : verdict_name(r.verdict);
+    if (r.estimate && !r.test.survived) {
+        line += zh ? "（单独检验成立或不成立，但经 Holm 校正后不再显著）"
+                   : " (decided at 95 % alone, not after Holm's correction for " + std::to_string(r.test.family) + " claims)";
+    }
+    if (r.verdict == Verdict::Holds || r.verdict == Verdict::DoesNotHold || r.verdict == Verdict::Inconclusive) {
+        line += figure_clause(c, r, zh);
+    }
+    if (c.subject != ClaimSubject::Model && r.verdict != Verdict::NotMeasurable) {
+        line += zh ? (c.subject == ClaimSubject::Router ? "；这是关于产品路由器的结论，不是关于所加载模型的"
+                                                         : "；这是关于产品 KV 池的结论，不是关于所加载模型的")
+                   : std::string("; ") + claim_subject_note(c.subject);
+    }
+    return line;
+}
 
 Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims, const ClaimRunCallbacks& callbacks) {
     ClaimsReport report;
@@ -71,7 +96,26 @@ Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims,
         report.results.push_back(std::move(result));
         if (callbacks.on_done) callbacks.on_done(i, report.claims.back(), report.results.back());
     }
+    apply_holm(report.results);
     return report;
+}
+
+void apply_holm(std::vector<ClaimResult>& results) {
+    std::vector<size_t> tested;
+    std::vector<double> p;
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (!results[i].estimate || results[i].verdict == Verdict::Uninformative) continue;
+        tested.push_back(i);
+        p.push_back(results[i].test.p);
+    }
+    const std::vector<HolmStep> steps = holm(p, kAlpha / 2.0);
+    for (size_t k = 0; k < tested.size(); ++k) {
+        ClaimResult& r = results[tested[k]];
+        r.test.family = static_cast<int64_t>(tested.size());
+        r.test.level = steps[k].level;
+        r.test.survived = steps[k].passes || (r.verdict != Verdict::Holds && r.verdict != Verdict::DoesNotHold);
+        if (!r.test.survived) r.verdict = Verdict::Inconclusive;
+    }
 }
 
 std::string utc_date_today() {
@@ -123,6 +167,13 @@ nlohmann::json claims_json(const ClaimsReport& report) {
         if (!r.reason.empty()) j["reason"] = r.reason;
         if (r.estimate && r.estimate->p_value) j["mcnemar_exact_p"] = *r.estimate->p_value;
         if (r.estimate && r.estimate->resamples > 0) j["resamples"] = r.estimate->resamples;
+        j["subject"] = claim_subject_name(c.subject);
+        if (r.estimate) {
+            j["test"] = {{"p_one_sided", r.test.p}, {"holm_family", r.test.family}, {"holm_level", r.test.level},
+                         {"survived_holm", r.test.survived}};
+            if (r.test.figure_in_interval) j["article_figure_in_ci95"] = *r.test.figure_in_interval;
+        }
+        j["verdict_line"] = verdict_line(c, r);
         claims.push_back(std::move(j));
     }
     for (const Claim& c : report.not_run) {
@@ -146,19 +197,19 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
     md << (zh ? "- 版本：" : "- Version: ") << report.version << (zh ? "；日期：" : "; date: ") << report.date << "\n\n";
     md << "> " << report.note.in(zh) << "\n\n";
     if (!report.complete) md << (zh ? "**运行在所有论断完成前被停止；下面只有已完成的论断。**\n\n" : "**The run was stopped before every claim had run; only the finished claims are below.**\n\n");
-    md << (zh ? "| 论断 | 文章给出的数字 | 测得值 | 95 % 区间 | n | 结论 |\n|---|---|---|---|---|---|\n"
-              : "| claim | article's figure | measured | 95 % interval | n | verdict |\n|---|---|---|---|---|---|\n");
+    md << (zh ? "| 论断 | 文章给出的数字 | 成立条件 | 测得值 | 95 % 区间 | n | 结论 |\n|---|---|---|---|---|---|---|\n"
+              : "| claim | article's figure | holds if | measured | 95 % interval | n | verdict |\n|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < report.results.size(); ++i) {
         const Claim& c = report.claims[i];
         const ClaimResult& r = report.results[i];
-        md << "| " << c.id << " | " << md_escape(article_figure_text(c)) << " | ";
+        md << "| " << c.id << " | " << md_escape(article_figure_text(c)) << " | " << md_escape(holds_if(c)) << " | ";
         if (r.estimate) {
             md << format_claim_value(c.unit, r.estimate->value) << " | [" << format_claim_value(c.unit, r.estimate->ci95.lo) << ", "
                << format_claim_value(c.unit, r.estimate->ci95.hi) << "] | " << r.estimate->n;
         } else {
             md << "— | — | 0";
         }
-        md << " | " << (zh ? verdict_zh(r.verdict) : verdict_name(r.verdict)) << " |\n";
+        md << " | " << md_escape(verdict_line(c, r, zh)) << " |\n";
     }
     md << '\n';
     for (size_t i = 0; i < report.results.size(); ++i) {
@@ -173,7 +224,9 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
                << format_claim_value(c.unit, r.estimate->ci95.lo) << ", " << format_claim_value(c.unit, r.estimate->ci95.hi)
                << "], n = " << r.estimate->n << " (" << interval_method_name(r.estimate->method);
             if (r.estimate->p_value) md << (zh ? "；McNemar 精确检验 p = " : "; exact McNemar p = ") << fmt(*r.estimate->p_value, 4);
-            md << (zh ? ")。**结论：** " : "). **Verdict:** ") << (zh ? verdict_zh(r.verdict) : verdict_name(r.verdict));
+            md << (zh ? ")。**结论：** " : "). **Verdict:** ") << verdict_line(c, r, zh);
+            md << (zh ? "（单侧 p = " : " (one-sided p = ") << fmt(r.test.p, 4) << (zh ? "，Holm 水平 " : ", Holm level ")
+               << fmt(r.test.level, 4) << (zh ? "，共 " : " over ") << r.test.family << (zh ? " 个论断）" : " claims)");
             if (!r.reason.empty()) md << " — " << r.reason;
             md << ".\n\n";
         } else {
@@ -208,14 +261,16 @@ Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesy
         return Ok{};
     };
     if (auto s = write("report.md", claims_markdown(report, chinese, plots)); !s) return s.error();
-    ClaimTable summary{"claims", {"id", "section", "article_figure", "unit", "measured", "ci95_lo", "ci95_hi", "n", "interval_method", "verdict"}, {}};
+    ClaimTable summary{"claims", {"id", "section", "article_figure", "unit", "holds_if", "measured", "ci95_lo", "ci95_hi", "n",
+                                  "interval_method", "p_one_sided", "holm_level", "verdict", "verdict_line"}, {}};
     for (size_t i = 0; i < report.results.size(); ++i) {
         const Claim& c = report.claims[i];
         const ClaimResult& r = report.results[i];
-        summary.rows.push_back({c.id, c.section, article_figure_text(c), claim_unit_name(c.unit),
+        summary.rows.push_back({c.id, c.section, article_figure_text(c), claim_unit_name(c.unit), holds_if(c),
                                 r.estimate ? fmt(r.estimate->value, 6) : "", r.estimate ? fmt(r.estimate->ci95.lo, 6) : "",
                                 r.estimate ? fmt(r.estimate->ci95.hi, 6) : "", r.estimate ? std::to_string(r.estimate->n) : "0",
-                                r.estimate ? interval_method_name(r.estimate->method) : "", verdict_name(r.verdict)});
+                                r.estimate ? interval_method_name(r.estimate->method) : "", r.estimate ? fmt(r.test.p, 6) : "",
+                                r.estimate ? fmt(r.test.level, 6) : "", verdict_name(r.verdict), verdict_line(c, r)});
         for (const ClaimTable& t : r.tables) {
             if (auto s = write(c.id + "-" + t.name + ".csv", table_csv(t)); !s) return s.error();
         }

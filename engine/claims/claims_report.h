@@ -42,6 +42,17 @@ struct ClaimRunCallbacks {
 // (complete = false; the rest in not_run). version and date are the caller's to fill.
 Result<ClaimsReport> run_claims(ClaimLab& lab, const std::vector<Claim>& claims, const ClaimRunCallbacks& callbacks = {});
 
+// The verdict with what qualifies it, one line: "holds; the article's value (+22.2 pt) is
+// excluded", "inconclusive (decided at 95 % alone, not after Holm's correction for 16 claims)",
+// "holds; about the product's router, not the loaded model".
+std::string verdict_line(const Claim& claim, const ClaimResult& result, bool chinese = false);
+
+// Holm's step-down correction over a run's decisions (results with an estimate and a verdict
+// that is not "uninformative"), at one-sided α/2 = 0.025 — the level of a 95 % interval's side: a
+// "holds" or "does not hold" whose p fails it becomes "inconclusive" (test.survived = false).
+// run_claims applies it; the workbench, which runs claims one by one, applies it to its set.
+void apply_holm(std::vector<ClaimResult>& results);
+
 // Today's date in UTC, YYYY-MM-DD (a report's date).
 std::string utc_date_today();
 

@@ -104,6 +104,9 @@ Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim) {
         e.ci95 = mover_difference(e1.value, e1.ci95, e2.value, e2.ci95);
         e.n = forward.n() + backward.n();
         e.method = IntervalMethod::MoverOfPaired;
+        e.at_level = [forward, backward, d1 = e1.value, d2 = e2.value](double alpha) {
+            return mover_difference(d1, newcombe_paired_interval(forward, alpha), d2, newcombe_paired_interval(backward, alpha));
+        };
         r.estimate = e;
         if (both_at_one_bound(forward) && both_at_one_bound(backward)) {
             r.reason = "on both subsystems' items the answers were the same (all right or all wrong) with and without each switch";

@@ -989,6 +989,14 @@ octoscope-cli replay "%3"</translation>
         <translation>为何没有结论：%1</translation>
     </message>
     <message>
+        <source>Verdict: %1</source>
+        <translation>结论：%1</translation>
+    </message>
+    <message>
+        <source>one-sided p = %1, compared with %2 (Holm's correction over %3 claims run together)</source>
+        <translation>单侧 p = %1，比较水平 %2（对一起运行的 %3 个论断做 Holm 校正）</translation>
+    </message>
+    <message>
         <source>Run Selected</source>
         <translation>运行所选</translation>
     </message>

@@ -119,6 +119,45 @@ TEST(ClaimStatistics, VerdictsFollowTheInterval) {
     EXPECT_STREQ(verdict_name(Verdict::Uninformative), "uninformative");
 }
 
+TEST(ClaimStatistics, HolmStepsDown) {
+    // Sorted 0.005, 0.01, 0.03, 0.04 against 0.05/4, 0.05/3, 0.05/2, 0.05/1: the first two pass,
+    // 0.03 > 0.025 fails, and so does every larger p (0.04 < 0.05 notwithstanding).
+    const std::vector<double> p = {0.01, 0.04, 0.03, 0.005};
+    const std::vector<HolmStep> h = holm(p, 0.05);
+    EXPECT_TRUE(h[3].passes);
+    EXPECT_DOUBLE_EQ(h[3].level, 0.05 / 4);
+    EXPECT_TRUE(h[0].passes);
+    EXPECT_DOUBLE_EQ(h[0].level, 0.05 / 3);
+    EXPECT_FALSE(h[2].passes);
+    EXPECT_FALSE(h[1].passes);
+    EXPECT_DOUBLE_EQ(h[1].level, 0.05);
+}
+
+TEST(ClaimStatistics, OneSidedPInvertsTheInterval) {
+    // 16/16 against "at least 78.3 %": Wilson's lower bound 16/(16 + z²) reaches 0.783 at
+    // z² = 16/0.783 − 16, z = 2.1058, so p = 1 − Φ(2.1058) = 0.0176.
+    const double z = std::sqrt(16.0 / 0.783 - 16.0);
+    EXPECT_NEAR(one_sided_p(proportion_estimate(16, 16), ThresholdTest::AtLeast, 0.783, true), 0.5 * std::erfc(z / std::sqrt(2.0)), 1e-6);
+    EXPECT_DOUBLE_EQ(one_sided_p(proportion_estimate(8, 16), ThresholdTest::AtLeast, 0.783, true), 1.0) << "0.5 is not above 0.783 at any level";
+    EXPECT_LT(one_sided_p(proportion_estimate(8, 16), ThresholdTest::AtLeast, 0.783, false), 0.025) << "but it is below it";
+    // A run's Holm correction turns a marginal "holds" into "inconclusive", naming why.
+    std::vector<ClaimResult> results(2);
+    for (ClaimResult& r : results) {
+        r.estimate = proportion_estimate(12, 16);
+        r.verdict = Verdict::Holds;
+        r.test.p = 0.02;
+    }
+    apply_holm(results);
+    EXPECT_EQ(results[0].verdict, Verdict::Inconclusive) << "0.02 > 0.025 / 2";
+    EXPECT_FALSE(results[0].test.survived);
+    EXPECT_EQ(results[0].test.family, 2);
+    results[0].verdict = results[1].verdict = Verdict::Holds;
+    results[0].test.p = 0.001;
+    apply_holm(results);
+    EXPECT_EQ(results[0].verdict, Verdict::Holds);
+    EXPECT_EQ(results[1].verdict, Verdict::Holds) << "0.02 ≤ 0.025 / 1 once the smaller p passed";
+}
+
 // ---- closed forms against published values ------------------------------------------------
 
 // Newcombe RG (1998a), Statistics in Medicine 17:857–872, Table II: Wilson score (method 3) and
@@ -250,6 +289,19 @@ TEST(ClaimCatalog, TheShippedFileValidates) {
                            "entities-before-relations", "latency-bimodal", "kv-pool-reuse", "why-eight-groups"}) {
         EXPECT_TRUE(c->find(id)) << id;
     }
+    // What does not depend on the loaded model says so; every "above 0" became a minimum effect.
+    EXPECT_EQ(c->find("router-accuracy")->subject, ClaimSubject::Router);
+    EXPECT_EQ(c->find("router-two-stage-gain")->subject, ClaimSubject::Router);
+    EXPECT_EQ(c->find("kv-pool-reuse")->subject, ClaimSubject::KvPool);
+    EXPECT_EQ(c->find("rte-c-after-number")->subject, ClaimSubject::Model);
+    for (const Claim& claim : c->claims) {
+        const bool direction_only = (claim.test == ThresholdTest::Above || claim.test == ThresholdTest::AtLeast) && claim.threshold <= 0.0;
+        EXPECT_FALSE(direction_only) << claim.id << ": a direction alone is no minimum effect";
+    }
+    ClaimResult r;
+    r.verdict = Verdict::Holds;
+    r.estimate = proportion_estimate(30, 32);
+    EXPECT_NE(verdict_line(*c->find("router-accuracy"), r).find("about the product's router, not the loaded model"), std::string::npos);
 }
 
 nlohmann::json one_claim() {
@@ -275,6 +327,7 @@ TEST(ClaimCatalog, ErrorsNameTheClaimAndTheField) {
     bad("holds", {{"test", "about"}, {"value", 0.0}, {"text", {{"en", "e"}, {"zh", "z"}}}}, "holds.test");
     bad("text", {{"en", "e"}}, "text.zh");
     bad("extra", 1, "unknown field");
+    bad("subject", "tokenizer", "subject");
     nlohmann::json twice = {{"version", 1}, {"claims", {one_claim(), one_claim()}}};
     EXPECT_FALSE(parse_claim_catalog(twice, "f.json"));
     EXPECT_FALSE(parse_claim_catalog({{"version", 2}, {"claims", {one_claim()}}}, "f.json"));
@@ -642,8 +695,9 @@ TEST(ClaimsReport, JsonMarkdownAndCsv) {
     c.text = {"claim text", "论断"};
     ClaimResult r;
     r.id = c.id;
-    r.estimate = Estimate{0.5, {0.4, 0.6}, 40, 2000, IntervalMethod::Bootstrap, std::nullopt};
+    r.estimate = Estimate{0.5, {0.4, 0.6}, 40, 2000, IntervalMethod::Bootstrap, std::nullopt, {}};
     r.verdict = Verdict::Holds;
+    r.test.figure_in_interval = false;
     r.tables.push_back({"items", {"a", "b"}, {{"x,y", "say \"hi\""}}});
     rep.claims = {c};
     rep.results = {r};
@@ -655,7 +709,10 @@ TEST(ClaimsReport, JsonMarkdownAndCsv) {
     EXPECT_EQ(j["claims"][0]["article_figure"], 0.64);
     EXPECT_EQ(table_csv(r.tables[0]), "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n");
     const std::string md = claims_markdown(rep, false);
-    EXPECT_NE(md.find("| test-prompt_ab | 64.0 % | 50.0 % | [40.0 %, 60.0 %] | 40 | holds |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| test-prompt_ab | 64.0 % | 95 % interval > 0.0 % | 50.0 % | [40.0 %, 60.0 %] | 40 | "
+                      "holds; the article's value (64.0 %) is excluded |"), std::string::npos) << md;
+    EXPECT_EQ(j["claims"][0]["verdict_line"], "holds; the article's value (64.0 %) is excluded");
+    EXPECT_EQ(j["claims"][0]["subject"], "model");
     EXPECT_NE(claims_markdown(rep, true).find("成立"), std::string::npos);
     const auto dir = std::filesystem::temp_directory_path() / ("claims-report-" + std::to_string(::getpid()));
     auto files = write_claims_report(dir, rep);

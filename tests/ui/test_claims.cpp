@@ -166,6 +166,9 @@ void TestClaims::runAllDrawsEveryKindOfPlotAndExports() {
     panel->selectClaim(QStringLiteral("compute-beats-analyse"));
     QVERIFY2(panel->detail()->toPlainText().contains(QStringLiteral("Interval: Newcombe paired")), qPrintable(panel->detail()->toPlainText()));
     QVERIFY(panel->detail()->toPlainText().contains(QStringLiteral("exact McNemar p = ")));
+    const ClaimResult* ab = w.claimsStore().result("compute-beats-analyse");
+    QVERIFY(ab);
+    QVERIFY2(ab->test.family > 1, qPrintable(QString::number(ab->test.family))); // the run's Holm family, not a claim alone
     screenshot(w, "claims-ab.png");
     panel->detail()->resize(520, 420);
     screenshot(*panel->detail(), "claims-ab-detail.png");

@@ -323,6 +323,13 @@ void ClaimsPanel::refreshDetail() {
         if (r->estimate->p_value) interval += QStringLiteral("; ") + tr("exact McNemar p = %1").arg(*r->estimate->p_value, 0, 'g', 3);
         html += QStringLiteral("<p><small>") + interval.toHtmlEscaped() + QStringLiteral("</small></p>");
         if (!r->reason.empty()) html += QStringLiteral("<p>") + tr("Why no verdict: %1").arg(q(r->reason)).toHtmlEscaped() + QStringLiteral("</p>");
+        html += QStringLiteral("<p>") + tr("Verdict: %1").arg(q(verdict_line(*c, *r, chinese()))).toHtmlEscaped() + QStringLiteral("<br><small>") +
+                tr("one-sided p = %1, compared with %2 (Holm's correction over %3 claims run together)")
+                    .arg(r->test.p, 0, 'g', 3)
+                    .arg(r->test.level, 0, 'g', 3)
+                    .arg(r->test.family)
+                    .toHtmlEscaped() +
+                QStringLiteral("</small></p>");
     } else if (r) {
         html += QStringLiteral("<p><b>") + verdict_label(r->verdict) + QStringLiteral("</b>: ") + q(r->reason).toHtmlEscaped() + QStringLiteral("</p>");
     }

@@ -78,6 +78,9 @@ void ClaimsStore::apply(const std::vector<HostEvent>& batch) {
                            emit resultsChanged();
                        },
                        [&](const host_event::ClaimsFinished& e) {
+                           // The run's final verdicts: Holm's correction over the claims run
+                           // together is applied once they have all finished.
+                           for (const ClaimResult& r : e.report.results) results_[r.id] = r;
                            meta_ = e.report;
                            meta_.claims.clear();
                            meta_.results.clear();
