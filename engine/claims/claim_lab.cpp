@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 
 #include "engine/advisor/apply_rewrite.h"
@@ -10,6 +11,8 @@
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/generation/run_spec.h"
+#include "engine/instrumentation/calibrated_maps.h"
+#include "engine/instrumentation/head_map_source.h"
 #include "engine/sampling/prng.h"
 
 namespace octo {
@@ -74,6 +77,12 @@ std::string first_number(const std::string& text) {
     return digits;
 }
 
+std::string fmt_margin() {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", kMapMargin);
+    return buf;
+}
+
 } // namespace
 
 Result<ClaimData> load_claim_data(const std::string& resource_dir) {
@@ -111,6 +120,30 @@ bool ClaimLab::has_subsystems(std::string* why) const {
     if (const std::string missing = internals_missing(); !missing.empty()) {
         if (why) *why = missing;
         return false;
+    }
+    if (!model_.server && metric_ == Metric::Experts && !model_.expert_map->specialises()) {
+        if (why) {
+            *why = "this model's calibrated expert map does not beat its nulls (shuffled labels and token identity alone, "
+                   "which random weights reach) by " + fmt_margin() + ", so its experts do not specialise by subsystem on the "
+                   "probes and subsystem shares mean nothing here (octoscope-cli calibrate --experts, docs/moe.md)";
+        }
+        return false;
+    }
+    if (!model_.server && model_.map->source() == HeadMapSource::Calibrated) {
+        const nlohmann::json report = calibration_report(model_.map->path());
+        const auto number = [&](const char* key) -> std::optional<double> {
+            if (!report.is_object() || !report.contains(key) || !report[key].is_number()) return std::nullopt;
+            return report[key].get<double>();
+        };
+        if (!map_earned(number("separation").value_or(0.0), number("null_separation").value_or(1.0), number("token_null_separation"))) {
+            if (why) {
+                *why = "this model's calibrated head map does not beat its nulls (shuffled labels and token identity alone, "
+                       "which random weights reach) by " + fmt_margin() + " — or was calibrated before the token-identity null "
+                       "existed (recalibrate: octoscope-cli calibrate) — so subsystem shares and switches mean nothing here";
+            }
+            return false;
+        }
+        return true;
     }
     const bool earned = model_.server ? model_.server->map_source != "default"
                                       : model_.map->source() != HeadMapSource::Default || model_.expert_map;

@@ -199,6 +199,7 @@ void EngineHost::execute(const CalibrateCommand& c) {
     if (!r) return post(host_event::CalibrationFailed{r.error()});
     const nlohmann::json report = {{"n_train", r->n_train}, {"n_dev", r->n_dev}, {"separation", r->separation},
                                    {"null_separation", r->null_separation},
+                                   {"token_null_separation", r->token_null_separation},
                                    {"precision", std::string(precision_name(l.info.default_precision))}};
     const bool experts = c.unit == CalibrationUnit::Experts;
     auto saved = save_calibrated_map(*l.model, l.info.path, r->map, report, experts ? MapKind::Experts : MapKind::Heads);

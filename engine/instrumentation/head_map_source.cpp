@@ -1,5 +1,6 @@
 #include "engine/instrumentation/head_map_source.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -28,6 +29,11 @@ Result<HeadMap> resolve_head_map(const Model& model, const std::string& map_file
     return HeadMap::make_default(p.n_layer, p.n_head);
 }
 
+bool map_earned(double separation, double null_separation, std::optional<double> token_null_separation) {
+    if (!token_null_separation) return false;
+    return separation >= std::max(null_separation, *token_null_separation) + kMapMargin && separation > 1.0 / 8;
+}
+
 Result<std::optional<ExpertMap>> resolve_expert_map(const Model& model) {
     const ModelParams& p = model.params();
     if (p.n_expert == 0) return std::optional<ExpertMap>();
@@ -38,11 +44,14 @@ Result<std::optional<ExpertMap>> resolve_expert_map(const Model& model) {
     text << in.rdbuf();
     auto map = HeadMap::parse(text.str(), p.n_layer, p.n_expert, HeadMapSource::Calibrated, *path);
     if (!map) return make_error(map.error().code, "calibrated expert map " + *path + ": " + map.error().message);
-    ExpertMap out{std::move(map.value())};
+    ExpertMap out{std::move(map.value()), 0.0, 0.0, std::nullopt};
     const nlohmann::json report = calibration_report(*path);
     if (report.is_object()) {
         out.separation = report.value("separation", 0.0);
         out.null_separation = report.value("null_separation", 0.0);
+        if (report.contains("token_null_separation") && report["token_null_separation"].is_number()) {
+            out.token_null_separation = report["token_null_separation"].get<double>();
+        }
     }
     return std::optional<ExpertMap>(std::move(out));
 }

@@ -11,6 +11,7 @@
 #include "engine/inference/session.h"
 #include "engine/instrumentation/expert_routing.h"
 #include "engine/router/balanced_assignment.h"
+#include "engine/sampling/prng.h"
 
 namespace octo {
 
@@ -103,6 +104,50 @@ Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backen
         for (size_t j = 0; j < n_heads; ++j) profile[j] = static_cast<float>(sum[j] / n);
         out.push_back(std::move(profile));
         if (options.progress) options.progress(progress_offset + i + 1, progress_total ? progress_total : probes.size());
+    }
+    return out;
+}
+
+std::vector<std::vector<float>> token_identity_profiles(const Model& model, const Tokenizer& tokenizer,
+                                                        std::span<const Probe> probes, int64_t n_units, int64_t chosen,
+                                                        uint64_t seed) {
+    const int64_t n_layer = model.params().n_layer;
+    const auto units = static_cast<size_t>(n_units);
+    const auto k = static_cast<size_t>(std::clamp<int64_t>(chosen, 1, n_units));
+    std::vector<std::vector<float>> out;
+    std::vector<std::pair<double, size_t>> scores(units);
+    for (const Probe& probe : probes) {
+        PromptSpec spec;
+        spec.prompt = probe.text;
+        auto prompt = build_prompt(model.file(), tokenizer, spec);
+        if (!prompt) {
+            out.emplace_back();
+            continue;
+        }
+        const std::vector<int32_t>& ids = prompt->ids;
+        std::vector<double> sum(static_cast<size_t>(n_layer) * units, 0.0);
+        const size_t first = ids.size() > 1 ? 1 : 0;
+        for (size_t t = first; t < ids.size(); ++t) {
+            for (int64_t l = 0; l < n_layer; ++l) {
+                for (size_t u = 0; u < units; ++u) {
+                    uint64_t state = seed ^ (static_cast<uint64_t>(static_cast<uint32_t>(ids[t])) * 0x9E3779B97F4A7C15ull) ^
+                                     (static_cast<uint64_t>(l) << 40) ^ (static_cast<uint64_t>(u) << 20);
+                    scores[u] = {static_cast<double>(splitmix64_next(state) >> 11) * 0x1.0p-53, u};
+                }
+                const size_t base = static_cast<size_t>(l) * units;
+                if (k >= units) {
+                    for (size_t u = 0; u < units; ++u) sum[base + u] += scores[u].first;
+                    continue;
+                }
+                std::partial_sort(scores.begin(), scores.begin() + static_cast<std::ptrdiff_t>(k), scores.end(),
+                                  [](const auto& a, const auto& b) { return a.first > b.first; });
+                for (size_t c = 0; c < k; ++c) sum[base + scores[c].second] += 1.0 / static_cast<double>(k);
+            }
+        }
+        std::vector<float> profile(sum.size());
+        const double n = static_cast<double>(std::max<size_t>(1, ids.size() - first));
+        for (size_t j = 0; j < sum.size(); ++j) profile[j] = static_cast<float>(sum[j] / n);
+        out.push_back(std::move(profile));
     }
     return out;
 }
@@ -201,6 +246,15 @@ Result<CalibrationResult> calibrate_head_map(const Model& model, Backend& backen
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
     const HeadMap null_map = assign_from_profiles(*train_profiles, shuffled, mp.n_layer, n_units);
     r.null_separation = separation_score(null_map, *train_profiles, shuffled, *dev_profiles, dev_labels);
+    // The token-identity null, on the probes that had a profile (the same ones the vocabulary encodes).
+    const int64_t chosen = experts ? mp.n_expert_used : n_units;
+    auto token_train = token_identity_profiles(model, tokenizer, train, n_units, chosen, options.null_seed);
+    auto token_dev = token_identity_profiles(model, tokenizer, dev, n_units, chosen, options.null_seed);
+    std::vector<int> token_train_labels, token_dev_labels;
+    keep(token_train, train, token_train_labels);
+    keep(token_dev, dev, token_dev_labels);
+    const HeadMap token_map = assign_from_profiles(token_train, token_train_labels, mp.n_layer, n_units);
+    r.token_null_separation = separation_score(token_map, token_train, token_train_labels, token_dev, token_dev_labels);
     r.n_train = train_labels.size();
     r.n_dev = dev_labels.size();
     return r;

@@ -13,8 +13,12 @@
 //
 // 4. Separation (dev split): each dev probe's profile, standardised per head with the train
 //    statistics, averaged over each subsystem's assigned heads; the fraction of dev probes whose
-//    largest average is their own label. The same score for a map calibrated on shuffled train
-//    labels is the null: a map means something only when it clearly beats it (chance is 1/8).
+//    largest average is their own label. Two nulls: the same score for a map calibrated on
+//    shuffled train labels (labels that carry no information; chance is 1/8), and for a map
+//    calibrated on units that respond to token identity alone — per (token, layer, unit) a
+//    hashed value, only the top k of a layer kept where a router picks k experts — which is what
+//    a router (or heads) with random weights reaches from the probes' surface tokens. A map is
+//    earned only when it clearly beats both (map_earned, head_map_source.h).
 #pragma once
 
 #include <atomic>
@@ -37,6 +41,7 @@ struct CalibrationResult {
     HeadMap map = HeadMap::make_default(1, 1);
     double separation = 0.0;      // on dev, this map
     double null_separation = 0.0; // on dev, a map calibrated on shuffled train labels
+    double token_null_separation = 0.0; // on dev, a map calibrated on token-identity units
     size_t n_train = 0;
     size_t n_dev = 0;
 };
@@ -58,6 +63,14 @@ struct CalibrationOptions {
 Result<std::vector<std::vector<float>>> head_profiles(const Model& model, Backend& backend, const Tokenizer& tokenizer,
                                                       std::span<const Probe> probes, const CalibrationOptions& options,
                                                       size_t progress_offset = 0, size_t progress_total = 0);
+
+// The token-identity null's profiles, shaped as head_profiles' ([n_probes][n_layer * n_units],
+// empty where the vocabulary cannot encode the probe): each unit's hashed response to each token
+// (in [0, 1)), averaged over the probe's positions without the first; with `chosen` < n_units
+// only the `chosen` largest of a layer count, each 1/chosen, as a router's top k.
+std::vector<std::vector<float>> token_identity_profiles(const Model& model, const Tokenizer& tokenizer,
+                                                        std::span<const Probe> probes, int64_t n_units, int64_t chosen,
+                                                        uint64_t seed);
 
 // Steps 2-3 from profiles: the calibrated map (source Calibrated).
 HeadMap assign_from_profiles(std::span<const std::vector<float>> profiles, std::span<const int> labels, int64_t n_layer,

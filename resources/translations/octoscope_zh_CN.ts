@@ -1565,12 +1565,12 @@ octoscope-cli replay "%3"</translation>
         <translation>位置数</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels — the routing tells the probe set's subsystems apart. That can come from the probes' surface tokens (digits, code) as much as from a function: try prompts of your own.</source>
-        <translation>专家映射：区分度 %1，打乱标签时为 %2——路由能区分探针集的各子系统。这既可能来自功能，也可能只来自探针的表层词元（数字、代码）：请用你自己的提示词检验。</translation>
+        <source>Expert map: separation %1 against %2 with shuffled labels and %3 with token identity alone — the routing tells the probe set's subsystems apart beyond what the probes' surface tokens give. Try prompts of your own.</source>
+        <translation>专家映射：区分度 %1，打乱标签时为 %2，仅按词元身份时为 %3——路由对探针集各子系统的区分超出了探针表层词元所能给出的程度。请用你自己的提示词检验。</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels — the routing does not tell the probe set's subsystems apart; the experts metric says little about subsystems.</source>
-        <translation>专家映射：区分度 %1，打乱标签时为 %2——路由无法区分探针集的各子系统；experts 指标几乎说明不了子系统。</translation>
+        <source>Expert map: separation %1 against %2 with shuffled labels and %3 with token identity alone — the routing does not tell the probe set's subsystems apart beyond what random weights reach; the experts metric says little about subsystems and the claims lab does not use it.</source>
+        <translation>专家映射：区分度 %1，打乱标签时为 %2，仅按词元身份时为 %3——路由对探针集各子系统的区分没有超出随机权重所能达到的程度；experts 指标几乎说明不了子系统，论断实验室也不会使用它。</translation>
     </message>
     <message>
         <source>This model has no experts.</source>

@@ -18,6 +18,8 @@
 #include "engine/model/synthetic_model.h"
 #include "engine/router/balanced_assignment.h"
 #include "engine/router/head_calibration.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "engine/tokenizer/vocab.h"
 #include "tests/support/loaded_model.h"
 
 namespace octo {
@@ -97,6 +99,54 @@ TEST(HeadCalibration, RecoversAPlantedMapAndBeatsItsNull) {
     for (const auto& [n_layer, n_head] : {std::pair<int64_t, int64_t>{2, 8}, {26, 8}, {36, 32}}) {
         SCOPED_TRACE(std::to_string(n_layer) + " layers x " + std::to_string(n_head) + " heads");
         recovers_a_planted_map(n_layer, n_head);
+    }
+}
+
+TEST(HeadCalibration, MapsAreEarnedOnlyAboveBothNulls) {
+    EXPECT_TRUE(map_earned(0.48, 0.08, 0.34)) << "octet's heads: 0.483 against 0.076 and 0.337";
+    EXPECT_FALSE(map_earned(0.20, 0.12, 0.21)) << "random-weight olmoe's experts beat shuffled labels, not token identity";
+    EXPECT_FALSE(map_earned(0.30, 0.12, std::nullopt)) << "calibrated before the token-identity null existed";
+    EXPECT_FALSE(map_earned(0.12, 0.01, 0.01)) << "not above chance";
+    EXPECT_FALSE(map_earned(0.30, 0.26, 0.10)) << "within the margin of shuffled labels";
+}
+
+// The token-identity null sees what surface tokens alone give: probes whose classes use different
+// words separate under it; probes whose classes share their words do not.
+TEST(HeadCalibration, TokenIdentityNullFollowsTheProbesWords) {
+    const test::LoadedModel base = test::load_synthetic({});
+    ASSERT_TRUE(base.model);
+    auto vocab = vocab_from_gguf(base.model->file());
+    ASSERT_TRUE(vocab) << vocab.error().message;
+    auto tok = Tokenizer::create(std::move(vocab.value()));
+    ASSERT_TRUE(tok) << tok.error().message;
+    const char* words[8] = {"apple", "river", "stone", "cloud", "green", "tiger", "piano", "smoke"};
+    auto probes_of = [&](bool distinct, int per_class, int offset) {
+        std::vector<Probe> out;
+        for (int s = 0; s < 8; ++s) {
+            for (int i = 0; i < per_class; ++i) {
+                Probe p;
+                p.label = s;
+                const int w = distinct ? s : (i + offset + s) % 8;
+                p.text = std::string(words[w]) + " " + words[(w + 3) % 8] + " " + std::to_string(i % 3);
+                out.push_back(p);
+            }
+        }
+        return out;
+    };
+    for (const bool distinct : {true, false}) {
+        const std::vector<Probe> train = probes_of(distinct, 16, 0), dev = probes_of(distinct, 8, 5);
+        auto train_p = token_identity_profiles(*base.model, tok.value(), train, 8, 2, 1);
+        auto dev_p = token_identity_profiles(*base.model, tok.value(), dev, 8, 2, 1);
+        ASSERT_EQ(train_p.size(), train.size());
+        ASSERT_EQ(train_p[0].size(), static_cast<size_t>(base.model->params().n_layer * 8));
+        EXPECT_EQ(train_p, token_identity_profiles(*base.model, tok.value(), train, 8, 2, 1)) << "a function of the tokens and the seed";
+        std::vector<int> train_labels, dev_labels;
+        for (const Probe& p : train) train_labels.push_back(p.label);
+        for (const Probe& p : dev) dev_labels.push_back(p.label);
+        const HeadMap map = assign_from_profiles(train_p, train_labels, base.model->params().n_layer, 8);
+        const double separation = separation_score(map, train_p, train_labels, dev_p, dev_labels);
+        if (distinct) EXPECT_GT(separation, 0.5) << "each class has its own words";
+        else EXPECT_LT(separation, 0.35) << "the classes share their words";
     }
 }
 

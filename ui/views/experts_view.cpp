@@ -204,16 +204,21 @@ void ExpertsView::refresh() {
     // The calibrated expert map's null test, said plainly (docs/moe.md).
     if (experts && model->expert_map) {
         const ExpertMap& m = *model->expert_map;
+        const QString token_null = m.token_null_separation ? QString::number(*m.token_null_separation, 'f', 2) : QStringLiteral("—");
         verdict_->setText(m.specialises()
-                              ? tr("Expert map: separation %1 against %2 with shuffled labels — the routing tells the probe "
-                                   "set's subsystems apart. That can come from the probes' surface tokens (digits, code) as "
-                                   "much as from a function: try prompts of your own.")
+                              ? tr("Expert map: separation %1 against %2 with shuffled labels and %3 with token identity "
+                                   "alone — the routing tells the probe set's subsystems apart beyond what the probes' "
+                                   "surface tokens give. Try prompts of your own.")
                                     .arg(m.separation, 0, 'f', 2)
                                     .arg(m.null_separation, 0, 'f', 2)
-                              : tr("Expert map: separation %1 against %2 with shuffled labels — the routing does not tell "
-                                   "the probe set's subsystems apart; the experts metric says little about subsystems.")
+                                    .arg(token_null)
+                              : tr("Expert map: separation %1 against %2 with shuffled labels and %3 with token identity "
+                                   "alone — the routing does not tell the probe set's subsystems apart beyond what random "
+                                   "weights reach; the experts metric says little about subsystems and the claims lab does "
+                                   "not use it.")
                                     .arg(m.separation, 0, 'f', 2)
-                                    .arg(m.null_separation, 0, 'f', 2));
+                                    .arg(m.null_separation, 0, 'f', 2)
+                                    .arg(token_null));
     }
     verdict_->setVisible(experts && model->expert_map.has_value());
     if (!experts || !run) {
