@@ -1,6 +1,7 @@
 // token_after_number: over greedy answers to task items of every subsystem, the tokens that
 // follow a token containing a digit (the prompt's last token counts for the first answer token);
-// the value is the share of them whose largest subsystem share is the named subsystem.
+// the value is the share of them whose largest subsystem share is the named subsystem. An
+// end-of-generation token is not counted (as in every protocol: it is no token of the answer).
 // params: "subsystem" (default rte-c), "items" per subsystem, "max_tokens".
 // Units of the bootstrap: items (their tokens are not independent), stratified by subsystem.
 #include <algorithm>
@@ -49,7 +50,7 @@ Result<ClaimResult> protocol_token_after_number(ClaimLab& lab, const Claim& clai
         double n = 0;
         for (size_t k = 0; k < ans.tokens.size(); ++k) {
             const std::string& previous = k == 0 ? ans.last_prompt_token : ans.tokens[k - 1];
-            if (!has_digit(previous) || !ans.shares[k]) continue;
+            if (!has_digit(previous) || !ans.shares[k] || ans.is_eog[k]) continue; // end-of-generation is no token of the answer
             const int t = top_of(*ans.shares[k]);
             top[static_cast<size_t>(t)] += 1.0;
             n += 1.0;

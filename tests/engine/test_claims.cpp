@@ -402,6 +402,18 @@ TEST(ClaimProtocols, TokenAfterNumberThreeOfFour) {
     EXPECT_EQ(r->verdict, Verdict::Inconclusive) << "4 items are too few for a verdict (kMinUnitsForVerdict)";
     EXPECT_EQ(r->details["plot"]["kind"], "bars");
     EXPECT_EQ(r->tables.front().rows.size(), 4u) << "only the token after the digit qualifies";
+    // An answer that ends right after its digit: the end-of-generation token is not counted.
+    HandMade ends(items_of(2, 4), [](const RunSpec&) -> Result<ClaimAnswer> {
+        ClaimAnswer a;
+        a.last_prompt_token = "what";
+        a.tokens = {"7", "<|eos|>"};
+        a.is_eog = {false, true};
+        a.shares = {top(0), top(2)};
+        return a;
+    });
+    auto none = ends.lab->run(claim_of("token_after_number", {{"subsystem", "rte-c"}, {"subsystems", {"rte-c"}}, {"items", 4}}));
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_EQ(none->verdict, Verdict::NotMeasurable) << "no answer token follows a digit";
 }
 
 TEST(ClaimProtocols, PositionProfileComparesTheThirdsAndLeavesOutEndOfGeneration) {
