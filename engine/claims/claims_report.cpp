@@ -6,12 +6,15 @@
 
 #include "engine/claims/claim_protocols.h"
 #include "engine/core/atomic_file.h"
+#include "engine/core/utf8_text.h"
 
 namespace octo {
 
 namespace {
 
-std::string csv_cell(const std::string& s) {
+// A token's bytes may stop mid-character: such bytes are written as \xNN, so the CSV is valid UTF-8.
+std::string csv_cell(const std::string& raw) {
+    const std::string s = utf8_with_escaped_bytes(raw);
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string out = "\"";
     for (const char c : s) {

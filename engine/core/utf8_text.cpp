@@ -4,8 +4,12 @@
 
 namespace octo {
 
-std::string valid_utf8(std::string_view s) {
-    static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+namespace {
+
+// Copies the valid UTF-8 sequences of `s` and hands each byte that starts no valid sequence to
+// `invalid` (which appends what stands for it).
+template <class Invalid>
+std::string repaired(std::string_view s, Invalid invalid) {
     std::string out;
     out.reserve(s.size());
     size_t i = 0;
@@ -29,11 +33,26 @@ std::string valid_utf8(std::string_view s) {
             out.append(s.substr(i, len));
             i += len;
         } else {
-            out.append(kReplacement);
+            invalid(out, static_cast<unsigned char>(s[i]));
             i += 1;
         }
     }
     return out;
+}
+
+} // namespace
+
+std::string valid_utf8(std::string_view s) {
+    return repaired(s, [](std::string& out, unsigned char) { out.append("\xEF\xBF\xBD"); });
+}
+
+std::string utf8_with_escaped_bytes(std::string_view s) {
+    return repaired(s, [](std::string& out, unsigned char b) {
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        out += "\\x";
+        out.push_back(kHex[b >> 4]);
+        out.push_back(kHex[b & 15]);
+    });
 }
 
 } // namespace octo

@@ -9,5 +9,8 @@ namespace octo {
 
 // `bytes` with every invalid UTF-8 sequence replaced by U+FFFD.
 std::string valid_utf8(std::string_view bytes);
+// `bytes` with every byte that starts no valid UTF-8 sequence written as \xNN (hex, upper case):
+// valid UTF-8 that keeps every byte (a token cut mid-character reads "\xE4\xB8").
+std::string utf8_with_escaped_bytes(std::string_view bytes);
 
 } // namespace octo

@@ -720,6 +720,8 @@ TEST(ClaimsReport, JsonMarkdownAndCsv) {
     EXPECT_EQ(j["claims"][0]["verdict"], "holds");
     EXPECT_EQ(j["claims"][0]["article_figure"], 0.64);
     EXPECT_EQ(table_csv(r.tables[0]), "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n");
+    // A token cut mid-character ("中" is E4 B8 AD): its bytes escaped, the file valid UTF-8.
+    EXPECT_EQ(table_csv({"t", {"token"}, {{"\xE4\xB8"}, {"\xAD!"}, {"中"}}}), "token\n\\xE4\\xB8\n\\xAD!\n中\n");
     const std::string md = claims_markdown(rep, false);
     EXPECT_NE(md.find("| test-prompt_ab | 64.0 % | 95 % interval > 0.0 % | 50.0 % | [40.0 %, 60.0 %] | 40 | "
                       "holds; the article's value (64.0 %) is excluded |"), std::string::npos) << md;
