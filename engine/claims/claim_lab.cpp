@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
 
 #include "engine/advisor/apply_rewrite.h"
@@ -77,12 +76,6 @@ std::string first_number(const std::string& text) {
     return digits;
 }
 
-std::string fmt_margin() {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", kMapMargin);
-    return buf;
-}
-
 } // namespace
 
 Result<ClaimData> load_claim_data(const std::string& resource_dir) {
@@ -124,7 +117,7 @@ bool ClaimLab::has_subsystems(std::string* why) const {
     if (!model_.server && metric_ == Metric::Experts && !model_.expert_map->specialises()) {
         if (why) {
             *why = "this model's calibrated expert map does not beat its nulls (shuffled labels and token identity alone, "
-                   "which random weights reach) by " + fmt_margin() + ", so its experts do not specialise by subsystem on the "
+                   "which random weights reach) by " + fmt(kMapMargin, 2) + ", so its experts do not specialise by subsystem on the "
                    "probes and subsystem shares mean nothing here (octoscope-cli calibrate --experts, docs/moe.md)";
         }
         return false;
@@ -138,7 +131,7 @@ bool ClaimLab::has_subsystems(std::string* why) const {
         if (!map_earned(number("separation").value_or(0.0), number("null_separation").value_or(1.0), number("token_null_separation"))) {
             if (why) {
                 *why = "this model's calibrated head map does not beat its nulls (shuffled labels and token identity alone, "
-                       "which random weights reach) by " + fmt_margin() + " — or was calibrated before the token-identity null "
+                       "which random weights reach) by " + fmt(kMapMargin, 2) + " — or was calibrated before the token-identity null "
                        "existed (recalibrate: octoscope-cli calibrate) — so subsystem shares and switches mean nothing here";
             }
             return false;

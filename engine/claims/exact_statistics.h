@@ -50,6 +50,8 @@ struct PairedCounts {
     int64_t only_b = 0;
     int64_t neither = 0;
     int64_t n() const { return both + only_a + only_b + neither; }
+    // Counts one unit: right under a, right under b.
+    void add(bool right_a, bool right_b) { (right_a && right_b ? both : right_a ? only_a : right_b ? only_b : neither) += 1; }
     double p_a() const;
     double p_b() const;
 };

@@ -91,8 +91,7 @@ Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim) {
             PairedCounts c;
             for (size_t u = 0; u < items.size(); ++u) {
                 if (static_cast<size_t>(strata[u]) != items_of) continue;
-                const bool a = right[u][off + 1] > 0.5, b = right[u][0] > 0.5;
-                (a && b ? c.both : a ? c.only_a : b ? c.only_b : c.neither) += 1;
+                c.add(right[u][off + 1] > 0.5, right[u][0] > 0.5);
             }
             return c;
         };

@@ -62,10 +62,7 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
         }
     }
     PairedCounts counts;
-    for (size_t i = 0; i < right_a.size(); ++i) {
-        const bool ra = right_a[i] > 0.5, rb = right_b[i] > 0.5;
-        (ra && rb ? counts.both : ra ? counts.only_a : rb ? counts.only_b : counts.neither) += 1;
-    }
+    for (size_t i = 0; i < right_a.size(); ++i) counts.add(right_a[i] > 0.5, right_b[i] > 0.5);
     ClaimResult r;
     if (items.empty()) return not_measurable("no items were selected");
     if (statistic == "accuracy_difference") {
@@ -80,13 +77,14 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
         };
         r.estimate = bootstrap(strata, stat, lab.bootstrap_options(claim));
         if (!r.estimate) return not_measurable("the model made no errors with wording a, so there are none to cut");
-        r.estimate->p_value = mcnemar_exact_p(counts.only_a, counts.only_b);
     }
+    const double mcnemar_p = mcnemar_exact_p(counts.only_a, counts.only_b);
+    r.estimate->p_value = mcnemar_p;
     if (both_at_one_bound(counts)) {
         r.reason = counts.both > 0 ? "both wordings were right on every item, so the items cannot tell the wordings apart"
                                    : "both wordings were wrong on every item, so the items cannot tell the wordings apart";
     }
-    r.details["mcnemar_exact_p"] = mcnemar_exact_p(counts.only_a, counts.only_b);
+    r.details["mcnemar_exact_p"] = mcnemar_p;
     r.details["discordant"] = {{"only_a", counts.only_a}, {"only_b", counts.only_b}};
     std::vector<Interval> ci;
     std::vector<double> values;

@@ -33,18 +33,12 @@ Result<ClaimResult> protocol_router_accuracy(ClaimLab& lab, const Claim& claim) 
     // Yes/no per probe: a share takes Wilson's interval, the gain Newcombe's paired interval
     // (stage 1 is condition a, the two-stage router condition b).
     PairedCounts counts;
-    int64_t right_two = 0, right_one = 0;
-    for (size_t i = 0; i < probes.size(); ++i) {
-        const bool a = one[i] > 0.5, b = two[i] > 0.5;
-        (a && b ? counts.both : a ? counts.only_a : b ? counts.only_b : counts.neither) += 1;
-        right_two += b;
-        right_one += a;
-    }
+    for (size_t i = 0; i < probes.size(); ++i) counts.add(one[i] > 0.5, two[i] > 0.5);
     ClaimResult r;
     if (probes.empty()) return not_measurable("no probes were selected");
     const auto n = static_cast<int64_t>(probes.size());
-    if (statistic == "two_stage") r.estimate = proportion_estimate(right_two, n);
-    else if (statistic == "stage1") r.estimate = proportion_estimate(right_one, n);
+    if (statistic == "two_stage") r.estimate = proportion_estimate(counts.both + counts.only_b, n);
+    else if (statistic == "stage1") r.estimate = proportion_estimate(counts.both + counts.only_a, n);
     else r.estimate = paired_difference_estimate(counts);
     if (statistic == "gain" && both_at_one_bound(counts)) {
         r.reason = counts.both > 0 ? "both stages routed every probe right" : "both stages routed every probe wrong";
