@@ -50,13 +50,17 @@ int run_claims_command(const ClaimsOptions& o) {
     if (o.list) {
         nlohmann::json out = nlohmann::json::array();
         for (const Claim& c : catalog->claims) {
-            out.push_back({{"id", c.id}, {"section", c.section}, {"text", c.text.en}, {"protocol", c.protocol},
+            out.push_back({{"id", c.id}, {"section", c.section}, {"text", c.text.en},
+                           {"protocol", c.measurable() ? nlohmann::json(c.protocol) : nlohmann::json()},
                            {"article_figure", c.article_figure}});
+            if (!c.measurable()) out.back()["not_measurable_here"] = c.not_measurable_here.en;
         }
         if (o.json) {
             print_json({{"claims", out}});
         } else {
-            for (const Claim& c : catalog->claims) std::cout << c.id << "  (" << c.section << ")  " << c.text.en << '\n';
+            for (const Claim& c : catalog->claims) {
+                std::cout << c.id << "  (" << c.section << ")  " << c.text.en << (c.measurable() ? "" : "  [not measurable here]") << '\n';
+            }
         }
         return kExitOk;
     }

@@ -89,7 +89,7 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
         return make_error(ErrorCode::Format, path + ": \"claims\" must be a non-empty array");
     }
     static const std::set<std::string> kKeys = {"id", "title", "section", "text", "article_figure", "unit",
-                                                "protocol", "params", "holds", "subject"};
+                                                "protocol", "params", "holds", "subject", "not_measurable_here"};
     ClaimCatalog catalog;
     std::set<std::string> ids;
     for (size_t i = 0; i < doc["claims"].size(); ++i) {
@@ -119,6 +119,16 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
         const auto unit = j.contains("unit") && j["unit"].is_string() ? parse_unit(j["unit"].get<std::string>()) : std::nullopt;
         if (!unit) return field_error(path, c.id, "\"unit\" must be share, points or coefficient");
         c.unit = *unit;
+        if (j.contains("not_measurable_here")) {
+            auto why = local_text(j, path, c.id, "not_measurable_here");
+            if (!why) return why.error();
+            c.not_measurable_here = std::move(why.value());
+            for (const char* key : {"protocol", "params", "holds", "subject"}) {
+                if (j.contains(key)) return field_error(path, c.id, std::string("a claim that is not measurable here has no \"") + key + "\"");
+            }
+            catalog.claims.push_back(std::move(c));
+            continue;
+        }
         if (!j.contains("protocol") || !j["protocol"].is_string() || !find_protocol(j["protocol"].get<std::string>())) {
             return field_error(path, c.id, "\"protocol\" must name a known protocol (docs/claims.md)");
         }

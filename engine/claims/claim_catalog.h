@@ -4,7 +4,8 @@
 // article's figure (a number, or its words where it gives none), the protocol that measures it
 // with that protocol's parameters, and what "holds" means — a threshold test on the measured
 // value's 95 % interval. Protocols are code (claim_protocols.h); a new claim that reuses one is
-// an edit of the data file. Loading validates strictly: an error names the file, the claim and
+// an edit of the data file. A claim nothing here can measure is listed with the reason instead of a
+// protocol ("not_measurable_here"). Loading validates strictly: an error names the file, the claim and
 // the field.
 #pragma once
 
@@ -46,6 +47,11 @@ struct Claim {
     double threshold = 0.0;
     LocalText holds;       // what "holds" means, in words
     ClaimSubject subject = ClaimSubject::Model;
+    // A claim of the article that nothing here can measure (a human study, GPT-4's hardware, a
+    // feature the product lacks): one sentence why, and no protocol, parameters or threshold.
+    // Listed so that the catalogue is silent about nothing; its verdict is "not measurable here".
+    LocalText not_measurable_here;
+    bool measurable() const { return not_measurable_here.en.empty(); }
 };
 
 struct ClaimCatalog {

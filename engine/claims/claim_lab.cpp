@@ -289,6 +289,13 @@ bool ClaimLab::cancelled() const {
 }
 
 Result<ClaimResult> ClaimLab::run(const Claim& claim) {
+    if (!claim.measurable()) {
+        ClaimResult listed;
+        listed.id = claim.id;
+        listed.verdict = Verdict::NotMeasurableHere;
+        listed.reason = claim.not_measurable_here.en;
+        return listed;
+    }
     answers_.clear();
     if (model_.kv) model_.kv->pool().forget_cached(); // nothing computed for another claim is reused
     const ProtocolInfo* protocol = find_protocol(claim.protocol);

@@ -246,6 +246,7 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::Inconclusive: return "inconclusive";
     case Verdict::NotMeasurable: return "not measurable on this model";
     case Verdict::Uninformative: return "uninformative";
+    case Verdict::NotMeasurableHere: return "not measurable here";
     }
     return "inconclusive";
 }

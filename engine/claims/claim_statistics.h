@@ -101,11 +101,12 @@ const char* threshold_test_name(ThresholdTest test);
 
 // Uninformative: measured, but the data cannot speak to the claim (both conditions at 0 % or both
 // at 100 %, or units that all gave the same value, so no interval can be sized).
-enum class Verdict { Holds, DoesNotHold, Inconclusive, NotMeasurable, Uninformative };
+// NotMeasurableHere: a claim no model run here can measure (Claim::not_measurable_here).
+enum class Verdict { Holds, DoesNotHold, Inconclusive, NotMeasurable, Uninformative, NotMeasurableHere };
 
 // Fewer units (in the statistic) than this give no verdict but `inconclusive`, whatever the interval.
 inline constexpr int64_t kMinUnitsForVerdict = 5;
-const char* verdict_name(Verdict verdict); // "holds", "does not hold", "inconclusive", "not measurable on this model", "uninformative"
+const char* verdict_name(Verdict verdict); // "holds", "does not hold", "inconclusive", "not measurable on this model", "uninformative", "not measurable here"
 
 Verdict judge(const Interval& ci95, ThresholdTest test, double value);
 

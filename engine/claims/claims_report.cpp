@@ -25,6 +25,7 @@ std::string csv_cell(const std::string& raw) {
 }
 
 std::string holds_if(const Claim& c) {
+    if (!c.measurable()) return "—";
     const char* op = c.test == ThresholdTest::Above ? ">" : c.test == ThresholdTest::AtLeast ? "≥" : c.test == ThresholdTest::Below ? "<" : "≤";
     return std::string("95 % interval ") + op + " " + format_claim_value(c.unit, c.threshold);
 }
@@ -36,6 +37,7 @@ const char* verdict_zh(Verdict v) {
     case Verdict::Inconclusive: return "无定论";
     case Verdict::NotMeasurable: return "无法在此模型上测量";
     case Verdict::Uninformative: return "数据无信息量";
+    case Verdict::NotMeasurableHere: return "无法在此测量";
     }
     return "";
 }
@@ -69,7 +71,7 @@ std::string verdict_line(const Claim& c, const ClaimResult& r, bool zh) {
     if (r.verdict == Verdict::Holds || r.verdict == Verdict::DoesNotHold || r.verdict == Verdict::Inconclusive) {
         line += figure_clause(c, r, zh);
     }
-    if (c.subject != ClaimSubject::Model && r.verdict != Verdict::NotMeasurable) {
+    if (c.subject != ClaimSubject::Model && r.verdict != Verdict::NotMeasurable && r.verdict != Verdict::NotMeasurableHere) {
         line += zh ? (c.subject == ClaimSubject::Router ? "；这是关于产品路由器的结论，不是关于所加载模型的"
                                                          : "；这是关于产品 KV 池的结论，不是关于所加载模型的")
                    : std::string("; ") + claim_subject_note(c.subject);
@@ -163,11 +165,13 @@ nlohmann::json claims_json(const ClaimsReport& report) {
             {"n", r.estimate ? r.estimate->n : 0},
             {"interval_method", r.estimate ? nlohmann::json(interval_method_name(r.estimate->method)) : nlohmann::json()},
             {"verdict", verdict_name(r.verdict)},
-            {"holds_if", {{"test", threshold_test_name(c.test)}, {"value", c.threshold}, {"text", c.holds.en}}},
+            {"holds_if", c.measurable() ? nlohmann::json{{"test", threshold_test_name(c.test)}, {"value", c.threshold}, {"text", c.holds.en}}
+                                        : nlohmann::json()},
             {"method", r.method},
             {"details", r.details},
         };
         if (!r.reason.empty()) j["reason"] = r.reason;
+        if (!c.measurable()) j["reason_zh"] = c.not_measurable_here.zh;
         if (r.estimate && r.estimate->p_value) j["mcnemar_exact_p"] = *r.estimate->p_value;
         if (r.estimate && r.estimate->resamples > 0) j["resamples"] = r.estimate->resamples;
         j["subject"] = claim_subject_name(c.subject);
@@ -221,6 +225,10 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
         md << "## " << c.id << (zh ? "（文章第 " : " (article section ") << c.section << (zh ? " 节）\n\n" : ")\n\n");
         md << "> " << (zh ? c.text.zh : c.text.en) << "\n\n";
         md << (zh ? "**文章给出的数字：** " : "**Article's figure:** ") << article_figure_text(c) << (zh ? "（未经验证）。" : " (unverified). ");
+        if (!c.measurable()) {
+            md << (zh ? "**结论：** 无法在此测量 — " : "**Verdict:** not measurable here — ") << c.not_measurable_here.in(zh) << "\n\n";
+            continue;
+        }
         md << (zh ? "**成立的含义：** " : "**Holds when:** ") << (zh ? c.holds.zh : c.holds.en) << " (" << holds_if(c) << ").\n\n";
         if (r.estimate) {
             md << (zh ? "**测得：** " : "**Measured:** ") << format_claim_value(c.unit, r.estimate->value) << (zh ? "，95 % 区间 [" : ", 95 % interval [")

@@ -826,6 +826,10 @@ octoscope-cli replay "%3"</translation>
 <context>
     <name>octo::ui::ClaimPlotView</name>
     <message>
+        <source>Not measurable here: %1</source>
+        <translation>无法在此测量：%1</translation>
+    </message>
+    <message>
         <source>Select a claim.</source>
         <translation>请选择一个论断。</translation>
     </message>
@@ -956,6 +960,10 @@ octoscope-cli replay "%3"</translation>
 </context>
 <context>
     <name>octo::ui::ClaimsPanel</name>
+    <message>
+        <source>not measurable here</source>
+        <translation>无法在此测量</translation>
+    </message>
     <message>
         <source>holds</source>
         <translation>成立</translation>
@@ -1171,6 +1179,10 @@ octoscope-cli replay "%3"</translation>
 </context>
 <context>
     <name>octo::ui::ClaimsPresenter</name>
+    <message>
+        <source>The article says: %1 — about GPT-4, unverified.</source>
+        <translation>文章说：%1 — 关于 GPT-4，未经验证。</translation>
+    </message>
     <message>
         <source>Claims — presenter</source>
         <translation>论断 — 演示</translation>

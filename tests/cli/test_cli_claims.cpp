@@ -25,6 +25,34 @@ TEST(CliClaims, ListNamesEveryClaim) {
     for (const auto& c : j["claims"]) ids.insert(c["id"].get<std::string>());
     EXPECT_TRUE(ids.contains("rte-c-after-number"));
     EXPECT_TRUE(ids.contains("why-eight-groups"));
+    EXPECT_TRUE(ids.contains("multi-turn-coherence"));
+    for (const auto& c : j["claims"]) {
+        if (c["id"] != "multi-turn-coherence") continue;
+        EXPECT_TRUE(c["protocol"].is_null());
+        EXPECT_NE(c["not_measurable_here"].get<std::string>().find("no conversations"), std::string::npos) << c;
+    }
+}
+
+TEST(CliClaims, WhatCannotBeMeasuredHereIsListedWithItsReason) {
+    const std::string dir = temp_path("claims-unmeasurable");
+    const auto r = run_cli({"claims", "--claim", "annotator-agreement", "--claim", "router-accuracy", "--items", "2", "--json",
+                            "--report", dir, "--chinese"});
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const auto j = r.json();
+    ASSERT_EQ(j["claims"].size(), 2u);
+    const auto& listed = j["claims"][0];
+    EXPECT_EQ(listed["verdict"], "not measurable here");
+    EXPECT_TRUE(listed["measured"].is_null());
+    EXPECT_TRUE(listed["holds_if"].is_null());
+    EXPECT_NE(listed["reason"].get<std::string>().find("No people were asked"), std::string::npos);
+    EXPECT_FALSE(listed["reason_zh"].get<std::string>().empty());
+    EXPECT_FALSE(listed.contains("test")) << "no decision, so not in Holm's family";
+    EXPECT_EQ(j["claims"][1]["test"]["holm_family"], 1);
+    std::ifstream md(std::filesystem::path(dir) / "report.md");
+    std::stringstream text;
+    text << md.rdbuf();
+    EXPECT_NE(text.str().find("无法在此测量 — 没有请人来标注"), std::string::npos) << text.str();
+    std::filesystem::remove_all(dir);
 }
 
 TEST(CliClaims, JsonContractAndReport) {

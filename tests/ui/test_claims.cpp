@@ -91,6 +91,15 @@ void TestClaims::listsTheClaimsBeforeAnyRun() {
     QCOMPARE(list->topLevelItem(0)->text(1), QStringLiteral("not run")); // the verdict
     QVERIFY(w.showPanel(QStringLiteral("claims")));
     QVERIFY2(panel->plotView()->plotKind().isEmpty(), "nothing measured, nothing drawn");
+    // What nothing here can measure says so before any run, with its reason.
+    panel->selectClaim(QStringLiteral("multi-turn-coherence"));
+    QCOMPARE(list->currentItem()->text(1), QStringLiteral("not measurable here"));
+    QVERIFY(list->currentItem()->toolTip(1).contains(QStringLiteral("no conversations")));
+    QVERIFY(panel->detail()->toPlainText().contains(QStringLiteral("no conversations yet")));
+    QVERIFY(!panel->detail()->toPlainText().contains(QStringLiteral("Holds when")));
+    w.resize(1366, 768);
+    screenshot(*panel, "claims-not-measurable-here.png");
+    QVERIFY(panel->plotView()->plotKind().isEmpty());
 }
 
 void TestClaims::runSelectedMatchesTheEngine() {

@@ -43,6 +43,7 @@ QString verdict_label(Verdict verdict) {
     case Verdict::Inconclusive: return ClaimsPanel::tr("inconclusive");
     case Verdict::NotMeasurable: return ClaimsPanel::tr("not measurable on this model");
     case Verdict::Uninformative: return ClaimsPanel::tr("uninformative");
+    case Verdict::NotMeasurableHere: return ClaimsPanel::tr("not measurable here");
     }
     return {};
 }
@@ -54,6 +55,7 @@ QColor verdict_colour(Verdict verdict) {
     case Verdict::Inconclusive: return QColor(230, 159, 0);
     case Verdict::NotMeasurable: return QColor(140, 140, 140);
     case Verdict::Uninformative: return QColor(86, 180, 233); // sky blue
+    case Verdict::NotMeasurableHere: return QColor(110, 110, 110);
     }
     return {};
 }
@@ -61,6 +63,7 @@ QColor verdict_colour(Verdict verdict) {
 QString claim_text(const Claim& claim) { return q(claim.text.in(chinese())); }
 QString claim_title(const Claim& claim) { return q(claim.title.in(chinese())); }
 QString claim_holds_text(const Claim& claim) { return q(claim.holds.in(chinese())); }
+QString claim_not_measurable_text(const Claim& claim) { return q(claim.not_measurable_here.in(chinese())); }
 QString claims_note_text(const ClaimsReport& report) { return q(report.note.in(chinese())); }
 
 ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
@@ -211,7 +214,10 @@ QString ClaimsPanel::selectedId() const {
 
 void ClaimsPanel::selectClaim(const QString& id) {
     for (int i = 0; i < list_->topLevelItemCount(); ++i) {
-        if (list_->topLevelItem(i)->data(kClaim, Qt::UserRole).toString() == id) list_->setCurrentItem(list_->topLevelItem(i));
+        QTreeWidgetItem* item = list_->topLevelItem(i);
+        if (item->data(kClaim, Qt::UserRole).toString() != id) continue;
+        list_->setCurrentItem(item);
+        list_->scrollToItem(item);
     }
 }
 
@@ -273,6 +279,14 @@ void ClaimsPanel::refreshList() {
         item->setToolTip(kClaim, claim_text(c));
         item->setText(kArticle, q(article_figure_text(c)));
         item->setToolTip(kArticle, tr("The article's figure for GPT-4: a claim, never measured here"));
+        if (!c.measurable()) { // known from the catalogue: nothing to run
+            item->setText(kMeasured, QStringLiteral("—"));
+            item->setText(kVerdict, verdict_label(Verdict::NotMeasurableHere));
+            item->setBackground(kVerdict, verdict_colour(Verdict::NotMeasurableHere));
+            item->setForeground(kVerdict, Qt::white);
+            item->setToolTip(kVerdict, claim_not_measurable_text(c));
+            continue;
+        }
         const ClaimResult* r = store_.result(c.id);
         if (!r) {
             item->setText(kVerdict, tr("not run"));
@@ -310,6 +324,13 @@ void ClaimsPanel::refreshDetail() {
     }
     QString html = QStringLiteral("<h3>%1</h3><p><i>%2</i></p>").arg(claim_title(*c).toHtmlEscaped(), claim_text(*c).toHtmlEscaped());
     html += QStringLiteral("<p>") + tr("Article, section %1: <b>%2</b> (about GPT-4, unverified)").arg(q(c->section).toHtmlEscaped(), q(article_figure_text(*c)).toHtmlEscaped()) + QStringLiteral("</p>");
+    if (!c->measurable()) {
+        html += QStringLiteral("<p><span style=\"background:%1;color:white\">&nbsp;%2&nbsp;</span> %3</p>")
+                    .arg(verdict_colour(Verdict::NotMeasurableHere).name(), verdict_label(Verdict::NotMeasurableHere),
+                         claim_not_measurable_text(*c).toHtmlEscaped());
+        detail_->setHtml(html);
+        return;
+    }
     html += QStringLiteral("<p>") + tr("Holds when: %1").arg(claim_holds_text(*c).toHtmlEscaped()) + QStringLiteral("</p>");
     if (r && r->estimate) {
         html += QStringLiteral("<p>") +

@@ -87,6 +87,7 @@ QColor verdict_colour(Verdict verdict);
 QString claim_text(const Claim& claim);
 QString claim_title(const Claim& claim); // the short title, in the UI's language
 QString claim_holds_text(const Claim& claim);
+QString claim_not_measurable_text(const Claim& claim); // why nothing here can measure it
 QString claims_note_text(const ClaimsReport& report);
 
 } // namespace octo::ui

@@ -73,8 +73,13 @@ void ClaimsPresenter::showClaim(int index) {
     const ClaimResult* r = store_.result(c.id);
     position_->setText(tr("Claim %1 of %2 · article section %3 · %4").arg(index_ + 1).arg(claims.size()).arg(q(c.section), claim_title(c)));
     headline_->setText(claim_text(c));
-    article_->setText(tr("The article says: %1 — about GPT-4, unverified. Holds here when %2.").arg(q(article_figure_text(c)), claim_holds_text(c)));
-    if (r && r->estimate) {
+    article_->setText(c.measurable() ? tr("The article says: %1 — about GPT-4, unverified. Holds here when %2.").arg(q(article_figure_text(c)), claim_holds_text(c))
+                                     : tr("The article says: %1 — about GPT-4, unverified.").arg(q(article_figure_text(c))));
+    if (!c.measurable()) {
+        measured_->setText(QStringLiteral("<span style=\"background:%1;color:white\">&nbsp;%2&nbsp;</span> %3")
+                               .arg(verdict_colour(Verdict::NotMeasurableHere).name(), verdict_label(Verdict::NotMeasurableHere),
+                                    claim_not_measurable_text(c).toHtmlEscaped()));
+    } else if (r && r->estimate) {
         measured_->setText(tr("Measured: %1 &nbsp; 95 %: [%2, %3] &nbsp; n = %4 &nbsp; <span style=\"background:%5;color:white\">&nbsp;%6&nbsp;</span>")
                                .arg(q(format_claim_value(c.unit, r->estimate->value)), q(format_claim_value(c.unit, r->estimate->ci95.lo)),
                                     q(format_claim_value(c.unit, r->estimate->ci95.hi)))

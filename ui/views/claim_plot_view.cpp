@@ -101,6 +101,9 @@ void ClaimPlotView::showClaim(const Claim* claim, const ClaimResult* result) {
     const bool has_plot = result && result->details.contains("plot") && result->details["plot"].is_object();
     if (!has_plot) {
         empty_->setText(!claim ? tr("Select a claim.")
+                        : !claim->measurable()
+                            ? tr("Not measurable here: %1")
+                                  .arg(QString::fromStdString(claim->not_measurable_here.in(installed_language() == QLatin1String("zh_CN"))))
                         : !result ? tr("Not run yet: press Run Selected or Run All.")
                                   : tr("No plot: %1").arg(QString::fromStdString(result->reason.empty() ? std::string("nothing was measured") : result->reason)));
         empty_->show();
