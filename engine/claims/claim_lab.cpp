@@ -258,6 +258,7 @@ Result<const ClaimAnswer*> ClaimLab::answer(const RunSpec& question, bool cached
         a->token_ids.push_back(g.tokens[i].id);
         a->is_eog.push_back(tok.is_eog(g.tokens[i].id));
         a->shares.push_back(i < run->token_metrics.size() ? run->token_metrics[i].get(metric_) : std::nullopt);
+        a->contributions.push_back(i < run->token_metrics.size() ? run->token_metrics[i].get(contribution_metric()) : std::nullopt);
         a->total_ms += g.tokens[i].ms;
     }
     a->first_token_ms = g.tokens.empty() ? 0.0 : g.tokens.front().ms;

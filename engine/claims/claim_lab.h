@@ -102,6 +102,9 @@ struct ClaimAnswer {
     std::vector<std::string> tokens;       // every generated token's bytes, the stopping one included
     std::vector<int32_t> token_ids;
     std::vector<std::optional<SubsystemValues>> shares; // [tokens] the lab's metric, of the position that chose the token
+    // [tokens] what the subsystems' parts really contributed: the heads' norm share (the experts
+    // metric under an expert map). Unlike router gates, it falls to 0 for switched-off heads.
+    std::vector<std::optional<SubsystemValues>> contributions;
     std::vector<bool> is_eog;              // [tokens]
     double first_token_ms = 0.0;           // time to first token
     double total_ms = 0.0;                 // the whole answer
@@ -153,6 +156,8 @@ public:
     // (not the default head k → subsystem k), or a calibrated expert map. Otherwise `why` says so.
     bool has_subsystems(std::string* why = nullptr) const;
     Metric metric() const { return metric_; }     // what shares are read by
+    // What ClaimAnswer::contributions are read by: norm share, or the experts metric under an expert map.
+    Metric contribution_metric() const { return metric_ == Metric::Experts ? Metric::Experts : Metric::NormShare; }
     std::string map_name() const;                 // "head map from the GGUF file", …
     // Items per subsystem: the run's --items, else the claim's params "items", else `fallback`.
     int64_t items_per_subsystem(const Claim& claim, int64_t fallback) const;

@@ -7,7 +7,7 @@
 //   prompt_ab           paired A/B of two prompt templates on the same items: accuracy difference or error cut
 //   degrade             one subsystem switched off: how much another's share rises on its items
 //   cross_effect        the 8 × 8 matrix of accuracy drops under each group's ablation: order, or specialisation
-//   latency             time to first token and total time over the probe prompts: bimodality, with scaled bands
+//   latency             time to first token and total time over the probe prompts: bimodality, with the article's bands
 //   kv_reuse            prompt tokens the shared KV pool reuses over realistic edit sessions
 //   head_groups         octet trained with other group counts ("why 8"): needs the variant models
 #pragma once
@@ -54,6 +54,12 @@ nlohmann::json grouped_bars_plot(const std::vector<std::string>& labels, const s
 // One series.
 nlohmann::json bars_plot(const std::vector<std::string>& labels, const std::vector<double>& values,
                          const std::vector<Interval>& ci, const std::string& y_label);
+// head_groups' switches: whether router group g serves subsystem s in a model with `groups` groups
+// (tools/octet/model.py groups_of), and a map that puts exactly group g's heads (head k is gated
+// by group k / (n_head / groups)) under rte-a and every other head under rte-b, so that switching
+// rte-a off zeroes that one group.
+bool group_serves(int64_t g, int s, int64_t groups);
+Result<HeadMap> one_group_map(int64_t g, int64_t groups, int64_t n_layer, int64_t n_head);
 // An integer parameter (≥ 1) or `fallback`.
 int64_t int_param(const nlohmann::json& params, const char* key, int64_t fallback);
 

@@ -1,7 +1,9 @@
 // degrade: the article's degraded mode — one subsystem ("off", default rte-f) switched off (its
 // heads zero-ablated, or its experts under an expert map), does another ("taker", default rte-a)
-// take over its work? On the switched-off subsystem's own items, each answer token's shares are
-// renormalised over the seven subsystems still on; per item, d = the taker's mean renormalised
+// take over its work? On the switched-off subsystem's own items, each answer token's
+// contributions (norm share of the heads' output, or the experts metric under an expert map —
+// never router gates, which stay high while their heads are zeroed) are renormalised over the
+// seven subsystems still on; per item, d = the taker's mean renormalised
 // share with the switch minus without. The value is the mean d (paired by item). A rise means
 // the taker gains more than its proportional part of the freed share. Details: every
 // subsystem's renormalised share both ways and the accuracy both ways.
@@ -19,8 +21,8 @@ std::optional<SubsystemValues> renormalised_mean(const ClaimAnswer& a, int off) 
     SubsystemValues sum{};
     double n = 0;
     for (size_t k = 0; k < a.tokens.size(); ++k) {
-        if (a.is_eog[k] || !a.shares[k]) continue;
-        const SubsystemValues& s = *a.shares[k];
+        if (a.is_eog[k] || k >= a.contributions.size() || !a.contributions[k]) continue;
+        const SubsystemValues& s = *a.contributions[k];
         double rest = 0;
         for (int j = 0; j < kSubsystemCount; ++j) rest += j == off ? 0.0 : s[static_cast<size_t>(j)];
         if (rest <= 0) continue;
@@ -83,7 +85,7 @@ Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
     const BootstrapOptions bo = lab.bootstrap_options(claim);
     ClaimResult r;
     r.estimate = mean_estimate(diff);
-    if (!r.estimate) return not_measurable("fewer than two answers had a token with subsystem shares");
+    if (!r.estimate) return not_measurable("fewer than two answers had a token with subsystem contributions");
 
     std::vector<std::string> labels;
     std::vector<BarSeries> series = {{"all on", {}, {}}, {std::string(subsystem_id(*off)) + " off", {}, {}}};
@@ -107,11 +109,11 @@ Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
     r.details["plot"] = grouped_bars_plot(labels, series, "share among the subsystems still on");
     r.details["accuracy_on"] = weighted_mean(right_on, ones).value_or(0.0);
     r.details["accuracy_switched_off"] = weighted_mean(right_off, ones).value_or(0.0);
-    r.details["metric"] = metric_name(lab.metric());
+    r.details["metric"] = metric_name(lab.contribution_metric());
     r.method = "On " + std::to_string(diff.size()) + " " + std::string(subsystem_id(*off)) + " task items, greedy answers (at most " +
                std::to_string(max_tokens) + " tokens) with and without " + std::string(subsystem_id(*off)) +
-               " switched off (zero ablation under the " + lab.map_name() + "). Each token's " + metric_name(lab.metric()) +
-               " shares are renormalised over the seven subsystems still on; the value is " + std::string(subsystem_id(*taker)) +
+               " switched off (zero ablation under the " + lab.map_name() + "). Each token's " + metric_name(lab.contribution_metric()) +
+               " shares (what the parts contributed; router gates stay high while their heads are zeroed) are renormalised over the seven subsystems still on; the value is " + std::string(subsystem_id(*taker)) +
                "'s mean renormalised share with the switch minus without (paired by item), with Student's t interval. Accuracy both "
                "ways is in the details; the bars' intervals: expanded percentile bootstrap over items.";
     r.tables.push_back(std::move(table));

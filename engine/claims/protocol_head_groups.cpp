@@ -1,11 +1,14 @@
 // head_groups: "why 8". octet was trained with 8 router groups (one per subsystem); the same
 // model trained with other group counts under the same budget (tools/octet/train.py --groups N:
 // same width, depth, data, steps and seed) ships as octet/variants/octet-g<N>.gguf. Each model
-// answers the same task items greedily, without ablation and with each subsystem switched off —
-// its groups' heads zeroed (with 4 groups that is the group it shares with its neighbour; with
-// 16 its two groups). Per model: accuracy, specialisation (the drop a subsystem's own switch
-// causes on its items minus the mean drop the other switches cause) and error propagation (the
-// mean drop a switch causes on the other subsystems' items).
+// answers the same task items greedily, without ablation and with each of its router groups
+// switched off in turn — exactly one group's heads zeroed per switch, in every variant (with 4
+// groups one group serves two subsystems, with 16 a subsystem has two groups). A group's own
+// items are those of the subsystems it serves. Per model: accuracy, specialisation (the mean over
+// groups of the drop a group's switch causes on its own items minus the drop on the others') and
+// error propagation (the mean over groups of the drop a switch causes on the items of subsystems
+// the group does not serve — so 4 groups' neighbour, which shares the switched group, is not
+// counted as propagation).
 // "statistic": "accuracy" — 8 groups' accuracy minus the best variant's (paired by item);
 // "propagation" — error propagation of the variant with `variant` groups minus 8 groups'.
 // params: "groups" (the variants), "variant", "items" per subsystem, "max_tokens".
@@ -32,50 +35,63 @@ std::vector<int64_t> groups_of(int s, int64_t groups) {
     return {s * groups / kSubsystemCount};
 }
 
-// The subsystems to switch off so that subsystem s's groups are off: every subsystem that shares
-// a group with it (under the exporter's map, head k → subsystem k · 8 / n_head).
-std::array<bool, kSubsystemCount> switch_for(int s, int64_t groups) {
-    std::array<bool, kSubsystemCount> off{};
+} // namespace
+
+bool group_serves(int64_t g, int s, int64_t groups) {
     const auto mine = groups_of(s, groups);
-    for (int t = 0; t < kSubsystemCount; ++t) {
-        for (const int64_t g : groups_of(t, groups)) {
-            if (std::find(mine.begin(), mine.end(), g) != mine.end()) off[static_cast<size_t>(t)] = true;
-        }
-    }
-    return off;
+    return std::find(mine.begin(), mine.end(), g) != mine.end();
 }
 
-// The exporter's head map: head k of every layer → subsystem k · 8 / n_head.
-Result<HeadMap> exported_map(int64_t n_layer, int64_t n_head) {
+Result<HeadMap> one_group_map(int64_t g, int64_t groups, int64_t n_layer, int64_t n_head) {
+    if (groups <= 0 || n_head % groups != 0 || g < 0 || g >= groups) {
+        return make_error(ErrorCode::InvalidArgument, "group " + std::to_string(g) + " of " + std::to_string(groups) +
+                                                          " router groups over " + std::to_string(n_head) + " heads");
+    }
     nlohmann::json layers = nlohmann::json::array();
+    const int64_t per_group = n_head / groups;
     for (int64_t l = 0; l < n_layer; ++l) {
         nlohmann::json row = nlohmann::json::array();
-        for (int64_t k = 0; k < n_head; ++k) row.push_back(std::string(subsystem_id(static_cast<int>(k * kSubsystemCount / n_head))));
+        for (int64_t k = 0; k < n_head; ++k) row.push_back(std::string(subsystem_id(k / per_group == g ? 0 : 1)));
         layers.push_back(row);
     }
     return HeadMap::from_json({{"version", 1}, {"layers", layers}}, n_layer, n_head, HeadMapSource::Gguf);
 }
 
+namespace {
+
 struct Measured {
     int64_t groups = 0;
-    // right[u][0]: without ablation; right[u][1 + s]: subsystem s's groups off.
-    std::vector<std::array<double, kSubsystemCount + 1>> right;
+    // right[u][0]: without ablation; right[u][1 + g]: group g off.
+    std::vector<std::vector<double>> right;
 };
 
-// One model's answers to every item, plain and with each subsystem's groups off.
-Result<Measured> measure(ClaimLab& lab, const std::vector<const TaskItem*>& items, int64_t groups, int64_t max_tokens,
-                         int64_t& done, int64_t total) {
+// One model's answers to every item, plain and with each of its groups off.
+Result<Measured> measure(const ClaimLab& lab, ClaimModel model, const std::vector<const TaskItem*>& items, int64_t groups,
+                         int64_t max_tokens, int64_t& done, int64_t total) {
+    const int64_t n_layer = model.model->params().n_layer, n_head = model.model->params().n_head;
+    if (groups <= 0 || n_head % groups != 0) {
+        return make_error(ErrorCode::InvalidModel, model.name + ": " + std::to_string(groups) + " router groups do not divide " +
+                                                       std::to_string(n_head) + " heads");
+    }
     Measured m;
     m.groups = groups;
-    m.right.resize(items.size());
-    for (size_t u = 0; u < items.size(); ++u) {
-        for (int c = 0; c <= kSubsystemCount; ++c) {
-            RunSpec req = claim_question(items[u]->prompt, max_tokens);
-            if (c > 0) req.disabled = switch_for(c - 1, groups);
-            auto a = lab.answer(req);
+    m.right.assign(items.size(), std::vector<double>(static_cast<size_t>(groups) + 1, 0.0));
+    std::array<bool, kSubsystemCount> off{};
+    off[0] = true;
+    for (int64_t c = 0; c <= groups; ++c) {
+        std::optional<HeadMap> map;
+        if (c > 0) {
+            auto built = one_group_map(c - 1, groups, n_layer, n_head);
+            if (!built) return built.error();
+            map.emplace(std::move(built.value()));
+            model.map = &*map;
+        }
+        ClaimLab sub(model, lab.data(), lab.options());
+        for (size_t u = 0; u < items.size(); ++u) {
+            auto a = sub.answer(claim_question(items[u]->prompt, max_tokens, c > 0 ? off : std::array<bool, kSubsystemCount>{}));
             if (!a) return a.error();
             m.right[u][static_cast<size_t>(c)] = answer_correct(*a.value(), *items[u], AnswerMatch::Exact) ? 1.0 : 0.0;
-            if (!lab.step(++done, total)) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+            if (!sub.step(++done, total)) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
         }
     }
     return m;
@@ -86,7 +102,8 @@ struct Figures {
 };
 
 std::optional<Figures> figures(const Measured& m, const std::vector<int>& strata, std::span<const double> w) {
-    std::array<std::array<double, kSubsystemCount>, kSubsystemCount> drop{}; // [off][items of]
+    const auto G = static_cast<size_t>(m.groups);
+    std::vector<std::array<double, kSubsystemCount>> drop(G, std::array<double, kSubsystemCount>{}); // [group off][items of]
     std::array<double, kSubsystemCount> n{};
     double right = 0, all = 0;
     for (size_t u = 0; u < m.right.size(); ++u) {
@@ -94,17 +111,29 @@ std::optional<Figures> figures(const Measured& m, const std::vector<int>& strata
         n[j] += w[u];
         right += w[u] * m.right[u][0];
         all += w[u];
-        for (size_t i = 0; i < kSubsystemCount; ++i) drop[i][j] += w[u] * (m.right[u][0] - m.right[u][i + 1]);
+        for (size_t g = 0; g < G; ++g) drop[g][j] += w[u] * (m.right[u][0] - m.right[u][g + 1]);
     }
     if (all <= 0) return std::nullopt;
-    Figures f;
-    f.accuracy = right / all;
     for (size_t j = 0; j < kSubsystemCount; ++j) {
         if (n[j] <= 0) return std::nullopt;
-        double others = 0;
-        for (size_t i = 0; i < kSubsystemCount; ++i) others += i == j ? 0.0 : drop[i][j] / n[j];
-        f.specialisation += (drop[j][j] / n[j] - others / (kSubsystemCount - 1)) / kSubsystemCount;
-        f.propagation += others / (kSubsystemCount - 1) / kSubsystemCount;
+    }
+    Figures f;
+    f.accuracy = right / all;
+    for (size_t g = 0; g < G; ++g) {
+        double own = 0, others = 0;
+        int n_own = 0, n_others = 0;
+        for (size_t j = 0; j < kSubsystemCount; ++j) {
+            const double d = drop[g][j] / n[j];
+            if (group_serves(static_cast<int64_t>(g), static_cast<int>(j), m.groups)) {
+                own += d;
+                ++n_own;
+            } else {
+                others += d;
+                ++n_others;
+            }
+        }
+        f.specialisation += (own / n_own - others / n_others) / static_cast<double>(G);
+        f.propagation += others / n_others / static_cast<double>(G);
     }
     return f;
 }
@@ -148,18 +177,15 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
     const std::vector<const TaskItem*> items = lab.select_items(all, lab.items_per_subsystem(claim, 16));
     std::vector<int> strata;
     for (const TaskItem* it : items) strata.push_back(it->subsystem);
-    const int64_t total = static_cast<int64_t>(items.size()) * (kSubsystemCount + 1) * static_cast<int64_t>(1 + variants.size());
+    int64_t runs_per_item = kSubsystemCount + 1;
+    for (const int64_t g : variants) runs_per_item += g + 1;
+    const int64_t total = static_cast<int64_t>(items.size()) * runs_per_item;
     int64_t done = 0;
 
-    // The loaded octet first, under the same exported map as its variants.
+    // The loaded octet first, then its variants, each with one group switched off at a time.
     std::vector<Measured> models;
     {
-        auto map = exported_map(base.model->params().n_layer, base.model->params().n_head);
-        if (!map) return map.error();
-        ClaimModel m = base;
-        m.map = &map.value();
-        ClaimLab sub(m, lab.data(), lab.options());
-        auto r = measure(sub, items, kSubsystemCount, max_tokens, done, total);
+        auto r = measure(lab, base, items, kSubsystemCount, max_tokens, done, total);
         if (!r) return r.error();
         models.push_back(std::move(r.value()));
     }
@@ -172,14 +198,10 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
             return make_error(ErrorCode::InvalidModel, paths[v].string() + ": has " + std::to_string(groups) + " router groups, not " +
                                                            std::to_string(variants[v]));
         }
-        auto map = exported_map(model.params().n_layer, model.params().n_head);
-        if (!map) return map.error();
         ClaimModel m = opened->model;
-        m.map = &map.value();
         m.expert_map = nullptr;
         m.name = paths[v].filename().string();
-        ClaimLab sub(m, lab.data(), lab.options());
-        auto r = measure(sub, items, groups, max_tokens, done, total);
+        auto r = measure(lab, m, items, groups, max_tokens, done, total);
         if (!r) return r.error();
         models.push_back(std::move(r.value()));
     }
@@ -228,10 +250,11 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
     r.details["plot"] = grouped_bars_plot({"accuracy", "specialisation", "error propagation"}, series, "share of items");
     r.method = method + " " + std::to_string(items.size()) + " task items (" + std::to_string(items.size() / kSubsystemCount) +
                " per subsystem), greedy answers (at most " + std::to_string(max_tokens) + " tokens) by each model, plain and with each "
-               "subsystem's groups switched off (zero ablation; with 4 groups a subsystem shares its group with its neighbour). " +
+               "router group switched off in turn (zero ablation of exactly that group's heads; with 4 groups a group serves two "
+               "subsystems, both its own, with 16 a subsystem has two groups). " +
                (statistic == "accuracy" ? std::string("Value: 8 groups' accuracy minus the best variant's, paired by item.")
-                                        : "Value: error propagation (the mean accuracy drop a subsystem's switch causes on the other "
-                                          "subsystems' items) with " + std::to_string(variant) + " groups minus with 8.") +
+                                        : "Value: error propagation (the mean over groups of the accuracy drop a group's switch causes "
+                                          "on the items of subsystems it does not serve) with " + std::to_string(variant) + " groups minus with 8.") +
                " Expanded percentile bootstrap over items, stratified by subsystem.";
     r.tables.push_back(std::move(table));
     return r;

@@ -8,10 +8,10 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<SubsystemValues> shares_of(const json& token_extension) {
-    if (!token_extension.is_object()) return std::nullopt;
-    const auto it = token_extension.find("subsystems");
-    if (it == token_extension.end() || !it->is_array() || it->size() != kSubsystemCount) return std::nullopt;
+std::optional<SubsystemValues> values_of(const json& object, const char* key) {
+    if (!object.is_object()) return std::nullopt;
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_array() || it->size() != kSubsystemCount) return std::nullopt;
     SubsystemValues v{};
     for (size_t s = 0; s < v.size(); ++s) {
         if (!(*it)[s].is_number()) return std::nullopt;
@@ -48,7 +48,11 @@ ClaimAnswer claim_answer(const RemoteResult& result) {
     for (const RemoteToken& t : result.tokens) {
         a.tokens.push_back(t.text);
         a.token_ids.push_back(t.id.value_or(-1));
-        a.shares.push_back(shares_of(t.octoscope));
+        a.shares.push_back(values_of(t.octoscope, "subsystems"));
+        // What the parts contributed: the experts metric where the server has an expert map, else norm share.
+        const json metrics = t.octoscope.is_object() ? t.octoscope.value("metrics", json::object()) : json::object();
+        auto contribution = values_of(metrics, "experts");
+        a.contributions.push_back(contribution ? contribution : values_of(metrics, "norm_share"));
         a.is_eog.push_back(false);
     }
     // An Octoscope server reports the end-of-generation token that stopped the answer as its last

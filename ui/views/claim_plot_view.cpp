@@ -252,7 +252,7 @@ void ClaimPlotView::drawHistogram(const nlohmann::json& p) {
     const nlohmann::json& edges = h["edges"];
     const nlohmann::json& counts = h["counts"];
     const double width = edges.size() > 1 ? edges[1].get<double>() - edges[0].get<double>() : 1.0;
-    // The scaled bands behind the bars.
+    // The article's bands (unscaled) behind the bars, where the measured times reach them.
     const QColor band_colours[] = {QColor(0, 158, 115, 45), QColor(86, 180, 233, 45), QColor(213, 94, 0, 45)};
     double top = 1.0;
     for (const nlohmann::json& c : counts) top = std::max(top, c.get<double>());
