@@ -6,9 +6,16 @@
 // of the sessions that were taken from the pool's cache instead of computed (bootstrap over sessions).
 // Edits: "rerun" (unchanged), "append" (a follow-up instruction at the end), "edit_end" (the last
 // character changed), "edit_start" (a word put in front: nothing can be reused).
+// The pool reuses whole blocks, so how much of an unchanged prefix it reuses depends on where the
+// tokenizer happens to put the block boundaries. Each session therefore starts at a random phase:
+// its prompts follow 0 … block−1 newline tokens (drawn from the seed and the claim per session,
+// the offset actually obtained recorded), so that the value averages over block alignments
+// instead of being decided by one.
 // params: "edits", "items" per subsystem, "max_tokens".
 #include "engine/claims/claim_protocols.h"
 #include "engine/instrumentation/subsystem.h"
+#include "engine/sampling/prng.h"
+#include "engine/tokenizer/tokenizer.h"
 
 namespace octo {
 
@@ -59,11 +66,21 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
 
     std::vector<double> reused, prompt_tokens;
     std::vector<int> strata;
-    ClaimTable table{"runs", {"session", "step", "edit", "prompt_tokens", "reused_tokens"}, {}};
+    ClaimTable table{"runs", {"session", "step", "edit", "prompt_tokens", "reused_tokens", "phase_tokens"}, {}};
+    const int32_t block = lab.model().kv ? lab.model().kv->pool().block_size() : 0;
+    uint64_t phase_state = lab.bootstrap_options(claim).seed ^ 0x9e3779b97f4a7c15ULL;
+    // The tokens a text adds in front of a prompt (the filler's own count where the tokenizer keeps it apart).
+    auto token_count = [&](const std::string& text) -> int64_t {
+        if (!lab.model().tokenizer) return 0;
+        auto ids = lab.model().tokenizer->encode(text, false, false);
+        return ids ? static_cast<int64_t>(ids->size()) : 0;
+    };
     std::vector<double> step_reused(edits.size() + 1, 0.0), step_tokens(edits.size() + 1, 0.0);
     for (size_t i = 0; i < items.size(); ++i) {
         const bool zh = items[i]->lang == "zh";
         std::string prompt = items[i]->prompt;
+        const std::string filler(block > 0 ? splitmix64_next(phase_state) % static_cast<uint64_t>(block) : 0, '\n');
+        const int64_t phase = filler.empty() ? 0 : token_count(filler + prompt) - token_count(prompt);
         double r = 0, t = 0;
         for (size_t k = 0; k <= edits.size(); ++k) {
             if (k > 0) {
@@ -71,14 +88,15 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
                 if (!next) return make_error(ErrorCode::Format, "claim " + claim.id + ": unknown edit \"" + edits[k - 1] + "\"");
                 prompt = std::move(*next);
             }
-            auto a = lab.answer(claim_question(prompt, max_tokens), false);
+            auto a = lab.answer(claim_question(filler + prompt, max_tokens), false);
             if (!a) return a.error();
             r += static_cast<double>(a.value()->reused_tokens);
             t += static_cast<double>(a.value()->prompt_tokens);
             step_reused[k] += static_cast<double>(a.value()->reused_tokens);
             step_tokens[k] += static_cast<double>(a.value()->prompt_tokens);
             table.rows.push_back({std::to_string(i), std::to_string(k), k == 0 ? "first run" : edits[k - 1],
-                                  std::to_string(a.value()->prompt_tokens), std::to_string(a.value()->reused_tokens)});
+                                  std::to_string(a.value()->prompt_tokens), std::to_string(a.value()->reused_tokens),
+                                  std::to_string(phase)});
         }
         reused.push_back(r);
         prompt_tokens.push_back(t);
@@ -110,7 +128,6 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
     }
     res.details["plot"] = bars_plot(labels, values, ci, "share of prompt tokens reused");
     res.details["plot"]["no_intervals"] = true;
-    const int32_t block = lab.model().kv ? lab.model().kv->pool().block_size() : 0;
     res.details["block_size"] = block;
     res.method = "Edit sessions on " + std::to_string(items.size()) + " task items: each prompt is run, then edited (" +
                  [&] {
@@ -120,7 +137,9 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
                  }() +
                  ") and rerun after each edit, greedily (at most " + std::to_string(max_tokens) +
                  " answer tokens), in the shared paged KV pool (blocks of " + std::to_string(block) +
-                 " tokens; the prefix cache starts empty). Value: prompt tokens taken from the cache / all prompt tokens of the "
+                 " tokens; the prefix cache starts empty). Each session's prompts follow a random number (0 to " +
+                 std::to_string(block > 0 ? block - 1 : 0) + ") of newline tokens, so that block boundaries fall at a random phase "
+                 "and the value averages over alignments (the offsets are in the runs table). Value: prompt tokens taken from the cache / all prompt tokens of the "
                  "sessions. The per-step bars have no intervals (they are descriptive). Expanded percentile bootstrap over sessions.";
     res.tables.push_back(std::move(table));
     return res;
