@@ -184,9 +184,9 @@ TEST(CliClaims, ARandomWeightModelEarnsNoHolds) {
             EXPECT_NE(claim["verdict_line"].get<std::string>().find("not the loaded model"), std::string::npos) << claim["id"];
             continue;
         }
-        // latency-bimodal times this machine, which other tests load at the same time: under ctest -j
-        // its bimodality coefficient can pass 5/9 on any model — the protocol issue (a dip test
-        // against a unimodal null, run-to-run variance) is what fixes that, not this check.
+        // latency-bimodal times this machine, which other tests load at the same time (ctest -j): a
+        // second mode of its times there would be real — the load's, not the model's — so its
+        // verdict is not asserted here (alone: 0.66 [0.45, 1.05] of the dip null's 95 % point).
         if (claim["id"] == "latency-bimodal") continue;
         EXPECT_NE(claim["verdict"], "holds") << claim["id"] << ": " << claim["verdict_line"];
         if (claim["id"] == "rte-a-at-start") {

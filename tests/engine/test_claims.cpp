@@ -11,6 +11,7 @@
 
 #include "engine/claims/claim_protocols.h"
 #include "engine/claims/claims_report.h"
+#include "engine/claims/dip_test.h"
 #include "engine/evaluation/task_eval.h"
 #include "engine/model/synthetic_model.h"
 #include "engine/tokenizer/vocab.h"
@@ -239,6 +240,25 @@ TEST(ExactStatistics, NewcombeIndependentMatchesNewcombesTable) {
         EXPECT_NEAR(ci.lo, r.lo, 5e-5) << r.k1 << "/" << r.n1 << " − " << r.k2 << "/" << r.n2;
         EXPECT_NEAR(ci.hi, r.hi, 5e-5) << r.k1 << "/" << r.n1 << " − " << r.k2 << "/" << r.n2;
     }
+}
+
+// Hartigan's dip against R's diptest 0.76 (an independent implementation; values printed with
+// format(dip(x), digits = 17)) and its table of the uniform null's quantiles (qDiptab).
+TEST(ExactStatistics, DipMatchesRsDiptest) {
+    const std::vector<std::pair<std::vector<double>, double>> cases = {
+        {{0.3, 1.7, 2.2, 2.9, 3.1, 7.5, 7.9, 8.4, 9.0, 9.6}, 0.15277777777777776},
+        {{1, 2, 4, 7, 11, 16, 22, 29, 37, 46, 56, 67}, 0.041666666666666664},
+        {{5.1, 4.9, 6.2, 5.5, 5.8, 6.0, 4.4, 5.3, 5.0, 5.6, 5.2, 4.7, 5.9, 6.4, 4.6}, 0.052380952380952354},
+        {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 0.05},            // evenly spaced: the least possible dip, 1/(2n)
+        {{1, 2, 3, 4, 5, 11, 12, 13, 14, 15}, 0.15},
+    };
+    for (const auto& [x, dip] : cases) EXPECT_NEAR(hartigan_dip(x), dip, 1e-12) << x.size();
+    EXPECT_EQ(hartigan_dip(std::vector<double>{3, 3, 3}), 0.0);
+    // qDiptab's 95 % points: 0.07027 (n = 50), 0.03684 (n = 200); 2000 simulations are within 4 %.
+    EXPECT_NEAR(uniform_dip_quantile(50, 0.95), 0.07027, 0.04 * 0.07027);
+    EXPECT_NEAR(uniform_dip_quantile(200, 0.95), 0.03684, 0.04 * 0.03684);
+    EXPECT_LT(dip_p_value(0.15, 10), 0.05) << "two clusters of five";
+    EXPECT_GT(dip_p_value(0.05, 10), 0.5) << "evenly spaced";
 }
 
 TEST(ExactStatistics, SpecialFunctionsMatchTables) {
@@ -871,9 +891,18 @@ TEST_F(OctetClaims, AClaimAloneGivesTheValueOfTheFullRun) {
 
 TEST_F(OctetClaims, LatencyBandsAreTheArticlesUnscaled) {
     ClaimLab l = lab(2);
-    auto r = l.run(*catalog.find("latency-bimodal"));
+    Claim c = *catalog.find("latency-bimodal");
+    c.params["runs"] = 2;
+    auto r = l.run(c);
     ASSERT_TRUE(r && r->estimate) << (r ? r->reason : r.error().message);
     EXPECT_EQ(r->estimate->n, 16);
+    // The dip against the uniform null, per run and as the runs' mean ratio.
+    ASSERT_EQ(r->details["dip_per_run"].size(), 2u);
+    const double null95 = r->details["uniform_dip_95"].get<double>();
+    EXPECT_NEAR(null95, uniform_dip_quantile(16, 0.95), 1e-15);
+    EXPECT_NEAR(r->estimate->value, (r->details["dip_per_run"][0].get<double>() + r->details["dip_per_run"][1].get<double>()) / 2 / null95, 1e-12);
+    EXPECT_LT(r->estimate->ci95.lo, r->estimate->ci95.hi);
+    EXPECT_EQ(r->tables[0].rows.size(), 32u) << "16 prompts, 2 runs";
     EXPECT_FALSE(r->details.contains("band_scale")) << "bands are not a function of the measured times";
     // The plot shows the part of the article's bands that the measured times reach.
     const auto& bands = r->details["plot"]["bands"];
@@ -889,8 +918,8 @@ TEST_F(OctetClaims, LatencyBandsAreTheArticlesUnscaled) {
     EXPECT_NEAR(shares, 1.0, 1e-9);
     // Each run's band follows from its own total time alone.
     for (const auto& row : r->tables[0].rows) {
-        const double ms = std::stod(row[4]);
-        EXPECT_EQ(row[5], ms < 250.0 ? "cache hit" : ms <= 800.0 ? "standard" : "degraded") << ms;
+        const double ms = std::stod(row[5]);
+        EXPECT_EQ(row[6], ms < 250.0 ? "cache hit" : ms <= 800.0 ? "standard" : "degraded") << ms;
     }
 }
 
