@@ -89,7 +89,7 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
         return make_error(ErrorCode::Format, path + ": \"claims\" must be a non-empty array");
     }
     static const std::set<std::string> kKeys = {"id", "title", "section", "text", "article_figure", "unit",
-                                                "protocol", "params", "holds", "subject", "not_measurable_here"};
+                                                "protocol", "params", "holds", "subject", "not_measurable_here", "control"};
     ClaimCatalog catalog;
     std::set<std::string> ids;
     for (size_t i = 0; i < doc["claims"].size(); ++i) {
@@ -123,7 +123,7 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
             auto why = local_text(j, path, c.id, "not_measurable_here");
             if (!why) return why.error();
             c.not_measurable_here = std::move(why.value());
-            for (const char* key : {"protocol", "params", "holds", "subject"}) {
+            for (const char* key : {"protocol", "params", "holds", "subject", "control"}) {
                 if (j.contains(key)) return field_error(path, c.id, std::string("a claim that is not measurable here has no \"") + key + "\"");
             }
             catalog.claims.push_back(std::move(c));
@@ -137,6 +137,14 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
             const auto subject = j["subject"].is_string() ? parse_subject(j["subject"].get<std::string>()) : std::nullopt;
             if (!subject) return field_error(path, c.id, "\"subject\" must be model, router or kv_pool");
             c.subject = *subject;
+        }
+        if (j.contains("control")) {
+            const nlohmann::json& k = j["control"];
+            if (!k.is_object() || k.size() != 2 || k.value("kind", std::string()) != "shuffled_map" || !k.contains("margin") ||
+                !k["margin"].is_number() || !std::isfinite(k["margin"].get<double>()) || k["margin"].get<double>() < 0.0) {
+                return field_error(path, c.id, "\"control\" must be {\"kind\": \"shuffled_map\", \"margin\": a number ≥ 0}");
+            }
+            c.control_margin = k["margin"].get<double>();
         }
         c.params = j.contains("params") ? j["params"] : nlohmann::json::object();
         if (!c.params.is_object()) return field_error(path, c.id, "\"params\" must be an object");

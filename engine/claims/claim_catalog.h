@@ -9,6 +9,7 @@
 // the field.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,10 @@ struct Claim {
     // Listed so that the catalogue is silent about nothing; its verdict is "not measurable here".
     LocalText not_measurable_here;
     bool measurable() const { return not_measurable_here.en.empty(); }
+    // A claim that reads subsystem shares or switches runs beside a control: the same protocol on
+    // the same model with its map shuffled (each layer's labels permuted). "holds" then needs the
+    // measured interval to clear the control's by this margin, in the claim's unit (nullopt: no control).
+    std::optional<double> control_margin;
 };
 
 struct ClaimCatalog {

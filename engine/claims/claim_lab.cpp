@@ -281,7 +281,7 @@ BootstrapOptions ClaimLab::bootstrap_options(const Claim& claim) const {
 }
 
 bool ClaimLab::step(int64_t done, int64_t total) const {
-    if (options_.progress) options_.progress(done, total);
+    if (options_.progress) options_.progress(done + progress_part_ * total, total * progress_parts_);
     return !cancelled();
 }
 
@@ -301,9 +301,14 @@ Result<ClaimResult> ClaimLab::run(const Claim& claim) {
     if (model_.kv) model_.kv->pool().forget_cached(); // nothing computed for another claim is reused
     const ProtocolInfo* protocol = find_protocol(claim.protocol);
     if (!protocol) return make_error(ErrorCode::InvalidArgument, "unknown protocol \"" + claim.protocol + "\"");
+    progress_parts_ = claim.control_margin ? 2 : 1;
     auto result = protocol->run(*this, claim);
     answers_.clear();
     if (!result) return result.error();
+    if (claim.control_margin && result->estimate) {
+        run_control(claim, *protocol, *result);
+        if (cancelled()) return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+    }
     result->id = claim.id;
     if (result->estimate && result->reason.empty() && !(result->estimate->ci95.hi > result->estimate->ci95.lo)) {
         result->reason = "every unit gave the same value, so no interval can be sized from these data";
@@ -315,6 +320,8 @@ Result<ClaimResult> ClaimLab::run(const Claim& claim) {
         result->details["too_few_units"] = true;
     } else if (result->estimate) {
         result->verdict = judge(result->estimate->ci95, claim.test, claim.threshold);
+        // A map-reading claim holds only beyond its shuffled-map control.
+        if (result->verdict == Verdict::Holds && result->control && !result->control->beaten) result->verdict = Verdict::Inconclusive;
     } else {
         result->verdict = Verdict::NotMeasurable;
     }
@@ -332,6 +339,68 @@ Result<ClaimResult> ClaimLab::run(const Claim& claim) {
         }
     }
     return result;
+}
+
+Result<HeadMap> shuffled_head_map(const HeadMap& map, uint64_t seed) {
+    nlohmann::json doc = map.to_json();
+    uint64_t state = seed;
+    for (auto& layer : doc["layers"]) {
+        for (size_t i = layer.size(); i > 1; --i) std::swap(layer[i - 1], layer[static_cast<size_t>(splitmix64_next(state) % i)]);
+    }
+    return HeadMap::from_json(doc, map.n_layer(), map.n_head(), map.source(), map.path());
+}
+
+void ClaimLab::run_control(const Claim& claim, const ProtocolInfo& protocol, ClaimResult& result) {
+    ControlResult control;
+    control.margin = *claim.control_margin;
+    const auto finish = [&] {
+        if (control.estimate) {
+            const Interval& m = result.estimate->ci95;
+            const Interval& c = control.estimate->ci95;
+            const bool upward = claim.test == ThresholdTest::Above || claim.test == ThresholdTest::AtLeast;
+            control.beaten = upward ? m.lo - c.hi > control.margin : c.lo - m.hi > control.margin;
+        }
+        result.control = std::move(control);
+    };
+    if (model_.server || !model_.map) {
+        control.reason = "the shuffled-map control needs a local model: a server's map cannot be shuffled";
+        return finish();
+    }
+    const uint64_t seed = claim_seed(options_.seed, claim.id + "/control");
+    std::optional<HeadMap> shuffled;
+    std::optional<ExpertMap> shuffled_experts;
+    ClaimModel m = model_;
+    if (metric_ == Metric::Experts && model_.expert_map) {
+        auto map = shuffled_head_map(model_.expert_map->map, seed);
+        if (!map) {
+            control.reason = map.error().message;
+            return finish();
+        }
+        shuffled_experts = *model_.expert_map;
+        shuffled_experts->map = std::move(map.value());
+        m.expert_map = &*shuffled_experts;
+    } else {
+        auto map = shuffled_head_map(*model_.map, seed);
+        if (!map) {
+            control.reason = map.error().message;
+            return finish();
+        }
+        shuffled.emplace(std::move(map.value()));
+        m.map = &*shuffled;
+    }
+    if (model_.kv) model_.kv->pool().forget_cached();
+    ClaimLab lab(m, data_, options_);
+    lab.progress_part_ = 1;
+    lab.progress_parts_ = 2;
+    auto r = protocol.run(lab, claim);
+    if (!r) {
+        control.reason = r.error().message;
+    } else if (!r->estimate) {
+        control.reason = r->reason;
+    } else {
+        control.estimate = r->estimate;
+    }
+    finish();
 }
 
 Result<std::vector<int>> subsystem_list_param(const nlohmann::json& params, const char* key) {

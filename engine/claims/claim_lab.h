@@ -30,6 +30,8 @@
 
 namespace octo {
 
+struct ProtocolInfo;
+
 // One series of a result, as a table (the report writes each as CSV).
 struct ClaimTable {
     std::string name; // file stem: "<claim id>-<name>.csv"
@@ -46,6 +48,14 @@ struct VerdictTest {
     std::optional<bool> figure_in_interval; // the article's figure (when a number) lies in the 95 % interval
 };
 
+// The claim measured again on the same model with its subsystem map shuffled (Claim::control_margin).
+struct ControlResult {
+    std::optional<Estimate> estimate; // absent: the control could not run (`reason`)
+    double margin = 0.0;              // what the measured interval must clear the control's by
+    bool beaten = false;              // measured interval beyond the control's by more than `margin`
+    std::string reason;
+};
+
 struct ClaimResult {
     std::string id;
     Verdict verdict = Verdict::NotMeasurable;
@@ -56,6 +66,7 @@ struct ClaimResult {
     nlohmann::json details = nlohmann::json::object(); // the protocol's extra figures; "plot" is what the workbench draws
     std::vector<ClaimTable> tables;
     VerdictTest test;
+    std::optional<ControlResult> control; // claims with a control: "holds" needs it beaten
 };
 
 // A remote engine the answers come from (ClaimLabOptions::answer_batch / answer_source).
@@ -181,6 +192,10 @@ public:
     bool cancelled() const;
 
 private:
+    // Runs `claim`'s protocol again on the model with its map shuffled; fills result.control.
+    void run_control(const Claim& claim, const ProtocolInfo& protocol, ClaimResult& result);
+    int progress_part_ = 0;  // this lab's part of the running claim's progress (a control runs the second)
+    int progress_parts_ = 1;
     ClaimModel model_;
     ClaimData data_;
     ClaimLabOptions options_;
@@ -189,6 +204,11 @@ private:
     static std::string cache_key(const RunSpec& question);
     std::unique_ptr<Router> router_;
 };
+
+// `map` with each layer's subsystem labels permuted (the seed's Fisher–Yates): the same number of
+// heads per subsystem and layer, but no head keeps its meaning — the control a map-reading claim
+// must beat. Source and path are kept.
+Result<HeadMap> shuffled_head_map(const HeadMap& map, uint64_t seed);
 
 // Parses a subsystem list parameter (["rte-c", …]); every subsystem when absent.
 Result<std::vector<int>> subsystem_list_param(const nlohmann::json& params, const char* key);

@@ -1,6 +1,7 @@
 #include "engine/claims/claims_report.h"
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <sstream>
 
@@ -50,6 +51,34 @@ std::string figure_clause(const Claim& c, const ClaimResult& r, bool zh) {
                                       : "; the article's value (" + figure + ") is excluded";
 }
 
+// The control's value and interval, "12.0 % [9.1 %, 15.3 %]", or "—".
+std::string control_text(const Claim& c, const ClaimResult& r) {
+    if (!r.control || !r.control->estimate) return "—";
+    const Estimate& e = *r.control->estimate;
+    return format_claim_value(c.unit, e.value) + " [" + format_claim_value(c.unit, e.ci95.lo) + ", " + format_claim_value(c.unit, e.ci95.hi) + "]";
+}
+
+// The margin as a difference in the claim's unit: "2.0 pt", "0.100".
+std::string margin_text(const Claim& c, double margin) {
+    char buf[32];
+    if (c.unit == ClaimUnit::Coefficient) std::snprintf(buf, sizeof buf, "%.3f", margin);
+    else std::snprintf(buf, sizeof buf, "%.1f pt", 100.0 * margin);
+    return buf;
+}
+
+std::string control_clause(const Claim& c, const ClaimResult& r, bool zh) {
+    if (!r.control || (r.verdict != Verdict::Holds && r.verdict != Verdict::Inconclusive)) return "";
+    const ControlResult& k = *r.control;
+    if (!k.estimate) return zh ? "；未能运行打乱映射对照：" + k.reason : "; no shuffled-map control: " + k.reason;
+    const std::string m = margin_text(c, k.margin);
+    if (k.beaten) {
+        return zh ? "；超过打乱映射对照（" + control_text(c, r) + "）" + m + "以上"
+                  : "; beats the shuffled-map control (" + control_text(c, r) + ") by more than " + m;
+    }
+    return zh ? "；未以 " + m + " 的差距超过打乱映射对照（" + control_text(c, r) + "）"
+              : "; does not beat the shuffled-map control (" + control_text(c, r) + ") by " + m;
+}
+
 std::string md_escape(std::string s) {
     std::string out;
     for (const char c : s) {
@@ -71,6 +100,7 @@ std::string verdict_line(const Claim& c, const ClaimResult& r, bool zh) {
     if (r.verdict == Verdict::Holds || r.verdict == Verdict::DoesNotHold || r.verdict == Verdict::Inconclusive) {
         line += figure_clause(c, r, zh);
     }
+    line += control_clause(c, r, zh);
     if (c.subject != ClaimSubject::Model && r.verdict != Verdict::NotMeasurable && r.verdict != Verdict::NotMeasurableHere) {
         line += zh ? (c.subject == ClaimSubject::Router ? "；这是关于产品路由器的结论，不是关于所加载模型的"
                                                          : "；这是关于产品 KV 池的结论，不是关于所加载模型的")
@@ -175,6 +205,15 @@ nlohmann::json claims_json(const ClaimsReport& report) {
         if (r.estimate && r.estimate->p_value) j["mcnemar_exact_p"] = *r.estimate->p_value;
         if (r.estimate && r.estimate->resamples > 0) j["resamples"] = r.estimate->resamples;
         j["subject"] = claim_subject_name(c.subject);
+        if (r.control) {
+            const ControlResult& k = *r.control;
+            j["control"] = {{"kind", "shuffled map"},
+                            {"margin", k.margin},
+                            {"measured", k.estimate ? nlohmann::json(k.estimate->value) : nlohmann::json()},
+                            {"ci95", k.estimate ? nlohmann::json::array({k.estimate->ci95.lo, k.estimate->ci95.hi}) : nlohmann::json()},
+                            {"beaten", k.beaten}};
+            if (!k.reason.empty()) j["control"]["reason"] = k.reason;
+        }
         if (r.estimate) {
             j["test"] = {{"p_one_sided", r.test.p}, {"holm_family", r.test.family}, {"holm_level", r.test.level},
                          {"survived_holm", r.test.survived}};
@@ -204,8 +243,8 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
     md << (zh ? "- 版本：" : "- Version: ") << report.version << (zh ? "；日期：" : "; date: ") << report.date << "\n\n";
     md << "> " << report.note.in(zh) << "\n\n";
     if (!report.complete) md << (zh ? "**运行在所有论断完成前被停止；下面只有已完成的论断。**\n\n" : "**The run was stopped before every claim had run; only the finished claims are below.**\n\n");
-    md << (zh ? "| 论断 | 文章给出的数字 | 成立条件 | 测得值 | 95 % 区间 | n | 结论 |\n|---|---|---|---|---|---|---|\n"
-              : "| claim | article's figure | holds if | measured | 95 % interval | n | verdict |\n|---|---|---|---|---|---|---|\n");
+    md << (zh ? "| 论断 | 文章给出的数字 | 成立条件 | 测得值 | 95 % 区间 | n | 打乱映射对照 | 结论 |\n|---|---|---|---|---|---|---|---|\n"
+              : "| claim | article's figure | holds if | measured | 95 % interval | n | shuffled-map control | verdict |\n|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < report.results.size(); ++i) {
         const Claim& c = report.claims[i];
         const ClaimResult& r = report.results[i];
@@ -216,7 +255,7 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
         } else {
             md << "— | — | 0";
         }
-        md << " | " << md_escape(verdict_line(c, r, zh)) << " |\n";
+        md << " | " << md_escape(control_text(c, r)) << " | " << md_escape(verdict_line(c, r, zh)) << " |\n";
     }
     md << '\n';
     for (size_t i = 0; i < report.results.size(); ++i) {
@@ -273,7 +312,8 @@ Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesy
     };
     if (auto s = write("report.md", claims_markdown(report, chinese, plots)); !s) return s.error();
     ClaimTable summary{"claims", {"id", "section", "article_figure", "unit", "holds_if", "measured", "ci95_lo", "ci95_hi", "n",
-                                  "interval_method", "p_one_sided", "holm_level", "verdict", "verdict_line"}, {}};
+                                  "interval_method", "p_one_sided", "holm_level", "control", "control_beaten", "verdict",
+                                  "verdict_line"}, {}};
     for (size_t i = 0; i < report.results.size(); ++i) {
         const Claim& c = report.claims[i];
         const ClaimResult& r = report.results[i];
@@ -281,7 +321,8 @@ Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesy
                                 r.estimate ? fmt(r.estimate->value, 6) : "", r.estimate ? fmt(r.estimate->ci95.lo, 6) : "",
                                 r.estimate ? fmt(r.estimate->ci95.hi, 6) : "", r.estimate ? std::to_string(r.estimate->n) : "0",
                                 r.estimate ? interval_method_name(r.estimate->method) : "", r.estimate ? fmt(r.test.p, 6) : "",
-                                r.estimate ? fmt(r.test.level, 6) : "", verdict_name(r.verdict), verdict_line(c, r)});
+                                r.estimate ? fmt(r.test.level, 6) : "", control_text(c, r),
+                                r.control ? (r.control->beaten ? "yes" : "no") : "", verdict_name(r.verdict), verdict_line(c, r)});
         for (const ClaimTable& t : r.tables) {
             if (auto s = write(c.id + "-" + t.name + ".csv", table_csv(t)); !s) return s.error();
         }

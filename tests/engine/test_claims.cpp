@@ -360,6 +360,13 @@ TEST(ClaimCatalog, ErrorsNameTheClaimAndTheField) {
     bad("text", {{"en", "e"}}, "text.zh");
     bad("extra", 1, "unknown field");
     bad("subject", "tokenizer", "subject");
+    bad("control", {{"kind", "random_twin"}, {"margin", 0.02}}, "\"control\" must be");
+    bad("control", {{"kind", "shuffled_map"}, {"margin", -1}}, "\"control\" must be");
+    nlohmann::json controlled = one_claim();
+    controlled["control"] = {{"kind", "shuffled_map"}, {"margin", 0.02}};
+    auto with_control = parse_claim_catalog(doc(controlled), "f.json");
+    ASSERT_TRUE(with_control) << with_control.error().message;
+    EXPECT_EQ(with_control->claims[0].control_margin, 0.02);
     // Listed as not measurable here: a reason in both languages, and no protocol beside it.
     nlohmann::json listed = one_claim();
     for (const char* key : {"protocol", "params", "holds"}) listed.erase(key);
@@ -802,9 +809,18 @@ TEST(ClaimsReport, JsonMarkdownAndCsv) {
     // A token cut mid-character ("中" is E4 B8 AD): its bytes escaped, the file valid UTF-8.
     EXPECT_EQ(table_csv({"t", {"token"}, {{"\xE4\xB8"}, {"\xAD!"}, {"中"}}}), "token\n\\xE4\\xB8\n\\xAD!\n中\n");
     const std::string md = claims_markdown(rep, false);
-    EXPECT_NE(md.find("| test-prompt_ab | 64.0 % | 95 % interval > 0.0 % | 50.0 % | [40.0 %, 60.0 %] | 40 | "
+    EXPECT_NE(md.find("| test-prompt_ab | 64.0 % | 95 % interval > 0.0 % | 50.0 % | [40.0 %, 60.0 %] | 40 | — | "
                       "holds; the article's value (64.0 %) is excluded |"), std::string::npos) << md;
     EXPECT_EQ(j["claims"][0]["verdict_line"], "holds; the article's value (64.0 %) is excluded");
+    // A control appears in the JSON, the table and the verdict line.
+    ClaimsReport controlled = rep;
+    controlled.results[0].control = ControlResult{proportion_estimate(8, 40), 0.02, true, {}};
+    const auto jc = claims_json(controlled)["claims"][0];
+    EXPECT_EQ(jc["control"]["kind"], "shuffled map");
+    EXPECT_EQ(jc["control"]["beaten"], true);
+    EXPECT_DOUBLE_EQ(jc["control"]["measured"].get<double>(), 0.2);
+    EXPECT_NE(jc["verdict_line"].get<std::string>().find("beats the shuffled-map control (20.0 % ["), std::string::npos) << jc["verdict_line"];
+    EXPECT_NE(claims_markdown(controlled, false).find("| 40 | 20.0 % ["), std::string::npos);
     EXPECT_EQ(j["claims"][0]["subject"], "model");
     EXPECT_NE(claims_markdown(rep, true).find("成立"), std::string::npos);
     const auto dir = std::filesystem::temp_directory_path() / ("claims-report-" + std::to_string(::getpid()));
@@ -873,6 +889,51 @@ TEST_F(OctetClaims, KvReuseCountsWholeBlocksOfTheUnchangedPrefix) {
         phases.insert(row[5]);
     }
     EXPECT_GE(phases.size(), 3u) << "8 sessions, one phase each";
+}
+
+TEST(ClaimLab, AShuffledMapKeepsEachLayersCountsAndLosesTheLabels) {
+    const HeadMap map = HeadMap::make_default(6, 16); // head k → subsystem k mod 8
+    auto a = shuffled_head_map(map, 7), b = shuffled_head_map(map, 7), c = shuffled_head_map(map, 8);
+    ASSERT_TRUE(a && b && c);
+    int moved = 0, differs = 0;
+    for (int64_t l = 0; l < 6; ++l) {
+        std::array<int, kSubsystemCount> before{}, after{};
+        for (int64_t h = 0; h < 16; ++h) {
+            ++before[static_cast<size_t>(map.subsystem_of(l, h))];
+            ++after[static_cast<size_t>(a->subsystem_of(l, h))];
+            moved += a->subsystem_of(l, h) != map.subsystem_of(l, h);
+            EXPECT_EQ(a->subsystem_of(l, h), b->subsystem_of(l, h)) << "the seed fixes the shuffle";
+            differs += a->subsystem_of(l, h) != c->subsystem_of(l, h);
+        }
+        EXPECT_EQ(before, after) << "layer " << l << " keeps its heads per subsystem";
+    }
+    EXPECT_GT(moved, 60) << "of 96 heads, most lose their label";
+    EXPECT_GT(differs, 0);
+    EXPECT_EQ(a->source(), map.source());
+}
+
+// A claim that reads the map holds only beyond its shuffled-map control.
+TEST_F(OctetClaims, HoldsNeedsTheShuffledMapControlBeaten) {
+    ClaimLab l = lab(2);
+    Claim c = *catalog.find("groups-specialise");
+    auto beaten = l.run(c);
+    ASSERT_TRUE(beaten && beaten->estimate && beaten->control && beaten->control->estimate) << (beaten ? beaten->reason : beaten.error().message);
+    EXPECT_EQ(beaten->control->margin, 0.05);
+    EXPECT_LT(beaten->control->estimate->value, beaten->estimate->value) << "specialisation under a shuffled map is lost";
+    EXPECT_EQ(beaten->control->beaten, beaten->estimate->ci95.lo - beaten->control->estimate->ci95.hi > 0.05);
+    // A threshold the measured interval clears, but a control margin no interval can clear.
+    c.threshold = -1.0;
+    c.control_margin = 10.0;
+    auto unbeaten = l.run(c);
+    ASSERT_TRUE(unbeaten && unbeaten->control);
+    EXPECT_FALSE(unbeaten->control->beaten);
+    EXPECT_EQ(unbeaten->verdict, Verdict::Inconclusive);
+    EXPECT_NE(verdict_line(c, *unbeaten).find("does not beat the shuffled-map control"), std::string::npos) << verdict_line(c, *unbeaten);
+    c.control_margin.reset();
+    auto plain = l.run(c);
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->verdict, Verdict::Holds) << "without a control the same interval holds";
+    EXPECT_FALSE(plain->control);
 }
 
 TEST_F(OctetClaims, AClaimAloneGivesTheValueOfTheFullRun) {
