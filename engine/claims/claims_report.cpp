@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "engine/claims/claim_protocols.h"
+#include "engine/claims/claim_svg.h"
 #include "engine/core/atomic_file.h"
 #include "engine/core/utf8_text.h"
 
@@ -283,6 +284,7 @@ std::string claims_markdown(const ClaimsReport& report, bool zh, const std::map<
             md << (zh ? "**结论：** 无法在此模型上测量 — " : "**Verdict:** not measurable on this model — ") << r.reason << "\n\n";
         }
         if (!r.method.empty()) md << (zh ? "**方法（英文）：** " : "**Method:** ") << r.method << "\n\n";
+        if (r.estimate) md << "![" << c.id << (zh ? " 结论" : " verdict") << "](" << c.id << "-verdict.svg)\n\n";
         if (auto p = plots.find(c.id); p != plots.end()) md << "![" << c.id << "](" << p->second << ")\n\n";
         for (const ClaimTable& t : r.tables) md << "- " << (zh ? "数据：" : "Data: ") << "[" << c.id << "-" << t.name << ".csv](" << c.id << "-" << t.name << ".csv)\n";
         if (!r.tables.empty()) md << '\n';
@@ -325,6 +327,9 @@ Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesy
                                 r.control ? (r.control->beaten ? "yes" : "no") : "", verdict_name(r.verdict), verdict_line(c, r)});
         for (const ClaimTable& t : r.tables) {
             if (auto s = write(c.id + "-" + t.name + ".csv", table_csv(t)); !s) return s.error();
+        }
+        if (r.estimate) {
+            if (auto s = write(c.id + "-verdict.svg", verdict_svg(c, r, chinese)); !s) return s.error();
         }
     }
     if (auto s = write("claims.csv", table_csv(summary)); !s) return s.error();

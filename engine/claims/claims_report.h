@@ -73,8 +73,9 @@ std::string claims_markdown(const ClaimsReport& report, bool chinese, const std:
 // One series as CSV (RFC 4180 quoting).
 std::string table_csv(const ClaimTable& table);
 
-// Writes report.md, claims.csv (one row per claim) and <id>-<series>.csv for every series into
-// `dir` (created when missing). Returns the files written.
+// Writes report.md, claims.csv (one row per claim), <id>-<series>.csv for every series and
+// <id>-verdict.svg (claim_svg.h) for every measured claim into `dir` (created when missing).
+// Returns the files written.
 Result<std::vector<std::filesystem::path>> write_claims_report(const std::filesystem::path& dir, const ClaimsReport& report,
                                                                bool chinese = false,
                                                                const std::map<std::string, std::string>& plots = {});

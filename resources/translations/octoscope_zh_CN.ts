@@ -826,6 +826,10 @@ octoscope-cli replay "%3"</translation>
 <context>
     <name>octo::ui::ClaimPlotView</name>
     <message>
+        <source>%1 switched off, items of %2: %3 %4</source>
+        <translation>关闭 %1，%2 的题目：%3 %4</translation>
+    </message>
+    <message>
         <source>Not measurable here: %1</source>
         <translation>无法在此测量：%1</translation>
     </message>
@@ -956,6 +960,73 @@ octoscope-cli replay "%3"</translation>
     <message>
         <source>%1 groups</source>
         <translation>%1 组</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ClaimVerdictView</name>
+    <message>
+        <source>Select a claim.</source>
+        <translation>选择一个论断。</translation>
+    </message>
+    <message>
+        <source>Not measurable here: nothing to draw.</source>
+        <translation>无法在此测量：没有可画的内容。</translation>
+    </message>
+    <message>
+        <source>Not run yet: press Run Selected or Run All.</source>
+        <translation>尚未运行：请点击“运行所选”或“全部运行”。</translation>
+    </message>
+    <message>
+        <source>Nothing was measured, so there is no interval to draw.</source>
+        <translation>没有测得任何值，因此没有区间可画。</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>points</source>
+        <translation>百分点</translation>
+    </message>
+    <message>
+        <source>measured, 95 % interval</source>
+        <translation>测得值，95% 区间</translation>
+    </message>
+    <message>
+        <source>shuffled-map control</source>
+        <translation>打乱映射对照</translation>
+    </message>
+    <message>
+        <source>threshold %1</source>
+        <translation>阈值 %1</translation>
+    </message>
+    <message>
+        <source>article (GPT-4, unverified)</source>
+        <translation>文章（GPT-4，未验证）</translation>
+    </message>
+    <message>
+        <source>article</source>
+        <translation>文章</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>测得</translation>
+    </message>
+    <message>
+        <source>control</source>
+        <translation>对照</translation>
+    </message>
+    <message>
+        <source>measured: %1</source>
+        <translation>测得：%1</translation>
+    </message>
+    <message>
+        <source>shuffled-map control: %1</source>
+        <translation>打乱映射对照：%1</translation>
+    </message>
+    <message>
+        <source>article (GPT-4, unverified): %1</source>
+        <translation>文章（GPT-4，未验证）：%1</translation>
     </message>
 </context>
 <context>

@@ -99,13 +99,14 @@ TEST(CliClaims, JsonContractAndReport) {
     EXPECT_EQ(j["claims"][3]["n"], 24) << "3 items per subsystem";
 
     for (const char* f : {"report.md", "claims.csv", "router-accuracy-probes.csv", "rte-c-after-number-tokens.csv",
-                          "compute-beats-analyse-items.csv"}) {
+                          "compute-beats-analyse-items.csv", "router-accuracy-verdict.svg", "rte-c-after-number-verdict.svg"}) {
         EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / f)) << f;
     }
     std::ifstream md(std::filesystem::path(dir) / "report.md");
     std::stringstream text;
     text << md.rdbuf();
     EXPECT_NE(text.str().find("| router-accuracy | 78.3 % |"), std::string::npos) << text.str().substr(0, 2000);
+    EXPECT_NE(text.str().find("![router-accuracy verdict](router-accuracy-verdict.svg)"), std::string::npos);
     std::filesystem::remove_all(dir);
 
     // The same claim alone: the same value and interval.

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/claims/claim_protocols.h"
+#include "engine/claims/claim_svg.h"
 #include "engine/claims/claims_report.h"
 #include "engine/claims/dip_test.h"
 #include "engine/evaluation/task_eval.h"
@@ -889,6 +890,55 @@ TEST_F(OctetClaims, KvReuseCountsWholeBlocksOfTheUnchangedPrefix) {
         phases.insert(row[5]);
     }
     EXPECT_GE(phases.size(), 3u) << "8 sessions, one phase each";
+}
+
+// A number attribute of the SVG element with `id` ("x1", "cx", …).
+double svg_attribute(const std::string& svg, const std::string& id, const std::string& attribute) {
+    const size_t at = svg.find("id=\"" + id + "\"");
+    if (at == std::string::npos) return std::nan("");
+    const size_t start = svg.rfind('<', at), end = svg.find('>', at);
+    const std::string element = svg.substr(start, end - start);
+    const size_t a = element.find(" " + attribute + "=\"");
+    if (a == std::string::npos) return std::nan("");
+    return std::stod(element.substr(a + attribute.size() + 3));
+}
+
+TEST(ClaimsReport, VerdictSvgPlacesIntervalThresholdControlAndFigure) {
+    Claim c;
+    c.id = "rte-c-after-number";
+    c.unit = ClaimUnit::Share;
+    c.test = ThresholdTest::Above;
+    c.threshold = 0.5;
+    c.article_figure = 0.73;
+    ClaimResult r;
+    r.verdict = Verdict::Holds;
+    r.estimate = proportion_estimate(30, 40); // 75 %, Wilson [59.8 %, 85.8 %]
+    r.control = ControlResult{proportion_estimate(8, 40), 0.02, true, {}};
+    const std::string svg = verdict_svg(c, r);
+    ASSERT_EQ(svg.rfind("<svg", 0), 0u);
+    EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+    const double lo = svg_attribute(svg, "measured-ci", "x1"), hi = svg_attribute(svg, "measured-ci", "x2");
+    const double point = svg_attribute(svg, "measured", "cx"), threshold = svg_attribute(svg, "threshold", "x1");
+    EXPECT_LT(lo, point);
+    EXPECT_LT(point, hi);
+    EXPECT_LT(threshold, lo) << "the whole interval beyond 50 %: it holds";
+    EXPECT_LT(svg_attribute(svg, "control-ci", "x2"), threshold) << "the control's 20 % [11 %, 35 %] lies short of it";
+    // The article's 73 %: the diamond's tip just left of the measured 75 %, inside the interval.
+    const std::string d = svg.substr(svg.find("id=\"article\" d=\"M ") + 17);
+    const double figure = std::stod(d);
+    EXPECT_GT(figure, lo);
+    EXPECT_LT(figure, point);
+    // Linear: 75 % − 73 % is 2/25 of the way from 50 % to 75 %... on the same scale as the interval.
+    EXPECT_NEAR((point - figure) / (point - threshold), 0.02 / 0.25, 1e-3);
+    EXPECT_NE(svg.find("95 % CI"), std::string::npos);
+    EXPECT_NE(verdict_svg(c, r, true).find("阈值 50.0 %"), std::string::npos);
+    c.article_figure = "words, no number";
+    r.control.reset();
+    const std::string plain = verdict_svg(c, r);
+    EXPECT_EQ(plain.find("id=\"article\""), std::string::npos);
+    EXPECT_EQ(plain.find("id=\"control-ci\""), std::string::npos);
+    r.estimate.reset();
+    EXPECT_TRUE(verdict_svg(c, r).empty()) << "nothing measured, nothing drawn";
 }
 
 TEST(ClaimLab, AShuffledMapKeepsEachLayersCountsAndLosesTheLabels) {

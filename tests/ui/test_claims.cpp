@@ -25,6 +25,7 @@
 #include "ui/session/claims_store.h"
 #include "ui/support/plot.h"
 #include "ui/views/claim_plot_view.h"
+#include "ui/views/claim_verdict_view.h"
 
 using namespace octo;
 using namespace octo::ui;
@@ -165,6 +166,27 @@ void TestClaims::runAllDrawsEveryKindOfPlotAndExports() {
         QCOMPARE(panel->plotView()->plotKind(), QString::fromLatin1(kind));
         QVERIFY(panel->plotView()->plot()->plottableCount() > 0);
     }
+    // The 8 × 8 matrix reads each cell's value on hover.
+    panel->selectClaim(QStringLiteral("groups-specialise"));
+    Plot* matrix = panel->plotView()->plot();
+    matrix->replot();
+    const QPointF cell(matrix->xAxis->coordToPixel(3.0), matrix->yAxis->coordToPixel(3.0));
+    const QString hover = matrix->hoverTextAt(cell);
+    QVERIFY2(hover.startsWith(QStringLiteral("rte-c switched off, items of rte-c: accuracy drop ")), qPrintable(hover));
+    // The Verdict tab: the interval against the threshold, the shuffled-map control and (where
+    // the article gives a number) its figure.
+    panel->selectClaim(QStringLiteral("rte-c-after-number"));
+    panel->tabs()->setCurrentWidget(panel->verdictView());
+    QVERIFY(panel->verdictView()->plot());
+    QVERIFY(panel->verdictView()->hasControl());
+    QVERIFY(panel->verdictView()->hasArticleFigure());
+    QCOMPARE(panel->verdictView()->thresholdShown(), 50.0);
+    auto* verdict_dock = w.findChild<QDockWidget*>(QStringLiteral("claimsDock"));
+    screenshot(*verdict_dock, "claims-verdict.png");
+    panel->selectClaim(QStringLiteral("compute-beats-analyse"));
+    QVERIFY(!panel->verdictView()->hasControl());
+    QVERIFY(!panel->verdictView()->hasArticleFigure()); // "far better", no number
+    panel->tabs()->setCurrentIndex(0);
     // "Why 8" compares octet with its shipped 4- and 16-group variants: grouped bars per model.
     panel->selectClaim(QStringLiteral("why-eight-groups"));
     QCOMPARE(panel->plotView()->plotKind(), QStringLiteral("bars"));
@@ -190,7 +212,7 @@ void TestClaims::runAllDrawsEveryKindOfPlotAndExports() {
     QTemporaryDir out;
     QVERIFY(panel->exportReport(out.path()));
     for (const char* f : {"report.md", "claims.csv", "router-accuracy.png", "groups-specialise.png", "latency-bimodal.png",
-                          "rte-a-at-start-profile.csv"}) {
+                          "rte-a-at-start-profile.csv", "rte-c-after-number-verdict.svg"}) {
         QVERIFY2(QFile::exists(QDir(out.path()).filePath(QString::fromLatin1(f))), f);
     }
     QVERIFY(QFile::exists(QDir(out.path()).filePath(QStringLiteral("why-eight-groups.png"))));

@@ -22,6 +22,7 @@
 #include "ui/session/claims_store.h"
 #include "ui/support/language.h"
 #include "ui/views/claim_plot_view.h"
+#include "ui/views/claim_verdict_view.h"
 
 namespace octo::ui {
 
@@ -125,8 +126,10 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
     plot_ = new ClaimPlotView(tabs_);
     detail_ = new QTextBrowser(tabs_);
     detail_->setOpenLinks(false);
+    verdict_ = new ClaimVerdictView(tabs_);
     tabs_->addTab(plot_, QString());
     tabs_->addTab(detail_, QString());
+    tabs_->addTab(verdict_, QString());
     list_->setMinimumHeight(40);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
@@ -191,6 +194,7 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
         list_->setHeaderLabels({tr("Claim"), tr("Verdict"), tr("Measured [95 % interval]"), tr("n"), tr("Article (GPT-4, unverified)")});
         tabs_->setTabText(0, tr("Plot"));
         tabs_->setTabText(1, tr("Claim and method"));
+        tabs_->setTabText(2, tr("Verdict"));
         refreshList();
         refreshDetail();
         refreshButtons();
@@ -317,6 +321,7 @@ void ClaimsPanel::refreshDetail() {
     const Claim* c = id.isEmpty() ? nullptr : store_.claim(id.toStdString());
     const ClaimResult* r = c ? store_.result(c->id) : nullptr;
     plot_->showClaim(c, r);
+    verdict_->showClaim(c, r);
     refreshButtons();
     if (!c) {
         detail_->clear();

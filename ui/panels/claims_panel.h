@@ -23,6 +23,7 @@ namespace octo::ui {
 
 class ClaimsStore;
 class ClaimPlotView;
+class ClaimVerdictView;
 
 class ClaimsPanel : public QWidget {
     Q_OBJECT
@@ -41,6 +42,8 @@ public:
 
     QTreeWidget* list() const { return list_; }
     ClaimPlotView* plotView() const { return plot_; }
+    ClaimVerdictView* verdictView() const { return verdict_; }
+    QTabWidget* tabs() const { return tabs_; }
     QProgressBar* progressBar() const { return progress_; }
     QTextBrowser* detail() const { return detail_; }
     QSpinBox* itemsBox() const { return items_; }
@@ -78,6 +81,7 @@ private:
     QTabWidget* tabs_;
     QTextBrowser* detail_;
     ClaimPlotView* plot_;
+    ClaimVerdictView* verdict_; // the measured interval against threshold, control and the article's figure
 };
 
 // How a verdict reads in the UI (translated) and its badge colour.

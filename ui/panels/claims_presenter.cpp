@@ -9,6 +9,7 @@
 #include "ui/panels/claims_panel.h"
 #include "ui/session/claims_store.h"
 #include "ui/views/claim_plot_view.h"
+#include "ui/views/claim_verdict_view.h"
 
 namespace octo::ui {
 
@@ -39,10 +40,13 @@ ClaimsPresenter::ClaimsPresenter(ClaimsStore& store, QWidget* parent) : QDialog(
     measured_->setTextFormat(Qt::RichText);
     note_ = wrapped(this, 11);
     plot_ = new ClaimPlotView(this);
+    verdict_ = new ClaimVerdictView(this);
+    verdict_->setFixedHeight(140);
     layout->addWidget(position_);
     layout->addWidget(headline_);
     layout->addWidget(article_);
     layout->addWidget(measured_);
+    layout->addWidget(verdict_);
     layout->addWidget(plot_, 1);
     layout->addWidget(note_);
     auto* buttons = new QHBoxLayout;
@@ -92,6 +96,7 @@ void ClaimsPresenter::showClaim(int index) {
         measured_->setText(tr("Not measured yet: run the claims in the Claims panel."));
     }
     plot_->showClaim(&c, r);
+    verdict_->showClaim(&c, r);
     const ClaimsReport& meta = store_.meta();
     note_->setText(meta.model.empty() ? QString() : tr("Model: %1 · %2. %3").arg(q(meta.model), q(meta.map), claims_note_text(meta)));
     previous_->setEnabled(index_ > 0);

@@ -13,6 +13,7 @@ namespace octo::ui {
 
 class ClaimsStore;
 class ClaimPlotView;
+class ClaimVerdictView;
 
 class ClaimsPresenter : public QDialog {
     Q_OBJECT
@@ -24,6 +25,7 @@ public:
     QLabel* headline() const { return headline_; }
     QLabel* measured() const { return measured_; }
     ClaimPlotView* plotView() const { return plot_; }
+    ClaimVerdictView* verdictView() const { return verdict_; }
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -37,6 +39,7 @@ private:
     QLabel* measured_;
     QLabel* note_;
     ClaimPlotView* plot_;
+    ClaimVerdictView* verdict_;
     QPushButton* previous_;
     QPushButton* next_;
 };

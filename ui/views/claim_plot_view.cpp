@@ -236,6 +236,19 @@ void ClaimPlotView::drawMatrix(const nlohmann::json& p) {
         }
     }
     Plot::setDiverging(map, extreme); // signed changes: 0 neutral
+    // Each cell's value on hover, and with the keyboard (Tab, then the arrow keys).
+    plot_->setHoverText([values, row_labels = p["rows"], col_labels = p["cols"], value_label = text(p, "value_label"), rows,
+                         cols](double x, double y) -> QString {
+        const auto j = static_cast<int>(std::lround(x)) - 1, i = static_cast<int>(std::lround(y)) - 1;
+        if (i < 0 || j < 0 || i >= rows || j >= cols || i >= static_cast<int>(row_labels.size()) || j >= static_cast<int>(col_labels.size())) {
+            return QString();
+        }
+        const nlohmann::json& v = values[static_cast<size_t>(i)][static_cast<size_t>(j)];
+        return ClaimPlotView::tr("%1 switched off, items of %2: %3 %4")
+            .arg(translated(row_labels[static_cast<size_t>(i)].get<std::string>()), translated(col_labels[static_cast<size_t>(j)].get<std::string>()),
+                 value_label, v.is_number() ? QString::number(v.get<double>(), 'f', 3) : QStringLiteral("—"));
+    });
+    plot_->setKeyboardCells(true);
     plot_->xAxis->setTicker(label_ticks(p["cols"]));
     plot_->yAxis->setTicker(label_ticks(p["rows"]));
     for (QCPAxis* a : {plot_->xAxis, plot_->yAxis}) a->setSubTicks(false);

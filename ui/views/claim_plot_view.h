@@ -1,6 +1,7 @@
 // One claim's plot (docs/claims.md), drawn from the "plot" its protocol put in the result's
 // details: bars with 95 % error bars, position profiles with bands, the 8 × 8 cross-effect matrix,
-// or the latency histogram with the article's bands scaled as the result states. The plot is
+// (colour scale; each cell's value on hover and with the keyboard), or the latency histogram
+// with the article's bands, unscaled. The plot is
 // rebuilt for every claim shown (the kinds share no axes); savePng writes it for reports.
 #pragma once
 
