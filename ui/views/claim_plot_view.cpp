@@ -1,8 +1,6 @@
 #include "ui/views/claim_plot_view.h"
 
 #include <QApplication>
-#include <QLabel>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -82,36 +80,23 @@ QSharedPointer<QCPAxisTickerText> label_ticks(const nlohmann::json& labels, int 
 
 } // namespace
 
-ClaimPlotView::ClaimPlotView(QWidget* parent) : QWidget(parent), layout_(new QVBoxLayout(this)), empty_(new QLabel(this)) {
-    layout_->setContentsMargins(0, 0, 0, 0);
-    empty_->setAlignment(Qt::AlignCenter);
-    empty_->setWordWrap(true);
-    layout_->addWidget(empty_);
-    setMinimumHeight(80);
+ClaimPlotView::ClaimPlotView(QWidget* parent) : ClaimFigure(parent) {
     showClaim(nullptr, nullptr);
 }
 
 void ClaimPlotView::showClaim(const Claim* claim, const ClaimResult* result) {
-    if (plot_) {
-        layout_->removeWidget(plot_);
-        delete plot_;
-        plot_ = nullptr;
-    }
     kind_.clear();
     const bool has_plot = result && result->details.contains("plot") && result->details["plot"].is_object();
     if (!has_plot) {
-        empty_->setText(!claim ? tr("Select a claim.")
-                        : !claim->measurable()
-                            ? tr("Not measurable here: %1")
-                                  .arg(QString::fromStdString(claim->not_measurable_here.in(installed_language() == QLatin1String("zh_CN"))))
-                        : !result ? tr("Not run yet: press Run Selected or Run All.")
-                                  : tr("No plot: %1").arg(QString::fromStdString(result->reason.empty() ? std::string("nothing was measured") : result->reason)));
-        empty_->show();
+        showMessage(!claim ? tr("Select a claim.")
+                    : !claim->measurable()
+                        ? tr("Not measurable here: %1")
+                              .arg(QString::fromStdString(claim->not_measurable_here.in(installed_language() == QLatin1String("zh_CN"))))
+                    : !result ? tr("Not run yet: press Run Selected or Run All.")
+                              : tr("No plot: %1").arg(QString::fromStdString(result->reason.empty() ? std::string("nothing was measured") : result->reason)));
         return;
     }
-    empty_->hide();
-    plot_ = new Plot(QStringLiteral("claimPlot"), this);
-    layout_->addWidget(plot_);
+    newPlot(QStringLiteral("claimPlot"));
     const nlohmann::json& p = result->details["plot"];
     kind_ = text(p, "kind");
     if (kind_ == QLatin1String("bars")) drawBars(p);

@@ -5,26 +5,20 @@
 // rebuilt for every claim shown (the kinds share no axes); savePng writes it for reports.
 #pragma once
 
-#include <QWidget>
 
 #include "engine/claims/claim_catalog.h"
 #include "engine/claims/claim_lab.h"
-
-class QLabel;
-class QVBoxLayout;
+#include "ui/views/claim_figure.h"
 
 namespace octo::ui {
 
-class Plot;
-
-class ClaimPlotView : public QWidget {
+class ClaimPlotView : public ClaimFigure {
     Q_OBJECT
 public:
     explicit ClaimPlotView(QWidget* parent = nullptr);
 
     // Draws `result`'s plot; with no result (or no plot) the view says why instead.
     void showClaim(const Claim* claim, const ClaimResult* result);
-    Plot* plot() const { return plot_; }
     QString plotKind() const { return kind_; } // "bars", "profile", "matrix", "histogram" or empty
     // The plot as a PNG of this size; false when nothing is drawn or the file cannot be written.
     bool savePng(const QString& path, int width, int height);
@@ -35,9 +29,6 @@ private:
     void drawMatrix(const nlohmann::json& p);
     void drawHistogram(const nlohmann::json& p);
 
-    QVBoxLayout* layout_;
-    QLabel* empty_;
-    Plot* plot_ = nullptr;
     QString kind_;
 };
 

@@ -1,8 +1,6 @@
 #include "ui/views/claim_verdict_view.h"
 
 #include <QApplication>
-#include <QLabel>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -20,34 +18,21 @@ constexpr double kMeasuredRow = 2.0, kControlRow = 1.0;
 
 } // namespace
 
-ClaimVerdictView::ClaimVerdictView(QWidget* parent) : QWidget(parent), layout_(new QVBoxLayout(this)), empty_(new QLabel(this)) {
-    layout_->setContentsMargins(0, 0, 0, 0);
-    empty_->setAlignment(Qt::AlignCenter);
-    empty_->setWordWrap(true);
-    layout_->addWidget(empty_);
-    setMinimumHeight(80);
+ClaimVerdictView::ClaimVerdictView(QWidget* parent) : ClaimFigure(parent) {
     showClaim(nullptr, nullptr);
 }
 
 void ClaimVerdictView::showClaim(const Claim* claim, const ClaimResult* result) {
-    if (plot_) {
-        layout_->removeWidget(plot_);
-        delete plot_;
-        plot_ = nullptr;
-    }
     has_control_ = has_figure_ = false;
     threshold_ = std::nan("");
     if (!claim || !result || !result->estimate) {
-        empty_->setText(!claim ? tr("Select a claim.")
-                        : !claim->measurable() ? tr("Not measurable here: nothing to draw.")
-                        : !result ? tr("Not run yet: press Run Selected or Run All.")
-                                  : tr("Nothing was measured, so there is no interval to draw."));
-        empty_->show();
+        showMessage(!claim ? tr("Select a claim.")
+                    : !claim->measurable() ? tr("Not measurable here: nothing to draw.")
+                    : !result ? tr("Not run yet: press Run Selected or Run All.")
+                              : tr("Nothing was measured, so there is no interval to draw."));
         return;
     }
-    empty_->hide();
-    plot_ = new Plot(QStringLiteral("claimVerdict"), this);
-    layout_->addWidget(plot_);
+    newPlot(QStringLiteral("claimVerdict"));
     // Shares and differences are shown in % and points, coefficients as they are.
     const double scale = claim->unit == ClaimUnit::Coefficient ? 1.0 : 100.0;
     const QString unit = claim->unit == ClaimUnit::Share ? tr("%") : claim->unit == ClaimUnit::Points ? tr("points") : QString();

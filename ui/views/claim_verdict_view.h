@@ -4,35 +4,26 @@
 // the report's <id>-verdict.svg (engine/claims/claim_svg.h). Hovering a mark reads its value.
 #pragma once
 
-#include <QWidget>
 
 #include "engine/claims/claim_catalog.h"
 #include "engine/claims/claim_lab.h"
-
-class QLabel;
-class QVBoxLayout;
+#include "ui/views/claim_figure.h"
 
 namespace octo::ui {
 
-class Plot;
-
-class ClaimVerdictView : public QWidget {
+class ClaimVerdictView : public ClaimFigure {
     Q_OBJECT
 public:
     explicit ClaimVerdictView(QWidget* parent = nullptr);
 
     // Draws the claim's verdict; without a measurement the view says why instead.
     void showClaim(const Claim* claim, const ClaimResult* result);
-    Plot* plot() const { return plot_; }
     bool hasControl() const { return has_control_; }
     bool hasArticleFigure() const { return has_figure_; }
     // The axis value (in shown units: % or pt for shares and differences) of the threshold line, or NaN.
     double thresholdShown() const { return threshold_; }
 
 private:
-    QVBoxLayout* layout_;
-    QLabel* empty_;
-    Plot* plot_ = nullptr;
     bool has_control_ = false;
     bool has_figure_ = false;
     double threshold_ = 0.0;
