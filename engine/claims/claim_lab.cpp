@@ -367,24 +367,21 @@ void ClaimLab::run_control(const Claim& claim, const ProtocolInfo& protocol, Cla
         return finish();
     }
     const uint64_t seed = claim_seed(options_.seed, claim.id + "/control");
+    // The labels the lab reads shares and switches through: the expert map's under the experts metric.
+    const bool experts = metric_ == Metric::Experts && model_.expert_map;
+    auto map = shuffled_head_map(experts ? model_.expert_map->map : *model_.map, seed);
+    if (!map) {
+        control.reason = map.error().message;
+        return finish();
+    }
     std::optional<HeadMap> shuffled;
     std::optional<ExpertMap> shuffled_experts;
     ClaimModel m = model_;
-    if (metric_ == Metric::Experts && model_.expert_map) {
-        auto map = shuffled_head_map(model_.expert_map->map, seed);
-        if (!map) {
-            control.reason = map.error().message;
-            return finish();
-        }
+    if (experts) {
         shuffled_experts = *model_.expert_map;
         shuffled_experts->map = std::move(map.value());
         m.expert_map = &*shuffled_experts;
     } else {
-        auto map = shuffled_head_map(*model_.map, seed);
-        if (!map) {
-            control.reason = map.error().message;
-            return finish();
-        }
         shuffled.emplace(std::move(map.value()));
         m.map = &*shuffled;
     }
