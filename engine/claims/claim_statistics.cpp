@@ -101,6 +101,8 @@ const char* interval_method_name(IntervalMethod method) {
     case IntervalMethod::MoverOfPaired: return "MOVER of two Newcombe paired intervals";
     case IntervalMethod::StudentT: return "Student t";
     case IntervalMethod::Bootstrap: return "expanded percentile bootstrap";
+    case IntervalMethod::BonettPriceRatio: return "Bonett-Price paired ratio (hybrid Wilson)";
+    case IntervalMethod::WilsonOverUnits: return "Wilson score over units (no unit varied)";
     }
     return "expanded percentile bootstrap";
 }
@@ -124,6 +126,53 @@ Estimate paired_difference_estimate(const PairedCounts& counts) {
     e.p_value = mcnemar_exact_p(counts.only_a, counts.only_b);
     e.at_level = [counts](double alpha) { return newcombe_paired_interval(counts, alpha); };
     return e;
+}
+
+std::optional<Estimate> error_reduction_estimate(const PairedCounts& counts) {
+    // The event is an error: under both wordings (neither right), only under b (only a right),
+    // only under a (only b right). errors(b)/errors(a) is condition 1 over condition 2.
+    const int64_t errors_a = counts.only_b + counts.neither;
+    if (errors_a <= 0) return std::nullopt;
+    const int64_t errors_b = counts.only_a + counts.neither;
+    Estimate e;
+    e.value = 1.0 - static_cast<double>(errors_b) / static_cast<double>(errors_a);
+    e.n = counts.n();
+    e.method = IntervalMethod::BonettPriceRatio;
+    e.p_value = mcnemar_exact_p(counts.only_a, counts.only_b);
+    e.at_level = [counts](double alpha) {
+        const Interval ratio = paired_ratio_interval(counts.neither, counts.only_a, counts.only_b, alpha);
+        return Interval{1.0 - ratio.hi, 1.0 - ratio.lo};
+    };
+    e.ci95 = e.at_level(kAlpha);
+    return e;
+}
+
+std::optional<Estimate> clustered_share_estimate(std::span<const int> strata, std::span<const double> hits,
+                                                 std::span<const double> totals, const BootstrapOptions& options) {
+    double all_hits = 0, all = 0;
+    int64_t units = 0;
+    for (size_t u = 0; u < totals.size(); ++u) {
+        all_hits += hits[u];
+        all += totals[u];
+        if (totals[u] > 0) ++units;
+    }
+    if (all <= 0) return std::nullopt;
+    if (all_hits <= 0 || all_hits >= all) {
+        const int64_t k = all_hits <= 0 ? 0 : units;
+        Estimate e = proportion_estimate(k, units);
+        e.value = all_hits / all;
+        e.method = IntervalMethod::WilsonOverUnits;
+        return e;
+    }
+    return bootstrap(strata, [&](std::span<const double> w) -> std::optional<double> {
+        double h = 0, t = 0;
+        for (size_t u = 0; u < w.size(); ++u) {
+            h += w[u] * hits[u];
+            t += w[u] * totals[u];
+        }
+        if (t <= 0) return std::nullopt;
+        return h / t;
+    }, options);
 }
 
 std::optional<Estimate> mean_estimate(std::span<const double> values) {

@@ -37,7 +37,7 @@ struct BootstrapOptions {
 };
 
 // How an estimate's interval was computed (its name goes into reports and JSON).
-enum class IntervalMethod { Wilson, NewcombePaired, MoverOfPaired, StudentT, Bootstrap };
+enum class IntervalMethod { Wilson, NewcombePaired, MoverOfPaired, StudentT, Bootstrap, BonettPriceRatio, WilsonOverUnits };
 const char* interval_method_name(IntervalMethod method); // "Wilson score", "Newcombe paired (method 10)", …
 
 struct Estimate {
@@ -66,6 +66,15 @@ std::optional<Estimate> bootstrap(std::span<const int> strata, const WeightedSta
 Estimate proportion_estimate(int64_t hits, int64_t n);
 // Two yes/no outcomes per unit: p_b − p_a with Newcombe's paired interval and McNemar's exact p.
 Estimate paired_difference_estimate(const PairedCounts& counts);
+// Two yes/no outcomes per unit: the share of a's errors that b removes, 1 − errors(b)/errors(a),
+// with Bonett & Price's paired ratio interval and McNemar's exact p; nullopt when a made no error.
+std::optional<Estimate> error_reduction_estimate(const PairedCounts& counts);
+// A share pooled over clustered units, Σ hits_u / Σ totals_u (tokens of answers, positions of
+// sessions): the bootstrap over units; when no unit or every unit hit (the resamples cannot
+// spread), Wilson's interval with the units, not their pieces, as trials — the conservative
+// count. nullopt when every total is 0.
+std::optional<Estimate> clustered_share_estimate(std::span<const int> strata, std::span<const double> hits,
+                                                 std::span<const double> totals, const BootstrapOptions& options);
 // The mean of continuous per-unit values with Student's t interval; nullopt with fewer than 2.
 std::optional<Estimate> mean_estimate(std::span<const double> values);
 // Holm's step-down correction over one run's decisions: with one-sided p-values sorted

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace octo {
 
@@ -123,6 +124,25 @@ Interval newcombe_paired_interval(const PairedCounts& c, double alpha) {
     const double lo = d - std::sqrt(std::max(0.0, below_b * below_b + above_a * above_a - 2.0 * phi * below_b * above_a));
     const double hi = d + std::sqrt(std::max(0.0, above_b * above_b + below_a * below_a - 2.0 * phi * above_b * below_a));
     return {std::max(-1.0, lo), std::min(1.0, hi)};
+}
+
+Interval paired_ratio_interval(int64_t both, int64_t only_1, int64_t only_2, double alpha) {
+    const double n_star = static_cast<double>(both + only_1 + only_2);
+    if (n_star <= 0.0) return {0.0, std::numeric_limits<double>::infinity()};
+    const double m1 = static_cast<double>(both + only_1); // units with the event under condition 1
+    const double m2 = static_cast<double>(both + only_2);
+    // z scaled so that the two margins' intervals combine to the log ratio's paired variance.
+    const double a = std::sqrt((static_cast<double>(only_1 + only_2) + 2.0) / ((m1 + 1.0) * (m2 + 1.0)));
+    const double b = std::sqrt((1.0 - (m1 + 1.0) / (n_star + 2.0)) / (m1 + 1.0));
+    const double c = std::sqrt((1.0 - (m2 + 1.0) / (n_star + 2.0)) / (m2 + 1.0));
+    const double z = a / (b + c) * z_of(alpha);
+    auto wilson = [&](double k) -> Interval {
+        const double half = z * std::sqrt(z * z + 4.0 * k * (1.0 - k / n_star));
+        return {(2.0 * k + z * z - half) / (2.0 * (n_star + z * z)), (2.0 * k + z * z + half) / (2.0 * (n_star + z * z))};
+    };
+    const Interval w1 = wilson(m1);
+    const Interval w2 = wilson(m2);
+    return {w1.lo / w2.hi, w2.lo > 0.0 ? w1.hi / w2.lo : std::numeric_limits<double>::infinity()};
 }
 
 double mcnemar_exact_p(int64_t only_a, int64_t only_b) {

@@ -4,6 +4,7 @@
 //
 //   proportion k/n                 Wilson score interval (Wilson 1927); Clopper–Pearson (exact)
 //   p_b − p_a, paired yes/no       Newcombe's square-and-add (1998b, method 10) + exact McNemar test
+//   π_1 / π_2, paired yes/no       Bonett & Price's hybrid Wilson score interval (2006)
 //   p_1 − p_2, independent         Newcombe's hybrid score interval (1998a, method 10)
 //   θ_1 − θ_2 of two independent   MOVER, "square and add" (Zou & Donner 2008) of their intervals
 //     estimates with intervals
@@ -63,6 +64,13 @@ Interval newcombe_paired_interval(const PairedCounts& counts, double alpha = kAl
 // The exact (conditional) McNemar test of p_a = p_b: two-sided p of the discordant pairs under
 // Binomial(only_a + only_b, ½); 1 when there are no discordant pairs.
 double mcnemar_exact_p(int64_t only_a, int64_t only_b);
+
+// Bonett & Price (2006)'s hybrid Wilson score interval for the ratio of two paired proportions
+// π_1 / π_2, where `both` units had the event under both conditions and `only_1` / `only_2`
+// under one (units with it under neither do not enter): each margin's Wilson interval over the
+// n* = both + only_1 + only_2 units, with z scaled by the paired variance of the log ratio, then
+// L = l_1 / u_2 and U = u_1 / l_2. {0, ∞} when n* = 0.
+Interval paired_ratio_interval(int64_t both, int64_t only_1, int64_t only_2, double alpha = kAlpha);
 
 // Newcombe's hybrid score interval for p_1 − p_2 = k1/n1 − k2/n2 from independent samples.
 Interval newcombe_difference_interval(int64_t k1, int64_t n1, int64_t k2, int64_t n2, double alpha = kAlpha);

@@ -105,17 +105,8 @@ Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim) {
             return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
         }
     }
-    auto stat = [&](std::span<const double> w) -> std::optional<double> {
-        double a = 0, b = 0;
-        for (size_t i = 0; i < w.size(); ++i) {
-            a += w[i] * reused[i];
-            b += w[i] * prompt_tokens[i];
-        }
-        if (b <= 0) return std::nullopt;
-        return a / b;
-    };
     ClaimResult res;
-    res.estimate = bootstrap(strata, stat, lab.bootstrap_options(claim));
+    res.estimate = clustered_share_estimate(strata, reused, prompt_tokens, lab.bootstrap_options(claim));
     if (!res.estimate) return not_measurable("no session ran");
     std::vector<std::string> labels{"first run"};
     std::vector<double> values;

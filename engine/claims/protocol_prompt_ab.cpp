@@ -34,8 +34,7 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
     if (!subsystems) return subsystems.error();
     const std::vector<const TaskItem*> items = lab.select_items(*subsystems, lab.items_per_subsystem(claim, 48));
 
-    std::vector<int> strata;
-    std::vector<double> right_a, right_b;
+    PairedCounts counts;
     ClaimTable table{"items", {"subsystem", "prompt_a", "answer_a", "right_a", "prompt_b", "answer_b", "right_b", "expected"}, {}};
     std::vector<RunSpec> requests;
     for (const TaskItem* item : items) {
@@ -52,30 +51,19 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
         if (!b) return b.error();
         const bool ra = answer_correct(*a.value(), *items[i], match);
         const bool rb = answer_correct(*b.value(), *items[i], match);
-        right_a.push_back(ra ? 1.0 : 0.0);
-        right_b.push_back(rb ? 1.0 : 0.0);
-        strata.push_back(items[i]->subsystem);
+        counts.add(ra, rb);
         table.rows.push_back({std::string(subsystem_id(items[i]->subsystem)), pa, a.value()->text, ra ? "1" : "0", pb,
                               b.value()->text, rb ? "1" : "0", items[i]->answer});
         if (!lab.step(static_cast<int64_t>(i + 1), static_cast<int64_t>(items.size()))) {
             return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
         }
     }
-    PairedCounts counts;
-    for (size_t i = 0; i < right_a.size(); ++i) counts.add(right_a[i] > 0.5, right_b[i] > 0.5);
     ClaimResult r;
     if (items.empty()) return not_measurable("no items were selected");
     if (statistic == "accuracy_difference") {
         r.estimate = paired_difference_estimate(counts);
     } else {
-        // 1 − errors(b) / errors(a): a ratio, which no closed form covers — bootstrap over items.
-        auto stat = [&](std::span<const double> w) -> std::optional<double> {
-            const auto acc_a = weighted_mean(right_a, w);
-            const auto acc_b = weighted_mean(right_b, w);
-            if (!acc_a || !acc_b || *acc_a >= 1.0) return std::nullopt; // no errors to cut
-            return 1.0 - (1.0 - *acc_b) / (1.0 - *acc_a);
-        };
-        r.estimate = bootstrap(strata, stat, lab.bootstrap_options(claim));
+        r.estimate = error_reduction_estimate(counts);
         if (!r.estimate) return not_measurable("the model made no errors with wording a, so there are none to cut");
     }
     const double mcnemar_p = mcnemar_exact_p(counts.only_a, counts.only_b);
@@ -111,7 +99,7 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
                ". Wording a: \"" + p["a"]["en"].get<std::string>() + "\"; wording b: \"" + p["b"]["en"].get<std::string>() +
                "\" (Chinese items take the Chinese wordings). " +
                (statistic == "accuracy_difference" ? "Newcombe's paired interval over items and the exact McNemar test of the discordant items."
-                                                   : "Expanded percentile bootstrap over items, stratified by subsystem; the exact McNemar test of the discordant items beside it.");
+                                                   : "Bonett and Price's paired interval for the ratio errors(b)/errors(a) (hybrid Wilson score) and the exact McNemar test of the discordant items.");
     r.tables.push_back(std::move(table));
     return r;
 }

@@ -66,20 +66,14 @@ Result<ClaimResult> protocol_token_after_number(ClaimLab& lab, const Claim& clai
             return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
         }
     }
-    auto share_of = [&](int s) {
-        return [&, s](std::span<const double> w) -> std::optional<double> {
-            double hit = 0, all = 0;
-            for (size_t i = 0; i < w.size(); ++i) {
-                hit += w[i] * tops[i][static_cast<size_t>(s)];
-                all += w[i] * count[i];
-            }
-            if (all <= 0) return std::nullopt;
-            return hit / all;
-        };
+    auto share_of = [&](int s, const BootstrapOptions& options) {
+        std::vector<double> hits;
+        for (const auto& top : tops) hits.push_back(top[static_cast<size_t>(s)]);
+        return clustered_share_estimate(strata, hits, count, options);
     };
     const BootstrapOptions bo = lab.bootstrap_options(claim);
     ClaimResult r;
-    r.estimate = bootstrap(strata, share_of(*target), bo);
+    r.estimate = share_of(*target, bo);
     if (!r.estimate) return not_measurable("no answer token followed a digit token on the selected items");
     double tokens = 0;
     for (const double c : count) tokens += c;
@@ -87,7 +81,7 @@ Result<ClaimResult> protocol_token_after_number(ClaimLab& lab, const Claim& clai
     std::vector<double> values;
     std::vector<Interval> ci;
     for (int s = 0; s < kSubsystemCount; ++s) {
-        const auto e = bootstrap(strata, share_of(s), BootstrapOptions{bo.resamples, bo.seed + static_cast<uint64_t>(s) + 1});
+        const auto e = share_of(s, BootstrapOptions{bo.resamples, bo.seed + static_cast<uint64_t>(s) + 1});
         labels.emplace_back(subsystem_id(s));
         values.push_back(e ? e->value : 0.0);
         ci.push_back(e ? e->ci95 : Interval{});

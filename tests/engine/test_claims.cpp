@@ -216,6 +216,53 @@ TEST(ExactStatistics, NewcombePairedMatchesThePublishedExample) {
 // The exact conditional McNemar test: Fagerland MW, Lydersen S, Laake P (2013), BMC Medical
 // Research Methodology 13:91 — Cavo et al.'s 6 vs 16 discordant pairs give p = 0.052 (the
 // asymptotic test 0.033); Bentur et al.'s 1 vs 7 give 0.070 (= 2 · 9/256).
+// Bonett & Price (2006)'s hybrid Wilson interval for a ratio of paired proportions, on the same
+// Cavo et al. data as Fagerland et al. (2017, ch. 8, Table 8.x) give it: (59 + 6) / (59 + 16) =
+// 0.8667 (0.7579 to 0.9910).
+TEST(ExactStatistics, PairedRatioMatchesThePublishedExample) {
+    const Interval ci = paired_ratio_interval(59, 6, 16);
+    EXPECT_NEAR(ci.lo, 0.7579, 5e-5);
+    EXPECT_NEAR(ci.hi, 0.9910, 5e-5);
+    const Interval swapped = paired_ratio_interval(59, 16, 6); // the inverse ratio
+    EXPECT_NEAR(swapped.lo, 1.0 / ci.hi, 1e-12);
+    EXPECT_NEAR(swapped.hi, 1.0 / ci.lo, 1e-12);
+    EXPECT_TRUE(std::isinf(paired_ratio_interval(0, 0, 0).hi)) << "no unit with the event: nothing is known";
+    // Error reduction 1 − errors(b)/errors(a): condition 1 is b's errors. 10 items, a wrong on 6
+    // (4 of them only a), b wrong on 2 (both): 1 − 2/6.
+    const PairedCounts counts{4, 0, 4, 2};
+    const auto cut = error_reduction_estimate(counts);
+    ASSERT_TRUE(cut);
+    EXPECT_NEAR(cut->value, 1.0 - 2.0 / 6.0, 1e-15);
+    const Interval ratio = paired_ratio_interval(2, 0, 4);
+    EXPECT_NEAR(cut->ci95.lo, 1.0 - ratio.hi, 1e-15);
+    EXPECT_NEAR(cut->ci95.hi, 1.0 - ratio.lo, 1e-15);
+    EXPECT_NEAR(*cut->p_value, 2.0 / 16.0, 1e-15) << "McNemar on 0 vs 4 discordant items";
+    EXPECT_FALSE(error_reduction_estimate({10, 0, 0, 0})) << "a made no error: none to cut";
+}
+
+// A pooled share of clustered pieces whose units never vary (no hit anywhere, or only hits) has
+// no bootstrap spread: Wilson's interval with the units as trials replaces it.
+TEST(ExactStatistics, ClusteredShareNeverHasAZeroWidthInterval) {
+    const std::vector<int> strata{0, 0, 1, 1, 1};
+    const std::vector<double> totals{3, 5, 2, 4, 6};
+    const std::vector<double> none(5, 0.0);
+    const auto zero = clustered_share_estimate(strata, none, totals, {200, 1});
+    ASSERT_TRUE(zero);
+    EXPECT_DOUBLE_EQ(zero->value, 0.0);
+    EXPECT_EQ(zero->method, IntervalMethod::WilsonOverUnits);
+    EXPECT_DOUBLE_EQ(zero->ci95.hi, wilson_interval(0, 5).hi) << "5 units, not 20 pieces";
+    const auto all = clustered_share_estimate(strata, totals, totals, {200, 1});
+    ASSERT_TRUE(all);
+    EXPECT_DOUBLE_EQ(all->value, 1.0);
+    EXPECT_DOUBLE_EQ(all->ci95.lo, wilson_interval(5, 5).lo);
+    const std::vector<double> some{1, 5, 0, 2, 6};
+    const auto mixed = clustered_share_estimate(strata, some, totals, {200, 1});
+    ASSERT_TRUE(mixed);
+    EXPECT_EQ(mixed->method, IntervalMethod::Bootstrap);
+    EXPECT_DOUBLE_EQ(mixed->value, 14.0 / 20.0);
+    EXPECT_FALSE(clustered_share_estimate(strata, none, none, {200, 1}));
+}
+
 TEST(ExactStatistics, McNemarExactMatchesThePublishedExamples) {
     EXPECT_NEAR(mcnemar_exact_p(6, 16), 0.05248, 5e-5);
     EXPECT_NEAR(mcnemar_exact_p(16, 6), 0.05248, 5e-5);
@@ -529,6 +576,9 @@ TEST(ClaimProtocols, PromptAbPairsTheItems) {
     p["match"] = "exact"; // nothing is exactly right: both wordings sit at 0 %
     auto exact = h.lab->run(claim_of("prompt_ab", p));
     EXPECT_DOUBLE_EQ(exact->estimate->value, 0.0);
+    EXPECT_EQ(exact->estimate->method, IntervalMethod::BonettPriceRatio);
+    EXPECT_LT(exact->estimate->ci95.lo, -0.1) << "never a zero-width interval, even with every item wrong both ways";
+    EXPECT_GT(exact->estimate->ci95.hi, 0.1);
     EXPECT_EQ(exact->verdict, Verdict::Uninformative) << "both at 0 % is no evidence against the claim";
     EXPECT_NE(exact->reason.find("wrong on every item"), std::string::npos) << exact->reason;
     p["statistic"] = "accuracy_difference";
