@@ -2,30 +2,65 @@
 
 #include "engine/chat/chat_formatters.h"
 
+#include <vector>
+
 namespace octo {
 
 namespace {
 
-Result<Conversation> split_conversation(std::span<const ChatMessage> messages) {
-    Conversation c;
+// The families whose own templates refuse anything but user/assistant alternation (Llama 2,
+// Mistral, Gemma): consecutive turns of one role are joined into one, as the messages were
+// meant, with a blank line between them.
+bool needs_alternation(ChatFamily family) {
+    return family == ChatFamily::Llama2 || family == ChatFamily::Mistral || family == ChatFamily::Gemma;
+}
+
+struct CheckedTurns {
+    TemplateTurns turns;
+    std::vector<ChatMessage> merged; // storage of turns.turns when same-role turns were joined
+};
+
+Result<CheckedTurns> check_turns(std::span<const ChatMessage> messages, ChatFamily family) {
+    CheckedTurns c;
     if (!messages.empty() && messages.front().role == ChatRole::System) {
-        c.system = messages.front().content;
+        c.turns.system = messages.front().content;
         messages = messages.subspan(1);
     }
     auto bad = [](const char* why) { return make_error(ErrorCode::InvalidArgument, why); };
-    if (messages.empty()) return bad("chat needs at least one user message");
-    for (size_t i = 0; i < messages.size(); ++i) {
-        const ChatRole expected = i % 2 == 0 ? ChatRole::User : ChatRole::Assistant;
-        if (messages[i].role != expected) {
-            return bad("chat messages must be: optional system, then user and assistant alternating");
+    if (messages.empty()) return bad("chat needs at least one user or assistant message");
+    for (const ChatMessage& m : messages) {
+        if (m.role == ChatRole::System) return bad("a system message is accepted only as the first message");
+    }
+    c.turns.turns = messages;
+    if (c.turns.system && (family == ChatFamily::Llama2 || family == ChatFamily::Mistral) && c.turns.first_user() == messages.size()) {
+        return bad("this chat template writes the system message into a user turn, and the conversation has none");
+    }
+    if (!needs_alternation(family)) return c;
+    for (const ChatMessage& m : messages) {
+        if (!c.merged.empty() && c.merged.back().role == m.role) {
+            c.merged.back().content += "\n\n" + m.content;
+        } else {
+            c.merged.push_back(m);
         }
     }
-    if (messages.back().role != ChatRole::User) return bad("chat must end with a user message");
-    c.turns = messages;
+    c.turns.turns = c.merged;
     return c;
 }
 
+size_t first_of(std::span<const ChatMessage> turns, bool last) {
+    size_t found = turns.size();
+    for (size_t i = 0; i < turns.size(); ++i) {
+        if (turns[i].role != ChatRole::User) continue;
+        found = i;
+        if (!last) break;
+    }
+    return found;
+}
+
 } // namespace
+
+size_t TemplateTurns::first_user() const { return first_of(turns, false); }
+size_t TemplateTurns::last_user() const { return first_of(turns, true); }
 
 std::string_view trim_ascii(std::string_view text) {
     constexpr std::string_view kSpace = " \t\n\r\v\f";
@@ -36,9 +71,9 @@ std::string_view trim_ascii(std::string_view text) {
 
 Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMessage> messages,
                                 const ChatFormatContext& context) {
-    Result<Conversation> conversation = split_conversation(messages);
-    if (!conversation) return conversation.error();
-    const Conversation& c = conversation.value();
+    Result<CheckedTurns> checked = check_turns(messages, tmpl.family);
+    if (!checked) return checked.error();
+    const TemplateTurns& c = checked->turns;
 
     std::string text = tmpl.emits_bos && !context.tokenizer_adds_bos ? context.bos_text : std::string();
     switch (tmpl.family) {

@@ -34,8 +34,12 @@ struct ChatFormatContext {
     ReasoningEffort reasoning = ReasoningEffort::Medium; // harmony's "Reasoning:" line
 };
 
-// The conversation must be: an optional system message, then user and assistant
-// messages alternating, starting and ending with a user message (InvalidArgument otherwise).
+// Any order OpenAI's API accepts: an optional leading system message, then user and assistant
+// messages in any order (consecutive user turns, an assistant turn first, an assistant turn
+// last — the generation prompt follows it all the same). For the families whose own templates
+// insist on alternation (Llama 2, Mistral, Gemma) consecutive messages of one role are joined
+// with a blank line. InvalidArgument: no user or assistant message, a system message after the
+// first, or (Llama 2, Mistral) a system message with no user turn to carry it.
 Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMessage> messages,
                                 const ChatFormatContext& context);
 

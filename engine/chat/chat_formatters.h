@@ -1,6 +1,7 @@
-// Per-family renderers behind format_chat(). Each receives a conversation already checked
-// to be: optional system text, then user/assistant turns alternating, ending with a user
-// turn; each writes the text after any leading BOS (format_chat() handles that).
+// Per-family renderers behind format_chat(). Each receives the turns after an optional
+// leading system text, in any order of user and assistant (format_chat() has merged
+// consecutive same-role turns for the families whose templates demand alternation); each
+// writes the text after any leading BOS (format_chat() handles that).
 #pragma once
 
 #include <optional>
@@ -14,21 +15,25 @@
 
 namespace octo {
 
-struct Conversation {
+struct TemplateTurns {
     std::optional<std::string_view> system;
-    std::span<const ChatMessage> turns; // user first, alternating, user last
+    std::span<const ChatMessage> turns; // user and assistant, at least one
+    // The first user turn's index (turns.size() when there is none): where the families that
+    // put the system text in front of the first user message put it.
+    size_t first_user() const;
+    size_t last_user() const; // turns.size() when there is none
 };
 
 // Jinja's `trim` / Python's str.strip() for ASCII whitespace.
 std::string_view trim_ascii(std::string_view text);
 
-std::string format_llama2(const Conversation& c, const ChatFormatContext& context);
-std::string format_llama3(const Conversation& c, const ChatTemplate& tmpl, const ChatFormatContext& context);
-std::string format_chatml(const Conversation& c, const ChatTemplate& tmpl, const ChatFormatContext& context);
-std::string format_mistral(const Conversation& c, MistralStyle style, const ChatFormatContext& context);
-std::string format_gemma(const Conversation& c);
-std::string format_phi3(const Conversation& c, const ChatTemplate& tmpl);
-std::string format_deepseek3(const Conversation& c);
-std::string format_harmony(const Conversation& c, const ChatFormatContext& context);
+std::string format_llama2(const TemplateTurns& c, const ChatFormatContext& context);
+std::string format_llama3(const TemplateTurns& c, const ChatTemplate& tmpl, const ChatFormatContext& context);
+std::string format_chatml(const TemplateTurns& c, const ChatTemplate& tmpl, const ChatFormatContext& context);
+std::string format_mistral(const TemplateTurns& c, MistralStyle style, const ChatFormatContext& context);
+std::string format_gemma(const TemplateTurns& c);
+std::string format_phi3(const TemplateTurns& c, const ChatTemplate& tmpl);
+std::string format_deepseek3(const TemplateTurns& c);
+std::string format_harmony(const TemplateTurns& c, const ChatFormatContext& context);
 
 } // namespace octo

@@ -70,7 +70,7 @@ void append_qwen3_assistant(std::string& out, std::string_view text, bool keep_r
 
 } // namespace
 
-std::string format_chatml(const Conversation& c, const ChatTemplate& tmpl, const ChatFormatContext& context) {
+std::string format_chatml(const TemplateTurns& c, const ChatTemplate& tmpl, const ChatFormatContext& context) {
     std::string out;
     if (c.system) {
         append_message(out, "system", *c.system);

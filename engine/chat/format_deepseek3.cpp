@@ -6,7 +6,7 @@
 
 namespace octo {
 
-std::string format_deepseek3(const Conversation& c) {
+std::string format_deepseek3(const TemplateTurns& c) {
     std::string out;
     if (c.system) out += *c.system;
     for (const ChatMessage& m : c.turns) {

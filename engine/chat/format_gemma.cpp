@@ -6,7 +6,7 @@
 
 namespace octo {
 
-std::string format_gemma(const Conversation& c) {
+std::string format_gemma(const TemplateTurns& c) {
     std::string out;
     for (size_t i = 0; i < c.turns.size(); ++i) {
         const bool user = c.turns[i].role == ChatRole::User;

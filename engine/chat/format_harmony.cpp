@@ -45,7 +45,7 @@ void append_message(std::string& out, std::string_view head, std::string_view te
 
 } // namespace
 
-std::string format_harmony(const Conversation& c, const ChatFormatContext& context) {
+std::string format_harmony(const TemplateTurns& c, const ChatFormatContext& context) {
     std::string out;
     append_message(out, "system",
                    "You are ChatGPT, a large language model trained by OpenAI.\n"

@@ -6,8 +6,9 @@
 
 namespace octo {
 
-std::string format_llama2(const Conversation& c, const ChatFormatContext& context) {
+std::string format_llama2(const TemplateTurns& c, const ChatFormatContext& context) {
     std::string out;
+    const size_t system_turn = c.first_user();
     for (size_t i = 0; i < c.turns.size(); ++i) {
         const std::string& content = c.turns[i].content;
         if (c.turns[i].role == ChatRole::Assistant) {
@@ -18,7 +19,7 @@ std::string format_llama2(const Conversation& c, const ChatFormatContext& contex
             continue;
         }
         std::string body = content;
-        if (i == 0 && c.system) body = "<<SYS>>\n" + std::string(*c.system) + "\n<</SYS>>\n\n" + content;
+        if (i == system_turn && c.system) body = "<<SYS>>\n" + std::string(*c.system) + "\n<</SYS>>\n\n" + content;
         if (i > 0) out += context.bos_text; // the first BOS is the leading one
         out += "[INST] ";
         out += trim_ascii(body);

@@ -33,7 +33,7 @@ std::string date_of(const ChatTemplate& tmpl, const ChatFormatContext& context) 
 
 } // namespace
 
-std::string format_llama3(const Conversation& c, const ChatTemplate& tmpl, const ChatFormatContext& context) {
+std::string format_llama3(const TemplateTurns& c, const ChatTemplate& tmpl, const ChatFormatContext& context) {
     std::string out;
     if (tmpl.llama3_dated_system) {
         const std::string header =

@@ -31,9 +31,9 @@ Layout layout_of(MistralStyle style) {
 
 } // namespace
 
-std::string format_mistral(const Conversation& c, MistralStyle style, const ChatFormatContext& context) {
+std::string format_mistral(const TemplateTurns& c, MistralStyle style, const ChatFormatContext& context) {
     const Layout layout = layout_of(style);
-    const size_t system_turn = layout.system_in_last_turn ? c.turns.size() - 1 : 0;
+    const size_t system_turn = layout.system_in_last_turn ? c.last_user() : c.first_user();
     std::string out;
     for (size_t i = 0; i < c.turns.size(); ++i) {
         const std::string& content = c.turns[i].content;

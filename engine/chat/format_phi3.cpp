@@ -19,7 +19,7 @@ void append_message(std::string& out, std::string_view role, std::string_view co
 
 } // namespace
 
-std::string format_phi3(const Conversation& c, const ChatTemplate& tmpl) {
+std::string format_phi3(const TemplateTurns& c, const ChatTemplate& tmpl) {
     std::string out;
     if (c.system && !tmpl.drops_system) append_message(out, "system", *c.system);
     for (const ChatMessage& m : c.turns) append_message(out, m.role == ChatRole::User ? "user" : "assistant", m.content);

@@ -47,8 +47,8 @@ Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenize
 // prompt template (octet) gets its last user message through that template, the other turns left
 // out; any other model gets ChatML, as other servers do. `how` (optional) receives which of the
 // three was used: "chat template (llama3)", "prompt template (last user message)" or "chatml".
-// The messages must be an optional system message, then user and assistant turns alternating,
-// starting and ending with a user turn (InvalidArgument otherwise). `reasoning`: the harmony
+// The messages may come in any order OpenAI's API accepts (format_chat, chat_format.h).
+// `reasoning`: the harmony
 // format's reasoning level (gpt-oss; other formats have none).
 Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer,
                                               std::span<const ChatMessage> messages, std::string* how = nullptr,

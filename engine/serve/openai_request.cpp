@@ -1,5 +1,7 @@
 #include "engine/serve/openai_request.h"
 
+#include "engine/chat/chat_messages_json.h"
+
 #include <cmath>
 #include <limits>
 
@@ -94,33 +96,6 @@ struct Reader {
     }
 };
 
-// content: a string, or an array of {"type": "text", "text": "..."} parts (joined).
-std::optional<ApiError> message_content(const json& m, const std::string& where, std::string& out) {
-    auto it = m.find("content");
-    if (it == m.end() || it->is_null()) return bad(where + ".content", "'" + where + ".content' is missing");
-    if (it->is_string()) {
-        out = it->get<std::string>();
-        return std::nullopt;
-    }
-    if (!it->is_array()) return wrong_type(where + ".content", "a string or an array of text parts", *it);
-    out.clear();
-    for (size_t i = 0; i < it->size(); ++i) {
-        const json& part = (*it)[i];
-        const std::string at = where + ".content[" + std::to_string(i) + "]";
-        if (!part.is_object()) return wrong_type(at, "an object", part);
-        auto type = part.find("type");
-        if (type == part.end() || !type->is_string()) return bad(at + ".type", "'" + at + ".type' must be a string");
-        if (*type != "text") {
-            return bad(at + ".type", "'" + at + ".type' is '" + type->get<std::string>() +
-                                         "': only text parts are supported (this server runs text models)");
-        }
-        auto text = part.find("text");
-        if (text == part.end() || !text->is_string()) return bad(at + ".text", "'" + at + ".text' must be a string");
-        out += text->get<std::string>();
-    }
-    return std::nullopt;
-}
-
 std::optional<ApiError> parse_messages(const json& body, const RequestLimits& limits, std::vector<ChatMessage>& out) {
     auto it = body.find("messages");
     if (it == body.end() || it->is_null()) return bad("messages", "'messages' is missing: a chat request needs at least one message");
@@ -132,31 +107,7 @@ std::optional<ApiError> parse_messages(const json& body, const RequestLimits& li
         e.status = 413;
         return e;
     }
-    for (size_t i = 0; i < it->size(); ++i) {
-        const json& m = (*it)[i];
-        const std::string where = "messages[" + std::to_string(i) + "]";
-        if (!m.is_object()) return wrong_type(where, "an object", m);
-        auto role = m.find("role");
-        if (role == m.end() || role->is_null()) return bad(where + ".role", "'" + where + ".role' is missing");
-        if (!role->is_string()) return wrong_type(where + ".role", "a string", *role);
-        const std::string r = role->get<std::string>();
-        ChatMessage message{ChatRole::User, {}};
-        if (r == "system" || r == "developer") {
-            message.role = ChatRole::System;
-        } else if (r == "user") {
-            message.role = ChatRole::User;
-        } else if (r == "assistant") {
-            message.role = ChatRole::Assistant;
-        } else {
-            return bad(where + ".role", "'" + where + ".role' is '" + r +
-                                            "': the roles are system, developer, user and assistant (tools are not supported)");
-        }
-        if (m.contains("tool_calls") && !m["tool_calls"].is_null()) {
-            return bad(where + ".tool_calls", "'" + where + ".tool_calls': tools are not supported");
-        }
-        if (auto e = message_content(m, where, message.content)) return e;
-        out.push_back(std::move(message));
-    }
+    if (auto problem = chat_messages_from_json(*it, out)) return bad(problem->param, problem->message);
     return std::nullopt;
 }
 

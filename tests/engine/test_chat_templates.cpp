@@ -696,16 +696,37 @@ TEST(ChatTemplates, UnrecognisedTemplatesGiveAClearError) {
 
 TEST(ChatTemplates, RejectsMalformedConversations) {
     const ChatTemplate t = recognise(kChatML, ChatFamily::ChatML);
-    auto rejected = [&](std::vector<ChatMessage> messages) {
-        const Result<std::string> text = format_chat(t, messages, kLlamaTokens);
+    auto rejected = [&](const ChatTemplate& tmpl, std::vector<ChatMessage> messages) {
+        const Result<std::string> text = format_chat(tmpl, messages, kLlamaTokens);
         return !text.ok() && text.error().code == ErrorCode::InvalidArgument;
     };
-    EXPECT_TRUE(rejected({}));
-    EXPECT_TRUE(rejected({{ChatRole::System, "s"}}));
-    EXPECT_TRUE(rejected({{ChatRole::Assistant, "a"}}));
-    EXPECT_TRUE(rejected({{ChatRole::User, "u"}, {ChatRole::Assistant, "a"}}));
-    EXPECT_TRUE(rejected({{ChatRole::User, "u"}, {ChatRole::User, "v"}}));
-    EXPECT_TRUE(rejected({{ChatRole::User, "u"}, {ChatRole::System, "s"}, {ChatRole::User, "v"}}));
+    EXPECT_TRUE(rejected(t, {}));
+    EXPECT_TRUE(rejected(t, {{ChatRole::System, "s"}}));
+    EXPECT_TRUE(rejected(t, {{ChatRole::User, "u"}, {ChatRole::System, "s"}, {ChatRole::User, "v"}}));
+    const ChatTemplate llama2 = recognise(kLlama2, ChatFamily::Llama2);
+    EXPECT_TRUE(rejected(llama2, {{ChatRole::System, "s"}, {ChatRole::Assistant, "a"}}))
+        << "Llama 2 writes the system text into a user turn, and there is none";
+}
+
+// Any order of roles OpenAI's API accepts is rendered: consecutive user turns, an assistant turn
+// first, an assistant turn last. Templates that loop over messages write each as it comes; those
+// whose Jinja insists on alternation get consecutive same-role turns joined by a blank line.
+TEST(ChatTemplates, AnyOrderOfRolesOpenAIAccepts) {
+    const std::vector<ChatMessage> two_users = {{ChatRole::User, "u"}, {ChatRole::User, "v"}};
+    const std::vector<ChatMessage> assistant_first = {{ChatRole::Assistant, "a"}, {ChatRole::User, "u"}};
+    const std::vector<ChatMessage> assistant_last = {{ChatRole::User, "u"}, {ChatRole::Assistant, "a"}};
+    const ChatTemplate chatml = recognise(kChatML, ChatFamily::ChatML);
+    EXPECT_EQ(format(chatml, two_users), "<|im_start|>user\nu<|im_end|>\n<|im_start|>user\nv<|im_end|>\n<|im_start|>assistant\n");
+    EXPECT_EQ(format(chatml, assistant_first),
+              "<|im_start|>assistant\na<|im_end|>\n<|im_start|>user\nu<|im_end|>\n<|im_start|>assistant\n");
+    EXPECT_EQ(format(chatml, assistant_last),
+              "<|im_start|>user\nu<|im_end|>\n<|im_start|>assistant\na<|im_end|>\n<|im_start|>assistant\n");
+    const ChatTemplate gemma = recognise(kGemma, ChatFamily::Gemma);
+    EXPECT_EQ(format(gemma, two_users), "<start_of_turn>user\nu\n\nv<end_of_turn>\n<start_of_turn>model\n");
+    const ChatTemplate llama2 = recognise(kLlama2, ChatFamily::Llama2);
+    EXPECT_EQ(format(llama2, {{ChatRole::System, "s"}, {ChatRole::Assistant, "a"}, {ChatRole::User, "u"}, {ChatRole::User, "v"}}),
+              " a </s><s>[INST] <<SYS>>\ns\n<</SYS>>\n\nu\n\nv [/INST]")
+        << "the system text goes with the first user turn, wherever it is";
 }
 
 } // namespace

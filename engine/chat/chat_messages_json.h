@@ -1,0 +1,33 @@
+// A conversation in OpenAI's messages format, as a chat request or a conversation file holds it:
+//   [{"role": "system" | "developer" | "user" | "assistant", "content": "…" or [{"type": "text", "text": "…"}, …]}, …]
+// ("developer" is OpenAI's newer name for system; text parts are joined). The server's request
+// parser and `octoscope-cli chat --conversation` read messages through here, so a file and a
+// request mean the same thing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/chat/chat_message.h"
+
+namespace octo {
+
+// What is wrong with a message array: the JSON path of the offending field ("messages[2].role")
+// and a sentence naming it.
+struct MessagesProblem {
+    std::string param;
+    std::string message;
+};
+
+// Appends the messages of `messages` (a JSON array; `path` names it in problems, "messages") to
+// `out`; the first problem found, or nullopt. Tool calls and non-text parts are refused.
+std::optional<MessagesProblem> chat_messages_from_json(const nlohmann::json& messages, std::vector<ChatMessage>& out,
+                                                       const std::string& path = "messages");
+
+// The messages as OpenAI writes them: [{"role": …, "content": "…"}, …].
+nlohmann::json chat_messages_json(const std::vector<ChatMessage>& messages);
+
+} // namespace octo
