@@ -3,7 +3,7 @@
 
 Layers, lowest first: core (engine/core, gguf, tokenizer) < runtime (model, backend, inference,
 sampling, chat, generation, kv, instrumentation) < analysis (router, advisor, capture,
-evaluation, claims) < host (engine/host, engine/serve, engine/remote) < ui < app. kernels/ is a leaf: it includes nothing of
+evaluation, claims, conversation) < host (engine/host, engine/serve, engine/remote) < ui < app. kernels/ is a leaf: it includes nothing of
 the project's but itself. A file may include its own layer and every layer below it. Prints each
 offending include as path:line and exits 1; exits 0 when there is none.
 
@@ -17,7 +17,7 @@ ENGINE_LAYERS = {
     "core": 0, "gguf": 0, "tokenizer": 0,
     "model": 1, "backend": 1, "inference": 1, "sampling": 1, "chat": 1, "generation": 1, "kv": 1,
     "instrumentation": 1,
-    "router": 2, "advisor": 2, "capture": 2, "evaluation": 2, "claims": 2,
+    "router": 2, "advisor": 2, "capture": 2, "evaluation": 2, "claims": 2, "conversation": 2,
     "host": 3, "serve": 3, "remote": 3,
 }
 LAYER_NAMES = ["core", "runtime", "analysis", "host", "ui", "app"]
