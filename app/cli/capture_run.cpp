@@ -8,15 +8,7 @@ namespace octo::cli {
 
 Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
                                  const std::function<void(const TokenEvent&)>& on_token) {
-    const Tokenizer& tok = *setup.tokenizer;
-    auto prompt = build_prompt(setup.model->file(), tok, settings);
-    if (!prompt) return prompt.error();
-    InstrumentedCallbacks callbacks;
-    if (on_token) callbacks.on_token = [&](const TokenEvent& e, const TokenMetrics&) { on_token(e); };
-    const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = setup.expert_map()};
-    auto run = run_instrumented(*setup.model, *setup.backend, tok, setup.map(), *setup.kv, settings, inputs, callbacks);
-    if (!run) return run.error();
-    return SettingsRun{std::move(prompt.value()), std::move(run.value())};
+    return run_on_model(setup, settings, on_token);
 }
 
 Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings, const SettingsRun& run) {

@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "engine/host/model_run.h"
 #include "engine/host/model_setup.h"
 #include "engine/capture/capture.h"
 #include "engine/generation/instrumented_generation.h"
@@ -11,10 +12,7 @@
 
 namespace octo::cli {
 
-struct SettingsRun {
-    BuiltPrompt prompt;
-    InstrumentedResult run;
-};
+using SettingsRun = ModelRun;
 
 // Builds the prompt and runs it on `setup` (its model, backend, map and KV pool).
 Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,

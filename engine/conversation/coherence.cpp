@@ -185,13 +185,14 @@ std::optional<std::pair<std::string, size_t>> role_after(std::string_view text, 
     return std::pair{role, j};
 }
 
-// A name at words[i]: one or two capitalised words ("Alice", "Alice Chen"), after an optional title.
-std::optional<std::pair<std::string, size_t>> name_at(const std::vector<Word>& w, size_t i) {
+// A name at words[i]: one or two capitalised words one space apart ("Alice", "Alice Chen"), after
+// an optional title.
+std::optional<std::pair<std::string, size_t>> name_at(std::string_view text, const std::vector<Word>& w, size_t i) {
     if (i < w.size() && in_list(w[i].text, {"Mr", "Mrs", "Ms", "Dr"})) ++i;
     if (i >= w.size() || !is_name_word(w[i].text)) return std::nullopt;
     std::string name(w[i].text);
     size_t j = i + 1;
-    if (j < w.size() && is_name_word(w[j].text)) {
+    if (j < w.size() && is_name_word(w[j].text) && text.substr(w[i].end, w[j].begin - w[i].end) == " ") {
         name += ' ';
         name += w[j].text;
         ++j;
@@ -211,7 +212,7 @@ struct Statement {
     double number = 0.0;     // quantities: the value in the family's base unit
     bool numeric = false;
     bool negated = false;    // polarity statements
-    TextSpan span;
+    MessageSpan span;
 };
 
 void role_statements(std::string_view text, size_t message, Piece clause, std::vector<Statement>& out) {
@@ -221,7 +222,7 @@ void role_statements(std::string_view text, size_t message, Piece clause, std::v
     };
     for (size_t i = 0; i < w.size(); ++i) {
         // NAME is the ROLE / NAME, the ROLE
-        if (auto name = name_at(w, i)) {
+        if (auto name = name_at(text, w, i)) {
             size_t j = name->second;
             const bool apposition = j < w.size() && text.substr(w[j - 1].end, w[j].begin - w[j - 1].end).find(',') != std::string_view::npos;
             if (j < w.size() && is_copula(w[j].text)) ++j;
@@ -238,7 +239,7 @@ void role_statements(std::string_view text, size_t message, Piece clause, std::v
         // the ROLE is NAME
         if (lower(w[i].text) == "the") {
             if (auto role = role_after(text, w, i + 1); role && role->second < w.size() && is_copula(w[role->second].text)) {
-                if (auto name = name_at(w, role->second + 1)) {
+                if (auto name = name_at(text, w, role->second + 1)) {
                     add(role->first, name->first, i, name->second);
                     i = name->second - 1;
                 }
@@ -528,7 +529,7 @@ std::optional<Statement> polarity_statement(std::string_view text, size_t messag
     return Statement{CoherenceKind::LogicalContinuity, key, "", 0, false, negations % 2 == 1, {message, clause.begin, clause.end}};
 }
 
-std::string excerpt(std::span<const ChatMessage> messages, const TextSpan& s) {
+std::string excerpt(std::span<const ChatMessage> messages, const MessageSpan& s) {
     return messages[s.message].content.substr(s.begin, s.end - s.begin);
 }
 
@@ -538,7 +539,7 @@ TurnSentiment sentiment_of(std::string_view text, size_t message, const Sentimen
     TurnSentiment t;
     t.message = message;
     const std::vector<Word> w = words_of(text, {0, text.size()});
-    auto count = [&](bool positive, bool negated, TextSpan span) {
+    auto count = [&](bool positive, bool negated, MessageSpan span) {
         if (positive != negated) ++t.positive;
         else ++t.negative;
         t.words.push_back(span);
@@ -642,7 +643,7 @@ CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const S
     auto found = [&](CoherenceKind kind, const std::string& key, const Statement& before, const Statement& now, std::string why) {
         report.findings.push_back({kind, key, before.span, now.span, std::move(why)});
     };
-    auto where = [](const TextSpan& s) { return "message " + std::to_string(s.message + 1); };
+    auto where = [](const MessageSpan& s) { return "message " + std::to_string(s.message + 1); };
     for (size_t m = 0; m < messages.size(); ++m) {
         const std::string& text = messages[m].content;
         const bool assistant = messages[m].role == ChatRole::Assistant;
@@ -746,7 +747,7 @@ CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const S
 }
 
 json coherence_json(const CoherenceReport& report, std::span<const ChatMessage> messages) {
-    auto span_json = [&](const TextSpan& s) {
+    auto span_json = [&](const MessageSpan& s) {
         return json{{"message", s.message}, {"begin", s.begin}, {"end", s.end}, {"text", valid_utf8(excerpt(messages, s))}};
     };
     json findings = json::array();
@@ -757,7 +758,7 @@ json coherence_json(const CoherenceReport& report, std::span<const ChatMessage> 
     json sentiment = json::array();
     for (const TurnSentiment& t : report.sentiment) {
         json words = json::array();
-        for (const TextSpan& s : t.words) words.push_back(span_json(s));
+        for (const MessageSpan& s : t.words) words.push_back(span_json(s));
         sentiment.push_back({{"message", t.message}, {"score", t.score}, {"positive", t.positive}, {"negative", t.negative}, {"words", words}});
     }
     json windows = json::array();

@@ -38,18 +38,18 @@ inline constexpr size_t kCoherenceKinds = 3;
 const char* coherence_kind_name(CoherenceKind kind); // "entity_reference", "logical_continuity", "sentiment_stability"
 
 // Bytes [begin, end) of messages[message].content.
-struct TextSpan {
+struct MessageSpan {
     size_t message = 0;
     size_t begin = 0;
     size_t end = 0;
-    bool operator==(const TextSpan&) const = default;
+    bool operator==(const MessageSpan&) const = default;
 };
 
 struct CoherenceFinding {
     CoherenceKind kind = CoherenceKind::EntityReference;
     std::string key;         // what the two statements are about: "manager", "trip (length)", "alice like tea"
-    TextSpan earlier;        // the statement that was contradicted
-    TextSpan later;          // the assistant's statement that contradicts it
+    MessageSpan earlier;        // the statement that was contradicted
+    MessageSpan later;          // the assistant's statement that contradicts it
     std::string explanation; // one sentence: "the manager was Alice (message 1), now Bob (message 5)"
 };
 
@@ -70,7 +70,7 @@ struct TurnSentiment {
     double score = 0.0;             // (positive − negative) / (positive + negative); 0 with no hit
     int positive = 0;
     int negative = 0;
-    std::vector<TextSpan> words;    // the lexicon words that counted
+    std::vector<MessageSpan> words;    // the lexicon words that counted
 };
 
 struct CoherenceWindow {

@@ -25,7 +25,7 @@ const SentimentLexicon& lexicon() {
 ChatMessage user(std::string text) { return {ChatRole::User, std::move(text)}; }
 ChatMessage assistant(std::string text) { return {ChatRole::Assistant, std::move(text)}; }
 
-std::string text_of(const std::vector<ChatMessage>& m, const TextSpan& s) { return m[s.message].content.substr(s.begin, s.end - s.begin); }
+std::string text_of(const std::vector<ChatMessage>& m, const MessageSpan& s) { return m[s.message].content.substr(s.begin, s.end - s.begin); }
 
 int count(const CoherenceReport& r, CoherenceKind kind) {
     int n = 0;
@@ -36,7 +36,7 @@ int count(const CoherenceReport& r, CoherenceKind kind) {
 TEST(Coherence, ATurnThatSwapsTwoNamesIsFlagged) {
     const std::vector<ChatMessage> m = {
         user("Alice is the manager and Bob is the engineer. Who should approve the budget?"),
-        assistant("The manager should approve it, so Alice is the one to ask."),
+        assistant("Noted: Alice is the manager. The manager should approve it, so Alice Chen is the one to ask."),
         user("And who fixes the build?"),
         assistant("The engineer fixes the build."),
         user("Summarise the roles."),
@@ -46,7 +46,7 @@ TEST(Coherence, ATurnThatSwapsTwoNamesIsFlagged) {
     ASSERT_EQ(count(r, CoherenceKind::EntityReference), 2) << coherence_json(r, m).dump(2);
     const CoherenceFinding& f = r.findings[0];
     EXPECT_EQ(f.key, "the manager");
-    EXPECT_EQ(f.earlier.message, 0u);
+    EXPECT_EQ(f.earlier.message, 1u) << "the latest statement: the assistant's own restatement";
     EXPECT_EQ(f.later.message, 5u);
     EXPECT_EQ(text_of(m, f.earlier), "Alice is the manager");
     EXPECT_EQ(text_of(m, f.later), "Bob, the manager");

@@ -1,0 +1,211 @@
+// octoscope-cli chat --conversation FILE.json: a conversation in OpenAI's messages format, run
+// turn by turn (engine/conversation/conversation_run.h): the assistant turns the file holds are
+// evaluated as given, a missing last assistant turn is generated; every message gets its lens,
+// every step its KV reuse, and the conversation its coherence findings (docs/coherence.md).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "app/cli/kv_type_option.h"
+#include "app/cli/precision_option.h"
+#include "app/common/builtin_model.h"
+#include "app/common/resource_dir.h"
+#include "engine/chat/chat_messages_json.h"
+#include "engine/conversation/coherence.h"
+#include "engine/conversation/conversation_run.h"
+#include "engine/core/utf8_text.h"
+#include "engine/generation/prompt_builder.h"
+#include "engine/host/model_run.h"
+
+namespace octo::cli {
+
+namespace {
+
+struct ChatOptions {
+    std::string conversation;
+    std::string model;
+    int64_t max_tokens = 128;
+    SamplerConfig sampling;
+    int threads = 0;
+    std::string backend = "auto";
+    int64_t ctx_size = 0;
+    std::string head_map;
+    std::string metric; // which metric the lens shows (empty: the model's default)
+    std::optional<Precision> precision = std::nullopt;
+    KvTypeOptions kv;
+    bool json = false;
+};
+
+// The file: {"messages": [...]} (a chat request's body; other fields are ignored) or the bare array.
+Result<std::vector<ChatMessage>> read_conversation(const std::string& path) {
+    auto bytes = read_file_bytes(path, "conversation file");
+    if (!bytes) return bytes.error();
+    const nlohmann::json j = nlohmann::json::parse(bytes.value(), nullptr, false);
+    if (j.is_discarded()) return make_error(ErrorCode::Format, path + " is not JSON");
+    const nlohmann::json* messages = &j;
+    if (j.is_object()) {
+        if (!j.contains("messages")) return make_error(ErrorCode::Format, path + " has no \"messages\" array");
+        messages = &j["messages"];
+    }
+    std::vector<ChatMessage> out;
+    if (auto problem = chat_messages_from_json(*messages, out)) return make_error(ErrorCode::Format, path + ": " + problem->message);
+    if (out.empty()) return make_error(ErrorCode::Format, path + ": the conversation has no messages");
+    return out;
+}
+
+// Each subsystem's mean value over [first, end) of the trace's tokens, and the top one.
+nlohmann::json lens_json(const RunTrace& trace, size_t first, size_t end, Metric metric) {
+    std::array<double, kSubsystemCount> sum = {};
+    size_t n = 0;
+    nlohmann::json tokens = nlohmann::json::array();
+    for (size_t i = first; i < end; ++i) {
+        const TraceToken& t = trace.tokens[i];
+        nlohmann::json token = {{"text", utf8_with_escaped_bytes(t.bytes)}, {"generated", t.generated}};
+        if (const auto& values = t.metrics.get(metric)) {
+            nlohmann::json v = nlohmann::json::array();
+            for (int s = 0; s < kSubsystemCount; ++s) {
+                const double x = (*values)[static_cast<size_t>(s)];
+                sum[static_cast<size_t>(s)] += x;
+                v.push_back(x);
+            }
+            token["subsystems"] = v;
+            ++n;
+        }
+        tokens.push_back(std::move(token));
+    }
+    nlohmann::json mean = nlohmann::json::object();
+    int top = -1;
+    for (int s = 0; s < kSubsystemCount; ++s) {
+        if (n == 0) break;
+        const double m = sum[static_cast<size_t>(s)] / static_cast<double>(n);
+        mean[std::string(subsystem_id(s))] = m;
+        if (top < 0 || m > sum[static_cast<size_t>(top)] / static_cast<double>(n)) top = s;
+    }
+    return {{"metric", metric_name(metric)}, {"tokens", tokens}, {"measured_tokens", n}, {"mean", mean},
+            {"top", top >= 0 ? nlohmann::json(std::string(subsystem_id(top))) : nlohmann::json()}};
+}
+
+nlohmann::json step_json(const ConversationStep& s) {
+    nlohmann::json j = {{"message", s.message}, {"generated", s.generated}, {"prompt_tokens", s.trace.n_prompt}};
+    if (const auto& o = s.trace.outcome) {
+        j["reused_tokens"] = o->reused_tokens;
+        j["evaluated_tokens"] = o->evaluated_tokens;
+        j["prefill_ms"] = o->prefill_ms;
+        j["decode_ms"] = o->decode_ms;
+        j["kv"] = {{"block_size", o->kv.block_size}, {"blocks_used", o->kv.blocks_used}, {"blocks_cached", o->kv.blocks_cached},
+                   {"blocks_total", o->kv.blocks_total}};
+    }
+    return j;
+}
+
+int run_chat(const ChatOptions& o) {
+    auto messages = read_conversation(o.conversation);
+    if (!messages) return report_error(o.json, messages.error());
+    auto dir = resource_dir();
+    if (!dir) return report_error(o.json, dir.error());
+    auto lexicon = read_sentiment_lexicon((dir.value() / "coherence" / "sentiment_lexicon.json").string());
+    if (!lexicon) return report_error(o.json, lexicon.error());
+    RunSpec base;
+    base.max_tokens = o.max_tokens;
+    base.sampling = o.sampling;
+    base.n_ctx = o.ctx_size;
+    base.threads = o.threads;
+    base.kv_type_k = o.kv.keys();
+    base.kv_type_v = o.kv.values();
+    base.record_attention = false; // attention recording turns prefix reuse off
+    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
+                                                 .kv_types = kv_types_of(base), .precision = o.precision,
+                                                 .head_map_file = o.head_map});
+    if (!setup) return report_error(o.json, setup.error());
+    base.precision = resolve_precision(o.precision, setup->model->params().architecture);
+    auto run = run_conversation(messages.value(), base, [&](const RunSpec& spec) { return run_traced(setup.value(), spec); });
+    if (!run) return report_error(o.json, run.error());
+    // How the conversation reached the model: its chat template, ChatML, or (a model with a prompt
+    // template and no chat template, such as the built-in octet) its last user message alone.
+    std::string rendering;
+    if (auto built = build_conversation_prompt(setup->model->file(), *setup->tokenizer, run->steps.back().trace.spec.messages, &rendering);
+        !built) {
+        return report_error(o.json, built.error());
+    }
+    const bool whole = !rendering.starts_with("prompt template");
+    const RunTrace& last = run->last();
+    const Metric metric = o.metric.empty() ? last.default_metric : parse_metric(o.metric).value_or(Metric::NormShare);
+    const CoherenceReport coherence = measure_coherence(run->messages, lexicon.value());
+    if (o.json) {
+        nlohmann::json turns = nlohmann::json::array();
+        for (const ConversationTurn& t : run->turns) {
+            const ChatMessage& m = run->messages[t.message];
+            turns.push_back({{"message", t.message}, {"role", chat_role_name(m.role)}, {"content", valid_utf8(m.content)},
+                             {"generated", run->steps.back().generated && t.message + 1 == run->messages.size()},
+                             {"located", t.content_begin.has_value() || t.end_token > t.first_token},
+                             {"lens", lens_json(last, t.first_token, t.end_token, metric)}});
+        }
+        nlohmann::json steps = nlohmann::json::array();
+        for (const ConversationStep& s : run->steps) steps.push_back(step_json(s));
+        print_json({{"model", setup->model->params().architecture},
+                    {"rendering", rendering},
+                    {"whole_conversation", whole},
+                    {"prompt_text", valid_utf8(last.prompt_text)},
+                    {"messages", chat_messages_json(run->messages)},
+                    {"turns", turns},
+                    {"steps", steps},
+                    {"coherence", coherence_json(coherence, run->messages)}});
+        return kExitOk;
+    }
+    if (!whole) {
+        std::cerr << "note: this model has no chat template; only the last user message reached it (" << rendering
+                  << "), so the other turns have no lens\n";
+    }
+    for (const ConversationTurn& t : run->turns) {
+        const ChatMessage& m = run->messages[t.message];
+        std::cout << "[" << t.message + 1 << " " << chat_role_name(m.role) << "] " << m.content << "\n";
+        const nlohmann::json lens = lens_json(last, t.first_token, t.end_token, metric);
+        if (!lens["top"].is_null()) {
+            std::cout << "    lens (" << metric_name(metric) << ", " << lens["measured_tokens"].get<size_t>() << " tokens): top "
+                      << lens["top"].get<std::string>() << "\n";
+        }
+    }
+    for (const ConversationStep& s : run->steps) {
+        if (!s.trace.outcome) continue;
+        std::printf("step for message %zu%s: %zu prompt tokens, %lld reused, %lld evaluated, prefill %.1f ms\n", s.message + 1,
+                    s.generated ? " (generated)" : "", s.trace.n_prompt, static_cast<long long>(s.trace.outcome->reused_tokens),
+                    static_cast<long long>(s.trace.outcome->evaluated_tokens), s.trace.outcome->prefill_ms);
+    }
+    std::cout << "coherence: " << coherence.findings.size() << " finding(s)\n";
+    for (const CoherenceFinding& f : coherence.findings) {
+        std::cout << "  " << coherence_kind_name(f.kind) << ": " << f.explanation << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void add_chat_command(CLI::App& app, CommandRunner& run) {
+    auto o = std::make_shared<ChatOptions>();
+    CLI::App* cmd = app.add_subcommand("chat", "Run a conversation turn by turn, with the lens on every turn and its coherence");
+    cmd->add_option("--conversation", o->conversation,
+                    "Conversation file: OpenAI messages, {\"messages\": [...]} or the bare array; assistant turns in it are "
+                    "evaluated as given, a missing last one is generated")
+        ->required();
+    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model)");
+    cmd->add_option("--max-tokens,-n", o->max_tokens, "Tokens of the generated turn at most")->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
+    cmd->add_option("--temperature", o->sampling.temperature, "0: greedy")->capture_default_str();
+    cmd->add_option("--seed", o->sampling.seed, "Random seed for sampling")->capture_default_str();
+    cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+    cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+    cmd->add_option("--ctx-size,-c", o->ctx_size, "Context size in tokens (0: the model's)")->capture_default_str();
+    cmd->add_option("--head-map", o->head_map, "Head → subsystem map file (JSON, docs/instrumentation.md)");
+    cmd->add_option("--metric", o->metric, "The metric of the lens: norm_share, relative, gates or experts (default: the model's)")
+        ->check(CLI::IsMember({"norm_share", "relative", "gates", "experts"}));
+    cmd->add_flag("--json", o->json, "Print one JSON object");
+    add_precision_option(*cmd, o->precision);
+    add_kv_type_options(*cmd, o->kv);
+    cmd->callback([&run, o] { run = [o] { return run_chat(*o); }; });
+}
+
+} // namespace octo::cli

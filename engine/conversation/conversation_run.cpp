@@ -1,0 +1,115 @@
+#include "engine/conversation/conversation_run.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace octo {
+
+namespace {
+
+std::string_view trimmed(std::string_view text) {
+    constexpr std::string_view kSpace = " \t\n\r\v\f";
+    const size_t begin = text.find_first_not_of(kSpace);
+    if (begin == std::string_view::npos) return {};
+    return text.substr(begin, text.find_last_not_of(kSpace) - begin + 1);
+}
+
+} // namespace
+
+std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, const RunTrace& trace, bool last_generated) {
+    // Each prompt token's bytes in the prompt text: tokens are matched in order; a token whose
+    // bytes are not next in the text (BOS added by the tokenizer) takes no bytes; a SentencePiece
+    // token's leading space stands for nothing written when the text has none there.
+    const std::string& text = trace.prompt_text;
+    std::vector<std::pair<size_t, size_t>> bytes_of(trace.n_prompt, {0, 0});
+    size_t cursor = 0;
+    for (size_t i = 0; i < trace.n_prompt; ++i) {
+        const std::string& b = trace.tokens[i].bytes;
+        if (!b.empty() && text.compare(cursor, b.size(), b) == 0) {
+            bytes_of[i] = {cursor, cursor + b.size()};
+            cursor += b.size();
+        } else if (b.size() > 1 && b[0] == ' ' && text.compare(cursor, b.size() - 1, b, 1) == 0) {
+            bytes_of[i] = {cursor, cursor + b.size() - 1};
+            cursor += b.size() - 1;
+        } else {
+            bytes_of[i] = {cursor, cursor};
+        }
+    }
+    std::vector<ConversationTurn> turns;
+    size_t search_from = 0;
+    for (size_t m = 0; m < messages.size(); ++m) {
+        ConversationTurn turn;
+        turn.message = m;
+        if (last_generated && m + 1 == messages.size()) {
+            turn.first_token = trace.n_prompt;
+            turn.end_token = trace.tokens.size();
+            turns.push_back(turn);
+            continue;
+        }
+        const std::string_view content = trimmed(messages[m].content);
+        const size_t at = content.empty() ? std::string::npos : text.find(content, search_from);
+        if (at == std::string::npos) { // not written as given (a template rewrote it): no tokens
+            turn.first_token = turn.end_token = trace.n_prompt;
+            turns.push_back(turn);
+            continue;
+        }
+        turn.content_begin = at;
+        const size_t end = at + content.size();
+        search_from = end;
+        size_t first = trace.n_prompt, last = 0;
+        for (size_t i = 0; i < trace.n_prompt; ++i) {
+            const auto [b, e] = bytes_of[i];
+            if (e > at && b < end) { // the token overlaps the content
+                first = std::min(first, i);
+                last = i + 1;
+            }
+        }
+        turn.first_token = first;
+        turn.end_token = std::max(first, last);
+        turns.push_back(turn);
+    }
+    return turns;
+}
+
+Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,
+                                         const ConversationStepRunner& run) {
+    if (messages.empty()) return make_error(ErrorCode::InvalidArgument, "the conversation has no messages");
+    // What every rendering needs, whatever the model (one with a prompt template reads only the
+    // last user message, and would not notice).
+    for (size_t m = 1; m < messages.size(); ++m) {
+        if (messages[m].role == ChatRole::System) {
+            return make_error(ErrorCode::InvalidArgument, "message " + std::to_string(m + 1) + " is a system message: a system message is accepted only as the first message");
+        }
+    }
+    if (messages.size() == 1 && messages[0].role == ChatRole::System) {
+        return make_error(ErrorCode::InvalidArgument, "the conversation has only a system message");
+    }
+    ConversationRun out;
+    out.messages.assign(messages.begin(), messages.end());
+    auto step = [&](size_t upto, bool generate) -> Status {
+        RunSpec spec = base;
+        spec.prompt.clear();
+        spec.chat = false;
+        spec.system.clear();
+        spec.messages.assign(out.messages.begin(), out.messages.begin() + static_cast<std::ptrdiff_t>(upto));
+        if (!generate) spec.max_tokens = 0;
+        auto trace = run(spec);
+        if (!trace) return trace.error();
+        out.steps.push_back({generate ? upto : upto - 1, generate, std::move(trace.value())});
+        return Ok{};
+    };
+    for (size_t m = 0; m < messages.size(); ++m) {
+        if (messages[m].role != ChatRole::Assistant) continue;
+        if (auto s = step(m + 1, false); !s) return s.error();
+    }
+    const bool generate = messages.back().role != ChatRole::Assistant;
+    if (generate) {
+        if (auto s = step(messages.size(), true); !s) return s.error();
+        const RunTrace& t = out.steps.back().trace;
+        out.messages.push_back({ChatRole::Assistant, t.outcome ? t.outcome->text : std::string()});
+    }
+    out.turns = locate_turns(out.messages, out.last(), generate);
+    return out;
+}
+
+} // namespace octo

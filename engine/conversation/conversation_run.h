@@ -1,0 +1,65 @@
+// A conversation run turn by turn: the one description of a multi-turn run that the CLI
+// (`octoscope-cli chat --conversation FILE.json`) uses, with the lens on every turn.
+//
+// The messages come in OpenAI's format and any order its API accepts (chat_format.h). Each
+// assistant turn the file holds is evaluated as given: the conversation up to and including it is
+// the prompt of one run (no token generated), so its tokens are measured where the model reads
+// them. When the last message is not an assistant's, one more run generates the next assistant
+// turn. Every run extends the previous one's prompt, so the KV pool reuses the blocks of the
+// conversation so far (each step's reused and evaluated tokens say how many); editing turn k and
+// running again reuses everything before it.
+//
+// The lens of every message — user turns too — is read from the last run, whose prompt holds the
+// whole conversation: each token of the rendered text is placed in the message whose content
+// it lies in (template markup belongs to no message).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "engine/chat/chat_message.h"
+#include "engine/core/result.h"
+#include "engine/generation/run_spec.h"
+#include "engine/generation/run_trace.h"
+
+namespace octo {
+
+// Runs one step's spec (its `messages` set) and returns what it computed.
+using ConversationStepRunner = std::function<Result<RunTrace>(const RunSpec& spec)>;
+
+struct ConversationStep {
+    size_t message = 0;       // the assistant turn this run evaluated or generated
+    bool generated = false;   // it generated the turn (the last step, when the file ends without one)
+    RunTrace trace;
+};
+
+// Where one message lies in the last step's trace.
+struct ConversationTurn {
+    size_t message = 0;
+    std::optional<size_t> content_begin; // bytes of its content in the last step's prompt text (nullopt: the template rewrote it)
+    size_t first_token = 0;              // its content's tokens in the last step's trace: [first_token, end_token)
+    size_t end_token = 0;
+};
+
+struct ConversationRun {
+    std::vector<ChatMessage> messages;  // as given, with the generated assistant turn appended
+    std::vector<ConversationStep> steps; // one per assistant turn, in order
+    std::vector<ConversationTurn> turns; // one per message
+    const RunTrace& last() const { return steps.back().trace; }
+};
+
+// Runs `messages` with the settings of `base` (its prompt fields are replaced by each step's
+// messages; base.max_tokens applies to the generated turn). InvalidArgument: no messages, a
+// conversation the chat template refuses, or a system message after the first; the runner's errors.
+Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,
+                                         const ConversationStepRunner& run);
+
+// Places the tokens of `trace` (its prompt, then any generated tokens) in `messages`: a message's
+// content is looked for in the prompt text after the previous one's (trimmed, as most templates
+// write it); a generated turn takes the generated tokens.
+std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, const RunTrace& trace, bool last_generated);
+
+} // namespace octo

@@ -1,0 +1,109 @@
+// octoscope-cli chat --conversation FILE.json (docs/coherence.md): the JSON contract on a chat
+// model (every message with its lens, every step with its KV reuse, the coherence findings), the
+// built-in model that is no chat model, and the file errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/cli/cli_runner.h"
+#include "tests/support/shared_data.h"
+
+namespace {
+
+using octo::test::run_cli;
+using octo::test::temp_path;
+
+std::string write_file(const std::string& name, const std::string& text) {
+    const std::string path = temp_path(name);
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+const char* kSwap = R"({"model": "ignored", "messages": [
+  {"role": "system", "content": "You are terse."},
+  {"role": "user", "content": "Alice is the manager and Bob is the engineer."},
+  {"role": "assistant", "content": "Noted: Alice is the manager."},
+  {"role": "user", "content": [{"type": "text", "text": "Who approves "}, {"type": "text", "text": "budgets?"}]},
+  {"role": "assistant", "content": "Bob, the manager, approves budgets."},
+  {"role": "user", "content": "And then?"}
+]})";
+
+TEST(CliChat, EveryTurnHasItsLensEveryStepItsReuse) {
+    const auto refdata = octo::test::refdata_dir();
+    if (!refdata) GTEST_SKIP() << "../shared/refdata is absent";
+    const std::string file = write_file("chat-swap.json", kSwap);
+    const auto r = run_cli({"chat", "--conversation", file, "-m", (*refdata / "qwen2-tiny-f32.gguf").string(), "-n", "4", "--threads", "1", "--json"});
+    std::filesystem::remove(file);
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["rendering"], "chatml") << "qwen2-tiny has no chat template of its own: ChatML, as other servers do";
+    EXPECT_TRUE(j["whole_conversation"].get<bool>());
+    ASSERT_EQ(j["messages"].size(), 7u) << "the missing last assistant turn is generated";
+    EXPECT_EQ(j["messages"][3]["content"], "Who approves budgets?") << "text parts are joined";
+    ASSERT_EQ(j["turns"].size(), 7u);
+    for (const auto& t : j["turns"]) {
+        EXPECT_TRUE(t["located"].get<bool>()) << t["message"];
+        EXPECT_GT(t["lens"]["measured_tokens"].get<int>(), 0) << t["message"];
+        EXPECT_TRUE(t["lens"]["top"].is_string()) << t["message"];
+        EXPECT_EQ(t["lens"]["mean"].size(), 8u);
+    }
+    EXPECT_TRUE(j["turns"][6]["generated"].get<bool>());
+    EXPECT_EQ(j["turns"][6]["role"], "assistant");
+    const auto& steps = j["steps"];
+    ASSERT_EQ(steps.size(), 3u) << "two given assistant turns evaluated, one generated";
+    EXPECT_EQ(steps[0]["message"], 2);
+    EXPECT_EQ(steps[0]["reused_tokens"], 0);
+    for (size_t k = 1; k < 3; ++k) {
+        const int64_t reused = steps[k]["reused_tokens"].get<int64_t>();
+        const int64_t block = steps[k]["kv"]["block_size"].get<int64_t>();
+        EXPECT_EQ(reused % block, 0);
+        EXPECT_GE(reused + block, steps[k - 1]["prompt_tokens"].get<int64_t>() - 8) << "the conversation so far is reused";
+    }
+    EXPECT_TRUE(steps[2]["generated"].get<bool>());
+    // The swap at message 5 (index 4) is flagged, pointing at the two statements.
+    const auto& findings = j["coherence"]["findings"];
+    ASSERT_EQ(findings.size(), 1u) << j["coherence"].dump(2);
+    EXPECT_EQ(findings[0]["kind"], "entity_reference");
+    EXPECT_EQ(findings[0]["earlier"]["text"], "Alice is the manager");
+    EXPECT_EQ(findings[0]["later"]["message"], 4);
+    EXPECT_EQ(findings[0]["later"]["text"], "Bob, the manager");
+}
+
+TEST(CliChat, TheBuiltInModelSeesOnlyTheLastUserMessage) {
+    const std::string file = write_file("chat-octet.json", kSwap);
+    const auto r = run_cli({"chat", "--conversation", file, "-n", "4", "--json"});
+    const auto text = run_cli({"chat", "--conversation", file, "-n", "4"});
+    std::filesystem::remove(file);
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_FALSE(j["whole_conversation"].get<bool>());
+    EXPECT_EQ(j["rendering"], "prompt template (last user message)");
+    EXPECT_FALSE(j["turns"][1]["located"].get<bool>()) << "an earlier turn never reached the model";
+    EXPECT_EQ(j["coherence"]["findings"].size(), 1u) << "the text measures need no model";
+    ASSERT_EQ(text.exit_status, 0) << text.err;
+    EXPECT_NE(text.err.find("no chat template"), std::string::npos) << text.err;
+    EXPECT_NE(text.out.find("entity_reference: the manager was Alice"), std::string::npos) << text.out;
+}
+
+TEST(CliChat, BadFilesGetClearErrors) {
+    const auto missing = run_cli({"chat", "--conversation", temp_path("no-such-chat.json"), "--json"});
+    EXPECT_EQ(missing.exit_status, 1);
+    EXPECT_NE(missing.json()["error"].get<std::string>().find("conversation file"), std::string::npos) << missing.out;
+    for (const auto& [body, says] : std::vector<std::pair<std::string, std::string>>{
+             {"{not json", "is not JSON"},
+             {R"({"prompt": "x"})", "no \"messages\""},
+             {R"([{"role": "wizard", "content": "x"}])", "messages[0].role"},
+             {R"([{"role": "user"}])", "messages[0].content"},
+             {"[]", "no messages"},
+             {R"([{"role": "user", "content": "u"}, {"role": "system", "content": "late"}])", "system message"}}) {
+        const std::string file = write_file("chat-bad.json", body);
+        const auto r = run_cli({"chat", "--conversation", file, "--json"});
+        std::filesystem::remove(file);
+        EXPECT_EQ(r.exit_status, 1) << body;
+        EXPECT_NE(r.json()["error"].get<std::string>().find(says), std::string::npos) << body << " → " << r.out;
+    }
+    EXPECT_EQ(run_cli({"chat"}).exit_status, 2) << "--conversation is required";
+}
+
+} // namespace
