@@ -26,6 +26,7 @@ void add_replay_command(CLI::App& app, CommandRunner& run);
 void add_capture_info_command(CLI::App& app, CommandRunner& run);
 void add_claims_command(CLI::App& app, CommandRunner& run);
 void add_chat_command(CLI::App& app, CommandRunner& run);
+void add_coherence_command(CLI::App& app, CommandRunner& run);
 void add_serve_command(CLI::App& app, CommandRunner& run); // builds with OCTOSCOPE_HAVE_NET
 
 } // namespace octo::cli

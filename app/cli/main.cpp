@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
         add_capture_info_command(app, run);
         add_claims_command(app, run);
         add_chat_command(app, run);
+        add_coherence_command(app, run);
 #ifdef OCTOSCOPE_HAVE_NET
         add_serve_command(app, run);
 #endif

@@ -529,6 +529,20 @@ std::optional<Statement> polarity_statement(std::string_view text, size_t messag
     return Statement{CoherenceKind::LogicalContinuity, key, "", 0, false, negations % 2 == 1, {message, clause.begin, clause.end}};
 }
 
+// Two polarity keys are about the same thing when they are equal or one begins with the other
+// at a word boundary (Chinese: a character boundary), the shorter having 3 content words (3 Han
+// characters) or more.
+bool same_statement(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    const std::string& shorter = a.size() < b.size() ? a : b;
+    const std::string& longer = a.size() < b.size() ? b : a;
+    if (!longer.starts_with(shorter)) return false;
+    const char next = longer[shorter.size()];
+    if (next == ' ') return std::count(shorter.begin(), shorter.end(), ' ') >= 2;
+    const bool han = static_cast<unsigned char>(shorter[0]) >= 0xE0;
+    return han && (static_cast<unsigned char>(next) & 0xC0) != 0x80 && han_chars(shorter) >= 3;
+}
+
 std::string excerpt(std::span<const ChatMessage> messages, const MessageSpan& s) {
     return messages[s.message].content.substr(s.begin, s.end - s.begin);
 }
@@ -675,10 +689,18 @@ CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const S
                     facts["zh:" + role] = s;
                 }
                 if (auto p = polarity_statement(text, m, clause)) {
-                    auto it = polarity.find(p->key);
-                    if (it != polarity.end() && assistant && it->second.negated != p->negated) {
-                        found(CoherenceKind::LogicalContinuity, p->key, it->second, *p,
-                              std::string(p->negated ? "negates" : "reasserts") + " what " + where(it->second.span) + " stated" +
+                    // The latest earlier clause about the same thing: the same key, or one that
+                    // begins with the other ("server support ipv6 out of box" / "server support ipv6").
+                    const Statement* before = nullptr;
+                    for (const auto& [key, earlier] : polarity) {
+                        if (!same_statement(key, p->key)) continue;
+                        if (!before || std::pair{earlier.span.message, earlier.span.begin} > std::pair{before->span.message, before->span.begin}) {
+                            before = &earlier;
+                        }
+                    }
+                    if (before && assistant && before->negated != p->negated) {
+                        found(CoherenceKind::LogicalContinuity, p->key, *before, *p,
+                              std::string(p->negated ? "negates" : "reasserts") + " what " + where(before->span) + " stated" +
                                   (p->negated ? "" : " as untrue"));
                     }
                     polarity[p->key] = *p;

@@ -11,7 +11,7 @@
 //                       → "the answer is 40")
 //   sentiment stability a lexicon score per assistant turn, (positive − negative) / (their sum)
 //                       with negators flipping the next word, and the jumps between adjacent
-//                       assistant turns of at least `sentiment_jump`
+//                       assistant turns of at least `sentiment_jump` (1.25, calibrated)
 //
 // Facts are compared with the latest statement of the same key, so a correction by the user
 // followed by an assistant turn that adopts it is no break. Questions state nothing. Each measure
@@ -60,8 +60,9 @@ struct SentimentLexicon {
 };
 Result<SentimentLexicon> read_sentiment_lexicon(const std::string& path);
 
+// Calibrated on resources/coherence/calibration.json (calibrate_coherence, coherence_eval.h).
 struct CoherenceThresholds {
-    double sentiment_jump = 1.0;      // |score(k) − score(k−1)| that counts as a jump (scores in [−1, 1])
+    double sentiment_jump = 1.25;     // |score(k) − score(k−1)| that counts as a jump (scores in [−1, 1])
     double number_tolerance = 0.005;  // relative difference under which two quantities are the same
 };
 

@@ -106,4 +106,27 @@ TEST(CliChat, BadFilesGetClearErrors) {
     EXPECT_EQ(run_cli({"chat"}).exit_status, 2) << "--conversation is required";
 }
 
+TEST(CliCoherence, TextAloneAndTheLabelledSets) {
+    const std::string file = write_file("coherence-swap.json", kSwap);
+    const auto r = run_cli({"coherence", "--conversation", file, "--json"});
+    std::filesystem::remove(file);
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    ASSERT_EQ(r.json()["findings"].size(), 1u);
+    EXPECT_EQ(r.json()["findings"][0]["later"]["text"], "Bob, the manager");
+    const std::string heldout = std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/coherence/heldout.json";
+    const auto set = run_cli({"coherence", "--set", heldout, "--calibrate", std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/coherence/calibration.json", "--json"});
+    ASSERT_EQ(set.exit_status, 0) << set.err;
+    const auto j = set.json();
+    // Every label of the file is either found or missed.
+    std::ifstream in(heldout);
+    const auto labelled = nlohmann::json::parse(in);
+    size_t labels = 0;
+    for (const auto& c : labelled["conversations"]) labels += c["breaks"].size();
+    EXPECT_EQ(j["conversations"], labelled["conversations"].size());
+    EXPECT_EQ(j["all"]["true_positives"].get<size_t>() + j["all"]["false_negatives"].get<size_t>(), labels);
+    EXPECT_EQ(j["all"]["false_negatives"].get<size_t>(), j["missed"].size());
+    EXPECT_EQ(j["thresholds"]["sentiment_jump"], 1.25);
+    EXPECT_EQ(run_cli({"coherence"}).exit_status, 2) << "--conversation or --set";
+}
+
 } // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/conversation/coherence.h"
+#include "engine/conversation/coherence_eval.h"
 
 namespace octo {
 namespace {
@@ -173,6 +174,61 @@ TEST(Coherence, ALexiconFileThatIsWrongIsAnError) {
     std::remove(path.c_str());
     ASSERT_FALSE(lex);
     EXPECT_NE(lex.error().message.find("en.negative"), std::string::npos) << lex.error().message;
+}
+
+// Precision and recall are counted per (kind, assistant message): two findings of one kind in
+// one message count once; a label no finding matches is missed.
+TEST(CoherenceEval, CountsMatchesPerKindAndMessage) {
+    std::vector<LabelledConversation> set;
+    set.push_back({"swap",
+                   {user("Alice is the manager and Bob is the engineer."), assistant("Bob, the manager, and Alice, the engineer.")},
+                   {{CoherenceKind::EntityReference, 1}}}); // two findings, one label: tp 1
+    set.push_back({"missed", {user("Anna is the pilot."), assistant("She is not the pilot.")}, {{CoherenceKind::EntityReference, 1}}});
+    set.push_back({"spurious", {user("The box weighs 3 kg."), assistant("Now that it is full, the box weighs 6 kg.")}, {}});
+    const CoherenceScore s = score_coherence(set, lexicon(), {});
+    const DetectionScore& e = s.kinds[static_cast<size_t>(CoherenceKind::EntityReference)];
+    EXPECT_EQ(e.true_positives, 1);
+    EXPECT_EQ(e.false_negatives, 1);
+    EXPECT_EQ(e.false_positives, 1) << "the box changed in the story; the rules cannot tell";
+    EXPECT_DOUBLE_EQ(s.all.precision(), 0.5);
+    EXPECT_DOUBLE_EQ(s.all.recall(), 0.5);
+    EXPECT_NEAR(s.all.precision_ci().lo, wilson_interval(1, 2).lo, 1e-15);
+    ASSERT_EQ(s.missed.size(), 1u);
+    EXPECT_EQ(s.missed[0], "missed: entity_reference at message 1");
+    ASSERT_EQ(s.spurious.size(), 1u);
+    EXPECT_EQ(s.spurious[0], "spurious: entity_reference at message 1");
+}
+
+TEST(CoherenceEval, TheDefaultsAreWhatTheCalibrationSetChooses) {
+    auto calibration = read_coherence_set(std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/coherence/calibration.json");
+    ASSERT_TRUE(calibration) << calibration.error().message;
+    auto heldout = read_coherence_set(std::string(OCTOSCOPE_SOURCE_DIR) + "/resources/coherence/heldout.json");
+    ASSERT_TRUE(heldout) << heldout.error().message;
+    EXPECT_GE(calibration->size(), 15u);
+    EXPECT_GE(heldout->size(), 15u);
+    for (const auto& c : calibration.value()) {
+        for (const auto& h : heldout.value()) EXPECT_NE(c.id, h.id) << "the sets are disjoint";
+    }
+    const CoherenceThresholds chosen = calibrate_coherence(calibration.value(), lexicon());
+    const CoherenceThresholds defaults;
+    EXPECT_DOUBLE_EQ(chosen.sentiment_jump, defaults.sentiment_jump);
+    EXPECT_DOUBLE_EQ(chosen.number_tolerance, defaults.number_tolerance);
+}
+
+TEST(CoherenceEval, MalformedSetsAreErrors) {
+    const std::string path = testing::TempDir() + "/bad_set.json";
+    for (const char* body : {R"({"conversations": [{"id": "a", "messages": [{"role": "user", "content": "x"}], "breaks": [{"kind": "entity_reference", "message": 0}]}]})",
+                             R"({"conversations": [{"id": "a", "messages": [{"role": "assistant", "content": "x"}], "breaks": [{"kind": "vibes", "message": 0}]}]})",
+                             R"({"conversations": [{"messages": []}]})", R"([])"}) {
+        {
+            std::FILE* f = std::fopen(path.c_str(), "w");
+            ASSERT_NE(f, nullptr);
+            std::fputs(body, f);
+            std::fclose(f);
+        }
+        EXPECT_FALSE(read_coherence_set(path)) << body;
+    }
+    std::remove(path.c_str());
 }
 
 } // namespace
