@@ -16,6 +16,7 @@ constexpr ProtocolInfo kProtocols[] = {
     {"latency", protocol_latency},
     {"kv_reuse", protocol_kv_reuse},
     {"head_groups", protocol_head_groups},
+    {"multi_turn", protocol_multi_turn},
 };
 
 } // namespace

@@ -10,6 +10,7 @@
 //   latency             time to first token and total time over the probe prompts: bimodality, with the article's bands
 //   kv_reuse            prompt tokens the shared KV pool reuses over realistic edit sessions
 //   head_groups         octet trained with other group counts ("why 8"): needs the variant models
+//   multi_turn          scripted conversations against the same facts in one prompt: coherence breaks
 #pragma once
 
 #include <string_view>
@@ -38,6 +39,7 @@ Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim);
 Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim);
 Result<ClaimResult> protocol_kv_reuse(ClaimLab& lab, const Claim& claim);
 Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim);
+Result<ClaimResult> protocol_multi_turn(ClaimLab& lab, const Claim& claim);
 
 // Helpers the protocols share.
 ClaimResult not_measurable(std::string reason, std::string method = {});

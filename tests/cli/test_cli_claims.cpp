@@ -27,9 +27,13 @@ TEST(CliClaims, ListNamesEveryClaim) {
     EXPECT_TRUE(ids.contains("why-eight-groups"));
     EXPECT_TRUE(ids.contains("multi-turn-coherence"));
     for (const auto& c : j["claims"]) {
-        if (c["id"] != "multi-turn-coherence") continue;
-        EXPECT_TRUE(c["protocol"].is_null());
-        EXPECT_NE(c["not_measurable_here"].get<std::string>().find("no conversations"), std::string::npos) << c;
+        if (c["id"] == "multi-turn-coherence") {
+            EXPECT_EQ(c["protocol"], "multi_turn") << "measured since conversations arrived";
+        }
+        if (c["id"] == "annotator-agreement") {
+            EXPECT_TRUE(c["protocol"].is_null());
+            EXPECT_NE(c["not_measurable_here"].get<std::string>().find("No people were asked"), std::string::npos) << c;
+        }
     }
 }
 

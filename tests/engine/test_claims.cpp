@@ -361,12 +361,16 @@ TEST(ClaimCatalog, TheShippedFileValidates) {
     // The catalogue is silent about nothing: what cannot be measured here is listed with the reason.
     for (const char* id : {"annotator-agreement", "sixteen-groups-l2-misses", "latency-band-meanings", "fp16-bf16-split",
                            "logic-collapse", "format-tearing", "troubleshooting-table", "scaffold-rte-d",
-                           "retrain-router-on-failures", "multi-turn-coherence"}) {
+                           "retrain-router-on-failures"}) {
         const Claim* listed = c->find(id);
         ASSERT_TRUE(listed) << id;
         EXPECT_FALSE(listed->measurable()) << id;
         EXPECT_FALSE(listed->not_measurable_here.zh.empty()) << id;
     }
+    // The multi-turn claim joined once conversations arrived (docs/coherence.md).
+    ASSERT_TRUE(c->find("multi-turn-coherence"));
+    EXPECT_TRUE(c->find("multi-turn-coherence")->measurable());
+    EXPECT_EQ(c->find("multi-turn-coherence")->protocol, "multi_turn");
     // "Why 8"'s figure is not the 16-group L2 figure beside an accuracy difference.
     EXPECT_EQ(c->find("why-eight-groups")->article_figure.get<std::string>().find("L2"), std::string::npos);
     // What does not depend on the loaded model says so; every "above 0" became a minimum effect.
@@ -593,6 +597,58 @@ TEST(ClaimProtocols, PromptAbPairsTheItems) {
     EXPECT_EQ(none->verdict, Verdict::NotMeasurable);
     p.erase("a");
     EXPECT_FALSE(h.lab->run(claim_of("prompt_ab", p))) << "a template is missing";
+}
+
+// multi_turn: each scripted conversation answered turn by turn against its single prompt. Here the
+// third turn contradicts the facts in every conversation, the single prompt restates them: every
+// conversation breaks, no single prompt does.
+TEST(ClaimProtocols, MultiTurnComparesConversationsWithTheirSinglePrompt) {
+    const HeadMap map = HeadMap::make_default(1, 8);
+    auto lab_with = [&](std::function<Result<ClaimAnswer>(const RunSpec&)> source) {
+        ClaimModel m;
+        m.map = &map;
+        m.name = "hand-made";
+        ClaimData d;
+        d.resource_dir = kResources;
+        ClaimLabOptions o;
+        o.answer_source = std::move(source);
+        return std::make_unique<ClaimLab>(m, std::move(d), o);
+    };
+    auto contradicting = lab_with([](const RunSpec& q) -> Result<ClaimAnswer> {
+        ClaimAnswer a;
+        const std::string& first = q.messages.front().content;
+        if (q.messages.size() == 1 && first.find('?') != std::string::npos) {
+            a.text = first.substr(0, first.find('.') + 1); // the single prompt: its facts restated
+        } else if (q.messages.size() == 5) {
+            a.text = first.starts_with("Alice") ? "Bob is the manager." : first.starts_with("Lena") ? "Omar is the captain."
+                   : first.starts_with("The trip") ? "The trip to the lake is 15 km." : "The ticket costs $50.";
+        } else {
+            a.text = "OK.";
+        }
+        return a;
+    });
+    auto r = contradicting->run(claim_of("multi_turn", {{"items", 4}}));
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_TRUE(r->estimate) << r->reason;
+    EXPECT_DOUBLE_EQ(r->estimate->value, 1.0) << "4 of 4 conversations broke, 0 of 4 single prompts";
+    EXPECT_EQ(r->estimate->method, IntervalMethod::NewcombePaired);
+    EXPECT_NEAR(r->estimate->ci95.lo, newcombe_paired_interval({0, 0, 4, 0}).lo, 1e-15);
+    EXPECT_NEAR(*r->estimate->p_value, 2.0 / 16.0, 1e-15);
+    EXPECT_EQ(r->estimate->n, 4);
+    ASSERT_EQ(r->tables.front().rows.size(), 4u);
+    EXPECT_EQ(r->tables.front().rows[0][2], "1") << "one break in the first conversation";
+    EXPECT_NE(r->tables.front().rows[0][5].find("the manager was Alice"), std::string::npos) << r->tables.front().rows[0][5];
+    EXPECT_EQ(r->details["plot"]["kind"], "bars");
+    // Answers that never contradict: nothing tells the two apart.
+    auto steady = lab_with([](const RunSpec&) -> Result<ClaimAnswer> {
+        ClaimAnswer a;
+        a.text = "OK.";
+        return a;
+    });
+    auto none = steady->run(claim_of("multi_turn", {{"items", 4}}));
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_EQ(none->verdict, Verdict::Uninformative);
+    EXPECT_NE(none->reason.find("no conversation"), std::string::npos) << none->reason;
 }
 
 // A remote engine answers in batches: the protocol's whole request list goes out at once, the

@@ -93,10 +93,10 @@ void TestClaims::listsTheClaimsBeforeAnyRun() {
     QVERIFY(w.showPanel(QStringLiteral("claims")));
     QVERIFY2(panel->plotView()->plotKind().isEmpty(), "nothing measured, nothing drawn");
     // What nothing here can measure says so before any run, with its reason.
-    panel->selectClaim(QStringLiteral("multi-turn-coherence"));
+    panel->selectClaim(QStringLiteral("annotator-agreement"));
     QCOMPARE(list->currentItem()->text(1), QStringLiteral("not measurable here"));
-    QVERIFY(list->currentItem()->toolTip(1).contains(QStringLiteral("no conversations")));
-    QVERIFY(panel->detail()->toPlainText().contains(QStringLiteral("no conversations yet")));
+    QVERIFY(list->currentItem()->toolTip(1).contains(QStringLiteral("No people were asked")));
+    QVERIFY(panel->detail()->toPlainText().contains(QStringLiteral("a program cannot run on itself")));
     QVERIFY(!panel->detail()->toPlainText().contains(QStringLiteral("Holds when")));
     w.resize(1366, 768);
     screenshot(*panel, "claims-not-measurable-here.png");
