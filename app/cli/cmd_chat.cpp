@@ -176,7 +176,7 @@ int run_chat(const ChatOptions& o) {
     }
     std::cout << "coherence: " << coherence.findings.size() << " finding(s)\n";
     for (const CoherenceFinding& f : coherence.findings) {
-        std::cout << "  " << coherence_kind_name(f.kind) << ": " << f.explanation << "\n";
+        std::cout << "  " << coherence_kind_name(f.kind) << ": " << f.explanation << "\n    try: " << f.suggestion_en << "\n";
     }
     return kExitOk;
 }

@@ -655,7 +655,7 @@ CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const S
     std::map<std::string, std::string> han_roles; // Chinese: role → name, read both ways
     std::map<std::string, bool> han_names;        // names seen in Chinese bindings
     auto found = [&](CoherenceKind kind, const std::string& key, const Statement& before, const Statement& now, std::string why) {
-        report.findings.push_back({kind, key, before.span, now.span, std::move(why)});
+        report.findings.push_back({kind, key, before.span, now.span, std::move(why), {}, {}});
     };
     auto where = [](const MessageSpan& s) { return "message " + std::to_string(s.message + 1); };
     for (size_t m = 0; m < messages.size(); ++m) {
@@ -735,7 +735,24 @@ CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const S
         if (a.words.empty() || b.words.empty() || std::fabs(b.score - a.score) < thresholds.sentiment_jump) continue;
         char why[160];
         std::snprintf(why, sizeof why, "sentiment %+.2f (message %zu) → %+.2f (message %zu)", a.score, a.message + 1, b.score, b.message + 1);
-        report.findings.push_back({CoherenceKind::SentimentStability, "sentiment", a.words.front(), b.words.front(), why});
+        report.findings.push_back({CoherenceKind::SentimentStability, "sentiment", a.words.front(), b.words.front(), why, {}, {}});
+    }
+    for (CoherenceFinding& f : report.findings) {
+        const std::string said = valid_utf8(excerpt(messages, f.earlier));
+        switch (f.kind) {
+        case CoherenceKind::EntityReference:
+            f.suggestion_en = "Restate the fact in the system message (\"" + said + "\") so that every turn sees it, or ask for the entities to be repeated before the answer.";
+            f.suggestion_zh = "把这条事实写进系统消息（“" + said + "”），让每一轮都能看到；或要求先复述实体再回答。";
+            break;
+        case CoherenceKind::LogicalContinuity:
+            f.suggestion_en = "Quote the earlier statement (\"" + said + "\") in the next user turn and ask the model to keep to it or say why it changed.";
+            f.suggestion_zh = "在下一轮用户消息中引用先前的说法（“" + said + "”），要求模型保持一致，或说明为何改变。";
+            break;
+        case CoherenceKind::SentimentStability:
+            f.suggestion_en = "State the tone you want in the system message; if the mood really changed, let the user turn say so.";
+            f.suggestion_zh = "在系统消息中说明希望的语气；如果情绪确实变了，请在用户消息中说明。";
+            break;
+        }
     }
     std::stable_sort(report.findings.begin(), report.findings.end(), [](const CoherenceFinding& x, const CoherenceFinding& y) {
         return std::pair{x.later.message, x.later.begin} < std::pair{y.later.message, y.later.begin};
@@ -775,7 +792,8 @@ json coherence_json(const CoherenceReport& report, std::span<const ChatMessage> 
     json findings = json::array();
     for (const CoherenceFinding& f : report.findings) {
         findings.push_back({{"kind", coherence_kind_name(f.kind)}, {"key", valid_utf8(f.key)}, {"earlier", span_json(f.earlier)},
-                            {"later", span_json(f.later)}, {"explanation", valid_utf8(f.explanation)}});
+                            {"later", span_json(f.later)}, {"explanation", valid_utf8(f.explanation)},
+                            {"suggestion", {{"en", f.suggestion_en}, {"zh", f.suggestion_zh}}}});
     }
     json sentiment = json::array();
     for (const TurnSentiment& t : report.sentiment) {

@@ -51,6 +51,9 @@ struct CoherenceFinding {
     MessageSpan earlier;        // the statement that was contradicted
     MessageSpan later;          // the assistant's statement that contradicts it
     std::string explanation; // one sentence: "the manager was Alice (message 1), now Bob (message 5)"
+    // What to try, in English and Chinese, quoting the earlier statement: restate an entity in the
+    // system message, quote a contradicted statement in the next user turn, state the tone wanted.
+    std::string suggestion_en, suggestion_zh;
 };
 
 // The sentiment lexicon (resources/coherence/sentiment_lexicon.json): words per language.

@@ -68,6 +68,8 @@ TEST(CliChat, EveryTurnHasItsLensEveryStepItsReuse) {
     EXPECT_EQ(findings[0]["earlier"]["text"], "Alice is the manager");
     EXPECT_EQ(findings[0]["later"]["message"], 4);
     EXPECT_EQ(findings[0]["later"]["text"], "Bob, the manager");
+    EXPECT_NE(findings[0]["suggestion"]["en"].get<std::string>().find("Restate the fact in the system message"), std::string::npos);
+    EXPECT_FALSE(findings[0]["suggestion"]["zh"].get<std::string>().empty());
 }
 
 TEST(CliChat, TheBuiltInModelSeesOnlyTheLastUserMessage) {

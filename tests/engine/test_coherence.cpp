@@ -52,6 +52,8 @@ TEST(Coherence, ATurnThatSwapsTwoNamesIsFlagged) {
     EXPECT_EQ(text_of(m, f.earlier), "Alice is the manager");
     EXPECT_EQ(text_of(m, f.later), "Bob, the manager");
     EXPECT_NE(f.explanation.find("was Alice"), std::string::npos) << f.explanation;
+    EXPECT_NE(f.suggestion_en.find("system message (\"Alice is the manager\")"), std::string::npos) << f.suggestion_en;
+    EXPECT_NE(f.suggestion_zh.find("系统消息"), std::string::npos);
     EXPECT_EQ(r.findings[1].key, "the engineer");
     // One window of 3 assistant turns, broken on entity reference only.
     ASSERT_EQ(r.windows.size(), 1u);
