@@ -19,6 +19,10 @@
 #include "engine/core/utf8_text.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/host/model_run.h"
+#ifdef OCTOSCOPE_HAVE_NET
+#include "app/cli/remote_generate.h" // --engine
+#include "app/cli/remote_target.h"
+#endif
 
 namespace octo::cli {
 
@@ -33,6 +37,8 @@ struct ChatOptions {
     std::string backend = "auto";
     int64_t ctx_size = 0;
     std::string head_map;
+    std::string engine;      // a remote OpenAI-compatible server: only the missing last turn runs there
+    std::string api_key_env;
     std::string metric; // which metric the lens shows (empty: the model's default)
     std::optional<Precision> precision = std::nullopt;
     KvTypeOptions kv;
@@ -101,6 +107,49 @@ nlohmann::json step_json(const ConversationStep& s) {
     return j;
 }
 
+// What ran the conversation: a local model or a server.
+struct ChatRun {
+    ConversationRun run;
+    std::string model;     // the architecture, or the server's model id
+    std::string rendering; // how the conversation reached the model
+    bool whole = true;     // every turn reached it (not only the last user message)
+    nlohmann::json engine; // the server (null: local)
+};
+
+Result<ChatRun> run_locally(const ChatOptions& o, const std::vector<ChatMessage>& messages, RunSpec base) {
+    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
+                                                 .kv_types = kv_types_of(base), .precision = o.precision,
+                                                 .head_map_file = o.head_map});
+    if (!setup) return setup.error();
+    base.precision = resolve_precision(o.precision, setup->model->params().architecture);
+    auto run = run_conversation(messages, base, [&](const RunSpec& spec) { return run_traced(setup.value(), spec); });
+    if (!run) return run.error();
+    ChatRun out{std::move(run.value()), setup->model->params().architecture, {}, true, nullptr};
+    // How the conversation reached the model: its chat template, ChatML, or (a model with a prompt
+    // template and no chat template, such as the built-in octet) its last user message alone.
+    if (auto built = build_conversation_prompt(setup->model->file(), *setup->tokenizer, out.run.last()->spec.messages, &out.rendering);
+        !built) {
+        return built.error();
+    }
+    out.whole = !out.rendering.starts_with("prompt template");
+    return out;
+}
+
+#ifdef OCTOSCOPE_HAVE_NET
+// --engine: only the missing last turn runs, on the server; the text measures need no run.
+Result<ChatRun> run_remotely(const ChatOptions& o, const std::vector<ChatMessage>& messages, const RunSpec& base) {
+    auto connected = connect_engine({o.engine, o.api_key_env, o.model});
+    if (!connected) return connected.error();
+    auto run = run_conversation(messages, base, [&](const RunSpec& spec) -> Result<RunTrace> {
+        auto result = connected->client.complete(remote_request(connected.value(), spec, o.metric), {});
+        if (!result) return result.error();
+        return capture_of_remote_run(connected.value(), spec, result.value()).trace;
+    }, {.evaluate_given = false});
+    if (!run) return run.error();
+    return ChatRun{std::move(run.value()), connected->model.id, "by the server", true, connected->describe()};
+}
+#endif
+
 int run_chat(const ChatOptions& o) {
     auto messages = read_conversation(o.conversation);
     if (!messages) return report_error(o.json, messages.error());
@@ -116,59 +165,68 @@ int run_chat(const ChatOptions& o) {
     base.kv_type_k = o.kv.keys();
     base.kv_type_v = o.kv.values();
     base.record_attention = false; // attention recording turns prefix reuse off
-    auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
-                                                 .kv_types = kv_types_of(base), .precision = o.precision,
-                                                 .head_map_file = o.head_map});
-    if (!setup) return report_error(o.json, setup.error());
-    base.precision = resolve_precision(o.precision, setup->model->params().architecture);
-    auto run = run_conversation(messages.value(), base, [&](const RunSpec& spec) { return run_traced(setup.value(), spec); });
-    if (!run) return report_error(o.json, run.error());
-    // How the conversation reached the model: its chat template, ChatML, or (a model with a prompt
-    // template and no chat template, such as the built-in octet) its last user message alone.
-    std::string rendering;
-    if (auto built = build_conversation_prompt(setup->model->file(), *setup->tokenizer, run->steps.back().trace.spec.messages, &rendering);
-        !built) {
-        return report_error(o.json, built.error());
+    Result<ChatRun> chat = make_error(ErrorCode::InvalidArgument, "no run");
+#ifdef OCTOSCOPE_HAVE_NET
+    if (!o.engine.empty()) {
+        if (!o.head_map.empty() || o.precision || base.kv_type_k || base.kv_type_v || !o.metric.empty()) {
+            return report_error(o.json, "--engine runs on a server: --head-map, --precision, --kv-type and --metric need a local model", kExitUsage);
+        }
+        chat = run_remotely(o, messages.value(), base);
+        if (!chat) return report_error(o.json, chat.error().message, engine_error_exit_code(chat.error()));
+    } else {
+        chat = run_locally(o, messages.value(), base);
     }
-    const bool whole = !rendering.starts_with("prompt template");
-    const RunTrace& last = run->last();
-    const Metric metric = o.metric.empty() ? last.default_metric : parse_metric(o.metric).value_or(Metric::NormShare);
-    const CoherenceReport coherence = measure_coherence(run->messages, lexicon.value());
+#else
+    chat = run_locally(o, messages.value(), base);
+#endif
+    if (!chat) return report_error(o.json, chat.error());
+    const ConversationRun& run = chat->run;
+    const RunTrace* last = run.last();
+    const Metric metric = !o.metric.empty() ? parse_metric(o.metric).value_or(Metric::NormShare)
+                          : last                ? last->default_metric
+                                                : Metric::NormShare;
+    auto lens = [&](const ConversationTurn& t) -> nlohmann::json {
+        if (!last || t.end_token <= t.first_token) return nullptr;
+        return lens_json(*last, t.first_token, t.end_token, metric);
+    };
+    const bool generated = !run.steps.empty() && run.steps.back().generated;
+    const CoherenceReport coherence = measure_coherence(run.messages, lexicon.value());
     if (o.json) {
         nlohmann::json turns = nlohmann::json::array();
-        for (const ConversationTurn& t : run->turns) {
-            const ChatMessage& m = run->messages[t.message];
+        for (const ConversationTurn& t : run.turns) {
+            const ChatMessage& m = run.messages[t.message];
             turns.push_back({{"message", t.message}, {"role", chat_role_name(m.role)}, {"content", valid_utf8(m.content)},
-                             {"generated", run->steps.back().generated && t.message + 1 == run->messages.size()},
+                             {"generated", generated && t.message + 1 == run.messages.size()},
                              {"located", t.content_begin.has_value() || t.end_token > t.first_token},
-                             {"lens", lens_json(last, t.first_token, t.end_token, metric)}});
+                             {"lens", lens(t)}});
         }
         nlohmann::json steps = nlohmann::json::array();
-        for (const ConversationStep& s : run->steps) steps.push_back(step_json(s));
-        print_json({{"model", setup->model->params().architecture},
-                    {"rendering", rendering},
-                    {"whole_conversation", whole},
-                    {"prompt_text", valid_utf8(last.prompt_text)},
-                    {"messages", chat_messages_json(run->messages)},
+        for (const ConversationStep& s : run.steps) steps.push_back(step_json(s));
+        print_json({{"model", chat->model},
+                    {"engine", chat->engine},
+                    {"rendering", chat->rendering},
+                    {"whole_conversation", chat->whole},
+                    {"prompt_text", last ? nlohmann::json(valid_utf8(last->prompt_text)) : nlohmann::json()},
+                    {"messages", chat_messages_json(run.messages)},
                     {"turns", turns},
                     {"steps", steps},
-                    {"coherence", coherence_json(coherence, run->messages)}});
+                    {"coherence", coherence_json(coherence, run.messages)}});
         return kExitOk;
     }
-    if (!whole) {
-        std::cerr << "note: this model has no chat template; only the last user message reached it (" << rendering
+    if (!chat->whole) {
+        std::cerr << "note: this model has no chat template; only the last user message reached it (" << chat->rendering
                   << "), so the other turns have no lens\n";
     }
-    for (const ConversationTurn& t : run->turns) {
-        const ChatMessage& m = run->messages[t.message];
+    for (const ConversationTurn& t : run.turns) {
+        const ChatMessage& m = run.messages[t.message];
         std::cout << "[" << t.message + 1 << " " << chat_role_name(m.role) << "] " << m.content << "\n";
-        const nlohmann::json lens = lens_json(last, t.first_token, t.end_token, metric);
-        if (!lens["top"].is_null()) {
-            std::cout << "    lens (" << metric_name(metric) << ", " << lens["measured_tokens"].get<size_t>() << " tokens): top "
-                      << lens["top"].get<std::string>() << "\n";
+        const nlohmann::json l = lens(t);
+        if (!l.is_null() && !l["top"].is_null()) {
+            std::cout << "    lens (" << metric_name(metric) << ", " << l["measured_tokens"].get<size_t>() << " tokens): top "
+                      << l["top"].get<std::string>() << "\n";
         }
     }
-    for (const ConversationStep& s : run->steps) {
+    for (const ConversationStep& s : run.steps) {
         if (!s.trace.outcome) continue;
         std::printf("step for message %zu%s: %zu prompt tokens, %lld reused, %lld evaluated, prefill %.1f ms\n", s.message + 1,
                     s.generated ? " (generated)" : "", s.trace.n_prompt, static_cast<long long>(s.trace.outcome->reused_tokens),
@@ -190,7 +248,7 @@ void add_chat_command(CLI::App& app, CommandRunner& run) {
                     "Conversation file: OpenAI messages, {\"messages\": [...]} or the bare array; assistant turns in it are "
                     "evaluated as given, a missing last one is generated")
         ->required();
-    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model)");
+    cmd->add_option("--model,-m", o->model, "GGUF model file (default: the built-in octet model); with --engine the server's model id");
     cmd->add_option("--max-tokens,-n", o->max_tokens, "Tokens of the generated turn at most")->check(CLI::Range(0, 1 << 20))
         ->capture_default_str();
     cmd->add_option("--temperature", o->sampling.temperature, "0: greedy")->capture_default_str();
@@ -205,6 +263,9 @@ void add_chat_command(CLI::App& app, CommandRunner& run) {
     cmd->add_flag("--json", o->json, "Print one JSON object");
     add_precision_option(*cmd, o->precision);
     add_kv_type_options(*cmd, o->kv);
+#ifdef OCTOSCOPE_HAVE_NET
+    add_engine_options(*cmd, o->engine, o->api_key_env);
+#endif
     cmd->callback([&run, o] { run = [o] { return run_chat(*o); }; });
 }
 

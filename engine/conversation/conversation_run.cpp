@@ -72,7 +72,7 @@ std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages
 }
 
 Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,
-                                         const ConversationStepRunner& run) {
+                                         const ConversationStepRunner& run, const ConversationOptions& options) {
     if (messages.empty()) return make_error(ErrorCode::InvalidArgument, "the conversation has no messages");
     // What every rendering needs, whatever the model (one with a prompt template reads only the
     // last user message, and would not notice).
@@ -98,7 +98,7 @@ Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, 
         out.steps.push_back({generate ? upto : upto - 1, generate, std::move(trace.value())});
         return Ok{};
     };
-    for (size_t m = 0; m < messages.size(); ++m) {
+    for (size_t m = 0; m < messages.size() && options.evaluate_given; ++m) {
         if (messages[m].role != ChatRole::Assistant) continue;
         if (auto s = step(m + 1, false); !s) return s.error();
     }
@@ -108,7 +108,11 @@ Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, 
         const RunTrace& t = out.steps.back().trace;
         out.messages.push_back({ChatRole::Assistant, t.outcome ? t.outcome->text : std::string()});
     }
-    out.turns = locate_turns(out.messages, out.last(), generate);
+    if (out.steps.empty()) {
+        for (size_t m = 0; m < out.messages.size(); ++m) out.turns.push_back({m, std::nullopt, 0, 0});
+    } else {
+        out.turns = locate_turns(out.messages, *out.last(), generate);
+    }
     return out;
 }
 

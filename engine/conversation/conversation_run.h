@@ -46,16 +46,22 @@ struct ConversationTurn {
 
 struct ConversationRun {
     std::vector<ChatMessage> messages;  // as given, with the generated assistant turn appended
-    std::vector<ConversationStep> steps; // one per assistant turn, in order
-    std::vector<ConversationTurn> turns; // one per message
-    const RunTrace& last() const { return steps.back().trace; }
+    std::vector<ConversationStep> steps; // one per assistant turn, in order (none: nothing was run)
+    std::vector<ConversationTurn> turns; // one per message (no tokens when nothing was run)
+    const RunTrace* last() const { return steps.empty() ? nullptr : &steps.back().trace; }
+};
+
+// `evaluate_given` false: only the missing last assistant turn is run (a remote server, whose
+// measurements of given turns are not available: the text measures need no run).
+struct ConversationOptions {
+    bool evaluate_given = true;
 };
 
 // Runs `messages` with the settings of `base` (its prompt fields are replaced by each step's
 // messages; base.max_tokens applies to the generated turn). InvalidArgument: no messages, a
 // conversation the chat template refuses, or a system message after the first; the runner's errors.
 Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,
-                                         const ConversationStepRunner& run);
+                                         const ConversationStepRunner& run, const ConversationOptions& options = {});
 
 // Places the tokens of `trace` (its prompt, then any generated tokens) in `messages`: a message's
 // content is looked for in the prompt text after the previous one's (trimmed, as most templates

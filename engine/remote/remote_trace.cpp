@@ -171,8 +171,10 @@ Status check_spec_for_server(const RunSpec& spec, const RemoteModel& model, cons
 
 RemoteRequest request_for_spec(const RunSpec& spec, const RemoteModel& model, const std::string& metric, bool heads) {
     RemoteRequest r;
-    r.chat = spec.chat;
-    if (spec.chat) {
+    r.chat = spec.chat || !spec.messages.empty();
+    if (!spec.messages.empty()) { // a whole conversation is the prompt (PromptSpec)
+        r.messages = spec.messages;
+    } else if (spec.chat) {
         if (!spec.system.empty()) r.messages.push_back({ChatRole::System, spec.system});
         r.messages.push_back({ChatRole::User, spec.prompt});
     } else {

@@ -525,6 +525,30 @@ TEST_F(Serve, CapturesOfServerRunsNameTheServerAndReplayThere) {
     EXPECT_EQ(there.json()["tokens_compared"], i["generated_tokens"]);
 }
 
+// chat --engine: only the missing last turn runs, on the server; the text measures need no run.
+TEST_F(Serve, ChatWithEngineGeneratesTheLastTurnThere) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(port());
+    const std::string file = temp_path("chat-engine.json");
+    std::ofstream(file) << R"([{"role": "user", "content": "Alice is the manager."},
+        {"role": "assistant", "content": "Bob, the manager, agrees."}, {"role": "user", "content": "What is 35% of 240?"}])";
+    const CliRun remote = run_cli({"chat", "--engine", url, "--conversation", file, "-n", "24", "--json"});
+    const CliRun local = run_cli({"chat", "--conversation", file, "-n", "24", "--json"});
+    const CliRun refused = run_cli({"chat", "--engine", url, "--conversation", file, "--precision", "exact"});
+    std::filesystem::remove(file);
+    ASSERT_EQ(remote.exit_status, 0) << remote.err;
+    const json r = remote.json(), l = local.json();
+    EXPECT_TRUE(r["engine"].is_string());
+    EXPECT_EQ(r["model"], "octet.gguf");
+    ASSERT_EQ(r["steps"].size(), 1u) << "given turns are not evaluated on a server";
+    EXPECT_TRUE(r["steps"][0]["generated"].get<bool>());
+    ASSERT_EQ(r["messages"].size(), 4u);
+    EXPECT_EQ(r["messages"][3]["content"], l["messages"][3]["content"]) << "the same greedy answer as the local octet";
+    EXPECT_TRUE(r["turns"][0]["lens"].is_null());
+    ASSERT_EQ(r["coherence"]["findings"].size(), 1u) << "the text measures need no run";
+    EXPECT_EQ(r["coherence"]["findings"][0]["later"]["text"], "Bob, the manager");
+    EXPECT_EQ(refused.exit_status, 2) << refused.err;
+}
+
 // eval, compare and claims with --engine give on an Octoscope server what they give locally.
 TEST_F(Serve, EvalWithEngineGivesTheLocalAccuracy) {
     const std::string url = "http://127.0.0.1:" + std::to_string(port());

@@ -54,7 +54,7 @@ TEST_F(ConversationRunTest, TwentyTurnsReuseTheConversationSoFarBlockByBlock) {
     ASSERT_EQ(r->steps.size(), 10u) << "one step per assistant turn; the file ends with one, so nothing is generated";
     EXPECT_FALSE(r->steps.back().generated);
     EXPECT_EQ(r->messages.size(), messages.size());
-    const int32_t block = r->last().outcome->kv.block_size;
+    const int32_t block = r->last()->outcome->kv.block_size;
     ASSERT_GT(block, 0);
     for (size_t k = 0; k < r->steps.size(); ++k) {
         const RunTrace& t = r->steps[k].trace;
@@ -71,7 +71,7 @@ TEST_F(ConversationRunTest, TwentyTurnsReuseTheConversationSoFarBlockByBlock) {
         }
     }
     // The last step's reused blocks hold what a run that reuses nothing computes, block by block.
-    const RunTrace& reused = r->last();
+    const RunTrace& reused = *r->last();
     model_->kv->pool().forget_cached();
     auto fresh = run_traced(*model_, reused.spec);
     ASSERT_TRUE(fresh) << fresh.error().message;
@@ -126,9 +126,9 @@ TEST_F(ConversationRunTest, AMissingLastAssistantTurnIsGenerated) {
     EXPECT_TRUE(r->steps[0].generated);
     ASSERT_EQ(r->messages.size(), 3u);
     EXPECT_EQ(r->messages[2].role, ChatRole::Assistant);
-    EXPECT_EQ(r->messages[2].content, r->last().outcome->text);
-    EXPECT_EQ(r->turns[2].first_token, r->last().n_prompt);
-    EXPECT_EQ(r->turns[2].end_token, r->last().tokens.size());
+    EXPECT_EQ(r->messages[2].content, r->last()->outcome->text);
+    EXPECT_EQ(r->turns[2].first_token, r->last()->n_prompt);
+    EXPECT_EQ(r->turns[2].end_token, r->last()->tokens.size());
     EXPECT_FALSE(run({}, 5)) << "no messages";
     EXPECT_FALSE(run({{ChatRole::User, "u"}, {ChatRole::System, "late"}}, 5)) << "a system message after the first";
 }

@@ -60,6 +60,21 @@ RunSpec spec_of(const std::string& prompt) {
     return s;
 }
 
+// A spec's conversation is what a server is asked (chat), whole; a plain prompt goes to completions.
+TEST(RemoteTrace, AConversationIsSentWhole) {
+    RunSpec spec;
+    spec.messages = {{ChatRole::User, "u"}, {ChatRole::Assistant, "a"}, {ChatRole::User, "v"}};
+    const remote::RemoteRequest r = remote::request_for_spec(spec, remote::RemoteModel{}, "", false);
+    EXPECT_TRUE(r.chat);
+    EXPECT_EQ(r.messages, spec.messages);
+    RunSpec plain;
+    plain.prompt = "p";
+    const remote::RemoteRequest p = remote::request_for_spec(plain, remote::RemoteModel{}, "", false);
+    EXPECT_FALSE(p.chat);
+    EXPECT_EQ(p.prompt, "p");
+    EXPECT_TRUE(p.messages.empty());
+}
+
 TEST(RemoteTrace, AnotherServersRunKeepsOnlyWhatItSent) {
     const RunTrace t = remote::trace_of_remote_run(spec_of("Sky?"), plain_result());
     EXPECT_EQ(t.n_prompt, 0u); // the server sends no prompt tokens
