@@ -16,19 +16,24 @@ std::string_view trimmed(std::string_view text) {
 
 } // namespace
 
-std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, const RunTrace& trace, bool last_generated) {
+namespace {
+
+// Places prompt tokens 0 … n−1 (their bytes from `bytes_of_token`) in the messages; the last
+// message, when `generated` tokens [n_prompt, n_total) are its own, takes them.
+template <class BytesOf>
+std::vector<ConversationTurn> place_tokens(std::span<const ChatMessage> messages, std::string_view text, size_t n_prompt,
+                                           BytesOf bytes_of_token, std::optional<size_t> generated_end) {
     // Each prompt token's bytes in the prompt text: tokens are matched in order; a token whose
     // bytes are not next in the text (BOS added by the tokenizer) takes no bytes; a SentencePiece
     // token's leading space stands for nothing written when the text has none there.
-    const std::string& text = trace.prompt_text;
-    std::vector<std::pair<size_t, size_t>> bytes_of(trace.n_prompt, {0, 0});
+    std::vector<std::pair<size_t, size_t>> bytes_of(n_prompt, {0, 0});
     size_t cursor = 0;
-    for (size_t i = 0; i < trace.n_prompt; ++i) {
-        const std::string& b = trace.tokens[i].bytes;
+    for (size_t i = 0; i < n_prompt; ++i) {
+        const std::string& b = bytes_of_token(i);
         if (!b.empty() && text.compare(cursor, b.size(), b) == 0) {
             bytes_of[i] = {cursor, cursor + b.size()};
             cursor += b.size();
-        } else if (b.size() > 1 && b[0] == ' ' && text.compare(cursor, b.size() - 1, b, 1) == 0) {
+        } else if (b.size() > 1 && b[0] == ' ' && text.compare(cursor, b.size() - 1, std::string_view(b).substr(1)) == 0) {
             bytes_of[i] = {cursor, cursor + b.size() - 1};
             cursor += b.size() - 1;
         } else {
@@ -40,24 +45,24 @@ std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages
     for (size_t m = 0; m < messages.size(); ++m) {
         ConversationTurn turn;
         turn.message = m;
-        if (last_generated && m + 1 == messages.size()) {
-            turn.first_token = trace.n_prompt;
-            turn.end_token = trace.tokens.size();
+        if (generated_end && m + 1 == messages.size()) {
+            turn.first_token = n_prompt;
+            turn.end_token = *generated_end;
             turns.push_back(turn);
             continue;
         }
         const std::string_view content = trimmed(messages[m].content);
-        const size_t at = content.empty() ? std::string::npos : text.find(content, search_from);
-        if (at == std::string::npos) { // not written as given (a template rewrote it): no tokens
-            turn.first_token = turn.end_token = trace.n_prompt;
+        const size_t at = content.empty() ? std::string_view::npos : text.find(content, search_from);
+        if (at == std::string_view::npos) { // not written as given (a template rewrote it): no tokens
+            turn.first_token = turn.end_token = n_prompt;
             turns.push_back(turn);
             continue;
         }
         turn.content_begin = at;
         const size_t end = at + content.size();
         search_from = end;
-        size_t first = trace.n_prompt, last = 0;
-        for (size_t i = 0; i < trace.n_prompt; ++i) {
+        size_t first = n_prompt, last = 0;
+        for (size_t i = 0; i < n_prompt; ++i) {
             const auto [b, e] = bytes_of[i];
             if (e > at && b < end) { // the token overlaps the content
                 first = std::min(first, i);
@@ -69,6 +74,19 @@ std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages
         turns.push_back(turn);
     }
     return turns;
+}
+
+} // namespace
+
+std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, const RunTrace& trace, bool last_generated) {
+    return place_tokens(messages, trace.prompt_text, trace.n_prompt, [&](size_t i) -> const std::string& { return trace.tokens[i].bytes; },
+                        last_generated ? std::optional<size_t>(trace.tokens.size()) : std::nullopt);
+}
+
+std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, std::string_view prompt_text,
+                                           std::span<const std::string> prompt_token_bytes) {
+    return place_tokens(messages, prompt_text, prompt_token_bytes.size(), [&](size_t i) -> const std::string& { return prompt_token_bytes[i]; },
+                        std::nullopt);
 }
 
 Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,

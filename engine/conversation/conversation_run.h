@@ -18,6 +18,8 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/chat/chat_message.h"
@@ -67,5 +69,8 @@ Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, 
 // content is looked for in the prompt text after the previous one's (trimmed, as most templates
 // write it); a generated turn takes the generated tokens.
 std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, const RunTrace& trace, bool last_generated);
+// The same from the prompt's text and its tokens' bytes (a server's request: nothing generated yet).
+std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, std::string_view prompt_text,
+                                           std::span<const std::string> prompt_token_bytes);
 
 } // namespace octo

@@ -1,5 +1,7 @@
 #include "engine/serve/openai_response.h"
 
+#include "engine/conversation/conversation_run.h"
+
 #include "engine/core/utf8_text.h"
 #include "engine/instrumentation/expert_routing.h"
 
@@ -66,8 +68,38 @@ json prompt_extension_json(const AnswerContext& c, const std::vector<TokenMetric
         metrics.push_back(metrics_json(m));
     }
     json pieces = json::array();
-    for (const int32_t id : c.prompt_ids) pieces.push_back(valid_utf8(c.tokenizer->token_bytes(id)));
-    return {{"ids", c.prompt_ids}, {"pieces", pieces}, {"subsystems", subsystems}, {"metrics", metrics}};
+    std::vector<std::string> bytes;
+    for (const int32_t id : c.prompt_ids) {
+        bytes.push_back(c.tokenizer->token_bytes(id));
+        pieces.push_back(valid_utf8(bytes.back()));
+    }
+    json out = {{"ids", c.prompt_ids}, {"pieces", pieces}, {"subsystems", subsystems}, {"metrics", metrics}};
+    // A conversation: each message's tokens in the prompt and their mean subsystem values (the
+    // lens of every turn, docs/coherence.md); a message the template did not write as given, or
+    // that never reached the model (a prompt template takes the last user message), has none.
+    const std::vector<ChatMessage>& messages = c.request->run.messages;
+    if (!messages.empty()) {
+        json turns = json::array();
+        for (const ConversationTurn& t : locate_turns(messages, c.prompt_text, bytes)) {
+            std::array<double, kSubsystemCount> sum = {};
+            size_t n = 0;
+            for (size_t i = t.first_token; i < t.end_token && i < prompt_metrics.size(); ++i) {
+                const auto& shares = prompt_metrics[i].get(c.metric);
+                if (!shares) continue;
+                for (size_t s = 0; s < sum.size(); ++s) sum[s] += (*shares)[s];
+                ++n;
+            }
+            json mean = nullptr;
+            if (n > 0) {
+                mean = json::array();
+                for (const double v : sum) mean.push_back(v / static_cast<double>(n));
+            }
+            turns.push_back({{"message", t.message}, {"role", chat_role_name(messages[t.message].role)},
+                             {"first_token", t.first_token}, {"end_token", t.end_token}, {"subsystems", mean}});
+        }
+        out["turns"] = std::move(turns);
+    }
+    return out;
 }
 
 json summary_extension_json(const GenerateResult& r, const KvPoolStats& kv) {

@@ -42,6 +42,7 @@ struct AnswerContext {
     int64_t n_layer = 0;     // for the extension's experts
     int64_t n_expert = 0;    // 0: a dense model
     std::vector<int32_t> prompt_ids;
+    std::string prompt_text; // what was tokenized (the rendered conversation of a chat request)
 };
 
 // One choice as it arrived (whole answers are built from these).

@@ -242,6 +242,7 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
     context->n_layer = model.model->params().n_layer;
     context->n_expert = model.model->params().n_expert;
     context->prompt_ids = prompt->ids;
+    context->prompt_text = prompt->text;
 
     // Until every choice has started (its prompt evaluated, the first token chosen), an error is
     // still the answer's status.

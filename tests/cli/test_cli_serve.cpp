@@ -28,6 +28,7 @@
 
 #include "engine/model/synthetic_model.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/support/shared_data.h"
 
 extern char** environ;
 
@@ -423,6 +424,44 @@ bool wait_for(int port, const char* key, int value) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     return false;
+}
+
+// A multi-turn request on a chat model: the extension's "prompt" has each message's tokens and
+// their mean subsystem values (the lens of every turn).
+TEST(ServeAlone, AConversationGetsTheLensOfEveryTurn) {
+    const auto refdata = octo::test::refdata_dir();
+    if (!refdata) GTEST_SKIP() << "../shared/refdata is absent";
+    ServerProcess server({"--model", (*refdata / "qwen2-tiny-f32.gguf").string(), "--threads", "1"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const json messages = json::array({{{"role", "system"}, {"content", "Be brief."}},
+                                       {{"role", "user"}, {"content", "Alice is the manager."}},
+                                       {{"role", "assistant"}, {"content", "Noted."}},
+                                       {{"role", "user"}, {"content", "Who is the manager?"}}});
+    const Answer a = post(server.port(), "/v1/chat/completions",
+                          {{"messages", messages}, {"max_tokens", 2}, {"octoscope", {{"prompt", true}}}});
+    ASSERT_EQ(a.status, 200) << a.raw;
+    const json& prompt = a.body["choices"][0]["octoscope"]["prompt"];
+    ASSERT_EQ(prompt["turns"].size(), 4u) << prompt.dump();
+    const size_t n_prompt = prompt["ids"].size();
+    size_t previous_end = 0;
+    for (size_t m = 0; m < 4; ++m) {
+        const json& t = prompt["turns"][m];
+        EXPECT_EQ(t["message"], m);
+        EXPECT_EQ(t["role"], messages[m]["role"]);
+        const size_t first = t["first_token"], end = t["end_token"];
+        ASSERT_LT(first, end) << "message " << m << " reached the model";
+        EXPECT_LE(end, n_prompt);
+        EXPECT_GE(first, previous_end) << "in order";
+        previous_end = end;
+        std::string text;
+        for (size_t i = first; i < end; ++i) text += prompt["pieces"][i].get<std::string>();
+        EXPECT_NE(text.find(messages[m]["content"].get<std::string>()), std::string::npos) << text;
+        ASSERT_EQ(t["subsystems"].size(), 8u);
+        double sum = 0;
+        for (const auto& v : t["subsystems"]) sum += v.get<double>();
+        EXPECT_NEAR(sum, 1.0, 1e-4) << "a mean of norm shares";
+    }
+    EXPECT_EQ(server.stop(), 0) << server.err();
 }
 
 TEST(ServeAlone, AFullQueueAnswers429) {
