@@ -7,6 +7,7 @@
 #include "app/cli/subsystem_list.h"
 #include "engine/capture/capture_container.h"
 #include "engine/capture/capture_io.h"
+#include "engine/chat/chat_messages_json.h"
 
 namespace octo::cli {
 
@@ -34,7 +35,7 @@ nlohmann::json summary_json(const Capture& c, uint32_t version, uint64_t file_by
         {"backend", valid_utf8(c.backend)},
         {"device", valid_utf8(c.device)},
         {"settings",
-         {{"prompt", valid_utf8(s.prompt)}, {"chat", s.chat}, {"max_tokens", s.max_tokens},
+         {{"prompt", valid_utf8(s.prompt)}, {"chat", s.chat}, {"messages", chat_messages_json(s.messages)}, {"max_tokens", s.max_tokens},
           {"temperature", s.sampling.temperature}, {"seed", s.sampling.seed}, {"top_k", s.sampling.top_k},
           {"top_p", s.sampling.top_p}, {"disabled", subsystem_list_json(s.disabled)},
           {"ablation", ablation_mode_name(s.ablation_mode)}, {"dla", s.dla}, {"record_attention", s.record_attention},
@@ -74,6 +75,7 @@ int run_capture_info(const std::string& path, bool json) {
     } else {
         std::cout << out["settings"]["precision"].get<std::string>() << " precision\n";
     }
+    if (!out["settings"]["messages"].empty()) std::cout << "a conversation of " << out["settings"]["messages"].size() << " messages\n";
     return kExitOk;
 }
 

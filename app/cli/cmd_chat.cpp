@@ -7,12 +7,14 @@
 #include <memory>
 #include <optional>
 
+#include "app/cli/capture_run.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/kv_type_option.h"
 #include "app/cli/precision_option.h"
 #include "app/common/builtin_model.h"
 #include "app/common/resource_dir.h"
+#include "engine/capture/capture_io.h"
 #include "engine/chat/chat_messages_json.h"
 #include "engine/conversation/coherence.h"
 #include "engine/conversation/conversation_run.h"
@@ -37,6 +39,7 @@ struct ChatOptions {
     std::string backend = "auto";
     int64_t ctx_size = 0;
     std::string head_map;
+    std::string save_capture; // the last step (the whole conversation) as a .octo capture
     std::string engine;      // a remote OpenAI-compatible server: only the missing last turn runs there
     std::string api_key_env;
     std::string metric; // which metric the lens shows (empty: the model's default)
@@ -122,8 +125,20 @@ Result<ChatRun> run_locally(const ChatOptions& o, const std::vector<ChatMessage>
                                                  .head_map_file = o.head_map});
     if (!setup) return setup.error();
     base.precision = resolve_precision(o.precision, setup->model->params().architecture);
-    auto run = run_conversation(messages, base, [&](const RunSpec& spec) { return run_traced(setup.value(), spec); });
+    std::optional<std::pair<RunSpec, ModelRun>> last_run; // the last step, whose spec holds the whole conversation
+    auto run = run_conversation(messages, base, [&](const RunSpec& spec) -> Result<RunTrace> {
+        auto r = run_on_model(setup.value(), spec);
+        if (!r) return r.error();
+        RunTrace trace = trace_of_run(spec, r->prompt, *setup->tokenizer, r->run, setup->kv->pool().history());
+        last_run.emplace(spec, std::move(r.value()));
+        return trace;
+    });
     if (!run) return run.error();
+    if (!o.save_capture.empty()) { // the whole conversation as one capture: replay repeats its last step
+        auto capture = capture_of_run(setup.value(), last_run->first, last_run->second);
+        if (!capture) return capture.error();
+        if (auto saved = save_capture(capture.value(), o.save_capture); !saved) return saved.error();
+    }
     ChatRun out{std::move(run.value()), setup->model->params().architecture, {}, true, nullptr};
     // How the conversation reached the model: its chat template, ChatML, or (a model with a prompt
     // template and no chat template, such as the built-in octet) its last user message alone.
@@ -168,8 +183,9 @@ int run_chat(const ChatOptions& o) {
     Result<ChatRun> chat = make_error(ErrorCode::InvalidArgument, "no run");
 #ifdef OCTOSCOPE_HAVE_NET
     if (!o.engine.empty()) {
-        if (!o.head_map.empty() || o.precision || base.kv_type_k || base.kv_type_v || !o.metric.empty()) {
-            return report_error(o.json, "--engine runs on a server: --head-map, --precision, --kv-type and --metric need a local model", kExitUsage);
+        if (!o.head_map.empty() || o.precision || base.kv_type_k || base.kv_type_v || !o.metric.empty() || !o.save_capture.empty()) {
+            return report_error(o.json, "--engine runs on a server: --head-map, --precision, --kv-type, --metric and --save-capture need a local model",
+                                kExitUsage);
         }
         chat = run_remotely(o, messages.value(), base);
         if (!chat) return report_error(o.json, chat.error().message, engine_error_exit_code(chat.error()));
@@ -261,6 +277,8 @@ void add_chat_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--metric", o->metric, "The metric of the lens: norm_share, relative, gates or experts (default: the model's)")
         ->check(CLI::IsMember({"norm_share", "relative", "gates", "experts"}));
     cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->add_option("--save-capture", o->save_capture,
+                    "Also write the last step — the whole conversation and the reply — to this .octo capture (replay repeats it)");
     add_precision_option(*cmd, o->precision);
     add_kv_type_options(*cmd, o->kv);
 #ifdef OCTOSCOPE_HAVE_NET

@@ -1,5 +1,7 @@
 #include "engine/chat/chat_messages_json.h"
 
+#include "engine/core/utf8_text.h"
+
 namespace octo {
 
 namespace {
@@ -85,7 +87,7 @@ std::optional<MessagesProblem> chat_messages_from_json(const json& messages, std
 
 json chat_messages_json(const std::vector<ChatMessage>& messages) {
     json out = json::array();
-    for (const ChatMessage& m : messages) out.push_back({{"role", chat_role_name(m.role)}, {"content", m.content}});
+    for (const ChatMessage& m : messages) out.push_back({{"role", chat_role_name(m.role)}, {"content", valid_utf8(m.content)}});
     return out;
 }
 

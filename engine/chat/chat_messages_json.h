@@ -27,7 +27,7 @@ struct MessagesProblem {
 std::optional<MessagesProblem> chat_messages_from_json(const nlohmann::json& messages, std::vector<ChatMessage>& out,
                                                        const std::string& path = "messages");
 
-// The messages as OpenAI writes them: [{"role": …, "content": "…"}, …].
+// The messages as OpenAI writes them: [{"role": …, "content": "…"}, …] (content as valid UTF-8).
 nlohmann::json chat_messages_json(const std::vector<ChatMessage>& messages);
 
 } // namespace octo

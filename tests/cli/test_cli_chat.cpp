@@ -72,6 +72,26 @@ TEST(CliChat, EveryTurnHasItsLensEveryStepItsReuse) {
     EXPECT_FALSE(findings[0]["suggestion"]["zh"].get<std::string>().empty());
 }
 
+// The capture of a conversation holds all of it; replay repeats the reply token for token.
+TEST(CliChat, ACaptureHoldsTheWholeConversationAndReplays) {
+    const auto refdata = octo::test::refdata_dir();
+    if (!refdata) GTEST_SKIP() << "../shared/refdata is absent";
+    const std::string file = write_file("chat-capture.json", kSwap);
+    const std::string capture = temp_path("chat.octo");
+    const auto r = run_cli({"chat", "--conversation", file, "-m", (*refdata / "qwen2-tiny-f32.gguf").string(), "-n", "6", "--threads", "1",
+                            "--save-capture", capture, "--json"});
+    std::filesystem::remove(file);
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const auto info = run_cli({"capture-info", capture, "--json"});
+    const auto replay = run_cli({"replay", capture, "--json"});
+    std::filesystem::remove(capture);
+    ASSERT_EQ(info.exit_status, 0) << info.err;
+    EXPECT_NE(info.out.find("Bob, the manager, approves budgets."), std::string::npos) << "every message is in the capture";
+    ASSERT_EQ(replay.exit_status, 0) << replay.err;
+    EXPECT_TRUE(replay.json()["identical"].get<bool>()) << replay.out;
+    EXPECT_EQ(replay.json()["replayed_text"], r.json()["messages"][6]["content"]);
+}
+
 TEST(CliChat, TheBuiltInModelSeesOnlyTheLastUserMessage) {
     const std::string file = write_file("chat-octet.json", kSwap);
     const auto r = run_cli({"chat", "--conversation", file, "-n", "4", "--json"});
