@@ -8,21 +8,8 @@ namespace {
 
 using nlohmann::json;
 
-// "a string", "an array", ... for sentences about a wrong type.
-std::string type_words(const json& v) {
-    switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::number_float: return "a number";
-    default: return "an integer";
-    }
-}
-
 MessagesProblem wrong_type(const std::string& param, const char* wanted, const json& v) {
-    return {param, "'" + param + "' must be " + wanted + ", not " + type_words(v)};
+    return {param, "'" + param + "' must be " + wanted + ", not " + json_type_words(v)};
 }
 
 // content: a string, or an array of {"type": "text", "text": "..."} parts (joined).
@@ -83,6 +70,18 @@ std::optional<MessagesProblem> chat_messages_from_json(const json& messages, std
         out.push_back(std::move(message));
     }
     return std::nullopt;
+}
+
+std::string json_type_words(const json& v) {
+    switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::number_float: return "a number";
+    default: return "an integer";
+    }
 }
 
 json chat_messages_json(const std::vector<ChatMessage>& messages) {

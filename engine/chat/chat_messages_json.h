@@ -27,6 +27,10 @@ struct MessagesProblem {
 std::optional<MessagesProblem> chat_messages_from_json(const nlohmann::json& messages, std::vector<ChatMessage>& out,
                                                        const std::string& path = "messages");
 
+// "a string", "an array", "null", … — what a JSON value is, for sentences about a wrong type
+// (the server's request parser says it the same way).
+std::string json_type_words(const nlohmann::json& value);
+
 // The messages as OpenAI writes them: [{"role": …, "content": "…"}, …] (content as valid UTF-8).
 nlohmann::json chat_messages_json(const std::vector<ChatMessage>& messages);
 

@@ -19,21 +19,8 @@ ApiError bad(std::string param, std::string message) {
     return e;
 }
 
-// "a string", "an array", ... for messages about a wrong type.
-std::string type_words(const json& v) {
-    switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::number_float: return "a number";
-    default: return "an integer";
-    }
-}
-
 ApiError wrong_type(const std::string& param, const char* wanted, const json& v) {
-    return bad(param, "'" + param + "' must be " + wanted + ", not " + type_words(v));
+    return bad(param, "'" + param + "' must be " + wanted + ", not " + json_type_words(v));
 }
 
 // Reads body[key] when present and not null. Each returns the error, or nullopt when fine.
@@ -340,7 +327,7 @@ std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_v
     if (parsed.is_discarded()) {
         return bad("", "the request body is not valid JSON (send a JSON object with Content-Type: application/json)");
     }
-    if (!parsed.is_object()) return bad("", "the request body must be a JSON object, not " + type_words(parsed));
+    if (!parsed.is_object()) return bad("", "the request body must be a JSON object, not " + json_type_words(parsed));
     CompletionRequest q;
     if (auto e = parse_into(parsed, endpoint, limits, q)) return *e;
     return q;
