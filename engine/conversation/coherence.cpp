@@ -398,11 +398,21 @@ std::optional<int> month_of(std::string_view w) {
     return std::nullopt;
 }
 
-std::string date_value(std::optional<int> year, int month, int day) {
+// "[yyyy-]mm-dd", or nullopt for a month or day that no calendar has.
+std::optional<std::string> date_value(std::optional<int> year, int month, int day) {
+    if (month < 1 || month > 12 || day < 1 || day > 31) return std::nullopt;
     char buf[32];
     if (year) std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", *year, month, day);
     else std::snprintf(buf, sizeof buf, "%02d-%02d", month, day);
-    return buf;
+    return std::string(buf);
+}
+
+// A whole number of at most `digits` digits (nothing else), or nullopt.
+std::optional<int> small_int(std::string_view w, size_t digits) {
+    if (w.empty() || w.size() > digits || !std::all_of(w.begin(), w.end(), ascii_digit)) return std::nullopt;
+    int v = 0;
+    for (char c : w) v = v * 10 + (c - '0');
+    return v;
 }
 
 // Two dates disagree when their months and days differ, or both have years that differ.
@@ -421,34 +431,33 @@ void quantity_statements(std::string_view text, size_t message, Piece clause, st
         std::optional<std::string> value;
         size_t first = i, last = i;
         const std::string_view t = w[i].text;
-        if (is_number_text(t) && t.size() == 4 && i + 4 < w.size() && w[i + 1].text == "年" && is_number_text(w[i + 2].text) &&
-            w[i + 3].text == "月" && is_number_text(w[i + 4].text)) {
-            value = date_value(std::stoi(std::string(t)), std::stoi(std::string(w[i + 2].text)), std::stoi(std::string(w[i + 4].text)));
-            last = i + 4 + (i + 5 < w.size() && (w[i + 5].text == "日" || w[i + 5].text == "号") ? 1 : 0);
-        } else if (is_number_text(t) && t.size() <= 2 && i + 2 < w.size() && w[i + 1].text == "月" && is_number_text(w[i + 2].text) &&
-                   i + 3 < w.size() && (w[i + 3].text == "日" || w[i + 3].text == "号")) {
-            value = date_value(std::nullopt, std::stoi(std::string(t)), std::stoi(std::string(w[i + 2].text)));
+        auto num = [&](size_t k, size_t digits) { return k < w.size() ? small_int(w[k].text, digits) : std::nullopt; };
+        auto text_is = [&](size_t k, std::string_view what) { return k < w.size() && w[k].text == what; };
+        if (auto y = num(i, 4); y && t.size() == 4 && text_is(i + 1, "年") && num(i + 2, 2) && text_is(i + 3, "月") && num(i + 4, 2)) {
+            value = date_value(*y, *num(i + 2, 2), *num(i + 4, 2));
+            last = i + 4 + (text_is(i + 5, "日") || text_is(i + 5, "号") ? 1 : 0);
+        } else if (auto mo = num(i, 2); mo && text_is(i + 1, "月") && num(i + 2, 2) && (text_is(i + 3, "日") || text_is(i + 3, "号"))) {
+            value = date_value(std::nullopt, *mo, *num(i + 2, 2));
             last = i + 3;
-        } else if (auto m = month_of(t); m && i + 1 < w.size() && is_number_text(w[i + 1].text) && w[i + 1].text.size() <= 2) {
+        } else if (auto m = month_of(t); m && num(i + 1, 2)) {
             std::optional<int> year;
             last = i + 1;
-            if (i + 2 < w.size() && is_number_text(w[i + 2].text) && w[i + 2].text.size() == 4) {
-                year = std::stoi(std::string(w[i + 2].text));
+            if (auto y4 = num(i + 2, 4); y4 && w[i + 2].text.size() == 4) {
+                year = y4;
                 last = i + 2;
             }
-            value = date_value(year, *m, std::stoi(std::string(w[i + 1].text)));
-        } else if (is_number_text(t) && t.size() <= 2 && i + 1 < w.size() && month_of(w[i + 1].text)) {
+            value = date_value(year, *m, *num(i + 1, 2));
+        } else if (auto d = num(i, 2); d && i + 1 < w.size() && month_of(w[i + 1].text)) {
             std::optional<int> year;
             last = i + 1;
-            if (i + 2 < w.size() && is_number_text(w[i + 2].text) && w[i + 2].text.size() == 4) {
-                year = std::stoi(std::string(w[i + 2].text));
+            if (auto y4 = num(i + 2, 4); y4 && w[i + 2].text.size() == 4) {
+                year = y4;
                 last = i + 2;
             }
-            value = date_value(year, *month_of(w[i + 1].text), std::stoi(std::string(t)));
-        } else if (is_number_text(t) && t.size() == 4 && i + 2 < w.size() && w[i + 1].begin == w[i].end + 1 &&
-                   text[w[i].end] == '-' && is_number_text(w[i + 1].text) && w[i + 2].begin == w[i + 1].end + 1 &&
-                   text[w[i + 1].end] == '-' && is_number_text(w[i + 2].text)) {
-            value = date_value(std::stoi(std::string(t)), std::stoi(std::string(w[i + 1].text)), std::stoi(std::string(w[i + 2].text)));
+            value = date_value(year, *month_of(w[i + 1].text), *d);
+        } else if (auto iso = num(i, 4); iso && t.size() == 4 && i + 2 < w.size() && w[i + 1].begin == w[i].end + 1 && text[w[i].end] == '-' &&
+                   num(i + 1, 2) && w[i + 2].begin == w[i + 1].end + 1 && text[w[i + 1].end] == '-' && num(i + 2, 2)) {
+            value = date_value(*iso, *num(i + 1, 2), *num(i + 2, 2));
             last = i + 2;
         }
         if (!value) continue;

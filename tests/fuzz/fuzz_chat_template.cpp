@@ -3,7 +3,7 @@
 // tokenizer.chat_template is), the rest are messages whose first byte picks the role. Each
 // conversation is formatted with the recognised template and with every built-in family and
 // style. Besides crashes and sanitizer reports, a finding is a formatted prompt that lacks the
-// text of the conversation's last user message (as the template trims it).
+// text of one of the conversation's user messages (as the template trims it).
 #include <cstddef>
 #include <cstdint>
 #include <algorithm>
@@ -25,13 +25,17 @@ void format(const octo::ChatTemplate& tmpl, const std::vector<octo::ChatMessage>
     context.enable_thinking = thinking;
     auto prompt = octo::format_chat(tmpl, messages, context);
     if (!prompt) return;
-    // format_chat accepts only conversations ending with a user turn, whose text some templates trim
-    const octo::ChatMessage& last = messages.back();
+    // Any order of roles is accepted; every user message's text is in the prompt (trimmed, as
+    // some templates write it; consecutive ones joined with a blank line where the template
+    // insists on alternation).
     constexpr std::string_view kSpace = " \t\n\r\v\f";
-    std::string_view text = last.content;
-    text.remove_prefix(std::min(text.size(), text.find_first_not_of(kSpace)));
-    text = text.substr(0, text.find_last_not_of(kSpace) + 1);
-    if (last.role != octo::ChatRole::User || prompt->find(text) == std::string::npos) std::abort();
+    for (const octo::ChatMessage& m : messages) {
+        if (m.role != octo::ChatRole::User) continue;
+        std::string_view text = m.content;
+        text.remove_prefix(std::min(text.size(), text.find_first_not_of(kSpace)));
+        text = text.substr(0, text.find_last_not_of(kSpace) + 1);
+        if (prompt->find(text) == std::string::npos) std::abort();
+    }
 }
 
 } // namespace
