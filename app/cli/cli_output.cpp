@@ -6,14 +6,6 @@
 
 namespace octo::cli {
 
-Result<std::string> read_file_bytes(const std::string& path, const std::string& what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::Io, "cannot open " + what + " '" + path + "'");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return make_error(ErrorCode::Io, "cannot read " + what + " '" + path + "'");
-    return bytes;
-}
-
 int report_error(bool json, const std::string& message, int exit_code) {
     std::string line = valid_utf8(message);
     for (char& ch : line) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/file_bytes.h" // read_file_bytes
 #include "engine/core/result.h"
 #include "engine/core/utf8_text.h" // valid_utf8
 
@@ -18,9 +19,6 @@ enum ExitCode : int {
     kExitError = 1, // the command failed (bad model, unreadable file ...)
     kExitUsage = 2, // the command line itself is wrong
 };
-
-// The whole file, byte for byte; `what` names it in errors ("prompt file").
-Result<std::string> read_file_bytes(const std::string& path, const std::string& what);
 
 // Prints `message` as one line on stderr, and as {"error": message} on stdout when `json`.
 int report_error(bool json, const std::string& message, int exit_code = kExitError);

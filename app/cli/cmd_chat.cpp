@@ -48,52 +48,20 @@ struct ChatOptions {
     bool json = false;
 };
 
-// The file: {"messages": [...]} (a chat request's body; other fields are ignored) or the bare array.
-Result<std::vector<ChatMessage>> read_conversation(const std::string& path) {
-    auto bytes = read_file_bytes(path, "conversation file");
-    if (!bytes) return bytes.error();
-    const nlohmann::json j = nlohmann::json::parse(bytes.value(), nullptr, false);
-    if (j.is_discarded()) return make_error(ErrorCode::Format, path + " is not JSON");
-    const nlohmann::json* messages = &j;
-    if (j.is_object()) {
-        if (!j.contains("messages")) return make_error(ErrorCode::Format, path + " has no \"messages\" array");
-        messages = &j["messages"];
-    }
-    std::vector<ChatMessage> out;
-    if (auto problem = chat_messages_from_json(*messages, out)) return make_error(ErrorCode::Format, path + ": " + problem->message);
-    if (out.empty()) return make_error(ErrorCode::Format, path + ": the conversation has no messages");
-    return out;
-}
-
 // Each subsystem's mean value over [first, end) of the trace's tokens, and the top one.
 nlohmann::json lens_json(const RunTrace& trace, size_t first, size_t end, Metric metric) {
-    std::array<double, kSubsystemCount> sum = {};
-    size_t n = 0;
     nlohmann::json tokens = nlohmann::json::array();
     for (size_t i = first; i < end; ++i) {
         const TraceToken& t = trace.tokens[i];
         nlohmann::json token = {{"text", utf8_with_escaped_bytes(t.bytes)}, {"generated", t.generated}};
-        if (const auto& values = t.metrics.get(metric)) {
-            nlohmann::json v = nlohmann::json::array();
-            for (int s = 0; s < kSubsystemCount; ++s) {
-                const double x = (*values)[static_cast<size_t>(s)];
-                sum[static_cast<size_t>(s)] += x;
-                v.push_back(x);
-            }
-            token["subsystems"] = v;
-            ++n;
-        }
+        if (const auto& values = t.metrics.get(metric)) token["subsystems"] = *values;
         tokens.push_back(std::move(token));
     }
+    const TurnLens lens = turn_lens(first, end, metric, [&](size_t i) -> const TokenMetrics& { return trace.tokens[i].metrics; });
     nlohmann::json mean = nlohmann::json::object();
-    int top = -1;
-    for (int s = 0; s < kSubsystemCount; ++s) {
-        if (n == 0) break;
-        const double m = sum[static_cast<size_t>(s)] / static_cast<double>(n);
-        mean[std::string(subsystem_id(s))] = m;
-        if (top < 0 || m > sum[static_cast<size_t>(top)] / static_cast<double>(n)) top = s;
-    }
-    return {{"metric", metric_name(metric)}, {"tokens", tokens}, {"measured_tokens", n}, {"mean", mean},
+    for (int s = 0; s < kSubsystemCount && lens.measured > 0; ++s) mean[std::string(subsystem_id(s))] = lens.mean[static_cast<size_t>(s)];
+    const int top = lens.top();
+    return {{"metric", metric_name(metric)}, {"tokens", tokens}, {"measured_tokens", lens.measured}, {"mean", mean},
             {"top", top >= 0 ? nlohmann::json(std::string(subsystem_id(top))) : nlohmann::json()}};
 }
 
@@ -139,15 +107,8 @@ Result<ChatRun> run_locally(const ChatOptions& o, const std::vector<ChatMessage>
         if (!capture) return capture.error();
         if (auto saved = save_capture(capture.value(), o.save_capture); !saved) return saved.error();
     }
-    ChatRun out{std::move(run.value()), setup->model->params().architecture, {}, true, nullptr};
-    // How the conversation reached the model: its chat template, ChatML, or (a model with a prompt
-    // template and no chat template, such as the built-in octet) its last user message alone.
-    if (auto built = build_conversation_prompt(setup->model->file(), *setup->tokenizer, out.run.last()->spec.messages, &out.rendering);
-        !built) {
-        return built.error();
-    }
-    out.whole = !out.rendering.starts_with("prompt template");
-    return out;
+    const ConversationRendering rendering = conversation_rendering(setup->model->file());
+    return ChatRun{std::move(run.value()), setup->model->params().architecture, rendering.label(), rendering.whole(), nullptr};
 }
 
 #ifdef OCTOSCOPE_HAVE_NET
@@ -166,11 +127,11 @@ Result<ChatRun> run_remotely(const ChatOptions& o, const std::vector<ChatMessage
 #endif
 
 int run_chat(const ChatOptions& o) {
-    auto messages = read_conversation(o.conversation);
+    auto messages = read_conversation_file(o.conversation);
     if (!messages) return report_error(o.json, messages.error());
     auto dir = resource_dir();
     if (!dir) return report_error(o.json, dir.error());
-    auto lexicon = read_sentiment_lexicon((dir.value() / "coherence" / "sentiment_lexicon.json").string());
+    auto lexicon = read_default_sentiment_lexicon(dir->string());
     if (!lexicon) return report_error(o.json, lexicon.error());
     RunSpec base;
     base.max_tokens = o.max_tokens;

@@ -39,19 +39,14 @@ void print_score(const CoherenceScore& s, const CoherenceThresholds& t) {
 int run_coherence(const CoherenceOptions& o) {
     auto dir = resource_dir();
     if (!dir) return report_error(o.json, dir.error());
-    auto lexicon = read_sentiment_lexicon((dir.value() / "coherence" / "sentiment_lexicon.json").string());
+    auto lexicon = read_default_sentiment_lexicon(dir->string());
     if (!lexicon) return report_error(o.json, lexicon.error());
     if (!o.conversation.empty()) {
-        auto bytes = read_file_bytes(o.conversation, "conversation file");
-        if (!bytes) return report_error(o.json, bytes.error());
-        const nlohmann::json j = nlohmann::json::parse(bytes.value(), nullptr, false);
-        if (j.is_discarded()) return report_error(o.json, o.conversation + " is not JSON");
-        std::vector<ChatMessage> messages;
-        const nlohmann::json& array = j.is_object() ? j.value("messages", nlohmann::json()) : j;
-        if (auto problem = chat_messages_from_json(array, messages)) return report_error(o.json, o.conversation + ": " + problem->message);
-        const CoherenceReport report = measure_coherence(messages, lexicon.value());
+        auto messages = read_conversation_file(o.conversation);
+        if (!messages) return report_error(o.json, messages.error());
+        const CoherenceReport report = measure_coherence(messages.value(), lexicon.value());
         if (o.json) {
-            print_json(coherence_json(report, messages));
+            print_json(coherence_json(report, messages.value()));
         } else {
             std::cout << report.findings.size() << " finding(s)\n";
             for (const CoherenceFinding& f : report.findings) std::cout << "  " << coherence_kind_name(f.kind) << ": " << f.explanation << "\n";

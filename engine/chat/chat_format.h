@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "engine/chat/chat_message.h"
 #include "engine/chat/chat_template.h"
@@ -40,6 +41,10 @@ struct ChatFormatContext {
 // insist on alternation (Llama 2, Mistral, Gemma) consecutive messages of one role are joined
 // with a blank line. InvalidArgument: no user or assistant message, a system message after the
 // first, or (Llama 2, Mistral) a system message with no user turn to carry it.
+// Jinja's `trim` / Python's str.strip() for ASCII whitespace (what templates that trim a message
+// write of it).
+std::string_view trim_ascii(std::string_view text);
+
 Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMessage> messages,
                                 const ChatFormatContext& context);
 

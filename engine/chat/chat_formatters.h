@@ -24,9 +24,6 @@ struct TemplateTurns {
     size_t last_user() const; // turns.size() when there is none
 };
 
-// Jinja's `trim` / Python's str.strip() for ASCII whitespace.
-std::string_view trim_ascii(std::string_view text);
-
 std::string format_llama2(const TemplateTurns& c, const ChatFormatContext& context);
 std::string format_llama3(const TemplateTurns& c, const ChatTemplate& tmpl, const ChatFormatContext& context);
 std::string format_chatml(const TemplateTurns& c, const ChatTemplate& tmpl, const ChatFormatContext& context);

@@ -1,5 +1,6 @@
 #include "engine/chat/chat_messages_json.h"
 
+#include "engine/core/file_bytes.h"
 #include "engine/core/utf8_text.h"
 
 namespace octo {
@@ -70,6 +71,22 @@ std::optional<MessagesProblem> chat_messages_from_json(const json& messages, std
         out.push_back(std::move(message));
     }
     return std::nullopt;
+}
+
+Result<std::vector<ChatMessage>> read_conversation_file(const std::string& path) {
+    auto bytes = read_file_bytes(path, "conversation file");
+    if (!bytes) return bytes.error();
+    const json j = json::parse(bytes.value(), nullptr, false);
+    if (j.is_discarded()) return make_error(ErrorCode::Format, path + " is not JSON");
+    const json* messages = &j;
+    if (j.is_object()) {
+        if (!j.contains("messages")) return make_error(ErrorCode::Format, path + " has no \"messages\" array");
+        messages = &j["messages"];
+    }
+    std::vector<ChatMessage> out;
+    if (auto problem = chat_messages_from_json(*messages, out)) return make_error(ErrorCode::Format, path + ": " + problem->message);
+    if (out.empty()) return make_error(ErrorCode::Format, path + ": the conversation has no messages");
+    return out;
 }
 
 std::string json_type_words(const json& v) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/chat/chat_message.h"
+#include "engine/core/result.h"
 
 namespace octo {
 
@@ -30,6 +31,10 @@ std::optional<MessagesProblem> chat_messages_from_json(const nlohmann::json& mes
 // "a string", "an array", "null", … — what a JSON value is, for sentences about a wrong type
 // (the server's request parser says it the same way).
 std::string json_type_words(const nlohmann::json& value);
+
+// A conversation file: {"messages": [...]} (a chat request's body; its other fields are ignored)
+// or the bare array. Format errors name the file and the field; no messages is an error too.
+Result<std::vector<ChatMessage>> read_conversation_file(const std::string& path);
 
 // The messages as OpenAI writes them: [{"role": …, "content": "…"}, …] (content as valid UTF-8).
 nlohmann::json chat_messages_json(const std::vector<ChatMessage>& messages);

@@ -8,11 +8,10 @@
 // conversation shows that a single prompt does not. The single prompt is the control.
 // params also: "items" (conversations at most), "max_tokens" per answer.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "engine/claims/claim_protocols.h"
 #include "engine/conversation/coherence.h"
+#include "engine/core/file_bytes.h"
 #include "engine/generation/prompt_builder.h"
 
 namespace octo {
@@ -26,11 +25,9 @@ struct Script {
 };
 
 Result<std::vector<Script>> read_scripts(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::Io, "cannot open the probe conversations " + path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+    auto bytes = read_file_bytes(path, "the probe conversations");
+    if (!bytes) return bytes.error();
+    const nlohmann::json j = nlohmann::json::parse(bytes.value(), nullptr, false);
     if (j.is_discarded() || !j.contains("conversations") || !j["conversations"].is_array()) {
         return make_error(ErrorCode::Format, path + ": expected {\"conversations\": [...]}");
     }
@@ -67,10 +64,9 @@ Result<ClaimResult> protocol_multi_turn(ClaimLab& lab, const Claim& claim) {
     }
     std::string rendering = "as the answer source renders it";
     if (lab.model().model) { // how a conversation reaches the model: its template, ChatML, or (octet) only its last user message
-        const std::vector<ChatMessage> probe = {{ChatRole::User, "x"}};
-        auto built = build_conversation_prompt(lab.model().model->file(), *lab.model().tokenizer, probe, &rendering);
-        if (!built) return built.error();
-        if (rendering.starts_with("prompt template")) {
+        const ConversationRendering how = conversation_rendering(lab.model().model->file());
+        rendering = how.label();
+        if (!how.whole()) {
             return not_measurable("the loaded model is not a chat model: it has a prompt template and no chat template, so only the "
                                   "last user message of a conversation reaches it (the built-in octet is such a model)");
         }
@@ -78,7 +74,7 @@ Result<ClaimResult> protocol_multi_turn(ClaimLab& lab, const Claim& claim) {
     const std::filesystem::path dir(lab.data().resource_dir);
     auto scripts = read_scripts((dir / p.value("conversations", std::string("coherence/probe_conversations.json"))).string());
     if (!scripts) return scripts.error();
-    auto lexicon = read_sentiment_lexicon((dir / "coherence" / "sentiment_lexicon.json").string());
+    auto lexicon = read_default_sentiment_lexicon(lab.data().resource_dir);
     if (!lexicon) return lexicon.error();
     const int64_t max_tokens = int_param(p, "max_tokens", 48);
     const size_t n = std::min(scripts->size(), static_cast<size_t>(lab.items_per_subsystem(claim, static_cast<int64_t>(scripts->size()))));

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string_view>
 
+#include "engine/core/file_bytes.h"
 #include "engine/core/utf8_text.h"
 
 namespace octo {
@@ -261,30 +260,21 @@ std::string han_run_before(const std::vector<Word>& w, size_t i, size_t max_char
     return s;
 }
 
-std::string strip_prefixes(std::string s, std::initializer_list<std::string_view> prefixes) {
+// `s` without any of `affixes` at its front (or back), repeatedly, never to nothing.
+std::string strip_affixes(std::string s, std::initializer_list<std::string_view> affixes, bool front) {
     for (bool again = true; again;) {
         again = false;
-        for (std::string_view p : prefixes) {
-            if (s.size() > p.size() && s.starts_with(p)) {
-                s.erase(0, p.size());
+        for (std::string_view a : affixes) {
+            if (s.size() > a.size() && (front ? s.starts_with(a) : s.ends_with(a))) {
+                s.erase(front ? 0 : s.size() - a.size(), a.size());
                 again = true;
             }
         }
     }
     return s;
 }
-std::string strip_suffixes(std::string s, std::initializer_list<std::string_view> suffixes) {
-    for (bool again = true; again;) {
-        again = false;
-        for (std::string_view p : suffixes) {
-            if (s.size() > p.size() && s.ends_with(p)) {
-                s.erase(s.size() - p.size());
-                again = true;
-            }
-        }
-    }
-    return s;
-}
+std::string strip_prefixes(std::string s, std::initializer_list<std::string_view> prefixes) { return strip_affixes(std::move(s), prefixes, true); }
+std::string strip_suffixes(std::string s, std::initializer_list<std::string_view> suffixes) { return strip_affixes(std::move(s), suffixes, false); }
 
 size_t han_chars(std::string_view s) { return s.size() / 3; }
 
@@ -626,11 +616,9 @@ const char* coherence_kind_name(CoherenceKind kind) {
 }
 
 Result<SentimentLexicon> read_sentiment_lexicon(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::Io, "cannot open the sentiment lexicon " + path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const json j = json::parse(ss.str(), nullptr, false);
+    auto bytes = read_file_bytes(path, "the sentiment lexicon");
+    if (!bytes) return bytes.error();
+    const json j = json::parse(bytes.value(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) return make_error(ErrorCode::Format, path + " is not a JSON object");
     SentimentLexicon lex;
     const std::pair<const char*, std::vector<std::string>*> lists[] = {
@@ -653,6 +641,10 @@ Result<SentimentLexicon> read_sentiment_lexicon(const std::string& path) {
         }
     }
     return lex;
+}
+
+Result<SentimentLexicon> read_default_sentiment_lexicon(const std::string& resource_dir) {
+    return read_sentiment_lexicon(resource_dir + "/" + kSentimentLexiconFile);
 }
 
 CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const SentimentLexicon& lexicon,

@@ -62,6 +62,9 @@ struct SentimentLexicon {
     std::vector<std::string> zh_positive, zh_negative, zh_negators;
 };
 Result<SentimentLexicon> read_sentiment_lexicon(const std::string& path);
+// Where the shipped lexicon lies inside the resource folder, and that file read.
+inline constexpr const char* kSentimentLexiconFile = "coherence/sentiment_lexicon.json";
+Result<SentimentLexicon> read_default_sentiment_lexicon(const std::string& resource_dir);
 
 // Calibrated on resources/coherence/calibration.json (calibrate_coherence, coherence_eval.h).
 struct CoherenceThresholds {

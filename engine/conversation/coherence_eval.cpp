@@ -1,11 +1,10 @@
 #include "engine/conversation/coherence_eval.h"
 
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "engine/chat/chat_messages_json.h"
+#include "engine/core/file_bytes.h"
 
 namespace octo {
 
@@ -31,11 +30,9 @@ void count(DetectionScore& s, int64_t tp, int64_t fp, int64_t fn) {
 } // namespace
 
 Result<std::vector<LabelledConversation>> read_coherence_set(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::Io, "cannot open the coherence set " + path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+    auto bytes = read_file_bytes(path, "the coherence set");
+    if (!bytes) return bytes.error();
+    const nlohmann::json j = nlohmann::json::parse(bytes.value(), nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("conversations") || !j["conversations"].is_array()) {
         return make_error(ErrorCode::Format, path + ": expected {\"conversations\": [...]}");
     }

@@ -1,20 +1,11 @@
 #include "engine/conversation/conversation_run.h"
 
+#include "engine/chat/chat_format.h"
+
 #include <algorithm>
 #include <string_view>
 
 namespace octo {
-
-namespace {
-
-std::string_view trimmed(std::string_view text) {
-    constexpr std::string_view kSpace = " \t\n\r\v\f";
-    const size_t begin = text.find_first_not_of(kSpace);
-    if (begin == std::string_view::npos) return {};
-    return text.substr(begin, text.find_last_not_of(kSpace) - begin + 1);
-}
-
-} // namespace
 
 namespace {
 
@@ -51,7 +42,7 @@ std::vector<ConversationTurn> place_tokens(std::span<const ChatMessage> messages
             turns.push_back(turn);
             continue;
         }
-        const std::string_view content = trimmed(messages[m].content);
+        const std::string_view content = trim_ascii(messages[m].content);
         const size_t at = content.empty() ? std::string_view::npos : text.find(content, search_from);
         if (at == std::string_view::npos) { // not written as given (a template rewrote it): no tokens
             turn.first_token = turn.end_token = n_prompt;
@@ -87,6 +78,25 @@ std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages
                                            std::span<const std::string> prompt_token_bytes) {
     return place_tokens(messages, prompt_text, prompt_token_bytes.size(), [&](size_t i) -> const std::string& { return prompt_token_bytes[i]; },
                         std::nullopt);
+}
+
+TurnLens turn_lens(size_t first, size_t end, Metric metric, const std::function<const TokenMetrics&(size_t)>& metrics_at) {
+    TurnLens lens;
+    for (size_t i = first; i < end; ++i) {
+        const auto& values = metrics_at(i).get(metric);
+        if (!values) continue;
+        for (size_t s = 0; s < lens.mean.size(); ++s) lens.mean[s] += (*values)[s];
+        ++lens.measured;
+    }
+    if (lens.measured > 0) {
+        for (double& m : lens.mean) m /= static_cast<double>(lens.measured);
+    }
+    return lens;
+}
+
+int TurnLens::top() const {
+    if (measured == 0) return -1;
+    return static_cast<int>(std::max_element(mean.begin(), mean.end()) - mean.begin());
 }
 
 Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,

@@ -14,6 +14,7 @@
 // it lies in (template markup belongs to no message).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -58,6 +59,15 @@ struct ConversationRun {
 struct ConversationOptions {
     bool evaluate_given = true;
 };
+
+// The lens of a turn: each subsystem's mean `metric` over the tokens [first, end) that have it
+// (`metrics_at(i)`: token i's metrics) — the CLI's turns and the server's `prompt.turns`.
+struct TurnLens {
+    std::array<double, kSubsystemCount> mean = {};
+    size_t measured = 0; // tokens that had the metric (0: no mean)
+    int top() const;     // the subsystem with the largest mean; -1 when nothing was measured
+};
+TurnLens turn_lens(size_t first, size_t end, Metric metric, const std::function<const TokenMetrics&(size_t)>& metrics_at);
 
 // Runs `messages` with the settings of `base` (its prompt fields are replaced by each step's
 // messages; base.max_tokens applies to the generated turn). InvalidArgument: no messages, a

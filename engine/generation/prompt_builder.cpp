@@ -67,24 +67,42 @@ Result<BuiltPrompt> apply_prompt_template(const Tokenizer& tokenizer, const std:
 
 } // namespace
 
+ConversationRendering conversation_rendering(const GgufFile& file) {
+    ConversationRendering r;
+    if (auto tmpl = model_chat_template(file)) {
+        r.kind = ConversationRendering::Kind::ChatTemplate;
+        r.tmpl = tmpl.value();
+    } else if (file.find(kPromptTemplateKey)) {
+        r.kind = ConversationRendering::Kind::LastUserMessage;
+    }
+    return r;
+}
+
+std::string ConversationRendering::label() const {
+    switch (kind) {
+    case Kind::ChatTemplate: return "chat template (" + std::string(chat_family_name(tmpl.family)) + ")";
+    case Kind::ChatML: return "chatml";
+    case Kind::LastUserMessage: return "prompt template (last user message)";
+    }
+    return "chatml";
+}
+
 Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer,
                                               std::span<const ChatMessage> messages, std::string* how,
                                               ReasoningEffort reasoning) {
-    auto tmpl = model_chat_template(file);
-    if (!tmpl && file.find(kPromptTemplateKey)) {
+    const ConversationRendering rendering = conversation_rendering(file);
+    if (how) *how = rendering.label();
+    if (rendering.kind == ConversationRendering::Kind::LastUserMessage) {
         const ChatMessage* last_user = nullptr;
         for (const ChatMessage& m : messages) {
             if (m.role == ChatRole::User) last_user = &m;
         }
         if (!last_user) return make_error(ErrorCode::InvalidArgument, "the conversation has no user message");
-        if (how) *how = "prompt template (last user message)";
         PromptSpec spec;
         spec.prompt = last_user->content;
         return build_prompt(file, tokenizer, spec);
     }
-    ChatTemplate chosen; // ChatML unless the model's own is recognised
-    if (tmpl) chosen = tmpl.value();
-    if (how) *how = tmpl ? "chat template (" + std::string(chat_family_name(chosen.family)) + ")" : std::string("chatml");
+    const ChatTemplate& chosen = rendering.tmpl;
     auto text = format_chat(chosen, messages, format_context(tokenizer, true, reasoning));
     if (!text) return text.error();
     BuiltPrompt out;

@@ -42,6 +42,19 @@ struct BuiltPrompt {
 // (build_conversation_prompt), else its text, plain or in chat mode.
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec);
 
+// How a conversation reaches a model: through its recognised chat template; ChatML when it has
+// none of its own (as other servers do); or, for a model that states a prompt template and no
+// chat template (the built-in octet), only its last user message.
+struct ConversationRendering {
+    enum class Kind { ChatTemplate, ChatML, LastUserMessage };
+    Kind kind = Kind::ChatML;
+    ChatTemplate tmpl; // what formats it (ChatML's defaults unless Kind::ChatTemplate)
+    // "chat template (llama3)", "chatml" or "prompt template (last user message)"
+    std::string label() const;
+    bool whole() const { return kind != Kind::LastUserMessage; } // every turn reaches the model
+};
+ConversationRendering conversation_rendering(const GgufFile& file);
+
 // A whole conversation as a server's chat request sends it (`octoscope-cli serve`): through the
 // model's chat template when it is recognised (every turn); a model without one that states a
 // prompt template (octet) gets its last user message through that template, the other turns left

@@ -81,21 +81,11 @@ json prompt_extension_json(const AnswerContext& c, const std::vector<TokenMetric
     if (!messages.empty()) {
         json turns = json::array();
         for (const ConversationTurn& t : locate_turns(messages, c.prompt_text, bytes)) {
-            std::array<double, kSubsystemCount> sum = {};
-            size_t n = 0;
-            for (size_t i = t.first_token; i < t.end_token && i < prompt_metrics.size(); ++i) {
-                const auto& shares = prompt_metrics[i].get(c.metric);
-                if (!shares) continue;
-                for (size_t s = 0; s < sum.size(); ++s) sum[s] += (*shares)[s];
-                ++n;
-            }
-            json mean = nullptr;
-            if (n > 0) {
-                mean = json::array();
-                for (const double v : sum) mean.push_back(v / static_cast<double>(n));
-            }
+            const size_t end = std::min(t.end_token, prompt_metrics.size());
+            const TurnLens lens = turn_lens(std::min(t.first_token, end), end, c.metric, [&](size_t i) -> const TokenMetrics& { return prompt_metrics[i]; });
             turns.push_back({{"message", t.message}, {"role", chat_role_name(messages[t.message].role)},
-                             {"first_token", t.first_token}, {"end_token", t.end_token}, {"subsystems", mean}});
+                             {"first_token", t.first_token}, {"end_token", t.end_token},
+                             {"subsystems", lens.measured > 0 ? json(lens.mean) : json(nullptr)}});
         }
         out["turns"] = std::move(turns);
     }
