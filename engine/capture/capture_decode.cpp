@@ -140,7 +140,7 @@ private:
         if (version_ < 2) s.precision = Precision::Exact;
         const uint32_t version = version_;
         read_run_spec(r, s, [version](std::string_view key) {
-            return key == "disabled_experts" || key == "record_router_probs" || key == "switch_target" ||
+            return key == "disabled_experts" || key == "record_router_probs" || key == "attention_keeps_kv" || key == "switch_target" ||
                    key == "enable_thinking" || key == "reasoning_effort" || key == "messages" || key == "top_logprobs" || key == "kv_type_k" ||
                    key == "kv_type_v" || (key == "precision" && version < 2);
         });

@@ -70,7 +70,7 @@ void each_field(Spec& s, V&& v) {
     static constexpr const char* generation_keys[] = {"max_tokens", "stop_strings", "stop_at_eog", "sampling", "top_logprobs"};
     members(generation, generation_keys, generation_and_sampling);
 
-    static constexpr const char* measurement[] = {"dla", "record_attention", "record_router_probs"};
+    static constexpr const char* measurement[] = {"dla", "record_attention", "record_router_probs", "attention_keeps_kv"};
     members(static_cast<PartOf<Spec, MeasurementSpec>&>(s), measurement, v);
     static constexpr const char* ablation[] = {"disabled", "ablation_mode", "disabled_experts", "switch_target"};
     members(static_cast<PartOf<Spec, AblationSpec>&>(s), ablation, v);

@@ -74,6 +74,13 @@ std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages
                         last_generated ? std::optional<size_t>(trace.tokens.size()) : std::nullopt);
 }
 
+std::vector<ConversationTurn> locate_turns(const RunTrace& trace) {
+    std::vector<ChatMessage> messages = trace.spec.messages;
+    const bool generated = !messages.empty() && messages.back().role != ChatRole::Assistant;
+    if (generated) messages.push_back({ChatRole::Assistant, trace.outcome ? trace.outcome->text : trace.generated_bytes()});
+    return locate_turns(messages, trace, generated);
+}
+
 std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, std::string_view prompt_text,
                                            std::span<const std::string> prompt_token_bytes) {
     return place_tokens(messages, prompt_text, prompt_token_bytes.size(), [&](size_t i) -> const std::string& { return prompt_token_bytes[i]; },
@@ -99,8 +106,7 @@ int TurnLens::top() const {
     return static_cast<int>(std::max_element(mean.begin(), mean.end()) - mean.begin());
 }
 
-Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,
-                                         const ConversationStepRunner& run, const ConversationOptions& options) {
+Status check_conversation(std::span<const ChatMessage> messages) {
     if (messages.empty()) return make_error(ErrorCode::InvalidArgument, "the conversation has no messages");
     // What every rendering needs, whatever the model (one with a prompt template reads only the
     // last user message, and would not notice).
@@ -112,16 +118,26 @@ Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, 
     if (messages.size() == 1 && messages[0].role == ChatRole::System) {
         return make_error(ErrorCode::InvalidArgument, "the conversation has only a system message");
     }
+    return Ok{};
+}
+
+RunSpec conversation_step_spec(std::span<const ChatMessage> messages, size_t upto, bool generate, const RunSpec& base) {
+    RunSpec spec = base;
+    spec.prompt.clear();
+    spec.chat = false;
+    spec.system.clear();
+    spec.messages.assign(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(std::min(upto, messages.size())));
+    if (!generate) spec.max_tokens = 0;
+    return spec;
+}
+
+Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, const RunSpec& base,
+                                         const ConversationStepRunner& run, const ConversationOptions& options) {
+    if (auto s = check_conversation(messages); !s) return s.error();
     ConversationRun out;
     out.messages.assign(messages.begin(), messages.end());
     auto step = [&](size_t upto, bool generate) -> Status {
-        RunSpec spec = base;
-        spec.prompt.clear();
-        spec.chat = false;
-        spec.system.clear();
-        spec.messages.assign(out.messages.begin(), out.messages.begin() + static_cast<std::ptrdiff_t>(upto));
-        if (!generate) spec.max_tokens = 0;
-        auto trace = run(spec);
+        auto trace = run(conversation_step_spec(out.messages, upto, generate, base));
         if (!trace) return trace.error();
         out.steps.push_back({generate ? upto : upto - 1, generate, std::move(trace.value())});
         return Ok{};

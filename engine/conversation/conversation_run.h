@@ -69,6 +69,14 @@ struct TurnLens {
 };
 TurnLens turn_lens(size_t first, size_t end, Metric metric, const std::function<const TokenMetrics&(size_t)>& metrics_at);
 
+// Whether `messages` can be run as a conversation whatever the model: not empty, more than a
+// system message, and no system message after the first (InvalidArgument saying which).
+Status check_conversation(std::span<const ChatMessage> messages);
+
+// The spec of one step: `base` with its prompt fields replaced by messages [0, upto); `generate`
+// false evaluates them as given (no token generated: the last is the assistant turn measured).
+RunSpec conversation_step_spec(std::span<const ChatMessage> messages, size_t upto, bool generate, const RunSpec& base);
+
 // Runs `messages` with the settings of `base` (its prompt fields are replaced by each step's
 // messages; base.max_tokens applies to the generated turn). InvalidArgument: no messages, a
 // conversation the chat template refuses, or a system message after the first; the runner's errors.
@@ -79,6 +87,9 @@ Result<ConversationRun> run_conversation(std::span<const ChatMessage> messages, 
 // content is looked for in the prompt text after the previous one's (trimmed, as most templates
 // write it); a generated turn takes the generated tokens.
 std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, const RunTrace& trace, bool last_generated);
+// The same for one step's trace: the messages of its spec, and when it generated, the generated
+// turn after them (its text the outcome's, or the tokens so far while it runs).
+std::vector<ConversationTurn> locate_turns(const RunTrace& trace);
 // The same from the prompt's text and its tokens' bytes (a server's request: nothing generated yet).
 std::vector<ConversationTurn> locate_turns(std::span<const ChatMessage> messages, std::string_view prompt_text,
                                            std::span<const std::string> prompt_token_bytes);

@@ -151,6 +151,7 @@ Result<SessionOptions> instrumented_session_options(const Model& model, Backend&
     o.instrument.head_norms = true;
     o.instrument.dla = spec.dla;
     o.instrument.attention = spec.record_attention;
+    o.reuse_with_attention = spec.attention_keeps_kv;
     o.instrument.router_probs = spec.record_router_probs;
     const ModelParams& params = model.params();
     std::vector<ExpertSwitch> expert_switches = spec.disabled_experts;

@@ -56,6 +56,9 @@ struct GenerationSpec {
 struct MeasurementSpec {
     bool dla = false;
     bool record_attention = true;     // every position's attention weights (turns prefix reuse off)
+    // With record_attention: reuse the KV pool's blocks anyway. The positions taken from the pool
+    // then have no attention weights; the new ones keep theirs (a conversation's next turn).
+    bool attention_keeps_kv = false;
     bool record_router_probs = false; // every expert's router probability (MoE models), not only the chosen
     bool operator==(const MeasurementSpec&) const = default;
 };

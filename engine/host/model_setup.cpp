@@ -166,6 +166,9 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     }
     opened.info.token_texts = std::move(texts);
     if (auto tmpl = model_chat_template(opened.model->file())) opened.info.chat_family = std::string(chat_family_name(tmpl->family));
+    const ConversationRendering rendering = conversation_rendering(opened.model->file());
+    opened.info.conversation_rendering = rendering.label();
+    opened.info.conversation_whole = rendering.whole();
     for (const LayerWeights& lw : opened.model->weights().layers) {
         if (!lw.ffn_gate_inp_bias) break;
         const auto* bias = reinterpret_cast<const float*>(lw.ffn_gate_inp_bias->data);

@@ -64,6 +64,11 @@ struct ModelInfo : ModelDescription {
     // The chat template's family as recognised (chat_family_name: "llama3", "harmony", …), or empty
     // when the file has none or it is not recognised.
     std::string chat_family;
+    // How a conversation reaches it (ConversationRendering::label: "chat template (llama3)",
+    // "chatml", "prompt template (last user message)"), and whether every turn does (false: only
+    // the last user message, so turns share no prefix); a server's: empty and true.
+    std::string conversation_rendering;
+    bool conversation_whole = true;
     // Every token id's bytes (its text where it has none, as control tokens), for showing
     // alternatives by their text; empty for a capture's recorded model or a server's.
     std::shared_ptr<const std::vector<std::string>> token_texts;

@@ -84,7 +84,8 @@ Session::Session(const Model& model, Backend& backend, const SessionOptions& opt
     : model_(model), backend_(backend), options_(options), n_ctx_(n_ctx), n_batch_(n_batch),
       n_vocab_(model.params().n_vocab), own_store_(std::move(own_store)), store_(store),
       context_key_(context_key(model, options, n_ctx)),
-      reuse_(!options.instrument.head_outputs && !options.instrument.attention && options.instrument.hidden_layer < 0),
+      reuse_(!options.instrument.head_outputs && (!options.instrument.attention || options.reuse_with_attention) &&
+             options.instrument.hidden_layer < 0),
       dla_(std::move(dla)),
       forward_(model, backend, n_batch, resolve_precision(options.precision, model.params().architecture), n_ctx),
       positions_(static_cast<size_t>(n_batch)),

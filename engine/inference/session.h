@@ -9,7 +9,8 @@
 // longest block-aligned prefix of `prompt` computed before under the same context (the model,
 // the ablation and which measurements are taken; kv_context_key). The last prompt token is always
 // recomputed. Runs that record head outputs, attention weights or hidden states neither reuse nor
-// publish blocks (those measurements are not cached).
+// publish blocks (those measurements are not cached), unless attention is asked for with
+// reuse_with_attention: the reused positions then come without their weights.
 #pragma once
 
 #include <atomic>
@@ -49,6 +50,9 @@ struct SessionOptions {
     // A shared pool (must outlive the session and fit the model); null: the session allocates
     // its own of ceil(n_ctx / kv_block_size) blocks.
     KvStore* kv = nullptr;
+    // With instrument.attention: look blocks up and publish them anyway; the positions start()
+    // reuses then have no attention weights (reused_probes() never holds any).
+    bool reuse_with_attention = false;
     int32_t kv_block_size = kDefaultKvBlockSize; // for the session's own pool
     KvTypeChoice kv_types = {};                  // ... and how it stores keys and values (nullopt: the
                                                  // default for the session's precision, resolve_kv_types)

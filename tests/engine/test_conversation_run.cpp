@@ -38,10 +38,11 @@ protected:
         ASSERT_TRUE(opened) << opened.error().message;
         model_ = std::make_unique<OpenedModel>(std::move(opened.value()));
     }
-    Result<ConversationRun> run(const std::vector<ChatMessage>& messages, int64_t max_tokens = 4) {
+    Result<ConversationRun> run(const std::vector<ChatMessage>& messages, int64_t max_tokens = 4, bool attention = false) {
         RunSpec base;
         base.max_tokens = max_tokens;
-        base.record_attention = false;
+        base.record_attention = attention;
+        base.attention_keeps_kv = attention; // the workbench's conversations
         return run_conversation(messages, base, [&](const RunSpec& spec) { return run_traced(*model_, spec); });
     }
     std::unique_ptr<OpenedModel> model_;
@@ -116,6 +117,35 @@ TEST_F(ConversationRunTest, EditingATurnKeepsTheBlocksBeforeIt) {
     }
     EXPECT_GE(after_edit.outcome->reused_tokens + after_edit.outcome->kv.block_size, static_cast<int64_t>(edit_token) - 1)
         << "the blocks before the edited turn are reused";
+}
+
+// The workbench records attention in conversations and still reuses the conversation so far: the
+// reused positions come without weights, the new turn's positions with the weights a run that
+// reuses nothing computes. Without attention_keeps_kv, attention turns reuse off.
+TEST_F(ConversationRunTest, AttentionKeepsTheReuseAndTheNewTurnsWeights) {
+    std::vector<ChatMessage> messages = twenty_turns();
+    messages.resize(6);
+    auto r = run(messages, 4, true);
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(r->steps.size(), 3u);
+    const RunTrace& last = *r->last();
+    const int64_t reused = last.outcome->reused_tokens;
+    ASSERT_GT(reused, 0) << "the conversation so far is reused with attention recorded";
+    for (size_t p = 0; p < last.n_prompt; ++p) {
+        EXPECT_EQ(last.tokens[p].probe.attention.empty(), static_cast<int64_t>(p) < reused) << "position " << p;
+    }
+    RunSpec fresh_spec = last.spec;
+    fresh_spec.attention_keeps_kv = false;
+    auto fresh = run_traced(*model_, fresh_spec);
+    ASSERT_TRUE(fresh) << fresh.error().message;
+    EXPECT_EQ(fresh->outcome->reused_tokens, 0) << "attention without attention_keeps_kv reuses nothing";
+    ASSERT_EQ(fresh->n_prompt, last.n_prompt);
+    for (size_t p = static_cast<size_t>(reused); p < last.n_prompt; ++p) {
+        const std::vector<float>& a = last.tokens[p].probe.attention;
+        const std::vector<float>& b = fresh->tokens[p].probe.attention;
+        ASSERT_EQ(a.size(), b.size()) << "position " << p;
+        for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-5f) << "position " << p << ", weight " << i;
+    }
 }
 
 TEST_F(ConversationRunTest, AMissingLastAssistantTurnIsGenerated) {

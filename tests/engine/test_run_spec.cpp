@@ -88,6 +88,7 @@ const std::map<std::string, json>& changed_values() {
         {"ablation_mode", "mean"},
         {"dla", true},
         {"record_attention", false},
+        {"attention_keeps_kv", true},
         {"disabled_experts", json::array({"3:5", "*:2"})},
         {"record_router_probs", true},
         {"switch_target", "experts"},
