@@ -27,6 +27,7 @@ constexpr Qt::DockWidgetArea kLeft = Qt::LeftDockWidgetArea, kRight = Qt::RightD
 // The docks in the order they are made (the View menu lists them so).
 const DockRow kDocks[] = {
     {"promptDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Prompt"), kLeft, &DockPanels::prompt},
+    {"conversationDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Conversation"), kLeft, &DockPanels::conversation},
     {"switchesDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Subsystems"), kLeft, &DockPanels::switches},
     {"historyDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Run history"), kLeft, &DockPanels::history},
     {"routerDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Router"), kLeft, &DockPanels::router},
@@ -45,6 +46,7 @@ const DockRow kDocks[] = {
 
 // The tab groups at first start: the first dock in front, the others behind it in this order.
 const std::pair<const char*, std::vector<std::string_view>> kGroups[] = {
+    {"promptDock", {"conversationDock"}},
     {"switchesDock", {"historyDock", "routerDock"}},
     {"heatmapDock", {"attentionDock", "expertsDock", "advisorDock", "presenterDock"}},
     {"kvDock", {"latencyDock", "compareDock", "logDock", "claimsDock"}},

@@ -16,7 +16,7 @@ class QWidget;
 namespace octo::ui {
 
 struct DockPanels {
-    QWidget *prompt, *switches, *history, *router;               // the left column
+    QWidget *prompt, *conversation, *switches, *history, *router; // the left column
     QWidget *heatmap, *experts, *attention, *advisor, *presenter; // right
     QWidget *strip, *kv, *latency, *compare, *log, *claims;       // bottom
 };

@@ -24,7 +24,8 @@ void apply_layout_preset(QMainWindow& w, LayoutPreset preset) {
         }
         d->raise();
     };
-    raise("switchesDock"); // the first start's front tabs, then the preset's
+    raise("promptDock"); // the first start's front tabs, then the preset's
+    raise("switchesDock");
     raise("heatmapDock");
     raise("kvDock");
     switch (preset) {

@@ -7,6 +7,7 @@
 #include "ui/controllers/advisor_controller.h"
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/claims_controller.h"
+#include "ui/controllers/conversation_controller.h"
 #include "ui/controllers/export_controller.h"
 #include "ui/controllers/model_controller.h"
 #include "ui/controllers/router_controller.h"
@@ -15,6 +16,8 @@
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/calibration_banner.h"
 #include "ui/panels/claims_panel.h"
+#include "ui/panels/coherence_box.h"
+#include "ui/panels/conversation_panel.h"
 #include "ui/panels/first_start_hint.h"
 #include "ui/panels/help_menu.h"
 #include "ui/panels/history_panel.h"
@@ -44,6 +47,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     StatusSink& status = window_.status;
     // The panels, in the order they join the window (its focus order).
     prompt_ = new PromptPanel(w);
+    conversation_ = new ConversationPanel(conversations_, store_, w);
     auto* switches = new SwitchesPanel(store_, w);
     tokens_ = new TokenStreamView(store_, w);
     auto* heatmap = new HeadHeatmapView(store_, w);
@@ -59,12 +63,14 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     connect(&store_, &RunStore::modelLoaded, router_, name_route);
     connect(&store_, &RunStore::calibrationFinished, router_, name_route);
     advisor_ = new AdvisorPanel(prompt_->editor(), w);
+    coherence_ = new CoherenceBox(conversations_);
+    advisor_->addSection(coherence_);
     auto* compare = new CompareView(w);
     auto* log = new LogPanel(app_log_feed(), w);
     timeline_ = new TimelineScrubber(store_, w);
     auto* presenter = new PresenterPanel(store_, w);
     claims_ = new ClaimsPanel(claims_store_, w);
-    docks_ = {.prompt = prompt_, .switches = switches, .history = history, .router = router_, .heatmap = heatmap, .experts = experts,
+    docks_ = {.prompt = prompt_, .conversation = conversation_, .switches = switches, .history = history, .router = router_, .heatmap = heatmap, .experts = experts,
               .attention = attention, .advisor = advisor_, .presenter = presenter, .strip = strip, .kv = kv, .latency = latency_,
               .compare = compare, .log = log, .claims = claims_};
     if (window_.place_panels) window_.place_panels(*this);
@@ -74,6 +80,11 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
         store_, bridge_, advisor_, compare, [this] { return runs_->editorSpec(); },
         [show = window_.show_panel] { show(QStringLiteral("compare")); }, w);
     runs_ = new RunController(store_, bridge_, *prompt_, *switches, *advisor_controller_, w);
+    conversation_controller_ = new ConversationController(
+        {*w, conversations_, store_, bridge_, status, [this] { return runs_->editorSpec(); },
+         [this](quint64 a, quint64 b) { return advisor_controller_->compareRuns(a, b); }},
+        w);
+    conversation_->setController(conversation_controller_);
     models_ = new ModelController(*w, status, store_, bridge_, window_.load_choice, w);
     auto* banner = new CalibrationBanner(store_, [this] { calibrateHeadMap(); }); // groups without a map's meaning
     prompt_->addNote(banner);
@@ -100,7 +111,12 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     connect(experts, &ExpertsView::expertSwitchRequested, switches, &SwitchesPanel::addExpertSwitch);
     connect(history, &HistoryPanel::runActivated, this, [this](uint64_t id) {
         store_.show_run(id);
-        if (const RunRecord* r = store_.current()) runs_->showSpec(r->trace.spec);
+        const RunRecord* r = store_.current();
+        if (r && r->group && r->group->kind == RunGroup::Kind::Conversation) {
+            window_.show_panel(QStringLiteral("conversation")); // the conversation follows (ConversationController)
+        } else if (r) {
+            runs_->showSpec(r->trace.spec);
+        }
     });
     connect(history, &HistoryPanel::compareRequested, this, [this, &status](quint64 a, quint64 b) {
         if (!advisor_controller_->compareRuns(a, b)) status.showError(tr("These two runs cannot be compared."), 10000);
@@ -129,6 +145,7 @@ void Workbench::loadResources(const QString& resource_dir) {
     resource_dir_ = resource_dir;
     router_->load(resource_dir);
     advisor_->load(resource_dir);
+    coherence_->load(resource_dir);
     claims_controller_->setResourceDir(resource_dir);
     if (QString error; !claims_store_.load(resource_dir, &error)) window_.status.showError(tr("Claims unavailable: %1").arg(error), 10000);
 }
@@ -174,6 +191,11 @@ CrashRecovery* Workbench::recovery() const { return session_->recovery(); }
 void Workbench::restoreSession(const SessionState& state) { session_->restore(state); }
 
 void Workbench::finishSession() { session_->finish(); }
+
+void Workbench::openConversation(const std::vector<ChatMessage>& messages) {
+    window_.show_panel(QStringLiteral("conversation"));
+    conversation_controller_->play(messages);
+}
 
 void Workbench::measureClaims() {
     window_.show_panel(QStringLiteral("claims"));

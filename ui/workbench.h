@@ -14,6 +14,7 @@
 #include "ui/dock_layout.h"
 #include "ui/session/autosave.h"
 #include "ui/session/claims_store.h"
+#include "ui/session/conversation_store.h"
 #include "ui/session/run_store.h"
 
 class QSettings;
@@ -25,6 +26,9 @@ class AdvisorPanel;
 class CaptureController;
 class ClaimsController;
 class ClaimsPanel;
+class CoherenceBox;
+class ConversationController;
+class ConversationPanel;
 class CrashRecovery;
 class ExportController;
 class LatencyView;
@@ -68,6 +72,9 @@ public:
     EngineBridge& bridge() { return bridge_; }
     RunStore& store() { return store_; }
     ClaimsStore& claimsStore() { return claims_store_; }
+    ConversationStore& conversations() { return conversations_; }
+    ConversationController& conversationController() const { return *conversation_controller_; }
+    ConversationPanel* conversationPanel() const { return conversation_; }
     DockPanels dockPanels() const;
     TokenStreamView* tokens() const { return tokens_; }
     TimelineScrubber* timeline() const { return timeline_; }
@@ -94,7 +101,9 @@ public:
     QString resourceDir() const { return resource_dir_; } // empty until loadResources
     void calibrateHeadMap(); // on the resource folder's probe set, with progress
     void calibrateExperts(); // a mixture of experts' expert → subsystem map the same way (docs/moe.md)
-    void measureClaims();    // the Claims panel in front, every claim measured on the loaded model
+    void measureClaims();
+    // The Conversation panel in front with `messages` played there (Help → Examples; ConversationController::play).
+    void openConversation(const std::vector<ChatMessage>& messages);    // the Claims panel in front, every claim measured on the loaded model
     // Model → Disconnect from Server: back to the last model file opened here (QSettings
     // "lastModel"), else the built-in model; the server's runs stay in the history.
     void disconnectServer();
@@ -105,6 +114,7 @@ private:
     EngineBridge bridge_;
     RunStore store_;
     ClaimsStore claims_store_;
+    ConversationStore conversations_;
     DockPanels docks_{};
     PromptPanel* prompt_;
     TokenStreamView* tokens_;
@@ -113,6 +123,9 @@ private:
     RouterPanel* router_;
     AdvisorPanel* advisor_;
     ClaimsPanel* claims_;
+    ConversationPanel* conversation_;
+    CoherenceBox* coherence_;
+    ConversationController* conversation_controller_;
     TimelineScrubber* timeline_;
     RunController* runs_;
     AdvisorController* advisor_controller_;

@@ -34,6 +34,10 @@
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
+    <message>
+        <source>measured, nothing generated</source>
+        <translation>已测量，未生成</translation>
+    </message>
 </context>
 <context>
     <name>HeadGroup</name>
@@ -142,19 +146,19 @@
         <translation>[文本结束]</translation>
     </message>
     <message>
-        <source>norm_share: each subsystem's mean head contribution norm ‖W_h z_h‖, normalised to sum 1</source>
+        <source>norm_share: each subsystem&apos;s mean head contribution norm ‖W_h z_h‖, normalised to sum 1</source>
         <translation>norm_share：各子系统注意力头贡献范数 ‖W_h z_h‖ 的均值，归一化为总和 1</translation>
     </message>
     <message>
-        <source>relative: each head's norm divided by its mean over the prompt (without BOS), grouped and normalised — which subsystems work harder than usual here</source>
+        <source>relative: each head&apos;s norm divided by its mean over the prompt (without BOS), grouped and normalised — which subsystems work harder than usual here</source>
         <translation>relative：每个注意力头的范数除以其在提示词上（不含 BOS）的均值，再按子系统分组并归一化——显示哪些子系统在此处比平时更活跃</translation>
     </message>
     <message>
-        <source>dla: direct logit attribution — each subsystem's share of the heads' direct push toward the chosen token (needs DLA on)</source>
+        <source>dla: direct logit attribution — each subsystem&apos;s share of the heads&apos; direct push toward the chosen token (needs DLA on)</source>
         <translation>dla：直接 logit 归因——各子系统在注意力头对所选词元的直接推动中所占份额（需开启 DLA）</translation>
     </message>
     <message>
-        <source>gates: the model's own router gates per head group (models with a router, like octet)</source>
+        <source>gates: the model&apos;s own router gates per head group (models with a router, like octet)</source>
         <translation>gates：模型自身路由器对每个注意力头组的门控值（仅限带路由器的模型，如 octet）</translation>
     </message>
     <message>
@@ -186,7 +190,7 @@
         <translation>共享</translation>
     </message>
     <message>
-        <source>experts: each subsystem's share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts after Model → Calibrate Experts or octoscope-cli calibrate --experts)</source>
+        <source>experts: each subsystem&apos;s share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts after Model → Calibrate Experts or octoscope-cli calibrate --experts)</source>
         <translation>experts：校准的专家映射分配给各子系统的专家所得路由权重的占比（混合专家模型，需先“模型 → 校准专家”或 octoscope-cli calibrate --experts）</translation>
     </message>
 </context>
@@ -370,7 +374,7 @@
         <translation>上次运行失败：没有可检查的输出。</translation>
     </message>
     <message>
-        <source>%1 — in the article's terms %2; this model's heads carry no such meaning until calibrated</source>
+        <source>%1 — in the article&apos;s terms %2; this model&apos;s heads carry no such meaning until calibrated</source>
         <translation>%1 — 按文章的说法是 %2；在校准之前，此模型的注意力头不具有这种含义</translation>
     </message>
 </context>
@@ -413,7 +417,7 @@
         <translation>改写提示词，用相同随机种子分别运行新旧提示词并进行对比</translation>
     </message>
     <message>
-        <source>The last run's output, with the output checks' findings underlined</source>
+        <source>The last run&apos;s output, with the output checks&apos; findings underlined</source>
         <translation>上次运行的输出，输出检查发现的问题以下划线标出</translation>
     </message>
     <message>
@@ -477,7 +481,7 @@
         <translation>没有数值答案。</translation>
     </message>
     <message>
-        <source>Std of the numeric tokens' log-probs: %1 over %2 tokens (%3).</source>
+        <source>Std of the numeric tokens&apos; log-probs: %1 over %2 tokens (%3).</source>
         <translation>数值词元对数概率的标准差：%1（共 %2 个词元）（%3）。</translation>
     </message>
     <message>
@@ -592,7 +596,7 @@ weight %6</source>
         <translation>服务器不发送注意力权重：此视图只显示本地模型的运行。</translation>
     </message>
     <message>
-        <source>position %1 attends to positions 0 … %2; the last column is each head's sink, the weight no position takes</source>
+        <source>position %1 attends to positions 0 … %2; the last column is each head&apos;s sink, the weight no position takes</source>
         <translation>位置 %1 关注位置 0 … %2；最后一列是每个注意力头的汇点（sink），即没有任何位置取得的权重</translation>
     </message>
     <message>
@@ -606,6 +610,19 @@ weight %4 (the share no position takes)</source>
         <translation>%1
 位置 %2 “%3” → 汇点
 权重 %4（没有任何位置取得的份额）</translation>
+    </message>
+    <message>
+        <source>A%1</source>
+        <extracomment>The turn marks on the attention plot: U = user, A = assistant, S = system, and the turn&apos;s number</extracomment>
+        <translation>助%1</translation>
+    </message>
+    <message>
+        <source>S%1</source>
+        <translation>系%1</translation>
+    </message>
+    <message>
+        <source>U%1</source>
+        <translation>用%1</translation>
     </message>
 </context>
 <context>
@@ -646,11 +663,11 @@ weight %4 (the share no position takes)</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; has no head map: its heads show as &lt;b&gt;group 0 … 7&lt;/b&gt;, split evenly, and carry no subsystem's meaning. Calibrate to learn which heads serve which subsystem on the probe set.</source>
+        <source>&lt;b&gt;%1&lt;/b&gt; has no head map: its heads show as &lt;b&gt;group 0 … 7&lt;/b&gt;, split evenly, and carry no subsystem&apos;s meaning. Calibrate to learn which heads serve which subsystem on the probe set.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 没有注意力头映射：它的注意力头显示为 &lt;b&gt;组 0 … 7&lt;/b&gt;（平均划分），不具有任何子系统的含义。校准后可在探针集上学习哪些注意力头服务于哪个子系统。</translation>
     </message>
     <message>
-        <source>The server's model &lt;b&gt;%1&lt;/b&gt; has no head map: its heads show as &lt;b&gt;group 0 … 7&lt;/b&gt;, split evenly, and carry no subsystem's meaning. Calibration needs the model file: run &lt;tt&gt;octoscope-cli calibrate&lt;/tt&gt; where the server runs, then restart the server.</source>
+        <source>The server&apos;s model &lt;b&gt;%1&lt;/b&gt; has no head map: its heads show as &lt;b&gt;group 0 … 7&lt;/b&gt;, split evenly, and carry no subsystem&apos;s meaning. Calibration needs the model file: run &lt;tt&gt;octoscope-cli calibrate&lt;/tt&gt; where the server runs, then restart the server.</source>
         <translation>服务器的模型 &lt;b&gt;%1&lt;/b&gt; 没有头映射：它的头显示为均匀划分的 &lt;b&gt;组 0 … 7&lt;/b&gt;，不代表任何子系统的含义。校准需要模型文件：请在服务器所在的机器上运行 &lt;tt&gt;octoscope-cli calibrate&lt;/tt&gt;，然后重启服务器。</translation>
     </message>
 </context>
@@ -669,7 +686,7 @@ Pick the model file?</source>
 要选择模型文件吗？</translation>
     </message>
     <message>
-        <source>The capture's model</source>
+        <source>The capture&apos;s model</source>
         <translation>捕获所用的模型</translation>
     </message>
     <message>
@@ -718,16 +735,16 @@ Pick the model file?</source>
     </message>
     <message>
         <source>This run was on the server %1 (model %2). Repeat it there with:
-octoscope-cli replay "%3"</source>
+octoscope-cli replay &quot;%3&quot;</source>
         <translation>这次运行在服务器 %1（模型 %2）上。请在那里重复它：
-octoscope-cli replay "%3"</translation>
+octoscope-cli replay &quot;%3&quot;</translation>
     </message>
     <message>
         <source>Show a capture first (File → Open Capture…).</source>
         <translation>请先显示一个捕获（文件 → 打开捕获…）。</translation>
     </message>
     <message>
-        <source>The capture's model is missing or differs: %1</source>
+        <source>The capture&apos;s model is missing or differs: %1</source>
         <translation>捕获所用的模型缺失或不一致：%1</translation>
     </message>
     <message>
@@ -735,11 +752,11 @@ octoscope-cli replay "%3"</translation>
         <translation>未重新运行：%1</translation>
     </message>
     <message>
-        <source>Cannot load the capture's model: %1</source>
+        <source>Cannot load the capture&apos;s model: %1</source>
         <translation>无法加载捕获所用的模型：%1</translation>
     </message>
     <message>
-        <source>Loading the capture's model %1 to re-run it…</source>
+        <source>Loading the capture&apos;s model %1 to re-run it…</source>
         <translation>正在加载捕获所用的模型 %1 以重新运行…</translation>
     </message>
     <message>
@@ -779,11 +796,11 @@ octoscope-cli replay "%3"</translation>
         <translation>已将错误报告写入 %1</translation>
     </message>
     <message>
-        <source>Computing the model's SHA-256 to save the capture %1…</source>
+        <source>Computing the model&apos;s SHA-256 to save the capture %1…</source>
         <translation>正在计算模型的 SHA-256，完成后保存捕获 %1…</translation>
     </message>
     <message>
-        <source>Another model was loaded before this one's SHA-256 was computed.</source>
+        <source>Another model was loaded before this one&apos;s SHA-256 was computed.</source>
         <translation>在此模型的 SHA-256 计算完成之前，已加载了另一个模型。</translation>
     </message>
     <message>
@@ -1072,7 +1089,7 @@ octoscope-cli replay "%3"</translation>
         <translation>结论：%1</translation>
     </message>
     <message>
-        <source>one-sided p = %1, compared with %2 (Holm's correction over %3 claims run together)</source>
+        <source>one-sided p = %1, compared with %2 (Holm&apos;s correction over %3 claims run together)</source>
         <translation>单侧 p = %1，比较水平 %2（对一起运行的 %3 个论断做 Holm 校正）</translation>
     </message>
     <message>
@@ -1176,7 +1193,7 @@ octoscope-cli replay "%3"</translation>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <source>The article's figures are claims about GPT-4 that nobody can check. Run the claims to measure each one on the loaded model, with its 95 % interval.</source>
+        <source>The article&apos;s figures are claims about GPT-4 that nobody can check. Run the claims to measure each one on the loaded model, with its 95 % interval.</source>
         <translation>文章中的数字是关于 GPT-4 的论断，无人能够核实。运行论断，在已加载的模型上逐一测量，并给出 95% 区间。</translation>
     </message>
     <message>
@@ -1184,7 +1201,7 @@ octoscope-cli replay "%3"</translation>
         <translation>在 %1 上测量，使用其%2（度量 %3），种子 %4。%5</translation>
     </message>
     <message>
-        <source>The article's figure for GPT-4: a claim, never measured here</source>
+        <source>The article&apos;s figure for GPT-4: a claim, never measured here</source>
         <translation>文章给出的 GPT-4 数字：只是论断，这里从未测量</translation>
     </message>
     <message>
@@ -1200,8 +1217,8 @@ octoscope-cli replay "%3"</translation>
         <translation>成立的条件：%1</translation>
     </message>
     <message>
-        <source>Measured: &lt;b&gt;%1&lt;/b&gt;, 95 % interval [%2, %3], n = %4 — &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
-        <translation>测得：&lt;b&gt;%1&lt;/b&gt;，95% 区间 [%2, %3]，n = %4 — &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
+        <source>Measured: &lt;b&gt;%1&lt;/b&gt;, 95 % interval [%2, %3], n = %4 — &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
+        <translation>测得：&lt;b&gt;%1&lt;/b&gt;，95% 区间 [%2, %3]，n = %4 — &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>Method: %1</source>
@@ -1228,7 +1245,7 @@ octoscope-cli replay "%3"</translation>
         <translation>报告已写入 %1（%2 个文件）</translation>
     </message>
     <message>
-        <source>items: each claim's own</source>
+        <source>items: each claim&apos;s own</source>
         <translation>条目数：各论断的默认值</translation>
     </message>
     <message>
@@ -1283,8 +1300,8 @@ octoscope-cli replay "%3"</translation>
         <translation>文章说：%1 — 关于 GPT-4，未经验证。在这里成立的条件：%2。</translation>
     </message>
     <message>
-        <source>Measured: %1 &amp;nbsp; 95 %: [%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
-        <translation>测得：%1 &amp;nbsp; 95%：[%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style="background:%5;color:white"&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
+        <source>Measured: %1 &amp;nbsp; 95 %: [%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</source>
+        <translation>测得：%1 &amp;nbsp; 95%：[%2, %3] &amp;nbsp; n = %4 &amp;nbsp; &lt;span style=&quot;background:%5;color:white&quot;&gt;&amp;nbsp;%6&amp;nbsp;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>Not measured yet: run the claims in the Claims panel.</source>
@@ -1293,6 +1310,59 @@ octoscope-cli replay "%3"</translation>
     <message>
         <source>Model: %1 · %2. %3</source>
         <translation>模型：%1 · %2。%3</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::CoherenceBox</name>
+    <message>
+        <source>Entity reference</source>
+        <translation>实体指代</translation>
+    </message>
+    <message>
+        <source>Logical continuity</source>
+        <translation>逻辑连贯</translation>
+    </message>
+    <message>
+        <source>Sentiment</source>
+        <translation>情感</translation>
+    </message>
+    <message>
+        <source>Conversation coherence</source>
+        <translation>对话连贯性</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>度量</translation>
+    </message>
+    <message>
+        <source>What changed</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Coherence measures unavailable: %1</source>
+        <translation>连贯性度量不可用：%1</translation>
+    </message>
+    <message>
+        <source>No conversation shown: its coherence over turns is measured here (Conversation panel).</source>
+        <translation>未显示对话：对话各回合的连贯性在此测量（对话面板）。</translation>
+    </message>
+    <message>
+        <source>Findings: %1. Windows of 3 assistant turns without a break (of %2): entity %3 %, logic %4 %, sentiment %5 %.</source>
+        <translation>发现：%1。无断裂的 3 个助手回合窗口（共 %2 个）：实体 %3%，逻辑 %4%，情感 %5%。</translation>
+    </message>
+    <message>
+        <source>“%1” (turn %2) → “%3”</source>
+        <translation>“%1”（第 %2 回合）→“%3”</translation>
+    </message>
+    <message>
+        <source>%1
+Suggestion: %2</source>
+        <translation>%1
+建议：%2</translation>
     </message>
 </context>
 <context>
@@ -1380,6 +1450,263 @@ octoscope-cli replay "%3"</translation>
     <message>
         <source>Both runs generated the same %1 tokens.</source>
         <translation>两次运行生成了相同的 %1 个词元。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ConversationController</name>
+    <message>
+        <source>Cannot open the conversation: %1</source>
+        <translation>无法打开对话：%1</translation>
+    </message>
+    <message>
+        <source>Wait for the turn being generated, or cancel it (Esc).</source>
+        <translation>请等待正在生成的回合，或取消它（Esc）。</translation>
+    </message>
+    <message>
+        <source>A system message is accepted only as the first message: start a new conversation.</source>
+        <translation>系统消息只能作为第一条消息：请开始新的对话。</translation>
+    </message>
+    <message>
+        <source>These conversations cannot be compared: each needs a last turn of its own, run on the same model.</source>
+        <translation>无法对比这两个对话：每个对话都需要有自己的最后回合，并在同一模型上运行。</translation>
+    </message>
+    <message>
+        <source>No conversation to save: start one in the Conversation panel.</source>
+        <translation>没有可保存的对话：请在对话面板中开始一个。</translation>
+    </message>
+    <message>
+        <source>Cannot save the conversation: %1</source>
+        <translation>无法保存对话：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1 messages to %2</source>
+        <translation>已将 %1 条消息保存到 %2</translation>
+    </message>
+    <message>
+        <source>Open a conversation</source>
+        <translation>打开对话</translation>
+    </message>
+    <message>
+        <source>Conversations (*.json);;All files (*)</source>
+        <translation>对话 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save the shown conversation</source>
+        <translation>保存显示的对话</translation>
+    </message>
+    <message>
+        <source>Conversation stopped: the turn was cancelled.</source>
+        <translation>对话已停止：该回合已取消。</translation>
+    </message>
+    <message>
+        <source>Conversation stopped: %1</source>
+        <translation>对话已停止：%1</translation>
+    </message>
+    <message>
+        <source>Conversation stopped: another run replaced its next turn before it started.</source>
+        <translation>对话已停止：另一次运行在下一回合开始前取代了它。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ConversationPanel</name>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Start a new conversation with the next message</source>
+        <translation>用下一条消息开始新的对话</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>The shown conversation&apos;s last turn against the chosen one&apos;s, in the A/B compare dock</source>
+        <translation>在 A/B 对比面板中对比显示的对话与所选对话的最后回合</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Put the selected turn into the composer; sending it makes a branch from there (the original stays)</source>
+        <translation>把选中的回合放入编辑框；发送后从该处建立分支（原对话保留）</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Generate the selected assistant turn again, in a branch (the original stays)</source>
+        <translation>在分支中重新生成选中的助手回合（原对话保留）</translation>
+    </message>
+    <message>
+        <source>Branch here</source>
+        <translation>从此分支</translation>
+    </message>
+    <message>
+        <source>A new conversation with the turns up to the selected one, to continue differently</source>
+        <translation>以截至选中回合的内容建立新对话，以不同方式继续</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>Who says the next turn: a user turn is answered by the model, an assistant turn is measured as written, a system message only opens a conversation</source>
+        <translation>下一回合由谁说：用户回合由模型回答，助手回合按原文测量，系统消息只能开启对话</translation>
+    </message>
+    <message>
+        <source>The next turn (Ctrl+Enter sends it)</source>
+        <translation>下一回合（Ctrl+Enter 发送）</translation>
+    </message>
+    <message>
+        <source>Send as Branch</source>
+        <translation>作为分支发送</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Cancel the turn being generated and the turns waiting after it</source>
+        <translation>取消正在生成的回合及其后等待的回合</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>提示词词元</translation>
+    </message>
+    <message>
+        <source>Reused</source>
+        <translation>复用</translation>
+    </message>
+    <message>
+        <source>Evaluated</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Prefill ms</source>
+        <translation>预填充 ms</translation>
+    </message>
+    <message>
+        <source>Generated</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>KV blocks</source>
+        <translation>KV 块</translation>
+    </message>
+    <message>
+        <source>Prompt tokens taken from the KV pool: the conversation so far, whole blocks</source>
+        <translation>从 KV 池取用的提示词词元：此前的对话，按整块计</translation>
+    </message>
+    <message>
+        <source>KV blocks held or cached when the turn&apos;s run ended</source>
+        <translation>该回合运行结束时占用或缓存的 KV 块</translation>
+    </message>
+    <message>
+        <source>Conversation %1</source>
+        <translation>对话 %1</translation>
+    </message>
+    <message>
+        <source>Conversation %1 (branch of %2 after turn %3)</source>
+        <translation>对话 %1（对话 %2 第 %3 回合后的分支）</translation>
+    </message>
+    <message>
+        <source>No model loaded.</source>
+        <translation>未加载模型。</translation>
+    </message>
+    <message>
+        <source>Turns run on the server %1: its answers are measured, the given turns are not evaluated there.</source>
+        <translation>回合在服务器 %1 上运行：测量它的回答，给定的回合不在那里计算。</translation>
+    </message>
+    <message>
+        <source>This model states a prompt template and no chat template: only the last user message reaches it, so its turns share no prefix and it cannot see earlier turns.</source>
+        <translation>此模型声明了提示词模板而没有聊天模板：只有最后一条用户消息会送达模型，因此各回合没有共同前缀，模型也看不到之前的回合。</translation>
+    </message>
+    <message>
+        <source>Turns reach the model through its %1; each turn reuses the KV blocks of the conversation so far.</source>
+        <translation>各回合通过模型的 %1 送达；每个回合复用此前对话的 KV 块。</translation>
+    </message>
+    <message>
+        <source>%1 (run %2)</source>
+        <translation>%1（运行 %2）</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Editing turn %1: Send makes a branch from there (Esc leaves the edit).</source>
+        <translation>正在编辑第 %1 回合：发送后从该处建立分支（Esc 退出编辑）。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ConversationTranscript</name>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>No conversation yet: type a message below and press Ctrl+Enter, or open one (File → Open Conversation…, Help → Examples…).</source>
+        <translation>尚无对话：在下方输入消息并按 Ctrl+Enter，或打开一个（文件 → 打开对话…，帮助 → 示例…）。</translation>
+    </message>
+    <message>
+        <source>generating…</source>
+        <translation>生成中…</translation>
+    </message>
+    <message>
+        <source>generated</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>given</source>
+        <translation>给定</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens reused, %2 evaluated</source>
+        <translation>复用 %1 个词元，计算 %2 个</translation>
+    </message>
+    <message>
+        <source>token %1 · %2</source>
+        <translation>词元 %1 · %2</translation>
+    </message>
+    <message>
+        <source>(not in the prompt the model read)</source>
+        <translation>（不在模型读取的提示词中）</translation>
     </message>
 </context>
 <context>
@@ -1475,6 +1802,10 @@ octoscope-cli replay "%3"</translation>
         <source>Presenter</source>
         <translation>演示者</translation>
     </message>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::Documentation</name>
@@ -1500,10 +1831,6 @@ octoscope-cli replay "%3"</translation>
     <message>
         <source>Examples</source>
         <translation>示例</translation>
-    </message>
-    <message>
-        <source>Prompts the built-in model &lt;b&gt;octet&lt;/b&gt; answers correctly — at least one for each of its eight subsystems. octet is a small teaching model, not a chat model: it answers prompts like these and little else. The answers hold at temperature 0, without chat mode; another model may answer differently.</source>
-        <translation>内置模型 &lt;b&gt;octet&lt;/b&gt; 能答对的提示词——八个子系统每个至少一条。octet 是一个小型教学模型，不是聊天模型：它能回答这类提示词，别的几乎答不了。这些答案在温度为 0、不用对话模式时成立；换成别的模型，回答可能不同。</translation>
     </message>
     <message>
         <source>Prompt &amp;language:</source>
@@ -1545,11 +1872,23 @@ octoscope-cli replay "%3"</translation>
         <source>The examples cannot be read: %1</source>
         <translation>无法读取示例：%1</translation>
     </message>
+    <message>
+        <source>Prompts the built-in model &lt;b&gt;octet&lt;/b&gt; answers correctly — at least one for each of its eight subsystems. octet is a small teaching model, not a chat model: it answers prompts like these and little else. The answers hold at temperature 0, without chat mode; another model may answer differently. The conversations at the end open in the Conversation panel, one turn after another.</source>
+        <translation>内置模型 &lt;b&gt;octet&lt;/b&gt; 能答对的提示词——八个子系统每个至少一条。octet 是一个小型教学模型，不是聊天模型：它能回答这类提示词，别的几乎答不了。这些答案在温度为 0、不用对话模式时成立；换成别的模型，回答可能不同。末尾的对话会在对话面板中一个回合接一个回合地打开。</translation>
+    </message>
+    <message>
+        <source>(assistant turns given)</source>
+        <translation>（助手回合为给定）</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ExpertsHelp</name>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;Real experts are not the article's subsystems.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;In a mixture-of-experts model (Mixtral, OLMoE, Qwen-MoE, Qwen3-MoE) the feed-forward block of every layer is replaced by several small networks, the &lt;i&gt;experts&lt;/i&gt;, and a router — one linear layer — that picks a few of them for each token: softmax over the experts, the most probable ones kept, their outputs added with the router's weights. That routing is computed, and the Experts panel shows it as it happened: layers × experts for a token, tokens × experts for one layer, and how often each expert was chosen.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Experts replace the feed-forward block, per layer and per token.&lt;/b&gt; Expert 5 of layer 3 and expert 5 of layer 4 share nothing but a number; a token is routed again in every layer.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Attention is not routed.&lt;/b&gt; Every head runs for every token; the subsystem map over heads (rte-a … rte-h) is a separate reading laid over the heads.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Nothing trains an expert to handle a topic.&lt;/b&gt; Whether experts line up with the eight subsystems is a question to measure, and on most layers the answer is weak or no.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Disabling an expert&lt;/b&gt; (octoscope-cli generate --disable-expert LAYER:EXPERT) takes it out of the router's choice: the next most probable expert runs instead — the model as if that expert did not exist. Compare the two runs to see what it did for this prompt.&lt;/p&gt;</source>
+        <source>&lt;p&gt;&lt;b&gt;Real experts are not the article&apos;s subsystems.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;In a mixture-of-experts model (Mixtral, OLMoE, Qwen-MoE, Qwen3-MoE) the feed-forward block of every layer is replaced by several small networks, the &lt;i&gt;experts&lt;/i&gt;, and a router — one linear layer — that picks a few of them for each token: softmax over the experts, the most probable ones kept, their outputs added with the router&apos;s weights. That routing is computed, and the Experts panel shows it as it happened: layers × experts for a token, tokens × experts for one layer, and how often each expert was chosen.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Experts replace the feed-forward block, per layer and per token.&lt;/b&gt; Expert 5 of layer 3 and expert 5 of layer 4 share nothing but a number; a token is routed again in every layer.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Attention is not routed.&lt;/b&gt; Every head runs for every token; the subsystem map over heads (rte-a … rte-h) is a separate reading laid over the heads.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Nothing trains an expert to handle a topic.&lt;/b&gt; Whether experts line up with the eight subsystems is a question to measure, and on most layers the answer is weak or no.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Disabling an expert&lt;/b&gt; (octoscope-cli generate --disable-expert LAYER:EXPERT) takes it out of the router&apos;s choice: the next most probable expert runs instead — the model as if that expert did not exist. Compare the two runs to see what it did for this prompt.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;真实的专家不是文章所说的子系统。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在混合专家模型（Mixtral、OLMoE、Qwen-MoE、Qwen3-MoE）中，每一层的前馈块被几个小网络——&lt;i&gt;专家&lt;/i&gt;——和一个路由器（一个线性层）取代。路由器为每个词元挑选其中几个：对所有专家做 softmax，保留概率最高的几个，按路由器的权重把它们的输出相加。这种路由是真实计算出来的，“专家”面板如实显示它：某个词元的层 × 专家、某一层的词元 × 专家，以及每个专家被选中的次数。&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;专家按层、按词元取代前馈块。&lt;/b&gt;第 3 层的专家 5 与第 4 层的专家 5 只是编号相同；词元在每一层都会重新路由。&lt;/li&gt;&lt;li&gt;&lt;b&gt;注意力不经过路由。&lt;/b&gt;每个注意力头对每个词元都会运行；注意力头上的子系统映射（rte-a … rte-h）是叠加在注意力头上的另一种解读。&lt;/li&gt;&lt;li&gt;&lt;b&gt;训练中没有任何东西让某个专家负责某个主题。&lt;/b&gt;专家是否与八个子系统对应，是需要测量的问题；在大多数层上答案是“很弱”或“没有”。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;禁用专家&lt;/b&gt;（octoscope-cli generate --disable-expert 层:专家）会把它从路由器的选择中去掉：改由概率次高的专家运行——就像这个专家不存在一样。对比两次运行，即可看出它对这个提示词做了什么。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -1648,11 +1987,11 @@ octoscope-cli replay "%3"</translation>
         <translation>位置数</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels and %3 with token identity alone — the routing tells the probe set's subsystems apart beyond what the probes' surface tokens give. Try prompts of your own.</source>
+        <source>Expert map: separation %1 against %2 with shuffled labels and %3 with token identity alone — the routing tells the probe set&apos;s subsystems apart beyond what the probes&apos; surface tokens give. Try prompts of your own.</source>
         <translation>专家映射：区分度 %1，打乱标签时为 %2，仅按词元身份时为 %3——路由对探针集各子系统的区分超出了探针表层词元所能给出的程度。请用你自己的提示词检验。</translation>
     </message>
     <message>
-        <source>Expert map: separation %1 against %2 with shuffled labels and %3 with token identity alone — the routing does not tell the probe set's subsystems apart beyond what random weights reach; the experts metric says little about subsystems and the claims lab does not use it.</source>
+        <source>Expert map: separation %1 against %2 with shuffled labels and %3 with token identity alone — the routing does not tell the probe set&apos;s subsystems apart beyond what random weights reach; the experts metric says little about subsystems and the claims lab does not use it.</source>
         <translation>专家映射：区分度 %1，打乱标签时为 %2，仅按词元身份时为 %3——路由对探针集各子系统的区分没有超出随机权重所能达到的程度；experts 指标几乎说明不了子系统，论断实验室也不会使用它。</translation>
     </message>
     <message>
@@ -1748,6 +2087,14 @@ octoscope-cli replay "%3"</translation>
     <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Open Con&amp;versation…</source>
+        <translation>打开对话(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Save Conversa&amp;tion…</source>
+        <translation>保存对话(&amp;T)…</translation>
     </message>
 </context>
 <context>
@@ -1897,7 +2244,7 @@ octoscope-cli replay "%3"</translation>
 <context>
     <name>octo::ui::InternalsNote</name>
     <message>
-        <source>This run came from %1, a server that gives outputs only. This view needs the model's internals: run the prompt on a local model or on an Octoscope server (octoscope-cli serve).</source>
+        <source>This run came from %1, a server that gives outputs only. This view needs the model&apos;s internals: run the prompt on a local model or on an Octoscope server (octoscope-cli serve).</source>
         <translation>这次运行来自 %1，该服务器只提供输出。此视图需要模型的内部数据：请在本地模型或 Octoscope 服务器（octoscope-cli serve）上运行提示词。</translation>
     </message>
 </context>
@@ -1978,11 +2325,11 @@ octoscope-cli replay "%3"</translation>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <source>The pool's history appears when the run ends.</source>
+        <source>The pool&apos;s history appears when the run ends.</source>
         <translation>运行结束后显示池的历史。</translation>
     </message>
     <message>
-        <source>No run yet: the pool's history appears after one.</source>
+        <source>No run yet: the pool&apos;s history appears after one.</source>
         <translation>尚无运行：运行后显示池的历史。</translation>
     </message>
     <message>
@@ -1990,7 +2337,7 @@ octoscope-cli replay "%3"</translation>
         <translation>本次运行没有记录池操作。</translation>
     </message>
     <message>
-        <source> Latent cache (multi-head latent attention): per position and layer one row of %1 values, the RoPE key part and the latent every head's key and value come from, as %2: %3 a block.</source>
+        <source> Latent cache (multi-head latent attention): per position and layer one row of %1 values, the RoPE key part and the latent every head&apos;s key and value come from, as %2: %3 a block.</source>
         <translation> 潜在缓存（多头潜在注意力）：每个位置每层一行 %1 个值，即 RoPE 键部分和各头的键与值由之而来的潜在向量，存为 %2：每块 %3。</translation>
     </message>
     <message>
@@ -2002,15 +2349,15 @@ octoscope-cli replay "%3"</translation>
         <translation>此服务器不报告它的 KV 池。</translation>
     </message>
     <message>
-        <source>The server's KV pool: its totals arrive with each run's answer.</source>
+        <source>The server&apos;s KV pool: its totals arrive with each run&apos;s answer.</source>
         <translation>服务器的 KV 池：每次运行的回答会带来它的总数。</translation>
     </message>
     <message>
-        <source>The server reports its pool's totals only, not the history of its operations.</source>
+        <source>The server reports its pool&apos;s totals only, not the history of its operations.</source>
         <translation>服务器只报告其 KV 池的总数，不报告操作历史。</translation>
     </message>
     <message>
-        <source>The server's pool after this run: %1 of %2 blocks used, %3 cached, %4 free (%5 tokens a block). Last run: %6 tokens reused, %7 evaluated.</source>
+        <source>The server&apos;s pool after this run: %1 of %2 blocks used, %3 cached, %4 free (%5 tokens a block). Last run: %6 tokens reused, %7 evaluated.</source>
         <translation>本次运行后服务器的 KV 池：%2 个块中已用 %1 个，缓存 %3 个，空闲 %4 个（每块 %5 个 token）。上次运行：复用 %6 个 token，计算 %7 个。</translation>
     </message>
 </context>
@@ -2032,7 +2379,7 @@ octoscope-cli replay "%3"</translation>
         <translation> 毫秒</translation>
     </message>
     <message>
-        <source>Band thresholds. Defaults are the article's claimed bands for GPT-4 (under 250 ms: cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.</source>
+        <source>Band thresholds. Defaults are the article&apos;s claimed bands for GPT-4 (under 250 ms: cache hit; 250–800 ms: standard; over 800 ms: degraded) — claims, not measurements.</source>
         <translation>区间阈值。默认值是文章对 GPT-4 声称的区间（低于 250 毫秒：缓存命中；250–800 毫秒：标准；高于 800 毫秒：降级）——只是声称，并非测量结果。</translation>
     </message>
     <message>
@@ -2052,7 +2399,7 @@ octoscope-cli replay "%3"</translation>
         <translation>词元数</translation>
     </message>
     <message>
-        <source>Bands (article's):</source>
+        <source>Bands (article&apos;s):</source>
         <translation>区间（文章所述）：</translation>
     </message>
     <message>
@@ -2196,7 +2543,7 @@ The previous model stays loaded.</source>
         <translation>校准专家(&amp;E)…</translation>
     </message>
     <message>
-        <source>&amp;Measure the Article's Claims</source>
+        <source>&amp;Measure the Article&apos;s Claims</source>
         <translation>测量文章的论断(&amp;M)</translation>
     </message>
     <message>
@@ -2204,7 +2551,7 @@ The previous model stays loaded.</source>
         <translation>Ctrl+Shift+M</translation>
     </message>
     <message>
-        <source>Server's M&amp;odels</source>
+        <source>Server&apos;s M&amp;odels</source>
         <translation>服务器的模型(&amp;O)</translation>
     </message>
     <message>
@@ -2305,7 +2652,7 @@ The previous model stays loaded.</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <source>Send system + user turns through the model's chat template</source>
+        <source>Send system + user turns through the model&apos;s chat template</source>
         <translation>通过模型的对话模板发送系统消息和用户消息</translation>
     </message>
     <message>
@@ -2393,7 +2740,7 @@ The previous model stays loaded.</source>
 Reference: the activations are quantised as llama.cpp does (8-bit blocks; F16/BF16 rounding for F16/BF16 weights), so the tokens match what llama.cpp-based tools produce.
 Exact: the activations stay 32-bit floats (the weights as stored times the activations as computed).
 F32 weights are multiplied in float either way.
-This model's default: %1</source>
+This model&apos;s default: %1</source>
         <translation>量化权重的矩阵乘法如何处理激活值。
 参考：像 llama.cpp 那样把激活值量化（8 位分块；F16/BF16 权重则舍入为 F16/BF16），因此生成的词元与基于 llama.cpp 的工具一致。
 精确：激活值保持 32 位浮点（按存储的权重乘以按计算所得的激活值）。
@@ -2467,11 +2814,11 @@ F32 权重无论哪种都以浮点相乘。
         <translation>路由：%1 %2</translation>
     </message>
     <message>
-        <source>Route (the article's subsystems): %1 %2</source>
+        <source>Route (the article&apos;s subsystems): %1 %2</source>
         <translation>路由（文章的子系统）：%1 %2</translation>
     </message>
     <message>
-        <source>The router sorts prompts into the article's eight subsystems. This model's head groups carry no such meaning until its head map is calibrated (Model → Calibrate Head Map).</source>
+        <source>The router sorts prompts into the article&apos;s eight subsystems. This model&apos;s head groups carry no such meaning until its head map is calibrated (Model → Calibrate Head Map).</source>
         <translation>路由器把提示词分到文章所说的八个子系统。在校准注意力头映射之前（模型 → 校准注意力头映射），此模型的注意力头分组没有这种含义。</translation>
     </message>
     <message>
@@ -2578,7 +2925,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>%1 — 生成了 %2 个词元</translation>
     </message>
     <message>
-        <source>The run's number, or the capture file it was opened from</source>
+        <source>The run&apos;s number, or the capture file it was opened from</source>
         <translation>运行编号，或打开它的捕获文件</translation>
     </message>
     <message>
@@ -2632,6 +2979,10 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Measured</source>
         <translation>已测量</translation>
+    </message>
+    <message>
+        <source>turn %1 of conversation %2</source>
+        <translation>对话 %2 的第 %1 回合</translation>
     </message>
 </context>
 <context>
@@ -2688,11 +3039,11 @@ F32 权重无论哪种都以浮点相乘。
         <translation>专家已校准：开发集区分度 %1（零假设 %2，随机 0.125）；已为此模型文件保存。%3</translation>
     </message>
     <message>
-        <source>The routing tells the probe set's subsystems apart.</source>
+        <source>The routing tells the probe set&apos;s subsystems apart.</source>
         <translation>路由能区分探针集的各子系统。</translation>
     </message>
     <message>
-        <source>The routing does not tell the probe set's subsystems apart.</source>
+        <source>The routing does not tell the probe set&apos;s subsystems apart.</source>
         <translation>路由无法区分探针集的各子系统。</translation>
     </message>
     <message>
@@ -2711,7 +3062,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>连接服务器</translation>
     </message>
     <message>
-        <source>the server's first model</source>
+        <source>the server&apos;s first model</source>
         <translation>服务器的第一个模型</translation>
     </message>
     <message>
@@ -2751,11 +3102,11 @@ F32 权重无论哪种都以浮点相乘。
         <translation>无法将密钥存入系统密钥环：%1</translation>
     </message>
     <message>
-        <source>The environment variable %1 holding the server's key is not set.</source>
+        <source>The environment variable %1 holding the server&apos;s key is not set.</source>
         <translation>存放服务器密钥的环境变量 %1 未设置。</translation>
     </message>
     <message>
-        <source>Cannot read the server's key from the system keyring: %1</source>
+        <source>Cannot read the server&apos;s key from the system keyring: %1</source>
         <translation>无法从系统密钥环读取服务器密钥：%1</translation>
     </message>
     <message>
@@ -2775,11 +3126,11 @@ F32 权重无论哪种都以浮点相乘。
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <source>Connected to %1 (%2): text, log-probabilities and timing; the views that need the model's internals say so</source>
+        <source>Connected to %1 (%2): text, log-probabilities and timing; the views that need the model&apos;s internals say so</source>
         <translation>已连接到 %1（%2）：文本、对数概率和时间；需要模型内部数据的视图会给出说明</translation>
     </message>
     <message>
-        <source>Connected to %1 (%2, an Octoscope server): measurements, head map and the pool's totals come from it; attention weights stay on the server</source>
+        <source>Connected to %1 (%2, an Octoscope server): measurements, head map and the pool&apos;s totals come from it; attention weights stay on the server</source>
         <translation>已连接到 %1（%2，Octoscope 服务器）：测量数据、头映射和 KV 池总数来自服务器；注意力权重留在服务器上</translation>
     </message>
 </context>
@@ -2802,7 +3153,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>词元流</translation>
     </message>
     <message>
-        <source>Undo the note's last edit</source>
+        <source>Undo the note&apos;s last edit</source>
         <translation>撤销备注的上一次编辑</translation>
     </message>
     <message>
@@ -2810,7 +3161,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>演示者</translation>
     </message>
     <message>
-        <source>Redo the note's edit</source>
+        <source>Redo the note&apos;s edit</source>
         <translation>重做备注的编辑</translation>
     </message>
     <message>
@@ -2881,7 +3232,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>上下文 %1，权重 %2，KV 池 %3</translation>
     </message>
     <message>
-        <source>The model was trained for %1 positions; a context of %2 is what fits in the memory available. The KV pool's pages are committed as positions are written.</source>
+        <source>The model was trained for %1 positions; a context of %2 is what fits in the memory available. The KV pool&apos;s pages are committed as positions are written.</source>
         <translation>模型训练时的上下文为 %1 个位置；可用内存只容得下 %2 的上下文。KV 池的内存页在写入位置时才提交。</translation>
     </message>
     <message>
@@ -2965,7 +3316,7 @@ F32 权重无论哪种都以浮点相乘。
 <context>
     <name>octo::ui::SwitchesPanel</name>
     <message>
-        <source>This model's head map gives this group no heads (%1 heads a layer): nothing to turn off.</source>
+        <source>This model&apos;s head map gives this group no heads (%1 heads a layer): nothing to turn off.</source>
         <translation>此模型的注意力头映射没有给这一组分配注意力头（每层 %1 个）：没有可关闭的内容。</translation>
     </message>
     <message>
@@ -2973,7 +3324,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>全部开启(&amp;O)</translation>
     </message>
     <message>
-        <source>Ablation: zero sets a head's output to 0; mean replaces it by its mean over the prompt</source>
+        <source>Ablation: zero sets a head&apos;s output to 0; mean replaces it by its mean over the prompt</source>
         <translation>消融：置零将注意力头的输出设为 0；均值则用其在提示词上的均值替换</translation>
     </message>
     <message>
@@ -3001,7 +3352,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>如 *:3, 1:0（层:专家）</translation>
     </message>
     <message>
-        <source>Experts left out of the router's choice in the next run: the next most probable expert runs instead. layer:expert, or *:expert for every layer; right-click a cell of the Experts panel to add one.</source>
+        <source>Experts left out of the router&apos;s choice in the next run: the next most probable expert runs instead. layer:expert, or *:expert for every layer; right-click a cell of the Experts panel to add one.</source>
         <translation>下次运行中从路由器的选择里排除的专家：改由概率次高的专家运行。格式为 层:专家，或 *:专家 表示每一层；在“专家”面板的格子上右键即可添加。</translation>
     </message>
     <message>
@@ -3021,7 +3372,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>取消勾选的子系统在下次运行中关闭什么：它的注意力头，或校准的专家映射在每一层分配给它的专家</translation>
     </message>
     <message>
-        <source>Unchecked: this group's heads are ablated in the next run.</source>
+        <source>Unchecked: this group&apos;s heads are ablated in the next run.</source>
         <translation>取消勾选：下次运行时消融该组的注意力头。</translation>
     </message>
     <message>
@@ -3112,7 +3463,7 @@ F32 权重无论哪种都以浮点相乘。
         <translation>运行中</translation>
     </message>
     <message>
-        <source>The run filled the model's context: nothing more fits. Shorten the prompt or load the model with a longer context.</source>
+        <source>The run filled the model&apos;s context: nothing more fits. Shorten the prompt or load the model with a longer context.</source>
         <translation>本次运行已填满模型的上下文，无法再容纳更多内容。请缩短提示词，或以更长的上下文加载模型。</translation>
     </message>
     <message>

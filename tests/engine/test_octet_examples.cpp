@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/conversation/coherence.h"
 #include "engine/generation/generator.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/inference/session.h"
@@ -85,6 +86,59 @@ TEST(OctetExamples, OctetGivesEveryStatedAnswer) {
         ++checked;
     }
     EXPECT_GE(checked, 8u);
+
+    // The conversations: each user turn of a script gets the stated answer, with the answers
+    // before it in the conversation (octet reads the last user message through its prompt template).
+    size_t turns = 0;
+    for (const auto& c : doc["conversations"]) {
+        if (c["answers"].empty()) continue;
+        std::vector<ChatMessage> messages;
+        size_t k = 0;
+        for (const auto& m : c["messages"]) {
+            ASSERT_EQ(m["role"], "user") << "a script holds user turns only";
+            messages.push_back({ChatRole::User, m["content"].get<std::string>()});
+            PromptSpec spec;
+            spec.messages = messages;
+            auto prompt = build_prompt((*model)->file(), *tokenizer, spec);
+            ASSERT_TRUE(prompt) << prompt.error().message;
+            GenerateRequest request;
+            request.prompt_ids = prompt->ids;
+            request.max_tokens = 64;
+            auto out = generate(**session, *tokenizer, request);
+            ASSERT_TRUE(out) << out.error().message;
+            ASSERT_LT(k, c["answers"].size()) << "one answer per user turn";
+            EXPECT_EQ(out->text, c["answers"][k].get<std::string>()) << "turn " << k + 1 << ": " << messages.back().content;
+            messages.push_back({ChatRole::Assistant, out->text});
+            ++k;
+            ++turns;
+        }
+        EXPECT_EQ(k, c["answers"].size());
+    }
+    EXPECT_GE(turns, 6u);
+}
+
+// The conversations whose assistant turns are given show one coherence break each, in their last
+// turn (what their descriptions promise the advisor flags).
+TEST(OctetExamples, GivenConversationsBreakInTheirLastTurn) {
+    const nlohmann::json doc = read_examples();
+    ASSERT_TRUE(doc.is_object() && doc["conversations"].is_array());
+    auto lexicon = read_default_sentiment_lexicon(kResources.string());
+    ASSERT_TRUE(lexicon) << lexicon.error().message;
+    size_t given = 0;
+    for (const auto& c : doc["conversations"]) {
+        if (!c["answers"].empty()) continue;
+        std::vector<ChatMessage> messages;
+        for (const auto& m : c["messages"]) {
+            const std::string role = m["role"];
+            messages.push_back({role == "assistant" ? ChatRole::Assistant : role == "system" ? ChatRole::System : ChatRole::User,
+                                m["content"].get<std::string>()});
+        }
+        const CoherenceReport report = measure_coherence(messages, *lexicon);
+        ASSERT_EQ(report.findings.size(), 1u) << c["messages"][0]["content"];
+        EXPECT_EQ(report.findings[0].later.message, messages.size() - 1);
+        ++given;
+    }
+    EXPECT_GE(given, 2u) << "an English and a Chinese break";
 }
 
 } // namespace

@@ -141,6 +141,11 @@ void AdvisorPanel::retranslate() {
     if (consistency_report_) showConsistency(consistency_report_->first, consistency_report_->second);
 }
 
+void AdvisorPanel::addSection(QWidget* section) {
+    section->setParent(this);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, section, 1);
+}
+
 bool AdvisorPanel::chinese() const { return installed_language() == QLatin1String("zh_CN"); } // the UI's language, not the system's
 
 bool AdvisorPanel::load(const QString& resource_dir) {

@@ -69,6 +69,9 @@ public:
     // only when no loaded rule has it.
     QString ruleTitle(const QString& rule_id) const;
 
+    // A section above the panel's own (the conversation's coherence findings: CoherenceBox).
+    void addSection(QWidget* section);
+
     // Prompt findings first, then output findings (the list's order).
     const std::vector<Finding>& findings() const { return findings_; }
     QTreeWidget* list() const { return list_; }

@@ -71,6 +71,42 @@ QList<OctetExample> load_examples(const QString& path, QString* error) {
     return out;
 }
 
+QList<ConversationExample> load_conversation_examples(const QString& path, QString* error) {
+    const auto fail = [&](const QString& why) {
+        if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+        return QList<ConversationExample>{};
+    };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return fail(file.errorString());
+    QJsonParseError parse{};
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
+    if (parse.error != QJsonParseError::NoError) return fail(parse.errorString());
+    QList<ConversationExample> out;
+    const QJsonArray items = doc.object().value(QStringLiteral("conversations")).toArray();
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const QJsonObject o = items[i].toObject();
+        ConversationExample e;
+        e.lang = o.value(QStringLiteral("lang")).toString();
+        for (const QJsonValue& m : o.value(QStringLiteral("messages")).toArray()) {
+            const QString role = m.toObject().value(QStringLiteral("role")).toString();
+            const ChatRole r = role == QStringLiteral("assistant") ? ChatRole::Assistant : role == QStringLiteral("system") ? ChatRole::System : ChatRole::User;
+            if (role != QStringLiteral("user") && role != QStringLiteral("assistant") && role != QStringLiteral("system")) {
+                return fail(QStringLiteral("conversation %1 has a message whose role is not user, assistant or system").arg(i + 1));
+            }
+            e.messages.push_back({r, m.toObject().value(QStringLiteral("content")).toString().toStdString()});
+        }
+        for (const QJsonValue& a : o.value(QStringLiteral("answers")).toArray()) e.answers.append(a.toString());
+        const QJsonObject d = o.value(QStringLiteral("description")).toObject();
+        e.description_en = d.value(QStringLiteral("en")).toString();
+        e.description_zh = d.value(QStringLiteral("zh")).toString();
+        if (e.messages.empty() || (e.lang != QStringLiteral("en") && e.lang != QStringLiteral("zh"))) {
+            return fail(QStringLiteral("conversation %1 lacks messages or a language en or zh").arg(i + 1));
+        }
+        out.append(e);
+    }
+    return out;
+}
+
 QList<OctetExample> examples_in(const QList<OctetExample>& all, const QString& lang) {
     QList<OctetExample> out;
     for (int s = 0; s < 8; ++s) {
@@ -88,14 +124,15 @@ QList<OctetExample> examples_in(const QList<OctetExample>& all, const QString& l
     return out;
 }
 
-ExamplesDialog::ExamplesDialog(QList<OctetExample> examples, const QString& ui_language, QWidget* parent)
-    : QDialog(parent), all_(std::move(examples)), zh_descriptions_(ui_language.startsWith(QStringLiteral("zh"))) {
+ExamplesDialog::ExamplesDialog(QList<OctetExample> examples, QList<ConversationExample> conversations, const QString& ui_language,
+                               QWidget* parent)
+    : QDialog(parent), all_(std::move(examples)), conversations_(std::move(conversations)), zh_descriptions_(ui_language.startsWith(QStringLiteral("zh"))) {
     setWindowTitle(tr("Examples"));
     setObjectName(QStringLiteral("examplesDialog"));
     auto* intro = new QLabel(tr("Prompts the built-in model <b>octet</b> answers correctly — at least one for each of its "
                                 "eight subsystems. octet is a small teaching model, not a chat model: it answers prompts "
                                 "like these and little else. The answers hold at temperature 0, without chat mode; another model may answer "
-                                "differently."),
+                                "differently. The conversations at the end open in the Conversation panel, one turn after another."),
                              this);
     intro->setWordWrap(true);
     language_ = new QComboBox(this);
@@ -155,6 +192,20 @@ void ExamplesDialog::fill() {
         item->setToolTip(2, e.answer);
         item->setToolTip(3, description);
     }
+    shown_conversations_.clear();
+    for (const ConversationExample& e : conversations_) {
+        if (e.lang != language_->currentData().toString()) continue;
+        shown_conversations_.append(e);
+        const QString description = zh_descriptions_ && !e.description_zh.isEmpty() ? e.description_zh : e.description_en;
+        QStringList users;
+        for (const ChatMessage& m : e.messages) {
+            if (m.role == ChatRole::User) users.append(QString::fromStdString(m.content));
+        }
+        const QString answers = e.answers.isEmpty() ? tr("(assistant turns given)") : one_line(e.answers.join(QStringLiteral(" · ")));
+        auto* item = new QTreeWidgetItem(list_, {tr("Conversation"), one_line(users.join(QStringLiteral(" → "))), answers, description});
+        item->setToolTip(1, users.join(QStringLiteral("\n")));
+        item->setToolTip(3, description);
+    }
     for (int c = 0; c < 3; ++c) list_->resizeColumnToContents(c);
     list_->setColumnWidth(1, std::min(list_->columnWidth(1), 460));
     if (list_->topLevelItemCount() > 0) list_->setCurrentItem(list_->topLevelItem(0));
@@ -162,12 +213,18 @@ void ExamplesDialog::fill() {
 
 void ExamplesDialog::choose(bool run) {
     const int row = list_->currentIndex().row();
+    if (row >= shown_.size() && row < shown_.size() + shown_conversations_.size()) {
+        emit conversationChosen(shown_conversations_[row - shown_.size()].messages); // always runs: a conversation is shown by its runs
+        accept();
+        return;
+    }
     if (row < 0 || row >= shown_.size()) return;
     emit chosen(shown_[row].prompt, run);
     accept();
 }
 
-void show_examples(QWidget& parent, const QString& resource_dir, std::function<void(const QString& prompt, bool run)> use) {
+void show_examples(QWidget& parent, const QString& resource_dir, std::function<void(const QString& prompt, bool run)> use,
+                   std::function<void(const std::vector<ChatMessage>& messages)> open_conversation) {
     QString error;
     QList<OctetExample> examples = load_examples(examples_path(resource_dir), &error);
     if (examples.isEmpty()) {
@@ -177,9 +234,12 @@ void show_examples(QWidget& parent, const QString& resource_dir, std::function<v
         box->open();
         return;
     }
-    auto* dialog = new ExamplesDialog(std::move(examples), installed_language(), &parent);
+    QList<ConversationExample> conversations = load_conversation_examples(examples_path(resource_dir), &error);
+    auto* dialog = new ExamplesDialog(std::move(examples), std::move(conversations), installed_language(), &parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(dialog, &ExamplesDialog::chosen, &parent, [use = std::move(use)](const QString& prompt, bool run) { use(prompt, run); });
+    QObject::connect(dialog, &ExamplesDialog::conversationChosen, &parent,
+                     [open = std::move(open_conversation)](const std::vector<ChatMessage>& messages) { open(messages); });
     dialog->open();
 }
 

@@ -1,6 +1,7 @@
 #include "ui/panels/file_menu.h"
 
 #include "ui/controllers/capture_controller.h"
+#include "ui/controllers/conversation_controller.h"
 #include "ui/controllers/export_controller.h"
 #include "ui/controllers/model_controller.h"
 #include "ui/panels/recent_models_menu.h"
@@ -17,6 +18,10 @@ FileMenu::FileMenu(Workbench& bench, QWidget& window, QWidget* parent) : QMenu(t
     addAction(tr("Open &Capture…"), QKeySequence::Open, captures, &CaptureController::askOpenCapture);
     addAction(tr("&Save Capture…"), QKeySequence::Save, captures, &CaptureController::askSaveCapture);
     addAction(tr("Export &Bug Report…"), captures, &CaptureController::askBugReport);
+    addSeparator();
+    ConversationController* conversations = &bench.conversationController();
+    addAction(tr("Open Con&versation…"), conversations, &ConversationController::askOpenFile);
+    addAction(tr("Save Conversa&tion…"), conversations, &ConversationController::askSaveFile);
     addSeparator();
     ExportController* exports = &bench.exports();
     addAction(tr("Export Scree&nshot…"), QKeySequence(tr("Ctrl+Shift+S")), exports, &ExportController::askScreenshot);

@@ -22,7 +22,9 @@ HelpMenu::HelpMenu(Workbench& bench, QWidget& window, QWidget* parent) : QMenu(t
 }
 
 void HelpMenu::showExamples(Workbench& bench, QWidget& window) {
-    show_examples(window, bench.resourceDir(), [&bench](const QString& prompt, bool run) { bench.runs().usePrompt(prompt, run); });
+    show_examples(
+        window, bench.resourceDir(), [&bench](const QString& prompt, bool run) { bench.runs().usePrompt(prompt, run); },
+        [&bench](const std::vector<ChatMessage>& messages) { bench.openConversation(messages); });
 }
 
 } // namespace octo::ui

@@ -38,7 +38,7 @@ QString stop_text(const RunRecord& r) {
     case RunState::Cancelled: return r.trace.outcome ? stop_reason_label(r.trace.outcome->stop_reason) : RunHistoryModel::tr("cancelled");
     case RunState::Finished: break;
     }
-    return r.trace.outcome ? stop_reason_label(r.trace.outcome->stop_reason) : RunHistoryModel::tr("finished");
+    return r.trace.outcome ? run_end_label(r.trace) : RunHistoryModel::tr("finished");
 }
 
 } // namespace
@@ -82,10 +82,21 @@ QString run_switches(const RunSpec& spec) {
     return parts.isEmpty() ? QStringLiteral("—") : parts.join(QStringLiteral("; "));
 }
 
+QString spec_prompt_text(const RunSpec& spec) {
+    if (spec.messages.empty()) return QString::fromStdString(spec.prompt);
+    for (auto m = spec.messages.rbegin(); m != spec.messages.rend(); ++m) {
+        if (m->role == ChatRole::User) return QString::fromStdString(m->content);
+    }
+    return QString::fromStdString(spec.messages.back().content);
+}
+
 QString run_group_label(const RunGroup& group) {
     if (group.kind == RunGroup::Kind::Pair) {
         return group.index == 0 ? RunHistoryModel::tr("A of pair %1").arg(group.number)
                                 : RunHistoryModel::tr("B of pair %1").arg(group.number);
+    }
+    if (group.kind == RunGroup::Kind::Conversation) {
+        return RunHistoryModel::tr("turn %1 of conversation %2").arg(group.index + 1).arg(group.number);
     }
     return RunHistoryModel::tr("sample %1 of %2 (consistency %3)").arg(group.index + 1).arg(group.size).arg(group.number);
 }
@@ -117,7 +128,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     const RunRecord* r = index.isValid() ? record(index.row()) : nullptr;
     if (!r) return {};
     if (role == IdRole) return QVariant::fromValue<qulonglong>(r->id);
-    const QString prompt = QString::fromStdString(r->trace.spec.prompt);
+    const QString prompt = spec_prompt_text(r->trace.spec);
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Run: return run_label(*r);

@@ -25,6 +25,8 @@ class RunStore;
 QString recorded_measurements(const RunRecord& run);
 // The switches a run ran with: "rte-c, rte-d off (zero); experts off: *:3", or "—".
 QString run_switches(const RunSpec& spec);
+// What a run's prompt says in one cell: the prompt, or a conversation's last user message.
+QString spec_prompt_text(const RunSpec& spec);
 // Its set: "A of pair 3", "B of pair 3", "sample 2 of 5 (consistency 1)"; empty when none.
 QString run_group_label(const RunGroup& group);
 

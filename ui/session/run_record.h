@@ -24,13 +24,14 @@ struct CaptureOrigin : CaptureContext {
 
 enum class RunState { Running, Finished, Failed, Cancelled };
 
-// Runs submitted together as a set (RunBatch): an A/B pair, or the samples of a consistency run.
-// The history labels them ("A of pair 3", "sample 2 of 5").
+// Runs submitted together as a set (RunBatch): an A/B pair, or the samples of a consistency run;
+// or the turns of a conversation (ConversationController). The history labels them ("A of pair
+// 3", "sample 2 of 5", "turn 4 of conversation 2").
 struct RunGroup {
-    enum class Kind { Pair, Samples };
+    enum class Kind { Pair, Samples, Conversation };
     Kind kind = Kind::Pair;
     uint64_t number = 0; // the pair's or the consistency run's number, counted from 1 per kind
-    int index = 0;       // a pair: 0 = A, 1 = B; samples: the sample's index
+    int index = 0;       // a pair: 0 = A, 1 = B; samples: the sample's index; a conversation: the turn's message index
     int size = 0;        // runs in the set
     QString change;      // a pair: what B changes
 };

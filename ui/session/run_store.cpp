@@ -92,6 +92,15 @@ void RunStore::group_runs(const std::vector<uint64_t>& ids, RunGroup::Kind kind,
     if (history) emit historyChanged();
 }
 
+void RunStore::set_group(uint64_t id, RunGroup group) {
+    if (RunRecord* r = find(id)) {
+        r->group = std::move(group);
+        emit historyChanged();
+    } else {
+        groups_[id] = std::move(group);
+    }
+}
+
 std::optional<RunGroup> RunStore::take_group(uint64_t id) {
     const auto it = groups_.find(id);
     if (it == groups_.end()) return std::nullopt;
@@ -121,7 +130,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
     const bool was_running = running();
     int first_new = -1;
     bool finished = false, history = false, changed = false;
-    std::vector<uint64_t> settled;
+    std::vector<uint64_t> settled, dropped;
     for (const HostEvent& event : batch) {
         std::visit(Visitor{
                        [&](const host_event::LoadStarted& e) {
@@ -208,6 +217,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [&](const host_event::RunDropped& e) {
                            pending_.erase(e.run_id);
                            groups_.erase(e.run_id);
+                           dropped.push_back(e.run_id);
                        },
                        [&](const host_event::CalibrationProgress& e) {
                            emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
@@ -287,6 +297,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
     if (first_new >= 0) emit tokensAppended(first_new);
     if (finished) emit runFinished();
     for (uint64_t id : settled) emit runSettled(id);
+    for (uint64_t id : dropped) emit runDropped(id);
     if (history) emit historyChanged();
     if (running() != was_running) emit runningChanged(running());
 }

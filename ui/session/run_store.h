@@ -54,6 +54,8 @@ public:
     // workbench's running state. submitted() is told of each run the engine queues.
     bool running() const { return !pending_.empty(); }
     void submitted(uint64_t id);
+    // Run `id` (submitted) is part of this set as given: a conversation's turn (ConversationController).
+    void set_group(uint64_t id, RunGroup group);
     // Runs `ids` (submitted, in order) form a set of `kind`: each record gets its RunGroup (the
     // set's number counts from 1 per kind); `change` says what B changes in a pair.
     void group_runs(const std::vector<uint64_t>& ids, RunGroup::Kind kind, const QString& change = {});
@@ -96,6 +98,7 @@ signals:
     void tokensAppended(int first); // tokens [first, end) of the shown run are new or updated
     void runFinished();         // the shown run finished, failed or was cancelled
     void runSettled(quint64 id); // any run finished, failed or was cancelled
+    void runDropped(quint64 id); // a queued run never started (a newer run replaced it, a load dropped it)
     void runningChanged(bool running);
     void serverStateChanged(); // server_state() changed
     void historyChanged();

@@ -57,4 +57,9 @@ QString stop_reason_label(StopReason reason) {
     return QString::fromUtf8(stop_reason_name(reason));
 }
 
+QString run_end_label(const RunTrace& trace) {
+    if (trace.spec.max_tokens == 0 && trace.n_generated() == 0) return QCoreApplication::translate("EngineLabels", "measured, nothing generated");
+    return trace.outcome ? stop_reason_label(trace.outcome->stop_reason) : QString();
+}
+
 } // namespace octo::ui

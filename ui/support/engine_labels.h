@@ -6,6 +6,7 @@
 
 #include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
+#include "engine/generation/run_trace.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/instrumentation/head_map.h"
@@ -17,6 +18,9 @@ QString head_map_source_label(HeadMapSource source); // "default", "file", "gguf
 QString precision_label(Precision precision);         // "Reference (as llama.cpp)", "Exact (float activations)", translated
 QString precision_id(Precision precision);            // "reference", "exact": the engine's name, not translated
 QString stop_reason_label(StopReason reason);         // "context full", "end of generation", …, translated
+// How a run that ended ended: its stop reason, or "measured, nothing generated" for a run asked
+// for no token (a conversation's given turn, evaluated as written).
+QString run_end_label(const RunTrace& trace);
 // A metric as the user reads it: "norm share", "router gates", "DLA (logits)", …, translated; the
 // engine's id ("norm_share", metric_name) stays what exports, captures and the CLI use.
 QString metric_label(Metric metric);

@@ -6,6 +6,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "engine/conversation/conversation_run.h"
 #include "engine/instrumentation/subsystem.h"
 #include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
@@ -64,6 +65,9 @@ void AttentionView::refresh() {
     const int sel = store_.focused_token();
     map_->data()->clear();
     shown_token_ = -1;
+    for (QCPAbstractItem* item : turn_items_) plot_->removeItem(item);
+    turn_items_.clear();
+    turn_marks_.clear();
     if (!model || !run || sel < 0 || run->tokens()[static_cast<size_t>(sel)].probe.attention.empty()) {
         note_->clear();
         plot_->showNoData(!run ? tr("No run yet: type a prompt and press Ctrl+Enter.")
@@ -120,9 +124,39 @@ void AttentionView::refresh() {
     QSharedPointer<QCPAxisTickerText> positions = position_ticks(*run, seen);
     if (sinks) positions->addTick(seen, tr("sink"));
     plot_->xAxis->setTicker(positions);
+    markTurns(*run, seen);
     Plot::setSequential(map_, QCPRange(0.0, 1.0));
     plot_->setHome(QCPRange(-0.5, columns - 0.5), QCPRange(-0.5, rows - 0.5));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AttentionView::markTurns(const RunRecord& run, int seen) {
+    if (run.trace.spec.messages.empty()) return;
+    const std::vector<ChatMessage> messages = run.trace.spec.messages;
+    const std::vector<ConversationTurn> turns = locate_turns(run.trace);
+    for (const ConversationTurn& turn : turns) {
+        if (turn.end_token <= turn.first_token || static_cast<int>(turn.first_token) >= seen) continue;
+        const bool assistant = turn.message >= messages.size() || messages[turn.message].role == ChatRole::Assistant;
+        const bool system = turn.message < messages.size() && messages[turn.message].role == ChatRole::System;
+        //: The turn marks on the attention plot: U = user, A = assistant, S = system, and the turn's number
+        const QString label = (assistant ? tr("A%1") : system ? tr("S%1") : tr("U%1")).arg(turn.message + 1);
+        const double x = static_cast<double>(turn.first_token) - 0.5;
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(x, 0);
+        line->point2->setCoords(x, 1);
+        line->setPen(QPen(QColor(255, 255, 255, 210), 1.5, Qt::DashLine)); // seen on the dark end of the colour scale
+        auto* text = new QCPItemText(plot_);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(x + 0.2, 0.0);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setText(label);
+        text->setColor(palette().color(QPalette::WindowText));
+        text->setBrush(QBrush(palette().color(QPalette::Base)));
+        turn_items_.push_back(line);
+        turn_items_.push_back(text);
+        turn_marks_.emplace_back(static_cast<int>(turn.first_token), label);
+    }
 }
 
 // The attended positions labelled with their token text (every position while they fit, else

@@ -107,7 +107,7 @@ void TimelineScrubber::refresh() {
     QString text = n == 0 ? tr("no run")
                  : store_.selected_token() < 0 ? tr("position %1 (%2, last) · %3").arg(s).arg(kind, tokens)
                                                : tr("position %1 (%2) · %3").arg(s).arg(kind, tokens);
-    if (r && r->trace.outcome) text += QStringLiteral(" · ") + tr("stopped: %1").arg(stop_reason_label(r->trace.outcome->stop_reason));
+    if (r && r->trace.outcome) text += QStringLiteral(" · ") + (r->trace.spec.max_tokens == 0 ? run_end_label(r->trace) : tr("stopped: %1").arg(stop_reason_label(r->trace.outcome->stop_reason)));
     else if (r && r->state == RunState::Failed) text += QStringLiteral(" · ") + tr("failed");
     else if (r && r->state == RunState::Running) text += QStringLiteral(" · ") + tr("running");
     position_->setText(text);
