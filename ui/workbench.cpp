@@ -89,7 +89,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     auto* banner = new CalibrationBanner(store_, [this] { calibrateHeadMap(); }); // groups without a map's meaning
     prompt_->addNote(banner);
     banner->setVisible(banner->offered());
-    session_ = new WorkbenchSession(*w, status, store_, *prompt_, *switches, *models_);
+    session_ = new WorkbenchSession(*w, status, store_, *prompt_, *switches, *models_, conversations_);
     claims_controller_ = new ClaimsController(claims_store_, bridge_, w);
     captures_ = new CaptureController({*w, status, window_.pictures, store_, bridge_, *runs_, *router_, *advisor_,
                                        [this](const QString& path) { models_->open(path); }},

@@ -5,7 +5,8 @@
 // the other, and the single prompt once; each version is measured with the coherence rules
 // (engine/conversation/coherence.h). The value is the share of conversations with a break minus
 // the share of single prompts with one (Newcombe's paired interval, McNemar's exact test): what a
-// conversation shows that a single prompt does not. The single prompt is the control.
+// conversation shows that a single prompt does not. The single prompt is the control. Output-based,
+// so it runs on a server too (each turn one chat request with the conversation so far).
 // params also: "items" (conversations at most), "max_tokens" per answer.
 #include <filesystem>
 
@@ -59,10 +60,9 @@ std::string findings_text(const CoherenceReport& r) {
 
 Result<ClaimResult> protocol_multi_turn(ClaimLab& lab, const Claim& claim) {
     const nlohmann::json& p = claim.params;
-    if (lab.model().server) {
-        return not_measurable("conversations run on a local model here; a server's turns come with the server's conversation support");
-    }
-    std::string rendering = "as the answer source renders it";
+    // A server takes each conversation whole (the messages of a chat request) and renders it with
+    // its own template; whether every turn reaches its model is the server's to say.
+    std::string rendering = lab.model().server ? "the server's, as its chat endpoint renders a conversation" : "as the answer source renders it";
     if (lab.model().model) { // how a conversation reaches the model: its template, ChatML, or (octet) only its last user message
         const ConversationRendering how = conversation_rendering(lab.model().model->file());
         rendering = how.label();

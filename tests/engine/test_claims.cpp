@@ -614,7 +614,7 @@ TEST(ClaimProtocols, MultiTurnComparesConversationsWithTheirSinglePrompt) {
         o.answer_source = std::move(source);
         return std::make_unique<ClaimLab>(m, std::move(d), o);
     };
-    auto contradicting = lab_with([](const RunSpec& q) -> Result<ClaimAnswer> {
+    const auto contradict = [](const RunSpec& q) -> Result<ClaimAnswer> {
         ClaimAnswer a;
         const std::string& first = q.messages.front().content;
         if (q.messages.size() == 1 && first.find('?') != std::string::npos) {
@@ -626,7 +626,8 @@ TEST(ClaimProtocols, MultiTurnComparesConversationsWithTheirSinglePrompt) {
             a.text = "OK.";
         }
         return a;
-    });
+    };
+    auto contradicting = lab_with(contradict);
     auto r = contradicting->run(claim_of("multi_turn", {{"items", 4}}));
     ASSERT_TRUE(r) << r.error().message;
     ASSERT_TRUE(r->estimate) << r->reason;
@@ -639,6 +640,23 @@ TEST(ClaimProtocols, MultiTurnComparesConversationsWithTheirSinglePrompt) {
     EXPECT_EQ(r->tables.front().rows[0][2], "1") << "one break in the first conversation";
     EXPECT_NE(r->tables.front().rows[0][5].find("the manager was Alice"), std::string::npos) << r->tables.front().rows[0][5];
     EXPECT_EQ(r->details["plot"]["kind"], "bars");
+    // On a server (any: the measure reads outputs only) the same answers give the same result.
+    {
+        ClaimModel m;
+        m.map = &map;
+        m.name = "served";
+        m.server = ClaimServer{"http://gpu-box:8000", false, ""};
+        ClaimData d;
+        d.resource_dir = kResources;
+        ClaimLabOptions o;
+        o.answer_source = contradict;
+        ClaimLab served(m, std::move(d), o);
+        auto on_server = served.run(claim_of("multi_turn", {{"items", 4}}));
+        ASSERT_TRUE(on_server) << on_server.error().message;
+        ASSERT_TRUE(on_server->estimate) << on_server->reason;
+        EXPECT_DOUBLE_EQ(on_server->estimate->value, 1.0);
+        EXPECT_NE(on_server->method.find("the server's"), std::string::npos) << on_server->method;
+    }
     // Answers that never contradict: nothing tells the two apart.
     auto steady = lab_with([](const RunSpec&) -> Result<ClaimAnswer> {
         ClaimAnswer a;

@@ -29,6 +29,7 @@
 #include "ui/session/crash_recovery.h"
 #include "ui/panels/log_panel.h"
 #include "ui/main_window.h"
+#include "ui/session/conversation_store.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/session/session_state.h"
 #include "ui/panels/switches_panel.h"
@@ -66,6 +67,7 @@ private slots:
     void sessionPrecisionIsOptional();
     void sessionKeepsTheWholeRun();
     void versionOneSessionIsStillRead();
+    void sessionKeepsTheConversation();
     void engineAndQtMessagesReachPanelAndFile();
     void aboutShowsVersionsAndPaths();
 
@@ -319,6 +321,36 @@ void TestAutosave::sessionKeepsTheWholeRun() {
     QCOMPARE(back->model_path, state.model_path);
     QCOMPARE(back->metric, Metric::Experts);
     QCOMPARE(json.value(QStringLiteral("switch_target")).toString(), QStringLiteral("experts"));
+}
+
+// The shown conversation is autosaved as OpenAI's messages and comes back as a conversation of
+// given turns; a session without one has none; a broken one is an error naming the field.
+void TestAutosave::sessionKeepsTheConversation() {
+    SessionState state;
+    state.settings.prompt = "p";
+    state.conversation = {{ChatRole::System, "be brief"}, {ChatRole::User, "李娜是经理。"}, {ChatRole::Assistant, "好的。"}};
+    QString error;
+    const QJsonObject json = session_to_json(state);
+    const auto back = session_from_json(QJsonDocument::fromJson(QJsonDocument(json).toJson()).object(), &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(back->conversation == state.conversation);
+    QJsonObject without = json;
+    without.remove(QStringLiteral("conversation"));
+    const auto none = session_from_json(without, &error);
+    QVERIFY2(none, qPrintable(error));
+    QVERIFY(none->conversation.empty());
+    QJsonObject broken = json;
+    broken.insert(QStringLiteral("conversation"), QStringLiteral("not messages"));
+    QVERIFY(!session_from_json(broken, &error));
+    QVERIFY2(error.contains(QStringLiteral("conversation")), qPrintable(error));
+
+    // Put back into a window: a conversation of these turns, shown, nothing run.
+    MainWindow w;
+    w.restoreSession(*back);
+    const ConversationRecord* c = w.workbench().conversations().current();
+    QVERIFY(c);
+    QVERIFY(c->messages() == state.conversation);
+    QVERIFY(!c->last_run());
 }
 
 // A version-1 session (written before the whole RunSpec was kept) restores what it held; the

@@ -31,6 +31,8 @@
 #include "engine/capture/capture_io.h"
 #include "engine/host/model_setup.h"
 #include "engine/serve/openai_server.h"
+#include "ui/controllers/conversation_controller.h"
+#include "ui/session/conversation_store.h"
 #include "tests/ui/window_parts.h"
 #include "ui/controllers/capture_controller.h"
 #include "ui/controllers/run_controller.h"
@@ -120,6 +122,7 @@ private slots:
     void aServerThatStopsAnsweringSaysSo();
     void viewsDescribeTheShownRunThroughEveryChange();
     void claimsRunOnTheServer();
+    void conversationTurnsRunOnTheServer();
     void dialogShowsTheRememberedSettings();
     void keyringKeepsTheKey();
 
@@ -580,6 +583,29 @@ void TestRemoteEngine::claimsRunOnTheServer() {
     const ClaimResult* kv = w.claimsStore().result("kv-pool-reuse");
     QVERIFY(kv && !kv->estimate);
     QVERIFY(QString::fromStdString(kv->reason).contains(QStringLiteral("needs a local model")));
+}
+
+// A conversation on a server: the missing turn is generated there, with the whole conversation
+// sent (octet's server reads its last user message); the given assistant turn is not evaluated
+// (a server measures nothing of it); the answer equals the local one.
+void TestRemoteEngine::conversationTurnsRunOnTheServer() {
+    MainWindow w;
+    w.serverController()->setDialogsEnabled(false);
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    QVERIFY(connect_to(w, {QStringLiteral("http://127.0.0.1:%1").arg(server_->port()), QString(), ServerSettings::KeySource::None, QString()}));
+    ConversationController& controller = w.workbench().conversationController();
+    QSignalSpy idle(&controller, &ConversationController::busyChanged);
+    QVERIFY(controller.open({{ChatRole::User, "Hello"}, {ChatRole::Assistant, "Hi."}, {ChatRole::User, "What is 20% of 300?"}}));
+    QVERIFY(QTest::qWaitFor([&] { return !controller.busy(); }, 60000));
+    const ConversationRecord* c = w.workbench().conversations().current();
+    QVERIFY(c);
+    QCOMPARE(c->turns.size(), size_t{4});
+    QVERIFY(!c->turns[1].run); // given, not evaluated on the server
+    QVERIFY(c->turns[3].run && c->turns[3].generated);
+    QCOMPARE(c->turns[3].message.content, std::string("60"));
+    const RunRecord* r = w.store().run(*c->turns[3].run);
+    QVERIFY(r && r->engine && r->state == RunState::Finished);
+    QCOMPARE(r->trace.spec.messages.size(), size_t{3});
 }
 
 // Model → Connect to Server… opens with what was used last (never a key); Cancel changes nothing.

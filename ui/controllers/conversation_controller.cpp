@@ -196,7 +196,9 @@ void ConversationController::queueConversation(int number, size_t from) {
     const ConversationRecord* c = s_.conversations.find(number);
     if (!c) return;
     const bool was = busy();
-    for (size_t t = from; t < c->turns.size(); ++t) {
+    // A server returns no measurements of turns it did not generate: given turns are not evaluated there.
+    const bool on_server = s_.runs.model() && s_.runs.model()->engine.has_value();
+    for (size_t t = from; t < c->turns.size() && !on_server; ++t) {
         if (c->turns[t].message.role == ChatRole::Assistant && !c->turns[t].run) queue_.push_back({number, t, false});
     }
     if (c->turns.empty() || c->turns.back().message.role != ChatRole::Assistant) {

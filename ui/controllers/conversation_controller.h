@@ -3,7 +3,8 @@
 // evaluated (the conversation up to it is one run's prompt, nothing generated), a missing last
 // assistant turn is generated, one step at a time because each step's prompt holds the turns
 // before it. Each step records attention and still reuses the KV blocks of the conversation so
-// far (RunSpec::attention_keeps_kv). Edit and Regenerate branch the conversation (nothing is
+// far (RunSpec::attention_keeps_kv). Connected to a server, only the missing turns are generated
+// there (it measures nothing of given turns). Edit and Regenerate branch the conversation (nothing is
 // overwritten); Compare shows two conversations' last turns in the A/B compare dock.
 #pragma once
 

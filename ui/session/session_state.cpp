@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/capture/capture_fields.h"
+#include "engine/chat/chat_messages_json.h"
 #include "engine/capture/run_spec_json.h"
 
 namespace octo::ui {
@@ -35,6 +36,7 @@ QJsonObject session_to_json(const SessionState& state) {
     nlohmann::json j = run_spec_json(state.settings, ByteStrings::Text);
     j["model"] = state.model_path.toStdString();
     j["metric"] = metric_name(state.metric);
+    if (!state.conversation.empty()) j["conversation"] = chat_messages_json(state.conversation);
     return qt_json(j);
 }
 
@@ -44,9 +46,18 @@ std::optional<SessionState> session_from_json(const QJsonObject& object, QString
         j["ablation_mode"] = j["ablation"];
         j.erase("ablation");
     }
+    std::vector<ChatMessage> conversation;
+    if (j.is_object() && j.contains("conversation")) {
+        if (const auto problem = chat_messages_from_json(j["conversation"], conversation, "conversation")) {
+            *error = QString::fromStdString(problem->message);
+            return std::nullopt;
+        }
+        j.erase("conversation");
+    }
     std::string why;
     FieldReader r(j, "", why);
     SessionState state;
+    state.conversation = std::move(conversation);
     state.model_path = QString::fromStdString(r.text("model"));
     const std::string metric = r.text("metric");
     read_run_spec(r, state.settings, may_be_absent);

@@ -9,6 +9,7 @@
 #include "ui/controllers/model_controller.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/switches_panel.h"
+#include "ui/session/conversation_store.h"
 #include "ui/session/crash_recovery.h"
 #include "ui/session/run_store.h"
 #include "ui/support/window_services.h"
@@ -16,8 +17,9 @@
 namespace octo::ui {
 
 WorkbenchSession::WorkbenchSession(QWidget& window, StatusSink& status, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
-                                   ModelController& models)
-    : QObject(&window), window_(window), status_(status), store_(store), prompt_(prompt), switches_(switches), models_(models) {}
+                                   ModelController& models, ConversationStore& conversations)
+    : QObject(&window), window_(window), status_(status), store_(store), prompt_(prompt), switches_(switches), models_(models),
+      conversations_(conversations) {}
 
 void WorkbenchSession::start(std::chrono::milliseconds autosave_interval) {
     if (recovery_) return;
@@ -38,6 +40,11 @@ SessionState WorkbenchSession::state() const {
     s.settings = prompt_.settings();
     switches_.apply(s.settings);
     s.metric = store_.metric();
+    if (const ConversationRecord* c = conversations_.current()) {
+        for (const ChatTurnRecord& t : c->turns) {
+            if (!t.pending) s.conversation.push_back(t.message);
+        }
+    }
     return s;
 }
 
@@ -58,6 +65,7 @@ void WorkbenchSession::restore(const SessionState& s) {
         store_.set_metric(s.metric); // the box offers it once a model that has it is loaded
     }
     const QString current = store_.model() ? QString::fromStdString(store_.model()->path) : models_.loadingPath();
+    if (!s.conversation.empty()) conversations_.create(s.conversation);
     if (!s.model_path.isEmpty() && s.model_path != current && QFileInfo::exists(s.model_path)) models_.open(s.model_path);
 }
 

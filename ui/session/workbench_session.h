@@ -1,6 +1,7 @@
 // The workbench's session as autosave and crash recovery see it (docs/autosave.md): what is
-// taken (the model, the prompt and its settings with the switches, the metric) and how it is put
-// back (the prompt as one undoable edit, the model loaded when it is another one).
+// taken (the model, the prompt and its settings with the switches, the metric, the conversation
+// shown) and how it is put back (the prompt as one undoable edit, the model loaded when it is
+// another one, the conversation as a new one of given turns, not run until the next turn is sent).
 #pragma once
 
 #include <QObject>
@@ -14,6 +15,7 @@ class QWidget;
 
 namespace octo::ui {
 
+class ConversationStore;
 class CrashRecovery;
 class ModelController;
 class PromptPanel;
@@ -26,7 +28,7 @@ class WorkbenchSession : public QObject {
 public:
     // `window` parents the recovery dialog and owns this session.
     WorkbenchSession(QWidget& window, StatusSink& status, RunStore& store, PromptPanel& prompt, SwitchesPanel& switches,
-                     ModelController& models);
+                     ModelController& models, ConversationStore& conversations);
 
     // Starts autosave and, after a crash, offers to restore (once; later calls do nothing).
     void start(std::chrono::milliseconds autosave_interval = Autosave::kDefaultInterval);
@@ -42,6 +44,7 @@ private:
     PromptPanel& prompt_;
     SwitchesPanel& switches_;
     ModelController& models_;
+    ConversationStore& conversations_;
     CrashRecovery* recovery_ = nullptr;
 };
 
