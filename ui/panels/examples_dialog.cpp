@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 
 #include "ui/support/language.h"
 #include "ui/support/subsystem_palette.h"
@@ -36,6 +37,27 @@ QString one_line(QString text) { return text.replace(QLatin1Char('\n'), QStringL
 
 } // namespace
 
+namespace {
+
+// The array under `key` of the examples file (empty when the file has none); nullopt with `why`
+// when the file cannot be read or is not JSON.
+std::optional<QJsonArray> examples_array(const QString& path, const QString& key, QString* why) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *why = file.errorString();
+        return std::nullopt;
+    }
+    QJsonParseError parse{};
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
+    if (parse.error != QJsonParseError::NoError) {
+        *why = parse.errorString();
+        return std::nullopt;
+    }
+    return doc.object().value(key).toArray();
+}
+
+} // namespace
+
 QString examples_path(const QString& resource_dir) { return resource_dir + QStringLiteral("/examples/octet_examples.json"); }
 
 QList<OctetExample> load_examples(const QString& path, QString* error) {
@@ -43,15 +65,12 @@ QList<OctetExample> load_examples(const QString& path, QString* error) {
         if (error) *error = QStringLiteral("%1: %2").arg(path, why);
         return QList<OctetExample>{};
     };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return fail(file.errorString());
-    QJsonParseError parse{};
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
-    if (parse.error != QJsonParseError::NoError) return fail(parse.errorString());
+    QString why;
+    const std::optional<QJsonArray> items = examples_array(path, QStringLiteral("examples"), &why);
+    if (!items) return fail(why);
     QList<OctetExample> out;
-    const QJsonArray items = doc.object().value(QStringLiteral("examples")).toArray();
-    for (qsizetype i = 0; i < items.size(); ++i) {
-        const QJsonObject o = items[i].toObject();
+    for (qsizetype i = 0; i < items->size(); ++i) {
+        const QJsonObject o = (*items)[i].toObject();
         const QString id = o.value(QStringLiteral("subsystem")).toString();
         OctetExample e;
         e.subsystem = id.size() == 5 && id.startsWith(QStringLiteral("rte-")) ? id.back().unicode() - 'a' : -1;
@@ -76,15 +95,12 @@ QList<ConversationExample> load_conversation_examples(const QString& path, QStri
         if (error) *error = QStringLiteral("%1: %2").arg(path, why);
         return QList<ConversationExample>{};
     };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return fail(file.errorString());
-    QJsonParseError parse{};
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
-    if (parse.error != QJsonParseError::NoError) return fail(parse.errorString());
+    QString why;
+    const std::optional<QJsonArray> items = examples_array(path, QStringLiteral("conversations"), &why);
+    if (!items) return fail(why);
     QList<ConversationExample> out;
-    const QJsonArray items = doc.object().value(QStringLiteral("conversations")).toArray();
-    for (qsizetype i = 0; i < items.size(); ++i) {
-        const QJsonObject o = items[i].toObject();
+    for (qsizetype i = 0; i < items->size(); ++i) {
+        const QJsonObject o = (*items)[i].toObject();
         ConversationExample e;
         e.lang = o.value(QStringLiteral("lang")).toString();
         for (const QJsonValue& m : o.value(QStringLiteral("messages")).toArray()) {
