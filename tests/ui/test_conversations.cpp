@@ -264,6 +264,10 @@ void TestConversations::coherenceBreakIsFlaggedAtItsTurn() {
         QCOMPARE(w.workbench().conversations().selected_turn(), last);
         QCOMPARE(w.store().current()->id, *w.workbench().conversations().current()->turns[static_cast<size_t>(last)].run);
         QVERIFY(box->details()->text().contains(QStringLiteral("Suggestion")));
+        // Both statements underlined in the transcript, in their turns.
+        const QStringList marked = part<ConversationTranscript>(w)->markedWords();
+        QCOMPARE(marked.size(), 2);
+        QCOMPARE(marked[1], item->text(2).section(QStringLiteral("→ “"), 1).chopped(1));
     }
 }
 
@@ -346,8 +350,10 @@ void TestConversations::screenshots() {
         w.showPanel(QStringLiteral("conversation"));
         w.showPanel(QStringLiteral("attention"));
         w.showPanel(QStringLiteral("advisor"));
-        w.workbench().conversations().select_turn(static_cast<int>(all.size()) - 1);
-        part<CoherenceBox>(w)->list()->setCurrentItem(part<CoherenceBox>(w)->list()->topLevelItem(0));
+        QTreeWidget* findings = part<CoherenceBox>(w)->list();
+        QVERIFY(findings->topLevelItemCount() > 0);
+        findings->setCurrentItem(findings->topLevelItem(0));
+        emit findings->itemActivated(findings->topLevelItem(0), 0); // selects the last turn, marks the words
         QTest::qWait(200);
         test::screenshot(w, QStringLiteral("conversation-%1.png").arg(language));
         w.showPanel(QStringLiteral("kv"));

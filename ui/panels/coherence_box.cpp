@@ -53,12 +53,16 @@ CoherenceBox::CoherenceBox(ConversationStore& conversations, QWidget* parent) : 
     layout->addWidget(list_, 1);
     layout->addWidget(details_);
     connect(list_, &QTreeWidget::currentItemChanged, this, &CoherenceBox::showDetails);
-    connect(list_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        if (item) conversations_.select_turn(item->data(0, Qt::UserRole).toInt());
-    });
-    connect(list_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        if (item) conversations_.select_turn(item->data(0, Qt::UserRole).toInt());
-    });
+    // Choosing a finding selects its later turn and points at both statements in the transcript.
+    const auto choose = [this](QTreeWidgetItem* item) {
+        const int i = item ? list_->indexOfTopLevelItem(item) : -1;
+        if (!report_ || i < 0 || i >= static_cast<int>(report_->findings.size())) return;
+        const CoherenceFinding& f = report_->findings[static_cast<size_t>(i)];
+        conversations_.select_turn(static_cast<int>(f.later.message));
+        conversations_.set_marks({f.earlier, f.later});
+    };
+    connect(list_, &QTreeWidget::itemActivated, this, choose);
+    connect(list_, &QTreeWidget::itemClicked, this, choose);
     connect(&conversations_, &ConversationStore::shownChanged, this, &CoherenceBox::measure);
     connect(&conversations_, &ConversationStore::turnsChanged, this, &CoherenceBox::measure);
     on_language_change(this, [this] { retranslate(); });

@@ -98,10 +98,16 @@ void ConversationStore::remove_from(int number, size_t turn) {
     emit turnsChanged(number);
 }
 
+void ConversationStore::set_marks(std::vector<MessageSpan> marks) {
+    marks_ = std::move(marks);
+    emit marksChanged();
+}
+
 void ConversationStore::show(int number) {
     if (!find(number)) return;
     current_ = number;
     selected_ = -1;
+    marks_.clear();
     emit shownChanged();
     emit selectionChanged();
 }

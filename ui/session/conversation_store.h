@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/chat/chat_message.h"
+#include "engine/conversation/coherence.h"
 
 namespace octo::ui {
 
@@ -73,12 +74,17 @@ public:
 
     void show(int number); // and selects none of its turns
     void select_turn(int turn);
+    // Words of the shown conversation to point at (a coherence finding's two statements); cleared
+    // when another conversation is shown or its turns change.
+    const std::vector<MessageSpan>& marks() const { return marks_; }
+    void set_marks(std::vector<MessageSpan> marks);
 
 signals:
     void listChanged();               // a conversation was added
     void shownChanged();              // another conversation is shown
     void turnsChanged(int number);    // its turns (or their runs or text) changed
     void selectionChanged();
+    void marksChanged();
 
 private:
     ConversationRecord* find_mutable(int number);
@@ -86,6 +92,7 @@ private:
     std::vector<ConversationRecord> conversations_;
     int current_ = 0;
     int selected_ = -1;
+    std::vector<MessageSpan> marks_;
 };
 
 } // namespace octo::ui

@@ -48,6 +48,7 @@ ConversationTranscript::ConversationTranscript(ConversationStore& conversations,
         setTextCursor(at);
         ensureCursorVisible();
     });
+    connect(&conversations_, &ConversationStore::marksChanged, this, &ConversationTranscript::showSelection);
     connect(&runs_, &RunStore::metricChanged, this, &ConversationTranscript::rebuild);
     connect(&runs_, &RunStore::runSettled, this, &ConversationTranscript::rebuild);
     connect(&runs_, &RunStore::modelLoaded, this, &ConversationTranscript::rebuild);
@@ -137,6 +138,14 @@ void ConversationTranscript::rebuild() {
     showSelection();
 }
 
+QStringList ConversationTranscript::markedWords() const {
+    QStringList words;
+    for (const QTextEdit::ExtraSelection& s : extraSelections()) {
+        if (s.format.underlineStyle() == QTextCharFormat::WaveUnderline) words.append(s.cursor.selectedText());
+    }
+    return words;
+}
+
 int ConversationTranscript::turnAt(int position) const {
     for (size_t t = 0; t < ranges_.size(); ++t) {
         if (position >= ranges_[t].first && position <= ranges_[t].second) return static_cast<int>(t);
@@ -157,6 +166,25 @@ void ConversationTranscript::showSelection() {
         band.setAlpha(70);
         mark.format.setBackground(band);
         mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+        marks.append(mark);
+    }
+    // The words a coherence finding points at: found in their turn's text as shown.
+    const ConversationRecord* c = conversations_.current();
+    for (const MessageSpan& span : conversations_.marks()) {
+        if (!c || span.message >= c->turns.size() || span.message >= ranges_.size()) continue;
+        const std::string& content = c->turns[span.message].message.content;
+        const size_t begin = std::min(span.begin, content.size());
+        const QString words = QString::fromStdString(content.substr(begin, std::min(span.end, content.size()) - begin)).trimmed();
+        if (words.isEmpty()) continue;
+        QTextCursor from(document());
+        from.setPosition(header_ends_[span.message]);
+        const QTextCursor found = document()->find(words, from);
+        if (found.isNull() || found.selectionEnd() > ranges_[span.message].second) continue;
+        QTextEdit::ExtraSelection mark;
+        mark.cursor = found;
+        mark.format.setFontUnderline(true);
+        mark.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        mark.format.setUnderlineColor(QColor(200, 0, 0));
         marks.append(mark);
     }
     setExtraSelections(marks);

@@ -3,7 +3,8 @@
 // from the run whose prompt first holds that turn — so every turn is shown where the model read
 // it. A turn the model never read (a prompt template that takes only the last user message, a turn
 // not run yet) is plain text with a note saying so. Click a turn, or move with the Up and Down
-// keys, to select it: every other view then follows it (ConversationController).
+// keys, to select it: every other view then follows it (ConversationController). The words a
+// coherence finding points at are underlined in red.
 #pragma once
 
 #include <QTextBrowser>
@@ -26,6 +27,8 @@ public:
     int turnAt(int document_position) const; // -1 outside every turn
     // How many chips of turn t are coloured by a subsystem (0: shown as plain text).
     int colouredChips(size_t turn) const { return turn < coloured_.size() ? coloured_[turn] : 0; }
+    // The marked words as the document holds them (ConversationStore::marks found in their turns).
+    QStringList markedWords() const;
 
 protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
