@@ -3204,6 +3204,22 @@ F32 权重无论哪种都以浮点相乘。
         <source>Any plot</source>
         <translation>任意图表</translation>
     </message>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>Send the next turn (or the edited turn, as a branch)</source>
+        <translation>发送下一回合（或作为分支发送编辑过的回合）</translation>
+    </message>
+    <message>
+        <source>Leave the edit of a turn</source>
+        <translation>退出回合编辑</translation>
+    </message>
+    <message>
+        <source>Select the previous or next turn</source>
+        <translation>选择上一个或下一个回合</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::StatusLine</name>

@@ -68,6 +68,10 @@ QList<ShortcutEntry> collect_shortcuts(const QWidget& window) {
                 ShortcutsDialog::tr("Move the cell cursor and show its readout"),
                 ShortcutsDialog::tr("Heatmaps (Layers × heads, Tokens × subsystems, Attention)")});
     out.append({QStringLiteral("R"), ShortcutsDialog::tr("Reset the zoom and pan"), ShortcutsDialog::tr("Any plot")});
+    const QString conversation = ShortcutsDialog::tr("Conversation");
+    out.append({native("Ctrl+Return"), ShortcutsDialog::tr("Send the next turn (or the edited turn, as a branch)"), conversation});
+    out.append({native("Esc"), ShortcutsDialog::tr("Leave the edit of a turn"), conversation});
+    out.append({native("Up") + QStringLiteral(", ") + native("Down"), ShortcutsDialog::tr("Select the previous or next turn"), conversation});
     out.append({QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText), ShortcutsDialog::tr("Undo the note's last edit"),
                 ShortcutsDialog::tr("Presenter")});
     out.append({QKeySequence(QKeySequence::Redo).toString(QKeySequence::NativeText), ShortcutsDialog::tr("Redo the note's edit"),

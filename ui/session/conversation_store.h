@@ -75,7 +75,7 @@ public:
     void show(int number); // and selects none of its turns
     void select_turn(int turn);
     // Words of the shown conversation to point at (a coherence finding's two statements); cleared
-    // when another conversation is shown or its turns change.
+    // when another conversation is shown.
     const std::vector<MessageSpan>& marks() const { return marks_; }
     void set_marks(std::vector<MessageSpan> marks);
 
