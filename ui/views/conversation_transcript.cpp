@@ -69,7 +69,11 @@ void ConversationTranscript::rebuild() {
     const ConversationRecord* c = conversations_.current();
     if (!c || c->turns.empty()) return;
     QTextCursor cursor(document());
-    std::map<uint64_t, std::vector<ConversationTurn>> located; // per run: where its messages lie
+    struct Located {
+        std::vector<ConversationTurn> turns; // where the run's messages lie
+        std::vector<TokenChip> chips;        // its tokens as the token stream groups them
+    };
+    std::map<uint64_t, Located> located; // per run, made once per rebuild
     const Metric metric = runs_.metric();
     QTextCharFormat plain;
     QTextCharFormat header;
@@ -103,12 +107,12 @@ void ConversationTranscript::rebuild() {
         const RunRecord* r = run_id ? runs_.run(*run_id) : nullptr;
         if (r && r->state != RunState::Running) {
             auto it = located.find(r->id);
-            if (it == located.end()) it = located.emplace(r->id, locate_turns(r->trace)).first;
-            const std::vector<ConversationTurn>& where = it->second;
+            if (it == located.end()) it = located.emplace(r->id, Located{locate_turns(r->trace), make_chips(r->tokens())}).first;
+            const std::vector<ConversationTurn>& where = it->second.turns;
             if (t < where.size() && where[t].end_token > where[t].first_token) {
                 read = true;
                 const auto& tokens = r->tokens();
-                for (const TokenChip& chip : make_chips(tokens)) {
+                for (const TokenChip& chip : it->second.chips) {
                     if (chip.first < static_cast<int>(where[t].first_token) || chip.first >= static_cast<int>(where[t].end_token)) continue;
                     std::string bytes;
                     for (int i = chip.first; i < chip.first + chip.count; ++i) bytes += tokens[static_cast<size_t>(i)].bytes;
