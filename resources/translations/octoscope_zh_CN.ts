@@ -1661,6 +1661,22 @@ Suggestion: %2</source>
         <source>Editing turn %1: Send makes a branch from there (Esc leaves the edit).</source>
         <translation>正在编辑第 %1 回合：发送后从该处建立分支（Esc 退出编辑）。</translation>
     </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Per turn</source>
+        <translation>逐回合</translation>
+    </message>
+    <message>
+        <source>Each turn&apos;s prompt tokens, reused from the KV pool and evaluated, and its prefill time</source>
+        <translation>每个回合的提示词词元（从 KV 池复用的与计算的）及其预填充时间</translation>
+    </message>
+    <message>
+        <source>Prompt tokens computed by this turn&apos;s run (the rest of the prompt)</source>
+        <translation>本回合运行计算的提示词词元（提示词的其余部分）</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ConversationTranscript</name>
@@ -1707,6 +1723,37 @@ Suggestion: %2</source>
     <message>
         <source>(not in the prompt the model read)</source>
         <translation>（不在模型读取的提示词中）</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::ConversationTurnsPlot</name>
+    <message>
+        <source>reused from the KV pool</source>
+        <translation>从 KV 池复用</translation>
+    </message>
+    <message>
+        <source>evaluated</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>prefill ms</source>
+        <translation>预填充 ms</translation>
+    </message>
+    <message>
+        <source>turn</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <source>prompt tokens</source>
+        <translation>提示词词元</translation>
+    </message>
+    <message>
+        <source>turn %1: %2 prompt tokens, %3 reused, %4 evaluated; prefill %5 ms</source>
+        <translation>第 %1 回合：%2 个提示词词元，复用 %3 个，计算 %4 个；预填充 %5 ms</translation>
+    </message>
+    <message>
+        <source>No turn has run yet: each assistant turn&apos;s prompt tokens (reused and evaluated) and prefill time appear here.</source>
+        <translation>尚无回合运行：每个助手回合的提示词词元（复用与计算）和预填充时间会显示在这里。</translation>
     </message>
 </context>
 <context>

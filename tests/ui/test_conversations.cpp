@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
@@ -31,6 +32,7 @@
 #include "ui/views/attention_view.h"
 #include "ui/views/compare_view.h"
 #include "ui/views/conversation_transcript.h"
+#include "ui/views/conversation_turns_plot.h"
 #include "tests/ui/window_parts.h"
 
 using namespace octo;
@@ -164,6 +166,14 @@ void TestConversations::nextTurnReusesTheConversationSoFar() {
     QCOMPARE(panel->turnsTable()->rowCount(), 2);
     QCOMPARE(panel->turnsTable()->item(1, 2)->text(), QString::number(next->trace.outcome->reused_tokens));
     QVERIFY(panel->renderingNote()->text().contains(QStringLiteral("chatml")));
+    // ... and the plot: the prompt of each turn, reused under evaluated, and its prefill time.
+    const auto& points = panel->turnsPlot()->points();
+    QCOMPARE(points.size(), size_t{2});
+    QCOMPARE(points[1].turn, 4);
+    QCOMPARE(points[1].reused, static_cast<double>(next->trace.outcome->reused_tokens));
+    QCOMPARE(points[1].reused + points[1].evaluated, static_cast<double>(next->n_prompt()));
+    QVERIFY(points[1].prefill_ms > 0.0);
+    QVERIFY(panel->turnsPlot()->hoverText(4).contains(QStringLiteral("reused")));
     // The last turn selected: its run is shown, its last token selected, the turns marked in Attention.
     w.workbench().conversations().select_turn(4);
     QCOMPARE(w.store().current()->id, next->id);
@@ -356,11 +366,18 @@ void TestConversations::screenshots() {
         emit findings->itemActivated(findings->topLevelItem(0), 0); // selects the last turn, marks the words
         QTest::qWait(200);
         test::screenshot(w, QStringLiteral("conversation-%1.png").arg(language));
+        part<ConversationPanel>(w)->figures()->setCurrentIndex(1); // the per-turn plot
         w.showPanel(QStringLiteral("kv"));
         w.showPanel(QStringLiteral("attention"));
         w.showPanel(QStringLiteral("history"));
         QTest::qWait(200);
         test::screenshot(w, QStringLiteral("conversation-attention-%1.png").arg(language));
+        // The panel alone, as a user who enlarges its dock sees it, with the per-turn plot.
+        QDockWidget* dock = w.findChild<QDockWidget*>(QStringLiteral("conversationDock"));
+        dock->setFloating(true);
+        dock->resize(520, 760);
+        QTest::qWait(200);
+        test::screenshot(*dock, QStringLiteral("conversation-panel-%1.png").arg(language));
     }
     install_translations(QStringLiteral("en"));
 }

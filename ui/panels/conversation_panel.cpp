@@ -7,6 +7,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -15,6 +16,7 @@
 #include "ui/session/run_store.h"
 #include "ui/support/retranslate.h"
 #include "ui/views/conversation_transcript.h"
+#include "ui/views/conversation_turns_plot.h"
 
 namespace octo::ui {
 
@@ -55,7 +57,6 @@ ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore&
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setMinimumHeight(72);
-    table_->setMaximumHeight(140);
     role_ = new QComboBox(this);
     role_->addItems({QString(), QString(), QString()});
     composer_ = new QPlainTextEdit(this);
@@ -95,7 +96,13 @@ ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore&
     layout->addWidget(rendering_);
     layout->addWidget(transcript_, 1);
     layout->addLayout(turn_actions);
-    layout->addWidget(table_);
+    figures_ = new QTabWidget(this);
+    figures_->setObjectName(QStringLiteral("conversationFigures"));
+    figures_->addTab(table_, QString());
+    turns_plot_ = new ConversationTurnsPlot(conversations_, runs_, figures_);
+    figures_->addTab(turns_plot_, QString());
+    figures_->setMaximumHeight(280);
+    layout->addWidget(figures_);
     layout->addLayout(compare_row);
     layout->addWidget(editing_note_);
     layout->addLayout(composer_row);
@@ -163,6 +170,9 @@ void ConversationPanel::setController(ConversationController* controller) {
 }
 
 void ConversationPanel::retranslate() {
+    figures_->setTabText(0, tr("Table"));
+    figures_->setTabText(1, tr("Per turn"));
+    figures_->setTabToolTip(1, tr("Each turn's prompt tokens, reused from the KV pool and evaluated, and its prefill time"));
     new_->setText(tr("New"));
     new_->setToolTip(tr("Start a new conversation with the next message"));
     compare_->setText(tr("Compare"));
@@ -185,6 +195,7 @@ void ConversationPanel::retranslate() {
     table_->setHorizontalHeaderLabels({tr("Turn"), tr("Prompt tokens"), tr("Reused"), tr("Evaluated"), tr("Prefill ms"), tr("Generated"),
                                        tr("Tokens/s"), tr("KV blocks")});
     table_->horizontalHeaderItem(Reused)->setToolTip(tr("Prompt tokens taken from the KV pool: the conversation so far, whole blocks"));
+    table_->horizontalHeaderItem(Evaluated)->setToolTip(tr("Prompt tokens computed by this turn's run (the rest of the prompt)"));
     table_->horizontalHeaderItem(KvBlocks)->setToolTip(tr("KV blocks held or cached when the turn's run ended"));
     refreshList();
     refreshRendering();
@@ -257,7 +268,7 @@ void ConversationPanel::refreshTable() {
         const RunOutcome& o = *r->trace.outcome;
         cell(row, Prompt, QString::number(r->n_prompt()), ti);
         cell(row, Reused, QString::number(o.reused_tokens), ti);
-        cell(row, Evaluated, QString::number(o.evaluated_tokens), ti);
+        cell(row, Evaluated, QString::number(static_cast<int64_t>(r->n_prompt()) - o.reused_tokens), ti); // the prompt's, not the decoded tokens
         cell(row, PrefillMs, QString::number(o.prefill_ms, 'f', 1), ti);
         cell(row, Generated, QString::number(r->n_generated()), ti);
         cell(row, TokensPerSecond, o.n_decoded > 0 && o.decode_ms > 0 ? QString::number(1000.0 * static_cast<double>(o.n_decoded) / o.decode_ms, 'f', 1)

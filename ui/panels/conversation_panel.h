@@ -1,6 +1,6 @@
 // The Conversation panel (docs/workbench.md, "Conversations"): the shown conversation as a
 // transcript coloured token by token, its turns' figures (tokens reused from the KV pool and
-// evaluated, prefill time, decode speed, KV blocks held) as a table, and a composer to write the
+// evaluated, prefill time, decode speed, KV blocks held) as a table and a plot, and a composer to write the
 // next turn — user, assistant (evaluated as written) or a first system message. A selected turn
 // can be edited or regenerated, or the conversation branched after it; each makes a branch and
 // keeps the original. Any two conversations compare in the A/B compare dock. The state is the
@@ -15,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
 
 namespace octo::ui {
@@ -22,6 +23,7 @@ namespace octo::ui {
 class ConversationController;
 class ConversationStore;
 class ConversationTranscript;
+class ConversationTurnsPlot;
 class RunStore;
 
 class ConversationPanel : public QWidget {
@@ -32,6 +34,8 @@ public:
 
     ConversationTranscript* transcript() const { return transcript_; }
     QTableWidget* turnsTable() const { return table_; }
+    ConversationTurnsPlot* turnsPlot() const { return turns_plot_; }
+    QTabWidget* figures() const { return figures_; }
     QPlainTextEdit* composer() const { return composer_; }
     QComboBox* roleBox() const { return role_; }
     QComboBox* conversationBox() const { return shown_; }
@@ -66,7 +70,9 @@ private:
     QPushButton* edit_;
     QPushButton* regenerate_;
     QPushButton* branch_;
+    QTabWidget* figures_;
     QTableWidget* table_;
+    ConversationTurnsPlot* turns_plot_;
     QComboBox* role_;
     QPlainTextEdit* composer_;
     QPushButton* send_;

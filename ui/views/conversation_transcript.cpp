@@ -94,7 +94,8 @@ void ConversationTranscript::rebuild() {
             const RunRecord* r = runs_.run(*turn.run);
             about += (about.isEmpty() ? QString() : QStringLiteral(" · ")) + tr("run %1").arg(*turn.run);
             if (r && r->trace.outcome) {
-                about += QStringLiteral(" · ") + tr("%1 tokens reused, %2 evaluated").arg(r->trace.outcome->reused_tokens).arg(r->trace.outcome->evaluated_tokens);
+                about += QStringLiteral(" · ") + tr("%1 tokens reused, %2 evaluated").arg(r->trace.outcome->reused_tokens)
+                                                   .arg(static_cast<int64_t>(r->n_prompt()) - r->trace.outcome->reused_tokens);
             }
         }
         if (!about.isEmpty()) cursor.insertText(QStringLiteral("  ") + about, note);
