@@ -1,10 +1,13 @@
 // octoscope: the workbench GUI. Opens the built-in model unless --model names another.
 //   octoscope [--model M] [--lang en|zh_CN] [--window-size WxH] [--layout L]
 //             [--prompt T [--screenshot out.png | --soak N] [--max-tokens N]]
+//             [--conversation FILE.json [--screenshot out.png]]
 // With --screenshot it runs the prompt, waits for it to finish, saves the window at 1280 × 800
 // (or exactly --window-size, e.g. 1366x768, to check a layout headless) and exits (works under QT_QPA_PLATFORM=offscreen), printing the longest UI-thread stall
 // measured during the run (a 5 ms timer recording its own lateness). --soak N runs the prompt
-// N times and prints the memory growth (app/gui/soak_benchmark.h). The UI language is the
+// N times and prints the memory growth (app/gui/soak_benchmark.h). --conversation opens a file
+// of OpenAI messages in the Conversation panel and runs it turn by turn (with --screenshot, the
+// window is saved once its last turn has run). The UI language is the
 // one chosen in View → Language, else the system locale's; --lang overrides it for this start.
 // The log goes to <user data>/logs/octoscope.log and the log panel (ui/session/app_log.h); an
 // interactive session is autosaved and offers its autosave back after a crash
@@ -15,6 +18,7 @@
 #include <QRegularExpression>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStatusBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTimer>
@@ -32,7 +36,9 @@
 #include "ui/support/language.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
+#include "ui/controllers/conversation_controller.h"
 #include "ui/panels/prompt_panel.h"
+#include "ui/session/conversation_store.h"
 #include "ui/panels/switches_panel.h"
 #include "ui/support/stall_monitor.h"
 
@@ -47,6 +53,7 @@ struct CommandLine {
     const QCommandLineOption screenshot{"screenshot", QApplication::translate("main", "Run --prompt, save the window as PNG, exit"), "png"};
     const QCommandLineOption max_tokens{"max-tokens", QApplication::translate("main", "Tokens to generate"), "n"};
     const QCommandLineOption ignore_eos{"ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens")};
+    const QCommandLineOption conversation{"conversation", QApplication::translate("main", "Conversation to open and run at start (OpenAI messages, JSON)"), "file"};
     const QCommandLineOption soak{"soak", QApplication::translate("main", "Run --prompt N times, print the memory growth, exit"), "n"};
     const QCommandLineOption lang{"lang", QApplication::translate("main", "User interface language for this start: en or zh_CN"), "language"};
     const QCommandLineOption panel{"show-panel", QApplication::translate("main", "Bring this panel to the front (e.g. experts, attention, kv)"), "name"};
@@ -57,7 +64,7 @@ struct CommandLine {
         parser.setApplicationDescription(QCoreApplication::translate("main", "Octoscope workbench"));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({model, prompt, screenshot, max_tokens, ignore_eos, soak, lang, panel, window_size, layout});
+        parser.addOptions({model, prompt, conversation, screenshot, max_tokens, ignore_eos, soak, lang, panel, window_size, layout});
     }
 };
 
@@ -139,8 +146,13 @@ int main(int argc, char** argv) {
     const auto path = octo::model_path_or_builtin(requested.toStdString());
     const bool headless = parser.isSet(cl.screenshot);
     const int soak_runs = parser.isSet(cl.soak) ? parser.value(cl.soak).toInt() : 0;
-    if ((headless || parser.isSet(cl.soak)) && !parser.isSet(cl.prompt)) {
-        std::fprintf(stderr, "octoscope: --screenshot and --soak need --prompt\n");
+    const bool conversation = parser.isSet(cl.conversation);
+    if (conversation && (parser.isSet(cl.prompt) || parser.isSet(cl.soak))) {
+        std::fprintf(stderr, "octoscope: --conversation takes no --prompt or --soak\n");
+        return 2;
+    }
+    if ((headless && !parser.isSet(cl.prompt) && !conversation) || (parser.isSet(cl.soak) && !parser.isSet(cl.prompt))) {
+        std::fprintf(stderr, "octoscope: --screenshot needs --prompt or --conversation, --soak needs --prompt\n");
         return 2;
     }
     if (parser.isSet(cl.soak) && (soak_runs < 1 || headless)) {
@@ -177,6 +189,17 @@ int main(int argc, char** argv) {
             }
         });
     }
+    if (conversation) {
+        auto* once = new QObject(&window); // the first model loaded opens it, once
+        QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, once, [&window, &parser, &cl, headless, once] {
+            delete once;
+            window.showPanel(QStringLiteral("conversation"));
+            if (!window.workbench().conversationController().openFile(parser.value(cl.conversation)) && headless) {
+                std::fprintf(stderr, "octoscope: %s\n", window.statusBar()->currentMessage().toStdString().c_str());
+                QApplication::exit(1);
+            }
+        });
+    }
     octo::ui::StallMonitor stalls;
     QObject::connect(&window.store(), &octo::ui::RunStore::runChanged, &stalls, &octo::ui::StallMonitor::reset);
     if (size.isValid()) {
@@ -195,17 +218,31 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "octoscope: %s\n", message.toStdString().c_str());
             QApplication::exit(1);
         });
-        QObject::connect(&window, &octo::ui::MainWindow::runSettled, &app, [&] {
-            const auto* run = window.store().current();
-            std::fprintf(stderr, "octoscope: %zu tokens generated; longest UI-thread stall during the run %.1f ms\n",
-                         run ? run->n_generated() : size_t{0}, stalls.worstMs());
-            window.resize(size);
+        const auto save = [&] {
             QTimer::singleShot(200, &app, [&] { // let queued replots land
                 const QString out = parser.value(cl.screenshot);
                 const bool ok = window.exportScreenshot(out);
                 std::fprintf(stderr, ok ? "octoscope: wrote %s\n" : "octoscope: cannot write %s\n", out.toStdString().c_str());
                 QApplication::exit(ok ? 0 : 1);
             });
+        };
+        if (conversation) { // once its last turn has run
+            QObject::connect(&window.workbench().conversationController(), &octo::ui::ConversationController::busyChanged, &app,
+                             [&, save](bool busy) {
+                                 if (busy) return;
+                                 std::fprintf(stderr, "octoscope: conversation of %zu messages run\n",
+                                              window.workbench().conversations().current() ? window.workbench().conversations().current()->turns.size() : size_t{0});
+                                 window.resize(size);
+                                 save();
+                             });
+        }
+        QObject::connect(&window, &octo::ui::MainWindow::runSettled, &app, [&, save] {
+            if (conversation) return;
+            const auto* run = window.store().current();
+            std::fprintf(stderr, "octoscope: %zu tokens generated; longest UI-thread stall during the run %.1f ms\n",
+                         run ? run->n_generated() : size_t{0}, stalls.worstMs());
+            window.resize(size);
+            save();
         });
     }
     window.show();

@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -83,6 +85,7 @@ private slots:
     void coherenceBreakIsFlaggedAtItsTurn();
     void badInputLeavesTheConversationUsable();
     void examplesOpenAConversation();
+    void commandLineRunsAConversation();
     void screenshots();
 };
 
@@ -336,6 +339,43 @@ void TestConversations::examplesOpenAConversation() {
     QCOMPARE(c->messages(), given->messages);
     for (const ChatTurnRecord& t : c->turns) QCOMPARE(t.run.has_value(), t.message.role == ChatRole::Assistant);
     QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("conversationDock"))->isVisible());
+}
+
+// octoscope --conversation FILE --screenshot PNG: the built-in model answers the missing turn, the
+// window is saved once the last turn has run; a file that is no conversation exits 1 saying why.
+void TestConversations::commandLineRunsAConversation() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("talk.json"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"messages": [{"role": "user", "content": "What is 20% of 300?"}, {"role": "assistant", "content": "60"},
+                            {"role": "user", "content": "From 400 to 300: percent change?"}]})");
+    f.close();
+    const auto run = [&](const QString& conversation, const QString& png, QString* err) {
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(OCTOSCOPE_GUI_PATH), {QStringLiteral("--model"), kOctet, QStringLiteral("--conversation"), conversation,
+                                                       QStringLiteral("--screenshot"), png, QStringLiteral("--window-size"), QStringLiteral("1366x768")});
+        if (!gui.waitForFinished(120000)) return -1;
+        *err = QString::fromUtf8(gui.readAllStandardError());
+        return gui.exitCode();
+    };
+    QString err;
+    const QString png = dir.filePath(QStringLiteral("talk.png"));
+    QCOMPARE(run(file, png, &err), 0);
+    QVERIFY2(err.contains(QStringLiteral("conversation of 4 messages run")), qPrintable(err));
+    QCOMPARE(QImage(png).size(), QSize(1366, 768));
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile b(bad);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.write(R"({"messages": []})");
+    b.close();
+    QCOMPARE(run(bad, dir.filePath(QStringLiteral("bad.png")), &err), 1);
+    QVERIFY2(err.contains(QStringLiteral("no messages")), qPrintable(err));
 }
 
 // The window at 1366 × 768 with a conversation on the chat model in front, in English and Chinese.

@@ -209,6 +209,7 @@ void ConversationController::queueConversation(int number, size_t from) {
         queue_.push_back({number, s_.conversations.append(number, std::move(answer)), true});
     }
     if (!was && busy()) emit busyChanged(true);
+    if (!was && !busy()) emit busyChanged(false); // nothing to run: done at once (a server, every turn given)
     if (!in_flight_) next();
 }
 

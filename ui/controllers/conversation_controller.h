@@ -74,6 +74,7 @@ public:
     bool busy() const { return in_flight_.has_value() || !queue_.empty(); }
 
 signals:
+    // false: every step asked for has run — also at once when a request had nothing to run.
     void busyChanged(bool busy);
 
 private:

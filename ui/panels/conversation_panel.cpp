@@ -102,6 +102,7 @@ ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore&
     turns_plot_ = new ConversationTurnsPlot(conversations_, runs_, figures_);
     figures_->addTab(turns_plot_, QString());
     figures_->setMaximumHeight(280);
+    figures_->setMinimumWidth(220); // not the plot's legend's width: the dock beside the prompt is narrow
     layout->addWidget(figures_);
     layout->addLayout(compare_row);
     layout->addWidget(editing_note_);

@@ -115,8 +115,12 @@ void ConversationTranscript::rebuild() {
                 const auto& tokens = r->tokens();
                 for (const TokenChip& chip : it->second.chips) {
                     if (chip.first < static_cast<int>(where[t].first_token) || chip.first >= static_cast<int>(where[t].end_token)) continue;
-                    std::string bytes;
-                    for (int i = chip.first; i < chip.first + chip.count; ++i) bytes += tokens[static_cast<size_t>(i)].bytes;
+                    std::string bytes; // a generated token shows the text it released (an end-of-generation token none)
+                    for (int i = chip.first; i < chip.first + chip.count; ++i) {
+                        const TraceToken& token = tokens[static_cast<size_t>(i)];
+                        bytes += token.generated ? token.visible_text : token.bytes;
+                    }
+                    if (bytes.empty()) continue;
                     QTextCharFormat f = plain;
                     if (const int s = dominant_subsystem(tokens, chip, metric); s >= 0) {
                         QColor tint = subsystem_color(s);
