@@ -279,6 +279,10 @@
         <source>Preset layout for this start: inspect, compare or teach</source>
         <translation>本次启动的预设布局：inspect、compare 或 teach</translation>
     </message>
+    <message>
+        <source>Conversation to open and run at start (OpenAI messages, JSON)</source>
+        <translation>启动时打开并运行的对话（OpenAI 消息格式，JSON）</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AboutDialog</name>
