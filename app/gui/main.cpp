@@ -50,7 +50,7 @@ struct CommandLine {
     QCommandLineParser parser;
     const QCommandLineOption model{QStringList{"m", "model"}, QApplication::translate("main", "GGUF model (default: built-in octet)"), "file"};
     const QCommandLineOption prompt{QStringList{"p", "prompt"}, QApplication::translate("main", "Prompt to run at start"), "text"};
-    const QCommandLineOption screenshot{"screenshot", QApplication::translate("main", "Run --prompt, save the window as PNG, exit"), "png"};
+    const QCommandLineOption screenshot{"screenshot", QApplication::translate("main", "Run --prompt or --conversation, save the window as PNG, exit"), "png"};
     const QCommandLineOption max_tokens{"max-tokens", QApplication::translate("main", "Tokens to generate"), "n"};
     const QCommandLineOption ignore_eos{"ignore-eos", QApplication::translate("main", "With --prompt: do not stop at end-of-generation tokens")};
     const QCommandLineOption conversation{"conversation", QApplication::translate("main", "Conversation to open and run at start (OpenAI messages, JSON)"), "file"};

@@ -244,10 +244,6 @@
         <translation>启动时运行的提示词</translation>
     </message>
     <message>
-        <source>Run --prompt, save the window as PNG, exit</source>
-        <translation>运行 --prompt，将窗口保存为 PNG 后退出</translation>
-    </message>
-    <message>
         <source>Tokens to generate</source>
         <translation>要生成的词元数</translation>
     </message>
@@ -282,6 +278,10 @@
     <message>
         <source>Conversation to open and run at start (OpenAI messages, JSON)</source>
         <translation>启动时打开并运行的对话（OpenAI 消息格式，JSON）</translation>
+    </message>
+    <message>
+        <source>Run --prompt or --conversation, save the window as PNG, exit</source>
+        <translation>运行 --prompt 或 --conversation，将窗口保存为 PNG 后退出</translation>
     </message>
 </context>
 <context>
