@@ -146,7 +146,10 @@ void add_serve_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
     add_kv_type_options(*cmd, o->kv);
-    cmd->callback([o, &run] { run = [o] { return run_serve(*o); }; });
+    cmd->callback([o, key, &run] {
+        if (key->count() > 0 && o->api_key.empty()) throw CLI::ValidationError("--api-key", "is empty: give a key, or leave the option out");
+        run = [o] { return run_serve(*o); };
+    });
 }
 
 } // namespace octo::cli

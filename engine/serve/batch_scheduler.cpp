@@ -69,7 +69,10 @@ void BatchScheduler::shutdown() {
 bool BatchScheduler::submit(std::vector<SequenceRequest> sequences, std::shared_ptr<RequestChannel> channel) {
     {
         std::lock_guard lock(mutex_);
-        if (stopping_ || static_cast<int64_t>(queue_.size()) >= options_.max_queue) return false;
+        // max_queue counts requests that wait: one that can start at once never waits (so
+        // --max-queue 0 still serves an idle server).
+        const bool starts_now = queue_.empty() && running_.size() < static_cast<size_t>(options_.parallel);
+        if (stopping_ || (!starts_now && static_cast<int64_t>(queue_.size()) >= options_.max_queue)) return false;
         queue_.push_back(Waiting{std::move(sequences), 0, std::move(channel)});
         stats_.waiting = static_cast<int64_t>(queue_.size());
     }

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <functional>
@@ -129,9 +130,19 @@ struct OpenAiServer::Impl {
     Impl(ServedModel m, ServedModelInfo i, ServerOptions o)
         : model(m), info(std::move(i)), options(std::move(o)), scheduler(m, options.scheduler) {}
 
+    // "Authorization: Bearer KEY": the scheme's case does not matter (RFC 9110, 11.1), nor the
+    // spaces around the key.
     bool authorised(const httplib::Request& req) const {
         if (options.api_key.empty()) return true;
-        return constant_time_equal(req.get_header_value("Authorization"), "Bearer " + options.api_key);
+        const std::string value = req.get_header_value("Authorization");
+        const size_t space = value.find(' ');
+        if (space == std::string::npos) return false;
+        std::string scheme = value.substr(0, space);
+        std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        const size_t begin = value.find_first_not_of(' ', space);
+        const size_t end = value.find_last_not_of(' ');
+        const std::string key = begin == std::string::npos ? std::string() : value.substr(begin, end + 1 - begin);
+        return constant_time_equal(key, options.api_key) && scheme == "bearer";
     }
 
     void routes();

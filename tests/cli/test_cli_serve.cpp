@@ -483,10 +483,32 @@ TEST(ServeAlone, AFullQueueAnswers429) {
     std::filesystem::remove(path);
 }
 
+// --max-queue 0: no request waits, but one that can start at once is served (it refused every
+// request, even on an idle server).
+TEST(ServeAlone, NoQueueStillServesAnIdleServer) {
+    const std::string path = write_talker();
+    ServerProcess server({"--model", path, "--parallel", "1", "--max-queue", "0", "--threads", "1", "--max-tokens", "2000"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    EXPECT_EQ(post(server.port(), "/v1/completions", {{"prompt", "abc"}, {"max_tokens", 4}}).status, 200) << "idle: served";
+    const json slow = {{"prompt", "abc"}, {"max_tokens", 2000}, {"temperature", 0}};
+    auto first = std::async(std::launch::async, [&] { return post(server.port(), "/v1/completions", slow); });
+    ASSERT_TRUE(wait_for(server.port(), "running", 1));
+    const Answer refused = post(server.port(), "/v1/completions", slow);
+    EXPECT_EQ(refused.status, 429) << "busy and no room to wait: " << refused.raw;
+    EXPECT_EQ(first.get().status, 200);
+    EXPECT_EQ(post(server.port(), "/v1/completions", {{"prompt", "abc"}, {"max_tokens", 4}}).status, 200) << "idle again";
+    EXPECT_EQ(server.stop(), 0) << server.err();
+    std::filesystem::remove(path);
+}
+
 TEST(ServeAlone, KeysAreRequiredOffLoopbackAndChecked) {
     const CliRun open = run_cli({"serve", "--host", "0.0.0.0", "--port", "0"});
     EXPECT_EQ(open.exit_status, 2);
     EXPECT_NE(open.err.find("--api-key"), std::string::npos) << open.err;
+    // An empty key is refused, not taken as "no key" (it silently turned the check off).
+    const CliRun empty = run_cli({"serve", "--api-key", "", "--port", "0"});
+    EXPECT_EQ(empty.exit_status, 2);
+    EXPECT_NE(empty.err.find("--api-key"), std::string::npos) << empty.err;
 
     ServerProcess server({"--api-key-env", "OCTO_TEST_KEY", "--threads", "2"}, {"OCTO_TEST_KEY=s3cret"});
     ASSERT_GT(server.port(), 0) << server.err();
@@ -496,6 +518,12 @@ TEST(ServeAlone, KeysAreRequiredOffLoopbackAndChecked) {
     EXPECT_EQ(none.body["error"]["type"], "authentication_error");
     EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "Bearer wrong"}}).status, 401);
     EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "Bearer s3cret"}}).status, 200);
+    // The scheme's case does not matter (RFC 9110); another scheme, or none, is refused.
+    EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "bearer s3cret"}}).status, 200);
+    EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "BEARER s3cret"}}).status, 200);
+    EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "Basic s3cret"}}).status, 401);
+    EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "s3cret"}}).status, 401);
+    EXPECT_EQ(post(server.port(), "/v1/chat/completions", body, {{"Authorization", "Bearer"}}).status, 401);
     EXPECT_EQ(get(server.port(), "/health").status, 200); // health needs no key
     EXPECT_EQ(server.stop(), 0);
 }
