@@ -91,8 +91,10 @@ Result<RemoteAnswer> parse_answer(const json& answer) {
     out.fingerprint = string_or(answer, "system_fingerprint");
     if (auto usage = answer.find("usage"); usage != answer.end() && usage->is_object()) {
         RemoteUsage u;
-        u.prompt_tokens = usage->value("prompt_tokens", int64_t{0});
-        u.completion_tokens = usage->value("completion_tokens", int64_t{0});
+        // A count only when it is an integer: json::value throws on a string there (fuzz_remote_stream).
+        const auto count = [&](const char* key) { const auto f = usage->find(key); return f != usage->end() && f->is_number_integer() ? f->get<int64_t>() : int64_t{0}; };
+        u.prompt_tokens = count("prompt_tokens");
+        u.completion_tokens = count("completion_tokens");
         out.usage = u;
     }
     for (size_t i = 0; i < choices->size(); ++i) {

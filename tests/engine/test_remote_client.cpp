@@ -368,6 +368,12 @@ TEST(OpenAiAnswer, ErrorMessagesComeFromTheBody) {
     EXPECT_EQ(error_message(504, ""), "HTTP 504");
     EXPECT_FALSE(parse_answer(json::parse(R"({"object": "list"})")).ok());
     EXPECT_FALSE(parse_answer(json::parse(R"({"choices": [{"text": 5}]})")).ok());
+    // Usage counts of another type count as 0 instead of throwing (found by fuzz_remote_stream).
+    auto odd = parse_answer(json::parse(R"({"choices": [{"text": "hi"}], "usage": {"prompt_tokens": "7", "completion_tokens": null}})"));
+    ASSERT_TRUE(odd.ok());
+    ASSERT_TRUE(odd->usage);
+    EXPECT_EQ(odd->usage->prompt_tokens, 0);
+    EXPECT_EQ(odd->usage->completion_tokens, 0);
 }
 
 } // namespace
