@@ -78,19 +78,23 @@ bool CoherenceBox::load(const QString& resource_dir) {
         load_error_.clear();
         lexicon_ = std::move(lexicon.value());
     }
+    messages_.clear(); // measured again with this lexicon
     measure();
     return lexicon_.has_value();
 }
 
 void CoherenceBox::measure() {
-    messages_.clear();
-    report_.reset();
+    std::vector<ChatMessage> messages;
     if (const ConversationRecord* c = conversations_.current(); c && lexicon_) {
         for (const ChatTurnRecord& t : c->turns) {
-            if (!t.pending) messages_.push_back(t.message); // a turn still being written is measured once it is whole
+            if (!t.pending) messages.push_back(t.message); // a turn still being written is measured once it is whole
         }
-        if (!messages_.empty()) report_ = measure_coherence(messages_, *lexicon_);
     }
+    // A streamed token changes a pending turn only: the measured text is the same, so is the report.
+    if (!messages.empty() && messages == messages_ && report_) return;
+    messages_ = std::move(messages);
+    report_.reset();
+    if (!messages_.empty()) report_ = measure_coherence(messages_, *lexicon_);
     setVisible(conversations_.current() != nullptr);
     retranslate();
 }

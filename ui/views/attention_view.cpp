@@ -132,7 +132,7 @@ void AttentionView::refresh() {
 
 void AttentionView::markTurns(const RunRecord& run, int seen) {
     if (run.trace.spec.messages.empty()) return;
-    const std::vector<ChatMessage> messages = run.trace.spec.messages;
+    const std::vector<ChatMessage>& messages = run.trace.spec.messages;
     const std::vector<ConversationTurn> turns = locate_turns(run.trace);
     for (const ConversationTurn& turn : turns) {
         if (turn.end_token <= turn.first_token || static_cast<int>(turn.first_token) >= seen) continue;
