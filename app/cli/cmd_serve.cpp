@@ -36,11 +36,19 @@ struct ServeOptions {
     std::string backend = "auto";
     std::string model_id;
     KvTypeOptions kv;
+    double drain_timeout = 30;  // seconds
+    double header_timeout = 10;
+    double body_timeout = 60;
+    double idle_timeout = 5;
+    int max_connections = 512;
 };
 
-std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
+// Signals received: the first drains, a second cancels what is still running.
+std::atomic<int> g_signals{0};
+static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
+extern "C" void on_stop_signal(int) { g_signals.fetch_add(1); }
+
+std::chrono::milliseconds millis(double seconds) { return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000.0)); }
 
 std::string model_fingerprint(const OpenedModel& m) {
     const std::string what = m.model->identity() + "\n" + m.info.backend + "\n" +
@@ -92,6 +100,10 @@ int run_serve(ServeOptions o) {
     so.limits.max_tokens = o.max_tokens;
     so.scheduler.parallel = o.parallel;
     so.scheduler.max_queue = o.max_queue;
+    so.connections.header_timeout = millis(o.header_timeout);
+    so.connections.body_timeout = millis(o.body_timeout);
+    so.connections.idle_timeout = millis(o.idle_timeout);
+    so.connections.max_connections = o.max_connections;
     serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map(),
                               opened->expert_map(), opened->kv.get()};
     serve::OpenAiServer server(served, info, so);
@@ -103,15 +115,16 @@ int run_serve(ServeOptions o) {
     // The listening port on stdout, alone on its line, for scripts that started it with --port 0.
     std::cout << "port " << server.port() << std::endl;
 
-    g_stop.store(false);
+    g_signals.store(0);
     auto previous_int = std::signal(SIGINT, on_stop_signal);
     auto previous_term = std::signal(SIGTERM, on_stop_signal);
+    std::atomic<bool> ended{false};
     std::thread watcher([&] {
-        while (!g_stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        server.stop();
+        while (g_signals.load() == 0 && !ended.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        server.stop(millis(o.drain_timeout), [] { return g_signals.load() > 1; });
     });
     const Status served_ok = server.serve();
-    g_stop.store(true);
+    ended.store(true);
     watcher.join();
     std::signal(SIGINT, previous_int);
     std::signal(SIGTERM, previous_term);
@@ -145,6 +158,17 @@ void add_serve_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--model-id", o->model_id, "The model's id in the API (default: the file name)");
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
+    cmd->add_option("--drain-timeout", o->drain_timeout, "Seconds the requests in flight may take to finish on "
+                                                          "SIGTERM/Ctrl+C before they are cancelled (a second Ctrl+C cancels at once)")
+        ->check(CLI::Range(0.0, 86400.0))->capture_default_str();
+    cmd->add_option("--header-timeout", o->header_timeout, "Seconds a client may take to send a request's headers")
+        ->check(CLI::Range(0.1, 3600.0))->capture_default_str();
+    cmd->add_option("--body-timeout", o->body_timeout, "Seconds a client may take to send a request's body")
+        ->check(CLI::Range(0.1, 3600.0))->capture_default_str();
+    cmd->add_option("--idle-timeout", o->idle_timeout, "Seconds an idle keep-alive connection stays open")
+        ->check(CLI::Range(0.1, 3600.0))->capture_default_str();
+    cmd->add_option("--max-connections", o->max_connections, "Connections open at once; one more is answered 503 and closed")
+        ->check(CLI::Range(1, 65536))->capture_default_str();
     add_kv_type_options(*cmd, o->kv);
     cmd->callback([o, key, &run] {
         if (key->count() > 0 && o->api_key.empty()) throw CLI::ValidationError("--api-key", "is empty: give a key, or leave the option out");

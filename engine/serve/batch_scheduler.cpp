@@ -92,6 +92,7 @@ void BatchScheduler::run() {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [&] { return stopping_ || !queue_.empty() || !running_.empty(); });
             if (stopping_) break;
+            drop_cancelled_waiting();
             size_t room = static_cast<size_t>(options_.parallel) - running_.size();
             while (room > 0 && !queue_.empty()) {
                 Waiting& w = queue_.front();
@@ -123,6 +124,24 @@ void BatchScheduler::run() {
         }
     }
     queue_.clear();
+}
+
+void BatchScheduler::drop_cancelled_waiting() {
+    for (auto w = queue_.begin(); w != queue_.end();) {
+        if (!w->channel->cancelled()) {
+            ++w;
+            continue;
+        }
+        for (size_t i = w->next; i < w->sequences.size(); ++i) {
+            SequenceEvent e;
+            e.kind = SequenceEvent::Kind::Failed;
+            e.choice = static_cast<int>(i);
+            e.error = make_error(ErrorCode::Cancelled, "cancelled while waiting");
+            w->channel->post(std::move(e));
+            stats_.cancelled += 1;
+        }
+        w = queue_.erase(w);
+    }
 }
 
 void BatchScheduler::admit(SequenceRequest request, int choice, std::shared_ptr<RequestChannel> channel) {

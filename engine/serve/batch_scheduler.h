@@ -133,6 +133,9 @@ private:
     struct Running;
 
     void run();
+    // Ends the waiting requests whose client has gone (mutex_ held): they leave the queue at once,
+    // not when their turn comes.
+    void drop_cancelled_waiting();
     void admit(SequenceRequest request, int choice, std::shared_ptr<RequestChannel> channel);
     void step();
     void end(Running& r, std::optional<Error> error);

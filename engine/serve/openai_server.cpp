@@ -5,14 +5,19 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <ctime>
 #include <functional>
+#include <mutex>
 #include <random>
 
 #include <httplib.h>
 
+#include "engine/core/log.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/head_map.h"
+#include "engine/serve/http_listener.h"
 #include "engine/serve/openai_response.h"
 
 namespace octo::serve {
@@ -66,28 +71,39 @@ uint64_t random_seed() {
 // Hands `handle` the events that arrived before the answer started, then each new one until every
 // choice has ended. False, with the request cancelled (its sequences end, their blocks return),
 // when `handle` fails to write or the client is gone.
-bool follow(RequestChannel& channel, std::vector<SequenceEvent>& early, httplib::DataSink& sink,
-            const std::function<bool(SequenceEvent&)>& handle) {
+bool follow(RequestChannel& channel, std::vector<SequenceEvent>& early, const std::function<bool(SequenceEvent&)>& handle) {
     for (SequenceEvent& e : early) {
         if (!handle(e)) {
             channel.cancel();
             return false;
         }
     }
+    auto checked = std::chrono::steady_clock::now();
     while (!channel.finished()) {
-        auto events = channel.wait(kPoll);
-        for (SequenceEvent& e : events) {
+        for (SequenceEvent& e : channel.wait(kPoll)) {
             if (!handle(e)) {
                 channel.cancel();
                 return false;
             }
         }
-        if (events.empty() && !sink.is_writable()) {
-            channel.cancel();
-            return false;
+        // Every kPoll, however fast the tokens come: a whole answer writes nothing until the end.
+        if (std::chrono::steady_clock::now() - checked >= kPoll) {
+            if (!HttpListener::client_connected()) {
+                channel.cancel();
+                return false;
+            }
+            checked = std::chrono::steady_clock::now();
         }
     }
     return true;
+}
+
+// For the access log: the request's prompt and generated tokens (all choices).
+void note_tokens(int64_t prompt, int64_t completion) {
+    if (RequestRecord* r = HttpListener::current_request()) {
+        r->prompt_tokens = prompt;
+        r->completion_tokens = completion;
+    }
 }
 
 std::string sse(const json& event) {
@@ -124,11 +140,31 @@ struct OpenAiServer::Impl {
     ServedModelInfo info;
     ServerOptions options;
     BatchScheduler scheduler;
-    httplib::Server http;
+    HttpListener http;
     std::atomic<bool> stopping{false};
 
+    // Requests submitted and not yet answered in full (what a drain waits for).
+    std::mutex in_flight_mutex;
+    std::condition_variable in_flight_changed;
+    int in_flight = 0;
+
     Impl(ServedModel m, ServedModelInfo i, ServerOptions o)
-        : model(m), info(std::move(i)), options(std::move(o)), scheduler(m, options.scheduler) {}
+        : model(m), info(std::move(i)), options(std::move(o)), scheduler(m, options.scheduler), http(options.connections) {}
+
+    // Held by a request from its submission until its answer is written or abandoned.
+    std::shared_ptr<void> in_flight_ticket() {
+        {
+            std::lock_guard lock(in_flight_mutex);
+            in_flight += 1;
+        }
+        return std::shared_ptr<void>(nullptr, [this](void*) {
+            {
+                std::lock_guard lock(in_flight_mutex);
+                in_flight -= 1;
+            }
+            in_flight_changed.notify_all();
+        });
+    }
 
     // "Authorization: Bearer KEY": the scheme's case does not matter (RFC 9110, 11.1), nor the
     // spaces around the key.
@@ -146,15 +182,24 @@ struct OpenAiServer::Impl {
     }
 
     void routes();
-    void complete(const httplib::Request& req, httplib::Response& res, Endpoint endpoint);
+    // A POST body, read here rather than by httplib (which caps form-encoded bodies at 8 KB, and
+    // curl -d sends JSON as form-encoded); false, with the error answered, when it cannot be read.
+    bool read_body(const httplib::Request& req, const httplib::ContentReader& reader, httplib::Response& res, std::string& body) const;
+    void complete(const httplib::Request& req, const std::string& body, httplib::Response& res, Endpoint endpoint);
+    void stop(std::chrono::milliseconds drain, const std::function<bool()>& give_up);
 };
 
 void OpenAiServer::Impl::routes() {
     http.set_payload_max_length(options.max_body_bytes);
-    // Each waiting or running request holds an HTTP thread: enough of them that the scheduler's
-    // queue, not the thread pool's, decides when to refuse.
-    const auto threads = static_cast<size_t>(std::clamp(options.scheduler.parallel + options.scheduler.max_queue + 4, 8, 1024));
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    // Once the headers are in: the body's deadline starts, and the key is checked before a byte
+    // of the body is read (a client without the key cannot hold a connection with a slow body).
+    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        HttpListener::headers_read();
+        if (req.path == "/health" || authorised(req)) return httplib::Server::HandlerResponse::Unhandled;
+        if (req.has_header("Content-Length") || req.has_header("Transfer-Encoding")) HttpListener::close_after_response();
+        send_error(res, api_error(401, "missing or wrong API key (Authorization: Bearer …)", "authentication_error", "invalid_api_key"));
+        return httplib::Server::HandlerResponse::Handled;
+    });
     http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
         if (!res.body.empty()) return;
         switch (res.status) {
@@ -182,30 +227,68 @@ void OpenAiServer::Impl::routes() {
                            {"completed", s.completed},
                            {"cancelled", s.cancelled},
                            {"failed", s.failed},
-                           {"kv", {{"blocks_total", s.kv.blocks_total}, {"blocks_used", s.kv.blocks_used}, {"blocks_cached", s.kv.blocks_cached}}}};
+                           {"kv", {{"blocks_total", s.kv.blocks_total}, {"blocks_used", s.kv.blocks_used}, {"blocks_cached", s.kv.blocks_cached}}},
+                           {"connections", {{"open", http.open_connections()},
+                                            {"refused", http.refused_connections()},
+                                            {"timed_out", http.timed_out_connections()}}}};
         res.set_content(body.dump(), "application/json");
     });
-    http.Get("/v1/models", [this](const httplib::Request& req, httplib::Response& res) {
-        if (!authorised(req)) return send_error(res, api_error(401, "missing or wrong API key (Authorization: Bearer …)", "authentication_error", "invalid_api_key"));
+    http.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) {
         json entry = {{"id", info.id}, {"object", "model"}, {"created", info.created}, {"owned_by", "octoscope"}};
         entry["octoscope"] = info.describe;
         entry["octoscope"]["n_ctx"] = info.n_ctx;
         entry["octoscope"]["fingerprint"] = info.fingerprint;
         res.set_content(json{{"object", "list"}, {"data", json::array({entry})}}.dump(), "application/json");
     });
-    http.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) { complete(req, res, Endpoint::Chat); });
-    http.Post("/v1/completions", [this](const httplib::Request& req, httplib::Response& res) { complete(req, res, Endpoint::Completion); });
+    const auto generation = [this](Endpoint endpoint) {
+        return [this, endpoint](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+            std::string body;
+            if (read_body(req, reader, res, body)) complete(req, body, res, endpoint);
+        };
+    };
+    http.Post("/v1/chat/completions", generation(Endpoint::Chat));
+    http.Post("/v1/completions", generation(Endpoint::Completion));
     http.Post("/health", wrong_method("GET"));
     http.Post("/v1/models", wrong_method("GET"));
     http.Get("/v1/chat/completions", wrong_method("POST"));
     http.Get("/v1/completions", wrong_method("POST"));
 }
 
-void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response& res, Endpoint endpoint) {
-    if (!authorised(req)) {
-        return send_error(res, api_error(401, "missing or wrong API key (Authorization: Bearer …)", "authentication_error", "invalid_api_key"));
+bool OpenAiServer::Impl::read_body(const httplib::Request& req, const httplib::ContentReader& reader, httplib::Response& res,
+                                   std::string& body) const {
+    if (req.is_multipart_form_data()) {
+        HttpListener::close_after_response(); // the body is not read
+        send_error(res, api_error(415, "the body must be JSON (Content-Type: application/json), not multipart form data",
+                                  "invalid_request_error", "unsupported_media_type"));
+        return false;
     }
-    auto parsed = parse_completion_request(req.body, endpoint, options.limits);
+    bool too_large = false;
+    const bool read = reader([&](const char* data, size_t n) {
+        too_large = body.size() + n > options.max_body_bytes; // a chunked body has no Content-Length to check first
+        if (!too_large) body.append(data, n);
+        return !too_large;
+    });
+    if (read) return true;
+    // httplib set the status: 413 over --max-body, 400 for a broken or late body.
+    HttpListener::close_after_response(); // the rest of the body is not read
+    if (too_large || res.status == 413) {
+        send_error(res, api_error(413, "the request body is too large (--max-body " + std::to_string(options.max_body_bytes) + " bytes)",
+                                  "invalid_request_error", "body_too_large"));
+    } else {
+        send_error(res, api_error(400, "the request body could not be read (cut short, malformed or too slow)",
+                                  "invalid_request_error", "body_unreadable"));
+    }
+    return false;
+}
+
+void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& body, httplib::Response& res, Endpoint endpoint) {
+    const std::shared_ptr<void> ticket = in_flight_ticket(); // taken before the check: a drain that starts now waits for it
+    if (stopping) {
+        HttpListener::close_after_response();
+        res.set_header("Retry-After", "1");
+        return send_error(res, api_error(503, "the server is stopping and takes no new requests", "server_error", "server_stopping"));
+    }
+    auto parsed = parse_completion_request(body, endpoint, options.limits);
     if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
     auto q = std::make_shared<CompletionRequest>(std::move(std::get<CompletionRequest>(parsed)));
     if (!q->model.empty() && q->model != info.id) {
@@ -255,8 +338,41 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
     context->prompt_ids = prompt->ids;
     context->prompt_text = prompt->text;
 
-    // Until every choice has started (its prompt evaluated, the first token chosen), an error is
-    // still the answer's status.
+    // A non-streamed answer is decided when it is complete: its status is the outcome's (an
+    // engine failure, or the drain timing out, is a 5xx with no partial 200 before it).
+    if (!q->stream) {
+        std::vector<ChoiceRecord> records(static_cast<size_t>(q->n));
+        std::optional<Error> failure;
+        std::vector<SequenceEvent> none;
+        const auto take = [&](SequenceEvent& e) {
+            ChoiceRecord& r = records[static_cast<size_t>(e.choice)];
+            switch (e.kind) {
+            case SequenceEvent::Kind::Prompt: r.prompt_metrics = std::move(e.prompt_metrics); break;
+            case SequenceEvent::Kind::Token:
+                r.tokens.push_back(std::move(e.token));
+                r.metrics.push_back(std::move(e.metrics));
+                break;
+            case SequenceEvent::Kind::Done:
+                r.result = std::move(e.result);
+                r.kv = e.kv;
+                break;
+            case SequenceEvent::Kind::Failed:
+                if (!failure) failure = e.error;
+                break;
+            }
+            return true;
+        };
+        if (!follow(*channel, none, take)) return; // the client left: nobody reads an answer
+        if (failure) return send_error(res, engine_error(*failure));
+        int64_t completion_tokens = 0;
+        for (const ChoiceRecord& r : records) completion_tokens += static_cast<int64_t>(r.tokens.size());
+        note_tokens(n_prompt, completion_tokens);
+        res.set_content(answer_json(*context, records).dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+        return;
+    }
+
+    // A stream's status is sent with its first chunk: until every choice has started (its prompt
+    // evaluated, the first token chosen), an error is still the answer's status.
     auto early = std::make_shared<std::vector<SequenceEvent>>();
     int started = 0;
     while (started < q->n) {
@@ -268,54 +384,20 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
             if (e.kind == SequenceEvent::Kind::Prompt) started += 1;
             early->push_back(std::move(e));
         }
-        if (stopping) {
-            channel->cancel();
-            return send_error(res, api_error(503, "the server is stopping", "server_error"));
+        if (started < q->n && !HttpListener::client_connected()) {
+            channel->cancel(); // gone before its first token: its sequences end, their blocks return
+            return;
         }
     }
 
     const auto releaser = [channel](bool) {
         if (!channel->finished()) channel->cancel(); // the client went away: its sequences end, their blocks return
     };
-    if (!q->stream) {
-        res.set_chunked_content_provider(
-            "application/json",
-            [q, context, channel, early](size_t, httplib::DataSink& sink) {
-                std::vector<ChoiceRecord> records(static_cast<size_t>(q->n));
-                std::optional<Error> failure;
-                const auto take = [&](SequenceEvent& e) {
-                    ChoiceRecord& r = records[static_cast<size_t>(e.choice)];
-                    switch (e.kind) {
-                    case SequenceEvent::Kind::Prompt: r.prompt_metrics = std::move(e.prompt_metrics); break;
-                    case SequenceEvent::Kind::Token:
-                        r.tokens.push_back(std::move(e.token));
-                        r.metrics.push_back(std::move(e.metrics));
-                        break;
-                    case SequenceEvent::Kind::Done:
-                        r.result = std::move(e.result);
-                        r.kv = e.kv;
-                        break;
-                    case SequenceEvent::Kind::Failed:
-                        if (!failure) failure = e.error;
-                        break;
-                    }
-                    return true;
-                };
-                if (!follow(*channel, *early, sink, take)) return false;
-                const json body = failure ? error_json(engine_error(*failure)) : answer_json(*context, records);
-                const std::string text = body.dump(-1, ' ', false, json::error_handler_t::replace);
-                if (!sink.write(text.data(), text.size())) return false;
-                sink.done();
-                return true;
-            },
-            releaser);
-        return;
-    }
 
     res.set_header("Cache-Control", "no-cache");
     res.set_chunked_content_provider(
         "text/event-stream",
-        [q, context, channel, early](size_t, httplib::DataSink& sink) {
+        [q, context, channel, early, ticket, n_prompt](size_t, httplib::DataSink& sink) {
             std::vector<std::string> sent(static_cast<size_t>(q->n)); // text each choice has sent
             int64_t completion_tokens = 0;
             const auto write = [&](const json& event) {
@@ -339,7 +421,9 @@ void OpenAiServer::Impl::complete(const httplib::Request& req, httplib::Response
                 }
                 return true;
             };
-            if (!follow(*channel, *early, sink, send)) return false;
+            const bool followed = follow(*channel, *early, send);
+            note_tokens(n_prompt, completion_tokens);
+            if (!followed) return false;
             if (q->include_usage && !write(usage_chunk_json(*context, completion_tokens))) return false;
             static constexpr std::string_view kDone = "data: [DONE]\n\n";
             if (!sink.write(kDone.data(), kDone.size())) return false;
@@ -368,6 +452,7 @@ Status OpenAiServer::bind() {
         return make_error(ErrorCode::Io, "cannot listen on " + o.host + ":" + std::to_string(o.port) +
                                              " (in use, or not an address of this machine)");
     }
+    impl_->http.set_backlog(1024); // httplib listens with a backlog of 5: a burst of clients waited seconds to connect
     port_ = port;
     return Ok{};
 }
@@ -380,10 +465,33 @@ Status OpenAiServer::serve() {
     return Ok{};
 }
 
-void OpenAiServer::stop() {
-    if (!impl_ || impl_->stopping.exchange(true)) return;
-    impl_->scheduler.shutdown(); // every waiting answer ends, so that the HTTP threads can finish
-    impl_->http.stop();
+void OpenAiServer::stop(std::chrono::milliseconds drain, const std::function<bool()>& give_up) {
+    if (impl_) impl_->stop(drain, give_up);
+}
+
+void OpenAiServer::Impl::stop(std::chrono::milliseconds drain, const std::function<bool()>& give_up) {
+    if (stopping.exchange(true)) return;
+    http.stop(); // no new connections; idle ones close, busy ones after their answer
+    std::unique_lock lock(in_flight_mutex);
+    const int at_stop = in_flight;
+    if (at_stop > 0 && drain.count() > 0) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(drain.count()) / 1000.0);
+        log_message(LogLevel::Info, "stopping: draining " + std::to_string(at_stop) + " request(s) in flight for up to " +
+                                        seconds + " s (Ctrl+C again cancels them)");
+        const auto deadline = std::chrono::steady_clock::now() + drain;
+        while (in_flight > 0 && std::chrono::steady_clock::now() < deadline && !(give_up && give_up())) {
+            in_flight_changed.wait_for(lock, kPoll);
+        }
+    }
+    const int left = in_flight;
+    lock.unlock();
+    if (at_stop > 0) {
+        log_message(left == 0 ? LogLevel::Info : LogLevel::Warning,
+                    "stopping: " + std::to_string(at_stop - std::min(left, at_stop)) + " of " + std::to_string(at_stop) +
+                        " request(s) in flight finished; " + std::to_string(left) + " cancelled (503 \"the server is stopping\")");
+    }
+    scheduler.shutdown(); // what is left ends with "the server is stopping", so that the HTTP threads can finish
 }
 
 SchedulerStats OpenAiServer::stats() const { return impl_->scheduler.stats(); }

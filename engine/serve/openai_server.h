@@ -2,7 +2,7 @@
 // in-process engine, on cpp-httplib (the Debian package; the library parses HTTP, this file only
 // routes and answers).
 //
-//   GET  /health                 {"status": "ok", "model", "running", "waiting", "kv"} (no key needed)
+//   GET  /health                 {"status": "ok", "model", "running", "waiting", "kv", "connections"} (no key needed)
 //   GET  /v1/models              the one served model
 //   POST /v1/chat/completions    messages → an answer, or server-sent chunks with "stream": true
 //   POST /v1/completions         prompt → the same
@@ -11,11 +11,18 @@
 // (openai_request.h), 401 without the API key (when one is set), 404 for another model's id or an
 // unknown path, 405 for a wrong method, 413 for a body over the limit, 429 when max_queue requests
 // wait already (with Retry-After), 503 when the KV pool cannot hold the request, 500 for an
-// engine failure. A client that disconnects cancels its sequences (their blocks go back to the
-// pool). Requests run through the BatchScheduler (continuous batching).
+// engine failure. A streamed answer's status goes with its first chunk; a whole answer's when it
+// is complete. A client that disconnects cancels its request, streamed or not, waiting or running
+// (its blocks go back to the pool). Requests run through the BatchScheduler (continuous
+// batching); connections, their deadlines and limits are HttpListener's (http_listener.h).
+//
+// Stopping (SIGTERM/SIGINT in the CLI): no new connections or requests (503 "server_stopping"),
+// the requests in flight finish for up to the drain time, then what is left is cancelled with
+// 503 "the server is stopping" (an error event in a stream that has started).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -23,6 +30,7 @@
 
 #include "engine/core/result.h"
 #include "engine/serve/batch_scheduler.h"
+#include "engine/serve/connection_limits.h"
 #include "engine/serve/openai_request.h"
 
 namespace octo::serve {
@@ -34,6 +42,7 @@ struct ServerOptions {
     size_t max_body_bytes = 4u << 20;
     RequestLimits limits;
     SchedulerOptions scheduler;
+    ConnectionLimits connections;
 };
 
 // What /v1/models and every answer say about the model.
@@ -67,8 +76,10 @@ public:
     int port() const { return port_; }
     // Serves until stop() (blocking); bind() first.
     Status serve();
-    // From any thread (a signal handler's watcher): stops accepting, cancels what runs, returns serve().
-    void stop();
+    // From any thread (a signal handler's watcher): stops accepting, lets the requests in flight
+    // finish for up to `drain` (less once `give_up` says so), cancels the rest; serve() returns
+    // once every connection has closed. Blocks for the drain.
+    void stop(std::chrono::milliseconds drain = std::chrono::milliseconds(0), const std::function<bool()>& give_up = {});
 
     SchedulerStats stats() const;
 

@@ -7,12 +7,6 @@
 // 429, and the safety rules (a key required off loopback, checked when set).
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -28,148 +22,13 @@
 
 #include "engine/model/synthetic_model.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/serve_harness.h"
 #include "tests/support/shared_data.h"
-
-extern char** environ;
 
 namespace octo::test {
 namespace {
 
 using nlohmann::json;
-
-// `octoscope-cli serve ARGS --port 0`, running until destroyed (SIGINT, then waited for).
-class ServerProcess {
-public:
-    explicit ServerProcess(std::vector<std::string> args, std::vector<std::string> env = {}) {
-        args.insert(args.begin(), {OCTOSCOPE_CLI_PATH, "serve", "--port", "0"});
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        std::vector<std::string> env_storage;
-        for (char** e = environ; *e; ++e) env_storage.emplace_back(*e);
-        env_storage.insert(env_storage.end(), env.begin(), env.end());
-        std::vector<char*> envp;
-        for (auto& e : env_storage) envp.push_back(e.data());
-        envp.push_back(nullptr);
-        int out[2];
-        if (pipe(out) != 0) return;
-        err_path_ = temp_path("serve_stderr");
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-        posix_spawn_file_actions_addclose(&actions, out[0]);
-        posix_spawn_file_actions_addopen(&actions, 2, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) pid_ = -1;
-        posix_spawn_file_actions_destroy(&actions);
-        close(out[1]);
-        // "port N" on stdout once it listens (the model is loaded by then).
-        std::string line;
-        char ch = 0;
-        while (pid_ > 0 && read(out[0], &ch, 1) == 1 && ch != '\n') line.push_back(ch);
-        close(out[0]);
-        if (line.rfind("port ", 0) == 0) port_ = std::stoi(line.substr(5));
-    }
-    ~ServerProcess() { stop(); }
-
-    int port() const { return port_; }
-    // SIGINT, then the exit status (-1 when it died otherwise or did not stop within 30 s).
-    int stop() {
-        if (pid_ <= 0) return exit_status_;
-        kill(pid_, SIGINT);
-        int status = 0;
-        for (int i = 0; i < 300; ++i) {
-            if (waitpid(pid_, &status, WNOHANG) == pid_) {
-                exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-                pid_ = -1;
-                return exit_status_;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-        kill(pid_, SIGKILL);
-        waitpid(pid_, &status, 0);
-        pid_ = -1;
-        return exit_status_;
-    }
-    std::string err() const {
-        std::ifstream in(err_path_);
-        return std::string(std::istreambuf_iterator<char>(in), {});
-    }
-
-private:
-    pid_t pid_ = -1;
-    int port_ = 0;
-    int exit_status_ = -1;
-    std::string err_path_;
-};
-
-struct Answer {
-    int status = 0;
-    json body;
-    std::string raw;
-};
-
-Answer post_raw(int port, const std::string& path, const std::string& body, const httplib::Headers& headers = {}) {
-    httplib::Client client("127.0.0.1", port);
-    client.set_read_timeout(120, 0);
-    auto r = client.Post(path.c_str(), headers, body, "application/json");
-    Answer a;
-    if (!r) return a;
-    a.status = r->status;
-    a.raw = r->body;
-    a.body = json::parse(r->body, nullptr, false);
-    return a;
-}
-
-Answer post(int port, const std::string& path, const json& body, const httplib::Headers& headers = {}) {
-    return post_raw(port, path, body.dump(), headers);
-}
-
-Answer get(int port, const std::string& path) {
-    httplib::Client client("127.0.0.1", port);
-    auto r = client.Get(path.c_str());
-    Answer a;
-    if (!r) return a;
-    a.status = r->status;
-    a.body = json::parse(r->body, nullptr, false);
-    return a;
-}
-
-// The server-sent events of a streamed request: each "data:" payload ("[DONE]" kept as a string).
-// `stop_after`: the client closes the connection after that many events (0: reads to the end).
-std::vector<json> stream(int port, const std::string& path, const json& body, size_t stop_after = 0) {
-    httplib::Client client("127.0.0.1", port);
-    client.set_read_timeout(120, 0);
-    httplib::Request req;
-    req.method = "POST";
-    req.path = path;
-    req.body = body.dump();
-    req.set_header("Content-Type", "application/json");
-    std::string buffer;
-    std::vector<json> events;
-    req.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
-        buffer.append(data, n);
-        size_t end = 0;
-        while ((end = buffer.find("\n\n")) != std::string::npos) {
-            const std::string event = buffer.substr(0, end);
-            buffer.erase(0, end + 2);
-            if (event.rfind("data: ", 0) != 0) continue;
-            const std::string payload = event.substr(6);
-            events.push_back(payload == "[DONE]" ? json("[DONE]") : json::parse(payload, nullptr, false));
-        }
-        return stop_after == 0 || events.size() < stop_after;
-    };
-    httplib::Response res;
-    httplib::Error error = httplib::Error::Success;
-    client.send(req, res, error);
-    return events;
-}
-
-json chat(const std::string& text, json extra = json::object()) {
-    json body = {{"messages", json::array({{{"role", "user"}, {"content", text}}})}, {"max_tokens", 24}, {"temperature", 0}};
-    body.update(extra);
-    return body;
-}
 
 class Serve : public ::testing::Test {
 protected:
@@ -384,18 +243,6 @@ TEST_F(Serve, MalformedRequestsGetOpenAiErrorsAndTheServerKeepsServing) {
     EXPECT_EQ(get(port(), "/health").body["failed"], 0);
 }
 
-// A random-weight model written to a temporary file that keeps talking (its greedy path from
-// "abc" never reaches end-of-generation) for 4096 positions.
-std::string write_talker() {
-    SyntheticModelSpec spec;
-    spec.context_length = 4096;
-    spec.seed = 3;
-    const std::string path = temp_path("talker.gguf");
-    auto bytes = make_synthetic_model(spec).value();
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    return path;
-}
-
 TEST(ServeAlone, ADisconnectingClientCancelsItsSequenceAndFreesItsBlocks) {
     const std::string path = write_talker();
     ServerProcess server({"--model", path, "--parallel", "2", "--threads", "2", "--max-tokens", "4000"});
@@ -415,15 +262,6 @@ TEST(ServeAlone, ADisconnectingClientCancelsItsSequenceAndFreesItsBlocks) {
     EXPECT_EQ(health["kv"]["blocks_used"], 0) << "the cancelled sequence still holds KV blocks";
     EXPECT_EQ(server.stop(), 0) << server.err();
     std::filesystem::remove(path);
-}
-
-// The health endpoint's count `key` reaching `value` within 30 s.
-bool wait_for(int port, const char* key, int value) {
-    for (int i = 0; i < 6000; ++i) {
-        if (get(port, "/health").body.value(key, -1) == value) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return false;
 }
 
 // A multi-turn request on a chat model: the extension's "prompt" has each message's tokens and

@@ -1,0 +1,231 @@
+// octoscope-cli serve as an operator runs it (docs/server.md, "Running it in production"): slow
+// or idle clients cannot keep others waiting, the key is checked before a body is read, the
+// connection count is bounded, the port is the server's alone, a client that leaves cancels its
+// request whatever its kind, and SIGTERM drains what is in flight before the server exits, with
+// an error status for what outlasts the drain. Loopback only; every wait is bounded.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/serve_harness.h"
+
+namespace octo::test {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+// The status code of an HTTP response's first line (0 when there is none).
+int status_of(const std::string& response) {
+    if (response.rfind("HTTP/1.1 ", 0) != 0 || response.size() < 12) return 0;
+    return std::stoi(response.substr(9, 3));
+}
+
+json body_of(const std::string& response) {
+    const size_t head_end = response.find("\r\n\r\n");
+    return head_end == std::string::npos ? json() : json::parse(response.substr(head_end + 4), nullptr, false);
+}
+
+// 200 clients that send half a request's headers and then nothing held every HTTP thread: nobody
+// else was answered until they timed out. Now each has its own thread and a deadline for its
+// headers: others are answered while the slow ones still wait, and the slow ones are then closed.
+TEST(ServeConnections, SlowClientsDoNotKeepOthersWaiting) {
+    ServerProcess server({"--threads", "1", "--header-timeout", "5"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    std::vector<std::unique_ptr<RawConnection>> slow;
+    for (int i = 0; i < 200; ++i) {
+        slow.push_back(std::make_unique<RawConnection>(server.port()));
+        ASSERT_TRUE(slow.back()->connected());
+        ASSERT_TRUE(slow.back()->send("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl"));
+    }
+    const Answer health = get(server.port(), "/health");
+    EXPECT_EQ(health.status, 200);
+    const Answer answer = post(server.port(), "/v1/completions", {{"prompt", "abc"}, {"max_tokens", 4}});
+    EXPECT_EQ(answer.status, 200) << answer.raw;
+    int still_waiting = 0;
+    for (auto& c : slow) still_waiting += c->closed_by_server() ? 0 : 1;
+    EXPECT_EQ(still_waiting, 200) << "the others were answered only after slow clients were dropped";
+    EXPECT_GE(health.body["connections"]["open"].get<int>(), 200) << health.raw;
+
+    // Past the header deadline every slow client is closed, whatever it does.
+    int closed = 0;
+    for (int i = 0; i < 600 && closed < 200; ++i) {
+        closed = 0;
+        for (auto& c : slow) closed += c->closed_by_server() ? 1 : 0;
+        if (closed < 200) std::this_thread::sleep_for(100ms);
+    }
+    EXPECT_EQ(closed, 200);
+    EXPECT_GE(get(server.port(), "/health").body["connections"]["timed_out"].get<int>(), 200);
+    EXPECT_EQ(server.stop(), 0) << server.err();
+}
+
+// The key is checked when the headers are in: a client without it gets 401 before sending its
+// body (it could hold a connection with a slow body on a public server).
+TEST(ServeConnections, TheKeyIsCheckedBeforeTheBodyIsRead) {
+    ServerProcess server({"--api-key-env", "OCTO_TEST_KEY", "--threads", "1", "--body-timeout", "2"}, {"OCTO_TEST_KEY=s3cret"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    RawConnection keyless(server.port());
+    ASSERT_TRUE(keyless.send("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Authorization: Bearer wrong\r\nContent-Length: 100000\r\n\r\n"));
+    const std::string refused = keyless.receive(30s);
+    EXPECT_EQ(status_of(refused), 401) << refused;
+    EXPECT_EQ(body_of(refused)["error"]["code"], "invalid_api_key") << refused;
+
+    // With the key, a body that never comes is given up after --body-timeout.
+    RawConnection keyed(server.port());
+    ASSERT_TRUE(keyed.send("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                           "Authorization: Bearer s3cret\r\nContent-Length: 100000\r\n\r\n{\"prompt\""));
+    const std::string late = keyed.receive(30s);
+    EXPECT_EQ(status_of(late), 400) << late;
+    EXPECT_EQ(body_of(late)["error"]["code"], "body_unreadable") << late;
+    EXPECT_EQ(server.stop(), 0) << server.err();
+}
+
+// More connections than --max-connections: the one over is answered 503 and closed; the others
+// are served, and a place freed is taken again.
+TEST(ServeConnections, ConnectionsOverTheLimitGet503) {
+    ServerProcess server({"--threads", "1", "--max-connections", "2"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    std::vector<std::unique_ptr<RawConnection>> clients;
+    for (int i = 0; i < 3; ++i) clients.push_back(std::make_unique<RawConnection>(server.port()));
+    int ok = 0;
+    int refused = 0;
+    for (auto& c : clients) {
+        ASSERT_TRUE(c->send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+        const std::string r = c->receive(30s);
+        if (status_of(r) == 200) ok += 1;
+        if (status_of(r) == 503 && body_of(r)["error"]["code"] == "too_many_connections") refused += 1;
+    }
+    EXPECT_EQ(ok, 2);
+    EXPECT_EQ(refused, 1);
+    clients.clear(); // closed: their places free up once the server notices
+    Answer again;
+    for (int i = 0; i < 300 && again.status != 200; ++i) {
+        again = get(server.port(), "/health");
+        if (again.status != 200) std::this_thread::sleep_for(100ms);
+    }
+    EXPECT_EQ(again.status, 200) << again.raw;
+    EXPECT_GE(again.body["connections"]["refused"].get<int>(), 1);
+    EXPECT_EQ(server.stop(), 0) << server.err();
+}
+
+// A second server on a port in use fails to start (both listened and shared the requests).
+TEST(ServeConnections, ASecondServerOnTheSamePortFailsToStart) {
+    ServerProcess first({"--threads", "1"});
+    ASSERT_GT(first.port(), 0) << first.err();
+    ServerProcess second({"--threads", "1", "--port", std::to_string(first.port())});
+    EXPECT_EQ(second.port(), 0) << "it listens on the same port";
+    EXPECT_EQ(second.wait_exit(30s), 1);
+    EXPECT_NE(second.err().find("in use"), std::string::npos) << second.err();
+    EXPECT_EQ(get(first.port(), "/health").status, 200);
+    EXPECT_EQ(first.stop(), 0) << first.err();
+}
+
+// A whole (not streamed) answer's client that leaves cancels it, running or waiting: its
+// sequences end and their blocks return (it ran on to the end).
+TEST(ServeCancel, AClientThatLeavesCancelsAWholeAnswerRunningOrWaiting) {
+    const std::string path = write_talker();
+    ServerProcess server({"--model", path, "--parallel", "1", "--threads", "1", "--max-tokens", "4000"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const std::string body = json{{"prompt", "abc"}, {"max_tokens", 4000}, {"temperature", 0}}.dump();
+    const std::string request = "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    RawConnection running(server.port());
+    ASSERT_TRUE(running.send(request));
+    ASSERT_TRUE(wait_for(server.port(), "running", 1));
+    RawConnection waiting(server.port());
+    ASSERT_TRUE(waiting.send(request));
+    ASSERT_TRUE(wait_for(server.port(), "waiting", 1));
+
+    waiting.close();
+    EXPECT_TRUE(wait_for(server.port(), "waiting", 0)) << "the request whose client left still waits";
+    json health = get(server.port(), "/health").body;
+    EXPECT_EQ(health["running"], 1) << "the other one runs on";
+    EXPECT_EQ(health["cancelled"], 1) << health.dump();
+
+    running.close();
+    EXPECT_TRUE(wait_for(server.port(), "running", 0)) << "the request whose client left still runs";
+    health = get(server.port(), "/health").body;
+    EXPECT_EQ(health["cancelled"], 2) << health.dump();
+    EXPECT_EQ(health["completed"], 0) << health.dump();
+    EXPECT_EQ(health["kv"]["blocks_used"], 0) << "the cancelled sequence still holds KV blocks";
+    EXPECT_EQ(server.stop(), 0) << server.err();
+    std::filesystem::remove(path);
+}
+
+// SIGTERM: the requests in flight, whole and streamed, finish (to their last token) before the
+// server exits.
+TEST(ServeDrain, SigtermLetsTheRequestsInFlightFinish) {
+    const std::string path = write_talker();
+    ServerProcess server({"--model", path, "--parallel", "2", "--threads", "1", "--max-tokens", "4000", "--drain-timeout", "120"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const int port = server.port();
+    const json whole = {{"prompt", "abc"}, {"max_tokens", 4000}, {"temperature", 0}};
+    json streamed = whole;
+    streamed["stream"] = true;
+    auto a = std::async(std::launch::async, [&] { return post(port, "/v1/completions", whole); });
+    auto b = std::async(std::launch::async, [&] { return stream(port, "/v1/completions", streamed); });
+    ASSERT_TRUE(wait_for(port, "running", 2));
+    server.signal(SIGTERM);
+
+    const Answer answer = a.get();
+    ASSERT_EQ(answer.status, 200) << answer.raw;
+    EXPECT_EQ(answer.body["choices"][0]["finish_reason"], "length");
+    EXPECT_EQ(answer.body["usage"]["completion_tokens"], 4000);
+    const std::vector<json> events = b.get();
+    ASSERT_GE(events.size(), 2u);
+    EXPECT_EQ(events.back(), "[DONE]");
+    EXPECT_EQ(events[events.size() - 2]["choices"][0]["finish_reason"], "length") << events[events.size() - 2].dump();
+
+    EXPECT_EQ(server.wait_exit(60s), 0) << server.err();
+    EXPECT_NE(server.err().find("draining 2 request(s)"), std::string::npos) << server.err();
+    EXPECT_NE(server.err().find("2 of 2 request(s) in flight finished; 0 cancelled"), std::string::npos) << server.err();
+    std::filesystem::remove(path);
+}
+
+// What outlasts --drain-timeout is cancelled: a whole answer gets an error status (it was a 200
+// with an error body, which the OpenAI clients took for an answer with no choices).
+TEST(ServeDrain, WhatOutlastsTheDrainGetsAnErrorStatus) {
+    const std::string path = write_talker();
+    ServerProcess server({"--model", path, "--parallel", "1", "--threads", "1", "--max-tokens", "4000", "--drain-timeout", "0.5"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const int port = server.port();
+    auto a = std::async(std::launch::async, [&] {
+        return post(port, "/v1/completions", {{"prompt", "abc"}, {"max_tokens", 4000}, {"temperature", 0}});
+    });
+    ASSERT_TRUE(wait_for(port, "running", 1));
+    server.signal(SIGTERM);
+    const Answer answer = a.get();
+    EXPECT_EQ(answer.status, 503) << answer.raw;
+    EXPECT_EQ(answer.body["error"]["type"], "server_error") << answer.raw;
+    EXPECT_FALSE(answer.body.contains("choices"));
+    EXPECT_EQ(server.wait_exit(60s), 0) << server.err();
+    EXPECT_NE(server.err().find("0 of 1 request(s) in flight finished; 1 cancelled"), std::string::npos) << server.err();
+    std::filesystem::remove(path);
+}
+
+// curl -d sends JSON as application/x-www-form-urlencoded; httplib capped such bodies at 8 KB
+// (413) whatever --max-body said. A body is JSON whatever its form type, up to --max-body.
+TEST(ServeBodies, AFormEncodedJsonBodyOver8KbIsRead) {
+    ServerProcess server({"--threads", "1", "--max-body", "20000"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const std::string body = json{{"prompt", "abc"}, {"max_tokens", 2}}.dump() + std::string(12000, ' ');
+    const Answer form = post_raw(server.port(), "/v1/completions", body, {}, "application/x-www-form-urlencoded");
+    EXPECT_EQ(form.status, 200) << form.raw;
+    const Answer big = post_raw(server.port(), "/v1/completions", body + std::string(10000, ' '), {}, "application/x-www-form-urlencoded");
+    EXPECT_EQ(big.status, 413) << big.raw;
+    EXPECT_EQ(big.body["error"]["code"], "body_too_large") << big.raw;
+    EXPECT_EQ(server.stop(), 0) << server.err();
+}
+
+} // namespace
+} // namespace octo::test
