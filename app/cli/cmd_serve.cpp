@@ -10,10 +10,14 @@
 #include <span>
 #include <thread>
 
+#include <spdlog/spdlog.h>
+
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/json_log_formatter.h"
 #include "app/cli/kv_type_option.h"
 #include "app/common/builtin_model.h"
+#include "engine/core/log.h"
 #include "engine/core/sha256.h"
 #include "engine/serve/openai_server.h"
 
@@ -41,6 +45,7 @@ struct ServeOptions {
     double body_timeout = 60;
     double idle_timeout = 5;
     int max_connections = 512;
+    std::string log_format = "text";
 };
 
 // Signals received: the first drains, a second cancels what is still running.
@@ -59,6 +64,9 @@ std::string model_fingerprint(const OpenedModel& m) {
 }
 
 int run_serve(ServeOptions o) {
+    if (o.log_format == "json") {
+        if (const auto logger = spdlog::get(kLoggerName)) logger->set_formatter(std::make_unique<JsonLogFormatter>());
+    }
     if (!o.api_key_env.empty()) {
         const char* key = std::getenv(o.api_key_env.c_str());
         if (!key || !*key) return report_error(false, "--api-key-env " + o.api_key_env + " is not set", kExitUsage);
@@ -104,14 +112,15 @@ int run_serve(ServeOptions o) {
     so.connections.body_timeout = millis(o.body_timeout);
     so.connections.idle_timeout = millis(o.idle_timeout);
     so.connections.max_connections = o.max_connections;
+    so.log_json = o.log_format == "json";
     serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map(),
                               opened->expert_map(), opened->kv.get()};
     serve::OpenAiServer server(served, info, so);
     if (auto s = server.bind(); !s) return report_error(false, s.error());
-    std::cerr << "serving " << info.id << " (" << opened->info.architecture << ", " << opened->info.backend << ", context "
-              << info.n_ctx << ", " << o.parallel << " in parallel) on http://" << o.host << ":" << server.port()
-              << (o.api_key.empty() ? "" : " (API key required)") << "\nCtrl+C stops it.\n"
-              << std::flush;
+    log_message(LogLevel::Info, "serving " + info.id + " (" + opened->info.architecture + ", " + opened->info.backend + ", context " +
+                                    std::to_string(info.n_ctx) + ", " + std::to_string(o.parallel) + " in parallel) on http://" +
+                                    o.host + ":" + std::to_string(server.port()) + (o.api_key.empty() ? "" : " (API key required)") +
+                                    "; Ctrl+C stops it");
     // The listening port on stdout, alone on its line, for scripts that started it with --port 0.
     std::cout << "port " << server.port() << std::endl;
 
@@ -129,8 +138,8 @@ int run_serve(ServeOptions o) {
     std::signal(SIGINT, previous_int);
     std::signal(SIGTERM, previous_term);
     const serve::SchedulerStats stats = server.stats();
-    std::cerr << "stopped: " << stats.completed << " completed, " << stats.cancelled << " cancelled, " << stats.failed
-              << " failed\n";
+    log_message(LogLevel::Info, "stopped: " + std::to_string(stats.completed) + " completed, " + std::to_string(stats.cancelled) +
+                                    " cancelled, " + std::to_string(stats.failed) + " failed");
     if (!served_ok) return report_error(false, served_ok.error());
     return kExitOk;
 }
@@ -169,6 +178,8 @@ void add_serve_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::Range(0.1, 3600.0))->capture_default_str();
     cmd->add_option("--max-connections", o->max_connections, "Connections open at once; one more is answered 503 and closed")
         ->check(CLI::Range(1, 65536))->capture_default_str();
+    cmd->add_option("--log-format", o->log_format, "Log lines (access, drain) as text, or as one JSON object each for collectors")
+        ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
     add_kv_type_options(*cmd, o->kv);
     cmd->callback([o, key, &run] {
         if (key->count() > 0 && o->api_key.empty()) throw CLI::ValidationError("--api-key", "is empty: give a key, or leave the option out");

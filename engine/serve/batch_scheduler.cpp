@@ -43,6 +43,7 @@ struct BatchScheduler::Running {
     std::unique_ptr<Session> session;
     std::optional<GenerationLoop> loop;
     std::optional<RunMetrics> metrics;
+    int64_t tokens = 0; // Token events posted
     bool ended = false;
 };
 
@@ -227,6 +228,7 @@ void BatchScheduler::step() {
             SequenceEvent e;
             e.kind = SequenceEvent::Kind::Token;
             e.choice = r->choice;
+            e.token_index = r->tokens++;
             e.token = **event;
             if (r->metrics) e.metrics = r->metrics->token(e.token.probe);
             if (!r->metrics) e.token.probe = {};

@@ -54,6 +54,7 @@ struct SequenceEvent {
     enum class Kind { Prompt, Token, Done, Failed };
     Kind kind = Kind::Token;
     int choice = 0;
+    int64_t token_index = 0;                  // Token: its place among the choice's tokens (0: the first)
     TokenEvent token;                         // Token
     TokenMetrics metrics;                     // Token, with metrics
     std::vector<TokenProbe> prompt_probes;    // Prompt, with metrics

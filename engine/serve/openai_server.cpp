@@ -11,6 +11,7 @@
 #include <functional>
 #include <mutex>
 #include <random>
+#include <set>
 
 #include <httplib.h>
 
@@ -19,6 +20,7 @@
 #include "engine/instrumentation/head_map.h"
 #include "engine/serve/http_listener.h"
 #include "engine/serve/openai_response.h"
+#include "engine/serve/server_metrics.h"
 
 namespace octo::serve {
 
@@ -98,6 +100,28 @@ bool follow(RequestChannel& channel, std::vector<SequenceEvent>& early, const st
     return true;
 }
 
+// A client's text in a log line: at most 200 bytes, control characters and spaces as %XX (a
+// decoded path may hold a newline that would forge a line).
+std::string loggable(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size() && out.size() < 200; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c <= 0x20 || c == 0x7f) {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            out += '%';
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // For the access log: the request's prompt and generated tokens (all choices).
 void note_tokens(int64_t prompt, int64_t completion) {
     if (RequestRecord* r = HttpListener::current_request()) {
@@ -141,6 +165,7 @@ struct OpenAiServer::Impl {
     ServerOptions options;
     BatchScheduler scheduler;
     HttpListener http;
+    ServerMetrics metrics;
     std::atomic<bool> stopping{false};
 
     // Requests submitted and not yet answered in full (what a drain waits for).
@@ -182,6 +207,11 @@ struct OpenAiServer::Impl {
     }
 
     void routes();
+    // After each response's last byte: the metrics and the access log line.
+    void answered(const httplib::Request& req, const httplib::Response& res);
+    // Each event of a generation as it reaches the request's thread: time to first token, time
+    // between tokens (`first_seen`: whether the request's first token was seen already).
+    void observe(const SequenceEvent& e, bool& first_seen);
     // A POST body, read here rather than by httplib (which caps form-encoded bodies at 8 KB, and
     // curl -d sends JSON as form-encoded); false, with the error answered, when it cannot be read.
     bool read_body(const httplib::Request& req, const httplib::ContentReader& reader, httplib::Response& res, std::string& body) const;
@@ -218,6 +248,15 @@ void OpenAiServer::Impl::routes() {
             send_error(res, api_error(405, std::string("this endpoint takes ") + allowed, "invalid_request_error", "method_not_allowed"));
         };
     };
+    // Every answer carries its request's id (the client's X-Request-Id, or one made for it).
+    http.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
+        if (const RequestRecord* r = HttpListener::current_request(); r && !r->id.empty()) res.set_header("X-Request-Id", r->id);
+    });
+    http.set_logger([this](const httplib::Request& req, const httplib::Response& res) { answered(req, res); });
+    http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+        const ConnectionCounts connections{http.open_connections(), http.refused_connections(), http.timed_out_connections()};
+        res.set_content(metrics.render(scheduler.stats(), connections), "text/plain; version=0.0.4; charset=utf-8");
+    });
     http.Get("/health", [this](const httplib::Request&, httplib::Response& res) {
         const SchedulerStats s = scheduler.stats();
         const json body = {{"status", "ok"},
@@ -249,6 +288,7 @@ void OpenAiServer::Impl::routes() {
     http.Post("/v1/chat/completions", generation(Endpoint::Chat));
     http.Post("/v1/completions", generation(Endpoint::Completion));
     http.Post("/health", wrong_method("GET"));
+    http.Post("/metrics", wrong_method("GET"));
     http.Post("/v1/models", wrong_method("GET"));
     http.Get("/v1/chat/completions", wrong_method("POST"));
     http.Get("/v1/completions", wrong_method("POST"));
@@ -279,6 +319,42 @@ bool OpenAiServer::Impl::read_body(const httplib::Request& req, const httplib::C
                                   "invalid_request_error", "body_unreadable"));
     }
     return false;
+}
+
+void OpenAiServer::Impl::observe(const SequenceEvent& e, bool& first_seen) {
+    if (e.kind == SequenceEvent::Kind::Prompt && !first_seen) {
+        first_seen = true;
+        if (const RequestRecord* r = HttpListener::current_request()) metrics.first_token(seconds_since(r->started));
+    }
+    // A token's ms is since the previous one; a choice's first token's is since its start.
+    if (e.kind == SequenceEvent::Kind::Token && e.token.ms > 0.0 && e.token_index > 0) metrics.between_tokens(e.token.ms / 1000.0);
+}
+
+void OpenAiServer::Impl::answered(const httplib::Request& req, const httplib::Response& res) {
+    const RequestRecord* r = HttpListener::current_request();
+    const double seconds = r ? seconds_since(r->started) : 0.0;
+    static const std::set<std::string> kRoutes = {"/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions"};
+    const std::string endpoint = kRoutes.count(req.path) ? req.path : "other";
+    metrics.request_answered(endpoint, res.status, seconds);
+    if (endpoint == "/health" || endpoint == "/metrics") return; // probes would drown the log
+    const int64_t ms = static_cast<int64_t>(seconds * 1000.0 + 0.5);
+    const int64_t prompt = r ? r->prompt_tokens : -1;
+    const int64_t completion = r ? r->completion_tokens : -1;
+    const std::string id = r ? r->id : std::string();
+    if (options.log_json) {
+        nlohmann::ordered_json line = {{"event", "access"}, {"id", id}, {"remote", req.remote_addr}, {"method", req.method},
+                                       {"path", loggable(req.path)}, {"status", res.status}};
+        if (prompt >= 0) line["prompt_tokens"] = prompt;
+        if (completion >= 0) line["completion_tokens"] = completion;
+        line["ms"] = ms;
+        log_message(LogLevel::Info, line.dump(-1, ' ', false, json::error_handler_t::replace));
+        return;
+    }
+    std::string line = "access " + id + " " + req.remote_addr + " " + (req.method.empty() ? "-" : loggable(req.method)) + " " +
+                       loggable(req.path) + " " + std::to_string(res.status);
+    if (prompt >= 0) line += " tokens " + std::to_string(prompt) + "+" + std::to_string(completion);
+    line += " " + std::to_string(ms) + " ms";
+    log_message(LogLevel::Info, line);
 }
 
 void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& body, httplib::Response& res, Endpoint endpoint) {
@@ -344,7 +420,9 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
         std::vector<ChoiceRecord> records(static_cast<size_t>(q->n));
         std::optional<Error> failure;
         std::vector<SequenceEvent> none;
+        bool first_seen = false;
         const auto take = [&](SequenceEvent& e) {
+            observe(e, first_seen);
             ChoiceRecord& r = records[static_cast<size_t>(e.choice)];
             switch (e.kind) {
             case SequenceEvent::Kind::Prompt: r.prompt_metrics = std::move(e.prompt_metrics); break;
@@ -367,6 +445,7 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
         int64_t completion_tokens = 0;
         for (const ChoiceRecord& r : records) completion_tokens += static_cast<int64_t>(r.tokens.size());
         note_tokens(n_prompt, completion_tokens);
+        metrics.tokens(n_prompt * q->n, completion_tokens);
         res.set_content(answer_json(*context, records).dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
         return;
     }
@@ -374,9 +453,11 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     // A stream's status is sent with its first chunk: until every choice has started (its prompt
     // evaluated, the first token chosen), an error is still the answer's status.
     auto early = std::make_shared<std::vector<SequenceEvent>>();
+    auto first_seen = std::make_shared<bool>(false);
     int started = 0;
     while (started < q->n) {
         for (SequenceEvent& e : channel->wait(kPoll)) {
+            observe(e, *first_seen);
             if (e.kind == SequenceEvent::Kind::Failed) {
                 channel->cancel();
                 return send_error(res, engine_error(e.error));
@@ -397,14 +478,20 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     res.set_header("Cache-Control", "no-cache");
     res.set_chunked_content_provider(
         "text/event-stream",
-        [q, context, channel, early, ticket, n_prompt](size_t, httplib::DataSink& sink) {
+        [this, q, context, channel, early, first_seen, ticket, n_prompt](size_t, httplib::DataSink& sink) {
             std::vector<std::string> sent(static_cast<size_t>(q->n)); // text each choice has sent
             int64_t completion_tokens = 0;
             const auto write = [&](const json& event) {
                 const std::string line = sse(event);
                 return sink.write(line.data(), line.size());
             };
+            size_t replayed = 0; // the early events were observed as they came
             const auto send = [&](SequenceEvent& e) {
+                if (replayed < early->size()) {
+                    replayed += 1;
+                } else {
+                    observe(e, *first_seen);
+                }
                 std::string& text = sent[static_cast<size_t>(e.choice)];
                 switch (e.kind) {
                 case SequenceEvent::Kind::Prompt: return write(first_chunk_json(*context, e.choice, e.prompt_metrics));
@@ -423,6 +510,7 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
             };
             const bool followed = follow(*channel, *early, send);
             note_tokens(n_prompt, completion_tokens);
+            if (followed) metrics.tokens(n_prompt * q->n, completion_tokens);
             if (!followed) return false;
             if (q->include_usage && !write(usage_chunk_json(*context, completion_tokens))) return false;
             static constexpr std::string_view kDone = "data: [DONE]\n\n";

@@ -43,6 +43,7 @@ struct ServerOptions {
     RequestLimits limits;
     SchedulerOptions scheduler;
     ConnectionLimits connections;
+    bool log_json = false; // log lines (access, drain) as JSON objects rather than text
 };
 
 // What /v1/models and every answer say about the model.

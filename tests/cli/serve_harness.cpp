@@ -126,13 +126,14 @@ Answer get(int port, const std::string& path, const httplib::Headers& headers) {
     return answer_of(client.Get(path.c_str(), headers));
 }
 
-std::vector<json> stream(int port, const std::string& path, const json& body, size_t stop_after) {
+std::vector<json> stream(int port, const std::string& path, const json& body, size_t stop_after, const httplib::Headers& headers) {
     httplib::Client client("127.0.0.1", port);
     client.set_read_timeout(120, 0);
     httplib::Request req;
     req.method = "POST";
     req.path = path;
     req.body = body.dump();
+    req.headers = headers;
     req.set_header("Content-Type", "application/json");
     std::string buffer;
     std::vector<json> events;

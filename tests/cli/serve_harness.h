@@ -44,6 +44,12 @@ struct Answer {
     nlohmann::json body;
     std::string raw;
     httplib::Headers headers;
+
+    // A response header's value ("" when absent).
+    std::string header(const std::string& name) const {
+        const auto it = headers.find(name);
+        return it == headers.end() ? std::string() : it->second;
+    }
 };
 
 Answer post_raw(int port, const std::string& path, const std::string& body, const httplib::Headers& headers = {},
@@ -53,7 +59,8 @@ Answer get(int port, const std::string& path, const httplib::Headers& headers = 
 
 // The server-sent events of a streamed request: each "data:" payload ("[DONE]" kept as a string).
 // `stop_after`: the client closes the connection after that many events (0: reads to the end).
-std::vector<nlohmann::json> stream(int port, const std::string& path, const nlohmann::json& body, size_t stop_after = 0);
+std::vector<nlohmann::json> stream(int port, const std::string& path, const nlohmann::json& body, size_t stop_after = 0,
+                                   const httplib::Headers& headers = {});
 
 // A one-message chat request, greedy, 24 tokens at most.
 nlohmann::json chat(const std::string& text, nlohmann::json extra = nlohmann::json::object());

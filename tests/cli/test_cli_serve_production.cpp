@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <map>
 #include <future>
 #include <memory>
 #include <string>
@@ -225,6 +226,122 @@ TEST(ServeBodies, AFormEncodedJsonBodyOver8KbIsRead) {
     EXPECT_EQ(big.status, 413) << big.raw;
     EXPECT_EQ(big.body["error"]["code"], "body_too_large") << big.raw;
     EXPECT_EQ(server.stop(), 0) << server.err();
+}
+
+
+// Every answer carries X-Request-Id (the client's, or one made for it), and the access log names
+// it with the request's status and tokens.
+TEST(ServeObservability, RequestIdsAreEchoedAndLogged) {
+    ServerProcess server({"--threads", "1"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const json body = {{"prompt", "Add 2 and 3."}, {"max_tokens", 4}};
+    const Answer given = post(server.port(), "/v1/completions", body, {{"X-Request-Id", "trace-42"}});
+    ASSERT_EQ(given.status, 200) << given.raw;
+    EXPECT_EQ(given.header("X-Request-Id"), "trace-42");
+    const Answer made = post(server.port(), "/v1/completions", body);
+    const std::string id = made.header("X-Request-Id");
+    EXPECT_EQ(id.rfind("req-", 0), 0u) << id;
+    EXPECT_EQ(id.size(), 20u) << id;
+    const Answer spaced = post(server.port(), "/v1/completions", body, {{"X-Request-Id", "two words"}});
+    EXPECT_NE(spaced.header("X-Request-Id"), "two words") << "not a usable id";
+    EXPECT_EQ(get(server.port(), "/nowhere").status, 404);
+    EXPECT_EQ(server.stop(), 0);
+    const std::string log = server.err();
+    const std::string line = "access trace-42 127.0.0.1 POST /v1/completions 200 tokens " +
+                             std::to_string(given.body["usage"]["prompt_tokens"].get<int>()) + "+" +
+                             std::to_string(given.body["usage"]["completion_tokens"].get<int>()) + " ";
+    EXPECT_NE(log.find(line), std::string::npos) << log;
+    EXPECT_NE(log.find("access " + id + " "), std::string::npos) << log;
+    EXPECT_NE(log.find("GET /nowhere 404"), std::string::npos) << log;
+}
+
+// The Prometheus exposition: its series name{labels} → value.
+std::map<std::string, double> scrape(const std::string& text) {
+    std::map<std::string, double> out;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        if (line.empty() || line[0] == '#') continue;
+        const size_t space = line.rfind(' ');
+        if (space != std::string::npos) out[line.substr(0, space)] = std::stod(line.substr(space + 1));
+    }
+    return out;
+}
+
+// /metrics counts what was served: requests by status, the tokens in the answers' usage, one
+// time to first token per generation, cumulative histogram buckets; it needs the key when one is set.
+TEST(ServeObservability, MetricsCountWhatWasServed) {
+    ServerProcess server({"--threads", "1", "--api-key-env", "OCTO_TEST_KEY"}, {"OCTO_TEST_KEY=k"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const httplib::Headers key = {{"Authorization", "Bearer k"}};
+    int64_t prompt = 0;
+    int64_t generated = 0;
+    for (const char* text : {"Add 2 and 3.", "What is 12 + 9?"}) {
+        const Answer a = post(server.port(), "/v1/completions", {{"prompt", text}, {"max_tokens", 6}}, key);
+        ASSERT_EQ(a.status, 200) << a.raw;
+        prompt += a.body["usage"]["prompt_tokens"].get<int64_t>();
+        generated += a.body["usage"]["completion_tokens"].get<int64_t>();
+    }
+    const std::vector<json> events =
+        stream(server.port(), "/v1/completions", {{"prompt", "Add 1 and 1."}, {"max_tokens", 6}, {"stream", true}}, 0, key);
+    ASSERT_FALSE(events.empty());
+    EXPECT_EQ(events.back(), "[DONE]");
+    EXPECT_EQ(post(server.port(), "/v1/completions", {{"prompt", "x"}}).status, 401);
+    EXPECT_EQ(get(server.port(), "/metrics").status, 401) << "the metrics need the key";
+
+    const Answer m = get(server.port(), "/metrics", key);
+    ASSERT_EQ(m.status, 200);
+    EXPECT_EQ(m.header("Content-Type").rfind("text/plain; version=0.0.4", 0), 0u);
+    const auto series = scrape(m.raw);
+    EXPECT_EQ(series.at("octoscope_requests_total{endpoint=\"/v1/completions\",status=\"200\"}"), 3);
+    EXPECT_EQ(series.at("octoscope_requests_total{endpoint=\"/v1/completions\",status=\"401\"}"), 1);
+    EXPECT_EQ(series.at("octoscope_requests_total{endpoint=\"/metrics\",status=\"401\"}"), 1);
+    EXPECT_GE(series.at("octoscope_prompt_tokens_total"), static_cast<double>(prompt + 1)) << "the streamed prompt counts too";
+    EXPECT_GE(series.at("octoscope_generation_tokens_total"), static_cast<double>(generated + 1));
+    EXPECT_EQ(series.at("octoscope_sequences_total{outcome=\"completed\"}"), 3);
+    EXPECT_EQ(series.at("octoscope_time_to_first_token_seconds_count"), 3);
+    EXPECT_GT(series.at("octoscope_kv_blocks{state=\"total\"}"), 0);
+    EXPECT_EQ(series.at("octoscope_requests_waiting"), 0);
+    double previous = 0;
+    for (const char* le : {"0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "30", "60", "120", "+Inf"}) {
+        const double n = series.at(std::string("octoscope_request_duration_seconds_bucket{le=\"") + le + "\"}");
+        EXPECT_GE(n, previous) << "buckets are cumulative (le " << le << ")";
+        previous = n;
+    }
+    EXPECT_EQ(previous, series.at("octoscope_request_duration_seconds_count"));
+    EXPECT_EQ(server.stop(), 0) << server.err();
+}
+
+// --log-format json: every log line is one JSON object; an access line has its fields.
+TEST(ServeObservability, JsonLogsAreOneObjectPerLine) {
+    ServerProcess server({"--threads", "1", "--log-format", "json"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    ASSERT_EQ(post(server.port(), "/v1/completions", {{"prompt", "Add 2 and 3."}, {"max_tokens", 4}}, {{"X-Request-Id", "j-1"}}).status, 200);
+    EXPECT_EQ(server.stop(), 0);
+    const std::string log = server.err();
+    int lines = 0;
+    json access;
+    size_t start = 0;
+    while (start < log.size()) {
+        size_t end = log.find('\n', start);
+        if (end == std::string::npos) end = log.size();
+        const std::string line = log.substr(start, end - start);
+        start = end + 1;
+        if (line.empty()) continue;
+        lines += 1;
+        const json j = json::parse(line, nullptr, false);
+        ASSERT_TRUE(j.is_object()) << line;
+        EXPECT_TRUE(j.contains("ts") && j.contains("level")) << line;
+        if (j.value("event", "") == "access") access = j;
+    }
+    EXPECT_GE(lines, 3) << log; // serving, access, stopped
+    EXPECT_EQ(access["id"], "j-1") << log;
+    EXPECT_EQ(access["status"], 200);
+    EXPECT_EQ(access["path"], "/v1/completions");
+    EXPECT_GT(access["prompt_tokens"].get<int>(), 0);
 }
 
 } // namespace
