@@ -2,6 +2,7 @@
 
 #include "engine/chat/chat_formatters.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace octo {
@@ -20,6 +21,10 @@ struct CheckedTurns {
     std::vector<ChatMessage> merged; // storage of turns.turns when same-role turns were joined
 };
 
+// The families whose templates write every message under its own role header, so that a system
+// message after the first is written where it stands (Qwen's and Llama 3's templates do that).
+bool writes_system_in_place(ChatFamily family) { return family == ChatFamily::ChatML || family == ChatFamily::Llama3; }
+
 Result<CheckedTurns> check_turns(std::span<const ChatMessage> messages, ChatFamily family) {
     CheckedTurns c;
     if (!messages.empty() && messages.front().role == ChatRole::System) {
@@ -27,22 +32,43 @@ Result<CheckedTurns> check_turns(std::span<const ChatMessage> messages, ChatFami
         messages = messages.subspan(1);
     }
     auto bad = [](const char* why) { return make_error(ErrorCode::InvalidArgument, why); };
-    if (messages.empty()) return bad("chat needs at least one user or assistant message");
-    for (const ChatMessage& m : messages) {
-        if (m.role == ChatRole::System) return bad("a system message is accepted only as the first message");
-    }
+    const bool has_turn = std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) { return m.role != ChatRole::System; });
+    if (!has_turn) return bad("chat needs at least one user or assistant message");
     c.turns.turns = messages;
-    if (c.turns.system && (family == ChatFamily::Llama2 || family == ChatFamily::Mistral) && c.turns.first_user() == messages.size()) {
+    const bool late_system = std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) { return m.role == ChatRole::System; });
+    if (late_system && !writes_system_in_place(family)) {
+        // A template with one system slot: a later system message goes in front of the next user
+        // message (as llama.cpp does for Gemma), or is a user message when none follows.
+        std::vector<ChatMessage> folded;
+        std::string pending;
+        for (const ChatMessage& m : messages) {
+            if (m.role == ChatRole::System) {
+                pending += (pending.empty() ? "" : "\n\n") + m.content;
+                continue;
+            }
+            folded.push_back(m);
+            if (m.role == ChatRole::User && !pending.empty()) {
+                folded.back().content = pending + "\n\n" + m.content;
+                pending.clear();
+            }
+        }
+        if (!pending.empty()) folded.push_back(ChatMessage{ChatRole::User, pending});
+        c.merged = std::move(folded);
+        c.turns.turns = c.merged;
+    }
+    if (c.turns.system && (family == ChatFamily::Llama2 || family == ChatFamily::Mistral) && c.turns.first_user() == c.turns.turns.size()) {
         return bad("this chat template writes the system message into a user turn, and the conversation has none");
     }
     if (!needs_alternation(family)) return c;
-    for (const ChatMessage& m : messages) {
-        if (!c.merged.empty() && c.merged.back().role == m.role) {
-            c.merged.back().content += "\n\n" + m.content;
+    std::vector<ChatMessage> merged;
+    for (const ChatMessage& m : c.turns.turns) {
+        if (!merged.empty() && merged.back().role == m.role) {
+            merged.back().content += "\n\n" + m.content;
         } else {
-            c.merged.push_back(m);
+            merged.push_back(m);
         }
     }
+    c.merged = std::move(merged);
     c.turns.turns = c.merged;
     return c;
 }

@@ -17,7 +17,8 @@ namespace octo {
 
 struct TemplateTurns {
     std::optional<std::string_view> system;
-    std::span<const ChatMessage> turns; // user and assistant, at least one
+    std::span<const ChatMessage> turns; // user and assistant, at least one; system ones only for
+                                        // ChatML and Llama 3, which write them where they stand
     // The first user turn's index (turns.size() when there is none): where the families that
     // put the system text in front of the first user message put it.
     size_t first_user() const;

@@ -87,8 +87,8 @@ std::string format_chatml(const TemplateTurns& c, const ChatTemplate& tmpl, cons
     }
     for (size_t i = 0; i < c.turns.size(); ++i) {
         const ChatMessage& m = c.turns[i];
-        if (m.role == ChatRole::User) {
-            append_message(out, "user", m.content);
+        if (m.role == ChatRole::User || m.role == ChatRole::System) {
+            append_message(out, m.role == ChatRole::User ? "user" : "system", m.content); // a later system message in place
         } else if (tmpl.chatml_thinking) {
             append_qwen3_assistant(out, m.content, /*keep_reasoning=*/i > last_query);
         } else {

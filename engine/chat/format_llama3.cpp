@@ -42,7 +42,7 @@ std::string format_llama3(const TemplateTurns& c, const ChatTemplate& tmpl, cons
     } else if (c.system) {
         append_message(out, "system", trim_ascii(*c.system));
     }
-    for (const ChatMessage& m : c.turns) append_message(out, m.role == ChatRole::User ? "user" : "assistant", trim_ascii(m.content));
+    for (const ChatMessage& m : c.turns) append_message(out, chat_role_name(m.role), trim_ascii(m.content)); // a later system message in place
     out += "<|start_header_id|>assistant<|end_header_id|>\n\n";
     return out;
 }

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/serve_harness.h"
+#include "tests/support/shared_data.h"
 
 namespace octo::test {
 namespace {
@@ -253,6 +254,34 @@ TEST(ServeObservability, RequestIdsAreEchoedAndLogged) {
     EXPECT_NE(log.find(line), std::string::npos) << log;
     EXPECT_NE(log.find("access " + id + " "), std::string::npos) << log;
     EXPECT_NE(log.find("GET /nowhere 404"), std::string::npos) << log;
+}
+
+// Chat histories OpenAI and llama.cpp accept are answered: two user messages in a row, an
+// assistant message first or last, a system message after the first (refused with 400; on a
+// ChatML model it is written where it stands).
+TEST(ServeBodies, ChatHistoriesOpenAiAcceptsAreAnswered) {
+    const auto refdata = refdata_dir();
+    if (!refdata) GTEST_SKIP() << "../shared/refdata is absent";
+    ServerProcess server({"--model", (*refdata / "qwen2-tiny-f32.gguf").string(), "--threads", "1"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const auto message = [](const char* role, const char* content) { return json{{"role", role}, {"content", content}}; };
+    const std::vector<json> histories = {
+        json::array({message("user", "Hi."), message("user", "Who are you?")}),
+        json::array({message("assistant", "Hello."), message("user", "Who are you?")}),
+        json::array({message("user", "Hi."), message("assistant", "Hello")}),
+        json::array({message("user", "Hi."), message("system", "Answer in French."), message("user", "Who are you?")}),
+    };
+    for (const json& messages : histories) {
+        const Answer a = post(server.port(), "/v1/chat/completions", {{"messages", messages}, {"max_tokens", 2}, {"octoscope", {{"prompt", true}}}});
+        ASSERT_EQ(a.status, 200) << messages.dump() << "\n" << a.raw;
+        std::string prompt;
+        for (const json& piece : a.body["choices"][0]["octoscope"]["prompt"]["pieces"]) prompt += piece.get<std::string>();
+        if (messages.size() == 3) {
+            EXPECT_NE(prompt.find("<|im_end|>\n<|im_start|>system\nAnswer in French.<|im_end|>\n<|im_start|>user\nWho are you?"),
+                      std::string::npos) << prompt;
+        }
+    }
+    EXPECT_EQ(server.stop(), 0) << server.err();
 }
 
 // The Prometheus exposition: its series name{labels} → value.

@@ -702,7 +702,7 @@ TEST(ChatTemplates, RejectsMalformedConversations) {
     };
     EXPECT_TRUE(rejected(t, {}));
     EXPECT_TRUE(rejected(t, {{ChatRole::System, "s"}}));
-    EXPECT_TRUE(rejected(t, {{ChatRole::User, "u"}, {ChatRole::System, "s"}, {ChatRole::User, "v"}}));
+    EXPECT_TRUE(rejected(t, {{ChatRole::System, "s"}, {ChatRole::System, "t"}})) << "no user or assistant message";
     const ChatTemplate llama2 = recognise(kLlama2, ChatFamily::Llama2);
     EXPECT_TRUE(rejected(llama2, {{ChatRole::System, "s"}, {ChatRole::Assistant, "a"}}))
         << "Llama 2 writes the system text into a user turn, and there is none";
@@ -727,6 +727,31 @@ TEST(ChatTemplates, AnyOrderOfRolesOpenAIAccepts) {
     EXPECT_EQ(format(llama2, {{ChatRole::System, "s"}, {ChatRole::Assistant, "a"}, {ChatRole::User, "u"}, {ChatRole::User, "v"}}),
               " a </s><s>[INST] <<SYS>>\ns\n<</SYS>>\n\nu\n\nv [/INST]")
         << "the system text goes with the first user turn, wherever it is";
+}
+
+// A system message after the first (OpenAI and llama.cpp accept one anywhere; it was refused):
+// the templates that write each message under its role write it where it stands; those with one
+// system slot put it in front of the next user message, or make it a user message at the end.
+TEST(ChatTemplates, ASystemMessageAfterTheFirstIsKept) {
+    const std::vector<ChatMessage> middle = {{ChatRole::User, "u"}, {ChatRole::Assistant, "a"}, {ChatRole::System, "s"}, {ChatRole::User, "v"}};
+    const ChatTemplate chatml = recognise(kChatML, ChatFamily::ChatML);
+    EXPECT_EQ(format(chatml, middle), "<|im_start|>user\nu<|im_end|>\n<|im_start|>assistant\na<|im_end|>\n"
+                                      "<|im_start|>system\ns<|im_end|>\n<|im_start|>user\nv<|im_end|>\n<|im_start|>assistant\n");
+    const ChatTemplate llama3 = recognise(kLlama3, ChatFamily::Llama3);
+    EXPECT_NE(format(llama3, middle, kLlamaTokens).find("<|eot_id|><|start_header_id|>system<|end_header_id|>\n\ns<|eot_id|>"
+                                                        "<|start_header_id|>user<|end_header_id|>\n\nv<|eot_id|>"),
+              std::string::npos);
+    const ChatTemplate gemma = recognise(kGemma, ChatFamily::Gemma);
+    EXPECT_EQ(format(gemma, middle), "<start_of_turn>user\nu<end_of_turn>\n<start_of_turn>model\na<end_of_turn>\n"
+                                     "<start_of_turn>user\ns\n\nv<end_of_turn>\n<start_of_turn>model\n");
+    EXPECT_EQ(format(gemma, {{ChatRole::User, "u"}, {ChatRole::Assistant, "a"}, {ChatRole::System, "s"}}),
+              "<start_of_turn>user\nu<end_of_turn>\n<start_of_turn>model\na<end_of_turn>\n"
+              "<start_of_turn>user\ns<end_of_turn>\n<start_of_turn>model\n")
+        << "last: a user message";
+    const ChatTemplate llama2 = recognise(kLlama2, ChatFamily::Llama2);
+    EXPECT_EQ(format(llama2, {{ChatRole::System, "first"}, {ChatRole::User, "u"}, {ChatRole::System, "s"}, {ChatRole::User, "v"}}),
+              "[INST] <<SYS>>\nfirst\n<</SYS>>\n\nu\n\ns\n\nv [/INST]")
+        << "joined with the user turn it precedes, then the two user turns joined";
 }
 
 } // namespace
