@@ -89,7 +89,12 @@ Result<const TokenEvent*> GenerationLoop::choose() {
     if (!session.probes().empty()) event.probe = session.probes().back();
     last_token_time_ = Clock::now();
     const bool eog = request_->stop_at_eog && tokenizer_->is_eog(event.id);
-    StopMatcher::Output shown = eog ? StopMatcher::Output{stops_.flush(), false} : stops_.push(event.bytes);
+    // A generated BOS starts no text: its bytes ("<s>") stay in `bytes`, the text shows nothing
+    // for it. (Other control tokens stay in the text: a harmony answer is read by its markers.)
+    const bool bos = !eog && event.id == tokenizer_->vocab().bos_id;
+    StopMatcher::Output shown = eog   ? StopMatcher::Output{stops_.flush(), false}
+                                : bos ? StopMatcher::Output{}
+                                      : stops_.push(event.bytes);
     event.visible_text = shown.text;
     result.text += shown.text;
     result.tokens.push_back(std::move(event));

@@ -9,7 +9,9 @@ namespace octo::serve {
 
 namespace {
 
-using nlohmann::json;
+// Insertion order: keys come as OpenAI writes them, and a legacy top_logprobs dict is in the
+// order of probability (a sorted object put it in alphabetical order).
+using json = nlohmann::ordered_json;
 
 bool chat(const AnswerContext& c) { return c.request->endpoint == Endpoint::Chat; }
 
@@ -30,15 +32,32 @@ json chat_logprob_json(const AnswerContext& c, const TokenEvent& e) {
     return {{"token", valid_utf8(e.bytes)}, {"logprob", e.logprobs.logprob}, {"bytes", bytes_json(e.bytes)}, {"top_logprobs", top}};
 }
 
+// A token in the legacy arrays, as OpenAI writes it: its text, or when its bytes are not valid
+// UTF-8 (a byte token, a character cut in two) "bytes:" and each byte as \xNN, so that byte
+// tokens stay apart (they all read "\ufffd" and overwrote each other in the dict).
+std::string legacy_token(const std::string& bytes) {
+    if (valid_utf8(bytes) == bytes) return bytes;
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out = "bytes:";
+    for (const char ch : bytes) {
+        const auto b = static_cast<unsigned char>(ch);
+        out += "\\x";
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+    }
+    return out;
+}
+
 // Completions' legacy arrays for `tokens`, their text starting at `offset` in the choice's text.
 json completion_logprobs_json(const AnswerContext& c, const std::vector<const TokenEvent*>& tokens, size_t offset) {
     json pieces = json::array(), lps = json::array(), tops = json::array(), offsets = json::array();
     for (const TokenEvent* e : tokens) {
-        pieces.push_back(valid_utf8(e->bytes));
+        pieces.push_back(legacy_token(e->bytes));
         lps.push_back(e->logprobs.logprob);
         json top = json::object();
         for (size_t i = 0; i < e->logprobs.top.size() && i < static_cast<size_t>(c.request->top_logprobs); ++i) {
-            top[valid_utf8(c.tokenizer->token_bytes(e->logprobs.top[i].id))] = e->logprobs.top[i].logprob;
+            const std::string key = legacy_token(c.tokenizer->token_bytes(e->logprobs.top[i].id));
+            if (!top.contains(key)) top[key] = e->logprobs.top[i].logprob; // most probable first; one key per text
         }
         tops.push_back(std::move(top));
         offsets.push_back(offset);
@@ -65,7 +84,7 @@ json prompt_extension_json(const AnswerContext& c, const std::vector<TokenMetric
     for (const TokenMetrics& m : prompt_metrics) {
         const auto& shares = m.get(c.metric);
         subsystems.push_back(shares ? json(*shares) : json(nullptr));
-        metrics.push_back(metrics_json(m));
+        metrics.push_back(json(metrics_json(m)));
     }
     json pieces = json::array();
     std::vector<std::string> bytes;

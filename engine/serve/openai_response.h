@@ -58,20 +58,20 @@ struct ChoiceRecord {
 const char* finish_reason(StopReason reason);
 
 // The whole answer (stream: false).
-nlohmann::json answer_json(const AnswerContext& context, const std::vector<ChoiceRecord>& choices);
+nlohmann::ordered_json answer_json(const AnswerContext& context, const std::vector<ChoiceRecord>& choices);
 
 // Streamed chunks. The first of a chat choice sets the role (with the prompt's measurements when
 // the extension asked for them); one per token, `text` being what it releases (may be empty);
 // the last of a choice with its finish_reason (`text`: what the end released) and the extension's
 // summary; the usage chunk when stream_options.include_usage.
-nlohmann::json first_chunk_json(const AnswerContext& context, int choice, const std::vector<TokenMetrics>& prompt_metrics);
-nlohmann::json token_chunk_json(const AnswerContext& context, int choice, const TokenEvent& token,
+nlohmann::ordered_json first_chunk_json(const AnswerContext& context, int choice, const std::vector<TokenMetrics>& prompt_metrics);
+nlohmann::ordered_json token_chunk_json(const AnswerContext& context, int choice, const TokenEvent& token,
                                 const std::string& text, const TokenMetrics* metrics);
-nlohmann::json last_chunk_json(const AnswerContext& context, int choice, const std::string& text,
+nlohmann::ordered_json last_chunk_json(const AnswerContext& context, int choice, const std::string& text,
                                const GenerateResult& result, const KvPoolStats& kv);
-nlohmann::json usage_chunk_json(const AnswerContext& context, int64_t completion_tokens);
+nlohmann::ordered_json usage_chunk_json(const AnswerContext& context, int64_t completion_tokens);
 
 // {"prompt_tokens", "completion_tokens", "total_tokens"}
-nlohmann::json usage_json(int64_t prompt_tokens, int64_t completion_tokens);
+nlohmann::ordered_json usage_json(int64_t prompt_tokens, int64_t completion_tokens);
 
 } // namespace octo::serve

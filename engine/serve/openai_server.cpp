@@ -130,7 +130,7 @@ void note_tokens(int64_t prompt, int64_t completion) {
     }
 }
 
-std::string sse(const json& event) {
+std::string sse(const nlohmann::ordered_json& event) {
     return "data: " + event.dump(-1, ' ', false, json::error_handler_t::replace) + "\n\n";
 }
 
@@ -481,7 +481,7 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
         [this, q, context, channel, early, first_seen, ticket, n_prompt](size_t, httplib::DataSink& sink) {
             std::vector<std::string> sent(static_cast<size_t>(q->n)); // text each choice has sent
             int64_t completion_tokens = 0;
-            const auto write = [&](const json& event) {
+            const auto write = [&](const nlohmann::ordered_json& event) {
                 const std::string line = sse(event);
                 return sink.write(line.data(), line.size());
             };

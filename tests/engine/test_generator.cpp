@@ -16,8 +16,9 @@ namespace {
 
 std::string token_text(int64_t id) { return std::string("t").append(std::to_string(id)); }
 
-Tokenizer make_tokenizer(int64_t n_vocab, int32_t eos_id) {
+Tokenizer make_tokenizer(int64_t n_vocab, int32_t eos_id, int32_t bos_id = -1) {
     Vocab v;
+    v.bos_id = bos_id;
     v.model = "gpt2";
     v.pre = "default";
     for (int64_t i = 0; i < n_vocab; ++i) v.tokens.push_back(token_text(i));
@@ -93,6 +94,22 @@ TEST_F(Generator, EndOfGenerationTokenStopsAndIsNotShown) {
     auto r2 = generate(*session(), make_tokenizer(n_vocab_, greedy_first), keep_going);
     ASSERT_TRUE(r2.ok());
     EXPECT_EQ(r2->tokens.size(), 3u);
+}
+
+// A generated BOS shows no text (its bytes "t…" here, "<s>" in a Llama vocabulary, were in the
+// answer); the tokens around it are unchanged.
+TEST_F(Generator, AGeneratedBosIsNotShownAsText) {
+    const auto plain = generate(*session(), make_tokenizer(n_vocab_, -1), request(3));
+    ASSERT_TRUE(plain.ok());
+    const int32_t second = plain->tokens[1].id;
+    ASSERT_NE(plain->tokens[0].id, second) << "the test needs another first token";
+    const auto r = generate(*session(), make_tokenizer(n_vocab_, -1, second), request(3));
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->tokens.size(), 3u);
+    EXPECT_EQ(r->tokens[1].id, second);
+    EXPECT_EQ(r->tokens[1].bytes, token_text(second)) << "the token keeps its bytes";
+    EXPECT_EQ(r->tokens[1].visible_text, "");
+    EXPECT_EQ(r->text, plain->tokens[0].bytes + (plain->tokens[2].id == second ? "" : plain->tokens[2].bytes));
 }
 
 TEST_F(Generator, StopStringEndsGenerationAndIsNotShown) {
