@@ -64,6 +64,28 @@ void merge(Stream& s, const RemoteAnswer& a, Clock::time_point start, const std:
     }
 }
 
+// Why a request never got an answer, in words (httplib names only the kind of failure).
+std::string unreachable_reason(httplib::Error e, bool https) {
+    switch (e) {
+    case httplib::Error::Connection: return "the connection was refused or failed (is the server running, on that host and port?)";
+    case httplib::Error::ConnectionTimeout: return "no connection within 10 s (a firewall, or the wrong host?)";
+    case httplib::Error::SSLConnection:
+        return https ? "the TLS handshake failed: is this a plain HTTP server? (try http:// instead of https://)"
+                     : "the TLS handshake failed";
+    case httplib::Error::SSLServerVerification: return "the server's TLS certificate could not be verified";
+    case httplib::Error::SSLLoadingCerts: return "the system's CA certificates could not be loaded";
+    case httplib::Error::Read: return "the connection broke while reading the answer (an https:// server on an http:// URL?)";
+    case httplib::Error::Write: return "the connection broke while sending the request";
+    default: return httplib::to_string(e);
+    }
+}
+
+// A failure to connect that may pass (the server starting, restarting, overloaded): retried.
+bool retryable_connection_error(httplib::Error e) {
+    return e == httplib::Error::Connection || e == httplib::Error::ConnectionTimeout || e == httplib::Error::Read ||
+           e == httplib::Error::Write;
+}
+
 } // namespace
 
 std::string RemoteEndpoint::describe() const {
@@ -126,13 +148,27 @@ json RemoteClient::request_body(const RemoteRequest& r) const {
 }
 
 Result<std::vector<RemoteModel>> RemoteClient::models() const {
-    httplib::Client client(origin_);
-    client.set_connection_timeout(10, 0);
-    client.set_read_timeout(30, 0);
     httplib::Headers headers;
     if (!endpoint_.api_key.empty()) headers.emplace("Authorization", "Bearer " + endpoint_.api_key);
-    auto res = client.Get((prefix_ + "/v1/models").c_str(), headers);
-    if (!res) return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + httplib::to_string(res.error()));
+    double delay = retry_.first_delay_s;
+    httplib::Result res{nullptr, httplib::Error::Unknown};
+    for (int attempt = 0;; ++attempt) {
+        httplib::Client client(origin_);
+        client.set_connection_timeout(10, 0);
+        client.set_read_timeout(30, 0);
+        res = client.Get((prefix_ + "/v1/models").c_str(), headers);
+        // As complete() does: a refused connection, 429 and 5xx are retried with back-off.
+        const bool retryable = res ? res->status == 429 || res->status >= 500 : retryable_connection_error(res.error());
+        if (!retryable || attempt >= retry_.max_retries) {
+            if (!res) {
+                return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + unreachable_reason(res.error(), https()) +
+                                                     (attempt > 0 ? " (after " + std::to_string(attempt) + " retries)" : ""));
+            }
+            break;
+        }
+        wait(delay, nullptr);
+        delay = std::min(delay * 2.0, retry_.max_delay_s);
+    }
     if (res->status != 200) {
         return make_error(res->status >= 500 ? ErrorCode::Io : ErrorCode::InvalidArgument,
                           endpoint_.describe() + " /v1/models: " + error_message(res->status, res->body));
@@ -224,7 +260,7 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
         if (cancelled(cancel)) return make_error(ErrorCode::Cancelled, "cancelled");
         if (s.error) return *s.error;
         if (raw.empty() && !res.body.empty()) raw = res.body.substr(0, status == 200 ? kMaxPlainBody : kMaxErrorBody);
-        const bool retryable = !sent || status == 429 || status >= 500;
+        const bool retryable = (!sent && status == 0 ? retryable_connection_error(error) : !sent) || status == 429 || status >= 500;
         if (sent && status == 200) {
             if (content_type.find("text/event-stream") == std::string::npos) {
                 const json j = json::parse(raw, nullptr, false);
@@ -247,7 +283,7 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
             }
             if (on_retry) {
                 on_retry(RetryNotice{attempt + 1, retry_.max_retries, wait_s,
-                                     !sent && status == 0 ? "cannot reach " + endpoint_.describe() + ": " + httplib::to_string(error)
+                                     !sent && status == 0 ? "cannot reach " + endpoint_.describe() + ": " + unreachable_reason(error, https())
                                                           : "HTTP " + std::to_string(status) + ": " + error_message(status, raw)});
             }
             wait(wait_s, cancel);
@@ -256,7 +292,7 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
             continue;
         }
         if (!sent && status == 0) {
-            return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + httplib::to_string(error) +
+            return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + unreachable_reason(error, https()) +
                                                  (attempt > 0 ? " (after " + std::to_string(attempt) + " retries)" : ""));
         }
         const std::string why = error_message(status, raw);

@@ -84,7 +84,8 @@ public:
     // InvalidArgument for a URL that is not http:// or https://host[:port][/path].
     static Result<RemoteClient> create(RemoteEndpoint endpoint, RetryPolicy retry = {});
 
-    // GET /v1/models: what the server serves (an empty list is an answer too).
+    // GET /v1/models: what the server serves (an empty list is an answer too). A refused
+    // connection, 429 and 5xx are retried with the policy's back-off, as complete() does.
     Result<std::vector<RemoteModel>> models() const;
 
     // One completion, streamed; `on_token` (optional) is called as each token arrives. Errors:
@@ -105,6 +106,7 @@ public:
 
 private:
     RemoteClient(RemoteEndpoint endpoint, RetryPolicy retry, std::string origin, std::string prefix);
+    bool https() const { return origin_.rfind("https://", 0) == 0; }
 
     RemoteEndpoint endpoint_;
     RetryPolicy retry_;

@@ -40,17 +40,22 @@ const std::filesystem::path kFixtures = std::filesystem::path(OCTOSCOPE_TESTS_DI
 class FakeServer {
 public:
     using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
-    explicit FakeServer(Handler answer) {
+    // On `port` (0: any free one).
+    explicit FakeServer(Handler answer, int port = 0) {
         server_.Post(".*", [answer](const httplib::Request& q, httplib::Response& r) { answer(q, r); });
         server_.Get(".*", [answer](const httplib::Request& q, httplib::Response& r) { answer(q, r); });
-        port_ = server_.bind_to_any_port("127.0.0.1");
+        port_ = port == 0 ? server_.bind_to_any_port("127.0.0.1") : (server_.bind_to_port("127.0.0.1", port) ? port : -1);
         thread_ = std::thread([this] { server_.listen_after_bind(); });
+        // Listening before it is used or stopped (a stop() before the listen began was lost,
+        // and the destructor waited for ever).
+        for (int i = 0; i < 5000 && port_ > 0 && !server_.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     ~FakeServer() {
         server_.stop();
         thread_.join();
     }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+    int port() const { return port_; }
 
 private:
     httplib::Server server_;
@@ -281,6 +286,59 @@ TEST(RemoteClient, Retries429AndFiveHundredsButNotOtherErrors) {
     ASSERT_FALSE(unreachable.ok());
     EXPECT_EQ(unreachable.error().code, ErrorCode::Io);
     EXPECT_NE(unreachable.error().message.find("cannot reach"), std::string::npos);
+}
+
+// A server that is not up yet (starting, restarting): the refused connections are retried with
+// back-off, for the model list as for an answer (the first request failed at once).
+TEST(RemoteClient, RetriesARefusedConnectionUntilTheServerIsUp) {
+    int port = 0;
+    {
+        FakeServer probe(replay("", "text/plain")); // a free port, closed again
+        port = probe.port();
+    }
+    const std::string models = R"({"object": "list", "data": [{"id": "m", "object": "model"}]})";
+    const std::string stream = slurp(kFixtures / "tgi_chat_stream.sse");
+    std::unique_ptr<FakeServer> late;
+    std::thread starter([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        late = std::make_unique<FakeServer>(
+            [&](const httplib::Request& q, httplib::Response& r) {
+                if (q.method == "GET") {
+                    r.set_content(models, "application/json");
+                } else {
+                    r.set_content(stream, "text/event-stream");
+                }
+            },
+            port);
+    });
+    const RemoteClient c = RemoteClient::create({"http://127.0.0.1:" + std::to_string(port), ""}, {8, 0.1, 0.4}).value();
+    const auto listed = c.models();
+    starter.join();
+    ASSERT_TRUE(listed.ok()) << listed.error().message;
+    ASSERT_EQ(listed->size(), 1u);
+    EXPECT_EQ(listed->front().id, "m");
+    late.reset();
+    std::thread again([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        late = std::make_unique<FakeServer>(replay(stream, "text/event-stream"), port);
+    });
+    std::vector<RetryNotice> notices;
+    const auto got = c.complete(chat_request(), {}, nullptr, {}, [&](const RetryNotice& n) { notices.push_back(n); });
+    again.join();
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    EXPECT_GE(got->retries, 1);
+    ASSERT_FALSE(notices.empty());
+    EXPECT_NE(notices.front().reason.find("refused"), std::string::npos) << notices.front().reason;
+}
+
+// https:// on a plain HTTP server says so (it said only "SSLConnection"), and is not retried.
+TEST(RemoteClient, HttpsOnAPlainServerSaysWhatToTry) {
+    FakeServer plain(replay(R"({"object": "list", "data": []})", "application/json"));
+    const std::string url = "https://127.0.0.1:" + std::to_string(plain.port());
+    const auto listed = RemoteClient::create({url, ""}, {3, 0.01, 0.02}).value().models();
+    ASSERT_FALSE(listed.ok());
+    EXPECT_NE(listed.error().message.find("try http://"), std::string::npos) << listed.error().message;
+    EXPECT_EQ(listed.error().message.find("retries"), std::string::npos) << "a wrong scheme does not pass by waiting";
 }
 
 TEST(RemoteClient, SendsTheKeyAndACancelStopsTheStream) {
