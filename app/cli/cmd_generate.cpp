@@ -170,7 +170,11 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--top-k", o->sampling.top_k, "0: off")->capture_default_str();
     cmd->add_option("--top-p", o->sampling.top_p, "1: off")->capture_default_str();
     cmd->add_option("--repeat-penalty", o->sampling.repeat_penalty, "1: off")->capture_default_str();
-    cmd->add_option("--repeat-last-n", o->sampling.repeat_last_n, "Tokens the penalty looks back over")
+    cmd->add_option("--frequency-penalty", o->sampling.frequency_penalty, "Lower a token's logit by this per occurrence in the last --repeat-last-n tokens (0: off)")
+        ->check(CLI::Range(-2.0f, 2.0f))->capture_default_str();
+    cmd->add_option("--presence-penalty", o->sampling.presence_penalty, "Lower a token's logit by this once if it occurs there (0: off)")
+        ->check(CLI::Range(-2.0f, 2.0f))->capture_default_str();
+    cmd->add_option("--repeat-last-n", o->sampling.repeat_last_n, "Tokens the penalties look back over")
         ->capture_default_str();
     cmd->add_option("--threads,-t", o->threads, "CPU threads (0: all cores)")->capture_default_str();
     cmd->add_option("--backend", o->backend, "auto (CUDA when usable, else the CPU), cpu or cuda")

@@ -42,6 +42,10 @@ void members(Part& part, const char* const (&names)[N], V& v) {
     } else if constexpr (N == 7) {
         auto& [a, b, c, d, e, f, g] = part;
         v(names[0], a), v(names[1], b), v(names[2], c), v(names[3], d), v(names[4], e), v(names[5], f), v(names[6], g);
+    } else if constexpr (N == 9) {
+        auto& [a, b, c, d, e, f, g, h, i] = part;
+        v(names[0], a), v(names[1], b), v(names[2], c), v(names[3], d), v(names[4], e), v(names[5], f), v(names[6], g), v(names[7], h),
+            v(names[8], i);
     } else {
         static_assert(N == 0, "a part of this many members: add a case");
     }
@@ -61,7 +65,9 @@ void each_field(Spec& s, V&& v) {
     auto& generation = static_cast<PartOf<Spec, GenerationSpec>&>(s);
     const auto generation_and_sampling = [&](const char* key, auto& member) {
         if constexpr (std::is_same_v<std::remove_const_t<std::remove_reference_t<decltype(member)>>, SamplerConfig>) {
-            static constexpr const char* sampling[] = {"temperature", "seed", "top_k", "top_p", "repeat_penalty", "repeat_last_n"};
+            static constexpr const char* sampling[] = {"temperature",    "seed",          "top_k",
+                                                       "top_p",          "repeat_penalty", "repeat_last_n",
+                                                       "frequency_penalty", "presence_penalty", "logit_bias"};
             members(member, sampling, v);
         } else {
             v(key, member);
@@ -96,6 +102,11 @@ public:
     void operator()(const char* key, const std::vector<ExpertSwitch>& switches) {
         json a = json::array();
         for (const ExpertSwitch& e : switches) a.push_back(expert_switch_text(e));
+        out_[key] = std::move(a);
+    }
+    void operator()(const char* key, const std::vector<std::pair<int32_t, float>>& biases) {
+        json a = json::array();
+        for (const auto& [id, bias] : biases) a.push_back(json::array({id, bias}));
         out_[key] = std::move(a);
     }
     void operator()(const char* key, AblationMode m) { out_[key] = ablation_mode_name(m); }
@@ -194,6 +205,18 @@ private:
         for (size_t i = 0; i < a.size() && r_.ok(); ++i) {
             if (!a[i].is_boolean()) return r_.fail(key, "item " + std::to_string(i) + " is not a boolean");
             disabled[i] = a[i].get<bool>();
+        }
+    }
+    void read(const char* key, std::vector<std::pair<int32_t, float>>& biases) {
+        const json& a = r_.array(key, kMaxItems);
+        biases.clear();
+        for (size_t i = 0; i < a.size() && r_.ok(); ++i) {
+            const json& b = a[i];
+            if (!b.is_array() || b.size() != 2 || !b[0].is_number_integer() || !b[1].is_number() || b[0].get<int64_t>() < 0 ||
+                b[0].get<int64_t>() > kMaxId) {
+                return r_.fail(key, "item " + std::to_string(i) + " is not an [id, bias] pair");
+            }
+            biases.emplace_back(static_cast<int32_t>(b[0].get<int64_t>()), b[1].get<float>());
         }
     }
     void read(const char* key, AblationMode& m) {

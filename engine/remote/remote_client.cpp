@@ -141,6 +141,13 @@ json RemoteClient::request_body(const RemoteRequest& r) const {
     }
     if (r.sampling.top_p < 1.0f) body["top_p"] = r.sampling.top_p;
     if (r.sampling.top_k > 0) body["top_k"] = r.sampling.top_k;
+    if (r.sampling.frequency_penalty != 0.0f) body["frequency_penalty"] = r.sampling.frequency_penalty;
+    if (r.sampling.presence_penalty != 0.0f) body["presence_penalty"] = r.sampling.presence_penalty;
+    if (!r.sampling.logit_bias.empty()) {
+        json bias = json::object();
+        for (const auto& [id, value] : r.sampling.logit_bias) bias[std::to_string(id)] = value;
+        body["logit_bias"] = std::move(bias);
+    }
     if (r.send_seed) body["seed"] = r.sampling.seed;
     if (!r.stop.empty()) body["stop"] = r.stop;
     if (!r.octoscope.is_null()) body["octoscope"] = r.octoscope;

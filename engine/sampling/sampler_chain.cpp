@@ -1,6 +1,7 @@
 #include "engine/sampling/sampler_chain.h"
 
 #include "engine/sampling/greedy.h"
+#include "engine/sampling/logit_bias.h"
 #include "engine/sampling/random_draw.h"
 #include "engine/sampling/repetition_penalty.h"
 #include "engine/sampling/temperature.h"
@@ -12,9 +13,11 @@ namespace octo {
 Result<SamplerChain> SamplerChain::create(const SamplerConfig& config) {
     if (Status valid = validate_sampler_config(config); !valid) return valid.error();
     SamplerChain chain;
-    if (config.repeat_penalty != 1.0f && config.repeat_last_n > 0) {
-        chain.stages_.push_back(std::make_unique<RepetitionPenalty>(
-            config.repeat_penalty, static_cast<size_t>(config.repeat_last_n)));
+    if (!config.logit_bias.empty()) chain.stages_.push_back(std::make_unique<LogitBias>(config.logit_bias));
+    const bool penalties = config.repeat_penalty != 1.0f || config.frequency_penalty != 0.0f || config.presence_penalty != 0.0f;
+    if (penalties && config.repeat_last_n > 0) {
+        chain.stages_.push_back(std::make_unique<RepetitionPenalty>(config.repeat_penalty, static_cast<size_t>(config.repeat_last_n),
+                                                                    config.frequency_penalty, config.presence_penalty));
     }
     if (config.temperature == 0.0f) {
         chain.stages_.push_back(std::make_unique<Greedy>());

@@ -1,9 +1,10 @@
 // A SamplerConfig turned into an ordered chain of stages:
 //
-//   repetition penalty -> temperature -> top-k -> top-p -> random draw   (temperature > 0)
-//   repetition penalty -> greedy                                          (temperature = 0)
+//   logit bias -> penalties -> temperature -> top-k -> top-p -> random draw   (temperature > 0)
+//   logit bias -> penalties -> greedy                                          (temperature = 0)
 //
-// Stages that are off (penalty 1 or last_n 0, top_k 0, top_p 1) are left out. With
+// Stages that are off (no bias; repeat penalty 1 with no frequency or presence penalty, or
+// last_n 0; top_k 0; top_p 1) are left out. With
 // temperature 0 the shaping stages are skipped: none of them can change the argmax.
 #pragma once
 

@@ -21,6 +21,12 @@ Status validate_sampler_config(const SamplerConfig& config) {
     if (config.repeat_last_n < 0) {
         return bad("repeat-last-n must be >= 0 (0 turns the penalty off)");
     }
+    if (!std::isfinite(config.frequency_penalty) || !std::isfinite(config.presence_penalty)) {
+        return bad("frequency and presence penalties must be finite numbers (0 turns them off)");
+    }
+    for (const auto& [id, bias] : config.logit_bias) {
+        if (id < 0 || !std::isfinite(bias)) return bad("a logit bias needs a token id >= 0 and a finite bias");
+    }
     return Ok{};
 }
 

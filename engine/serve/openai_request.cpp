@@ -117,6 +117,30 @@ std::optional<ApiError> parse_prompt(const json& body, std::string& out) {
     return wrong_type("prompt", "a string", *it);
 }
 
+// logit_bias: {"token id": bias in [-100, 100], …} (ids as strings, as OpenAI's JSON keys);
+// whether an id is in the vocabulary is the server's check (it knows the model).
+std::optional<ApiError> parse_logit_bias(const json& body, const RequestLimits& limits, std::vector<std::pair<int32_t, float>>& out) {
+    auto it = body.find("logit_bias");
+    if (it == body.end() || it->is_null()) return std::nullopt;
+    if (!it->is_object()) return wrong_type("logit_bias", "an object of token ids to biases", *it);
+    if (it->size() > static_cast<size_t>(limits.max_logit_bias)) {
+        return bad("logit_bias", "'logit_bias' has " + std::to_string(it->size()) + " entries; at most " +
+                                     std::to_string(limits.max_logit_bias) + " are allowed");
+    }
+    for (const auto& [key, value] : it->items()) {
+        const bool digits = !key.empty() && key.size() <= 10 && key.find_first_not_of("0123456789") == std::string::npos;
+        const int64_t id = digits ? std::stoll(key) : -1;
+        if (!digits || id > std::numeric_limits<int32_t>::max()) {
+            return bad("logit_bias", "'logit_bias' keys are token ids (\"15043\"); '" + key.substr(0, 40) + "' is not one");
+        }
+        if (!value.is_number() || !(value.get<double>() >= -100.0 && value.get<double>() <= 100.0)) {
+            return bad("logit_bias", "'logit_bias' values are numbers from -100 to 100; token " + key + "'s is not");
+        }
+        out.emplace_back(static_cast<int32_t>(id), value.get<float>());
+    }
+    return std::nullopt;
+}
+
 std::optional<ApiError> parse_stop(const json& body, const RequestLimits& limits, std::vector<std::string>& out) {
     auto it = body.find("stop");
     if (it == body.end() || it->is_null()) return std::nullopt;
@@ -161,13 +185,8 @@ std::optional<ApiError> refuse_unsupported(const json& body, Endpoint endpoint) 
                                           "(no constrained decoding); ask for JSON in the prompt instead");
         }
     }
-    if (present("logit_bias") && !(body["logit_bias"].is_object() && body["logit_bias"].empty())) {
-        return bad("logit_bias", "'logit_bias' is not supported");
-    }
-    for (const char* key : {"presence_penalty", "frequency_penalty", "min_p"}) {
-        if (present(key) && !(body[key].is_number() && body[key].get<double>() == 0.0)) {
-            return bad(key, std::string("'") + key + "' is not supported (only 0); 'repetition_penalty' is");
-        }
+    if (present("min_p") && !(body["min_p"].is_number() && body["min_p"].get<double>() == 0.0)) {
+        return bad("min_p", "'min_p' is not supported (only 0); 'top_p' and 'top_k' are");
     }
     if (endpoint == Endpoint::Completion) {
         if (present("echo") && !(body["echo"].is_boolean() && !body["echo"].get<bool>())) {
@@ -272,6 +291,12 @@ std::optional<ApiError> parse_into(const json& body, Endpoint endpoint, const Re
     q.run.sampling.top_k = static_cast<int32_t>(top_k);
     q.run.sampling.seed = static_cast<uint64_t>(seed);
     q.run.sampling.repeat_penalty = static_cast<float>(repetition);
+    double frequency = 0.0, presence = 0.0;
+    if (auto e = r.number("frequency_penalty", -2.0, false, 2.0, frequency, unused)) return e;
+    if (auto e = r.number("presence_penalty", -2.0, false, 2.0, presence, unused)) return e;
+    q.run.sampling.frequency_penalty = static_cast<float>(frequency);
+    q.run.sampling.presence_penalty = static_cast<float>(presence);
+    if (auto e = parse_logit_bias(body, limits, q.run.sampling.logit_bias)) return e;
     q.n = static_cast<int>(n);
     if (auto e = validate_sampler_config(q.run.sampling); !e) return bad("", e.error().message);
 

@@ -53,6 +53,7 @@ struct RequestLimits {
     size_t max_stop_bytes = 256; // of each stop string
     int max_top_logprobs = 20;   // chat's top_logprobs (completions' logprobs: 5), as OpenAI
     int max_messages = 1024;
+    int max_logit_bias = 1024;   // logit_bias entries
 };
 
 // What the `octoscope` extension object asks to be shown. What it asks the run to do — "disable":

@@ -372,6 +372,14 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
                                                   "' (GET /v1/models)", "invalid_request_error", "model_not_found", "model"));
     }
 
+    for (const auto& [id, bias] : q->run.sampling.logit_bias) {
+        if (id >= model.tokenizer->n_tokens()) {
+            return send_error(res, api_error(400, "'logit_bias' names token " + std::to_string(id) + "; the vocabulary has " +
+                                                      std::to_string(model.tokenizer->n_tokens()) + " (ids 0 to " +
+                                                      std::to_string(model.tokenizer->n_tokens() - 1) + ")",
+                                             "invalid_request_error", "invalid_logit_bias", "logit_bias"));
+        }
+    }
     const Result<BuiltPrompt> prompt = build_prompt(model.model->file(), *model.tokenizer, q->run);
     if (!prompt) {
         ApiError e = engine_error(prompt.error());

@@ -194,6 +194,29 @@ TEST_F(Serve, ManyRequestsAtOnceEachGetTheirSoloTokens) {
     }
 }
 
+// logit_bias +100 forces a token at every step, -100 bans the greedy one; an id past the
+// vocabulary is a 400 naming the field. The penalties are accepted in OpenAI's range.
+TEST_F(Serve, LogitBiasForcesAndBansTokens) {
+    const Answer plain = post(port(), "/v1/chat/completions", chat("Add 17 and 26.", {{"max_tokens", 4}, {"octoscope", json::object()}}));
+    ASSERT_EQ(plain.status, 200) << plain.raw;
+    const int first = plain.body["choices"][0]["octoscope"]["tokens"][0]["id"];
+    const int forced = first == 40 ? 41 : 40;
+    const Answer a = post(port(), "/v1/chat/completions",
+                          chat("Add 17 and 26.", {{"max_tokens", 4}, {"logit_bias", {{std::to_string(forced), 100}}}, {"octoscope", json::object()}}));
+    ASSERT_EQ(a.status, 200) << a.raw;
+    ASSERT_EQ(a.body["choices"][0]["octoscope"]["tokens"].size(), 4u);
+    for (const json& t : a.body["choices"][0]["octoscope"]["tokens"]) EXPECT_EQ(t["id"], forced);
+    const Answer banned = post(port(), "/v1/chat/completions",
+                               chat("Add 17 and 26.", {{"max_tokens", 1}, {"logit_bias", {{std::to_string(first), -100}}}, {"octoscope", json::object()}}));
+    ASSERT_EQ(banned.status, 200) << banned.raw;
+    EXPECT_NE(banned.body["choices"][0]["octoscope"]["tokens"][0]["id"], first);
+    const Answer outside = post(port(), "/v1/chat/completions", chat("x", {{"logit_bias", {{"99999999", 1}}}}));
+    EXPECT_EQ(outside.status, 400) << outside.raw;
+    EXPECT_EQ(outside.body["error"]["param"], "logit_bias");
+    const Answer penalties = post(port(), "/v1/chat/completions", chat("Add 17 and 26.", {{"presence_penalty", 1.5}, {"frequency_penalty", -0.5}}));
+    EXPECT_EQ(penalties.status, 200) << penalties.raw;
+}
+
 TEST_F(Serve, SeveralChoicesAreSeveralSamples) {
     const Answer a = post(port(), "/v1/chat/completions", chat("Add 17 and 26.", {{"n", 3}, {"temperature", 1.5}, {"seed", 5}}));
     ASSERT_EQ(a.status, 200) << a.raw;

@@ -35,7 +35,7 @@ Capture sample_capture(int64_t n_generated) {
     run_spec.stop_strings = {"zz", "\n\n"};
     run_spec.max_tokens = n_generated;
     run_spec.stop_at_eog = false;
-    run_spec.sampling = {0.7f, 42, 5, 0.9f, 1.1f, 16};
+    run_spec.sampling = {0.7f, 42, 5, 0.9f, 1.1f, 16, 1e-4f, -1e-4f, {{3, 1e-3f}}}; // penalties and bias too small to change the draw
     run_spec.disabled[2] = true;
     run_spec.dla = true;
     run_spec.record_attention = true;

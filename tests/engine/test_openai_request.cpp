@@ -36,7 +36,8 @@ TEST(OpenAiRequest, ChatFieldsAreReadAsOpenAiDocumentsThem) {
         {"role": "user", "content": [{"type": "text", "text": "What is "}, {"type": "text", "text": "2 + 2?"}]}],
         "max_tokens": 12, "temperature": 0.5, "top_p": 0.9, "top_k": 40, "seed": 7, "stop": ["\n", "."],
         "logprobs": true, "top_logprobs": 3, "n": 2, "stream": true, "stream_options": {"include_usage": true},
-        "user": "someone", "presence_penalty": 0, "reasoning_effort": "low",
+        "user": "someone", "presence_penalty": 0.5, "frequency_penalty": -1.25, "logit_bias": {"50256": -100, "7": 2.5},
+        "reasoning_effort": "low",
         "octoscope": {"metric": "gates", "disable": ["rte-c"], "heads": true}})");
     EXPECT_EQ(q.run.reasoning_effort, ReasoningEffort::Low); // the harmony format's level (gpt-oss)
     EXPECT_EQ(q.model, "octet.gguf");
@@ -50,6 +51,9 @@ TEST(OpenAiRequest, ChatFieldsAreReadAsOpenAiDocumentsThem) {
     EXPECT_EQ(q.run.sampling.top_k, 40);
     EXPECT_EQ(q.run.sampling.seed, 7u);
     EXPECT_TRUE(q.seed_given);
+    EXPECT_FLOAT_EQ(q.run.sampling.presence_penalty, 0.5f);
+    EXPECT_FLOAT_EQ(q.run.sampling.frequency_penalty, -1.25f);
+    EXPECT_EQ(q.run.sampling.logit_bias, (std::vector<std::pair<int32_t, float>>{{50256, -100.0f}, {7, 2.5f}}));
     EXPECT_EQ(q.run.stop_strings, (std::vector<std::string>{"\n", "."}));
     EXPECT_TRUE(q.logprobs);
     EXPECT_EQ(q.top_logprobs, 3);
@@ -138,8 +142,15 @@ TEST(OpenAiRequest, EveryMalformedBodyIsRefusedNamingItsField) {
         {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]})", C, "tools"},
         {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_object"}})", C, "response_format"},
         {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": 1}})", C, "response_format"}, // fuzz finding: threw
-        {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"50256": -100}})", C, "logit_bias"},
-        {R"({"messages": [{"role": "user", "content": "x"}], "frequency_penalty": 0.5})", C, "frequency_penalty"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"50256": -101}})", C, "logit_bias"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"the": 5}})", C, "logit_bias"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"-3": 5}})", C, "logit_bias"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"99999999999": 5}})", C, "logit_bias"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"5": "up"}})", C, "logit_bias"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": [5, 1]})", C, "logit_bias"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "frequency_penalty": 2.5})", C, "frequency_penalty"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "presence_penalty": -3})", C, "presence_penalty"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "min_p": 0.1})", C, "min_p"},
         {R"({"messages": [{"role": "user", "content": "x"}], "model": 7})", C, "model"},
         {R"({"messages": [{"role": "user", "content": "x"}], "prompt": "y"})", C, "prompt"},
         {R"({"messages": [{"role": "user", "content": "x"}], "octoscope": true})", C, "octoscope"},

@@ -121,6 +121,15 @@ TEST(RemoteClient, SendsWhatTheRequestSays) {
     EXPECT_EQ(b["stop"][0], "\n");
     EXPECT_EQ(b["octoscope"]["metric"], "gates");
     EXPECT_FALSE(b.contains("top_k"));
+    EXPECT_FALSE(b.contains("logit_bias"));
+    EXPECT_FALSE(b.contains("presence_penalty"));
+    r.sampling.frequency_penalty = 0.5f;
+    r.sampling.presence_penalty = -1.0f;
+    r.sampling.logit_bias = {{42, -100.0f}};
+    const json p = c.request_body(r);
+    EXPECT_EQ(p["frequency_penalty"], 0.5);
+    EXPECT_EQ(p["presence_penalty"], -1.0);
+    EXPECT_EQ(p["logit_bias"]["42"], -100.0);
     r.chat = false;
     r.prompt = "x";
     r.top_logprobs = 9;

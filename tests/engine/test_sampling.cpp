@@ -106,6 +106,38 @@ TEST(SamplingRepetitionPenalty, OnlyLooksAtTheLastNTokens) {
     EXPECT_EQ(logits_of(fresh), (std::vector<float>{8.0f, 8.0f, -2.0f}));
 }
 
+// OpenAI's frequency and presence penalties, as llama.cpp applies them in the same stage: a
+// token seen `count` times in the window loses count × frequency + presence.
+TEST(SamplingRepetitionPenalty, FrequencyAndPresenceSubtractByCount) {
+    RepetitionPenalty penalty(1.0f, 64, 0.5f, 0.25f);
+    for (int32_t t : {0, 0, 0, 1}) penalty.accept(t);
+    CandidateList list = CandidateList::from_logits(std::vector<float>{3.0f, -1.0f, 1.0f});
+    penalty.apply(list);
+    EXPECT_EQ(logits_of(list), (std::vector<float>{3.0f - 1.5f - 0.25f, -1.0f - 0.5f - 0.25f, 1.0f}));
+    // The window forgets: after 64 other tokens nothing is left to penalise.
+    for (int i = 0; i < 64; ++i) penalty.accept(2);
+    CandidateList later = CandidateList::from_logits(std::vector<float>{3.0f, -1.0f, 1.0f});
+    penalty.apply(later);
+    EXPECT_EQ(logits_of(later), (std::vector<float>{3.0f, -1.0f, 1.0f - 64 * 0.5f - 0.25f}));
+    // Negative penalties encourage.
+    SamplerChain chain = make_chain({.frequency_penalty = -2.0f});
+    const std::vector<float> logits = {3.0f, 2.5f};
+    chain.accept(1);
+    EXPECT_EQ(chain.sample(logits), 1) << "2.5 + 2 > 3";
+}
+
+// logit_bias is added first: +100 forces a token past greedy's choice, -100 bans it.
+TEST(SamplingLogitBias, ForcesAndBansTokens) {
+    const std::vector<float> logits = {3.0f, 2.5f, -1.0f};
+    EXPECT_EQ(make_chain({.logit_bias = {{2, 100.0f}}}).sample(logits), 2);
+    EXPECT_EQ(make_chain({.logit_bias = {{0, -100.0f}}}).sample(logits), 1);
+    EXPECT_EQ(make_chain({.logit_bias = {{9, 100.0f}}}).sample(logits), 0) << "an id past the row changes nothing";
+    SamplerChain sampled = make_chain({.temperature = 1.0f, .seed = 3, .logit_bias = {{2, 100.0f}}});
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(sampled.sample(logits), 2);
+    EXPECT_FALSE(validate_sampler_config({.logit_bias = {{-1, 1.0f}}}).ok());
+    EXPECT_FALSE(validate_sampler_config({.frequency_penalty = std::numeric_limits<float>::infinity()}).ok());
+}
+
 TEST(SamplingRepetitionPenalty, ChangesTheGreedyChoiceInAChain) {
     SamplerChain chain = make_chain({.repeat_penalty = 2.0f, .repeat_last_n = 8});
     const std::vector<float> logits = {3.0f, 2.5f};
