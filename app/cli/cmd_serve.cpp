@@ -46,6 +46,7 @@ struct ServeOptions {
     double idle_timeout = 5;
     int max_connections = 512;
     std::string log_format = "text";
+    std::vector<std::string> cors_origins;
 };
 
 // Signals received: the first drains, a second cancels what is still running.
@@ -113,6 +114,7 @@ int run_serve(ServeOptions o) {
     so.connections.idle_timeout = millis(o.idle_timeout);
     so.connections.max_connections = o.max_connections;
     so.log_json = o.log_format == "json";
+    so.cors_origins = o.cors_origins;
     serve::ServedModel served{opened->model.get(), opened->tokenizer.get(), opened->backend.get(), &opened->map(),
                               opened->expert_map(), opened->kv.get()};
     serve::OpenAiServer server(served, info, so);
@@ -178,6 +180,8 @@ void add_serve_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::Range(0.1, 3600.0))->capture_default_str();
     cmd->add_option("--max-connections", o->max_connections, "Connections open at once; one more is answered 503 and closed")
         ->check(CLI::Range(1, 65536))->capture_default_str();
+    cmd->add_option("--cors-origin", o->cors_origins, "An origin whose browser pages may call the API "
+                                                      "(https://app.example.com; repeatable; * for any)");
     cmd->add_option("--log-format", o->log_format, "Log lines (access, drain) as text, or as one JSON object each for collectors")
         ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
     add_kv_type_options(*cmd, o->kv);

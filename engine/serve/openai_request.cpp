@@ -346,6 +346,59 @@ nlohmann::json error_json(const ApiError& e) {
               {"code", e.code.empty() ? json(nullptr) : json(e.code)}}}};
 }
 
+namespace {
+
+std::variant<json, ApiError> json_object_body(std::string_view body) {
+    json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) {
+        return bad("", "the request body is not valid JSON (send a JSON object with Content-Type: application/json)");
+    }
+    if (!parsed.is_object()) return bad("", "the request body must be a JSON object, not " + json_type_words(parsed));
+    return parsed;
+}
+
+} // namespace
+
+std::variant<TokenizeRequest, ApiError> parse_tokenize_request(std::string_view body, const RequestLimits& limits) {
+    auto parsed = json_object_body(body);
+    if (auto* e = std::get_if<ApiError>(&parsed)) return *e;
+    const json& j = std::get<json>(parsed);
+    TokenizeRequest t;
+    const Reader r{j, ""};
+    const char* text_key = j.contains("content") ? "content" : "prompt";
+    if (j.contains("messages") && !j["messages"].is_null()) {
+        if (j.contains("content") || j.contains("prompt")) return bad("messages", "send 'messages' or a text ('content', 'prompt'), not both");
+        if (auto e = parse_messages(j, limits, t.messages)) return *e;
+    } else {
+        const json* text = r.get(text_key);
+        if (!text) return bad("content", "'content' (or 'prompt', or 'messages') is missing: what is there to tokenize?");
+        if (!text->is_string()) return wrong_type(text_key, "a string", *text);
+        t.text = text->get<std::string>();
+    }
+    if (auto e = r.boolean(j.contains("add_special") ? "add_special" : "add_special_tokens", t.add_special)) return *e;
+    if (auto e = r.boolean("with_pieces", t.with_pieces)) return *e;
+    return t;
+}
+
+std::variant<std::vector<int32_t>, ApiError> parse_detokenize_request(std::string_view body, size_t max_tokens) {
+    auto parsed = json_object_body(body);
+    if (auto* e = std::get_if<ApiError>(&parsed)) return *e;
+    const json& j = std::get<json>(parsed);
+    const auto it = j.find("tokens");
+    if (it == j.end() || it->is_null()) return bad("tokens", "'tokens' is missing: an array of token ids");
+    if (!it->is_array()) return wrong_type("tokens", "an array of token ids", *it);
+    if (it->size() > max_tokens) return bad("tokens", "'tokens' has more than " + std::to_string(max_tokens) + " ids");
+    std::vector<int32_t> ids;
+    ids.reserve(it->size());
+    for (const json& id : *it) {
+        if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > std::numeric_limits<int32_t>::max()) {
+            return bad("tokens", "'tokens' holds " + id.dump().substr(0, 40) + ", which is not a token id");
+        }
+        ids.push_back(static_cast<int32_t>(id.get<int64_t>()));
+    }
+    return ids;
+}
+
 std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_view body, Endpoint endpoint,
                                                                    const RequestLimits& limits) {
     const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);

@@ -86,6 +86,21 @@ struct CompletionRequest {
     OctoscopeRequest octoscope;
 };
 
+// POST /tokenize, in llama.cpp's shape ({"content", "add_special", "with_pieces"}) or vLLM's
+// ({"prompt" | "messages", "add_special_tokens"}): the text, or a conversation rendered through
+// the model's chat template as a chat request is. add_special defaults to true: the tokens a
+// completion of the same text would see.
+struct TokenizeRequest {
+    std::string text;                  // content / prompt
+    std::vector<ChatMessage> messages; // instead of text
+    bool add_special = true;
+    bool with_pieces = false;          // each token's text too
+};
+std::variant<TokenizeRequest, ApiError> parse_tokenize_request(std::string_view body, const RequestLimits& limits = {});
+
+// POST /detokenize: {"tokens": [id, …]} (at most max_detokenize ids; ids checked by the server).
+std::variant<std::vector<int32_t>, ApiError> parse_detokenize_request(std::string_view body, size_t max_tokens = size_t{1} << 20);
+
 // Parses `body` for `endpoint`; the ApiError (status 400, or 413 for too many messages) names
 // the first problem found.
 std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_view body, Endpoint endpoint,

@@ -16,6 +16,7 @@
 #include <httplib.h>
 
 #include "engine/core/log.h"
+#include "engine/core/utf8_text.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/serve/http_listener.h"
@@ -217,6 +218,18 @@ struct OpenAiServer::Impl {
     bool read_body(const httplib::Request& req, const httplib::ContentReader& reader, httplib::Response& res, std::string& body) const;
     void complete(const httplib::Request& req, const std::string& body, httplib::Response& res, Endpoint endpoint);
     void stop(std::chrono::milliseconds drain, const std::function<bool()>& give_up);
+    void tokenize(const std::string& body, httplib::Response& res) const;
+    void detokenize(const std::string& body, httplib::Response& res) const;
+    // The Access-Control-Allow-Origin for this request: "*", its Origin, or "" (no CORS).
+    std::string allowed_origin(const httplib::Request& req) const {
+        if (options.cors_origins.empty() || !req.has_header("Origin")) return {};
+        const std::string origin = req.get_header_value("Origin");
+        for (const std::string& allowed : options.cors_origins) {
+            if (allowed == "*") return "*";
+            if (allowed == origin) return origin;
+        }
+        return {};
+    }
 };
 
 void OpenAiServer::Impl::routes() {
@@ -225,7 +238,8 @@ void OpenAiServer::Impl::routes() {
     // of the body is read (a client without the key cannot hold a connection with a slow body).
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         HttpListener::headers_read();
-        if (req.path == "/health" || authorised(req)) return httplib::Server::HandlerResponse::Unhandled;
+        // A browser's CORS preflight carries no credentials.
+        if (req.path == "/health" || req.method == "OPTIONS" || authorised(req)) return httplib::Server::HandlerResponse::Unhandled;
         if (req.has_header("Content-Length") || req.has_header("Transfer-Encoding")) HttpListener::close_after_response();
         send_error(res, api_error(401, "missing or wrong API key (Authorization: Bearer …)", "authentication_error", "invalid_api_key"));
         return httplib::Server::HandlerResponse::Handled;
@@ -234,7 +248,8 @@ void OpenAiServer::Impl::routes() {
         if (!res.body.empty()) return;
         switch (res.status) {
         case 404: return send_error(res, api_error(404, "no such endpoint (POST /v1/chat/completions, POST /v1/completions, "
-                                                        "GET /v1/models, GET /health)", "invalid_request_error", "not_found"));
+                                                        "GET /v1/models, POST /tokenize, POST /detokenize, GET /health, GET /metrics)",
+                                                   "invalid_request_error", "not_found"));
         case 413: return send_error(res, api_error(413, "the request body is too large", "invalid_request_error", "body_too_large"));
         default: return send_error(res, api_error(res.status, "the request could not be handled", res.status >= 500 ? "server_error" : "invalid_request_error"));
         }
@@ -249,9 +264,36 @@ void OpenAiServer::Impl::routes() {
         };
     };
     // Every answer carries its request's id (the client's X-Request-Id, or one made for it).
-    http.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
+    http.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         if (const RequestRecord* r = HttpListener::current_request(); r && !r->id.empty()) res.set_header("X-Request-Id", r->id);
+        if (const std::string origin = allowed_origin(req); !origin.empty()) {
+            res.set_header("Access-Control-Allow-Origin", origin);
+            res.set_header("Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
+            if (origin != "*") res.set_header("Vary", "Origin");
+        }
     });
+    // CORS preflight: what a browser page on an allowed origin may send.
+    http.Options(".*", [this](const httplib::Request& req, httplib::Response& res) {
+        if (allowed_origin(req).empty()) {
+            res.set_header("Allow", "GET, POST");
+            return send_error(res, api_error(405, "OPTIONS answers only a CORS preflight from an origin --cors-origin allows",
+                                             "invalid_request_error", "method_not_allowed"));
+        }
+        res.status = 204;
+        res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+        res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id");
+        res.set_header("Access-Control-Max-Age", "600");
+    });
+    const auto text_tool = [this](bool detokenize) {
+        return [this, detokenize](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+            std::string body;
+            if (!read_body(req, reader, res, body)) return;
+            if (detokenize) return this->detokenize(body, res);
+            tokenize(body, res);
+        };
+    };
+    http.Post("/tokenize", text_tool(false));
+    http.Post("/detokenize", text_tool(true));
     http.set_logger([this](const httplib::Request& req, const httplib::Response& res) { answered(req, res); });
     http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
         const ConnectionCounts connections{http.open_connections(), http.refused_connections(), http.timed_out_connections()};
@@ -289,6 +331,8 @@ void OpenAiServer::Impl::routes() {
     http.Post("/v1/completions", generation(Endpoint::Completion));
     http.Post("/health", wrong_method("GET"));
     http.Post("/metrics", wrong_method("GET"));
+    http.Get("/tokenize", wrong_method("POST"));
+    http.Get("/detokenize", wrong_method("POST"));
     http.Post("/v1/models", wrong_method("GET"));
     http.Get("/v1/chat/completions", wrong_method("POST"));
     http.Get("/v1/completions", wrong_method("POST"));
@@ -321,6 +365,52 @@ bool OpenAiServer::Impl::read_body(const httplib::Request& req, const httplib::C
     return false;
 }
 
+void OpenAiServer::Impl::tokenize(const std::string& body, httplib::Response& res) const {
+    auto parsed = parse_tokenize_request(body, options.limits);
+    if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
+    const TokenizeRequest& t = std::get<TokenizeRequest>(parsed);
+    Result<std::vector<int32_t>> ids = std::vector<int32_t>{};
+    if (!t.messages.empty() || t.add_special) {
+        // As a chat or completions request would tokenize it.
+        PromptSpec spec;
+        spec.chat = !t.messages.empty();
+        spec.messages = t.messages;
+        spec.prompt = t.text;
+        const Result<BuiltPrompt> built = build_prompt(model.model->file(), *model.tokenizer, spec);
+        if (!built) return send_error(res, engine_error(built.error()));
+        ids = built->ids;
+    } else {
+        ids = model.tokenizer->encode(t.text, false, false);
+        if (!ids) return send_error(res, engine_error(ids.error()));
+    }
+    json tokens = json::array();
+    for (const int32_t id : *ids) {
+        if (t.with_pieces) {
+            tokens.push_back({{"id", id}, {"piece", valid_utf8(model.tokenizer->token_bytes(id))}});
+        } else {
+            tokens.push_back(id);
+        }
+    }
+    const json out = {{"tokens", std::move(tokens)}, {"count", ids->size()}, {"max_model_len", info.n_ctx}};
+    res.set_content(out.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
+void OpenAiServer::Impl::detokenize(const std::string& body, httplib::Response& res) const {
+    auto parsed = parse_detokenize_request(body);
+    if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
+    const std::vector<int32_t>& ids = std::get<std::vector<int32_t>>(parsed);
+    for (const int32_t id : ids) {
+        if (id >= model.tokenizer->n_tokens()) {
+            return send_error(res, api_error(400, "'tokens' holds " + std::to_string(id) + "; the vocabulary has " +
+                                                      std::to_string(model.tokenizer->n_tokens()) + " tokens",
+                                             "invalid_request_error", "invalid_token", "tokens"));
+        }
+    }
+    // Special tokens written out ("<|im_start|>"), as llama.cpp's and vLLM's detokenize do.
+    const std::string text = valid_utf8(model.tokenizer->decode(ids, /*render_special=*/true));
+    res.set_content(json{{"content", text}, {"prompt", text}}.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
 void OpenAiServer::Impl::observe(const SequenceEvent& e, bool& first_seen) {
     if (e.kind == SequenceEvent::Kind::Prompt && !first_seen) {
         first_seen = true;
@@ -333,7 +423,8 @@ void OpenAiServer::Impl::observe(const SequenceEvent& e, bool& first_seen) {
 void OpenAiServer::Impl::answered(const httplib::Request& req, const httplib::Response& res) {
     const RequestRecord* r = HttpListener::current_request();
     const double seconds = r ? seconds_since(r->started) : 0.0;
-    static const std::set<std::string> kRoutes = {"/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions"};
+    static const std::set<std::string> kRoutes = {"/health",          "/metrics",  "/v1/models", "/v1/chat/completions",
+                                                  "/v1/completions", "/tokenize", "/detokenize"};
     const std::string endpoint = kRoutes.count(req.path) ? req.path : "other";
     metrics.request_answered(endpoint, res.status, seconds);
     if (endpoint == "/health" || endpoint == "/metrics") return; // probes would drown the log

@@ -6,6 +6,9 @@
 //   GET  /v1/models              the one served model
 //   POST /v1/chat/completions    messages → an answer, or server-sent chunks with "stream": true
 //   POST /v1/completions         prompt → the same
+//   POST /tokenize, /detokenize  text or messages → token ids, and back (llama.cpp's and vLLM's shapes)
+//   GET  /metrics                Prometheus text (server_metrics.h)
+//   OPTIONS *                    CORS preflight, for the origins --cors-origin names
 //
 // Every failure is an OpenAI-style error object with a 4xx/5xx status: 400 for a malformed body
 // (openai_request.h), 401 without the API key (when one is set), 404 for another model's id or an
@@ -27,6 +30,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/core/result.h"
 #include "engine/serve/batch_scheduler.h"
@@ -44,6 +48,7 @@ struct ServerOptions {
     SchedulerOptions scheduler;
     ConnectionLimits connections;
     bool log_json = false; // log lines (access, drain) as JSON objects rather than text
+    std::vector<std::string> cors_origins; // origins a browser page may call from ("*": any); empty: no CORS
 };
 
 // What /v1/models and every answer say about the model.

@@ -217,6 +217,45 @@ TEST_F(Serve, LogitBiasForcesAndBansTokens) {
     EXPECT_EQ(penalties.status, 200) << penalties.raw;
 }
 
+// /tokenize counts what a completion or a chat request of the same text sees (the usage's
+// prompt_tokens), with pieces when asked; /detokenize gives the text back.
+TEST_F(Serve, TokenizeCountsWhatARequestSeesAndDetokenizeGivesTheTextBack) {
+    const std::string text = "What is 35% of 240?";
+    const Answer completion = post(port(), "/v1/completions", {{"prompt", text}, {"max_tokens", 1}});
+    ASSERT_EQ(completion.status, 200) << completion.raw;
+    const Answer counted = post(port(), "/tokenize", {{"content", text}});
+    ASSERT_EQ(counted.status, 200) << counted.raw;
+    EXPECT_EQ(counted.body["count"], completion.body["usage"]["prompt_tokens"]);
+    EXPECT_EQ(counted.body["tokens"].size(), counted.body["count"].get<size_t>());
+    EXPECT_GT(counted.body["max_model_len"].get<int>(), 0);
+
+    const json messages = json::array({{{"role", "user"}, {"content", text}}});
+    const Answer chatted = post(port(), "/v1/chat/completions", {{"messages", messages}, {"max_tokens", 1}});
+    const Answer chat_count = post(port(), "/tokenize", {{"messages", messages}});
+    ASSERT_EQ(chat_count.status, 200) << chat_count.raw;
+    EXPECT_EQ(chat_count.body["count"], chatted.body["usage"]["prompt_tokens"]);
+
+    const Answer bare = post(port(), "/tokenize", {{"prompt", text}, {"add_special_tokens", false}, {"with_pieces", true}});
+    ASSERT_EQ(bare.status, 200) << bare.raw;
+    std::string pieces;
+    json ids = json::array();
+    for (const json& t : bare.body["tokens"]) {
+        pieces += t["piece"].get<std::string>();
+        ids.push_back(t["id"]);
+    }
+    EXPECT_EQ(pieces, text) << "the model's own text tokens, nothing added";
+    const Answer back = post(port(), "/detokenize", {{"tokens", ids}});
+    ASSERT_EQ(back.status, 200) << back.raw;
+    EXPECT_EQ(back.body["content"], text);
+    EXPECT_EQ(back.body["prompt"], text);
+
+    EXPECT_EQ(post(port(), "/detokenize", {{"tokens", {1, 99999999}}}).body["error"]["param"], "tokens");
+    EXPECT_EQ(post(port(), "/detokenize", {{"tokens", {1, -2}}}).status, 400);
+    EXPECT_EQ(post(port(), "/tokenize", {{"content", 5}}).status, 400);
+    EXPECT_EQ(post(port(), "/tokenize", json::object()).status, 400);
+    EXPECT_EQ(get(port(), "/tokenize").status, 405);
+}
+
 TEST_F(Serve, SeveralChoicesAreSeveralSamples) {
     const Answer a = post(port(), "/v1/chat/completions", chat("Add 17 and 26.", {{"n", 3}, {"temperature", 1.5}, {"seed", 5}}));
     ASSERT_EQ(a.status, 200) << a.raw;

@@ -284,6 +284,39 @@ TEST(ServeBodies, ChatHistoriesOpenAiAcceptsAreAnswered) {
     EXPECT_EQ(server.stop(), 0) << server.err();
 }
 
+// --cors-origin: a preflight from an allowed origin is answered 204 with what it may send; its
+// answers carry Access-Control-Allow-Origin (and expose X-Request-Id); other origins get none.
+// Without the option OPTIONS is a 405.
+TEST(ServeBodies, CorsAnswersTheOriginsItIsGiven) {
+    ServerProcess server({"--threads", "1", "--cors-origin", "https://app.example", "--api-key-env", "OCTO_TEST_KEY"},
+                         {"OCTO_TEST_KEY=k"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    httplib::Client client("127.0.0.1", server.port());
+    const auto preflight = client.Options("/v1/chat/completions", {{"Origin", "https://app.example"}, {"Access-Control-Request-Method", "POST"}});
+    ASSERT_TRUE(preflight);
+    EXPECT_EQ(preflight->status, 204) << "a preflight carries no key and is answered";
+    EXPECT_EQ(preflight->get_header_value("Access-Control-Allow-Origin"), "https://app.example");
+    EXPECT_NE(preflight->get_header_value("Access-Control-Allow-Headers").find("Authorization"), std::string::npos);
+    const Answer allowed = post(server.port(), "/v1/completions", {{"prompt", "Add 2 and 3."}, {"max_tokens", 2}},
+                                {{"Origin", "https://app.example"}, {"Authorization", "Bearer k"}});
+    EXPECT_EQ(allowed.status, 200) << allowed.raw;
+    EXPECT_EQ(allowed.header("Access-Control-Allow-Origin"), "https://app.example");
+    EXPECT_NE(allowed.header("Access-Control-Expose-Headers").find("X-Request-Id"), std::string::npos);
+    const Answer other = get(server.port(), "/health", {{"Origin", "https://evil.example"}});
+    EXPECT_EQ(other.status, 200);
+    EXPECT_EQ(other.header("Access-Control-Allow-Origin"), "");
+    EXPECT_EQ(server.stop(), 0) << server.err();
+
+    ServerProcess plain({"--threads", "1"});
+    ASSERT_GT(plain.port(), 0) << plain.err();
+    httplib::Client plain_client("127.0.0.1", plain.port());
+    const auto refused = plain_client.Options("/v1/completions", {{"Origin", "https://app.example"}});
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 405);
+    EXPECT_EQ(refused->get_header_value("Access-Control-Allow-Origin"), "");
+    EXPECT_EQ(plain.stop(), 0) << plain.err();
+}
+
 // The Prometheus exposition: its series name{labels} → value.
 std::map<std::string, double> scrape(const std::string& text) {
     std::map<std::string, double> out;
