@@ -545,6 +545,9 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
         ->needs(serve_flag)->check(CLI::Range(1, 10000))->capture_default_str();
     cmd->add_option("--max-tokens", serve->max_tokens, "With --serve: max_tokens of each request")
         ->needs(serve_flag)->check(CLI::Range(int64_t{1}, int64_t{100000}))->capture_default_str();
+    cmd->add_option("--url", serve->url, "With --serve: load this running server (http://host:port, an Octoscope or "
+                                         "another OpenAI-compatible one) with the same client instead")
+        ->needs(serve_flag);
     cmd->callback([&run, o, serve] {
         if (o->serve) {
             serve->model = o->model;

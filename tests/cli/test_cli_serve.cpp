@@ -725,6 +725,27 @@ TEST(ServeAlone, LoadBenchmarkReportsEachLevel) {
     }
     EXPECT_DOUBLE_EQ(j["levels"][0]["tokens_per_s_vs_one_client"].get<double>(), 1.0);
     EXPECT_GE(j["mean_batch"].get<double>(), 1.0);
+    for (const json& l : j["levels"]) EXPECT_LE(l["p50_latency_s"].get<double>(), l["p95_latency_s"].get<double>());
+}
+
+// --url: the same client loads a server started apart (as a peer's would be), whose model list
+// names it; every request of each level is answered there (the server's metrics count them).
+TEST(ServeAlone, LoadBenchmarkLoadsAServerStartedApart) {
+    ServerProcess server({"--threads", "1", "--parallel", "2"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
+    const CliRun r = run_cli({"bench", "--serve", "--url", url, "--clients", "1,2", "--requests", "2", "--max-tokens", "4", "--json"});
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const json j = r.json();
+    EXPECT_EQ(j["model"], "octet.gguf");
+    ASSERT_EQ(j["levels"].size(), 2u);
+    for (const json& l : j["levels"]) EXPECT_EQ(l["failed"], 0);
+    EXPECT_FALSE(j.contains("mean_batch")) << "not known of another process";
+    const std::string metrics = get(server.port(), "/metrics").raw;
+    EXPECT_NE(metrics.find("octoscope_requests_total{endpoint=\"/v1/completions\",status=\"200\"} 7"), std::string::npos)
+        << "a warm-up and 2 + 4 requests: " << metrics.substr(0, 400);
+    EXPECT_EQ(run_cli({"bench", "--serve", "--url", "ftp://x"}).exit_status, 2);
+    EXPECT_EQ(server.stop(), 0) << server.err();
 }
 
 } // namespace
