@@ -20,7 +20,7 @@ packages=(
   # engine libraries
   nlohmann-json3-dev libpcre2-dev libspdlog-dev libcli11-dev libxxhash-dev libzstd-dev
   # the server (octoscope-cli serve) and its tests' client
-  libcpp-httplib-dev
+  libcpp-httplib-dev libssl-dev
   # tests and fuzzing (clang with libFuzzer, ASan and UBSan runtimes)
   libgtest-dev libgmock-dev clang libclang-rt-14-dev
   # GUI (Qt 6 Widgets, QCustomPlot) and its headless screenshots

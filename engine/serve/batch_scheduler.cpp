@@ -87,12 +87,14 @@ SchedulerStats BatchScheduler::stats() const {
 }
 
 void BatchScheduler::run() {
+    std::deque<std::function<void(bool)>> tasks;
     while (true) {
         std::vector<std::tuple<SequenceRequest, int, std::shared_ptr<RequestChannel>>> admitted;
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || !queue_.empty() || !running_.empty(); });
+            wake_.wait(lock, [&] { return stopping_ || !queue_.empty() || !running_.empty() || !tasks_.empty(); });
             if (stopping_) break;
+            tasks.swap(tasks_);
             drop_cancelled_waiting();
             size_t room = static_cast<size_t>(options_.parallel) - running_.size();
             while (room > 0 && !queue_.empty()) {
@@ -105,6 +107,8 @@ void BatchScheduler::run() {
             }
             stats_.waiting = static_cast<int64_t>(queue_.size());
         }
+        for (auto& task : tasks) task(true);
+        tasks.clear();
         for (auto& [request, choice, channel] : admitted) admit(std::move(request), choice, std::move(channel));
         step();
     }
@@ -125,6 +129,20 @@ void BatchScheduler::run() {
         }
     }
     queue_.clear();
+    for (auto& task : tasks_) task(false);
+    tasks_.clear();
+}
+
+void BatchScheduler::run_on_engine(std::function<void(bool)> task) {
+    {
+        std::lock_guard lock(mutex_);
+        if (!stopping_) {
+            tasks_.push_back(std::move(task));
+            task = nullptr;
+        }
+    }
+    if (task) return task(false);
+    wake_.notify_all();
 }
 
 void BatchScheduler::drop_cancelled_waiting() {

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -118,6 +119,10 @@ public:
     // when max_queue requests are waiting already.
     bool submit(std::vector<SequenceRequest> sequences, std::shared_ptr<RequestChannel> channel);
 
+    // Runs `task(true)` on the engine thread between two steps (the only thread that may use the
+    // model's backend), or `task(false)` once the scheduler stops before it ran.
+    void run_on_engine(std::function<void(bool run)> task);
+
     // Stops taking requests and ends every sequence, running or waiting, with a Failed event
     // (Cancelled: "the server is stopping"); returns at once (the engine thread finishes its step).
     void shutdown();
@@ -146,6 +151,7 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<Waiting> queue_;
+    std::deque<std::function<void(bool)>> tasks_;
     bool stopping_ = false;
     SchedulerStats stats_;
     std::vector<std::unique_ptr<Running>> running_; // engine thread only

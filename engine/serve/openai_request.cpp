@@ -399,6 +399,46 @@ std::variant<std::vector<int32_t>, ApiError> parse_detokenize_request(std::strin
     return ids;
 }
 
+std::variant<EmbeddingsRequest, ApiError> parse_embeddings_request(std::string_view body, size_t max_inputs) {
+    auto parsed = json_object_body(body);
+    if (auto* e = std::get_if<ApiError>(&parsed)) return *e;
+    const json& j = std::get<json>(parsed);
+    EmbeddingsRequest q;
+    const Reader r{j, ""};
+    if (const json* m = r.get("model")) {
+        if (!m->is_string()) return wrong_type("model", "a string", *m);
+        q.model = m->get<std::string>();
+    }
+    const json* input = r.get("input");
+    if (!input) return bad("input", "'input' is missing: a string or an array of strings");
+    if (input->is_string()) {
+        q.inputs.push_back(input->get<std::string>());
+    } else if (input->is_array()) {
+        if (input->empty()) return bad("input", "'input' is empty");
+        if (input->size() > max_inputs) {
+            return bad("input", "'input' has " + std::to_string(input->size()) + " texts; at most " + std::to_string(max_inputs) +
+                                    " per request");
+        }
+        for (const json& item : *input) {
+            if (item.is_number_integer() || item.is_array()) {
+                return bad("input", "'input' as token ids is not supported: send the text (POST /detokenize turns ids into text)");
+            }
+            if (!item.is_string()) return wrong_type("input", "a string or an array of strings", item);
+            q.inputs.push_back(item.get<std::string>());
+        }
+    } else {
+        return wrong_type("input", "a string or an array of strings", *input);
+    }
+    if (const json* f = r.get("encoding_format")) {
+        if (!f->is_string() || (f->get<std::string>() != "float" && f->get<std::string>() != "base64")) {
+            return bad("encoding_format", "'encoding_format' is \"float\" or \"base64\"");
+        }
+        q.base64 = f->get<std::string>() == "base64";
+    }
+    if (r.get("dimensions")) return bad("dimensions", "'dimensions' is not supported: the vectors have the model's width");
+    return q;
+}
+
 std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_view body, Endpoint endpoint,
                                                                    const RequestLimits& limits) {
     const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);

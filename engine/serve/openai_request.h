@@ -101,6 +101,15 @@ std::variant<TokenizeRequest, ApiError> parse_tokenize_request(std::string_view 
 // POST /detokenize: {"tokens": [id, …]} (at most max_detokenize ids; ids checked by the server).
 std::variant<std::vector<int32_t>, ApiError> parse_detokenize_request(std::string_view body, size_t max_tokens = size_t{1} << 20);
 
+// POST /v1/embeddings: {"input": a string or an array of strings (at most max_inputs), "model",
+// "encoding_format": "float" | "base64"}. Token-id inputs and "dimensions" are refused.
+struct EmbeddingsRequest {
+    std::string model;
+    std::vector<std::string> inputs;
+    bool base64 = false;
+};
+std::variant<EmbeddingsRequest, ApiError> parse_embeddings_request(std::string_view body, size_t max_inputs = 256);
+
 // Parses `body` for `endpoint`; the ApiError (status 400, or 413 for too many messages) names
 // the first problem found.
 std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_view body, Endpoint endpoint,

@@ -9,16 +9,19 @@
 #include <cstdio>
 #include <ctime>
 #include <functional>
+#include <future>
 #include <mutex>
 #include <random>
 #include <set>
 
 #include <httplib.h>
+#include <openssl/evp.h>
 
 #include "engine/core/log.h"
 #include "engine/core/utf8_text.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/head_map.h"
+#include "engine/router/model_embedding.h"
 #include "engine/serve/http_listener.h"
 #include "engine/serve/openai_response.h"
 #include "engine/serve/server_metrics.h"
@@ -219,6 +222,10 @@ struct OpenAiServer::Impl {
     void complete(const httplib::Request& req, const std::string& body, httplib::Response& res, Endpoint endpoint);
     void stop(std::chrono::milliseconds drain, const std::function<bool()>& give_up);
     void tokenize(const std::string& body, httplib::Response& res) const;
+    void embeddings(const std::string& body, httplib::Response& res);
+    // The served model's embedding (the residual stream after the last layer, mean-pooled, unit
+    // length): made on first use, and only ever touched on the engine thread.
+    std::unique_ptr<ModelEmbedding> embedding;
     void detokenize(const std::string& body, httplib::Response& res) const;
     // The Access-Control-Allow-Origin for this request: "*", its Origin, or "" (no CORS).
     std::string allowed_origin(const httplib::Request& req) const {
@@ -248,7 +255,7 @@ void OpenAiServer::Impl::routes() {
         if (!res.body.empty()) return;
         switch (res.status) {
         case 404: return send_error(res, api_error(404, "no such endpoint (POST /v1/chat/completions, POST /v1/completions, "
-                                                        "GET /v1/models, POST /tokenize, POST /detokenize, GET /health, GET /metrics)",
+                                                        "GET /v1/models, POST /v1/embeddings, POST /tokenize, POST /detokenize, GET /health, GET /metrics)",
                                                    "invalid_request_error", "not_found"));
         case 413: return send_error(res, api_error(413, "the request body is too large", "invalid_request_error", "body_too_large"));
         default: return send_error(res, api_error(res.status, "the request could not be handled", res.status >= 500 ? "server_error" : "invalid_request_error"));
@@ -293,6 +300,11 @@ void OpenAiServer::Impl::routes() {
         };
     };
     http.Post("/tokenize", text_tool(false));
+    http.Post("/v1/embeddings", [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+        std::string body;
+        if (read_body(req, reader, res, body)) embeddings(body, res);
+    });
+    http.Get("/v1/embeddings", wrong_method("POST"));
     http.Post("/detokenize", text_tool(true));
     http.set_logger([this](const httplib::Request& req, const httplib::Response& res) { answered(req, res); });
     http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
@@ -411,6 +423,81 @@ void OpenAiServer::Impl::detokenize(const std::string& body, httplib::Response& 
     res.set_content(json{{"content", text}, {"prompt", text}}.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
 }
 
+void OpenAiServer::Impl::embeddings(const std::string& body, httplib::Response& res) {
+    const std::shared_ptr<void> ticket = in_flight_ticket();
+    if (stopping) {
+        HttpListener::close_after_response();
+        return send_error(res, api_error(503, "the server is stopping and takes no new requests", "server_error", "server_stopping"));
+    }
+    auto parsed = parse_embeddings_request(body);
+    if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
+    auto q = std::make_shared<EmbeddingsRequest>(std::move(std::get<EmbeddingsRequest>(parsed)));
+    if (!q->model.empty() && q->model != info.id) {
+        return send_error(res, api_error(404, "the model '" + q->model + "' does not exist here; this server serves '" + info.id + "'",
+                                         "invalid_request_error", "model_not_found", "model"));
+    }
+    // Tokens as a completion of the text sees them: the usage, and the context's limit.
+    int64_t prompt_tokens = 0;
+    for (size_t i = 0; i < q->inputs.size(); ++i) {
+        PromptSpec spec;
+        spec.prompt = q->inputs[i];
+        const Result<BuiltPrompt> built = build_prompt(model.model->file(), *model.tokenizer, spec);
+        if (!built) return send_error(res, engine_error(built.error()));
+        const auto n = static_cast<int64_t>(built->ids.size());
+        if (n > info.n_ctx) {
+            return send_error(res, api_error(400, "input " + std::to_string(i) + " has " + std::to_string(n) + " tokens; the context holds " +
+                                                      std::to_string(info.n_ctx), "invalid_request_error", "context_length_exceeded", "input"));
+        }
+        prompt_tokens += n;
+    }
+    // The backend is the engine thread's: the vectors are computed there, between two steps.
+    struct Outcome {
+        std::optional<Error> error;
+        std::vector<std::vector<float>> vectors;
+    };
+    auto promise = std::make_shared<std::promise<Outcome>>();
+    std::future<Outcome> done = promise->get_future();
+    scheduler.run_on_engine([this, q, promise](bool run) {
+        Outcome o;
+        if (!run) {
+            o.error = make_error(ErrorCode::Cancelled, "the server is stopping");
+        } else {
+            if (!embedding) {
+                auto made = ModelEmbedding::create(*model.model, *model.backend, *model.tokenizer, model.model->params().n_layer - 1,
+                                                   /*cache_centroids=*/false);
+                if (made) embedding = std::move(made.value());
+                else o.error = made.error();
+            }
+            for (size_t i = 0; embedding && i < q->inputs.size(); ++i) o.vectors.push_back(embedding->embed(q->inputs[i]));
+        }
+        promise->set_value(std::move(o));
+    });
+    while (done.wait_for(kPoll) != std::future_status::ready) {
+        if (!HttpListener::client_connected()) return; // the task finishes on its own; nobody reads it
+    }
+    const Outcome o = done.get();
+    if (o.error) return send_error(res, engine_error(*o.error));
+    note_tokens(prompt_tokens, 0);
+    json data = json::array();
+    for (size_t i = 0; i < o.vectors.size(); ++i) {
+        json entry = {{"object", "embedding"}, {"index", i}};
+        if (q->base64) {
+            // Little-endian float32s, base64-encoded (OpenAI's format; the clients decode it).
+            const auto* bytes = reinterpret_cast<const unsigned char*>(o.vectors[i].data());
+            const int n = static_cast<int>(o.vectors[i].size() * sizeof(float));
+            std::string text(static_cast<size_t>(4 * ((n + 2) / 3)), '\0');
+            EVP_EncodeBlock(reinterpret_cast<unsigned char*>(text.data()), bytes, n);
+            entry["embedding"] = std::move(text);
+        } else {
+            entry["embedding"] = o.vectors[i];
+        }
+        data.push_back(std::move(entry));
+    }
+    const json out = {{"object", "list"}, {"data", std::move(data)}, {"model", info.id},
+                      {"usage", {{"prompt_tokens", prompt_tokens}, {"total_tokens", prompt_tokens}}}};
+    res.set_content(out.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
 void OpenAiServer::Impl::observe(const SequenceEvent& e, bool& first_seen) {
     if (e.kind == SequenceEvent::Kind::Prompt && !first_seen) {
         first_seen = true;
@@ -424,7 +511,7 @@ void OpenAiServer::Impl::answered(const httplib::Request& req, const httplib::Re
     const RequestRecord* r = HttpListener::current_request();
     const double seconds = r ? seconds_since(r->started) : 0.0;
     static const std::set<std::string> kRoutes = {"/health",          "/metrics",  "/v1/models", "/v1/chat/completions",
-                                                  "/v1/completions", "/tokenize", "/detokenize"};
+                                                  "/v1/completions", "/tokenize", "/detokenize", "/v1/embeddings"};
     const std::string endpoint = kRoutes.count(req.path) ? req.path : "other";
     metrics.request_answered(endpoint, res.status, seconds);
     if (endpoint == "/health" || endpoint == "/metrics") return; // probes would drown the log

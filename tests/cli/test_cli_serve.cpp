@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -254,6 +255,60 @@ TEST_F(Serve, TokenizeCountsWhatARequestSeesAndDetokenizeGivesTheTextBack) {
     EXPECT_EQ(post(port(), "/tokenize", {{"content", 5}}).status, 400);
     EXPECT_EQ(post(port(), "/tokenize", json::object()).status, 400);
     EXPECT_EQ(get(port(), "/tokenize").status, 405);
+}
+
+// /v1/embeddings: one unit vector per input, in order, the model's width; the same text gives
+// the same vector, another text another; base64 carries the same floats; the usage counts the
+// tokens /tokenize counts.
+TEST_F(Serve, EmbeddingsAreUnitVectorsOneForEachInput) {
+    const json inputs = json::array({"Add 17 and 26.", "What is 12 + 9?", "Add 17 and 26."});
+    const Answer a = post(port(), "/v1/embeddings", {{"input", inputs}, {"model", "octet.gguf"}});
+    ASSERT_EQ(a.status, 200) << a.raw;
+    EXPECT_EQ(a.body["object"], "list");
+    ASSERT_EQ(a.body["data"].size(), 3u);
+    std::vector<std::vector<float>> vectors;
+    for (size_t i = 0; i < 3; ++i) {
+        const json& d = a.body["data"][i];
+        EXPECT_EQ(d["object"], "embedding");
+        EXPECT_EQ(d["index"], i);
+        vectors.push_back(d["embedding"].get<std::vector<float>>());
+        double norm = 0.0;
+        for (const float v : vectors.back()) norm += static_cast<double>(v) * v;
+        EXPECT_NEAR(norm, 1.0, 1e-4);
+    }
+    EXPECT_GT(vectors[0].size(), 8u);
+    EXPECT_EQ(vectors[0].size(), vectors[1].size());
+    EXPECT_EQ(vectors[0], vectors[2]) << "the same text, the same vector";
+    EXPECT_NE(vectors[0], vectors[1]);
+    int64_t tokens = 0;
+    for (const json& text : inputs) tokens += post(port(), "/tokenize", {{"content", text}}).body["count"].get<int64_t>();
+    EXPECT_EQ(a.body["usage"]["prompt_tokens"], tokens);
+
+    const Answer packed = post(port(), "/v1/embeddings", {{"input", "Add 17 and 26."}, {"encoding_format", "base64"}});
+    ASSERT_EQ(packed.status, 200) << packed.raw;
+    const std::string text = packed.body["data"][0]["embedding"];
+    // RFC 4648 base64 of little-endian float32s.
+    static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string bytes;
+    uint32_t bits = 0;
+    int count = 0;
+    for (const char c : text) {
+        if (c == '=') break;
+        bits = (bits << 6) | static_cast<uint32_t>(kAlphabet.find(c));
+        if ((count += 6) >= 8) {
+            count -= 8;
+            bytes.push_back(static_cast<char>((bits >> count) & 0xff));
+        }
+    }
+    ASSERT_EQ(bytes.size(), vectors[0].size() * sizeof(float));
+    std::vector<float> decoded(vectors[0].size());
+    std::memcpy(decoded.data(), bytes.data(), bytes.size());
+    EXPECT_EQ(decoded, vectors[0]);
+
+    EXPECT_EQ(post(port(), "/v1/embeddings", {{"input", {1, 2, 3}}}).body["error"]["param"], "input");
+    EXPECT_EQ(post(port(), "/v1/embeddings", json::object()).status, 400);
+    EXPECT_EQ(post(port(), "/v1/embeddings", {{"input", "x"}, {"dimensions", 8}}).status, 400);
+    EXPECT_EQ(post(port(), "/v1/embeddings", {{"input", "x"}, {"model", "other"}}).status, 404);
 }
 
 TEST_F(Serve, SeveralChoicesAreSeveralSamples) {
