@@ -317,6 +317,23 @@ TEST(ServeBodies, CorsAnswersTheOriginsItIsGiven) {
     EXPECT_EQ(plain.stop(), 0) << plain.err();
 }
 
+// A generated BOS adds nothing to the text (a literal "<s>" appeared in answers): stories260K
+// made to generate nothing else (logit_bias), the text stays empty while the tokens count and
+// the log-probabilities name them.
+TEST(ServeBodies, AGeneratedBosIsNotText) {
+    const auto refdata = refdata_dir();
+    if (!refdata) GTEST_SKIP() << "../shared/refdata is absent";
+    ServerProcess server({"--model", (*refdata / "stories260K.gguf").string(), "--threads", "1"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const Answer a = post(server.port(), "/v1/completions",
+                          {{"prompt", "Once upon a time"}, {"max_tokens", 3}, {"logprobs", 1}, {"logit_bias", {{"1", 100}}}});
+    ASSERT_EQ(a.status, 200) << a.raw;
+    EXPECT_EQ(a.body["choices"][0]["text"], "");
+    EXPECT_EQ(a.body["usage"]["completion_tokens"], 3);
+    EXPECT_EQ(a.body["choices"][0]["logprobs"]["tokens"], json::array({"<s>", "<s>", "<s>"}));
+    EXPECT_EQ(server.stop(), 0) << server.err();
+}
+
 // The Prometheus exposition: its series name{labels} → value.
 std::map<std::string, double> scrape(const std::string& text) {
     std::map<std::string, double> out;
