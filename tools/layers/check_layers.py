@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when an #include climbs a layer (docs/architecture.md).
 
-Layers, lowest first: core (engine/core, gguf, tokenizer) < runtime (model, backend, inference,
+Layers, lowest first: core (engine/core, gguf, tokenizer, grammar) < runtime (model, backend, inference,
 sampling, chat, generation, kv, instrumentation) < analysis (router, advisor, capture,
 evaluation, claims, conversation) < host (engine/host, engine/serve, engine/remote) < ui < app. kernels/ is a leaf: it includes nothing of
 the project's but itself. A file may include its own layer and every layer below it. Prints each
@@ -14,7 +14,7 @@ import re
 import sys
 
 ENGINE_LAYERS = {
-    "core": 0, "gguf": 0, "tokenizer": 0,
+    "core": 0, "gguf": 0, "tokenizer": 0, "grammar": 0,
     "model": 1, "backend": 1, "inference": 1, "sampling": 1, "chat": 1, "generation": 1, "kv": 1,
     "instrumentation": 1,
     "router": 2, "advisor": 2, "capture": 2, "evaluation": 2, "claims": 2, "conversation": 2,
