@@ -14,6 +14,7 @@
 #include "app/cli/remote_generate.h" // --engine
 #endif
 #include "app/common/builtin_model.h"
+#include "engine/grammar/gbnf_grammar.h"
 #include "engine/capture/capture_io.h"
 
 namespace octo::cli {
@@ -24,6 +25,7 @@ struct GenerateOptions {
     std::string model;
     std::string prompt;
     std::string prompt_file;
+    std::string grammar_file; // GBNF the tokens must keep to
     int64_t max_tokens = 64;
     SamplerConfig sampling;
     int threads = 0;
@@ -110,7 +112,18 @@ int run_generate(const GenerateOptions& o) {
         prompt_text = std::move(bytes.value());
     }
     RunSpec settings = generate_settings(o, disabled.value(), experts, std::move(prompt_text));
+    if (!o.grammar_file.empty()) {
+        auto grammar = read_file_bytes(o.grammar_file, "grammar file");
+        if (!grammar) return report_error(o.json, grammar.error());
+        if (auto parsed = Grammar::parse(grammar.value()); !parsed) {
+            return report_error(o.json, o.grammar_file + ": " + parsed.error().message, kExitUsage);
+        }
+        settings.grammar = std::move(grammar.value());
+    }
 #ifdef OCTOSCOPE_HAVE_NET
+    if (!o.engine.empty() && !settings.grammar.empty()) {
+        return report_error(o.json, "--grammar runs on the local engine only (servers are not sent a grammar yet)", kExitUsage);
+    }
     if (!o.engine.empty()) return run_generate_remote(o, settings);
 #endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
@@ -188,6 +201,8 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
         ->check(CLI::IsMember({"low", "medium", "high"}))
         ->capture_default_str();
     cmd->add_option("--stop", o->stops, "Stop when the text contains this (repeatable)");
+    cmd->add_option("--grammar", o->grammar_file, "A GBNF grammar file every generated token must keep to "
+                                                  "(llama.cpp's notation; its rule 'root' starts it)");
     cmd->add_flag("--ignore-eos", o->ignore_eos, "Do not stop at end-of-generation tokens");
     cmd->add_flag("--parse-special", o->parse_special, "Match control-token texts in a plain prompt");
     cmd->add_flag("--json", o->json, "Print one JSON object");

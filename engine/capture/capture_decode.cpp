@@ -142,7 +142,7 @@ private:
         read_run_spec(r, s, [version](std::string_view key) {
             return key == "disabled_experts" || key == "record_router_probs" || key == "attention_keeps_kv" || key == "switch_target" ||
                    key == "enable_thinking" || key == "reasoning_effort" || key == "messages" || key == "top_logprobs" || key == "kv_type_k" ||
-                   key == "kv_type_v" || key == "frequency_penalty" || key == "presence_penalty" || key == "logit_bias" ||
+                   key == "kv_type_v" || key == "frequency_penalty" || key == "presence_penalty" || key == "logit_bias" || key == "grammar" ||
                    (key == "precision" && version < 2);
         });
     }

@@ -1,6 +1,8 @@
 #include "engine/generation/generator.h"
 
 #include <chrono>
+#include <limits>
+#include <vector>
 
 
 namespace octo {
@@ -44,6 +46,12 @@ Result<GenerationLoop> GenerationLoop::start(Session& session, const Tokenizer& 
     auto chain = SamplerChain::create(request.sampling);
     if (!chain) return chain.error();
     GenerationLoop loop(session, tokenizer, request, std::move(chain.value()));
+    if (!request.grammar.empty()) {
+        auto grammar = Grammar::parse(request.grammar);
+        if (!grammar) return grammar.error();
+        loop.grammar_ = std::make_shared<const Grammar>(std::move(grammar.value()));
+        loop.matcher_.emplace(*loop.grammar_);
+    }
     for (int32_t id : request.prompt_ids) loop.sampler_.accept(id);
 
     GenerateResult& result = loop.result_;
@@ -76,7 +84,24 @@ Result<const TokenEvent*> GenerationLoop::choose() {
     Session& session = *session_;
     const std::span<const float> logits = session.logits().last(static_cast<size_t>(session.n_vocab()));
     TokenEvent event;
-    event.id = sampler_.sample(logits);
+    if (matcher_) {
+        // Only what keeps to the grammar; an end-of-generation token once the text may end.
+        std::vector<float> masked(logits.begin(), logits.end());
+        bool any = false;
+        for (size_t id = 0; id < masked.size(); ++id) {
+            const auto token = static_cast<int32_t>(id);
+            const bool allowed = tokenizer_->is_eog(token) ? matcher_->can_end()
+                                                          : matcher_->accepts(tokenizer_->token_bytes(token)) &&
+                                                                !tokenizer_->token_bytes(token).empty();
+            if (!allowed) masked[id] = -std::numeric_limits<float>::infinity();
+            any = any || allowed;
+        }
+        if (!any) return make_error(ErrorCode::InvalidArgument, "the grammar allows no token of this vocabulary here");
+        event.id = sampler_.sample(masked);
+        if (!tokenizer_->is_eog(event.id)) matcher_->advance(tokenizer_->token_bytes(event.id));
+    } else {
+        event.id = sampler_.sample(logits);
+    }
     sampler_.accept(event.id);
     event.logprobs = token_logprobs(logits, event.id, request_->top_logprobs);
     event.bytes = tokenizer_->token_bytes(event.id);

@@ -10,9 +10,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/grammar/grammar_matcher.h"
 #include "engine/core/result.h"
 #include "engine/generation/run_spec.h"
 #include "engine/generation/stop_matcher.h"
@@ -100,6 +103,10 @@ private:
     const GenerateRequest* request_;
     SamplerChain sampler_;
     StopMatcher stops_;
+    // With a grammar: its rules (on the heap: the matcher points at them while the loop moves)
+    // and where the text stands in them; only tokens that keep to it can be chosen.
+    std::shared_ptr<const Grammar> grammar_;
+    std::optional<GrammarMatcher> matcher_;
     GenerateResult result_;
     std::chrono::steady_clock::time_point last_token_time_;
     bool done_ = false;

@@ -49,6 +49,7 @@ struct GenerationSpec {
     bool stop_at_eog = true;  // false: keep going past end-of-generation tokens (measurements)
     SamplerConfig sampling = {};
     size_t top_logprobs = 5;  // alternatives reported with each token
+    std::string grammar;      // GBNF (engine/grammar) every generated token must keep to; empty: none
     bool operator==(const GenerationSpec&) const = default;
 };
 
