@@ -90,9 +90,8 @@ Result<const TokenEvent*> GenerationLoop::choose() {
         bool any = false;
         for (size_t id = 0; id < masked.size(); ++id) {
             const auto token = static_cast<int32_t>(id);
-            const bool allowed = tokenizer_->is_eog(token) ? matcher_->can_end()
-                                                          : matcher_->accepts(tokenizer_->token_bytes(token)) &&
-                                                                !tokenizer_->token_bytes(token).empty();
+            const std::string& bytes = tokenizer_->token_bytes(token);
+            const bool allowed = tokenizer_->is_eog(token) ? matcher_->can_end() : !bytes.empty() && matcher_->accepts(bytes);
             if (!allowed) masked[id] = -std::numeric_limits<float>::infinity();
             any = any || allowed;
         }

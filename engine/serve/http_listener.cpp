@@ -239,16 +239,18 @@ void lingering_close(socket_t sock) {
 std::string request_id(const std::string& given) {
     const bool usable = !given.empty() && given.size() <= 128 &&
                         std::all_of(given.begin(), given.end(), [](char c) { return c > 0x20 && c < 0x7f; });
-    if (usable) return given;
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string id = "req-";
-    const uint64_t bits = rng();
-    for (int i = 0; i < 16; ++i) id.push_back(kDigits[(bits >> (4 * i)) & 15]);
-    return id;
+    return usable ? given : random_id("req-", 16);
 }
 
 } // namespace
+
+std::string random_id(std::string_view prefix, int hex_digits) {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string id(prefix);
+    for (int i = 0; i < hex_digits; ++i) id.push_back(kDigits[rng() & 15]);
+    return id;
+}
 
 HttpListener::HttpListener(ConnectionLimits limits) : limits_(limits) {
     // SO_REUSEADDR only: a restart binds while old connections linger in TIME_WAIT, but a second

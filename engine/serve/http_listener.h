@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <httplib.h>
 
@@ -34,6 +35,9 @@ struct RequestRecord {
     int64_t prompt_tokens = -1;                     // -1: not a generation
     int64_t completion_tokens = -1;
 };
+
+// `prefix` and `hex_digits` random hexadecimal digits: request ids ("req-…"), answer ids ("cmpl-…").
+std::string random_id(std::string_view prefix, int hex_digits);
 
 class HttpListener : public httplib::Server {
 public:

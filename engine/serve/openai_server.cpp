@@ -61,14 +61,6 @@ ApiError engine_error(const Error& e) {
     }
 }
 
-std::string random_id(const char* prefix) {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string out = prefix;
-    for (int i = 0; i < 24; ++i) out.push_back(kDigits[rng() & 15]);
-    return out;
-}
-
 uint64_t random_seed() {
     static thread_local std::mt19937_64 rng{std::random_device{}()};
     return rng();
@@ -211,6 +203,21 @@ struct OpenAiServer::Impl {
     }
 
     void routes();
+    // A new request while the server drains: 503 server_stopping, and the connection closes.
+    bool refused_while_stopping(httplib::Response& res) const {
+        if (!stopping) return false;
+        HttpListener::close_after_response();
+        res.set_header("Retry-After", "1");
+        send_error(res, api_error(503, "the server is stopping and takes no new requests", "server_error", "server_stopping"));
+        return true;
+    }
+    // A request naming another model than the served one: 404 model_not_found.
+    bool refused_model(const std::string& asked, httplib::Response& res) const {
+        if (asked.empty() || asked == info.id) return false;
+        send_error(res, api_error(404, "the model '" + asked + "' does not exist here; this server serves '" + info.id + "' (GET /v1/models)",
+                                  "invalid_request_error", "model_not_found", "model"));
+        return true;
+    }
     // After each response's last byte: the metrics and the access log line.
     void answered(const httplib::Request& req, const httplib::Response& res);
     // Each event of a generation as it reaches the request's thread: time to first token, time
@@ -425,17 +432,11 @@ void OpenAiServer::Impl::detokenize(const std::string& body, httplib::Response& 
 
 void OpenAiServer::Impl::embeddings(const std::string& body, httplib::Response& res) {
     const std::shared_ptr<void> ticket = in_flight_ticket();
-    if (stopping) {
-        HttpListener::close_after_response();
-        return send_error(res, api_error(503, "the server is stopping and takes no new requests", "server_error", "server_stopping"));
-    }
+    if (refused_while_stopping(res)) return;
     auto parsed = parse_embeddings_request(body);
     if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
     auto q = std::make_shared<EmbeddingsRequest>(std::move(std::get<EmbeddingsRequest>(parsed)));
-    if (!q->model.empty() && q->model != info.id) {
-        return send_error(res, api_error(404, "the model '" + q->model + "' does not exist here; this server serves '" + info.id + "'",
-                                         "invalid_request_error", "model_not_found", "model"));
-    }
+    if (refused_model(q->model, res)) return;
     // Tokens as a completion of the text sees them: the usage, and the context's limit.
     int64_t prompt_tokens = 0;
     for (size_t i = 0; i < q->inputs.size(); ++i) {
@@ -537,18 +538,11 @@ void OpenAiServer::Impl::answered(const httplib::Request& req, const httplib::Re
 
 void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& body, httplib::Response& res, Endpoint endpoint) {
     const std::shared_ptr<void> ticket = in_flight_ticket(); // taken before the check: a drain that starts now waits for it
-    if (stopping) {
-        HttpListener::close_after_response();
-        res.set_header("Retry-After", "1");
-        return send_error(res, api_error(503, "the server is stopping and takes no new requests", "server_error", "server_stopping"));
-    }
+    if (refused_while_stopping(res)) return;
     auto parsed = parse_completion_request(body, endpoint, options.limits);
     if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
     auto q = std::make_shared<CompletionRequest>(std::move(std::get<CompletionRequest>(parsed)));
-    if (!q->model.empty() && q->model != info.id) {
-        return send_error(res, api_error(404, "the model '" + q->model + "' does not exist here; this server serves '" + info.id +
-                                                  "' (GET /v1/models)", "invalid_request_error", "model_not_found", "model"));
-    }
+    if (refused_model(q->model, res)) return;
 
     for (const auto& [id, bias] : q->run.sampling.logit_bias) {
         if (id >= model.tokenizer->n_tokens()) {
@@ -590,7 +584,7 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     auto context = std::make_shared<AnswerContext>();
     context->request = q.get();
     context->tokenizer = model.tokenizer;
-    context->id = random_id(endpoint == Endpoint::Chat ? "chatcmpl-" : "cmpl-");
+    context->id = random_id(endpoint == Endpoint::Chat ? "chatcmpl-" : "cmpl-", 24);
     context->created = static_cast<int64_t>(std::time(nullptr));
     context->model = info.id;
     context->fingerprint = info.fingerprint;

@@ -320,7 +320,7 @@ TEST(RemoteClient, RetriesARefusedConnectionUntilTheServerIsUp) {
             },
             port);
     });
-    const RemoteClient c = RemoteClient::create({"http://127.0.0.1:" + std::to_string(port), ""}, {8, 0.1, 0.4}).value();
+    const RemoteClient c = RemoteClient::create({"http://127.0.0.1:" + std::to_string(port), ""}, {30, 0.1, 0.4}).value();
     const auto listed = c.models();
     starter.join();
     ASSERT_TRUE(listed.ok()) << listed.error().message;
