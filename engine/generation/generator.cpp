@@ -47,10 +47,9 @@ Result<GenerationLoop> GenerationLoop::start(Session& session, const Tokenizer& 
     if (!chain) return chain.error();
     GenerationLoop loop(session, tokenizer, request, std::move(chain.value()));
     if (!request.grammar.empty()) {
-        auto grammar = Grammar::parse(request.grammar);
-        if (!grammar) return grammar.error();
-        loop.grammar_ = std::make_shared<const Grammar>(std::move(grammar.value()));
-        loop.matcher_.emplace(*loop.grammar_);
+        auto constraint = GrammarConstraint::create(request.grammar, tokenizer);
+        if (!constraint) return constraint.error();
+        loop.constraint_ = std::move(constraint.value());
     }
     for (int32_t id : request.prompt_ids) loop.sampler_.accept(id);
 
@@ -84,20 +83,22 @@ Result<const TokenEvent*> GenerationLoop::choose() {
     Session& session = *session_;
     const std::span<const float> logits = session.logits().last(static_cast<size_t>(session.n_vocab()));
     TokenEvent event;
-    if (matcher_) {
-        // Only what keeps to the grammar; an end-of-generation token once the text may end.
-        std::vector<float> masked(logits.begin(), logits.end());
-        bool any = false;
-        for (size_t id = 0; id < masked.size(); ++id) {
-            const auto token = static_cast<int32_t>(id);
-            const std::string& bytes = tokenizer_->token_bytes(token);
-            const bool allowed = tokenizer_->is_eog(token) ? matcher_->can_end() : !bytes.empty() && matcher_->accepts(bytes);
-            if (!allowed) masked[id] = -std::numeric_limits<float>::infinity();
-            any = any || allowed;
+    if (constraint_) {
+        ConstraintStep step;
+        if (auto s = constraint_->apply(logits, masked_, step); !s) return s.error();
+        event.id = sampler_.sample(masked_);
+        constraint_->accept(event.id);
+        if (step.removed_mass >= ConstraintStep::kDlaMass && !step.removed.empty()) {
+            auto toward = session.attribution_toward(step.removed.front().id);
+            if (!toward) return toward.error();
+            step.removed_dla = std::move(toward.value());
+            if (!step.removed_dla.empty()) {
+                auto chosen = session.attribution_toward(event.id);
+                if (!chosen) return chosen.error();
+                for (size_t i = 0; i < step.removed_dla.size() && i < chosen->size(); ++i) step.removed_dla[i] -= (*chosen)[i];
+            }
         }
-        if (!any) return make_error(ErrorCode::InvalidArgument, "the grammar allows no token of this vocabulary here");
-        event.id = sampler_.sample(masked);
-        if (!tokenizer_->is_eog(event.id)) matcher_->advance(tokenizer_->token_bytes(event.id));
+        event.constraint = std::move(step);
     } else {
         event.id = sampler_.sample(logits);
     }

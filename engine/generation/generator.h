@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/grammar/grammar_matcher.h"
 #include "engine/core/result.h"
+#include "engine/generation/grammar_constraint.h"
 #include "engine/generation/run_spec.h"
 #include "engine/generation/stop_matcher.h"
 #include "engine/inference/session.h"
@@ -46,6 +46,7 @@ struct TokenEvent {
     double ms = 0.0;           // since the previous token (the first: since the start)
     TokenProbe probe;          // instrumentation of the position whose logits chose this token
                                // (empty unless the session instruments: SessionOptions::instrument)
+    std::optional<ConstraintStep> constraint; // with a grammar: what its mask did at this step
 };
 
 enum class StopReason { MaxTokens, EndOfGeneration, StopString, ContextFull, Cancelled };
@@ -103,10 +104,9 @@ private:
     const GenerateRequest* request_;
     SamplerChain sampler_;
     StopMatcher stops_;
-    // With a grammar: its rules (on the heap: the matcher points at them while the loop moves)
-    // and where the text stands in them; only tokens that keep to it can be chosen.
-    std::shared_ptr<const Grammar> grammar_;
-    std::optional<GrammarMatcher> matcher_;
+    // With a grammar: only tokens that keep to it can be chosen.
+    std::unique_ptr<GrammarConstraint> constraint_;
+    std::vector<float> masked_;
     GenerateResult result_;
     std::chrono::steady_clock::time_point last_token_time_;
     bool done_ = false;

@@ -4,45 +4,10 @@
 #include <utility>
 
 #include "engine/core/utf8_text.h"
+#include "engine/grammar/utf8_prefix.h"
 
 namespace octo {
 
-namespace {
-
-// The length a UTF-8 character starting with `lead` has (0: not a lead byte).
-size_t sequence_length(unsigned char lead) {
-    if (lead < 0x80) return 1;
-    if (lead >= 0xC2 && lead <= 0xDF) return 2;
-    if (lead >= 0xE0 && lead <= 0xEF) return 3;
-    if (lead >= 0xF0 && lead <= 0xF4) return 4;
-    return 0;
-}
-
-// The code points whose UTF-8 form starts with `prefix` (a valid start of a longer character):
-// the smallest and the largest, every one between them included.
-std::pair<char32_t, char32_t> completions(std::string_view prefix) {
-    const auto lead = static_cast<unsigned char>(prefix[0]);
-    const size_t length = sequence_length(lead);
-    // The second byte's bounds after the leads that restrict it.
-    const unsigned char second_lo = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
-    const unsigned char second_hi = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
-    const char32_t lead_bits = length == 2 ? (lead & 0x1F) : length == 3 ? (lead & 0x0F) : (lead & 0x07);
-    char32_t lo = lead_bits, hi = lead_bits;
-    for (size_t i = 1; i < length; ++i) {
-        unsigned char b_lo = 0x80, b_hi = 0xBF;
-        if (i < prefix.size()) {
-            b_lo = b_hi = static_cast<unsigned char>(prefix[i]);
-        } else if (i == 1) {
-            b_lo = second_lo;
-            b_hi = second_hi;
-        }
-        lo = (lo << 6) | (b_lo & 0x3F);
-        hi = (hi << 6) | (b_hi & 0x3F);
-    }
-    return {lo, hi};
-}
-
-} // namespace
 
 GrammarMatcher::GrammarMatcher(const Grammar& grammar) : grammar_(&grammar) {
     const GrammarRule& root = grammar.rules[grammar.root];
@@ -103,24 +68,19 @@ bool GrammarMatcher::advance(std::string_view bytes) {
     trial.pending_.clear();
     size_t at = 0;
     while (at < text.size()) {
-        const size_t length = sequence_length(static_cast<unsigned char>(text[at]));
+        const size_t length = utf8_sequence_length(static_cast<unsigned char>(text[at]));
         if (length == 0) return false;
         if (at + length > text.size()) { // the rest of the character comes later: a valid start only
             for (size_t i = at + 1; i < text.size(); ++i) {
                 if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) return false;
             }
-            // The second byte's range after E0/ED/F0/F4 (no overlong forms, surrogates or > U+10FFFF).
-            if (at + 1 < text.size()) {
-                const auto lead = static_cast<unsigned char>(text[at]);
-                const auto second = static_cast<unsigned char>(text[at + 1]);
-                if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) ||
-                    (lead == 0xF4 && second > 0x8F)) {
-                    return false;
-                }
+            if (at + 1 < text.size() &&
+                !utf8_second_byte_ok(static_cast<unsigned char>(text[at]), static_cast<unsigned char>(text[at + 1]))) {
+                return false;
             }
             trial.pending_ = text.substr(at);
             // Only the ways on that some completion of the character can take.
-            const std::pair<char32_t, char32_t> range = completions(trial.pending_);
+            const std::pair<char32_t, char32_t> range = utf8_completions(trial.pending_);
             const char32_t lo = range.first, hi = range.second;
             std::erase_if(trial.stacks_, [&](const Stack& s) {
                 if (s.empty()) return true;

@@ -36,6 +36,8 @@ public:
     std::vector<uint8_t> allowed(std::span<const std::string> tokens) const;
 
 private:
+    friend class GrammarMask; // sorts tokens per grammar position (grammar_mask.h)
+
     struct Position {
         uint32_t rule = 0;
         uint32_t alternative = 0;

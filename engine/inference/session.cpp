@@ -334,6 +334,16 @@ Status Session::attribute(int32_t target) {
     return Ok{};
 }
 
+Result<std::vector<float>> Session::attribution_toward(int32_t target) {
+    if (!dla_pending_ || probes_.empty()) return std::vector<float>{};
+    TokenProbe copy = probes_.back();
+    TokenProbe* probe = &copy;
+    if (auto s = dla_->attribute(backend_, std::span<TokenProbe* const>(&probe, 1), std::span<const int32_t>(&target, 1)); !s) {
+        return s.error();
+    }
+    return std::move(copy.dla);
+}
+
 Status Session::rewind(int64_t position) {
     if (position < 0 || position > position_) {
         return make_error(ErrorCode::InvalidArgument, "cannot rewind to position " + std::to_string(position) +

@@ -100,6 +100,10 @@ public:
     // from its logits), filling probes().back().dla. eval() does this itself for every position
     // whose next token it is given. InvalidArgument for a target outside the vocabulary.
     Status attribute(int32_t target);
+    // With instrument.dla, before attribute(): the last position's DLA toward another token,
+    // [n_layer][n_head], recording nothing (the lens on a grammar's mask asks which heads pushed
+    // toward a token the mask removed). Empty without DLA or once attribute() has run.
+    Result<std::vector<float>> attribution_toward(int32_t target);
 
     int64_t position() const { return position_; }
     int64_t n_ctx() const { return n_ctx_; }

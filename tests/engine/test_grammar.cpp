@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/grammar/gbnf_grammar.h"
+#include "engine/grammar/grammar_mask.h"
 #include "engine/grammar/grammar_matcher.h"
 
 namespace octo {
@@ -169,12 +170,16 @@ val  ::= [0-2] | "[" [0-1]? "]"
         for (size_t n = 0; n <= s.size(); ++n) prefixes.insert(s.substr(0, n));
     }
     size_t checked = 0;
+    GrammarMask fast(g, vocab);
+    std::vector<uint8_t> fast_mask;
     for (const std::string& prefix : prefixes) {
         if (prefix.size() > 14) continue; // the longer ones' continuations may pass max_len
         GrammarMatcher m(g);
         ASSERT_TRUE(m.advance(prefix)) << "a prefix of a sentence was refused: " << prefix;
         EXPECT_EQ(m.can_end(), sentences.count(prefix) == 1) << prefix;
         const std::vector<uint8_t> mask = m.allowed(vocab);
+        fast.allowed(m, fast_mask);
+        EXPECT_EQ(fast_mask, mask) << "GrammarMask after '" << prefix << "'";
         for (size_t t = 0; t < vocab.size(); ++t) {
             const std::string next = prefix + vocab[t];
             const bool expected = !vocab[t].empty() && prefixes.count(next) == 1;

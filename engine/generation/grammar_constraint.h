@@ -1,0 +1,69 @@
+// Constrained decoding for one run: a GBNF grammar (RunSpec::grammar) turned into a token mask at
+// every step (engine/grammar: GrammarMatcher for where the text stands, GrammarMask for which
+// tokens may come next), and what that mask did to the model's choice — the lens on the
+// constraint: the probability it removed, the most probable tokens it removed and, with DLA,
+// which heads pushed toward the first of them.
+//
+// Tokens are matched by the text they write: a control token writes none and is never allowed,
+// except the end-of-generation tokens, allowed exactly when the text so far is a whole sentence.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/result.h"
+#include "engine/grammar/gbnf_grammar.h"
+#include "engine/grammar/grammar_mask.h"
+#include "engine/grammar/grammar_matcher.h"
+#include "engine/sampling/logprobs.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace octo {
+
+// What the mask did at one step of a constrained run.
+struct ConstraintStep {
+    // The probability the model (softmax of the raw logits, as logprobs.h) gave the tokens the
+    // grammar forbade here: 0 when it kept to the grammar by itself, near 1 when it was bent.
+    double removed_mass = 0.0;
+    std::vector<TokenLogprob> removed; // the most probable forbidden tokens, most probable first (up to 5)
+    // With DLA and removed_mass ≥ kDlaMass: [n_layer][n_head] each head's direct logit
+    // attribution toward removed[0] minus its attribution toward the chosen token — positive for
+    // the heads that pulled the model away from what the grammar allowed. Empty otherwise.
+    std::vector<float> removed_dla;
+    double mask_ms = 0.0; // computing the mask at this step
+
+    static constexpr double kDlaMass = 0.05;
+};
+
+class GrammarConstraint {
+public:
+    // Parses `gbnf` (InvalidArgument with its line when malformed) and sorts the vocabulary's
+    // tokens into a byte trie for the mask.
+    static Result<std::unique_ptr<GrammarConstraint>> create(std::string_view gbnf, const Tokenizer& tokenizer);
+
+    // Sets every forbidden token's logit in `masked` (a copy of `logits`) to -inf and measures the
+    // step in `step` (all but removed_dla). InvalidArgument when the grammar allows no token of
+    // this vocabulary here and the text may not end.
+    Status apply(std::span<const float> logits, std::vector<float>& masked, ConstraintStep& step);
+    // The chosen token: the text moves on by its bytes (an end-of-generation token moves nothing).
+    void accept(int32_t token);
+    // The text so far is a whole sentence and nothing may follow it.
+    bool finished() const { return matcher_.finished(); }
+
+private:
+    GrammarConstraint(std::unique_ptr<Grammar> grammar, const Tokenizer& tokenizer);
+
+    const Tokenizer* tokenizer_;
+    std::unique_ptr<Grammar> grammar_;
+    std::vector<std::string> texts_; // [n_vocab] the text each token writes (empty: none)
+    std::vector<int32_t> eog_;       // the end-of-generation tokens
+    GrammarMatcher matcher_;
+    GrammarMask mask_;
+    std::vector<uint8_t> allowed_;
+};
+
+} // namespace octo
