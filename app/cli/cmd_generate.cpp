@@ -15,6 +15,7 @@
 #endif
 #include "app/common/builtin_model.h"
 #include "engine/grammar/gbnf_grammar.h"
+#include "engine/grammar/json_schema.h"
 #include "engine/capture/capture_io.h"
 
 namespace octo::cli {
@@ -26,6 +27,7 @@ struct GenerateOptions {
     std::string prompt;
     std::string prompt_file;
     std::string grammar_file; // GBNF the tokens must keep to
+    std::string schema_file;  // or a JSON Schema, compiled to GBNF
     int64_t max_tokens = 64;
     SamplerConfig sampling;
     int threads = 0;
@@ -120,9 +122,17 @@ int run_generate(const GenerateOptions& o) {
         }
         settings.grammar = std::move(grammar.value());
     }
+    if (!o.schema_file.empty()) {
+        auto schema = read_file_bytes(o.schema_file, "JSON schema file");
+        if (!schema) return report_error(o.json, schema.error());
+        auto gbnf = json_schema_to_gbnf(schema.value());
+        if (!gbnf) return report_error(o.json, o.schema_file + ": " + gbnf.error().message, kExitUsage);
+        settings.grammar = std::move(gbnf.value());
+    }
 #ifdef OCTOSCOPE_HAVE_NET
     if (!o.engine.empty() && !settings.grammar.empty()) {
-        return report_error(o.json, "--grammar runs on the local engine only (servers are not sent a grammar yet)", kExitUsage);
+        return report_error(o.json, "--grammar and --json-schema run on the local engine only (servers are not sent a grammar yet)",
+                            kExitUsage);
     }
     if (!o.engine.empty()) return run_generate_remote(o, settings);
 #endif
@@ -203,6 +213,10 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--stop", o->stops, "Stop when the text contains this (repeatable)");
     cmd->add_option("--grammar", o->grammar_file, "A GBNF grammar file every generated token must keep to "
                                                   "(llama.cpp's notation; its rule 'root' starts it)");
+    cmd->add_option("--json-schema", o->schema_file,
+                    "A JSON Schema file: the output is a JSON document it accepts (docs/structured-output.md lists the "
+                    "supported keywords)")
+        ->excludes("--grammar");
     cmd->add_flag("--ignore-eos", o->ignore_eos, "Do not stop at end-of-generation tokens");
     cmd->add_flag("--parse-special", o->parse_special, "Match control-token texts in a plain prompt");
     cmd->add_flag("--json", o->json, "Print one JSON object");

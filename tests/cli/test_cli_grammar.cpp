@@ -4,6 +4,7 @@
 // a bad grammar is a usage error that names it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -57,6 +58,80 @@ TEST(CliGrammar, ABadGrammarIsAUsageErrorNamingIt) {
     const GrammarFile ok("root ::= [a-z]+\n");
     const CliRun remote = run_cli({"generate", "-p", "x", "--grammar", ok.path, "--engine", "http://127.0.0.1:9"});
     EXPECT_EQ(remote.exit_status, 2) << "a grammar is not sent to servers yet: " << remote.err;
+}
+
+const char* const kPersonSchema = R"({"type": "object", "properties": {
+    "name": {"type": "string", "minLength": 1, "maxLength": 12},
+    "age": {"type": "integer", "minimum": 0, "maximum": 120},
+    "pet": {"enum": ["cat", "dog", "none"]},
+    "tags": {"type": "array", "items": {"type": "string", "maxLength": 6}, "maxItems": 2}},
+    "required": ["name", "age", "pet"], "additionalProperties": false})";
+
+// generate --json-schema: every output over many seeds parses and keeps every field's rule; with
+// --json each token says what the mask removed.
+TEST(CliGrammar, JsonSchemaOutputsKeepTheSchemaOverManySeeds) {
+    const GrammarFile schema(kPersonSchema);
+    for (int seed = 1; seed <= 10; ++seed) {
+        const CliRun r = run_cli({"generate", "-p", "Describe a person as JSON.", "--json-schema", schema.path, "-n", "80",
+                                  "--temperature", "1.2", "--seed", std::to_string(seed), "--json"});
+        ASSERT_EQ(r.exit_status, 0) << r.err;
+        const nlohmann::json out = r.json();
+        ASSERT_EQ(out["stop_reason"], "end_of_generation") << "seed " << seed << ": " << out["text"];
+        const auto doc = nlohmann::json::parse(out["text"].get<std::string>(), nullptr, false);
+        ASSERT_TRUE(doc.is_object()) << "seed " << seed << ": " << out["text"];
+        for (const auto& [key, v] : doc.items()) {
+            EXPECT_TRUE(key == "name" || key == "age" || key == "pet" || key == "tags") << key;
+        }
+        ASSERT_TRUE(doc.contains("name") && doc.contains("age") && doc.contains("pet")) << doc;
+        EXPECT_TRUE(doc["age"].is_number_integer() && doc["age"] >= 0 && doc["age"] <= 120) << doc;
+        EXPECT_TRUE(doc["pet"] == "cat" || doc["pet"] == "dog" || doc["pet"] == "none") << doc;
+        if (doc.contains("tags")) {
+            EXPECT_LE(doc["tags"].size(), 2u) << doc;
+        }
+        for (const auto& t : out["tokens"]) {
+            ASSERT_TRUE(t.contains("constraint"));
+            const double removed = t["constraint"]["removed_mass"];
+            EXPECT_TRUE(removed >= 0.0 && removed <= 1.0) << removed;
+        }
+    }
+}
+
+// Where the model wanted something else, the mass is large and the first removed token is one
+// the schema forbids there; with DLA the subsystems' pull toward it is reported.
+TEST(CliGrammar, TheLensShowsWhatTheSchemaRemoved) {
+    const GrammarFile schema(R"({"type": "object", "properties": {"pet": {"enum": ["hedgehog"]}}, "required": ["pet"]})");
+    const CliRun r = run_cli({"generate", "-p", "Add 17 and 26.", "--json-schema", schema.path, "-n", "30",
+                              "--attribution", "dla", "--json"});
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const nlohmann::json out = r.json();
+    EXPECT_EQ(nlohmann::json::parse(out["text"].get<std::string>()), nlohmann::json({{"pet", "hedgehog"}}));
+    double most = 0.0;
+    bool pulled = false;
+    for (const auto& t : out["tokens"]) {
+        const auto& c = t["constraint"];
+        most = std::max(most, c["removed_mass"].get<double>());
+        if (c.contains("removed_pull")) {
+            pulled = true;
+            EXPECT_EQ(c["removed_pull"].size(), 8u);
+            EXPECT_GE(c["removed_mass"].get<double>(), 0.05);
+        }
+        if (c["removed_mass"].get<double>() > 0.0) {
+            ASSERT_FALSE(c["removed"].empty());
+            EXPECT_NE(c["removed"][0]["id"], t["id"]) << "the chosen token was not removed";
+        }
+    }
+    EXPECT_GT(most, 0.5) << "an arithmetic prompt does not lead to a hedgehog by itself";
+    EXPECT_TRUE(pulled);
+}
+
+TEST(CliGrammar, ABadSchemaIsAUsageErrorNamingTheKeyword) {
+    const GrammarFile schema(R"({"type": "object", "properties": {"a": {"type": "array", "uniqueItems": true}}})");
+    const CliRun r = run_cli({"generate", "-p", "x", "--json-schema", schema.path});
+    EXPECT_EQ(r.exit_status, 2);
+    EXPECT_NE(r.err.find("/properties/a/uniqueItems"), std::string::npos) << r.err;
+    const GrammarFile g("root ::= [a-z]+\n");
+    const CliRun both = run_cli({"generate", "-p", "x", "--json-schema", schema.path, "--grammar", g.path});
+    EXPECT_EQ(both.exit_status, 2) << "one constraint at a time";
 }
 
 } // namespace
