@@ -1,11 +1,11 @@
 #include "app/cli/run_json.h"
 
-#include <array>
 #include <optional>
 
 #include "app/cli/cli_output.h"
 #include "app/cli/subsystem_list.h"
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/generation/constraint_json.h"
 #include "engine/instrumentation/expert_routing.h"
 #include "engine/instrumentation/subsystem.h"
 
@@ -37,29 +37,6 @@ nlohmann::json token_json(const Tokenizer& tok, const TokenEvent& e) {
             {"logprob", e.logprobs.logprob}, {"top", top}, {"ms", e.ms}};
 }
 
-// What a grammar's mask removed at one step; with DLA, each subsystem's summed pull toward the
-// most probable removed token over the chosen one (ConstraintStep::removed_dla).
-nlohmann::json constraint_json(const RunJsonContext& context, const ConstraintStep& step) {
-    nlohmann::json removed = nlohmann::json::array();
-    for (const auto& r : step.removed) {
-        removed.push_back({{"id", r.id}, {"piece", valid_utf8(context.tokenizer.token_bytes(r.id))}, {"logprob", r.logprob}});
-    }
-    nlohmann::json out = {{"removed_mass", step.removed_mass}, {"removed", removed}, {"mask_ms", step.mask_ms}};
-    const HeadMap& map = context.map;
-    if (!step.removed_dla.empty() && step.removed_dla.size() == static_cast<size_t>(map.n_layer() * map.n_head())) {
-        std::array<double, kSubsystemCount> pull{};
-        for (int64_t l = 0; l < map.n_layer(); ++l) {
-            for (int64_t h = 0; h < map.n_head(); ++h) {
-                pull[static_cast<size_t>(map.subsystem_of(l, h))] += step.removed_dla[static_cast<size_t>(l * map.n_head() + h)];
-            }
-        }
-        nlohmann::json by = nlohmann::json::object();
-        for (int s = 0; s < kSubsystemCount; ++s) by[subsystem_id(s)] = pull[static_cast<size_t>(s)];
-        out["removed_pull"] = by;
-    }
-    return out;
-}
-
 nlohmann::json subsystem_ids_json(const std::vector<int>& subsystems) {
     nlohmann::json ids = nlohmann::json::array();
     for (int s : subsystems) ids.push_back(subsystem_id(s));
@@ -80,7 +57,7 @@ nlohmann::json run_json(const BuiltPrompt& prompt, const InstrumentedResult& run
         t["metrics"] = metrics_json(run.token_metrics[i]);
         if (context.with_attention) t["attention"] = e.probe.attention;
         if (context.n_expert > 0) t["experts"] = experts_json(e.probe, context.n_layer);
-        if (e.constraint) t["constraint"] = constraint_json(context, *e.constraint);
+        if (e.constraint) t["constraint"] = constraint_json(*e.constraint, context.tokenizer, &context.map);
         tokens.push_back(std::move(t));
     }
     nlohmann::json prompt_subsystems = nlohmann::json::array();

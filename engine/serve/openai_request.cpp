@@ -1,6 +1,8 @@
 #include "engine/serve/openai_request.h"
 
 #include "engine/chat/chat_messages_json.h"
+#include "engine/grammar/gbnf_grammar.h"
+#include "engine/grammar/json_schema.h"
 
 #include <cmath>
 #include <limits>
@@ -177,14 +179,6 @@ std::optional<ApiError> refuse_unsupported(const json& body, Endpoint endpoint) 
     for (const char* key : {"tools", "functions", "tool_choice", "function_call", "audio", "modalities", "prediction"}) {
         if (present(key)) return bad(key, std::string("'") + key + "' is not supported: this server generates text only");
     }
-    if (present("response_format")) {
-        const json& f = body["response_format"];
-        const auto type = f.is_object() ? f.find("type") : f.end(); // any JSON type may stand there
-        if (!f.is_object() || type == f.end() || !type->is_string() || type->get<std::string>() != "text") {
-            return bad("response_format", "'response_format' other than {\"type\": \"text\"} is not supported "
-                                          "(no constrained decoding); ask for JSON in the prompt instead");
-        }
-    }
     if (present("min_p") && !(body["min_p"].is_number() && body["min_p"].get<double>() == 0.0)) {
         return bad("min_p", "'min_p' is not supported (only 0); 'top_p' and 'top_k' are");
     }
@@ -243,6 +237,63 @@ std::optional<ApiError> parse_octoscope(const json& body, OctoscopeRequest& out,
         if (auto e = r.boolean(key, *flag)) return e;
     }
     if (out.metric == Metric::Dla) run.dla = true;
+    return std::nullopt;
+}
+
+// response_format (OpenAI: text, json_object, json_schema with its schema; llama.cpp's server also
+// takes a "schema" inside json_object) and llama.cpp's "grammar" (GBNF), into run.grammar. The
+// schema is read from `ordered` (the body with its keys in the order sent: properties are written
+// in the order declared).
+std::optional<ApiError> parse_constraint(const json& body, const nlohmann::ordered_json& ordered, RunSpec& run) {
+    const auto present = [&](const char* key) {
+        auto it = body.find(key);
+        return it != body.end() && !it->is_null();
+    };
+    const auto compile = [&](const nlohmann::ordered_json& schema, const char* param) -> std::optional<ApiError> {
+        auto gbnf = json_schema_to_gbnf(schema.dump());
+        if (!gbnf) return bad(param, gbnf.error().message);
+        run.grammar = std::move(gbnf.value());
+        return std::nullopt;
+    };
+    if (present("response_format")) {
+        const json& f = body["response_format"];
+        if (!f.is_object()) return wrong_type("response_format", "an object", f);
+        const auto type = f.find("type");
+        if (type == f.end() || !type->is_string()) {
+            return bad("response_format", "'response_format.type' must be \"text\", \"json_object\" or \"json_schema\"");
+        }
+        const std::string kind = type->get<std::string>();
+        const auto& of = ordered["response_format"];
+        if (kind == "json_object") {
+            if (of.contains("schema") && !of["schema"].is_null()) {
+                if (auto e = compile(of["schema"], "response_format")) return e;
+            } else {
+                run.grammar = json_object_gbnf();
+            }
+        } else if (kind == "json_schema") {
+            if (!of.contains("json_schema") || !of["json_schema"].is_object()) {
+                return bad("response_format", "'response_format' of type json_schema needs a 'json_schema' object");
+            }
+            const auto& js = of["json_schema"];
+            if (js.contains("schema") && !js["schema"].is_null()) {
+                if (auto e = compile(js["schema"], "response_format")) return e;
+            } else {
+                run.grammar = json_object_gbnf();
+            }
+        } else if (kind != "text") {
+            return bad("response_format", "'response_format.type' must be \"text\", \"json_object\" or \"json_schema\", not \"" +
+                                              kind + "\"");
+        }
+    }
+    if (present("grammar")) {
+        if (!run.grammar.empty()) return bad("grammar", "'grammar' and a JSON 'response_format' cannot both constrain a request");
+        if (!body["grammar"].is_string()) return wrong_type("grammar", "a string (GBNF)", body["grammar"]);
+        const std::string text = body["grammar"].get<std::string>();
+        if (!text.empty()) {
+            if (auto g = Grammar::parse(text); !g) return bad("grammar", "'grammar': " + g.error().message);
+            run.grammar = text;
+        }
+    }
     return std::nullopt;
 }
 
@@ -448,6 +499,10 @@ std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_v
     if (!parsed.is_object()) return bad("", "the request body must be a JSON object, not " + json_type_words(parsed));
     CompletionRequest q;
     if (auto e = parse_into(parsed, endpoint, limits, q)) return *e;
+    if (parsed.contains("response_format") || parsed.contains("grammar")) {
+        const auto ordered = nlohmann::ordered_json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+        if (auto e = parse_constraint(parsed, ordered, q.run)) return *e;
+    }
     return q;
 }
 

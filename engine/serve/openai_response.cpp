@@ -3,6 +3,7 @@
 #include "engine/conversation/conversation_run.h"
 
 #include "engine/core/utf8_text.h"
+#include "engine/generation/constraint_json.h"
 #include "engine/instrumentation/expert_routing.h"
 
 namespace octo::serve {
@@ -76,6 +77,7 @@ json token_extension_json(const AnswerContext& c, const TokenEvent& e, const Tok
     const OctoscopeRequest& o = c.request->octoscope;
     if (o.heads) t["heads"] = e.probe.head_norms;
     if (o.experts && c.n_expert > 0) t["experts"] = experts_json(e.probe, c.n_layer);
+    if (e.constraint) t["constraint"] = constraint_json(*e.constraint, *c.tokenizer, c.head_map);
     return t;
 }
 

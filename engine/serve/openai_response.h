@@ -41,6 +41,7 @@ struct AnswerContext {
     Metric metric = Metric::NormShare; // the extension's "subsystems": the request's metric, or the model's default
     int64_t n_layer = 0;     // for the extension's experts
     int64_t n_expert = 0;    // 0: a dense model
+    const HeadMap* head_map = nullptr; // for the extension's constraint "removed_pull" (optional)
     std::vector<int32_t> prompt_ids;
     std::string prompt_text; // what was tokenized (the rendered conversation of a chat request)
 };

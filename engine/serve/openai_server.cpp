@@ -591,6 +591,7 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     context->metric = q->octoscope.metric.value_or(default_metric(*model.model));
     context->n_layer = model.model->params().n_layer;
     context->n_expert = model.model->params().n_expert;
+    context->head_map = model.map;
     context->prompt_ids = prompt->ids;
     context->prompt_text = prompt->text;
 

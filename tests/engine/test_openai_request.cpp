@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "engine/grammar/gbnf_grammar.h"
+#include "engine/grammar/grammar_matcher.h"
 #include "engine/serve/openai_request.h"
 
 namespace octo::serve {
@@ -65,6 +67,29 @@ TEST(OpenAiRequest, ChatFieldsAreReadAsOpenAiDocumentsThem) {
     EXPECT_TRUE(q.run.disabled[2]);
     EXPECT_FALSE(q.run.disabled[0]);
     EXPECT_TRUE(q.octoscope.heads);
+}
+
+// response_format json_object / json_schema and llama.cpp's "grammar" become the run's grammar;
+// a schema's properties keep the order they were sent in.
+TEST(OpenAiRequest, ResponseFormatsBecomeTheRunsGrammar) {
+    EXPECT_TRUE(ok(R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "text"}})").run.grammar.empty());
+    const CompletionRequest object = ok(R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_object"}})");
+    EXPECT_FALSE(object.run.grammar.empty());
+    const CompletionRequest schema = ok(R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_schema",
+        "json_schema": {"name": "person", "strict": true, "schema": {"type": "object",
+        "properties": {"zeta": {"type": "string"}, "alpha": {"type": "integer"}}, "required": ["zeta", "alpha"],
+        "additionalProperties": false}}}})");
+    const std::string& g = schema.run.grammar;
+    auto grammar = Grammar::parse(g);
+    ASSERT_TRUE(grammar.ok()) << g;
+    GrammarMatcher declared(*grammar), alphabetical(*grammar);
+    EXPECT_TRUE(declared.advance(R"({"zeta": "a", "alpha": 1})") && declared.can_end()) << g;
+    EXPECT_FALSE(alphabetical.advance(R"({"alpha": 1, "zeta": "a"})")) << "declared order, not alphabetical: " << g;
+    const CompletionRequest gbnf = ok(R"({"prompt": "x", "grammar": "root ::= [0-9]+"})", Endpoint::Completion);
+    EXPECT_EQ(gbnf.run.grammar, "root ::= [0-9]+");
+    const CompletionRequest llama = ok(R"({"prompt": "x", "response_format": {"type": "json_object", "schema": {"enum": [1, 2]}}})",
+                                       Endpoint::Completion);
+    EXPECT_NE(llama.run.grammar.find("\"1\" | \"2\""), std::string::npos) << llama.run.grammar;
 }
 
 TEST(OpenAiRequest, DefaultsFollowOpenAi) {
@@ -140,7 +165,15 @@ TEST(OpenAiRequest, EveryMalformedBodyIsRefusedNamingItsField) {
         {R"({"messages": [{"role": "user", "content": "x"}], "stream": "true"})", C, "stream"},
         {R"({"messages": [{"role": "user", "content": "x"}], "stream_options": {"include_usage": true}})", C, "stream_options"},
         {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]})", C, "tools"},
-        {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_object"}})", C, "response_format"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_xml"}})", C, "response_format"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "response_format": "json"})", C, "response_format"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_schema"}})", C, "response_format"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_schema",
+            "json_schema": {"name": "s", "schema": {"type": "array", "uniqueItems": true}}}})", C, "response_format"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "grammar": "root ::= missing"})", C, "grammar"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "grammar": 5})", C, "grammar"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "grammar": "root ::= \"a\"",
+            "response_format": {"type": "json_object"}})", C, "grammar"},
         {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": 1}})", C, "response_format"}, // fuzz finding: threw
         {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"50256": -101}})", C, "logit_bias"},
         {R"({"messages": [{"role": "user", "content": "x"}], "logit_bias": {"the": 5}})", C, "logit_bias"},
