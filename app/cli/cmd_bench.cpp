@@ -21,6 +21,7 @@
 #include "app/cli/bench_memory.h"
 #include "app/cli/bench_reference.h"
 #ifdef OCTOSCOPE_HAVE_NET
+#include "app/cli/bench_grammar.h" // bench --mask-vocab
 #include "app/cli/bench_serve.h" // bench --serve
 #endif
 #include "app/cli/bench_shape.h"
@@ -68,6 +69,7 @@ struct BenchOptions {
     bool speed_only = false; // only the instrumentation-off run: no norms, DLA or edit-and-rerun figures
     bool json = false;
     bool serve = false;     // the server under load instead (bench_serve.h)
+    GrammarBenchOptions mask; // with mask.vocab_file: constrained decoding's cost (bench_grammar.h)
 };
 
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -336,6 +338,13 @@ int run_bench(const BenchOptions& o) {
         at_depth = speed_json(d.value());
         at_depth["depth"] = o.depth;
     }
+    // Constrained decoding's cost per token, against this model's decode.
+    nlohmann::json grammar_mask = nullptr;
+    if (!o.mask.vocab_file.empty()) {
+        auto g = bench_grammar_mask(o.mask, plain->decode_tokens_per_s > 0.0 ? 1000.0 / plain->decode_tokens_per_s : 0.0);
+        if (!g) return report_error(o.json, g.error());
+        grammar_mask = std::move(g.value());
+    }
     const auto mib_or_null = [](std::optional<uint64_t> bytes) -> nlohmann::json {
         if (!bytes) return nullptr;
         return static_cast<double>(*bytes) / kMiB;
@@ -394,6 +403,7 @@ int run_bench(const BenchOptions& o) {
         {"with_norms", speed_json(with_norms)},
         {"with_norms_and_dla", speed_json(with_dla)},
         {"at_depth", at_depth},
+        {"grammar_mask", grammar_mask},
         {"edit_and_rerun", edit_json(edit, o)},
         {"weight_bytes_per_token", matmul.bytes},
         {"weight_bytes_all_matrices", matmul.all_bytes},
@@ -436,6 +446,16 @@ int run_bench(const BenchOptions& o) {
         std::printf("%-22s %12.1f %12.1f   (a %lld-token prompt, then decode at that depth)\n", "at depth, off",
                     at_depth["prefill_tokens_per_s"].get<double>(), at_depth["decode_tokens_per_s"].get<double>(),
                     static_cast<long long>(o.depth));
+    }
+    if (!grammar_mask.is_null()) {
+        const auto& g = grammar_mask;
+        std::printf("grammar mask (%s, %zu tokens; %s schema, %zu-token document): %.2f ms a token median, %.2f mean, "
+                    "%.2f worst = %.1f %% of decode; a first run of the schema %.0f ms in all (%zu positions sorted, "
+                    "%.1f %% of decode a token)\n",
+                    g["vocab_file"].get<std::string>().c_str(), g["n_vocab"].get<size_t>(), g["schema"].get<std::string>().c_str(),
+                    g["tokens"].get<size_t>(), g["step_ms_median"].get<double>(), g["step_ms_mean"].get<double>(),
+                    g["step_ms_max"].get<double>(), 100.0 * g.value("share_of_decode", 0.0), g["first_run_ms"].get<double>(),
+                    g["positions_sorted"].get<size_t>(), 100.0 * g.value("first_run_share_of_decode", 0.0));
     }
     if (edit) {
         std::printf("edit and rerun: %lld-token prompt, last %lld changed: first token %.0f ms cold, %.0f ms with %lld "
@@ -535,6 +555,10 @@ void add_bench_command(CLI::App& app, CommandRunner& run) {
                   "Only the run with instrumentation off: no norms, DLA or edit-and-rerun figures (side-by-side timing)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
 #ifdef OCTOSCOPE_HAVE_NET
+    cmd->add_option("--mask-vocab", o->mask.vocab_file,
+                    "Also time constrained decoding's mask per token with this GGUF's vocabulary (e.g. "
+                    "../shared/refdata/vocab/ggml-vocab-llama3.gguf) against the model's decode");
+    cmd->add_option("--mask-schema", o->mask.schema_file, "With --mask-vocab: the JSON schema (default: a built-in record)");
     auto serve = std::make_shared<BenchServeOptions>();
     auto* serve_flag = cmd->add_flag("--serve", o->serve,
                                      "Measure the server under load instead (default model: the built-in octet): "

@@ -83,9 +83,10 @@ Result<const TokenEvent*> GenerationLoop::choose() {
     Session& session = *session_;
     const std::span<const float> logits = session.logits().last(static_cast<size_t>(session.n_vocab()));
     TokenEvent event;
+    const double lse = log_sum_exp(logits);
     if (constraint_) {
         ConstraintStep step;
-        if (auto s = constraint_->apply(logits, masked_, step); !s) return s.error();
+        if (auto s = constraint_->apply(logits, lse, masked_, step); !s) return s.error();
         event.id = sampler_.sample(masked_);
         constraint_->accept(event.id);
         if (step.removed_mass >= ConstraintStep::kDlaMass && !step.removed.empty()) {
@@ -103,7 +104,7 @@ Result<const TokenEvent*> GenerationLoop::choose() {
         event.id = sampler_.sample(logits);
     }
     sampler_.accept(event.id);
-    event.logprobs = token_logprobs(logits, event.id, request_->top_logprobs);
+    event.logprobs = token_logprobs(logits, event.id, request_->top_logprobs, lse);
     event.bytes = tokenizer_->token_bytes(event.id);
     event.ms = ms_since(last_token_time_);
     if (auto s = session.attribute(event.id); !s) return s.error();

@@ -42,28 +42,34 @@ struct ConstraintStep {
 class GrammarConstraint {
 public:
     // Parses `gbnf` (InvalidArgument with its line when malformed) and sorts the vocabulary's
-    // tokens into a byte trie for the mask.
+    // tokens into a byte trie for the mask (or takes both from the cache below).
     static Result<std::unique_ptr<GrammarConstraint>> create(std::string_view gbnf, const Tokenizer& tokenizer);
 
     // Sets every forbidden token's logit in `masked` (a copy of `logits`) to -inf and measures the
-    // step in `step` (all but removed_dla). InvalidArgument when the grammar allows no token of
-    // this vocabulary here and the text may not end.
-    Status apply(std::span<const float> logits, std::vector<float>& masked, ConstraintStep& step);
+    // step in `step` (all but removed_dla); `lse` is log_sum_exp(logits) (logprobs.h).
+    // InvalidArgument when the grammar allows no token of this vocabulary here and the text may
+    // not end.
+    Status apply(std::span<const float> logits, double lse, std::vector<float>& masked, ConstraintStep& step);
     // The chosen token: the text moves on by its bytes (an end-of-generation token moves nothing).
     void accept(int32_t token);
     // The text so far is a whole sentence and nothing may follow it.
     bool finished() const { return matcher_.finished(); }
+    // Grammar positions whose tokens are sorted (GrammarMask), this run's and earlier runs'.
+    size_t positions_sorted() const;
+
+    // The sorted masks of the last few (grammar, vocabulary) pairs are kept for the runs after:
+    // a server answering one schema many times sorts its positions once.
+    static constexpr size_t kCachedGrammars = 4;
+    struct Shared; // the grammar, the tokens' texts and their mask (grammar_constraint.cpp)
 
 private:
-    GrammarConstraint(std::unique_ptr<Grammar> grammar, const Tokenizer& tokenizer);
+    GrammarConstraint(std::shared_ptr<Shared> shared, const Tokenizer& tokenizer);
 
     const Tokenizer* tokenizer_;
-    std::unique_ptr<Grammar> grammar_;
-    std::vector<std::string> texts_; // [n_vocab] the text each token writes (empty: none)
-    std::vector<int32_t> eog_;       // the end-of-generation tokens
+    std::shared_ptr<Shared> shared_;
+    std::vector<int32_t> eog_; // the end-of-generation tokens
     GrammarMatcher matcher_;
-    GrammarMask mask_;
-    std::vector<uint8_t> allowed_;
+    std::vector<uint64_t> bits_; // this step's mask, a bit per token
 };
 
 } // namespace octo

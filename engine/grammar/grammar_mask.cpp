@@ -15,16 +15,16 @@ bool bit(const std::vector<uint64_t>& bits, size_t i) { return (bits[i / 64] >> 
 } // namespace
 
 // One sort of the vocabulary from one grammar position: a depth-first walk of the trie carrying
-// the stacks above that position (the part of the matcher's state that position alone decides).
+// the stacks above that position (the part of the matcher's state that position alone decides),
+// as an interned state whose steps are remembered (GrammarMask::step_state).
 struct GrammarMask::Walk {
     GrammarMask& mask;
-    const GrammarMatcher& local; // for expand(): same grammar, its own stacks unused
     Entry& entry;
 
-    // `stacks`: the ways on after the node's bytes, none empty. `popped`: some way reached the end
-    // of the position's rule exactly at this node. `escaped`: some way reached it earlier and had
-    // to read on, which only the stack below can say. `pending`: the first bytes of a character.
-    void visit(const Node& node, const std::vector<Stack>& stacks, bool popped, bool escaped, std::string_view pending) {
+    // `state`: the ways on after the node's bytes (none empty). `popped`: some way reached the
+    // end of the position's rule exactly at this node. `escaped`: some way reached it earlier and
+    // had to read on, which only the stack below can say. `pending`: the first bytes of a character.
+    void visit(const Node& node, uint32_t state, bool popped, bool escaped, std::string_view pending) {
         for (uint32_t k = 0; k < node.n_children; ++k) {
             const Node& child = mask.nodes_[node.first_child + k];
             char buffer[4];
@@ -38,42 +38,19 @@ struct GrammarMask::Walk {
             if (length > 2 && (child.byte & 0xC0) != 0x80) continue;
             const std::string_view bytes(buffer, length);
 
-            std::vector<Stack> next;
-            bool child_popped = false;
             const bool child_escaped = escaped || popped;
             const bool complete = length == need;
-            if (complete) {
-                const char32_t c = utf8_decode_checked(bytes);
-                for (const Stack& s : stacks) {
-                    const Position& top = s.back();
-                    if (!mask.grammar_->rules[top.rule].alternatives[top.alternative][top.index].chars.contains(c)) continue;
-                    Stack moved = s;
-                    moved.back().index += 1;
-                    local.expand(std::move(moved), next);
-                }
-                std::sort(next.begin(), next.end());
-                next.erase(std::unique(next.begin(), next.end()), next.end());
-                if (!next.empty() && next.front().empty()) { // sorted: the empty stack comes first
-                    child_popped = true;
-                    next.erase(next.begin());
-                }
-            } else {
-                const auto [lo, hi] = utf8_completions(bytes);
-                for (const Stack& s : stacks) {
-                    const Position& top = s.back();
-                    if (mask.grammar_->rules[top.rule].alternatives[top.alternative][top.index].chars.intersects(lo, hi)) {
-                        next.push_back(s);
-                    }
-                }
-            }
-            if (next.empty() && !child_popped) {
+            const Transition next = mask.step_state(state, bytes, complete);
+            const bool child_popped = complete && next.popped;
+            const bool alive = next.state != kNoState;
+            if (!alive && !child_popped) {
                 // No way on here: every token below is rejected, or left to the stack below.
                 if (child_escaped) {
                     for (uint32_t i = child.first; i < child.end; ++i) entry.dependent.push_back(mask.order_[i]);
                 }
                 continue;
             }
-            const bool accepted = !next.empty() || (complete && child_popped);
+            const bool accepted = alive || child_popped;
             for (uint32_t i = child.first; i < child.first + child.n_here; ++i) {
                 const int32_t id = mask.order_[i];
                 if (accepted) {
@@ -82,10 +59,66 @@ struct GrammarMask::Walk {
                     entry.dependent.push_back(id);
                 }
             }
-            visit(child, next, complete && child_popped, child_escaped, complete ? std::string_view{} : bytes);
+            if (child.n_children == 0) continue;
+            if (!alive) { // only the popped way is left: what follows needs the stack below
+                for (uint32_t i = child.first + child.n_here; i < child.end; ++i) entry.dependent.push_back(mask.order_[i]);
+                continue;
+            }
+            visit(child, next.state, child_popped, child_escaped, complete ? std::string_view{} : bytes);
         }
     }
 };
+
+uint32_t GrammarMask::intern(std::vector<Stack> stacks) {
+    if (stacks.empty()) return kNoState;
+    auto [it, added] = state_ids_.try_emplace(std::move(stacks), static_cast<uint32_t>(states_.size()));
+    if (added) states_.push_back(&it->first);
+    return it->second;
+}
+
+GrammarMask::Transition GrammarMask::step_state(uint32_t state, std::string_view bytes, bool complete) {
+    // The key: the state, then the code point (< 2^21) or, for half a character, its bytes
+    // (marked by bit 31).
+    uint64_t what = 0;
+    if (complete) {
+        what = utf8_decode_checked(bytes);
+    } else {
+        for (const char b : bytes) what = (what << 8) | static_cast<unsigned char>(b);
+        what |= uint64_t{1} << 31;
+    }
+    const uint64_t key = (uint64_t{state} << 32) | what;
+    if (auto it = transitions_.find(key); it != transitions_.end()) return it->second;
+
+    const GrammarMatcher local(*grammar_); // for expand(): same grammar, its own stacks unused
+    std::vector<Stack> next;
+    Transition t;
+    const std::vector<Stack>& stacks = *states_[state];
+    if (complete) {
+        const auto c = static_cast<char32_t>(what);
+        for (const Stack& s : stacks) {
+            const Position& top = s.back();
+            if (!grammar_->rules[top.rule].alternatives[top.alternative][top.index].chars.contains(c)) continue;
+            Stack moved = s;
+            moved.back().index += 1;
+            local.expand(std::move(moved), next);
+        }
+        std::sort(next.begin(), next.end());
+        next.erase(std::unique(next.begin(), next.end()), next.end());
+        if (!next.empty() && next.front().empty()) { // sorted: the empty stack comes first
+            t.popped = true;
+            next.erase(next.begin());
+        }
+    } else {
+        const auto [lo, hi] = utf8_completions(bytes);
+        for (const Stack& s : stacks) {
+            const Position& top = s.back();
+            if (grammar_->rules[top.rule].alternatives[top.alternative][top.index].chars.intersects(lo, hi)) next.push_back(s);
+        }
+    }
+    t.state = intern(std::move(next));
+    transitions_.emplace(key, t);
+    return t;
+}
 
 GrammarMask::GrammarMask(const Grammar& grammar, std::span<const std::string> tokens)
     : grammar_(&grammar), tokens_(tokens) {
@@ -134,9 +167,8 @@ const GrammarMask::Entry& GrammarMask::entry(const Stack& key) {
     if (!slot) {
         slot = std::make_unique<Entry>();
         slot->accepted.assign((tokens_.size() + 63) / 64, 0);
-        const GrammarMatcher local(*grammar_);
-        Walk walk{*this, local, *slot};
-        walk.visit(nodes_[0], {key}, false, false, {});
+        Walk walk{*this, *slot};
+        walk.visit(nodes_[0], intern({key}), false, false, {});
         std::sort(slot->dependent.begin(), slot->dependent.end());
         slot->dependent.erase(std::unique(slot->dependent.begin(), slot->dependent.end()), slot->dependent.end());
     }
@@ -144,15 +176,22 @@ const GrammarMask::Entry& GrammarMask::entry(const Stack& key) {
 }
 
 void GrammarMask::allowed(const GrammarMatcher& matcher, std::vector<uint8_t>& out) {
-    out.assign(tokens_.size(), 0);
+    allowed_bits(matcher, bits_);
+    out.resize(tokens_.size());
+    for (size_t i = 0; i < tokens_.size(); ++i) out[i] = bit(bits_, i) ? 1 : 0;
+}
+
+void GrammarMask::allowed_bits(const GrammarMatcher& matcher, std::vector<uint64_t>& bits) {
+    bits.assign((tokens_.size() + 63) / 64, 0);
     if (!matcher.pending_.empty()) {
         // Half a character waits: the positions' sorts start at a character's start, so each
         // token is tried on its own (only after a token that ended inside a character).
-        for (int32_t id : order_) out[static_cast<size_t>(id)] = matcher.accepts(tokens_[static_cast<size_t>(id)]) ? 1 : 0;
+        for (int32_t id : order_) {
+            if (matcher.accepts(tokens_[static_cast<size_t>(id)])) set_bit(bits, static_cast<size_t>(id));
+        }
         last_checked_ = order_.size();
         return;
     }
-    bits_.assign((tokens_.size() + 63) / 64, 0);
     check_.clear();
     std::vector<Stack> seen;
     for (const Stack& s : matcher.stacks_) {
@@ -162,7 +201,7 @@ void GrammarMask::allowed(const GrammarMatcher& matcher, std::vector<uint8_t>& o
         if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
         const Entry& e = entry(key);
         seen.push_back(std::move(key));
-        for (size_t w = 0; w < bits_.size(); ++w) bits_[w] |= e.accepted[w];
+        for (size_t w = 0; w < bits.size(); ++w) bits[w] |= e.accepted[w];
         check_.insert(check_.end(), e.dependent.begin(), e.dependent.end());
     }
     std::sort(check_.begin(), check_.end());
@@ -170,11 +209,10 @@ void GrammarMask::allowed(const GrammarMatcher& matcher, std::vector<uint8_t>& o
     last_checked_ = 0;
     for (int32_t id : check_) {
         const auto i = static_cast<size_t>(id);
-        if (bit(bits_, i)) continue;
+        if (bit(bits, i)) continue;
         ++last_checked_;
-        if (matcher.accepts(tokens_[i])) set_bit(bits_, i);
+        if (matcher.accepts(tokens_[i])) set_bit(bits, i);
     }
-    for (size_t i = 0; i < tokens_.size(); ++i) out[i] = bit(bits_, i) ? 1 : 0;
 }
 
 } // namespace octo

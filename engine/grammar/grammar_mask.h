@@ -22,6 +22,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/grammar/grammar_matcher.h"
@@ -36,6 +38,8 @@ public:
 
     // For each token, whether `matcher` accepts it next: matcher.allowed(tokens), faster.
     void allowed(const GrammarMatcher& matcher, std::vector<uint8_t>& out);
+    // The same as a bit per token (bit id % 64 of word id / 64), the words past the last token 0.
+    void allowed_bits(const GrammarMatcher& matcher, std::vector<uint64_t>& bits);
 
     // Grammar positions sorted so far, and the context-dependent tokens tried on the last call.
     size_t positions_cached() const { return entries_.size(); }
@@ -63,6 +67,16 @@ private:
     struct Walk; // the state of one sort (grammar_mask.cpp)
 
     void fill(uint32_t index, uint32_t first, uint32_t end, uint32_t depth);
+
+    // The sorts' walks step sets of stacks, interned as states; each step is computed once.
+    static constexpr uint32_t kNoState = UINT32_MAX; // no way on
+    struct Transition {
+        uint32_t state = kNoState;
+        bool popped = false; // some way reached the end of the walk's bottom rule
+    };
+    uint32_t intern(std::vector<Stack> stacks);
+    // From `state` by a whole character (`complete`) or by the first bytes of one.
+    Transition step_state(uint32_t state, std::string_view bytes, bool complete);
     const Entry& entry(const Stack& key);
 
     const Grammar* grammar_;
@@ -70,6 +84,9 @@ private:
     std::vector<int32_t> order_; // token ids sorted by their bytes
     std::vector<Node> nodes_;    // nodes_[0] is the root (the empty prefix)
     std::map<Stack, std::unique_ptr<Entry>> entries_;
+    std::map<std::vector<Stack>, uint32_t> state_ids_;
+    std::vector<const std::vector<Stack>*> states_; // by id, into state_ids_
+    std::unordered_map<uint64_t, Transition> transitions_;
     std::vector<uint64_t> bits_;
     std::vector<int32_t> check_;
     size_t last_checked_ = 0;

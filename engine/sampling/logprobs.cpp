@@ -11,6 +11,8 @@ namespace {
 // NaN ranks below everything, so the ordering stays a strict weak order.
 float rank_key(float logit) { return std::isnan(logit) ? -std::numeric_limits<float>::infinity() : logit; }
 
+} // namespace
+
 double log_sum_exp(std::span<const float> logits) {
     float max_logit = logits[0];
     for (float x : logits) max_logit = std::max(max_logit, x);
@@ -20,10 +22,11 @@ double log_sum_exp(std::span<const float> logits) {
     return static_cast<double>(max_logit) + std::log(sum);
 }
 
-} // namespace
-
 TokenLogprobs token_logprobs(std::span<const float> logits, int32_t token, size_t top_n) {
-    const double lse = log_sum_exp(logits);
+    return token_logprobs(logits, token, top_n, log_sum_exp(logits));
+}
+
+TokenLogprobs token_logprobs(std::span<const float> logits, int32_t token, size_t top_n, double lse) {
     auto logprob_of = [&](int32_t id) { return static_cast<double>(logits[static_cast<size_t>(id)]) - lse; };
 
     std::vector<int32_t> ids(logits.size());

@@ -27,5 +27,10 @@ struct TokenLogprobs {
 
 // `logits` holds one value per vocabulary id and must be non-empty; `token` indexes it.
 TokenLogprobs token_logprobs(std::span<const float> logits, int32_t token, size_t top_n = 5);
+// The same with log_sum_exp(logits) computed already (a step that needs it twice computes it once).
+TokenLogprobs token_logprobs(std::span<const float> logits, int32_t token, size_t top_n, double lse);
+
+// m + log(sum_j exp(logit[j] - m)) as above: the log of the softmax's denominator.
+double log_sum_exp(std::span<const float> logits);
 
 } // namespace octo
