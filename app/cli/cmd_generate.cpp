@@ -128,6 +128,7 @@ int run_generate(const GenerateOptions& o) {
         auto gbnf = json_schema_to_gbnf(schema.value());
         if (!gbnf) return report_error(o.json, o.schema_file + ": " + gbnf.error().message, kExitUsage);
         settings.grammar = std::move(gbnf.value());
+        settings.json_schema = std::move(schema.value());
     }
 #ifdef OCTOSCOPE_HAVE_NET
     if (!o.engine.empty() && !settings.grammar.empty()) {

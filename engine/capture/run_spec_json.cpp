@@ -73,7 +73,8 @@ void each_field(Spec& s, V&& v) {
             v(key, member);
         }
     };
-    static constexpr const char* generation_keys[] = {"max_tokens", "stop_strings", "stop_at_eog", "sampling", "top_logprobs", "grammar"};
+    static constexpr const char* generation_keys[] = {"max_tokens", "stop_strings", "stop_at_eog", "sampling", "top_logprobs", "grammar",
+                                                      "json_schema"};
     members(generation, generation_keys, generation_and_sampling);
 
     static constexpr const char* measurement[] = {"dla", "record_attention", "record_router_probs", "attention_keeps_kv"};

@@ -50,6 +50,7 @@ struct GenerationSpec {
     SamplerConfig sampling = {};
     size_t top_logprobs = 5;  // alternatives reported with each token
     std::string grammar;      // GBNF (engine/grammar) every generated token must keep to; empty: none
+    std::string json_schema;  // the JSON Schema `grammar` was compiled from (shown, edited again); empty: none, or GBNF as written
     bool operator==(const GenerationSpec&) const = default;
 };
 

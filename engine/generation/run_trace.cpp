@@ -70,7 +70,7 @@ RunTrace trace_of_run(const RunSpec& spec, const BuiltPrompt& prompt, const Toke
         const TokenEvent& e = g.tokens[i];
         t.tokens.push_back(TraceToken{e.id, e.bytes, true, e.logprobs, e.ms, e.probe,
                                       i < run.token_metrics.size() ? run.token_metrics[i] : TokenMetrics{},
-                                      e.visible_text});
+                                      e.visible_text, e.constraint});
     }
     t.default_metric = run.default_metric;
     t.outcome = outcome_of(run, kv_history);

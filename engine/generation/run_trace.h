@@ -16,6 +16,7 @@
 
 #include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
+#include "engine/generation/grammar_constraint.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/generation/run_spec.h"
@@ -34,6 +35,7 @@ struct TraceToken {
     TokenProbe probe = {};                       // of its position (prompt) / the choosing position (generated)
     TokenMetrics metrics = {};
     std::string visible_text = {};               // generated tokens: the text it released (generator.h)
+    std::optional<ConstraintStep> constraint = {}; // generated tokens of a run with a grammar: what its mask did
 };
 
 // How a run ended; a run still going has none.

@@ -750,7 +750,7 @@ Result<std::string> json_schema_to_gbnf(std::string_view schema) {
 }
 
 std::string json_object_gbnf() {
-    auto gbnf = json_schema_to_gbnf(R"({"type": "object", "additionalProperties": true})");
+    auto gbnf = json_schema_to_gbnf(kJsonObjectSchema);
     return gbnf.ok() ? gbnf.value() : std::string{};
 }
 

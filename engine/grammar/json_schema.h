@@ -36,7 +36,8 @@ namespace octo {
 // it cannot honour, or the parse error of malformed JSON.
 Result<std::string> json_schema_to_gbnf(std::string_view schema);
 
-// GBNF for any JSON object (response_format json_object).
+// The schema of "any JSON object" (response_format json_object), and its GBNF.
+inline constexpr std::string_view kJsonObjectSchema = R"({"type": "object", "additionalProperties": true})";
 std::string json_object_gbnf();
 
 } // namespace octo

@@ -12,7 +12,7 @@ void record_event(RunTrace& trace, const host_event::PromptMeasured& event) {
 size_t record_event(RunTrace& trace, const host_event::Token& event) {
     const TokenEvent& e = event.event;
     trace.tokens.push_back(TraceToken{e.id, e.bytes, true, event.logprobs_known ? std::optional(e.logprobs) : std::nullopt, e.ms,
-                                      e.probe, event.metrics, e.visible_text});
+                                      e.probe, event.metrics, e.visible_text, e.constraint});
     return trace.tokens.size() - 1;
 }
 

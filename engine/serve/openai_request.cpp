@@ -253,6 +253,7 @@ std::optional<ApiError> parse_constraint(const json& body, const nlohmann::order
         auto gbnf = json_schema_to_gbnf(schema.dump());
         if (!gbnf) return bad(param, gbnf.error().message);
         run.grammar = std::move(gbnf.value());
+        run.json_schema = schema.dump();
         return std::nullopt;
     };
     if (present("response_format")) {
@@ -269,6 +270,7 @@ std::optional<ApiError> parse_constraint(const json& body, const nlohmann::order
                 if (auto e = compile(of["schema"], "response_format")) return e;
             } else {
                 run.grammar = json_object_gbnf();
+                run.json_schema = std::string(kJsonObjectSchema);
             }
         } else if (kind == "json_schema") {
             if (!of.contains("json_schema") || !of["json_schema"].is_object()) {
@@ -279,6 +281,7 @@ std::optional<ApiError> parse_constraint(const json& body, const nlohmann::order
                 if (auto e = compile(js["schema"], "response_format")) return e;
             } else {
                 run.grammar = json_object_gbnf();
+                run.json_schema = std::string(kJsonObjectSchema);
             }
         } else if (kind != "text") {
             return bad("response_format", "'response_format.type' must be \"text\", \"json_object\" or \"json_schema\", not \"" +

@@ -2814,6 +2814,38 @@ F32 权重无论哪种都以浮点相乘。
         <source>Ru&amp;n</source>
         <translation>运行(&amp;N)</translation>
     </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Free text</source>
+        <translation>自由文本</translation>
+    </message>
+    <message>
+        <source>JSON object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <source>JSON Schema…</source>
+        <translation>JSON Schema…</translation>
+    </message>
+    <message>
+        <source>Grammar (GBNF)…</source>
+        <translation>语法 (GBNF)…</translation>
+    </message>
+    <message>
+        <source>Structured output: constrain every answer to JSON, a JSON Schema or a grammar. Each token then records how much probability the constraint removed (docs/structured-output.md)</source>
+        <translation>结构化输出：将每个回答约束为 JSON、JSON Schema 或语法。每个词元随后记录约束移除了多少概率（docs/structured-output.md）</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Choose JSON Schema or Grammar to edit their text</source>
+        <translation>选择 JSON Schema 或语法以编辑其文本</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::RecentModelsMenu</name>
@@ -3340,6 +3372,45 @@ F32 权重无论哪种都以浮点相乘。
     </message>
 </context>
 <context>
+    <name>octo::ui::StructuredOutputDialog</name>
+    <message>
+        <source>JSON Schema of the answer</source>
+        <translation>回答的 JSON Schema</translation>
+    </message>
+    <message>
+        <source>Grammar of the answer (GBNF)</source>
+        <translation>回答的语法 (GBNF)</translation>
+    </message>
+    <message>
+        <source>Every answer will be a JSON document this schema accepts. Keywords the grammar cannot enforce are refused (docs/structured-output.md).</source>
+        <translation>每个回答都将是此 Schema 接受的 JSON 文档。语法无法强制的关键字会被拒绝（docs/structured-output.md）。</translation>
+    </message>
+    <message>
+        <source>Every answer will be a sentence of this grammar (llama.cpp&apos;s GBNF; the rule &apos;root&apos; starts it).</source>
+        <translation>每个回答都将是此语法的一个句子（llama.cpp 的 GBNF；从规则 &apos;root&apos; 开始）。</translation>
+    </message>
+    <message>
+        <source>&amp;Load file…</source>
+        <translation>载入文件(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>载入</translation>
+    </message>
+    <message>
+        <source>JSON Schema (*.json);;All files (*)</source>
+        <translation>JSON Schema (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>GBNF grammar (*.gbnf);;All files (*)</source>
+        <translation>GBNF 语法 (*.gbnf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1 (at most 1 MiB).</source>
+        <translation>无法读取 %1（最多 1 MiB）。</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::SubsystemStripView</name>
     <message>
         <source>%1 (no heads)</source>
@@ -3549,6 +3620,14 @@ F32 权重无论哪种都以浮点相乘。
         <source>position %1 (%2) · %3</source>
         <translation>位置 %1（%2）· %3</translation>
     </message>
+    <message>
+        <source>bent %1/%2</source>
+        <translation>约束改变 %1/%2</translation>
+    </message>
+    <message>
+        <source>Structured output: at %1 of %2 generated tokens the constraint removed at least half of the model&apos;s probability (red bars under the tokens; hover one for what the model wanted instead)</source>
+        <translation>结构化输出：在 %2 个生成词元中的 %1 个处，约束移除了模型至少一半的概率（词元下方的红条；悬停可查看模型原本想要的内容）</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::TokenScope</name>
@@ -3634,6 +3713,18 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>Structured output: the constraint removed %1 % of the probability here</source>
+        <translation>结构化输出：约束在此移除了 %1 % 的概率</translation>
+    </message>
+    <message>
+        <source>the model wanted:</source>
+        <translation>模型原本想要：</translation>
+    </message>
+    <message>
+        <source>pull toward %1 over the chosen token (DLA):</source>
+        <translation>相对所选词元偏向 %1 的拉力（DLA）：</translation>
     </message>
 </context>
 <context>

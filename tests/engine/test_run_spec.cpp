@@ -85,6 +85,7 @@ const std::map<std::string, json>& changed_values() {
         {"repeat_last_n", 32},
         {"frequency_penalty", 0.5},
         {"grammar", "root ::= [a-z]+"},
+        {"json_schema", R"({"type": "integer"})"},
         {"presence_penalty", -0.25},
         {"logit_bias", json::array({json::array({5, 2.5}), json::array({9, -100.0})})},
         {"top_logprobs", 9},

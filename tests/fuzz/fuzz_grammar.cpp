@@ -1,7 +1,8 @@
 // Fuzz target: arbitrary bytes as a GBNF grammar (engine/grammar/gbnf_grammar.h), and, when it
 // parses, the bytes after its first NUL as a text for the matcher, fed whole and byte by byte
-// (the two must agree), with the mask over a few tokens cut from that text. Any crash, sanitizer
-// report, exception, disagreement or unbounded time is a finding.
+// (the two must agree), with the mask over a few tokens cut from that text — token by token and
+// by GrammarMask's per-position sort, which must agree at every step of the text. Any crash,
+// sanitizer report, exception, disagreement or unbounded time is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "engine/grammar/gbnf_grammar.h"
+#include "engine/grammar/grammar_mask.h"
 #include "engine/grammar/grammar_matcher.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -27,6 +29,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (at_once != each || (at_once && whole.can_end() != bytes.can_end())) std::abort();
     std::vector<std::string> tokens;
     for (size_t i = 0; i + 2 <= text.size() && tokens.size() < 16; i += 2) tokens.emplace_back(text.substr(i, 2));
-    (void)octo::GrammarMatcher(grammar.value()).allowed(tokens);
+    tokens.emplace_back("\xC3");
+    tokens.emplace_back("\xA9\"");
+    octo::GrammarMask mask(grammar.value(), tokens);
+    octo::GrammarMatcher walk(grammar.value());
+    std::vector<uint8_t> fast;
+    for (const std::string& t : tokens) {
+        mask.allowed(walk, fast);
+        if (fast != walk.allowed(tokens)) std::abort();
+        if (!walk.advance(t)) break;
+    }
     return 0;
 }

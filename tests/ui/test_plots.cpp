@@ -906,7 +906,7 @@ void TestPlots::keyboardTabWalksThePromptPanelAsLaidOut() {
     const QStringList expected = {QStringLiteral("chatBox"), QStringLiteral("dlaBox"), QStringLiteral("attentionBox"),
                                   QStringLiteral("QSpinBox"), QStringLiteral("QDoubleSpinBox"), QStringLiteral("QSpinBox"),
                                   QStringLiteral("QDoubleSpinBox"), QStringLiteral("QSpinBox"), QStringLiteral("precisionBox"),
-                                  QStringLiteral("runButton")};
+                                  QStringLiteral("outputBox"), QStringLiteral("runButton")};
     QCOMPARE(visited, expected);
 }
 

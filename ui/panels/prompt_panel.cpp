@@ -1,5 +1,7 @@
 #include "ui/panels/prompt_panel.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -14,6 +16,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "engine/grammar/json_schema.h"
+#include "ui/panels/structured_output_dialog.h"
 #include "ui/support/engine_labels.h"
 #include "ui/support/retranslate.h"
 
@@ -69,6 +73,21 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     precision_->setObjectName(QStringLiteral("precisionBox"));
     precision_->addItem(QString(), kModelDefault);
     for (Precision p : {Precision::Reference, Precision::Exact}) precision_->addItem(precision_label(p), static_cast<int>(p));
+    output_ = new QComboBox(this);
+    output_->setObjectName(QStringLiteral("outputBox"));
+    output_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // the panel's width is the dock's
+    output_->setMinimumContentsLength(10);
+    for (int i = 0; i < 4; ++i) output_->addItem(QString());
+    output_edit_ = new QPushButton(this);
+    output_edit_->setObjectName(QStringLiteral("outputEditButton"));
+    output_edit_->setEnabled(false);
+    connect(output_, &QComboBox::activated, this, [this](int index) {
+        if ((index == JsonSchema && schema_text_.isEmpty()) || (index == Grammar && grammar_text_.isEmpty())) editOutput();
+        else last_output_ = index;
+        output_edit_->setEnabled(output_->currentIndex() >= JsonSchema);
+        showOutputSummary();
+    });
+    connect(output_edit_, &QPushButton::clicked, this, &PromptPanel::editOutput);
     dla_ = new QCheckBox(this);
     dla_->setObjectName(QStringLiteral("dlaBox"));
     attention_ = new QCheckBox(this);
@@ -94,8 +113,12 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     top_p_label->setBuddy(top_p_);
     precision_caption->setBuddy(precision_);
     form->addRow(max_tokens_label, max_tokens_);
-    form->addRow(temperature_label, temperature_);
-    form->addRow(seed_label, seed_);
+    // Temperature and seed share a row, as top-p and top-k do, so that the Output row fits.
+    auto* sampling = new QHBoxLayout;
+    sampling->addWidget(temperature_, 1);
+    sampling->addWidget(seed_label);
+    sampling->addWidget(seed_, 1);
+    form->addRow(temperature_label, sampling);
     // Top-p and top-k share a row, so that Precision fits: the window must fit 1280 × 800 with
     // CJK line heights too.
     auto* top = new QHBoxLayout;
@@ -106,6 +129,12 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     top->addWidget(top_k_, 1);
     form->addRow(top_p_label, top);
     form->addRow(precision_caption, precision_);
+    auto* output_caption = new QLabel(this);
+    output_caption->setBuddy(output_);
+    auto* output_row = new QHBoxLayout;
+    output_row->addWidget(output_, 1);
+    output_row->addWidget(output_edit_);
+    form->addRow(output_caption, output_row);
     auto* flags = new QHBoxLayout;
     flags->addWidget(chat_);
     flags->addWidget(dla_);
@@ -128,7 +157,7 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     // DLA, Record attention), the settings, then Cancel and Run. In creation order the flags came
     // after Precision, so Tab from Chat seemed to skip them.
     const QList<QWidget*> tab_order = {editor_, chat_, system_, reasoning_, dla_, attention_, max_tokens_, temperature_,
-                                       seed_, top_p_, top_k_, precision_, cancel_, run_};
+                                       seed_, top_p_, top_k_, precision_, output_, output_edit_, cancel_, run_};
     for (qsizetype i = 1; i < tab_order.size(); ++i) setTabOrder(tab_order[i - 1], tab_order[i]);
     on_language_change(this, [=, this] {
         editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
@@ -158,9 +187,40 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
         top_p_label->setText(tr("Top-p"));
         top_k_label->setText(tr("Top-k"));
         precision_caption->setText(tr("Precision"));
+        output_caption->setText(tr("Output"));
+        output_->setItemText(FreeText, tr("Free text"));
+        output_->setItemText(JsonObject, tr("JSON object"));
+        output_->setItemText(JsonSchema, tr("JSON Schema…"));
+        output_->setItemText(Grammar, tr("Grammar (GBNF)…"));
+        output_->setToolTip(tr("Structured output: constrain every answer to JSON, a JSON Schema or a grammar. Each token "
+                               "then records how much probability the constraint removed (docs/structured-output.md)"));
+        output_edit_->setText(tr("Edit…"));
+        showOutputSummary();
         for (int i = 1; i < precision_->count(); ++i) precision_->setItemText(i, precision_label(static_cast<Precision>(precision_->itemData(i).toInt())));
         setModelPrecision(model_precision_);
     });
+}
+
+void PromptPanel::editOutput() {
+    const int kind = output_->currentIndex();
+    if (kind < JsonSchema) return;
+    const auto dialog_kind = kind == JsonSchema ? StructuredOutputDialog::Kind::JsonSchema : StructuredOutputDialog::Kind::Grammar;
+    StructuredOutputDialog dialog(dialog_kind, kind == JsonSchema ? schema_text_ : grammar_text_, this);
+    if (dialog.exec() == QDialog::Accepted) {
+        (kind == JsonSchema ? schema_text_ : grammar_text_) = dialog.text();
+        last_output_ = kind;
+    } else if ((kind == JsonSchema ? schema_text_ : grammar_text_).isEmpty()) {
+        output_->setCurrentIndex(last_output_); // nothing to constrain with: the choice before stays
+    }
+    output_edit_->setEnabled(output_->currentIndex() >= JsonSchema);
+    showOutputSummary();
+}
+
+void PromptPanel::showOutputSummary() {
+    const int kind = output_->currentIndex();
+    const QString& text = kind == JsonSchema ? schema_text_ : grammar_text_;
+    output_edit_->setToolTip(kind >= JsonSchema ? text.left(600).toHtmlEscaped().prepend(QStringLiteral("<pre>")) + QStringLiteral("</pre>")
+                                                : tr("Choose JSON Schema or Grammar to edit their text"));
 }
 
 QString PromptPanel::attentionTip() const {
@@ -204,6 +264,18 @@ RunSpec PromptPanel::settings() const {
     if (const int p = precision_->currentData().toInt(); p != kModelDefault) s.precision = static_cast<Precision>(p);
     s.dla = dla_->isChecked();
     s.record_attention = attention_->isChecked();
+    switch (output_->currentIndex()) {
+    case JsonObject:
+        s.json_schema = std::string(kJsonObjectSchema);
+        s.grammar = json_object_gbnf();
+        break;
+    case JsonSchema:
+        s.json_schema = schema_text_.toStdString();
+        s.grammar = StructuredOutputDialog::compile(StructuredOutputDialog::Kind::JsonSchema, schema_text_, nullptr).toStdString();
+        break;
+    case Grammar: s.grammar = grammar_text_.toStdString(); break;
+    default: break;
+    }
     return s;
 }
 
@@ -219,6 +291,20 @@ void PromptPanel::restore(const RunSpec& s) {
     top_k_->setValue(s.sampling.top_k);
     precision_->setCurrentIndex(precision_->findData(s.precision ? static_cast<int>(*s.precision) : kModelDefault));
     dla_->setChecked(s.dla);
+    int output = FreeText;
+    if (s.json_schema == kJsonObjectSchema) {
+        output = JsonObject;
+    } else if (!s.json_schema.empty()) {
+        output = JsonSchema;
+        schema_text_ = QString::fromStdString(s.json_schema);
+    } else if (!s.grammar.empty()) {
+        output = Grammar;
+        grammar_text_ = QString::fromStdString(s.grammar);
+    }
+    output_->setCurrentIndex(output);
+    last_output_ = output;
+    output_edit_->setEnabled(output >= JsonSchema);
+    showOutputSummary();
     if (attention_->isEnabled()) attention_->setChecked(s.record_attention);
     else attention_local_ = s.record_attention; // on a server: kept for the next local model
 }
@@ -252,6 +338,9 @@ void PromptPanel::save(QSettings& st) const {
     st.setValue("prompt/precision", precision_key(settings().precision));
     st.setValue("prompt/dla", dla_->isChecked());
     st.setValue("prompt/attention", attention_->isEnabled() ? attention_->isChecked() : attention_local_);
+    st.setValue("prompt/output", output_->currentIndex());
+    st.setValue("prompt/output_schema", schema_text_);
+    st.setValue("prompt/output_grammar", grammar_text_);
 }
 
 void PromptPanel::load(const QSettings& st) {
@@ -265,6 +354,14 @@ void PromptPanel::load(const QSettings& st) {
     precision_->setCurrentIndex(precision_->findData(precision ? static_cast<int>(*precision) : kModelDefault));
     dla_->setChecked(st.value("prompt/dla", false).toBool());
     attention_->setChecked(st.value("prompt/attention", true).toBool());
+    schema_text_ = st.value("prompt/output_schema").toString();
+    grammar_text_ = st.value("prompt/output_grammar").toString();
+    int output = std::clamp(st.value("prompt/output", 0).toInt(), 0, 3);
+    if ((output == JsonSchema && schema_text_.isEmpty()) || (output == Grammar && grammar_text_.isEmpty())) output = FreeText;
+    output_->setCurrentIndex(output);
+    last_output_ = output;
+    output_edit_->setEnabled(output >= JsonSchema);
+    showOutputSummary();
 }
 
 void PromptPanel::setModelPrecision(std::optional<Precision> model_default) {

@@ -43,6 +43,7 @@ public:
     void setReasoningShown(bool shown);
     QComboBox* reasoningBox() const { return reasoning_; }
     QComboBox* precisionBox() const { return precision_; }
+    QComboBox* outputBox() const { return output_; }
     // Shows `note` above the editor (the first-start hint); the panel owns it from now on.
     void addNote(QWidget* note);
 
@@ -55,6 +56,11 @@ protected:
 
 private:
     QString attentionTip() const; // what "Record attention" does, or why it is off on a server
+    // The Structured output choice (Output row): free text, any JSON object, a JSON Schema or a
+    // GBNF grammar; the last two keep their text here and are edited in StructuredOutputDialog.
+    enum OutputKind { FreeText = 0, JsonObject = 1, JsonSchema = 2, Grammar = 3 };
+    void editOutput();          // the dialog for the current kind; back to the last kind when cancelled empty
+    void showOutputSummary();   // the Edit button's tooltip: the text in use
 
     bool attention_local_ = true; // the choice for local models while a server is connected
     std::optional<Precision> model_precision_; // the loaded model's default precision
@@ -68,6 +74,11 @@ private:
     QDoubleSpinBox* top_p_;
     QSpinBox* top_k_;
     QComboBox* precision_; // data: -1 the model's default, else a Precision
+    QComboBox* output_;
+    QPushButton* output_edit_;
+    QString schema_text_;  // OutputKind::JsonSchema's schema
+    QString grammar_text_; // OutputKind::Grammar's GBNF
+    int last_output_ = FreeText;
     QCheckBox* dla_;
     QCheckBox* attention_;
     QPushButton* run_;

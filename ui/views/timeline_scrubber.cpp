@@ -1,5 +1,7 @@
 #include "ui/views/timeline_scrubber.h"
 
+#include "ui/views/token_chips.h"
+
 #include <QAction>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
@@ -110,10 +112,25 @@ void TimelineScrubber::refresh() {
     if (r && r->trace.outcome) text += QStringLiteral(" · ") + (r->trace.spec.max_tokens == 0 ? run_end_label(r->trace) : tr("stopped: %1").arg(stop_reason_label(r->trace.outcome->stop_reason)));
     else if (r && r->state == RunState::Failed) text += QStringLiteral(" · ") + tr("failed");
     else if (r && r->state == RunState::Running) text += QStringLiteral(" · ") + tr("running");
+    QString tip = r && r->trace.outcome && r->trace.outcome->stop_reason == StopReason::ContextFull
+                      ? tr("The run filled the model's context: nothing more fits. Shorten the prompt or load the model with a longer context.")
+                      : QString();
+    if (r && !r->trace.spec.grammar.empty()) { // Structured output: the steps where the constraint bent the model
+        int constrained = 0, bent = 0;
+        for (const TraceToken& t : r->tokens()) {
+            if (!t.constraint) continue;
+            ++constrained;
+            if (t.constraint->removed_mass >= kBentMass) ++bent;
+        }
+        text += QStringLiteral(" · ") + tr("bent %1/%2").arg(bent).arg(constrained);
+        if (!tip.isEmpty()) tip += QStringLiteral("\n");
+        tip += tr("Structured output: at %1 of %2 generated tokens the constraint removed at least half of the model's "
+                  "probability (red bars under the tokens; hover one for what the model wanted instead)")
+                   .arg(bent)
+                   .arg(constrained);
+    }
     position_->setText(text);
-    position_->setToolTip(r && r->trace.outcome && r->trace.outcome->stop_reason == StopReason::ContextFull
-                              ? tr("The run filled the model's context: nothing more fits. Shorten the prompt or load the model with a longer context.")
-                              : QString());
+    position_->setToolTip(tip);
 }
 
 } // namespace octo::ui

@@ -105,4 +105,16 @@ int dominant_subsystem(const std::vector<TraceToken>& tokens, const TokenChip& c
     return static_cast<int>(std::max_element(sum.begin(), sum.end()) - sum.begin());
 }
 
+ChipConstraint chip_constraint(const std::vector<TraceToken>& tokens, const TokenChip& chip) {
+    ChipConstraint out;
+    for (int i = chip.first; i < chip.first + chip.count && i < static_cast<int>(tokens.size()); ++i) {
+        const auto& c = tokens[static_cast<size_t>(i)].constraint;
+        if (c && c->removed_mass > out.removed_mass) {
+            out.removed_mass = c->removed_mass;
+            out.token = i;
+        }
+    }
+    return out;
+}
+
 } // namespace octo::ui

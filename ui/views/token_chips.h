@@ -34,6 +34,17 @@ std::vector<TokenChip> make_chips(const std::vector<TraceToken>& tokens);
 // harmony_channels.h) with their channels; other answers are left as they are.
 void mark_harmony_channels(const std::vector<TraceToken>& tokens, std::vector<TokenChip>& chips);
 
+// A step of a constrained run (Structured output) where the grammar removed at least this much
+// probability: the constraint "bent" the model there, and the token stream marks it.
+inline constexpr double kBentMass = 0.5;
+// The largest probability a grammar's mask removed at the chip's tokens (ConstraintStep), and the
+// token where it did; removed_mass -1 when the run had no grammar.
+struct ChipConstraint {
+    double removed_mass = -1.0;
+    int token = -1;
+};
+ChipConstraint chip_constraint(const std::vector<TraceToken>& tokens, const TokenChip& chip);
+
 // The subsystem with the largest value of `metric` over the chip's tokens, or -1 when the
 // metric was not computed for them.
 int dominant_subsystem(const std::vector<TraceToken>& tokens, const TokenChip& chip, Metric metric);

@@ -7,6 +7,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "engine/instrumentation/expert_routing.h"
@@ -140,6 +141,13 @@ void TokenStreamView::paintEvent(QPaintEvent*) {
         p.setPen(c.generated ? outline : QPen(Qt::NoPen));
         p.setBrush(fill);
         p.drawRoundedRect(rects_[i], 4, 4);
+        if (chip_constraint(run->tokens(), c).removed_mass >= kBentMass) {
+            // The grammar bent the model here: a red bar under the chip (its tooltip says how much).
+            const QRectF r = rects_[i];
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0xc0, 0x39, 0x2b));
+            p.drawRect(QRectF(r.left() + 2, r.bottom() + 1, r.width() - 4, 3));
+        }
         if (selected >= c.first && selected < c.first + c.count) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
             p.setBrush(Qt::NoBrush);
@@ -205,6 +213,34 @@ QString TokenStreamView::tooltip(int chip) const {
             html += tr(", log-prob %1").arg(t.logprobs->logprob, 0, 'f', 3);
             html += QStringLiteral("<br>") + tr("alternatives:");
             for (const auto& alt : t.logprobs->top) html += QStringLiteral(" %1 (%2)").arg(alternative(alt.id)).arg(alt.logprob, 0, 'f', 2);
+        }
+        html += QStringLiteral("<br>");
+    }
+    if (const ChipConstraint bent = chip_constraint(run->tokens(), c); bent.removed_mass >= 0.0) {
+        const ConstraintStep& step = *run->tokens()[static_cast<size_t>(bent.token)].constraint;
+        html += QStringLiteral("<span style='color:%1'>").arg(bent.removed_mass >= kBentMass ? QStringLiteral("#c0392b") : QStringLiteral("inherit"));
+        html += tr("Structured output: the constraint removed %1 % of the probability here").arg(100.0 * step.removed_mass, 0, 'f', 1);
+        html += QStringLiteral("</span>");
+        if (!step.removed.empty()) {
+            html += QStringLiteral("<br>") + tr("the model wanted:");
+            for (const auto& r : step.removed) html += QStringLiteral(" %1 (%2)").arg(alternative(r.id)).arg(r.logprob, 0, 'f', 2);
+        }
+        if (!step.removed_dla.empty() && model && model->head_map &&
+            step.removed_dla.size() == static_cast<size_t>(model->head_map->n_layer() * model->head_map->n_head())) {
+            const HeadMap& map = *model->head_map;
+            // Each group's pull toward the first removed token over the chosen one (DLA).
+            std::array<double, kSubsystemCount> pull{};
+            for (int64_t l = 0; l < map.n_layer(); ++l) {
+                for (int64_t h = 0; h < map.n_head(); ++h) {
+                    pull[static_cast<size_t>(map.subsystem_of(l, h))] += step.removed_dla[static_cast<size_t>(l * map.n_head() + h)];
+                }
+            }
+            html += QStringLiteral("<br>") + tr("pull toward %1 over the chosen token (DLA):").arg(alternative(step.removed.front().id));
+            for (int s = 0; s < kSubsystemCount; ++s) {
+                if (std::fabs(pull[static_cast<size_t>(s)]) >= 0.005) {
+                    html += QStringLiteral(" %1 %2").arg(head_group_short(*model, s)).arg(pull[static_cast<size_t>(s)], 0, 'f', 2);
+                }
+            }
         }
         html += QStringLiteral("<br>");
     }
