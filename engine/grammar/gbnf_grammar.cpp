@@ -1,5 +1,7 @@
 #include "engine/grammar/gbnf_grammar.h"
 
+#include "engine/grammar/grammar_matcher.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -416,6 +418,14 @@ private:
 
 } // namespace
 
-Result<Grammar> Grammar::parse(std::string_view text, std::string_view root) { return Parser(text).run(root); }
+Result<Grammar> Grammar::parse(std::string_view text, std::string_view root) {
+    auto grammar = Parser(text).run(root);
+    if (grammar && GrammarMatcher(grammar.value()).overflowed()) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "grammar: its start can be read in more than " + std::to_string(GrammarMatcher::kMaxWays) +
+                              " ways (nested repetitions such as ((x+)+)+ double them at each level)");
+    }
+    return grammar;
+}
 
 } // namespace octo

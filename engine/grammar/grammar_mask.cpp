@@ -100,7 +100,10 @@ GrammarMask::Transition GrammarMask::step_state(uint32_t state, std::string_view
             if (!grammar_->rules[top.rule].alternatives[top.alternative][top.index].chars.contains(c)) continue;
             Stack moved = s;
             moved.back().index += 1;
-            local.expand(std::move(moved), next);
+            if (!local.expand(std::move(moved), next) || next.size() > GrammarMatcher::kMaxWays) { // refused, as the matcher does
+                transitions_.emplace(key, Transition{});
+                return Transition{};
+            }
         }
         std::sort(next.begin(), next.end());
         next.erase(std::unique(next.begin(), next.end()), next.end());

@@ -1,6 +1,8 @@
 #include "engine/grammar/grammar_matcher.h"
 
 #include <algorithm>
+#include <atomic>
+#include <set>
 #include <utility>
 
 #include "engine/core/utf8_text.h"
@@ -9,35 +11,58 @@
 namespace octo {
 
 
+namespace {
+std::atomic<uint64_t> g_overflows{0};
+} // namespace
+
+uint64_t GrammarMatcher::overflows() { return g_overflows.load(); }
+
 GrammarMatcher::GrammarMatcher(const Grammar& grammar) : grammar_(&grammar) {
     const GrammarRule& root = grammar.rules[grammar.root];
-    for (uint32_t a = 0; a < root.alternatives.size(); ++a) expand({Position{grammar.root, a, 0}}, stacks_);
+    for (uint32_t a = 0; a < root.alternatives.size() && !overflowed_; ++a) {
+        overflowed_ = !expand({Position{grammar.root, a, 0}}, stacks_);
+    }
+    if (overflowed_) stacks_.clear();
     normalise();
 }
 
-void GrammarMatcher::expand(Stack stack, std::vector<Stack>& out) const {
-    while (!stack.empty()) {
-        const Position p = stack.back();
-        const GrammarSequence& seq = grammar_->rules[p.rule].alternatives[p.alternative];
-        if (p.index == seq.size()) { // this sequence is done: its caller goes on
-            stack.pop_back();
-            continue;
+bool GrammarMatcher::expand(Stack start, std::vector<Stack>& out) const {
+    // Each way on, depth first; a way already met (two alternatives leading to the same stack) is
+    // followed once.
+    std::vector<Stack> todo{std::move(start)};
+    std::set<Stack> seen;
+    size_t produced = 0;
+    while (!todo.empty()) {
+        Stack stack = std::move(todo.back());
+        todo.pop_back();
+        while (!stack.empty()) {
+            const Position p = stack.back();
+            const GrammarSequence& seq = grammar_->rules[p.rule].alternatives[p.alternative];
+            if (p.index == seq.size()) { // this sequence is done: its caller goes on
+                stack.pop_back();
+                continue;
+            }
+            const GrammarSymbol& symbol = seq[p.index];
+            if (symbol.kind == GrammarSymbol::Kind::Chars) break;
+            // A reference: the caller resumes after it (gone when nothing follows, so that a long
+            // repetition keeps a short stack), and each alternative of the rule starts on top.
+            stack.back().index += 1;
+            if (stack.back().index == seq.size()) stack.pop_back();
+            const GrammarRule& rule = grammar_->rules[symbol.rule];
+            for (uint32_t a = 1; a < rule.alternatives.size(); ++a) {
+                Stack other = stack;
+                other.push_back(Position{symbol.rule, a, 0});
+                if (seen.insert(other).second) todo.push_back(std::move(other));
+            }
+            stack.push_back(Position{symbol.rule, 0, 0});
         }
-        const GrammarSymbol& symbol = seq[p.index];
-        if (symbol.kind == GrammarSymbol::Kind::Chars) break;
-        // A reference: the caller resumes after it (gone when nothing follows, so that a long
-        // repetition keeps a short stack), and each alternative of the rule starts on top.
-        stack.back().index += 1;
-        if (stack.back().index == seq.size()) stack.pop_back();
-        const GrammarRule& rule = grammar_->rules[symbol.rule];
-        for (uint32_t a = 1; a < rule.alternatives.size(); ++a) {
-            Stack other = stack;
-            other.push_back(Position{symbol.rule, a, 0});
-            expand(std::move(other), out);
+        out.push_back(std::move(stack));
+        if (++produced + todo.size() > kMaxWays) { // nested repetitions such as ((x+)+)+ multiply the ways
+            g_overflows.fetch_add(1);
+            return false;
         }
-        stack.push_back(Position{symbol.rule, 0, 0});
     }
-    out.push_back(std::move(stack));
+    return true;
 }
 
 void GrammarMatcher::normalise() {
@@ -54,7 +79,12 @@ bool GrammarMatcher::step(char32_t c) {
         if (!symbol.chars.contains(c)) continue;
         Stack moved = s;
         moved.back().index += 1;
-        expand(std::move(moved), next);
+        if (!expand(std::move(moved), next) || next.size() > kMaxWays) { // every way together is bounded too
+            if (next.size() > kMaxWays) g_overflows.fetch_add(1);
+            overflowed_ = true;
+            stacks_.clear();
+            return false;
+        }
     }
     stacks_ = std::move(next);
     normalise();

@@ -35,6 +35,15 @@ public:
     // is never allowed (it would not move the text).
     std::vector<uint8_t> allowed(std::span<const std::string> tokens) const;
 
+    // A step may follow at most kMaxWays ways through the grammar; past that (a
+    // hostile grammar: nested repetitions such as ((x+)+)+ double the ways at each level) the
+    // matcher refuses the text rather than run out of memory (at its start: Grammar::parse refuses
+    // the grammar; overflowed() is then true of a matcher made anyway).
+    static constexpr size_t kMaxWays = 1024;
+    bool overflowed() const { return overflowed_; }
+    // How many times any matcher (or GrammarMask's walk) hit kMaxWays, process-wide (fuzzing).
+    static uint64_t overflows();
+
 private:
     friend class GrammarMask; // sorts tokens per grammar position (grammar_mask.h)
 
@@ -48,13 +57,15 @@ private:
 
     // `stack` with every rule reference at its top replaced by the starts of that rule's
     // alternatives, until each top is a character set (or the stack is empty), into `out`.
-    void expand(Stack stack, std::vector<Stack>& out) const;
+    // False (out incomplete) past kMaxWays.
+    bool expand(Stack stack, std::vector<Stack>& out) const;
     bool step(char32_t c); // one code point; false (stacks empty) when nothing allows it
     void normalise();      // sorted, without duplicates
 
     const Grammar* grammar_;
     std::vector<Stack> stacks_;
     std::string pending_; // the first bytes of a character not yet complete
+    bool overflowed_ = false;
 };
 
 } // namespace octo

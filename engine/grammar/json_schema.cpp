@@ -736,7 +736,7 @@ Result<std::string> json_schema_to_gbnf(std::string_view schema) {
     Json root;
     try {
         root = Json::parse(schema);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) { // a parse error, or a number out of range
         return make_error(ErrorCode::InvalidArgument, std::string("the schema is not valid JSON: ") + e.what());
     }
     try {

@@ -190,6 +190,40 @@ val  ::= [0-2] | "[" [0-1]? "]"
     EXPECT_GT(checked, 1000u);
 }
 
+// Fuzz finding: nested repetitions double the ways through the grammar at each level; 40 of them
+// ran the matcher out of memory. Such a grammar is refused when parsed, and one whose ways
+// multiply only later refuses the text there instead of growing without bound.
+TEST(Grammar, WaysThatMultiplyAreBoundedNotFollowedForever) {
+    std::string nested = "root ::= [a-z]";
+    for (int i = 0; i < 40; ++i) nested += "+";
+    auto deep = Grammar::parse(nested);
+    ASSERT_TRUE(deep.ok()) << deep.error().message;
+    GrammarMatcher d(*deep);
+    const uint64_t limited = GrammarMatcher::overflows();
+    const bool read = d.advance("abc");
+    EXPECT_TRUE(read || GrammarMatcher::overflows() > limited) << "read, or refused at the limit: either way it returns";
+
+    std::string wide = "root ::= s0\n";
+    for (int i = 0; i < 16; ++i) wide += "s" + std::to_string(i) + " ::= s" + std::to_string(i + 1) + " \"x\" | s" + std::to_string(i + 1) + " \"y\"\n";
+    wide += "s16 ::= [a-z]\n";
+    auto refused = Grammar::parse(wide); // 2^16 ways at the very start
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("ways"), std::string::npos) << refused.error().message;
+
+    std::string later = "root ::= \"x\" r0\n";
+    for (int i = 0; i < 16; ++i) {
+        later += "r" + std::to_string(i) + " ::= (r" + std::to_string(i + 1) + " | r" + std::to_string(i + 1) + " \"!\")\n";
+    }
+    later += "r16 ::= [a-z]\n";
+    const Grammar g = parse(later); // 2^16 ways after "x", few at the start
+    GrammarMatcher m(g);
+    EXPECT_FALSE(m.overflowed());
+    const uint64_t before = GrammarMatcher::overflows();
+    EXPECT_FALSE(m.advance("x")) << "refused past the limit";
+    EXPECT_GT(GrammarMatcher::overflows(), before);
+    EXPECT_FALSE(m.accepts("x"));
+}
+
 TEST(Grammar, HalfACharacterWaitsForTheRest) {
     const Grammar g = parse(R"(root ::= "é" [a-z] | "ü")");
     GrammarMatcher m(g);

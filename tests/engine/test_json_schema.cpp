@@ -184,6 +184,8 @@ TEST(JsonSchema, WhatItCannotHonourIsRefusedWithItsPointer) {
     EXPECT_NE(refusal(R"({"type": "string", "minLength": 5, "maxLength": 2})").find("below minLength"), std::string::npos);
     EXPECT_NE(refusal("{\"type\": ").find("not valid JSON"), std::string::npos);
     EXPECT_NE(refusal("false").find("accepts no document"), std::string::npos);
+    // Fuzz finding: a number past a double's range threw out of the parser.
+    EXPECT_NE(refusal("666660.0000E000001825662233").find("not valid JSON"), std::string::npos);
 }
 
 // Random documents drawn from the grammar (a character at a time from an alphabet, ending at a

@@ -35,8 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     octo::GrammarMatcher walk(grammar.value());
     std::vector<uint8_t> fast;
     for (const std::string& t : tokens) {
+        const uint64_t overflows = octo::GrammarMatcher::overflows();
         mask.allowed(walk, fast);
-        if (fast != walk.allowed(tokens)) std::abort();
+        const std::vector<uint8_t> slow = walk.allowed(tokens);
+        // Past GrammarMatcher::kMaxWays both refuse, but not always at the same token: compared
+        // only where neither hit the limit.
+        if (fast != slow && octo::GrammarMatcher::overflows() == overflows) std::abort();
         if (!walk.advance(t)) break;
     }
     return 0;
