@@ -71,8 +71,10 @@ bool BatchScheduler::submit(std::vector<SequenceRequest> sequences, std::shared_
     {
         std::lock_guard lock(mutex_);
         // max_queue counts requests that wait: one that can start at once never waits (so
-        // --max-queue 0 still serves an idle server).
-        const bool starts_now = queue_.empty() && running_.size() < static_cast<size_t>(options_.parallel);
+        // --max-queue 0 still serves an idle server). Counted by stats_.running, which end()
+        // lowers before the client hears of the end (running_ is the engine thread's and is
+        // pruned after: a client that sent its next request at once was refused, 429).
+        const bool starts_now = queue_.empty() && stats_.running < static_cast<int64_t>(options_.parallel);
         if (stopping_ || (!starts_now && static_cast<int64_t>(queue_.size()) >= options_.max_queue)) return false;
         queue_.push_back(Waiting{std::move(sequences), 0, std::move(channel)});
         stats_.waiting = static_cast<int64_t>(queue_.size());
