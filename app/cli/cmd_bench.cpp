@@ -18,10 +18,10 @@
 #include <filesystem>
 #include <random>
 
+#include "app/cli/bench_grammar.h" // bench --mask-vocab
 #include "app/cli/bench_memory.h"
 #include "app/cli/bench_reference.h"
 #ifdef OCTOSCOPE_HAVE_NET
-#include "app/cli/bench_grammar.h" // bench --mask-vocab
 #include "app/cli/bench_serve.h" // bench --serve
 #endif
 #include "app/cli/bench_shape.h"
