@@ -12,7 +12,15 @@
 #include "engine/instrumentation/head_map.h"
 #include "engine/tokenizer/tokenizer.h"
 
+#include <array>
+#include <optional>
+
+#include "engine/instrumentation/subsystem.h"
+
 namespace octo {
+
+// Each subsystem's summed removed_dla under `map`; nullopt without DLA or for another shape.
+std::optional<std::array<double, kSubsystemCount>> constraint_pull(const ConstraintStep& step, const HeadMap& map);
 
 nlohmann::json constraint_json(const ConstraintStep& step, const Tokenizer& tokenizer, const HeadMap* map);
 

@@ -89,7 +89,6 @@ GrammarMask::Transition GrammarMask::step_state(uint32_t state, std::string_view
     const uint64_t key = (uint64_t{state} << 32) | what;
     if (auto it = transitions_.find(key); it != transitions_.end()) return it->second;
 
-    const GrammarMatcher local(*grammar_); // for expand(): same grammar, its own stacks unused
     std::vector<Stack> next;
     Transition t;
     const std::vector<Stack>& stacks = *states_[state];
@@ -100,7 +99,7 @@ GrammarMask::Transition GrammarMask::step_state(uint32_t state, std::string_view
             if (!grammar_->rules[top.rule].alternatives[top.alternative][top.index].chars.contains(c)) continue;
             Stack moved = s;
             moved.back().index += 1;
-            if (!local.expand(std::move(moved), next) || next.size() > GrammarMatcher::kMaxWays) { // refused, as the matcher does
+            if (!local_.expand(std::move(moved), next) || next.size() > GrammarMatcher::kMaxWays) { // refused, as the matcher does
                 transitions_.emplace(key, Transition{});
                 return Transition{};
             }
@@ -124,7 +123,7 @@ GrammarMask::Transition GrammarMask::step_state(uint32_t state, std::string_view
 }
 
 GrammarMask::GrammarMask(const Grammar& grammar, std::span<const std::string> tokens)
-    : grammar_(&grammar), tokens_(tokens) {
+    : grammar_(&grammar), tokens_(tokens), local_(grammar) {
     order_.reserve(tokens.size());
     for (size_t id = 0; id < tokens.size(); ++id) {
         if (!tokens[id].empty()) order_.push_back(static_cast<int32_t>(id));

@@ -87,6 +87,7 @@ private:
     std::map<std::vector<Stack>, uint32_t> state_ids_;
     std::vector<const std::vector<Stack>*> states_; // by id, into state_ids_
     std::unordered_map<uint64_t, Transition> transitions_;
+    GrammarMatcher local_; // for expand() in the walks: same grammar, its own stacks unused
     std::vector<uint64_t> bits_;
     std::vector<int32_t> check_;
     size_t last_checked_ = 0;

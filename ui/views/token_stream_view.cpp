@@ -7,9 +7,9 @@
 #include <QToolTip>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
+#include "engine/generation/constraint_json.h"
 #include "engine/instrumentation/expert_routing.h"
 #include "engine/instrumentation/subsystem.h"
 #include "ui/session/run_store.h"
@@ -225,20 +225,12 @@ QString TokenStreamView::tooltip(int chip) const {
             html += QStringLiteral("<br>") + tr("the model wanted:");
             for (const auto& r : step.removed) html += QStringLiteral(" %1 (%2)").arg(alternative(r.id)).arg(r.logprob, 0, 'f', 2);
         }
-        if (!step.removed_dla.empty() && model && model->head_map &&
-            step.removed_dla.size() == static_cast<size_t>(model->head_map->n_layer() * model->head_map->n_head())) {
-            const HeadMap& map = *model->head_map;
+        if (const auto pull = model && model->head_map ? constraint_pull(step, *model->head_map) : std::nullopt) {
             // Each group's pull toward the first removed token over the chosen one (DLA).
-            std::array<double, kSubsystemCount> pull{};
-            for (int64_t l = 0; l < map.n_layer(); ++l) {
-                for (int64_t h = 0; h < map.n_head(); ++h) {
-                    pull[static_cast<size_t>(map.subsystem_of(l, h))] += step.removed_dla[static_cast<size_t>(l * map.n_head() + h)];
-                }
-            }
             html += QStringLiteral("<br>") + tr("pull toward %1 over the chosen token (DLA):").arg(alternative(step.removed.front().id));
             for (int s = 0; s < kSubsystemCount; ++s) {
-                if (std::fabs(pull[static_cast<size_t>(s)]) >= 0.005) {
-                    html += QStringLiteral(" %1 %2").arg(head_group_short(*model, s)).arg(pull[static_cast<size_t>(s)], 0, 'f', 2);
+                if (std::fabs((*pull)[static_cast<size_t>(s)]) >= 0.005) {
+                    html += QStringLiteral(" %1 %2").arg(head_group_short(*model, s)).arg((*pull)[static_cast<size_t>(s)], 0, 'f', 2);
                 }
             }
         }
