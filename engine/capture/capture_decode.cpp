@@ -143,7 +143,7 @@ private:
             return key == "disabled_experts" || key == "record_router_probs" || key == "attention_keeps_kv" || key == "switch_target" ||
                    key == "enable_thinking" || key == "reasoning_effort" || key == "messages" || key == "top_logprobs" || key == "kv_type_k" ||
                    key == "kv_type_v" || key == "frequency_penalty" || key == "presence_penalty" || key == "logit_bias" || key == "grammar" ||
-                   key == "json_schema" ||
+                   key == "json_schema" || key == "tools" || key == "tool_choice" ||
                    (key == "precision" && version < 2);
         });
     }

@@ -3,6 +3,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "engine/chat/chat_tools.h"
+
 namespace octo {
 
 using nlohmann::json;
@@ -59,7 +61,7 @@ using PartOf = std::conditional_t<std::is_const_v<Spec>, const Part, Part>;
 template <class Spec, class V>
 void each_field(Spec& s, V&& v) {
     static constexpr const char* prompt[] = {"prompt", "chat", "system", "enable_thinking", "reasoning_effort", "parse_special",
-                                             "messages"};
+                                             "messages", "tools", "tool_choice"};
     members(static_cast<PartOf<Spec, PromptSpec>&>(s), prompt, v);
 
     auto& generation = static_cast<PartOf<Spec, GenerationSpec>&>(s);
@@ -97,9 +99,34 @@ public:
     }
     void operator()(const char* key, const std::vector<ChatMessage>& messages) {
         json a = json::array();
-        for (const ChatMessage& m : messages) a.push_back({{"role", chat_role_name(m.role)}, {"content", byte_string(m.content)}});
+        for (const ChatMessage& m : messages) {
+            json item = {{"role", chat_role_name(m.role)}, {"content", byte_string(m.content)}};
+            if (!m.tool_calls.empty()) {
+                json calls = json::array();
+                for (const ToolCall& c : m.tool_calls) {
+                    calls.push_back({{"id", byte_string(c.id)}, {"name", byte_string(c.name)}, {"arguments", byte_string(c.arguments)}});
+                }
+                item["tool_calls"] = std::move(calls);
+            }
+            if (m.role == ChatRole::Tool) {
+                item["tool_call_id"] = byte_string(m.tool_call_id);
+                item["name"] = byte_string(m.name);
+            }
+            a.push_back(std::move(item));
+        }
         out_[key] = std::move(a);
     }
+    void operator()(const char* key, const std::vector<ChatTool>& tools) {
+        json a = json::array();
+        for (const ChatTool& t : tools) {
+            a.push_back({{"name", byte_string(t.name)},
+                         {"description", byte_string(t.description)},
+                         {"parameters", byte_string(t.parameters)},
+                         {"declaration", byte_string(t.declaration)}});
+        }
+        out_[key] = std::move(a);
+    }
+    void operator()(const char* key, const ToolChoice& choice) { out_[key] = tool_choice_text(choice); }
     void operator()(const char* key, const std::vector<ExpertSwitch>& switches) {
         json a = json::array();
         for (const ExpertSwitch& e : switches) a.push_back(expert_switch_text(e));
@@ -184,13 +211,55 @@ private:
             std::optional<ChatRole> role;
             if (m.is_object() && m.contains("content")) content = item_bytes(m["content"]);
             if (m.is_object() && m.contains("role") && m["role"].is_string()) {
-                for (ChatRole c : {ChatRole::System, ChatRole::User, ChatRole::Assistant}) {
+                for (ChatRole c : {ChatRole::System, ChatRole::User, ChatRole::Assistant, ChatRole::Tool}) {
                     if (m["role"].get<std::string>() == chat_role_name(c)) role = c;
                 }
             }
             if (!content || !role) return r_.fail(key, "item " + std::to_string(i) + " is not a {\"role\", \"content\"} message");
-            messages.push_back({*role, std::move(*content)});
+            ChatMessage message(*role, std::move(*content));
+            const auto text_of = [&](const json& object, const char* field, std::string& out) {
+                if (!object.contains(field)) return true;
+                auto bytes = item_bytes(object[field]);
+                if (bytes) out = std::move(*bytes);
+                return bytes.has_value();
+            };
+            bool ok = text_of(m, "tool_call_id", message.tool_call_id) && text_of(m, "name", message.name);
+            if (ok && m.contains("tool_calls")) {
+                ok = m["tool_calls"].is_array() && m["tool_calls"].size() <= kMaxItems;
+                for (size_t k = 0; ok && k < m["tool_calls"].size(); ++k) {
+                    const json& c = m["tool_calls"][k];
+                    ToolCall call;
+                    ok = c.is_object() && text_of(c, "id", call.id) && text_of(c, "name", call.name) && text_of(c, "arguments", call.arguments);
+                    message.tool_calls.push_back(std::move(call));
+                }
+            }
+            if (!ok) return r_.fail(key, "item " + std::to_string(i) + " has malformed tool calls");
+            messages.push_back(std::move(message));
         }
+    }
+    void read(const char* key, std::vector<ChatTool>& tools) {
+        const json& a = r_.array(key, kMaxItems);
+        tools.clear();
+        for (size_t i = 0; i < a.size() && r_.ok(); ++i) {
+            const json& t = a[i];
+            ChatTool tool;
+            bool ok = t.is_object();
+            for (auto [field, out] : {std::pair{"name", &tool.name}, {"description", &tool.description}, {"parameters", &tool.parameters},
+                                      {"declaration", &tool.declaration}}) {
+                if (!ok) break;
+                auto bytes = t.contains(field) ? item_bytes(t[field]) : std::nullopt;
+                ok = bytes.has_value();
+                if (ok) *out = std::move(*bytes);
+            }
+            if (!ok || tool.name.empty()) return r_.fail(key, "item " + std::to_string(i) + " is not a {\"name\", \"description\", \"parameters\", \"declaration\"} tool");
+            tools.push_back(std::move(tool));
+        }
+    }
+    void read(const char* key, ToolChoice& choice) {
+        const auto parsed = parse_tool_choice_text(r_.text(key));
+        if (!r_.ok()) return;
+        if (!parsed) return r_.fail(key, "is not auto, none, required or function:NAME");
+        choice = *parsed;
     }
     void read(const char* key, std::vector<ExpertSwitch>& switches) {
         switches.clear();

@@ -3,6 +3,7 @@
 #include "engine/chat/chat_formatters.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 namespace octo {
@@ -61,8 +62,9 @@ Result<CheckedTurns> check_turns(std::span<const ChatMessage> messages, ChatFami
     }
     if (!needs_alternation(family)) return c;
     std::vector<ChatMessage> merged;
+    const auto plain = [](const ChatMessage& m) { return m.role != ChatRole::Tool && m.tool_calls.empty(); };
     for (const ChatMessage& m : c.turns.turns) {
-        if (!merged.empty() && merged.back().role == m.role) {
+        if (!merged.empty() && merged.back().role == m.role && plain(m) && plain(merged.back())) {
             merged.back().content += "\n\n" + m.content;
         } else {
             merged.push_back(m);
@@ -95,8 +97,46 @@ std::string_view trim_ascii(std::string_view text) {
     return text.substr(begin, text.find_last_not_of(kSpace) - begin + 1);
 }
 
+namespace {
+
+// Tools, calls and results need the family's tool format, and what each format can carry.
+Status check_tools(const ChatTemplate& tmpl, std::span<const ChatMessage> messages, const ChatFormatContext& context) {
+    const bool uses_tools = !context.tools.empty() || std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) {
+        return m.role == ChatRole::Tool || !m.tool_calls.empty();
+    });
+    if (!uses_tools) return Ok{};
+    if (!tmpl.tools) {
+        return make_error(ErrorCode::Unsupported, "the model's chat template (" + std::string(chat_family_name(tmpl.family)) +
+                                                      ") has no tool format: tools, tool calls and tool results cannot be written");
+    }
+    for (const ChatMessage& m : messages) {
+        if (tmpl.family == ChatFamily::Llama3 && m.tool_calls.size() > 1) {
+            return make_error(ErrorCode::InvalidArgument, "Llama 3's tool format takes one tool call an assistant turn, not " +
+                                                              std::to_string(m.tool_calls.size()));
+        }
+        if (tmpl.family != ChatFamily::Mistral) continue;
+        const auto mistral_id = [](const std::string& id) {
+            return id.size() == 9 && std::all_of(id.begin(), id.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; });
+        };
+        for (const ToolCall& call : m.tool_calls) {
+            if (!mistral_id(call.id)) {
+                return make_error(ErrorCode::InvalidArgument, "Mistral's tool format needs tool-call ids of 9 letters and digits, not '" +
+                                                                  call.id.substr(0, 40) + "'");
+            }
+        }
+        if (m.role == ChatRole::Tool && !mistral_id(m.tool_call_id)) {
+            return make_error(ErrorCode::InvalidArgument, "Mistral's tool format needs each tool result's tool_call_id (9 letters and digits), not '" +
+                                                              m.tool_call_id.substr(0, 40) + "'");
+        }
+    }
+    return Ok{};
+}
+
+} // namespace
+
 Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMessage> messages,
                                 const ChatFormatContext& context) {
+    if (Status tools = check_tools(tmpl, messages, context); !tools) return tools.error();
     Result<CheckedTurns> checked = check_turns(messages, tmpl.family);
     if (!checked) return checked.error();
     const TemplateTurns& c = checked->turns;

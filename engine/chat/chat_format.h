@@ -33,6 +33,13 @@ struct ChatFormatContext {
     // answer without thinking, by an empty think block in the generation prompt.
     bool enable_thinking = true;
     ReasoningEffort reasoning = ReasoningEffort::Medium; // harmony's "Reasoning:" line
+    // The tools the model is offered, written where its family's template writes them
+    // (ChatTemplate::tools: the template defines a tool format; others refuse tools).
+    std::span<const ChatTool> tools;
+    // The generation prompt ends with the opening of a tool call (a call is required), for the
+    // families that open one with a control token the grammar cannot write (Mistral's
+    // "[TOOL_CALLS]"): tool_call_format.h.
+    bool open_tool_call = false;
 };
 
 // Any order OpenAI's API accepts: an optional leading system message, then user and assistant
@@ -40,7 +47,10 @@ struct ChatFormatContext {
 // last — the generation prompt follows it all the same). For the families whose own templates
 // insist on alternation (Llama 2, Mistral, Gemma) consecutive messages of one role are joined
 // with a blank line. InvalidArgument: no user or assistant message, a system message after the
-// first, or (Llama 2, Mistral) a system message with no user turn to carry it.
+// first, or (Llama 2, Mistral) a system message with no user turn to carry it. Tools, tool calls
+// and tool results (ChatRole::Tool) are written in the family's tool format; Unsupported when its
+// template has none, InvalidArgument where the format cannot carry them (Llama 3.1: one call a
+// turn; Mistral: call ids of 9 letters and digits).
 // Jinja's `trim` / Python's str.strip() for ASCII whitespace (what templates that trim a message
 // write of it).
 std::string_view trim_ascii(std::string_view text);

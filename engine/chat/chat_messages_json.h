@@ -1,6 +1,8 @@
 // A conversation in OpenAI's messages format, as a chat request or a conversation file holds it:
-//   [{"role": "system" | "developer" | "user" | "assistant", "content": "…" or [{"type": "text", "text": "…"}, …]}, …]
-// ("developer" is OpenAI's newer name for system; text parts are joined). The server's request
+//   [{"role": "system" | "developer" | "user" | "assistant" | "tool",
+//     "content": "…" or [{"type": "text", "text": "…"}, …]}, …]
+// ("developer" is OpenAI's newer name for system; text parts are joined), with an assistant's
+// "tool_calls" (content may then be null) and a tool message's "tool_call_id" and "name". The server's request
 // parser and `octoscope-cli chat --conversation` read messages through here, so a file and a
 // request mean the same thing.
 #pragma once
@@ -24,7 +26,7 @@ struct MessagesProblem {
 };
 
 // Appends the messages of `messages` (a JSON array; `path` names it in problems, "messages") to
-// `out`; the first problem found, or nullopt. Tool calls and non-text parts are refused.
+// `out`; the first problem found, or nullopt. Non-text parts are refused.
 std::optional<MessagesProblem> chat_messages_from_json(const nlohmann::json& messages, std::vector<ChatMessage>& out,
                                                        const std::string& path = "messages");
 
@@ -36,7 +38,11 @@ std::string json_type_words(const nlohmann::json& value);
 // or the bare array. Format errors name the file and the field; no messages is an error too.
 Result<std::vector<ChatMessage>> read_conversation_file(const std::string& path);
 
-// The messages as OpenAI writes them: [{"role": …, "content": "…"}, …] (content as valid UTF-8).
+// The messages as OpenAI writes them: [{"role": …, "content": "…"}, …] (content as valid UTF-8),
+// with tool calls and tool-call ids where they have them.
 nlohmann::json chat_messages_json(const std::vector<ChatMessage>& messages);
+
+// [{"id", "type": "function", "function": {"name", "arguments"}}, …] (an answer's tool_calls).
+nlohmann::json tool_calls_json(const std::vector<ToolCall>& calls);
 
 } // namespace octo

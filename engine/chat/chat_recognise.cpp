@@ -96,6 +96,7 @@ Result<ChatTemplate> recognise_chat_template(std::string_view jinja) {
         t.family = ChatFamily::ChatML;
         t.default_system = chatml_default_system(jinja);
         t.chatml_thinking = contains(jinja, "enable_thinking") && contains(jinja, "</think>");
+        t.tools = contains(jinja, "<tool_call>");
     } else if (contains(jinja, "[INST]")) {
         if (contains(jinja, "[SYSTEM_PROMPT]")) return unsupported("Mistral v7 layout");
         if (contains(jinja, "<<SYS>>")) {
@@ -103,6 +104,7 @@ Result<ChatTemplate> recognise_chat_template(std::string_view jinja) {
         } else {
             t.family = ChatFamily::Mistral;
             t.mistral = mistral_style(jinja);
+            t.tools = contains(jinja, "[AVAILABLE_TOOLS]") && (t.mistral == MistralStyle::V3 || t.mistral == MistralStyle::Tekken);
         }
     } else if (contains(jinja, kDeepSeekUser) && contains(jinja, kDeepSeekAssistant)) {
         if (contains(jinja, "<think>")) return unsupported("DeepSeek R1 layout with a thinking block");
@@ -117,6 +119,7 @@ Result<ChatTemplate> recognise_chat_template(std::string_view jinja) {
         t.llama3_dated_system = contains(jinja, "Cutting Knowledge Date: December 2023");
         t.llama3_default_date = llama3_default_date(jinja);
         t.llama3_date_from_clock = contains(jinja, "strftime_now");
+        t.tools = t.llama3_dated_system && contains(jinja, "ipython");
     } else {
         return unsupported("");
     }

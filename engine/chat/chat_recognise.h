@@ -14,7 +14,9 @@
 // "[SYSTEM_PROMPT]", DeepSeek R1's "<think>") are refused rather than formatted wrongly.
 // Also read from the template: ChatML's default system prompt and Qwen3's thinking block
 // ("enable_thinking" with "</think>"), a Phi-3 template without a system role (no
-// "system" anywhere), and the Llama 3.1+ dated system block.
+// "system" anywhere), the Llama 3.1+ dated system block, and whether the template has a tool
+// format: "<tool_call>" (ChatML: Qwen, Hermes), "ipython" (Llama 3.1+), "[AVAILABLE_TOOLS]"
+// (Mistral v3 and Tekken layouts). Harmony's tool format is not written yet.
 #pragma once
 
 #include <string_view>

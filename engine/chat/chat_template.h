@@ -35,6 +35,9 @@ struct ChatTemplate {
     bool drops_system = false;
     // The template writes bos_token at its start (llama.cpp then leaves BOS to the tokenizer).
     bool emits_bos = false;
+    // The template defines a tool format (Qwen's <tool_call>, Llama 3.1+'s ipython role, Mistral's
+    // [AVAILABLE_TOOLS]): tools, tool calls and tool results can be written (chat_format.h).
+    bool tools = false;
 };
 
 // Short name: "llama2", "llama3", "chatml", "mistral", "gemma", "phi3", "deepseek3", "harmony".

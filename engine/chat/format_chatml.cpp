@@ -10,9 +10,21 @@
 //    "<think>\n" + reasoning + "\n</think>\n\n" + answer, where reasoning is the text before
 //    the first "</think>" after its last "<think>", newlines trimmed at both ends;
 //  - with enable_thinking false the generation prompt is followed by "<think>\n\n</think>\n\n".
+//
+// Tools, as Qwen 2.5's and Qwen3's templates write them (Hermes' <tool_call> format):
+//  - the system message becomes system + "\n\n" (the template's default system prompt when there
+//    is none and it has one: Qwen 2.5) + "# Tools\n\nYou may call one or more functions …<tools>"
+//    + "\n" + each tool object as sent, in tojson's form + "\n</tools>\n\nFor each function call,
+//    return a json object …</tool_call>";
+//  - an assistant turn's calls follow its text: "\n" (not before a first call when the text is
+//    empty) + "<tool_call>\n{\"name\": \"NAME\", \"arguments\": ARGS}\n</tool_call>", ARGS in tojson's
+//    form (Qwen3 writes a string of arguments as it is; llama.cpp gives both templates objects);
+//  - consecutive tool results make one user turn: "<|im_start|>user" + per result
+//    "\n<tool_response>\n" + text + "\n</tool_response>" + "<|im_end|>\n".
 #include <string>
 
 #include "engine/chat/chat_formatters.h"
+#include "engine/chat/chat_tools.h"
 
 namespace octo {
 
@@ -27,6 +39,24 @@ void append_message(std::string& out, std::string_view role, std::string_view co
     out += '\n';
     out += content;
     out += "<|im_end|>\n";
+}
+
+std::string tools_system(std::string_view system, std::span<const ChatTool> tools) {
+    std::string out = system.empty() ? std::string() : std::string(system) + "\n\n";
+    out += "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+           "You are provided with function signatures within <tools></tools> XML tags:\n<tools>";
+    for (const ChatTool& t : tools) out += "\n" + python_json_text(t.declaration);
+    out += "\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
+           "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>";
+    return out;
+}
+
+// An assistant turn's calls, after its text (`text_written`: the turn wrote text before them).
+void append_tool_calls(std::string& out, std::span<const ToolCall> calls, bool text_written) {
+    for (size_t i = 0; i < calls.size(); ++i) {
+        if (i > 0 || text_written) out += '\n';
+        out += "<tool_call>\n{\"name\": \"" + calls[i].name + "\", \"arguments\": " + python_json_text(calls[i].arguments) + "}\n</tool_call>";
+    }
 }
 
 std::string_view strip_leading_newlines(std::string_view text) {
@@ -45,7 +75,7 @@ bool is_tool_response(std::string_view content) {
 }
 
 // Qwen3's rendering of an earlier assistant turn (see the header comment).
-void append_qwen3_assistant(std::string& out, std::string_view text, bool keep_reasoning) {
+void append_qwen3_assistant(std::string& out, std::string_view text, std::span<const ToolCall> calls, bool keep_reasoning) {
     std::string_view answer = text;
     std::string_view reasoning;
     if (const size_t last_close = text.rfind(kThinkClose); last_close != std::string_view::npos) {
@@ -61,10 +91,10 @@ void append_qwen3_assistant(std::string& out, std::string_view text, bool keep_r
         out += "<think>\n";
         out += strip_trailing_newlines(strip_leading_newlines(reasoning));
         out += "\n</think>\n\n";
-        out += strip_leading_newlines(answer);
-    } else {
-        out += answer;
+        answer = strip_leading_newlines(answer);
     }
+    out += answer;
+    append_tool_calls(out, calls, !answer.empty());
     out += "<|im_end|>\n";
 }
 
@@ -72,7 +102,9 @@ void append_qwen3_assistant(std::string& out, std::string_view text, bool keep_r
 
 std::string format_chatml(const TemplateTurns& c, const ChatTemplate& tmpl, const ChatFormatContext& context) {
     std::string out;
-    if (c.system) {
+    if (!context.tools.empty()) {
+        append_message(out, "system", tools_system(c.system ? *c.system : std::string_view(tmpl.default_system), context.tools));
+    } else if (c.system) {
         append_message(out, "system", *c.system);
     } else if (!tmpl.default_system.empty()) {
         append_message(out, "system", tmpl.default_system);
@@ -89,10 +121,16 @@ std::string format_chatml(const TemplateTurns& c, const ChatTemplate& tmpl, cons
         const ChatMessage& m = c.turns[i];
         if (m.role == ChatRole::User || m.role == ChatRole::System) {
             append_message(out, m.role == ChatRole::User ? "user" : "system", m.content); // a later system message in place
+        } else if (m.role == ChatRole::Tool) {
+            if (i == 0 || c.turns[i - 1].role != ChatRole::Tool) out += "<|im_start|>user";
+            out += "\n<tool_response>\n" + m.content + "\n</tool_response>";
+            if (i + 1 == c.turns.size() || c.turns[i + 1].role != ChatRole::Tool) out += "<|im_end|>\n";
         } else if (tmpl.chatml_thinking) {
-            append_qwen3_assistant(out, m.content, /*keep_reasoning=*/i > last_query);
+            append_qwen3_assistant(out, m.content, m.tool_calls, /*keep_reasoning=*/i > last_query);
         } else {
-            append_message(out, "assistant", m.content);
+            out += "<|im_start|>assistant\n" + m.content;
+            append_tool_calls(out, m.tool_calls, !m.content.empty());
+            out += "<|im_end|>\n";
         }
     }
     out += "<|im_start|>assistant\n";

@@ -5,6 +5,7 @@
 
 #include "engine/chat/chat_format.h"
 #include "engine/chat/chat_recognise.h"
+#include "engine/chat/tool_call_format.h"
 #include "engine/core/log.h"
 
 namespace octo {
@@ -74,6 +75,8 @@ ConversationRendering conversation_rendering(const GgufFile& file) {
         r.tmpl = tmpl.value();
     } else if (file.find(kPromptTemplateKey)) {
         r.kind = ConversationRendering::Kind::LastUserMessage;
+    } else {
+        r.tmpl.tools = true; // ChatML's tool format: Hermes', which Qwen's templates write
     }
     return r;
 }
@@ -87,9 +90,9 @@ std::string ConversationRendering::label() const {
     return "chatml";
 }
 
-Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer,
-                                              std::span<const ChatMessage> messages, std::string* how,
-                                              ReasoningEffort reasoning) {
+Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec,
+                                              std::string* how) {
+    const std::vector<ChatMessage>& messages = spec.messages;
     const ConversationRendering rendering = conversation_rendering(file);
     if (how) *how = rendering.label();
     if (rendering.kind == ConversationRendering::Kind::LastUserMessage) {
@@ -98,12 +101,18 @@ Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokeni
             if (m.role == ChatRole::User) last_user = &m;
         }
         if (!last_user) return make_error(ErrorCode::InvalidArgument, "the conversation has no user message");
-        PromptSpec spec;
-        spec.prompt = last_user->content;
-        return build_prompt(file, tokenizer, spec);
+        if (!spec.tools.empty() && spec.tool_choice.mode != ToolChoice::Mode::None) {
+            return make_error(ErrorCode::Unsupported, "the model has no chat template, only a prompt template: tools cannot be offered");
+        }
+        PromptSpec last;
+        last.prompt = last_user->content;
+        return build_prompt(file, tokenizer, last);
     }
     const ChatTemplate& chosen = rendering.tmpl;
-    auto text = format_chat(chosen, messages, format_context(tokenizer, true, reasoning));
+    ChatFormatContext context = format_context(tokenizer, true, spec.reasoning_effort);
+    if (spec.tool_choice.mode != ToolChoice::Mode::None) context.tools = spec.tools;
+    context.open_tool_call = spec.tool_choice.forces_call() && !spec.tools.empty() && open_tool_call_in_prompt(chosen);
+    auto text = format_chat(chosen, messages, context);
     if (!text) return text.error();
     BuiltPrompt out;
     out.text = std::move(text.value());
@@ -114,7 +123,7 @@ Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokeni
 }
 
 Result<BuiltPrompt> build_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec) {
-    if (!spec.messages.empty()) return build_conversation_prompt(file, tokenizer, spec.messages, nullptr, spec.reasoning_effort);
+    if (!spec.messages.empty()) return build_conversation_prompt(file, tokenizer, spec);
     if (!spec.chat && file.find(kPromptTemplateKey)) {
         auto tmpl = file.get_string(kPromptTemplateKey);
         if (!tmpl) return tmpl.error();

@@ -55,16 +55,16 @@ struct ConversationRendering {
 };
 ConversationRendering conversation_rendering(const GgufFile& file);
 
-// A whole conversation as a server's chat request sends it (`octoscope-cli serve`): through the
-// model's chat template when it is recognised (every turn); a model without one that states a
-// prompt template (octet) gets its last user message through that template, the other turns left
-// out; any other model gets ChatML, as other servers do. `how` (optional) receives which of the
-// three was used: "chat template (llama3)", "prompt template (last user message)" or "chatml".
-// The messages may come in any order OpenAI's API accepts (format_chat, chat_format.h).
-// `reasoning`: the harmony
-// format's reasoning level (gpt-oss; other formats have none).
-Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer,
-                                              std::span<const ChatMessage> messages, std::string* how = nullptr,
-                                              ReasoningEffort reasoning = ReasoningEffort::Medium);
+// A whole conversation (spec.messages) as a server's chat request sends it (`octoscope-cli serve`):
+// through the model's chat template when it is recognised (every turn); a model without one that
+// states a prompt template (octet) gets its last user message through that template, the other
+// turns left out; any other model gets ChatML, as other servers do, with the Hermes/Qwen tool
+// format. `how` (optional) receives which of the three was used: "chat template (llama3)",
+// "prompt template (last user message)" or "chatml". The messages may come in any order OpenAI's
+// API accepts (format_chat, chat_format.h). Also from `spec`: harmony's reasoning level, and the
+// tools (not shown with tool_choice "none"; a required call opened in the prompt where the family
+// needs it, tool_call_format.h).
+Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokenizer& tokenizer, const PromptSpec& spec,
+                                              std::string* how = nullptr);
 
 } // namespace octo

@@ -39,6 +39,11 @@ struct PromptSpec {
     // A whole conversation (a server's chat request): when not empty it is the prompt, and
     // prompt, chat and system are not used.
     std::vector<ChatMessage> messages;
+    // With messages: the tools offered (written in the family's tool format, chat_format.h) and
+    // whether the model may, may not or must call one (a required call is also constrained by
+    // GenerationSpec::grammar, tool_call_format.h).
+    std::vector<ChatTool> tools;
+    ToolChoice tool_choice;
     bool operator==(const PromptSpec&) const = default;
 };
 

@@ -355,9 +355,10 @@ class SchemaCompiler {
 public:
     explicit SchemaCompiler(const Json& root) : root_(root) {}
 
-    std::string run() {
+    std::string run(std::string_view before, std::string_view after) {
         const std::string body = value(root_, "");
-        std::string out = "root ::= " + body + "\n";
+        std::string out = "root ::= " + (before.empty() ? "" : literal(before) + " ") + body +
+                          (after.empty() ? "" : " " + literal(after)) + "\n";
         for (const auto& [name, rule] : rules_) out += name + " ::= " + rule + "\n";
         return out;
     }
@@ -732,7 +733,7 @@ private:
 
 } // namespace
 
-Result<std::string> json_schema_to_gbnf(std::string_view schema) {
+Result<std::string> json_schema_to_gbnf(std::string_view schema, std::string_view before, std::string_view after) {
     Json root;
     try {
         root = Json::parse(schema);
@@ -741,7 +742,7 @@ Result<std::string> json_schema_to_gbnf(std::string_view schema) {
     }
     try {
         SchemaCompiler compiler(root);
-        return compiler.run();
+        return compiler.run(before, after);
     } catch (const SchemaError& e) {
         return make_error(ErrorCode::InvalidArgument, "JSON schema " + e.message);
     } catch (const Json::exception& e) {

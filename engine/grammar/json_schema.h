@@ -32,9 +32,10 @@
 namespace octo {
 
 // GBNF with a `root` rule for the documents `schema` (JSON text) accepts, with optional
-// whitespace between tokens. InvalidArgument naming the JSON pointer of the first keyword or value
-// it cannot honour, or the parse error of malformed JSON.
-Result<std::string> json_schema_to_gbnf(std::string_view schema);
+// whitespace between tokens, written between the texts `before` and `after` (a tool call's
+// markers). InvalidArgument naming the JSON pointer of the first keyword or value it cannot
+// honour, or the parse error of malformed JSON.
+Result<std::string> json_schema_to_gbnf(std::string_view schema, std::string_view before = {}, std::string_view after = {});
 
 // The schema of "any JSON object" (response_format json_object), and its GBNF.
 inline constexpr std::string_view kJsonObjectSchema = R"({"type": "object", "additionalProperties": true})";

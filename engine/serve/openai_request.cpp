@@ -1,6 +1,7 @@
 #include "engine/serve/openai_request.h"
 
 #include "engine/chat/chat_messages_json.h"
+#include "engine/chat/chat_tools.h"
 #include "engine/grammar/gbnf_grammar.h"
 #include "engine/grammar/json_schema.h"
 
@@ -176,7 +177,15 @@ std::optional<ApiError> refuse_unsupported(const json& body, Endpoint endpoint) 
         auto it = body.find(key);
         return it != body.end() && !it->is_null();
     };
-    for (const char* key : {"tools", "functions", "tool_choice", "function_call", "audio", "modalities", "prediction"}) {
+    for (const char* key : {"functions", "function_call"}) { // OpenAI's deprecated names of tools and tool_choice
+        if (present(key)) return bad(key, std::string("'") + key + "' is not supported: send 'tools' and 'tool_choice'");
+    }
+    if (endpoint == Endpoint::Completion) {
+        for (const char* key : {"tools", "tool_choice"}) {
+            if (present(key)) return bad(key, std::string("'") + key + "' belongs to /v1/chat/completions");
+        }
+    }
+    for (const char* key : {"audio", "modalities", "prediction"}) {
         if (present(key)) return bad(key, std::string("'") + key + "' is not supported: this server generates text only");
     }
     if (present("min_p") && !(body["min_p"].is_number() && body["min_p"].get<double>() == 0.0)) {
@@ -296,6 +305,22 @@ std::optional<ApiError> parse_constraint(const json& body, const nlohmann::order
             if (auto g = Grammar::parse(text); !g) return bad("grammar", "'grammar': " + g.error().message);
             run.grammar = text;
         }
+    }
+    return std::nullopt;
+}
+
+// tools (read from `ordered`: the templates write them with their keys in the order sent),
+// tool_choice (default "auto" with tools) and parallel_tool_calls (true, or false: the formats
+// write one call at a time either way when a call is required).
+std::optional<ApiError> parse_tools(const json& body, const nlohmann::ordered_json& ordered, RunSpec& run) {
+    if (body.contains("tools") && !body["tools"].is_null()) {
+        if (auto problem = chat_tools_from_json(ordered["tools"], run.tools)) return bad(problem->param, problem->message);
+    }
+    if (body.contains("tool_choice") && !body["tool_choice"].is_null()) {
+        if (auto problem = tool_choice_from_json(body["tool_choice"], run.tools, run.tool_choice)) return bad(problem->param, problem->message);
+    }
+    if (body.contains("parallel_tool_calls") && !body["parallel_tool_calls"].is_null() && !body["parallel_tool_calls"].is_boolean()) {
+        return wrong_type("parallel_tool_calls", "true or false", body["parallel_tool_calls"]);
     }
     return std::nullopt;
 }
@@ -502,9 +527,12 @@ std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_v
     if (!parsed.is_object()) return bad("", "the request body must be a JSON object, not " + json_type_words(parsed));
     CompletionRequest q;
     if (auto e = parse_into(parsed, endpoint, limits, q)) return *e;
-    if (parsed.contains("response_format") || parsed.contains("grammar")) {
+    if (parsed.contains("response_format") || parsed.contains("grammar") || parsed.contains("tools") || parsed.contains("tool_choice")) {
         const auto ordered = nlohmann::ordered_json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
         if (auto e = parse_constraint(parsed, ordered, q.run)) return *e;
+        if (endpoint == Endpoint::Chat) {
+            if (auto e = parse_tools(parsed, ordered, q.run)) return *e;
+        }
     }
     return q;
 }

@@ -2,9 +2,9 @@
 // and /v1/completions as `octoscope-cli serve` accepts them (docs/server.md).
 //
 // Strict where a silent misreading would mislead: every field OpenAI documents is either honoured
-// or, when it asks for something the engine does not do (tools, a JSON response format, logit
-// bias, presence and frequency penalties other than 0, echo, best_of > 1), refused with a 400
-// that names it. Fields no OpenAI document names are ignored, as other servers do, so clients that
+// or, when it asks for something the engine does not do (audio, the deprecated functions,
+// echo, best_of > 1), refused with a 400 that names it. Tools go into the run (RunSpec::tools,
+// tool_choice; docs/server.md). Fields no OpenAI document names are ignored, as other servers do, so clients that
 // add their own (`user`, `metadata`) keep working. Every refusal is an ApiError whose message
 // names the field and the rule, shaped as OpenAI's error object by error_json().
 //

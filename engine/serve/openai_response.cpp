@@ -1,5 +1,7 @@
 #include "engine/serve/openai_response.h"
 
+#include "engine/chat/chat_messages_json.h"
+#include "engine/chat/tool_call_format.h"
 #include "engine/conversation/conversation_run.h"
 
 #include "engine/core/utf8_text.h"
@@ -146,6 +148,7 @@ json chunk(const AnswerContext& c, json choice) {
 }
 
 json chunk_choice(const AnswerContext& c, int choice, const std::string& text) {
+    // (With tools a chat stream's text waits for the last chunk: see AnswerContext::tool_format.)
     json ch = {{"index", choice}, {"finish_reason", nullptr}};
     if (chat(c)) {
         ch["delta"] = text.empty() ? json::object() : json{{"content", valid_utf8(text)}};
@@ -153,6 +156,23 @@ json chunk_choice(const AnswerContext& c, int choice, const std::string& text) {
         ch["text"] = valid_utf8(text);
     }
     return ch;
+}
+
+// A chat answer's message fields ({"content"} and, when the text is tool calls, "tool_calls") and
+// its finish_reason. `stream`: the calls carry their index, as a stream's delta does.
+std::pair<json, const char*> chat_message_json(const AnswerContext& c, int choice, const std::string& text, StopReason stop, bool stream) {
+    const char* reason = finish_reason(stop);
+    if (!c.tool_format) return {json{{"content", valid_utf8(text)}}, reason};
+    ParsedToolCalls parsed = parse_tool_calls(*c.tool_format, text, c.request->run.tools, c.tool_call_opened);
+    if (parsed.calls.empty()) return {json{{"content", valid_utf8(parsed.content)}}, reason};
+    uint64_t ids = c.tool_ids + static_cast<uint64_t>(choice) * 0x9E3779B97F4A7C15ULL;
+    for (ToolCall& call : parsed.calls) call.id = tool_call_id_for(*c.tool_format, ids);
+    json calls = tool_calls_json(parsed.calls);
+    if (stream) {
+        for (size_t i = 0; i < calls.size(); ++i) calls[i]["index"] = i;
+    }
+    json message = {{"content", parsed.content.empty() ? json(nullptr) : json(valid_utf8(parsed.content))}, {"tool_calls", std::move(calls)}};
+    return {std::move(message), "tool_calls"};
 }
 
 } // namespace
@@ -185,7 +205,10 @@ json answer_json(const AnswerContext& c, const std::vector<ChoiceRecord>& choice
         completion_tokens += static_cast<int64_t>(r.tokens.size());
         json choice = {{"index", i}, {"finish_reason", finish_reason(stop)}};
         if (chat(c)) {
-            choice["message"] = {{"role", "assistant"}, {"content", text}};
+            auto [message, reason] = chat_message_json(c, static_cast<int>(i), text, stop, /*stream=*/false);
+            choice["message"] = {{"role", "assistant"}};
+            choice["message"].update(message);
+            choice["finish_reason"] = reason;
             json content = json::array();
             for (const TokenEvent& e : r.tokens) content.push_back(chat_logprob_json(c, e));
             choice["logprobs"] = c.request->logprobs ? json{{"content", content}} : json(nullptr);
@@ -241,6 +264,13 @@ json last_chunk_json(const AnswerContext& c, int choice, const std::string& text
                      const KvPoolStats& kv) {
     json ch = chunk_choice(c, choice, text);
     ch["finish_reason"] = finish_reason(result.stop_reason);
+    if (chat(c) && c.tool_format) { // the text was held back: the whole of it, as content or calls
+        auto [message, reason] = chat_message_json(c, choice, text, result.stop_reason, /*stream=*/true);
+        const json& content = message["content"];
+        if (content.is_null() || (content.is_string() && content.get<std::string>().empty())) message.erase("content");
+        ch["delta"] = std::move(message);
+        ch["finish_reason"] = reason;
+    }
     if (c.request->octoscope.enabled) ch["octoscope"] = summary_extension_json(result, kv);
     return chunk(c, std::move(ch));
 }

@@ -13,7 +13,8 @@
 //   chunks      "chat.completion.chunk" with "delta", or "text_completion" with "text"; the last
 //               chunk of a choice carries its finish_reason, an optional last one the usage.
 // finish_reason: "stop" (an end-of-generation token or a stop string), "length" (max_tokens, or
-// the context is full; the extension's stop_reason tells which).
+// the context is full; the extension's stop_reason tells which), "tool_calls" (the answer is
+// tool calls: message.tool_calls, in a stream the last chunk's delta.tool_calls with their index).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/chat/chat_template.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/serve/openai_request.h"
@@ -44,6 +46,13 @@ struct AnswerContext {
     const HeadMap* head_map = nullptr; // for the extension's constraint "removed_pull" (optional)
     std::vector<int32_t> prompt_ids;
     std::string prompt_text; // what was tokenized (the rendered conversation of a chat request)
+    // A chat request that offers tools (tool_choice not "none"): the format its calls are read
+    // back in (tool_call_format.h), whether the prompt opened a required call, and the seed of
+    // the calls' ids. A stream then sends each choice's text with its last chunk: only the whole
+    // answer tells a call from text.
+    std::optional<ChatTemplate> tool_format;
+    bool tool_call_opened = false;
+    uint64_t tool_ids = 0;
 };
 
 // One choice as it arrived (whole answers are built from these).

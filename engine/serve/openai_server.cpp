@@ -1,5 +1,7 @@
 #include "engine/serve/openai_server.h"
 
+#include "engine/chat/tool_call_format.h"
+
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <httplib.h>
 #include <openssl/evp.h>
 
+#include "engine/chat/tool_call_format.h"
 #include "engine/core/log.h"
 #include "engine/core/utf8_text.h"
 #include "engine/generation/prompt_builder.h"
@@ -552,10 +555,23 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
                                              "invalid_request_error", "invalid_logit_bias", "logit_bias"));
         }
     }
+    // Tools: written in the model's tool format, read back from each answer; a required call is
+    // constrained to the format and the tool's parameters.
+    const bool tools_offered = endpoint == Endpoint::Chat && !q->run.tools.empty() && q->run.tool_choice.mode != ToolChoice::Mode::None;
+    const ConversationRendering rendering = conversation_rendering(model.model->file());
+    if (tools_offered && q->run.tool_choice.forces_call()) {
+        if (!q->run.grammar.empty()) {
+            return send_error(res, api_error(400, "a required tool call ('tool_choice') and 'response_format' or 'grammar' cannot both constrain a request",
+                                             "invalid_request_error", "", "tool_choice"));
+        }
+        auto gbnf = tool_call_grammar(rendering.tmpl, q->run.tools, q->run.tool_choice);
+        if (!gbnf) return send_error(res, api_error(400, gbnf.error().message, "invalid_request_error", "", "tools"));
+        q->run.grammar = std::move(gbnf.value());
+    }
     const Result<BuiltPrompt> prompt = build_prompt(model.model->file(), *model.tokenizer, q->run);
     if (!prompt) {
         ApiError e = engine_error(prompt.error());
-        e.param = endpoint == Endpoint::Chat ? "messages" : "prompt";
+        e.param = endpoint == Endpoint::Chat ? (tools_offered && prompt.error().code == ErrorCode::Unsupported ? "tools" : "messages") : "prompt";
         return send_error(res, e);
     }
     const auto n_prompt = static_cast<int64_t>(prompt->ids.size());
@@ -594,6 +610,11 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     context->head_map = model.map;
     context->prompt_ids = prompt->ids;
     context->prompt_text = prompt->text;
+    if (tools_offered) {
+        context->tool_format = rendering.tmpl;
+        context->tool_call_opened = q->run.tool_choice.forces_call() && open_tool_call_in_prompt(rendering.tmpl);
+        context->tool_ids = random_seed();
+    }
 
     // A non-streamed answer is decided when it is complete: its status is the outcome's (an
     // engine failure, or the drain timing out, is a 5xx with no partial 200 before it).
@@ -676,11 +697,12 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
                 std::string& text = sent[static_cast<size_t>(e.choice)];
                 switch (e.kind) {
                 case SequenceEvent::Kind::Prompt: return write(first_chunk_json(*context, e.choice, e.prompt_metrics));
-                case SequenceEvent::Kind::Token:
+                case SequenceEvent::Kind::Token: {
                     completion_tokens += 1;
-                    text += e.token.visible_text;
-                    return write(token_chunk_json(*context, e.choice, e.token, e.token.visible_text,
-                                                  q->octoscope.enabled ? &e.metrics : nullptr));
+                    const std::string released = context->tool_format ? std::string() : e.token.visible_text; // held back with tools
+                    text += released;
+                    return write(token_chunk_json(*context, e.choice, e.token, released, q->octoscope.enabled ? &e.metrics : nullptr));
+                }
                 case SequenceEvent::Kind::Done: {
                     const std::string rest = e.result.text.size() > text.size() ? e.result.text.substr(text.size()) : std::string();
                     return write(last_chunk_json(*context, e.choice, rest, e.result, e.kv));

@@ -14,6 +14,7 @@
 
 #include "engine/chat/chat_format.h"
 #include "engine/chat/chat_recognise.h"
+#include "engine/chat/chat_tools.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -752,6 +753,161 @@ TEST(ChatTemplates, ASystemMessageAfterTheFirstIsKept) {
     EXPECT_EQ(format(llama2, {{ChatRole::System, "first"}, {ChatRole::User, "u"}, {ChatRole::System, "s"}, {ChatRole::User, "v"}}),
               "[INST] <<SYS>>\nfirst\n<</SYS>>\n\nu\n\ns\n\nv [/INST]")
         << "joined with the user turn it precedes, then the two user turns joined";
+}
+
+
+// ---- Tools: what each family's template writes for tools, a call and its result. ----
+
+const std::string kWeatherTool =
+    R"({"type": "function", "function": {"name": "get_weather", "description": "Current weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}})";
+
+std::vector<ChatTool> weather_tools() {
+    ChatTool t;
+    t.name = "get_weather";
+    t.description = "Current weather";
+    t.parameters = R"({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})";
+    t.declaration = kWeatherTool;
+    return {t};
+}
+
+// system, user, the assistant's call (id `id`), the tool's result.
+std::vector<ChatMessage> weather_call(const std::string& id) {
+    ChatMessage call(ChatRole::Assistant, "");
+    call.tool_calls.push_back({id, "get_weather", R"({"city": "Paris"})"});
+    ChatMessage result(ChatRole::Tool, R"({"temp": 21})");
+    result.tool_call_id = id;
+    return {{ChatRole::System, "You are terse."}, {ChatRole::User, "Weather in Paris?"}, call, result};
+}
+
+ChatFormatContext with_tools(ChatFormatContext context, const std::vector<ChatTool>& tools) {
+    context.tools = tools;
+    return context;
+}
+
+constexpr std::string_view kQwenToolsPreamble =
+    "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n";
+constexpr std::string_view kQwenToolsClose =
+    "\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
+    "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>";
+
+TEST(RealTemplates, Qwen3Tools) {
+    REAL_TEMPLATE_OR_SKIP(real, "ggml-vocab-qwen3.gguf");
+    const ChatTemplate t = recognise(real->jinja, ChatFamily::ChatML);
+    EXPECT_TRUE(t.tools);
+    const std::vector<ChatTool> tools = weather_tools();
+    // Written out from the template stored in the file (its "if tools" branch, the tool_calls loop
+    // and the grouped tool responses).
+    EXPECT_EQ(format(t, weather_call("call_1"), with_tools(real->context, tools)),
+              "<|im_start|>system\nYou are terse.\n\n" + std::string(kQwenToolsPreamble) + kWeatherTool + std::string(kQwenToolsClose) +
+                  "<|im_end|>\n"
+                  "<|im_start|>user\nWeather in Paris?<|im_end|>\n"
+                  "<|im_start|>assistant\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call><|im_end|>\n"
+                  "<|im_start|>user\n<tool_response>\n{\"temp\": 21}\n</tool_response><|im_end|>\n"
+                  "<|im_start|>assistant\n");
+    // No system message: the tools block alone; two results in one user turn; text before two calls.
+    ChatMessage calls(ChatRole::Assistant, "Checking.");
+    calls.tool_calls = {{"a", "get_weather", R"({"city":"Paris"})"}, {"b", "get_weather", R"({"city": "Rome"})"}};
+    ChatMessage first(ChatRole::Tool, "21");
+    ChatMessage second(ChatRole::Tool, "25");
+    EXPECT_EQ(format(t, {{ChatRole::User, "Paris and Rome?"}, calls, first, second}, with_tools(real->context, tools)),
+              "<|im_start|>system\n" + std::string(kQwenToolsPreamble) + kWeatherTool + std::string(kQwenToolsClose) +
+                  "<|im_end|>\n"
+                  "<|im_start|>user\nParis and Rome?<|im_end|>\n"
+                  "<|im_start|>assistant\nChecking.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n"
+                  "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n</tool_call><|im_end|>\n"
+                  "<|im_start|>user\n<tool_response>\n21\n</tool_response>\n<tool_response>\n25\n</tool_response><|im_end|>\n"
+                  "<|im_start|>assistant\n")
+        << "arguments are written in tojson's form (llama.cpp hands the template objects)";
+}
+
+TEST(ChatTemplates, Qwen25ToolsUseTheDefaultSystemPrompt) {
+    const std::string jinja = kQwen25 + "{{- '<tool_call>' }}";
+    const ChatTemplate t = recognise(jinja, ChatFamily::ChatML);
+    ASSERT_TRUE(t.tools);
+    EXPECT_EQ(format(t, {{ChatRole::User, "hi"}}, with_tools(kLlamaTokens, weather_tools())),
+              "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.\n\n" + std::string(kQwenToolsPreamble) +
+                  kWeatherTool + std::string(kQwenToolsClose) + "<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n");
+}
+
+// meta-llama/Llama-3.1-8B-Instruct's tool branches (custom tools, tools_in_user_message).
+const std::string kLlama31Tools = kLlama31 + R"TPL(
+{%- if not tools_in_user_message is defined %}{%- set tools_in_user_message = true %}{%- endif %}
+{%- if builtin_tools is defined or tools is not none %}{{- "Environment: ipython\n" }}{%- endif %}
+{%- elif message.role == "tool" or message.role == "ipython" %}{{- "<|start_header_id|>ipython<|end_header_id|>\n\n" }})TPL";
+
+TEST(ChatTemplates, Llama31Tools) {
+    const ChatTemplate t = recognise(kLlama31Tools, ChatFamily::Llama3);
+    ASSERT_TRUE(t.tools);
+    EXPECT_FALSE(recognise(kLlama31, ChatFamily::Llama3).tools);
+    const std::string indented =
+        "{\n    \"type\": \"function\",\n    \"function\": {\n        \"name\": \"get_weather\",\n        \"description\": \"Current weather\",\n"
+        "        \"parameters\": {\n            \"type\": \"object\",\n            \"properties\": {\n                \"city\": {\n"
+        "                    \"type\": \"string\"\n                }\n            },\n            \"required\": [\n                \"city\"\n"
+        "            ]\n        }\n    }\n}"; // Python's json.dumps(tool, indent=4)
+    EXPECT_EQ(format(t, weather_call("call_1"), with_tools(kLlamaTokens, weather_tools())),
+              "<|start_header_id|>system<|end_header_id|>\n\nEnvironment: ipython\n"
+              "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\nYou are terse.<|eot_id|>"
+              "<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function "
+              "call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, "
+              "\"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n" +
+                  indented +
+                  "\n\nWeather in Paris?<|eot_id|>"
+                  "<|start_header_id|>assistant<|end_header_id|>\n\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}<|eot_id|>"
+                  "<|start_header_id|>ipython<|end_header_id|>\n\n\"{\\\"temp\\\": 21}\"<|eot_id|>"
+                  "<|start_header_id|>assistant<|end_header_id|>\n\n");
+    std::vector<ChatMessage> two = weather_call("call_1");
+    two[2].tool_calls.push_back({"call_2", "get_weather", "{}"});
+    const Result<std::string> refused = format_chat(t, two, with_tools(kLlamaTokens, weather_tools()));
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.error().message.find("one tool call"), std::string::npos) << refused.error().message;
+}
+
+TEST(ChatTemplates, MistralTools) {
+    const std::string v3 = kMistralV3 + "[TOOL_CALLS] [TOOL_RESULTS]";
+    const ChatTemplate t = recognise(v3, ChatFamily::Mistral);
+    ASSERT_TRUE(t.tools);
+    const std::string tool_list =
+        "[{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"description\": \"Current weather\", \"parameters\": "
+        "{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}}}]";
+    // The system message is not written: the last user turn is not the last message (`loop.last`).
+    EXPECT_EQ(format(t, weather_call("abc123def"), with_tools(kLlamaTokens, weather_tools())),
+              "[AVAILABLE_TOOLS] " + tool_list + "[/AVAILABLE_TOOLS][INST] Weather in Paris?[/INST]"
+              "[TOOL_CALLS] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}, \"id\": \"abc123def\"}]</s>"
+              "[TOOL_RESULTS] {\"content\": {\"temp\": 21}, \"call_id\": \"abc123def\"}[/TOOL_RESULTS]");
+    const std::vector<ChatTool> tools = weather_tools(); // the context's span looks at them
+    ChatFormatContext opened = with_tools(kLlamaTokens, tools);
+    opened.open_tool_call = true;
+    EXPECT_EQ(format(t, kSystemUser, opened),
+              "[AVAILABLE_TOOLS] " + tool_list + "[/AVAILABLE_TOOLS][INST] You are terse.\n\nWhat is 2+2?[/INST][TOOL_CALLS]");
+    const Result<std::string> bad_id = format_chat(t, weather_call("call_1"), with_tools(kLlamaTokens, weather_tools()));
+    ASSERT_FALSE(bad_id.ok());
+    EXPECT_NE(bad_id.error().message.find("9 letters and digits"), std::string::npos) << bad_id.error().message;
+
+    const std::string tekken_jinja =
+        R"TPL({%- for message in loop_messages %}{{- "[AVAILABLE_TOOLS][" }}{{- "[INST]" + message["content"] + "[/INST]" }}{%- endfor %})TPL";
+    const ChatTemplate tekken = recognise(tekken_jinja, ChatFamily::Mistral);
+    ASSERT_EQ(tekken.mistral, MistralStyle::Tekken);
+    EXPECT_EQ(format(tekken, weather_call("abc123def"), with_tools(kLlamaTokens, weather_tools())),
+              "[AVAILABLE_TOOLS]" + tool_list + "[/AVAILABLE_TOOLS][INST]Weather in Paris?[/INST]"
+              "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}, \"id\": \"abc123def\"}]</s>"
+              "[TOOL_RESULTS]{\"content\": {\"temp\": 21}, \"call_id\": \"abc123def\"}[/TOOL_RESULTS]");
+}
+
+TEST(ChatTemplates, FamiliesWithoutAToolFormatRefuseTools) {
+    for (const std::string* jinja : {&kLlama2, &kLlama3, &kLlama31, &kGemma, &kPhi3, &kChatML, &kMistralV1}) {
+        const Result<ChatTemplate> t = recognise_chat_template(*jinja);
+        ASSERT_TRUE(t.ok());
+        EXPECT_FALSE(t->tools) << chat_family_name(t->family);
+        const Result<std::string> with = format_chat(*t, kSystemUser, with_tools(kLlamaTokens, weather_tools()));
+        ASSERT_FALSE(with.ok()) << chat_family_name(t->family);
+        EXPECT_EQ(with.error().code, ErrorCode::Unsupported);
+        EXPECT_NE(with.error().message.find("no tool format"), std::string::npos) << with.error().message;
+        // A conversation that holds a tool result is refused the same way, tools offered or not.
+        const Result<std::string> result = format_chat(*t, weather_call("abc123def"), kLlamaTokens);
+        EXPECT_FALSE(result.ok()) << chat_family_name(t->family);
+    }
 }
 
 } // namespace

@@ -24,6 +24,7 @@ QString role_title(ChatRole role) {
     case ChatRole::System: return ConversationTranscript::tr("System");
     case ChatRole::User: return ConversationTranscript::tr("User");
     case ChatRole::Assistant: return ConversationTranscript::tr("Assistant");
+    case ChatRole::Tool: return ConversationTranscript::tr("Tool");
     }
     return {};
 }
