@@ -527,7 +527,8 @@ std::variant<CompletionRequest, ApiError> parse_completion_request(std::string_v
     if (!parsed.is_object()) return bad("", "the request body must be a JSON object, not " + json_type_words(parsed));
     CompletionRequest q;
     if (auto e = parse_into(parsed, endpoint, limits, q)) return *e;
-    if (parsed.contains("response_format") || parsed.contains("grammar") || parsed.contains("tools") || parsed.contains("tool_choice")) {
+    if (parsed.contains("response_format") || parsed.contains("grammar") || parsed.contains("tools") || parsed.contains("tool_choice") ||
+        parsed.contains("parallel_tool_calls")) {
         const auto ordered = nlohmann::ordered_json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
         if (auto e = parse_constraint(parsed, ordered, q.run)) return *e;
         if (endpoint == Endpoint::Chat) {

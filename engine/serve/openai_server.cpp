@@ -570,8 +570,11 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     }
     const Result<BuiltPrompt> prompt = build_prompt(model.model->file(), *model.tokenizer, q->run);
     if (!prompt) {
+        if (tools_offered && prompt.error().code == ErrorCode::Unsupported) { // the model's format has no tools
+            return send_error(res, api_error(400, prompt.error().message, "invalid_request_error", "", "tools"));
+        }
         ApiError e = engine_error(prompt.error());
-        e.param = endpoint == Endpoint::Chat ? (tools_offered && prompt.error().code == ErrorCode::Unsupported ? "tools" : "messages") : "prompt";
+        e.param = endpoint == Endpoint::Chat ? "messages" : "prompt";
         return send_error(res, e);
     }
     const auto n_prompt = static_cast<int64_t>(prompt->ids.size());

@@ -92,6 +92,41 @@ TEST(OpenAiRequest, ResponseFormatsBecomeTheRunsGrammar) {
     EXPECT_NE(llama.run.grammar.find("\"1\" | \"2\""), std::string::npos) << llama.run.grammar;
 }
 
+TEST(OpenAiRequest, ToolsAndAToolRoundTripAreRead) {
+    // The second request of OpenAI's function-calling guide, as the official Python client sends
+    // it: the assistant's call (content null) and the tool's answer, the tools and a named choice.
+    const CompletionRequest q = ok(R"({"messages": [
+        {"role": "user", "content": "What's the weather like in Paris today?"},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "call_12345xyz", "type": "function",
+         "function": {"name": "get_weather", "arguments": "{\"location\":\"Paris, France\"}"}}]},
+        {"role": "tool", "tool_call_id": "call_12345xyz", "content": "14"}],
+      "model": "gpt-4.1",
+      "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Get current temperature for provided coordinates in celsius.",
+                 "parameters": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"],
+                                "additionalProperties": false}, "strict": true}}],
+      "tool_choice": {"type": "function", "function": {"name": "get_weather"}}, "parallel_tool_calls": false})");
+    ASSERT_EQ(q.run.messages.size(), 3u);
+    EXPECT_EQ(q.run.messages[1].role, ChatRole::Assistant);
+    EXPECT_EQ(q.run.messages[1].content, "");
+    ASSERT_EQ(q.run.messages[1].tool_calls.size(), 1u);
+    EXPECT_EQ(q.run.messages[1].tool_calls[0].id, "call_12345xyz");
+    EXPECT_EQ(q.run.messages[1].tool_calls[0].name, "get_weather");
+    EXPECT_EQ(q.run.messages[1].tool_calls[0].arguments, R"({"location":"Paris, France"})");
+    EXPECT_EQ(q.run.messages[2].role, ChatRole::Tool);
+    EXPECT_EQ(q.run.messages[2].tool_call_id, "call_12345xyz");
+    ASSERT_EQ(q.run.tools.size(), 1u);
+    EXPECT_EQ(q.run.tools[0].name, "get_weather");
+    // The declaration keeps the sender's key order (description before parameters, strict last).
+    EXPECT_LT(q.run.tools[0].declaration.find("description"), q.run.tools[0].declaration.find("parameters"));
+    EXPECT_LT(q.run.tools[0].declaration.find("parameters"), q.run.tools[0].declaration.find("strict"));
+    EXPECT_EQ(q.run.tool_choice.mode, ToolChoice::Mode::Function);
+    EXPECT_EQ(q.run.tool_choice.function, "get_weather");
+    EXPECT_TRUE(q.run.grammar.empty()) << "the call's grammar needs the model's format: the server builds it";
+    EXPECT_EQ(ok(R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "f"}}]})")
+                  .run.tool_choice.mode,
+              ToolChoice::Mode::Auto);
+}
+
 TEST(OpenAiRequest, DefaultsFollowOpenAi) {
     const CompletionRequest q = ok(R"({"messages": [{"role": "user", "content": "hi"}]})");
     EXPECT_FLOAT_EQ(q.run.sampling.temperature, 1.0f); // OpenAI samples unless told otherwise
@@ -135,7 +170,7 @@ TEST(OpenAiRequest, EveryMalformedBodyIsRefusedNamingItsField) {
         {R"({"messages": [42]})", C, "messages[0]"},
         {R"({"messages": [{"content": "x"}]})", C, "messages[0].role"},
         {R"({"messages": [{"role": "wizard", "content": "x"}]})", C, "messages[0].role"},
-        {R"({"messages": [{"role": "tool", "content": "x"}]})", C, "messages[0].role"},
+        {R"({"messages": [{"role": "function", "content": "x"}]})", C, "messages[0].role"},
         {R"({"messages": [{"role": "user"}]})", C, "messages[0].content"},
         {R"({"messages": [{"role": "user", "content": 5}]})", C, "messages[0].content"},
         {R"({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]})", C,
@@ -164,7 +199,18 @@ TEST(OpenAiRequest, EveryMalformedBodyIsRefusedNamingItsField) {
         {R"({"messages": [{"role": "user", "content": "x"}], "logprobs": true, "top_logprobs": 21})", C, "top_logprobs"},
         {R"({"messages": [{"role": "user", "content": "x"}], "stream": "true"})", C, "stream"},
         {R"({"messages": [{"role": "user", "content": "x"}], "stream_options": {"include_usage": true}})", C, "stream_options"},
-        {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]})", C, "tools"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]})", C, "tools[0].function"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "tools": {"type": "function"}})", C, "tools"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "f"}}],
+            "tool_choice": {"type": "function", "function": {"name": "g"}}})", C, "tool_choice"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "tool_choice": "required"})", C, "tool_choice"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "tool_choice": "sometimes"})", C, "tool_choice"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "parallel_tool_calls": "yes"})", C, "parallel_tool_calls"},
+        {R"({"messages": [{"role": "user", "content": "x"}], "functions": [{"name": "f"}]})", C, "functions"},
+        {R"({"messages": [{"role": "tool", "content": "x", "tool_calls": []}]})", C, "messages[0].tool_calls"},
+        {R"({"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "a", "function": {"arguments": "{}"}}]}]})", C,
+         "messages[0].tool_calls[0].function.name"},
+        {R"({"prompt": "x", "tools": [{"type": "function", "function": {"name": "f"}}]})", P, "tools"},
         {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_xml"}})", C, "response_format"},
         {R"({"messages": [{"role": "user", "content": "x"}], "response_format": "json"})", C, "response_format"},
         {R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_schema"}})", C, "response_format"},
