@@ -1728,6 +1728,10 @@ Suggestion: %2</source>
         <source>(not in the prompt the model read)</source>
         <translation>（不在模型读取的提示词中）</translation>
     </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ConversationTurnsPlot</name>
