@@ -135,7 +135,8 @@ DetectorSpec detector(const json& rule) {
                                          {{"json_valid", OutputCheck::JsonValid},
                                           {"markdown_table_columns", OutputCheck::MarkdownTableColumns},
                                           {"python_indentation", OutputCheck::PythonIndentation},
-                                          {"arithmetic_claims", OutputCheck::ArithmeticClaims}});
+                                          {"arithmetic_claims", OutputCheck::ArithmeticClaims},
+                                          {"constraint_bent", OutputCheck::ConstraintBent}});
     } else {
         fail("detector.kind", "must be one of patterns, check (got \"" + kind + "\")");
     }

@@ -57,7 +57,7 @@ struct PromptCondition {
 };
 
 // Which output check a "check" detector runs (engine/advisor/output_checks.h).
-enum class OutputCheck { JsonValid, MarkdownTableColumns, PythonIndentation, ArithmeticClaims };
+enum class OutputCheck { JsonValid, MarkdownTableColumns, PythonIndentation, ArithmeticClaims, ConstraintBent };
 
 // How the matches of a "patterns" detector become findings.
 enum class MatchScope {

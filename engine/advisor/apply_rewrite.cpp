@@ -1,5 +1,7 @@
 #include "engine/advisor/apply_rewrite.h"
 
+#include "engine/grammar/json_schema.h"
+
 #include <cctype>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +45,19 @@ std::string json_schema_text(const std::vector<PromptField>& fields) {
         out += nlohmann::json(f.name).dump() + ": " + field_type_name(f.type);
     }
     return out + "}";
+}
+
+std::string json_schema_of_fields(const std::vector<PromptField>& fields) {
+    if (fields.empty()) return std::string(kJsonObjectSchema);
+    nlohmann::ordered_json schema = {{"type", "object"}, {"properties", nlohmann::ordered_json::object()}};
+    nlohmann::ordered_json required = nlohmann::ordered_json::array();
+    for (const PromptField& f : fields) {
+        schema["properties"][f.name] = {{"type", f.type == FieldType::Number ? "number" : "string"}};
+        required.push_back(f.name);
+    }
+    schema["required"] = std::move(required);
+    schema["additionalProperties"] = false;
+    return schema.dump();
 }
 
 std::string markdown_header_text(const std::vector<PromptField>& fields) {

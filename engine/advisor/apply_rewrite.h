@@ -17,6 +17,11 @@ bool contains_cjk(std::string_view text);
 // JSON-escaped.
 std::string json_schema_text(const std::vector<PromptField>& fields);
 
+// The same fields as a JSON Schema a run can be constrained to (structured output): an object of
+// exactly those properties, each required, typed string or number; any JSON object when there are
+// none. The advisor's constrained A/B partner of its JSON rewrite.
+std::string json_schema_of_fields(const std::vector<PromptField>& fields);
+
 // | code | team |: the fields as a Markdown header row, "|" in a name escaped as \|.
 std::string markdown_header_text(const std::vector<PromptField>& fields);
 

@@ -37,6 +37,9 @@ struct ConstraintStep {
     double mask_ms = 0.0; // computing the mask at this step
 
     static constexpr double kDlaMass = 0.05;
+    // A step where the mask removed at least this much "bent" the model: it wanted to write
+    // something the grammar forbids (the workbench's red bars, the advisor's constraint_bent).
+    static constexpr double kBentMass = 0.5;
 };
 
 class GrammarConstraint {

@@ -193,6 +193,14 @@
         <source>experts: each subsystem&apos;s share of the routing weight of the experts a calibrated expert map assigns to it (mixtures of experts after Model → Calibrate Experts or octoscope-cli calibrate --experts)</source>
         <translation>experts：校准的专家映射分配给各子系统的专家所得路由权重的占比（混合专家模型，需先“模型 → 校准专家”或 octoscope-cli calibrate --experts）</translation>
     </message>
+    <message>
+        <source>output constraint off in B</source>
+        <translation>B 关闭输出约束</translation>
+    </message>
+    <message>
+        <source>output constrained in B</source>
+        <translation>B 的输出受约束</translation>
+    </message>
 </context>
 <context>
     <name>Subsystem</name>
@@ -381,6 +389,10 @@
         <source>%1 — in the article&apos;s terms %2; this model&apos;s heads carry no such meaning until calibrated</source>
         <translation>%1 — 按文章的说法是 %2；在校准之前，此模型的注意力头不具有这种含义</translation>
     </message>
+    <message>
+        <source>A: the rewritten prompt, free; B: the prompt as it was, constrained to the fields&apos; schema</source>
+        <translation>A：改写后的提示词，不受约束；B：原提示词，输出受其字段的 schema 约束</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AdvisorPanel</name>
@@ -535,6 +547,14 @@
     <message>
         <source>Apply adds: &lt;tt&gt;%1&lt;/tt&gt;</source>
         <translation>“应用”会添加：&lt;tt&gt;%1&lt;/tt&gt;</translation>
+    </message>
+    <message>
+        <source>Compare with c&amp;onstrained run</source>
+        <translation>与约束运行对比(&amp;O)</translation>
+    </message>
+    <message>
+        <source>A: the rewritten prompt, free text. B: the prompt as it is, its output constrained to the schema of the fields it asks for. Same seed; the token stream marks where B was bent</source>
+        <translation>A：改写后的提示词，自由文本。B：原样的提示词，其输出受所问字段的 schema 约束。种子相同；词元流标出 B 被扭转之处</translation>
     </message>
 </context>
 <context>

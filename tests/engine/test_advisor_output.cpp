@@ -3,6 +3,8 @@
 // the exact evaluator behind the arithmetic check.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "engine/advisor/arithmetic_expression.h"
 #include "engine/advisor/output_checks.h"
 #include "tests/engine/shipped_advisor_rules.h"
@@ -43,6 +45,42 @@ TEST(AdvisorOutput, InvalidJsonWhenJsonWasAskedFor) {
     EXPECT_TRUE(of_rule("rte-g.invalid_json", "List two fruits.", "{\"a\": 1 \"b\": 2}").empty()); // JSON not asked for
     EXPECT_TRUE(of_rule("rte-g.invalid_json", "列出两种水果", "{不是JSON").empty());
     EXPECT_EQ(evidence("rte-g.invalid_json", ask, "Apples and pears."), Strings{"Apples and pears."});
+}
+
+TEST(AdvisorOutput, ConstraintBentNamesTheFirstBentTokenAndWhatTheModelWanted) {
+    // A constrained run's tokens as the trace holds them: the grammar forced "{" where the model
+    // gave "Sure" 0.9, then the model kept to the grammar.
+    std::vector<TraceToken> tokens(3);
+    const char* texts[] = {"{", "\"a\"", "}"};
+    const double removed[] = {0.93, 0.02, 0.61};
+    for (size_t i = 0; i < 3; ++i) {
+        tokens[i].generated = true;
+        tokens[i].visible_text = texts[i];
+        ConstraintStep step;
+        step.removed_mass = removed[i];
+        step.removed = {{7, std::log(0.9)}};
+        tokens[i].constraint = step;
+    }
+    const auto constrained = constrained_tokens(tokens, [](int32_t id) { return id == 7 ? std::string("Sure") : std::string("?"); });
+    ASSERT_EQ(constrained.size(), 3u);
+    EXPECT_EQ(constrained[1].start, 1u);
+    EXPECT_EQ(constrained[1].end, 4u);
+    const std::string output = "{\"a\"}";
+    const auto findings = check_output(shipped(), "Give me a", output, constrained);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].rule, "rte-g.constraint_bent");
+    EXPECT_EQ(findings[0].start, 0u);
+    EXPECT_EQ(findings[0].end, 1u);
+    EXPECT_NE(findings[0].detail.en.find("2 of 3"), std::string::npos) << findings[0].detail.en;
+    EXPECT_NE(findings[0].detail.en.find("\"Sure\" (90 %)"), std::string::npos) << findings[0].detail.en;
+    EXPECT_NE(findings[0].detail.zh.find("Sure"), std::string::npos);
+
+    // Kept to the grammar by itself, or not constrained at all: nothing.
+    for (auto& c : tokens) c.constraint->removed_mass = 0.1;
+    EXPECT_TRUE(check_output(shipped(), "Give me a", output, constrained_tokens(tokens, nullptr)).empty());
+    tokens[1].constraint.reset();
+    EXPECT_TRUE(constrained_tokens(tokens, nullptr).empty()) << "a run without a grammar has no constrained tokens";
+    EXPECT_TRUE(check_output(shipped(), "Give me a", output).empty());
 }
 
 TEST(AdvisorOutput, MarkdownTableColumnCounts) {

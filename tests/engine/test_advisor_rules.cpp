@@ -30,7 +30,7 @@ TEST(AdvisorRules, ShippedFileLoads) {
     for (const char* id : {"rte-a.vague_time", "rte-d.multiple_negation", "rte-d.counterfactual", "rte-d.nested_conditionals",
                            "rte-c.analyse_for_computation", "rte-g.json_without_schema", "rte-b.long_document_summary",
                            "rte-e.external_libraries", "rte-h.unsafe_without_domain_check", "rte-g.invalid_json",
-                           "rte-g.table_columns", "rte-g.python_indentation", "rte-c.arithmetic_claim"}) {
+                           "rte-g.table_columns", "rte-g.python_indentation", "rte-c.arithmetic_claim", "rte-g.constraint_bent"}) {
         EXPECT_NE(rules->find(id), nullptr) << id;
     }
     auto by_dir = AdvisorRules::load_default(std::string(OCTOSCOPE_SOURCE_DIR) + "/resources");
@@ -68,7 +68,7 @@ TEST(AdvisorRules, SchemaErrorsNameFileRuleAndField) {
     EXPECT_EQ(error_of(one_rule(kGood + R"(, "colour": 1)")), "rules.json: rule t.rule: \"colour\": unknown field");
     EXPECT_EQ(error_of(replaced(kGood, R"("kind": "patterns", "any": ["recently"])", R"("kind": "check", "check": "spelling")")),
               "rules.json: rule t.rule: \"detector.check\": must be one of json_valid, markdown_table_columns, "
-              "python_indentation, arithmetic_claims (got \"spelling\")");
+              "python_indentation, arithmetic_claims, constraint_bent (got \"spelling\")");
     EXPECT_EQ(error_of(replaced(kGood, R"("kind": "patterns", "any": ["recently"])", R"("kind": "check", "check": "json_valid")")),
               "(loaded)");
     const std::string output_replace =

@@ -14,14 +14,19 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
+#include "ui/controllers/advisor_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
+#include "ui/panels/advisor_panel.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/structured_output_dialog.h"
+#include "ui/views/compare_view.h"
 #include "ui/views/token_chips.h"
 #include "ui/views/token_stream_view.h"
 #include "engine/grammar/json_schema.h"
@@ -59,6 +64,7 @@ private slots:
     void settingGoesIntoTheRunAndComesBack();
     void theSchemaDialogRefusesWhatItCannotEnforce();
     void aConstrainedRunIsMarkedWhereTheSchemaBentIt();
+    void theAdvisorReadsTheBentStepsAndComparesWithAConstrainedRun();
 };
 
 void TestStructuredOutput::settingGoesIntoTheRunAndComesBack() {
@@ -165,6 +171,65 @@ void TestStructuredOutput::aConstrainedRunIsMarkedWhereTheSchemaBentIt() {
     if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
         QApplication::processEvents();
         QVERIFY(w.exportScreenshot(dir + QStringLiteral("/structured-output.png")));
+    }
+}
+
+// After a constrained run the advisor names where the schema bent the model and what it wanted
+// (rte-g.constraint_bent); "Compare with constrained run" then runs A = the prompt with the
+// rewrite's schema, free, against B = the prompt as it was, constrained to the schema of the fields
+// it asks for.
+void TestStructuredOutput::theAdvisorReadsTheBentStepsAndComparesWithAConstrainedRun() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(load(w));
+    w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
+    PromptPanel* panel = part<PromptPanel>(w);
+    const QString prompt = QStringLiteral("Give me the name and age of Alice.");
+    panel->editor()->setPlainText(prompt);
+    RunSpec s = panel->settings();
+    s.json_schema = kSchema;
+    s.max_tokens = 40;
+    panel->restore(s);
+    AdvisorPanel* advisor = part<AdvisorPanel>(w);
+    QVERIFY(submitAndWait(w, w.runs().editorSpec()));
+    int row = -1;
+    QTRY_VERIFY_WITH_TIMEOUT(([&] {
+                                 for (size_t i = 0; i < advisor->findings().size(); ++i) {
+                                     if (advisor->findings()[i].rule == "rte-g.constraint_bent") row = static_cast<int>(i);
+                                 }
+                                 return row >= 0;
+                             }()),
+                             5000);
+    const Finding& bent = advisor->findings()[static_cast<size_t>(row)];
+    QCOMPARE(bent.place, FindingPlace::Output);
+    QVERIFY2(QString::fromStdString(bent.detail.en).contains(QStringLiteral("the model wanted")), bent.detail.en.c_str());
+    auto* constrained = advisor->findChild<QPushButton*>(QStringLiteral("advisorConstrainedCompare"));
+    QVERIFY(constrained);
+    advisor->list()->setCurrentItem(advisor->list()->topLevelItem(row));
+    QVERIFY(constrained->isEnabled());
+
+    QSignalSpy compared(w.advisorController(), &AdvisorController::compared);
+    constrained->click();
+    QVERIFY(compared.wait(60000));
+    const auto& c = part<CompareView>(w)->comparison();
+    QVERIFY(c.has_value());
+    const RunRecord* b = w.store().current();
+    QVERIFY(b);
+    QCOMPARE(QString::fromStdString(b->trace.spec.prompt), prompt);
+    const auto schema = nlohmann::json::parse(b->trace.spec.json_schema, nullptr, false);
+    QVERIFY2(schema.is_object() && schema["properties"].contains("name") && schema["properties"].contains("age"), b->trace.spec.json_schema.c_str());
+    QCOMPARE(schema["properties"]["age"]["type"], "number");
+    const auto doc = nlohmann::json::parse(b->generated_text().toStdString(), nullptr, false);
+    QVERIFY2(doc.is_object() && doc.contains("name") && doc.contains("age"), qPrintable(b->generated_text()));
+    QVERIFY2(part<CompareView>(w)->sideA()->toPlainText().contains(QStringLiteral("exactly in this schema")),
+             qPrintable(part<CompareView>(w)->sideA()->toPlainText()));
+    QVERIFY2(part<CompareView>(w)->summary().contains(QStringLiteral("constrained")), qPrintable(part<CompareView>(w)->summary()));
+    QCOMPARE(panel->editor()->toPlainText(), prompt); // the editor is left as it was
+    if (const QString dir = qEnvironmentVariable("OCTOSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        w.showPanel(QStringLiteral("advisor"));
+        QApplication::processEvents();
+        QVERIFY(w.exportScreenshot(dir + QStringLiteral("/advisor-constrained-compare.png")));
     }
 }
 

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "engine/advisor/consistency.h"
+#include "engine/advisor/output_checks.h"
+#include "engine/grammar/json_schema.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/views/compare_view.h"
 #include "ui/support/engine_labels.h"
@@ -14,6 +16,7 @@
 #include "ui/session/run_store.h"
 #include "ui/support/retranslate.h"
 #include "ui/support/subsystem_palette.h"
+#include "ui/views/token_chips.h"
 
 namespace octo::ui {
 
@@ -38,6 +41,9 @@ QString settings_change(const RunSpec& a, const RunSpec& b) {
     if (a.sampling.seed != b.sampling.seed) changes << QObject::tr("seed %1 → %2").arg(a.sampling.seed).arg(b.sampling.seed);
     if (a.sampling.top_p != b.sampling.top_p || a.sampling.top_k != b.sampling.top_k) changes << QObject::tr("top-p/top-k changed");
     if (a.max_tokens != b.max_tokens) changes << QObject::tr("max tokens %1 → %2").arg(a.max_tokens).arg(b.max_tokens);
+    if (a.grammar != b.grammar) {
+        changes << (b.grammar.empty() ? QObject::tr("output constraint off in B") : QObject::tr("output constrained in B"));
+    }
     if (a.precision != b.precision) {
         const auto label = [](std::optional<Precision> p) { return p ? precision_label(*p) : QObject::tr("model default"); };
         changes << QObject::tr("precision %1 → %2").arg(label(a.precision), label(b.precision));
@@ -63,12 +69,35 @@ AdvisorController::AdvisorController(RunStore& store, EngineBridge& bridge, Advi
                 this->compare(a, b, [this, rule] { return tr("prompt rewritten: %1").arg(advisor_->ruleTitle(rule)); });
                 rewrite_pair_ = true;
             });
+    connect(advisor_, &AdvisorPanel::constrainedCompareRequested, this,
+            [this](const QString& prompt, const QString& rewritten, const QString& schema) {
+                RunSpec a = current_settings_();
+                a.prompt = rewritten.toStdString();
+                a.grammar.clear();
+                a.json_schema.clear();
+                RunSpec b = a;
+                b.prompt = prompt.toStdString();
+                auto gbnf = json_schema_to_gbnf(schema.toStdString());
+                if (!gbnf) return; // the fields' schema is built to compile (apply_rewrite.h)
+                b.grammar = gbnf.value();
+                b.json_schema = schema.toStdString();
+                this->compare(a, b, [] { return tr("A: the rewritten prompt, free; B: the prompt as it was, constrained to the fields' schema"); });
+            });
     connect(advisor_, &AdvisorPanel::consistencyRequested, this, &AdvisorController::runConsistency);
     connect(&store_, &RunStore::runFinished, this, [this] {
         const RunRecord* r = store_.current();
         if (!r) return;
         // Only a finished answer is checked; the output of an earlier run never stays behind.
-        if (r->state == RunState::Finished) advisor_->setOutput(QString::fromStdString(r->trace.spec.prompt), r->generated_text());
+        if (r->state == RunState::Finished) {
+            const auto& model = store_.model();
+            const auto texts = model ? model->token_texts : nullptr;
+            const auto token_text = [texts](int32_t id) {
+                return texts && id >= 0 && static_cast<size_t>(id) < texts->size() ? token_display_text((*texts)[static_cast<size_t>(id)]).toStdString()
+                                                                                    : "id " + std::to_string(id);
+            };
+            advisor_->setOutput(QString::fromStdString(r->trace.spec.prompt), r->generated_text(),
+                                constrained_tokens(r->trace.generated(), token_text));
+        }
         else if (r->state == RunState::Cancelled) advisor_->clearOutput([] { return tr("The last run was cancelled: its partial output is not checked."); });
         else if (r->state == RunState::Failed) advisor_->clearOutput([] { return tr("The last run failed: there is no output to check."); });
     });

@@ -61,6 +61,8 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     apply_->setObjectName(QStringLiteral("advisorApply"));
     apply_compare_ = new QPushButton(this);
     apply_compare_->setObjectName(QStringLiteral("advisorApplyCompare"));
+    constrained_compare_ = new QPushButton(this);
+    constrained_compare_->setObjectName(QStringLiteral("advisorConstrainedCompare"));
     output_ = new QPlainTextEdit(this);
     output_->setObjectName(QStringLiteral("advisorOutput"));
     output_->setReadOnly(true);
@@ -85,6 +87,7 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(apply_);
     buttons->addWidget(apply_compare_);
+    buttons->addWidget(constrained_compare_);
     buttons->addStretch(1);
     buttons->addWidget(runs_);
     buttons->addWidget(consistency_run_);
@@ -116,6 +119,18 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
             emit compareRequested(*before, editor_->toPlainText(), rule);
         }
     });
+    connect(constrained_compare_, &QPushButton::clicked, this, [this] {
+        const int row = list_->currentIndex().row();
+        if (!rules_ || row < 0 || row >= static_cast<int>(findings_.size())) return;
+        const Finding& f = findings_[static_cast<size_t>(row)];
+        const QString base = f.place == FindingPlace::Output && !output_prompt_.isEmpty() ? output_prompt_ : editor_->toPlainText();
+        auto rewritten = apply_rewrite(*rules_, f, base.toStdString());
+        if (!rewritten) {
+            status_->setText(tr("Cannot apply: %1").arg(text(rewritten.error().message)));
+            return;
+        }
+        emit constrainedCompareRequested(base, text(rewritten.value()), text(json_schema_of_fields(fields_named_in(base.toStdString()))));
+    });
     connect(consistency_run_, &QPushButton::clicked, this, [this] { emit consistencyRequested(runs_->value()); });
     on_language_change(this, [this] { retranslate(); });
 }
@@ -127,6 +142,9 @@ void AdvisorPanel::retranslate() {
     apply_->setToolTip(tr("Rewrite the prompt as suggested (Ctrl+Z undoes it)"));
     apply_compare_->setText(tr("Apply && com&pare"));
     apply_compare_->setToolTip(tr("Rewrite the prompt, run the old and the new prompt with the same seed and compare them"));
+    constrained_compare_->setText(tr("Compare with c&onstrained run"));
+    constrained_compare_->setToolTip(tr("A: the rewritten prompt, free text. B: the prompt as it is, its output constrained to the "
+                                        "schema of the fields it asks for. Same seed; the token stream marks where B was bent"));
     output_->setPlaceholderText(output_hint_ ? output_hint_() : outputPlaceholder());
     runs_->setPrefix(tr("K = "));
     consistency_run_->setText(tr("Consistency r&un"));
@@ -187,13 +205,13 @@ void AdvisorPanel::clearOutput(std::function<QString()> why) {
     rebuild();
 }
 
-void AdvisorPanel::setOutput(const QString& prompt, const QString& output) {
+void AdvisorPanel::setOutput(const QString& prompt, const QString& output, const std::vector<ConstrainedToken>& constrained) {
     output_hint_ = nullptr;
     output_->setPlaceholderText(outputPlaceholder());
     output_prompt_ = prompt;
     output_->setPlainText(output);
     output_findings_.clear();
-    if (rules_) output_findings_ = check_output(*rules_, prompt.toStdString(), output.toStdString());
+    if (rules_) output_findings_ = check_output(*rules_, prompt.toStdString(), output.toStdString(), constrained);
     rebuild();
 }
 
@@ -259,6 +277,7 @@ void AdvisorPanel::showDetails() {
     const AdvisorRule* rule = valid ? rules_->find(findings_[static_cast<size_t>(row)].rule) : nullptr;
     apply_->setEnabled(rule && rule->rewrite);
     apply_compare_->setEnabled(rule && rule->rewrite);
+    constrained_compare_->setEnabled(rule && rule->rewrite && rule->rewrite->action == RewriteAction::AppendJsonSchema);
     if (!rule) {
         details_->clear();
         return;

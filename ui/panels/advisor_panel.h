@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/advisor/advisor_rules.h"
+#include "engine/advisor/output_checks.h"
 #include "engine/advisor/consistency.h"
 #include "engine/advisor/rewrite_verdict.h"
 
@@ -40,7 +41,8 @@ public:
     // Loads resources/rules/advisor_rules.json; on failure the panel shows why and stays empty.
     bool load(const QString& resource_dir);
     // A run finished: check its output against the prompt it answered.
-    void setOutput(const QString& prompt, const QString& output);
+    // `constrained`: the run's tokens when it was constrained (the constraint_bent check).
+    void setOutput(const QString& prompt, const QString& output, const std::vector<octo::ConstrainedToken>& constrained = {});
     // The last run left no output to check (cancelled or failed): the previous run's output and
     // its findings are cleared and the output box says why.
     void clearOutput(std::function<QString()> why); // in the UI's language, also after a switch
@@ -87,6 +89,9 @@ signals:
     void findingsFor(const QString& editor_text, const QString& answered, const std::vector<octo::Finding>& findings);
     // "Apply & compare": run `before` and `after` with the same settings and seed.
     void compareRequested(const QString& before, const QString& after, const QString& rule); // rule: its id
+    // "Compare with constrained run" on a JSON rewrite: A = `rewritten` (the rewrite, free text),
+    // B = `prompt` as it is, its output constrained to `schema` (JSON Schema text).
+    void constrainedCompareRequested(const QString& prompt, const QString& rewritten, const QString& schema);
     void consistencyRequested(int runs);
     void findingsChanged();
 
@@ -106,6 +111,7 @@ private:
     QLabel* details_;
     QPushButton* apply_;
     QPushButton* apply_compare_;
+    QPushButton* constrained_compare_;
     QPlainTextEdit* output_;
     QSpinBox* runs_;
     QPushButton* consistency_run_;

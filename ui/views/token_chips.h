@@ -36,7 +36,7 @@ void mark_harmony_channels(const std::vector<TraceToken>& tokens, std::vector<To
 
 // A step of a constrained run (Structured output) where the grammar removed at least this much
 // probability: the constraint "bent" the model there, and the token stream marks it.
-inline constexpr double kBentMass = 0.5;
+inline constexpr double kBentMass = ConstraintStep::kBentMass;
 // The largest probability a grammar's mask removed at the chip's tokens (ConstraintStep), and the
 // token where it did; removed_mass -1 when the run had no grammar.
 struct ChipConstraint {
