@@ -285,8 +285,27 @@ private:
             // The token was chosen by position n_prompt - 1 + i.
             e.probe = decode_probe(path + ".probe", r.object("probe"), n_prompt + i - (n_prompt + i > 0 ? 1 : 0));
             e.metrics = decode_metrics(path + ".metrics", r.object("metrics"));
+            if (r.has("constraint")) e.constraint = decode_constraint(path + ".constraint", r.object("constraint"));
             c.trace.tokens.push_back(std::move(e));
         }
+    }
+
+    // A generated token's constraint record (optional: runs without a grammar, older captures).
+    ConstraintStep decode_constraint(const std::string& path, const json& j) {
+        FieldReader r = reader(path, j);
+        ConstraintStep step;
+        step.removed_mass = r.number("removed_mass");
+        if (r.ok() && !(step.removed_mass >= 0.0 && step.removed_mass <= 1.0 + 1e-9)) r.fail("removed_mass", "is not a probability");
+        const json& removed = r.array("removed", kMaxTop);
+        for (size_t k = 0; k < removed.size() && r.ok(); ++k) {
+            bool bad = !number_tuple(removed[k], 2);
+            const int64_t id = bad ? 0 : tuple_int(removed[k], 0, 0, kMaxId, bad);
+            if (bad) r.fail("removed", "item " + std::to_string(k) + " is not [id, logprob]");
+            else step.removed.push_back({static_cast<int32_t>(id), removed[k][1].get<double>()});
+        }
+        step.removed_dla = r.floats("removed_dla", static_cast<size_t>(kMaxId));
+        step.mask_ms = r.number("mask_ms");
+        return step;
     }
 
     void decode_run_summary(Capture& c) {

@@ -45,9 +45,18 @@ json token_json(const TraceToken& t) {
     const TokenLogprobs logprobs = t.logprobs.value_or(TokenLogprobs{});
     json top = json::array();
     for (const auto& alt : logprobs.top) top.push_back(json::array({alt.id, alt.logprob}));
-    return {{"id", t.id},          {"bytes", bytes_value(t.bytes)}, {"visible_text", bytes_value(t.visible_text)},
-            {"logprob", t.logprobs ? json(logprobs.logprob) : json(nullptr)}, {"top", top}, {"ms", t.ms},
-            {"probe", probe_json(t.probe)}, {"metrics", metrics_json_blobs(t.metrics)}};
+    json out = {{"id", t.id},          {"bytes", bytes_value(t.bytes)}, {"visible_text", bytes_value(t.visible_text)},
+                {"logprob", t.logprobs ? json(logprobs.logprob) : json(nullptr)}, {"top", top}, {"ms", t.ms},
+                {"probe", probe_json(t.probe)}, {"metrics", metrics_json_blobs(t.metrics)}};
+    if (t.constraint) { // a constrained run (structured output): what the grammar's mask did here
+        json removed = json::array();
+        for (const auto& r : t.constraint->removed) removed.push_back(json::array({r.id, r.logprob}));
+        out["constraint"] = {{"removed_mass", t.constraint->removed_mass},
+                             {"removed", std::move(removed)},
+                             {"removed_dla", f32_blob(t.constraint->removed_dla)},
+                             {"mask_ms", t.constraint->mask_ms}};
+    }
+    return out;
 }
 
 json kv_json(const KvPoolStats& kv) {

@@ -8,6 +8,9 @@
 
 #include <httplib.h>
 
+#include "engine/chat/chat_messages_json.h"
+#include "engine/chat/chat_tools.h"
+#include "engine/grammar/json_schema.h"
 #include "engine/remote/sse_reader.h"
 
 namespace octo::remote {
@@ -128,9 +131,17 @@ json RemoteClient::request_body(const RemoteRequest& r) const {
                  {"stream_options", {{"include_usage", true}}}};
     if (!r.model.empty()) body["model"] = r.model;
     if (r.chat) {
-        json messages = json::array();
-        for (const ChatMessage& m : r.messages) messages.push_back({{"role", chat_role_name(m.role)}, {"content", m.content}});
-        body["messages"] = std::move(messages);
+        body["messages"] = chat_messages_json(r.messages); // with tool calls and results where there are
+        if (!r.tools.empty()) {
+            json tools = json::array();
+            for (const ChatTool& t : r.tools) tools.push_back(json::parse(t.declaration, nullptr, false));
+            body["tools"] = std::move(tools);
+            if (r.tool_choice.mode == ToolChoice::Mode::Function) {
+                body["tool_choice"] = {{"type", "function"}, {"function", {{"name", r.tool_choice.function}}}};
+            } else {
+                body["tool_choice"] = tool_choice_text(r.tool_choice);
+            }
+        }
         if (r.top_logprobs > 0) {
             body["logprobs"] = true;
             body["top_logprobs"] = r.top_logprobs;
@@ -151,6 +162,14 @@ json RemoteClient::request_body(const RemoteRequest& r) const {
     if (r.send_seed) body["seed"] = r.sampling.seed;
     if (!r.stop.empty()) body["stop"] = r.stop;
     if (!r.octoscope.is_null()) body["octoscope"] = r.octoscope;
+    if (r.json_schema == kJsonObjectSchema) {
+        body["response_format"] = {{"type", "json_object"}};
+    } else if (!r.json_schema.empty()) {
+        body["response_format"] = {{"type", "json_schema"},
+                                   {"json_schema", {{"name", "octoscope"}, {"strict", true}, {"schema", json::parse(r.json_schema, nullptr, false)}}}};
+    } else if (!r.grammar.empty()) {
+        body["grammar"] = r.grammar; // llama.cpp's server (and Octoscope's) take GBNF
+    }
     return body;
 }
 

@@ -49,6 +49,12 @@ struct RemoteRequest {
     std::vector<std::string> stop;
     int top_logprobs = 5;              // 0: no log-probabilities asked for
     nlohmann::json octoscope;          // the extension object to send (null: none)
+    // Constrained output: a JSON Schema (sent as OpenAI's response_format json_schema, or
+    // json_object for any object), else a GBNF grammar (llama.cpp's "grammar"); empty: none.
+    std::string json_schema;
+    std::string grammar;
+    std::vector<ChatTool> tools; // chat: sent as `tools` (each as it was declared) with tool_choice
+    ToolChoice tool_choice;
 };
 
 // One entry of GET /v1/models.

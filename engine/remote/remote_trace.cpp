@@ -184,6 +184,12 @@ RemoteRequest request_for_spec(const RunSpec& spec, const RemoteModel& model, co
     r.max_tokens = spec.max_tokens;
     r.sampling = spec.sampling;
     r.stop = spec.stop_strings;
+    r.json_schema = spec.json_schema;
+    r.grammar = spec.grammar;
+    if (!spec.messages.empty()) {
+        r.tools = spec.tools;
+        r.tool_choice = spec.tool_choice;
+    }
     if (model.octoscope) {
         json ext = {{"disable", disabled_ids(spec.disabled)}, {"ablation", ablation_mode_name(spec.ablation_mode)}, {"dla", spec.dla}, {"prompt", true}};
         if (!metric.empty()) ext["metric"] = metric;

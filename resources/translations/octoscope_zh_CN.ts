@@ -549,8 +549,8 @@
         <translation>“应用”会添加：&lt;tt&gt;%1&lt;/tt&gt;</translation>
     </message>
     <message>
-        <source>Compare with c&amp;onstrained run</source>
-        <translation>与约束运行对比(&amp;O)</translation>
+        <source>Constrained A/&amp;B</source>
+        <translation>约束 A/B(&amp;B)</translation>
     </message>
     <message>
         <source>A: the rewritten prompt, free text. B: the prompt as it is, its output constrained to the schema of the fields it asks for. Same seed; the token stream marks where B was bent</source>

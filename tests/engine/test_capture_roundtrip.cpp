@@ -97,6 +97,17 @@ void expect_same(const Capture& a, const Capture& b) {
             }
         }
         EXPECT_TRUE(same_bits(x.ms, y.ms)) << what;
+        ASSERT_EQ(x.constraint.has_value(), y.constraint.has_value()) << what;
+        if (x.constraint) {
+            EXPECT_TRUE(same_bits(x.constraint->removed_mass, y.constraint->removed_mass)) << what;
+            ASSERT_EQ(x.constraint->removed.size(), y.constraint->removed.size()) << what;
+            for (size_t k = 0; k < x.constraint->removed.size(); ++k) {
+                EXPECT_EQ(x.constraint->removed[k].id, y.constraint->removed[k].id) << what;
+                EXPECT_TRUE(same_bits(x.constraint->removed[k].logprob, y.constraint->removed[k].logprob)) << what;
+            }
+            EXPECT_EQ(x.constraint->removed_dla, y.constraint->removed_dla) << what;
+            EXPECT_TRUE(same_bits(x.constraint->mask_ms, y.constraint->mask_ms)) << what;
+        }
         expect_same_probe(x.probe, y.probe, what);
         expect_same_metrics(x.metrics, y.metrics, what);
     }
@@ -251,6 +262,32 @@ TEST(Capture, AttentionSinksRoundTrip) {
     auto refused = parse_capture({reinterpret_cast<const uint8_t*>(short_bytes->data()), short_bytes->size()}, "short.octo");
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().message.find("attention_sink"), std::string::npos) << refused.error().message;
+}
+
+// A constrained run (structured output) keeps what the grammar's mask did at each generated
+// token, so that a capture opened later shows the bent steps; an impossible mass is refused.
+TEST(Capture, ConstraintRecordsRoundTrip) {
+    Capture c = test::sample_capture();
+    const size_t per_head = static_cast<size_t>(c.model.n_layer * c.model.n_head);
+    for (size_t i = c.trace.n_prompt; i < c.trace.tokens.size(); ++i) {
+        ConstraintStep step;
+        step.removed_mass = 0.125 * static_cast<double>(i % 8);
+        step.removed = {{3, -0.25}, {9, -1.5}};
+        if (i % 2 == 0) step.removed_dla.assign(per_head, 0.5f);
+        step.mask_ms = 0.75;
+        c.trace.tokens[i].constraint = step;
+    }
+    auto bytes = serialize_capture(c);
+    ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+    auto back = parse_capture({reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()}, "constrained.octo");
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    expect_same(c, back.value());
+    c.trace.tokens.back().constraint->removed_mass = 2.0;
+    auto bad = serialize_capture(c);
+    ASSERT_TRUE(bad.ok());
+    auto refused = parse_capture({reinterpret_cast<const uint8_t*>(bad->data()), bad->size()}, "bad.octo");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("removed_mass"), std::string::npos) << refused.error().message;
 }
 
 TEST(Capture, SaveAndOpenThroughAFile) {

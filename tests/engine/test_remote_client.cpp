@@ -16,6 +16,7 @@
 
 #include <httplib.h>
 
+#include "engine/grammar/json_schema.h"
 #include "engine/remote/openai_answer.h"
 #include "engine/remote/remote_batch.h"
 #include "engine/remote/remote_client.h"
@@ -134,6 +135,49 @@ TEST(RemoteClient, SendsWhatTheRequestSays) {
     r.prompt = "x";
     r.top_logprobs = 9;
     EXPECT_EQ(c.request_body(r)["logprobs"], 5); // completions allow at most 5
+}
+
+// A constrained run asks the remote server for the same constraint: OpenAI's response_format
+// (json_object for any object), else llama.cpp's GBNF "grammar"; tools go as they were declared.
+TEST(RemoteClient, SendsTheConstraintAndTheTools) {
+    auto c = client("http://box:8000/v1");
+    RemoteRequest r = chat_request();
+    EXPECT_FALSE(c.request_body(r).contains("response_format"));
+    EXPECT_FALSE(c.request_body(r).contains("grammar"));
+    r.json_schema = R"({"type": "object", "properties": {"b": {"type": "integer"}, "a": {"type": "string"}}})";
+    r.grammar = "root ::= \"{}\"";
+    json b = c.request_body(r);
+    EXPECT_EQ(b["response_format"]["type"], "json_schema");
+    EXPECT_EQ(b["response_format"]["json_schema"]["schema"]["properties"]["b"]["type"], "integer");
+    EXPECT_FALSE(b.contains("grammar")) << "the schema is the portable form";
+    r.json_schema = std::string(kJsonObjectSchema);
+    EXPECT_EQ(c.request_body(r)["response_format"], json({{"type", "json_object"}}));
+    r.json_schema.clear();
+    b = c.request_body(r);
+    EXPECT_EQ(b["grammar"], r.grammar);
+    EXPECT_FALSE(b.contains("response_format"));
+
+    ChatTool tool;
+    tool.name = "now";
+    tool.declaration = R"({"type":"function","function":{"name":"now"}})";
+    r.tools = {tool};
+    r.tool_choice.mode = ToolChoice::Mode::Function;
+    r.tool_choice.function = "now";
+    ChatMessage call(ChatRole::Assistant, "");
+    call.tool_calls.push_back({"call_1", "now", "{}"});
+    ChatMessage result(ChatRole::Tool, "noon");
+    result.tool_call_id = "call_1";
+    r.messages.push_back(call);
+    r.messages.push_back(result);
+    b = c.request_body(r);
+    EXPECT_EQ(b["tools"][0]["function"]["name"], "now");
+    EXPECT_EQ(b["tool_choice"]["function"]["name"], "now");
+    EXPECT_EQ(b["messages"][1]["tool_calls"][0]["function"]["name"], "now");
+    EXPECT_TRUE(b["messages"][1]["content"].is_null());
+    EXPECT_EQ(b["messages"][2]["role"], "tool");
+    EXPECT_EQ(b["messages"][2]["tool_call_id"], "call_1");
+    r.tool_choice = {};
+    EXPECT_EQ(c.request_body(r)["tool_choice"], "auto");
 }
 
 TEST(RemoteClient, ReadsOpenAisStreamWithLogprobsAndUsage) {

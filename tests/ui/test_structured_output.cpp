@@ -175,7 +175,7 @@ void TestStructuredOutput::aConstrainedRunIsMarkedWhereTheSchemaBentIt() {
 }
 
 // After a constrained run the advisor names where the schema bent the model and what it wanted
-// (rte-g.constraint_bent); "Compare with constrained run" then runs A = the prompt with the
+// (rte-g.constraint_bent); "Constrained A/B" then runs A = the prompt with the
 // rewrite's schema, free, against B = the prompt as it was, constrained to the schema of the fields
 // it asks for.
 void TestStructuredOutput::theAdvisorReadsTheBentStepsAndComparesWithAConstrainedRun() {

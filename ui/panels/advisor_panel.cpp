@@ -84,19 +84,22 @@ AdvisorPanel::AdvisorPanel(QPlainTextEdit* editor, QWidget* parent) : QWidget(pa
     verdict_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     verdict_label_->hide(); // until an Apply & compare
 
-    auto* buttons = new QHBoxLayout;
+    auto* buttons = new QHBoxLayout; // the finding's remedies
     buttons->addWidget(apply_);
     buttons->addWidget(apply_compare_);
     buttons->addWidget(constrained_compare_);
     buttons->addStretch(1);
-    buttons->addWidget(runs_);
-    buttons->addWidget(consistency_run_);
+    auto* consistency_row = new QHBoxLayout; // the prompt's consistency check
+    consistency_row->addStretch(1);
+    consistency_row->addWidget(runs_);
+    consistency_row->addWidget(consistency_run_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(status_);
     layout->addWidget(list_, 2);
     layout->addWidget(details_);
     layout->addLayout(buttons);
+    layout->addLayout(consistency_row);
     layout->addWidget(verdict_label_);
     layout->addWidget(output_, 1);
     layout->addWidget(consistency_);
@@ -142,7 +145,7 @@ void AdvisorPanel::retranslate() {
     apply_->setToolTip(tr("Rewrite the prompt as suggested (Ctrl+Z undoes it)"));
     apply_compare_->setText(tr("Apply && com&pare"));
     apply_compare_->setToolTip(tr("Rewrite the prompt, run the old and the new prompt with the same seed and compare them"));
-    constrained_compare_->setText(tr("Compare with c&onstrained run"));
+    constrained_compare_->setText(tr("Constrained A/&B"));
     constrained_compare_->setToolTip(tr("A: the rewritten prompt, free text. B: the prompt as it is, its output constrained to the "
                                         "schema of the fields it asks for. Same seed; the token stream marks where B was bent"));
     output_->setPlaceholderText(output_hint_ ? output_hint_() : outputPlaceholder());
