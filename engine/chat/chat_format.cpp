@@ -109,10 +109,17 @@ Status check_tools(const ChatTemplate& tmpl, std::span<const ChatMessage> messag
         return make_error(ErrorCode::Unsupported, "the model's chat template (" + std::string(chat_family_name(tmpl.family)) +
                                                       ") has no tool format: tools, tool calls and tool results cannot be written");
     }
+    bool called = false;
     for (const ChatMessage& m : messages) {
-        if (tmpl.family == ChatFamily::Llama3 && m.tool_calls.size() > 1) {
-            return make_error(ErrorCode::InvalidArgument, "Llama 3's tool format takes one tool call an assistant turn, not " +
+        if ((tmpl.family == ChatFamily::Llama3 || tmpl.family == ChatFamily::Harmony) && m.tool_calls.size() > 1) {
+            return make_error(ErrorCode::InvalidArgument, std::string(tmpl.family == ChatFamily::Llama3 ? "Llama 3" : "harmony") +
+                                                              "'s tool format takes one tool call an assistant turn, not " +
                                                               std::to_string(m.tool_calls.size()));
+        }
+        called = called || !m.tool_calls.empty();
+        if (tmpl.family == ChatFamily::Harmony && m.role == ChatRole::Tool && !called) {
+            return make_error(ErrorCode::InvalidArgument, "harmony names a tool result after the call it answers: a tool message needs an "
+                                                          "assistant tool call before it");
         }
         if (tmpl.family != ChatFamily::Mistral) continue;
         const auto mistral_id = [](const std::string& id) {
@@ -152,6 +159,7 @@ Result<std::string> format_chat(const ChatTemplate& tmpl, std::span<const ChatMe
     case ChatFamily::DeepSeek3: text += format_deepseek3(c); break;
     case ChatFamily::Harmony: text += format_harmony(c, context); break;
     }
+    text += context.tool_call_opening; // a required call opened where the grammar cannot open it
     return text;
 }
 

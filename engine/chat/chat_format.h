@@ -36,10 +36,10 @@ struct ChatFormatContext {
     // The tools the model is offered, written where its family's template writes them
     // (ChatTemplate::tools: the template defines a tool format; others refuse tools).
     std::span<const ChatTool> tools;
-    // The generation prompt ends with the opening of a tool call (a call is required), for the
-    // families that open one with a control token the grammar cannot write (Mistral's
-    // "[TOOL_CALLS]"): tool_call_format.h.
-    bool open_tool_call = false;
+    // Written after the generation prompt: the opening of a required tool call, for the families
+    // whose call opens with control tokens a grammar never writes (Mistral's "[TOOL_CALLS]",
+    // harmony's call header): tool_call_opening(), tool_call_format.h. "" for none.
+    std::string tool_call_opening;
 };
 
 // Any order OpenAI's API accepts: an optional leading system message, then user and assistant

@@ -90,6 +90,7 @@ Result<ChatTemplate> recognise_chat_template(std::string_view jinja) {
     t.emits_bos = contains(jinja, "bos_token");
     if (contains(jinja, "<|start|>") && contains(jinja, "<|channel|>")) {
         t.family = ChatFamily::Harmony; // gpt-oss
+        t.tools = contains(jinja, "namespace functions") || contains(jinja, "render_tool_namespace");
     } else if (contains(jinja, "<|im_start|>")) {
         if (contains(jinja, "<|im_sep|>")) return unsupported("Phi-4 layout");
         if (contains(jinja, "<end_of_utterance>")) return unsupported("SmolVLM layout");

@@ -16,7 +16,7 @@
 // ("enable_thinking" with "</think>"), a Phi-3 template without a system role (no
 // "system" anywhere), the Llama 3.1+ dated system block, and whether the template has a tool
 // format: "<tool_call>" (ChatML: Qwen, Hermes), "ipython" (Llama 3.1+), "[AVAILABLE_TOOLS]"
-// (Mistral v3 and Tekken layouts). Harmony's tool format is not written yet.
+// (Mistral v3 and Tekken layouts), "namespace functions" (harmony).
 #pragma once
 
 #include <string_view>

@@ -15,7 +15,7 @@
 //                              with ", \"id\": \"ID\"" before its closing brace, ", " between + "]" + eos
 //   a tool result              "[TOOL_RESULTS] {\"content\": " + text + ", \"call_id\": \"ID\"}[/TOOL_RESULTS]"
 // Ids are 9 letters and digits (format_chat() checks). A required call opens with "[TOOL_CALLS]"
-// written into the generation prompt (ChatFormatContext::open_tool_call).
+// written into the generation prompt (ChatFormatContext::tool_call_opening).
 #include <nlohmann/json.hpp>
 
 #include "engine/chat/chat_formatters.h"
@@ -112,7 +112,6 @@ std::string format_mistral(const TemplateTurns& c, MistralStyle style, const Cha
         out += content;
         out += layout.close;
     }
-    if (context.open_tool_call) out += "[TOOL_CALLS]";
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/chat/tool_call_format.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,9 @@ constexpr std::string_view kQwenOpen = "<tool_call>";
 constexpr std::string_view kQwenClose = "</tool_call>";
 constexpr std::string_view kMistralCalls = "[TOOL_CALLS]";
 constexpr std::string_view kPythonTag = "<|python_tag|>";
+constexpr std::string_view kHarmonyTo = "to=functions.";
+constexpr std::string_view kHarmonyMessage = "<|message|>";
+constexpr std::string_view kHarmonyCall = "<|call|>";
 
 bool offered(std::span<const ChatTool> tools, const std::string& name) {
     return std::any_of(tools.begin(), tools.end(), [&](const ChatTool& t) { return t.name == name; });
@@ -73,13 +77,10 @@ bool parse_llama3(std::string_view text, std::span<const ChatTool> tools, Parsed
     return true;
 }
 
-bool parse_mistral(std::string_view text, std::span<const ChatTool> tools, bool opened, ParsedToolCalls& out) {
+bool parse_mistral(std::string_view text, std::span<const ChatTool> tools, ParsedToolCalls& out) {
     std::string_view body = trim_ascii(text);
-    if (body.starts_with(kMistralCalls)) {
-        body = trim_ascii(body.substr(kMistralCalls.size()));
-    } else if (!opened) {
-        return false;
-    }
+    if (!body.starts_with(kMistralCalls)) return false;
+    body = trim_ascii(body.substr(kMistralCalls.size()));
     const auto j = parse_json(body);
     if (!j || !j->is_array() || j->empty()) return false;
     for (const ordered_json& item : *j) {
@@ -88,6 +89,42 @@ bool parse_mistral(std::string_view text, std::span<const ChatTool> tools, bool 
         out.calls.push_back(std::move(*call));
     }
     return true;
+}
+
+// The last message addressed to a function: "… to=functions.NAME …<|message|>ARGS" and nothing
+// but "<|call|>" after the arguments. What comes before that message is the content.
+bool parse_harmony(std::string_view text, std::span<const ChatTool> tools, ParsedToolCalls& out) {
+    const size_t to = text.rfind(kHarmonyTo);
+    if (to == std::string_view::npos) return false;
+    const size_t name_begin = to + kHarmonyTo.size();
+    size_t name_end = name_begin;
+    while (name_end < text.size() && (std::isalnum(static_cast<unsigned char>(text[name_end])) || text[name_end] == '_' || text[name_end] == '-')) {
+        ++name_end;
+    }
+    const size_t message = text.find(kHarmonyMessage, name_end);
+    if (message == std::string_view::npos) return false;
+    std::string_view args = trim_ascii(text.substr(message + kHarmonyMessage.size()));
+    if (args.ends_with(kHarmonyCall)) args = trim_ascii(args.substr(0, args.size() - kHarmonyCall.size()));
+    const auto j = parse_json(args);
+    if (!j || !j->is_object()) return false;
+    ToolCall call;
+    call.name = std::string(text.substr(name_begin, name_end - name_begin));
+    if (!offered(tools, call.name)) return false;
+    call.arguments = j->dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    out.calls.push_back(std::move(call));
+    const size_t start = text.rfind("<|start|>", to);
+    out.content = start == std::string_view::npos ? std::string() : std::string(trim_ascii(text.substr(0, start)));
+    return true;
+}
+
+// The tool a required harmony call goes to: the named one, or the only one offered.
+Result<const ChatTool*> harmony_callee(std::span<const ChatTool> tools, const ToolChoice& choice) {
+    for (const ChatTool& t : tools) {
+        if (choice.mode == ToolChoice::Mode::Function ? t.name == choice.function : tools.size() == 1) return &t;
+    }
+    return make_error(ErrorCode::InvalidArgument, "harmony (gpt-oss) writes a call's function name between control tokens: a "
+                                                  "required call must name its function (tool_choice {\"type\": \"function\", …}) or "
+                                                  "be offered one tool");
 }
 
 // The schema of one call's JSON object: {name: the tool's, <args_key>: its parameters}.
@@ -106,28 +143,44 @@ std::optional<ordered_json> call_schema(const ChatTool& tool, std::string_view a
 
 } // namespace
 
-ParsedToolCalls parse_tool_calls(const ChatTemplate& tmpl, std::string_view text, std::span<const ChatTool> tools, bool opened) {
+ParsedToolCalls parse_tool_calls(const ChatTemplate& tmpl, std::string_view text, std::span<const ChatTool> tools,
+                                 std::string_view opening) {
+    const std::string answer = std::string(opening) + std::string(text);
     ParsedToolCalls out;
     bool whole = false;
     if (!tools.empty()) {
         switch (tmpl.family) {
-        case ChatFamily::ChatML: whole = parse_chatml(text, tools, out); break;
-        case ChatFamily::Llama3: whole = parse_llama3(text, tools, out); break;
-        case ChatFamily::Mistral: whole = parse_mistral(text, tools, opened, out); break;
+        case ChatFamily::ChatML: whole = parse_chatml(answer, tools, out); break;
+        case ChatFamily::Llama3: whole = parse_llama3(answer, tools, out); break;
+        case ChatFamily::Mistral: whole = parse_mistral(answer, tools, out); break;
+        case ChatFamily::Harmony: whole = parse_harmony(answer, tools, out); break;
         default: break;
         }
     }
     if (!whole) {
         out.calls.clear();
-        out.content = std::string(opened && tmpl.family == ChatFamily::Mistral ? kMistralCalls : std::string_view()) + std::string(text);
+        out.content = answer;
     }
     return out;
 }
 
-bool open_tool_call_in_prompt(const ChatTemplate& tmpl) { return tmpl.family == ChatFamily::Mistral; }
+Result<std::string> tool_call_opening(const ChatTemplate& tmpl, std::span<const ChatTool> tools, const ToolChoice& choice) {
+    if (tmpl.family == ChatFamily::Mistral) return std::string(kMistralCalls);
+    if (tmpl.family != ChatFamily::Harmony) return std::string();
+    auto tool = harmony_callee(tools, choice);
+    if (!tool) return tool.error();
+    return "<|channel|>commentary " + std::string(kHarmonyTo) + (*tool)->name + " <|constrain|>json" + std::string(kHarmonyMessage);
+}
 
 Result<std::string> tool_call_grammar(const ChatTemplate& tmpl, std::span<const ChatTool> tools, const ToolChoice& choice) {
     const std::string_view args_key = tmpl.family == ChatFamily::Llama3 ? "parameters" : "arguments";
+    if (tmpl.family == ChatFamily::Harmony) { // the header named the function: the arguments alone
+        auto tool = harmony_callee(tools, choice);
+        if (!tool) return tool.error();
+        auto gbnf = json_schema_to_gbnf((*tool)->parameters.empty() ? kJsonObjectSchema : std::string_view((*tool)->parameters));
+        if (!gbnf) return make_error(ErrorCode::InvalidArgument, "a tool's parameters cannot constrain a required call: " + gbnf.error().message);
+        return gbnf;
+    }
     ordered_json alternatives = ordered_json::array();
     for (const ChatTool& tool : tools) {
         if (choice.mode == ToolChoice::Mode::Function && tool.name != choice.function) continue;

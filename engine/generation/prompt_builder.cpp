@@ -111,7 +111,11 @@ Result<BuiltPrompt> build_conversation_prompt(const GgufFile& file, const Tokeni
     const ChatTemplate& chosen = rendering.tmpl;
     ChatFormatContext context = format_context(tokenizer, true, spec.reasoning_effort);
     if (spec.tool_choice.mode != ToolChoice::Mode::None) context.tools = spec.tools;
-    context.open_tool_call = spec.tool_choice.forces_call() && !spec.tools.empty() && open_tool_call_in_prompt(chosen);
+    if (spec.tool_choice.forces_call() && !spec.tools.empty()) {
+        auto opening = tool_call_opening(chosen, spec.tools, spec.tool_choice);
+        if (!opening) return opening.error();
+        context.tool_call_opening = std::move(opening.value());
+    }
     auto text = format_chat(chosen, messages, context);
     if (!text) return text.error();
     BuiltPrompt out;

@@ -163,7 +163,7 @@ json chunk_choice(const AnswerContext& c, int choice, const std::string& text) {
 std::pair<json, const char*> chat_message_json(const AnswerContext& c, int choice, const std::string& text, StopReason stop, bool stream) {
     const char* reason = finish_reason(stop);
     if (!c.tool_format) return {json{{"content", valid_utf8(text)}}, reason};
-    ParsedToolCalls parsed = parse_tool_calls(*c.tool_format, text, c.request->run.tools, c.tool_call_opened);
+    ParsedToolCalls parsed = parse_tool_calls(*c.tool_format, text, c.request->run.tools, c.tool_call_opening);
     if (parsed.calls.empty()) return {json{{"content", valid_utf8(parsed.content)}}, reason};
     uint64_t ids = c.tool_ids + static_cast<uint64_t>(choice) * 0x9E3779B97F4A7C15ULL;
     for (ToolCall& call : parsed.calls) call.id = tool_call_id_for(*c.tool_format, ids);

@@ -47,11 +47,11 @@ struct AnswerContext {
     std::vector<int32_t> prompt_ids;
     std::string prompt_text; // what was tokenized (the rendered conversation of a chat request)
     // A chat request that offers tools (tool_choice not "none"): the format its calls are read
-    // back in (tool_call_format.h), whether the prompt opened a required call, and the seed of
-    // the calls' ids. A stream then sends each choice's text with its last chunk: only the whole
+    // back in (tool_call_format.h), what the prompt ended with to open a required call, and the
+    // seed of the calls' ids. A stream then sends each choice's text with its last chunk: only the whole
     // answer tells a call from text.
     std::optional<ChatTemplate> tool_format;
-    bool tool_call_opened = false;
+    std::string tool_call_opening;
     uint64_t tool_ids = 0;
 };
 

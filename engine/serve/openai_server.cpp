@@ -565,7 +565,10 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
                                              "invalid_request_error", "", "tool_choice"));
         }
         auto gbnf = tool_call_grammar(rendering.tmpl, q->run.tools, q->run.tool_choice);
-        if (!gbnf) return send_error(res, api_error(400, gbnf.error().message, "invalid_request_error", "", "tools"));
+        if (!gbnf) {
+            return send_error(res, api_error(400, gbnf.error().message, "invalid_request_error", "",
+                                             gbnf.error().code == ErrorCode::Unsupported ? "tools" : "tool_choice"));
+        }
         q->run.grammar = std::move(gbnf.value());
     }
     const Result<BuiltPrompt> prompt = build_prompt(model.model->file(), *model.tokenizer, q->run);
@@ -615,7 +618,9 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     context->prompt_text = prompt->text;
     if (tools_offered) {
         context->tool_format = rendering.tmpl;
-        context->tool_call_opened = q->run.tool_choice.forces_call() && open_tool_call_in_prompt(rendering.tmpl);
+        if (q->run.tool_choice.forces_call()) {
+            if (auto opening = tool_call_opening(rendering.tmpl, q->run.tools, q->run.tool_choice)) context->tool_call_opening = *opening;
+        }
         context->tool_ids = random_seed();
     }
 

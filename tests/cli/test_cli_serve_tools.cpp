@@ -1,6 +1,7 @@
 // Tool calls over HTTP (docs/server.md, "Tools"): requests in the shape OpenAI's official Python
 // client sends (recorded below) to random-weight models whose chat templates carry each family's
-// tool format — Qwen/Hermes' <tool_call>, Llama 3.1's JSON call, Mistral's [TOOL_CALLS]. A
+// tool format — Qwen/Hermes' <tool_call>, Llama 3.1's JSON call, Mistral's [TOOL_CALLS],
+// harmony's (gpt-oss) commentary message to functions.NAME. A
 // required or named call is constrained: every answer is a call to the right function whose
 // arguments keep its schema, with an id in the family's form and finish_reason "tool_calls",
 // whole or streamed. The call's round trip (the assistant's call and the tool's result sent back)
@@ -44,12 +45,15 @@ const char* const kClientRequest = R"({
 struct Family {
     const char* name;
     const char* jinja;
-    size_t id_length; // the calls' ids
+    size_t id_length;  // the calls' ids
+    bool names_first = false; // harmony: a required call must name its function (or be offered one tool)
 };
 const Family kFamilies[] = {
     {"chatml", "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}<tool_call>", 29},
     {"llama3.1", "<|start_header_id|>system<|end_header_id|>Cutting Knowledge Date: December 2023 ipython {{ messages }}", 29},
     {"mistral-v3", R"({%- for m in messages %}{{- "[AVAILABLE_TOOLS] [" }}{{- "[INST] " + m.content + "[/INST]" }}{%- endfor %})", 9},
+    {"harmony", R"({{- "<|start|>system<|message|>" }}{%- for m in messages %}<|channel|>{{ m.content }}{%- endfor %}{{- render_tool_namespace("functions", tools) }})",
+     29, true},
 };
 
 std::string write_model(const std::string& jinja, const std::string& name) {
@@ -95,11 +99,16 @@ TEST(ServeTools, ARequiredCallIsACallInEveryFamilysFormat) {
             ASSERT_EQ(choice["message"]["tool_calls"].size(), 1u) << choice;
             expect_weather_call(choice["message"]["tool_calls"][0], f.id_length);
         }
-        // "required": a call to either tool.
+        // "required": a call to either tool (harmony names the function in its header: refused).
         const Answer any = post(server.port(), "/v1/chat/completions", json::parse(kClientRequest));
-        ASSERT_EQ(any.status, 200) << any.raw;
-        const json& call = any.body["choices"][0]["message"]["tool_calls"][0];
-        EXPECT_TRUE(call["function"]["name"] == "get_weather" || call["function"]["name"] == "get_time") << any.body;
+        if (f.names_first) {
+            EXPECT_EQ(any.status, 400) << any.raw;
+            EXPECT_EQ(any.body["error"]["param"], "tool_choice") << any.raw;
+        } else {
+            ASSERT_EQ(any.status, 200) << any.raw;
+            const json& call = any.body["choices"][0]["message"]["tool_calls"][0];
+            EXPECT_TRUE(call["function"]["name"] == "get_weather" || call["function"]["name"] == "get_time") << any.body;
+        }
         EXPECT_EQ(server.stop(), 0) << server.err();
     }
 }

@@ -878,7 +878,7 @@ TEST(ChatTemplates, MistralTools) {
               "[TOOL_RESULTS] {\"content\": {\"temp\": 21}, \"call_id\": \"abc123def\"}[/TOOL_RESULTS]");
     const std::vector<ChatTool> tools = weather_tools(); // the context's span looks at them
     ChatFormatContext opened = with_tools(kLlamaTokens, tools);
-    opened.open_tool_call = true;
+    opened.tool_call_opening = "[TOOL_CALLS]";
     EXPECT_EQ(format(t, kSystemUser, opened),
               "[AVAILABLE_TOOLS] " + tool_list + "[/AVAILABLE_TOOLS][INST] You are terse.\n\nWhat is 2+2?[/INST][TOOL_CALLS]");
     const Result<std::string> bad_id = format_chat(t, weather_call("call_1"), with_tools(kLlamaTokens, weather_tools()));
@@ -908,6 +908,67 @@ TEST(ChatTemplates, FamiliesWithoutAToolFormatRefuseTools) {
         const Result<std::string> result = format_chat(*t, weather_call("abc123def"), kLlamaTokens);
         EXPECT_FALSE(result.ok()) << chat_family_name(t->family);
     }
+}
+
+
+// openai/gpt-oss's template: render_tool_namespace / render_typescript_type and the call and
+// result messages (the tool branches of the template, written out by hand).
+TEST(ChatTemplates, HarmonyTools) {
+    const ChatTemplate t = recognise(kHarmony + "{{- render_tool_namespace(\"functions\", tools) }}", ChatFamily::Harmony);
+    ASSERT_TRUE(t.tools);
+    EXPECT_FALSE(recognise(kHarmony, ChatFamily::Harmony).tools);
+    ChatTool weather = weather_tools().front();
+    weather.parameters =
+        R"({"type": "object", "properties": {"location": {"type": "string", "description": "City"}, "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+            "days": {"type": "integer", "default": 3}, "tags": {"type": "array", "items": {"type": "string"}}, "either": {"type": ["string", "number"]},
+            "opts": {"type": "object", "properties": {"a": {"type": "boolean"}}, "required": ["a"]}}, "required": ["location"]})";
+    ChatTool now;
+    now.name = "now";
+    now.description = "Clock";
+    now.declaration = R"({"type": "function", "function": {"name": "now", "description": "Clock"}})";
+    const std::vector<ChatTool> tools = {weather, now};
+    ChatFormatContext context = with_tools(kLlamaTokens, tools);
+    context.today = std::chrono::year_month_day{std::chrono::year{2025}, std::chrono::August, std::chrono::day{7}};
+    const std::string functions =
+        "## functions\n\nnamespace functions {\n\n"
+        "// Current weather\ntype get_weather = (_: {\n"
+        "// City\nlocation: string,\n"
+        "unit?: \"c\" | \"f\", // default: c,\n"
+        "days?: number, // default: 3,\n"
+        "tags?: string[],\n"
+        "either?: string | number,\n"
+        "opts?: {\na: \n                boolean},\n"
+        "}) => any;\n\n"
+        "// Clock\ntype now = () => any;\n\n"
+        "} // namespace functions";
+    EXPECT_EQ(format(t, weather_call("call_1"), context),
+              "<|start|>system<|message|>You are ChatGPT, a large language model trained by OpenAI.\n"
+              "Knowledge cutoff: 2024-06\nCurrent date: 2025-08-07\n\nReasoning: medium\n\n"
+              "# Valid channels: analysis, commentary, final. Channel must be included for every message.\n"
+              "Calls to these tools must go to the commentary channel: 'functions'.<|end|>"
+              "<|start|>developer<|message|># Instructions\n\nYou are terse.\n\n# Tools\n\n" +
+                  functions +
+                  "<|end|>"
+                  "<|start|>user<|message|>Weather in Paris?<|end|>"
+                  "<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"city\": \"Paris\"}<|call|>"
+                  "<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>\"{\\\"temp\\\": 21}\"<|end|>"
+                  "<|start|>assistant");
+    // The call's text is its analysis message until a later answer; without a system message the
+    // developer block holds the tools alone.
+    std::vector<ChatMessage> thinking = weather_call("call_1");
+    thinking.erase(thinking.begin());
+    thinking[1].content = "Need the weather.";
+    const std::string text = format(t, thinking, context);
+    EXPECT_NE(text.find("<|start|>developer<|message|># Tools\n\n## functions"), std::string::npos) << text;
+    EXPECT_NE(text.find("<|start|>assistant<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant to=functions.get_weather"),
+              std::string::npos) << text;
+    thinking.push_back({ChatRole::Assistant, "21 degrees."});
+    thinking.push_back({ChatRole::User, "Thanks"});
+    EXPECT_EQ(format(t, thinking, context).find("Need the weather."), std::string::npos) << "answered later: the analysis is dropped";
+    const std::vector<ChatMessage> no_call = {{ChatRole::User, "u"}, {ChatRole::Tool, "21"}};
+    const Result<std::string> orphan = format_chat(t, no_call, context);
+    ASSERT_FALSE(orphan.ok());
+    EXPECT_NE(orphan.error().message.find("tool call before it"), std::string::npos) << orphan.error().message;
 }
 
 } // namespace

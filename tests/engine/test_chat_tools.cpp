@@ -106,7 +106,7 @@ TEST(ToolCallFormat, ChatMLCallsAreRead) {
     ParsedToolCalls p = parse_tool_calls(chatml,
                                          "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n"
                                          "<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>",
-                                         t, false);
+                                         t);
     EXPECT_EQ(p.content, "Let me check.");
     ASSERT_EQ(p.calls.size(), 2u);
     EXPECT_EQ(p.calls[0].name, "get_weather");
@@ -122,35 +122,35 @@ TEST(ToolCallFormat, ChatMLCallsAreRead) {
              std::string("<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call> and then prose"),
              std::string("Plain prose."),
          }) {
-        p = parse_tool_calls(chatml, text, t, false);
+        p = parse_tool_calls(chatml, text, t);
         EXPECT_TRUE(p.calls.empty()) << text;
         EXPECT_EQ(p.content, text);
     }
-    EXPECT_TRUE(parse_tool_calls(chatml, "<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>", {}, false).calls.empty())
+    EXPECT_TRUE(parse_tool_calls(chatml, "<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>", {}).calls.empty())
         << "no tools offered: no calls";
 }
 
 TEST(ToolCallFormat, Llama3AndMistralCallsAreRead) {
     const std::vector<ChatTool> t = tools();
-    ParsedToolCalls p = parse_tool_calls(family(ChatFamily::Llama3), " {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\", \"days\": 2}}", t, false);
+    ParsedToolCalls p = parse_tool_calls(family(ChatFamily::Llama3), " {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\", \"days\": 2}}", t);
     ASSERT_EQ(p.calls.size(), 1u);
     EXPECT_EQ(p.calls[0].arguments, R"({"city":"Oslo","days":2})");
     EXPECT_EQ(p.content, "");
-    p = parse_tool_calls(family(ChatFamily::Llama3), "<|python_tag|>{\"name\": \"now\", \"arguments\": {}}", t, false);
+    p = parse_tool_calls(family(ChatFamily::Llama3), "<|python_tag|>{\"name\": \"now\", \"arguments\": {}}", t);
     ASSERT_EQ(p.calls.size(), 1u);
     EXPECT_EQ(p.calls[0].name, "now");
-    p = parse_tool_calls(family(ChatFamily::Llama3), "{\"name\": \"now\", \"parameters\": {}} extra", t, false);
+    p = parse_tool_calls(family(ChatFamily::Llama3), "{\"name\": \"now\", \"parameters\": {}} extra", t);
     EXPECT_TRUE(p.calls.empty());
 
     const ChatTemplate mistral = family(ChatFamily::Mistral);
-    p = parse_tool_calls(mistral, "[TOOL_CALLS] [{\"name\": \"now\", \"arguments\": {}}, {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}]", t, false);
+    p = parse_tool_calls(mistral, "[TOOL_CALLS] [{\"name\": \"now\", \"arguments\": {}}, {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}]", t);
     ASSERT_EQ(p.calls.size(), 2u);
     EXPECT_EQ(p.calls[1].arguments, R"({"city":"Rome"})");
-    p = parse_tool_calls(mistral, " [{\"name\": \"now\", \"arguments\": {}}]", t, /*opened=*/true);
+    p = parse_tool_calls(mistral, " [{\"name\": \"now\", \"arguments\": {}}]", t, "[TOOL_CALLS]");
     ASSERT_EQ(p.calls.size(), 1u);
-    p = parse_tool_calls(mistral, " [{\"name\": \"now\", \"arguments\": {}}]", t, /*opened=*/false);
+    p = parse_tool_calls(mistral, " [{\"name\": \"now\", \"arguments\": {}}]", t);
     EXPECT_TRUE(p.calls.empty()) << "a list is not a call unless [TOOL_CALLS] opened it";
-    p = parse_tool_calls(mistral, " [{\"name\": \"now\"", t, /*opened=*/true);
+    p = parse_tool_calls(mistral, " [{\"name\": \"now\"", t, "[TOOL_CALLS]");
     EXPECT_TRUE(p.calls.empty());
     EXPECT_EQ(p.content, "[TOOL_CALLS] [{\"name\": \"now\"") << "the opened marker is part of what the model said";
 }
@@ -197,13 +197,13 @@ TEST(ToolCallFormat, RequiredCallGrammars) {
     auto tekken = tool_call_grammar(family(ChatFamily::Mistral, MistralStyle::Tekken), t, required);
     ASSERT_TRUE(tekken.ok());
     EXPECT_TRUE(matches(*tekken, "[{\"name\": \"now\", \"arguments\": {}}]"));
-    EXPECT_TRUE(open_tool_call_in_prompt(family(ChatFamily::Mistral)));
-    EXPECT_FALSE(open_tool_call_in_prompt(family(ChatFamily::ChatML)));
+    EXPECT_EQ(tool_call_opening(family(ChatFamily::Mistral), t, required).value(), "[TOOL_CALLS]");
+    EXPECT_EQ(tool_call_opening(family(ChatFamily::ChatML), t, required).value(), "");
 
     // Every text a grammar accepts is read back as the call.
     const std::string call = "<tool_call>\n{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}\n</tool_call>";
     ASSERT_TRUE(matches(*chatml, call));
-    EXPECT_EQ(parse_tool_calls(family(ChatFamily::ChatML), call, t, false).calls.size(), 1u);
+    EXPECT_EQ(parse_tool_calls(family(ChatFamily::ChatML), call, t).calls.size(), 1u);
 
     std::vector<ChatTool> unenforceable = t;
     unenforceable[0].parameters = R"({"type": "object", "properties": {"n": {"type": "number", "multipleOf": 3}}})";
@@ -213,6 +213,51 @@ TEST(ToolCallFormat, RequiredCallGrammars) {
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().message.find("multipleOf"), std::string::npos) << refused.error().message;
     EXPECT_FALSE(tool_call_grammar(family(ChatFamily::Gemma), t, required).ok());
+}
+
+TEST(ToolCallFormat, HarmonyCallsAreReadAndRequiredOnesNamed) {
+    const std::vector<ChatTool> t = tools();
+    const ChatTemplate harmony = family(ChatFamily::Harmony);
+    ParsedToolCalls p = parse_tool_calls(harmony,
+                                         "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
+                                         "to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Oslo\"}<|call|>",
+                                         t);
+    ASSERT_EQ(p.calls.size(), 1u);
+    EXPECT_EQ(p.calls[0].name, "get_weather");
+    EXPECT_EQ(p.calls[0].arguments, R"({"city":"Oslo"})");
+    EXPECT_EQ(p.content, "<|channel|>analysis<|message|>Need the weather.<|end|>");
+    p = parse_tool_calls(harmony, " to=functions.now<|channel|>commentary json<|message|>{}", t);
+    ASSERT_EQ(p.calls.size(), 1u) << "the header's other order, the call's end left to the stop token";
+    EXPECT_EQ(p.content, "");
+    for (const std::string& text : {std::string("<|channel|>final<|message|>Sunny."),
+                                    std::string("<|channel|>commentary to=functions.rm <|constrain|>json<|message|>{}"),
+                                    std::string("<|channel|>commentary to=functions.now <|constrain|>json<|message|>{\"a\":")}) {
+        p = parse_tool_calls(harmony, text, t);
+        EXPECT_TRUE(p.calls.empty()) << text;
+        EXPECT_EQ(p.content, text);
+    }
+
+    ToolChoice now;
+    now.mode = ToolChoice::Mode::Function;
+    now.function = "now";
+    const auto opening = tool_call_opening(harmony, t, now);
+    ASSERT_TRUE(opening.ok());
+    EXPECT_EQ(*opening, "<|channel|>commentary to=functions.now <|constrain|>json<|message|>");
+    ToolChoice weather = now;
+    weather.function = "get_weather";
+    auto gbnf = tool_call_grammar(harmony, t, weather);
+    ASSERT_TRUE(gbnf.ok()) << gbnf.error().message;
+    EXPECT_TRUE(matches(*gbnf, R"({"city": "Oslo", "days": 2})")) << "the header named the function: the grammar is the arguments'";
+    EXPECT_FALSE(matches(*gbnf, R"({"days": 2})"));
+    // The model writes the arguments after the opening: read back together.
+    p = parse_tool_calls(harmony, R"({"city": "Oslo"})", t, *tool_call_opening(harmony, t, weather));
+    ASSERT_EQ(p.calls.size(), 1u);
+    EXPECT_EQ(p.calls[0].name, "get_weather");
+    ToolChoice required;
+    required.mode = ToolChoice::Mode::Required;
+    EXPECT_FALSE(tool_call_opening(harmony, t, required).ok()) << "two tools: harmony cannot let the grammar pick the name";
+    EXPECT_FALSE(tool_call_grammar(harmony, t, required).ok());
+    EXPECT_TRUE(tool_call_opening(harmony, std::span(t).first(1), required).ok()) << "one tool: that one";
 }
 
 TEST(ToolCallFormat, CallIds) {

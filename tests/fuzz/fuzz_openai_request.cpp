@@ -25,16 +25,18 @@ namespace {
 
 void tool_formats(const octo::RunSpec& run, std::string_view body) {
     using octo::ChatFamily;
-    for (int variant = 0; variant < 4; ++variant) {
+    for (int variant = 0; variant < 5; ++variant) {
         octo::ChatTemplate tmpl;
         tmpl.tools = true;
-        tmpl.family = variant == 0 ? ChatFamily::ChatML : variant == 1 ? ChatFamily::Llama3 : ChatFamily::Mistral;
+        tmpl.family = variant == 0 ? ChatFamily::ChatML : variant == 1 ? ChatFamily::Llama3 : variant == 4 ? ChatFamily::Harmony : ChatFamily::Mistral;
         tmpl.mistral = variant == 3 ? octo::MistralStyle::Tekken : octo::MistralStyle::V3;
         tmpl.llama3_dated_system = variant == 1;
         octo::ChatFormatContext context;
         context.eos_text = "</s>";
         context.tools = run.tools;
-        context.open_tool_call = run.tool_choice.forces_call();
+        if (run.tool_choice.forces_call()) {
+            if (auto opening = octo::tool_call_opening(tmpl, run.tools, run.tool_choice)) context.tool_call_opening = *opening;
+        }
         (void)octo::format_chat(tmpl, run.messages, context);
         if (run.tools.empty()) continue;
         octo::ToolChoice choice = run.tool_choice;
@@ -42,8 +44,10 @@ void tool_formats(const octo::RunSpec& run, std::string_view body) {
         if (auto gbnf = octo::tool_call_grammar(tmpl, run.tools, choice); gbnf.ok()) {
             if (!octo::Grammar::parse(*gbnf).ok()) std::abort(); // a call's grammar always compiles
         }
-        for (bool opened : {false, true}) {
-            const octo::ParsedToolCalls parsed = octo::parse_tool_calls(tmpl, body, run.tools, opened);
+        const auto opened = octo::tool_call_opening(tmpl, run.tools, choice);
+        const std::string opening = opened ? *opened : std::string();
+        for (std::string_view before : {std::string_view(), std::string_view(opening)}) {
+            const octo::ParsedToolCalls parsed = octo::parse_tool_calls(tmpl, body, run.tools, before);
             for (const octo::ToolCall& call : parsed.calls) {
                 bool offered = false;
                 for (const octo::ChatTool& t : run.tools) offered = offered || t.name == call.name;
