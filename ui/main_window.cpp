@@ -4,6 +4,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -15,6 +16,7 @@
 #include "ui/panels/status_line.h"
 #include "ui/support/focus_ring.h"
 #include "ui/support/retranslate.h"
+#include "ui/views/answer_view.h"
 #include "ui/views/timeline_scrubber.h"
 #include "ui/views/token_stream_view.h"
 
@@ -39,17 +41,37 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), status_sink_(*sta
 
 MainWindow::~MainWindow() = default;
 
-// The token stream and the timeline that steps through it in the middle, every panel in its
-// dock, and the status line's lasting labels — before the controllers add widgets of their own.
+// The token stream with the answer beside or under it (the user's choice, remembered) and the
+// timeline that steps through them in the middle, every panel in its dock, and the status line's
+// lasting labels — before the controllers add widgets of their own.
 void MainWindow::placePanels(Workbench& bench) {
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(bench.tokens());
     scroll->setWidgetResizable(true);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("answerSplit"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(scroll);
+    split->addWidget(bench.answer());
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    const auto place = [split](bool beside) { split->setOrientation(beside ? Qt::Horizontal : Qt::Vertical); };
+    connect(bench.answer(), &AnswerView::placementChanged, this, [place](bool beside) {
+        place(beside);
+        QSettings().setValue("answer/beside", beside);
+    });
+    bench.answer()->setBeside(QSettings().value("answer/beside", false).toBool());
+    bench.answer()->setRendering(QSettings().value("answer/markdown", true).toBool() ? AnswerView::Rendering::Markdown
+                                                                                      : AnswerView::Rendering::Text);
+    connect(bench.answer(), &AnswerView::renderingChanged, this, [](AnswerView::Rendering r) {
+        QSettings().setValue("answer/markdown", r == AnswerView::Rendering::Markdown);
+    });
+    place(bench.answer()->beside());
     auto* centre = new QWidget(this);
     auto* centre_layout = new QVBoxLayout(centre);
     centre_layout->setContentsMargins(0, 0, 0, 0);
     centre_layout->setSpacing(2);
-    centre_layout->addWidget(scroll, 1);
+    centre_layout->addWidget(split, 1);
     centre_layout->addWidget(bench.timeline());
     setCentralWidget(centre);
     lay_out_docks(*this, bench.dockPanels());

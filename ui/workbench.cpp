@@ -37,6 +37,7 @@
 #include "ui/views/kv_view.h"
 #include "ui/views/latency_view.h"
 #include "ui/views/subsystem_strip_view.h"
+#include "ui/views/answer_view.h"
 #include "ui/views/timeline_scrubber.h"
 #include "ui/views/token_stream_view.h"
 
@@ -68,6 +69,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     auto* compare = new CompareView(w);
     auto* log = new LogPanel(app_log_feed(), w);
     timeline_ = new TimelineScrubber(store_, w);
+    answer_ = new AnswerView(store_, w);
     auto* presenter = new PresenterPanel(store_, w);
     claims_ = new ClaimsPanel(claims_store_, w);
     docks_ = {.prompt = prompt_, .conversation = conversation_, .switches = switches, .history = history, .router = router_, .heatmap = heatmap, .experts = experts,

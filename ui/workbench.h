@@ -41,6 +41,7 @@ class ScreenshotProvider;
 class ServerController;
 class StatusSink;
 class TimelineScrubber;
+class AnswerView;
 class TokenStreamView;
 class WorkbenchSession;
 struct SessionState;
@@ -78,6 +79,7 @@ public:
     DockPanels dockPanels() const;
     TokenStreamView* tokens() const { return tokens_; }
     TimelineScrubber* timeline() const { return timeline_; }
+    AnswerView* answer() const { return answer_; } // the shown run's answer as text (in the centre)
     RunController& runs() const { return *runs_; }
     AdvisorController* advisorController() const { return advisor_controller_; }
     CaptureController* captureController() const { return captures_; }
@@ -127,6 +129,7 @@ private:
     CoherenceBox* coherence_;
     ConversationController* conversation_controller_;
     TimelineScrubber* timeline_;
+    AnswerView* answer_;
     RunController* runs_;
     AdvisorController* advisor_controller_;
     ClaimsController* claims_controller_;

@@ -558,6 +558,73 @@
     </message>
 </context>
 <context>
+    <name>octo::ui::AnswerView</name>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>Show the answer rendered as Markdown (headings, lists, tables, code), or as the plain characters</source>
+        <translation>以 Markdown 渲染显示回答（标题、列表、表格、代码），或显示原始字符</translation>
+    </message>
+    <message>
+        <source>Beside</source>
+        <translation>并排</translation>
+    </message>
+    <message>
+        <source>Put the answer beside the token stream, or under it (remembered)</source>
+        <translation>把回答放在词元流旁边或下方（会被记住）</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the answer as it is shown</source>
+        <translation>按显示的样子复制回答</translation>
+    </message>
+    <message>
+        <source>Copy Markdown</source>
+        <translation>复制 Markdown</translation>
+    </message>
+    <message>
+        <source>Copy the answer as the model wrote it (its Markdown source)</source>
+        <translation>按模型写出的原样复制回答（Markdown 源文本）</translation>
+    </message>
+    <message>
+        <source>The answer of the shown run appears here.</source>
+        <translation>所显示运行的回答会出现在这里。</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Answer · %1 tokens</source>
+        <translation>回答 · %1 个词元</translation>
+    </message>
+    <message>
+        <source>generating…</source>
+        <translation>生成中…</translation>
+    </message>
+    <message>
+        <source>stopped: %1</source>
+        <translation>停止原因：%1</translation>
+    </message>
+    <message>
+        <source>%1 s, %2 tokens/s</source>
+        <translation>%1 秒，%2 词元/秒</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::AttentionView</name>
     <message>
         <source>Heads of one layer</source>
