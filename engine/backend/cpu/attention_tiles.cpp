@@ -325,7 +325,9 @@ OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span
 // about it (its bug 105593); the upper lanes are always written.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__) // a GCC-only warning: clang would warn about the unknown name
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 // Scores of positions g .. g + 15 for one query (`mask`: the ones stored), from keys transposed
 // into kt[d · ld + j]: reference_dot's steps, each position in its own lane — accumulator
