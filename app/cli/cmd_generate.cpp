@@ -131,10 +131,6 @@ int run_generate(const GenerateOptions& o) {
         settings.json_schema = std::move(schema.value());
     }
 #ifdef OCTOSCOPE_HAVE_NET
-    if (!o.engine.empty() && !settings.grammar.empty()) {
-        return report_error(o.json, "--grammar and --json-schema run on the local engine only (servers are not sent a grammar yet)",
-                            kExitUsage);
-    }
     if (!o.engine.empty()) return run_generate_remote(o, settings);
 #endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,

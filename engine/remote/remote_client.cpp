@@ -126,15 +126,16 @@ Result<RemoteClient> RemoteClient::create(RemoteEndpoint endpoint, RetryPolicy r
     return RemoteClient(std::move(endpoint), retry, scheme + "://" + host, prefix);
 }
 
-json RemoteClient::request_body(const RemoteRequest& r) const {
-    json body = {{"max_tokens", r.max_tokens}, {"temperature", r.sampling.temperature}, {"stream", true},
+nlohmann::ordered_json RemoteClient::request_body(const RemoteRequest& r) const {
+    using ordered = nlohmann::ordered_json;
+    ordered body = {{"max_tokens", r.max_tokens}, {"temperature", r.sampling.temperature}, {"stream", true},
                  {"stream_options", {{"include_usage", true}}}};
     if (!r.model.empty()) body["model"] = r.model;
     if (r.chat) {
         body["messages"] = chat_messages_json(r.messages); // with tool calls and results where there are
         if (!r.tools.empty()) {
-            json tools = json::array();
-            for (const ChatTool& t : r.tools) tools.push_back(json::parse(t.declaration, nullptr, false));
+            ordered tools = ordered::array();
+            for (const ChatTool& t : r.tools) tools.push_back(ordered::parse(t.declaration, nullptr, false));
             body["tools"] = std::move(tools);
             if (r.tool_choice.mode == ToolChoice::Mode::Function) {
                 body["tool_choice"] = {{"type", "function"}, {"function", {{"name", r.tool_choice.function}}}};
@@ -166,7 +167,7 @@ json RemoteClient::request_body(const RemoteRequest& r) const {
         body["response_format"] = {{"type", "json_object"}};
     } else if (!r.json_schema.empty()) {
         body["response_format"] = {{"type", "json_schema"},
-                                   {"json_schema", {{"name", "octoscope"}, {"strict", true}, {"schema", json::parse(r.json_schema, nullptr, false)}}}};
+                                   {"json_schema", {{"name", "octoscope"}, {"strict", true}, {"schema", ordered::parse(r.json_schema, nullptr, false)}}}};
     } else if (!r.grammar.empty()) {
         body["grammar"] = r.grammar; // llama.cpp's server (and Octoscope's) take GBNF
     }
@@ -221,7 +222,7 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
                                             const std::atomic<bool>* cancel,
                                             const std::function<void(const nlohmann::json&)>& on_extension,
                                             const std::function<void(const RetryNotice&)>& on_retry) const {
-    const std::string body = request_body(request).dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string body = request_body(request).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     const std::string path = prefix_ + (request.chat ? "/v1/chat/completions" : "/v1/completions");
     double delay = retry_.first_delay_s;
     for (int attempt = 0;; ++attempt) {

@@ -108,7 +108,8 @@ public:
     const RemoteEndpoint& endpoint() const { return endpoint_; }
 
     // The JSON body complete() sends (tests; "stream": true).
-    nlohmann::json request_body(const RemoteRequest& request) const;
+    // (Keys in order: a JSON Schema's properties are written in the order it declares them.)
+    nlohmann::ordered_json request_body(const RemoteRequest& request) const;
 
 private:
     RemoteClient(RemoteEndpoint endpoint, RetryPolicy retry, std::string origin, std::string prefix);

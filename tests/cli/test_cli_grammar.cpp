@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/serve_harness.h"
 
 namespace octo::test {
 namespace {
@@ -55,9 +56,6 @@ TEST(CliGrammar, ABadGrammarIsAUsageErrorNamingIt) {
     EXPECT_NE(r.err.find("'missing' is used but never defined"), std::string::npos) << r.err;
     const CliRun absent = run_cli({"generate", "-p", "x", "--grammar", "/nonexistent/g.gbnf"});
     EXPECT_NE(absent.exit_status, 0);
-    const GrammarFile ok("root ::= [a-z]+\n");
-    const CliRun remote = run_cli({"generate", "-p", "x", "--grammar", ok.path, "--engine", "http://127.0.0.1:9"});
-    EXPECT_EQ(remote.exit_status, 2) << "a grammar is not sent to servers yet: " << remote.err;
 }
 
 const char* const kPersonSchema = R"({"type": "object", "properties": {
@@ -122,6 +120,25 @@ TEST(CliGrammar, TheLensShowsWhatTheSchemaRemoved) {
     }
     EXPECT_GT(most, 0.5) << "an arithmetic prompt does not lead to a hedgehog by itself";
     EXPECT_TRUE(pulled);
+}
+
+// generate --engine sends the schema as response_format: an Octoscope server constrains the run
+// exactly as the local engine does (greedy: the same document, token for token).
+TEST(CliGrammar, ASchemaGoesToTheServer) {
+    ServerProcess server({"--threads", "1"});
+    ASSERT_GT(server.port(), 0) << server.err();
+    const GrammarFile schema(kPersonSchema);
+    const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
+    const CliRun local = run_cli({"generate", "-p", "Describe someone.", "--json-schema", schema.path, "-n", "80", "--json"});
+    const CliRun remote = run_cli({"generate", "--engine", url, "-p", "Describe someone.", "--json-schema", schema.path, "-n", "80", "--json"});
+    ASSERT_EQ(local.exit_status, 0) << local.err;
+    ASSERT_EQ(remote.exit_status, 0) << remote.err;
+    const std::string text = remote.json()["text"];
+    EXPECT_EQ(text, local.json()["text"].get<std::string>());
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << text;
+    EXPECT_TRUE(doc.contains("name") && doc.contains("age") && doc.contains("pet")) << text;
+    EXPECT_EQ(server.stop(), 0) << server.err();
 }
 
 TEST(CliGrammar, ABadSchemaIsAUsageErrorNamingTheKeyword) {
