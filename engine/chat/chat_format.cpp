@@ -99,6 +99,11 @@ std::string_view trim_ascii(std::string_view text) {
 
 namespace {
 
+// Mistral's tool-call ids: 9 letters and digits.
+bool mistral_call_id(const std::string& id) {
+    return id.size() == 9 && std::all_of(id.begin(), id.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; });
+}
+
 // Tools, calls and results need the family's tool format, and what each format can carry.
 Status check_tools(const ChatTemplate& tmpl, std::span<const ChatMessage> messages, const ChatFormatContext& context) {
     const bool uses_tools = !context.tools.empty() || std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) {
@@ -122,16 +127,13 @@ Status check_tools(const ChatTemplate& tmpl, std::span<const ChatMessage> messag
                                                           "assistant tool call before it");
         }
         if (tmpl.family != ChatFamily::Mistral) continue;
-        const auto mistral_id = [](const std::string& id) {
-            return id.size() == 9 && std::all_of(id.begin(), id.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; });
-        };
         for (const ToolCall& call : m.tool_calls) {
-            if (!mistral_id(call.id)) {
+            if (!mistral_call_id(call.id)) {
                 return make_error(ErrorCode::InvalidArgument, "Mistral's tool format needs tool-call ids of 9 letters and digits, not '" +
                                                                   call.id.substr(0, 40) + "'");
             }
         }
-        if (m.role == ChatRole::Tool && !mistral_id(m.tool_call_id)) {
+        if (m.role == ChatRole::Tool && !mistral_call_id(m.tool_call_id)) {
             return make_error(ErrorCode::InvalidArgument, "Mistral's tool format needs each tool result's tool_call_id (9 letters and digits), not '" +
                                                               m.tool_call_id.substr(0, 40) + "'");
         }

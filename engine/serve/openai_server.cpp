@@ -1,7 +1,5 @@
 #include "engine/serve/openai_server.h"
 
-#include "engine/chat/tool_call_format.h"
-
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -558,7 +556,8 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
     // Tools: written in the model's tool format, read back from each answer; a required call is
     // constrained to the format and the tool's parameters.
     const bool tools_offered = endpoint == Endpoint::Chat && !q->run.tools.empty() && q->run.tool_choice.mode != ToolChoice::Mode::None;
-    const ConversationRendering rendering = conversation_rendering(model.model->file());
+    // (Only a request with tools needs the format; build_prompt recognises the template itself.)
+    const ConversationRendering rendering = tools_offered ? conversation_rendering(model.model->file()) : ConversationRendering{};
     if (tools_offered && q->run.tool_choice.forces_call()) {
         if (!q->run.grammar.empty()) {
             return send_error(res, api_error(400, "a required tool call ('tool_choice') and 'response_format' or 'grammar' cannot both constrain a request",
