@@ -132,17 +132,25 @@ std::optional<MessagesProblem> chat_messages_from_json(const json& messages, std
 Result<std::vector<ChatMessage>> read_conversation_file(const std::string& path) {
     auto bytes = read_file_bytes(path, "conversation file");
     if (!bytes) return bytes.error();
-    const json j = json::parse(bytes.value(), nullptr, false);
-    if (j.is_discarded()) return make_error(ErrorCode::Format, path + " is not JSON");
+    return parse_conversation_file(bytes.value(), path);
+}
+
+Result<std::vector<ChatMessage>> parse_conversation_file(std::string_view text, const std::string& name) {
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) return make_error(ErrorCode::Format, name + " is not JSON");
     const json* messages = &j;
     if (j.is_object()) {
-        if (!j.contains("messages")) return make_error(ErrorCode::Format, path + " has no \"messages\" array");
+        if (!j.contains("messages")) return make_error(ErrorCode::Format, name + " has no \"messages\" array");
         messages = &j["messages"];
     }
     std::vector<ChatMessage> out;
-    if (auto problem = chat_messages_from_json(*messages, out)) return make_error(ErrorCode::Format, path + ": " + problem->message);
-    if (out.empty()) return make_error(ErrorCode::Format, path + ": the conversation has no messages");
+    if (auto problem = chat_messages_from_json(*messages, out)) return make_error(ErrorCode::Format, name + ": " + problem->message);
+    if (out.empty()) return make_error(ErrorCode::Format, name + ": the conversation has no messages");
     return out;
+}
+
+std::string conversation_file_text(const std::vector<ChatMessage>& messages) {
+    return json{{"messages", chat_messages_json(messages)}}.dump(2) + "\n";
 }
 
 std::string json_type_words(const json& v) {

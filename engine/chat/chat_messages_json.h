@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,10 @@ std::string json_type_words(const nlohmann::json& value);
 // A conversation file: {"messages": [...]} (a chat request's body; its other fields are ignored)
 // or the bare array. Format errors name the file and the field; no messages is an error too.
 Result<std::vector<ChatMessage>> read_conversation_file(const std::string& path);
+// The same from the file's bytes; `name` (the path) is what errors call it.
+Result<std::vector<ChatMessage>> parse_conversation_file(std::string_view text, const std::string& name);
+// What File → Save Conversation writes: {"messages": [...]} indented, ending in a newline.
+std::string conversation_file_text(const std::vector<ChatMessage>& messages);
 
 // The messages as OpenAI writes them: [{"role": …, "content": "…"}, …] (content as valid UTF-8),
 // with tool calls and tool-call ids where they have them.

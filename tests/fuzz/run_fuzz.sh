@@ -19,19 +19,20 @@ fi
 
 # target  CI runs  CI seconds (a safety cap; the run count decides)  max input length  seed files…
 targets=(fuzz_model_load fuzz_capture_read fuzz_openai_request fuzz_tokenizer fuzz_chat_template fuzz_remote_stream
-  fuzz_resource_files fuzz_run_spec fuzz_coherence fuzz_grammar fuzz_json_schema)
+  fuzz_resource_files fuzz_run_spec fuzz_coherence fuzz_grammar fuzz_json_schema fuzz_conversation_file fuzz_workbench_files)
 declare -A runs=(
   [fuzz_model_load]="${OCTOSCOPE_FUZZ_RUNS:-500000}" [fuzz_capture_read]="${OCTOSCOPE_FUZZ_CAPTURE_RUNS:-200000}"
   [fuzz_openai_request]="${OCTOSCOPE_FUZZ_REQUEST_RUNS:-200000}" [fuzz_tokenizer]=50000 [fuzz_chat_template]=100000
   [fuzz_remote_stream]=50000 [fuzz_resource_files]=30000 [fuzz_run_spec]=100000 [fuzz_coherence]=100000 [fuzz_grammar]=100000
-  [fuzz_json_schema]=100000)
+  [fuzz_json_schema]=100000 [fuzz_conversation_file]=100000 [fuzz_workbench_files]=50000)
 declare -A seconds=(
   [fuzz_model_load]="${OCTOSCOPE_FUZZ_SECONDS:-90}" [fuzz_capture_read]="${OCTOSCOPE_FUZZ_CAPTURE_SECONDS:-60}"
   [fuzz_openai_request]="${OCTOSCOPE_FUZZ_REQUEST_SECONDS:-60}" [fuzz_tokenizer]=45 [fuzz_chat_template]=30
-  [fuzz_remote_stream]=30 [fuzz_resource_files]=45 [fuzz_run_spec]=30 [fuzz_coherence]=30 [fuzz_grammar]=30 [fuzz_json_schema]=30)
+  [fuzz_remote_stream]=30 [fuzz_resource_files]=45 [fuzz_run_spec]=30 [fuzz_coherence]=30 [fuzz_grammar]=30 [fuzz_json_schema]=30
+  [fuzz_conversation_file]=30 [fuzz_workbench_files]=30)
 declare -A max_len=([fuzz_model_load]=8192 [fuzz_capture_read]=16384 [fuzz_openai_request]=4096 [fuzz_tokenizer]=1024
   [fuzz_chat_template]=2048 [fuzz_remote_stream]=8192 [fuzz_resource_files]=32768 [fuzz_run_spec]=4096 [fuzz_coherence]=2048 [fuzz_grammar]=2048
-  [fuzz_json_schema]=4096)
+  [fuzz_json_schema]=4096 [fuzz_conversation_file]=4096 [fuzz_workbench_files]=16384)
 seeds() {
   case "$1" in
     fuzz_model_load) ls "$root"/tests/fuzz/seeds/*.gguf "$root"/tests/data/malformed/*.gguf ;;
@@ -40,6 +41,8 @@ seeds() {
     fuzz_run_spec) ls "$root"/tests/fuzz/seeds/run_spec_*.bin ;;
     fuzz_grammar) ls "$root"/tests/fuzz/seeds/*.gbnf ;;
     fuzz_json_schema) ls "$root"/tests/fuzz/seeds/*.schema ;;
+    fuzz_conversation_file) ls "$root"/tests/fuzz/seeds/conversation_*.json ;;
+    fuzz_workbench_files) ls "$root"/tests/fuzz/seeds/workbench_*.bin ;;
   esac
   if [ -d "$root/tests/fuzz/corpus/$1" ]; then find "$root/tests/fuzz/corpus/$1" -type f; fi
 }

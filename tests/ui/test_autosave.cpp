@@ -24,6 +24,7 @@
 #include "engine/model/synthetic_model.h"
 #include "engine/model/user_data.h"
 #include "ui/panels/about_dialog.h"
+#include "ui/panels/examples_file.h"
 #include "ui/session/app_log.h"
 #include "ui/session/autosave.h"
 #include "ui/session/crash_recovery.h"
@@ -68,6 +69,7 @@ private slots:
     void sessionKeepsTheWholeRun();
     void versionOneSessionIsStillRead();
     void sessionKeepsTheConversation();
+    void filesReadFromTheirBytes();
     void engineAndQtMessagesReachPanelAndFile();
     void aboutShowsVersionsAndPaths();
 
@@ -355,6 +357,47 @@ void TestAutosave::sessionKeepsTheConversation() {
 
 // A version-1 session (written before the whole RunSpec was kept) restores what it held; the
 // settings it lacked take their defaults.
+// The autosave, the marker and the examples file read from their bytes, as the fuzz target
+// (tests/fuzz/fuzz_workbench_files.cpp) reads them: its seeds are accepted whole, so the fuzzer
+// starts deep in the readers; a torn marker reads as no process, started at the epoch.
+void TestAutosave::filesReadFromTheirBytes() {
+    const QString seeds = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/tests/fuzz/seeds/");
+    const auto seed = [&](const char* name) { return read(seeds + QLatin1String(name)).mid(1); }; // the first byte picks the file
+    auto v2 = parse_autosave(seed("workbench_autosave_v2.bin"), "v2");
+    QVERIFY2(v2, v2 ? "" : v2.error().message.c_str());
+    QCOMPARE(v2.value().state.model_path, QStringLiteral("/models/octet.gguf"));
+    QCOMPARE(v2.value().state.metric, Metric::Dla);
+    QCOMPARE(v2.value().state.settings.disabled_experts.size(), size_t{2});
+    QCOMPARE(v2.value().state.conversation.size(), size_t{4});
+    QCOMPARE(v2.value().saved_at, QDateTime(QDate(2026, 12, 7), QTime(3, 0), Qt::UTC));
+    auto v1 = parse_autosave(seed("workbench_autosave_v1.bin"), "v1");
+    QVERIFY2(v1, v1 ? "" : v1.error().message.c_str());
+    QCOMPARE(v1.value().state.settings.ablation_mode, AblationMode::Mean);
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(1796000000123, Qt::UTC);
+    auto again = parse_autosave(autosave_bytes(session_to_json(v2.value().state), at), "again");
+    QVERIFY(again);
+    QVERIFY(again.value().state.settings == v2.value().state.settings);
+    QCOMPARE(again.value().saved_at, at);
+    auto other = parse_autosave(R"({"format": "octoscope-autosave", "version": 3, "saved_at": "2026-12-07T03:00:00Z", "session": {}})", "/x/s.json");
+    QVERIFY(!other);
+    QVERIFY2(QString::fromStdString(other.error().message).contains(QStringLiteral("/x/s.json")), other.error().message.c_str());
+
+    const SessionMarker marker = parse_marker(seed("workbench_marker.bin"));
+    QCOMPARE(marker.pid, qint64{4242});
+    QCOMPARE(marker.started_at, QDateTime(QDate(2026, 12, 7), QTime(2, 59, 58, 123), Qt::UTC));
+    QCOMPARE(parse_marker(marker_bytes(marker)).started_at, marker.started_at);
+    const SessionMarker torn = parse_marker("{\"pid\": 77, \"start");
+    QCOMPARE(torn.pid, qint64{0});
+    QCOMPARE(torn.started_at.toMSecsSinceEpoch(), qint64{0});
+
+    QString error;
+    const QList<OctetExample> examples = parse_examples(seed("workbench_examples.bin"), QStringLiteral("e.json"), &error);
+    QVERIFY2(!examples.isEmpty(), qPrintable(error));
+    QCOMPARE(examples.size(), load_examples(examples_path(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"))).size());
+    QVERIFY(parse_examples("{\"examples\": [{\"subsystem\": \"rte-z\"}]}", QStringLiteral("e.json"), &error).isEmpty());
+    QVERIFY2(error.startsWith(QStringLiteral("e.json: example 1")), qPrintable(error));
+}
+
 void TestAutosave::versionOneSessionIsStillRead() {
     const QByteArray v1 = R"({"model": "/m.gguf", "prompt": "old", "chat": true, "system": "sys", "max_tokens": 17,
         "temperature": 0.5, "seed": 4242, "top_p": 0.9, "top_k": 40, "dla": true, "record_attention": false,

@@ -163,7 +163,7 @@ bool ConversationController::saveFile(const QString& path) {
     for (const ChatTurnRecord& t : c->turns) {
         if (!t.pending) messages.push_back(t.message);
     }
-    const std::string text = nlohmann::json{{"messages", chat_messages_json(messages)}}.dump(2) + "\n";
+    const std::string text = conversation_file_text(messages);
     QString error;
     if (!save_file(path, QByteArray::fromStdString(text), &error)) {
         s_.status.showError(tr("Cannot save the conversation: %1").arg(error), 10000);

@@ -1,7 +1,6 @@
 // Help → Examples…: prompts the built-in model octet answers correctly, one or more per subsystem
-// (rte-a … rte-h), in English and Chinese. They are data, resources/examples/octet_examples.json
-// (resources/README.md); tests/engine/test_octet_examples.cpp runs every one through the engine
-// and checks the answer the file states. Choosing one puts it into the prompt editor (Enter or
+// (rte-a … rte-h), in English and Chinese, read from resources/examples/octet_examples.json
+// (ui/panels/examples_file.h). Choosing one puts it into the prompt editor (Enter or
 // "Use Prompt"), or puts it there and runs it ("Use and Run"); the list is driven by the keyboard.
 #pragma once
 
@@ -13,41 +12,12 @@
 #include <vector>
 
 #include "engine/chat/chat_message.h"
+#include "ui/panels/examples_file.h"
 
 class QComboBox;
 class QTreeWidget;
 
 namespace octo::ui {
-
-struct OctetExample {
-    int subsystem = 0;      // 0..7, rte-a first
-    QString lang;           // the prompt's language: "en" or "zh"
-    QString prompt;
-    QString answer;         // what octet answers, exactly (greedy)
-    QString description_en; // what the example shows, in each UI language
-    QString description_zh;
-};
-
-// A conversation example ("conversations" in the same file): user turns octet answers one after
-// the other (`answers`, what it says to each), or a conversation whose assistant turns are given
-// (no answers: any model measures them as written, a coherence break to inspect).
-struct ConversationExample {
-    QString lang;
-    std::vector<ChatMessage> messages;
-    QStringList answers;
-    QString description_en;
-    QString description_zh;
-};
-
-// The examples file's path under a resource folder.
-QString examples_path(const QString& resource_dir);
-// Reads an examples file; on failure an empty list and `error` (naming the file) is set.
-QList<OctetExample> load_examples(const QString& path, QString* error = nullptr);
-// Its conversations; on failure an empty list and `error` set (a file without any is no error).
-QList<ConversationExample> load_conversation_examples(const QString& path, QString* error = nullptr);
-// The examples whose prompt is in `lang`, plus, for each subsystem that has none in `lang`, that
-// subsystem's prompts in the other language (octet may answer only one form); by subsystem.
-QList<OctetExample> examples_in(const QList<OctetExample>& all, const QString& lang);
 
 class ExamplesDialog : public QDialog {
     Q_OBJECT

@@ -12,21 +12,11 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
-#include <optional>
 
-#include "engine/core/result.h"
+#include "ui/session/autosave_files.h"
 #include "ui/session/session_state.h"
 
 namespace octo::ui {
-
-struct Autosaved {
-    SessionState state;
-    QDateTime saved_at;
-};
-
-// The autosave file: nullopt when there is none; a Format error naming the file when it is not
-// an autosave (unparsable JSON, another format or version, a missing field).
-Result<std::optional<Autosaved>> read_autosave(const std::filesystem::path& file);
 
 class Autosave : public QObject {
     Q_OBJECT

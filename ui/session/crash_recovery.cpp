@@ -1,8 +1,6 @@
 #include "ui/session/crash_recovery.h"
 
 #include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
@@ -45,24 +43,20 @@ CrashRecovery::CrashRecovery(QWidget* window, Autosave::Snapshot snapshot, Resto
 std::filesystem::path CrashRecovery::markerPath() { return user_data_dir() / "autosave" / "session.lock"; }
 
 PreviousSession CrashRecovery::previousSession() {
-    QFile marker(qpath(markerPath()));
-    if (!marker.open(QIODevice::ReadOnly)) return {};
-    const QJsonObject o = QJsonDocument::fromJson(marker.readAll()).object();
-    const qint64 pid = o.value("pid").toInteger();
+    QFile file(qpath(markerPath()));
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    const SessionMarker marker = parse_marker(file.readAll());
     PreviousSession p;
-    p.started_at = QDateTime::fromString(o.value("started_at").toString(), Qt::ISODateWithMs);
+    p.started_at = marker.started_at;
     // Another workbench that is still running has not crashed; this process's own marker (a
     // window torn down without the clean exit) has.
-    p.crashed = pid == ::getpid() || !process_running(pid);
-    if (!p.started_at.isValid()) p.started_at = QDateTime::fromMSecsSinceEpoch(0, Qt::UTC); // a torn marker: any autosave is newer
+    p.crashed = marker.pid == ::getpid() || !process_running(marker.pid);
     return p;
 }
 
 void CrashRecovery::start(std::chrono::milliseconds interval) {
     const PreviousSession previous = previousSession();
-    const QJsonObject marker{{"pid", static_cast<qint64>(::getpid())},
-                             {"started_at", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
-    const QByteArray bytes = QJsonDocument(marker).toJson(QJsonDocument::Compact);
+    const QByteArray bytes = marker_bytes({static_cast<qint64>(::getpid()), QDateTime::currentDateTimeUtc()});
     if (const Status s = write_file_atomic(markerPath(), std::string_view(bytes.constData(), static_cast<size_t>(bytes.size()))); !s) {
         log_message(LogLevel::Warning, "crash detection is off this session: " + s.error().message);
     }

@@ -3,7 +3,9 @@
 small but valid GGUF files that reach every stage the fuzz target drives — a tiny `llama`
 model with a SentencePiece-style vocabulary, a vocab-only `gpt2` file with merges, a tensor of
 every weight type; and for fuzz_run_spec a run's settings with every field set, and a session as
-the first autosave wrote it."""
+the first autosave wrote it; for fuzz_workbench_files an autosave of each version, a crash marker
+and the examples file; for fuzz_conversation_file conversation files as the workbench saves them
+and as a chat request holds them."""
 import json
 import os
 import struct
@@ -160,10 +162,41 @@ FIRST_SESSION = {
     'metric': 'relative', 'precision': 'default'}
 
 
+def workbench_file(kind, data):
+    """fuzz_workbench_files' input: the file's kind (0 autosave, 1 marker, 2 examples), then its bytes."""
+    return bytes([kind]) + data
+
+
+def autosave(version, session):
+    return workbench_file(0, json.dumps({'format': 'octoscope-autosave', 'version': version,
+                                         'saved_at': '2026-12-07T03:00:00.000Z', 'session': session},
+                                        ensure_ascii=False, indent=4).encode())
+
+
+CONVERSATION = [
+    {'role': 'system', 'content': 'You answer in one sentence.'},
+    {'role': 'developer', 'content': [{'type': 'text', 'text': 'Be '}, {'type': 'text', 'text': 'kind.'}]},
+    {'role': 'user', 'content': 'What is the weather in Paris? 天气如何？'},
+    {'role': 'assistant', 'content': None, 'tool_calls': [
+        {'id': 'call_1', 'type': 'function', 'function': {'name': 'get_weather', 'arguments': '{"city": "Paris"}'}}]},
+    {'role': 'tool', 'tool_call_id': 'call_1', 'name': 'get_weather', 'content': '{"temp": 21}'},
+    {'role': 'assistant', 'content': 'It is 21 °C in Paris.'},
+]
+
+
 if __name__ == '__main__':
     seeds = {'tiny_llama.gguf': tiny_llama(), 'tiny_gpt2_vocab.gguf': tiny_gpt2_vocab(),
              'every_weight_type.gguf': every_weight_type(), 'run_spec_text_full.bin': run_spec_text(FULL_RUN_SPEC),
-             'run_spec_text_session.bin': run_spec_text(FIRST_SESSION)}
+             'run_spec_text_session.bin': run_spec_text(FIRST_SESSION),
+             'workbench_autosave_v2.bin': autosave(2, dict(FULL_RUN_SPEC, model='/models/octet.gguf', metric='dla',
+                                                            conversation=CONVERSATION[2:])),
+             'workbench_autosave_v1.bin': autosave(1, {('ablation' if k == 'ablation_mode' else k): v
+                                                       for k, v in FIRST_SESSION.items()}),
+             'workbench_marker.bin': workbench_file(1, b'{"pid":4242,"started_at":"2026-12-07T02:59:58.123Z"}'),
+             'workbench_examples.bin': workbench_file(2, open(os.path.join(
+                 HERE, '..', '..', '..', 'resources', 'examples', 'octet_examples.json'), 'rb').read()),
+             'conversation_saved.json': (json.dumps({'messages': CONVERSATION}, ensure_ascii=False, indent=2) + '\n').encode(),
+             'conversation_bare.json': json.dumps(CONVERSATION[2:4] + [{'role': 'user', 'content': 'Thanks'}]).encode()}
     for name, data in seeds.items():
         with open(os.path.join(HERE, name), 'wb') as f:
             f.write(data)
