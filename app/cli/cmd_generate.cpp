@@ -9,6 +9,7 @@
 #include "app/cli/kv_type_option.h"
 #include "app/cli/precision_option.h"
 #include "app/cli/subsystem_list.h"
+#include "app/cli/logit_lens_report.h"
 #include "app/cli/run_json.h"
 #ifdef OCTOSCOPE_HAVE_NET
 #include "app/cli/remote_generate.h" // --engine
@@ -50,6 +51,7 @@ struct GenerateOptions {
     std::string metric; // which metric fills "subsystems" (empty: the model's default)
     std::string disable_target = "heads"; // what --disable switches off: heads or experts
     std::string save_capture;
+    int64_t logit_lens = 0; // top tokens per layer of the logit lens (0: none)
     std::optional<Precision> precision = std::nullopt; // nullopt: the model's default
     KvTypeOptions kv;
     std::string engine;      // a remote OpenAI-compatible server (remote_generate.h)
@@ -88,11 +90,12 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
 int run_generate_remote(const GenerateOptions& o, const RunSpec& settings) {
     const bool local_only = !settings.disabled_experts.empty() || settings.record_attention || settings.record_router_probs ||
                             settings.switch_target != SwitchTarget::Heads || !settings.stop_at_eog || settings.parse_special ||
-                            !o.head_map.empty() || o.precision.has_value() || settings.kv_type_k || settings.kv_type_v;
+                            !o.head_map.empty() || o.precision.has_value() || settings.kv_type_k || settings.kv_type_v ||
+                            o.logit_lens > 0;
     if (local_only) {
         return report_error(o.json, "--engine runs on a server: --disable-expert, --disable-target, --record-attention, "
-                                    "--record-router-probs, --head-map, --precision, --kv-type, --ignore-eos and --parse-special need a "
-                                    "local model", kExitUsage);
+                                    "--record-router-probs, --head-map, --precision, --kv-type, --logit-lens, --ignore-eos and "
+                                    "--parse-special need a local model", kExitUsage);
     }
     return run_remote_generate({o.engine, o.api_key_env, o.model}, settings, o.metric, o.json, o.save_capture);
 }
@@ -163,14 +166,23 @@ int run_generate(const GenerateOptions& o) {
         if (!capture) return report_error(o.json, capture.error());
         if (auto saved = save_capture(capture.value(), o.save_capture); !saved) return report_error(o.json, saved.error());
     }
+    std::vector<LogitLens> lenses;
+    if (o.logit_lens > 0) {
+        auto computed = generated_token_lenses(setup.value(), settings, run.value(), o.logit_lens);
+        if (!computed) return report_error(o.json, computed.error());
+        lenses = std::move(computed.value());
+    }
     if (!o.json) {
         std::cout << run->run.generation.text.substr(streamed) << '\n'; // text held back until the end
+        if (o.logit_lens > 0) print_lenses(std::cout, lenses, *setup->tokenizer);
         return kExitOk;
     }
     const ModelParams& params = setup->model->params();
-    print_json(run_json(run->prompt, run->run,
-                        {*setup->tokenizer, setup->map(), *setup->backend, disabled.value(), o.ablation, o.record_attention,
-                         experts, params.n_layer, params.n_expert, o.disable_target}));
+    nlohmann::json out = run_json(run->prompt, run->run,
+                                  {*setup->tokenizer, setup->map(), *setup->backend, disabled.value(), o.ablation, o.record_attention,
+                                   experts, params.n_layer, params.n_expert, o.disable_target});
+    if (o.logit_lens > 0) out["logit_lens"] = lenses_json(lenses, *setup->tokenizer);
+    print_json(out);
     return kExitOk;
 }
 
@@ -238,6 +250,10 @@ void add_generate_command(CLI::App& app, CommandRunner& run) {
                     "The metric that fills \"subsystems\": norm_share, relative, dla, gates or experts (default: the model's)")
         ->check(CLI::IsMember({"norm_share", "relative", "dla", "gates", "experts"}));
     cmd->add_option("--save-capture", o->save_capture, "Also write the run to this .octo capture (docs/capture-format.md)");
+    cmd->add_option("--logit-lens", o->logit_lens,
+                    "After the run, each layer's top K next tokens at every position that chose a generated token, and the "
+                    "chosen token's rank (\"logit_lens\" in --json; docs/instrumentation.md)")
+        ->check(CLI::Range(int64_t{1}, int64_t{100}));
     add_precision_option(*cmd, o->precision);
     add_kv_type_options(*cmd, o->kv);
 #ifdef OCTOSCOPE_HAVE_NET

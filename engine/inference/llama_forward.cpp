@@ -206,7 +206,7 @@ Status LlamaForward::configure(const InstrumentOptions& options, const HeadAblat
         }
         norms_ = backend_.allocate(n_batch_ * s.n_head);
     }
-    if (options.head_norms || options.head_outputs || options.dla || options.hidden_layer >= 0) {
+    if (options.head_norms || options.head_outputs || options.dla || options.hidden_layer >= 0 || options.layer_hidden) {
         host_.resize(static_cast<size_t>(n_batch_ * std::max(n_embd_, n_q_)));
     }
     baseline_.reset();
@@ -481,6 +481,16 @@ void LlamaForward::probe_hidden(int64_t n, std::span<TokenProbe> probes) {
     }
 }
 
+// The residual stream of each token after `layer`, into its place in layer_hidden (the logit lens).
+void LlamaForward::probe_layer_hidden(int64_t layer, int64_t n, std::span<TokenProbe> probes) {
+    backend_.read(x_->data(), std::span<float>(host_).first(static_cast<size_t>(n * n_embd_)));
+    for (int64_t t = 0; t < n; ++t) {
+        std::vector<float>& kept = probes[static_cast<size_t>(t)].layer_hidden;
+        kept.resize(static_cast<size_t>(n_layer_ * n_embd_));
+        std::copy(host_.begin() + t * n_embd_, host_.begin() + (t + 1) * n_embd_, kept.begin() + layer * n_embd_);
+    }
+}
+
 // 1 / rms of each token's final residual: the output norm's scale, an input of direct logit
 // attribution (computed in double from the same floats the output norm reads).
 void LlamaForward::probe_final_scale(int64_t n, std::span<TokenProbe> probes) {
@@ -579,6 +589,7 @@ Status LlamaForward::run(std::span<const int32_t> tokens, const KvBatchCells& ce
         attention_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, cells, cache, probes, sequences);
         ffn_block(w.layers[l], matrices_[l], static_cast<int64_t>(l), n, probes);
         if (instrument_.hidden_layer == static_cast<int64_t>(l) && !probes.empty()) probe_hidden(n, probes);
+        if (instrument_.layer_hidden && !probes.empty()) probe_layer_hidden(static_cast<int64_t>(l), n, probes);
     }
     if (instrument_.dla && !probes.empty()) probe_final_scale(n, probes);
     if (n_logit_rows == 0) return Ok{};

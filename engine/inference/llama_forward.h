@@ -117,6 +117,7 @@ private:
     void probe_final_scale(int64_t n, std::span<TokenProbe> probes);
     void probe_post_norm_scale(int64_t layer, int64_t n, std::span<TokenProbe> probes);
     void probe_hidden(int64_t n, std::span<TokenProbe> probes);
+    void probe_layer_hidden(int64_t layer, int64_t n, std::span<TokenProbe> probes);
     void ffn_block(const LayerWeights& lw, const LayerMatrices& m, int64_t layer, int64_t n, std::span<TokenProbe> probes);
 
     const Model& model_;

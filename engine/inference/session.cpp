@@ -85,7 +85,7 @@ Session::Session(const Model& model, Backend& backend, const SessionOptions& opt
       n_vocab_(model.params().n_vocab), own_store_(std::move(own_store)), store_(store),
       context_key_(context_key(model, options, n_ctx)),
       reuse_(!options.instrument.head_outputs && (!options.instrument.attention || options.reuse_with_attention) &&
-             options.instrument.hidden_layer < 0),
+             options.instrument.hidden_layer < 0 && (!options.instrument.layer_hidden || options.reuse_with_hidden)),
       dla_(std::move(dla)),
       forward_(model, backend, n_batch, resolve_precision(options.precision, model.params().architecture), n_ctx),
       positions_(static_cast<size_t>(n_batch)),
@@ -97,7 +97,7 @@ Session::~Session() {
 
 bool Session::measuring() const {
     const InstrumentOptions& i = options_.instrument;
-    return i.head_norms || i.head_outputs || i.dla || i.attention || i.hidden_layer >= 0 || model_.weights().has_router() ||
+    return i.head_norms || i.head_outputs || i.dla || i.attention || i.hidden_layer >= 0 || i.layer_hidden || model_.weights().has_router() ||
            model_.params().n_expert > 0;
 }
 
@@ -213,6 +213,7 @@ bool Session::batches_with(const Session& o) const {
     return &model_ == &o.model_ && &backend_ == &o.backend_ && store_ == o.store_ && context_key_ == o.context_key_ &&
            n_ctx_ == o.n_ctx_ && a.head_norms == b.head_norms && a.head_outputs == b.head_outputs && a.dla == b.dla &&
            a.router_probs == b.router_probs && !a.attention && !b.attention && a.hidden_layer < 0 && b.hidden_layer < 0 &&
+           !a.layer_hidden && !b.layer_hidden &&
            options_.cancel == nullptr && o.options_.cancel == nullptr;
 }
 

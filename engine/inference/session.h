@@ -53,6 +53,9 @@ struct SessionOptions {
     // With instrument.attention: look blocks up and publish them anyway; the positions start()
     // reuses then have no attention weights (reused_probes() never holds any).
     bool reuse_with_attention = false;
+    // With instrument.layer_hidden, the same: the reused positions have no hidden states (the
+    // logit lens asks for the positions after them).
+    bool reuse_with_hidden = false;
     int32_t kv_block_size = kDefaultKvBlockSize; // for the session's own pool
     KvTypeChoice kv_types = {};                  // ... and how it stores keys and values (nullopt: the
                                                  // default for the session's precision, resolve_kv_types)

@@ -22,6 +22,7 @@ struct InstrumentOptions {
     bool dla = false;          // TokenProbe::dla (direct logit attribution, once the next token is known)
     bool attention = false;    // TokenProbe::attention (softmax weights over earlier positions)
     int64_t hidden_layer = -1; // TokenProbe::hidden: the residual stream after this layer; -1: off
+    bool layer_hidden = false; // TokenProbe::layer_hidden: the residual stream after every layer (the logit lens)
     bool router_probs = false; // TokenProbe::router_probs (mixture-of-experts models)
 };
 
@@ -40,6 +41,7 @@ struct TokenProbe {
     // when attention is recorded; empty otherwise)
     std::vector<float> attention_sink;
     std::vector<float> hidden;       // [n_embd] residual stream after InstrumentOptions::hidden_layer
+    std::vector<float> layer_hidden; // [n_layer][n_embd] residual stream after each layer (never cached with the KV blocks)
     // Mixture-of-experts models (recorded whenever probes are): each layer's routing.
     std::vector<int32_t> expert_ids;   // [n_layer][n_expert_used] the chosen experts, most probable first (-1: a layer without experts)
     std::vector<float> expert_weights; // [n_layer][n_expert_used] their weights as applied (renormalised or not)

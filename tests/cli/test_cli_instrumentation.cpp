@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "engine/model/synthetic_model.h"
 #include "tests/cli/cli_runner.h"
@@ -65,6 +67,49 @@ TEST_F(CliInstrumentation, ReportsSubsystemsMetricsHeadMapAndKv) {
     EXPECT_EQ(j["kv"]["evaluated_tokens"], n_prompt + 2);
     EXPECT_GE(j["kv"]["blocks_total"].get<int>(), 8);
     EXPECT_GE(j["kv"]["blocks_used"].get<int>(), 1);
+}
+
+// --logit-lens K: per generated token, each layer's top K at the position that chose it; after
+// the last layer the chosen token (greedy) is the top one, with the probability the run gave it;
+// with a subsystem ablated the lens is the ablated model's. In text, a table after the answer.
+TEST_F(CliInstrumentation, LogitLensPerGeneratedToken) {
+    const std::vector<std::string> base = {"generate", "--model", path_, "--prompt", "Tell me 12 + 30.", "--max-tokens", "3",
+                                           "--ignore-eos", "--logit-lens", "4", "--json"};
+    auto run = run_cli(base);
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    auto j = run.json();
+    const auto n_prompt = static_cast<int64_t>(j["prompt_ids"].size());
+    ASSERT_EQ(j["logit_lens"].size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+        const auto& lens = j["logit_lens"][i];
+        const auto& token = j["tokens"][i];
+        EXPECT_EQ(lens["position"], n_prompt - 1 + static_cast<int64_t>(i));
+        EXPECT_EQ(lens["chosen"], token["id"]);
+        ASSERT_EQ(lens["layers"].size(), 2u); // the synthetic model's layers
+        for (const auto& layer : lens["layers"]) {
+            ASSERT_EQ(layer["top"].size(), 4u);
+            EXPECT_GE(layer["chosen_rank"].get<int>(), 1);
+            EXPECT_GE(layer["top"][0]["prob"].get<double>(), layer["top"][3]["prob"].get<double>());
+        }
+        const auto& last = lens["layers"].back();
+        EXPECT_EQ(last["chosen_rank"], 1);
+        EXPECT_EQ(last["top"][0]["token"], token["id"]);
+        EXPECT_NEAR(last["chosen_prob"].get<double>(), std::exp(token["logprob"].get<double>()), 1e-5);
+    }
+    std::vector<std::string> ablated = base;
+    ablated.insert(ablated.end(), {"--disable", "rte-a,rte-b,rte-c,rte-d"});
+    auto other = run_cli(ablated);
+    ASSERT_EQ(other.exit_status, 0) << other.err;
+    EXPECT_NE(other.json()["logit_lens"][0]["layers"][0]["top"], j["logit_lens"][0]["layers"][0]["top"]);
+
+    std::vector<std::string> text = base;
+    text.pop_back();
+    auto table = run_cli(text);
+    ASSERT_EQ(table.exit_status, 0) << table.err;
+    EXPECT_NE(table.out.find("logit lens:"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("  layer  1  rank 1 "), std::string::npos) << table.out;
+    auto zero = run_cli({"generate", "--model", path_, "--prompt", "x", "--logit-lens", "0"});
+    EXPECT_NE(zero.exit_status, 0);
 }
 
 TEST_F(CliInstrumentation, ZeroAblationSilencesTheSubsystem) {
