@@ -56,7 +56,9 @@ struct PayloadShapeCheck : json::json_sax_t {
     }
 };
 
-Result<json> parse_cbor(const std::string& payload, const std::string& origin) {
+} // namespace
+
+Result<json> parse_capture_cbor(std::string_view payload, const std::string& origin) {
     PayloadShapeCheck check;
     const bool well_formed = json::sax_parse(payload, &check, json::input_format_t::cbor, true);
     if (check.too_deep) return make_error(ErrorCode::Format, origin + ": the payload nests deeper than a capture does");
@@ -68,8 +70,6 @@ Result<json> parse_cbor(const std::string& payload, const std::string& origin) {
     if (tree.is_discarded()) return make_error(ErrorCode::Format, origin + ": the payload is not valid CBOR");
     return tree;
 }
-
-} // namespace
 
 Result<std::string> serialize_capture(const Capture& capture) {
     if (!capture.trace.outcome) { // a capture keeps how the run ended
@@ -83,7 +83,7 @@ Result<Capture> parse_capture(std::span<const uint8_t> bytes, const std::string&
     try {
         auto payload = unpack_capture_container(bytes, origin);
         if (!payload) return payload.error();
-        auto tree = parse_cbor(payload.value(), origin);
+        auto tree = parse_capture_cbor(payload.value(), origin);
         if (!tree) return tree.error();
         return decode_capture(tree.value(), origin, capture_container_version(bytes));
     } catch (const json::exception& e) {

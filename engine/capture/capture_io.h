@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/capture/capture.h"
 #include "engine/core/result.h"
@@ -27,5 +30,10 @@ Result<Capture> open_capture(const std::string& path);
 
 // The payload's size when uncompressed, for reports (the header's field; 0 when unreadable).
 uint64_t capture_payload_bytes(std::span<const uint8_t> bytes);
+
+// A capture's CBOR payload parsed, refused (Format, naming `origin`) when it is not CBOR, nests
+// deeper than a capture does (the CBOR parser recurses per level) or holds more values than a
+// capture could: what parse_capture reads its payload with, for any untrusted CBOR.
+Result<nlohmann::json> parse_capture_cbor(std::string_view payload, const std::string& origin);
 
 } // namespace octo

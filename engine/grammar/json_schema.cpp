@@ -1,5 +1,6 @@
 #include "engine/grammar/json_schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -208,9 +210,17 @@ private:
             std::string inside;
             while (end < chars_.size() && chars_[end] != '}') inside += static_cast<char>(chars_[end++]);
             if (end == chars_.size()) fail(pointer_, "an unclosed '{' in the pattern");
-            for (const char d : inside) {
-                if (!(d >= '0' && d <= '9') && d != ',') fail(pointer_, "a malformed {m,n} in the pattern");
+            // {m}, {m,} or {m,n}: m is required ({,n} is not a quantifier in ECMAScript), n >= m,
+            // both within the grammar's repetition limit (1000)
+            const size_t comma = inside.find(',');
+            const std::string lo = inside.substr(0, comma);
+            const std::string hi = comma == std::string::npos ? lo : inside.substr(comma + 1);
+            const auto digits = [](const std::string& t) { return std::all_of(t.begin(), t.end(), [](char d) { return d >= '0' && d <= '9'; }); };
+            if (lo.empty() || !digits(lo) || !digits(hi)) fail(pointer_, "a malformed {m,n} in the pattern");
+            if (lo.size() > 4 || hi.size() > 4 || std::stoi(lo) > 1000 || (!hi.empty() && std::stoi(hi) > 1000)) {
+                fail(pointer_, "a repetition {m,n} above 1000 in the pattern");
             }
+            if (!hi.empty() && std::stoi(hi) < std::stoi(lo)) fail(pointer_, "a repetition {m,n} with n < m in the pattern");
             at_ = end + 1;
             q = "{" + inside + "}";
         }

@@ -182,4 +182,18 @@ TEST(CaptureCorrupt, FieldProblemsNameTheField) {
 }
 
 } // namespace
+// CBOR nested deeper than a capture's payload is refused before the recursive parser sees it
+// (the long fuzz run of fuzz_run_spec overflowed the stack with 4,000 nested arrays given to a
+// bare from_cbor; that target now parses through parse_capture_cbor).
+TEST(CaptureCorrupt, DeepCborIsRefusedNotRecursedInto) {
+    const std::string deep(4072, '\x86'); // arrays of six, each holding the next first
+    auto r = parse_capture_cbor(deep, "deep.octo");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, ErrorCode::Format);
+    EXPECT_NE(r.error().message.find("deep.octo: the payload nests deeper"), std::string::npos) << r.error().message;
+    auto shallow = parse_capture_cbor(std::string("\x82\x01\x81\x02", 4), "shallow.octo"); // [1, [2]]
+    ASSERT_TRUE(shallow) << shallow.error().message;
+    EXPECT_EQ(shallow.value(), nlohmann::json::parse("[1, [2]]"));
+}
+
 } // namespace octo

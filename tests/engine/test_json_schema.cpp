@@ -186,6 +186,20 @@ TEST(JsonSchema, WhatItCannotHonourIsRefusedWithItsPointer) {
     EXPECT_NE(refusal("false").find("accepts no document"), std::string::npos);
     // Fuzz finding: a number past a double's range threw out of the parser.
     EXPECT_NE(refusal("666660.0000E000001825662233").find("not valid JSON"), std::string::npos);
+    // Long-fuzz finding (run_fuzz.sh --long): quantifiers a pattern allowed but the GBNF parser
+    // refuses were written into the grammar ("2{}" in a pattern made an unreadable grammar).
+    for (const char* q : {"{}", "{,}", "{,3}", "{ 2}"}) {
+        const std::string schema = nlohmann::json{{"type", "string"}, {"pattern", std::string("^[A-Z]2") + q + "$"}}.dump();
+        EXPECT_NE(refusal(schema).find("a malformed {m,n} in the pattern"), std::string::npos) << q;
+    }
+    EXPECT_NE(refusal(R"({"type": "string", "pattern": "^a{2,1}$"})").find("n < m"), std::string::npos);
+    EXPECT_NE(refusal(R"({"type": "string", "pattern": "^a{1001}$"})").find("above 1000"), std::string::npos);
+    EXPECT_NE(refusal(R"({"type": "string", "pattern": "^a{99999999999,}$"})").find("above 1000"), std::string::npos);
+    const Grammar bounded = compile(R"({"type": "string", "pattern": "^a{2,}b{0,2}c{3}$"})");
+    EXPECT_TRUE(matches(bounded, R"("aaaccc")"));
+    EXPECT_TRUE(matches(bounded, R"("aabbccc")"));
+    EXPECT_FALSE(matches(bounded, R"("abccc")"));
+    EXPECT_FALSE(matches(bounded, R"("aabbbccc")"));
 }
 
 // Random documents drawn from the grammar (a character at a time from an alphabet, ending at a

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/capture/capture_io.h"
 #include "engine/capture/run_spec_json.h"
 
 namespace {
@@ -30,12 +31,16 @@ bool read(const json& j, octo::RunSpec& spec, bool all_required) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     const bool cbor = data[0] & 1;
+    // CBOR as a capture's reader parses it (sizes and nesting checked first: the CBOR parser
+    // recurses per level, and a bare from_cbor overflowed the stack on deep nesting).
+    const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
     json j;
-    try { // the parsers are not this target's subject: a capture's CBOR is checked for sizes before it is parsed (capture_io.cpp)
-        j = cbor ? json::from_cbor(data + 1, data + size, true, false)
-                 : json::parse(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), nullptr, false);
-    } catch (const json::exception&) {
-        return 0;
+    if (cbor) {
+        auto parsed = octo::parse_capture_cbor(text, "settings");
+        if (!parsed) return 0;
+        j = std::move(parsed.value());
+    } else {
+        j = json::parse(text, nullptr, false);
     }
     if (j.is_discarded()) return 0;
     for (const bool all_required : {false, true}) {

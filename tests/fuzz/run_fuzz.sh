@@ -44,6 +44,9 @@ seeds() {
     fuzz_conversation_file) ls "$root"/tests/fuzz/seeds/conversation_*.json ;;
     fuzz_workbench_files) ls "$root"/tests/fuzz/seeds/workbench_*.bin ;;
   esac
+}
+# The corpus kept in the repository for a target (what earlier long runs found).
+kept_corpus() {
   if [ -d "$root/tests/fuzz/corpus/$1" ]; then find "$root/tests/fuzz/corpus/$1" -type f; fi
 }
 
@@ -55,12 +58,14 @@ export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024)
 
-# A target's folders: corpus (the fuzzer adds to it) and seeds (kept clean), under $1.
+# A target's folders under $1: corpus (the kept corpus; the fuzzer adds to it) and seeds (the
+# tests' own files, kept clean).
 lay_out() {
   local dir="$1" target="$2"
   rm -rf "$dir"
   mkdir -p "$dir/corpus" "$dir/seeds"
   seeds "$target" | while read -r f; do cp "$f" "$dir/seeds/$(basename "$(dirname "$f")")_$(basename "$f")"; done
+  kept_corpus "$target" | while read -r f; do cp "$f" "$dir/corpus/"; done
 }
 
 report_finding() {
@@ -94,19 +99,20 @@ fi
 # --long: every target at once, then the corpora minimised back into the repository.
 long="$build/long"
 seconds_long=$((long_minutes * 60))
-pids=()
 for target in "${targets[@]}"; do
   lay_out "$long/$target" "$target"
-  "$build/bin/$target" -max_total_time="$seconds_long" -max_len="${max_len[$target]}" "${limits[@]}" \
-    -artifact_prefix="$long/$target/" -print_final_stats=1 "$long/$target/corpus" "$long/$target/seeds" \
-    >"$long/$target/log" 2>&1 &
-  pids+=($!)
+  # each target's exit status goes to a file: `wait PID` can answer 127 for a child reaped while
+  # the merges below ran in the foreground
+  ( status=0
+    "$build/bin/$target" -max_total_time="$seconds_long" -max_len="${max_len[$target]}" "${limits[@]}" \
+      -artifact_prefix="$long/$target/" -print_final_stats=1 "$long/$target/corpus" "$long/$target/seeds" \
+      >"$long/$target/log" 2>&1 || status=$?
+    echo "$status" >"$long/$target/status" ) &
 done
+wait
 findings=0
-for i in "${!targets[@]}"; do
-  target="${targets[$i]}"
-  status=0
-  wait "${pids[$i]}" || status=$?
+for target in "${targets[@]}"; do
+  status="$(cat "$long/$target/status" 2>/dev/null || echo 1)"
   executed="$(grep -oE "stat::number_of_executed_units: [0-9]+" "$long/$target/log" | grep -oE "[0-9]+$" || echo "?")"
   if [ "$status" -ne 0 ]; then
     findings=$((findings + 1))
@@ -118,9 +124,11 @@ for i in "${!targets[@]}"; do
   mkdir -p "$merged"
   "$build/bin/$target" -merge=1 -max_len="${max_len[$target]}" "${limits[@]}" "$merged" \
     "$long/$target/seeds" "$long/$target/corpus" >"$long/$target/merge.log" 2>&1
-  # merged inputs are named by their SHA-1: what the seeds already hold stays out of the corpus
+  # The kept corpus becomes the minimised one (merged inputs are named by their SHA-1; what the
+  # seeds already hold stays out of it).
+  rm -rf "$root/tests/fuzz/corpus/$target"
   mkdir -p "$root/tests/fuzz/corpus/$target"
-  known="$(sha1sum "$long/$target/seeds"/* | cut -d' ' -f1)"
+  known="$(sha1sum "$long/$target/seeds"/* 2>/dev/null | cut -d' ' -f1 || true)" # some targets have no seeds
   for f in "$merged"/*; do
     [ -e "$f" ] || continue
     grep -qx "$(basename "$f")" <<<"$known" && continue
