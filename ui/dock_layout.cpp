@@ -34,6 +34,7 @@ const DockRow kDocks[] = {
     {"heatmapDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Layers × heads"), kRight, &DockPanels::heatmap},
     {"expertsDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Experts"), kRight, &DockPanels::experts},
     {"attentionDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Attention"), kRight, &DockPanels::attention},
+    {"lensDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Logit lens"), kRight, &DockPanels::lens},
     {"stripDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Tokens × subsystems"), kBottom, &DockPanels::strip},
     {"kvDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "KV pool"), kBottom, &DockPanels::kv},
     {"latencyDock", QT_TRANSLATE_NOOP("octo::ui::DockLayout", "Latency"), kBottom, &DockPanels::latency},
@@ -48,7 +49,7 @@ const DockRow kDocks[] = {
 const std::pair<const char*, std::vector<std::string_view>> kGroups[] = {
     {"promptDock", {"conversationDock"}},
     {"switchesDock", {"historyDock", "routerDock"}},
-    {"heatmapDock", {"attentionDock", "expertsDock", "advisorDock", "presenterDock"}},
+    {"heatmapDock", {"attentionDock", "lensDock", "expertsDock", "advisorDock", "presenterDock"}},
     {"kvDock", {"latencyDock", "compareDock", "logDock", "claimsDock"}},
 };
 

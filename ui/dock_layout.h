@@ -17,7 +17,7 @@ namespace octo::ui {
 
 struct DockPanels {
     QWidget *prompt, *conversation, *switches, *history, *router; // the left column
-    QWidget *heatmap, *experts, *attention, *advisor, *presenter; // right
+    QWidget *heatmap, *experts, *attention, *lens, *advisor, *presenter; // right
     QWidget *strip, *kv, *latency, *compare, *log, *claims;       // bottom
 };
 

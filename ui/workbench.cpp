@@ -9,6 +9,7 @@
 #include "ui/controllers/claims_controller.h"
 #include "ui/controllers/conversation_controller.h"
 #include "ui/controllers/export_controller.h"
+#include "ui/controllers/lens_controller.h"
 #include "ui/controllers/model_controller.h"
 #include "ui/controllers/router_controller.h"
 #include "ui/controllers/run_controller.h"
@@ -31,6 +32,7 @@
 #include "ui/support/subsystem_palette.h"
 #include "ui/support/window_services.h"
 #include "ui/views/attention_view.h"
+#include "ui/views/logit_lens_view.h"
 #include "ui/views/compare_view.h"
 #include "ui/views/experts_view.h"
 #include "ui/views/head_heatmap_view.h"
@@ -55,6 +57,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     auto* experts = new ExpertsView(store_, w);
     auto* strip = new SubsystemStripView(store_, w);
     auto* attention = new AttentionView(store_, w);
+    auto* lens = new LogitLensView(store_, w);
     auto* kv = new KvView(store_, w);
     latency_ = new LatencyView(store_, w);
     auto* history = new HistoryPanel(store_, w);
@@ -73,7 +76,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     auto* presenter = new PresenterPanel(store_, w);
     claims_ = new ClaimsPanel(claims_store_, w);
     docks_ = {.prompt = prompt_, .conversation = conversation_, .switches = switches, .history = history, .router = router_, .heatmap = heatmap, .experts = experts,
-              .attention = attention, .advisor = advisor_, .presenter = presenter, .strip = strip, .kv = kv, .latency = latency_,
+              .attention = attention, .lens = lens, .advisor = advisor_, .presenter = presenter, .strip = strip, .kv = kv, .latency = latency_,
               .compare = compare, .log = log, .claims = claims_};
     if (window_.place_panels) window_.place_panels(*this);
 
@@ -98,6 +101,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
                                       w);
     server_ = new ServerController(*w, status, bridge_, w);
     exports_ = new ExportController(*w, window_.pictures, store_, w);
+    new LensController(store_, bridge_, *lens, w);
 
     // Which signal goes where.
     connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);

@@ -6,6 +6,7 @@
 #include "engine/capture/capture_identity.h"
 #include "engine/core/log.h"
 #include "engine/host/claim_variant.h"
+#include "engine/generation/logit_lens_run.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/calibrated_maps.h"
 #include "engine/instrumentation/head_map_source.h"
@@ -59,6 +60,16 @@ uint64_t EngineHost::run(const RunSpec& settings, bool replace_queued) {
     }
     wake_.notify_all();
     return id;
+}
+
+void EngineHost::logit_lens(uint64_t run_id, const std::string& model_path, const RunSpec& spec, std::vector<int32_t> tokens,
+                            size_t n_prompt, int64_t position, int64_t k) {
+    {
+        std::lock_guard lock(mutex_);
+        std::erase_if(queue_, [](const Command& c) { return std::holds_alternative<LensCommand>(c); });
+        queue_.push_back(LensCommand{run_id, model_path, spec, std::move(tokens), n_prompt, position, k});
+    }
+    wake_.notify_all();
 }
 
 void EngineHost::drop_queued_runs() {
@@ -175,6 +186,30 @@ void EngineHost::identify(const Model& model, const std::string& path) {
 void EngineHost::stop_identifying() {
     identity_cancel_ = true;
     if (identity_thread_.joinable()) identity_thread_.join();
+}
+
+void EngineHost::execute(const LensCommand& c) {
+    const auto fail = [&](ErrorCode code, const std::string& why) {
+        post(host_event::LensFailed{c.run_id, c.position, make_error(code, why)});
+    };
+    if (remote_) return fail(ErrorCode::InvalidArgument, "the logit lens reads the model's layers, which run on " + remote_->info().path);
+    if (!loaded_) return fail(ErrorCode::InvalidArgument, "no model is loaded");
+    OpenedModel& l = *loaded_;
+    if (c.model_path != l.info.path) {
+        return fail(ErrorCode::InvalidArgument, "the run was made with " + c.model_path + ", and " + l.info.path +
+                                                    " is loaded: open that model again to see this run's lens");
+    }
+    if (c.n_prompt == 0 || c.n_prompt > c.tokens.size()) return fail(ErrorCode::InvalidArgument, "the run has no prompt");
+    const std::span<const int32_t> tokens(c.tokens);
+    const RunInputs inputs{.prompt_ids = tokens.first(c.n_prompt), .expert_map = l.expert_map(), .cancel = &cancel_};
+    auto lens = run_logit_lens(*l.model, *l.backend, l.map(), *l.kv, c.spec, inputs, tokens, std::vector<int64_t>{c.position}, c.k);
+    if (!lens) return post(host_event::LensFailed{c.run_id, c.position, lens.error()});
+    host_event::LensReady ready{c.run_id, std::move(lens->front()), {}};
+    if (ready.lens.chosen >= 0) ready.texts[ready.lens.chosen] = l.tokenizer->token_bytes(ready.lens.chosen);
+    for (const LensLayer& layer : ready.lens.layers) {
+        for (const LensEntry& e : layer.top) ready.texts[e.token] = l.tokenizer->token_bytes(e.token);
+    }
+    post(std::move(ready));
 }
 
 void EngineHost::execute(const CalibrateCommand& c) {

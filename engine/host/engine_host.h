@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +33,7 @@
 #include "engine/host/model_setup.h"
 #include "engine/host/remote_runner.h"
 #include "engine/instrumentation/head_map.h"
+#include "engine/instrumentation/logit_lens.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/router/head_calibration.h"
 #include "engine/sampling/sampler_config.h"
@@ -84,6 +86,13 @@ struct ClaimProgress { size_t index = 0; int64_t done = 0; int64_t total = 0; };
 struct ClaimFinished { size_t index = 0; ClaimResult result; };
 struct ClaimsFinished { ClaimsReport report; };
 struct ClaimsFailed { Error error; };
+// The logit lens asked of a run (EngineHost::logit_lens): computed, or why not.
+struct LensReady {
+    uint64_t run_id = 0;
+    LogitLens lens;
+    std::map<int32_t, std::string> texts; // the bytes of every token the lens names (its tops and the chosen one)
+};
+struct LensFailed { uint64_t run_id = 0; int64_t position = 0; Error error; };
 } // namespace host_event
 
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
@@ -93,7 +102,7 @@ using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress
                                host_event::CalibrationProgress,
                                host_event::CalibrationDone, host_event::CalibrationFailed, host_event::ClaimStarted,
                                host_event::ClaimProgress, host_event::ClaimFinished, host_event::ClaimsFinished,
-                               host_event::ClaimsFailed>;
+                               host_event::ClaimsFailed, host_event::LensReady, host_event::LensFailed>;
 
 // How a model is opened.
 struct LoadChoice {
@@ -129,6 +138,13 @@ public:
     // probes of `resource_dir`, with this seed and items per subsystem (0: each claim's own).
     void run_claims(std::vector<Claim> claims, const std::string& resource_dir, uint64_t seed, int64_t items,
                     const std::string& version);
+    // Queues the logit lens of run `run_id` at `position` with the top `k` per layer
+    // (engine/generation/logit_lens_run.h): its tokens (prompt first, n_prompt of them) evaluated
+    // again as `spec` says (RunTrace::repeat_spec) on the loaded model, which must be the one at
+    // `model_path` that made the run. Replaces a lens queued but not started (the selection moved
+    // on). Posts LensReady or LensFailed.
+    void logit_lens(uint64_t run_id, const std::string& model_path, const RunSpec& spec, std::vector<int32_t> tokens,
+                    size_t n_prompt, int64_t position, int64_t k);
     // Stops what is running now (a run, load, calibration or claims run); queued commands stay queued.
     void cancel();
     // Every staged event, oldest first.
@@ -142,7 +158,16 @@ private:
     struct RunCommand { uint64_t id; RunSpec settings; };
     struct CalibrateCommand { std::string train; std::string dev; CalibrationUnit unit = CalibrationUnit::Heads; };
     struct ClaimsCommand { std::vector<Claim> claims; std::string resource_dir; uint64_t seed = 1; int64_t items = 0; std::string version; };
-    using Command = std::variant<LoadCommand, ConnectCommand, RunCommand, CalibrateCommand, ClaimsCommand>;
+    struct LensCommand {
+        uint64_t run_id = 0;
+        std::string model_path;
+        RunSpec spec;
+        std::vector<int32_t> tokens;
+        size_t n_prompt = 0;
+        int64_t position = 0;
+        int64_t k = 0;
+    };
+    using Command = std::variant<LoadCommand, ConnectCommand, RunCommand, CalibrateCommand, ClaimsCommand, LensCommand>;
 
     void worker();
     void execute(const LoadCommand& c);
@@ -151,6 +176,7 @@ private:
     void execute(const RunCommand& c);
     void execute(const CalibrateCommand& c);
     void execute(const ClaimsCommand& c);
+    void execute(const LensCommand& c);
     void post(HostEvent event);
     void drop_queued_runs(); // with mutex_ held: posts RunDropped for each
     // Starts hashing the loaded model on identity_thread_; events name it by `path` (ModelInfo::path).

@@ -1948,6 +1948,10 @@ Suggestion: %2</source>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>逻辑透镜</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::Documentation</name>
@@ -2578,6 +2582,69 @@ Suggestion: %2</source>
     <message>
         <source>Open Lo&amp;g Folder</source>
         <translation>打开日志文件夹(&amp;G)</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::LogitLensView</name>
+    <message>
+        <source>Per la&amp;yer</source>
+        <translation>每层(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Tokens shown per layer</source>
+        <translation>每层显示的词元数</translation>
+    </message>
+    <message>
+        <source>Run a prompt and select a token: each layer&apos;s prediction of it appears here.</source>
+        <translation>运行提示词并选择一个词元：各层对它的预测显示在这里。</translation>
+    </message>
+    <message>
+        <source>The first token has no position before it that predicts it: select a later one.</source>
+        <translation>第一个词元之前没有预测它的位置：请选择后面的词元。</translation>
+    </message>
+    <message>
+        <source>This run was opened from a capture: re-run it (Run → Re-run Capture) to see its logit lens.</source>
+        <translation>此运行来自捕获文件：重新运行它（运行 → 重新运行捕获）以查看其逻辑透镜。</translation>
+    </message>
+    <message>
+        <source>This run was made on a server: the logit lens reads the model&apos;s layers, which are not here.</source>
+        <translation>此运行在服务器上完成：逻辑透镜需要读取模型的各层，而模型不在本机。</translation>
+    </message>
+    <message>
+        <source>The logit lens is computed when the run has finished.</source>
+        <translation>运行结束后才计算逻辑透镜。</translation>
+    </message>
+    <message>
+        <source>This run was made with %1: open that model again to see its logit lens.</source>
+        <translation>此运行使用的是 %1：请重新打开该模型以查看其逻辑透镜。</translation>
+    </message>
+    <message>
+        <source>The logit lens could not be computed: %1</source>
+        <translation>无法计算逻辑透镜：%1</translation>
+    </message>
+    <message>
+        <source>Computing the logit lens at position %1…</source>
+        <translation>正在计算位置 %1 的逻辑透镜…</translation>
+    </message>
+    <message>
+        <source>How each layer predicted %1 (token %2) at position %3: the residual after the layer through the final norm and output matrix. The last layer is the model&apos;s own output.</source>
+        <translation>各层在位置 %3 对 %1（词元 %2）的预测：该层之后的残差流经最终归一化和输出矩阵。最后一层即模型自身的输出。</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Rank of %1</source>
+        <translation>%1 的排名</translation>
+    </message>
+    <message>
+        <source>Top %1</source>
+        <translation>第 %1 名</translation>
+    </message>
+    <message>
+        <source>%1 is this layer&apos;s choice number %2, with probability %3</source>
+        <translation>%1 是该层的第 %2 选择，概率为 %3</translation>
     </message>
 </context>
 <context>

@@ -43,6 +43,11 @@ void EngineBridge::runClaims(std::vector<Claim> claims, const QString& resource_
     host_->run_claims(std::move(claims), resource_dir.toStdString(), seed, items, OCTOSCOPE_VERSION);
 }
 
+void EngineBridge::logitLens(uint64_t run_id, const std::string& model_path, const RunSpec& spec, std::vector<int32_t> tokens,
+                             size_t n_prompt, int64_t position, int64_t k) {
+    host_->logit_lens(run_id, model_path, spec, std::move(tokens), n_prompt, position, k);
+}
+
 void EngineBridge::cancel() { host_->cancel(); }
 
 bool EngineBridge::busy() const { return host_->busy(); }

@@ -28,6 +28,9 @@ public:
     void calibrate(const QString& train_probes, const QString& dev_probes, CalibrationUnit unit = CalibrationUnit::Heads);
     // The claims lab on the loaded model (EngineHost::run_claims).
     void runClaims(std::vector<Claim> claims, const QString& resource_dir, uint64_t seed, int64_t items);
+    // The logit lens of a run at one position (EngineHost::logit_lens).
+    void logitLens(uint64_t run_id, const std::string& model_path, const RunSpec& spec, std::vector<int32_t> tokens,
+                   size_t n_prompt, int64_t position, int64_t k);
     void cancel();
     bool busy() const;
 

@@ -36,6 +36,12 @@ struct RunGroup {
     QString change;      // a pair: what B changes
 };
 
+// A logit lens computed for a run, with the text of each token it names.
+struct LensRecord {
+    LogitLens lens;
+    std::map<int32_t, std::string> texts;
+};
+
 struct RunRecord {
     uint64_t id = 0;
     RunTrace trace; // what ran and what it computed (a capture's: the stored trace)
@@ -49,6 +55,7 @@ struct RunRecord {
     std::map<int64_t, QString> notes;             // token index -> the user's note (teaching replay)
     std::optional<RunGroup> group;                // submitted as part of an A/B pair or a consistency run
     std::string model_path;                       // a run of the engine: the loaded model's path when it started
+    std::map<int64_t, LensRecord> lenses;         // position -> its logit lens, computed on demand (LensController)
 
     // Shorthands for what every view reads.
     const std::vector<TraceToken>& tokens() const { return trace.tokens; }

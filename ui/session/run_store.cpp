@@ -267,6 +267,17 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [](const host_event::ClaimStarted&) {}, [](const host_event::ClaimProgress&) {},
                        [](const host_event::ClaimFinished&) {}, [](const host_event::ClaimsFinished&) {},
                        [](const host_event::ClaimsFailed&) {},
+                       [&](const host_event::LensReady& e) {
+                           if (RunRecord* r = find(e.run_id)) r->lenses[e.lens.position] = {e.lens, e.texts};
+                           if (lens_pending_ == LensAsk{e.run_id, e.lens.position}) lens_pending_.reset();
+                           emit lensChanged();
+                       },
+                       [&](const host_event::LensFailed& e) {
+                           const LensAsk ask{e.run_id, e.position};
+                           if (lens_pending_ == ask) lens_pending_.reset();
+                           lens_failure_ = {ask, QString::fromStdString(e.error.message)};
+                           emit lensChanged();
+                       },
                        [&](const host_event::RunFailed& e) {
                            RunRecord* r = find(e.run_id);
                            if (!r) { // failed before it started (e.g. no model): keep it in the history
@@ -344,6 +355,12 @@ void RunStore::show_run(uint64_t id) {
     selected_ = -1;
     emit runChanged();
     emit selectionChanged();
+}
+
+void RunStore::lens_asked(LensAsk ask) {
+    lens_pending_ = ask;
+    lens_failure_.reset();
+    emit lensChanged();
 }
 
 void RunStore::select_token(int index) {

@@ -85,6 +85,18 @@ public:
     void select_token(int index);
     void set_metric(Metric metric);
 
+    // The logit lens (ui/controllers/lens_controller.h): what was computed is kept in the run's
+    // RunRecord::lenses; lens_pending() names the one asked and not answered yet, lens_failure()
+    // why the last one asked could not be computed (until the next is asked).
+    struct LensAsk {
+        uint64_t run = 0;
+        int64_t position = 0;
+        bool operator==(const LensAsk&) const = default;
+    };
+    void lens_asked(LensAsk ask);
+    const std::optional<LensAsk>& lens_pending() const { return lens_pending_; }
+    const std::optional<std::pair<LensAsk, QString>>& lens_failure() const { return lens_failure_; }
+
 signals:
     void modelLoaded();
     void expertMapChanged(); // the model's calibrated expert map was replaced (docs/moe.md)
@@ -105,6 +117,7 @@ signals:
     void selectionChanged();
     void metricChanged();
     void notesChanged(quint64 run_id, int index);
+    void lensChanged(); // a lens was asked, computed or refused
 
 private:
     RunRecord* find(uint64_t id);
@@ -126,6 +139,8 @@ private:
     std::deque<RunRecord> runs_;
     uint64_t shown_ = 0;
     int selected_ = -1;
+    std::optional<LensAsk> lens_pending_;
+    std::optional<std::pair<LensAsk, QString>> lens_failure_;
     uint64_t next_added_ = uint64_t{1} << 48; // ids of added runs (the engine counts from 1)
     Metric metric_ = Metric::NormShare;
 };

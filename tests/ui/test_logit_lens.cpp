@@ -1,0 +1,102 @@
+// The logit lens view (docs/workbench.md, "Logit lens"): with its dock shown, selecting a token of
+// a run of the built-in octet model computes, on the engine thread, what each layer predicted at
+// the position before it; one row per layer, the last row the model's own choice (rank 1 for a
+// greedy token, the same token on top); the top-k size is remembered and a smaller one needs no
+// new computation; the first token and runs it cannot read say why. With OCTOSCOPE_SCREENSHOT_DIR
+// set, the window is saved there as logit-lens.png at 1366 × 768.
+#include <QHeaderView>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "ui/controllers/run_controller.h"
+#include "ui/dock_layout.h"
+#include "ui/main_window.h"
+#include "ui/panels/prompt_panel.h"
+#include "ui/views/logit_lens_view.h"
+#include "ui/views/token_chips.h"
+#include "tests/ui/window_parts.h"
+
+using namespace octo;
+using namespace octo::ui;
+using octo::ui::test::part;
+
+namespace {
+
+const QString kOctet = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources/octet/octet.gguf");
+
+bool load(MainWindow& w) {
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(kOctet);
+    return loaded.wait(30000);
+}
+
+bool run(MainWindow& w, const QString& prompt) {
+    part<PromptPanel>(w)->editor()->setPlainText(prompt);
+    RunSpec s = w.runs().editorSpec();
+    s.max_tokens = 4;
+    s.sampling.temperature = 0.0f;
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.runs().submit(s);
+    return settled.wait(60000);
+}
+
+} // namespace
+
+class TestLogitLens : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init() { QSettings().clear(); }
+    void eachLayerPredictsTheSelectedToken();
+};
+
+void TestLogitLens::eachLayerPredictsTheSelectedToken() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(load(w));
+    QVERIFY(run(w, QStringLiteral("What is the capital of France?")));
+    const RunRecord* r = w.store().current();
+    QVERIFY(r && r->n_generated() >= 1);
+    QVERIFY(show_dock(w, QStringLiteral("lens")));
+    LogitLensView* view = part<LogitLensView>(w);
+    QTRY_VERIFY(view->isVisible());
+    const int n_layer = static_cast<int>(w.store().model()->n_layer);
+
+    // The first generated token: computed on demand, one row per layer.
+    const int t = static_cast<int>(r->n_prompt());
+    w.store().select_token(t);
+    QTRY_COMPARE_WITH_TIMEOUT(view->table()->rowCount(), n_layer, 30000);
+    QCOMPARE(view->table()->columnCount(), 2 + LogitLensView::kDefaultK);
+    const QString chosen = QStringLiteral("“%1”").arg(token_display_text(r->tokens()[static_cast<size_t>(t)].bytes));
+    QVERIFY2(view->message().contains(chosen), qPrintable(view->message()));
+    const int last = n_layer - 1;
+    QVERIFY2(view->table()->item(last, 1)->text().startsWith(QStringLiteral("1 · ")), qPrintable(view->table()->item(last, 1)->text()));
+    QVERIFY2(view->table()->item(last, 2)->text().startsWith(chosen), qPrintable(view->table()->item(last, 2)->text()));
+    QVERIFY(view->table()->item(last, 2)->font().bold());
+    QVERIFY(r->lenses.contains(t - 1));
+    test::screenshot(w, QStringLiteral("logit-lens.png"));
+
+    // Fewer tokens per layer: shown from what was computed, nothing asked again (remembered).
+    view->findChild<QSpinBox*>(QStringLiteral("lensK"))->setValue(2);
+    QCOMPARE(view->table()->columnCount(), 4);
+    QVERIFY(!w.store().lens_pending());
+    QCOMPARE(QSettings().value(QStringLiteral("lens/k")).toInt(), 2);
+
+    // A prompt token: the position before it.
+    w.store().select_token(3);
+    QTRY_COMPARE_WITH_TIMEOUT(view->table()->rowCount(), n_layer, 30000);
+    QVERIFY(r->lenses.contains(2));
+    // The first token has nothing before it.
+    w.store().select_token(0);
+    QCOMPARE(view->table()->rowCount(), 0);
+    QVERIFY2(view->message().contains(QStringLiteral("first token")), qPrintable(view->message()));
+}
+
+QTEST_MAIN(TestLogitLens)
+#include "test_logit_lens.moc"
