@@ -2,9 +2,14 @@
 // subsystems or ablation mode, other sampling or precision) with the same seed, and report where their
 // generated tokens part and how their measurements differ (docs/advisor.md, "A/B comparison"), and
 // whether B's answer is better or worse than A's by the advisor's checks (rewrite_verdict.h).
+#include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
@@ -16,6 +21,7 @@
 #include "app/common/resource_dir.h"
 #include "engine/advisor/rewrite_verdict.h"
 #include "engine/advisor/run_comparison.h"
+#include "engine/evaluation/model_divergence.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
 #ifdef OCTOSCOPE_HAVE_NET
@@ -31,6 +37,7 @@ namespace {
 
 struct CompareOptions {
     std::string model;
+    std::string model_b; // B runs on this model file instead (two files of one model: a quantisation report)
     // Variant A as a run: prompt, temperature, seed and precision are set on it directly; its
     // subsystems and ablation mode are parsed from disable_a and ablation_a (spec_a).
     RunSpec a;
@@ -211,10 +218,135 @@ int run_compare_remote(const CompareOptions& o, const RunSpec& a, const RunSpec&
 }
 #endif
 
+// Whether two tokenizers have the same tokens (ids then mean the same text).
+bool same_vocabulary(const Tokenizer& a, const Tokenizer& b) {
+    if (a.n_tokens() != b.n_tokens()) return false;
+    for (int32_t id = 0; id < a.n_tokens(); ++id) {
+        if (a.token_bytes(id) != b.token_bytes(id)) return false;
+    }
+    return true;
+}
+
+// B's tokens as A's ids where the vocabularies differ: ids of texts A has, else numbers of their
+// own (negative), the same for the same text — so the runs are aligned by token text.
+void align_by_text(ComparedRun& b, const Tokenizer& ta, const Tokenizer& tb) {
+    std::map<std::string, int32_t> ids_of_a;
+    for (int32_t id = 0; id < ta.n_tokens(); ++id) ids_of_a.try_emplace(ta.token_bytes(id), id);
+    std::map<std::string, int32_t> others;
+    for (int32_t& id : b.ids) {
+        const std::string& text = tb.token_bytes(id);
+        if (const auto it = ids_of_a.find(text); it != ids_of_a.end()) {
+            id = it->second;
+        } else {
+            id = others.try_emplace(text, -1 - static_cast<int32_t>(others.size())).first->second;
+        }
+    }
+}
+
+// The subsystems by how far their mean share moved (b - a), largest first.
+nlohmann::json groups_moved_json(const std::optional<SubsystemValues>& delta) {
+    nlohmann::json out = nlohmann::json::array();
+    if (!delta) return out;
+    std::vector<int> order(kSubsystemCount);
+    for (int s = 0; s < kSubsystemCount; ++s) order[static_cast<size_t>(s)] = s;
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+        return std::abs((*delta)[static_cast<size_t>(x)]) > std::abs((*delta)[static_cast<size_t>(y)]);
+    });
+    for (const int s : order) out.push_back({{"subsystem", std::string(subsystem_id(s))}, {"delta", (*delta)[static_cast<size_t>(s)]}});
+    return out;
+}
+
+nlohmann::json divergence_json(const ModelDivergence& d) {
+    nlohmann::json kl = nlohmann::json::array(), agree = nlohmann::json::array();
+    for (const StepDivergence& s : d.steps) {
+        kl.push_back(s.kl);
+        agree.push_back(s.top_a == s.top_b);
+    }
+    return {{"kl", kl},
+            {"top_agrees", agree},
+            {"mean_kl", d.mean_kl},
+            {"max_kl", d.max_kl},
+            {"max_kl_step", d.max_kl_step < 0 ? nlohmann::json(nullptr) : nlohmann::json(d.max_kl_step)},
+            {"top_agreement", d.top_agreement},
+            {"first_top_disagreement", d.first_top_disagreement ? nlohmann::json(*d.first_top_disagreement) : nlohmann::json(nullptr)}};
+}
+
+// --model-b: A on --model, B on another file (the same prompt unless --prompt-b): where they
+// part, the KL divergence per step of B fed A's tokens, and the subsystems that moved most.
+int run_compare_models(const CompareOptions& o, OpenedModel& setup_a, const RunSpec& a_spec, const RunSpec& b_spec) {
+    auto setup_b = open_model_or_builtin(o.model_b, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
+                                                     .kv_types = o.kv.choice(), .precision = o.a.precision});
+    if (!setup_b) {
+        const Error& e = setup_b.error();
+        return report_error(o.json, e.code == ErrorCode::OutOfMemory
+                                        ? "--model-b " + o.model_b + " does not fit in memory beside --model (both are open at once): " + e.message
+                                        : "--model-b: " + e.message);
+    }
+    auto a = run_variant(setup_a, a_spec);
+    if (!a) return report_error(o.json, a.error());
+    auto b = run_variant(setup_b.value(), b_spec);
+    if (!b) return report_error(o.json, b.error());
+    const Tokenizer& ta = *setup_a.tokenizer;
+    const Tokenizer& tb = *setup_b->tokenizer;
+    const bool same_vocab = same_vocabulary(ta, tb);
+    // Shares of one metric both models have: norm share (head norms are always measured).
+    ComparedRun ca = compared_run(a->result.generation, a->result.token_metrics, Metric::NormShare);
+    ComparedRun cb = compared_run(b->result.generation, b->result.token_metrics, Metric::NormShare);
+    if (!same_vocab) align_by_text(cb, ta, tb);
+    const RunComparison c = compare_runs(ca, cb);
+    std::optional<ModelDivergence> divergence;
+    std::string divergence_note;
+    if (same_vocab) {
+        std::vector<int32_t> generated;
+        for (const TokenEvent& e : a->result.generation.tokens) generated.push_back(e.id);
+        auto d = model_divergence(*setup_a.model, *setup_a.backend, *setup_b->model, *setup_b->backend, a->prompt.ids, generated,
+                                  a_spec.precision);
+        if (!d) return report_error(o.json, d.error());
+        divergence = std::move(d.value());
+    } else {
+        divergence_note = "the vocabularies differ: tokens aligned by text, no KL divergence";
+    }
+    const nlohmann::json first = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
+    const nlohmann::json moved = groups_moved_json(c.share_delta);
+    if (!o.json) {
+        std::cout << "A (" << o.model << "): " << valid_utf8(a->result.generation.text) << "\nB (" << o.model_b
+                  << "): " << valid_utf8(b->result.generation.text) << "\nfirst divergence: " << first.dump() << '\n';
+        if (divergence) {
+            std::cout << "KL(A || B) per step, B fed A's tokens: mean " << divergence->mean_kl << ", max " << divergence->max_kl
+                      << " at step " << divergence->max_kl_step << "; most probable tokens agree at "
+                      << 100.0 * divergence->top_agreement << " % of " << divergence->steps.size() << " steps\n";
+        } else {
+            std::cout << divergence_note << '\n';
+        }
+        if (!moved.empty()) {
+            std::cout << "subsystems moved most (norm share, B - A):";
+            for (size_t i = 0; i < moved.size() && i < 3; ++i) {
+                std::cout << ' ' << moved[i]["subsystem"].get<std::string>() << ' ' << moved[i]["delta"].get<double>();
+            }
+            std::cout << '\n';
+        }
+        return kExitOk;
+    }
+    const auto ablation = [](const RunSpec& s) { return ablation_mode_name(s.ablation_mode); };
+    print_json({{"a", run_json(a->prompt, a->result, {ta, setup_a.map(), *setup_a.backend, a_spec.disabled, ablation(a_spec), false})},
+                {"b", run_json(b->prompt, b->result, {tb, setup_b->map(), *setup_b->backend, b_spec.disabled, ablation(b_spec), false})},
+                {"model_a", setup_a.info.path},
+                {"model_b", setup_b->info.path},
+                {"same_vocabulary", same_vocab},
+                {"first_divergence", first},
+                {"comparison", comparison_json(c, setup_a.map().n_head() == setup_b->map().n_head() ? setup_a.map().n_head() : 0)},
+                {"divergence", divergence ? divergence_json(*divergence) : nlohmann::json(nullptr)},
+                {"groups_moved", moved}});
+    return kExitOk;
+}
+
 int run_compare(const CompareOptions& o) {
     auto spec_of_a = spec_a(o);
     auto spec_of_b = spec_of_a ? spec_b(o, spec_of_a.value()) : spec_of_a;
 #ifdef OCTOSCOPE_HAVE_NET
+    if (!o.engine.empty() && !o.model_b.empty()) {
+        return report_error(o.json, "--model-b compares two model files here: it cannot be used with --engine", kExitUsage);
+    }
     if (!o.engine.empty()) {
         if (!spec_of_b) return report_error(o.json, spec_of_b.error().message, kExitUsage);
         return run_compare_remote(o, spec_of_a.value(), spec_of_b.value());
@@ -227,6 +359,7 @@ int run_compare(const CompareOptions& o) {
     if (!spec_of_b) return report_error(o.json, spec_of_b.error());
     const RunSpec& a_spec = spec_of_a.value();
     const RunSpec& b_spec = spec_of_b.value();
+    if (!o.model_b.empty()) return run_compare_models(o, setup.value(), a_spec, b_spec);
     auto a = run_variant(setup.value(), a_spec);
     if (!a) return report_error(o.json, a.error());
     auto b = run_variant(setup.value(), b_spec);
@@ -267,6 +400,9 @@ void add_compare_command(CLI::App& app, CommandRunner& run) {
     cmd->add_option("--temperature", o->a.sampling.temperature, "0: greedy (A, and B unless --temperature-b)")
         ->capture_default_str();
     cmd->add_option("--seed", o->a.sampling.seed, "Sampling seed of both variants unless --seed-b")->capture_default_str();
+    cmd->add_option("--model-b", o->model_b,
+                    "Run B on this GGUF file instead (e.g. another quantisation of the model): adds the KL divergence "
+                    "per step of B fed A's tokens and the subsystems that moved most");
     cmd->add_option("--prompt-b", o->prompt_b, "Prompt of variant B");
     cmd->add_option("--disable-b", o->disable_b, "Subsystems ablated in B (\"\" for none)");
     cmd->add_option("--ablation-b", o->ablation_b, "zero or mean, for B")->check(CLI::IsMember({"zero", "mean"}));

@@ -5,8 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
+#include "engine/model/synthetic_model.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/support/shared_data.h"
 
 namespace {
 
@@ -76,6 +81,66 @@ TEST(CliCompare, BadSubsystemIsAUsageError) {
     auto run = run_cli({"compare", "--prompt", "x", "--disable-b", "rte-z", "--json"});
     EXPECT_NE(run.exit_status, 0);
     EXPECT_NE((run.out + run.err).find("rte-z"), std::string::npos) << run.out << run.err;
+}
+
+// --model-b: two quantisations of one model (../shared/refdata's stories260K, F32 and Q4_0): the
+// first divergence recomputed from both runs' ids, a KL divergence per step of A's tokens, and the
+// same file on both sides giving KL 0 at every step.
+TEST(CliCompare, AcrossQuantisationsOfOneModel) {
+    const auto refdata = octo::test::refdata_dir();
+    if (!refdata || !std::filesystem::exists(*refdata / "stories260K-q4_0.gguf")) GTEST_SKIP() << "../shared/refdata is absent";
+    const std::string f32 = (*refdata / "stories260K.gguf").string(), q4 = (*refdata / "stories260K-q4_0.gguf").string();
+    auto run = run_cli({"compare", "--model", f32, "--model-b", q4, "--prompt", "Once upon a time", "-n", "24", "--threads", "1", "--json"});
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    const auto j = run.json();
+    EXPECT_TRUE(j["same_vocabulary"].get<bool>());
+    EXPECT_EQ(j["first_divergence"], expected_divergence(j["a"], j["b"]));
+    const auto& d = j["divergence"];
+    const size_t steps = j["a"]["generated_ids"].size();
+    ASSERT_EQ(d["kl"].size(), steps);
+    double sum = 0.0, max = 0.0;
+    for (const auto& kl : d["kl"]) {
+        EXPECT_GE(kl.get<double>(), 0.0);
+        sum += kl.get<double>();
+        max = std::max(max, kl.get<double>());
+    }
+    EXPECT_NEAR(d["mean_kl"].get<double>(), sum / static_cast<double>(steps), 1e-12);
+    EXPECT_EQ(d["max_kl"].get<double>(), max);
+    EXPECT_GT(max, 0.0); // Q4_0 is not F32
+    // Greedy A: its top token is its chosen one, so where B's run still follows A's tokens and
+    // chose the same token, the most probable tokens agreed.
+    const nlohmann::json first = j["first_divergence"];
+    const size_t same = first.is_null() ? steps : first.get<size_t>();
+    for (size_t i = 0; i < same; ++i) EXPECT_TRUE(d["top_agrees"][i].get<bool>()) << "step " << i;
+    if (!first.is_null() && first.get<size_t>() < steps) {
+        EXPECT_FALSE(d["top_agrees"][first.get<size_t>()].get<bool>());
+    }
+    ASSERT_EQ(j["groups_moved"].size(), 8u);
+    EXPECT_GE(std::abs(j["groups_moved"][0]["delta"].get<double>()), std::abs(j["groups_moved"][7]["delta"].get<double>()));
+
+    auto itself = run_cli({"compare", "--model", q4, "--model-b", q4, "--prompt", "Once upon a time", "-n", "8", "--threads", "1", "--json"});
+    ASSERT_EQ(itself.exit_status, 0) << itself.err;
+    const auto k = itself.json();
+    EXPECT_TRUE(k["first_divergence"].is_null());
+    for (const auto& kl : k["divergence"]["kl"]) EXPECT_EQ(kl.get<double>(), 0.0);
+    EXPECT_EQ(k["divergence"]["top_agreement"], 1.0);
+
+    // Another vocabulary: aligned by text, no KL; a missing file is named.
+    const std::string ascii = octo::test::temp_path("ascii-vocab.gguf"); // a synthetic model: printable ASCII tokens
+    {
+        octo::SyntheticModelSpec spec;
+        spec.context_length = 64;
+        const auto bytes = octo::make_synthetic_model(spec).value();
+        std::ofstream(ascii, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    auto other = run_cli({"compare", "--model", f32, "--model-b", ascii, "--prompt", "Once upon a time", "-n", "4", "--threads", "1", "--json"});
+    std::filesystem::remove(ascii);
+    ASSERT_EQ(other.exit_status, 0) << other.err;
+    EXPECT_FALSE(other.json()["same_vocabulary"].get<bool>());
+    EXPECT_TRUE(other.json()["divergence"].is_null());
+    auto missing = run_cli({"compare", "--model", f32, "--model-b", "/nonexistent/b.gguf", "--prompt", "x", "--json"});
+    EXPECT_NE(missing.exit_status, 0);
+    EXPECT_NE(missing.out.find("--model-b"), std::string::npos) << missing.out << missing.err;
 }
 
 } // namespace
