@@ -1542,6 +1542,14 @@ Suggestion: %2</source>
         <source>Both runs generated the same %1 tokens.</source>
         <translation>两次运行生成了相同的 %1 个词元。</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Two models:&lt;/b&gt; A ran on %1, B on %2; tokens aligned by their text.</source>
+        <translation>&lt;b&gt;两个模型：&lt;/b&gt;A 在 %1 上运行，B 在 %2 上运行；词元按文本对齐。</translation>
+    </message>
+    <message>
+        <source>Their heads are laid out differently: head norms are not compared.</source>
+        <translation>两者的注意力头布局不同：不比较头范数。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ConversationController</name>
@@ -2375,16 +2383,12 @@ Suggestion: %2</source>
         <translation>运行 %1 失败：没有可对比的回答。</translation>
     </message>
     <message>
-        <source>a model no longer loaded</source>
-        <translation>一个已不再加载的模型</translation>
-    </message>
-    <message>
-        <source>%1 ran on %2 and %3 on %4: runs of different models cannot be compared.</source>
-        <translation>%1 运行于 %2，%3 运行于 %4：不同模型的运行无法对比。</translation>
-    </message>
-    <message>
         <source>Show the two selected runs side by side in the A/B compare dock (A: the older).</source>
         <translation>在 A/B 对比面板中并排显示所选的两次运行（A：较早的一次）。</translation>
+    </message>
+    <message>
+        <source>Run %1 was made with no model: it has nothing to compare.</source>
+        <translation>运行 %1 没有使用任何模型：没有可比较的内容。</translation>
     </message>
 </context>
 <context>

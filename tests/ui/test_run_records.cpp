@@ -246,7 +246,8 @@ void TestRunRecords::anyTwoRunsCompare() {
              qPrintable(view->summary()));
     QTRY_VERIFY(dock_in_front(w, w.findChild<QDockWidget*>(QStringLiteral("compareDock"))));
 
-    // The selection survives a new run; a run of another model (a capture's) is refused with the reason shown.
+    // The selection survives a new run; a run of another model (a capture's) compares too, aligned
+    // by token text, the summary naming both files.
     RunRecord other;
     auto origin = std::make_shared<CaptureOrigin>();
     origin->path = QStringLiteral("/tmp/elsewhere.octo");
@@ -263,13 +264,25 @@ void TestRunRecords::anyTwoRunsCompare() {
     QCOMPARE(cell(h, 0, RunHistoryModel::Run), QStringLiteral("capture elsewhere.octo"));
     QCOMPARE(rowId(h, 0), capture);
     selectRows(h, {0, 1});
+    QVERIFY2(compare->isEnabled(), qPrintable(compare->toolTip()));
+    compare->trigger();
+    QCOMPARE(compared.size(), 2);
+    QVERIFY(view->involves(capture) && view->involves(newest));
+    QVERIFY2(view->summary().contains(QStringLiteral("Two models")) && view->summary().contains(QStringLiteral("other.gguf")),
+             qPrintable(view->summary()));
+    QVERIFY(!view->comparison()->first_divergence); // the capture holds the newest run's very tokens
+    // A run made with no model (it failed before it started) is refused, with the reason shown.
+    RunRecord failed;
+    failed.state = RunState::Failed;
+    failed.error = QStringLiteral("no model is loaded");
+    const uint64_t nothing = w.store().add_run(std::move(failed));
+    selectRows(h, {0, 1});
+    QVERIFY(h->selectedRuns() == (std::vector<uint64_t>{capture, nothing}));
     QVERIFY(!compare->isEnabled());
-    QVERIFY2(compare->toolTip().contains(QStringLiteral("different models")), qPrintable(compare->toolTip()));
     const auto* note = h->findChild<QLabel*>(QStringLiteral("historyCompareNote"));
     QVERIFY(note && note->isVisibleTo(h));
-    QVERIFY(note->text().contains(QStringLiteral("other.gguf")));
-    QVERIFY(!w.advisorController()->compareRuns(capture, newest)); // nor does the controller compare them
-    QVERIFY(view->involves(oldest) && view->involves(newest));
+    QVERIFY2(note->text().contains(QStringLiteral("failed")) || note->text().contains(QStringLiteral("no model")), qPrintable(note->text()));
+    QVERIFY(!w.advisorController()->compareRuns(capture, nothing));
 }
 
 void TestRunRecords::consistencySamplesAreLabelled() {

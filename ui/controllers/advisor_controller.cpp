@@ -178,8 +178,8 @@ void AdvisorController::followShownRun() {
 bool AdvisorController::compareRuns(quint64 a_id, quint64 b_id) {
     const RunRecord* a = store_.run(a_id);
     const RunRecord* b = store_.run(b_id);
-    if (!a || !b || a->state == RunState::Running || b->state == RunState::Running || !store_.same_model(*a, *b)) return false;
-    if (!store_.model_of(*a)) return false;
+    if (!a || !b || a->state == RunState::Running || b->state == RunState::Running) return false;
+    if (!store_.model_of(*a) || !store_.model_of(*b)) return false; // runs of two models compare too (aligned by text)
     compared_ = {a_id, b_id};
     compared_change_ = [sa = a->trace.spec, sb = b->trace.spec] { return settings_change(sa, sb); };
     verdict_in_compare_ = false;
@@ -193,9 +193,11 @@ void AdvisorController::showRuns(bool first_time) {
     const RunRecord* a = compared_.size() == 2 ? store_.run(compared_[0]) : nullptr;
     const RunRecord* b = compared_.size() == 2 ? store_.run(compared_[1]) : nullptr;
     const auto model = a ? store_.model_of(*a) : std::nullopt;
-    if (!a || !b || !model) return;
+    const auto model_b = b ? store_.model_of(*b) : std::nullopt;
+    if (!a || !b || !model || !model_b) return;
     if (!first_time && !compare_->involves(a->id)) return; // the view shows another comparison now
-    compare_->showRuns(*a, *b, store_.metric(), compared_change_ ? compared_change_() : QString(), *model); // clears the verdict
+    compare_->showRuns(*a, *b, store_.metric(), compared_change_ ? compared_change_() : QString(), *model,
+                       store_.same_model(*a, *b) ? std::nullopt : model_b); // clears the verdict
     if (!first_time && verdict_in_compare_) compare_->setVerdict(advisor_->rewriteVerdictHtml()); // in the new language
 }
 

@@ -37,7 +37,8 @@ public:
     void compareWithShown();
     // Shows two runs of the history side by side (no run is started): A = `a`, B = `b`, the
     // change their settings' difference. False (nothing shown) when either is unknown or still
-    // running, or when they were made with different models (RunStore::same_model).
+    // running, or when a run has no model (a run that failed before it started); runs of two
+    // models are compared aligned by token text (CompareView::showRuns).
     bool compareRuns(quint64 a, quint64 b);
     void runConsistency(int runs);
     // Another run was submitted: pending comparisons and samples are no longer awaited.

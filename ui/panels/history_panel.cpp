@@ -281,13 +281,8 @@ std::optional<QString> HistoryPanel::compareRefusal() const {
         if (r->state == RunState::Running) return tr("Run %1 is still running.").arg(run_label(*r));
         if (r->state == RunState::Failed) return tr("Run %1 failed: it has no answer to compare.").arg(run_label(*r));
     }
-    if (!store_.same_model(*a, *b)) {
-        const auto name = [this](const RunRecord& r) {
-            const auto m = store_.model_of(r);
-            return m ? QFileInfo(QString::fromStdString(m->path)).fileName() : tr("a model no longer loaded");
-        };
-        return tr("%1 ran on %2 and %3 on %4: runs of different models cannot be compared.")
-            .arg(run_label(*a), name(*a), run_label(*b), name(*b));
+    for (const RunRecord* r : {a, b}) {
+        if (!store_.model_of(*r)) return tr("Run %1 was made with no model: it has nothing to compare.").arg(run_label(*r));
     }
     return std::nullopt;
 }

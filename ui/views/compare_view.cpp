@@ -1,10 +1,13 @@
 #include "ui/views/compare_view.h"
 
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
 #include <QTextBrowser>
 
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "qcustomplot.h"
 #include "ui/support/plot.h"
@@ -56,12 +59,14 @@ QString token_text(const RunRecord& run, size_t index) {
 
 } // namespace
 
-ComparedRun compared_run(const RunRecord& run, Metric metric) {
+// `by_text`: each token's id replaced by a number for its text, the same in both runs (`texts`),
+// so that runs of two vocabularies are aligned by what their tokens say.
+ComparedRun compared_run(const RunRecord& run, Metric metric, std::map<std::string, int32_t>* by_text = nullptr) {
     ComparedRun c;
     bool all_shares = true;
     for (size_t i = run.n_prompt(); i < run.tokens().size(); ++i) {
         const TraceToken& t = run.tokens()[i];
-        c.ids.push_back(t.id);
+        c.ids.push_back(by_text ? by_text->try_emplace(t.bytes, static_cast<int32_t>(by_text->size())).first->second : t.id);
         c.logprobs.push_back(t.logprobs ? t.logprobs->logprob : 0.0);
         if (const auto& shares = t.metrics.get(metric)) c.shares.push_back(*shares);
         else all_shares = false;
@@ -126,19 +131,34 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model) {
+void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model,
+                           const std::optional<ModelInfo>& model_b) {
     setVerdict({});
     model_ = model;
     run_a_ = a.id;
     run_b_ = b.id;
+    const bool two_models = model_b.has_value();
+    const bool same_heads = !model_b || (model.n_layer == model_b->n_layer && model.n_head == model_b->n_head);
     const int n_layer = static_cast<int>(model.n_layer), n_head = static_cast<int>(model.n_head);
-    const RunComparison c = compare_runs(compared_run(a, metric), compared_run(b, metric));
+    std::map<std::string, int32_t> texts;
+    ComparedRun ca = compared_run(a, metric, two_models ? &texts : nullptr);
+    ComparedRun cb = compared_run(b, metric, two_models ? &texts : nullptr);
+    if (!same_heads) {
+        ca.head_norms.clear();
+        cb.head_norms.clear();
+    }
+    const RunComparison c = compare_runs(ca, cb);
     comparison_ = c;
     const QColor mark(255, 170, 170);
     side_a_->setHtml(side_html(a, c.first_divergence, mark));
     side_b_->setHtml(side_html(b, c.first_divergence, mark));
 
     QStringList lines;
+    if (two_models) {
+        const auto name = [](const ModelInfo& m) { return QFileInfo(QString::fromStdString(m.path)).fileName().toHtmlEscaped(); };
+        lines << tr("<b>Two models:</b> A ran on %1, B on %2; tokens aligned by their text.").arg(name(model), name(*model_b));
+        if (!same_heads) lines << tr("Their heads are laid out differently: head norms are not compared.");
+    }
     if (!change.isEmpty()) lines << tr("<b>Changed:</b> %1.").arg(change.toHtmlEscaped());
     if (c.first_divergence) {
         lines << tr("The answers part at generated token %1: A “%2”, B “%3”.")

@@ -24,9 +24,13 @@ public:
     explicit CompareView(QWidget* parent = nullptr);
 
     // Shows runs `a` and `b`; `metric` picks the subsystem shares, `change` says what the user
-    // changed (e.g. the rule applied); n_layer × n_head shape the head-norm difference.
+    // changed (e.g. the rule applied); model_a's n_layer × n_head shape the head-norm difference.
+    // `model_b` is set when B was made with another model file than A (a quantisation against
+    // another, RunStore::same_model): the runs are then aligned by token text, and their head
+    // norms compared only when both models have the same shape.
     // Any verdict shown before is cleared.
-    void showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model);
+    void showRuns(const RunRecord& a, const RunRecord& b, Metric metric, const QString& change, const ModelInfo& model_a,
+                  const std::optional<ModelInfo>& model_b = std::nullopt);
     // The advisor's verdict on the comparison shown (rich text, AdvisorPanel::rewriteVerdictHtml
     // for an "Apply & compare" pair); empty hides the line.
     void setVerdict(const QString& html);
