@@ -2390,6 +2390,10 @@ Suggestion: %2</source>
         <source>Run %1 was made with no model: it has nothing to compare.</source>
         <translation>运行 %1 没有使用任何模型：没有可比较的内容。</translation>
     </message>
+    <message>
+        <source>Filter: prompt, output, model…</source>
+        <translation>筛选：提示词、输出、模型…</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::InternalsNote</name>
@@ -3228,6 +3232,26 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>turn %1 of conversation %2</source>
         <translation>对话 %2 的第 %1 回合</translation>
+    </message>
+    <message>
+        <source>%1; KV %2/%3</source>
+        <translation>%1；KV %2/%3</translation>
+    </message>
+    <message>
+        <source>The model file it ran on (or the server&apos;s model)</source>
+        <translation>运行所用的模型文件（或服务器的模型）</translation>
+    </message>
+    <message>
+        <source>How its products treated activations, and how its KV cache stored keys and values</source>
+        <translation>矩阵乘法如何处理激活值，以及 KV 缓存如何存储键和值</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
     </message>
 </context>
 <context>

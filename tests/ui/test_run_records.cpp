@@ -283,6 +283,18 @@ void TestRunRecords::anyTwoRunsCompare() {
     QVERIFY(note && note->isVisibleTo(h));
     QVERIFY2(note->text().contains(QStringLiteral("failed")) || note->text().contains(QStringLiteral("no model")), qPrintable(note->text()));
     QVERIFY(!w.advisorController()->compareRuns(capture, nothing));
+
+    // The model and precision columns; the filter keeps the runs whose text or model holds it.
+    const int capture_row = h->model()->rowOf(capture), newest_row = h->model()->rowOf(newest);
+    QCOMPARE(cell(h, capture_row, RunHistoryModel::ModelFile), QStringLiteral("other.gguf"));
+    QCOMPARE(cell(h, newest_row, RunHistoryModel::ModelFile), QStringLiteral("octet.gguf"));
+    QVERIFY2(cell(h, newest_row, RunHistoryModel::PrecisionKv).contains(QStringLiteral("KV")), qPrintable(cell(h, newest_row, RunHistoryModel::PrecisionKv)));
+    h->setFilter(QStringLiteral("OTHER.gguf"));
+    for (int row = 0; row < h->model()->rowCount(); ++row) QCOMPARE(h->rowShown(row), row == capture_row);
+    h->setFilter(QStringLiteral("seven"));
+    QVERIFY(h->rowShown(newest_row) && !h->rowShown(h->model()->rowOf(oldest)));
+    h->setFilter(QString());
+    for (int row = 0; row < h->model()->rowCount(); ++row) QVERIFY(h->rowShown(row));
 }
 
 void TestRunRecords::consistencySamplesAreLabelled() {

@@ -2,6 +2,8 @@
 
 #include <QAction>
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLineEdit>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -90,6 +92,23 @@ QString spec_prompt_text(const RunSpec& spec) {
     return QString::fromStdString(spec.messages.back().content);
 }
 
+namespace {
+
+QString kv_label(TensorType type) {
+    const std::string_view name = kv_type_name(type);
+    return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+// The model a run ran on, in one cell: the file's name, or the server's model.
+QString run_model_label(const RunRecord& r, const std::optional<ModelInfo>& model) {
+    if (r.engine) return QString::fromStdString(r.engine->model);
+    if (model) return QFileInfo(QString::fromStdString(model->path)).fileName();
+    if (!r.model_path.empty()) return QFileInfo(QString::fromStdString(r.model_path)).fileName();
+    return QStringLiteral("—");
+}
+
+} // namespace
+
 QString run_group_label(const RunGroup& group) {
     if (group.kind == RunGroup::Kind::Pair) {
         return group.index == 0 ? RunHistoryModel::tr("A of pair %1").arg(group.number)
@@ -138,6 +157,13 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
         case Stop: return stop_text(*r);
         case Switches: return run_switches(r->trace.spec);
         case Measured: return recorded_measurements(*r);
+        case ModelFile: return run_model_label(*r, store_.model_of(*r));
+        case PrecisionKv: {
+            if (!r->trace.kv_types) return precision_label(r->trace.precision);
+            return tr("%1; KV %2/%3")
+                .arg(precision_label(r->trace.precision), kv_label(r->trace.kv_types->k),
+                     kv_label(r->trace.kv_types->v));
+        }
         default: return {};
         }
     }
@@ -163,6 +189,11 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
                                            : tr("%1 — %2 tokens generated").arg(stop_text(*r)).arg(r->n_generated()));
         case Switches: return run_switches(r->trace.spec);
         case Measured: return recorded_measurements(*r);
+        case ModelFile: {
+            if (r->engine) return tr("Ran on %1 (%2)").arg(QString::fromStdString(r->engine->url), QString::fromStdString(r->engine->model));
+            const auto m = store_.model_of(*r);
+            return m ? QString::fromStdString(m->path) : QString::fromStdString(r->model_path);
+        }
         default: return {};
         }
     }
@@ -180,6 +211,8 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
         case Stop: return tr("Why generation stopped (or: running, failed)");
         case Switches: return tr("Subsystems and experts switched off, with the ablation mode");
         case Measured: return tr("What the run recorded beyond its tokens");
+        case ModelFile: return tr("The model file it ran on (or the server's model)");
+        case PrecisionKv: return tr("How its products treated activations, and how its KV cache stored keys and values");
         default: return {};
         }
     }
@@ -192,6 +225,8 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     case Stop: return tr("Stop reason");
     case Switches: return tr("Switches");
     case Measured: return tr("Measured");
+    case ModelFile: return tr("Model");
+    case PrecisionKv: return tr("Precision");
     default: return {};
     }
 }
@@ -237,10 +272,16 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
     note_->setWordWrap(true);
     note_->hide();
 
+    filter_ = new QLineEdit(this);
+    filter_->setObjectName(QStringLiteral("historyFilter"));
+    filter_->setClearButtonEnabled(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(button);
+    top->addWidget(filter_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(button, 0, Qt::AlignLeft);
+    layout->addLayout(top);
     layout->addWidget(note_);
     layout->addWidget(view_, 1);
 
@@ -254,8 +295,10 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
         const std::vector<uint64_t> ids = selectedRuns();
         emit compareRequested(ids[0], ids[1]);
     });
+    connect(filter_, &QLineEdit::textChanged, this, &HistoryPanel::applyFilter);
     on_language_change(this, [this] { // the headers, cells and the refusal are read again in the new language
         compare_->setText(tr("Compare"));
+        filter_->setPlaceholderText(tr("Filter: prompt, output, model…"));
         refresh();
     });
 }
@@ -305,8 +348,31 @@ void HistoryPanel::refresh() {
             view_->selectionModel()->setCurrentIndex(model_->index(row, current.column()), QItemSelectionModel::NoUpdate);
         }
     }
+    applyFilter();
     view_->viewport()->update();
     updateCompare();
+}
+
+void HistoryPanel::setFilter(const QString& text) { filter_->setText(text); }
+
+bool HistoryPanel::rowShown(int row) const { return !view_->isRowHidden(row); }
+
+void HistoryPanel::applyFilter() {
+    const QString text = filter_->text().trimmed();
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        bool match = text.isEmpty();
+        for (const int column : {RunHistoryModel::Run, RunHistoryModel::Pair, RunHistoryModel::Prompt, RunHistoryModel::Output,
+                                 RunHistoryModel::ModelFile}) {
+            if (match) break;
+            const QModelIndex index = model_->index(row, column);
+            // the whole prompt and output (the cells show one elided line)
+            const QString cell = (column == RunHistoryModel::Prompt || column == RunHistoryModel::Output ? index.data(Qt::ToolTipRole)
+                                                                                                           : index.data())
+                                     .toString();
+            match = cell.contains(text, Qt::CaseInsensitive);
+        }
+        view_->setRowHidden(row, !match);
+    }
 }
 
 void HistoryPanel::updateCompare() {

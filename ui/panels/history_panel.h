@@ -14,6 +14,7 @@
 
 class QAction;
 class QLabel;
+class QLineEdit;
 class QTableView;
 
 namespace octo::ui {
@@ -35,7 +36,7 @@ QString run_group_label(const RunGroup& group);
 class RunHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Run, Pair, Prompt, Output, Stop, Switches, Measured, ColumnCount };
+    enum Column { Run, Pair, Prompt, Output, Stop, Switches, Measured, ModelFile, PrecisionKv, ColumnCount };
     static constexpr int IdRole = Qt::UserRole; // the row's run id (qulonglong)
 
     explicit RunHistoryModel(RunStore& store, QObject* parent = nullptr);
@@ -66,6 +67,10 @@ public:
     std::vector<uint64_t> selectedRuns() const;
     // Why the selection cannot be compared (the action's tooltip), or nullopt when it can.
     std::optional<QString> compareRefusal() const;
+    // Shows only the runs whose prompt, output, model, set or run label holds `text` (any case);
+    // empty shows every run. The field above the table sets it.
+    void setFilter(const QString& text);
+    bool rowShown(int row) const;
 
 signals:
     void runActivated(uint64_t run_id);
@@ -74,9 +79,11 @@ signals:
 private:
     void refresh();
     void updateCompare();
+    void applyFilter();
 
     RunStore& store_;
     RunHistoryModel* model_;
+    QLineEdit* filter_ = nullptr;
     QTableView* view_;
     QAction* compare_;
     QLabel* note_; // why two selected runs cannot be compared
