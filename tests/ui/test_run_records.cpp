@@ -42,11 +42,7 @@ namespace {
 
 const QString kOctet = QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources/octet/octet.gguf");
 
-bool load(MainWindow& w) {
-    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
-    w.openModel(kOctet);
-    return loaded.wait(30000);
-}
+bool load(MainWindow& w) { return test::load_model(w, kOctet); }
 
 // Runs exactly `spec` and waits until it settled.
 bool submitAndWait(MainWindow& w, const RunSpec& spec) {

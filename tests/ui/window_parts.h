@@ -7,10 +7,12 @@
 #include <QDir>
 #include <QFile>
 #include <QObject>
+#include <QSignalSpy>
 #include <QWidget>
 #include <QtGlobal>
 
 #include "engine/model/synthetic_model.h"
+#include "ui/main_window.h"
 
 namespace octo::ui::test {
 
@@ -38,6 +40,13 @@ inline void screenshot(QWidget& w, const QString& name) {
     QApplication::processEvents(); // let queued repaints land before the grab
     QDir().mkpath(QString::fromLocal8Bit(dir));
     w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
+}
+
+// Opens the model at `path` in `w` and waits until it is loaded (30 s at most).
+inline bool load_model(MainWindow& w, const QString& path) {
+    QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
+    w.openModel(path);
+    return loaded.wait(30000);
 }
 
 } // namespace octo::ui::test

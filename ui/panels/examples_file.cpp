@@ -11,13 +11,15 @@ namespace octo::ui {
 
 namespace {
 
-std::optional<QByteArray> read_all(const QString& path, QString* why) {
+// The file's bytes through `parse`; a file that cannot be read is an empty list and `error`.
+template <class T>
+QList<T> load_with(const QString& path, QString* error, QList<T> (*parse)(const QByteArray&, const QString&, QString*)) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *why = file.errorString();
-        return std::nullopt;
+        if (error) *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return {};
     }
-    return file.readAll();
+    return parse(file.readAll(), path, error);
 }
 
 // The array under `key` of the examples file (empty when the file has none); nullopt with `why`
@@ -36,15 +38,7 @@ std::optional<QJsonArray> examples_array(const QByteArray& bytes, const QString&
 
 QString examples_path(const QString& resource_dir) { return resource_dir + QStringLiteral("/examples/octet_examples.json"); }
 
-QList<OctetExample> load_examples(const QString& path, QString* error) {
-    QString why;
-    const std::optional<QByteArray> bytes = read_all(path, &why);
-    if (!bytes) {
-        if (error) *error = QStringLiteral("%1: %2").arg(path, why);
-        return {};
-    }
-    return parse_examples(*bytes, path, error);
-}
+QList<OctetExample> load_examples(const QString& path, QString* error) { return load_with(path, error, parse_examples); }
 
 QList<OctetExample> parse_examples(const QByteArray& bytes, const QString& path, QString* error) {
     const auto fail = [&](const QString& why) {
@@ -77,13 +71,7 @@ QList<OctetExample> parse_examples(const QByteArray& bytes, const QString& path,
 }
 
 QList<ConversationExample> load_conversation_examples(const QString& path, QString* error) {
-    QString why;
-    const std::optional<QByteArray> bytes = read_all(path, &why);
-    if (!bytes) {
-        if (error) *error = QStringLiteral("%1: %2").arg(path, why);
-        return {};
-    }
-    return parse_conversation_examples(*bytes, path, error);
+    return load_with(path, error, parse_conversation_examples);
 }
 
 QList<ConversationExample> parse_conversation_examples(const QByteArray& bytes, const QString& path, QString* error) {
