@@ -2394,6 +2394,26 @@ Suggestion: %2</source>
         <source>Filter: prompt, output, model…</source>
         <translation>筛选：提示词、输出、模型…</translation>
     </message>
+    <message>
+        <source>Rename Run</source>
+        <translation>重命名运行</translation>
+    </message>
+    <message>
+        <source>A name for %1 (empty: none):</source>
+        <translation>%1 的名称（留空：无）：</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Pin (keep when the history is full)</source>
+        <translation>固定（历史记录满时保留）</translation>
+    </message>
+    <message>
+        <source>Remove from History</source>
+        <translation>从历史记录中移除</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::InternalsNote</name>
@@ -3252,6 +3272,10 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Precision</source>
         <translation>精度</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>

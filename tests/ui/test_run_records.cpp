@@ -291,6 +291,37 @@ void TestRunRecords::anyTwoRunsCompare() {
     QVERIFY(h->rowShown(newest_row) && !h->rowShown(h->model()->rowOf(oldest)));
     h->setFilter(QString());
     for (int row = 0; row < h->model()->rowCount(); ++row) QVERIFY(h->rowShown(row));
+
+    // A name shows in the Run column (and filters); a pinned run outlives a full history; Remove
+    // forgets the selected runs, the shown one giving way to the newest left.
+    QVERIFY(w.store().rename_run(newest, QStringLiteral("baseline")));
+    QCOMPARE(cell(h, h->model()->rowOf(newest), RunHistoryModel::Run), QStringLiteral("baseline (#%1)").arg(newest));
+    h->setFilter(QStringLiteral("baseline"));
+    QVERIFY(h->rowShown(h->model()->rowOf(newest)) && !h->rowShown(h->model()->rowOf(oldest)));
+    h->setFilter(QString());
+    h->view()->setCurrentIndex(h->model()->index(h->model()->rowOf(oldest), 0));
+    QVERIFY(h->pinAction()->isEnabled() && !h->pinAction()->isChecked());
+    h->pinAction()->trigger();
+    QVERIFY(w.store().run(oldest)->pinned);
+    QVERIFY(cell(h, h->model()->rowOf(oldest), RunHistoryModel::Run).startsWith(QStringLiteral("★ ")));
+    const RunTrace trace = w.store().run(newest)->trace; // the fillers' (newest itself goes)
+    for (size_t i = 0; i < RunStore::kMaxRuns; ++i) {
+        RunRecord filler;
+        filler.state = RunState::Finished;
+        filler.trace = trace;
+        filler.model = *w.store().model();
+        w.store().add_run(std::move(filler));
+    }
+    QCOMPARE(w.store().runs().size(), RunStore::kMaxRuns);
+    QVERIFY(w.store().run(oldest) != nullptr); // pinned: kept
+    QVERIFY(w.store().run(newest) == nullptr); // not pinned: the history let it go
+    const uint64_t shown = w.store().current()->id;
+    selectRows(h, {0});
+    QCOMPARE(h->selectedRuns(), std::vector<uint64_t>{shown});
+    h->removeAction()->trigger();
+    QVERIFY(w.store().run(shown) == nullptr);
+    QCOMPARE(w.store().runs().size(), RunStore::kMaxRuns - 1);
+    QVERIFY(w.store().current() && w.store().current()->id == w.store().runs().back().id);
 }
 
 void TestRunRecords::consistencySamplesAreLabelled() {

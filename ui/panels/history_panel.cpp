@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -150,7 +151,10 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     const QString prompt = spec_prompt_text(r->trace.spec);
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Run: return run_label(*r);
+        case Run: {
+            const QString label = r->name.isEmpty() ? run_label(*r) : tr("%1 (%2)").arg(r->name, run_label(*r));
+            return r->pinned ? QStringLiteral("★ ") + label : label;
+        }
         case Pair: return r->group ? run_group_label(*r->group) : QString();
         case Prompt: return one_line(prompt);
         case Output: return one_line(r->generated_text());
@@ -296,9 +300,39 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
         emit compareRequested(ids[0], ids[1]);
     });
     connect(filter_, &QLineEdit::textChanged, this, &HistoryPanel::applyFilter);
+    rename_ = new QAction(this);
+    rename_->setObjectName(QStringLiteral("historyRename"));
+    pin_ = new QAction(this);
+    pin_->setObjectName(QStringLiteral("historyPin"));
+    pin_->setCheckable(true);
+    remove_ = new QAction(this);
+    remove_->setObjectName(QStringLiteral("historyRemove"));
+    remove_->setShortcut(QKeySequence::Delete);
+    remove_->setShortcutContext(Qt::WidgetShortcut);
+    for (QAction* a : {rename_, pin_, remove_}) view_->addAction(a);
+    connect(rename_, &QAction::triggered, this, [this] {
+        const RunRecord* r = store_.run(currentRun());
+        if (!r) return;
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Rename Run"), tr("A name for %1 (empty: none):").arg(run_label(*r)),
+                                                   QLineEdit::Normal, r->name, &ok);
+        if (ok) store_.rename_run(r->id, name);
+    });
+    connect(pin_, &QAction::triggered, this, [this](bool pinned) { store_.pin_run(currentRun(), pinned); });
+    connect(remove_, &QAction::triggered, this, [this] {
+        for (const uint64_t id : selectedRuns()) store_.remove_run(id); // a running run stays
+    });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
+        const RunRecord* r = store_.run(currentRun());
+        pin_->setChecked(r && r->pinned);
+        for (QAction* a : {rename_, pin_}) a->setEnabled(r != nullptr);
+    });
     on_language_change(this, [this] { // the headers, cells and the refusal are read again in the new language
         compare_->setText(tr("Compare"));
         filter_->setPlaceholderText(tr("Filter: prompt, output, model…"));
+        rename_->setText(tr("Rename…"));
+        pin_->setText(tr("Pin (keep when the history is full)"));
+        remove_->setText(tr("Remove from History"));
         refresh();
     });
 }
@@ -354,6 +388,11 @@ void HistoryPanel::refresh() {
 }
 
 void HistoryPanel::setFilter(const QString& text) { filter_->setText(text); }
+
+uint64_t HistoryPanel::currentRun() const {
+    const QModelIndex current = view_->currentIndex();
+    return current.isValid() ? current.data(RunHistoryModel::IdRole).toULongLong() : 0;
+}
 
 bool HistoryPanel::rowShown(int row) const { return !view_->isRowHidden(row); }
 

@@ -63,6 +63,11 @@ public:
     QTableView* view() const { return view_; }
     RunHistoryModel* model() const { return model_; }
     QAction* compareAction() const { return compare_; }
+    // The context menu's edits of the current run: Rename… (a name shown in the Run column), Pin
+    // (kept when the history is full), Remove from History (the selected runs; Delete).
+    QAction* renameAction() const { return rename_; }
+    QAction* pinAction() const { return pin_; }
+    QAction* removeAction() const { return remove_; }
     // The selected runs, oldest first (A before B).
     std::vector<uint64_t> selectedRuns() const;
     // Why the selection cannot be compared (the action's tooltip), or nullopt when it can.
@@ -80,9 +85,13 @@ private:
     void refresh();
     void updateCompare();
     void applyFilter();
+    uint64_t currentRun() const; // the run of the current row; 0 when none
 
     RunStore& store_;
     RunHistoryModel* model_;
+    QAction* rename_ = nullptr;
+    QAction* pin_ = nullptr;
+    QAction* remove_ = nullptr;
     QLineEdit* filter_ = nullptr;
     QTableView* view_;
     QAction* compare_;

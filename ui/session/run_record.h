@@ -56,6 +56,8 @@ struct RunRecord {
     std::optional<RunGroup> group;                // submitted as part of an A/B pair or a consistency run
     std::string model_path;                       // a run of the engine: the loaded model's path when it started
     std::map<int64_t, LensRecord> lenses;         // position -> its logit lens, computed on demand (LensController)
+    QString name;                                 // the user's name for the run (Run history → Rename…); empty: none
+    bool pinned = false;                          // kept when the history is full (RunStore::kMaxRuns)
 
     // Shorthands for what every view reads.
     const std::vector<TraceToken>& tokens() const { return trace.tokens; }

@@ -178,7 +178,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            }
                            r.group = take_group(e.run_id);
                            runs_.push_back(std::move(r));
-                           while (runs_.size() > kMaxRuns) runs_.pop_front();
+                           trim_history();
                            shown_ = e.run_id;
                            selected_ = -1;
                            first_new = -1;
@@ -322,7 +322,7 @@ uint64_t RunStore::add_run(RunRecord record) {
     record.id = next_added_++;
     const Metric metric = record.trace.default_metric; // as when its model was loaded
     runs_.push_back(std::move(record));
-    while (runs_.size() > kMaxRuns) runs_.pop_front();
+    trim_history();
     shown_ = runs_.back().id;
     selected_ = -1;
     emit runChanged();
@@ -355,6 +355,47 @@ void RunStore::show_run(uint64_t id) {
     selected_ = -1;
     emit runChanged();
     emit selectionChanged();
+}
+
+void RunStore::trim_history() {
+    for (auto it = runs_.begin(); runs_.size() > kMaxRuns && it != runs_.end();) {
+        if (it->pinned || it->id == shown_) {
+            ++it;
+        } else {
+            it = runs_.erase(it);
+        }
+    }
+}
+
+bool RunStore::rename_run(uint64_t id, const QString& name) {
+    RunRecord* r = find(id);
+    if (!r) return false;
+    r->name = name.trimmed();
+    emit historyChanged();
+    return true;
+}
+
+bool RunStore::pin_run(uint64_t id, bool pinned) {
+    RunRecord* r = find(id);
+    if (!r) return false;
+    r->pinned = pinned;
+    emit historyChanged();
+    return true;
+}
+
+bool RunStore::remove_run(uint64_t id) {
+    const auto it = std::find_if(runs_.begin(), runs_.end(), [id](const RunRecord& r) { return r.id == id; });
+    if (it == runs_.end() || it->state == RunState::Running) return false;
+    const bool shown = id == shown_;
+    runs_.erase(it);
+    if (shown) {
+        shown_ = runs_.empty() ? 0 : runs_.back().id;
+        selected_ = -1;
+        emit runChanged();
+        emit selectionChanged();
+    }
+    emit historyChanged();
+    return true;
 }
 
 void RunStore::lens_asked(LensAsk ask) {

@@ -76,6 +76,12 @@ public:
     std::vector<Finding> findings_for(const QString& prompt) const;      // empty unless both texts are `prompt`
 
     void show_run(uint64_t id);
+    // The history's own edits (Run history's context menu): a name for the run (empty: none);
+    // pinned runs stay when the history is full; removing forgets a settled run (the shown run is
+    // then the newest left). False for an unknown run, or removing one that is still running.
+    bool rename_run(uint64_t id, const QString& name);
+    bool pin_run(uint64_t id, bool pinned);
+    bool remove_run(uint64_t id);
     // Adds a finished run that did not come from the engine (an opened capture), shows it in its
     // default metric;
     // its id, from a range the engine never uses.
@@ -121,6 +127,7 @@ signals:
 
 private:
     RunRecord* find(uint64_t id);
+    void trim_history(); // the oldest runs that are not pinned go while there are more than kMaxRuns
     std::optional<RunGroup> take_group(uint64_t id); // the group of a run whose record is made now
 
     std::optional<ModelInfo> model_;
