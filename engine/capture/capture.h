@@ -18,6 +18,7 @@
 #include "engine/backend/precision.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_spec.h"
+#include "engine/instrumentation/logit_lens.h"
 #include "engine/generation/run_trace.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/kv/kv_pool_stats.h"
@@ -63,6 +64,8 @@ struct Capture : CaptureContext {
     RunTrace trace;
     // The user's notes: sequence index (prompt tokens 0..n_prompt-1, then generated tokens) -> text.
     std::map<int64_t, std::string> notes;
+    // The logit lenses computed for the run (the workbench's Logit lens view): position -> lens.
+    std::map<int64_t, NamedLens> lenses;
 };
 
 } // namespace octo

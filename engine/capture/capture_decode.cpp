@@ -87,6 +87,7 @@ public:
         decode_route(c);
         decode_findings(c);
         decode_notes(c);
+        if (root_.has("lenses")) decode_lenses(c); // absent in captures from before the logit lens
         return c;
     }
 
@@ -454,6 +455,49 @@ private:
                 root_.fail("notes", "item " + std::to_string(i) + " is not [token index, text] with a new index below " + std::to_string(n_sequence));
             } else {
                 c.notes.emplace(index, std::string(n[1].get_binary().begin(), n[1].get_binary().end()));
+            }
+        }
+    }
+
+    // [[position, chosen, [[[[token, prob], …], rank, prob] per layer], [[token, text], …]], …]
+    void decode_lenses(Capture& c) {
+        const int64_t n_sequence = static_cast<int64_t>(c.trace.tokens.size());
+        const int64_t n_layer = c.model.n_layer;
+        const json& lenses = root_.array("lenses", kMaxItems);
+        for (size_t i = 0; i < lenses.size() && root_.ok(); ++i) {
+            const json& l = lenses[i];
+            bool bad = !l.is_array() || l.size() != 4 || !number_tuple(json::array({l[0], l[1]}), 2) || !l[2].is_array() || !l[3].is_array() ||
+                       static_cast<int64_t>(l[2].size()) != n_layer;
+            NamedLens named;
+            const int64_t position = bad ? 0 : tuple_int(l, 0, 0, n_sequence - 1, bad);
+            named.lens.position = position;
+            named.lens.chosen = bad ? -1 : static_cast<int32_t>(tuple_int(l, 1, -1, kMaxId, bad));
+            for (size_t k = 0; !bad && k < l[2].size(); ++k) {
+                const json& layer = l[2][k];
+                bad = !layer.is_array() || layer.size() != 3 || !layer[0].is_array() || layer[0].size() > kMaxTop ||
+                      !number_tuple(json::array({layer[1], layer[2]}), 2);
+                if (bad) break;
+                LensLayer out;
+                out.chosen_rank = tuple_int(layer, 1, 0, kMaxId, bad);
+                out.chosen_prob = layer[2].get<float>();
+                for (const json& e : layer[0]) {
+                    bad = bad || !number_tuple(e, 2);
+                    if (bad) break;
+                    out.top.push_back({static_cast<int32_t>(tuple_int(e, 0, 0, kMaxId, bad)), e[1].get<float>()});
+                }
+                named.lens.layers.push_back(std::move(out));
+            }
+            for (size_t k = 0; !bad && k < l[3].size(); ++k) {
+                const json& t = l[3][k];
+                bad = !t.is_array() || t.size() != 2 || !t[1].is_binary() || !number_tuple(json::array({t[0]}), 1);
+                if (!bad) named.texts[static_cast<int32_t>(tuple_int(t, 0, 0, kMaxId, bad))] = std::string(t[1].get_binary().begin(), t[1].get_binary().end());
+            }
+            if (bad || c.lenses.count(position)) {
+                root_.fail("lenses", "item " + std::to_string(i) + " is not [position, chosen, " + std::to_string(n_layer) +
+                                         " layers of [top, rank, probability], token texts] with a new position below " +
+                                         std::to_string(n_sequence));
+            } else {
+                c.lenses.emplace(position, std::move(named));
             }
         }
     }

@@ -118,6 +118,19 @@ json encode_capture(const Capture& c) {
     for (const auto& f : c.findings) findings.push_back(finding_json(f));
     json notes = json::array();
     for (const auto& [index, text] : c.notes) notes.push_back(json::array({index, bytes_value(text)}));
+    // [[position, chosen, [[[[token, prob], …], rank, prob] per layer], [[token, text], …]], …]
+    json lenses = json::array();
+    for (const auto& [position, named] : c.lenses) {
+        json layers = json::array();
+        for (const LensLayer& layer : named.lens.layers) {
+            json top = json::array();
+            for (const LensEntry& e : layer.top) top.push_back(json::array({e.token, e.prob}));
+            layers.push_back(json::array({top, layer.chosen_rank, layer.chosen_prob}));
+        }
+        json texts = json::array();
+        for (const auto& [id, text] : named.texts) texts.push_back(json::array({id, bytes_value(text)}));
+        lenses.push_back(json::array({position, named.lens.chosen, layers, texts}));
+    }
     json engine = nullptr;
     if (c.engine) {
         engine = {{"url", c.engine->url}, {"model", c.engine->model}, {"fingerprint", c.engine->fingerprint},
@@ -148,7 +161,8 @@ json encode_capture(const Capture& c) {
             {"kv_history", kv_history},
             {"route", route_json(c.route)},
             {"findings", findings},
-            {"notes", notes}};
+            {"notes", notes},
+            {"lenses", lenses}};
 }
 
 } // namespace octo

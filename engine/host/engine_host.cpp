@@ -204,12 +204,7 @@ void EngineHost::execute(const LensCommand& c) {
     const RunInputs inputs{.prompt_ids = tokens.first(c.n_prompt), .expert_map = l.expert_map(), .cancel = &cancel_};
     auto lens = run_logit_lens(*l.model, *l.backend, l.map(), *l.kv, c.spec, inputs, tokens, std::vector<int64_t>{c.position}, c.k);
     if (!lens) return post(host_event::LensFailed{c.run_id, c.position, lens.error()});
-    host_event::LensReady ready{c.run_id, std::move(lens->front()), {}};
-    if (ready.lens.chosen >= 0) ready.texts[ready.lens.chosen] = l.tokenizer->token_bytes(ready.lens.chosen);
-    for (const LensLayer& layer : ready.lens.layers) {
-        for (const LensEntry& e : layer.top) ready.texts[e.token] = l.tokenizer->token_bytes(e.token);
-    }
-    post(std::move(ready));
+    post(host_event::LensReady{c.run_id, name_lens(std::move(lens->front()), [&](int32_t id) { return l.tokenizer->token_bytes(id); })});
 }
 
 void EngineHost::execute(const CalibrateCommand& c) {

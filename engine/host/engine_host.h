@@ -87,11 +87,7 @@ struct ClaimFinished { size_t index = 0; ClaimResult result; };
 struct ClaimsFinished { ClaimsReport report; };
 struct ClaimsFailed { Error error; };
 // The logit lens asked of a run (EngineHost::logit_lens): computed, or why not.
-struct LensReady {
-    uint64_t run_id = 0;
-    LogitLens lens;
-    std::map<int32_t, std::string> texts; // the bytes of every token the lens names (its tops and the chosen one)
-};
+struct LensReady { uint64_t run_id = 0; NamedLens lens; };
 struct LensFailed { uint64_t run_id = 0; int64_t position = 0; Error error; };
 } // namespace host_event
 

@@ -77,6 +77,16 @@ LogitLens lens_from_logits(std::span<const float> logits, int64_t n_layer, int64
     return lens;
 }
 
+NamedLens name_lens(LogitLens lens, const std::function<std::string(int32_t)>& text) {
+    NamedLens named;
+    if (lens.chosen >= 0) named.texts[lens.chosen] = text(lens.chosen);
+    for (const LensLayer& layer : lens.layers) {
+        for (const LensEntry& e : layer.top) named.texts.try_emplace(e.token, text(e.token));
+    }
+    named.lens = std::move(lens);
+    return named;
+}
+
 nlohmann::json logit_lens_json(const LogitLens& lens, const std::function<std::string(int32_t)>& text) {
     nlohmann::json layers = nlohmann::json::array();
     for (size_t l = 0; l < lens.layers.size(); ++l) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,6 +46,16 @@ struct LogitLens {
     std::vector<LensLayer> layers; // [n_layer], the first layer first
     bool operator==(const LogitLens&) const = default;
 };
+
+// A lens as it is kept with a run (the workbench) and in a capture: with the bytes of every token
+// it names (its tops and the chosen one), so it can be shown without the model's tokenizer.
+struct NamedLens {
+    LogitLens lens;
+    std::map<int32_t, std::string> texts;
+    bool operator==(const NamedLens&) const = default;
+};
+// The lens with its tokens' texts from `text`.
+NamedLens name_lens(LogitLens lens, const std::function<std::string(int32_t)>& text);
 
 // [n_layer][n_vocab] the logits each layer's residual gives (layer_hidden: [n_layer][n_embd], as
 // TokenProbe::layer_hidden holds it), through `backend` at `precision`. InvalidArgument when the

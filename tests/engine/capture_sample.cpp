@@ -57,6 +57,15 @@ Capture sample_capture(int64_t n_generated) {
     c.route = route;
     c.findings = {{"rte-c.vague", 2, Severity::Warning, FindingPlace::Prompt, 0, 2, "ab", {"detail", "细节"}, RuleSource::Article}};
     c.notes = {{0, "the first token"}, {static_cast<int64_t>(c.trace.n_prompt), "\xe4\xbd\xa0 first generated"}};
+    // A logit lens at the prompt's last position: one row per layer, the chosen token's rank.
+    NamedLens lens;
+    lens.lens.position = static_cast<int64_t>(c.trace.n_prompt) - 1;
+    lens.lens.chosen = c.trace.tokens[c.trace.n_prompt].id;
+    for (int64_t l = 0; l < c.model.n_layer; ++l) {
+        lens.lens.layers.push_back({{{7, 0.5f + 0.1f * static_cast<float>(l)}, {lens.lens.chosen, 0.25f}}, 2 - (l > 0 ? 1 : 0), 0.25f});
+    }
+    lens.texts = {{7, "seven"}, {lens.lens.chosen, "\xe4\xbd"}};
+    c.lenses[lens.lens.position] = lens;
     return c;
 }
 

@@ -168,6 +168,10 @@ TEST(CaptureCorrupt, FieldProblemsNameTheField) {
     EXPECT_TRUE(contains(with([](json& j) { j["prompt_probes"].erase(0); }), "\"prompt_probes\" has"));
     EXPECT_TRUE(contains(with([](json& j) { j["kv_blocks"] = json::binary(std::vector<uint8_t>{0}); }), "\"kv_blocks\" holds 1 blocks"));
     EXPECT_TRUE(contains(with([](json& j) { j["stop_reason"] = "bored"; }), "\"bored\" is not a known value"));
+    // A logit lens that does not fit the run or the model (position past the tokens, a layer missing).
+    EXPECT_TRUE(contains(with([](json& j) { j["lenses"][0][0] = 999; }), "\"lenses\" item 0"));
+    EXPECT_TRUE(contains(with([](json& j) { j["lenses"][0][2].erase(0); }), "\"lenses\" item 0"));
+    EXPECT_TRUE(contains(with([](json& j) { j["lenses"] = json::array({json::array({0, 1})}); }), "\"lenses\" item 0"));
     EXPECT_TRUE(contains(with([](json& j) { j["notes"] = json::array({json::array({999, json::binary(std::vector<uint8_t>{})})}); }),
                          "\"notes\" item 0"));
     EXPECT_TRUE(contains(with([](json& j) { j["head_map"]["map"]["layers"].erase(0); }), "\"head_map.map\" is not a valid head map"));

@@ -197,6 +197,7 @@ void expect_same(const Capture& a, const Capture& b) {
         EXPECT_EQ(f.source, e.source);
     }
     EXPECT_EQ(a.notes, b.notes);
+    EXPECT_EQ(a.lenses, b.lenses);
 }
 
 TEST(Capture, SampleRecordsEveryMeasurement) {
@@ -378,6 +379,7 @@ TEST(Capture, EmptyOptionalPartsStayEmpty) {
     c.route.reset();
     c.findings.clear();
     c.notes.clear();
+    c.lenses.clear();
     c.head_map.reset();
     auto bytes = serialize_capture(c).value();
     auto back = parse_capture({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, "x.octo");

@@ -16,6 +16,7 @@
 #include "ui/controllers/run_controller.h"
 #include "ui/dock_layout.h"
 #include "ui/main_window.h"
+#include "ui/session/capture_record.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/views/logit_lens_view.h"
 #include "ui/views/token_chips.h"
@@ -88,6 +89,16 @@ void TestLogitLens::eachLayerPredictsTheSelectedToken() {
     w.store().select_token(3);
     QTRY_COMPARE_WITH_TIMEOUT(view->table()->rowCount(), n_layer, 30000);
     QVERIFY(r->lenses.contains(2));
+    // Kept in a capture of the run: opened, the lens shows without the engine computing it.
+    CaptureContext context;
+    context.model = static_cast<const ModelDescription&>(*w.store().model());
+    context.head_map = w.store().model()->head_map;
+    RunRecord reopened = record_of_capture(capture_of_record(*r, context), QStringLiteral("/tmp/lens.octo"));
+    QCOMPARE(reopened.lenses.size(), r->lenses.size());
+    w.store().add_run(std::move(reopened));
+    w.store().select_token(t);
+    QCOMPARE(view->table()->rowCount(), n_layer);
+    QVERIFY(!w.store().lens_pending());
     // The first token has nothing before it.
     w.store().select_token(0);
     QCOMPARE(view->table()->rowCount(), 0);

@@ -16,6 +16,7 @@ Capture capture_of_record(const RunRecord& run, const CaptureContext& context) {
     static_cast<CaptureContext&>(c) = context;
     c.trace = run.trace;
     for (const auto& [index, note] : run.notes) c.notes[index] = note.toStdString();
+    c.lenses = run.lenses;
     return c;
 }
 
@@ -43,6 +44,7 @@ RunRecord record_of_capture(const Capture& c, const QString& path) {
     }
     r.model = std::move(m);
     for (const auto& [index, note] : c.notes) r.notes[index] = QString::fromStdString(note);
+    r.lenses = c.lenses;
     return r;
 }
 

@@ -36,12 +36,6 @@ struct RunGroup {
     QString change;      // a pair: what B changes
 };
 
-// A logit lens computed for a run, with the text of each token it names.
-struct LensRecord {
-    LogitLens lens;
-    std::map<int32_t, std::string> texts;
-};
-
 struct RunRecord {
     uint64_t id = 0;
     RunTrace trace; // what ran and what it computed (a capture's: the stored trace)
@@ -55,7 +49,7 @@ struct RunRecord {
     std::map<int64_t, QString> notes;             // token index -> the user's note (teaching replay)
     std::optional<RunGroup> group;                // submitted as part of an A/B pair or a consistency run
     std::string model_path;                       // a run of the engine: the loaded model's path when it started
-    std::map<int64_t, LensRecord> lenses;         // position -> its logit lens, computed on demand (LensController)
+    std::map<int64_t, NamedLens> lenses;          // position -> its logit lens, computed on demand (LensController)
     QString name;                                 // the user's name for the run (Run history → Rename…); empty: none
     bool pinned = false;                          // kept when the history is full (RunStore::kMaxRuns)
 

@@ -268,8 +268,8 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [](const host_event::ClaimFinished&) {}, [](const host_event::ClaimsFinished&) {},
                        [](const host_event::ClaimsFailed&) {},
                        [&](const host_event::LensReady& e) {
-                           if (RunRecord* r = find(e.run_id)) r->lenses[e.lens.position] = {e.lens, e.texts};
-                           if (lens_pending_ == LensAsk{e.run_id, e.lens.position}) lens_pending_.reset();
+                           if (RunRecord* r = find(e.run_id)) r->lenses[e.lens.lens.position] = e.lens;
+                           if (lens_pending_ == LensAsk{e.run_id, e.lens.lens.position}) lens_pending_.reset();
                            emit lensChanged();
                        },
                        [&](const host_event::LensFailed& e) {

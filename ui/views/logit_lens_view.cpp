@@ -104,7 +104,7 @@ void LogitLensView::refresh() {
         }
         return say(tr("Computing the logit lens at position %1…").arg(position));
     }
-    const LensRecord& record = lens->second;
+    const NamedLens& record = lens->second;
     const auto text = [&](int32_t id) {
         const auto it = record.texts.find(id);
         return QStringLiteral("“%1”").arg(token_display_text(it == record.texts.end() ? std::string() : it->second));
