@@ -151,16 +151,11 @@ nlohmann::json comparison_json(const RunComparison& c, int64_t n_head) {
 // A run on a server as compared: token ids (a server that sends none: each distinct token text
 // gets one number, the same in both runs), log-probabilities where sent, and from an Octoscope
 // server the shares of its default metric and the head norms.
-ComparedRun compared_remote_run(const remote::RemoteResult& r, std::map<std::string, int32_t>& text_ids) {
+ComparedRun compared_remote_run(const remote::RemoteResult& r, TokenTextIds& text_ids) {
     ComparedRun out;
     bool all_logprobs = true;
     for (const remote::RemoteToken& t : r.tokens) {
-        if (t.id) {
-            out.ids.push_back(*t.id);
-        } else {
-            const auto [it, added] = text_ids.try_emplace(t.text, -1 - static_cast<int32_t>(text_ids.size()));
-            out.ids.push_back(it->second);
-        }
+        out.ids.push_back(t.id ? *t.id : text_ids.of(t.text));
         all_logprobs = all_logprobs && t.logprob.has_value();
         if (all_logprobs) out.logprobs.push_back(*t.logprob);
         const nlohmann::json& ext = t.octoscope;
@@ -196,7 +191,7 @@ int run_compare_remote(const CompareOptions& o, const RunSpec& a, const RunSpec&
     }
     const remote::RemoteResult& ra = runs->at(0).value();
     const remote::RemoteResult& rb = runs->at(1).value();
-    std::map<std::string, int32_t> text_ids;
+    TokenTextIds text_ids;
     const RunComparison c = compare_runs(compared_remote_run(ra, text_ids), compared_remote_run(rb, text_ids));
     const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
     const nlohmann::json verdict = verdict_json(a.prompt, ra.text, b.prompt, rb.text);
@@ -227,20 +222,10 @@ bool same_vocabulary(const Tokenizer& a, const Tokenizer& b) {
     return true;
 }
 
-// B's tokens as A's ids where the vocabularies differ: ids of texts A has, else numbers of their
-// own (negative), the same for the same text — so the runs are aligned by token text.
-void align_by_text(ComparedRun& b, const Tokenizer& ta, const Tokenizer& tb) {
-    std::map<std::string, int32_t> ids_of_a;
-    for (int32_t id = 0; id < ta.n_tokens(); ++id) ids_of_a.try_emplace(ta.token_bytes(id), id);
-    std::map<std::string, int32_t> others;
-    for (int32_t& id : b.ids) {
-        const std::string& text = tb.token_bytes(id);
-        if (const auto it = ids_of_a.find(text); it != ids_of_a.end()) {
-            id = it->second;
-        } else {
-            id = others.try_emplace(text, -1 - static_cast<int32_t>(others.size())).first->second;
-        }
-    }
+// The run's token ids replaced by the numbers of their texts (runs of two vocabularies aligned by
+// what their tokens say).
+void align_by_text(ComparedRun& run, const Tokenizer& tokenizer, TokenTextIds& texts) {
+    for (int32_t& id : run.ids) id = texts.of(tokenizer.token_bytes(id));
 }
 
 // The subsystems by how far their mean share moved (b - a), largest first.
@@ -271,75 +256,6 @@ nlohmann::json divergence_json(const ModelDivergence& d) {
             {"first_top_disagreement", d.first_top_disagreement ? nlohmann::json(*d.first_top_disagreement) : nlohmann::json(nullptr)}};
 }
 
-// --model-b: A on --model, B on another file (the same prompt unless --prompt-b): where they
-// part, the KL divergence per step of B fed A's tokens, and the subsystems that moved most.
-int run_compare_models(const CompareOptions& o, OpenedModel& setup_a, const RunSpec& a_spec, const RunSpec& b_spec) {
-    auto setup_b = open_model_or_builtin(o.model_b, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
-                                                     .kv_types = o.kv.choice(), .precision = o.a.precision});
-    if (!setup_b) {
-        const Error& e = setup_b.error();
-        return report_error(o.json, e.code == ErrorCode::OutOfMemory
-                                        ? "--model-b " + o.model_b + " does not fit in memory beside --model (both are open at once): " + e.message
-                                        : "--model-b: " + e.message);
-    }
-    auto a = run_variant(setup_a, a_spec);
-    if (!a) return report_error(o.json, a.error());
-    auto b = run_variant(setup_b.value(), b_spec);
-    if (!b) return report_error(o.json, b.error());
-    const Tokenizer& ta = *setup_a.tokenizer;
-    const Tokenizer& tb = *setup_b->tokenizer;
-    const bool same_vocab = same_vocabulary(ta, tb);
-    // Shares of one metric both models have: norm share (head norms are always measured).
-    ComparedRun ca = compared_run(a->result.generation, a->result.token_metrics, Metric::NormShare);
-    ComparedRun cb = compared_run(b->result.generation, b->result.token_metrics, Metric::NormShare);
-    if (!same_vocab) align_by_text(cb, ta, tb);
-    const RunComparison c = compare_runs(ca, cb);
-    std::optional<ModelDivergence> divergence;
-    std::string divergence_note;
-    if (same_vocab) {
-        std::vector<int32_t> generated;
-        for (const TokenEvent& e : a->result.generation.tokens) generated.push_back(e.id);
-        auto d = model_divergence(*setup_a.model, *setup_a.backend, *setup_b->model, *setup_b->backend, a->prompt.ids, generated,
-                                  a_spec.precision);
-        if (!d) return report_error(o.json, d.error());
-        divergence = std::move(d.value());
-    } else {
-        divergence_note = "the vocabularies differ: tokens aligned by text, no KL divergence";
-    }
-    const nlohmann::json first = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
-    const nlohmann::json moved = groups_moved_json(c.share_delta);
-    if (!o.json) {
-        std::cout << "A (" << o.model << "): " << valid_utf8(a->result.generation.text) << "\nB (" << o.model_b
-                  << "): " << valid_utf8(b->result.generation.text) << "\nfirst divergence: " << first.dump() << '\n';
-        if (divergence) {
-            std::cout << "KL(A || B) per step, B fed A's tokens: mean " << divergence->mean_kl << ", max " << divergence->max_kl
-                      << " at step " << divergence->max_kl_step << "; most probable tokens agree at "
-                      << 100.0 * divergence->top_agreement << " % of " << divergence->steps.size() << " steps\n";
-        } else {
-            std::cout << divergence_note << '\n';
-        }
-        if (!moved.empty()) {
-            std::cout << "subsystems moved most (norm share, B - A):";
-            for (size_t i = 0; i < moved.size() && i < 3; ++i) {
-                std::cout << ' ' << moved[i]["subsystem"].get<std::string>() << ' ' << moved[i]["delta"].get<double>();
-            }
-            std::cout << '\n';
-        }
-        return kExitOk;
-    }
-    const auto ablation = [](const RunSpec& s) { return ablation_mode_name(s.ablation_mode); };
-    print_json({{"a", run_json(a->prompt, a->result, {ta, setup_a.map(), *setup_a.backend, a_spec.disabled, ablation(a_spec), false})},
-                {"b", run_json(b->prompt, b->result, {tb, setup_b->map(), *setup_b->backend, b_spec.disabled, ablation(b_spec), false})},
-                {"model_a", setup_a.info.path},
-                {"model_b", setup_b->info.path},
-                {"same_vocabulary", same_vocab},
-                {"first_divergence", first},
-                {"comparison", comparison_json(c, setup_a.map().n_head() == setup_b->map().n_head() ? setup_a.map().n_head() : 0)},
-                {"divergence", divergence ? divergence_json(*divergence) : nlohmann::json(nullptr)},
-                {"groups_moved", moved}});
-    return kExitOk;
-}
-
 int run_compare(const CompareOptions& o) {
     auto spec_of_a = spec_a(o);
     auto spec_of_b = spec_of_a ? spec_b(o, spec_of_a.value()) : spec_of_a;
@@ -359,31 +275,87 @@ int run_compare(const CompareOptions& o) {
     if (!spec_of_b) return report_error(o.json, spec_of_b.error());
     const RunSpec& a_spec = spec_of_a.value();
     const RunSpec& b_spec = spec_of_b.value();
-    if (!o.model_b.empty()) return run_compare_models(o, setup.value(), a_spec, b_spec);
-    auto a = run_variant(setup.value(), a_spec);
+    // --model-b: B on another file, both open at once.
+    std::optional<OpenedModel> other;
+    if (!o.model_b.empty()) {
+        auto opened = open_model_or_builtin(o.model_b, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
+                                                        .kv_types = o.kv.choice(), .precision = o.a.precision});
+        if (!opened) {
+            const Error& e = opened.error();
+            return report_error(o.json, e.code == ErrorCode::OutOfMemory
+                                            ? "--model-b " + o.model_b + " does not fit in memory beside --model (both are open at once): " + e.message
+                                            : "--model-b: " + e.message);
+        }
+        other = std::move(opened.value());
+    }
+    OpenedModel& setup_a = setup.value();
+    OpenedModel& setup_b = other ? *other : setup_a;
+    auto a = run_variant(setup_a, a_spec);
     if (!a) return report_error(o.json, a.error());
-    auto b = run_variant(setup.value(), b_spec);
+    auto b = run_variant(setup_b, b_spec);
     if (!b) return report_error(o.json, b.error());
 
-    const RunComparison c =
-        compare_runs(compared_run(a->result.generation, a->result.token_metrics, a->result.default_metric),
-                     compared_run(b->result.generation, b->result.token_metrics, b->result.default_metric));
-    const nlohmann::json divergence = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
+    const Tokenizer& ta = *setup_a.tokenizer;
+    const Tokenizer& tb = *setup_b.tokenizer;
+    // Two models: shares of one metric both have (norm share: head norms are always measured).
+    ComparedRun ca = compared_run(a->result.generation, a->result.token_metrics, other ? Metric::NormShare : a->result.default_metric);
+    ComparedRun cb = compared_run(b->result.generation, b->result.token_metrics, other ? Metric::NormShare : b->result.default_metric);
+    const bool same_vocab = !other || same_vocabulary(ta, tb);
+    if (!same_vocab) {
+        TokenTextIds texts;
+        align_by_text(ca, ta, texts);
+        align_by_text(cb, tb, texts);
+    }
+    const RunComparison c = compare_runs(ca, cb);
+    // With one vocabulary, both models fed A's tokens: the KL divergence per step.
+    std::optional<ModelDivergence> divergence;
+    if (other && same_vocab) {
+        std::vector<int32_t> generated;
+        for (const TokenEvent& e : a->result.generation.tokens) generated.push_back(e.id);
+        auto d = model_divergence(*setup_a.model, *setup_a.backend, *setup_b.model, *setup_b.backend, a->prompt.ids, generated,
+                                  a_spec.precision);
+        if (!d) return report_error(o.json, d.error());
+        divergence = std::move(d.value());
+    }
+    const nlohmann::json first = c.first_divergence ? nlohmann::json(*c.first_divergence) : nlohmann::json(nullptr);
     const nlohmann::json verdict =
         verdict_json(a_spec.prompt, a->result.generation.text, b_spec.prompt, b->result.generation.text);
+    const nlohmann::json moved = other ? groups_moved_json(c.share_delta) : nlohmann::json();
     if (!o.json) {
-        std::cout << "A: " << valid_utf8(a->result.generation.text) << "\nB: " << valid_utf8(b->result.generation.text)
-                  << "\nfirst divergence: " << divergence.dump() << '\n' << verdict_line(verdict);
+        const std::string on_a = other ? " (" + o.model + ")" : "", on_b = other ? " (" + o.model_b + ")" : "";
+        std::cout << "A" << on_a << ": " << valid_utf8(a->result.generation.text) << "\nB" << on_b << ": "
+                  << valid_utf8(b->result.generation.text) << "\nfirst divergence: " << first.dump() << '\n' << verdict_line(verdict);
+        if (divergence) {
+            std::cout << "KL(A || B) per step, B fed A's tokens: mean " << divergence->mean_kl << ", max " << divergence->max_kl
+                      << " at step " << divergence->max_kl_step << "; most probable tokens agree at "
+                      << 100.0 * divergence->top_agreement << " % of " << divergence->steps.size() << " steps\n";
+        } else if (other) {
+            std::cout << "the vocabularies differ: tokens aligned by text, no KL divergence\n";
+        }
+        if (other && !moved.empty()) {
+            std::cout << "subsystems moved most (norm share, B - A):";
+            for (size_t i = 0; i < moved.size() && i < 3; ++i) {
+                std::cout << ' ' << moved[i]["subsystem"].get<std::string>() << ' ' << moved[i]["delta"].get<double>();
+            }
+            std::cout << '\n';
+        }
         return kExitOk;
     }
-    const Tokenizer& tok = *setup->tokenizer;
-    print_json({{"a", run_json(a->prompt, a->result,
-                               {tok, setup->map(), *setup->backend, a_spec.disabled, ablation_mode_name(a_spec.ablation_mode), false})},
-                {"b", run_json(b->prompt, b->result,
-                               {tok, setup->map(), *setup->backend, b_spec.disabled, ablation_mode_name(b_spec.ablation_mode), false})},
-                {"first_divergence", divergence},
-                {"comparison", comparison_json(c, setup->map().n_head())},
-                {"verdict", verdict}});
+    const auto ablation = [](const RunSpec& s) { return ablation_mode_name(s.ablation_mode); };
+    const int64_t n_head = setup_a.map().n_head() == setup_b.map().n_head() ? setup_a.map().n_head() : 0;
+    nlohmann::json out = {{"a", run_json(a->prompt, a->result, {ta, setup_a.map(), *setup_a.backend, a_spec.disabled, ablation(a_spec), false})},
+                          {"b", run_json(b->prompt, b->result, {tb, setup_b.map(), *setup_b.backend, b_spec.disabled, ablation(b_spec), false})},
+                          {"first_divergence", first},
+                          {"comparison", comparison_json(c, n_head)},
+                          {"verdict", verdict}};
+    if (other) {
+        out["model_a"] = setup_a.info.path;
+        out["model_b"] = setup_b.info.path;
+        out["same_vocabulary"] = same_vocab;
+        out["divergence"] = divergence ? divergence_json(*divergence) : nlohmann::json(nullptr);
+        out["groups_moved"] = moved;
+    }
+    print_json(out);
     return kExitOk;
 }
 

@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/generation/generator.h"
@@ -39,6 +41,19 @@ struct RunComparison {
 };
 
 RunComparison compare_runs(const ComparedRun& a, const ComparedRun& b);
+
+// Numbers for token texts, the same number for the same text: runs whose ids do not mean the same
+// (two vocabularies, or a server that sends no ids) are compared by what their tokens say. The
+// numbers are negative (-1, -2, …), so they never equal a real token id.
+class TokenTextIds {
+public:
+    int32_t of(const std::string& text) {
+        return ids_.try_emplace(text, -1 - static_cast<int32_t>(ids_.size())).first->second;
+    }
+
+private:
+    std::map<std::string, int32_t> ids_;
+};
 
 // A run's generated tokens as compared: `metric`'s shares (where computed) and the head norms.
 ComparedRun compared_run(const GenerateResult& generation, const std::vector<TokenMetrics>& token_metrics,

@@ -53,8 +53,7 @@ Result<std::vector<LogitLens>> run_logit_lens(const Model& model, Backend& backe
     while (next < wanted.size()) {
         const int64_t at = s.position();
         // Prompt tokens in steps of up to kChunk; generated tokens one at a time, as they were run.
-        int64_t end = at < n_prompt ? std::min({at + kChunk, n_prompt, wanted[next] + 1}) : at + 1;
-        end = std::min(end, wanted[next] + 1);
+        const int64_t end = at < n_prompt ? std::min({at + kChunk, n_prompt, wanted[next] + 1}) : at + 1;
         auto evaluated = s.eval(tokens.subspan(static_cast<size_t>(at), static_cast<size_t>(end - at)));
         if (!evaluated) return evaluated.error();
         const std::span<const TokenProbe> probes = s.probes();

@@ -44,6 +44,8 @@ struct LogitLens {
     int64_t position = 0;   // the position whose residuals were read
     int32_t chosen = -1;    // the token that followed it (generated or in the prompt); -1: none yet
     std::vector<LensLayer> layers; // [n_layer], the first layer first
+    // How many top tokens each layer holds (the k it was computed with).
+    int64_t top_k() const { return layers.empty() ? 0 : static_cast<int64_t>(layers.front().top.size()); }
     bool operator==(const LogitLens&) const = default;
 };
 

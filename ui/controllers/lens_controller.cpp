@@ -20,14 +20,10 @@ bool LensController::askIfNeeded() {
     if (!view_.isVisible()) return false; // on demand: nothing is computed for a hidden view
     const RunRecord* r = store_.current();
     const int t = store_.focused_token();
-    if (!r || t < 1 || r->state == RunState::Running || r->capture || r->engine || r->n_prompt() == 0) return false;
-    if (!store_.model() || store_.model()->engine || store_.model()->path != r->model_path) return false;
+    if (!r || t < 0 || store_.lens_block(*r, t)) return false;
     const int64_t position = t - 1;
     const RunStore::LensAsk ask{r->id, position};
-    if (const auto it = r->lenses.find(position);
-        it != r->lenses.end() && static_cast<int>(it->second.lens.layers.front().top.size()) >= view_.k()) {
-        return false;
-    }
+    if (const auto it = r->lenses.find(position); it != r->lenses.end() && it->second.lens.top_k() >= view_.k()) return false;
     if (store_.lens_pending() == ask) return false;
     if (const auto& failure = store_.lens_failure(); failure && failure->first == ask) return false; // asked, refused
     std::vector<int32_t> tokens;

@@ -404,6 +404,15 @@ void RunStore::lens_asked(LensAsk ask) {
     emit lensChanged();
 }
 
+std::optional<RunStore::LensBlock> RunStore::lens_block(const RunRecord& r, int token) const {
+    if (token < 1) return LensBlock::FirstToken;
+    if (r.capture) return LensBlock::Capture;
+    if (r.engine) return LensBlock::Server;
+    if (r.state == RunState::Running) return LensBlock::Running;
+    if (!model_ || model_->engine || model_->path != r.model_path) return LensBlock::OtherModel;
+    return std::nullopt;
+}
+
 void RunStore::select_token(int index) {
     const RunRecord* r = current();
     if (!r || index < -1 || index >= static_cast<int>(r->tokens().size()) || index == selected_) return;

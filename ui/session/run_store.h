@@ -100,6 +100,10 @@ public:
         bool operator==(const LensAsk&) const = default;
     };
     void lens_asked(LensAsk ask);
+    // Why the lens of token `token` of `r` (the position before it) cannot be computed now — the
+    // view says why, the controller asks for none; nullopt when it can.
+    enum class LensBlock { FirstToken, Capture, Server, Running, OtherModel };
+    std::optional<LensBlock> lens_block(const RunRecord& r, int token) const;
     const std::optional<LensAsk>& lens_pending() const { return lens_pending_; }
     const std::optional<std::pair<LensAsk, QString>>& lens_failure() const { return lens_failure_; }
 

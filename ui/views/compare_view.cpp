@@ -6,8 +6,6 @@
 #include <QTextBrowser>
 
 #include <cmath>
-#include <map>
-#include <string>
 
 #include "qcustomplot.h"
 #include "ui/support/plot.h"
@@ -59,14 +57,12 @@ QString token_text(const RunRecord& run, size_t index) {
 
 } // namespace
 
-// `by_text`: each token's id replaced by a number for its text, the same in both runs (`texts`),
-// so that runs of two vocabularies are aligned by what their tokens say.
-ComparedRun compared_run(const RunRecord& run, Metric metric, std::map<std::string, int32_t>* by_text = nullptr) {
+ComparedRun compared_run(const RunRecord& run, Metric metric, TokenTextIds* by_text) {
     ComparedRun c;
     bool all_shares = true;
     for (size_t i = run.n_prompt(); i < run.tokens().size(); ++i) {
         const TraceToken& t = run.tokens()[i];
-        c.ids.push_back(by_text ? by_text->try_emplace(t.bytes, static_cast<int32_t>(by_text->size())).first->second : t.id);
+        c.ids.push_back(by_text ? by_text->of(t.bytes) : t.id);
         c.logprobs.push_back(t.logprobs ? t.logprobs->logprob : 0.0);
         if (const auto& shares = t.metrics.get(metric)) c.shares.push_back(*shares);
         else all_shares = false;
@@ -140,7 +136,7 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
     const bool two_models = model_b.has_value();
     const bool same_heads = !model_b || (model.n_layer == model_b->n_layer && model.n_head == model_b->n_head);
     const int n_layer = static_cast<int>(model.n_layer), n_head = static_cast<int>(model.n_head);
-    std::map<std::string, int32_t> texts;
+    TokenTextIds texts;
     ComparedRun ca = compared_run(a, metric, two_models ? &texts : nullptr);
     ComparedRun cb = compared_run(b, metric, two_models ? &texts : nullptr);
     if (!same_heads) {

@@ -62,7 +62,8 @@ private:
     uint64_t run_a_ = 0, run_b_ = 0;
 };
 
-// What one run generated, as the comparison takes it.
-ComparedRun compared_run(const RunRecord& run, Metric metric);
+// What one run generated, as the comparison takes it; with `by_text`, each token's id replaced by
+// the number of its text (runs of two vocabularies aligned by what their tokens say).
+ComparedRun compared_run(const RunRecord& run, Metric metric, TokenTextIds* by_text = nullptr);
 
 } // namespace octo::ui

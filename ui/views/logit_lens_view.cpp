@@ -88,16 +88,22 @@ void LogitLensView::refresh() {
         table_->setColumnCount(0);
     };
     if (!r || t < 0) return say(tr("Run a prompt and select a token: each layer's prediction of it appears here."));
-    if (t == 0) return say(tr("The first token has no position before it that predicts it: select a later one."));
     const int64_t position = t - 1;
     const auto lens = r->lenses.find(position);
-    if (lens == r->lenses.end() || static_cast<int>(lens->second.lens.layers.front().top.size()) < k()) {
-        if (r->capture) return say(tr("This run was opened from a capture: re-run it (Run → Re-run Capture) to see its logit lens."));
-        if (r->engine) return say(tr("This run was made on a server: the logit lens reads the model's layers, which are not here."));
-        if (r->state == RunState::Running) return say(tr("The logit lens is computed when the run has finished."));
-        if (!store_.model() || store_.model()->path != r->model_path) {
-            return say(tr("This run was made with %1: open that model again to see its logit lens.")
-                           .arg(QString::fromStdString(r->model_path)));
+    if (lens == r->lenses.end() || lens->second.lens.top_k() < k()) {
+        if (const auto block = store_.lens_block(*r, t)) {
+            switch (*block) {
+            case RunStore::LensBlock::FirstToken:
+                return say(tr("The first token has no position before it that predicts it: select a later one."));
+            case RunStore::LensBlock::Capture:
+                return say(tr("This run was opened from a capture: re-run it (Run → Re-run Capture) to see its logit lens."));
+            case RunStore::LensBlock::Server:
+                return say(tr("This run was made on a server: the logit lens reads the model's layers, which are not here."));
+            case RunStore::LensBlock::Running: return say(tr("The logit lens is computed when the run has finished."));
+            case RunStore::LensBlock::OtherModel:
+                return say(tr("This run was made with %1: open that model again to see its logit lens.")
+                               .arg(QString::fromStdString(r->model_path)));
+            }
         }
         if (const auto& failure = store_.lens_failure(); failure && failure->first == RunStore::LensAsk{r->id, position}) {
             return say(tr("The logit lens could not be computed: %1").arg(failure->second));
