@@ -22,6 +22,7 @@
 #include "engine/advisor/rewrite_verdict.h"
 #include "engine/advisor/run_comparison.h"
 #include "engine/evaluation/model_divergence.h"
+#include "engine/evaluation/quant_report.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
 #ifdef OCTOSCOPE_HAVE_NET
@@ -212,15 +213,6 @@ int run_compare_remote(const CompareOptions& o, const RunSpec& a, const RunSpec&
     return kExitOk;
 }
 #endif
-
-// Whether two tokenizers have the same tokens (ids then mean the same text).
-bool same_vocabulary(const Tokenizer& a, const Tokenizer& b) {
-    if (a.n_tokens() != b.n_tokens()) return false;
-    for (int32_t id = 0; id < a.n_tokens(); ++id) {
-        if (a.token_bytes(id) != b.token_bytes(id)) return false;
-    }
-    return true;
-}
 
 // The run's token ids replaced by the numbers of their texts (runs of two vocabularies aligned by
 // what their tokens say).

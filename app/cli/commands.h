@@ -21,6 +21,7 @@ void add_route_command(CLI::App& app, CommandRunner& run);
 void add_eval_router_command(CLI::App& app, CommandRunner& run);
 void add_calibrate_command(CLI::App& app, CommandRunner& run);
 void add_compare_command(CLI::App& app, CommandRunner& run);
+void add_quant_report_command(CLI::App& app, CommandRunner& run);
 void add_advise_command(CLI::App& app, CommandRunner& run);
 void add_replay_command(CLI::App& app, CommandRunner& run);
 void add_capture_info_command(CLI::App& app, CommandRunner& run);

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
         add_calibrate_command(app, run);
         add_advise_command(app, run);
         add_compare_command(app, run);
+        add_quant_report_command(app, run);
         add_replay_command(app, run);
         add_capture_info_command(app, run);
         add_claims_command(app, run);
