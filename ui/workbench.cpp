@@ -11,6 +11,7 @@
 #include "ui/controllers/export_controller.h"
 #include "ui/controllers/lens_controller.h"
 #include "ui/controllers/model_controller.h"
+#include "ui/controllers/quant_report_controller.h"
 #include "ui/controllers/router_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/server_controller.h"
@@ -25,6 +26,7 @@
 #include "ui/panels/log_panel.h"
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
+#include "ui/panels/quant_report_dialog.h"
 #include "ui/panels/router_panel.h"
 #include "ui/panels/switches_panel.h"
 #include "ui/session/app_log.h"
@@ -102,6 +104,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     server_ = new ServerController(*w, status, bridge_, w);
     exports_ = new ExportController(*w, window_.pictures, store_, w);
     new LensController(store_, bridge_, *lens, w);
+    quant_reports_ = new QuantReportController(store_, bridge_, w);
 
     // Which signal goes where.
     connect(&bridge_, &EngineBridge::events, &store_, &RunStore::apply);
@@ -206,6 +209,17 @@ void Workbench::openConversation(const std::vector<ChatMessage>& messages) {
 void Workbench::measureClaims() {
     window_.show_panel(QStringLiteral("claims"));
     claims_->runAll();
+}
+
+QuantReportDialog* Workbench::openQuantReport() {
+    if (!quant_dialog_) {
+        quant_dialog_ = new QuantReportDialog(*quant_reports_, store_, [this] { return QString::fromStdString(runs_->editorSpec().prompt); },
+                                              &window_.widget);
+    }
+    quant_dialog_->show();
+    quant_dialog_->raise();
+    quant_dialog_->activateWindow();
+    return quant_dialog_;
 }
 
 } // namespace octo::ui

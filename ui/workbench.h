@@ -34,6 +34,8 @@ class ExportController;
 class LatencyView;
 class ModelController;
 class PromptPanel;
+class QuantReportController;
+class QuantReportDialog;
 class RouterController;
 class RouterPanel;
 class RunController;
@@ -110,6 +112,9 @@ public:
     // "lastModel"), else the built-in model; the server's runs stay in the history.
     void disconnectServer();
     bool connectedToServer() const; // the loaded model is a server's
+    // Run → Quantisation Report…: the dialog (made on first use) in front.
+    QuantReportDialog* openQuantReport();
+    QuantReportController& quantReports() const { return *quant_reports_; }
 
 private:
     WorkbenchWindow window_;
@@ -137,6 +142,8 @@ private:
     ServerController* server_;
     ModelController* models_;
     ExportController* exports_;
+    QuantReportController* quant_reports_;
+    QuantReportDialog* quant_dialog_ = nullptr;
     WorkbenchSession* session_;
     QString resource_dir_;
 };

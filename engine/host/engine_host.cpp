@@ -72,6 +72,14 @@ void EngineHost::logit_lens(uint64_t run_id, const std::string& model_path, cons
     wake_.notify_all();
 }
 
+void EngineHost::quant_report(const std::string& model_b, std::vector<std::string> prompts, const QuantReportOptions& options) {
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(QuantReportCommand{model_b, std::move(prompts), options});
+    }
+    wake_.notify_all();
+}
+
 void EngineHost::drop_queued_runs() {
     std::erase_if(queue_, [this](const Command& c) {
         const auto* run = std::get_if<RunCommand>(&c);
@@ -205,6 +213,40 @@ void EngineHost::execute(const LensCommand& c) {
     auto lens = run_logit_lens(*l.model, *l.backend, l.map(), *l.kv, c.spec, inputs, tokens, std::vector<int64_t>{c.position}, c.k);
     if (!lens) return post(host_event::LensFailed{c.run_id, c.position, lens.error()});
     post(host_event::LensReady{c.run_id, name_lens(std::move(lens->front()), [&](int32_t id) { return l.tokenizer->token_bytes(id); })});
+}
+
+void EngineHost::execute(const QuantReportCommand& c) {
+    const auto fail = [&](const Error& e) { post(host_event::QuantReportFailed{e}); };
+    if (remote_) {
+        return fail(make_error(ErrorCode::InvalidArgument, "the quantisation report runs two model files here, and runs go to " +
+                                                               remote_->info().path + ": open model A first"));
+    }
+    if (!loaded_) return fail(make_error(ErrorCode::InvalidArgument, "no model is loaded: open model A first"));
+    OpenedModel& a = *loaded_;
+    OpenOptions open_b;
+    open_b.on_backend = a.backend.get();
+    open_b.n_ctx = a.info.n_ctx;
+    open_b.kv_types = kv_types_exactly(a.info.kv_types); // B's pool as A's
+    open_b.kv_fallback = true;
+    open_b.precision = c.options.precision;
+    open_b.progress = [this](double f) {
+        post(host_event::QuantReportProgress{f, 0, 0});
+        return !cancel_.load();
+    };
+    auto b = open_model(c.model_b, open_b);
+    if (!b) {
+        Error e = b.error();
+        if (e.code == ErrorCode::OutOfMemory) e.message = c.model_b + " does not fit in memory beside " + a.info.path + ": " + e.message;
+        return fail(e);
+    }
+    QuantReportOptions options = c.options;
+    options.cancel = &cancel_;
+    options.progress = [this](size_t done, size_t total) { post(host_event::QuantReportProgress{1.0, done, total}); };
+    const ReportModel ma{*a.model, *a.backend, *a.tokenizer, a.map(), *a.kv, a.info.path};
+    const ReportModel mb{*b->model, *a.backend, *b->tokenizer, b->map(), *b->kv, b->info.path};
+    auto report = octo::quant_report(ma, mb, c.prompts, options);
+    if (!report) return fail(report.error());
+    post(host_event::QuantReportReady{std::move(report.value())});
 }
 
 void EngineHost::execute(const CalibrateCommand& c) {

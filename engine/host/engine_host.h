@@ -27,6 +27,7 @@
 #include "engine/backend/precision.h"
 #include "engine/capture/capture.h"
 #include "engine/claims/claims_report.h"
+#include "engine/evaluation/quant_report.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_spec.h"
 #include "engine/generation/run_trace.h"
@@ -89,6 +90,11 @@ struct ClaimsFailed { Error error; };
 // The logit lens asked of a run (EngineHost::logit_lens): computed, or why not.
 struct LensReady { uint64_t run_id = 0; NamedLens lens; };
 struct LensFailed { uint64_t run_id = 0; int64_t position = 0; Error error; };
+// The quantisation report (EngineHost::quant_report): model B's loading (fraction 0..1, done 0),
+// then prompts done of total; the report, or why not (error.code Cancelled: the user stopped it).
+struct QuantReportProgress { double load_fraction = 0.0; size_t done = 0; size_t total = 0; };
+struct QuantReportReady { QuantReport report; };
+struct QuantReportFailed { Error error; };
 } // namespace host_event
 
 using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress, host_event::ModelLoaded, host_event::LoadFailed,
@@ -98,7 +104,8 @@ using HostEvent = std::variant<host_event::LoadStarted, host_event::LoadProgress
                                host_event::CalibrationProgress,
                                host_event::CalibrationDone, host_event::CalibrationFailed, host_event::ClaimStarted,
                                host_event::ClaimProgress, host_event::ClaimFinished, host_event::ClaimsFinished,
-                               host_event::ClaimsFailed, host_event::LensReady, host_event::LensFailed>;
+                               host_event::ClaimsFailed, host_event::LensReady, host_event::LensFailed,
+                               host_event::QuantReportProgress, host_event::QuantReportReady, host_event::QuantReportFailed>;
 
 // How a model is opened.
 struct LoadChoice {
@@ -141,7 +148,13 @@ public:
     // on). Posts LensReady or LensFailed.
     void logit_lens(uint64_t run_id, const std::string& model_path, const RunSpec& spec, std::vector<int32_t> tokens,
                     size_t n_prompt, int64_t position, int64_t k);
-    // Stops what is running now (a run, load, calibration or claims run); queued commands stay queued.
+    // Queues the quantisation report (engine/evaluation/quant_report.h): `model_b` opened beside
+    // the loaded model (A) on its backend — refused before loading when it does not fit in memory
+    // beside it — and the prompts run on both as `options` says (its cancel and progress are the
+    // host's). B is closed when the report ends. Posts QuantReportProgress, then QuantReportReady
+    // or QuantReportFailed.
+    void quant_report(const std::string& model_b, std::vector<std::string> prompts, const QuantReportOptions& options);
+    // Stops what is running now (a run, load, calibration, claims run or report); queued commands stay queued.
     void cancel();
     // Every staged event, oldest first.
     std::vector<HostEvent> take_events();
@@ -163,7 +176,8 @@ private:
         int64_t position = 0;
         int64_t k = 0;
     };
-    using Command = std::variant<LoadCommand, ConnectCommand, RunCommand, CalibrateCommand, ClaimsCommand, LensCommand>;
+    struct QuantReportCommand { std::string model_b; std::vector<std::string> prompts; QuantReportOptions options; };
+    using Command = std::variant<LoadCommand, ConnectCommand, RunCommand, CalibrateCommand, ClaimsCommand, LensCommand, QuantReportCommand>;
 
     void worker();
     void execute(const LoadCommand& c);
@@ -173,6 +187,7 @@ private:
     void execute(const CalibrateCommand& c);
     void execute(const ClaimsCommand& c);
     void execute(const LensCommand& c);
+    void execute(const QuantReportCommand& c);
     void post(HostEvent event);
     void drop_queued_runs(); // with mutex_ held: posts RunDropped for each
     // Starts hashing the loaded model on identity_thread_; events name it by `path` (ModelInfo::path).

@@ -3034,6 +3034,186 @@ F32 权重无论哪种都以浮点相乘。
     </message>
 </context>
 <context>
+    <name>octo::ui::QuantReportController</name>
+    <message>
+        <source>A report is running: wait for it or cancel it.</source>
+        <translation>报告正在运行：请等待或取消。</translation>
+    </message>
+    <message>
+        <source>Open model A first: the report compares the loaded model with another file of it.</source>
+        <translation>请先打开模型 A：报告将已加载的模型与其另一个文件进行比较。</translation>
+    </message>
+    <message>
+        <source>The loaded model is a server&apos;s: the report runs two model files here.</source>
+        <translation>已加载的模型来自服务器：报告需要在本机运行两个模型文件。</translation>
+    </message>
+    <message>
+        <source>Choose model B, another file of the loaded model.</source>
+        <translation>请选择模型 B，即已加载模型的另一个文件。</translation>
+    </message>
+    <message>
+        <source>Write at least one prompt, one a line.</source>
+        <translation>请至少写一个提示词，每行一个。</translation>
+    </message>
+    <message>
+        <source>There is no report to save yet.</source>
+        <translation>还没有可保存的报告。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::QuantReportDialog</name>
+    <message>
+        <source>Quantisation Report</source>
+        <translation>量化报告</translation>
+    </message>
+    <message>
+        <source>Model A (loaded):</source>
+        <translation>模型 A（已加载）：</translation>
+    </message>
+    <message>
+        <source>Another file of the same model, e.g. its Q4_K_M beside a Q8_0</source>
+        <translation>同一模型的另一个文件，例如 Q8_0 之外的 Q4_K_M</translation>
+    </message>
+    <message>
+        <source>Model &amp;B:</source>
+        <translation>模型 B(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>One prompt a line</source>
+        <translation>每行一个提示词</translation>
+    </message>
+    <message>
+        <source>&amp;Prompts:</source>
+        <translation>提示词(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens per answer:</source>
+        <translation>每个回答的词元数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Run Report</source>
+        <translation>运行报告(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Report</source>
+        <translation>取消报告(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Save JSON…</source>
+        <translation>保存 JSON(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Answers part</source>
+        <translation>回答分歧处</translation>
+    </message>
+    <message>
+        <source>Mean KL</source>
+        <translation>平均 KL</translation>
+    </message>
+    <message>
+        <source>Max KL</source>
+        <translation>最大 KL</translation>
+    </message>
+    <message>
+        <source>Top agree</source>
+        <translation>首选一致</translation>
+    </message>
+    <message>
+        <source>Subsystem moved most</source>
+        <translation>变化最大的子系统</translation>
+    </message>
+    <message>
+        <source>A&apos;s answer</source>
+        <translation>A 的回答</translation>
+    </message>
+    <message>
+        <source>B&apos;s answer</source>
+        <translation>B 的回答</translation>
+    </message>
+    <message>
+        <source>mean share B − A (%)</source>
+        <translation>平均占比 B − A (%)</translation>
+    </message>
+    <message>
+        <source>Model B</source>
+        <translation>模型 B</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save Report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>none: open a model first</source>
+        <translation>无：请先打开一个模型</translation>
+    </message>
+    <message>
+        <source>Loading model B…</source>
+        <translation>正在加载模型 B…</translation>
+    </message>
+    <message>
+        <source>Prompt %1 of %2…</source>
+        <translation>第 %1 个提示词，共 %2 个…</translation>
+    </message>
+    <message>
+        <source>Runs the prompts on both models (greedy), then feeds B the answer A gave, token by token, and measures KL(A ‖ B) of the next-token distributions at every step.</source>
+        <translation>在两个模型上运行这些提示词（贪心解码），然后将 A 的回答逐个词元输入 B，并在每一步测量下一词元分布的 KL(A ‖ B)。</translation>
+    </message>
+    <message>
+        <source>No report yet.</source>
+        <translation>还没有报告。</translation>
+    </message>
+    <message>
+        <source>, largest %1 (prompt %2, step %3)</source>
+        <translation>，最大 %1（提示词 %2，第 %3 步）</translation>
+    </message>
+    <message>
+        <source>A: %1 · B: %2
+%3 of %4 prompts answered the same. Over %5 steps (B fed A&apos;s answer): mean KL %6%7; the most probable tokens agree at %8 %.</source>
+        <translation>A：%1 · B：%2
+%4 个提示词中有 %3 个回答相同。在 %5 步中（B 输入 A 的回答）：平均 KL %6%7；最可能的词元一致率为 %8 %。</translation>
+    </message>
+    <message>
+        <source>at token %1</source>
+        <translation>在词元 %1</translation>
+    </message>
+    <message>
+        <source>same answer</source>
+        <translation>回答相同</translation>
+    </message>
+    <message>
+        <source>Subsystem shares were not measured.</source>
+        <translation>未测量子系统占比。</translation>
+    </message>
+    <message>
+        <source>%1: mean share B − A = %2 %</source>
+        <translation>%1：平均占比 B − A = %2 %</translation>
+    </message>
+    <message>
+        <source>Bro&amp;wse…</source>
+        <translation>浏览(&amp;W)…</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::RecentModelsMenu</name>
     <message>
         <source>Open &amp;Recent</source>
@@ -3319,6 +3499,14 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Ctrl+B</source>
         <translation>Ctrl+B</translation>
+    </message>
+    <message>
+        <source>&amp;Quantisation Report…</source>
+        <translation>量化报告(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+Q</source>
+        <translation>Ctrl+Shift+Q</translation>
     </message>
 </context>
 <context>

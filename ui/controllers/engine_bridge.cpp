@@ -48,6 +48,10 @@ void EngineBridge::logitLens(uint64_t run_id, const std::string& model_path, con
     host_->logit_lens(run_id, model_path, spec, std::move(tokens), n_prompt, position, k);
 }
 
+void EngineBridge::quantReport(const QString& model_b, std::vector<std::string> prompts, int max_tokens) {
+    host_->quant_report(model_b.toStdString(), std::move(prompts), {.max_tokens = max_tokens});
+}
+
 void EngineBridge::cancel() { host_->cancel(); }
 
 bool EngineBridge::busy() const { return host_->busy(); }

@@ -31,6 +31,8 @@ public:
     // The logit lens of a run at one position (EngineHost::logit_lens).
     void logitLens(uint64_t run_id, const std::string& model_path, const RunSpec& spec, std::vector<int32_t> tokens,
                    size_t n_prompt, int64_t position, int64_t k);
+    // The quantisation report of the loaded model against `model_b` (EngineHost::quant_report).
+    void quantReport(const QString& model_b, std::vector<std::string> prompts, int max_tokens);
     void cancel();
     bool busy() const;
 

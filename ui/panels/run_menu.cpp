@@ -14,6 +14,7 @@ RunMenu::RunMenu(Workbench& bench, QWidget* parent) : QMenu(tr("&Run"), parent) 
     addAction(tr("Re-run Ca&pture"), QKeySequence(tr("Ctrl+Shift+R")), bench.captureController(), &CaptureController::rerunCapture);
     addSeparator();
     addAction(tr("A/B Compare &with Shown Run"), QKeySequence(tr("Ctrl+B")), runs, &RunController::compareWithShown);
+    addAction(tr("&Quantisation Report…"), QKeySequence(tr("Ctrl+Shift+Q")), this, [&bench] { bench.openQuantReport(); });
 }
 
 } // namespace octo::ui

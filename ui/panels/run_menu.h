@@ -1,5 +1,6 @@
 // Run: Run Prompt, Rerun with Switches, Cancel (Esc, the one Cancel key anywhere in the
-// window), Re-run Capture and A/B Compare with the shown run.
+// window), Re-run Capture, A/B Compare with the shown run and the Quantisation Report (two files
+// of one model on the same prompts).
 #pragma once
 
 #include <QMenu>

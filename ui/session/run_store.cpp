@@ -267,6 +267,9 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                        [](const host_event::ClaimStarted&) {}, [](const host_event::ClaimProgress&) {},
                        [](const host_event::ClaimFinished&) {}, [](const host_event::ClaimsFinished&) {},
                        [](const host_event::ClaimsFailed&) {},
+                       // The quantisation report's: QuantReportController's.
+                       [](const host_event::QuantReportProgress&) {}, [](const host_event::QuantReportReady&) {},
+                       [](const host_event::QuantReportFailed&) {},
                        [&](const host_event::LensReady& e) {
                            if (RunRecord* r = find(e.run_id)) r->lenses[e.lens.lens.position] = e.lens;
                            if (lens_pending_ == LensAsk{e.run_id, e.lens.lens.position}) lens_pending_.reset();
