@@ -15,6 +15,7 @@
 #include "ui/controllers/router_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/server_controller.h"
+#include "ui/controllers/session_archive_controller.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/panels/calibration_banner.h"
 #include "ui/panels/claims_panel.h"
@@ -101,6 +102,7 @@ Workbench::Workbench(WorkbenchWindow window) : window_(std::move(window)) {
     captures_ = new CaptureController({*w, status, window_.pictures, store_, bridge_, *runs_, *router_, *advisor_,
                                        [this](const QString& path) { models_->open(path); }},
                                       w);
+    sessions_ = new SessionArchiveController(*w, status, store_, *captures_, w);
     server_ = new ServerController(*w, status, bridge_, w);
     exports_ = new ExportController(*w, window_.pictures, store_, w);
     new LensController(store_, bridge_, *lens, w);

@@ -41,6 +41,7 @@ class RouterPanel;
 class RunController;
 class ScreenshotProvider;
 class ServerController;
+class SessionArchiveController;
 class StatusSink;
 class TimelineScrubber;
 class AnswerView;
@@ -86,6 +87,7 @@ public:
     AdvisorController* advisorController() const { return advisor_controller_; }
     CaptureController* captureController() const { return captures_; }
     ServerController* serverController() const { return server_; }
+    SessionArchiveController& sessions() const { return *sessions_; } // File → Export / Import Session
     ModelController& models() const { return *models_; }
     ExportController& exports() const { return *exports_; }
     // The prompt's settings and the latency bands, kept between starts.
@@ -140,6 +142,7 @@ private:
     ClaimsController* claims_controller_;
     CaptureController* captures_;
     ServerController* server_;
+    SessionArchiveController* sessions_;
     ModelController* models_;
     ExportController* exports_;
     QuantReportController* quant_reports_;

@@ -2250,6 +2250,14 @@ Suggestion: %2</source>
         <source>Save Conversa&amp;tion…</source>
         <translation>保存对话(&amp;T)…</translation>
     </message>
+    <message>
+        <source>E&amp;xport Session…</source>
+        <translation>导出会话(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import Session…</source>
+        <translation>导入会话(&amp;I)…</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::FirstStartHint</name>
@@ -3613,6 +3621,73 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Connected to %1 (%2, an Octoscope server): measurements, head map and the pool&apos;s totals come from it; attention weights stay on the server</source>
         <translation>已连接到 %1（%2，Octoscope 服务器）：测量数据、头映射和 KV 池总数来自服务器；注意力权重留在服务器上</translation>
+    </message>
+</context>
+<context>
+    <name>octo::ui::SessionArchiveController</name>
+    <message>
+        <source>Cannot export the session into %1: choose an empty folder (nothing in it is overwritten).</source>
+        <translation>无法将会话导出到 %1：请选择一个空文件夹（不会覆盖其中的任何内容）。</translation>
+    </message>
+    <message>
+        <source>Cannot make the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>No run of the history can be exported%1</source>
+        <translation>历史中没有可以导出的运行%1</translation>
+    </message>
+    <message>
+        <source>Cannot export the session: %1</source>
+        <translation>无法导出会话：%1</translation>
+    </message>
+    <message>
+        <source> (left out: %1)</source>
+        <translation>（未导出：%1）</translation>
+    </message>
+    <message>
+        <source>%1 is not an exported session: it has no %2.</source>
+        <translation>%1 不是导出的会话：其中没有 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot import the session %1: %2</source>
+        <translation>无法导入会话 %1：%2</translation>
+    </message>
+    <message>
+        <source> (could not read: %1)</source>
+        <translation>（无法读取：%1）</translation>
+    </message>
+    <message>
+        <source>Folder to export the session into</source>
+        <translation>导出会话的文件夹</translation>
+    </message>
+    <message>
+        <source>An exported session&apos;s folder</source>
+        <translation>导出会话所在的文件夹</translation>
+    </message>
+    <message>
+        <source>1 run</source>
+        <translation>1 次运行</translation>
+    </message>
+    <message>
+        <source>%1 runs</source>
+        <translation>%1 次运行</translation>
+    </message>
+    <message>
+        <source>Exporting %1 to %2…</source>
+        <translation>正在将 %1导出到 %2…</translation>
+    </message>
+    <message>
+        <source>Exported %1 to %2</source>
+        <translation>已将 %1导出到 %2</translation>
+    </message>
+    <message>
+        <source>Importing %1 from %2…</source>
+        <translation>正在从 %2 导入 %1…</translation>
+    </message>
+    <message>
+        <source>Imported %1 from %2</source>
+        <translation>已从 %2 导入 %1</translation>
     </message>
 </context>
 <context>

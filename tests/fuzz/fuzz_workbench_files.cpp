@@ -10,6 +10,8 @@
 //      accepted examples name a subsystem rte-a … rte-h, a language en or zh, a prompt and an
 //      answer; each subsystem with examples keeps some in either language's list; conversations
 //      have messages.
+//   3  index.json of an exported session (ui/session/session_archive.h): accepted runs name
+//      plain .octo files inside the folder, none twice; written again it reads back the same.
 // Any crash, sanitizer report, exception or a broken property is a finding.
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +22,7 @@
 
 #include "ui/panels/examples_file.h"
 #include "ui/session/autosave_files.h"
+#include "ui/session/session_archive.h"
 #include "ui/session/session_state.h"
 
 namespace {
@@ -67,15 +70,30 @@ void check_examples(const QByteArray& bytes) {
     }
 }
 
+void check_session_index(const QByteArray& bytes) {
+    auto index = octo::ui::parse_session_index(bytes);
+    if (!index) return;
+    for (const auto& run : index->runs) {
+        if (run.file.contains(QLatin1Char('/')) || run.file.contains(QLatin1Char('\\')) || run.file.startsWith(QLatin1Char('.')) ||
+            !run.file.endsWith(QLatin1String(".octo"))) {
+            std::abort();
+        }
+    }
+    auto back = octo::ui::parse_session_index(octo::ui::session_index_bytes(*index));
+    if (!back || !(back->runs == index->runs) || back->skipped != index->skipped || back->app_version != index->app_version) std::abort();
+    if (back->exported_at.toMSecsSinceEpoch() != index->exported_at.toMSecsSinceEpoch()) std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     const QByteArray bytes(reinterpret_cast<const char*>(data + 1), static_cast<qsizetype>(size - 1));
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: check_autosave(bytes); break;
     case 1: check_marker(bytes); break;
-    default: check_examples(bytes); break;
+    case 2: check_examples(bytes); break;
+    default: check_session_index(bytes); break;
     }
     return 0;
 }

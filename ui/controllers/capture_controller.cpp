@@ -127,7 +127,13 @@ bool CaptureController::identityPending() const {
 Result<Capture> CaptureController::captureShown() {
     const RunRecord* r = store_.current();
     if (!r) return make_error(ErrorCode::InvalidArgument, "there is no run to save");
+    return captureOf(*r);
+}
+
+Result<Capture> CaptureController::captureOf(const RunRecord& run) {
+    const RunRecord* r = &run;
     if (r->state == RunState::Running) return make_error(ErrorCode::InvalidArgument, "the run is still going");
+    if (!r->trace.outcome) return make_error(ErrorCode::InvalidArgument, "the run did not finish");
     CaptureContext context;
     if (r->capture) {
         context = static_cast<const CaptureContext&>(*r->capture); // a capture saved again keeps where it ran

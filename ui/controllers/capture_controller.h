@@ -51,6 +51,9 @@ public:
     // The shown run as a capture: its model's identity (hashed once per file), settings, head
     // map, the router's decision and the advisor's findings when they are for its prompt, notes.
     Result<Capture> captureShown();
+    // Any settled run of the history as a capture, the same way (an error for a run still going,
+    // one that failed before it finished, or one of another model than the loaded one).
+    Result<Capture> captureOf(const RunRecord& run);
     // Writes the shown run to `path`: the capture is taken on the UI thread, encoded and written
     // on a worker; captureSaved, or an error dialog and failed.
     void saveCapture(const QString& path);

@@ -4,6 +4,7 @@
 #include "ui/controllers/conversation_controller.h"
 #include "ui/controllers/export_controller.h"
 #include "ui/controllers/model_controller.h"
+#include "ui/controllers/session_archive_controller.h"
 #include "ui/panels/recent_models_menu.h"
 #include "ui/workbench.h"
 
@@ -18,6 +19,9 @@ FileMenu::FileMenu(Workbench& bench, QWidget& window, QWidget* parent) : QMenu(t
     addAction(tr("Open &Capture…"), QKeySequence::Open, captures, &CaptureController::askOpenCapture);
     addAction(tr("&Save Capture…"), QKeySequence::Save, captures, &CaptureController::askSaveCapture);
     addAction(tr("Export &Bug Report…"), captures, &CaptureController::askBugReport);
+    SessionArchiveController* sessions = &bench.sessions();
+    addAction(tr("E&xport Session…"), sessions, &SessionArchiveController::askExport);
+    addAction(tr("&Import Session…"), sessions, &SessionArchiveController::askImport);
     addSeparator();
     ConversationController* conversations = &bench.conversationController();
     addAction(tr("Open Con&versation…"), conversations, &ConversationController::askOpenFile);

@@ -163,7 +163,7 @@ FIRST_SESSION = {
 
 
 def workbench_file(kind, data):
-    """fuzz_workbench_files' input: the file's kind (0 autosave, 1 marker, 2 examples), then its bytes."""
+    """fuzz_workbench_files' input: the file's kind (0 autosave, 1 marker, 2 examples, 3 session index), then its bytes."""
     return bytes([kind]) + data
 
 
@@ -195,6 +195,11 @@ if __name__ == '__main__':
              'workbench_marker.bin': workbench_file(1, b'{"pid":4242,"started_at":"2026-12-07T02:59:58.123Z"}'),
              'workbench_examples.bin': workbench_file(2, open(os.path.join(
                  HERE, '..', '..', '..', 'resources', 'examples', 'octet_examples.json'), 'rb').read()),
+             'workbench_session_index.bin': workbench_file(3, json.dumps({
+                 'format': 'octoscope-session', 'version': 1, 'exported_at': '2026-12-07T08:00:00.125Z', 'app_version': '0.1.0',
+                 'runs': [{'file': 'run-001.octo', 'name': 'baseline', 'pinned': False},
+                          {'file': 'run-002.octo', 'name': '', 'pinned': True}],
+                 'skipped': ['#3: the run is still going']}, indent=4).encode()),
              'conversation_saved.json': (json.dumps({'messages': CONVERSATION}, ensure_ascii=False, indent=2) + '\n').encode(),
              'conversation_bare.json': json.dumps(CONVERSATION[2:4] + [{'role': 'user', 'content': 'Thanks'}]).encode()}
     for name, data in seeds.items():
