@@ -31,7 +31,7 @@ void MainMenus::build() {
     auto* file = new FileMenu(bench_, window_, bar);
     auto* run = new RunMenu(bench_, bar);
     model_ = new ModelMenu(bench_, bar);
-    menus_ = {file, run, model_, new ViewMenu(window_, bar), new HelpMenu(bench_, window_, bar)};
+    menus_ = {file, run, model_, new ViewMenu(window_, bench_.store(), bar), new HelpMenu(bench_, window_, bar)};
     for (QMenu* menu : menus_) bar->addMenu(menu);
 }
 

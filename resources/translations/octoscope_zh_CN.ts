@@ -4238,6 +4238,14 @@ F32 权重无论哪种都以浮点相乘。
         <source>&amp;Reset Layout</source>
         <translation>重置布局(&amp;R)</translation>
     </message>
+    <message>
+        <source>Reset Lin&amp;ked Views</source>
+        <translation>重置联动视图(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+0</source>
+        <translation>Ctrl+Alt+0</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::Workbench</name>

@@ -7,16 +7,18 @@
 
 #include "ui/layout_presets.h"
 #include "ui/panels/language_menu.h"
+#include "ui/session/run_store.h"
 
 namespace octo::ui {
 
-ViewMenu::ViewMenu(QMainWindow& window, QWidget* parent) : QMenu(tr("&View"), parent) {
+ViewMenu::ViewMenu(QMainWindow& window, RunStore& store, QWidget* parent) : QMenu(tr("&View"), parent) {
     QMenu* layouts = addMenu(tr("La&yout"));
     const auto layout = [&window](LayoutPreset preset) { return [&window, preset] { apply_layout_preset(window, preset); }; };
     layouts->addAction(tr("&Inspect"), QKeySequence(tr("Ctrl+Alt+1")), this, layout(LayoutPreset::Inspect));
     layouts->addAction(tr("&Compare"), QKeySequence(tr("Ctrl+Alt+2")), this, layout(LayoutPreset::Compare));
     layouts->addAction(tr("&Teach"), QKeySequence(tr("Ctrl+Alt+3")), this, layout(LayoutPreset::Teach));
     addAction(tr("&Reset Layout"), this, layout(LayoutPreset::Inspect));
+    addAction(tr("Reset Lin&ked Views"), QKeySequence(tr("Ctrl+Alt+0")), &store, &RunStore::reset_links);
     addSeparator();
     for (QDockWidget* dock : window.findChildren<QDockWidget*>()) addAction(open_dock_action(window, dock, this));
     addSeparator();

@@ -1,4 +1,5 @@
-// View: the preset layouts (Inspect, Compare, Teach; Reset Layout is Inspect), one entry per
+// View: the preset layouts (Inspect, Compare, Teach; Reset Layout is Inspect), Reset Linked
+// Views (no focused layer, head or expert, every token axis back to its data), one entry per
 // dock, and the language. A dock's entry is ticked while the dock is open; choosing it opens a
 // closed dock, or one behind another tab, in front, and closes a dock that is in front.
 #pragma once
@@ -11,10 +12,12 @@ class QMainWindow;
 
 namespace octo::ui {
 
+class RunStore;
+
 class ViewMenu : public QMenu {
     Q_OBJECT
 public:
-    ViewMenu(QMainWindow& window, QWidget* parent); // lists window's docks as they are now
+    ViewMenu(QMainWindow& window, RunStore& store, QWidget* parent); // lists window's docks as they are now
 };
 
 // The View menu's entry for `dock`.

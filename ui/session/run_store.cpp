@@ -146,6 +146,7 @@ void RunStore::apply(const std::vector<HostEvent>& batch) {
                            const bool other_metric = metric_ != e.info.default_metric;
                            metric_ = e.info.default_metric;
                            emit modelLoaded();
+                           set_focus({}); // another model's layers and heads
                            // The views colour by it at once, as "Colour by" says (they kept the
                            // previous metric until the next run).
                            if (other_metric) emit metricChanged();
@@ -421,6 +422,30 @@ void RunStore::select_token(int index) {
     if (!r || index < -1 || index >= static_cast<int>(r->tokens().size()) || index == selected_) return;
     selected_ = index;
     emit selectionChanged();
+}
+
+void RunStore::set_focus(Focus focus) {
+    if (focus == focus_) return;
+    focus_ = focus;
+    emit focusChanged();
+}
+
+void RunStore::set_hover(Hover hover) {
+    if (hover == hover_) return;
+    hover_ = hover;
+    emit hoverChanged();
+}
+
+void RunStore::set_token_range(std::optional<std::pair<double, double>> range) {
+    if (range == token_range_) return;
+    token_range_ = range;
+    emit tokenRangeChanged();
+}
+
+void RunStore::reset_links() {
+    set_focus({});
+    set_hover({});
+    set_token_range(std::nullopt);
 }
 
 void RunStore::set_metric(Metric metric) {

@@ -91,6 +91,35 @@ public:
     void select_token(int index);
     void set_metric(Metric metric);
 
+    // Linked views (docs/workbench.md, "Linked views"): beside the selected token, the layer and
+    // head, or the layer and expert, picked in any view (-1: none) — layers × heads frames the
+    // cell, the logit lens its row, the attention view shows that layer and frames the head, the
+    // experts view that layer and expert; what the pointer is over in any view, which the others
+    // frame dashed; and the token axis's zoom, shared by the plots over tokens. Each change emits
+    // focusChanged, hoverChanged or tokenRangeChanged (only when something changed); loading a
+    // model clears the focus (its layers are other layers).
+    struct Focus {
+        int layer = -1;
+        int head = -1;
+        int expert = -1;
+        bool operator==(const Focus&) const = default;
+    };
+    struct Hover {
+        int token = -1;
+        int layer = -1;
+        int head = -1;
+        int expert = -1;
+        bool operator==(const Hover&) const = default;
+    };
+    const Focus& focus() const { return focus_; }
+    void set_focus(Focus focus);
+    const Hover& hover() const { return hover_; }
+    void set_hover(Hover hover);
+    const std::optional<std::pair<double, double>>& token_range() const { return token_range_; }
+    void set_token_range(std::optional<std::pair<double, double>> range);
+    // View → Reset Linked Views: no focus, no hover, every token axis back to its data.
+    void reset_links();
+
     // The logit lens (ui/controllers/lens_controller.h): what was computed is kept in the run's
     // RunRecord::lenses; lens_pending() names the one asked and not answered yet, lens_failure()
     // why the last one asked could not be computed (until the next is asked).
@@ -128,6 +157,9 @@ signals:
     void metricChanged();
     void notesChanged(quint64 run_id, int index);
     void lensChanged(); // a lens was asked, computed or refused
+    void focusChanged();
+    void hoverChanged();
+    void tokenRangeChanged();
 
 private:
     RunRecord* find(uint64_t id);
@@ -150,6 +182,9 @@ private:
     std::deque<RunRecord> runs_;
     uint64_t shown_ = 0;
     int selected_ = -1;
+    Focus focus_;
+    Hover hover_;
+    std::optional<std::pair<double, double>> token_range_;
     std::optional<LensAsk> lens_pending_;
     std::optional<std::pair<LensAsk, QString>> lens_failure_;
     uint64_t next_added_ = uint64_t{1} << 48; // ids of added runs (the engine counts from 1)

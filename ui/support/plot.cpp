@@ -69,6 +69,32 @@ Plot::Plot(const QString& object_name, QWidget* parent) : QCustomPlot(parent) {
     setFocusPolicy(Qt::ClickFocus);
     setMinimumHeight(kMinimumHeight); // tick labels and axis titles fit; a small dock scrolls instead
     setMouseTracking(true);
+    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
+        if (token_axis_ && !setting_range_ && no_data_.isEmpty()) {
+            shared_x_ = range;
+            emit tokenRangeChanged(range);
+        }
+    });
+}
+
+void Plot::setXRange(const QCPRange& range) {
+    setting_range_ = true;
+    xAxis->setRange(range);
+    setting_range_ = false;
+}
+
+void Plot::setMarks(const Marks& marks) {
+    if (marks == marks_) return;
+    marks_ = marks;
+    update();
+}
+
+void Plot::showTokenRange(const std::optional<QCPRange>& range) {
+    if (!token_axis_) return;
+    shared_x_ = range;
+    if (!no_data_.isEmpty()) return;
+    setXRange(range ? *range : home_x_);
+    replot(rpQueuedReplot);
 }
 
 void Plot::setWholeNumbers(QCPAxis* axis) { axis->setTicker(QSharedPointer<QCPAxisTicker>(new WholeNumberTicker)); }
@@ -205,15 +231,19 @@ void Plot::setHome(const QCPRange& x, const QCPRange& y) {
     home_x_ = x;
     home_y_ = y;
     if (!x.contains(cursor_.x()) || !y.contains(cursor_.y())) cursor_ = {-1, -1}; // another shape of data
-    xAxis->setRange(x);
+    setXRange(token_axis_ && shared_x_ ? *shared_x_ : x); // a shared zoom outlives new data
     yAxis->setRange(y);
 }
 
 void Plot::resetView() {
     if (!no_data_.isEmpty()) return;
-    xAxis->setRange(home_x_);
+    setXRange(home_x_);
     yAxis->setRange(home_y_);
     replot(rpQueuedReplot);
+    if (token_axis_ && shared_x_) {
+        shared_x_.reset();
+        emit tokenRangeChanged(std::nullopt);
+    }
 }
 
 void Plot::setHoverText(std::function<QString(double, double)> text) { hover_ = std::move(text); }
@@ -236,7 +266,11 @@ void Plot::paintEvent(QPaintEvent* event) {
         p.setPen(QPen(Qt::white, 2));
         p.drawRect(cell.normalized());
     }
-    if (no_data_.isEmpty()) return;
+    if (no_data_.isEmpty()) {
+        QPainter p(this);
+        paintMarks(p);
+        return;
+    }
     QPainter p(this);
     p.setPen(QApplication::palette().color(QPalette::PlaceholderText));
     p.drawText(axisRect()->rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, no_data_);
@@ -254,8 +288,67 @@ bool Plot::event(QEvent* event) {
     return QCustomPlot::event(event);
 }
 
+void Plot::paintMarks(QPainter& p) {
+    const auto rect = [this](Span s) { // a band's open ends drawn on the axis rect's edge
+        const QCPRange xr = xAxis->range(), yr = yAxis->range();
+        s.x0 = std::clamp(s.x0, xr.lower, xr.upper);
+        s.x1 = std::clamp(s.x1, xr.lower, xr.upper);
+        s.y0 = std::clamp(s.y0, yr.lower, yr.upper);
+        s.y1 = std::clamp(s.y1, yr.lower, yr.upper);
+        return QRectF(QPointF(xAxis->coordToPixel(s.x0), yAxis->coordToPixel(s.y0)), QPointF(xAxis->coordToPixel(s.x1), yAxis->coordToPixel(s.y1)))
+            .normalized();
+    };
+    p.setClipRect(axisRect()->rect());
+    p.setBrush(Qt::NoBrush);
+    if (marks_.hovered && marks_.hovered != marks_.selected) { // dashed: where the pointer is, here or in another view
+        const QRectF r = rect(*marks_.hovered);
+        p.setPen(QPen(Qt::black, 3, Qt::SolidLine));
+        p.drawRect(r);
+        p.setPen(QPen(Qt::white, 1.5, Qt::DashLine));
+        p.drawRect(r);
+    }
+    if (marks_.selected) { // solid: what is selected, here or in another view
+        const QRectF r = rect(*marks_.selected);
+        p.setPen(QPen(Qt::black, 4));
+        p.drawRect(r);
+        p.setPen(QPen(QColor(0xFF, 0xD7, 0x00), 2)); // gold: apart from the keyboard's white cell
+        p.drawRect(r);
+    }
+}
+
+void Plot::mousePressEvent(QMouseEvent* event) {
+    pressed_at_ = event->position();
+    QCustomPlot::mousePressEvent(event);
+}
+
+void Plot::mouseReleaseEvent(QMouseEvent* event) {
+    QCustomPlot::mouseReleaseEvent(event);
+    const QPointF at = event->position();
+    const bool still = (at - pressed_at_).manhattanLength() <= 3.0;
+    pressed_at_ = {-1, -1};
+    if (still && event->button() == Qt::LeftButton && no_data_.isEmpty() && axisRect()->rect().contains(at.toPoint())) {
+        emit cellClicked(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y()));
+    }
+}
+
+void Plot::leaveEvent(QEvent* event) {
+    QCustomPlot::leaveEvent(event);
+    if (pointer_in_) {
+        pointer_in_ = false;
+        emit pointerLeft();
+    }
+}
+
 void Plot::mouseMoveEvent(QMouseEvent* event) {
     QCustomPlot::mouseMoveEvent(event);
+    const bool inside = no_data_.isEmpty() && axisRect()->rect().contains(event->position().toPoint());
+    if (inside && event->buttons() == Qt::NoButton) {
+        pointer_in_ = true;
+        emit pointerAt(xAxis->pixelToCoord(event->position().x()), yAxis->pixelToCoord(event->position().y()));
+    } else if (!inside && pointer_in_) {
+        pointer_in_ = false;
+        emit pointerLeft();
+    }
     if (event->buttons() == Qt::NoButton && QToolTip::isVisible() && hover_) { // follow the mouse once shown
         const QString text = hoverTextAt(event->position());
         if (!text.isEmpty()) QToolTip::showText(event->globalPosition().toPoint(), text, this);

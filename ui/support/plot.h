@@ -10,12 +10,17 @@
 //  - legends outside the data (`placeLegendBelow`);
 //  - a hover readout (`setHoverText`): the tooltip over any point, e.g. layer, head, token, value;
 //  - keyboard cells (`setKeyboardCells`): Tab reaches the plot, the arrow keys move a framed cell
-//    over the data (Home / End: first / last column) and the readout shows that cell's text.
+//    over the data (Home / End: first / last column) and the readout shows that cell's text;
+//  - linked views (RunStore's focus, hover and token range, docs/workbench.md "Linked views"):
+//    clicks and the pointer's position reported in axis units (`cellClicked`, `pointerAt`),
+//    frames drawn over the data for the selected and the hovered cell, row or column (`setMarks`),
+//    and a token axis whose zoom and pan are reported and shared (`setTokenAxis`).
 #pragma once
 
 #include <qcustomplot.h>
 
 #include <functional>
+#include <optional>
 
 namespace octo::ui {
 
@@ -70,14 +75,44 @@ public:
     void setHoverText(std::function<QString(double x, double y)> text);
     QString hoverTextAt(const QPointF& pixel) const;
 
+    // A rectangle in axis units, [x0, x1] × [y0, y1].
+    struct Span {
+        double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+        bool operator==(const Span&) const = default;
+    };
+    // The linked views' frames over the data: the selected cell (or row, or column) solid, the
+    // hovered one dashed. Drawn over the plot, so a view's own items are left alone.
+    struct Marks {
+        std::optional<Span> selected;
+        std::optional<Span> hovered;
+        bool operator==(const Marks&) const = default;
+    };
+    void setMarks(const Marks& marks);
+    const Marks& marks() const { return marks_; }
+    // The x axis counts tokens: the user's zoom and pan of it are reported (tokenRangeChanged;
+    // a reset reports nullopt) and another view's are shown (showTokenRange), also over later
+    // setHome calls, until a reset.
+    void setTokenAxis(bool on) { token_axis_ = on; }
+    bool tokenAxis() const { return token_axis_; }
+    void showTokenRange(const std::optional<QCPRange>& range);
+
     // Colour maps of whole cells: focusable with Tab, the arrow keys move a cell cursor (x, y in
     // axis units) and show its readout. The cursor is (-1, -1) until a key moves it.
     void setKeyboardCells(bool on);
     QPoint cellCursor() const { return cursor_; }
     QString cellReadout() const; // the readout of the cursor's cell, empty without one
 
+signals:
+    void cellClicked(double x, double y); // a click (pressed and released without dragging) on the data
+    void pointerAt(double x, double y);   // the pointer moved over the data (no button held)
+    void pointerLeft();                   // ... and left it
+    void tokenRangeChanged(std::optional<QCPRange> range); // the user zoomed or panned the token axis; nullopt: reset
+
 protected:
     bool event(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
@@ -100,6 +135,14 @@ private:
     std::function<QString(double, double)> hover_;
     bool keyboard_cells_ = false;
     QPoint cursor_{-1, -1};
+    Marks marks_;
+    bool token_axis_ = false;
+    std::optional<QCPRange> shared_x_; // another view's token range shown
+    bool setting_range_ = false;       // the range is set here, not by the user
+    QPointF pressed_at_{-1, -1};
+    bool pointer_in_ = false;
+    void paintMarks(QPainter& p);
+    void setXRange(const QCPRange& range); // without reporting it
 };
 
 } // namespace octo::ui

@@ -6,10 +6,13 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 #include "engine/conversation/conversation_run.h"
 #include "engine/instrumentation/subsystem.h"
 #include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
+#include "ui/views/linked_views.h"
 #include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
@@ -42,6 +45,27 @@ AttentionView::AttentionView(RunStore& store, QWidget* parent) : QWidget(parent)
     layout->addWidget(plot_, 1);
     connect(mode_, &QComboBox::currentIndexChanged, this, &AttentionView::refresh);
     connect(layer_, &QSpinBox::valueChanged, this, &AttentionView::refresh);
+    // Linked views: the focused layer is shown and its focused head framed; a click on a head's
+    // row focuses it; the pointer's position and head are the hover; the positions' zoom is shared.
+    const auto heads_shown = [this] { return mode_->currentIndex() == 0; };
+    link_token_plot(
+        *plot_, store_, [this] { return seen_; },
+        [this, heads_shown](int token, double y) {
+            const int row = static_cast<int>(std::lround(y));
+            if (!heads_shown() || row < 0 || row >= map_->data()->valueSize()) return RunStore::Hover{.token = token};
+            return RunStore::Hover{.token = token, .layer = layer_->value(), .head = row};
+        },
+        false);
+    connect(plot_, &Plot::cellClicked, this, [this, heads_shown](double, double y) {
+        const int row = static_cast<int>(std::lround(y));
+        if (heads_shown() && row >= 0 && row < map_->data()->valueSize()) store_.set_focus({.layer = layer_->value(), .head = row});
+    });
+    connect(&store_, &RunStore::focusChanged, this, [this, heads_shown] {
+        const int l = store_.focus().layer;
+        if (heads_shown() && l >= 0 && l <= layer_->maximum() && l != layer_->value()) layer_->setValue(l); // refreshes
+        else updateMarks();
+    });
+    connect(&store_, &RunStore::hoverChanged, this, &AttentionView::updateMarks);
     for (auto signal : {&RunStore::runChanged, &RunStore::runFinished, &RunStore::selectionChanged, &RunStore::modelLoaded}) {
         connect(&store_, signal, this, &AttentionView::refresh);
     }
@@ -127,7 +151,26 @@ void AttentionView::refresh() {
     markTurns(*run, seen);
     Plot::setSequential(map_, QCPRange(0.0, 1.0));
     plot_->setHome(QCPRange(-0.5, columns - 0.5), QCPRange(-0.5, rows - 0.5));
+    updateMarks();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The focused head's row (in the layer shown) solid; the hovered position's column, or the
+// hovered head's row, or the cell of both, dashed.
+void AttentionView::updateMarks() {
+    if (shown_token_ < 0) return plot_->setMarks({});
+    const bool heads = mode_->currentIndex() == 0;
+    const int rows = map_->data()->valueSize(), columns = map_->data()->keySize();
+    const auto head_row = [&](int layer, int head) { return heads && layer == layer_->value() && head >= 0 && head < rows; };
+    Plot::Marks marks;
+    const RunStore::Focus& f = store_.focus();
+    if (head_row(f.layer, f.head)) marks.selected = row_span(f.head, -0.5, columns - 0.5);
+    const RunStore::Hover& h = store_.hover();
+    const bool token = h.token >= 0 && h.token < seen_;
+    if (token && head_row(h.layer, h.head)) marks.hovered = cell_span(h.token, h.head);
+    else if (token) marks.hovered = column_span(h.token);
+    else if (head_row(h.layer, h.head)) marks.hovered = row_span(h.head, -0.5, columns - 0.5);
+    plot_->setMarks(marks);
 }
 
 void AttentionView::markTurns(const RunRecord& run, int seen) {

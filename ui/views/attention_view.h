@@ -41,6 +41,7 @@ private:
     QSharedPointer<QCPAxisTickerText> position_ticks(const RunRecord& run, int seen) const;
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
+    void updateMarks(); // the linked views' focus and hover (RunStore)
     void markTurns(const RunRecord& run, int seen);
 
     RunStore& store_;

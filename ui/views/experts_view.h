@@ -64,6 +64,7 @@ private:
     void refreshMap(const RunRecord& run);
     void refreshStrip(const RunRecord& run);
     void refreshLoad(const RunRecord& run);
+    void updateMarks(); // the linked views' focus and hover (RunStore)
     bool eventFilter(QObject* watched, QEvent* event) override; // the map's hover text
 
     RunStore& store_;

@@ -9,6 +9,7 @@
 
 #include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
+#include "ui/views/linked_views.h"
 #include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
@@ -35,6 +36,21 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
         connect(&store_, signal, this, &HeadHeatmapView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &HeadHeatmapView::refresh);
+    // Linked views: a click picks the head (every view follows), the pointer's cell is the hover.
+    const auto at = [this](double x, double y) -> std::pair<int, int> {
+        const int l = static_cast<int>(std::lround(y)), h = static_cast<int>(std::lround(x));
+        return l >= 0 && h >= 0 && l < n_layer_ && h < n_head_ ? std::pair{l, h} : std::pair{-1, -1};
+    };
+    connect(plot_, &Plot::cellClicked, this, [this, at](double x, double y) {
+        if (const auto [l, h] = at(x, y); l >= 0) store_.set_focus({.layer = l, .head = h});
+    });
+    connect(plot_, &Plot::pointerAt, this, [this, at](double x, double y) {
+        const auto [l, h] = at(x, y);
+        store_.set_hover(l >= 0 ? RunStore::Hover{.layer = l, .head = h} : RunStore::Hover{});
+    });
+    connect(plot_, &Plot::pointerLeft, this, [this] { store_.set_hover({}); });
+    connect(&store_, &RunStore::focusChanged, this, &HeadHeatmapView::updateMarks);
+    connect(&store_, &RunStore::hoverChanged, this, &HeadHeatmapView::updateMarks);
     on_language_change(this, [this] {
         scope_->setToolTip(tr("Which positions the layer × head values come from"));
         plot_->xAxis->setLabel(tr("head (subsystem)"));
@@ -42,6 +58,16 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
         map_->colorScale()->axis()->setLabel(metric_label());
         refresh(); // the empty state until a run
     });
+}
+
+// The focused head's cell (or the focused layer's row) solid, the hovered one dashed.
+void HeadHeatmapView::updateMarks() {
+    const auto mark = [this](int layer, int head) -> std::optional<Plot::Span> {
+        if (layer < 0 || layer >= n_layer_) return std::nullopt;
+        if (head >= 0 && head < n_head_) return cell_span(head, layer);
+        return row_span(layer, -0.5, n_head_ - 0.5);
+    };
+    plot_->setMarks({.selected = mark(store_.focus().layer, store_.focus().head), .hovered = mark(store_.hover().layer, store_.hover().head)});
 }
 
 void HeadHeatmapView::setScope(TokenScope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }
@@ -178,6 +204,7 @@ void HeadHeatmapView::refresh() {
     plot_->yAxis->setLabel(window > 0 ? tr("layer (w%1: sliding window of %1 positions)").arg(window) : tr("layer"));
     plot_->setHome(QCPRange(-0.5, n_head_ - 0.5), QCPRange(-0.5, n_layer_ - 0.5));
     map_->colorScale()->axis()->setLabel(metric_label());
+    updateMarks();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -38,6 +38,7 @@ private:
     void fitGroupLabels(); // group labels turned upright when side by side they would overlap
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
+    void updateMarks(); // the linked views' focus and hover (RunStore)
     QString metric_label() const;
     std::vector<float> per_head(const TraceToken& token) const; // [n_layer][n_head], empty if absent
 

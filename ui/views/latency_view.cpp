@@ -10,6 +10,7 @@
 
 #include "ui/support/retranslate.h"
 #include "ui/support/plot.h"
+#include "ui/views/linked_views.h"
 #include "ui/session/run_store.h"
 #include "ui/views/token_chips.h"
 
@@ -60,6 +61,24 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
         emit bandsChanged(low_->value(), high_->value());
     });
     for (auto signal : {&RunStore::runChanged, &RunStore::runFinished}) connect(&store_, signal, this, &LatencyView::refresh);
+    // Linked views: its x axis counts generated tokens (not positions, so its zoom is its own);
+    // the pointer's token is the hover, a click selects it, and the selected and hovered tokens
+    // are framed wherever they were picked.
+    const auto generated_at = [this](double x) {
+        const RunRecord* run = store_.current();
+        const int i = static_cast<int>(std::lround(x));
+        return run && i >= 0 && static_cast<size_t>(i) < run->n_generated() ? static_cast<int>(run->n_prompt()) + i : -1;
+    };
+    connect(tokens_, &Plot::pointerAt, this, [this, generated_at](double x, double) {
+        const int t = generated_at(x);
+        store_.set_hover(t >= 0 ? RunStore::Hover{.token = t} : RunStore::Hover{});
+    });
+    connect(tokens_, &Plot::pointerLeft, this, [this] { store_.set_hover({}); });
+    connect(tokens_, &Plot::cellClicked, this, [this, generated_at](double x, double) {
+        if (const int t = generated_at(x); t >= 0) store_.select_token(t);
+    });
+    connect(&store_, &RunStore::selectionChanged, this, &LatencyView::updateMarks);
+    connect(&store_, &RunStore::hoverChanged, this, &LatencyView::updateMarks);
     connect(&store_, &RunStore::tokensAppended, this, &LatencyView::refresh);
     on_language_change(this, [this, bands_label] {
         const QString bands_tip = tr("Band thresholds. Defaults are the article's claimed bands for GPT-4 (under 250 ms: "
@@ -75,6 +94,15 @@ LatencyView::LatencyView(RunStore& store, QWidget* parent) : QWidget(parent), st
         bands_label->setText(tr("Bands (article's):"));
         refresh(); // the empty state until a run
     });
+}
+
+void LatencyView::updateMarks() {
+    const RunRecord* run = store_.current();
+    const auto column = [run](int token) -> std::optional<Plot::Span> {
+        if (!run || token < static_cast<int>(run->n_prompt()) || token >= static_cast<int>(run->tokens().size())) return std::nullopt;
+        return column_span(token - static_cast<int>(run->n_prompt()));
+    };
+    tokens_->setMarks({.selected = column(store_.selected_token()), .hovered = column(store_.hover().token)});
 }
 
 QString LatencyView::summary() const { return summary_->text(); }
@@ -127,6 +155,7 @@ void LatencyView::refresh() {
         tokens_->setHome(QCPRange(-0.5, std::max(1.0, double(ms.size()) - 0.5)), QCPRange(0, top));
         const double most = *std::max_element(counts.begin(), counts.end());
         histogram_->setHome(QCPRange(0, max_ms * 1.05), QCPRange(0, most * 1.1 + 0.5));
+        updateMarks();
         tokens_->replot(QCustomPlot::rpQueuedReplot);
         histogram_->replot(QCustomPlot::rpQueuedReplot);
     }

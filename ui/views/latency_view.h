@@ -31,6 +31,7 @@ signals:
 
 private:
     void refresh();
+    void updateMarks(); // the selected and hovered tokens (RunStore)
 
     RunStore& store_;
     QLabel* summary_;

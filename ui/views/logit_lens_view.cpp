@@ -53,6 +53,17 @@ LogitLensView::LogitLensView(RunStore& store, QWidget* parent) : QWidget(parent)
                         &RunStore::modelLoaded}) {
         connect(&store_, signal, this, &LogitLensView::refresh);
     }
+    // Linked views: a row picks its layer (layers × heads, attention and experts follow), the
+    // row under the pointer is the hovered layer; the focused and hovered layers are marked.
+    table_->setMouseTracking(true);
+    table_->viewport()->installEventFilter(this);
+    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
+        const RunStore::Focus f = store_.focus();
+        store_.set_focus({.layer = row, .head = f.layer == row ? f.head : -1});
+    });
+    connect(table_, &QTableWidget::cellEntered, this, [this](int row, int) { store_.set_hover({.layer = row}); });
+    connect(&store_, &RunStore::focusChanged, this, &LogitLensView::updateMarks);
+    connect(&store_, &RunStore::hoverChanged, this, &LogitLensView::updateMarks);
     retranslate();
 }
 
@@ -63,6 +74,28 @@ void LogitLensView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     refresh();
     emit shown();
+}
+
+bool LogitLensView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport() && event->type() == QEvent::Leave && store_.hover().layer >= 0) store_.set_hover({});
+    return QWidget::eventFilter(watched, event);
+}
+
+// The layer column: "▶ 3" for the focused layer, a tint for the hovered one.
+void LogitLensView::updateMarks() {
+    if (table_->columnCount() == 0) return;
+    QColor tint = palette().color(QPalette::Highlight);
+    tint.setAlphaF(0.35f);
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        QTableWidgetItem* item = table_->item(row, 0);
+        if (!item) continue;
+        const bool focused = row == store_.focus().layer;
+        item->setText(focused ? QStringLiteral("▶ %1").arg(row) : QString::number(row));
+        QFont f = item->font();
+        f.setBold(focused);
+        item->setFont(f);
+        item->setBackground(row == store_.hover().layer ? QBrush(tint) : QBrush());
+    }
 }
 
 void LogitLensView::changeEvent(QEvent* event) {
@@ -159,6 +192,7 @@ void LogitLensView::refresh() {
             table_->setItem(l, 2 + static_cast<int>(i), cell);
         }
     }
+    updateMarks();
 }
 
 } // namespace octo::ui

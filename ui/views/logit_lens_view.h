@@ -41,6 +41,8 @@ protected:
 private:
     void refresh();
     void retranslate();
+    void updateMarks(); // the linked views' focused and hovered layer (RunStore)
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     RunStore& store_;
     QLabel* k_label_;

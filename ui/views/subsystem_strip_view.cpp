@@ -6,6 +6,7 @@
 
 #include "engine/instrumentation/subsystem.h"
 #include "ui/support/plot.h"
+#include "ui/views/linked_views.h"
 #include "ui/views/token_chips.h"
 #include "ui/session/run_store.h"
 #include "ui/support/internals_note.h"
@@ -30,6 +31,11 @@ SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidg
         connect(&store_, signal, this, &SubsystemStripView::refresh);
     }
     connect(&store_, &RunStore::tokensAppended, this, &SubsystemStripView::refresh);
+    link_token_plot(*plot_, store_, [this] { return store_.current() ? static_cast<int>(store_.current()->tokens().size()) : 0; });
+    connect(&store_, &RunStore::hoverChanged, this, [this] {
+        const int t = store_.hover().token;
+        plot_->setMarks({.selected = std::nullopt, .hovered = t >= 0 ? std::optional(column_span(t)) : std::nullopt});
+    });
     on_language_change(this, [this] {
         plot_->xAxis->setLabel(tr("token"));
         refresh(); // the empty state until a run

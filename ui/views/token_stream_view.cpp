@@ -32,6 +32,7 @@ TokenStreamView::TokenStreamView(RunStore& store, QWidget* parent) : QWidget(par
     connect(&store_, &RunStore::runFinished, this, &TokenStreamView::rebuild);
     connect(&store_, &RunStore::metricChanged, this, qOverload<>(&QWidget::update));
     connect(&store_, &RunStore::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(&store_, &RunStore::hoverChanged, this, qOverload<>(&QWidget::update)); // a token hovered in another view
 }
 
 QSize TokenStreamView::sizeHint() const { return {400, std::max(content_height_, 120)}; }
@@ -125,6 +126,7 @@ void TokenStreamView::paintEvent(QPaintEvent*) {
         return;
     }
     const int selected = store_.selected_token();
+    const int hovered = store_.hover().token;
     QFont label_font = font();
     label_font.setItalic(true);
     p.setFont(label_font);
@@ -152,11 +154,26 @@ void TokenStreamView::paintEvent(QPaintEvent*) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
             p.setBrush(Qt::NoBrush);
             p.drawRoundedRect(rects_[i].adjusted(-1, -1, 1, 1), 5, 5);
+        } else if (hovered >= c.first && hovered < c.first + c.count) { // the token under the pointer in any view
+            p.setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(rects_[i].adjusted(-2, -2, 2, 2), 5, 5);
         }
         p.setPen(fill.lightness() > 140 || !c.generated || c.marker ? QColor(Qt::black) : QColor(Qt::white));
         if ((!c.generated || c.marker) && palette().color(QPalette::Base).lightness() < 128) p.setPen(Qt::white);
         p.drawText(rects_[i], Qt::AlignCenter, c.text);
     }
+}
+
+void TokenStreamView::mouseMoveEvent(QMouseEvent* event) {
+    QWidget::mouseMoveEvent(event);
+    const int chip = chipAt(event->position().toPoint());
+    store_.set_hover(chip >= 0 ? RunStore::Hover{.token = chips_[static_cast<size_t>(chip)].first} : RunStore::Hover{});
+}
+
+void TokenStreamView::leaveEvent(QEvent* event) {
+    QWidget::leaveEvent(event);
+    if (store_.hover().token >= 0) store_.set_hover({});
 }
 
 void TokenStreamView::mousePressEvent(QMouseEvent* event) {

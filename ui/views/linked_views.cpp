@@ -1,0 +1,44 @@
+#include "ui/views/linked_views.h"
+
+#include <cmath>
+#include <utility>
+
+#include "ui/session/run_store.h"
+
+namespace octo::ui {
+
+void link_token_plot(Plot& plot, RunStore& store, std::function<int()> columns, std::function<RunStore::Hover(int, double)> hover,
+                     bool click_selects) {
+    plot.setTokenAxis(true);
+    const auto show = [&plot, &store] {
+        const auto& range = store.token_range();
+        plot.showTokenRange(range ? std::optional<QCPRange>(QCPRange(range->first, range->second)) : std::nullopt);
+    };
+    QObject::connect(&store, &RunStore::tokenRangeChanged, &plot, show);
+    QObject::connect(&plot, &Plot::tokenRangeChanged, &store, [&store](std::optional<QCPRange> range) {
+        store.set_token_range(range ? std::optional(std::pair(range->lower, range->upper)) : std::nullopt);
+    });
+    const auto token_at = [columns](double x) {
+        const int t = static_cast<int>(std::lround(x));
+        return t >= 0 && t < columns() ? t : -1;
+    };
+    QObject::connect(&plot, &Plot::pointerAt, &store, [&store, token_at, hover](double x, double y) {
+        const int t = token_at(x);
+        store.set_hover(t < 0 ? RunStore::Hover{} : hover ? hover(t, y) : RunStore::Hover{.token = t});
+    });
+    QObject::connect(&plot, &Plot::pointerLeft, &store, [&store] { store.set_hover({}); });
+    if (click_selects) {
+        QObject::connect(&plot, &Plot::cellClicked, &store, [&store, token_at](double x, double) {
+            if (const int t = token_at(x); t >= 0) store.select_token(t);
+        });
+    }
+    show();
+}
+
+Plot::Span column_span(int t) { return {t - 0.5, t + 0.5, -1e9, 1e9}; }
+
+Plot::Span cell_span(int x, int y) { return {x - 0.5, x + 0.5, y - 0.5, y + 0.5}; }
+
+Plot::Span row_span(int y, double x0, double x1) { return {x0, x1, y - 0.5, y + 0.5}; }
+
+} // namespace octo::ui
