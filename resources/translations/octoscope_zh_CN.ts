@@ -2610,6 +2610,29 @@ Suggestion: %2</source>
     </message>
 </context>
 <context>
+    <name>octo::ui::LensGroupsPlot</name>
+    <message>
+        <source>logits toward the token</source>
+        <translation>朝向该词元的 logit</translation>
+    </message>
+    <message>
+        <source>layer %1, %2: %3 logits toward the token, written directly by the group&apos;s heads</source>
+        <translation>第 %1 层，%2：该组注意力头直接写入、朝向该词元的 %3 logit</translation>
+    </message>
+    <message>
+        <source>Each head group&apos;s direct part needs the run&apos;s DLA: tick “DLA” in the prompt panel and run again.</source>
+        <translation>各注意力头组的直接贡献需要本次运行的 DLA：请在提示词面板中勾选“DLA”后重新运行。</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head group: direct part toward “%1”</source>
+        <translation>注意力头组：朝向“%1”的直接贡献</translation>
+    </message>
+</context>
+<context>
     <name>octo::ui::LogPanel</name>
     <message>
         <source>C&amp;lear</source>
@@ -2681,6 +2704,14 @@ Suggestion: %2</source>
     <message>
         <source>%1 is this layer&apos;s choice number %2, with probability %3</source>
         <translation>%1 是该层的第 %2 选择，概率为 %3</translation>
+    </message>
+    <message>
+        <source>Under the table: how much each head group of each layer wrote toward the token directly (its heads&apos; direct logit attributions; needs the run&apos;s DLA)</source>
+        <translation>表格下方：每层各注意力头组直接写入、朝向该词元的量（其注意力头的直接 logit 归因；需要本次运行的 DLA）</translation>
+    </message>
+    <message>
+        <source>By head group</source>
+        <translation>按注意力头组</translation>
     </message>
 </context>
 <context>

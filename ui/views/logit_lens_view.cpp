@@ -1,5 +1,6 @@
 #include "ui/views/logit_lens_view.h"
 
+#include <QCheckBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "ui/session/run_store.h"
+#include "ui/views/lens_groups_plot.h"
 #include "ui/views/token_chips.h"
 
 namespace octo::ui {
@@ -33,7 +35,11 @@ LogitLensView::LogitLensView(RunStore& store, QWidget* parent) : QWidget(parent)
     k_->setRange(1, kMaxK);
     k_->setValue(QSettings().value(QStringLiteral("lens/k"), kDefaultK).toInt());
     k_label_->setBuddy(k_);
+    groups_box_ = new QCheckBox(this);
+    groups_box_->setObjectName(QStringLiteral("lensByGroup"));
+    groups_box_->setChecked(QSettings().value(QStringLiteral("lens/groups"), false).toBool());
     top->addWidget(header_, 1);
+    top->addWidget(groups_box_);
     top->addWidget(k_label_);
     top->addWidget(k_);
     layout->addLayout(top);
@@ -44,6 +50,14 @@ LogitLensView::LogitLensView(RunStore& store, QWidget* parent) : QWidget(parent)
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(table_, 1);
+    groups_ = new LensGroupsPlot(store_, this);
+    groups_->setVisible(groups_box_->isChecked());
+    layout->addWidget(groups_, 1);
+    connect(groups_box_, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("lens/groups"), on);
+        groups_->setVisible(on);
+        if (on) groups_->refresh();
+    });
     connect(k_, &QSpinBox::valueChanged, this, [this](int k) {
         QSettings().setValue(QStringLiteral("lens/k"), k);
         refresh();
@@ -106,12 +120,16 @@ void LogitLensView::changeEvent(QEvent* event) {
 void LogitLensView::retranslate() {
     k_label_->setText(tr("Per la&yer"));
     k_->setToolTip(tr("Tokens shown per layer"));
+    groups_box_->setText(tr("By head group"));
+    groups_box_->setToolTip(tr("Under the table: how much each head group of each layer wrote toward the token directly "
+                               "(its heads' direct logit attributions; needs the run's DLA)"));
     refresh();
 }
 
 QString LogitLensView::message() const { return header_->text(); }
 
 void LogitLensView::refresh() {
+    if (groups_->isVisibleTo(this)) groups_->refresh();
     const RunRecord* r = store_.current();
     const int t = store_.focused_token();
     const auto say = [this](const QString& text) {

@@ -4,17 +4,20 @@
 // layer at the top: the rank and probability of the token that came, then the layer's top k
 // tokens, shaded by probability, the token that came in bold. The last row is the model's own
 // output. It is computed on demand by LensController (ui/controllers/lens_controller.h) and kept
-// with the run; until then, or when it cannot be computed, the view says why.
+// with the run; until then, or when it cannot be computed, the view says why. "By head group"
+// adds each head group's direct part per layer under it (lens_groups_plot.h).
 #pragma once
 
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QSpinBox;
 class QTableWidget;
 
 namespace octo::ui {
 
+class LensGroupsPlot;
 class RunStore;
 
 class LogitLensView : public QWidget {
@@ -28,6 +31,7 @@ public:
     int k() const; // top tokens per layer (remembered)
     void setK(int k);
     QTableWidget* table() const { return table_; }
+    LensGroupsPlot* groups() const { return groups_; } // "By head group": each group's direct part
     QString message() const; // what the view says instead of (or above) the table
 
 signals:
@@ -49,6 +53,8 @@ private:
     QSpinBox* k_;
     QLabel* header_;
     QTableWidget* table_;
+    QCheckBox* groups_box_;
+    LensGroupsPlot* groups_;
 };
 
 } // namespace octo::ui
