@@ -393,6 +393,14 @@
         <source>A: the rewritten prompt, free; B: the prompt as it was, constrained to the fields&apos; schema</source>
         <translation>A：改写后的提示词，不受约束；B：原提示词，输出受其字段的 schema 约束</translation>
     </message>
+    <message>
+        <source>the model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>the model file; %1</source>
+        <translation>模型文件；%1</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::AdvisorPanel</name>

@@ -181,7 +181,13 @@ bool AdvisorController::compareRuns(quint64 a_id, quint64 b_id) {
     if (!a || !b || a->state == RunState::Running || b->state == RunState::Running) return false;
     if (!store_.model_of(*a) || !store_.model_of(*b)) return false; // runs of two models compare too (aligned by text)
     compared_ = {a_id, b_id};
-    compared_change_ = [sa = a->trace.spec, sb = b->trace.spec] { return settings_change(sa, sb); };
+    const bool two_models = !store_.same_model(*a, *b);
+    compared_change_ = [sa = a->trace.spec, sb = b->trace.spec, two_models] {
+        const QString settings = settings_change(sa, sb);
+        if (!two_models) return settings;
+        // Two model files: the model is what changed (the summary names both), and the settings if they did.
+        return sa == sb ? tr("the model file") : tr("the model file; %1").arg(settings);
+    };
     verdict_in_compare_ = false;
     showRuns(true);
     show_compare_();

@@ -67,7 +67,7 @@ QuantReportDialog::QuantReportDialog(QuantReportController& controller, const Ru
     prompts_ = new QPlainTextEdit(this);
     prompts_->setObjectName(QStringLiteral("quantPrompts"));
     prompts_->setPlaceholderText(tr("One prompt a line"));
-    prompts_->setMaximumHeight(110);
+    prompts_->setMaximumHeight(90);
     form->addRow(tr("&Prompts:"), prompts_);
     max_tokens_ = new QSpinBox(this);
     max_tokens_->setRange(1, 1024);
@@ -102,6 +102,7 @@ QuantReportDialog::QuantReportDialog(QuantReportController& controller, const Ru
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 4 * table_->verticalHeader()->defaultSectionSize() + 4);
     moved_ = new Plot(QStringLiteral("quantMovedPlot"), this);
     moved_->yAxis->setLabel(tr("mean share B − A (%)"));
     auto* results = new QSplitter(Qt::Vertical, this);
