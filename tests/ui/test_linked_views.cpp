@@ -3,7 +3,8 @@
 // of layers × heads focuses that head: the heatmap frames it, the attention view turns to its
 // layer and frames its row, the logit lens marks the layer; a row of the lens focuses its layer.
 // The pointer over a token of one plot is framed in the others; zooming one token plot zooms
-// the others and survives new data; View → Reset Linked Views clears it all. With
+// the others and survives new data; View → Reset Linked Views clears it all. A conversation's
+// selected turn tints its positions in the plots over positions. With
 // OCTOSCOPE_SCREENSHOT_DIR set, the window is saved as linked-views.png.
 #include <QAction>
 #include <QMenuBar>
@@ -14,9 +15,12 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "ui/controllers/conversation_controller.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/dock_layout.h"
 #include "ui/main_window.h"
+#include "ui/session/conversation_store.h"
+#include "ui/workbench.h"
 #include "ui/views/attention_view.h"
 #include "ui/views/head_heatmap_view.h"
 #include "ui/views/latency_view.h"
@@ -56,6 +60,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void init() { QSettings().clear(); }
     void oneFocusOneHoverOneZoom();
+    void aSelectedTurnIsTintedOverPositions();
 };
 
 void TestLinkedViews::oneFocusOneHoverOneZoom() {
@@ -153,6 +158,32 @@ void TestLinkedViews::oneFocusOneHoverOneZoom() {
     strip->resetView();
     QVERIFY(!store.token_range());
     QVERIFY(attention->xAxis->range().upper > 2.5);
+}
+
+// The conversation's selected turn is part of the focus: the plots over positions tint its tokens.
+void TestLinkedViews::aSelectedTurnIsTintedOverPositions() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(test::load_model(w, kOctet));
+    ConversationController& conversation = w.workbench().conversationController();
+    QVERIFY(conversation.open({{ChatRole::User, "What is the capital of France?"}}));
+    for (int i = 0; i < 100 && conversation.busy(); ++i) QTest::qWait(100);
+    QVERIFY(!conversation.busy());
+    QVERIFY(show_dock(w, QStringLiteral("strip")));
+    w.workbench().conversations().select_turn(0);
+    QCOMPARE(w.store().focus().turn, 0);
+    const RunRecord* r = w.store().current();
+    QVERIFY(r);
+    const auto band = turn_band(*r, 0);
+    QVERIFY(band.has_value()); // the user's message is in the prompt octet reads
+    QVERIFY(band->x1 - band->x0 >= 2.0);
+    Plot* strip = plot_named(w, "subsystemStripPlot");
+    QVERIFY(strip->marks().band == band);
+    QVERIFY(part<AttentionView>(w)->plot()->marks().band == band || part<AttentionView>(w)->shownToken() < 0);
+    w.workbench().conversations().select_turn(-1);
+    QCOMPARE(w.store().focus().turn, -1);
+    QVERIFY(!strip->marks().band);
 }
 
 QTEST_MAIN(TestLinkedViews)

@@ -24,6 +24,9 @@ ConversationController::ConversationController(ConversationServices services, QO
     connect(&s_.conversations, &ConversationStore::selectionChanged, this, [this] {
         const ConversationRecord* c = s_.conversations.current();
         const int turn = s_.conversations.selected_turn();
+        RunStore::Focus focus = s_.runs.focus();
+        focus.turn = c ? turn : -1; // the views over positions tint the turn (linked views)
+        s_.runs.set_focus(focus);
         if (!c || turn < 0) return;
         const std::optional<uint64_t> run = c->run_showing(static_cast<size_t>(turn));
         if (!run || !s_.runs.run(*run)) return;

@@ -92,7 +92,7 @@ public:
     void set_metric(Metric metric);
 
     // Linked views (docs/workbench.md, "Linked views"): beside the selected token, the layer and
-    // head, or the layer and expert, picked in any view (-1: none) — layers × heads frames the
+    // head, or the layer and expert, picked in any view, and the conversation's turn (-1: none) — layers × heads frames the
     // cell, the logit lens its row, the attention view shows that layer and frames the head, the
     // experts view that layer and expert; what the pointer is over in any view, which the others
     // frame dashed; and the token axis's zoom, shared by the plots over tokens. Each change emits
@@ -102,6 +102,7 @@ public:
         int layer = -1;
         int head = -1;
         int expert = -1;
+        int turn = -1; // the message of the shown conversation selected (Conversation panel)
         bool operator==(const Focus&) const = default;
     };
     struct Hover {

@@ -299,6 +299,13 @@ void Plot::paintMarks(QPainter& p) {
             .normalized();
     };
     p.setClipRect(axisRect()->rect());
+    if (marks_.band) { // a stretch of positions: tinted, its edges drawn
+        QColor tint = QApplication::palette().color(QPalette::Highlight);
+        tint.setAlpha(60);
+        p.setBrush(tint);
+        p.setPen(QPen(QApplication::palette().color(QPalette::Highlight), 2));
+        p.drawRect(rect(*marks_.band));
+    }
     p.setBrush(Qt::NoBrush);
     if (marks_.hovered && marks_.hovered != marks_.selected) { // dashed: where the pointer is, here or in another view
         const QRectF r = rect(*marks_.hovered);

@@ -81,10 +81,11 @@ public:
         bool operator==(const Span&) const = default;
     };
     // The linked views' frames over the data: the selected cell (or row, or column) solid, the
-    // hovered one dashed. Drawn over the plot, so a view's own items are left alone.
+    // hovered one dashed, a selected stretch tinted. Drawn over the plot, so a view's own items are left alone.
     struct Marks {
         std::optional<Span> selected;
         std::optional<Span> hovered;
+        std::optional<Span> band; // a selected stretch (a conversation's turn): tinted, under the frames
         bool operator==(const Marks&) const = default;
     };
     void setMarks(const Marks& marks);

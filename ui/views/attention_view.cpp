@@ -170,6 +170,7 @@ void AttentionView::updateMarks() {
     if (token && head_row(h.layer, h.head)) marks.hovered = cell_span(h.token, h.head);
     else if (token) marks.hovered = column_span(h.token);
     else if (head_row(h.layer, h.head)) marks.hovered = row_span(h.head, -0.5, columns - 0.5);
+    if (const RunRecord* run = store_.current()) marks.band = turn_band(*run, f.turn);
     plot_->setMarks(marks);
 }
 

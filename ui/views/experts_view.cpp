@@ -178,11 +178,12 @@ void ExpertsView::updateMarks() {
     };
     const RunStore::Focus& f = store_.focus();
     const RunStore::Hover& h = store_.hover();
-    map_plot_->setMarks({.selected = map_mark(f.layer, f.expert), .hovered = map_mark(h.layer, h.expert)});
+    map_plot_->setMarks({.selected = map_mark(f.layer, f.expert), .hovered = map_mark(h.layer, h.expert), .band = std::nullopt});
     const int n = store_.current() ? static_cast<int>(store_.current()->tokens().size()) : 0;
     Plot::Marks strip;
     if (f.layer == layer_->value() && f.expert >= 0 && f.expert < n_expert_) strip.selected = row_span(f.expert, -0.5, n - 0.5);
     if (h.token >= 0 && h.token < n) strip.hovered = column_span(h.token);
+    if (const RunRecord* run = store_.current()) strip.band = turn_band(*run, f.turn);
     strip_plot_->setMarks(strip);
 }
 

@@ -67,7 +67,7 @@ void HeadHeatmapView::updateMarks() {
         if (head >= 0 && head < n_head_) return cell_span(head, layer);
         return row_span(layer, -0.5, n_head_ - 0.5);
     };
-    plot_->setMarks({.selected = mark(store_.focus().layer, store_.focus().head), .hovered = mark(store_.hover().layer, store_.hover().head)});
+    plot_->setMarks({.selected = mark(store_.focus().layer, store_.focus().head), .hovered = mark(store_.hover().layer, store_.hover().head), .band = std::nullopt});
 }
 
 void HeadHeatmapView::setScope(TokenScope scope) { scope_->setCurrentIndex(static_cast<int>(scope)); }

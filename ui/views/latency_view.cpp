@@ -102,7 +102,7 @@ void LatencyView::updateMarks() {
         if (!run || token < static_cast<int>(run->n_prompt()) || token >= static_cast<int>(run->tokens().size())) return std::nullopt;
         return column_span(token - static_cast<int>(run->n_prompt()));
     };
-    tokens_->setMarks({.selected = column(store_.selected_token()), .hovered = column(store_.hover().token)});
+    tokens_->setMarks({.selected = column(store_.selected_token()), .hovered = column(store_.hover().token), .band = std::nullopt});
 }
 
 QString LatencyView::summary() const { return summary_->text(); }

@@ -58,7 +58,8 @@ LensGroupsPlot::LensGroupsPlot(RunStore& store, QWidget* parent) : QWidget(paren
     connect(&store_, &RunStore::focusChanged, this, [this] {
         const int l = store_.focus().layer;
         plot_->setMarks({.selected = l >= 0 && l < n_layer_ ? std::optional(row_span(l, -0.5, kSubsystemCount - 0.5)) : std::nullopt,
-                         .hovered = std::nullopt});
+                         .hovered = std::nullopt,
+                         .band = std::nullopt});
     });
 }
 
@@ -97,7 +98,8 @@ void LensGroupsPlot::refresh() {
     plot_->setHome(QCPRange(-0.5, kSubsystemCount - 0.5), QCPRange(-0.5, n_layer_ - 0.5));
     const int l = store_.focus().layer;
     plot_->setMarks({.selected = l >= 0 && l < n_layer_ ? std::optional(row_span(l, -0.5, kSubsystemCount - 0.5)) : std::nullopt,
-                     .hovered = std::nullopt});
+                     .hovered = std::nullopt,
+                     .band = std::nullopt});
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <utility>
 
+#include "engine/conversation/conversation_run.h"
 #include "ui/session/run_store.h"
 
 namespace octo::ui {
@@ -33,6 +34,16 @@ void link_token_plot(Plot& plot, RunStore& store, std::function<int()> columns, 
         });
     }
     show();
+}
+
+std::optional<Plot::Span> turn_band(const RunRecord& run, int message) {
+    if (message < 0 || run.trace.spec.messages.empty()) return std::nullopt;
+    for (const ConversationTurn& t : locate_turns(run.trace)) {
+        if (t.message == static_cast<size_t>(message) && t.end_token > t.first_token) {
+            return Plot::Span{static_cast<double>(t.first_token) - 0.5, static_cast<double>(t.end_token) - 0.5, -1e9, 1e9};
+        }
+    }
+    return std::nullopt;
 }
 
 Plot::Span column_span(int t) { return {t - 0.5, t + 0.5, -1e9, 1e9}; }

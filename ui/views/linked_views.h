@@ -16,6 +16,10 @@ namespace octo::ui {
 void link_token_plot(Plot& plot, RunStore& store, std::function<int()> columns,
                      std::function<RunStore::Hover(int token, double y)> hover = nullptr, bool click_selects = true);
 
+// The positions of turn `message` (RunStore::Focus::turn) in `run`, a conversation's run, over the
+// whole height; nullopt when the run does not hold that turn.
+std::optional<Plot::Span> turn_band(const RunRecord& run, int message);
+
 // Token t's column over the whole height; cell (x, y); row y over [x0, x1].
 Plot::Span column_span(int t);
 Plot::Span cell_span(int x, int y);

@@ -32,14 +32,21 @@ SubsystemStripView::SubsystemStripView(RunStore& store, QWidget* parent) : QWidg
     }
     connect(&store_, &RunStore::tokensAppended, this, &SubsystemStripView::refresh);
     link_token_plot(*plot_, store_, [this] { return store_.current() ? static_cast<int>(store_.current()->tokens().size()) : 0; });
-    connect(&store_, &RunStore::hoverChanged, this, [this] {
-        const int t = store_.hover().token;
-        plot_->setMarks({.selected = std::nullopt, .hovered = t >= 0 ? std::optional(column_span(t)) : std::nullopt});
-    });
+    connect(&store_, &RunStore::hoverChanged, this, &SubsystemStripView::updateMarks);
+    connect(&store_, &RunStore::focusChanged, this, &SubsystemStripView::updateMarks);
     on_language_change(this, [this] {
         plot_->xAxis->setLabel(tr("token"));
         refresh(); // the empty state until a run
     });
+}
+
+// The hovered token's column dashed, the selected conversation turn's positions tinted.
+void SubsystemStripView::updateMarks() {
+    const RunRecord* run = store_.current();
+    const int t = store_.hover().token;
+    plot_->setMarks({.selected = std::nullopt,
+                     .hovered = t >= 0 ? std::optional(column_span(t)) : std::nullopt,
+                     .band = run ? turn_band(*run, store_.focus().turn) : std::nullopt});
 }
 
 QString SubsystemStripView::hoverText(int token, int group) const {
@@ -115,6 +122,7 @@ void SubsystemStripView::refresh() {
         }
     }
     plot_->setHome(QCPRange(-0.5, std::max(8, n) - 0.5), QCPRange(-0.5, kSubsystemCount - 0.5));
+    updateMarks();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -25,6 +25,7 @@ public:
 private:
     InternalsNote* internals_ = nullptr; // the sentence for runs without internals
     void refresh();
+    void updateMarks(); // the linked views' hover and turn (RunStore)
 
     RunStore& store_;
     Plot* plot_;
