@@ -3504,6 +3504,18 @@ F32 权重无论哪种都以浮点相乘。
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>server %1</source>
+        <translation>服务器 %1</translation>
+    </message>
+    <message>
+        <source>What computed it: this program&apos;s backend (CPU or CUDA), or the server it ran on</source>
+        <translation>由什么计算：本程序的后端（CPU 或 CUDA），或运行它的服务器</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::RunMenu</name>

@@ -280,11 +280,16 @@ void TestRunRecords::anyTwoRunsCompare() {
     QVERIFY2(note->text().contains(QStringLiteral("failed")) || note->text().contains(QStringLiteral("no model")), qPrintable(note->text()));
     QVERIFY(!w.advisorController()->compareRuns(capture, nothing));
 
-    // The model and precision columns; the filter keeps the runs whose text or model holds it.
+    // The model, precision and engine columns; the filter keeps the runs whose text or model holds it.
     const int capture_row = h->model()->rowOf(capture), newest_row = h->model()->rowOf(newest);
     QCOMPARE(cell(h, capture_row, RunHistoryModel::ModelFile), QStringLiteral("other.gguf"));
     QCOMPARE(cell(h, newest_row, RunHistoryModel::ModelFile), QStringLiteral("octet.gguf"));
     QVERIFY2(cell(h, newest_row, RunHistoryModel::PrecisionKv).contains(QStringLiteral("KV")), qPrintable(cell(h, newest_row, RunHistoryModel::PrecisionKv)));
+    // The engine: the backend the model was opened on (the status line's words), filterable.
+    QCOMPARE(cell(h, newest_row, RunHistoryModel::Engine), QString::fromStdString(w.store().model()->backend));
+    QVERIFY(cell(h, newest_row, RunHistoryModel::Engine).startsWith(QStringLiteral("cpu")));
+    h->setFilter(QStringLiteral("CPU ("));
+    QVERIFY(h->rowShown(newest_row));
     h->setFilter(QStringLiteral("OTHER.gguf"));
     for (int row = 0; row < h->model()->rowCount(); ++row) QCOMPARE(h->rowShown(row), row == capture_row);
     h->setFilter(QStringLiteral("seven"));

@@ -108,6 +108,15 @@ QString run_model_label(const RunRecord& r, const std::optional<ModelInfo>& mode
     return QStringLiteral("—");
 }
 
+// What computed the run: a server (its address), or this program's backend as the run's model
+// was opened ("cpu (avx2, 2 threads)", "cuda (NVIDIA H200)"), or a capture's recorded one.
+QString run_engine_label(const RunRecord& r, const std::optional<ModelInfo>& model) {
+    if (r.engine) return RunHistoryModel::tr("server %1").arg(QString::fromStdString(r.engine->url));
+    if (r.capture && !r.capture->backend.empty()) return QString::fromStdString(r.capture->backend);
+    if (model && !model->backend.empty()) return QString::fromStdString(model->backend);
+    return QStringLiteral("—");
+}
+
 } // namespace
 
 QString run_group_label(const RunGroup& group) {
@@ -162,6 +171,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
         case Switches: return run_switches(r->trace.spec);
         case Measured: return recorded_measurements(*r);
         case ModelFile: return run_model_label(*r, store_.model_of(*r));
+        case Engine: return run_engine_label(*r, store_.model_of(*r));
         case PrecisionKv: {
             if (!r->trace.kv_types) return precision_label(r->trace.precision);
             return tr("%1; KV %2/%3")
@@ -217,6 +227,7 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
         case Measured: return tr("What the run recorded beyond its tokens");
         case ModelFile: return tr("The model file it ran on (or the server's model)");
         case PrecisionKv: return tr("How its products treated activations, and how its KV cache stored keys and values");
+        case Engine: return tr("What computed it: this program's backend (CPU or CUDA), or the server it ran on");
         default: return {};
         }
     }
@@ -231,6 +242,7 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     case Measured: return tr("Measured");
     case ModelFile: return tr("Model");
     case PrecisionKv: return tr("Precision");
+    case Engine: return tr("Engine");
     default: return {};
     }
 }
@@ -401,7 +413,7 @@ void HistoryPanel::applyFilter() {
     for (int row = 0; row < model_->rowCount(); ++row) {
         bool match = text.isEmpty();
         for (const int column : {RunHistoryModel::Run, RunHistoryModel::Pair, RunHistoryModel::Prompt, RunHistoryModel::Output,
-                                 RunHistoryModel::ModelFile}) {
+                                 RunHistoryModel::ModelFile, RunHistoryModel::Engine}) {
             if (match) break;
             const QModelIndex index = model_->index(row, column);
             // the whole prompt and output (the cells show one elided line)

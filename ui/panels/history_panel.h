@@ -36,7 +36,7 @@ QString run_group_label(const RunGroup& group);
 class RunHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Run, Pair, Prompt, Output, Stop, Switches, Measured, ModelFile, PrecisionKv, ColumnCount };
+    enum Column { Run, Pair, Prompt, Output, Stop, Switches, Measured, ModelFile, PrecisionKv, Engine, ColumnCount };
     static constexpr int IdRole = Qt::UserRole; // the row's run id (qulonglong)
 
     explicit RunHistoryModel(RunStore& store, QObject* parent = nullptr);
