@@ -145,7 +145,9 @@ nlohmann::json comparison_json(const RunComparison& c, int64_t n_head) {
             {"mean_subsystems_b", optional_json(c.mean_shares_b)},
             {"subsystems_delta", optional_json(c.share_delta)},
             {"head_norm_delta", c.head_delta},
-            {"largest_head_change", largest}};
+            {"largest_head_change", largest},
+            {"expert_overlap", c.mean_expert_overlap ? nlohmann::json(c.expert_overlap) : nlohmann::json(nullptr)},
+            {"mean_expert_overlap", c.mean_expert_overlap ? nlohmann::json(*c.mean_expert_overlap) : nlohmann::json(nullptr)}};
 }
 
 #ifdef OCTOSCOPE_HAVE_NET
@@ -290,8 +292,11 @@ int run_compare(const CompareOptions& o) {
     const Tokenizer& ta = *setup_a.tokenizer;
     const Tokenizer& tb = *setup_b.tokenizer;
     // Two models: shares of one metric both have (norm share: head norms are always measured).
-    ComparedRun ca = compared_run(a->result.generation, a->result.token_metrics, other ? Metric::NormShare : a->result.default_metric);
-    ComparedRun cb = compared_run(b->result.generation, b->result.token_metrics, other ? Metric::NormShare : b->result.default_metric);
+    const auto routed = [](const OpenedModel& m) { return m.info.n_expert > 0 ? m.info.n_layer : int64_t{0}; }; // experts compared
+    ComparedRun ca = compared_run(a->result.generation, a->result.token_metrics, other ? Metric::NormShare : a->result.default_metric,
+                                  routed(setup_a));
+    ComparedRun cb = compared_run(b->result.generation, b->result.token_metrics, other ? Metric::NormShare : b->result.default_metric,
+                                  routed(setup_b));
     const bool same_vocab = !other || same_vocabulary(ta, tb);
     if (!same_vocab) {
         TokenTextIds texts;
@@ -323,6 +328,9 @@ int run_compare(const CompareOptions& o) {
                       << 100.0 * divergence->top_agreement << " % of " << divergence->steps.size() << " steps\n";
         } else if (other) {
             std::cout << "the vocabularies differ: tokens aligned by text, no KL divergence\n";
+        }
+        if (c.mean_expert_overlap) {
+            std::cout << "expert routing where the context is the same (the prompt, the answers until they part): " << 100.0 * *c.mean_expert_overlap << " % of the chosen experts the same\n";
         }
         if (other && !moved.empty()) {
             std::cout << "subsystems moved most (norm share, B - A):";

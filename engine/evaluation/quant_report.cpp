@@ -49,8 +49,9 @@ Result<QuantReportItem> report_item(const ReportModel& a, const ReportModel& b, 
     if (!on_b) return on_b.error();
     const GenerateResult& ga = on_a->result.generation;
     const GenerateResult& gb = on_b->result.generation;
-    const RunComparison c = compare_runs(compared_run(ga, on_a->result.token_metrics, Metric::NormShare),
-                                         compared_run(gb, on_b->result.token_metrics, Metric::NormShare));
+    const auto routed = [](const Model& m) { return m.params().n_expert > 0 ? m.params().n_layer : int64_t{0}; };
+    const RunComparison c = compare_runs(compared_run(ga, on_a->result.token_metrics, Metric::NormShare, routed(a.model)),
+                                         compared_run(gb, on_b->result.token_metrics, Metric::NormShare, routed(b.model)));
     auto divergence = model_divergence(a.model, a.backend, b.model, b.backend, on_a->prompt_ids, ids_of(ga), options.precision,
                                        options.cancel);
     if (!divergence) return divergence.error();
@@ -63,11 +64,13 @@ Result<QuantReportItem> report_item(const ReportModel& a, const ReportModel& b, 
     item.first_token_divergence = c.first_divergence;
     item.divergence = std::move(divergence.value());
     item.share_delta = c.share_delta;
+    item.expert_overlap = c.mean_expert_overlap;
     return item;
 }
 
 void summarise(QuantReport& r) {
-    size_t agree = 0, with_delta = 0;
+    size_t agree = 0, with_delta = 0, with_overlap = 0;
+    double overlap = 0.0;
     SubsystemValues delta_sum{};
     double kl_sum = 0.0;
     for (size_t i = 0; i < r.items.size(); ++i) {
@@ -84,6 +87,10 @@ void summarise(QuantReport& r) {
                 r.max_kl_step = static_cast<int64_t>(s);
             }
         }
+        if (item.expert_overlap) {
+            ++with_overlap;
+            overlap += *item.expert_overlap;
+        }
         if (item.share_delta) {
             ++with_delta;
             for (size_t g = 0; g < delta_sum.size(); ++g) delta_sum[g] += (*item.share_delta)[g];
@@ -93,6 +100,7 @@ void summarise(QuantReport& r) {
         r.mean_kl = kl_sum / static_cast<double>(r.steps);
         r.top_agreement = static_cast<double>(agree) / static_cast<double>(r.steps);
     }
+    if (with_overlap > 0) r.mean_expert_overlap = overlap / static_cast<double>(with_overlap);
     if (with_delta == 0) return;
     for (float& v : delta_sum) v /= static_cast<float>(with_delta);
     r.mean_share_delta = delta_sum;
@@ -161,7 +169,8 @@ nlohmann::json quant_report_json(const QuantReport& r) {
                          {"first_top_disagreement", item.divergence.first_top_disagreement
                                                         ? nlohmann::json(*item.divergence.first_top_disagreement)
                                                         : nlohmann::json(nullptr)},
-                         {"subsystems_delta", item.share_delta ? nlohmann::json(*item.share_delta) : nlohmann::json(nullptr)}});
+                         {"subsystems_delta", item.share_delta ? nlohmann::json(*item.share_delta) : nlohmann::json(nullptr)},
+                         {"expert_overlap", item.expert_overlap ? nlohmann::json(*item.expert_overlap) : nlohmann::json(nullptr)}});
     }
     nlohmann::json moved = nlohmann::json::array();
     for (const int g : r.groups_moved) {
@@ -178,6 +187,7 @@ nlohmann::json quant_report_json(const QuantReport& r) {
             {"max_kl_step", r.max_kl_step < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.max_kl_step)},
             {"top_agreement", r.top_agreement},
             {"groups_moved", moved},
+            {"mean_expert_overlap", r.mean_expert_overlap ? nlohmann::json(*r.mean_expert_overlap) : nlohmann::json(nullptr)},
             {"items", items}};
 }
 

@@ -5,7 +5,9 @@
 //   - the first step where their generated tokens differ (none: the same answer);
 //   - B fed A's answer token by token (teacher forcing): KL(p_A ‖ p_B) per step and whether the
 //     most probable tokens agree (model_divergence.h);
-//   - how far each subsystem's mean norm share over the answer moved (B − A).
+//   - how far each subsystem's mean norm share over the answer moved (B − A);
+//   - for a mixture of experts, how often the same experts were chosen where the context is the
+//     same (the prompt, and the answers until they part).
 // The summary pools every step of every prompt (mean and largest KL, agreement) and ranks the
 // subsystems by their mean movement. The two models must share a vocabulary.
 #pragma once
@@ -59,6 +61,7 @@ struct QuantReportItem {
     std::optional<size_t> first_token_divergence; // the first step whose tokens differ; none: the same answer
     ModelDivergence divergence;                   // B fed A's answer
     std::optional<SubsystemValues> share_delta;   // mean norm share over the answer, B − A
+    std::optional<double> expert_overlap;         // a mixture of experts: RunComparison::mean_expert_overlap
 };
 
 struct QuantReport {
@@ -74,6 +77,7 @@ struct QuantReport {
     size_t same_answers = 0;                         // prompts both answered with the same tokens
     std::optional<SubsystemValues> mean_share_delta; // over the prompts that have one
     std::vector<int> groups_moved;                   // subsystems by |mean_share_delta|, largest first
+    std::optional<double> mean_expert_overlap;       // over the prompts that have one (mixtures of experts)
 };
 
 // Errors: InvalidArgument (no prompts, an empty prompt, vocabularies that differ), Cancelled, and

@@ -1558,6 +1558,10 @@ Suggestion: %2</source>
         <source>Their heads are laid out differently: head norms are not compared.</source>
         <translation>两者的注意力头布局不同：不比较头范数。</translation>
     </message>
+    <message>
+        <source>Expert routing where the context is the same (the prompt, and the answers until they part): %1 % of the chosen experts the same (overlap per position), least in layer %2 (%3 %).</source>
+        <translation>上下文相同处（提示词，以及回答分歧之前）的专家路由：%1 % 的所选专家相同（逐位置重叠），最少的是第 %2 层（%3 %）。</translation>
+    </message>
 </context>
 <context>
     <name>octo::ui::ConversationController</name>
@@ -3258,6 +3262,10 @@ F32 权重无论哪种都以浮点相乘。
     <message>
         <source>Bro&amp;wse…</source>
         <translation>浏览(&amp;W)…</translation>
+    </message>
+    <message>
+        <source> Expert routing where the context is the same: %1 % of the chosen experts the same.</source>
+        <translation> 上下文相同处的专家路由：%1 % 的所选专家相同。</translation>
     </message>
 </context>
 <context>

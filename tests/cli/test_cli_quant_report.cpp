@@ -69,6 +69,35 @@ TEST(CliQuantReport, TwoQuantisationsOfOneModel) {
     std::filesystem::remove(prompts);
 }
 
+// A mixture of experts (../shared/refdata/archs' mixtral-tiny): how often the same experts were
+// chosen where the context is the same; a file against itself routes identically.
+TEST(CliQuantReport, ExpertRoutingOfTwoQuantisations) {
+    const auto refdata = octo::test::refdata_dir();
+    if (!refdata || !std::filesystem::exists(*refdata / "archs" / "mixtral-tiny-q4_k_m.gguf")) GTEST_SKIP() << "../shared/refdata is absent";
+    const std::string f32 = (*refdata / "archs" / "mixtral-tiny-f32.gguf").string();
+    const std::string q4 = (*refdata / "archs" / "mixtral-tiny-q4_k_m.gguf").string();
+    auto compare = run_cli({"compare", "--model", f32, "--model-b", q4, "-p", "Once upon a time", "-n", "8", "--threads", "1", "--json"});
+    ASSERT_EQ(compare.exit_status, 0) << compare.err;
+    const auto j = compare.json();
+    const auto& c = j["comparison"];
+    ASSERT_TRUE(c["expert_overlap"].is_array());
+    double sum = 0.0;
+    size_t layers = 0;
+    for (const auto& v : c["expert_overlap"]) {
+        if (v.get<double>() < 0.0) continue; // a dense layer
+        EXPECT_LE(v.get<double>(), 1.0);
+        sum += v.get<double>();
+        ++layers;
+    }
+    ASSERT_GT(layers, 0u);
+    EXPECT_NEAR(c["mean_expert_overlap"].get<double>(), sum / static_cast<double>(layers), 1e-12);
+    EXPECT_LT(c["mean_expert_overlap"].get<double>(), 1.0); // Q4_K_M routes some positions elsewhere
+    auto itself = run_cli({"quant-report", "--model", q4, "--model-b", q4, "-p", "Once upon a time", "-n", "6", "--threads", "1", "--json"});
+    ASSERT_EQ(itself.exit_status, 0) << itself.err;
+    EXPECT_EQ(itself.json()["mean_expert_overlap"].get<double>(), 1.0);
+    EXPECT_EQ(itself.json()["items"][0]["expert_overlap"].get<double>(), 1.0);
+}
+
 TEST(CliQuantReport, UsageErrors) {
     auto none = run_cli({"quant-report", "--model-b", "/nonexistent/b.gguf", "--json"});
     EXPECT_EQ(none.exit_status, 2);

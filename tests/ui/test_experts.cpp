@@ -13,6 +13,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <cmath>
@@ -26,6 +27,8 @@
 #include "tests/ui/window_parts.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/main_window.h"
+#include "ui/views/compare_view.h"
+#include "ui/controllers/advisor_controller.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/switches_panel.h"
 #include "ui/session/run_store.h"
@@ -221,6 +224,14 @@ void TestExperts::leavingAnExpertOutReruns() {
         view->setLayer(l);
         QCOMPARE(view->load(busiest), 0);
     }
+    // A/B compare of the two runs says how much of the routing stayed: the busiest expert's
+    // positions went elsewhere, so less than all of it (the prompt has the same context in both).
+    QVERIFY(w.advisorController()->compareRuns(first, again->id));
+    const QString summary = part<CompareView>(w)->summary();
+    const QRegularExpression routing(QStringLiteral("Expert routing .*: ([0-9.]+) % of the chosen experts the same"));
+    const QRegularExpressionMatch m = routing.match(summary);
+    QVERIFY2(m.hasMatch(), qPrintable(summary));
+    QVERIFY(m.captured(1).toDouble() < 100.0 && m.captured(1).toDouble() > 0.0);
     // A field entry that is not layer:expert is shown and left out.
     part<SwitchesPanel>(w)->expertsField()->setText(QStringLiteral("*:%1, nine").arg(busiest));
     QVERIFY(part<SwitchesPanel>(w)->expertsField()->toolTip().contains(QStringLiteral("nine")));

@@ -227,7 +227,10 @@ void QuantReportDialog::showReport() {
                           .arg(r.steps)
                           .arg(r.mean_kl, 0, 'f', 4)
                           .arg(largest)
-                          .arg(100.0 * r.top_agreement, 0, 'f', 1));
+                          .arg(100.0 * r.top_agreement, 0, 'f', 1) +
+                      (r.mean_expert_overlap ? tr(" Expert routing where the context is the same: %1 % of the chosen experts the same.")
+                                                   .arg(100.0 * *r.mean_expert_overlap, 0, 'f', 1)
+                                             : QString()));
     table_->setRowCount(static_cast<int>(r.items.size()));
     for (size_t i = 0; i < r.items.size(); ++i) {
         const QuantReportItem& item = r.items[i];

@@ -57,9 +57,10 @@ QString token_text(const RunRecord& run, size_t index) {
 
 } // namespace
 
-ComparedRun compared_run(const RunRecord& run, Metric metric, TokenTextIds* by_text) {
+ComparedRun compared_run(const RunRecord& run, Metric metric, TokenTextIds* by_text, int64_t n_layer) {
     ComparedRun c;
     bool all_shares = true;
+    bool all_routed = n_layer > 0;
     for (size_t i = run.n_prompt(); i < run.tokens().size(); ++i) {
         const TraceToken& t = run.tokens()[i];
         c.ids.push_back(by_text ? by_text->of(t.bytes) : t.id);
@@ -67,8 +68,19 @@ ComparedRun compared_run(const RunRecord& run, Metric metric, TokenTextIds* by_t
         if (const auto& shares = t.metrics.get(metric)) c.shares.push_back(*shares);
         else all_shares = false;
         c.head_norms.push_back(t.probe.head_norms);
+        if (all_routed && !t.probe.expert_ids.empty()) c.experts.push_back(t.probe.expert_ids);
+        else all_routed = false;
     }
     if (!all_shares) c.shares.clear();
+    if (!all_routed) c.experts.clear();
+    for (size_t i = 0; n_layer > 0 && i < run.n_prompt() && i < run.tokens().size(); ++i) {
+        if (run.tokens()[i].probe.expert_ids.empty()) { // a capture without them, a position reused from the pool
+            c.prompt_experts.clear();
+            break;
+        }
+        c.prompt_experts.push_back(run.tokens()[i].probe.expert_ids);
+    }
+    if (!c.experts.empty() || !c.prompt_experts.empty()) c.n_layer = n_layer;
     return c;
 }
 
@@ -137,8 +149,9 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
     const bool same_heads = !model_b || (model.n_layer == model_b->n_layer && model.n_head == model_b->n_head);
     const int n_layer = static_cast<int>(model.n_layer), n_head = static_cast<int>(model.n_head);
     TokenTextIds texts;
-    ComparedRun ca = compared_run(a, metric, two_models ? &texts : nullptr);
-    ComparedRun cb = compared_run(b, metric, two_models ? &texts : nullptr);
+    const int64_t routed_b = model_b ? model_b->n_layer : model.n_layer;
+    ComparedRun ca = compared_run(a, metric, two_models ? &texts : nullptr, model.n_expert > 0 ? model.n_layer : 0);
+    ComparedRun cb = compared_run(b, metric, two_models ? &texts : nullptr, (model_b ? model_b->n_expert : model.n_expert) > 0 ? routed_b : 0);
     if (!same_heads) {
         ca.head_norms.clear();
         cb.head_norms.clear();
@@ -188,6 +201,16 @@ void CompareView::showRuns(const RunRecord& a, const RunRecord& b, Metric metric
                      .arg(index / n_head)
                      .arg(index % n_head)
                      .arg(c.head_delta[*c.largest_head_change], 0, 'f', 3);
+    }
+    if (c.mean_expert_overlap) {
+        int least = -1;
+        for (size_t l = 0; l < c.expert_overlap.size(); ++l) {
+            if (c.expert_overlap[l] >= 0.0 && (least < 0 || c.expert_overlap[l] < c.expert_overlap[static_cast<size_t>(least)])) least = static_cast<int>(l);
+        }
+        lines << tr("Expert routing where the context is the same (the prompt, and the answers until they part): %1 % of the chosen experts the same (overlap per position), least in layer %2 (%3 %).")
+                     .arg(100.0 * *c.mean_expert_overlap, 0, 'f', 1)
+                     .arg(least)
+                     .arg(100.0 * c.expert_overlap[static_cast<size_t>(least)], 0, 'f', 1);
     }
     summary_->setText(lines.join(QStringLiteral(" ")));
     plotLogprobs(c);

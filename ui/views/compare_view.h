@@ -64,6 +64,7 @@ private:
 
 // What one run generated, as the comparison takes it; with `by_text`, each token's id replaced by
 // the number of its text (runs of two vocabularies aligned by what their tokens say).
-ComparedRun compared_run(const RunRecord& run, Metric metric, TokenTextIds* by_text = nullptr);
+// n_layer > 0: the routing of a mixture of experts is kept (ComparedRun::experts).
+ComparedRun compared_run(const RunRecord& run, Metric metric, TokenTextIds* by_text = nullptr, int64_t n_layer = 0);
 
 } // namespace octo::ui
