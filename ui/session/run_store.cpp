@@ -7,13 +7,6 @@
 
 namespace octo::ui {
 
-namespace {
-
-template <class... Fs> struct Visitor : Fs... { using Fs::operator()...; };
-template <class... Fs> Visitor(Fs...) -> Visitor<Fs...>;
-
-} // namespace
-
 QString RunRecord::generated_text() const {
     // A finished run's answer as the generator released it: without stop strings or the text of
     // an end-of-generation token (no "<|eos|>" inside the output); a running one's bytes so far.
@@ -126,195 +119,185 @@ bool RunStore::same_model(const RunRecord& a, const RunRecord& b) const {
     return sa.empty() || sb.empty() || sa == sb;
 }
 
+// What one batch of events changed, emitted once after the batch (RunStore::apply).
+struct RunStore::BatchEffects {
+    int first_new = -1;     // the shown run's first new or updated token
+    bool finished = false;  // the shown run settled
+    bool history = false;   // a record was added or settled
+    bool changed = false;   // another run is shown (emitted at once, before the next event)
+    std::vector<uint64_t> settled, dropped;
+};
+
 void RunStore::apply(const std::vector<HostEvent>& batch) {
     const bool was_running = running();
-    int first_new = -1;
-    bool finished = false, history = false, changed = false;
-    std::vector<uint64_t> settled, dropped;
+    BatchEffects fx;
     for (const HostEvent& event : batch) {
-        std::visit(Visitor{
-                       [&](const host_event::LoadStarted& e) {
-                           emit loadStarted(QString::fromStdString(e.path), e.total_bytes);
-                       },
-                       [&](const host_event::LoadProgress& e) { emit loadProgress(e.fraction); },
-                       [&](const host_event::ModelLoaded& e) {
-                           model_ = e.info;
-                           server_state_ = e.info.engine ? std::optional<ServerState>(ServerState{}) : std::nullopt;
-                           emit serverStateChanged();
-                           model_identity_.reset();
-                           model_identity_error_.reset();
-                           const bool other_metric = metric_ != e.info.default_metric;
-                           metric_ = e.info.default_metric;
-                           emit modelLoaded();
-                           set_focus({}); // another model's layers and heads
-                           // The views colour by it at once, as "Colour by" says (they kept the
-                           // previous metric until the next run).
-                           if (other_metric) emit metricChanged();
-                       },
-                       [&](const host_event::ModelIdentified& e) {
-                           if (!model_ || model_->path != e.path) return; // an older model's
-                           model_identity_ = e.identity;
-                           emit modelIdentified();
-                       },
-                       [&](const host_event::ModelIdentityFailed& e) {
-                           if (!model_ || model_->path != e.path) return;
-                           model_identity_error_ = e.error;
-                           emit modelIdentified();
-                       },
-                       [&](const host_event::LoadFailed& e) {
-                           // open_model names the file in errors about it
-                           emit loadFailed(QString::fromStdString(e.error.message), e.error.code == ErrorCode::Cancelled);
-                       },
-                       [&](const host_event::RunStarted& e) {
-                           end_retrying();
-                           RunRecord r;
-                           r.id = e.run_id;
-                           r.trace = e.trace;
-                           if (model_) {
-                               r.engine = model_->engine; // connected to a server: it runs there
-                               r.model_path = model_->path;
-                               // The model as it runs now: a later load or calibration does not
-                               // change what this run's views describe.
-                               r.model = model_;
-                           }
-                           r.group = take_group(e.run_id);
-                           runs_.push_back(std::move(r));
-                           trim_history();
-                           shown_ = e.run_id;
-                           selected_ = -1;
-                           first_new = -1;
-                           changed = history = true;
-                       },
-                       [&](const host_event::PromptMeasured& e) {
-                           RunRecord* r = find(e.run_id);
-                           if (!r) return;
-                           record_event(r->trace, e);
-                           if (e.run_id == shown_) first_new = 0;
-                       },
-                       [&](const host_event::Token& e) {
-                           RunRecord* r = find(e.run_id);
-                           if (!r) return;
-                           const size_t index = record_event(r->trace, e);
-                           if (e.run_id == shown_ && first_new < 0) first_new = static_cast<int>(index);
-                       },
-                       [&](const host_event::RunFinished& e) {
-                           RunRecord* r = find(e.run_id);
-                           if (!r) return;
-                           record_event(r->trace, e);
-                           r->state = e.outcome.stop_reason == StopReason::Cancelled ? RunState::Cancelled : RunState::Finished;
-                           if (r->engine && server_state_) set_server_state(ServerState::Kind::Connected);
-                           finished = finished || e.run_id == shown_;
-                           settled.push_back(e.run_id);
-                           history = true;
-                       },
-                       [&](const host_event::RunWaiting& e) {
-                           set_server_state(ServerState::Kind::Retrying,
-                                            tr("retry %1 of %2 in %3 s: %4")
-                                                .arg(e.retry)
-                                                .arg(e.max_retries)
-                                                .arg(e.wait_s, 0, 'g', 2)
-                                                .arg(QString::fromStdString(e.reason)));
-                       },
-                       [&](const host_event::RunDropped& e) {
-                           pending_.erase(e.run_id);
-                           groups_.erase(e.run_id);
-                           dropped.push_back(e.run_id);
-                       },
-                       [&](const host_event::CalibrationProgress& e) {
-                           emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
-                       },
-                       [&](const host_event::CalibrationDone& e) {
-                           // The file (named by the model file's SHA-256) goes to the log, not the
-                           // status line: a hash says nothing there.
-                           spdlog::info("calibrated map stored in {}", e.map_path);
-                           if (e.experts) { // an expert map: the Experts panel and the experts metric use it
-                               if (model_) {
-                                   model_->expert_map = e.experts;
-                                   // Earlier runs of this file measured without an expert map
-                                   // get it: their routing holds nothing computed with a map. A
-                                   // run measured with an older map keeps that one.
-                                   for (RunRecord& r : runs_) {
-                                       if (r.model && !r.capture && r.model->path == model_->path && !r.model->expert_map) {
-                                           r.model->expert_map = e.experts;
-                                       }
-                                   }
-                               }
-                               emit calibrationFinished(tr("Experts calibrated: separation %1 on dev (null %2, chance 0.125); "
-                                                           "kept for this model file. %3")
-                                                            .arg(e.separation, 0, 'f', 3)
-                                                            .arg(e.null_separation, 0, 'f', 3)
-                                                            .arg(e.experts->specialises()
-                                                                     ? tr("The routing tells the probe set's subsystems apart.")
-                                                                     : tr("The routing does not tell the probe set's subsystems apart.")),
-                                                        true);
-                               emit expertMapChanged();
-                               return;
-                           }
-                           if (model_) model_->head_map = e.active;
-                           emit calibrationFinished(tr("Head map calibrated: separation %1 on dev (null %2, chance 0.125); "
-                                                       "kept for this model file. Active map: %3.")
-                                                        .arg(e.separation, 0, 'f', 3)
-                                                        .arg(e.null_separation, 0, 'f', 3)
-                                                        .arg(head_map_source_label(e.active.source())) +
-                                                        QLatin1Char(' ') +
-                                                        tr("Runs from now on are measured with it; earlier runs keep the map "
-                                                           "they were measured with."),
-                                                    true);
-                       },
-                       [&](const host_event::CalibrationFailed& e) {
-                           emit calibrationFinished(QString::fromStdString(e.error.message), false);
-                       },
-                       // The claims lab's events: ClaimsStore's (ui/session/claims_store.h).
-                       [](const host_event::ClaimStarted&) {}, [](const host_event::ClaimProgress&) {},
-                       [](const host_event::ClaimFinished&) {}, [](const host_event::ClaimsFinished&) {},
-                       [](const host_event::ClaimsFailed&) {},
-                       // The quantisation report's: QuantReportController's.
-                       [](const host_event::QuantReportProgress&) {}, [](const host_event::QuantReportReady&) {},
-                       [](const host_event::QuantReportFailed&) {},
-                       [&](const host_event::LensReady& e) {
-                           if (RunRecord* r = find(e.run_id)) r->lenses[e.lens.lens.position] = e.lens;
-                           if (lens_pending_ == LensAsk{e.run_id, e.lens.lens.position}) lens_pending_.reset();
-                           emit lensChanged();
-                       },
-                       [&](const host_event::LensFailed& e) {
-                           const LensAsk ask{e.run_id, e.position};
-                           if (lens_pending_ == ask) lens_pending_.reset();
-                           lens_failure_ = {ask, QString::fromStdString(e.error.message)};
-                           emit lensChanged();
-                       },
-                       [&](const host_event::RunFailed& e) {
-                           RunRecord* r = find(e.run_id);
-                           if (!r) { // failed before it started (e.g. no model): keep it in the history
-                               RunRecord failed;
-                               failed.id = e.run_id;
-                               failed.group = take_group(e.run_id);
-                               runs_.push_back(std::move(failed));
-                               r = &runs_.back();
-                               shown_ = e.run_id;
-                               changed = true;
-                           }
-                           r->state = e.error.code == ErrorCode::Cancelled ? RunState::Cancelled : RunState::Failed;
-                           r->error = QString::fromStdString(e.error.message);
-                           if (server_state_ && e.error.code == ErrorCode::Io) set_server_state(ServerState::Kind::Unreachable, r->error);
-                           else end_retrying();
-                           finished = finished || e.run_id == shown_;
-                           settled.push_back(e.run_id);
-                           history = true;
-                       },
-                   },
-                   event);
-        if (changed) {
+        std::visit([&](const auto& e) { on(e, fx); }, event);
+        if (fx.changed) {
             emit runChanged();
-            changed = false;
+            fx.changed = false;
         }
     }
-    for (uint64_t id : settled) pending_.erase(id);
-    if (first_new >= 0) emit tokensAppended(first_new);
-    if (finished) emit runFinished();
-    for (uint64_t id : settled) emit runSettled(id);
-    for (uint64_t id : dropped) emit runDropped(id);
-    if (history) emit historyChanged();
+    for (uint64_t id : fx.settled) pending_.erase(id);
+    if (fx.first_new >= 0) emit tokensAppended(fx.first_new);
+    if (fx.finished) emit runFinished();
+    for (uint64_t id : fx.settled) emit runSettled(id);
+    for (uint64_t id : fx.dropped) emit runDropped(id);
+    if (fx.history) emit historyChanged();
     if (running() != was_running) emit runningChanged(running());
+}
+
+// The model's load.
+void RunStore::on(const host_event::LoadStarted& e, BatchEffects&) { emit loadStarted(QString::fromStdString(e.path), e.total_bytes); }
+void RunStore::on(const host_event::LoadProgress& e, BatchEffects&) { emit loadProgress(e.fraction); }
+
+void RunStore::on(const host_event::ModelLoaded& e, BatchEffects&) {
+    model_ = e.info;
+    server_state_ = e.info.engine ? std::optional<ServerState>(ServerState{}) : std::nullopt;
+    emit serverStateChanged();
+    model_identity_.reset();
+    model_identity_error_.reset();
+    const bool other_metric = metric_ != e.info.default_metric;
+    metric_ = e.info.default_metric;
+    emit modelLoaded();
+    set_focus({}); // another model's layers and heads
+    // The views colour by it at once, as "Colour by" says (they kept the previous metric until the next run).
+    if (other_metric) emit metricChanged();
+}
+
+void RunStore::on(const host_event::ModelIdentified& e, BatchEffects&) {
+    if (!model_ || model_->path != e.path) return; // an older model's
+    model_identity_ = e.identity;
+    emit modelIdentified();
+}
+
+void RunStore::on(const host_event::ModelIdentityFailed& e, BatchEffects&) {
+    if (!model_ || model_->path != e.path) return;
+    model_identity_error_ = e.error;
+    emit modelIdentified();
+}
+
+void RunStore::on(const host_event::LoadFailed& e, BatchEffects&) {
+    // open_model names the file in errors about it
+    emit loadFailed(QString::fromStdString(e.error.message), e.error.code == ErrorCode::Cancelled);
+}
+
+// Runs.
+void RunStore::on(const host_event::RunStarted& e, BatchEffects& fx) {
+    end_retrying();
+    RunRecord r;
+    r.id = e.run_id;
+    r.trace = e.trace;
+    if (model_) {
+        r.engine = model_->engine; // connected to a server: it runs there
+        r.model_path = model_->path;
+        // The model as it runs now: a later load or calibration does not change what this run's views describe.
+        r.model = model_;
+    }
+    r.group = take_group(e.run_id);
+    runs_.push_back(std::move(r));
+    trim_history();
+    shown_ = e.run_id;
+    selected_ = -1;
+    fx.first_new = -1;
+    fx.changed = fx.history = true;
+}
+
+void RunStore::on(const host_event::PromptMeasured& e, BatchEffects& fx) {
+    RunRecord* r = find(e.run_id);
+    if (!r) return;
+    record_event(r->trace, e);
+    if (e.run_id == shown_) fx.first_new = 0;
+}
+
+void RunStore::on(const host_event::Token& e, BatchEffects& fx) {
+    RunRecord* r = find(e.run_id);
+    if (!r) return;
+    const size_t index = record_event(r->trace, e);
+    if (e.run_id == shown_ && fx.first_new < 0) fx.first_new = static_cast<int>(index);
+}
+
+void RunStore::on(const host_event::RunFinished& e, BatchEffects& fx) {
+    RunRecord* r = find(e.run_id);
+    if (!r) return;
+    record_event(r->trace, e);
+    r->state = e.outcome.stop_reason == StopReason::Cancelled ? RunState::Cancelled : RunState::Finished;
+    if (r->engine && server_state_) set_server_state(ServerState::Kind::Connected);
+    fx.finished = fx.finished || e.run_id == shown_;
+    fx.settled.push_back(e.run_id);
+    fx.history = true;
+}
+
+void RunStore::on(const host_event::RunWaiting& e, BatchEffects&) { set_server_state(ServerState::Kind::Retrying, retry_text(e)); }
+
+void RunStore::on(const host_event::RunDropped& e, BatchEffects& fx) {
+    pending_.erase(e.run_id);
+    groups_.erase(e.run_id);
+    fx.dropped.push_back(e.run_id);
+}
+
+void RunStore::on(const host_event::RunFailed& e, BatchEffects& fx) {
+    RunRecord* r = find(e.run_id);
+    if (!r) { // failed before it started (e.g. no model): keep it in the history
+        RunRecord failed;
+        failed.id = e.run_id;
+        failed.group = take_group(e.run_id);
+        runs_.push_back(std::move(failed));
+        r = &runs_.back();
+        shown_ = e.run_id;
+        fx.changed = true;
+    }
+    r->state = e.error.code == ErrorCode::Cancelled ? RunState::Cancelled : RunState::Failed;
+    r->error = QString::fromStdString(e.error.message);
+    if (server_state_ && e.error.code == ErrorCode::Io) set_server_state(ServerState::Kind::Unreachable, r->error);
+    else end_retrying();
+    fx.finished = fx.finished || e.run_id == shown_;
+    fx.settled.push_back(e.run_id);
+    fx.history = true;
+}
+
+// Calibration.
+void RunStore::on(const host_event::CalibrationProgress& e, BatchEffects&) {
+    emit calibrationProgress(static_cast<int>(e.done), static_cast<int>(e.total));
+}
+
+void RunStore::on(const host_event::CalibrationDone& e, BatchEffects&) {
+    // The file (named by the model file's SHA-256) goes to the log, not the status line: a hash says nothing there.
+    spdlog::info("calibrated map stored in {}", e.map_path);
+    if (!e.experts) {
+        if (model_) model_->head_map = e.active;
+        emit calibrationFinished(calibration_text(e), true);
+        return;
+    }
+    // An expert map: the Experts panel and the experts metric use it.
+    if (model_) {
+        model_->expert_map = e.experts;
+        // Earlier runs of this file measured without an expert map get it: their routing holds
+        // nothing computed with a map. A run measured with an older map keeps that one.
+        for (RunRecord& r : runs_) {
+            if (r.model && !r.capture && r.model->path == model_->path && !r.model->expert_map) r.model->expert_map = e.experts;
+        }
+    }
+    emit calibrationFinished(calibration_text(e), true);
+    emit expertMapChanged();
+}
+
+void RunStore::on(const host_event::CalibrationFailed& e, BatchEffects&) {
+    emit calibrationFinished(QString::fromStdString(e.error.message), false);
+}
+
+// The logit lens.
+void RunStore::on(const host_event::LensReady& e, BatchEffects&) {
+    if (RunRecord* r = find(e.run_id)) r->lenses[e.lens.lens.position] = e.lens;
+    if (lens_pending_ == LensAsk{e.run_id, e.lens.lens.position}) lens_pending_.reset();
+    emit lensChanged();
+}
+
+void RunStore::on(const host_event::LensFailed& e, BatchEffects&) {
+    const LensAsk ask{e.run_id, e.position};
+    if (lens_pending_ == ask) lens_pending_.reset();
+    lens_failure_ = {ask, QString::fromStdString(e.error.message)};
+    emit lensChanged();
 }
 
 const std::optional<ModelInfo>& RunStore::shown_model() const {

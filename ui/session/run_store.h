@@ -163,6 +163,37 @@ signals:
     void tokenRangeChanged();
 
 private:
+    // Each event's part of apply(): the record or state it changes, and what to emit after the batch.
+    struct BatchEffects;
+    void on(const host_event::LoadStarted& e, BatchEffects& fx);
+    void on(const host_event::LoadProgress& e, BatchEffects& fx);
+    void on(const host_event::ModelLoaded& e, BatchEffects& fx);
+    void on(const host_event::ModelIdentified& e, BatchEffects& fx);
+    void on(const host_event::ModelIdentityFailed& e, BatchEffects& fx);
+    void on(const host_event::LoadFailed& e, BatchEffects& fx);
+    void on(const host_event::RunStarted& e, BatchEffects& fx);
+    void on(const host_event::PromptMeasured& e, BatchEffects& fx);
+    void on(const host_event::Token& e, BatchEffects& fx);
+    void on(const host_event::RunFinished& e, BatchEffects& fx);
+    void on(const host_event::RunWaiting& e, BatchEffects& fx);
+    void on(const host_event::RunDropped& e, BatchEffects& fx);
+    void on(const host_event::RunFailed& e, BatchEffects& fx);
+    void on(const host_event::CalibrationProgress& e, BatchEffects& fx);
+    void on(const host_event::CalibrationDone& e, BatchEffects& fx);
+    void on(const host_event::CalibrationFailed& e, BatchEffects& fx);
+    void on(const host_event::LensReady& e, BatchEffects& fx);
+    void on(const host_event::LensFailed& e, BatchEffects& fx);
+    // The claims lab's events are ClaimsStore's, the quantisation report's QuantReportController's
+    // (listed, so that a new event type fails to compile until a store takes it).
+    void on(const host_event::ClaimStarted&, BatchEffects&) {}
+    void on(const host_event::ClaimProgress&, BatchEffects&) {}
+    void on(const host_event::ClaimFinished&, BatchEffects&) {}
+    void on(const host_event::ClaimsFinished&, BatchEffects&) {}
+    void on(const host_event::ClaimsFailed&, BatchEffects&) {}
+    void on(const host_event::QuantReportProgress&, BatchEffects&) {}
+    void on(const host_event::QuantReportReady&, BatchEffects&) {}
+    void on(const host_event::QuantReportFailed&, BatchEffects&) {}
+
     RunRecord* find(uint64_t id);
     void trim_history(); // the oldest runs that are not pinned go while there are more than kMaxRuns
     std::optional<RunGroup> take_group(uint64_t id); // the group of a run whose record is made now

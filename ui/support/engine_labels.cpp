@@ -62,4 +62,27 @@ QString run_end_label(const RunTrace& trace) {
     return trace.outcome ? stop_reason_label(trace.outcome->stop_reason) : QString();
 }
 
+QString retry_text(const host_event::RunWaiting& e) {
+    return QCoreApplication::translate("octo::ui::RunStore", "retry %1 of %2 in %3 s: %4")
+        .arg(e.retry)
+        .arg(e.max_retries)
+        .arg(e.wait_s, 0, 'g', 2)
+        .arg(QString::fromStdString(e.reason));
+}
+
+QString calibration_text(const host_event::CalibrationDone& e) {
+    if (e.experts) {
+        return QCoreApplication::translate("octo::ui::RunStore", "Experts calibrated: separation %1 on dev (null %2, chance 0.125); kept for this model file. %3")
+            .arg(e.separation, 0, 'f', 3)
+            .arg(e.null_separation, 0, 'f', 3)
+            .arg(e.experts->specialises() ? QCoreApplication::translate("octo::ui::RunStore", "The routing tells the probe set's subsystems apart.")
+                                          : QCoreApplication::translate("octo::ui::RunStore", "The routing does not tell the probe set's subsystems apart."));
+    }
+    return QCoreApplication::translate("octo::ui::RunStore", "Head map calibrated: separation %1 on dev (null %2, chance 0.125); kept for this model file. Active map: %3.")
+               .arg(e.separation, 0, 'f', 3)
+               .arg(e.null_separation, 0, 'f', 3)
+               .arg(head_map_source_label(e.active.source())) +
+           QLatin1Char(' ') + QCoreApplication::translate("octo::ui::RunStore", "Runs from now on are measured with it; earlier runs keep the map they were measured with.");
+}
+
 } // namespace octo::ui
