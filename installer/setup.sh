@@ -31,6 +31,8 @@ packages=(
   xvfb xauth imagemagick fonts-dejavu-core fonts-noto-cjk
   # UI translations: lupdate/lrelease and their CMake API (Qt6LinguistTools), Qt's own zh_CN strings
   qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
+  # code checks (tools/code/function_lengths.py)
+  universal-ctags
   # the octet trainer's tests (tools/octet/test_groups.py: torch on the CPU, and the BPE's regex)
   python3-torch python3-regex
 )

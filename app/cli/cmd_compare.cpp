@@ -250,6 +250,45 @@ nlohmann::json divergence_json(const ModelDivergence& d) {
             {"first_top_disagreement", d.first_top_disagreement ? nlohmann::json(*d.first_top_disagreement) : nlohmann::json(nullptr)}};
 }
 
+// compare without --json: both answers, where they part, the verdict, and across models the KL
+// divergence, the routing overlap and the subsystems that moved most.
+struct CompareText {
+    const std::string& model_a;
+    const std::string& model_b;
+    bool two_models;
+    const std::string& answer_a;
+    const std::string& answer_b;
+    const nlohmann::json& first;
+    const nlohmann::json& verdict;
+    const std::optional<ModelDivergence>& divergence;
+    const RunComparison& comparison;
+    const nlohmann::json& moved;
+};
+
+void print_compare_text(const CompareText& t) {
+    const std::string on_a = t.two_models ? " (" + t.model_a + ")" : "", on_b = t.two_models ? " (" + t.model_b + ")" : "";
+    std::cout << "A" << on_a << ": " << valid_utf8(t.answer_a) << "\nB" << on_b << ": " << valid_utf8(t.answer_b)
+              << "\nfirst divergence: " << t.first.dump() << '\n' << verdict_line(t.verdict);
+    if (t.divergence) {
+        std::cout << "KL(A || B) per step, B fed A's tokens: mean " << t.divergence->mean_kl << ", max " << t.divergence->max_kl
+                  << " at step " << t.divergence->max_kl_step << "; most probable tokens agree at " << 100.0 * t.divergence->top_agreement
+                  << " % of " << t.divergence->steps.size() << " steps\n";
+    } else if (t.two_models) {
+        std::cout << "the vocabularies differ: tokens aligned by text, no KL divergence\n";
+    }
+    if (t.comparison.mean_expert_overlap) {
+        std::cout << "expert routing where the context is the same (the prompt, the answers until they part): "
+                  << 100.0 * *t.comparison.mean_expert_overlap << " % of the chosen experts the same\n";
+    }
+    if (t.two_models && !t.moved.empty()) {
+        std::cout << "subsystems moved most (norm share, B - A):";
+        for (size_t i = 0; i < t.moved.size() && i < 3; ++i) {
+            std::cout << ' ' << t.moved[i]["subsystem"].get<std::string>() << ' ' << t.moved[i]["delta"].get<double>();
+        }
+        std::cout << '\n';
+    }
+}
+
 int run_compare(const CompareOptions& o) {
     auto spec_of_a = spec_a(o);
     auto spec_of_b = spec_of_a ? spec_b(o, spec_of_a.value()) : spec_of_a;
@@ -319,26 +358,8 @@ int run_compare(const CompareOptions& o) {
         verdict_json(a_spec.prompt, a->result.generation.text, b_spec.prompt, b->result.generation.text);
     const nlohmann::json moved = other ? groups_moved_json(c.share_delta) : nlohmann::json();
     if (!o.json) {
-        const std::string on_a = other ? " (" + o.model + ")" : "", on_b = other ? " (" + o.model_b + ")" : "";
-        std::cout << "A" << on_a << ": " << valid_utf8(a->result.generation.text) << "\nB" << on_b << ": "
-                  << valid_utf8(b->result.generation.text) << "\nfirst divergence: " << first.dump() << '\n' << verdict_line(verdict);
-        if (divergence) {
-            std::cout << "KL(A || B) per step, B fed A's tokens: mean " << divergence->mean_kl << ", max " << divergence->max_kl
-                      << " at step " << divergence->max_kl_step << "; most probable tokens agree at "
-                      << 100.0 * divergence->top_agreement << " % of " << divergence->steps.size() << " steps\n";
-        } else if (other) {
-            std::cout << "the vocabularies differ: tokens aligned by text, no KL divergence\n";
-        }
-        if (c.mean_expert_overlap) {
-            std::cout << "expert routing where the context is the same (the prompt, the answers until they part): " << 100.0 * *c.mean_expert_overlap << " % of the chosen experts the same\n";
-        }
-        if (other && !moved.empty()) {
-            std::cout << "subsystems moved most (norm share, B - A):";
-            for (size_t i = 0; i < moved.size() && i < 3; ++i) {
-                std::cout << ' ' << moved[i]["subsystem"].get<std::string>() << ' ' << moved[i]["delta"].get<double>();
-            }
-            std::cout << '\n';
-        }
+        print_compare_text({o.model, o.model_b, other.has_value(), a->result.generation.text, b->result.generation.text, first, verdict,
+                            divergence, c, moved});
         return kExitOk;
     }
     const auto ablation = [](const RunSpec& s) { return ablation_mode_name(s.ablation_mode); };

@@ -261,20 +261,7 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->setMinimumHeight(60);
-    QHeaderView* header = view_->horizontalHeader();
-    header->setHighlightSections(false);
-    const int em = view_->fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    // In ems: run and set whole, prompt and output elided (whole as tooltip), the stop reason as
-    // wide as the usual one; in the 400-pixel left column of a 1366 × 768 screen these five are in view.
-    const std::pair<int, int> widths[] = {{RunHistoryModel::Run, 3}, {RunHistoryModel::Pair, 7}, {RunHistoryModel::Prompt, 9},
-                                          {RunHistoryModel::Output, 7}, {RunHistoryModel::Switches, 11}};
-    for (const auto& [column, ems] : widths) header->resizeSection(column, ems * em);
-    header->resizeSection(RunHistoryModel::Stop, view_->fontMetrics().horizontalAdvance(stop_reason_label(StopReason::EndOfGeneration)) + em);
-    // What a dense model records with DLA on, whole (a stretched last column would be cut where the table scrolls).
-    const QString measured = QStringList{RunHistoryModel::tr("norms"), RunHistoryModel::tr("relative"), RunHistoryModel::tr("DLA"),
-                                         RunHistoryModel::tr("gates"), RunHistoryModel::tr("attention")}
-                                 .join(QStringLiteral(", "));
-    header->resizeSection(RunHistoryModel::Measured, view_->fontMetrics().horizontalAdvance(measured) + em);
+    sizeColumns();
 
     compare_ = new QAction(this);
     compare_->setObjectName(QStringLiteral("historyCompare"));
@@ -312,6 +299,36 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
         emit compareRequested(ids[0], ids[1]);
     });
     connect(filter_, &QLineEdit::textChanged, this, &HistoryPanel::applyFilter);
+    addEditActions();
+    on_language_change(this, [this] { // the headers, cells and the refusal are read again in the new language
+        compare_->setText(tr("Compare"));
+        filter_->setPlaceholderText(tr("Filter: prompt, output, model…"));
+        rename_->setText(tr("Rename…"));
+        pin_->setText(tr("Pin (keep when the history is full)"));
+        remove_->setText(tr("Remove from History"));
+        refresh();
+    });
+}
+
+// In ems: run and set whole, prompt and output elided (whole as tooltip), the stop reason as
+// wide as the usual one; in the 400-pixel left column of a 1366 × 768 screen these five are in view.
+void HistoryPanel::sizeColumns() {
+    QHeaderView* header = view_->horizontalHeader();
+    header->setHighlightSections(false);
+    const int em = view_->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    const std::pair<int, int> widths[] = {{RunHistoryModel::Run, 3}, {RunHistoryModel::Pair, 7}, {RunHistoryModel::Prompt, 9},
+                                          {RunHistoryModel::Output, 7}, {RunHistoryModel::Switches, 11}};
+    for (const auto& [column, ems] : widths) header->resizeSection(column, ems * em);
+    header->resizeSection(RunHistoryModel::Stop, view_->fontMetrics().horizontalAdvance(stop_reason_label(StopReason::EndOfGeneration)) + em);
+    // What a dense model records with DLA on, whole (a stretched last column would be cut where the table scrolls).
+    const QString measured = QStringList{RunHistoryModel::tr("norms"), RunHistoryModel::tr("relative"), RunHistoryModel::tr("DLA"),
+                                         RunHistoryModel::tr("gates"), RunHistoryModel::tr("attention")}
+                                 .join(QStringLiteral(", "));
+    header->resizeSection(RunHistoryModel::Measured, view_->fontMetrics().horizontalAdvance(measured) + em);
+}
+
+// The history's own edits in the context menu: Rename…, Pin, Remove from History (Delete).
+void HistoryPanel::addEditActions() {
     rename_ = new QAction(this);
     rename_->setObjectName(QStringLiteral("historyRename"));
     pin_ = new QAction(this);
@@ -338,14 +355,6 @@ HistoryPanel::HistoryPanel(RunStore& store, QWidget* parent) : QWidget(parent), 
         const RunRecord* r = store_.run(currentRun());
         pin_->setChecked(r && r->pinned);
         for (QAction* a : {rename_, pin_}) a->setEnabled(r != nullptr);
-    });
-    on_language_change(this, [this] { // the headers, cells and the refusal are read again in the new language
-        compare_->setText(tr("Compare"));
-        filter_->setPlaceholderText(tr("Filter: prompt, output, model…"));
-        rename_->setText(tr("Rename…"));
-        pin_->setText(tr("Pin (keep when the history is full)"));
-        remove_->setText(tr("Remove from History"));
-        refresh();
     });
 }
 

@@ -82,6 +82,8 @@ signals:
     void compareRequested(quint64 a, quint64 b); // two runs of the same model, A the older
 
 private:
+    void sizeColumns();
+    void addEditActions();
     void refresh();
     void updateCompare();
     void applyFilter();

@@ -65,6 +65,7 @@ private:
     void refreshStrip(const RunRecord& run);
     void refreshLoad(const RunRecord& run);
     void updateMarks(); // the linked views' focus and hover (RunStore)
+    void linkViews();   // clicks, the pointer and the shared token axis wired to RunStore
     bool eventFilter(QObject* watched, QEvent* event) override; // the map's hover text
 
     RunStore& store_;
