@@ -22,9 +22,9 @@
 #include "engine/advisor/rewrite_verdict.h"
 #include "engine/advisor/run_comparison.h"
 #include "engine/evaluation/model_divergence.h"
-#include "engine/evaluation/quant_report.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/generation/prompt_builder.h"
+#include "engine/tokenizer/tokenizer.h"
 #ifdef OCTOSCOPE_HAVE_NET
 #include <map>
 

@@ -16,6 +16,7 @@
 #include "app/cli/precision_option.h"
 #include "app/common/builtin_model.h"
 #include "engine/evaluation/quant_report.h"
+#include "engine/host/model_beside.h"
 
 namespace octo::cli {
 
@@ -79,21 +80,12 @@ int run_quant_report(const QuantReportCliOptions& o) {
     const OpenOptions open{.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size, .precision = o.precision};
     auto a = open_model_or_builtin(o.model, open);
     if (!a) return report_error(o.json, a.error());
-    OpenOptions open_b = open;
-    open_b.on_backend = a->backend.get();
-    auto b = open_model_or_builtin(o.model_b, open_b);
-    if (!b) {
-        const Error& e = b.error();
-        return report_error(o.json, e.code == ErrorCode::OutOfMemory
-                                        ? "--model-b " + o.model_b + " does not fit in memory beside --model (both are open at once): " + e.message
-                                        : "--model-b: " + e.message);
-    }
+    auto b = open_beside(a.value(), o.model_b, o.precision);
+    if (!b) return report_error(o.json, "--model-b: " + b.error().message);
     InterruptGuard interrupt;
     QuantReportOptions options{.max_tokens = o.max_tokens, .precision = o.precision, .chat = o.chat, .cancel = interrupt.flag()};
     if (!o.json) options.progress = [](size_t done, size_t total) { std::fprintf(stderr, "\rprompt %zu of %zu", done, total); };
-    const ReportModel ma{*a->model, *a->backend, *a->tokenizer, a->map(), *a->kv, a->info.path};
-    const ReportModel mb{*b->model, *a->backend, *b->tokenizer, b->map(), *b->kv, b->info.path};
-    auto report = quant_report(ma, mb, prompts.value(), options);
+    auto report = quant_report(report_model_of(*a, *a->backend), report_model_of(*b, *a->backend), prompts.value(), options);
     if (!o.json) std::fprintf(stderr, "\n");
     if (!report) {
         if (report.error().code == ErrorCode::Cancelled) {

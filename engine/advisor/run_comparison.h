@@ -1,8 +1,8 @@
-// A/B comparison of two runs (of one model, or two files of one): where their generated tokens part, how the
-// chosen tokens' log-probabilities differ token by token, and how their subsystem shares and
-// layer × head norms differ on average, and, for mixtures of experts, how often the same experts
-// were chosen. Pure arithmetic on what the runs measured; the caller
-// runs both (same seed) and collects what each run measured.
+// A/B comparison of two runs (of one model, or two files of one): where their generated tokens
+// part, how the chosen tokens' log-probabilities differ token by token, how their subsystem
+// shares and layer × head norms differ on average, and, for mixtures of experts, how often the
+// same experts were chosen. Pure arithmetic on what the runs measured; the caller runs both
+// (same seed) and collects what each run measured.
 #pragma once
 
 #include <cstddef>

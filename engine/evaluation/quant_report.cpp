@@ -115,14 +115,6 @@ nlohmann::json optional_index(const std::optional<size_t>& v) { return v ? nlohm
 
 } // namespace
 
-bool same_vocabulary(const Tokenizer& a, const Tokenizer& b) {
-    if (a.n_tokens() != b.n_tokens()) return false;
-    for (int32_t id = 0; id < a.n_tokens(); ++id) {
-        if (a.token_bytes(id) != b.token_bytes(id)) return false;
-    }
-    return true;
-}
-
 Result<QuantReport> quant_report(const ReportModel& a, const ReportModel& b, std::span<const std::string> prompts,
                                  const QuantReportOptions& options) {
     if (prompts.empty()) return make_error(ErrorCode::InvalidArgument, "the report needs at least one prompt");

@@ -85,9 +85,6 @@ struct QuantReport {
 Result<QuantReport> quant_report(const ReportModel& a, const ReportModel& b, std::span<const std::string> prompts,
                                  const QuantReportOptions& options = {});
 
-// Whether two tokenizers have the same tokens (ids then mean the same text).
-bool same_vocabulary(const Tokenizer& a, const Tokenizer& b);
-
 // The report as `quant-report --json` writes it (docs/cli.md).
 nlohmann::json quant_report_json(const QuantReport& report);
 

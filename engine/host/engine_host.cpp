@@ -6,6 +6,7 @@
 #include "engine/capture/capture_identity.h"
 #include "engine/core/log.h"
 #include "engine/host/claim_variant.h"
+#include "engine/host/model_beside.h"
 #include "engine/generation/logit_lens_run.h"
 #include "engine/generation/prompt_builder.h"
 #include "engine/instrumentation/calibrated_maps.h"
@@ -223,28 +224,15 @@ void EngineHost::execute(const QuantReportCommand& c) {
     }
     if (!loaded_) return fail(make_error(ErrorCode::InvalidArgument, "no model is loaded: open model A first"));
     OpenedModel& a = *loaded_;
-    OpenOptions open_b;
-    open_b.on_backend = a.backend.get();
-    open_b.n_ctx = a.info.n_ctx;
-    open_b.kv_types = kv_types_exactly(a.info.kv_types); // B's pool as A's
-    open_b.kv_fallback = true;
-    open_b.precision = c.options.precision;
-    open_b.progress = [this](double f) {
+    auto b = open_beside(a, c.model_b, c.options.precision, [this](double f) {
         post(host_event::QuantReportProgress{f, 0, 0});
         return !cancel_.load();
-    };
-    auto b = open_model(c.model_b, open_b);
-    if (!b) {
-        Error e = b.error();
-        if (e.code == ErrorCode::OutOfMemory) e.message = c.model_b + " does not fit in memory beside " + a.info.path + ": " + e.message;
-        return fail(e);
-    }
+    });
+    if (!b) return fail(b.error());
     QuantReportOptions options = c.options;
     options.cancel = &cancel_;
     options.progress = [this](size_t done, size_t total) { post(host_event::QuantReportProgress{1.0, done, total}); };
-    const ReportModel ma{*a.model, *a.backend, *a.tokenizer, a.map(), *a.kv, a.info.path};
-    const ReportModel mb{*b->model, *a.backend, *b->tokenizer, b->map(), *b->kv, b->info.path};
-    auto report = octo::quant_report(ma, mb, c.prompts, options);
+    auto report = octo::quant_report(report_model_of(a, *a.backend), report_model_of(*b, *a.backend), c.prompts, options);
     if (!report) return fail(report.error());
     post(host_event::QuantReportReady{std::move(report.value())});
 }

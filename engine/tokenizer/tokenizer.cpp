@@ -116,4 +116,12 @@ bool Tokenizer::is_control(int32_t id) const {
 
 const Vocab& Tokenizer::vocab() const { return state_->vocab; }
 
+bool same_vocabulary(const Tokenizer& a, const Tokenizer& b) {
+    if (a.n_tokens() != b.n_tokens()) return false;
+    for (int32_t id = 0; id < a.n_tokens(); ++id) {
+        if (a.token_bytes(id) != b.token_bytes(id)) return false;
+    }
+    return true;
+}
+
 } // namespace octo

@@ -68,4 +68,8 @@ private:
     std::shared_ptr<const State> state_;
 };
 
+// Whether two tokenizers have the same tokens (ids then mean the same text): two files of one
+// model, whose token ids can be compared directly.
+bool same_vocabulary(const Tokenizer& a, const Tokenizer& b);
+
 } // namespace octo

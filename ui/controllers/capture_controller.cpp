@@ -19,6 +19,7 @@
 #include "engine/core/atomic_file.h"
 #include "ui/panels/advisor_panel.h"
 #include "ui/support/bug_report.h"
+#include "ui/support/file_save.h"
 #include "ui/session/capture_record.h"
 #include "ui/controllers/engine_bridge.h"
 #include "ui/controllers/run_controller.h"
@@ -36,7 +37,6 @@ namespace {
 
 QString text(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-std::string local_path(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
 Status write_png(const QString& path, const QPixmap& pixmap) {
     QByteArray png;

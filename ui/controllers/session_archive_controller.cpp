@@ -12,19 +12,16 @@
 #include <vector>
 
 #include "engine/capture/capture_io.h"
-#include "engine/core/atomic_file.h"
 #include "ui/controllers/capture_controller.h"
 #include "ui/session/capture_record.h"
 #include "ui/session/run_store.h"
 #include "ui/session/session_archive.h"
+#include "ui/support/file_save.h"
 #include "ui/support/window_services.h"
 
 namespace octo::ui {
 
 namespace {
-
-std::string local_path(const QString& path) { return QFile::encodeName(path).toStdString(); }
-QString text(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 // How the history names a run in a message: its name, else its number.
 QString run_label(const RunRecord& r) { return r.name.isEmpty() ? QStringLiteral("#%1").arg(r.id) : r.name; }
@@ -63,7 +60,7 @@ bool SessionArchiveController::exportSession(const QString& folder) {
     for (const RunRecord& r : store_.runs()) {
         auto capture = captures_.captureOf(r);
         if (!capture) {
-            index.skipped.push_back(QStringLiteral("%1: %2").arg(run_label(r), text(capture.error().message)));
+            index.skipped.push_back(QStringLiteral("%1: %2").arg(run_label(r), QString::fromStdString(capture.error().message)));
             continue;
         }
         const QString file = session_run_file(static_cast<int>(index.runs.size()) + 1);
@@ -81,15 +78,11 @@ bool SessionArchiveController::exportSession(const QString& folder) {
         QString error;
         for (const auto& [path, capture] : *captures) {
             if (const Status saved = save_capture(capture, local_path(path)); !saved) {
-                error = text(saved.error().message);
+                error = QString::fromStdString(saved.error().message);
                 break;
             }
         }
-        if (error.isEmpty()) {
-            const Status written = write_file_atomic(local_path(QDir(folder).filePath(QString::fromLatin1(kSessionIndexFile))),
-                                                     std::string_view(index_bytes.constData(), static_cast<size_t>(index_bytes.size())));
-            if (!written) error = text(written.error().message);
-        }
+        if (error.isEmpty()) save_file(QDir(folder).filePath(QString::fromLatin1(kSessionIndexFile)), index_bytes, &error);
         const int runs = static_cast<int>(captures->size());
         QMetaObject::invokeMethod(
             this,
@@ -113,7 +106,7 @@ bool SessionArchiveController::importSession(const QString& folder) {
     }
     auto index = parse_session_index(file.read(1 << 22));
     if (!index) {
-        fail(tr("Cannot import the session %1: %2").arg(folder, text(index.error().message)));
+        fail(tr("Cannot import the session %1: %2").arg(folder, QString::fromStdString(index.error().message)));
         return false;
     }
     status_.showMessage(tr("Importing %1 from %2…").arg(runs_text(static_cast<int>(index->runs.size())), folder));
@@ -124,7 +117,7 @@ bool SessionArchiveController::importSession(const QString& folder) {
             const QString path = QDir(folder).filePath(run.file);
             auto capture = open_capture(local_path(path));
             if (!capture) {
-                unreadable.push_back(QStringLiteral("%1: %2").arg(run.file, text(capture.error().message)));
+                unreadable.push_back(QStringLiteral("%1: %2").arg(run.file, QString::fromStdString(capture.error().message)));
                 continue;
             }
             RunRecord record = record_of_capture(capture.value(), QFileInfo(path).absoluteFilePath());

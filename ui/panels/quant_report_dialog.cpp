@@ -201,8 +201,8 @@ void QuantReportDialog::refresh() {
         progress_->setValue(controller_.report() ? 1 : 0);
         if (!controller_.failure().isEmpty()) status_->setText(controller_.failure());
         else if (controller_.report()) status_->clear();
+        showReport(); // the report changes only when a run ends: progress leaves the table alone
     }
-    showReport();
 }
 
 void QuantReportDialog::showReport() {

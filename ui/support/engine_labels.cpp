@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "engine/host/engine_host.h"
+
 namespace octo::ui {
 
 QString ablation_mode_label(AblationMode mode) {

@@ -10,8 +10,12 @@
 #include "engine/generation/run_trace.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/forward_probe.h"
-#include "engine/host/engine_host.h"
 #include "engine/instrumentation/head_map.h"
+
+namespace octo::host_event {
+struct RunWaiting;
+struct CalibrationDone;
+} // namespace octo::host_event
 
 namespace octo::ui {
 

@@ -1,6 +1,7 @@
 #include "ui/support/file_save.h"
 
 #include <QBuffer>
+#include <QFile>
 #include <QPixmap>
 
 #include "engine/core/atomic_file.h"
@@ -12,6 +13,8 @@ bool save_file(const QString& path, const QByteArray& bytes, QString* error) {
     if (!s && error) *error = QString::fromStdString(s.error().message);
     return s.ok();
 }
+
+std::string local_path(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
 bool save_png(const QPixmap& pixmap, const QString& path, QString* error) {
     QByteArray png;

@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <string>
+
 class QPixmap;
 
 namespace octo::ui {
@@ -13,5 +15,7 @@ namespace octo::ui {
 // False with `error` (naming the file) set when the file could not be written.
 bool save_file(const QString& path, const QByteArray& bytes, QString* error = nullptr);
 bool save_png(const QPixmap& pixmap, const QString& path, QString* error = nullptr);
+// A path as the engine's file functions take it (the local file system's encoding).
+std::string local_path(const QString& path);
 
 } // namespace octo::ui

@@ -151,18 +151,7 @@ void ExpertsView::linkViews() {
     // Linked views: a map cell focuses its layer and expert (the strip and the load follow that
     // layer, as does every view with layers); the pointer's cell is the hover; the strip's token
     // axis is shared with the other token plots.
-    const auto map_at = [this](double x, double y) -> std::pair<int, int> {
-        const int l = static_cast<int>(std::lround(y)), e = static_cast<int>(std::lround(x));
-        return l >= 0 && e >= 0 && l < n_layer_ && e < n_expert_ ? std::pair{l, e} : std::pair{-1, -1};
-    };
-    connect(map_plot_, &Plot::cellClicked, this, [this, map_at](double x, double y) {
-        if (const auto [l, e] = map_at(x, y); l >= 0) store_.set_focus({.layer = l, .expert = e});
-    });
-    connect(map_plot_, &Plot::pointerAt, this, [this, map_at](double x, double y) {
-        const auto [l, e] = map_at(x, y);
-        store_.set_hover(l >= 0 ? RunStore::Hover{.layer = l, .expert = e} : RunStore::Hover{});
-    });
-    connect(map_plot_, &Plot::pointerLeft, this, [this] { store_.set_hover({}); });
+    link_layer_map(*map_plot_, store_, MapUnit::Expert, [this] { return std::pair{n_layer_, n_expert_}; });
     link_token_plot(*strip_plot_, store_, [this] { return store_.current() ? static_cast<int>(store_.current()->tokens().size()) : 0; });
     connect(&store_, &RunStore::focusChanged, this, [this] {
         const int l = store_.focus().layer;

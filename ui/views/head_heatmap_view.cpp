@@ -37,18 +37,7 @@ HeadHeatmapView::HeadHeatmapView(RunStore& store, QWidget* parent) : QWidget(par
     }
     connect(&store_, &RunStore::tokensAppended, this, &HeadHeatmapView::refresh);
     // Linked views: a click picks the head (every view follows), the pointer's cell is the hover.
-    const auto at = [this](double x, double y) -> std::pair<int, int> {
-        const int l = static_cast<int>(std::lround(y)), h = static_cast<int>(std::lround(x));
-        return l >= 0 && h >= 0 && l < n_layer_ && h < n_head_ ? std::pair{l, h} : std::pair{-1, -1};
-    };
-    connect(plot_, &Plot::cellClicked, this, [this, at](double x, double y) {
-        if (const auto [l, h] = at(x, y); l >= 0) store_.set_focus({.layer = l, .head = h});
-    });
-    connect(plot_, &Plot::pointerAt, this, [this, at](double x, double y) {
-        const auto [l, h] = at(x, y);
-        store_.set_hover(l >= 0 ? RunStore::Hover{.layer = l, .head = h} : RunStore::Hover{});
-    });
-    connect(plot_, &Plot::pointerLeft, this, [this] { store_.set_hover({}); });
+    link_layer_map(*plot_, store_, MapUnit::Head, [this] { return std::pair{n_layer_, n_head_}; });
     connect(&store_, &RunStore::focusChanged, this, &HeadHeatmapView::updateMarks);
     connect(&store_, &RunStore::hoverChanged, this, &HeadHeatmapView::updateMarks);
     on_language_change(this, [this] {

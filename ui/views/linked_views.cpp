@@ -36,6 +36,21 @@ void link_token_plot(Plot& plot, RunStore& store, std::function<int()> columns, 
     show();
 }
 
+void link_layer_map(Plot& plot, RunStore& store, MapUnit unit, std::function<std::pair<int, int>()> size) {
+    // The cell under (x, y) as RunStore names it; nullopt outside the map.
+    const auto cell = [unit, size](double x, double y) -> std::optional<RunStore::Hover> {
+        const auto [n_layer, n_unit] = size();
+        const int l = static_cast<int>(std::lround(y)), u = static_cast<int>(std::lround(x));
+        if (l < 0 || u < 0 || l >= n_layer || u >= n_unit) return std::nullopt;
+        return unit == MapUnit::Head ? RunStore::Hover{.layer = l, .head = u} : RunStore::Hover{.layer = l, .expert = u};
+    };
+    QObject::connect(&plot, &Plot::cellClicked, &store, [&store, cell](double x, double y) {
+        if (const auto c = cell(x, y)) store.set_focus({.layer = c->layer, .head = c->head, .expert = c->expert});
+    });
+    QObject::connect(&plot, &Plot::pointerAt, &store, [&store, cell](double x, double y) { store.set_hover(cell(x, y).value_or(RunStore::Hover{})); });
+    QObject::connect(&plot, &Plot::pointerLeft, &store, [&store] { store.set_hover({}); });
+}
+
 std::optional<Plot::Span> turn_band(const RunRecord& run, int message) {
     if (message < 0 || run.trace.spec.messages.empty()) return std::nullopt;
     for (const ConversationTurn& t : locate_turns(run.trace)) {

@@ -4,6 +4,10 @@
 // for a hovered token, or a selected or hovered cell or row, in a plot's axis units.
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <utility>
+
 #include "ui/session/run_store.h"
 #include "ui/support/plot.h"
 
@@ -15,6 +19,11 @@ namespace octo::ui {
 // `click_selects` is false (the view uses clicks itself).
 void link_token_plot(Plot& plot, RunStore& store, std::function<int()> columns,
                      std::function<RunStore::Hover(int token, double y)> hover = nullptr, bool click_selects = true);
+
+// A layers × heads or layers × experts map (y: the layer, x: the head or expert): a click focuses
+// the cell, the pointer's cell is the hover. `size` gives the map's layers and units now.
+enum class MapUnit { Head, Expert };
+void link_layer_map(Plot& plot, RunStore& store, MapUnit unit, std::function<std::pair<int, int>()> size);
 
 // The positions of turn `message` (RunStore::Focus::turn) in `run`, a conversation's run, over the
 // whole height; nullopt when the run does not hold that turn.
