@@ -24,6 +24,7 @@ TEST(CliQuantReport, TwoQuantisationsOfOneModel) {
     const std::string prompts = octo::test::temp_path("quant-prompts.txt");
     std::ofstream(prompts) << "# three prompts\nOnce upon a time\n\nThe little dog\nLily and Tom\\nwent to";
     auto run = run_cli({"quant-report", "--model", f32, "--model-b", q4, "--prompts", prompts, "-n", "12", "--threads", "1", "--json"});
+    std::filesystem::remove(prompts); // read by now: gone whatever the assertions say
     ASSERT_EQ(run.exit_status, 0) << run.err;
     const auto j = run.json();
     EXPECT_EQ(j["model_a"], f32);
@@ -66,7 +67,6 @@ TEST(CliQuantReport, TwoQuantisationsOfOneModel) {
     auto text = run_cli({"quant-report", "--model", f32, "--model-b", q4, "-p", "Once upon a time", "-n", "6", "--threads", "1"});
     ASSERT_EQ(text.exit_status, 0) << text.err;
     EXPECT_NE(text.out.find("most probable tokens agree at"), std::string::npos) << text.out;
-    std::filesystem::remove(prompts);
 }
 
 // A mixture of experts (../shared/refdata/archs' mixtral-tiny): how often the same experts were
