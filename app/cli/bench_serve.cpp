@@ -12,6 +12,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/common/builtin_model.h"
+#include "engine/core/json_fields.h"
 #include "engine/serve/openai_server.h"
 
 namespace octo::cli {
@@ -69,7 +70,7 @@ Level run_level(const std::string& origin, int clients, int per_client, int64_t 
                     continue;
                 }
                 const auto answer = nlohmann::json::parse(res->body, nullptr, false);
-                if (answer.is_object()) tokens += answer["usage"].value("completion_tokens", int64_t{0});
+                tokens += json_integer_or(json_member(answer, "usage"), "completion_tokens", 0);
             }
             return std::tuple{tokens, std::move(latencies), failed};
         }));

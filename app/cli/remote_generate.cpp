@@ -6,6 +6,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/subsystem_list.h"
 #include "engine/capture/capture_io.h"
+#include "engine/core/json_fields.h"
 #include "engine/remote/openai_runner.h"
 #include "engine/remote/remote_client.h"
 #include "engine/remote/remote_trace.h"
@@ -23,8 +24,8 @@ json token_json(const remote::RemoteToken& t) {
                 {"arrival_ms", t.arrival_ms}};
     if (t.id) out["id"] = *t.id;
     if (t.octoscope.is_object()) {
-        out["subsystems"] = t.octoscope.value("subsystems", json(nullptr));
-        out["metrics"] = t.octoscope.value("metrics", json::object());
+        out["subsystems"] = json_member(t.octoscope, "subsystems");
+        out["metrics"] = json_member(t.octoscope, "metrics").is_object() ? json_member(t.octoscope, "metrics") : json::object();
     }
     return out;
 }
@@ -61,13 +62,11 @@ json remote_run_json(const ConnectedEngine& engine, const remote::RemoteRequest&
         out["usage"] = {{"prompt_tokens", result.usage->prompt_tokens}, {"completion_tokens", result.usage->completion_tokens}};
     }
     if (engine.model.octoscope) {
-        out["stop_reason"] = result.octoscope.value("stop_reason", json(nullptr));
-        out["metric"] = result.octoscope.value("metric", json(nullptr));
-        out["ablation"] = result.octoscope.value("ablation", json(nullptr));
-        out["kv"] = result.octoscope.value("kv", json(nullptr));
-        if (auto p = result.octoscope.find("prompt"); p != result.octoscope.end()) {
-            out["prompt_ids"] = p->value("ids", json::array());
-            out["prompt_subsystems"] = p->value("subsystems", json::array());
+        // The server's extension as it came (null where it sent none or not an object).
+        for (const char* key : {"stop_reason", "metric", "ablation", "kv"}) out[key] = json_member(result.octoscope, key);
+        if (const json& p = json_member(result.octoscope, "prompt"); p.is_object()) {
+            out["prompt_ids"] = json_member(p, "ids").is_null() ? json::array() : json_member(p, "ids");
+            out["prompt_subsystems"] = json_member(p, "subsystems").is_null() ? json::array() : json_member(p, "subsystems");
         }
     }
     return out;

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "engine/core/json_fields.h"
+
 namespace octo {
 
 namespace {
@@ -124,7 +126,7 @@ std::optional<MessagesProblem> tool_choice_from_json(const json& choice, const s
         out = *parsed;
     } else if (choice.is_object()) {
         const auto f = choice.find("function");
-        if (choice.value("type", "") != "function" || f == choice.end() || !f->is_object() || !f->contains("name") ||
+        if (json_string_or(choice, "type") != "function" || f == choice.end() || !f->is_object() || !f->contains("name") ||
             !(*f)["name"].is_string()) {
             return problem("tool_choice", "as an object must be {\"type\": \"function\", \"function\": {\"name\": ...}}");
         }

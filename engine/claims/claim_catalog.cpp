@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 
 namespace octo {
 
@@ -81,6 +82,27 @@ const Claim* ClaimCatalog::find(std::string_view id) const {
     return nullptr;
 }
 
+namespace {
+
+// The protocols' parameters that have one type wherever they appear (docs/claims.md): a claim giving
+// one with another type is refused here, naming it, rather than run with the default in its place.
+std::optional<std::string> param_type_problem(const nlohmann::json& params) {
+    static const char* const kTexts[] = {"statistic", "first", "second", "off", "taker", "subsystem", "direction",
+                                         "series", "match", "conversations"};
+    static const char* const kCounts[] = {"max_tokens", "items", "runs", "bins", "variant"};
+    for (const char* key : kTexts) {
+        if (params.contains(key) && !params[key].is_string()) return std::string("\"params.") + key + "\" must be a string";
+    }
+    for (const char* key : kCounts) {
+        if (params.contains(key) && !(params[key].is_number_integer() && params[key].get<int64_t>() >= 1)) {
+            return std::string("\"params.") + key + "\" must be a whole number ≥ 1";
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::string& path) {
     if (!doc.is_object() || !doc.contains("version") || doc["version"] != 1) {
         return make_error(ErrorCode::Format, path + ": not a version-1 claims file");
@@ -140,7 +162,7 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
         }
         if (j.contains("control")) {
             const nlohmann::json& k = j["control"];
-            if (!k.is_object() || k.size() != 2 || k.value("kind", std::string()) != "shuffled_map" || !k.contains("margin") ||
+            if (!k.is_object() || k.size() != 2 || json_string_or(k, "kind") != "shuffled_map" || !k.contains("margin") ||
                 !k["margin"].is_number() || !std::isfinite(k["margin"].get<double>()) || k["margin"].get<double>() < 0.0) {
                 return field_error(path, c.id, "\"control\" must be {\"kind\": \"shuffled_map\", \"margin\": a number ≥ 0}");
             }
@@ -148,6 +170,7 @@ Result<ClaimCatalog> parse_claim_catalog(const nlohmann::json& doc, const std::s
         }
         c.params = j.contains("params") ? j["params"] : nlohmann::json::object();
         if (!c.params.is_object()) return field_error(path, c.id, "\"params\" must be an object");
+        if (auto wrong = param_type_problem(c.params)) return field_error(path, c.id, *wrong);
         if (!j.contains("holds") || !j["holds"].is_object()) return field_error(path, c.id, "\"holds\" must be an object");
         const nlohmann::json& h = j["holds"];
         const auto test = h.contains("test") && h["test"].is_string() ? parse_threshold_test(h["test"].get<std::string>()) : std::nullopt;

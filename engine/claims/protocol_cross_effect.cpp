@@ -6,6 +6,7 @@
 // its own group most: the mean over j of drop(j | j) − the mean of drop(j | i ≠ j).
 // params: "first", "second" (order), "items" per subsystem, "max_tokens".
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo {
@@ -13,12 +14,12 @@ namespace octo {
 Result<ClaimResult> protocol_cross_effect(ClaimLab& lab, const Claim& claim) {
     std::string why;
     if (!lab.has_subsystems(&why)) return not_measurable(why);
-    const std::string statistic = claim.params.value("statistic", std::string("order"));
+    const std::string statistic = json_string_or(claim.params, "statistic", "order");
     if (statistic != "order" && statistic != "specialisation") {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"statistic\" must be order or specialisation");
     }
-    const auto first = subsystem_index(claim.params.value("first", std::string("rte-a")));
-    const auto second = subsystem_index(claim.params.value("second", std::string("rte-b")));
+    const auto first = subsystem_index(json_string_or(claim.params, "first", "rte-a"));
+    const auto second = subsystem_index(json_string_or(claim.params, "second", "rte-b"));
     if (!first || !second || *first == *second) {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"first\" and \"second\" must be two different subsystems");
     }

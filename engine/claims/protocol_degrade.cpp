@@ -9,6 +9,7 @@
 // subsystem's renormalised share both ways and the accuracy both ways.
 // params: "off", "taker", "items" per subsystem, "max_tokens".
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo {
@@ -41,8 +42,8 @@ std::optional<SubsystemValues> renormalised_mean(const ClaimAnswer& a, int off) 
 Result<ClaimResult> protocol_degrade(ClaimLab& lab, const Claim& claim) {
     std::string why;
     if (!lab.has_subsystems(&why)) return not_measurable(why);
-    const auto off = subsystem_index(claim.params.value("off", std::string("rte-f")));
-    const auto taker = subsystem_index(claim.params.value("taker", std::string("rte-a")));
+    const auto off = subsystem_index(json_string_or(claim.params, "off", "rte-f"));
+    const auto taker = subsystem_index(json_string_or(claim.params, "taker", "rte-a"));
     if (!off || !taker || *off == *taker) {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"off\" and \"taker\" must be two different subsystems");
     }

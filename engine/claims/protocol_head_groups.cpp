@@ -17,6 +17,7 @@
 #include <filesystem>
 
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 #include "engine/model/model.h"
 
@@ -146,8 +147,8 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
         variants.clear();
         for (const auto& g : claim.params["groups"]) variants.push_back(g.is_number_integer() ? g.get<int64_t>() : 0);
     }
-    const std::string statistic = claim.params.value("statistic", std::string("accuracy"));
-    const int64_t variant = claim.params.value("variant", int64_t{4});
+    const std::string statistic = json_string_or(claim.params, "statistic", "accuracy");
+    const int64_t variant = json_integer_or(claim.params, "variant", 4);
     if (statistic != "accuracy" && statistic != "propagation") {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"statistic\" must be accuracy or propagation");
     }

@@ -18,6 +18,7 @@
 
 #include "engine/claims/claim_protocols.h"
 #include "engine/claims/dip_test.h"
+#include "engine/core/json_fields.h"
 #include "engine/sampling/prng.h"
 #include "engine/instrumentation/subsystem.h"
 
@@ -49,7 +50,7 @@ nlohmann::json histogram(const std::vector<double>& v, double hi, int bins) {
 } // namespace
 
 Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
-    const std::string series = claim.params.value("series", std::string("total"));
+    const std::string series = json_string_or(claim.params, "series", "total");
     if (series != "total" && series != "first_token") {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"series\" must be total or first_token");
     }

@@ -13,6 +13,7 @@
 #include "engine/claims/claim_protocols.h"
 #include "engine/conversation/coherence.h"
 #include "engine/core/file_bytes.h"
+#include "engine/core/json_fields.h"
 #include "engine/generation/prompt_builder.h"
 
 namespace octo {
@@ -72,7 +73,7 @@ Result<ClaimResult> protocol_multi_turn(ClaimLab& lab, const Claim& claim) {
         }
     }
     const std::filesystem::path dir(lab.data().resource_dir);
-    auto scripts = read_scripts((dir / p.value("conversations", std::string("coherence/probe_conversations.json"))).string());
+    auto scripts = read_scripts((dir / json_string_or(p, "conversations", "coherence/probe_conversations.json")).string());
     if (!scripts) return scripts.error();
     auto lexicon = read_default_sentiment_lexicon(lab.data().resource_dir);
     if (!lexicon) return lexicon.error();

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo {
@@ -16,9 +17,9 @@ namespace octo {
 Result<ClaimResult> protocol_position_profile(ClaimLab& lab, const Claim& claim) {
     std::string why;
     if (!lab.has_subsystems(&why)) return not_measurable(why);
-    const auto target = subsystem_index(claim.params.value("subsystem", std::string("rte-a")));
+    const auto target = subsystem_index(json_string_or(claim.params, "subsystem", "rte-a"));
     if (!target) return make_error(ErrorCode::Format, "claim " + claim.id + ": unknown \"subsystem\"");
-    const std::string direction = claim.params.value("direction", std::string("start"));
+    const std::string direction = json_string_or(claim.params, "direction", "start");
     if (direction != "start" && direction != "end") {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"direction\" must be start or end");
     }

@@ -5,6 +5,7 @@
 // "match": "exact" (the answer text) or "number" (the first number in the answer).
 // params also: "subsystems" (whose items), "items" per subsystem, "max_tokens".
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo {
@@ -24,11 +25,11 @@ Result<ClaimResult> protocol_prompt_ab(ClaimLab& lab, const Claim& claim) {
     if (!p.contains("a") || !valid_template(p["a"]) || !p.contains("b") || !valid_template(p["b"])) {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"a\" and \"b\" must be {\"en\", \"zh\"} templates with {prompt}");
     }
-    const std::string statistic = p.value("statistic", std::string("accuracy_difference"));
+    const std::string statistic = json_string_or(p, "statistic", "accuracy_difference");
     if (statistic != "accuracy_difference" && statistic != "error_reduction") {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"statistic\" must be accuracy_difference or error_reduction");
     }
-    const AnswerMatch match = p.value("match", std::string("exact")) == "number" ? AnswerMatch::Number : AnswerMatch::Exact;
+    const AnswerMatch match = json_string_or(p, "match", "exact") == "number" ? AnswerMatch::Number : AnswerMatch::Exact;
     const int64_t max_tokens = int_param(p, "max_tokens", 16);
     auto subsystems = subsystem_list_param(p, "subsystems");
     if (!subsystems) return subsystems.error();

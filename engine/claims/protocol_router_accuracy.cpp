@@ -3,12 +3,13 @@
 // of the full router), "stage1" (embedding similarity alone) or "gain" (two-stage minus stage-1
 // accuracy, paired on the same probes); "items" = probes per subsystem (dev has 36).
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo {
 
 Result<ClaimResult> protocol_router_accuracy(ClaimLab& lab, const Claim& claim) {
-    const std::string statistic = claim.params.value("statistic", std::string("two_stage"));
+    const std::string statistic = json_string_or(claim.params, "statistic", "two_stage");
     if (statistic != "two_stage" && statistic != "stage1" && statistic != "gain") {
         return make_error(ErrorCode::Format, "claim " + claim.id + ": \"statistic\" must be two_stage, stage1 or gain");
     }

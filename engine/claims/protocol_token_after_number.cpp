@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "engine/claims/claim_protocols.h"
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo {
@@ -27,7 +28,7 @@ int top_of(const SubsystemValues& v) {
 Result<ClaimResult> protocol_token_after_number(ClaimLab& lab, const Claim& claim) {
     std::string why;
     if (!lab.has_subsystems(&why)) return not_measurable(why);
-    const auto target = subsystem_index(claim.params.value("subsystem", std::string("rte-c")));
+    const auto target = subsystem_index(json_string_or(claim.params, "subsystem", "rte-c"));
     if (!target) return make_error(ErrorCode::Format, "claim " + claim.id + ": unknown \"subsystem\"");
     const int64_t max_tokens = int_param(claim.params, "max_tokens", 16);
     auto subsystems = subsystem_list_param(claim.params, "subsystems");

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/calibrated_maps.h"
 
 namespace octo {
@@ -46,12 +47,10 @@ Result<std::optional<ExpertMap>> resolve_expert_map(const Model& model) {
     if (!map) return make_error(map.error().code, "calibrated expert map " + *path + ": " + map.error().message);
     ExpertMap out{std::move(map.value()), 0.0, 0.0, std::nullopt};
     const nlohmann::json report = calibration_report(*path);
-    if (report.is_object()) {
-        out.separation = report.value("separation", 0.0);
-        out.null_separation = report.value("null_separation", 0.0);
-        if (report.contains("token_null_separation") && report["token_null_separation"].is_number()) {
-            out.token_null_separation = report["token_null_separation"].get<double>();
-        }
+    out.separation = json_number_or(report, "separation", 0.0);
+    out.null_separation = json_number_or(report, "null_separation", 0.0);
+    if (json_member(report, "token_null_separation").is_number()) {
+        out.token_null_separation = json_number_or(report, "token_null_separation", 0.0);
     }
     return std::optional<ExpertMap>(std::move(out));
 }

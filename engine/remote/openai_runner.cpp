@@ -1,5 +1,6 @@
 #include "engine/remote/openai_runner.h"
 
+#include "engine/core/json_fields.h"
 #include "engine/remote/remote_trace.h"
 
 namespace octo::remote {
@@ -12,15 +13,15 @@ namespace {
 // are then named as the server names them. Nothing when it carries none or one that does not
 // fit the model's shape (then the views say "group N", as for any map without meaning).
 std::optional<HeadMap> served_map(const json& d, int64_t n_layer, int64_t n_head) {
-    const json map = d.value("head_map", json());
+    const json& map = json_member(d, "head_map");
     if (!map.is_object() || !map.contains("layers") || n_layer <= 0 || n_head <= 0) return std::nullopt;
-    const std::string source = map.value("source", json()).is_string() ? map["source"].get<std::string>() : "default";
+    const std::string source = json_string_or(map, "source", "default");
     HeadMapSource kind = HeadMapSource::Default;
     for (HeadMapSource s : {HeadMapSource::File, HeadMapSource::Gguf, HeadMapSource::Calibrated}) {
         if (source == head_map_source_name(s)) kind = s;
     }
-    const std::string path = map.value("path", json()).is_string() ? map["path"].get<std::string>() : std::string();
-    auto parsed = HeadMap::from_json(json{{"version", map.value("version", json())}, {"layers", map["layers"]}}, n_layer, n_head, kind, path);
+    const std::string path = json_string_or(map, "path");
+    auto parsed = HeadMap::from_json(json{{"version", json_member(map, "version")}, {"layers", map["layers"]}}, n_layer, n_head, kind, path);
     if (!parsed) return std::nullopt;
     return std::move(parsed.value());
 }
@@ -30,15 +31,14 @@ std::optional<HeadMap> served_map(const json& d, int64_t n_layer, int64_t n_head
 ModelInfo remote_model_info(const RemoteClient& client, const RemoteModel& model) {
     ModelInfo info;
     const json& d = model.describe.is_object() ? model.describe : json::object();
-    const auto integer = [&](const char* key) { return d.value(key, json()).is_number_integer() ? d[key].get<int64_t>() : int64_t{0}; };
-    info.path = client.endpoint().describe();
-    info.name = d.value("name", json()).is_string() ? d["name"].get<std::string>() : model.id;
-    info.architecture = d.value("architecture", json()).is_string() ? d["architecture"].get<std::string>() : std::string();
-    info.n_layer = integer("n_layer");
-    info.n_head = integer("n_head");
-    info.n_expert = integer("n_expert");
-    info.has_router = d.value("has_router", json()).is_boolean() && d["has_router"].get<bool>();
-    info.backend = d.value("backend", json()).is_string() ? d["backend"].get<std::string>() + " on " + info.path : "the server " + info.path;
+        info.path = client.endpoint().describe();
+    info.name = json_string_or(d, "name", model.id);
+    info.architecture = json_string_or(d, "architecture");
+    info.n_layer = json_integer_or(d, "n_layer", 0);
+    info.n_head = json_integer_or(d, "n_head", 0);
+    info.n_expert = json_integer_or(d, "n_expert", 0);
+    info.has_router = json_bool_or(d, "has_router", false);
+    info.backend = json_member(d, "backend").is_string() ? json_string_or(d, "backend") + " on " + info.path : "the server " + info.path;
     info.default_precision = Precision::Exact; // the server's own; runs name none
     info.engine = CaptureEngine{info.path, model.id, "", model.octoscope};
     info.head_map = served_map(d, info.n_layer, info.n_head);
@@ -62,10 +62,9 @@ OpenAiRunner::OpenAiRunner(RemoteClient client, RemoteModel model)
     : client_(std::move(client)), model_(std::move(model)), info_(remote_model_info(client_, model_)) {}
 
 void OpenAiRunner::prepare_claims(ClaimModel& model, ClaimLabOptions& options) {
-    const json& d = model_.describe.is_object() ? model_.describe : json::object();
-    const json map = d.value("head_map", json::object());
+    const json& map = json_member(model_.describe, "head_map");
     model.name = model_.id + " on " + info_.path;
-    model.server = ClaimServer{info_.path, model_.octoscope, map.is_object() ? map.value("source", std::string("default")) : "default"};
+    model.server = ClaimServer{info_.path, model_.octoscope, json_string_or(map, "source", "default")};
     answerer_ = RemoteAnswerer{&client_, model_.id, model_.octoscope, {.concurrency = claims_concurrency_, .cancel = options.cancel, .progress = {}}};
     const auto progress = options.progress;
     answerer_.batch.progress = [progress](size_t done, size_t total) {
@@ -86,7 +85,7 @@ Result<RunOutcome> OpenAiRunner::run(const RunSpec& spec, const Callbacks& callb
         start.tokens = prompt_tokens(extension);
         start.n_prompt = start.tokens.size();
         for (const TraceToken& t : start.tokens) start.prompt_text += t.bytes;
-        if (auto m = parse_metric(extension.is_object() ? extension.value("metric", std::string()) : std::string()); m) {
+        if (auto m = parse_metric(json_string_or(extension, "metric")); m) {
             start.default_metric = *m;
         }
         if (callbacks.started) callbacks.started(start);

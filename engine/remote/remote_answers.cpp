@@ -1,5 +1,6 @@
 #include "engine/remote/remote_answers.h"
 
+#include "engine/core/json_fields.h"
 #include "engine/remote/remote_trace.h"
 
 namespace octo::remote {
@@ -50,24 +51,21 @@ ClaimAnswer claim_answer(const RemoteResult& result) {
         a.token_ids.push_back(t.id.value_or(-1));
         a.shares.push_back(values_of(t.octoscope, "subsystems"));
         // What the parts contributed: the experts metric where the server has an expert map, else norm share.
-        const json metrics = t.octoscope.is_object() ? t.octoscope.value("metrics", json::object()) : json::object();
+        const json& metrics = json_member(t.octoscope, "metrics");
         auto contribution = values_of(metrics, "experts");
         a.contributions.push_back(contribution ? contribution : values_of(metrics, "norm_share"));
         a.is_eog.push_back(false);
     }
     // An Octoscope server reports the end-of-generation token that stopped the answer as its last
     // token record (other servers send no record of it).
-    if (result.octoscope.is_object() && result.octoscope.value("stop_reason", std::string()) == "end_of_generation" &&
+    if (json_string_or(result.octoscope, "stop_reason") == "end_of_generation" &&
         !a.is_eog.empty() && !result.tokens.back().octoscope.is_null()) {
         a.is_eog.back() = true;
     }
     a.first_token_ms = result.ttft_ms;
     a.total_ms = result.total_ms;
     if (result.usage) a.prompt_tokens = result.usage->prompt_tokens;
-    if (result.octoscope.is_object()) {
-        const json kv = result.octoscope.value("kv", json::object());
-        if (kv.is_object() && kv.value("reused_tokens", json()).is_number_integer()) a.reused_tokens = kv["reused_tokens"].get<int64_t>();
-    }
+    a.reused_tokens = json_integer_or(json_member(result.octoscope, "kv"), "reused_tokens", a.reused_tokens);
     return a;
 }
 

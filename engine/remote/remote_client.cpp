@@ -10,6 +10,7 @@
 
 #include "engine/chat/chat_messages_json.h"
 #include "engine/chat/chat_tools.h"
+#include "engine/core/json_fields.h"
 #include "engine/grammar/json_schema.h"
 #include "engine/remote/sse_reader.h"
 
@@ -209,7 +210,7 @@ Result<std::vector<RemoteModel>> RemoteClient::models() const {
         if (!m.is_object() || !m.contains("id") || !m["id"].is_string()) continue;
         RemoteModel model;
         model.id = m["id"].get<std::string>();
-        if (auto o = m.find("octoscope"); o != m.end() && o->is_object() && m.value("owned_by", std::string()) == "octoscope") {
+        if (auto o = m.find("octoscope"); o != m.end() && o->is_object() && json_string_or(m, "owned_by") == "octoscope") {
             model.octoscope = true;
             model.describe = *o;
         }

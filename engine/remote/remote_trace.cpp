@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/core/json_fields.h"
 #include "engine/instrumentation/subsystem.h"
 
 namespace octo::remote {
@@ -63,9 +64,9 @@ std::vector<TraceToken> prompt_tokens(const json& extension) {
     std::vector<TraceToken> out;
     const auto p = extension.is_object() ? extension.find("prompt") : extension.end();
     if (!extension.is_object() || p == extension.end() || !p->is_object()) return out;
-    const json ids = p->value("ids", json::array());
-    const json pieces = p->value("pieces", json::array());
-    const json metrics = p->value("metrics", json::array());
+    const json& ids = json_member(*p, "ids");
+    const json& pieces = json_member(*p, "pieces");
+    const json& metrics = json_member(*p, "metrics");
     for (size_t i = 0; ids.is_array() && i < ids.size(); ++i) {
         if (!ids[i].is_number_integer()) break;
         TraceToken token;
@@ -81,7 +82,7 @@ TraceToken trace_token(const RemoteToken& r, double previous_arrival_ms) {
     TraceToken token;
     token.generated = true;
     token.id = r.id.value_or(-1);
-    if (!r.id && r.octoscope.is_object() && r.octoscope.value("id", json()).is_number_integer()) {
+    if (!r.id && json_member(r.octoscope, "id").is_number_integer()) {
         token.id = r.octoscope["id"].get<int32_t>();
     }
     token.bytes = r.text;
@@ -95,8 +96,8 @@ TraceToken trace_token(const RemoteToken& r, double previous_arrival_ms) {
         token.logprobs = std::move(lp);
     }
     if (r.octoscope.is_object()) {
-        token.metrics = metrics_of(r.octoscope.value("metrics", json::object()));
-        token.probe.head_norms = floats_of(r.octoscope.value("heads", json::array()));
+        token.metrics = metrics_of(json_member(r.octoscope, "metrics"));
+        token.probe.head_norms = floats_of(json_member(r.octoscope, "heads"));
     }
     return token;
 }
@@ -107,7 +108,7 @@ RunOutcome outcome_of_remote_run(const RunSpec& spec, const RemoteResult& result
     o.text = result.text;
     // An Octoscope server names the reason; another says "stop" for an end-of-generation token and
     // for a stop string alike, taken as the stop string when the run had any.
-    const auto named = stop_reason_of(ext.value("stop_reason", std::string()));
+    const auto named = stop_reason_of(json_string_or(ext, "stop_reason"));
     o.stop_reason = named ? *named
                     : result.finish_reason == "stop" ? (spec.stop_strings.empty() ? StopReason::EndOfGeneration : StopReason::StopString)
                                                      : StopReason::MaxTokens;
@@ -116,8 +117,8 @@ RunOutcome outcome_of_remote_run(const RunSpec& spec, const RemoteResult& result
     o.decode_ms = std::max(0.0, result.total_ms - result.ttft_ms);
     o.n_decoded = static_cast<int64_t>(result.tokens.size());
     if (const auto kv = ext.find("kv"); kv != ext.end() && kv->is_object()) {
-        o.reused_tokens = kv->value("reused_tokens", int64_t{0});
-        o.evaluated_tokens = kv->value("evaluated_tokens", int64_t{0});
+        o.reused_tokens = json_integer_or(*kv, "reused_tokens", 0);
+        o.evaluated_tokens = json_integer_or(*kv, "evaluated_tokens", 0);
         // The server's pool as the run left it: its totals only (no history, no block states).
         const auto count = [&](const char* key) {
             const auto it = kv->find(key);
@@ -137,7 +138,7 @@ RunTrace trace_of_remote_run(const RunSpec& spec, const RemoteResult& result) {
     t.spec = spec;
     t.precision = Precision::Exact;
     const json& ext = result.octoscope.is_object() ? result.octoscope : json::object();
-    if (auto m = parse_metric(ext.value("metric", std::string())); m) t.default_metric = *m;
+    if (auto m = parse_metric(json_string_or(ext, "metric")); m) t.default_metric = *m;
     t.tokens = prompt_tokens(ext);
     for (const TraceToken& p : t.tokens) t.prompt_text += p.bytes;
     t.n_prompt = t.tokens.size();

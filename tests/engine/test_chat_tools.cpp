@@ -96,6 +96,9 @@ TEST(ChatTools, ToolChoice) {
     EXPECT_TRUE(tool_choice_from_json(json::parse(R"({"type": "function", "function": {"name": "later"}})"), t, c));
     EXPECT_TRUE(tool_choice_from_json("always", t, c));
     EXPECT_TRUE(tool_choice_from_json(3, t, c));
+    // Found by CI's fuzzer: a "type" that is not a string threw out of the request parser.
+    EXPECT_TRUE(tool_choice_from_json(json::parse(R"({"type": {"name": "now"}, "function": {"name": "now"}})"), t, c));
+    EXPECT_TRUE(tool_choice_from_json(json::parse(R"({"type": 1})"), t, c));
     EXPECT_TRUE(tool_choice_from_json("required", {}, c)) << "nothing to call";
     EXPECT_FALSE(parse_tool_choice_text("function:"));
 }

@@ -414,6 +414,11 @@ TEST(ClaimCatalog, ErrorsNameTheClaimAndTheField) {
     bad("subject", "tokenizer", "subject");
     bad("control", {{"kind", "random_twin"}, {"margin", 0.02}}, "\"control\" must be");
     bad("control", {{"kind", "shuffled_map"}, {"margin", -1}}, "\"control\" must be");
+    // A parameter of the wrong type is refused at load (it threw inside the protocol before).
+    bad("params", {{"statistic", 3}}, "\"params.statistic\" must be a string");
+    bad("params", {{"first", {"rte-a"}}}, "\"params.first\" must be a string");
+    bad("params", {{"max_tokens", "16"}}, "\"params.max_tokens\" must be a whole number");
+    bad("params", {{"items", 0}}, "\"params.items\" must be a whole number");
     nlohmann::json controlled = one_claim();
     controlled["control"] = {{"kind", "shuffled_map"}, {"margin", 0.02}};
     auto with_control = parse_claim_catalog(doc(controlled), "f.json");

@@ -204,6 +204,8 @@ TEST(OpenAiRequest, EveryMalformedBodyIsRefusedNamingItsField) {
         {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "f"}}],
             "tool_choice": {"type": "function", "function": {"name": "g"}}})", C, "tool_choice"},
         {R"({"messages": [{"role": "user", "content": "x"}], "tool_choice": "required"})", C, "tool_choice"},
+        // CI's fuzzer: a "type" that is not a string threw out of the parser.
+        {R"({"messages": [{"role": "user", "content": "x"}], "tool_choice": {"type": {"name": "f"}}})", C, "tool_choice"},
         {R"({"messages": [{"role": "user", "content": "x"}], "tool_choice": "sometimes"})", C, "tool_choice"},
         {R"({"messages": [{"role": "user", "content": "x"}], "parallel_tool_calls": "yes"})", C, "parallel_tool_calls"},
         {R"({"messages": [{"role": "user", "content": "x"}], "functions": [{"name": "f"}]})", C, "functions"},

@@ -11,6 +11,7 @@
 #include "engine/capture/capture_payload.h"
 #include "engine/capture/capture_replay.h"
 #include "engine/remote/openai_runner.h"
+#include "engine/remote/remote_answers.h"
 #include "engine/remote/remote_trace.h"
 #include "engine/serve/openai_server.h"
 
@@ -127,6 +128,31 @@ TEST(RemoteTrace, AnOctoscopeServersRunHasItsMeasurements) {
     EXPECT_EQ(o.outcome->kv.blocks_used, 4);
     EXPECT_EQ(o.outcome->kv.blocks_cached, 0);
     EXPECT_EQ(o.outcome->kv.blocks_free, 0);
+}
+
+// A hostile or broken server: every field of the extension with a wrong type is left out, never a
+// crash (nlohmann's value() throws on such fields; CI's fuzzer found one in the request parser).
+TEST(RemoteTrace, FieldsOfTheWrongTypeAreLeftOut) {
+    remote::RemoteResult r = octoscope_result();
+    r.octoscope = {{"metric", 7},
+                   {"stop_reason", {{"a", 1}}},
+                   {"prompt", {{"ids", "1 7 9"}, {"pieces", 3}, {"metrics", true}}},
+                   {"kv", {{"reused_tokens", "2"}, {"evaluated_tokens", 1.5}, {"block_size", "16"}}}};
+    r.tokens[0].octoscope = {{"id", "54"}, {"metrics", "gates"}, {"heads", {{"x", 1}}}};
+    r.tokens[1].octoscope = json::array({1, 2});
+    const RunTrace t = remote::trace_of_remote_run(spec_of("What?"), r);
+    EXPECT_EQ(t.n_prompt, 0u);
+    EXPECT_EQ(t.default_metric, RunTrace{}.default_metric);
+    EXPECT_EQ(t.outcome->stop_reason, StopReason::EndOfGeneration) << "finish_reason \"stop\" without stop strings";
+    EXPECT_EQ(t.outcome->reused_tokens, 0);
+    EXPECT_EQ(t.outcome->evaluated_tokens, 0);
+    EXPECT_EQ(t.outcome->kv.block_size, 0);
+    EXPECT_EQ(t.generated_ids(), (std::vector<int32_t>{54, -1, 2046})); // the logprobs' id; none; the extension's
+    EXPECT_FALSE(t.generated()[0].metrics.gates);
+    EXPECT_TRUE(t.generated()[0].probe.head_norms.empty());
+    const ClaimAnswer a = remote::claim_answer(r);
+    EXPECT_EQ(a.reused_tokens, ClaimAnswer{}.reused_tokens);
+    EXPECT_FALSE(a.is_eog.back());
 }
 
 TEST(RemoteTrace, TheServersHeadMapComesWithItsModel) {

@@ -1,7 +1,9 @@
 // Fuzz target: what a hostile or broken OpenAI-compatible server may send the remote engine
 // (engine/remote). The input is a streamed body read by the SSE reader in chunks whose sizes come
 // from the first bytes; every event's data is parsed as JSON and read as an answer chunk; the
-// whole body is also read as one answer and as an error body. Besides crashes and sanitizer
+// whole body is also read as one answer and as an error body. Each choice of an answer is then
+// read as a whole run is (the trace, the outcome and the claims lab's answer, all of which read the
+// Octoscope extension's fields, whatever their types). Besides crashes and sanitizer
 // reports, a finding is an SSE reader whose events depend on how the bytes were chunked.
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/remote/openai_answer.h"
+#include "engine/remote/remote_answers.h"
+#include "engine/remote/remote_trace.h"
 #include "engine/remote/sse_reader.h"
 
 namespace {
@@ -22,10 +26,20 @@ void read_answer(std::string_view text) {
     const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) return;
     auto answer = octo::remote::parse_answer(json);
-    if (answer) {
-        for (const auto& choice : answer->choices) {
-            for (const auto& token : choice.tokens) (void)token.octoscope.dump();
-        }
+    if (!answer) return;
+    for (const auto& choice : answer->choices) {
+        octo::remote::RemoteResult run;
+        run.text = choice.text;
+        run.tokens = choice.tokens;
+        run.finish_reason = choice.finish_reason.value_or("");
+        run.octoscope = choice.octoscope;
+        run.usage = answer->usage;
+        octo::RunSpec spec;
+        spec.prompt = "x";
+        const octo::RunTrace trace = octo::remote::trace_of_remote_run(spec, run);
+        if (trace.outcome && trace.outcome->kv.blocks_free < 0) std::abort(); // the pool's counts are bounded
+        (void)octo::remote::claim_answer(run);
+        (void)octo::remote::prompt_tokens(choice.octoscope);
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include "engine/core/json_fields.h"
 #include "ui/support/language.h"
 #include "ui/support/plot.h"
 #include "ui/support/subsystem_palette.h"
@@ -110,7 +111,7 @@ void ClaimPlotView::showClaim(const Claim* claim, const ClaimResult* result) {
 void ClaimPlotView::drawBars(const nlohmann::json& p) {
     const nlohmann::json& labels = p["labels"];
     const nlohmann::json& series = p["series"];
-    const bool intervals = !p.value("no_intervals", false);
+    const bool intervals = !json_bool_or(p, "no_intervals", false);
     const QColor colours[] = {QApplication::palette().color(QPalette::Highlight), QColor(213, 94, 0), QColor(0, 158, 115)};
     auto* group = series.size() > 1 ? new QCPBarsGroup(plot_) : nullptr;
     const double width = 0.7 / static_cast<double>(std::max<size_t>(series.size(), 1));
