@@ -3,7 +3,7 @@
 //
 // Both directions walk each part of RunSpec with a structured binding of all its members, so a
 // field added to a part and not named here stops the build; the round-trip test walks the same
-// list and changes one field at a time (tests/engine/test_run_spec_json.cpp).
+// list and changes one field at a time (tests/engine/generation/test_run_spec.cpp).
 #pragma once
 
 #include <functional>

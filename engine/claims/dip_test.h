@@ -5,7 +5,7 @@
 // 95 % point rejects every unimodal distribution at that level.
 //
 // hartigan_dip matches R's diptest 0.76 (Maechler's corrected algorithm) to 1e-12 on samples
-// without ties (tests/engine/test_claims.cpp checks published and R-computed values). With tied
+// without ties (tests/engine/claims/test_claims.cpp checks published and R-computed values). With tied
 // values it measures the distance to a continuous unimodal fit, which can exceed diptest's.
 #pragma once
 

@@ -11,7 +11,7 @@
 //   mean of continuous units       Student t interval
 //
 // Every function takes α (0.05: 95 % intervals) and is checked against published examples
-// (tests/engine/test_claims.cpp, "ExactStatistics"). The special functions (regularised
+// (tests/engine/claims/test_claims.cpp, "ExactStatistics"). The special functions (regularised
 // incomplete beta by its continued fraction, quantiles by bisection) are accurate to ~1e-12.
 #pragma once
 

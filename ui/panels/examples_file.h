@@ -1,6 +1,6 @@
 // The examples file, resources/examples/octet_examples.json (resources/README.md): prompts the
 // built-in model octet answers correctly, one or more per subsystem (rte-a … rte-h), in English
-// and Chinese, and conversations. tests/engine/test_octet_examples.cpp runs every one through the
+// and Chinese, and conversations. tests/engine/model/test_octet_examples.cpp runs every one through the
 // engine and checks the answer the file states; Help → Examples… lists them (examples_dialog.h).
 // Qt Core only, so the fuzz build reads the file as the workbench does
 // (tests/fuzz/fuzz_workbench_files.cpp).

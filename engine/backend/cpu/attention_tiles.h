@@ -9,7 +9,7 @@
 // reference_softmax_exp's, every output value is summed over positions in the order its row's
 // ValueSumOrder names (reference_float.h). Masked positions inside the tile's range weigh 0, as
 // the reference's masked cells do. So the outputs equal attending row by row, bit for bit
-// (tests/engine/test_attention_tiles.cpp checks that against the row functions).
+// (tests/engine/backend/cpu/test_attention_tiles.cpp checks that against the row functions).
 #pragma once
 
 #include <cmath>

@@ -18,7 +18,7 @@
 //         then the rest added in double, each product rounded to float; BF16 four accumulators
 //         added (0 + 2) + (1 + 3), then (l + (l + 4)), (0 + 2) + (1 + 3), the rest in double.
 // Every function here gives the same bits with or without AVX2 (the scalar code uses std::fma
-// where the vector code fuses), which tests/engine/test_reference_float.cpp checks.
+// where the vector code fuses), which tests/engine/backend/cpu/test_reference_float.cpp checks.
 #pragma once
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the hand-made malformed GGUF files in this folder (run once; the files are committed).
 
-Each file breaks one rule of the format; tests/engine/test_gguf_malformed.cpp lists the
+Each file breaks one rule of the format; tests/engine/gguf/test_gguf_malformed.cpp lists the
 error message each must produce. Layout written here, little-endian:
   "GGUF" u32 version u64 n_tensors u64 n_kv, then key/values, tensor infos, padding, data.
 """

@@ -8,7 +8,7 @@
 #include "engine/advisor/output_checks.h"
 #include "engine/advisor/prompt_detectors.h"
 #include "engine/advisor/prompt_fields.h"
-#include "tests/engine/shipped_advisor_rules.h"
+#include "tests/engine/advisor/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {

@@ -15,7 +15,7 @@
 #include "engine/capture/capture_replay.h"
 #include "engine/generation/run_spec.h"
 #include "engine/core/sha256.h"
-#include "tests/engine/capture_sample.h"
+#include "tests/engine/capture/capture_sample.h"
 
 namespace octo {
 namespace {

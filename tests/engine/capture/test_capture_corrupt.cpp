@@ -13,7 +13,7 @@
 #include "engine/capture/capture_io.h"
 #include "engine/capture/capture_payload.h"
 #include "engine/core/le_bytes.h"
-#include "tests/engine/capture_sample.h"
+#include "tests/engine/capture/capture_sample.h"
 
 namespace octo {
 namespace {

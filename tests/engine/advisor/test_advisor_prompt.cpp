@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "engine/advisor/prompt_detectors.h"
-#include "tests/engine/shipped_advisor_rules.h"
+#include "tests/engine/advisor/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {

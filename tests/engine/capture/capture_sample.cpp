@@ -1,4 +1,4 @@
-#include "tests/engine/capture_sample.h"
+#include "tests/engine/capture/capture_sample.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 
 #include "engine/advisor/arithmetic_expression.h"
 #include "engine/advisor/output_checks.h"
-#include "tests/engine/shipped_advisor_rules.h"
+#include "tests/engine/advisor/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {

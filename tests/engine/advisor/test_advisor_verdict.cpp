@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/advisor/rewrite_verdict.h"
-#include "tests/engine/shipped_advisor_rules.h"
+#include "tests/engine/advisor/shipped_advisor_rules.h"
 
 namespace octo {
 namespace {
