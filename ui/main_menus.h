@@ -8,7 +8,7 @@
 #include <QPointer>
 #include <QString>
 
-#include "engine/host/engine_host.h"
+#include "engine/host/load_choice.h"
 
 class QMainWindow;
 class QMenu;

@@ -6,12 +6,7 @@
 
 namespace octo::cli {
 
-Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
-                                 const std::function<void(const TokenEvent&)>& on_token) {
-    return run_on_model(setup, settings, on_token);
-}
-
-Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings, const SettingsRun& run) {
+Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& spec, const ModelRun& run) {
     auto identity = capture_model_identity(*setup.model);
     if (!identity) return identity.error();
     Capture c;
@@ -20,7 +15,7 @@ Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings
     c.backend = setup.backend->name();
     c.device = cpu_model_name();
     c.head_map = setup.map();
-    c.trace = trace_of_run(settings, run.prompt, *setup.tokenizer, run.run, setup.kv->pool().history());
+    c.trace = trace_of_run(spec, run.prompt, *setup.tokenizer, run.run, setup.kv->pool().history());
     return c;
 }
 

@@ -1,5 +1,5 @@
-// A run described by capture settings (engine/generation/run_spec.h), as `generate` and
-// `replay` do it, and the capture of such a run (`generate --save-capture`).
+// The capture of a run (`generate --save-capture`): a RunSpec (engine/generation/run_spec.h) run
+// by run_on_model (engine/host/model_run.h), as `generate` and `replay` run it.
 #pragma once
 
 #include <functional>
@@ -12,13 +12,7 @@
 
 namespace octo::cli {
 
-using SettingsRun = ModelRun;
-
-// Builds the prompt and runs it on `setup` (its model, backend, map and KV pool).
-Result<SettingsRun> run_settings(OpenedModel& setup, const RunSpec& settings,
-                                 const std::function<void(const TokenEvent&)>& on_token = {});
-
 // Everything about the run for a `.octo` file (model identity hashed through the user-data index).
-Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& settings, const SettingsRun& run);
+Result<Capture> capture_of_run(const OpenedModel& setup, const RunSpec& spec, const ModelRun& run);
 
 } // namespace octo::cli

@@ -58,8 +58,8 @@ struct GenerateOptions {
     std::string api_key_env;
 };
 
-// The run's settings, as a capture records them.
-RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubsystemCount>& disabled,
+// The run's spec, as a capture records it.
+RunSpec generate_spec(const GenerateOptions& o, const std::array<bool, kSubsystemCount>& disabled,
                           std::vector<ExpertSwitch> experts, std::string prompt) {
     RunSpec s;
     s.prompt = std::move(prompt);
@@ -87,17 +87,17 @@ RunSpec generate_settings(const GenerateOptions& o, const std::array<bool, kSubs
 
 #ifdef OCTOSCOPE_HAVE_NET
 // --engine: the run on a server; what needs the model in this process is refused.
-int run_generate_remote(const GenerateOptions& o, const RunSpec& settings) {
-    const bool local_only = !settings.disabled_experts.empty() || settings.record_attention || settings.record_router_probs ||
-                            settings.switch_target != SwitchTarget::Heads || !settings.stop_at_eog || settings.parse_special ||
-                            !o.head_map.empty() || o.precision.has_value() || settings.kv_type_k || settings.kv_type_v ||
+int run_generate_remote(const GenerateOptions& o, const RunSpec& spec) {
+    const bool local_only = !spec.disabled_experts.empty() || spec.record_attention || spec.record_router_probs ||
+                            spec.switch_target != SwitchTarget::Heads || !spec.stop_at_eog || spec.parse_special ||
+                            !o.head_map.empty() || o.precision.has_value() || spec.kv_type_k || spec.kv_type_v ||
                             o.logit_lens > 0;
     if (local_only) {
         return report_error(o.json, "--engine runs on a server: --disable-expert, --disable-target, --record-attention, "
                                     "--record-router-probs, --head-map, --precision, --kv-type, --logit-lens, --ignore-eos and "
                                     "--parse-special need a local model", kExitUsage);
     }
-    return run_remote_generate({o.engine, o.api_key_env, o.model}, settings, o.metric, o.json, o.save_capture);
+    return run_remote_generate({o.engine, o.api_key_env, o.model}, spec, o.metric, o.json, o.save_capture);
 }
 #endif
 
@@ -116,34 +116,34 @@ int run_generate(const GenerateOptions& o) {
         if (!bytes) return report_error(o.json, bytes.error());
         prompt_text = std::move(bytes.value());
     }
-    RunSpec settings = generate_settings(o, disabled.value(), experts, std::move(prompt_text));
+    RunSpec spec = generate_spec(o, disabled.value(), experts, std::move(prompt_text));
     if (!o.grammar_file.empty()) {
         auto grammar = read_file_bytes(o.grammar_file, "grammar file");
         if (!grammar) return report_error(o.json, grammar.error());
         if (auto parsed = Grammar::parse(grammar.value()); !parsed) {
             return report_error(o.json, o.grammar_file + ": " + parsed.error().message, kExitUsage);
         }
-        settings.grammar = std::move(grammar.value());
+        spec.grammar = std::move(grammar.value());
     }
     if (!o.schema_file.empty()) {
         auto schema = read_file_bytes(o.schema_file, "JSON schema file");
         if (!schema) return report_error(o.json, schema.error());
         auto gbnf = json_schema_to_gbnf(schema.value());
         if (!gbnf) return report_error(o.json, o.schema_file + ": " + gbnf.error().message, kExitUsage);
-        settings.grammar = std::move(gbnf.value());
-        settings.json_schema = std::move(schema.value());
+        spec.grammar = std::move(gbnf.value());
+        spec.json_schema = std::move(schema.value());
     }
 #ifdef OCTOSCOPE_HAVE_NET
-    if (!o.engine.empty()) return run_generate_remote(o, settings);
+    if (!o.engine.empty()) return run_generate_remote(o, spec);
 #endif
     auto setup = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads, .n_ctx = o.ctx_size,
-                                                 .kv_types = kv_types_of(settings), .precision = o.precision,
+                                                 .kv_types = kv_types_of(spec), .precision = o.precision,
                                                  .head_map_file = o.head_map});
     if (!setup) return report_error(o.json, setup.error());
     // The capture records the precision taken, not "the default" (replay repeats it).
-    settings.precision = resolve_precision(o.precision, setup->model->params().architecture);
+    spec.precision = resolve_precision(o.precision, setup->model->params().architecture);
     size_t streamed = 0;
-    auto run = run_settings(setup.value(), settings, [&](const TokenEvent& e) {
+    auto run = run_on_model(setup.value(), spec, [&](const TokenEvent& e) {
         streamed += e.visible_text.size();
         if (!o.json) std::cout << e.visible_text << std::flush;
     });
@@ -162,13 +162,13 @@ int run_generate(const GenerateOptions& o) {
         run->run.default_metric = m;
     }
     if (!o.save_capture.empty()) {
-        auto capture = capture_of_run(setup.value(), settings, run.value());
+        auto capture = capture_of_run(setup.value(), spec, run.value());
         if (!capture) return report_error(o.json, capture.error());
         if (auto saved = save_capture(capture.value(), o.save_capture); !saved) return report_error(o.json, saved.error());
     }
     std::vector<LogitLens> lenses;
     if (o.logit_lens > 0) {
-        auto computed = generated_token_lenses(setup.value(), settings, run.value(), o.logit_lens);
+        auto computed = generated_token_lenses(setup.value(), spec, run.value(), o.logit_lens);
         if (!computed) return report_error(o.json, computed.error());
         lenses = std::move(computed.value());
     }

@@ -131,7 +131,7 @@ int run_replay(const ReplayOptions& o) {
     auto setup = open_model_or_builtin(model_path, {.threads = threads, .n_ctx = spec.n_ctx, .kv_types = kv_types_of(spec), .precision = spec.precision});
     if (!setup) return report_error(o.json, setup.error());
     if (c.head_map) setup->set_map(*c.head_map);
-    auto run = run_settings(setup.value(), spec);
+    auto run = run_on_model(setup.value(), spec);
     if (!run) return report_error(o.json, run.error());
     const RunTrace replay = trace_of_run(spec, run->prompt, *setup->tokenizer, run->run, setup->kv->pool().history());
     const ReplayComparison cmp = compare_replay(c.trace, replay);

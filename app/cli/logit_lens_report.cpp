@@ -31,7 +31,7 @@ std::string fixed(double v, int digits) {
 
 } // namespace
 
-Result<std::vector<LogitLens>> generated_token_lenses(OpenedModel& setup, const RunSpec& settings, const ModelRun& run, int64_t k) {
+Result<std::vector<LogitLens>> generated_token_lenses(OpenedModel& setup, const RunSpec& spec, const ModelRun& run, int64_t k) {
     std::vector<int32_t> tokens = run.prompt.ids;
     std::vector<int64_t> positions;
     for (const TokenEvent& e : run.run.generation.tokens) {
@@ -39,7 +39,7 @@ Result<std::vector<LogitLens>> generated_token_lenses(OpenedModel& setup, const 
         tokens.push_back(e.id);
     }
     const RunInputs inputs{.prompt_ids = run.prompt.ids, .expert_map = setup.expert_map()};
-    return run_logit_lens(*setup.model, *setup.backend, setup.map(), *setup.kv, settings, inputs, tokens, positions, k);
+    return run_logit_lens(*setup.model, *setup.backend, setup.map(), *setup.kv, spec, inputs, tokens, positions, k);
 }
 
 nlohmann::json lenses_json(const std::vector<LogitLens>& lenses, const Tokenizer& tokenizer) {

@@ -15,7 +15,7 @@
 namespace octo::cli {
 
 // One lens per generated token, in their order: the lens of the position whose logits chose it.
-Result<std::vector<LogitLens>> generated_token_lenses(OpenedModel& setup, const RunSpec& settings, const ModelRun& run, int64_t k);
+Result<std::vector<LogitLens>> generated_token_lenses(OpenedModel& setup, const RunSpec& spec, const ModelRun& run, int64_t k);
 
 // [{"position", "chosen", "chosen_text", "layers": [...]}, …] with each token's text.
 nlohmann::json lenses_json(const std::vector<LogitLens>& lenses, const Tokenizer& tokenizer);

@@ -40,7 +40,7 @@
 #include "ui/panels/prompt_panel.h"
 #include "ui/session/conversation_store.h"
 #include "ui/panels/switches_panel.h"
-#include "ui/support/stall_monitor.h"
+#include "ui/reports/stall_monitor.h"
 
 namespace {
 
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
         typed.prompt = parser.value(cl.prompt).toStdString();
         window.runs().showSpec(typed);
         QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, &window, [&] {
-            octo::RunSpec s = window.runs().editorSpec(); // the editor's settings with the switches
+            octo::RunSpec s = window.runs().editorSpec(); // the editor's run spec with the switches
             if (parser.isSet(cl.max_tokens)) s.max_tokens = parser.value(cl.max_tokens).toLongLong();
             window.runs().showSpec(s);
             if (soak_runs > 0) {

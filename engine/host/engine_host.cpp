@@ -51,13 +51,13 @@ void EngineHost::connect(std::shared_ptr<RemoteRunner> runner) {
     wake_.notify_all();
 }
 
-uint64_t EngineHost::run(const RunSpec& settings, bool replace_queued) {
+uint64_t EngineHost::run(const RunSpec& spec, bool replace_queued) {
     uint64_t id = 0;
     {
         std::lock_guard lock(mutex_);
         id = next_run_++;
         if (replace_queued) drop_queued_runs();
-        queue_.push_back(RunCommand{id, settings});
+        queue_.push_back(RunCommand{id, spec});
     }
     wake_.notify_all();
     return id;
@@ -341,13 +341,13 @@ void EngineHost::run_remote(const RunCommand& c) {
                                            std::to_string(max_retries));
         post(host_event::RunWaiting{c.id, reason, retry, max_retries, wait_s});
     };
-    auto outcome = remote_->run(c.settings, callbacks, &cancel_);
+    auto outcome = remote_->run(c.spec, callbacks, &cancel_);
     if (!outcome) {
         log_message(outcome.error().code == ErrorCode::Cancelled ? LogLevel::Info : LogLevel::Warning,
                     "run " + std::to_string(c.id) + " on " + remote_->info().path + " stopped: " + outcome.error().message);
         if (!started) { // the views show the run that failed, with its spec
             RunTrace trace;
-            trace.spec = c.settings;
+            trace.spec = c.spec;
             post(host_event::RunStarted{c.id, std::move(trace)});
         }
         return post(host_event::RunFailed{c.id, outcome.error()});
@@ -359,14 +359,14 @@ void EngineHost::execute(const RunCommand& c) {
     if (remote_) return run_remote(c);
     if (!loaded_) return post(host_event::RunFailed{c.id, make_error(ErrorCode::InvalidArgument, "no model is loaded")});
     OpenedModel& l = *loaded_;
-    auto prompt = build_prompt(l.model->file(), *l.tokenizer, c.settings);
+    auto prompt = build_prompt(l.model->file(), *l.tokenizer, c.spec);
     if (!prompt) return post(host_event::RunFailed{c.id, prompt.error()});
-    const Precision precision = c.settings.precision.value_or(l.info.default_precision);
-    RunTrace trace = start_trace(c.settings, precision, l.kv->types(), prompt.value(), *l.tokenizer);
+    const Precision precision = c.spec.precision.value_or(l.info.default_precision);
+    RunTrace trace = start_trace(c.spec, precision, l.kv->types(), prompt.value(), *l.tokenizer);
     trace.default_metric = l.info.default_metric;
     post(host_event::RunStarted{c.id, std::move(trace)});
 
-    RunSpec spec = c.settings;
+    RunSpec spec = c.spec;
     spec.precision = precision;
     const RunInputs inputs{.prompt_ids = prompt->ids, .expert_map = l.expert_map(), .cancel = &cancel_};
     InstrumentedCallbacks callbacks;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "engine/generation/run_trace.h"
-#include "engine/host/engine_host.h"
+#include "engine/host/run_events.h"
 
 namespace octo {
 

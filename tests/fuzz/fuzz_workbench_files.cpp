@@ -35,7 +35,7 @@ void check_autosave(const QByteArray& bytes) {
     auto back = octo::ui::parse_autosave(octo::ui::autosave_bytes(octo::ui::session_to_json(s), at), "session.json");
     if (!back) std::abort(); // what the workbench writes must read
     const octo::ui::SessionState& t = back.value().state;
-    if (!(t.settings == s.settings) || t.model_path != s.model_path || t.metric != s.metric || t.conversation != s.conversation) std::abort();
+    if (!(t.spec == s.spec) || t.model_path != s.model_path || t.metric != s.metric || t.conversation != s.conversation) std::abort();
     if (back.value().saved_at != at) std::abort();
 }
 

@@ -118,7 +118,7 @@ void TestAutosave::crashWith(const QString& prompt) {
     QPlainTextEdit* editor = part<PromptPanel>(*w)->editor();
     editor->clear();
     QTest::keyClicks(editor, prompt);
-    RunSpec s = part<PromptPanel>(*w)->settings();
+    RunSpec s = part<PromptPanel>(*w)->spec();
     s.sampling.seed = 4242;
     s.max_tokens = 17;
     s.precision = Precision::Exact;
@@ -140,7 +140,7 @@ void TestAutosave::timerWritesOnlyChanges() {
     QTRY_VERIFY_WITH_TIMEOUT(read(qpath(Autosave::filePath())).contains("typed for the timer"), 5000);
     const auto autosaved = read_autosave(Autosave::filePath());
     QVERIFY(autosaved && autosaved->has_value());
-    QCOMPARE(QString::fromStdString((*autosaved)->state.settings.prompt), QStringLiteral("typed for the timer"));
+    QCOMPARE(QString::fromStdString((*autosaved)->state.spec.prompt), QStringLiteral("typed for the timer"));
     QVERIFY(qAbs((*autosaved)->saved_at.secsTo(QDateTime::currentDateTimeUtc())) < 60);
     w.close();
 }
@@ -155,9 +155,9 @@ void TestAutosave::crashOffersTheAutosave() {
     editor->setPlainText(QStringLiteral("what the editor held"));
     w.startSession();
     QCOMPARE(editor->toPlainText(), QStringLiteral("an hour of careful prompt work"));
-    QCOMPARE(part<PromptPanel>(w)->settings().sampling.seed, uint64_t{4242});
-    QCOMPARE(part<PromptPanel>(w)->settings().max_tokens, int64_t{17});
-    QCOMPARE(part<PromptPanel>(w)->settings().precision, std::optional<Precision>(Precision::Exact));
+    QCOMPARE(part<PromptPanel>(w)->spec().sampling.seed, uint64_t{4242});
+    QCOMPARE(part<PromptPanel>(w)->spec().max_tokens, int64_t{17});
+    QCOMPARE(part<PromptPanel>(w)->spec().precision, std::optional<Precision>(Precision::Exact));
     QVERIFY(!part<SwitchesPanel>(w)->toggle(2)->isChecked());
     QVERIFY(part<SwitchesPanel>(w)->toggle(3)->isChecked());
     QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("Restored")));
@@ -267,7 +267,7 @@ void TestAutosave::corruptAutosaveIsReported() {
     QVERIFY(w.recovery()->autosave().saveIfChanged());
     const auto autosaved = read_autosave(Autosave::filePath());
     QVERIFY(autosaved && autosaved->has_value());
-    QCOMPARE(QString::fromStdString((*autosaved)->state.settings.prompt), QStringLiteral("unchanged again"));
+    QCOMPARE(QString::fromStdString((*autosaved)->state.spec.prompt), QStringLiteral("unchanged again"));
     w.close();
 }
 
@@ -275,21 +275,21 @@ void TestAutosave::corruptAutosaveIsReported() {
 // choice existed has none and restores the default; an unknown name is an error.
 void TestAutosave::sessionPrecisionIsOptional() {
     SessionState state;
-    state.settings.prompt = "p";
+    state.spec.prompt = "p";
     QString error;
     for (std::optional<Precision> p : {std::optional<Precision>(), std::optional<Precision>(Precision::Reference),
                                        std::optional<Precision>(Precision::Exact)}) {
-        state.settings.precision = p;
+        state.spec.precision = p;
         const auto back = session_from_json(session_to_json(state), &error);
         QVERIFY2(back, qPrintable(error));
-        QCOMPARE(back->settings.precision, p);
+        QCOMPARE(back->spec.precision, p);
     }
     QJsonObject older = session_to_json(state);
     QCOMPARE(older.value(QStringLiteral("precision")).toString(), QStringLiteral("exact"));
     older.remove(QStringLiteral("precision"));
     const auto back = session_from_json(older, &error);
     QVERIFY2(back, qPrintable(error));
-    QVERIFY(!back->settings.precision);
+    QVERIFY(!back->spec.precision);
     older.insert(QStringLiteral("precision"), QStringLiteral("fast"));
     QVERIFY(!session_from_json(older, &error));
     QVERIFY2(error.contains(QStringLiteral("precision")), qPrintable(error));
@@ -301,7 +301,7 @@ void TestAutosave::sessionKeepsTheWholeRun() {
     SessionState state;
     state.model_path = QStringLiteral("/models/moe.gguf");
     state.metric = Metric::Experts;
-    RunSpec& s = state.settings;
+    RunSpec& s = state.spec;
     s.prompt = "Tom's \"quoted\" prompt, 转成JSON";
     s.disabled_experts = {{2, 5}, {-1, 1}};
     s.switch_target = SwitchTarget::Experts;
@@ -319,7 +319,7 @@ void TestAutosave::sessionKeepsTheWholeRun() {
     const QJsonObject reread = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
     const auto back = session_from_json(reread, &error);
     QVERIFY2(back, qPrintable(error));
-    QVERIFY(back->settings == s);
+    QVERIFY(back->spec == s);
     QCOMPARE(back->model_path, state.model_path);
     QCOMPARE(back->metric, Metric::Experts);
     QCOMPARE(json.value(QStringLiteral("switch_target")).toString(), QStringLiteral("experts"));
@@ -329,7 +329,7 @@ void TestAutosave::sessionKeepsTheWholeRun() {
 // given turns; a session without one has none; a broken one is an error naming the field.
 void TestAutosave::sessionKeepsTheConversation() {
     SessionState state;
-    state.settings.prompt = "p";
+    state.spec.prompt = "p";
     state.conversation = {{ChatRole::System, "be brief"}, {ChatRole::User, "李娜是经理。"}, {ChatRole::Assistant, "好的。"}};
     QString error;
     const QJsonObject json = session_to_json(state);
@@ -367,16 +367,16 @@ void TestAutosave::filesReadFromTheirBytes() {
     QVERIFY2(v2, v2 ? "" : v2.error().message.c_str());
     QCOMPARE(v2.value().state.model_path, QStringLiteral("/models/octet.gguf"));
     QCOMPARE(v2.value().state.metric, Metric::Dla);
-    QCOMPARE(v2.value().state.settings.disabled_experts.size(), size_t{2});
+    QCOMPARE(v2.value().state.spec.disabled_experts.size(), size_t{2});
     QCOMPARE(v2.value().state.conversation.size(), size_t{4});
     QCOMPARE(v2.value().saved_at, QDateTime(QDate(2026, 12, 7), QTime(3, 0), Qt::UTC));
     auto v1 = parse_autosave(seed("workbench_autosave_v1.bin"), "v1");
     QVERIFY2(v1, v1 ? "" : v1.error().message.c_str());
-    QCOMPARE(v1.value().state.settings.ablation_mode, AblationMode::Mean);
+    QCOMPARE(v1.value().state.spec.ablation_mode, AblationMode::Mean);
     const QDateTime at = QDateTime::fromMSecsSinceEpoch(1796000000123, Qt::UTC);
     auto again = parse_autosave(autosave_bytes(session_to_json(v2.value().state), at), "again");
     QVERIFY(again);
-    QVERIFY(again.value().state.settings == v2.value().state.settings);
+    QVERIFY(again.value().state.spec == v2.value().state.spec);
     QCOMPARE(again.value().saved_at, at);
     auto other = parse_autosave(R"({"format": "octoscope-autosave", "version": 3, "saved_at": "2026-12-07T03:00:00Z", "session": {}})", "/x/s.json");
     QVERIFY(!other);
@@ -406,15 +406,15 @@ void TestAutosave::versionOneSessionIsStillRead() {
     QString error;
     const auto back = session_from_json(QJsonDocument::fromJson(v1).object(), &error);
     QVERIFY2(back, qPrintable(error));
-    QCOMPARE(back->settings.prompt, std::string("old"));
-    QVERIFY(back->settings.chat);
-    QCOMPARE(back->settings.max_tokens, int64_t{17});
-    QCOMPARE(back->settings.sampling.seed, uint64_t{4242});
-    QCOMPARE(back->settings.sampling.top_k, 40);
-    QVERIFY(back->settings.disabled[1]);
-    QCOMPARE(back->settings.ablation_mode, AblationMode::Mean);
-    QVERIFY(!back->settings.precision);
-    QCOMPARE(back->settings.stop_at_eog, RunSpec{}.stop_at_eog);
+    QCOMPARE(back->spec.prompt, std::string("old"));
+    QVERIFY(back->spec.chat);
+    QCOMPARE(back->spec.max_tokens, int64_t{17});
+    QCOMPARE(back->spec.sampling.seed, uint64_t{4242});
+    QCOMPARE(back->spec.sampling.top_k, 40);
+    QVERIFY(back->spec.disabled[1]);
+    QCOMPARE(back->spec.ablation_mode, AblationMode::Mean);
+    QVERIFY(!back->spec.precision);
+    QCOMPARE(back->spec.stop_at_eog, RunSpec{}.stop_at_eog);
     QCOMPARE(back->metric, Metric::Relative);
     QJsonObject no_prompt = QJsonDocument::fromJson(v1).object();
     no_prompt.remove(QStringLiteral("prompt"));

@@ -46,7 +46,7 @@
 #include "ui/panels/presenter_panel.h"
 #include "ui/panels/prompt_panel.h"
 #include "ui/panels/router_panel.h"
-#include "ui/support/stall_monitor.h"
+#include "ui/reports/stall_monitor.h"
 #include "ui/views/subsystem_strip_view.h"
 #include "ui/views/timeline_scrubber.h"
 #include "tests/ui/window_parts.h"
@@ -118,8 +118,8 @@ private slots:
 
 private:
     bool loadInto(MainWindow& w);
-    bool runAndWait(MainWindow& w, const RunSpec& settings);
-    RunSpec settings(const QString& prompt, int max_tokens) const;
+    bool runAndWait(MainWindow& w, const RunSpec& spec);
+    RunSpec specOf(const QString& prompt, int max_tokens) const;
     QString path(const QString& name) const { return dir_.filePath(name); }
 
     QTemporaryDir dir_;
@@ -137,7 +137,7 @@ bool TestCaptures::loadInto(MainWindow& w) {
     return loaded.wait(60000);
 }
 
-RunSpec TestCaptures::settings(const QString& prompt, int max_tokens) const {
+RunSpec TestCaptures::specOf(const QString& prompt, int max_tokens) const {
     RunSpec s;
     s.prompt = prompt.toStdString();
     s.max_tokens = max_tokens;
@@ -161,7 +161,7 @@ void TestCaptures::roundTripRestoresEveryView() {
     a.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     QSignalSpy routed(part<RouterPanel>(a), &RouterPanel::routed);
     const QString prompt = QStringLiteral("What did Apple announce recently?");
-    QVERIFY(runAndWait(a, settings(prompt, 6)));
+    QVERIFY(runAndWait(a, specOf(prompt, 6)));
     QTRY_VERIFY_WITH_TIMEOUT(part<RouterPanel>(a)->decidedText() == prompt, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(part<AdvisorPanel>(a)->outputPrompt() == prompt, 10000);
     const RunRecord& run = *a.store().current();
@@ -266,7 +266,7 @@ void TestCaptures::corruptAndFutureCapturesGiveAnError() {
         MainWindow w;
         w.show();
         QVERIFY(loadInto(w));
-        QVERIFY(runAndWait(w, settings(QStringLiteral("Hello"), 3)));
+        QVERIFY(runAndWait(w, specOf(QStringLiteral("Hello"), 3)));
         QVERIFY(save_as(w, good));
     }
     QFile f(good);
@@ -310,7 +310,7 @@ void TestCaptures::rerunIsIdenticalOnTheCpu() {
         MainWindow w;
         w.show();
         QVERIFY(loadInto(w));
-        RunSpec s = settings(QStringLiteral("Once upon a time"), 8);
+        RunSpec s = specOf(QStringLiteral("Once upon a time"), 8);
         s.stop_at_eog = false;
         s.sampling.temperature = 0.9f;
         s.sampling.seed = 1234;
@@ -344,7 +344,7 @@ void TestCaptures::rerunReportsTheFirstDivergence() {
         MainWindow w;
         w.show();
         QVERIFY(loadInto(w));
-        QVERIFY(runAndWait(w, settings(QStringLiteral("The capital of France is"), 8)));
+        QVERIFY(runAndWait(w, specOf(QStringLiteral("The capital of France is"), 8)));
         QVERIFY(save_as(w, file));
     }
     Capture c = open_capture(file.toStdString()).value();
@@ -379,7 +379,7 @@ void TestCaptures::harmonyAnswerShowsItsChannelsApart() {
         MainWindow w;
         w.show();
         QVERIFY(loadInto(w));
-        RunSpec spec = settings(QStringLiteral("Hello there"), 9);
+        RunSpec spec = specOf(QStringLiteral("Hello there"), 9);
         spec.stop_at_eog = false; // nine tokens whatever they are
         QVERIFY(runAndWait(w, spec));
         QVERIFY(save_as(w, file));
@@ -423,7 +423,7 @@ void TestCaptures::missingModelAsksForTheFile() {
         MainWindow w;
         w.show();
         QVERIFY(loadInto(w));
-        QVERIFY(runAndWait(w, settings(QStringLiteral("Hello there"), 4)));
+        QVERIFY(runAndWait(w, specOf(QStringLiteral("Hello there"), 4)));
         QVERIFY(save_as(w, file));
     }
     Capture c = open_capture(file.toStdString()).value();
@@ -465,12 +465,12 @@ void TestCaptures::bugReportBundleReproducesTheRun() {
     QVERIFY(loadInto(w));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     // An earlier A/B comparison of two other runs: the report about the next run leaves it out.
-    QVERIFY(runAndWait(w, settings(QStringLiteral("What is 20% of 300?"), 4)));
+    QVERIFY(runAndWait(w, specOf(QStringLiteral("What is 20% of 300?"), 4)));
     const RunRecord first = *w.store().current();
-    QVERIFY(runAndWait(w, settings(QStringLiteral("What is 10% of 200?"), 4)));
+    QVERIFY(runAndWait(w, specOf(QStringLiteral("What is 10% of 200?"), 4)));
     part<CompareView>(w)->showRuns(first, *w.store().current(), Metric::NormShare, QStringLiteral("prompt edited"), *w.store().model());
     QVERIFY(part<CompareView>(w)->comparison().has_value());
-    RunSpec s = settings(QStringLiteral("Tom's \"quoted\" prompt -- with $HOME and `ticks`"), 10);
+    RunSpec s = specOf(QStringLiteral("Tom's \"quoted\" prompt -- with $HOME and `ticks`"), 10);
     s.sampling.temperature = 0.7f;
     s.sampling.seed = 42;
     s.sampling.top_k = 20;
@@ -524,7 +524,7 @@ void TestCaptures::scrubberMovesEveryView() {
     w.show();
     QVERIFY(loadInto(w));
     // A JSON task: the built-in model's answer is longer than 5 tokens, so all 5 are generated.
-    QVERIFY(runAndWait(w, settings(QStringLiteral("转成JSON：name=林静，password=m88"), 5)));
+    QVERIFY(runAndWait(w, specOf(QStringLiteral("转成JSON：name=林静，password=m88"), 5)));
     const RunRecord& run = *w.store().current();
     QCOMPARE(run.n_generated(), size_t(5)); // the steps below walk up to n_prompt + 3
     part<HeadHeatmapView>(w)->setScope(TokenScope::SelectedToken);
@@ -570,7 +570,7 @@ void TestCaptures::notesEditUndoAndRoundTrip() {
     w.resize(1280, 800);
     w.show();
     QVERIFY(loadInto(w));
-    QVERIFY(runAndWait(w, settings(QStringLiteral("The cat sat on the"), 6)));
+    QVERIFY(runAndWait(w, specOf(QStringLiteral("The cat sat on the"), 6)));
     const RunRecord& run = *w.store().current();
     PresenterPanel* presenter = part<PresenterPanel>(w);
     part<TimelineScrubber>(w)->slider()->setValue(3);
@@ -627,7 +627,7 @@ void TestCaptures::thousandTokenCaptureTimes() {
     QSignalSpy loaded(&w.store(), &RunStore::modelLoaded);
     w.openModel(model);
     QVERIFY(loaded.wait(60000));
-    RunSpec s = settings(QStringLiteral("Tell a long story."), 1000);
+    RunSpec s = specOf(QStringLiteral("Tell a long story."), 1000);
     s.stop_at_eog = false;
     QVERIFY(runAndWait(w, s));
     QCOMPARE(w.store().current()->n_generated(), size_t{1000});

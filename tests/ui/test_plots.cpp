@@ -138,7 +138,7 @@ bool TestPlots::load(MainWindow& w, const QString& path) {
 
 bool TestPlots::run(MainWindow& w, const QString& prompt, int max_tokens, bool dla) {
     part<PromptPanel>(w)->editor()->setPlainText(prompt);
-    RunSpec s = part<PromptPanel>(w)->settings();
+    RunSpec s = part<PromptPanel>(w)->spec();
     s.max_tokens = max_tokens;
     s.dla = dla;
     s.record_attention = true;

@@ -276,7 +276,7 @@ void TestRemoteEngine::anotherServerGivesOutputsAndSaysWhatItCannotShow() {
     QVERIFY(attention && shown(attention).contains(QStringLiteral("attention")));
     QVERIFY(!attention->isChecked());
     QVERIFY(!attention->isEnabled());
-    QCOMPARE(part<PromptPanel>(w)->settings().record_attention, false);
+    QCOMPARE(part<PromptPanel>(w)->spec().record_attention, false);
     RunSpec spec = spec_of("Sky?");
     spec.chat = true;
     QVERIFY(run_and_wait(w, spec));

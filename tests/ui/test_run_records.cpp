@@ -176,7 +176,7 @@ void TestRunRecords::abPairIsLabelled() {
     w.show();
     QVERIFY(load(w));
     part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("hello there"));
-    RunSpec s = part<PromptPanel>(w)->settings();
+    RunSpec s = part<PromptPanel>(w)->spec();
     s.max_tokens = 3;
     part<PromptPanel>(w)->restore(s);
     QVERIFY(submitAndWait(w, w.runs().editorSpec()));
@@ -334,7 +334,7 @@ void TestRunRecords::consistencySamplesAreLabelled() {
     w.show();
     QVERIFY(load(w));
     part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("one two three"));
-    RunSpec s = part<PromptPanel>(w)->settings();
+    RunSpec s = part<PromptPanel>(w)->spec();
     s.max_tokens = 3;
     part<PromptPanel>(w)->restore(s);
     QSignalSpy reported(w.advisorController(), &AdvisorController::consistencyReported);
@@ -354,7 +354,7 @@ void TestRunRecords::compareDockShowsTheVerdict() {
     AdvisorPanel* advisor = part<AdvisorPanel>(w);
     QSignalSpy changed(advisor, &AdvisorPanel::findingsChanged);
     part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("周杰最近提到了苹果公司。规范英文名？"));
-    RunSpec s = part<PromptPanel>(w)->settings();
+    RunSpec s = part<PromptPanel>(w)->spec();
     s.max_tokens = 8;
     part<PromptPanel>(w)->restore(s);
     QTRY_VERIFY_WITH_TIMEOUT(!advisor->findings().empty(), 10000);

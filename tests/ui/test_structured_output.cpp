@@ -70,26 +70,26 @@ private slots:
 void TestStructuredOutput::settingGoesIntoTheRunAndComesBack() {
     PromptPanel panel;
     QCOMPARE(panel.outputBox()->currentIndex(), 0);
-    QVERIFY2(panel.settings().grammar.empty(), "free text by default");
+    QVERIFY2(panel.spec().grammar.empty(), "free text by default");
 
-    RunSpec s = panel.settings();
+    RunSpec s = panel.spec();
     s.json_schema = kSchema;
     panel.restore(s);
     QCOMPARE(panel.outputBox()->currentIndex(), 2);
-    const RunSpec schema = panel.settings();
+    const RunSpec schema = panel.spec();
     QCOMPARE(schema.json_schema, std::string(kSchema));
     QCOMPARE(schema.grammar, json_schema_to_gbnf(kSchema).value()); // the schema compiled for the engine
 
     s.json_schema = std::string(kJsonObjectSchema);
     panel.restore(s);
     QCOMPARE(panel.outputBox()->currentIndex(), 1);
-    QCOMPARE(panel.settings().grammar, json_object_gbnf());
+    QCOMPARE(panel.spec().grammar, json_object_gbnf());
 
     s.json_schema.clear();
     s.grammar = "root ::= [0-9]+";
     panel.restore(s);
     QCOMPARE(panel.outputBox()->currentIndex(), 3);
-    QCOMPARE(panel.settings().grammar, std::string("root ::= [0-9]+"));
+    QCOMPARE(panel.spec().grammar, std::string("root ::= [0-9]+"));
 
     // Remembered across sessions.
     QTemporaryDir dir;
@@ -104,7 +104,7 @@ void TestStructuredOutput::settingGoesIntoTheRunAndComesBack() {
     QSettings st(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
     again.load(st);
     QCOMPARE(again.outputBox()->currentIndex(), 2);
-    QCOMPARE(again.settings().json_schema, std::string(kSchema));
+    QCOMPARE(again.spec().json_schema, std::string(kSchema));
 }
 
 void TestStructuredOutput::theSchemaDialogRefusesWhatItCannotEnforce() {
@@ -134,7 +134,7 @@ void TestStructuredOutput::aConstrainedRunIsMarkedWhereTheSchemaBentIt() {
     QVERIFY(load(w));
     PromptPanel* panel = part<PromptPanel>(w);
     panel->editor()->setPlainText(QStringLiteral("Add 17 and 26."));
-    RunSpec s = panel->settings();
+    RunSpec s = panel->spec();
     s.json_schema = kSchema;
     s.max_tokens = 40;
     s.dla = true;
@@ -187,7 +187,7 @@ void TestStructuredOutput::theAdvisorReadsTheBentStepsAndComparesWithAConstraine
     PromptPanel* panel = part<PromptPanel>(w);
     const QString prompt = QStringLiteral("Give me the name and age of Alice.");
     panel->editor()->setPlainText(prompt);
-    RunSpec s = panel->settings();
+    RunSpec s = panel->spec();
     s.json_schema = kSchema;
     s.max_tokens = 40;
     panel->restore(s);

@@ -120,7 +120,7 @@ bool TestWorkbench::loadInto(MainWindow& w, const QString& path) {
 
 bool TestWorkbench::runAndWait(MainWindow& w, const QString& prompt, int max_tokens) {
     part<PromptPanel>(w)->editor()->setPlainText(prompt);
-    RunSpec s = part<PromptPanel>(w)->settings();
+    RunSpec s = part<PromptPanel>(w)->spec();
     s.max_tokens = max_tokens;
     part<PromptPanel>(w)->restore(s);
     QSignalSpy settled(&w, &MainWindow::runSettled);
@@ -230,7 +230,7 @@ void TestWorkbench::reasoningLevelForAHarmonyModel() {
     QVERIFY(level->isEnabled());
     QCOMPARE(level->currentText(), QStringLiteral("Reasoning: medium"));
     level->setCurrentIndex(level->findText(QStringLiteral("Reasoning: high")));
-    QCOMPARE(part<PromptPanel>(w)->settings().reasoning_effort, ReasoningEffort::High);
+    QCOMPARE(part<PromptPanel>(w)->spec().reasoning_effort, ReasoningEffort::High);
     QVERIFY(runAndWait(w, QStringLiteral("Hi"), 1));
     const RunRecord* run = w.store().current();
     QVERIFY(run);
@@ -258,7 +258,7 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     QCOMPARE(box->itemText(0), QStringLiteral("Model default: Reference (as llama.cpp)"));
     QVERIFY(box->toolTip().contains(QStringLiteral("This model's default: Reference (as llama.cpp)")));
     QCOMPARE(box->currentIndex(), 0);
-    QVERIFY(!part<PromptPanel>(w)->settings().precision);
+    QVERIFY(!part<PromptPanel>(w)->spec().precision);
 
     QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
     const RunRecord* by_default = w.store().current();
@@ -270,7 +270,7 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     const int exact = box->findText(precision_label(Precision::Exact));
     QVERIFY(exact > 0);
     box->setCurrentIndex(exact);
-    QCOMPARE(part<PromptPanel>(w)->settings().precision, std::optional<Precision>(Precision::Exact));
+    QCOMPARE(part<PromptPanel>(w)->spec().precision, std::optional<Precision>(Precision::Exact));
     QVERIFY(runAndWait(w, QStringLiteral("Tell me"), 3));
     QCOMPARE(w.runs().lastSubmitted().precision, std::optional<Precision>(Precision::Exact));
     const RunRecord* run = w.store().current();
@@ -285,11 +285,11 @@ void TestWorkbench::precisionChoiceReachesTheRun() {
     part<PromptPanel>(w)->save(st);
     PromptPanel other;
     other.load(st);
-    QCOMPARE(other.settings().precision, std::optional<Precision>(Precision::Exact));
+    QCOMPARE(other.spec().precision, std::optional<Precision>(Precision::Exact));
     box->setCurrentIndex(0);
     part<PromptPanel>(w)->save(st);
     other.load(st); // it held exact
-    QVERIFY(!other.settings().precision);
+    QVERIFY(!other.spec().precision);
     // A run from the history puts its choice back.
     part<PromptPanel>(w)->restore(run->trace.spec);
     QCOMPARE(box->currentIndex(), exact);
@@ -306,7 +306,7 @@ void TestWorkbench::cancelStopsTheStream() {
     QCOMPARE(part<AdvisorPanel>(w)->outputPrompt(), QStringLiteral("Hello"));
     QCOMPARE(advisor_output->toPlainText(), w.store().current()->generated_text());
     part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("Count"));
-    RunSpec s = part<PromptPanel>(w)->settings();
+    RunSpec s = part<PromptPanel>(w)->spec();
     s.max_tokens = 3000;
     s.record_attention = false;
     part<PromptPanel>(w)->restore(s);
@@ -657,7 +657,7 @@ void TestWorkbench::consistencyRunReports() {
     QVERIFY(loadInto(w, model_));
     w.loadResources(QStringLiteral(OCTOSCOPE_SOURCE_DIR "/resources"));
     part<PromptPanel>(w)->editor()->setPlainText(QStringLiteral("one two three"));
-    RunSpec s = part<PromptPanel>(w)->settings();
+    RunSpec s = part<PromptPanel>(w)->spec();
     s.max_tokens = 4;
     part<PromptPanel>(w)->restore(s);
     QSignalSpy reported(w.advisorController(), &AdvisorController::consistencyReported);

@@ -8,7 +8,7 @@
 
 #include <functional>
 
-#include "engine/host/engine_host.h"
+#include "engine/generation/run_spec.h"
 
 namespace octo::ui {
 

@@ -18,14 +18,14 @@
 #include "engine/capture/capture_io.h"
 #include "engine/core/atomic_file.h"
 #include "ui/panels/advisor_panel.h"
-#include "ui/support/bug_report.h"
+#include "ui/reports/bug_report.h"
 #include "ui/support/file_save.h"
 #include "ui/session/capture_record.h"
 #include "ui/controllers/engine_bridge.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/session/run_store.h"
 #include "ui/panels/router_panel.h"
-#include "ui/support/system_info.h"
+#include "ui/reports/system_info.h"
 #include "ui/support/plot.h"
 #include "ui/support/window_services.h"
 #include "ui/views/claim_plot_view.h"
@@ -295,9 +295,9 @@ void CaptureController::rerunOn(const QString& model_path) {
 }
 
 void CaptureController::submitRerun() {
-    const RunSpec settings = rerun_of_->trace.repeat_spec();
+    const RunSpec spec = rerun_of_->trace.repeat_spec();
     disconnect(rerun_wait_);
-    rerun_id_ = bridge_.run(settings);
+    rerun_id_ = bridge_.run(spec);
     rerun_wait_ = connect(&store_, &RunStore::runSettled, this, [this](quint64 id) {
         if (id != rerun_id_) return;
         disconnect(rerun_wait_);

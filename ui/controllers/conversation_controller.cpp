@@ -224,7 +224,7 @@ void ConversationController::next() {
         queue_.pop_front();
         const ConversationRecord* c = s_.conversations.find(step.conversation);
         if (!c || step.turn >= c->turns.size()) continue;
-        RunSpec base = s_.settings();
+        RunSpec base = s_.editor_spec();
         base.attention_keeps_kv = true; // the conversation so far is reused; its new turn's attention recorded
         const std::vector<ChatMessage> messages = c->messages();
         const RunSpec spec = conversation_step_spec(messages, step.generate ? step.turn : step.turn + 1, step.generate, base);

@@ -34,7 +34,7 @@ struct ConversationServices {
     RunStore& runs;
     EngineBridge& bridge;
     StatusSink& status;
-    std::function<RunSpec()> settings;                 // the editor's settings and switches (sampling, max tokens, …)
+    std::function<RunSpec()> editor_spec;              // the editor's run spec with the switches (sampling, max tokens, …)
     std::function<bool(quint64 a, quint64 b)> compare; // shows two runs in the A/B compare dock
 };
 

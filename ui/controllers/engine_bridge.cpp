@@ -29,8 +29,8 @@ void EngineBridge::loadModel(const QString& path, const LoadChoice& choice) {
 
 void EngineBridge::connectServer(std::shared_ptr<RemoteRunner> runner) { host_->connect(std::move(runner)); }
 
-uint64_t EngineBridge::run(const RunSpec& settings, bool replace_queued) {
-    const uint64_t id = host_->run(settings, replace_queued);
+uint64_t EngineBridge::run(const RunSpec& spec, bool replace_queued) {
+    const uint64_t id = host_->run(spec, replace_queued);
     emit runSubmitted(id);
     return id;
 }

@@ -24,7 +24,7 @@ public:
     void loadModel(const QString& path, const LoadChoice& choice = {}); // EngineHost::load_model
     // Runs go to this server from now on (EngineHost::connect); loading a model ends it.
     void connectServer(std::shared_ptr<RemoteRunner> runner);
-    uint64_t run(const RunSpec& settings, bool replace_queued = true); // see EngineHost::run
+    uint64_t run(const RunSpec& spec, bool replace_queued = true); // see EngineHost::run
     void calibrate(const QString& train_probes, const QString& dev_probes, CalibrationUnit unit = CalibrationUnit::Heads);
     // The claims lab on the loaded model (EngineHost::run_claims).
     void runClaims(std::vector<Claim> claims, const QString& resource_dir, uint64_t seed, int64_t items);

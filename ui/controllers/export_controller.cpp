@@ -8,7 +8,7 @@
 #include "ui/session/run_store.h"
 #include "ui/support/file_save.h"
 #include "ui/support/plot.h"
-#include "ui/support/run_export.h"
+#include "ui/reports/run_export.h"
 #include "ui/support/window_services.h"
 
 namespace octo::ui {

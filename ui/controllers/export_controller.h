@@ -1,5 +1,5 @@
 // File → Export Screenshot…, Export Plots… and Export Run Data…: the window as a PNG, every plot
-// as a PNG named after it, and the shown run as JSON with a CSV beside it (ui/support/run_export.h).
+// as a PNG named after it, and the shown run as JSON with a CSV beside it (ui/reports/run_export.h).
 // The pictures come from the ScreenshotProvider, never from the window itself.
 #pragma once
 

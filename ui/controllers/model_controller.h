@@ -8,7 +8,7 @@
 
 #include <functional>
 
-#include "engine/host/engine_host.h"
+#include "engine/host/load_choice.h"
 #include "engine/router/head_calibration.h"
 
 class QProgressDialog;

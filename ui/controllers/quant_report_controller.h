@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/evaluation/quant_report.h"
-#include "engine/host/engine_host.h"
+#include "engine/host/host_events.h"
 
 namespace octo::ui {
 

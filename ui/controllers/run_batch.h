@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "engine/host/engine_host.h"
+#include "engine/generation/run_spec.h"
 #include "ui/session/run_record.h"
 
 namespace octo::ui {

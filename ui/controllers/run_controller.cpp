@@ -16,7 +16,7 @@ RunController::RunController(RunStore& store, EngineBridge& bridge, PromptPanel&
     : QObject(parent), store_(store), bridge_(bridge), prompt_(prompt), switches_(switches), advisor_(advisor) {}
 
 RunSpec RunController::editorSpec() const {
-    RunSpec s = prompt_.settings();
+    RunSpec s = prompt_.spec();
     switches_.apply(s);
     return s;
 }
@@ -31,7 +31,7 @@ void RunController::runPrompt() { submit(editorSpec()); }
 
 void RunController::rerun() {
     const RunRecord* r = store_.current();
-    RunSpec s = r ? r->trace.spec : prompt_.settings();
+    RunSpec s = r ? r->trace.spec : prompt_.spec();
     switches_.apply(s);
     submit(s);
 }

@@ -250,7 +250,7 @@ bool PromptPanel::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-RunSpec PromptPanel::settings() const {
+RunSpec PromptPanel::spec() const {
     RunSpec s;
     s.prompt = editor_->toPlainText().toStdString();
     s.chat = chat_->isChecked();
@@ -335,7 +335,7 @@ void PromptPanel::save(QSettings& st) const {
     st.setValue("prompt/seed", seed_->value());
     st.setValue("prompt/top_p", top_p_->value());
     st.setValue("prompt/top_k", top_k_->value());
-    st.setValue("prompt/precision", precision_key(settings().precision));
+    st.setValue("prompt/precision", precision_key(spec().precision));
     st.setValue("prompt/dla", dla_->isChecked());
     st.setValue("prompt/attention", attention_->isEnabled() ? attention_->isChecked() : attention_local_);
     st.setValue("prompt/output", output_->currentIndex());

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "engine/host/engine_host.h"
+#include "engine/generation/run_spec.h"
 
 class QComboBox;
 class QPlainTextEdit;
@@ -26,10 +26,10 @@ public:
     explicit PromptPanel(QWidget* parent = nullptr);
 
     QPlainTextEdit* editor() const { return editor_; }
-    // The settings in the panel (subsystem switches are added by the caller).
-    RunSpec settings() const;
-    // Puts a run's prompt and settings back (history).
-    void restore(const RunSpec& settings);
+    // The run spec the panel describes (subsystem switches are added by the caller).
+    RunSpec spec() const;
+    // Puts a run's prompt and the rest of its spec back (history).
+    void restore(const RunSpec& spec);
     void setRunning(bool running);
     void save(QSettings& settings) const;
     void load(const QSettings& settings);

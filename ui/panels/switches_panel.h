@@ -7,7 +7,7 @@
 
 #include <array>
 
-#include "engine/host/engine_host.h"
+#include "engine/generation/run_spec.h"
 
 class QCheckBox;
 class QComboBox;
@@ -23,10 +23,10 @@ class SwitchesPanel : public QWidget {
 public:
     explicit SwitchesPanel(RunStore& store, QWidget* parent = nullptr);
 
-    // Sets disabled, ablation_mode and disabled_experts of `settings` (entries of the experts
+    // Sets disabled, ablation_mode and disabled_experts of `spec` (entries of the experts
     // field that do not parse are left out; the field shows them in red).
-    void apply(RunSpec& settings) const;
-    void restore(const RunSpec& settings);
+    void apply(RunSpec& spec) const;
+    void restore(const RunSpec& spec);
     QCheckBox* toggle(int subsystem) const { return toggles_[static_cast<size_t>(subsystem)]; }
     QComboBox* metricBox() const { return metric_; }
     QLineEdit* expertsField() const { return experts_; }

@@ -19,6 +19,6 @@ RunRecord record_of_capture(const Capture& capture, const QString& path);
 
 // What a capture's settings ask that the workbench's engine cannot repeat (another context size
 // than `model_n_ctx`: the loaded model's pool is what it is), in words; empty: nothing.
-QString unrepeatable_settings(const RunSpec& settings, int64_t model_n_ctx);
+QString unrepeatable_settings(const RunSpec& spec, int64_t model_n_ctx);
 
 } // namespace octo::ui

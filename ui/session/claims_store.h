@@ -1,6 +1,6 @@
 // The claims lab's state in the workbench (docs/claims.md): the claims of the resources' claims
 // file, the latest result of each, and the run in progress. It applies the engine's claims
-// events (engine/host/engine_host.h) and emits one signal per kind of change; the Claims panel,
+// events (engine/host/host_events.h) and emits one signal per kind of change; the Claims panel,
 // its plots and the presenter read it when told. Results live here, never in widgets.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/claims/claims_report.h"
-#include "engine/host/engine_host.h"
+#include "engine/host/host_events.h"
 
 namespace octo::ui {
 

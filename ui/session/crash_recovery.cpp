@@ -29,7 +29,7 @@ QString qpath(const std::filesystem::path& p) { return QString::fromStdString(p.
 
 // The same prompt, settings and switches: the model reopens by itself (the settings remember the
 // last one) and the metric follows the model, so neither alone is worth a question.
-bool same_work(const SessionState& a, const SessionState& b) { return a.settings == b.settings; }
+bool same_work(const SessionState& a, const SessionState& b) { return a.spec == b.spec; }
 
 } // namespace
 

@@ -12,7 +12,8 @@
 
 #include "engine/capture/capture.h"
 #include "engine/generation/run_trace.h"
-#include "engine/host/engine_host.h"
+#include "engine/host/model_setup.h"
+#include "engine/instrumentation/logit_lens.h"
 
 namespace octo::ui {
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/host/host_events.h"
 #include "engine/host/run_trace_events.h"
 #include "ui/support/engine_labels.h"
 

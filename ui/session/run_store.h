@@ -10,6 +10,7 @@
 #include <set>
 #include <optional>
 
+#include "engine/host/host_events_fwd.h"
 #include "ui/session/run_record.h"
 
 namespace octo::ui {

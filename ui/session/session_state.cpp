@@ -33,7 +33,7 @@ QJsonObject qt_json(const nlohmann::json& j) {
 } // namespace
 
 QJsonObject session_to_json(const SessionState& state) {
-    nlohmann::json j = run_spec_json(state.settings, ByteStrings::Text);
+    nlohmann::json j = run_spec_json(state.spec, ByteStrings::Text);
     j["model"] = state.model_path.toStdString();
     j["metric"] = metric_name(state.metric);
     if (!state.conversation.empty()) j["conversation"] = chat_messages_json(state.conversation);
@@ -60,7 +60,7 @@ std::optional<SessionState> session_from_json(const QJsonObject& object, QString
     state.conversation = std::move(conversation);
     state.model_path = QString::fromStdString(r.text("model"));
     const std::string metric = r.text("metric");
-    read_run_spec(r, state.settings, may_be_absent);
+    read_run_spec(r, state.spec, may_be_absent);
     if (r.ok()) {
         if (const auto m = parse_metric(metric)) state.metric = *m;
         else r.fail("metric", "\"" + metric + "\" is not a known value");

@@ -1,5 +1,5 @@
 // What the workbench autosaves and offers back after a crash (docs/autosave.md): the run as the
-// panels describe it (a RunSpec: prompt, settings, precision, switches), the metric the views
+// panels describe it (a RunSpec: prompt, sampling, precision, switches), the metric the views
 // colour by, the model that was open, and the conversation shown (its messages). Plain data with its JSON form, the run's written by the
 // serialiser captures use (engine/capture/run_spec_json.h); the widgets fill and read it.
 #pragma once
@@ -10,13 +10,14 @@
 #include <optional>
 #include <vector>
 
-#include "engine/host/engine_host.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/generation/run_spec.h"
 
 namespace octo::ui {
 
 struct SessionState {
     QString model_path;        // empty: none was open
-    RunSpec settings = {};     // prompt, sampling, precision, switches (disabled, ablation_mode)
+    RunSpec spec = {};         // prompt, sampling, precision, switches (disabled, ablation_mode)
     Metric metric = Metric::NormShare;
     std::vector<ChatMessage> conversation; // the Conversation panel's shown conversation (none: empty)
 };

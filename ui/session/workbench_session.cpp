@@ -37,8 +37,8 @@ void WorkbenchSession::finish() {
 SessionState WorkbenchSession::state() const {
     SessionState s;
     s.model_path = store_.model() ? QString::fromStdString(store_.model()->path) : models_.loadingPath();
-    s.settings = prompt_.settings();
-    switches_.apply(s.settings);
+    s.spec = prompt_.spec();
+    switches_.apply(s.spec);
     s.metric = store_.metric();
     if (const ConversationRecord* c = conversations_.current()) {
         for (const ChatTurnRecord& t : c->turns) {
@@ -50,14 +50,14 @@ SessionState WorkbenchSession::state() const {
 
 void WorkbenchSession::restore(const SessionState& s) {
     QPlainTextEdit* editor = prompt_.editor();
-    RunSpec settings = s.settings;
-    settings.prompt = editor->toPlainText().toStdString(); // the text goes back below, undoably
-    prompt_.restore(settings);
-    switches_.restore(settings);
+    RunSpec spec = s.spec;
+    spec.prompt = editor->toPlainText().toStdString(); // the text goes back below, undoably
+    prompt_.restore(spec);
+    switches_.restore(spec);
     QTextCursor all(editor->document());
     all.beginEditBlock();
     all.select(QTextCursor::Document);
-    all.insertText(QString::fromStdString(s.settings.prompt));
+    all.insertText(QString::fromStdString(s.spec.prompt));
     all.endEditBlock();
     if (const int i = switches_.metricBox()->findData(static_cast<int>(s.metric)); i >= 0) {
         switches_.metricBox()->setCurrentIndex(i);

@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-#include "engine/host/engine_host.h"
+#include "engine/host/host_events.h"
 
 namespace octo::ui {
 

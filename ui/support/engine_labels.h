@@ -8,14 +8,11 @@
 #include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
 #include "engine/generation/run_trace.h"
+#include "engine/host/host_events_fwd.h"
 #include "engine/generation/instrumented_generation.h"
 #include "engine/instrumentation/forward_probe.h"
 #include "engine/instrumentation/head_map.h"
 
-namespace octo::host_event {
-struct RunWaiting;
-struct CalibrationDone;
-} // namespace octo::host_event
 
 namespace octo::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/support/run_export.h"
+#include "ui/reports/run_export.h"
 
 #include <nlohmann/json.hpp>
 

@@ -7,7 +7,7 @@
 #include <QStringList>
 
 #include "engine/capture/capture.h"
-#include "ui/support/system_info.h"
+#include "ui/reports/system_info.h"
 
 namespace octo::ui {
 

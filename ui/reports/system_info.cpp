@@ -1,4 +1,4 @@
-#include "ui/support/system_info.h"
+#include "ui/reports/system_info.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "ui/support/stall_monitor.h"
+#include "ui/reports/stall_monitor.h"
 
 #include <algorithm>
 

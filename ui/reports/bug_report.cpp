@@ -1,4 +1,4 @@
-#include "ui/support/bug_report.h"
+#include "ui/reports/bug_report.h"
 
 #include <QDateTime>
 #include <QRegularExpression>
