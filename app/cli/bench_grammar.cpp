@@ -47,9 +47,18 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-} // namespace
+// What every walk works on: the vocabulary's tokenizer, the schema's grammar, the tokens to walk
+// (the built-in document's; none with --mask-schema: the most probable allowed token of random
+// logits is taken), and those logits.
+struct MaskBench {
+    Tokenizer tokenizer;
+    std::string gbnf;
+    std::vector<int32_t> walk;
+    std::vector<float> logits;
+    double lse = 0.0; // computed by the loop for the log-probabilities anyway: not the constraint's cost
+};
 
-Result<nlohmann::json> bench_grammar_mask(const GrammarBenchOptions& o, double decode_ms_per_token) {
+Result<MaskBench> prepare_mask_bench(const GrammarBenchOptions& o) {
     auto gguf = GgufFile::open(o.vocab_file);
     if (!gguf) return gguf.error();
     auto vocab = vocab_from_gguf(*gguf);
@@ -64,7 +73,7 @@ Result<nlohmann::json> bench_grammar_mask(const GrammarBenchOptions& o, double d
         std::ostringstream text;
         text << in.rdbuf();
         schema = text.str();
-        document.clear(); // the walk then follows the most probable allowed token of random logits
+        document.clear();
     }
     auto gbnf = json_schema_to_gbnf(schema);
     if (!gbnf) return gbnf.error();
@@ -74,57 +83,65 @@ Result<nlohmann::json> bench_grammar_mask(const GrammarBenchOptions& o, double d
         if (!ids) return ids.error();
         walk = std::move(ids.value());
     }
-
-    const auto n_vocab = static_cast<size_t>(tokenizer->n_tokens());
     std::mt19937 rng(11);
     std::normal_distribution<float> normal(0.0f, 3.0f);
-    std::vector<float> logits(n_vocab);
+    std::vector<float> logits(static_cast<size_t>(tokenizer->n_tokens()));
     for (float& x : logits) x = normal(rng);
-    // Computed by the loop for the log-probabilities anyway: not part of the constraint's cost.
     const double lse = log_sum_exp(logits);
+    return MaskBench{std::move(tokenizer.value()), std::move(gbnf.value()), std::move(walk), std::move(logits), lse};
+}
 
-    using Clock = std::chrono::steady_clock;
-    struct Walk {
-        double setup_ms = 0.0;
-        std::vector<double> step_ms;
-        std::vector<double> mask_ms; // the mask alone (ConstraintStep::mask_ms)
-        size_t positions = 0;
-    };
-    const auto run = [&]() -> Result<Walk> {
-        Walk w;
-        const auto start = Clock::now();
-        auto constraint = GrammarConstraint::create(*gbnf, *tokenizer);
-        if (!constraint) return constraint.error();
-        w.setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        std::vector<float> masked;
-        const size_t steps = walk.empty() ? 200 : walk.size();
-        for (size_t i = 0; i < steps; ++i) {
-            ConstraintStep step;
-            const auto t0 = Clock::now();
-            if (auto s = (*constraint)->apply(logits, lse, masked, step); !s) return s.error();
-            w.step_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-            w.mask_ms.push_back(step.mask_ms);
-            int32_t next = -1;
-            if (!walk.empty()) {
-                next = walk[i];
-                if (masked[static_cast<size_t>(next)] == -std::numeric_limits<float>::infinity()) {
-                    return make_error(ErrorCode::InvalidArgument, "the document's token " + std::to_string(i) + " is not allowed");
-                }
-            } else {
-                next = static_cast<int32_t>(std::max_element(masked.begin(), masked.end()) - masked.begin());
-                if (tokenizer->is_eog(next)) break;
+using Clock = std::chrono::steady_clock;
+
+struct Walk {
+    double setup_ms = 0.0;
+    std::vector<double> step_ms;
+    std::vector<double> mask_ms; // the mask alone (ConstraintStep::mask_ms)
+    size_t positions = 0;
+};
+
+// One walk from a fresh constraint: its set-up, then each step timed.
+Result<Walk> walk_once(const MaskBench& b) {
+    Walk w;
+    const auto start = Clock::now();
+    auto constraint = GrammarConstraint::create(b.gbnf, b.tokenizer);
+    if (!constraint) return constraint.error();
+    w.setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    std::vector<float> masked;
+    const size_t steps = b.walk.empty() ? 200 : b.walk.size();
+    for (size_t i = 0; i < steps; ++i) {
+        ConstraintStep step;
+        const auto t0 = Clock::now();
+        if (auto s = (*constraint)->apply(b.logits, b.lse, masked, step); !s) return s.error();
+        w.step_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        w.mask_ms.push_back(step.mask_ms);
+        int32_t next = -1;
+        if (!b.walk.empty()) {
+            next = b.walk[i];
+            if (masked[static_cast<size_t>(next)] == -std::numeric_limits<float>::infinity()) {
+                return make_error(ErrorCode::InvalidArgument, "the document's token " + std::to_string(i) + " is not allowed");
             }
-            (*constraint)->accept(next);
+        } else {
+            next = static_cast<int32_t>(std::max_element(masked.begin(), masked.end()) - masked.begin());
+            if (b.tokenizer.is_eog(next)) break;
         }
-        w.positions = (*constraint)->positions_sorted();
-        return w;
-    };
-    auto cold = run();
+        (*constraint)->accept(next);
+    }
+    w.positions = (*constraint)->positions_sorted();
+    return w;
+}
+
+} // namespace
+
+Result<nlohmann::json> bench_grammar_mask(const GrammarBenchOptions& o, double decode_ms_per_token) {
+    auto bench = prepare_mask_bench(o);
+    if (!bench) return bench.error();
+    auto cold = walk_once(bench.value());
     if (!cold) return cold.error();
     std::vector<double> warm_steps, warm_masks;
     double warm_setup = 0.0;
     for (int r = 0; r < std::max(1, o.repetitions); ++r) {
-        auto warm = run();
+        auto warm = walk_once(bench.value());
         if (!warm) return warm.error();
         warm_setup = warm->setup_ms;
         warm_steps.insert(warm_steps.end(), warm->step_ms.begin(), warm->step_ms.end());
@@ -139,7 +156,7 @@ Result<nlohmann::json> bench_grammar_mask(const GrammarBenchOptions& o, double d
     warm_mean /= static_cast<double>(std::max<size_t>(1, warm_steps.size()));
     nlohmann::json out = {
         {"vocab_file", o.vocab_file},
-        {"n_vocab", n_vocab},
+        {"n_vocab", bench->logits.size()},
         {"schema", o.schema_file.empty() ? std::string("built-in") : o.schema_file},
         {"tokens", cold->step_ms.size()},
         {"positions_sorted", cold->positions},

@@ -17,6 +17,7 @@
 #include <memory>
 #include <filesystem>
 #include <random>
+#include <variant>
 
 #include "app/cli/bench_grammar.h" // bench --mask-vocab
 #include "app/cli/bench_memory.h"
@@ -220,18 +221,21 @@ Result<BenchModel> synthetic_model(const SyntheticModelSpec& spec, const BenchOp
     return b;
 }
 
-int run_bench(const BenchOptions& o) {
-    // The program alone (code, libraries, heap), before any model exists.
-    const std::optional<ResidentMemory> resident_program = resident_memory();
+// What the options choose beyond the model: the kernel path and the precision; the exit code
+// (after saying why) when an option is refused.
+struct BenchChoices {
     std::optional<CpuPath> path;
-    if (!o.kernels.empty()) {
-        path = parse_cpu_path(o.kernels);
-        if (!path) return report_error(o.json, "unknown kernel path '" + o.kernels + "' (" + cpu_path_list() + ")", kExitUsage);
-    }
     std::optional<Precision> precision;
+};
+
+std::optional<int> refuse_options(const BenchOptions& o, BenchChoices& choices) {
+    if (!o.kernels.empty()) {
+        choices.path = parse_cpu_path(o.kernels);
+        if (!choices.path) return report_error(o.json, "unknown kernel path '" + o.kernels + "' (" + cpu_path_list() + ")", kExitUsage);
+    }
     if (!o.precision.empty()) {
-        precision = parse_precision(o.precision);
-        if (!precision) return report_error(o.json, "unknown precision '" + o.precision + "' (reference, exact)", kExitUsage);
+        choices.precision = parse_precision(o.precision);
+        if (!choices.precision) return report_error(o.json, "unknown precision '" + o.precision + "' (reference, exact)", kExitUsage);
     }
     if (!o.save_model.empty() && !o.model.empty()) {
         return report_error(o.json, "--save-model writes the synthetic model; it cannot be used with --model", kExitUsage);
@@ -239,35 +243,14 @@ int run_bench(const BenchOptions& o) {
     if (o.no_run && o.save_model.empty()) return report_error(o.json, "--no-run needs --save-model", kExitUsage);
     if (o.edit_tail >= o.edit_tokens) return report_error(o.json, "--edit-tail must be shorter than --edit-tokens", kExitUsage);
     if (o.backend != "cpu" && o.backend != "cuda") return report_error(o.json, "--backend must be cpu or cuda", kExitUsage);
-    // The runs' sessions hold their own KV caches: no pool.
-    const OpenOptions open{.backend = o.backend, .threads = o.threads, .kernels = path,
-                           .n_ctx = std::max({o.prompt_tokens + o.gen_tokens, o.speed_only ? int64_t{0} : o.edit_tokens,
-                                              o.depth + o.gen_tokens}),
-                           .n_batch = o.prompt_tokens,
-                           .kv_sequences = 0};
+    return std::nullopt;
+}
+
+// The model measured: --model's file or the synthetic one; or the exit code when the command ends
+// here (an error said, or --no-run's file written and named).
+std::variant<int, BenchModel> open_bench_model(const BenchOptions& o, const OpenOptions& open) {
     BenchModel bench_model;
-    if (o.model.empty()) {
-        auto spec = parse_bench_shape(o.synthetic);
-        if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
-        if (o.n_ff > 0) spec->n_ff = o.n_ff;
-        if (o.n_vocab > 0) spec->n_vocab = o.n_vocab;
-        if (auto arch = apply_bench_architecture(*spec, o.arch, o.expert_type); !arch) {
-            return report_error(o.json, arch.error().message, kExitUsage);
-        }
-        auto synthetic = synthetic_model(spec.value(), o, open);
-        if (!synthetic) return report_error(o.json, synthetic.error());
-        bench_model = std::move(synthetic.value());
-        if (o.no_run) {
-            const double file_mib = static_cast<double>(bench_model.file_bytes) / kMiB;
-            if (o.json) {
-                print_json({{"model", valid_utf8(bench_model.name)}, {"saved_model", valid_utf8(o.save_model)},
-                            {"file_mib", file_mib}});
-            } else {
-                std::printf("wrote %s: %s, %.1f MiB\n", o.save_model.c_str(), bench_model.name.c_str(), file_mib);
-            }
-            return kExitOk;
-        }
-    } else {
+    if (!o.model.empty()) {
         auto opened = open_model(o.model, open);
         if (!opened) return report_error(o.json, opened.error());
         bench_model.opened = std::move(opened.value());
@@ -275,20 +258,43 @@ int run_bench(const BenchOptions& o) {
         std::error_code size_error;
         bench_model.file_bytes = std::filesystem::file_size(o.model, size_error);
         if (size_error) bench_model.file_bytes = 0;
+        return bench_model;
     }
-
-    Backend* backend = bench_model.opened.backend.get();
-    auto* cuda_backend = dynamic_cast<CudaBackend*>(backend);
-    nlohmann::json threads = nullptr, kernels = nullptr; // the CPU backend's
-    if (const auto* cpu = dynamic_cast<const CpuBackend*>(backend)) {
-        threads = cpu->n_threads();
-        kernels = std::string(cpu_path_name(cpu->path()));
+    auto spec = parse_bench_shape(o.synthetic);
+    if (!spec) return report_error(o.json, spec.error().message, kExitUsage);
+    if (o.n_ff > 0) spec->n_ff = o.n_ff;
+    if (o.n_vocab > 0) spec->n_vocab = o.n_vocab;
+    if (auto arch = apply_bench_architecture(*spec, o.arch, o.expert_type); !arch) return report_error(o.json, arch.error().message, kExitUsage);
+    auto synthetic = synthetic_model(spec.value(), o, open);
+    if (!synthetic) return report_error(o.json, synthetic.error());
+    bench_model = std::move(synthetic.value());
+    if (!o.no_run) return bench_model;
+    const double file_mib = static_cast<double>(bench_model.file_bytes) / kMiB;
+    if (o.json) {
+        print_json({{"model", valid_utf8(bench_model.name)}, {"saved_model", valid_utf8(o.save_model)}, {"file_mib", file_mib}});
+    } else {
+        std::printf("wrote %s: %s, %.1f MiB\n", o.save_model.c_str(), bench_model.name.c_str(), file_mib);
     }
+    return kExitOk;
+}
 
-    const Model& m = *bench_model.opened.model;
-    const Precision run_precision = resolve_precision(precision, m.params().architecture);
-    const RunChoice choice{precision, resolve_kv_types(o.kv.choice(), run_precision, *backend)};
+nlohmann::json mib_or_null(std::optional<uint64_t> bytes) {
+    if (!bytes) return nullptr;
+    return static_cast<double>(*bytes) / kMiB;
+}
 
+// The timed runs and what is read between them, in the order they ran.
+struct BenchRuns {
+    Speed plain;                            // instrumentation off
+    std::optional<Speed> with_norms, with_dla;
+    std::optional<EditRerun> edit;          // the three left out with --speed-only
+    std::optional<ResidentMemory> resident_plain; // after the plain runs
+    std::optional<ResidentMemory> resident;       // after all but the depth run
+    nlohmann::json cuda_reference = nullptr;
+    nlohmann::json at_depth = nullptr;      // --depth
+};
+
+Result<BenchRuns> run_timed(const BenchOptions& o, const Model& m, Backend& backend, const RunChoice& choice) {
     std::mt19937 rng(7);
     std::uniform_int_distribution<int32_t> token(0, static_cast<int32_t>(m.params().n_vocab - 1));
     std::vector<int32_t> prompt(static_cast<size_t>(o.prompt_tokens));
@@ -298,157 +304,154 @@ int run_bench(const BenchOptions& o) {
 
     const InstrumentOptions off{}, norms{.head_norms = true}, dla{.head_norms = true, .dla = true};
     // Untimed warm-up: a device backend uploads the weights on first use.
-    if (auto warm = measure(m, *backend, choice, off, {prompt.front()}, 1, 1); !warm) return report_error(o.json, warm.error());
-    auto plain = measure(m, *backend, choice, off, prompt, o.gen_tokens, o.repetitions);
-    if (!plain) return report_error(o.json, plain.error());
+    if (auto warm = measure(m, backend, choice, off, {prompt.front()}, 1, 1); !warm) return warm.error();
+    BenchRuns r;
+    auto plain = measure(m, backend, choice, off, prompt, o.gen_tokens, o.repetitions);
+    if (!plain) return plain.error();
+    r.plain = plain.value();
     // Resident memory of inference alone, before the instrumented runs add their per-model constants.
-    const std::optional<ResidentMemory> resident_plain = resident_memory();
-    // The instrumented runs and edit-and-rerun, unless --speed-only.
-    std::optional<Speed> with_norms, with_dla;
-    std::optional<EditRerun> edit;
+    r.resident_plain = resident_memory();
     if (!o.speed_only) {
-        auto n = measure(m, *backend, choice, norms, prompt, o.gen_tokens, o.repetitions);
-        if (!n) return report_error(o.json, n.error());
-        with_norms = n.value();
-        auto d = measure(m, *backend, choice, dla, prompt, o.gen_tokens, o.repetitions);
-        if (!d) return report_error(o.json, d.error());
-        with_dla = d.value();
-        auto e = edit_and_rerun(m, *backend, choice, long_prompt, o.edit_tail, rng);
-        if (!e) return report_error(o.json, e.error());
-        edit = e.value();
+        auto n = measure(m, backend, choice, norms, prompt, o.gen_tokens, o.repetitions);
+        if (!n) return n.error();
+        r.with_norms = n.value();
+        auto d = measure(m, backend, choice, dla, prompt, o.gen_tokens, o.repetitions);
+        if (!d) return d.error();
+        r.with_dla = d.value();
+        auto e = edit_and_rerun(m, backend, choice, long_prompt, o.edit_tail, rng);
+        if (!e) return e.error();
+        r.edit = e.value();
     }
-
-    nlohmann::json reference = nullptr;
-    if (cuda_backend) {
-        auto r = cuda_reference(*cuda_backend, m, plain->decode_tokens_per_s, plain->prefill_tokens_per_s, o.prompt_tokens);
-        if (!r) return report_error(o.json, r.error());
-        reference = std::move(r.value());
+    if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) {
+        auto ref = cuda_reference(*cuda, m, r.plain.decode_tokens_per_s, r.plain.prefill_tokens_per_s, o.prompt_tokens);
+        if (!ref) return ref.error();
+        r.cuda_reference = std::move(ref.value());
     }
-
     // Resident memory after all runs, before the read measurement's buffer exists.
-    const std::optional<ResidentMemory> resident = resident_memory();
+    r.resident = resident_memory();
     // Decode at depth: after a --depth-token prompt (in batches of --prompt-tokens), measured after
     // the memory figures so that they are the same with and without it.
-    nlohmann::json at_depth = nullptr;
     if (o.depth > 0) {
         std::vector<int32_t> deep(static_cast<size_t>(o.depth));
         for (int32_t& id : deep) id = token(rng);
-        auto d = measure(m, *backend, choice, off, std::move(deep), o.gen_tokens, o.repetitions);
-        if (!d) return report_error(o.json, d.error());
-        at_depth = speed_json(d.value());
-        at_depth["depth"] = o.depth;
+        auto d = measure(m, backend, choice, off, std::move(deep), o.gen_tokens, o.repetitions);
+        if (!d) return d.error();
+        r.at_depth = speed_json(d.value());
+        r.at_depth["depth"] = o.depth;
     }
-    // Constrained decoding's cost per token, against this model's decode.
-    nlohmann::json grammar_mask = nullptr;
-    if (!o.mask.vocab_file.empty()) {
-        auto g = bench_grammar_mask(o.mask, plain->decode_tokens_per_s > 0.0 ? 1000.0 / plain->decode_tokens_per_s : 0.0);
-        if (!g) return report_error(o.json, g.error());
-        grammar_mask = std::move(g.value());
-    }
-    const auto mib_or_null = [](std::optional<uint64_t> bytes) -> nlohmann::json {
-        if (!bytes) return nullptr;
-        return static_cast<double>(*bytes) / kMiB;
-    };
-    // Decode's weight traffic against the CPU's read bandwidth (host memory: CPU backend only).
+    return r;
+}
+
+// The runs against the machine (CPU backend only): decode's weight traffic against the memory read
+// bandwidth, and prefill's integer work against the int8 peak on the same path and threads —
+// every matrix once per prompt token, the output matrix once per prompt (its last token);
+// attention and the other float steps are not counted.
+Result<nlohmann::json> machine_figures(const BenchOptions& o, const Model& m, const Backend& backend, const Speed& plain) {
     const MatmulWeights matmul = matmul_weights(m);
-    const double decode_gbps = static_cast<double>(matmul.bytes) * plain->decode_tokens_per_s / 1e9;
+    const double decode_gbps = static_cast<double>(matmul.bytes) * plain.decode_tokens_per_s / 1e9;
     const std::optional<uint64_t> llc = last_level_cache_bytes();
-    nlohmann::json read_gbps = nullptr, read_fraction = nullptr, read_buffer_mib = nullptr;
-    if (!threads.is_null()) {
-        const uint64_t buffer = o.read_buffer_mib > 0 ? static_cast<uint64_t>(o.read_buffer_mib) << 20
-                                                      : memory_read_buffer_bytes(llc, available_memory_bytes());
-        auto read = measure_memory_read(buffer, threads.get<int>(), 5);
-        if (!read) return report_error(o.json, read.error());
-        read_gbps = read.value();
-        read_fraction = read.value() > 0 ? decode_gbps / read.value() : 0.0;
-        read_buffer_mib = static_cast<double>(buffer) / kMiB;
+    nlohmann::json out = {{"weight_bytes_per_token", matmul.bytes}, {"weight_bytes_all_matrices", matmul.all_bytes},
+                          {"prefill_int8_gops", nullptr}, {"int8_peak_gops", nullptr}, {"prefill_fraction_of_int8_peak", nullptr},
+                          {"decode_gb_per_s", decode_gbps}, {"memory_read_gb_per_s", nullptr}, {"memory_read_buffer_mib", nullptr},
+                          {"llc_mib", mib_or_null(llc)}, {"decode_fraction_of_read_bandwidth", nullptr}};
+    const auto* cpu = dynamic_cast<const CpuBackend*>(&backend);
+    if (!cpu) return out;
+    const uint64_t buffer = o.read_buffer_mib > 0 ? static_cast<uint64_t>(o.read_buffer_mib) << 20
+                                                  : memory_read_buffer_bytes(llc, available_memory_bytes());
+    auto read = measure_memory_read(buffer, cpu->n_threads(), 5);
+    if (!read) return read.error();
+    out["memory_read_gb_per_s"] = read.value();
+    out["decode_fraction_of_read_bandwidth"] = read.value() > 0 ? decode_gbps / read.value() : 0.0;
+    out["memory_read_buffer_mib"] = static_cast<double>(buffer) / kMiB;
+    const double ops_per_prompt =
+        2.0 * static_cast<double>((matmul.elements - matmul.output_elements) * o.prompt_tokens + matmul.output_elements);
+    const double prefill_gops = ops_per_prompt * plain.prefill_tokens_per_s / static_cast<double>(o.prompt_tokens) / 1e9;
+    out["prefill_int8_gops"] = prefill_gops;
+    if (auto peak = measure_int8_peak(cpu->path(), cpu->n_threads())) {
+        out["int8_peak_gops"] = peak->gops;
+        out["prefill_fraction_of_int8_peak"] = prefill_gops / peak->gops;
     }
+    return out;
+}
 
-    // The prefill's integer work against the CPU's int8 peak on the same path and threads (CPU
-    // backend only): every matrix once per prompt token, the output matrix once per prompt (its
-    // last token). Attention and the other float steps are not counted.
-    nlohmann::json int8_peak = nullptr, prefill_gops = nullptr, prefill_fraction = nullptr;
-    if (const auto* cpu = dynamic_cast<const CpuBackend*>(backend)) {
-        const double ops_per_prompt =
-            2.0 * static_cast<double>((matmul.elements - matmul.output_elements) * o.prompt_tokens + matmul.output_elements);
-        prefill_gops = ops_per_prompt * plain->prefill_tokens_per_s / static_cast<double>(o.prompt_tokens) / 1e9;
-        if (auto peak = measure_int8_peak(cpu->path(), cpu->n_threads())) {
-            int8_peak = peak->gops;
-            prefill_fraction = prefill_gops.get<double>() / peak->gops;
-        }
-    }
-
-    const int64_t n_params = m.n_params();
-    const double weights_mib = static_cast<double>(m.memory_estimate().weights_bytes) / kMiB;
-    // the sessions' caches: the model's context in the runs' types
-    // (latent attention: one row of [RoPE part | latent] per position, keys and values at once)
+// The sessions' caches: the model's context in the runs' types (latent attention: one row of
+// [RoPE part | latent] per position, keys and values at once).
+double kv_cache_mib(const Model& m, const KvTypes& kv) {
     const int64_t n_embd_kv = m.params().n_kv_heads() * m.params().kv_head_dim();
-    const int64_t v_row = m.params().latent_attention() ? 0 : kv_row_bytes(choice.kv.v, n_embd_kv);
-    const double kv_mib = static_cast<double>(m.params().n_layer * m.n_ctx() * (kv_row_bytes(choice.kv.k, n_embd_kv) + v_row)) /
-                          kMiB;
-    const nlohmann::json out = {
+    const int64_t v_row = m.params().latent_attention() ? 0 : kv_row_bytes(kv.v, n_embd_kv);
+    return static_cast<double>(m.params().n_layer * m.n_ctx() * (kv_row_bytes(kv.k, n_embd_kv) + v_row)) / kMiB;
+}
+
+// Everything measured, as --json prints it (and the text is written from).
+nlohmann::json bench_json(const BenchOptions& o, const BenchModel& bench_model, const Backend& backend, const RunChoice& choice,
+                          const BenchRuns& r, const nlohmann::json& grammar_mask, const nlohmann::json& machine,
+                          const std::optional<ResidentMemory>& resident_program) {
+    const Model& m = *bench_model.opened.model;
+    nlohmann::json threads = nullptr, kernels = nullptr; // the CPU backend's
+    if (const auto* cpu = dynamic_cast<const CpuBackend*>(&backend)) {
+        threads = cpu->n_threads();
+        kernels = std::string(cpu_path_name(cpu->path()));
+    }
+    const auto resident_bytes = [](const std::optional<ResidentMemory>& memory) {
+        return memory ? std::optional(memory->resident_bytes) : std::nullopt;
+    };
+    nlohmann::json out = {
         {"cpu", valid_utf8(cpu_model_name())},
-        {"backend", valid_utf8(backend->name())},
+        {"backend", valid_utf8(backend.name())},
         {"threads", threads},
         {"kernels", kernels},
-        {"precision", std::string(precision_name(run_precision))},
+        {"precision", std::string(precision_name(resolve_precision(choice.precision, m.params().architecture)))},
         {"kv_types", kv_types_json(choice.kv)},
         {"model", valid_utf8(bench_model.name)},
-        {"n_params", n_params},
-        {"weights_mib", weights_mib},
+        {"n_params", m.n_params()},
+        {"weights_mib", static_cast<double>(m.memory_estimate().weights_bytes) / kMiB},
         {"prompt_tokens", o.prompt_tokens},
         {"gen_tokens", o.gen_tokens},
         {"repetitions", o.repetitions},
-        {"instrumentation_off", speed_json(plain.value())},
-        {"with_norms", speed_json(with_norms)},
-        {"with_norms_and_dla", speed_json(with_dla)},
-        {"at_depth", at_depth},
+        {"instrumentation_off", speed_json(r.plain)},
+        {"with_norms", speed_json(r.with_norms)},
+        {"with_norms_and_dla", speed_json(r.with_dla)},
+        {"at_depth", r.at_depth},
         {"grammar_mask", grammar_mask},
-        {"edit_and_rerun", edit_json(edit, o)},
-        {"weight_bytes_per_token", matmul.bytes},
-        {"weight_bytes_all_matrices", matmul.all_bytes},
-        {"experts", m.params().n_expert > 0 ? nlohmann::json{{"n_expert", m.params().n_expert},
-                                                              {"n_expert_used", m.params().n_expert_used}}
+        {"edit_and_rerun", edit_json(r.edit, o)},
+        {"experts", m.params().n_expert > 0 ? nlohmann::json{{"n_expert", m.params().n_expert}, {"n_expert_used", m.params().n_expert_used}}
                                             : nlohmann::json(nullptr)},
-        {"prefill_int8_gops", prefill_gops},
-        {"int8_peak_gops", int8_peak},
-        {"prefill_fraction_of_int8_peak", prefill_fraction},
-        {"decode_gb_per_s", decode_gbps},
-        {"memory_read_gb_per_s", read_gbps},
-        {"memory_read_buffer_mib", read_buffer_mib},
-        {"llc_mib", mib_or_null(llc)},
-        {"decode_fraction_of_read_bandwidth", read_fraction},
         {"file_mib", static_cast<double>(bench_model.file_bytes) / kMiB},
-        {"kv_mib", kv_mib},
-        {"program_resident_mib", mib_or_null(resident_program ? std::optional(resident_program->resident_bytes) : std::nullopt)},
-        {"resident_mib", mib_or_null(resident_plain ? std::optional(resident_plain->resident_bytes) : std::nullopt)},
-        {"resident_instrumented_mib", mib_or_null(resident ? std::optional(resident->resident_bytes) : std::nullopt)},
-        {"peak_resident_mib", mib_or_null(resident ? std::optional(resident->peak_bytes) : std::nullopt)},
-        {"cuda_reference", reference},
+        {"kv_mib", kv_cache_mib(m, choice.kv)},
+        {"program_resident_mib", mib_or_null(resident_bytes(resident_program))},
+        {"resident_mib", mib_or_null(resident_bytes(r.resident_plain))},
+        {"resident_instrumented_mib", mib_or_null(resident_bytes(r.resident))},
+        {"peak_resident_mib", mib_or_null(r.resident ? std::optional(r.resident->peak_bytes) : std::nullopt)},
+        {"cuda_reference", r.cuda_reference},
     };
-    if (o.json) {
-        print_json(out);
-        return kExitOk;
-    }
+    out.update(machine);
+    return out;
+}
+
+// The text form of bench_json's figures.
+void print_bench_speeds(const nlohmann::json& out, const BenchOptions& o) {
     std::printf("cpu:     %s\nbackend: %s", out["cpu"].get<std::string>().c_str(), out["backend"].get<std::string>().c_str());
-    if (!threads.is_null()) std::printf(", %d threads (%s kernels)", threads.get<int>(), kernels.get<std::string>().c_str());
+    if (!out["threads"].is_null()) {
+        std::printf(", %d threads (%s kernels)", out["threads"].get<int>(), out["kernels"].get<std::string>().c_str());
+    }
     std::printf(", %s precision, KV cache K %s V %s", out["precision"].get<std::string>().c_str(),
                 out["kv_types"]["k"].get<std::string>().c_str(), out["kv_types"]["v"].get<std::string>().c_str());
     std::printf("\nmodel:   %s, %.1f M parameters, %.1f MiB\n", out["model"].get<std::string>().c_str(),
-                static_cast<double>(n_params) / 1e6, weights_mib);
+                static_cast<double>(out["n_params"].get<int64_t>()) / 1e6, out["weights_mib"].get<double>());
     std::printf("%-22s %12s %12s   (tokens/s; prompt %lld, decode %lld)\n", "", "prefill", "decode",
                 static_cast<long long>(o.prompt_tokens), static_cast<long long>(o.gen_tokens));
-    for (const auto& [name, s] : {std::pair{"instrumentation off", std::optional(plain.value())},
-                                  std::pair{"with norms", with_norms}, std::pair{"with norms and DLA", with_dla}}) {
-        if (s) std::printf("%-22s %12.1f %12.1f\n", name, s->prefill_tokens_per_s, s->decode_tokens_per_s);
+    for (const auto& [name, key] : {std::pair{"instrumentation off", "instrumentation_off"}, std::pair{"with norms", "with_norms"},
+                                    std::pair{"with norms and DLA", "with_norms_and_dla"}}) {
+        const nlohmann::json& s = out[key];
+        if (!s.is_null()) {
+            std::printf("%-22s %12.1f %12.1f\n", name, s["prefill_tokens_per_s"].get<double>(), s["decode_tokens_per_s"].get<double>());
+        }
     }
-    if (!at_depth.is_null()) {
+    if (const nlohmann::json& d = out["at_depth"]; !d.is_null()) {
         std::printf("%-22s %12.1f %12.1f   (a %lld-token prompt, then decode at that depth)\n", "at depth, off",
-                    at_depth["prefill_tokens_per_s"].get<double>(), at_depth["decode_tokens_per_s"].get<double>(),
-                    static_cast<long long>(o.depth));
+                    d["prefill_tokens_per_s"].get<double>(), d["decode_tokens_per_s"].get<double>(), static_cast<long long>(o.depth));
     }
-    if (!grammar_mask.is_null()) {
-        const auto& g = grammar_mask;
+    if (const nlohmann::json& g = out["grammar_mask"]; !g.is_null()) {
         std::printf("grammar mask (%s, %zu tokens; %s schema, %zu-token document): %.2f ms a token median, %.2f mean, "
                     "%.2f worst = %.1f %% of decode; a first run of the schema %.0f ms in all (%zu positions sorted, "
                     "%.1f %% of decode a token)\n",
@@ -457,49 +460,92 @@ int run_bench(const BenchOptions& o) {
                     g["step_ms_max"].get<double>(), 100.0 * g.value("share_of_decode", 0.0), g["first_run_ms"].get<double>(),
                     g["positions_sorted"].get<size_t>(), 100.0 * g.value("first_run_share_of_decode", 0.0));
     }
-    if (edit) {
+    if (const nlohmann::json& e = out["edit_and_rerun"]; !e.is_null()) {
         std::printf("edit and rerun: %lld-token prompt, last %lld changed: first token %.0f ms cold, %.0f ms with %lld "
                     "tokens reused (%.1fx)\n",
-                    static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), edit->cold_ms,
-                    edit->warm_ms, static_cast<long long>(edit->reused_tokens), edit->cold_ms / edit->warm_ms);
+                    static_cast<long long>(o.edit_tokens), static_cast<long long>(o.edit_tail), e["cold_first_token_ms"].get<double>(),
+                    e["reuse_first_token_ms"].get<double>(), static_cast<long long>(e["reused_tokens"].get<int64_t>()),
+                    e["cold_first_token_ms"].get<double>() / e["reuse_first_token_ms"].get<double>());
     }
-    if (!prefill_gops.is_null()) {
-        std::printf("prefill multiplies %.0f G integer ops/s in its matrix products", prefill_gops.get<double>());
-        if (!int8_peak.is_null()) {
+}
+
+void print_bench_machine(const nlohmann::json& out, const BenchOptions& o) {
+    if (!out["prefill_int8_gops"].is_null()) {
+        std::printf("prefill multiplies %.0f G integer ops/s in its matrix products", out["prefill_int8_gops"].get<double>());
+        if (!out["int8_peak_gops"].is_null()) {
             std::printf(" = %.0f%% of the CPU's int8 peak on these kernels and threads, %.0f G ops/s",
-                        100.0 * prefill_fraction.get<double>(), int8_peak.get<double>());
+                        100.0 * out["prefill_fraction_of_int8_peak"].get<double>(), out["int8_peak_gops"].get<double>());
         }
         std::printf("\n");
     }
-    std::printf("decode reads %.2f GB/s of weights (%.1f MiB per token", decode_gbps, static_cast<double>(matmul.bytes) / kMiB);
-    if (m.params().n_expert > 0) {
-        std::printf(": the active %lld of %lld experts per layer, of %.1f MiB in all",
-                    static_cast<long long>(m.params().n_expert_used), static_cast<long long>(m.params().n_expert),
-                    static_cast<double>(matmul.all_bytes) / kMiB);
+    std::printf("decode reads %.2f GB/s of weights (%.1f MiB per token", out["decode_gb_per_s"].get<double>(),
+                static_cast<double>(out["weight_bytes_per_token"].get<uint64_t>()) / kMiB);
+    if (const nlohmann::json& x = out["experts"]; !x.is_null()) {
+        std::printf(": the active %lld of %lld experts per layer, of %.1f MiB in all", static_cast<long long>(x["n_expert_used"].get<int64_t>()),
+                    static_cast<long long>(x["n_expert"].get<int64_t>()),
+                    static_cast<double>(out["weight_bytes_all_matrices"].get<uint64_t>()) / kMiB);
     }
     std::printf(")");
-    if (!read_gbps.is_null()) {
+    if (!out["memory_read_gb_per_s"].is_null()) {
         std::printf(" = %.0f%% of the CPU's memory read bandwidth, %.1f GB/s (%.0f MiB buffer)",
-                    100.0 * read_fraction.get<double>(), read_gbps.get<double>(), read_buffer_mib.get<double>());
+                    100.0 * out["decode_fraction_of_read_bandwidth"].get<double>(), out["memory_read_gb_per_s"].get<double>(),
+                    out["memory_read_buffer_mib"].get<double>());
     }
-    std::printf("\nmemory:  file %.1f MiB, KV %.1f MiB", static_cast<double>(bench_model.file_bytes) / kMiB, kv_mib);
-    if (resident_plain && resident) {
-        std::printf("; resident %.1f MiB (the program alone %.1f", static_cast<double>(resident_plain->resident_bytes) / kMiB,
-                    resident_program ? static_cast<double>(resident_program->resident_bytes) / kMiB : 0.0);
-        if (!o.speed_only) {
-            std::printf("; %.1f MiB after the instrumented runs", static_cast<double>(resident->resident_bytes) / kMiB);
-        }
-        std::printf("), peak %.1f MiB", static_cast<double>(resident->peak_bytes) / kMiB);
+    std::printf("\nmemory:  file %.1f MiB, KV %.1f MiB", out["file_mib"].get<double>(), out["kv_mib"].get<double>());
+    if (!out["resident_mib"].is_null() && !out["resident_instrumented_mib"].is_null()) {
+        std::printf("; resident %.1f MiB (the program alone %.1f", out["resident_mib"].get<double>(),
+                    out["program_resident_mib"].is_null() ? 0.0 : out["program_resident_mib"].get<double>());
+        if (!o.speed_only) std::printf("; %.1f MiB after the instrumented runs", out["resident_instrumented_mib"].get<double>());
+        std::printf("), peak %.1f MiB", out["peak_resident_mib"].get<double>());
     }
     std::printf("\n");
-    if (!reference.is_null()) {
+    if (const nlohmann::json& ref = out["cuda_reference"]; !ref.is_null()) {
         std::printf("decode:  %.1f GB/s of weights read = %.0f%% of a device copy's %.1f GB/s (target >= 60%%)\n",
-                    reference["decode_gb_per_s"].get<double>(), 100.0 * reference["decode_fraction_of_copy"].get<double>(),
-                    reference["copy_gb_per_s"].get<double>());
+                    ref["decode_gb_per_s"].get<double>(), 100.0 * ref["decode_fraction_of_copy"].get<double>(), ref["copy_gb_per_s"].get<double>());
         std::printf("prefill: %.2f TFLOP/s = %.0f%% of cuBLAS's %.2f TFLOP/s on the FFN shape (target >= 50%%)\n",
-                    reference["prefill_tflop_per_s"].get<double>(),
-                    100.0 * reference["prefill_fraction_of_gemm"].get<double>(), reference["gemm_tflop_per_s"].get<double>());
+                    ref["prefill_tflop_per_s"].get<double>(), 100.0 * ref["prefill_fraction_of_gemm"].get<double>(),
+                    ref["gemm_tflop_per_s"].get<double>());
     }
+}
+
+int run_bench(const BenchOptions& o) {
+    // The program alone (code, libraries, heap), before any model exists.
+    const std::optional<ResidentMemory> resident_program = resident_memory();
+    BenchChoices choices;
+    if (auto refused = refuse_options(o, choices)) return *refused;
+    // The runs' sessions hold their own KV caches: no pool.
+    const OpenOptions open{.backend = o.backend, .threads = o.threads, .kernels = choices.path,
+                           .n_ctx = std::max({o.prompt_tokens + o.gen_tokens, o.speed_only ? int64_t{0} : o.edit_tokens,
+                                              o.depth + o.gen_tokens}),
+                           .n_batch = o.prompt_tokens,
+                           .kv_sequences = 0};
+    auto opened = open_bench_model(o, open);
+    if (const int* exit_code = std::get_if<int>(&opened)) return *exit_code;
+    const BenchModel& bench_model = std::get<BenchModel>(opened);
+    Backend& backend = *bench_model.opened.backend;
+    const Model& m = *bench_model.opened.model;
+    const Precision run_precision = resolve_precision(choices.precision, m.params().architecture);
+    const RunChoice choice{choices.precision, resolve_kv_types(o.kv.choice(), run_precision, backend)};
+
+    auto runs = run_timed(o, m, backend, choice);
+    if (!runs) return report_error(o.json, runs.error());
+    // Constrained decoding's cost per token, against this model's decode.
+    nlohmann::json grammar_mask = nullptr;
+    if (!o.mask.vocab_file.empty()) {
+        const double decode_ms = runs->plain.decode_tokens_per_s > 0.0 ? 1000.0 / runs->plain.decode_tokens_per_s : 0.0;
+        auto g = bench_grammar_mask(o.mask, decode_ms);
+        if (!g) return report_error(o.json, g.error());
+        grammar_mask = std::move(g.value());
+    }
+    auto machine = machine_figures(o, m, backend, runs->plain);
+    if (!machine) return report_error(o.json, machine.error());
+    const nlohmann::json out = bench_json(o, bench_model, backend, choice, runs.value(), grammar_mask, machine.value(), resident_program);
+    if (o.json) {
+        print_json(out);
+        return kExitOk;
+    }
+    print_bench_speeds(out, o);
+    print_bench_machine(out, o);
     return kExitOk;
 }
 

@@ -42,28 +42,76 @@ struct ClaimsOptions {
     int concurrency = 4;
 };
 
-int run_claims_command(const ClaimsOptions& o) {
-    auto dir = resource_dir();
-    if (!dir) return report_error(o.json, dir.error());
-    auto catalog = read_claim_catalog(o.claims_file.empty() ? (dir.value() / "claims" / "claims.json").string() : o.claims_file);
-    if (!catalog) return report_error(o.json, catalog.error());
-    if (o.list) {
+// --list: every claim of the catalog, measurable or not.
+int list_claims(const ClaimCatalog& catalog, bool json) {
+    if (json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const Claim& c : catalog->claims) {
+        for (const Claim& c : catalog.claims) {
             out.push_back({{"id", c.id}, {"section", c.section}, {"text", c.text.en},
                            {"protocol", c.measurable() ? nlohmann::json(c.protocol) : nlohmann::json()},
                            {"article_figure", c.article_figure}});
             if (!c.measurable()) out.back()["not_measurable_here"] = c.not_measurable_here.en;
         }
-        if (o.json) {
-            print_json({{"claims", out}});
-        } else {
-            for (const Claim& c : catalog->claims) {
-                std::cout << c.id << "  (" << c.section << ")  " << c.text.en << (c.measurable() ? "" : "  [not measurable here]") << '\n';
-            }
-        }
+        print_json({{"claims", out}});
         return kExitOk;
     }
+    for (const Claim& c : catalog.claims) {
+        std::cout << c.id << "  (" << c.section << ")  " << c.text.en << (c.measurable() ? "" : "  [not measurable here]") << '\n';
+    }
+    return kExitOk;
+}
+
+// The report in words: the model, the map, then one line per claim.
+void print_claims_report(const ClaimsReport& report) {
+    std::cout << "model: " << report.model << "\nmap: " << report.map << " (metric " << report.metric << ")\n" << report.note.en << "\n\n";
+    for (size_t i = 0; i < report.results.size(); ++i) {
+        const Claim& c = report.claims[i];
+        const ClaimResult& r = report.results[i];
+        std::cout << c.id << ": article " << article_figure_text(c) << "; ";
+        if (r.estimate) {
+            std::cout << "measured " << format_claim_value(c.unit, r.estimate->value) << " [" << format_claim_value(c.unit, r.estimate->ci95.lo)
+                      << ", " << format_claim_value(c.unit, r.estimate->ci95.hi) << "] n=" << r.estimate->n << " → " << verdict_line(c, r)
+                      << (r.reason.empty() ? "" : " (" + r.reason + ")") << '\n';
+        } else {
+            std::cout << verdict_name(r.verdict) << ": " << r.reason << '\n';
+        }
+    }
+}
+
+// The model the claims are measured on: --engine's server, else --model's file (or octet).
+struct ClaimSubjectModel {
+    ClaimModel model;
+    std::optional<OpenedModel> opened; // a local model, kept open for the lab
+#ifdef OCTOSCOPE_HAVE_NET
+    std::optional<remote::OpenAiRunner> server;
+#endif
+};
+
+// Fills `out` (its address is kept by the lab); the exit code, said, when it cannot.
+std::optional<int> open_claims_model(const ClaimsOptions& o, ClaimLabOptions& lo, ClaimSubjectModel& out) {
+#ifdef OCTOSCOPE_HAVE_NET
+    if (!o.engine.empty()) {
+        auto c = connect_engine({o.engine, o.api_key_env, o.model});
+        if (!c) return report_error(o.json, c.error().message, engine_error_exit_code(c.error()));
+        out.server.emplace(std::move(c->client), std::move(c->model));
+        out.server->set_claims_concurrency(o.concurrency);
+        return std::nullopt;
+    }
+#endif
+    auto local = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
+    if (!local) return report_error(o.json, local.error());
+    out.opened.emplace(std::move(local.value()));
+    out.model = claim_model_of(*out.opened, *out.opened->backend, out.opened->info.name + " (" + valid_utf8(out.opened->info.path) + ")");
+    lo.open_model = open_claim_variant;
+    return std::nullopt;
+}
+
+int run_claims_command(const ClaimsOptions& o) {
+    auto dir = resource_dir();
+    if (!dir) return report_error(o.json, dir.error());
+    auto catalog = read_claim_catalog(o.claims_file.empty() ? (dir.value() / "claims" / "claims.json").string() : o.claims_file);
+    if (!catalog) return report_error(o.json, catalog.error());
+    if (o.list) return list_claims(catalog.value(), o.json);
     std::vector<Claim> chosen;
     if (o.claims.empty()) {
         chosen = catalog->claims;
@@ -83,26 +131,8 @@ int run_claims_command(const ClaimsOptions& o) {
     lo.resamples = o.resamples;
     lo.chat = o.chat;
     lo.cancel = interrupt.flag();
-    ClaimModel model;
-    std::optional<OpenedModel> opened;
-    bool remote = false;
-#ifdef OCTOSCOPE_HAVE_NET
-    std::optional<remote::OpenAiRunner> server;
-    if (!o.engine.empty()) {
-        auto c = connect_engine({o.engine, o.api_key_env, o.model});
-        if (!c) return report_error(o.json, c.error().message, engine_error_exit_code(c.error()));
-        server.emplace(std::move(c->client), std::move(c->model));
-        server->set_claims_concurrency(o.concurrency);
-        remote = true;
-    }
-#endif
-    if (!remote) {
-        auto local = open_model_or_builtin(o.model, {.backend = o.backend, .threads = o.threads});
-        if (!local) return report_error(o.json, local.error());
-        opened.emplace(std::move(local.value()));
-        model = claim_model_of(*opened, *opened->backend, opened->info.name + " (" + valid_utf8(opened->info.path) + ")");
-        lo.open_model = open_claim_variant;
-    }
+    ClaimSubjectModel subject;
+    if (auto failed = open_claims_model(o, lo, subject)) return *failed;
     size_t current = 0;
     std::string current_id;
     const bool tty = isatty(STDERR_FILENO) != 0; // a log file gets one line per claim, a terminal a live count
@@ -113,9 +143,9 @@ int run_claims_command(const ClaimsOptions& o) {
         }
     };
 #ifdef OCTOSCOPE_HAVE_NET
-    if (server) server->prepare_claims(model, lo); // after lo.progress: the batches report through it
+    if (subject.server) subject.server->prepare_claims(subject.model, lo); // after lo.progress: the batches report through it
 #endif
-    ClaimLab lab(std::move(model), std::move(data.value()), lo);
+    ClaimLab lab(std::move(subject.model), std::move(data.value()), lo);
     ClaimRunCallbacks callbacks;
     callbacks.on_start = [&](size_t i, const Claim& c) {
         current = i;
@@ -131,7 +161,6 @@ int run_claims_command(const ClaimsOptions& o) {
     report->version = OCTOSCOPE_VERSION;
     report->date = utc_date_today();
     if (!report->complete) std::cerr << "\nstopped: " << report->results.size() << " of " << chosen.size() << " claims finished\n";
-
     if (!o.report.empty()) {
         auto written = write_claims_report(o.report, report.value(), o.chinese);
         if (!written) return report_error(o.json, written.error());
@@ -140,21 +169,8 @@ int run_claims_command(const ClaimsOptions& o) {
     const int code = report->complete ? kExitOk : kExitInterrupted;
     if (o.json) {
         print_json(claims_json(report.value()));
-        return code;
-    }
-    std::cout << "model: " << report->model << "\nmap: " << report->map << " (metric " << report->metric << ")\n"
-              << report->note.en << "\n\n";
-    for (size_t i = 0; i < report->results.size(); ++i) {
-        const Claim& c = report->claims[i];
-        const ClaimResult& r = report->results[i];
-        std::cout << c.id << ": article " << article_figure_text(c) << "; ";
-        if (r.estimate) {
-            std::cout << "measured " << format_claim_value(c.unit, r.estimate->value) << " [" << format_claim_value(c.unit, r.estimate->ci95.lo)
-                      << ", " << format_claim_value(c.unit, r.estimate->ci95.hi) << "] n=" << r.estimate->n << " → " << verdict_line(c, r)
-                      << (r.reason.empty() ? "" : " (" + r.reason + ")") << '\n';
-        } else {
-            std::cout << verdict_name(r.verdict) << ": " << r.reason << '\n';
-        }
+    } else {
+        print_claims_report(report.value());
     }
     return code;
 }

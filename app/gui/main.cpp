@@ -24,6 +24,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <optional>
 #include <string_view>
 
 #include <spdlog/spdlog.h>
@@ -83,34 +84,31 @@ bool asks_for_help_or_version(int argc, char** argv) {
     return false;
 }
 
-} // namespace
+// What the command line asks of this start beyond the model; the exit code (after saying why)
+// when it asks for something impossible.
+struct StartOptions {
+    QSize size;                                   // invalid: the remembered or fitted geometry
+    std::optional<octo::ui::LayoutPreset> preset; // --layout
+    bool headless = false;                        // --screenshot
+    int soak_runs = 0;                            // --soak
+    bool conversation = false;                    // --conversation
+};
 
-int main(int argc, char** argv) {
-    if (asks_for_help_or_version(argc, argv)) {
-        QCoreApplication core(argc, argv);
-        set_identity();
-        CommandLine help;
-        help.parser.process(core); // prints and exits
-        return 0;
-    }
-    QApplication app(argc, argv);
-    set_identity();
-    CommandLine cl;
-    QCommandLineParser& parser = cl.parser;
-    parser.process(app);
-    QSize size = parser.isSet(cl.screenshot) ? QSize(1280, 800) : QSize();
+std::optional<int> refuse_start(const CommandLine& cl, StartOptions& out) {
+    const QCommandLineParser& parser = cl.parser;
+    out.headless = parser.isSet(cl.screenshot);
+    out.size = out.headless ? QSize(1280, 800) : QSize();
     if (parser.isSet(cl.window_size)) {
         const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$")).match(parser.value(cl.window_size));
         if (!m.hasMatch()) {
             std::fprintf(stderr, "octoscope: --window-size takes WIDTHxHEIGHT, e.g. 1366x768\n");
             return 2;
         }
-        size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+        out.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
-    std::optional<octo::ui::LayoutPreset> preset;
     if (parser.isSet(cl.layout)) {
-        preset = octo::ui::parse_layout_preset(parser.value(cl.layout));
-        if (!preset) {
+        out.preset = octo::ui::parse_layout_preset(parser.value(cl.layout));
+        if (!out.preset) {
             std::fprintf(stderr, "octoscope: --layout takes one of: inspect, compare, teach\n");
             return 2;
         }
@@ -125,6 +123,148 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
+    out.soak_runs = parser.isSet(cl.soak) ? parser.value(cl.soak).toInt() : 0;
+    out.conversation = parser.isSet(cl.conversation);
+    if (out.conversation && (parser.isSet(cl.prompt) || parser.isSet(cl.soak))) {
+        std::fprintf(stderr, "octoscope: --conversation takes no --prompt or --soak\n");
+        return 2;
+    }
+    if ((out.headless && !parser.isSet(cl.prompt) && !out.conversation) || (parser.isSet(cl.soak) && !parser.isSet(cl.prompt))) {
+        std::fprintf(stderr, "octoscope: --screenshot needs --prompt or --conversation, --soak needs --prompt\n");
+        return 2;
+    }
+    if (parser.isSet(cl.soak) && (out.soak_runs < 1 || out.headless)) {
+        std::fprintf(stderr, "octoscope: --soak needs a positive run count and no --screenshot\n");
+        return 2;
+    }
+    return std::nullopt;
+}
+
+// --model, else the model open when the workbench last closed, else the built-in one. Without a
+// model a window says why; a headless start ends (its exit code).
+std::optional<int> open_start_model(octo::ui::MainWindow& window, const CommandLine& cl, bool headless) {
+    QString requested = cl.parser.value(cl.model);
+    if (requested.isEmpty() && !headless) {
+        const QString last = QSettings().value("lastModel").toString();
+        if (!last.isEmpty() && QFileInfo::exists(last)) requested = last;
+    }
+    const auto path = octo::model_path_or_builtin(requested.toStdString());
+    if (path) {
+        window.openModel(QString::fromStdString(path.value()));
+        return std::nullopt;
+    }
+    if (headless) {
+        std::fprintf(stderr, "octoscope: %s\n", path.error().message.c_str());
+        return 1;
+    }
+    QTimer::singleShot(0, &window, [&window, message = QString::fromStdString(path.error().message)] {
+        QMessageBox::warning(&window, QApplication::translate("main", "No model"), message);
+    });
+    return std::nullopt;
+}
+
+// --prompt: shown in the editor now, run (or soaked) once the model has loaded.
+void run_start_prompt(octo::ui::MainWindow& window, const CommandLine& cl, octo::ui::SoakBenchmark& soak, int soak_runs) {
+    const QCommandLineParser& parser = cl.parser;
+    octo::RunSpec typed = window.runs().editorSpec();
+    typed.prompt = parser.value(cl.prompt).toStdString();
+    window.runs().showSpec(typed);
+    QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, &window, [&window, &cl, &soak, soak_runs] {
+        octo::RunSpec s = window.runs().editorSpec(); // the editor's run spec with the switches
+        if (cl.parser.isSet(cl.max_tokens)) s.max_tokens = cl.parser.value(cl.max_tokens).toLongLong();
+        window.runs().showSpec(s);
+        if (soak_runs > 0) {
+            soak.start();
+        } else if (cl.parser.isSet(cl.ignore_eos)) {
+            s.stop_at_eog = false;
+            window.runs().submit(s);
+        } else {
+            window.runs().runPrompt();
+        }
+    });
+}
+
+// --conversation: opened in its panel and run by the first model loaded, once.
+void run_start_conversation(octo::ui::MainWindow& window, const CommandLine& cl, bool headless) {
+    auto* once = new QObject(&window);
+    QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, once, [&window, &cl, headless, once] {
+        delete once;
+        window.showPanel(QStringLiteral("conversation"));
+        if (!window.workbench().conversationController().openFile(cl.parser.value(cl.conversation)) && headless) {
+            std::fprintf(stderr, "octoscope: %s\n", window.statusBar()->currentMessage().toStdString().c_str());
+            QApplication::exit(1);
+        }
+    });
+}
+
+// --window-size, else the remembered geometry, else the screen it opens on (never larger); the
+// exit code when the size is below the window's minimum.
+std::optional<int> size_window(octo::ui::MainWindow& window, QSize size) {
+    if (!size.isValid()) {
+        if (!QSettings().contains("window/geometry")) window.fitToScreen(); // a first start
+        return std::nullopt;
+    }
+    if (size.width() < window.minimumSizeHint().width() || size.height() < window.minimumSizeHint().height()) {
+        std::fprintf(stderr, "octoscope: --window-size %dx%d is below the window's minimum %dx%d\n", size.width(), size.height(),
+                     window.minimumSizeHint().width(), window.minimumSizeHint().height());
+        return 2;
+    }
+    window.resize(size);
+    return std::nullopt;
+}
+
+// --screenshot: once the run (or the conversation's last turn) has settled, the window is saved
+// and the program exits; a model that fails to load ends it too.
+void screenshot_when_done(octo::ui::MainWindow& window, const CommandLine& cl, const octo::ui::StallMonitor& stalls, QSize size,
+                          bool conversation) {
+    QApplication* app = qApp;
+    QObject::connect(&window.store(), &octo::ui::RunStore::loadFailed, app, [](const QString& message) {
+        std::fprintf(stderr, "octoscope: %s\n", message.toStdString().c_str());
+        QApplication::exit(1);
+    });
+    const auto save = [&window, &cl, app, size] {
+        window.resize(size);
+        QTimer::singleShot(200, app, [&window, &cl] { // let queued replots land
+            const QString out = cl.parser.value(cl.screenshot);
+            const bool ok = window.exportScreenshot(out);
+            std::fprintf(stderr, ok ? "octoscope: wrote %s\n" : "octoscope: cannot write %s\n", out.toStdString().c_str());
+            QApplication::exit(ok ? 0 : 1);
+        });
+    };
+    if (conversation) {
+        QObject::connect(&window.workbench().conversationController(), &octo::ui::ConversationController::busyChanged, app,
+                         [&window, save](bool busy) {
+                             if (busy) return;
+                             const auto* current = window.workbench().conversations().current();
+                             std::fprintf(stderr, "octoscope: conversation of %zu messages run\n", current ? current->turns.size() : size_t{0});
+                             save();
+                         });
+        return;
+    }
+    QObject::connect(&window, &octo::ui::MainWindow::runSettled, app, [&window, &stalls, save] {
+        const auto* run = window.store().current();
+        std::fprintf(stderr, "octoscope: %zu tokens generated; longest UI-thread stall during the run %.1f ms\n",
+                     run ? run->n_generated() : size_t{0}, stalls.worstMs());
+        save();
+    });
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (asks_for_help_or_version(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        set_identity();
+        CommandLine help;
+        help.parser.process(core); // prints and exits
+        return 0;
+    }
+    QApplication app(argc, argv);
+    set_identity();
+    CommandLine cl;
+    cl.parser.process(app);
+    StartOptions start;
+    if (auto refused = refuse_start(cl, start)) return *refused;
 
     QString log_error;
     octo::ui::install_app_log(&log_error);
@@ -133,120 +273,21 @@ int main(int argc, char** argv) {
 
     octo::ui::MainWindow window;
     if (auto dir = octo::resource_dir()) window.loadResources(QString::fromStdString(dir->string()));
-    if (parser.isSet(cl.panel) && !window.showPanel(parser.value(cl.panel))) {
+    if (cl.parser.isSet(cl.panel) && !window.showPanel(cl.parser.value(cl.panel))) {
         std::fprintf(stderr, "octoscope: --show-panel takes one of: %s\n", window.panelNames().join(", ").toStdString().c_str());
         return 2;
     }
-    // --model, else the model open when the workbench last closed, else the built-in one.
-    QString requested = parser.value(cl.model);
-    if (requested.isEmpty() && !parser.isSet(cl.screenshot)) {
-        const QString last = QSettings().value("lastModel").toString();
-        if (!last.isEmpty() && QFileInfo::exists(last)) requested = last;
-    }
-    const auto path = octo::model_path_or_builtin(requested.toStdString());
-    const bool headless = parser.isSet(cl.screenshot);
-    const int soak_runs = parser.isSet(cl.soak) ? parser.value(cl.soak).toInt() : 0;
-    const bool conversation = parser.isSet(cl.conversation);
-    if (conversation && (parser.isSet(cl.prompt) || parser.isSet(cl.soak))) {
-        std::fprintf(stderr, "octoscope: --conversation takes no --prompt or --soak\n");
-        return 2;
-    }
-    if ((headless && !parser.isSet(cl.prompt) && !conversation) || (parser.isSet(cl.soak) && !parser.isSet(cl.prompt))) {
-        std::fprintf(stderr, "octoscope: --screenshot needs --prompt or --conversation, --soak needs --prompt\n");
-        return 2;
-    }
-    if (parser.isSet(cl.soak) && (soak_runs < 1 || headless)) {
-        std::fprintf(stderr, "octoscope: --soak needs a positive run count and no --screenshot\n");
-        return 2;
-    }
-    octo::ui::SoakBenchmark soak_benchmark(window, soak_runs);
-    if (!path) {
-        if (headless) {
-            std::fprintf(stderr, "octoscope: %s\n", path.error().message.c_str());
-            return 1;
-        }
-        QTimer::singleShot(0, &window, [&window, message = QString::fromStdString(path.error().message)] {
-            QMessageBox::warning(&window, QApplication::translate("main", "No model"), message);
-        });
-    } else {
-        window.openModel(QString::fromStdString(path.value()));
-    }
-    if (parser.isSet(cl.prompt)) {
-        octo::RunSpec typed = window.runs().editorSpec();
-        typed.prompt = parser.value(cl.prompt).toStdString();
-        window.runs().showSpec(typed);
-        QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, &window, [&] {
-            octo::RunSpec s = window.runs().editorSpec(); // the editor's run spec with the switches
-            if (parser.isSet(cl.max_tokens)) s.max_tokens = parser.value(cl.max_tokens).toLongLong();
-            window.runs().showSpec(s);
-            if (soak_runs > 0) {
-                soak_benchmark.start();
-            } else if (parser.isSet(cl.ignore_eos)) {
-                s.stop_at_eog = false;
-                window.runs().submit(s);
-            } else {
-                window.runs().runPrompt();
-            }
-        });
-    }
-    if (conversation) {
-        auto* once = new QObject(&window); // the first model loaded opens it, once
-        QObject::connect(&window.store(), &octo::ui::RunStore::modelLoaded, once, [&window, &parser, &cl, headless, once] {
-            delete once;
-            window.showPanel(QStringLiteral("conversation"));
-            if (!window.workbench().conversationController().openFile(parser.value(cl.conversation)) && headless) {
-                std::fprintf(stderr, "octoscope: %s\n", window.statusBar()->currentMessage().toStdString().c_str());
-                QApplication::exit(1);
-            }
-        });
-    }
+    octo::ui::SoakBenchmark soak_benchmark(window, start.soak_runs);
+    if (auto failed = open_start_model(window, cl, start.headless)) return *failed;
+    if (cl.parser.isSet(cl.prompt)) run_start_prompt(window, cl, soak_benchmark, start.soak_runs);
+    if (start.conversation) run_start_conversation(window, cl, start.headless);
     octo::ui::StallMonitor stalls;
     QObject::connect(&window.store(), &octo::ui::RunStore::runChanged, &stalls, &octo::ui::StallMonitor::reset);
-    if (size.isValid()) {
-        if (size.width() < window.minimumSizeHint().width() || size.height() < window.minimumSizeHint().height()) {
-            std::fprintf(stderr, "octoscope: --window-size %dx%d is below the window's minimum %dx%d\n", size.width(), size.height(),
-                         window.minimumSizeHint().width(), window.minimumSizeHint().height());
-            return 2;
-        }
-        window.resize(size);
-    } else if (!QSettings().contains("window/geometry")) {
-        window.fitToScreen(); // a first start: on the screen it opens on, never larger
-    }
-    if (preset) QTimer::singleShot(0, &window, [&window, p = *preset] { window.applyLayout(p); });
-    if (headless) {
-        QObject::connect(&window.store(), &octo::ui::RunStore::loadFailed, &app, [](const QString& message) {
-            std::fprintf(stderr, "octoscope: %s\n", message.toStdString().c_str());
-            QApplication::exit(1);
-        });
-        const auto save = [&] {
-            QTimer::singleShot(200, &app, [&] { // let queued replots land
-                const QString out = parser.value(cl.screenshot);
-                const bool ok = window.exportScreenshot(out);
-                std::fprintf(stderr, ok ? "octoscope: wrote %s\n" : "octoscope: cannot write %s\n", out.toStdString().c_str());
-                QApplication::exit(ok ? 0 : 1);
-            });
-        };
-        if (conversation) { // once its last turn has run
-            QObject::connect(&window.workbench().conversationController(), &octo::ui::ConversationController::busyChanged, &app,
-                             [&, save](bool busy) {
-                                 if (busy) return;
-                                 std::fprintf(stderr, "octoscope: conversation of %zu messages run\n",
-                                              window.workbench().conversations().current() ? window.workbench().conversations().current()->turns.size() : size_t{0});
-                                 window.resize(size);
-                                 save();
-                             });
-        }
-        QObject::connect(&window, &octo::ui::MainWindow::runSettled, &app, [&, save] {
-            if (conversation) return;
-            const auto* run = window.store().current();
-            std::fprintf(stderr, "octoscope: %zu tokens generated; longest UI-thread stall during the run %.1f ms\n",
-                         run ? run->n_generated() : size_t{0}, stalls.worstMs());
-            window.resize(size);
-            save();
-        });
-    }
+    if (auto too_small = size_window(window, start.size)) return *too_small;
+    if (start.preset) QTimer::singleShot(0, &window, [&window, p = *start.preset] { window.applyLayout(p); });
+    if (start.headless) screenshot_when_done(window, cl, stalls, start.size, start.conversation);
     window.show();
-    if (!headless && soak_runs == 0) QTimer::singleShot(0, &window, [&window] { window.startSession(); });
+    if (!start.headless && start.soak_runs == 0) QTimer::singleShot(0, &window, [&window] { window.startSession(); });
     const int code = QApplication::exec();
     spdlog::info("Octoscope exits ({})", code);
     return code;

@@ -90,6 +90,97 @@ bool retryable_connection_error(httplib::Error e) {
            e == httplib::Error::Write;
 }
 
+// One POST of a completion and what came back: the status and headers, the body (an error's, or
+// a whole answer from a server that ignores "stream"), and the stream merged so far.
+struct Attempt {
+    bool sent = false;
+    httplib::Error error = httplib::Error::Success;
+    int status = 0;
+    std::string retry_after, content_type, raw;
+    Stream stream;
+    Clock::time_point start;
+};
+
+using TokenCallback = std::function<void(const RemoteToken&)>;
+using ExtensionCallback = std::function<void(const json&)>;
+
+// The bytes of a 200 answer as they arrive: SSE events merged into the stream (false stops the
+// transfer: an error event, a chunk that is not an answer, a plain answer past 64 MiB).
+bool receive_answer(Attempt& a, std::string_view data, SseReader& sse, const RemoteEndpoint& endpoint, const TokenCallback& on_token,
+                    const ExtensionCallback& on_extension) {
+    Stream& s = a.stream;
+    if (a.content_type.find("text/event-stream") == std::string::npos) { // the whole answer at once
+        if (a.raw.size() + data.size() > kMaxPlainBody) {
+            s.error = make_error(ErrorCode::Format, "the answer of " + endpoint.describe() + " is larger than 64 MiB");
+            return false;
+        }
+        a.raw.append(data);
+        return true;
+    }
+    for (const std::string& event : sse.feed(data)) {
+        if (event == "[DONE]") {
+            s.done_marker = true;
+            continue;
+        }
+        const json j = json::parse(event, nullptr, false);
+        if (j.is_object() && j.contains("error")) {
+            s.error = make_error(ErrorCode::Io, endpoint.describe() + " failed mid-answer: " + error_message(200, event));
+            return false;
+        }
+        auto parsed = parse_answer(j);
+        if (!parsed) {
+            s.error = make_error(ErrorCode::Format, endpoint.describe() + " sent a chunk that is not an answer: " + parsed.error().message);
+            return false;
+        }
+        merge(s, parsed.value(), a.start, on_token, on_extension);
+    }
+    return true;
+}
+
+Attempt post_completion(const std::string& origin, const RemoteEndpoint& endpoint, const std::string& path, const std::string& body,
+                        const std::atomic<bool>* cancel, const TokenCallback& on_token, const ExtensionCallback& on_extension) {
+    httplib::Client client(origin);
+    client.set_connection_timeout(10, 0);
+    client.set_read_timeout(600, 0);
+    httplib::Request req;
+    req.method = "POST";
+    req.path = path;
+    req.body = body;
+    req.set_header("Content-Type", "application/json");
+    req.set_header("Accept", "text/event-stream");
+    if (!endpoint.api_key.empty()) req.set_header("Authorization", "Bearer " + endpoint.api_key);
+    Attempt a;
+    SseReader sse;
+    a.start = Clock::now();
+    req.response_handler = [&](const httplib::Response& r) {
+        a.status = r.status;
+        a.retry_after = r.get_header_value("Retry-After");
+        a.content_type = r.get_header_value("Content-Type");
+        return true;
+    };
+    req.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
+        if (cancelled(cancel)) return false;
+        if (a.status != 200) {
+            if (a.raw.size() < kMaxErrorBody) a.raw.append(data, std::min(n, kMaxErrorBody - a.raw.size()));
+            return true;
+        }
+        return receive_answer(a, std::string_view(data, n), sse, endpoint, on_token, on_extension);
+    };
+    httplib::Response res;
+    a.sent = client.send(req, res, a.error);
+    if (a.raw.empty() && !res.body.empty()) a.raw = res.body.substr(0, a.status == 200 ? kMaxPlainBody : kMaxErrorBody);
+    return a;
+}
+
+// The wait before a retry: the server's Retry-After in seconds (an HTTP date is not honoured),
+// else the back-off's `delay`.
+double retry_wait_s(const std::string& retry_after, double delay, double max_delay_s) {
+    if (retry_after.empty()) return delay;
+    char* end = nullptr;
+    const double seconds = std::strtod(retry_after.c_str(), &end);
+    return end != retry_after.c_str() && std::isfinite(seconds) ? std::clamp(seconds, 0.0, max_delay_s) : delay;
+}
+
 } // namespace
 
 std::string RemoteEndpoint::describe() const {
@@ -227,106 +318,41 @@ Result<RemoteResult> RemoteClient::complete(const RemoteRequest& request, const 
     const std::string path = prefix_ + (request.chat ? "/v1/chat/completions" : "/v1/completions");
     double delay = retry_.first_delay_s;
     for (int attempt = 0;; ++attempt) {
-        httplib::Client client(origin_);
-        client.set_connection_timeout(10, 0);
-        client.set_read_timeout(600, 0);
-        httplib::Request req;
-        req.method = "POST";
-        req.path = path;
-        req.body = body;
-        req.set_header("Content-Type", "application/json");
-        req.set_header("Accept", "text/event-stream");
-        if (!endpoint_.api_key.empty()) req.set_header("Authorization", "Bearer " + endpoint_.api_key);
-        int status = 0;
-        std::string retry_after, content_type, raw;
-        Stream s;
+        Attempt a = post_completion(origin_, endpoint_, path, body, cancel, on_token, on_extension);
+        Stream& s = a.stream;
         s.result.retries = attempt;
-        SseReader sse;
-        const auto start = Clock::now();
-        req.response_handler = [&](const httplib::Response& r) {
-            status = r.status;
-            retry_after = r.get_header_value("Retry-After");
-            content_type = r.get_header_value("Content-Type");
-            return true;
-        };
-        req.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
-            if (cancelled(cancel)) return false;
-            if (status != 200) {
-                if (raw.size() < kMaxErrorBody) raw.append(data, std::min(n, kMaxErrorBody - raw.size()));
-                return true;
-            }
-            if (content_type.find("text/event-stream") == std::string::npos) { // the whole answer at once
-                if (raw.size() + n > kMaxPlainBody) {
-                    s.error = make_error(ErrorCode::Format, "the answer of " + endpoint_.describe() + " is larger than 64 MiB");
-                    return false;
-                }
-                raw.append(data, n);
-                return true;
-            }
-            for (const std::string& event : sse.feed(std::string_view(data, n))) {
-                if (event == "[DONE]") {
-                    s.done_marker = true;
-                    continue;
-                }
-                const json j = json::parse(event, nullptr, false);
-                if (j.is_object() && j.contains("error")) {
-                    s.error = make_error(ErrorCode::Io, endpoint_.describe() + " failed mid-answer: " + error_message(200, event));
-                    return false;
-                }
-                auto a = parse_answer(j);
-                if (!a) {
-                    s.error = make_error(ErrorCode::Format, endpoint_.describe() + " sent a chunk that is not an answer: " + a.error().message);
-                    return false;
-                }
-                merge(s, a.value(), start, on_token, on_extension);
-            }
-            return true;
-        };
-        httplib::Response res;
-        httplib::Error error = httplib::Error::Success;
-        const bool sent = client.send(req, res, error);
         if (cancelled(cancel)) return make_error(ErrorCode::Cancelled, "cancelled");
         if (s.error) return *s.error;
-        if (raw.empty() && !res.body.empty()) raw = res.body.substr(0, status == 200 ? kMaxPlainBody : kMaxErrorBody);
-        const bool retryable = (!sent && status == 0 ? retryable_connection_error(error) : !sent) || status == 429 || status >= 500;
-        if (sent && status == 200) {
-            if (content_type.find("text/event-stream") == std::string::npos) {
-                const json j = json::parse(raw, nullptr, false);
-                auto a = parse_answer(j);
-                if (!a) return make_error(ErrorCode::Format, endpoint_.describe() + ": " + a.error().message);
-                merge(s, a.value(), start, on_token, on_extension);
+        const bool unreached = !a.sent && a.status == 0;
+        if (a.sent && a.status == 200) {
+            if (a.content_type.find("text/event-stream") == std::string::npos) {
+                auto whole = parse_answer(json::parse(a.raw, nullptr, false));
+                if (!whole) return make_error(ErrorCode::Format, endpoint_.describe() + ": " + whole.error().message);
+                merge(s, whole.value(), a.start, on_token, on_extension);
             }
-            s.result.total_ms = ms_since(start);
+            s.result.total_ms = ms_since(a.start);
             if (!s.any_token && s.result.finish_reason.empty()) {
                 return make_error(ErrorCode::Format, endpoint_.describe() + " ended the answer without a token or a finish reason");
             }
             return std::move(s.result);
         }
+        const bool retryable = (unreached ? retryable_connection_error(a.error) : !a.sent) || a.status == 429 || a.status >= 500;
+        const std::string after = attempt > 0 ? " (after " + std::to_string(attempt) + " retries)" : "";
         if (retryable && !s.any_token && attempt < retry_.max_retries) {
-            double wait_s = delay;
-            if (!retry_after.empty()) { // seconds (an HTTP date is not honoured: the back-off applies)
-                char* end = nullptr;
-                const double seconds = std::strtod(retry_after.c_str(), &end);
-                if (end != retry_after.c_str() && std::isfinite(seconds)) wait_s = std::clamp(seconds, 0.0, retry_.max_delay_s);
-            }
+            const double wait_s = retry_wait_s(a.retry_after, delay, retry_.max_delay_s);
             if (on_retry) {
                 on_retry(RetryNotice{attempt + 1, retry_.max_retries, wait_s,
-                                     !sent && status == 0 ? "cannot reach " + endpoint_.describe() + ": " + unreachable_reason(error, https())
-                                                          : "HTTP " + std::to_string(status) + ": " + error_message(status, raw)});
+                                     unreached ? "cannot reach " + endpoint_.describe() + ": " + unreachable_reason(a.error, https())
+                                               : "HTTP " + std::to_string(a.status) + ": " + error_message(a.status, a.raw)});
             }
             wait(wait_s, cancel);
             if (cancelled(cancel)) return make_error(ErrorCode::Cancelled, "cancelled");
             delay = std::min(delay * 2.0, retry_.max_delay_s);
             continue;
         }
-        if (!sent && status == 0) {
-            return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + unreachable_reason(error, https()) +
-                                                 (attempt > 0 ? " (after " + std::to_string(attempt) + " retries)" : ""));
-        }
-        const std::string why = error_message(status, raw);
-        return make_error(status >= 400 && status < 500 && status != 429 ? ErrorCode::InvalidArgument : ErrorCode::Io,
-                          endpoint_.describe() + " answered HTTP " + std::to_string(status) + ": " + why +
-                              (attempt > 0 ? " (after " + std::to_string(attempt) + " retries)" : ""));
+        if (unreached) return make_error(ErrorCode::Io, "cannot reach " + endpoint_.describe() + ": " + unreachable_reason(a.error, https()) + after);
+        return make_error(a.status >= 400 && a.status < 500 && a.status != 429 ? ErrorCode::InvalidArgument : ErrorCode::Io,
+                          endpoint_.describe() + " answered HTTP " + std::to_string(a.status) + ": " + error_message(a.status, a.raw) + after);
     }
 }
 

@@ -11,8 +11,10 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
+#include <variant>
 
 #include <httplib.h>
 #include <openssl/evp.h>
@@ -203,7 +205,13 @@ struct OpenAiServer::Impl {
         return constant_time_equal(key, options.api_key) && scheme == "bearer";
     }
 
+    // The endpoints (each below), after guard_requests.
     void routes();
+    // What every request passes: the body's size limit, the API key, CORS (the preflight and the
+    // answer's headers), the request id, the JSON error bodies of 404/405/413/500, the access log.
+    void guard_requests();
+    json health() const;     // GET /health
+    json model_list() const; // GET /v1/models
     // A new request while the server drains: 503 server_stopping, and the connection closes.
     bool refused_while_stopping(httplib::Response& res) const {
         if (!stopping) return false;
@@ -227,7 +235,36 @@ struct OpenAiServer::Impl {
     // A POST body, read here rather than by httplib (which caps form-encoded bodies at 8 KB, and
     // curl -d sends JSON as form-encoded); false, with the error answered, when it cannot be read.
     bool read_body(const httplib::Request& req, const httplib::ContentReader& reader, httplib::Response& res, std::string& body) const;
+    // POST /v1/chat/completions and /v1/completions: the request read and checked, its prompt built,
+    // its choices queued, then answered whole or streamed.
     void complete(const httplib::Request& req, const std::string& body, httplib::Response& res, Endpoint endpoint);
+    // A request checked and its prompt built (what complete() queues), or the error to answer.
+    struct PreparedCompletion {
+        std::shared_ptr<CompletionRequest> request;
+        BuiltPrompt prompt;
+        ConversationRendering rendering; // the model's tool format, when tools are offered
+        bool tools_offered = false;      // a chat request with tools and tool_choice not "none"
+    };
+    std::variant<ApiError, PreparedCompletion> prepare_completion(CompletionRequest request, Endpoint endpoint) const;
+    std::optional<ApiError> check_logit_bias(const CompletionRequest& q) const;
+    // A required tool call: the request's grammar becomes the call's (refused beside another grammar).
+    std::optional<ApiError> constrain_tool_call(CompletionRequest& q, const ConversationRendering& rendering) const;
+    std::shared_ptr<AnswerContext> answer_context(const PreparedCompletion& p, Endpoint endpoint) const;
+    // A non-streamed answer is decided when it is complete: its status is the outcome's (an engine
+    // failure, or the drain timing out, is a 5xx with no partial 200 before it).
+    void answer_whole(RequestChannel& channel, const AnswerContext& context, int64_t n_prompt, httplib::Response& res);
+    // What a stream's chunk writer holds on to after complete() returns.
+    struct Streamed {
+        std::shared_ptr<CompletionRequest> request;
+        std::shared_ptr<AnswerContext> context; // points at *request
+        std::shared_ptr<RequestChannel> channel;
+        std::shared_ptr<void> ticket;           // the in-flight count a drain waits on
+        int64_t n_prompt = 0;
+    };
+    void answer_stream(Streamed stream, httplib::Response& res);
+    // Until every choice has started, collecting the events in `early`: false, answered, when one
+    // failed (its error is the status) or the client left.
+    bool wait_for_start(RequestChannel& channel, int n, std::vector<SequenceEvent>& early, bool& first_seen, httplib::Response& res);
     void stop(std::chrono::milliseconds drain, const std::function<bool()>& give_up);
     void tokenize(const std::string& body, httplib::Response& res) const;
     void embeddings(const std::string& body, httplib::Response& res);
@@ -247,7 +284,7 @@ struct OpenAiServer::Impl {
     }
 };
 
-void OpenAiServer::Impl::routes() {
+void OpenAiServer::Impl::guard_requests() {
     http.set_payload_max_length(options.max_body_bytes);
     // Once the headers are in: the body's deadline starts, and the key is checked before a byte
     // of the body is read (a client without the key cannot hold a connection with a slow body).
@@ -272,12 +309,6 @@ void OpenAiServer::Impl::routes() {
     http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
         send_error(res, api_error(500, "internal error while handling the request", "server_error"));
     });
-    const auto wrong_method = [](const char* allowed) {
-        return [allowed](const httplib::Request&, httplib::Response& res) {
-            res.set_header("Allow", allowed);
-            send_error(res, api_error(405, std::string("this endpoint takes ") + allowed, "invalid_request_error", "method_not_allowed"));
-        };
-    };
     // Every answer carries its request's id (the client's X-Request-Id, or one made for it).
     http.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         if (const RequestRecord* r = HttpListener::current_request(); r && !r->id.empty()) res.set_header("X-Request-Id", r->id);
@@ -299,6 +330,38 @@ void OpenAiServer::Impl::routes() {
         res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id");
         res.set_header("Access-Control-Max-Age", "600");
     });
+    http.set_logger([this](const httplib::Request& req, const httplib::Response& res) { answered(req, res); });
+}
+
+json OpenAiServer::Impl::health() const {
+    const SchedulerStats s = scheduler.stats();
+    return {{"status", "ok"},
+            {"model", info.id},
+            {"running", s.running},
+            {"waiting", s.waiting},
+            {"completed", s.completed},
+            {"cancelled", s.cancelled},
+            {"failed", s.failed},
+            {"kv", {{"blocks_total", s.kv.blocks_total}, {"blocks_used", s.kv.blocks_used}, {"blocks_cached", s.kv.blocks_cached}}},
+            {"connections", {{"open", http.open_connections()}, {"refused", http.refused_connections()}, {"timed_out", http.timed_out_connections()}}}};
+}
+
+json OpenAiServer::Impl::model_list() const {
+    json entry = {{"id", info.id}, {"object", "model"}, {"created", info.created}, {"owned_by", "octoscope"}};
+    entry["octoscope"] = info.describe;
+    entry["octoscope"]["n_ctx"] = info.n_ctx;
+    entry["octoscope"]["fingerprint"] = info.fingerprint;
+    return {{"object", "list"}, {"data", json::array({entry})}};
+}
+
+void OpenAiServer::Impl::routes() {
+    guard_requests();
+    const auto wrong_method = [](const char* allowed) {
+        return [allowed](const httplib::Request&, httplib::Response& res) {
+            res.set_header("Allow", allowed);
+            send_error(res, api_error(405, std::string("this endpoint takes ") + allowed, "invalid_request_error", "method_not_allowed"));
+        };
+    };
     const auto text_tool = [this](bool detokenize) {
         return [this, detokenize](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
             std::string body;
@@ -314,33 +377,12 @@ void OpenAiServer::Impl::routes() {
     });
     http.Get("/v1/embeddings", wrong_method("POST"));
     http.Post("/detokenize", text_tool(true));
-    http.set_logger([this](const httplib::Request& req, const httplib::Response& res) { answered(req, res); });
     http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
         const ConnectionCounts connections{http.open_connections(), http.refused_connections(), http.timed_out_connections()};
         res.set_content(metrics.render(scheduler.stats(), connections), "text/plain; version=0.0.4; charset=utf-8");
     });
-    http.Get("/health", [this](const httplib::Request&, httplib::Response& res) {
-        const SchedulerStats s = scheduler.stats();
-        const json body = {{"status", "ok"},
-                           {"model", info.id},
-                           {"running", s.running},
-                           {"waiting", s.waiting},
-                           {"completed", s.completed},
-                           {"cancelled", s.cancelled},
-                           {"failed", s.failed},
-                           {"kv", {{"blocks_total", s.kv.blocks_total}, {"blocks_used", s.kv.blocks_used}, {"blocks_cached", s.kv.blocks_cached}}},
-                           {"connections", {{"open", http.open_connections()},
-                                            {"refused", http.refused_connections()},
-                                            {"timed_out", http.timed_out_connections()}}}};
-        res.set_content(body.dump(), "application/json");
-    });
-    http.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) {
-        json entry = {{"id", info.id}, {"object", "model"}, {"created", info.created}, {"owned_by", "octoscope"}};
-        entry["octoscope"] = info.describe;
-        entry["octoscope"]["n_ctx"] = info.n_ctx;
-        entry["octoscope"]["fingerprint"] = info.fingerprint;
-        res.set_content(json{{"object", "list"}, {"data", json::array({entry})}}.dump(), "application/json");
-    });
+    http.Get("/health", [this](const httplib::Request&, httplib::Response& res) { res.set_content(health().dump(), "application/json"); });
+    http.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) { res.set_content(model_list().dump(), "application/json"); });
     const auto generation = [this](Endpoint endpoint) {
         return [this, endpoint](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
             std::string body;
@@ -537,158 +579,194 @@ void OpenAiServer::Impl::answered(const httplib::Request& req, const httplib::Re
     log_message(LogLevel::Info, line);
 }
 
-void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& body, httplib::Response& res, Endpoint endpoint) {
-    const std::shared_ptr<void> ticket = in_flight_ticket(); // taken before the check: a drain that starts now waits for it
-    if (refused_while_stopping(res)) return;
-    auto parsed = parse_completion_request(body, endpoint, options.limits);
-    if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
-    auto q = std::make_shared<CompletionRequest>(std::move(std::get<CompletionRequest>(parsed)));
-    if (refused_model(q->model, res)) return;
+std::optional<ApiError> OpenAiServer::Impl::check_logit_bias(const CompletionRequest& q) const {
+    const int64_t n_tokens = model.tokenizer->n_tokens();
+    for (const auto& [id, bias] : q.run.sampling.logit_bias) {
+        if (id >= n_tokens) {
+            return api_error(400, "'logit_bias' names token " + std::to_string(id) + "; the vocabulary has " + std::to_string(n_tokens) +
+                                      " (ids 0 to " + std::to_string(n_tokens - 1) + ")",
+                             "invalid_request_error", "invalid_logit_bias", "logit_bias");
+        }
+    }
+    return std::nullopt;
+}
 
-    for (const auto& [id, bias] : q->run.sampling.logit_bias) {
-        if (id >= model.tokenizer->n_tokens()) {
-            return send_error(res, api_error(400, "'logit_bias' names token " + std::to_string(id) + "; the vocabulary has " +
-                                                      std::to_string(model.tokenizer->n_tokens()) + " (ids 0 to " +
-                                                      std::to_string(model.tokenizer->n_tokens() - 1) + ")",
-                                             "invalid_request_error", "invalid_logit_bias", "logit_bias"));
-        }
+std::optional<ApiError> OpenAiServer::Impl::constrain_tool_call(CompletionRequest& q, const ConversationRendering& rendering) const {
+    if (!q.run.tool_choice.forces_call()) return std::nullopt;
+    if (!q.run.grammar.empty()) {
+        return api_error(400, "a required tool call ('tool_choice') and 'response_format' or 'grammar' cannot both constrain a request",
+                         "invalid_request_error", "", "tool_choice");
     }
+    auto gbnf = tool_call_grammar(rendering.tmpl, q.run.tools, q.run.tool_choice);
+    if (!gbnf) {
+        return api_error(400, gbnf.error().message, "invalid_request_error", "", gbnf.error().code == ErrorCode::Unsupported ? "tools" : "tool_choice");
+    }
+    q.run.grammar = std::move(gbnf.value());
+    return std::nullopt;
+}
+
+std::variant<ApiError, OpenAiServer::Impl::PreparedCompletion> OpenAiServer::Impl::prepare_completion(CompletionRequest request,
+                                                                                                      Endpoint endpoint) const {
+    PreparedCompletion p;
+    p.request = std::make_shared<CompletionRequest>(std::move(request));
+    CompletionRequest& q = *p.request;
+    if (auto e = check_logit_bias(q)) return *e;
     // Tools: written in the model's tool format, read back from each answer; a required call is
-    // constrained to the format and the tool's parameters.
-    const bool tools_offered = endpoint == Endpoint::Chat && !q->run.tools.empty() && q->run.tool_choice.mode != ToolChoice::Mode::None;
-    // (Only a request with tools needs the format; build_prompt recognises the template itself.)
-    const ConversationRendering rendering = tools_offered ? conversation_rendering(model.model->file()) : ConversationRendering{};
-    if (tools_offered && q->run.tool_choice.forces_call()) {
-        if (!q->run.grammar.empty()) {
-            return send_error(res, api_error(400, "a required tool call ('tool_choice') and 'response_format' or 'grammar' cannot both constrain a request",
-                                             "invalid_request_error", "", "tool_choice"));
-        }
-        auto gbnf = tool_call_grammar(rendering.tmpl, q->run.tools, q->run.tool_choice);
-        if (!gbnf) {
-            return send_error(res, api_error(400, gbnf.error().message, "invalid_request_error", "",
-                                             gbnf.error().code == ErrorCode::Unsupported ? "tools" : "tool_choice"));
-        }
-        q->run.grammar = std::move(gbnf.value());
+    // constrained to the format and the tool's parameters. (Only a request with tools needs the
+    // format; build_prompt recognises the template itself.)
+    p.tools_offered = endpoint == Endpoint::Chat && !q.run.tools.empty() && q.run.tool_choice.mode != ToolChoice::Mode::None;
+    if (p.tools_offered) {
+        p.rendering = conversation_rendering(model.model->file());
+        if (auto e = constrain_tool_call(q, p.rendering)) return *e;
     }
-    const Result<BuiltPrompt> prompt = build_prompt(model.model->file(), *model.tokenizer, q->run);
+    const char* prompt_param = endpoint == Endpoint::Chat ? "messages" : "prompt";
+    Result<BuiltPrompt> prompt = build_prompt(model.model->file(), *model.tokenizer, q.run);
     if (!prompt) {
-        if (tools_offered && prompt.error().code == ErrorCode::Unsupported) { // the model's format has no tools
-            return send_error(res, api_error(400, prompt.error().message, "invalid_request_error", "", "tools"));
+        if (p.tools_offered && prompt.error().code == ErrorCode::Unsupported) { // the model's format has no tools
+            return api_error(400, prompt.error().message, "invalid_request_error", "", "tools");
         }
         ApiError e = engine_error(prompt.error());
-        e.param = endpoint == Endpoint::Chat ? "messages" : "prompt";
-        return send_error(res, e);
+        e.param = prompt_param;
+        return e;
     }
-    const auto n_prompt = static_cast<int64_t>(prompt->ids.size());
+    p.prompt = std::move(prompt.value());
+    const auto n_prompt = static_cast<int64_t>(p.prompt.ids.size());
     if (n_prompt >= info.n_ctx) {
-        return send_error(res, api_error(400, "the prompt has " + std::to_string(n_prompt) + " tokens; the context holds " +
-                                                  std::to_string(info.n_ctx) + " with room for at least one generated token",
-                                         "invalid_request_error", "context_length_exceeded",
-                                         endpoint == Endpoint::Chat ? "messages" : "prompt"));
+        return api_error(400, "the prompt has " + std::to_string(n_prompt) + " tokens; the context holds " + std::to_string(info.n_ctx) +
+                                  " with room for at least one generated token",
+                         "invalid_request_error", "context_length_exceeded", prompt_param);
     }
+    return p;
+}
 
-    const uint64_t seed = q->seed_given ? q->run.sampling.seed : random_seed();
-    std::vector<SequenceRequest> sequences;
-    for (int i = 0; i < q->n; ++i) {
-        SequenceRequest s{q->run, prompt->ids, q->octoscope.enabled};
-        s.spec.sampling.seed = seed + static_cast<uint64_t>(i); // choice i: seed + i
-        sequences.push_back(std::move(s));
-    }
-    auto channel = std::make_shared<RequestChannel>(q->n);
-    if (!scheduler.submit(std::move(sequences), channel)) {
-        res.set_header("Retry-After", "1");
-        return send_error(res, api_error(429, std::to_string(options.scheduler.max_queue) +
-                                                  " requests are waiting already (--max-queue); retry later",
-                                         "rate_limit_exceeded", "rate_limit_exceeded"));
-    }
-
+std::shared_ptr<AnswerContext> OpenAiServer::Impl::answer_context(const PreparedCompletion& p, Endpoint endpoint) const {
+    const CompletionRequest& q = *p.request;
     auto context = std::make_shared<AnswerContext>();
-    context->request = q.get();
+    context->request = p.request.get();
     context->tokenizer = model.tokenizer;
     context->id = random_id(endpoint == Endpoint::Chat ? "chatcmpl-" : "cmpl-", 24);
     context->created = static_cast<int64_t>(std::time(nullptr));
     context->model = info.id;
     context->fingerprint = info.fingerprint;
-    context->metric = q->octoscope.metric.value_or(default_metric(*model.model));
+    context->metric = q.octoscope.metric.value_or(default_metric(*model.model));
     context->n_layer = model.model->params().n_layer;
     context->n_expert = model.model->params().n_expert;
     context->head_map = model.map;
-    context->prompt_ids = prompt->ids;
-    context->prompt_text = prompt->text;
-    if (tools_offered) {
-        context->tool_format = rendering.tmpl;
-        if (q->run.tool_choice.forces_call()) {
-            if (auto opening = tool_call_opening(rendering.tmpl, q->run.tools, q->run.tool_choice)) context->tool_call_opening = *opening;
+    context->prompt_ids = p.prompt.ids;
+    context->prompt_text = p.prompt.text;
+    if (p.tools_offered) {
+        context->tool_format = p.rendering.tmpl;
+        if (q.run.tool_choice.forces_call()) {
+            if (auto opening = tool_call_opening(p.rendering.tmpl, q.run.tools, q.run.tool_choice)) context->tool_call_opening = *opening;
         }
         context->tool_ids = random_seed();
     }
+    return context;
+}
 
-    // A non-streamed answer is decided when it is complete: its status is the outcome's (an
-    // engine failure, or the drain timing out, is a 5xx with no partial 200 before it).
-    if (!q->stream) {
-        std::vector<ChoiceRecord> records(static_cast<size_t>(q->n));
-        std::optional<Error> failure;
-        std::vector<SequenceEvent> none;
-        bool first_seen = false;
-        const auto take = [&](SequenceEvent& e) {
-            observe(e, first_seen);
-            ChoiceRecord& r = records[static_cast<size_t>(e.choice)];
-            switch (e.kind) {
-            case SequenceEvent::Kind::Prompt: r.prompt_metrics = std::move(e.prompt_metrics); break;
-            case SequenceEvent::Kind::Token:
-                r.tokens.push_back(std::move(e.token));
-                r.metrics.push_back(std::move(e.metrics));
-                break;
-            case SequenceEvent::Kind::Done:
-                r.result = std::move(e.result);
-                r.kv = e.kv;
-                break;
-            case SequenceEvent::Kind::Failed:
-                if (!failure) failure = e.error;
-                break;
-            }
-            return true;
-        };
-        if (!follow(*channel, none, take)) return; // the client left: nobody reads an answer
-        if (failure) return send_error(res, engine_error(*failure));
-        int64_t completion_tokens = 0;
-        for (const ChoiceRecord& r : records) completion_tokens += static_cast<int64_t>(r.tokens.size());
-        note_tokens(n_prompt, completion_tokens);
-        metrics.tokens(n_prompt * q->n, completion_tokens);
-        res.set_content(answer_json(*context, records).dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
-        return;
+void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& body, httplib::Response& res, Endpoint endpoint) {
+    const std::shared_ptr<void> ticket = in_flight_ticket(); // taken before the check: a drain that starts now waits for it
+    if (refused_while_stopping(res)) return;
+    auto parsed = parse_completion_request(body, endpoint, options.limits);
+    if (const auto* e = std::get_if<ApiError>(&parsed)) return send_error(res, *e);
+    if (refused_model(std::get<CompletionRequest>(parsed).model, res)) return;
+    auto prepared = prepare_completion(std::move(std::get<CompletionRequest>(parsed)), endpoint);
+    if (const auto* e = std::get_if<ApiError>(&prepared)) return send_error(res, *e);
+    const PreparedCompletion& p = std::get<PreparedCompletion>(prepared);
+    const CompletionRequest& q = *p.request;
+
+    const uint64_t seed = q.seed_given ? q.run.sampling.seed : random_seed();
+    std::vector<SequenceRequest> sequences;
+    for (int i = 0; i < q.n; ++i) {
+        SequenceRequest s{q.run, p.prompt.ids, q.octoscope.enabled};
+        s.spec.sampling.seed = seed + static_cast<uint64_t>(i); // choice i: seed + i
+        sequences.push_back(std::move(s));
     }
+    auto channel = std::make_shared<RequestChannel>(q.n);
+    if (!scheduler.submit(std::move(sequences), channel)) {
+        res.set_header("Retry-After", "1");
+        return send_error(res, api_error(429, std::to_string(options.scheduler.max_queue) + " requests are waiting already (--max-queue); retry later",
+                                         "rate_limit_exceeded", "rate_limit_exceeded"));
+    }
+    const std::shared_ptr<AnswerContext> context = answer_context(p, endpoint);
+    const auto n_prompt = static_cast<int64_t>(p.prompt.ids.size());
+    if (q.stream) return answer_stream(Streamed{p.request, context, channel, ticket, n_prompt}, res);
+    answer_whole(*channel, *context, n_prompt, res);
+}
 
+void OpenAiServer::Impl::answer_whole(RequestChannel& channel, const AnswerContext& context, int64_t n_prompt, httplib::Response& res) {
+    const CompletionRequest& q = *context.request;
+    std::vector<ChoiceRecord> records(static_cast<size_t>(q.n));
+    std::optional<Error> failure;
+    std::vector<SequenceEvent> none;
+    bool first_seen = false;
+    const auto take = [&](SequenceEvent& e) {
+        observe(e, first_seen);
+        ChoiceRecord& r = records[static_cast<size_t>(e.choice)];
+        switch (e.kind) {
+        case SequenceEvent::Kind::Prompt: r.prompt_metrics = std::move(e.prompt_metrics); break;
+        case SequenceEvent::Kind::Token:
+            r.tokens.push_back(std::move(e.token));
+            r.metrics.push_back(std::move(e.metrics));
+            break;
+        case SequenceEvent::Kind::Done:
+            r.result = std::move(e.result);
+            r.kv = e.kv;
+            break;
+        case SequenceEvent::Kind::Failed:
+            if (!failure) failure = e.error;
+            break;
+        }
+        return true;
+    };
+    if (!follow(channel, none, take)) return; // the client left: nobody reads an answer
+    if (failure) return send_error(res, engine_error(*failure));
+    int64_t completion_tokens = 0;
+    for (const ChoiceRecord& r : records) completion_tokens += static_cast<int64_t>(r.tokens.size());
+    note_tokens(n_prompt, completion_tokens);
+    metrics.tokens(n_prompt * q.n, completion_tokens);
+    res.set_content(answer_json(context, records).dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
+bool OpenAiServer::Impl::wait_for_start(RequestChannel& channel, int n, std::vector<SequenceEvent>& early, bool& first_seen,
+                                        httplib::Response& res) {
+    int started = 0;
+    while (started < n) {
+        for (SequenceEvent& e : channel.wait(kPoll)) {
+            observe(e, first_seen);
+            if (e.kind == SequenceEvent::Kind::Failed) {
+                channel.cancel();
+                send_error(res, engine_error(e.error));
+                return false;
+            }
+            if (e.kind == SequenceEvent::Kind::Prompt) started += 1;
+            early.push_back(std::move(e));
+        }
+        if (started < n && !HttpListener::client_connected()) {
+            channel.cancel(); // gone before its first token: its sequences end, their blocks return
+            return false;
+        }
+    }
+    return true;
+}
+
+void OpenAiServer::Impl::answer_stream(Streamed stream, httplib::Response& res) {
     // A stream's status is sent with its first chunk: until every choice has started (its prompt
     // evaluated, the first token chosen), an error is still the answer's status.
     auto early = std::make_shared<std::vector<SequenceEvent>>();
     auto first_seen = std::make_shared<bool>(false);
-    int started = 0;
-    while (started < q->n) {
-        for (SequenceEvent& e : channel->wait(kPoll)) {
-            observe(e, *first_seen);
-            if (e.kind == SequenceEvent::Kind::Failed) {
-                channel->cancel();
-                return send_error(res, engine_error(e.error));
-            }
-            if (e.kind == SequenceEvent::Kind::Prompt) started += 1;
-            early->push_back(std::move(e));
-        }
-        if (started < q->n && !HttpListener::client_connected()) {
-            channel->cancel(); // gone before its first token: its sequences end, their blocks return
-            return;
-        }
-    }
+    if (!wait_for_start(*stream.channel, stream.request->n, *early, *first_seen, res)) return;
 
-    const auto releaser = [channel](bool) {
+    const auto releaser = [channel = stream.channel](bool) {
         if (!channel->finished()) channel->cancel(); // the client went away: its sequences end, their blocks return
     };
-
     res.set_header("Cache-Control", "no-cache");
     res.set_chunked_content_provider(
         "text/event-stream",
-        [this, q, context, channel, early, first_seen, ticket, n_prompt](size_t, httplib::DataSink& sink) {
-            std::vector<std::string> sent(static_cast<size_t>(q->n)); // text each choice has sent
+        [this, stream, early, first_seen](size_t, httplib::DataSink& sink) {
+            const CompletionRequest& q = *stream.request;
+            const AnswerContext& context = *stream.context;
+            std::vector<std::string> sent(static_cast<size_t>(q.n)); // text each choice has sent
             int64_t completion_tokens = 0;
             const auto write = [&](const nlohmann::ordered_json& event) {
                 const std::string line = sse(event);
@@ -703,26 +781,26 @@ void OpenAiServer::Impl::complete(const httplib::Request&, const std::string& bo
                 }
                 std::string& text = sent[static_cast<size_t>(e.choice)];
                 switch (e.kind) {
-                case SequenceEvent::Kind::Prompt: return write(first_chunk_json(*context, e.choice, e.prompt_metrics));
+                case SequenceEvent::Kind::Prompt: return write(first_chunk_json(context, e.choice, e.prompt_metrics));
                 case SequenceEvent::Kind::Token: {
                     completion_tokens += 1;
-                    const std::string released = context->tool_format ? std::string() : e.token.visible_text; // held back with tools
+                    const std::string released = context.tool_format ? std::string() : e.token.visible_text; // held back with tools
                     text += released;
-                    return write(token_chunk_json(*context, e.choice, e.token, released, q->octoscope.enabled ? &e.metrics : nullptr));
+                    return write(token_chunk_json(context, e.choice, e.token, released, q.octoscope.enabled ? &e.metrics : nullptr));
                 }
                 case SequenceEvent::Kind::Done: {
                     const std::string rest = e.result.text.size() > text.size() ? e.result.text.substr(text.size()) : std::string();
-                    return write(last_chunk_json(*context, e.choice, rest, e.result, e.kv));
+                    return write(last_chunk_json(context, e.choice, rest, e.result, e.kv));
                 }
                 case SequenceEvent::Kind::Failed: return write(error_json(engine_error(e.error)));
                 }
                 return true;
             };
-            const bool followed = follow(*channel, *early, send);
-            note_tokens(n_prompt, completion_tokens);
-            if (followed) metrics.tokens(n_prompt * q->n, completion_tokens);
+            const bool followed = follow(*stream.channel, *early, send);
+            note_tokens(stream.n_prompt, completion_tokens);
             if (!followed) return false;
-            if (q->include_usage && !write(usage_chunk_json(*context, completion_tokens))) return false;
+            metrics.tokens(stream.n_prompt * q.n, completion_tokens);
+            if (q.include_usage && !write(usage_chunk_json(context, completion_tokens))) return false;
             static constexpr std::string_view kDone = "data: [DONE]\n\n";
             if (!sink.write(kDone.data(), kDone.size())) return false;
             sink.done();

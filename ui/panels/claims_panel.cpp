@@ -70,6 +70,15 @@ QString claims_note_text(const ClaimsReport& report) { return q(report.note.in(c
 ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
     : QWidget(parent), store_(store) {
     auto* layout = new QVBoxLayout(this);
+    createControls(layout);
+    layout->addWidget(createViews(), 1);
+    connectActions();
+    followStore();
+    on_language_change(this, [this] { retranslate(); });
+}
+
+// The action buttons, the items and seed settings (remembered) and the progress, in two rows.
+void ClaimsPanel::createControls(QVBoxLayout* layout) {
     auto* bar = new QHBoxLayout;
     run_selected_ = new QPushButton(this);
     run_all_ = new QPushButton(this);
@@ -108,6 +117,10 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
     note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(note_);
 
+}
+
+// The claims list beside the tabs of the selected claim: plot, words and method, verdict.
+QSplitter* ClaimsPanel::createViews() {
     auto* split = new QSplitter(Qt::Horizontal, this);
     list_ = new QTreeWidget(split);
     list_->setObjectName(QStringLiteral("claimsList"));
@@ -133,8 +146,10 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
     list_->setMinimumHeight(40);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    return split;
+}
 
+void ClaimsPanel::connectActions() {
     connect(run_selected_, &QPushButton::clicked, this, &ClaimsPanel::runSelected);
     connect(run_all_, &QPushButton::clicked, this, &ClaimsPanel::runAll);
     connect(cancel_, &QPushButton::clicked, this, &ClaimsPanel::cancel);
@@ -148,6 +163,10 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
     connect(present_, &QPushButton::clicked, this, &ClaimsPanel::openPresenter);
     connect(list_, &QTreeWidget::currentItemChanged, this, &ClaimsPanel::refreshDetail);
     connect(list_, &QTreeWidget::itemDoubleClicked, this, &ClaimsPanel::runSelected);
+}
+
+// The list, the buttons and the progress follow the claims store.
+void ClaimsPanel::followStore() {
     connect(&store_, &ClaimsStore::resultsChanged, this, [this] {
         refreshList();
         refreshDetail();
@@ -177,28 +196,29 @@ ClaimsPanel::ClaimsPanel(ClaimsStore& store, QWidget* parent)
         progress_->setFormat(tr("failed"));
         emit statusMessage(tr("Claims run failed: %1").arg(message));
     });
-    on_language_change(this, [this] {
-        run_selected_->setText(tr("Run Selected"));
-        run_all_->setText(tr("Run All"));
-        cancel_->setText(tr("Cancel"));
-        export_->setText(tr("Export Report…"));
-        present_->setText(tr("Present…"));
-        run_selected_->setToolTip(tr("Measure the selected claims on the loaded model (Ctrl+click selects several)"));
-        run_all_->setToolTip(tr("Measure every claim on the loaded model (about a minute on octet)"));
-        present_->setToolTip(tr("Step through the claims one by one, full screen, for a lecture (F11)"));
-        items_->setSpecialValueText(tr("items: each claim's own"));
-        items_->setPrefix(tr("items: "));
-        items_->setToolTip(tr("How many task items of each subsystem every claim uses (0: the number the claims file gives)"));
-        seed_->setPrefix(tr("seed: "));
-        seed_->setToolTip(tr("Chooses the items and the bootstrap resamples: the same seed gives the same report"));
-        list_->setHeaderLabels({tr("Claim"), tr("Verdict"), tr("Measured [95 % interval]"), tr("n"), tr("Article (GPT-4, unverified)")});
-        tabs_->setTabText(0, tr("Plot"));
-        tabs_->setTabText(1, tr("Claim and method"));
-        tabs_->setTabText(2, tr("Verdict"));
-        refreshList();
-        refreshDetail();
-        refreshButtons();
-    });
+}
+
+void ClaimsPanel::retranslate() {
+    run_selected_->setText(tr("Run Selected"));
+    run_all_->setText(tr("Run All"));
+    cancel_->setText(tr("Cancel"));
+    export_->setText(tr("Export Report…"));
+    present_->setText(tr("Present…"));
+    run_selected_->setToolTip(tr("Measure the selected claims on the loaded model (Ctrl+click selects several)"));
+    run_all_->setToolTip(tr("Measure every claim on the loaded model (about a minute on octet)"));
+    present_->setToolTip(tr("Step through the claims one by one, full screen, for a lecture (F11)"));
+    items_->setSpecialValueText(tr("items: each claim's own"));
+    items_->setPrefix(tr("items: "));
+    items_->setToolTip(tr("How many task items of each subsystem every claim uses (0: the number the claims file gives)"));
+    seed_->setPrefix(tr("seed: "));
+    seed_->setToolTip(tr("Chooses the items and the bootstrap resamples: the same seed gives the same report"));
+    list_->setHeaderLabels({tr("Claim"), tr("Verdict"), tr("Measured [95 % interval]"), tr("n"), tr("Article (GPT-4, unverified)")});
+    tabs_->setTabText(0, tr("Plot"));
+    tabs_->setTabText(1, tr("Claim and method"));
+    tabs_->setTabText(2, tr("Verdict"));
+    refreshList();
+    refreshDetail();
+    refreshButtons();
 }
 
 void ClaimsPanel::resizeEvent(QResizeEvent* event) {

@@ -13,11 +13,13 @@
 
 class QLabel;
 class QProgressBar;
+class QSplitter;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
 class QTextBrowser;
 class QTreeWidget;
+class QVBoxLayout;
 
 namespace octo::ui {
 
@@ -60,6 +62,11 @@ protected:
     void resizeEvent(QResizeEvent* event) override; // the one-line note is elided to the width
 
 private:
+    void createControls(QVBoxLayout* layout);
+    QSplitter* createViews();
+    void connectActions();
+    void followStore();
+    void retranslate();
     void submit(const std::vector<std::string>& ids);
     void refreshList();
     void refreshDetail();

@@ -32,6 +32,14 @@ int index_of(ChatRole role) { return role == ChatRole::Assistant ? 1 : role == C
 ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore& runs, QWidget* parent)
     : QWidget(parent), conversations_(conversations), runs_(runs) {
     setObjectName(QStringLiteral("conversationPanel"));
+    createWidgets();
+    layOut();
+    connectActions();
+    followStores();
+    on_language_change(this, [this] { retranslate(); });
+}
+
+void ConversationPanel::createWidgets() {
     shown_ = new QComboBox(this);
     shown_->setObjectName(QStringLiteral("conversationShown"));
     shown_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -69,7 +77,16 @@ ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore&
     editing_note_ = new QLabel(this);
     editing_note_->setWordWrap(true);
     editing_note_->hide();
+    figures_ = new QTabWidget(this);
+    figures_->setObjectName(QStringLiteral("conversationFigures"));
+    figures_->addTab(table_, QString());
+    turns_plot_ = new ConversationTurnsPlot(conversations_, runs_, figures_);
+    figures_->addTab(turns_plot_, QString());
+    figures_->setMaximumHeight(280);
+    figures_->setMinimumWidth(220); // not the plot's legend's width: the dock beside the prompt is narrow
+}
 
+void ConversationPanel::layOut() {
     auto* top = new QHBoxLayout;
     top->addWidget(shown_, 1);
     top->addWidget(new_);
@@ -96,18 +113,14 @@ ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore&
     layout->addWidget(rendering_);
     layout->addWidget(transcript_, 1);
     layout->addLayout(turn_actions);
-    figures_ = new QTabWidget(this);
-    figures_->setObjectName(QStringLiteral("conversationFigures"));
-    figures_->addTab(table_, QString());
-    turns_plot_ = new ConversationTurnsPlot(conversations_, runs_, figures_);
-    figures_->addTab(turns_plot_, QString());
-    figures_->setMaximumHeight(280);
-    figures_->setMinimumWidth(220); // not the plot's legend's width: the dock beside the prompt is narrow
     layout->addWidget(figures_);
     layout->addLayout(compare_row);
     layout->addWidget(editing_note_);
     layout->addLayout(composer_row);
+}
 
+// The buttons, the composer's shortcuts (Ctrl+Enter sends, Esc leaves editing), the pickers.
+void ConversationPanel::connectActions() {
     connect(new_, &QPushButton::clicked, this, &ConversationPanel::newConversation);
     connect(compare_, &QPushButton::clicked, this, &ConversationPanel::compareWithChosen);
     connect(edit_, &QPushButton::clicked, this, &ConversationPanel::editSelected);
@@ -139,6 +152,10 @@ ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore&
         const int turn = table_->item(rows.front().row(), Turn)->data(Qt::UserRole).toInt();
         if (turn != conversations_.selected_turn()) conversations_.select_turn(turn);
     });
+}
+
+// What the panel shows follows the conversation store and the run store.
+void ConversationPanel::followStores() {
     connect(&conversations_, &ConversationStore::listChanged, this, &ConversationPanel::refreshList);
     connect(&conversations_, &ConversationStore::shownChanged, this, [this] {
         refreshList();
@@ -161,7 +178,6 @@ ConversationPanel::ConversationPanel(ConversationStore& conversations, RunStore&
     });
     connect(&runs_, &RunStore::runSettled, this, &ConversationPanel::refreshTable);
     connect(&runs_, &RunStore::modelLoaded, this, &ConversationPanel::refreshRendering);
-    on_language_change(this, [this] { retranslate(); });
 }
 
 void ConversationPanel::setController(ConversationController* controller) {

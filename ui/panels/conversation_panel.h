@@ -56,6 +56,10 @@ private:
     void refreshTable();
     void refreshButtons();
     void refreshRendering();
+    void createWidgets();
+    void layOut();
+    void connectActions();
+    void followStores();
     void retranslate();
 
     ConversationStore& conversations_;

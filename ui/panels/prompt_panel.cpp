@@ -35,6 +35,14 @@ QString precision_key(std::optional<Precision> p) {
 } // namespace
 
 PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
+    createTextFields();
+    createSettings();
+    createActions();
+    const Captions captions = layOut();
+    on_language_change(this, [this, captions] { retranslate(captions); });
+}
+
+void PromptPanel::createTextFields() {
     editor_ = new QPlainTextEdit(this);
     editor_->setObjectName(QStringLiteral("promptEditor"));
     editor_->setTabChangesFocus(true); // Tab / Shift+Tab leave the editor like any other field; Ctrl+Tab inserts a tab
@@ -55,6 +63,9 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     reasoning_->setEnabled(false);
     reasoning_->hide();
     connect(chat_, &QCheckBox::toggled, reasoning_, &QWidget::setEnabled);
+}
+
+void PromptPanel::createSettings() {
     max_tokens_ = new QSpinBox(this);
     max_tokens_->setRange(1, 4096);
     max_tokens_->setValue(64);
@@ -88,6 +99,9 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
         showOutputSummary();
     });
     connect(output_edit_, &QPushButton::clicked, this, &PromptPanel::editOutput);
+}
+
+void PromptPanel::createActions() {
     dla_ = new QCheckBox(this);
     dla_->setObjectName(QStringLiteral("dlaBox"));
     attention_ = new QCheckBox(this);
@@ -101,40 +115,37 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     connect(run_, &QPushButton::clicked, this, &PromptPanel::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &PromptPanel::cancelRequested);
 
+}
+
+PromptPanel::Captions PromptPanel::layOut() {
     auto* form = new QFormLayout;
-    auto* max_tokens_label = new QLabel(this);
-    auto* temperature_label = new QLabel(this);
-    auto* seed_label = new QLabel(this);
-    auto* top_p_label = new QLabel(this);
-    auto* precision_caption = new QLabel(this);
-    max_tokens_label->setBuddy(max_tokens_);
-    temperature_label->setBuddy(temperature_);
-    seed_label->setBuddy(seed_);
-    top_p_label->setBuddy(top_p_);
-    precision_caption->setBuddy(precision_);
-    form->addRow(max_tokens_label, max_tokens_);
+    Captions c{new QLabel(this), new QLabel(this), new QLabel(this), new QLabel(this), new QLabel(this), new QLabel(this), new QLabel(this)};
+    c.max_tokens->setBuddy(max_tokens_);
+    c.temperature->setBuddy(temperature_);
+    c.seed->setBuddy(seed_);
+    c.top_p->setBuddy(top_p_);
+    c.precision->setBuddy(precision_);
+    form->addRow(c.max_tokens, max_tokens_);
     // Temperature and seed share a row, as top-p and top-k do, so that the Output row fits.
     auto* sampling = new QHBoxLayout;
     sampling->addWidget(temperature_, 1);
-    sampling->addWidget(seed_label);
+    sampling->addWidget(c.seed);
     sampling->addWidget(seed_, 1);
-    form->addRow(temperature_label, sampling);
+    form->addRow(c.temperature, sampling);
     // Top-p and top-k share a row, so that Precision fits: the window must fit 1280 × 800 with
     // CJK line heights too.
     auto* top = new QHBoxLayout;
     top->addWidget(top_p_, 1);
-    auto* top_k_label = new QLabel(this);
-    top_k_label->setBuddy(top_k_);
-    top->addWidget(top_k_label);
+    c.top_k->setBuddy(top_k_);
+    top->addWidget(c.top_k);
     top->addWidget(top_k_, 1);
-    form->addRow(top_p_label, top);
-    form->addRow(precision_caption, precision_);
-    auto* output_caption = new QLabel(this);
-    output_caption->setBuddy(output_);
+    form->addRow(c.top_p, top);
+    form->addRow(c.precision, precision_);
+    c.output->setBuddy(output_);
     auto* output_row = new QHBoxLayout;
     output_row->addWidget(output_, 1);
     output_row->addWidget(output_edit_);
-    form->addRow(output_caption, output_row);
+    form->addRow(c.output, output_row);
     auto* flags = new QHBoxLayout;
     flags->addWidget(chat_);
     flags->addWidget(dla_);
@@ -159,46 +170,48 @@ PromptPanel::PromptPanel(QWidget* parent) : QWidget(parent) {
     const QList<QWidget*> tab_order = {editor_, chat_, system_, reasoning_, dla_, attention_, max_tokens_, temperature_,
                                        seed_, top_p_, top_k_, precision_, output_, output_edit_, cancel_, run_};
     for (qsizetype i = 1; i < tab_order.size(); ++i) setTabOrder(tab_order[i - 1], tab_order[i]);
-    on_language_change(this, [=, this] {
-        editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
-        editor_->setAccessibleName(tr("Prompt"));
-        chat_->setText(tr("&Chat"));
-        chat_->setToolTip(tr("Send system + user turns through the model's chat template"));
-        system_->setPlaceholderText(tr("System message (chat mode)"));
-        reasoning_->setItemText(0, tr("Reasoning: low"));
-        reasoning_->setItemText(1, tr("Reasoning: medium"));
-        reasoning_->setItemText(2, tr("Reasoning: high"));
-        reasoning_->setToolTip(tr("How much a gpt-oss model reasons before its final answer (the level its chat template "
-                                  "writes into the system message; chat mode)"));
-        temperature_->setToolTip(tr("0: greedy"));
-        precision_->setAccessibleName(tr("Precision"));
-        dla_->setText(tr("&DLA"));
-        dla_->setToolTip(tr("Also compute direct logit attribution (one more projection per layer)"));
-        attention_->setText(tr("Record a&ttention"));
-        attention_->setToolTip(attentionTip());
-        // "Ru&n", not "&Run": Alt+R opens the Run menu.
-        run_->setText(tr("Ru&n"));
-        run_->setToolTip(tr("Run the prompt (Ctrl+Enter)"));
-        cancel_->setText(tr("Cancel"));
-        cancel_->setToolTip(tr("Stop the run (Esc)"));
-        max_tokens_label->setText(tr("Max tokens"));
-        temperature_label->setText(tr("Temperature"));
-        seed_label->setText(tr("Seed"));
-        top_p_label->setText(tr("Top-p"));
-        top_k_label->setText(tr("Top-k"));
-        precision_caption->setText(tr("Precision"));
-        output_caption->setText(tr("Output"));
-        output_->setItemText(FreeText, tr("Free text"));
-        output_->setItemText(JsonObject, tr("JSON object"));
-        output_->setItemText(JsonSchema, tr("JSON Schema…"));
-        output_->setItemText(Grammar, tr("Grammar (GBNF)…"));
-        output_->setToolTip(tr("Structured output: constrain every answer to JSON, a JSON Schema or a grammar. Each token "
-                               "then records how much probability the constraint removed (docs/structured-output.md)"));
-        output_edit_->setText(tr("Edit…"));
-        showOutputSummary();
-        for (int i = 1; i < precision_->count(); ++i) precision_->setItemText(i, precision_label(static_cast<Precision>(precision_->itemData(i).toInt())));
-        setModelPrecision(model_precision_);
-    });
+    return c;
+}
+
+void PromptPanel::retranslate(const Captions& c) {
+    editor_->setPlaceholderText(tr("Prompt — Ctrl+Enter runs, Esc cancels"));
+    editor_->setAccessibleName(tr("Prompt"));
+    chat_->setText(tr("&Chat"));
+    chat_->setToolTip(tr("Send system + user turns through the model's chat template"));
+    system_->setPlaceholderText(tr("System message (chat mode)"));
+    reasoning_->setItemText(0, tr("Reasoning: low"));
+    reasoning_->setItemText(1, tr("Reasoning: medium"));
+    reasoning_->setItemText(2, tr("Reasoning: high"));
+    reasoning_->setToolTip(tr("How much a gpt-oss model reasons before its final answer (the level its chat template "
+                              "writes into the system message; chat mode)"));
+    temperature_->setToolTip(tr("0: greedy"));
+    precision_->setAccessibleName(tr("Precision"));
+    dla_->setText(tr("&DLA"));
+    dla_->setToolTip(tr("Also compute direct logit attribution (one more projection per layer)"));
+    attention_->setText(tr("Record a&ttention"));
+    attention_->setToolTip(attentionTip());
+    // "Ru&n", not "&Run": Alt+R opens the Run menu.
+    run_->setText(tr("Ru&n"));
+    run_->setToolTip(tr("Run the prompt (Ctrl+Enter)"));
+    cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop the run (Esc)"));
+    c.max_tokens->setText(tr("Max tokens"));
+    c.temperature->setText(tr("Temperature"));
+    c.seed->setText(tr("Seed"));
+    c.top_p->setText(tr("Top-p"));
+    c.top_k->setText(tr("Top-k"));
+    c.precision->setText(tr("Precision"));
+    c.output->setText(tr("Output"));
+    output_->setItemText(FreeText, tr("Free text"));
+    output_->setItemText(JsonObject, tr("JSON object"));
+    output_->setItemText(JsonSchema, tr("JSON Schema…"));
+    output_->setItemText(Grammar, tr("Grammar (GBNF)…"));
+    output_->setToolTip(tr("Structured output: constrain every answer to JSON, a JSON Schema or a grammar. Each token "
+                           "then records how much probability the constraint removed (docs/structured-output.md)"));
+    output_edit_->setText(tr("Edit…"));
+    showOutputSummary();
+    for (int i = 1; i < precision_->count(); ++i) precision_->setItemText(i, precision_label(static_cast<Precision>(precision_->itemData(i).toInt())));
+    setModelPrecision(model_precision_);
 }
 
 void PromptPanel::editOutput() {

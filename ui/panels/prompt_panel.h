@@ -10,6 +10,7 @@
 #include "engine/generation/run_spec.h"
 
 class QComboBox;
+class QLabel;
 class QPlainTextEdit;
 class QCheckBox;
 class QLineEdit;
@@ -55,6 +56,21 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The form's captions, kept for retranslate().
+    struct Captions {
+        QLabel* max_tokens;
+        QLabel* temperature;
+        QLabel* seed;
+        QLabel* top_p;
+        QLabel* top_k;
+        QLabel* precision;
+        QLabel* output;
+    };
+    void createTextFields(); // the editor, Chat, the system message, the reasoning level
+    void createSettings();   // max tokens, sampling, precision, output
+    void createActions();    // DLA, Record attention, Run, Cancel
+    Captions layOut();       // rows and tab order
+    void retranslate(const Captions& c);
     QString attentionTip() const; // what "Record attention" does, or why it is off on a server
     // The Structured output choice (Output row): free text, any JSON object, a JSON Schema or a
     // GBNF grammar; the last two keep their text here and are edited in StructuredOutputDialog.
