@@ -1,5 +1,7 @@
 #include "engine/backend/precision.h"
 
+#include "engine/model/architecture.h"
+
 namespace octo {
 
 std::string_view precision_name(Precision precision) {
@@ -17,7 +19,8 @@ std::optional<Precision> parse_precision(std::string_view name) {
 }
 
 Precision default_precision(std::string_view architecture) {
-    return architecture == "octet" ? Precision::Exact : Precision::Reference;
+    const ArchitectureInfo* info = find_architecture(architecture);
+    return info && info->exact_by_default ? Precision::Exact : Precision::Reference;
 }
 
 } // namespace octo

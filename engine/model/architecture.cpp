@@ -10,7 +10,7 @@ namespace {
 // Each row as llama.cpp loads the architecture (qwen3 from later llama.cpp than c392e50, which
 // lacks it). docs/models.md says how each was verified.
 constexpr std::array kArchitectures = {
-    ArchitectureInfo{.name = "llama", .rope_freqs = true},
+    ArchitectureInfo{.name = "llama", .rope_freqs = true, .expert_width = ExpertWidth::DenseWidth},
     ArchitectureInfo{.name = "qwen2", .neox_rope = true, .qkv_bias = true, .rope_freqs = true},
     ArchitectureInfo{.name = "qwen3", .neox_rope = true, .qk_norm = QkNorm::PerHead},
     ArchitectureInfo{.name = "phi3",
@@ -19,7 +19,8 @@ constexpr std::array kArchitectures = {
                      .fused_gate_up = true,
                      .long_rope = true,
                      .sliding = SlidingLayers::All,
-                     .scales_queries = true},
+                     .scales_queries = true,
+                     .window_default = WindowDefault::Phi3},
     ArchitectureInfo{.name = "gemma2",
                      .neox_rope = true,
                      .sliding = SlidingLayers::Even,
@@ -28,7 +29,9 @@ constexpr std::array kArchitectures = {
                      .post_norms = true,
                      .attn_softcap = true,
                      .final_softcap = true,
-                     .scales_queries = true},
+                     .scales_queries = true,
+                     .window_default = WindowDefault::Gemma2,
+                     .width_scaled_queries_at = 46},
     // Gemma 3's text model (later llama.cpp than c392e50): gemma2 without soft-capping, with
     // per-head q/k RMSNorm, five local layers to one global, and a RoPE base of its own for the
     // local ones.
@@ -40,7 +43,8 @@ constexpr std::array kArchitectures = {
                      .gelu_ffn = true,
                      .post_norms = true,
                      .scales_queries = true,
-                     .local_rope_base = true},
+                     .local_rope_base = true,
+                     .width_scaled_queries_at = 62},
     // Mixtures of experts besides Mixtral-style llama (docs/moe.md): Qwen1.5/2-MoE's routed
     // experts plus a gated shared expert, weights not renormalised; OLMoE's whole-width q/k norms;
     // Qwen3-MoE (later llama.cpp than c392e50) is qwen3's attention with renormalised experts.
@@ -50,9 +54,10 @@ constexpr std::array kArchitectures = {
                      .requires_experts = true,
                      .renormalise_experts = false,
                      .shared_expert = true,
-                     .shared_expert_gate = true},
+                     .shared_expert_gate = true,
+                     .expert_width = ExpertWidth::PerUsedExpert},
     ArchitectureInfo{.name = "olmoe", .neox_rope = true, .qk_norm = QkNorm::Whole, .requires_experts = true,
-                     .renormalise_experts = false},
+                     .renormalise_experts = false, .expert_width = ExpertWidth::DenseWidth},
     ArchitectureInfo{.name = "qwen3moe", .neox_rope = true, .qk_norm = QkNorm::PerHead, .requires_experts = true},
     // gpt-oss (later llama.cpp than c392e50): biased q/k/v/o projections, a sink logit per head,
     // a 128-position window on even layers, biased experts behind a biased router whose chosen
@@ -80,7 +85,7 @@ constexpr std::array kArchitectures = {
                      .latent_attention = true,
                      .leading_dense_blocks = true,
                      .expert_gating_keys = true},
-    ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true},
+    ArchitectureInfo{.name = "octet", .rope_freqs = true, .router = true, .exact_by_default = true},
 };
 
 std::string number(double v) {

@@ -23,6 +23,21 @@ enum class QkNorm {
     Whole,   // blk.N.attn_q_norm [n_q], attn_k_norm [n_kv]: the whole projection (olmoe)
 };
 
+// The sliding window of a file that names none (<arch>.attention.sliding_window), as llama.cpp
+// c392e50 chooses it.
+enum class WindowDefault {
+    None,     // -1: the architecture's sliding layers see everything
+    Gemma2,   // 4,096 positions
+    Phi3,     // from the layer count and context length (Phi-3 mini / medium)
+};
+
+// The experts' feed-forward width (<arch>.expert_feed_forward_length), as llama.cpp reads it.
+enum class ExpertWidth {
+    FromKey,       // the key, else n_ff
+    DenseWidth,    // always n_ff, the key ignored (Mixtral-style llama, olmoe)
+    PerUsedExpert, // the key, else n_ff / n_expert_used (qwen2moe)
+};
+
 struct ArchitectureInfo {
     std::string_view name;     // general.architecture
     bool neox_rope = false;    // RoPE rotates pairs (x[i], x[i + n_rot/2]) instead of (x[2i], x[2i+1])
@@ -70,6 +85,12 @@ struct ArchitectureInfo {
     bool clamped_swiglu = false;
     // blk.N.<ffn_norm>.weight: the RMSNorm before the FFN ("post_attention_norm" in gpt-oss files)
     std::string_view ffn_norm = "ffn_norm";
+    WindowDefault window_default = WindowDefault::None;
+    ExpertWidth expert_width = ExpertWidth::FromKey;
+    // A model of this many layers scales queries by 1/√(n_embd / n_head) instead of 1/√head_dim
+    // (the reference picks it by model size: Gemma 2 27B has 46, Gemma 3 27B 62); 0: never.
+    int64_t width_scaled_queries_at = 0;
+    bool exact_by_default = false; // runs at exact precision unless asked (octet, trained and shipped for it)
 };
 
 // gpt-oss's SwiGLU constants (the published model code; llama.cpp hard-codes the same).

@@ -106,10 +106,10 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         p.sliding_layers = info->sliding;
         if (f.find(a + "attention.sliding_window")) {
             if (auto s = read_int(f, a + "attention.sliding_window", p.sliding_window); !s) return s.error();
-        } else if (p.architecture == "phi3") {
-            p.sliding_window = phi3_default_window(p);
         } else {
-            p.sliding_window = p.architecture == "gemma2" ? 4096 : -1; // llama.cpp's default for Gemma 2
+            p.sliding_window = info->window_default == WindowDefault::Gemma2 ? 4096
+                               : info->window_default == WindowDefault::Phi3 ? phi3_default_window(p)
+                                                                             : -1;
         }
     }
     if (info && info->local_rope_base) {
@@ -126,12 +126,12 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         if (auto s = read_float(f, a + "final_logit_softcapping", p.final_logit_softcap); !s) return s.error();
     }
     if (p.n_rot == 0) p.n_rot = p.head_dim();
-    // Experts' width as llama.cpp reads it: llama (Mixtral) and olmoe ignore the key and use n_ff;
-    // qwen2moe without it uses n_ff / n_expert_used.
-    if (p.architecture == "llama" || p.architecture == "olmoe") {
+    // Experts' width as llama.cpp reads it (ExpertWidth).
+    const ExpertWidth width = info ? info->expert_width : ExpertWidth::FromKey;
+    if (width == ExpertWidth::DenseWidth) {
         p.n_ff_exp = p.n_expert > 0 ? p.n_ff : 0;
     } else if (p.n_expert > 0 && p.n_ff_exp == 0) {
-        p.n_ff_exp = p.architecture == "qwen2moe" && p.n_expert_used > 0 ? p.n_ff / p.n_expert_used : p.n_ff;
+        p.n_ff_exp = width == ExpertWidth::PerUsedExpert && p.n_expert_used > 0 ? p.n_ff / p.n_expert_used : p.n_ff;
     }
     if (!info || !info->leading_dense_blocks) p.n_layer_dense_lead = 0; // a key only deepseek2 reads
     if (info && info->shared_expert && p.n_ff_shexp == 0) {
@@ -157,9 +157,8 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     }
     // an architecture whose every FFN is experts needs no dense width (gpt-oss files may omit it)
     if (info && info->requires_experts && p.n_ff == 0) p.n_ff = p.n_ff_exp;
-    // Gemma 2 27B (46 layers) and Gemma 3 27B (62 layers) scale queries by 1/sqrt(n_embd / n_head) instead of 1/sqrt(head_dim)
-    // (the reference picks it by model size; 2B and 9B use the head size).
-    if (((p.architecture == "gemma2" && p.n_layer == 46) || (p.architecture == "gemma3" && p.n_layer == 62)) && p.n_head > 0) {
+    // Gemma 2 27B and Gemma 3 27B scale queries by the model width (ArchitectureInfo::width_scaled_queries_at).
+    if (info && info->width_scaled_queries_at > 0 && p.n_layer == info->width_scaled_queries_at && p.n_head > 0) {
         p.attn_scale = 1.0 / std::sqrt(static_cast<double>(p.n_embd / p.n_head));
     }
     if (const GgufTensorInfo* emb = f.find_tensor("token_embd.weight"); emb && emb->n_dims == 2) {

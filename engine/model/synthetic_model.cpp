@@ -78,10 +78,10 @@ int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
     if (arch && arch->expert_biases) per_layer += s.n_expert * (1 + 2 * n_ff_exp + s.n_embd);
     if (arch && arch->qk_norm == QkNorm::PerHead) per_layer += 2 * head_dim;
     if (arch && arch->qk_norm == QkNorm::Whole) per_layer += n_q + n_embd_kv;
-    if (s.architecture == "octet") per_layer += s.n_embd * s.router_groups;
+    if (arch && arch->router) per_layer += s.n_embd * s.router_groups;
     const int64_t output = s.tied_output ? 0 : s.n_vocab * s.n_embd;
     int64_t freqs = s.rope_freqs ? head_dim / 2 : 0;
-    if (s.architecture == "phi3" && s.long_rope_original_context > 0) freqs += head_dim;
+    if (arch && arch->long_rope && s.long_rope_original_context > 0) freqs += head_dim;
     return s.n_vocab * s.n_embd + output + s.n_embd + s.n_layer * per_layer + freqs;
 }
 
@@ -95,7 +95,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
     }
     if (s.n_expert < 0 || s.n_expert_used < 0 || s.n_expert_used > s.n_expert || (s.n_expert > 0) != (s.n_expert_used > 0) ||
         (arch->requires_experts && s.n_expert == 0) ||
-        ((s.architecture == "llama" || s.architecture == "olmoe") && s.n_ff_exp > 0 && s.n_ff_exp != s.n_ff)) {
+        (arch->expert_width == ExpertWidth::DenseWidth && s.n_ff_exp > 0 && s.n_ff_exp != s.n_ff)) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: n_expert_used must be between 1 and n_expert"
                                                       " (required by the architecture), n_ff_exp = n_ff for llama and olmoe");
     }
@@ -159,12 +159,12 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         w.add_u32(a + "rope.scaling.original_context_length", static_cast<uint32_t>(s.long_rope_original_context));
         w.add_f32(a + "rope.scaling.attn_factor", static_cast<float>(factor));
     }
-    if (s.architecture == "octet") w.add_u32(a + "router.group_count", static_cast<uint32_t>(s.router_groups));
+    if (arch->router) w.add_u32(a + "router.group_count", static_cast<uint32_t>(s.router_groups));
     if (s.n_expert > 0) {
         w.add_u32(a + "expert_count", static_cast<uint32_t>(s.n_expert));
         w.add_u32(a + "expert_used_count", static_cast<uint32_t>(s.n_expert_used));
         // llama and olmoe experts are n_ff wide (their readers ignore the key)
-        if (s.architecture != "llama" && s.architecture != "olmoe") {
+        if (arch->expert_width != ExpertWidth::DenseWidth) {
             w.add_u32(a + "expert_feed_forward_length", static_cast<uint32_t>(s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff));
         }
     }
@@ -242,7 +242,7 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
             f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
         }
         if (!experts) f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
-        if (s.architecture == "octet") f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
+        if (arch->router) f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
         if (arch->post_norms) {
             f.add(b + "post_attention_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
             f.add(b + "post_ffw_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);

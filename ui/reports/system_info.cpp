@@ -6,7 +6,11 @@
 #include <QStringList>
 #include <QSysInfo>
 
+#include <optional>
+#include <string>
 #include <thread>
+
+#include "engine/backend/cpu/cpu_features.h"
 
 namespace octo::ui {
 
@@ -41,8 +45,8 @@ SystemInfo system_info() {
     SystemInfo s;
     s.os = QStringLiteral("%1, kernel %2 (%3)")
                .arg(QSysInfo::prettyProductName(), QSysInfo::kernelVersion(), QSysInfo::currentCpuArchitecture());
-    s.cpu = proc_field(QStringLiteral("/proc/cpuinfo"), QStringLiteral("model name"));
-    if (s.cpu.isEmpty()) s.cpu = QObject::tr("unknown");
+    const std::optional<std::string> cpu = known_cpu_model_name();
+    s.cpu = cpu ? QString::fromStdString(*cpu) : QObject::tr("unknown");
     s.cores = static_cast<int>(std::thread::hardware_concurrency());
     const QString mem = proc_field(QStringLiteral("/proc/meminfo"), QStringLiteral("MemTotal")); // "16318412 kB"
     bool ok = false;

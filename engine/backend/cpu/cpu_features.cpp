@@ -85,16 +85,18 @@ std::optional<CpuPath> parse_cpu_path(std::string_view name) {
     return std::nullopt;
 }
 
-std::string cpu_model_name() {
+std::optional<std::string> known_cpu_model_name() {
     std::ifstream cpuinfo("/proc/cpuinfo");
     std::string line;
     while (std::getline(cpuinfo, line)) {
         if (line.rfind("model name", 0) != 0) continue;
         const size_t colon = line.find(':');
-        if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+        if (colon != std::string::npos && colon + 2 < line.size()) return line.substr(colon + 2);
     }
-    return "unknown CPU";
+    return std::nullopt;
 }
+
+std::string cpu_model_name() { return known_cpu_model_name().value_or("unknown CPU"); }
 
 bool cpu_has_avx2() {
     static const bool yes = cpu_supports(CpuPath::Avx2);

@@ -42,7 +42,10 @@ bool cpu_has_avx2();
 std::string_view cpu_path_name(CpuPath path);
 std::optional<CpuPath> parse_cpu_path(std::string_view name); // "scalar", "avx2", "avx512", "avxvnni", "avx512vnni"
 
-// The processor's name as the OS reports it ("AMD EPYC 7B13"), or "unknown CPU".
+// The processor's name as the OS reports it ("AMD EPYC 7B13"), or nullopt when it reports none.
+// The one place the name is read: the CLI, captures and the workbench's system information.
+std::optional<std::string> known_cpu_model_name();
+// The same, "unknown CPU" when it is not known.
 std::string cpu_model_name();
 
 } // namespace octo
