@@ -59,7 +59,7 @@ OCTO_AVX2 void dot_tile(const uint8_t* row, int64_t n_in, const float* x, float*
 }
 
 // Chunks of 32 values per block of both passes: 768 values, 12 KiB of F32 activations for four
-// tokens (8 chunks measured slower than none: the accumulators' store and load per block).
+// tokens (the alternatives measured: docs/performance.md, "Tuning constants").
 constexpr int64_t kPlainChunkBlock = 24;
 
 // Plain rows (F32 / F16 / BF16, nothing to decode but a load or a conversion): kRows weight

@@ -144,8 +144,8 @@ OCTO_AVX512 void plain_tile(const uint8_t* rows, uint64_t row_bytes, int64_t n_i
     }
 }
 
-// 4 × 3 measured fastest on AVX-512 (3 × 4, 2 × 6, 6 × 2 and 4 × 2 were 10-25 % slower): 24 of the
-// 32 vector registers hold sums, four hold the rows' vectors.
+// 4 rows × 3 tokens (the other shapes measured: docs/performance.md, "Tuning constants"): 24 of
+// the 32 vector registers hold sums, four hold the rows' vectors.
 constexpr int kPlainRows = 4;             // weight rows per plain tile
 constexpr int kPlainTokens = 3;           // tokens per plain tile
 constexpr int64_t kPlainTokenBlock = 63;  // tokens whose x rows stay in cache while rows are walked

@@ -43,9 +43,8 @@ using namespace qblock;
 constexpr int kRows = 4;            // weight rows per tile
 constexpr int kTokens = 4;          // tokens per tile
 constexpr int64_t kTokenBlock = 48; // tokens laid out at a time
-// How far ahead decode asks for weight bytes (one token streams each row once). On the machine
-// measured (docs/performance.md) 5 KiB decoded Q8_0 11-16 % faster on one thread than 800 bytes;
-// 10 and 20 KiB were no better.
+// How far ahead decode asks for weight bytes (one token streams each row once); the distances
+// measured: docs/performance.md, "Tuning constants".
 constexpr int64_t kPrefetchBytes = 5440;
 
 OCTO_Z inline float half_at(const uint8_t* p) {
@@ -286,7 +285,7 @@ OCTO_Z void tile32_row(const uint8_t* row, const Token& x, float* y) {
 }
 
 constexpr int kPairRows = 4;  // weight rows per token-pair tile
-constexpr int kPairs = 4;     // token pairs per tile (2 and 3 measured 5-10 % slower)
+constexpr int kPairs = 4;     // token pairs per tile (docs/performance.md, "Tuning constants")
 
 template <class P, int R, int NP>
 OCTO_Z void run_tokens_tile(const WeightMatrix& w, const uint8_t* laid, int64_t pair_bytes, int64_t r, int64_t p0, float* y) {

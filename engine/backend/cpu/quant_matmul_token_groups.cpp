@@ -4,9 +4,9 @@
 // (quant_matmul.h: whole-block sums) a block's eight 4-product sums are added in integers and
 // each token lane takes fma(sum, d_w·d_x, acc): one conversion and one fused step per block for
 // 16 tokens, where the 8-lane kernels take one per block and token.
-// (Q8_0's 8-lane order in this layout — eight accumulators per row, its lanes summed across them
-// at the end — measured no faster than the token-pair tiles: each 4-product sum still takes its
-// own conversion and fused step, and the broadcasts cost what the pairs' scale products did.)
+// (Q8_0 keeps the token-pair tiles: its 8-lane order in this layout — eight accumulators per row,
+// lanes summed across them at the end — still takes a conversion and a fused step per 4-product
+// sum; docs/performance.md, "Tuning constants", has the measurement.)
 // Activations are laid out once per product (QuantKernel::prepare), per group and 32-value block:
 //   q: [4-value group j = 0..7][token 0..15][4 bytes]   (u8: q + 128)   512 bytes
 //   d: float[16]                                        (0 for the tokens past the last)  64 bytes
@@ -32,8 +32,8 @@ namespace {
 constexpr int64_t kGroup = 16; // tokens a group
 
 constexpr int64_t kBlockBytes = 8 * 64 + 64; // per group and 32-value block: q, then d
-// Groups a pass over the rows: the rows' unpacked blocks are reused by that many groups (4 and 8
-// groups measured 10 % and 4 % slower on one thread, 2,048 × 2,048, 512 tokens).
+// Groups a pass over the rows: the rows' unpacked blocks are reused by that many groups (fewer
+// measured: docs/performance.md, "Tuning constants").
 constexpr int64_t kGroupsAtATime = 16;
 
 OCTO_Z inline float half_at(const uint8_t* p) {
