@@ -139,6 +139,47 @@ std::optional<Figures> figures(const Measured& m, const std::vector<int>& strata
     return f;
 }
 
+// A variant of octet opened beside the loaded model and measured as the loaded one is.
+Result<Measured> measure_variant(ClaimLab& lab, const std::filesystem::path& path, int64_t expected_groups,
+                                 const std::vector<const TaskItem*>& items, int64_t max_tokens, int64_t& done, int64_t total) {
+    auto opened = lab.options().open_model(path.string(), *lab.model().backend);
+    if (!opened) return opened.error();
+    const Model& model = *opened->model.model;
+    const int64_t groups = model.weights().n_router_groups;
+    if (groups != expected_groups) {
+        return make_error(ErrorCode::InvalidModel, path.string() + ": has " + std::to_string(groups) + " router groups, not " +
+                                                       std::to_string(expected_groups));
+    }
+    ClaimModel m = opened->model;
+    m.expert_map = nullptr;
+    m.name = path.filename().string();
+    return measure(lab, m, items, groups, max_tokens, done, total);
+}
+
+// Each model's accuracy, specialisation and error propagation with bootstrap intervals: one bar
+// series a model, and the table of the three figures.
+ClaimTable model_figures(const std::vector<Measured>& models, const std::vector<int>& strata, const BootstrapOptions& bo,
+                         std::vector<BarSeries>& series) {
+    ClaimTable table{"models", {"groups", "accuracy", "specialisation", "error_propagation"}, {}};
+    for (size_t k = 0; k < models.size(); ++k) {
+        BarSeries s{std::to_string(models[k].groups) + " groups", {}, {}};
+        std::vector<std::string> row{std::to_string(models[k].groups)};
+        for (int which = 0; which < 3; ++which) {
+            const auto e = bootstrap(strata, [&](std::span<const double> w) -> std::optional<double> {
+                const auto f = figures(models[k], strata, w);
+                if (!f) return std::nullopt;
+                return which == 0 ? f->accuracy : which == 1 ? f->specialisation : f->propagation;
+            }, BootstrapOptions{bo.resamples / 4, bo.seed + static_cast<uint64_t>(k * 3 + static_cast<size_t>(which)) + 1});
+            s.values.push_back(e ? e->value : 0.0);
+            s.ci.push_back(e ? e->ci95 : Interval{});
+            row.push_back(fmt(s.values.back()));
+        }
+        series.push_back(std::move(s));
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
 } // namespace
 
 Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
@@ -191,18 +232,7 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
         models.push_back(std::move(r.value()));
     }
     for (size_t v = 0; v < variants.size(); ++v) {
-        auto opened = lab.options().open_model(paths[v].string(), *base.backend);
-        if (!opened) return opened.error();
-        const Model& model = *opened->model.model;
-        const int64_t groups = model.weights().n_router_groups;
-        if (groups != variants[v]) {
-            return make_error(ErrorCode::InvalidModel, paths[v].string() + ": has " + std::to_string(groups) + " router groups, not " +
-                                                           std::to_string(variants[v]));
-        }
-        ClaimModel m = opened->model;
-        m.expert_map = nullptr;
-        m.name = paths[v].filename().string();
-        auto r = measure(lab, m, items, groups, max_tokens, done, total);
+        auto r = measure_variant(lab, paths[v], variants[v], items, max_tokens, done, total);
         if (!r) return r.error();
         models.push_back(std::move(r.value()));
     }
@@ -231,23 +261,7 @@ Result<ClaimResult> protocol_head_groups(ClaimLab& lab, const Claim& claim) {
 
     // Each model's three figures with intervals: grouped bars, one group per figure.
     std::vector<BarSeries> series;
-    ClaimTable table{"models", {"groups", "accuracy", "specialisation", "error_propagation"}, {}};
-    for (size_t k = 0; k < models.size(); ++k) {
-        BarSeries s{std::to_string(models[k].groups) + " groups", {}, {}};
-        std::vector<std::string> row{std::to_string(models[k].groups)};
-        for (int which = 0; which < 3; ++which) {
-            const auto e = bootstrap(strata, [&](std::span<const double> w) -> std::optional<double> {
-                const auto f = figures(models[k], strata, w);
-                if (!f) return std::nullopt;
-                return which == 0 ? f->accuracy : which == 1 ? f->specialisation : f->propagation;
-            }, BootstrapOptions{bo.resamples / 4, bo.seed + static_cast<uint64_t>(k * 3 + static_cast<size_t>(which)) + 1});
-            s.values.push_back(e ? e->value : 0.0);
-            s.ci.push_back(e ? e->ci95 : Interval{});
-            row.push_back(fmt(s.values.back()));
-        }
-        series.push_back(std::move(s));
-        table.rows.push_back(std::move(row));
-    }
+    ClaimTable table = model_figures(models, strata, bo, series);
     r.details["plot"] = grouped_bars_plot({"accuracy", "specialisation", "error propagation"}, series, "share of items");
     r.method = method + " " + std::to_string(items.size()) + " task items (" + std::to_string(items.size() / kSubsystemCount) +
                " per subsystem), greedy answers (at most " + std::to_string(max_tokens) + " tokens) by each model, plain and with each "

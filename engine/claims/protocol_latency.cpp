@@ -47,6 +47,74 @@ nlohmann::json histogram(const std::vector<double>& v, double hi, int bins) {
     return {{"edges", edges}, {"counts", counts}};
 }
 
+// first[u][r], total[u][r]: prompt u in run r.
+struct RunTimes {
+    std::vector<std::vector<double>> first, total;
+};
+
+// The probe set answered `runs` times, one prompt at a time; each answer a row of `table` (its
+// band is filled in by describe_bands).
+Result<RunTimes> time_runs(ClaimLab& lab, const std::vector<const Probe*>& probes, int64_t runs, int64_t max_tokens, ClaimTable& table) {
+    RunTimes t;
+    t.first.assign(probes.size(), std::vector<double>(static_cast<size_t>(runs)));
+    t.total = t.first;
+    const int64_t steps = runs * static_cast<int64_t>(probes.size());
+    for (int64_t r = 0; r < runs; ++r) {
+        for (size_t i = 0; i < probes.size(); ++i) {
+            auto a = lab.answer(claim_question(probes[i]->text, max_tokens), false);
+            if (!a) return a.error();
+            t.first[i][static_cast<size_t>(r)] = a.value()->first_token_ms;
+            t.total[i][static_cast<size_t>(r)] = a.value()->total_ms;
+            table.rows.push_back({std::to_string(r + 1), std::string(subsystem_id(probes[i]->label)), std::to_string(a.value()->prompt_tokens),
+                                  std::to_string(a.value()->tokens.size()), fmt(a.value()->first_token_ms, 3), fmt(a.value()->total_ms, 3), ""});
+            if (!lab.step(r * static_cast<int64_t>(probes.size()) + static_cast<int64_t>(i) + 1, steps)) {
+                return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
+            }
+        }
+    }
+    return t;
+}
+
+// Each answer's band - the article's, unscaled - in `table`, the share of answers in each, the
+// histograms with the bands drawn where they fall, and the median times, in `r`'s details.
+void describe_bands(const RunTimes& t, int64_t runs, const std::string& series, ClaimTable& table, ClaimResult& r) {
+    const std::vector<std::vector<double>>& first = t.first;
+    const std::vector<std::vector<double>>& total = t.total;
+    const size_t n_probes = total.size();
+    std::vector<double> all_total;
+    for (const auto& row : total) all_total.insert(all_total.end(), row.begin(), row.end());
+    std::vector<double> all_first;
+    for (const auto& row : first) all_first.insert(all_first.end(), row.begin(), row.end());
+
+    const double cache_hit = kCacheHitBelowMs, degraded = kDegradedAboveMs;
+    std::array<int, 3> in_band{};
+    for (size_t i = 0; i < all_total.size(); ++i) {
+        const int b = all_total[i] < cache_hit ? 0 : all_total[i] <= degraded ? 1 : 2;
+        ++in_band[static_cast<size_t>(b)];
+        // Rows run by run, prompts in order; all_total is prompt by prompt.
+        const size_t row = (i % static_cast<size_t>(runs)) * n_probes + i / static_cast<size_t>(runs);
+        table.rows[row][6] = b == 0 ? "cache hit" : b == 1 ? "standard" : "degraded";
+    }
+    // The histogram spans the measured times; the article's bands are drawn where they fall inside it.
+    const double hi = 1.05 * *std::max_element(all_total.begin(), all_total.end());
+    nlohmann::json bands = nlohmann::json::array();
+    for (const auto& [name, from, to] : {std::tuple{"cache hit", 0.0, cache_hit}, std::tuple{"standard", cache_hit, degraded},
+                                         std::tuple{"degraded", degraded, std::max(hi, degraded)}}) {
+        if (from < hi) bands.push_back({{"name", name}, {"from", from}, {"to", std::min(to, hi)}});
+    }
+    const auto runs_total = static_cast<double>(all_total.size());
+    r.details["plot"] = {{"kind", "histogram"},
+                         {"total_ms", histogram(all_total, hi, 24)},
+                         {"first_token_ms", histogram(all_first, hi, 24)},
+                         {"series", series},
+                         {"bands", bands},
+                         {"x_label", "milliseconds"}};
+    r.details["band_shares"] = {{"cache hit", in_band[0] / runs_total}, {"standard", in_band[1] / runs_total},
+                                {"degraded", in_band[2] / runs_total}};
+    r.details["median_total_ms"] = median(all_total);
+    r.details["median_first_token_ms"] = median(all_first);
+}
+
 } // namespace
 
 Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
@@ -60,25 +128,13 @@ Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
 
     const int64_t runs = int_param(claim.params, "runs", 4);
     if (auto warm = lab.answer(claim_question(probes.front()->text, max_tokens), false); !warm) return warm.error();
-    // first[u][r], total[u][r]: prompt u in run r.
-    std::vector<std::vector<double>> first(probes.size(), std::vector<double>(static_cast<size_t>(runs))), total = first;
     std::vector<int> strata;
     for (const Probe* p : probes) strata.push_back(p->label);
     ClaimTable table{"runs", {"run", "label", "prompt_tokens", "answer_tokens", "first_token_ms", "total_ms", "band"}, {}};
-    const int64_t steps = runs * static_cast<int64_t>(probes.size());
-    for (int64_t r = 0; r < runs; ++r) {
-        for (size_t i = 0; i < probes.size(); ++i) {
-            auto a = lab.answer(claim_question(probes[i]->text, max_tokens), false);
-            if (!a) return a.error();
-            first[i][static_cast<size_t>(r)] = a.value()->first_token_ms;
-            total[i][static_cast<size_t>(r)] = a.value()->total_ms;
-            table.rows.push_back({std::to_string(r + 1), std::string(subsystem_id(probes[i]->label)), std::to_string(a.value()->prompt_tokens),
-                                  std::to_string(a.value()->tokens.size()), fmt(a.value()->first_token_ms, 3), fmt(a.value()->total_ms, 3), ""});
-            if (!lab.step(r * static_cast<int64_t>(probes.size()) + static_cast<int64_t>(i) + 1, steps)) {
-                return make_error(ErrorCode::Cancelled, "the claims run was cancelled");
-            }
-        }
-    }
+    auto timed = time_runs(lab, probes, runs, max_tokens, table);
+    if (!timed) return timed.error();
+    const std::vector<std::vector<double>>& first = timed->first;
+    const std::vector<std::vector<double>>& total = timed->total;
     const auto& times = series == "total" ? total : first;
     const auto n = static_cast<int64_t>(probes.size());
     const double null95 = uniform_dip_quantile(n, 0.95);
@@ -117,38 +173,7 @@ Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
     ClaimResult r;
     r.estimate = bootstrap(strata, stat, lab.bootstrap_options(claim));
     if (!r.estimate) return not_measurable("the measured times have no spread");
-    std::vector<double> all_total;
-    for (const auto& row : total) all_total.insert(all_total.end(), row.begin(), row.end());
-    std::vector<double> all_first;
-    for (const auto& row : first) all_first.insert(all_first.end(), row.begin(), row.end());
-
-    const double cache_hit = kCacheHitBelowMs, degraded = kDegradedAboveMs;
-    std::array<int, 3> in_band{};
-    for (size_t i = 0; i < all_total.size(); ++i) {
-        const int b = all_total[i] < cache_hit ? 0 : all_total[i] <= degraded ? 1 : 2;
-        ++in_band[static_cast<size_t>(b)];
-        // Rows run by run, prompts in order; all_total is prompt by prompt.
-        const size_t row = (i % static_cast<size_t>(runs)) * probes.size() + i / static_cast<size_t>(runs);
-        table.rows[row][6] = b == 0 ? "cache hit" : b == 1 ? "standard" : "degraded";
-    }
-    // The histogram spans the measured times; the article's bands are drawn where they fall inside it.
-    const double hi = 1.05 * *std::max_element(all_total.begin(), all_total.end());
-    nlohmann::json bands = nlohmann::json::array();
-    for (const auto& [name, from, to] : {std::tuple{"cache hit", 0.0, cache_hit}, std::tuple{"standard", cache_hit, degraded},
-                                         std::tuple{"degraded", degraded, std::max(hi, degraded)}}) {
-        if (from < hi) bands.push_back({{"name", name}, {"from", from}, {"to", std::min(to, hi)}});
-    }
-    const auto runs_total = static_cast<double>(all_total.size());
-    r.details["plot"] = {{"kind", "histogram"},
-                         {"total_ms", histogram(all_total, hi, 24)},
-                         {"first_token_ms", histogram(all_first, hi, 24)},
-                         {"series", series},
-                         {"bands", bands},
-                         {"x_label", "milliseconds"}};
-    r.details["band_shares"] = {{"cache hit", in_band[0] / runs_total}, {"standard", in_band[1] / runs_total},
-                                {"degraded", in_band[2] / runs_total}};
-    r.details["median_total_ms"] = median(all_total);
-    r.details["median_first_token_ms"] = median(all_first);
+    describe_bands(timed.value(), runs, series, table, r);
     r.details["runs"] = runs;
     r.details["dip_per_run"] = run_dip;
     r.details["dip_p_per_run"] = run_p;
@@ -163,7 +188,7 @@ Result<ClaimResult> protocol_latency(ClaimLab& lab, const Claim& claim) {
                "rejects unimodality at 5 % (per-run p-values in the details). Interval: expanded percentile bootstrap over prompts, "
                "stratified by label, each drawn prompt taking one of its runs at random, so run-to-run variation is inside it. "
                "Each run's band is the article's, unscaled: total time under 250 ms, 250–800 ms or over 800 ms (median total time " +
-               fmt(median(all_total), 2) + " ms). Times are measured on this machine and vary a little from run to run.";
+               fmt(r.details["median_total_ms"].get<double>(), 2) + " ms). Times are measured on this machine and vary a little from run to run.";
     if (lab.model().server) {
         r.method += " The answers came from " + lab.model().server->engine +
                     ", streamed: times are seen from this machine and include the network and whatever else the server was doing.";

@@ -647,6 +647,72 @@ Result<SentimentLexicon> read_default_sentiment_lexicon(const std::string& resou
     return read_sentiment_lexicon(resource_dir + "/" + kSentimentLexiconFile);
 }
 
+namespace {
+
+// Sentiment jumps between adjacent assistant turns that both carry sentiment words.
+void add_sentiment_jumps(const CoherenceThresholds& thresholds, CoherenceReport& report) {
+    for (size_t k = 1; k < report.sentiment.size(); ++k) {
+        const TurnSentiment& a = report.sentiment[k - 1];
+        const TurnSentiment& b = report.sentiment[k];
+        if (a.words.empty() || b.words.empty() || std::fabs(b.score - a.score) < thresholds.sentiment_jump) continue;
+        char why[160];
+        std::snprintf(why, sizeof why, "sentiment %+.2f (message %zu) → %+.2f (message %zu)", a.score, a.message + 1, b.score, b.message + 1);
+        report.findings.push_back({CoherenceKind::SentimentStability, "sentiment", a.words.front(), b.words.front(), why, {}, {}});
+    }
+}
+
+// What to change in the prompt for each finding, quoting what was said first.
+void add_suggestions(std::span<const ChatMessage> messages, CoherenceReport& report) {
+    for (CoherenceFinding& f : report.findings) {
+        const std::string said = valid_utf8(excerpt(messages, f.earlier));
+        switch (f.kind) {
+        case CoherenceKind::EntityReference:
+            f.suggestion_en = "Restate the fact in the system message (\"" + said + "\") so that every turn sees it, or ask for the entities to be repeated before the answer.";
+            f.suggestion_zh = "把这条事实写进系统消息（“" + said + "”），让每一轮都能看到；或要求先复述实体再回答。";
+            break;
+        case CoherenceKind::LogicalContinuity:
+            f.suggestion_en = "Quote the earlier statement (\"" + said + "\") in the next user turn and ask the model to keep to it or say why it changed.";
+            f.suggestion_zh = "在下一轮用户消息中引用先前的说法（“" + said + "”），要求模型保持一致，或说明为何改变。";
+            break;
+        case CoherenceKind::SentimentStability:
+            f.suggestion_en = "State the tone you want in the system message; if the mood really changed, let the user turn say so.";
+            f.suggestion_zh = "在系统消息中说明希望的语气；如果情绪确实变了，请在用户消息中说明。";
+            break;
+        }
+    }
+}
+
+// Windows of 3 adjacent assistant turns with the messages between them, each with the breaks of
+// every kind found inside it, and the share of windows without a break of each kind.
+void count_windows(std::span<const ChatMessage> messages, CoherenceReport& report) {
+    std::vector<size_t> assistants;
+    for (size_t m = 0; m < messages.size(); ++m) {
+        if (messages[m].role == ChatRole::Assistant) assistants.push_back(m);
+    }
+    const size_t n_windows = assistants.size() >= 3 ? assistants.size() - 2 : (assistants.empty() ? 0 : 1);
+    for (size_t j = 0; j < n_windows; ++j) {
+        CoherenceWindow win;
+        win.first_message = j == 0 ? 0 : assistants[j - 1] + 1;
+        const size_t last = std::min(j + 2, assistants.size() - 1);
+        win.last_message = assistants[last];
+        win.assistant_messages.assign(assistants.begin() + static_cast<std::ptrdiff_t>(j), assistants.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+        for (const CoherenceFinding& f : report.findings) {
+            if (f.earlier.message >= win.first_message && f.later.message <= win.last_message &&
+                std::find(win.assistant_messages.begin(), win.assistant_messages.end(), f.later.message) != win.assistant_messages.end()) {
+                ++win.breaks[static_cast<size_t>(f.kind)];
+            }
+        }
+        report.windows.push_back(std::move(win));
+    }
+    for (size_t k = 0; k < kCoherenceKinds; ++k) {
+        if (report.windows.empty()) continue;
+        const auto clean = std::count_if(report.windows.begin(), report.windows.end(), [k](const CoherenceWindow& w) { return w.breaks[k] == 0; });
+        report.coherent_share[k] = static_cast<double>(clean) / static_cast<double>(report.windows.size());
+    }
+}
+
+} // namespace
+
 CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const SentimentLexicon& lexicon,
                                   const CoherenceThresholds& thresholds) {
     CoherenceReport report;
@@ -729,60 +795,12 @@ CoherenceReport measure_coherence(std::span<const ChatMessage> messages, const S
         }
         if (assistant) report.sentiment.push_back(sentiment_of(text, m, lexicon));
     }
-    // Sentiment jumps between adjacent assistant turns that both carry sentiment words.
-    for (size_t k = 1; k < report.sentiment.size(); ++k) {
-        const TurnSentiment& a = report.sentiment[k - 1];
-        const TurnSentiment& b = report.sentiment[k];
-        if (a.words.empty() || b.words.empty() || std::fabs(b.score - a.score) < thresholds.sentiment_jump) continue;
-        char why[160];
-        std::snprintf(why, sizeof why, "sentiment %+.2f (message %zu) → %+.2f (message %zu)", a.score, a.message + 1, b.score, b.message + 1);
-        report.findings.push_back({CoherenceKind::SentimentStability, "sentiment", a.words.front(), b.words.front(), why, {}, {}});
-    }
-    for (CoherenceFinding& f : report.findings) {
-        const std::string said = valid_utf8(excerpt(messages, f.earlier));
-        switch (f.kind) {
-        case CoherenceKind::EntityReference:
-            f.suggestion_en = "Restate the fact in the system message (\"" + said + "\") so that every turn sees it, or ask for the entities to be repeated before the answer.";
-            f.suggestion_zh = "把这条事实写进系统消息（“" + said + "”），让每一轮都能看到；或要求先复述实体再回答。";
-            break;
-        case CoherenceKind::LogicalContinuity:
-            f.suggestion_en = "Quote the earlier statement (\"" + said + "\") in the next user turn and ask the model to keep to it or say why it changed.";
-            f.suggestion_zh = "在下一轮用户消息中引用先前的说法（“" + said + "”），要求模型保持一致，或说明为何改变。";
-            break;
-        case CoherenceKind::SentimentStability:
-            f.suggestion_en = "State the tone you want in the system message; if the mood really changed, let the user turn say so.";
-            f.suggestion_zh = "在系统消息中说明希望的语气；如果情绪确实变了，请在用户消息中说明。";
-            break;
-        }
-    }
+    add_sentiment_jumps(thresholds, report);
+    add_suggestions(messages, report);
     std::stable_sort(report.findings.begin(), report.findings.end(), [](const CoherenceFinding& x, const CoherenceFinding& y) {
         return std::pair{x.later.message, x.later.begin} < std::pair{y.later.message, y.later.begin};
     });
-    // Windows of 3 adjacent assistant turns with the messages between them.
-    std::vector<size_t> assistants;
-    for (size_t m = 0; m < messages.size(); ++m) {
-        if (messages[m].role == ChatRole::Assistant) assistants.push_back(m);
-    }
-    const size_t n_windows = assistants.size() >= 3 ? assistants.size() - 2 : (assistants.empty() ? 0 : 1);
-    for (size_t j = 0; j < n_windows; ++j) {
-        CoherenceWindow win;
-        win.first_message = j == 0 ? 0 : assistants[j - 1] + 1;
-        const size_t last = std::min(j + 2, assistants.size() - 1);
-        win.last_message = assistants[last];
-        win.assistant_messages.assign(assistants.begin() + static_cast<std::ptrdiff_t>(j), assistants.begin() + static_cast<std::ptrdiff_t>(last) + 1);
-        for (const CoherenceFinding& f : report.findings) {
-            if (f.earlier.message >= win.first_message && f.later.message <= win.last_message &&
-                std::find(win.assistant_messages.begin(), win.assistant_messages.end(), f.later.message) != win.assistant_messages.end()) {
-                ++win.breaks[static_cast<size_t>(f.kind)];
-            }
-        }
-        report.windows.push_back(std::move(win));
-    }
-    for (size_t k = 0; k < kCoherenceKinds; ++k) {
-        if (report.windows.empty()) continue;
-        const auto clean = std::count_if(report.windows.begin(), report.windows.end(), [k](const CoherenceWindow& w) { return w.breaks[k] == 0; });
-        report.coherent_share[k] = static_cast<double>(clean) / static_cast<double>(report.windows.size());
-    }
+    count_windows(messages, report);
     return report;
 }
 

@@ -182,6 +182,35 @@ private:
         return static_cast<char32_t>(value);
     }
 
+    // A character class from its '[' to past its ']': ranges, single characters, '^' negating it.
+    // On a malformed class the parser has failed (ok() is false) and the set is partial.
+    CharSet parse_class() {
+        ++pos_;
+        CharSet set;
+        if (peek() == '^') {
+            set.negated = true;
+            ++pos_;
+        }
+        while (ok() && peek() != ']') {
+            const auto first = parse_char();
+            if (!first) break;
+            char32_t end = *first;
+            if (peek() == '-' && peek(1) != ']') {
+                ++pos_;
+                const auto second = parse_char();
+                if (!second) break;
+                if (*second < *first) {
+                    fail("a range that ends before it starts");
+                    break;
+                }
+                end = *second;
+            }
+            set.ranges.emplace_back(*first, end);
+        }
+        if (ok()) ++pos_;
+        return set;
+    }
+
     GrammarSequence parse_sequence(const std::string& rule, bool nested) {
         GrammarSequence seq;
         constexpr size_t kNone = static_cast<size_t>(-1);
@@ -214,30 +243,8 @@ private:
                     }
                 }
             } else if (c == '[') {
-                ++pos_;
-                CharSet set;
-                if (peek() == '^') {
-                    set.negated = true;
-                    ++pos_;
-                }
-                while (ok() && peek() != ']') {
-                    const auto first = parse_char();
-                    if (!first) break;
-                    char32_t end = *first;
-                    if (peek() == '-' && peek(1) != ']') {
-                        ++pos_;
-                        const auto second = parse_char();
-                        if (!second) break;
-                        if (*second < *first) {
-                            fail("a range that ends before it starts");
-                            break;
-                        }
-                        end = *second;
-                    }
-                    set.ranges.emplace_back(*first, end);
-                }
+                CharSet set = parse_class();
                 if (!ok()) break;
-                ++pos_;
                 last = seq.size();
                 seq.push_back({GrammarSymbol::Kind::Chars, std::move(set), 0});
             } else if (c == '.') {

@@ -67,6 +67,73 @@ Result<std::unique_ptr<Model>> load_model(GgufFile file, const std::string& path
     return model;
 }
 
+// Quantised KV types need heads of a multiple of 32 values: with kv_fallback such a model takes the
+// default instead, `note` saying why.
+KvTypeChoice kv_types_for_heads(KvTypeChoice asked, const ModelParams& p, bool fallback, std::string& note) {
+    if (!fallback || p.kv_head_dim() % 32 == 0) return asked;
+    for (std::optional<TensorType>* kind : {&asked.k, &asked.v}) {
+        if (!*kind || !kv_type_is_quantised(**kind)) continue;
+        note = std::string(kv_type_name(**kind)) + " needs heads of a multiple of 32 values; this model's have " +
+               std::to_string(p.kv_head_dim()) + ", so its cache takes the default";
+        kind->reset();
+    }
+    return asked;
+}
+
+// The backend the model runs on: the one chosen, or - when it lacks a step the model needs and the
+// choice was auto - the CPU, `selected` saying why. An error when a named backend lacks one.
+Result<Backend*> backend_for(const Model& model, const OpenOptions& options, BackendChoice choice, SelectedBackend& selected) {
+    Backend* runs_on = options.on_backend ? options.on_backend : selected.backend.get();
+    const std::string missing = runs_on->missing_features(forward_features(model, model.n_ctx()));
+    if (missing.empty()) return runs_on;
+    const std::string why = runs_on->name() + " lacks " + missing + " for " + model.params().architecture;
+    if (options.on_backend || choice != BackendChoice::Auto) {
+        return make_error(ErrorCode::Unsupported, "backend " + why + "; use --backend cpu (or auto)");
+    }
+    auto cpu = select_backend(BackendChoice::Cpu, options.threads, options.kernels);
+    if (!cpu) return cpu.error();
+    selected = std::move(cpu.value());
+    selected.fallback_reason = why;
+    return selected.backend.get();
+}
+
+// The KV pool of kv_sequences contexts (none for 0) in `types`, chosen again for the CPU after a
+// fall back (it stores what CUDA did not); `pool` says its shape.
+Result<std::unique_ptr<KvStore>> make_kv_pool(const Model& model, const OpenOptions& options, Backend& runs_on, const KvTypeChoice& asked,
+                                              const KvTypes& types, bool fell_back, KvPoolConfig& pool) {
+    pool = {};
+    if (options.kv_sequences == 0) return std::unique_ptr<KvStore>();
+    pool = kv_pool_for_context(model.n_ctx());
+    if (static_cast<int64_t>(pool.n_blocks) * options.kv_sequences * pool.block_size > INT32_MAX) {
+        return make_error(ErrorCode::InvalidArgument, "a KV pool of " + std::to_string(options.kv_sequences) + " contexts of " +
+                                                          std::to_string(model.n_ctx()) + " positions is too large");
+    }
+    pool.n_blocks *= options.kv_sequences;
+    const ModelParams& p = model.params();
+    const KvTypes pool_types = fell_back ? resolve_kv_types(asked, resolve_precision(options.precision, p.architecture), runs_on) : types;
+    return KvStore::create(runs_on, p, pool, pool_types);
+}
+
+// What the views read of the vocabulary and the chat format: each token's text, the chat family,
+// how a conversation is rendered, and the router's bias (gpt-oss).
+void describe_texts(OpenedModel& opened) {
+    auto texts = std::make_shared<std::vector<std::string>>(static_cast<size_t>(std::max<int64_t>(0, opened.model->params().n_vocab)));
+    for (size_t id = 0; id < texts->size(); ++id) {
+        const std::string& bytes = opened.tokenizer->token_bytes(static_cast<int32_t>(id));
+        (*texts)[id] = bytes.empty() ? opened.tokenizer->token_text(static_cast<int32_t>(id)) : bytes;
+    }
+    opened.info.token_texts = std::move(texts);
+    if (auto tmpl = model_chat_template(opened.model->file())) opened.info.chat_family = std::string(chat_family_name(tmpl->family));
+    const ConversationRendering rendering = conversation_rendering(opened.model->file());
+    opened.info.conversation_rendering = rendering.label();
+    opened.info.conversation_whole = rendering.whole();
+    for (const LayerWeights& lw : opened.model->weights().layers) {
+        if (!lw.ffn_gate_inp_bias) break;
+        const auto* bias = reinterpret_cast<const float*>(lw.ffn_gate_inp_bias->data);
+        opened.info.router_bias.insert(opened.info.router_bias.end(), bias, bias + lw.ffn_gate_inp_bias->ne[0]);
+    }
+}
+
 Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vector<uint8_t>> image, const OpenOptions& options) {
     if (options.kv_sequences < 0 || options.kv_sequences > 4096) {
         return make_error(ErrorCode::InvalidArgument, "the KV pool must hold 0 to 4096 sequences, not " +
@@ -87,16 +154,8 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     if (!header) return image ? about_file(path, header.error()) : header.error(); // a file's errors name it
     auto params = read_model_params(header.value());
     if (!params) return about_file(path, params.error());
-    KvTypeChoice asked = options.kv_types;
     std::string kv_note;
-    if (options.kv_fallback && params->kv_head_dim() % 32 != 0) {
-        for (std::optional<TensorType>* kind : {&asked.k, &asked.v}) {
-            if (!*kind || !kv_type_is_quantised(**kind)) continue;
-            kv_note = std::string(kv_type_name(**kind)) + " needs heads of a multiple of 32 values; this model's have " +
-                      std::to_string(params->kv_head_dim()) + ", so its cache takes the default";
-            kind->reset();
-        }
-    }
+    const KvTypeChoice asked = kv_types_for_heads(options.kv_types, params.value(), options.kv_fallback, kv_note);
     const KvTypes types = resolve_kv_types(asked, resolve_precision(options.precision, params->architecture),
                                            options.on_backend ? *options.on_backend : *selected.backend);
     auto plan = plan_context(header.value(), params.value(), options.n_ctx, options.n_batch, types,
@@ -110,20 +169,8 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     load.progress = options.progress;
     auto model = load_model(std::move(header.value()), path, image.get(), load);
     if (!model) return model.error();
-    // A backend without every step the model needs: auto takes the CPU instead, saying why.
-    Backend* runs_on = options.on_backend ? options.on_backend : selected.backend.get();
-    if (const std::string missing = runs_on->missing_features(forward_features(*model.value(), model.value()->n_ctx()));
-        !missing.empty()) {
-        const std::string why = runs_on->name() + " lacks " + missing + " for " + model.value()->params().architecture;
-        if (options.on_backend || *choice != BackendChoice::Auto) {
-            return make_error(ErrorCode::Unsupported, "backend " + why + "; use --backend cpu (or auto)");
-        }
-        auto cpu = select_backend(BackendChoice::Cpu, options.threads, options.kernels);
-        if (!cpu) return cpu.error();
-        selected = std::move(cpu.value());
-        selected.fallback_reason = why;
-        runs_on = selected.backend.get();
-    }
+    auto runs_on = backend_for(*model.value(), options, *choice, selected);
+    if (!runs_on) return runs_on.error();
     auto vocab = vocab_from_gguf(model.value()->file());
     if (!vocab) return about_file(path, vocab.error());
     auto tokenizer = Tokenizer::create(std::move(vocab.value()));
@@ -133,50 +180,21 @@ Result<OpenedModel> open(const std::string& path, std::shared_ptr<const std::vec
     auto experts = resolve_expert_map(*model.value());
     if (!experts) return experts.error();
     KvPoolConfig pool{};
-    std::unique_ptr<KvStore> kv;
-    if (options.kv_sequences > 0) {
-        pool = kv_pool_for_context(model.value()->n_ctx());
-        if (static_cast<int64_t>(pool.n_blocks) * options.kv_sequences * pool.block_size > INT32_MAX) {
-            return make_error(ErrorCode::InvalidArgument, "a KV pool of " + std::to_string(options.kv_sequences) +
-                                                              " contexts of " + std::to_string(model.value()->n_ctx()) +
-                                                              " positions is too large");
-        }
-        pool.n_blocks *= options.kv_sequences;
-        const ModelParams& p = model.value()->params();
-        // (after a fall back to the CPU, which stores what CUDA did not, the types are chosen again)
-        const KvTypes pool_types = selected.fallback_reason.empty() ? types
-                                   : resolve_kv_types(asked, resolve_precision(options.precision, p.architecture), *runs_on);
-        auto store = KvStore::create(*runs_on, p, pool, pool_types);
-        if (!store) return store.error();
-        kv = std::move(store.value());
-    }
+    auto kv = make_kv_pool(*model.value(), options, *runs_on.value(), asked, types, !selected.fallback_reason.empty(), pool);
+    if (!kv) return kv.error();
 
     OpenedModel opened;
-    auto info = describe(path, *model.value(), *runs_on, selected.fallback_reason, map.value(), kv.get(), pool);
+    auto info = describe(path, *model.value(), *runs_on.value(), selected.fallback_reason, map.value(), kv.value().get(), pool);
     if (!info) return info.error();
     info->kv_note = kv_note;
     opened.info = std::move(info.value());
     opened.image = std::move(image);
     opened.model = std::move(model.value());
     opened.tokenizer = std::make_unique<Tokenizer>(std::move(tokenizer.value()));
-    auto texts = std::make_shared<std::vector<std::string>>(static_cast<size_t>(std::max<int64_t>(0, opened.model->params().n_vocab)));
-    for (size_t id = 0; id < texts->size(); ++id) {
-        const std::string& bytes = opened.tokenizer->token_bytes(static_cast<int32_t>(id));
-        (*texts)[id] = bytes.empty() ? opened.tokenizer->token_text(static_cast<int32_t>(id)) : bytes;
-    }
-    opened.info.token_texts = std::move(texts);
-    if (auto tmpl = model_chat_template(opened.model->file())) opened.info.chat_family = std::string(chat_family_name(tmpl->family));
-    const ConversationRendering rendering = conversation_rendering(opened.model->file());
-    opened.info.conversation_rendering = rendering.label();
-    opened.info.conversation_whole = rendering.whole();
-    for (const LayerWeights& lw : opened.model->weights().layers) {
-        if (!lw.ffn_gate_inp_bias) break;
-        const auto* bias = reinterpret_cast<const float*>(lw.ffn_gate_inp_bias->data);
-        opened.info.router_bias.insert(opened.info.router_bias.end(), bias, bias + lw.ffn_gate_inp_bias->ne[0]);
-    }
+    describe_texts(opened);
     opened.backend = std::move(selected.backend);
     opened.info.expert_map = std::move(experts.value());
-    opened.kv = std::move(kv);
+    opened.kv = std::move(kv.value());
     return opened;
 }
 

@@ -42,39 +42,10 @@ bool info_latent(const std::string& architecture) {
 
 } // namespace
 
-Result<ModelParams> read_model_params(const GgufFile& f) {
-    ModelParams p;
-    auto arch = f.get_string("general.architecture");
-    if (!arch) return arch.error();
-    p.architecture = arch.value();
-    if (f.find("general.name")) {
-        auto name = f.get_string("general.name");
-        if (!name) return name.error();
-        p.name = name.value();
-    }
-    const std::string a = p.architecture + ".";
-    for (auto [key, out] : {std::pair{"block_count", &p.n_layer},
-                            std::pair{"attention.head_count", &p.n_head},
-                            std::pair{"attention.head_count_kv", &p.n_head_kv},
-                            std::pair{"embedding_length", &p.n_embd},
-                            std::pair{"feed_forward_length", &p.n_ff},
-                            std::pair{"context_length", &p.context_length},
-                            std::pair{"rope.dimension_count", &p.n_rot},
-                            std::pair{"attention.key_length", &p.n_embd_head},
-                            std::pair{"attention.value_length", &p.n_embd_head_v},
-                            std::pair{"rope.scaling.original_context_length", &p.rope_orig_context},
-                            std::pair{"vocab_size", &p.n_vocab},
-                            std::pair{"router.group_count", &p.n_router_groups},
-                            std::pair{"expert_count", &p.n_expert},
-                            std::pair{"expert_used_count", &p.n_expert_used},
-                            std::pair{"expert_feed_forward_length", &p.n_ff_exp},
-                            std::pair{"expert_shared_feed_forward_length", &p.n_ff_shexp},
-                            std::pair{"attention.q_lora_rank", &p.n_lora_q},
-                            std::pair{"attention.kv_lora_rank", &p.n_lora_kv},
-                            std::pair{"leading_dense_block_count", &p.n_layer_dense_lead},
-                            std::pair{"expert_shared_count", &p.n_expert_shared}}) {
-        if (auto s = read_int(f, a + key, *out); !s) return s.error();
-    }
+namespace {
+
+// RoPE's base, scaling type and factors (`a`: "<arch>.").
+Status read_rope(const GgufFile& f, const std::string& a, ModelParams& p) {
     if (auto s = read_float(f, a + "rope.freq_base", p.rope_freq_base); !s) return s.error();
     if (f.find(a + "rope.scaling.type")) {
         auto type = f.get_string(a + "rope.scaling.type");
@@ -86,22 +57,15 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     if (auto s = read_float(f, a + "rope.scaling.factor", scale_factor); !s) return s.error();
     if (scale_factor > 0.0) p.rope_freq_scale = 1.0 / scale_factor;
     if (auto s = read_float(f, a + "rope.scaling.attn_factor", p.rope_attn_factor); !s) return s.error();
-    if (auto s = read_float(f, a + "attention.layer_norm_rms_epsilon", p.rms_norm_eps); !s) return s.error();
-    if (info_latent(p.architecture)) {
-        // newer converters store attn_k_b / attn_v_b and describe the absorbed cache in
-        // key_length / value_length (kv_lora_rank + n_rot, kv_lora_rank); the heads' own sizes
-        // are then in key_length_mla / value_length_mla
-        int64_t key_mla = 0, value_mla = 0;
-        if (auto s = read_int(f, a + "attention.key_length_mla", key_mla); !s) return s.error();
-        if (auto s = read_int(f, a + "attention.value_length_mla", value_mla); !s) return s.error();
-        if (key_mla > 0) p.n_embd_head = key_mla;
-        if (value_mla > 0) p.n_embd_head_v = value_mla;
-    }
-    if (p.n_head_kv == 0) p.n_head_kv = p.n_head;
-    if (p.n_embd_head_v == 0) p.n_embd_head_v = p.head_dim();
-    if (p.rope_orig_context == 0) p.rope_orig_context = p.context_length;
-    // Only architectures that use a window read it (llama files may carry an unused one).
+    return Ok{};
+}
+
+// What depends on the architecture's row (ArchitectureInfo): the sliding window and its default,
+// Gemma's local RoPE base and soft-caps, the experts' widths and gating keys, the width-scaled
+// queries of the largest Gemmas.
+Status read_architecture_keys(const GgufFile& f, const std::string& a, ModelParams& p) {
     const ArchitectureInfo* info = find_architecture(p.architecture);
+    // Only architectures that use a window read it (llama files may carry an unused one).
     if (info && info->sliding != SlidingLayers::None) {
         p.sliding_layers = info->sliding;
         if (f.find(a + "attention.sliding_window")) {
@@ -125,7 +89,6 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
         p.final_logit_softcap = 30.0;
         if (auto s = read_float(f, a + "final_logit_softcapping", p.final_logit_softcap); !s) return s.error();
     }
-    if (p.n_rot == 0) p.n_rot = p.head_dim();
     // Experts' width as llama.cpp reads it (ExpertWidth).
     const ExpertWidth width = info ? info->expert_width : ExpertWidth::FromKey;
     if (width == ExpertWidth::DenseWidth) {
@@ -161,6 +124,61 @@ Result<ModelParams> read_model_params(const GgufFile& f) {
     if (info && info->width_scaled_queries_at > 0 && p.n_layer == info->width_scaled_queries_at && p.n_head > 0) {
         p.attn_scale = 1.0 / std::sqrt(static_cast<double>(p.n_embd / p.n_head));
     }
+    return Ok{};
+}
+
+} // namespace
+
+Result<ModelParams> read_model_params(const GgufFile& f) {
+    ModelParams p;
+    auto arch = f.get_string("general.architecture");
+    if (!arch) return arch.error();
+    p.architecture = arch.value();
+    if (f.find("general.name")) {
+        auto name = f.get_string("general.name");
+        if (!name) return name.error();
+        p.name = name.value();
+    }
+    const std::string a = p.architecture + ".";
+    for (auto [key, out] : {std::pair{"block_count", &p.n_layer},
+                            std::pair{"attention.head_count", &p.n_head},
+                            std::pair{"attention.head_count_kv", &p.n_head_kv},
+                            std::pair{"embedding_length", &p.n_embd},
+                            std::pair{"feed_forward_length", &p.n_ff},
+                            std::pair{"context_length", &p.context_length},
+                            std::pair{"rope.dimension_count", &p.n_rot},
+                            std::pair{"attention.key_length", &p.n_embd_head},
+                            std::pair{"attention.value_length", &p.n_embd_head_v},
+                            std::pair{"rope.scaling.original_context_length", &p.rope_orig_context},
+                            std::pair{"vocab_size", &p.n_vocab},
+                            std::pair{"router.group_count", &p.n_router_groups},
+                            std::pair{"expert_count", &p.n_expert},
+                            std::pair{"expert_used_count", &p.n_expert_used},
+                            std::pair{"expert_feed_forward_length", &p.n_ff_exp},
+                            std::pair{"expert_shared_feed_forward_length", &p.n_ff_shexp},
+                            std::pair{"attention.q_lora_rank", &p.n_lora_q},
+                            std::pair{"attention.kv_lora_rank", &p.n_lora_kv},
+                            std::pair{"leading_dense_block_count", &p.n_layer_dense_lead},
+                            std::pair{"expert_shared_count", &p.n_expert_shared}}) {
+        if (auto s = read_int(f, a + key, *out); !s) return s.error();
+    }
+    if (auto s = read_rope(f, a, p); !s) return s.error();
+    if (auto s = read_float(f, a + "attention.layer_norm_rms_epsilon", p.rms_norm_eps); !s) return s.error();
+    if (info_latent(p.architecture)) {
+        // newer converters store attn_k_b / attn_v_b and describe the absorbed cache in
+        // key_length / value_length (kv_lora_rank + n_rot, kv_lora_rank); the heads' own sizes
+        // are then in key_length_mla / value_length_mla
+        int64_t key_mla = 0, value_mla = 0;
+        if (auto s = read_int(f, a + "attention.key_length_mla", key_mla); !s) return s.error();
+        if (auto s = read_int(f, a + "attention.value_length_mla", value_mla); !s) return s.error();
+        if (key_mla > 0) p.n_embd_head = key_mla;
+        if (value_mla > 0) p.n_embd_head_v = value_mla;
+    }
+    if (p.n_head_kv == 0) p.n_head_kv = p.n_head;
+    if (p.n_embd_head_v == 0) p.n_embd_head_v = p.head_dim();
+    if (p.rope_orig_context == 0) p.rope_orig_context = p.context_length;
+    if (auto s = read_architecture_keys(f, a, p); !s) return s.error();
+    if (p.n_rot == 0) p.n_rot = p.head_dim();
     if (const GgufTensorInfo* emb = f.find_tensor("token_embd.weight"); emb && emb->n_dims == 2) {
         p.n_vocab = emb->ne[1];
     } else if (p.n_vocab == 0) {

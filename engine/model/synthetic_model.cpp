@@ -85,35 +85,41 @@ int64_t synthetic_parameter_count(const SyntheticModelSpec& s) {
     return s.n_vocab * s.n_embd + output + s.n_embd + s.n_layer * per_layer + freqs;
 }
 
-Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
-    const ArchitectureInfo* arch = find_architecture(s.architecture);
-    if (!arch) {
-        return make_error(ErrorCode::InvalidArgument, "synthetic model: " + unsupported_architecture_message(s.architecture));
-    }
+namespace {
+
+// A matrix's weight type: the quantisation mix's for its role and layer, else the spec's one type.
+TensorType matrix_type(const SyntheticModelSpec& s, MatrixRole role, int64_t layer) {
+    return s.mix ? quant_mix_type(*s.mix, role, layer, s.n_layer, s.tied_output) : s.weight_type;
+}
+
+// A shape the architecture cannot have (experts, latent attention, vocabulary), said.
+Status check_synthetic_spec(const SyntheticModelSpec& s, const ArchitectureInfo& arch) {
     if (s.n_head <= 0 || s.n_head_kv <= 0 || (s.head_dim <= 0 && s.n_embd % s.n_head != 0)) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: inconsistent shape");
     }
     if (s.n_expert < 0 || s.n_expert_used < 0 || s.n_expert_used > s.n_expert || (s.n_expert > 0) != (s.n_expert_used > 0) ||
-        (arch->requires_experts && s.n_expert == 0) ||
-        (arch->expert_width == ExpertWidth::DenseWidth && s.n_ff_exp > 0 && s.n_ff_exp != s.n_ff)) {
+        (arch.requires_experts && s.n_expert == 0) ||
+        (arch.expert_width == ExpertWidth::DenseWidth && s.n_ff_exp > 0 && s.n_ff_exp != s.n_ff)) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: n_expert_used must be between 1 and n_expert"
                                                       " (required by the architecture), n_ff_exp = n_ff for llama and olmoe");
     }
     if (s.n_vocab < 4) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: n_vocab must be at least 4");
     }
-    const bool latent = arch->latent_attention;
+    const bool latent = arch.latent_attention;
     if (latent && (s.head_dim <= 0 || s.n_rot <= 0 || s.n_rot >= s.head_dim || s.n_rot % 2 != 0 || s.head_dim_v <= 0 ||
                    s.n_lora_kv <= 0 || s.n_lora_q < 0 || s.n_head_kv != s.n_head || s.n_layer_dense_lead < 0 ||
                    s.n_expert_shared < 0)) {
         return make_error(ErrorCode::InvalidArgument, "synthetic model: latent attention needs head_dim > n_rot > 0 (even), "
                                                       "head_dim_v and n_lora_kv > 0, n_head_kv = n_head");
     }
-    GgufWriter w;
+    return Ok{};
+}
+
+// The metadata a real file of the architecture carries, with the spec's shape.
+void write_synthetic_metadata(GgufWriter& w, const SyntheticModelSpec& s, const ArchitectureInfo& arch) {
+    const bool latent = arch.latent_attention;
     const std::string a = s.architecture + ".";
-    const int64_t head_dim = head_dim_of(s);
-    const int64_t n_q = head_dim * s.n_head;
-    const int64_t n_embd_kv = head_dim * s.n_head_kv;
     w.add_string("general.architecture", s.architecture);
     w.add_string("general.name", "octoscope synthetic model (random weights)");
     w.add_u32(a + "block_count", static_cast<uint32_t>(s.n_layer));
@@ -141,17 +147,16 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         w.add_u32(a + "expert_gating_func", 2);
         w.add_f32(a + "rope.scaling.yarn_log_multiplier", 0.1f);
     }
-    if (arch->sliding != SlidingLayers::None) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
-    if (arch->attn_softcap && s.attn_logit_softcap > 0) w.add_f32(a + "attn_logit_softcapping", s.attn_logit_softcap);
-    if (arch->final_softcap && s.final_logit_softcap > 0) w.add_f32(a + "final_logit_softcapping", s.final_logit_softcap);
+    if (arch.sliding != SlidingLayers::None) w.add_u32(a + "attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
+    if (arch.attn_softcap && s.attn_logit_softcap > 0) w.add_f32(a + "attn_logit_softcapping", s.attn_logit_softcap);
+    if (arch.final_softcap && s.final_logit_softcap > 0) w.add_f32(a + "final_logit_softcapping", s.final_logit_softcap);
     if (s.yarn_factor > 0) {
         w.add_string(a + "rope.scaling.type", "yarn");
         w.add_f32(a + "rope.scaling.factor", s.yarn_factor);
         w.add_u32(a + "rope.scaling.original_context_length", static_cast<uint32_t>(s.yarn_original_context));
     }
-    if (arch->local_rope_base && s.rope_freq_base_swa > 0) w.add_f32(a + "rope.freq_base_swa", s.rope_freq_base_swa);
-    const bool long_rope = arch->long_rope && s.long_rope_original_context > 0;
-    if (long_rope) {
+    if (arch.local_rope_base && s.rope_freq_base_swa > 0) w.add_f32(a + "rope.freq_base_swa", s.rope_freq_base_swa);
+    if (arch.long_rope && s.long_rope_original_context > 0) {
         const double scale = static_cast<double>(s.context_length) / static_cast<double>(s.long_rope_original_context);
         const double factor =
             scale > 1.0 ? std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(s.long_rope_original_context)))
@@ -159,89 +164,113 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         w.add_u32(a + "rope.scaling.original_context_length", static_cast<uint32_t>(s.long_rope_original_context));
         w.add_f32(a + "rope.scaling.attn_factor", static_cast<float>(factor));
     }
-    if (arch->router) w.add_u32(a + "router.group_count", static_cast<uint32_t>(s.router_groups));
+    if (arch.router) w.add_u32(a + "router.group_count", static_cast<uint32_t>(s.router_groups));
     if (s.n_expert > 0) {
         w.add_u32(a + "expert_count", static_cast<uint32_t>(s.n_expert));
         w.add_u32(a + "expert_used_count", static_cast<uint32_t>(s.n_expert_used));
         // llama and olmoe experts are n_ff wide (their readers ignore the key)
-        if (arch->expert_width != ExpertWidth::DenseWidth) {
+        if (arch.expert_width != ExpertWidth::DenseWidth) {
             w.add_u32(a + "expert_feed_forward_length", static_cast<uint32_t>(s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff));
         }
     }
     write_ascii_vocab(w, s.n_vocab);
     if (!s.chat_template.empty()) w.add_string("tokenizer.chat_template", s.chat_template);
+}
 
+// Layer l's attention tensors: latent, fused or separate projections, biases, q/k norms, output.
+void add_attention_tensors(TensorFiller& f, const SyntheticModelSpec& s, const ArchitectureInfo& arch, int64_t l, const std::string& b) {
+    const bool latent = arch.latent_attention;
+    const int64_t head_dim = head_dim_of(s);
+    const int64_t n_q = head_dim * s.n_head;
+    const int64_t n_embd_kv = head_dim * s.n_head_kv;
+    if (latent) {
+        const int64_t nope = head_dim - s.n_rot;
+        if (s.n_lora_q > 0) {
+            f.matrix(b + "attn_q_a.weight", s.n_embd, s.n_lora_q, matrix_type(s, MatrixRole::AttnQ, l));
+            f.add(b + "attn_q_a_norm.weight", {s.n_lora_q}, TensorType::F32, 1.0f, 0.2f);
+            f.matrix(b + "attn_q_b.weight", s.n_lora_q, n_q, matrix_type(s, MatrixRole::AttnQ, l));
+        } else {
+            f.matrix(b + "attn_q.weight", s.n_embd, n_q, matrix_type(s, MatrixRole::AttnQ, l));
+        }
+        f.matrix(b + "attn_kv_a_mqa.weight", s.n_embd, s.n_lora_kv + s.n_rot, matrix_type(s, MatrixRole::AttnK, l));
+        f.add(b + "attn_kv_a_norm.weight", {s.n_lora_kv}, TensorType::F32, 1.0f, 0.2f);
+        f.matrix(b + "attn_kv_b.weight", s.n_lora_kv, s.n_head * (nope + s.head_dim_v), matrix_type(s, MatrixRole::AttnV, l));
+    } else if (arch.fused_qkv) { // typed as a mix types Q (llama-quantize's own rule for attn_qkv differs)
+        f.matrix(b + "attn_qkv.weight", s.n_embd, n_q + 2 * n_embd_kv, matrix_type(s, MatrixRole::AttnQ, l));
+    } else {
+        f.matrix(b + "attn_q.weight", s.n_embd, n_q, matrix_type(s, MatrixRole::AttnQ, l));
+        f.matrix(b + "attn_k.weight", s.n_embd, n_embd_kv, matrix_type(s, MatrixRole::AttnK, l));
+        f.matrix(b + "attn_v.weight", s.n_embd, n_embd_kv, matrix_type(s, MatrixRole::AttnV, l));
+    }
+    if (arch.qkv_bias) {
+        f.add(b + "attn_q.bias", {n_q}, TensorType::F32, 0.0f, 0.5f);
+        f.add(b + "attn_k.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
+        f.add(b + "attn_v.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
+    }
+    if (arch.qk_norm != QkNorm::None) {
+        const bool whole = arch.qk_norm == QkNorm::Whole;
+        f.add(b + "attn_q_norm.weight", {whole ? n_q : head_dim}, TensorType::F32, 1.0f, 0.5f);
+        f.add(b + "attn_k_norm.weight", {whole ? n_embd_kv : head_dim}, TensorType::F32, 1.0f, 0.5f);
+    }
+    f.matrix(b + "attn_output.weight", latent ? s.n_head * s.head_dim_v : n_q, s.n_embd, matrix_type(s, MatrixRole::AttnOutput, l));
+    if (arch.output_bias) f.add(b + "attn_output.bias", {s.n_embd}, TensorType::F32, 0.0f, 0.5f);
+    if (arch.attn_sinks) f.add(b + "attn_sinks.weight", {s.n_head}, TensorType::F32, 0.0f, 2.0f);
+}
+
+// Layer l's feed-forward tensors: experts (router, biases, shared experts) or a dense FFN.
+void add_ffn_tensors(TensorFiller& f, const SyntheticModelSpec& s, const ArchitectureInfo& arch, int64_t l, const std::string& b) {
+    const bool latent = arch.latent_attention;
+    const bool experts = s.n_expert > 0 && !(latent && l < s.n_layer_dense_lead);
+    if (experts) { // the router F32, as convert_hf_to_gguf.py and llama-quantize leave it
+        const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
+        f.add(b + "ffn_gate_inp.weight", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
+        if (arch.expert_gating_keys) f.add(b + "exp_probs_b.bias", {s.n_expert}, TensorType::F32, 0.0f, 0.1f);
+        f.experts(b + "ffn_gate_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(matrix_type(s, MatrixRole::FfnGate, l)));
+        f.experts(b + "ffn_up_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(matrix_type(s, MatrixRole::FfnUp, l)));
+        f.experts(b + "ffn_down_exps.weight", n_ff_exp, s.n_embd, s.n_expert, s.expert_type.value_or(matrix_type(s, MatrixRole::FfnDown, l)));
+        if (arch.expert_biases) {
+            f.add(b + "ffn_gate_inp.bias", {s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
+            f.add(b + "ffn_gate_exps.bias", {n_ff_exp, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
+            f.add(b + "ffn_up_exps.bias", {n_ff_exp, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
+            f.add(b + "ffn_down_exps.bias", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
+        }
+        if (arch.shared_expert) {
+            if (arch.shared_expert_gate) f.add(b + "ffn_gate_inp_shexp.weight", {s.n_embd}, TensorType::F32, 0.0f, 0.3f);
+            const int64_t shared = latent ? n_ff_exp * s.n_expert_shared : s.n_ff; // deepseek2: shared experts side by side
+            f.matrix(b + "ffn_gate_shexp.weight", s.n_embd, shared, matrix_type(s, MatrixRole::FfnGate, l));
+            f.matrix(b + "ffn_up_shexp.weight", s.n_embd, shared, matrix_type(s, MatrixRole::FfnUp, l));
+            f.matrix(b + "ffn_down_shexp.weight", shared, s.n_embd, matrix_type(s, MatrixRole::FfnDown, l));
+        }
+    } else if (arch.fused_gate_up) { // rows gate, then up
+        f.matrix(b + "ffn_up.weight", s.n_embd, 2 * s.n_ff, matrix_type(s, MatrixRole::FfnUp, l));
+    } else {
+        f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, matrix_type(s, MatrixRole::FfnGate, l));
+        f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, matrix_type(s, MatrixRole::FfnUp, l));
+    }
+    if (!experts) f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, matrix_type(s, MatrixRole::FfnDown, l));
+}
+
+} // namespace
+
+Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
+    const ArchitectureInfo* arch = find_architecture(s.architecture);
+    if (!arch) {
+        return make_error(ErrorCode::InvalidArgument, "synthetic model: " + unsupported_architecture_message(s.architecture));
+    }
+    if (auto checked = check_synthetic_spec(s, *arch); !checked) return checked.error();
+    GgufWriter w;
+    write_synthetic_metadata(w, s, *arch);
+    // Every tensor in one order, drawn from one seed: the same spec gives the same bytes.
     TensorFiller f(w, s.seed);
-    const auto type = [&](MatrixRole role, int64_t layer) {
-        return s.mix ? quant_mix_type(*s.mix, role, layer, s.n_layer, s.tied_output) : s.weight_type;
-    };
-    f.add("token_embd.weight", {s.n_embd, s.n_vocab}, type(MatrixRole::TokenEmbd, 0), 0.0f, 1.0f);
+    f.add("token_embd.weight", {s.n_embd, s.n_vocab}, matrix_type(s, MatrixRole::TokenEmbd, 0), 0.0f, 1.0f);
     f.add("output_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-    if (!s.tied_output) f.matrix("output.weight", s.n_embd, s.n_vocab, type(MatrixRole::Output, 0));
+    if (!s.tied_output) f.matrix("output.weight", s.n_embd, s.n_vocab, matrix_type(s, MatrixRole::Output, 0));
     for (int64_t l = 0; l < s.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         f.add(b + "attn_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        if (latent) {
-            const int64_t nope = head_dim - s.n_rot;
-            if (s.n_lora_q > 0) {
-                f.matrix(b + "attn_q_a.weight", s.n_embd, s.n_lora_q, type(MatrixRole::AttnQ, l));
-                f.add(b + "attn_q_a_norm.weight", {s.n_lora_q}, TensorType::F32, 1.0f, 0.2f);
-                f.matrix(b + "attn_q_b.weight", s.n_lora_q, n_q, type(MatrixRole::AttnQ, l));
-            } else {
-                f.matrix(b + "attn_q.weight", s.n_embd, n_q, type(MatrixRole::AttnQ, l));
-            }
-            f.matrix(b + "attn_kv_a_mqa.weight", s.n_embd, s.n_lora_kv + s.n_rot, type(MatrixRole::AttnK, l));
-            f.add(b + "attn_kv_a_norm.weight", {s.n_lora_kv}, TensorType::F32, 1.0f, 0.2f);
-            f.matrix(b + "attn_kv_b.weight", s.n_lora_kv, s.n_head * (nope + s.head_dim_v), type(MatrixRole::AttnV, l));
-        } else if (arch->fused_qkv) { // typed as a mix types Q (llama-quantize's own rule for attn_qkv differs)
-            f.matrix(b + "attn_qkv.weight", s.n_embd, n_q + 2 * n_embd_kv, type(MatrixRole::AttnQ, l));
-        } else {
-            f.matrix(b + "attn_q.weight", s.n_embd, n_q, type(MatrixRole::AttnQ, l));
-            f.matrix(b + "attn_k.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnK, l));
-            f.matrix(b + "attn_v.weight", s.n_embd, n_embd_kv, type(MatrixRole::AttnV, l));
-        }
-        if (arch->qkv_bias) {
-            f.add(b + "attn_q.bias", {n_q}, TensorType::F32, 0.0f, 0.5f);
-            f.add(b + "attn_k.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
-            f.add(b + "attn_v.bias", {n_embd_kv}, TensorType::F32, 0.0f, 0.5f);
-        }
-        if (arch->qk_norm != QkNorm::None) {
-            const bool whole = arch->qk_norm == QkNorm::Whole;
-            f.add(b + "attn_q_norm.weight", {whole ? n_q : head_dim}, TensorType::F32, 1.0f, 0.5f);
-            f.add(b + "attn_k_norm.weight", {whole ? n_embd_kv : head_dim}, TensorType::F32, 1.0f, 0.5f);
-        }
-        f.matrix(b + "attn_output.weight", latent ? s.n_head * s.head_dim_v : n_q, s.n_embd, type(MatrixRole::AttnOutput, l));
-        if (arch->output_bias) f.add(b + "attn_output.bias", {s.n_embd}, TensorType::F32, 0.0f, 0.5f);
-        if (arch->attn_sinks) f.add(b + "attn_sinks.weight", {s.n_head}, TensorType::F32, 0.0f, 2.0f);
+        add_attention_tensors(f, s, *arch, l, b);
         f.add(b + std::string(arch->ffn_norm) + ".weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
-        const bool experts = s.n_expert > 0 && !(latent && l < s.n_layer_dense_lead);
-        if (experts) { // the router F32, as convert_hf_to_gguf.py and llama-quantize leave it
-            const int64_t n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
-            f.add(b + "ffn_gate_inp.weight", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
-            if (arch->expert_gating_keys) f.add(b + "exp_probs_b.bias", {s.n_expert}, TensorType::F32, 0.0f, 0.1f);
-            f.experts(b + "ffn_gate_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnGate, l)));
-            f.experts(b + "ffn_up_exps.weight", s.n_embd, n_ff_exp, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnUp, l)));
-            f.experts(b + "ffn_down_exps.weight", n_ff_exp, s.n_embd, s.n_expert, s.expert_type.value_or(type(MatrixRole::FfnDown, l)));
-            if (arch->expert_biases) {
-                f.add(b + "ffn_gate_inp.bias", {s.n_expert}, TensorType::F32, 0.0f, s.router_spread);
-                f.add(b + "ffn_gate_exps.bias", {n_ff_exp, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
-                f.add(b + "ffn_up_exps.bias", {n_ff_exp, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
-                f.add(b + "ffn_down_exps.bias", {s.n_embd, s.n_expert}, TensorType::F32, 0.0f, 0.5f);
-            }
-            if (arch->shared_expert) {
-                if (arch->shared_expert_gate) f.add(b + "ffn_gate_inp_shexp.weight", {s.n_embd}, TensorType::F32, 0.0f, 0.3f);
-                const int64_t shared = latent ? n_ff_exp * s.n_expert_shared : s.n_ff; // deepseek2: shared experts side by side
-                f.matrix(b + "ffn_gate_shexp.weight", s.n_embd, shared, type(MatrixRole::FfnGate, l));
-                f.matrix(b + "ffn_up_shexp.weight", s.n_embd, shared, type(MatrixRole::FfnUp, l));
-                f.matrix(b + "ffn_down_shexp.weight", shared, s.n_embd, type(MatrixRole::FfnDown, l));
-            }
-        } else if (arch->fused_gate_up) { // rows gate, then up
-            f.matrix(b + "ffn_up.weight", s.n_embd, 2 * s.n_ff, type(MatrixRole::FfnUp, l));
-        } else {
-            f.matrix(b + "ffn_gate.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnGate, l));
-            f.matrix(b + "ffn_up.weight", s.n_embd, s.n_ff, type(MatrixRole::FfnUp, l));
-        }
-        if (!experts) f.matrix(b + "ffn_down.weight", s.n_ff, s.n_embd, type(MatrixRole::FfnDown, l));
+        add_ffn_tensors(f, s, *arch, l, b);
         if (arch->router) f.add(b + "router.weight", {s.n_embd, s.router_groups}, TensorType::F32, 0.0f, 0.3f);
         if (arch->post_norms) {
             f.add(b + "post_attention_norm.weight", {s.n_embd}, TensorType::F32, 1.0f, 0.2f);
@@ -249,8 +278,9 @@ Result<std::vector<uint8_t>> make_synthetic_model(const SyntheticModelSpec& s) {
         }
     }
     // Drawn last so that a model with and without factors shares every other weight.
+    const int64_t head_dim = head_dim_of(s);
     if (s.rope_freqs) f.add("rope_freqs.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);
-    if (long_rope) {
+    if (arch->long_rope && s.long_rope_original_context > 0) {
         f.add("rope_factors_long.weight", {head_dim / 2}, TensorType::F32, 2.0f, 1.0f);
         f.add("rope_factors_short.weight", {head_dim / 2}, TensorType::F32, 1.25f, 0.25f);
     }
