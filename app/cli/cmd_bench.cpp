@@ -383,8 +383,8 @@ double kv_cache_mib(const Model& m, const KvTypes& kv) {
 }
 
 // Everything measured, as --json prints it (and the text is written from).
-nlohmann::json bench_json(const BenchOptions& o, const BenchModel& bench_model, const Backend& backend, const RunChoice& choice,
-                          const BenchRuns& r, const nlohmann::json& grammar_mask, const nlohmann::json& machine,
+nlohmann::json bench_json(const BenchOptions& o, const BenchModel& bench_model, const Backend& backend, Precision precision,
+                          const RunChoice& choice, const BenchRuns& r, const nlohmann::json& grammar_mask, const nlohmann::json& machine,
                           const std::optional<ResidentMemory>& resident_program) {
     const Model& m = *bench_model.opened.model;
     nlohmann::json threads = nullptr, kernels = nullptr; // the CPU backend's
@@ -400,7 +400,7 @@ nlohmann::json bench_json(const BenchOptions& o, const BenchModel& bench_model, 
         {"backend", valid_utf8(backend.name())},
         {"threads", threads},
         {"kernels", kernels},
-        {"precision", std::string(precision_name(resolve_precision(choice.precision, m.params().architecture)))},
+        {"precision", std::string(precision_name(precision))},
         {"kv_types", kv_types_json(choice.kv)},
         {"model", valid_utf8(bench_model.name)},
         {"n_params", m.n_params()},
@@ -539,7 +539,7 @@ int run_bench(const BenchOptions& o) {
     }
     auto machine = machine_figures(o, m, backend, runs->plain);
     if (!machine) return report_error(o.json, machine.error());
-    const nlohmann::json out = bench_json(o, bench_model, backend, choice, runs.value(), grammar_mask, machine.value(), resident_program);
+    const nlohmann::json out = bench_json(o, bench_model, backend, run_precision, choice, runs.value(), grammar_mask, machine.value(), resident_program);
     if (o.json) {
         print_json(out);
         return kExitOk;

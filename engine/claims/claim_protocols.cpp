@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "engine/core/json_fields.h"
+
 namespace octo {
 
 namespace {
@@ -63,10 +65,8 @@ nlohmann::json grouped_bars_plot(const std::vector<std::string>& labels, const s
 }
 
 int64_t int_param(const nlohmann::json& params, const char* key, int64_t fallback) {
-    if (params.contains(key) && params[key].is_number_integer() && params[key].get<int64_t>() >= 1) {
-        return params[key].get<int64_t>();
-    }
-    return fallback;
+    const int64_t v = json_integer_or(params, key, 0);
+    return v >= 1 ? v : fallback;
 }
 
 } // namespace octo
