@@ -16,14 +16,14 @@
 
 #include "engine/advisor/advisor_rules.h"
 #include "engine/backend/precision.h"
-#include "engine/generation/instrumented_generation.h"
+#include "engine/capture/capture_engine.h"
 #include "engine/generation/run_spec.h"
-#include "engine/instrumentation/logit_lens.h"
 #include "engine/generation/run_trace.h"
 #include "engine/instrumentation/head_map.h"
+#include "engine/instrumentation/logit_lens_values.h"
 #include "engine/kv/kv_pool_stats.h"
 #include "engine/model/model_description.h"
-#include "engine/router/router.h"
+#include "engine/router/route_decision.h"
 #include "engine/sampling/sampler_config.h"
 
 namespace octo {
@@ -32,16 +32,6 @@ namespace octo {
 // settings.precision; a version-1 file decodes with Precision::Exact (what its run computed).
 // Version 3 added `engine` (a run on a remote server); older files decode as local runs.
 inline constexpr uint32_t kCaptureFormatVersion = 3;
-
-// A run on a remote engine (engine/remote/): which server and model answered. The API key is
-// never stored.
-struct CaptureEngine {
-    std::string url;         // the server's URL, without credentials
-    std::string model;       // the server's model id
-    std::string fingerprint; // the system_fingerprint it reported ("" when none)
-    bool octoscope = false;  // an Octoscope server: the measurements are its extension's
-};
-
 
 // What a capture holds beside the run's trace: the model, the program and machine that ran it,
 // the head map, and the router's and advisor's results for the prompt.

@@ -19,17 +19,6 @@ bool cancelled(const GenerateRequest& r) { return r.cancel && r.cancel->load(std
 
 } // namespace
 
-const char* stop_reason_name(StopReason reason) {
-    switch (reason) {
-    case StopReason::MaxTokens: return "max_tokens";
-    case StopReason::EndOfGeneration: return "end_of_generation";
-    case StopReason::StopString: return "stop_string";
-    case StopReason::ContextFull: return "context_full";
-    case StopReason::Cancelled: return "cancelled";
-    }
-    return "unknown";
-}
-
 GenerationLoop::GenerationLoop(Session& session, const Tokenizer& tokenizer, const GenerateRequest& request,
                                SamplerChain sampler)
     : session_(&session), tokenizer_(&tokenizer), request_(&request), sampler_(std::move(sampler)),

@@ -19,6 +19,7 @@
 #include "engine/generation/grammar_constraint.h"
 #include "engine/generation/run_spec.h"
 #include "engine/generation/stop_matcher.h"
+#include "engine/generation/token_event.h"
 #include "engine/inference/session.h"
 #include "engine/sampling/sampler_chain.h"
 #include "engine/sampling/logprobs.h"
@@ -36,21 +37,6 @@ struct GenerateRequest : GenerationSpec {
     // first token is chosen, or at the end when none is); optional.
     std::function<void(const std::vector<TokenProbe>&)> on_prompt;
 };
-
-struct TokenEvent {
-    int32_t id = -1;
-    std::string bytes;         // what the token stands for (Tokenizer::token_bytes)
-    std::string visible_text;  // text this token releases for display (stop strings held back,
-                               // an EOG token's text dropped); may be empty
-    TokenLogprobs logprobs;    // of this token, with the top alternatives (GenerateRequest::top_logprobs)
-    double ms = 0.0;           // since the previous token (the first: since the start)
-    TokenProbe probe;          // instrumentation of the position whose logits chose this token
-                               // (empty unless the session instruments: SessionOptions::instrument)
-    std::optional<ConstraintStep> constraint; // with a grammar: what its mask did at this step
-};
-
-enum class StopReason { MaxTokens, EndOfGeneration, StopString, ContextFull, Cancelled };
-const char* stop_reason_name(StopReason reason);
 
 struct GenerateResult {
     std::vector<TokenEvent> tokens; // every generated token, the stopping one included

@@ -32,36 +32,7 @@ Result<std::vector<float>> mean_baseline(const Model& model, Backend& backend, K
 
 } // namespace
 
-const char* metric_name(Metric metric) {
-    switch (metric) {
-    case Metric::NormShare: return "norm_share";
-    case Metric::Relative: return "relative";
-    case Metric::Dla: return "dla";
-    case Metric::Gates: return "gates";
-    case Metric::Experts: return "experts";
-    }
-    return "unknown";
-}
-
 const char* switch_target_name(SwitchTarget target) { return target == SwitchTarget::Experts ? "experts" : "heads"; }
-
-std::optional<Metric> parse_metric(std::string_view name) {
-    for (Metric m : kAllMetrics) {
-        if (name == metric_name(m)) return m;
-    }
-    return std::nullopt;
-}
-
-const std::optional<SubsystemValues>& TokenMetrics::get(Metric metric) const {
-    switch (metric) {
-    case Metric::Relative: return relative;
-    case Metric::Dla: return dla;
-    case Metric::Gates: return gates;
-    case Metric::Experts: return experts;
-    case Metric::NormShare: break;
-    }
-    return norm_share;
-}
 
 Metric default_metric(const Model& model) {
     return model.weights().has_router() ? Metric::Gates : Metric::NormShare;
@@ -71,14 +42,6 @@ std::vector<float> relative_baseline(std::span<const TokenProbe> prompt_probes) 
     if (prompt_probes.size() < 2) return {};
     auto mean = mean_head_norms(prompt_probes.subspan(1));
     return mean ? std::move(mean.value()) : std::vector<float>{};
-}
-
-nlohmann::json metrics_json(const TokenMetrics& m) {
-    nlohmann::json out = nlohmann::json::object();
-    for (Metric metric : kAllMetrics) {
-        if (m.get(metric)) out[metric_name(metric)] = *m.get(metric);
-    }
-    return out;
 }
 
 std::optional<SubsystemValues> expert_share(const HeadMap& expert_map, const TokenProbe& probe) {

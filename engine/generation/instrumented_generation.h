@@ -13,11 +13,10 @@
 #include <span>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/backend/precision.h"
 #include "engine/generation/generator.h"
 #include "engine/generation/run_spec.h"
+#include "engine/generation/token_metrics.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/instrumentation/head_map_source.h"
 #include "engine/instrumentation/subsystem_grouping.h"
@@ -25,26 +24,8 @@
 
 namespace octo {
 
-enum class Metric { NormShare, Relative, Dla, Gates, Experts };
-const char* metric_name(Metric metric); // "norm_share", "relative", "dla", "gates", "experts"
-std::optional<Metric> parse_metric(std::string_view name);
-inline constexpr Metric kAllMetrics[] = {Metric::NormShare, Metric::Relative, Metric::Dla, Metric::Gates, Metric::Experts};
-
 // The metric a run is shown by first: the router's gates on a model that has one, else norm share.
 Metric default_metric(const Model& model);
-
-// One token's metrics; a metric is absent when it was not computed.
-struct TokenMetrics {
-    std::optional<SubsystemValues> norm_share;
-    std::optional<SubsystemValues> relative;
-    std::optional<SubsystemValues> dla;
-    std::optional<SubsystemValues> gates;
-    // A mixture of experts with a calibrated expert map (docs/moe.md): each subsystem's share of
-    // the routing weight of the experts mapped to it, summed over layers, normalised to sum 1.
-    std::optional<SubsystemValues> experts;
-
-    const std::optional<SubsystemValues>& get(Metric metric) const;
-};
 
 // What a run needs beside its RunSpec: the prompt's token ids (built from the spec's PromptSpec by
 // build_prompt, or sent as ids), and the handles of the open model and of this one call.
@@ -115,9 +96,6 @@ Result<InstrumentedResult> run_instrumented(const Model& model, Backend& backend
 // The relative metric's baseline: each head's mean norm over the prompt without position 0
 // (BOS); empty when the prompt has fewer than 2 positions.
 std::vector<float> relative_baseline(std::span<const TokenProbe> prompt_probes);
-
-// Every computed metric by name: {"norm_share": [8 floats], …}.
-nlohmann::json metrics_json(const TokenMetrics& metrics);
 
 // The metrics of one position from its probe; `baseline_norms` is the relative metric's
 // baseline (empty: relative is not computed).

@@ -1,5 +1,9 @@
 #include "engine/generation/run_trace.h"
 
+#include "engine/generation/instrumented_generation.h"
+#include "engine/generation/prompt_builder.h"
+#include "engine/tokenizer/tokenizer.h"
+
 namespace octo {
 
 std::vector<int32_t> RunTrace::prompt_ids() const {

@@ -15,15 +15,17 @@
 #include <vector>
 
 #include "engine/backend/precision.h"
-#include "engine/generation/generator.h"
-#include "engine/generation/grammar_constraint.h"
-#include "engine/generation/instrumented_generation.h"
-#include "engine/generation/prompt_builder.h"
 #include "engine/generation/run_spec.h"
+#include "engine/generation/token_event.h"
+#include "engine/generation/token_metrics.h"
 #include "engine/kv/kv_pool_stats.h"
-#include "engine/tokenizer/tokenizer.h"
+#include "engine/kv/kv_types.h"
 
 namespace octo {
+
+struct BuiltPrompt;        // prompt_builder.h
+struct InstrumentedResult; // instrumented_generation.h
+class Tokenizer;           // tokenizer.h
 
 // A prompt or generated token with what was measured at it.
 struct TraceToken {

@@ -17,11 +17,11 @@
 #include "engine/core/result.h"
 #include "engine/evaluation/quant_report.h"
 #include "engine/host/host_events_fwd.h"
-#include "engine/host/model_setup.h"
+#include "engine/host/model_info.h"
 #include "engine/host/run_events.h"
 #include "engine/instrumentation/head_map.h"
-#include "engine/instrumentation/head_map_source.h"
-#include "engine/instrumentation/logit_lens.h"
+#include "engine/instrumentation/expert_map.h"
+#include "engine/instrumentation/logit_lens_values.h"
 
 namespace octo {
 

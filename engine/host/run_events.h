@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "engine/core/result.h"
-#include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_trace.h"
 
 namespace octo::host_event {

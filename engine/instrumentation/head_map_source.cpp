@@ -1,6 +1,5 @@
 #include "engine/instrumentation/head_map_source.h"
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -28,11 +27,6 @@ Result<HeadMap> resolve_head_map(const Model& model, const std::string& map_file
         return map;
     }
     return HeadMap::make_default(p.n_layer, p.n_head);
-}
-
-bool map_earned(double separation, double null_separation, std::optional<double> token_null_separation) {
-    if (!token_null_separation) return false;
-    return separation >= std::max(null_separation, *token_null_separation) + kMapMargin && separation > 1.0 / 8;
 }
 
 Result<std::optional<ExpertMap>> resolve_expert_map(const Model& model) {

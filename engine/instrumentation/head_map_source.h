@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/core/result.h"
+#include "engine/instrumentation/expert_map.h"
 #include "engine/instrumentation/head_map.h"
 #include "engine/model/model.h"
 
@@ -18,25 +19,6 @@ inline constexpr const char* kHeadMapKey = "octoscope.head_map";
 // Errors name the file or the metadata key: an unreadable or invalid map is never replaced by
 // the default silently.
 Result<HeadMap> resolve_head_map(const Model& model, const std::string& map_file = {});
-
-// A mixture of experts' calibrated expert → subsystem map (calibrate --experts, docs/moe.md) and
-// how well it separated the probes, against its shuffled-label null.
-// Whether a calibrated map is earned (docs/router.md): it separates the dev probes better than
-// both nulls — shuffled labels and token-identity units, what random weights reach from the
-// probes' surface tokens — by kMapMargin or more, and better than chance (1/8). A report without
-// the token-identity null (calibrated before it existed) earns nothing: recalibrate.
-inline constexpr double kMapMargin = 0.05;
-bool map_earned(double separation, double null_separation, std::optional<double> token_null_separation);
-
-struct ExpertMap {
-    HeadMap map; // "heads" are the experts of each layer
-    double separation = 0.0;
-    double null_separation = 0.0;
-    std::optional<double> token_null_separation;
-
-    // Whether the experts specialise by subsystem on the probe set (map_earned).
-    bool specialises() const { return map_earned(separation, null_separation, token_null_separation); }
-};
 
 // The calibrated expert map of this model, if one was saved; errors for a saved map that does not
 // fit the model (never silently dropped).

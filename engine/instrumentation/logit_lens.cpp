@@ -6,6 +6,8 @@
 #include <memory>
 #include <numeric>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/core/utf8_text.h"
 #include "engine/inference/llama_forward.h"
 

@@ -16,8 +16,6 @@
 
 namespace octo {
 
-using SubsystemValues = std::array<float, kSubsystemCount>; // rte-a first
-
 // Mean per head of each subsystem (accumulated in double); empty subsystems are 0. Values may
 // have any sign. Error (InvalidArgument) if per_head.size() != n_layer * n_head.
 Result<SubsystemValues> group_mean_per_head(const HeadMap& map, std::span<const float> per_head);

@@ -18,24 +18,9 @@
 #include "engine/router/feature_rules.h"
 #include "engine/router/lexical_embedding.h"
 #include "engine/router/probe_set.h"
+#include "engine/router/route_decision.h"
 
 namespace octo {
-
-struct RouteCandidate {
-    int subsystem = 0;
-    float stage1 = 0.0f;  // cosine to the centroid
-    double stage2 = 0.0;  // the feature score, divided by the subsystem's largest possible score
-    double final_score = 0.0;
-};
-
-struct RouteDecision {
-    int route = 0;                                  // the chosen subsystem
-    int stage1_route = 0;                           // what stage 1 alone would choose
-    std::vector<RouteCandidate> top3;               // stage 1's best three, best first
-    std::array<float, kSubsystemCount> similarity{}; // stage 1, every subsystem
-    std::array<double, kSubsystemCount> composition{};
-    std::vector<FiredFeature> features;             // every feature that fired, with spans
-};
 
 class Router {
 public:

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "ui/support/engine_labels.h"
 #include "ui/session/run_store.h"
 #include "ui/support/retranslate.h"

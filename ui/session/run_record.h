@@ -12,8 +12,8 @@
 
 #include "engine/capture/capture.h"
 #include "engine/generation/run_trace.h"
-#include "engine/host/model_setup.h"
-#include "engine/instrumentation/logit_lens.h"
+#include "engine/host/model_info.h"
+#include "engine/instrumentation/logit_lens_values.h"
 
 namespace octo::ui {
 

@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "engine/generation/instrumented_generation.h"
 #include "engine/generation/run_spec.h"
+#include "engine/generation/token_metrics.h"
 
 namespace octo::ui {
 

@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "engine/host/model_setup.h"
+#include "engine/host/model_info.h"
 
 namespace octo::ui {
 

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "engine/backend/cpu/cpu_backend.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/generation/prompt_builder.h"
 #include "engine/generation/run_spec.h"
+#include "engine/kv/kv_store.h"
+#include "engine/tokenizer/tokenizer.h"
 #include "engine/tokenizer/vocab.h"
 #include "tests/support/loaded_model.h"
 

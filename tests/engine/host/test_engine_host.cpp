@@ -1,6 +1,7 @@
 // EngineHost: the engine thread behind the workbench, driven as the UI drives it (commands in,
 // staged events out). Here: failures carry their ErrorCode, and the loaded model's identity for
 // captures is hashed off the engine thread and announced after ModelLoaded.
+// Covers: run_trace_events.cpp
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "engine/core/sha256.h"
+#include "engine/generation/instrumented_generation.h"
+#include "engine/generation/prompt_builder.h"
 #include "engine/host/engine_host.h"
 #include "engine/host/run_trace_events.h"
 #include "engine/model/synthetic_model.h"

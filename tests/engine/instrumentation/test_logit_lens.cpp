@@ -2,6 +2,7 @@
 // against an explicit float64 computation of the final norm and the output matrix on every
 // layer's residual; its last layer is the model's own output bit for bit; computed after a run it
 // is the same whatever the pool reused; positions outside the run are refused.
+// Covers: engine/generation/logit_lens_run.cpp, engine/host/model_run.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include <memory>
 #include <numeric>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/generation/logit_lens_run.h"
 #include "engine/host/model_run.h"
