@@ -1,6 +1,7 @@
 // octoscope-cli generate --save-capture, replay and capture-info on written random-weight
 // models: a capture repeats identically on the CPU backend; a changed setting or recorded token
 // is reported as a divergence; another model file, a corrupt or a future capture is refused.
+// Covers: app/cli/cmd_capture_info.cpp, app/cli/cmd_replay.cpp
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -1,6 +1,7 @@
 // octoscope-cli chat --conversation FILE.json (docs/coherence.md): the JSON contract on a chat
 // model (every message with its lens, every step with its KV reuse, the coherence findings), the
 // built-in model that is no chat model, and the file errors.
+// Covers: app/cli/cmd_coherence.cpp
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,4 +1,5 @@
 // octoscope-cli info, bench, paths and the error conventions of docs/cli.md.
+// Covers: app/cli/cmd_info.cpp, app/cli/cmd_paths.cpp
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -2,6 +2,7 @@
 // any seed; once the grammar is complete only an end-of-generation token can follow; a budget
 // too small for a whole sentence ends as max_tokens (a document cut short is never a success);
 // a bad grammar is a usage error that names it.
+// Covers: engine/generation/grammar_constraint.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

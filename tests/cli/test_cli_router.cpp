@@ -1,4 +1,5 @@
 // octoscope-cli route and eval-router on the shipped probe set and rule file (docs/cli.md).
+// Covers: app/cli/cmd_route.cpp, app/cli/cmd_eval_router.cpp, app/cli/cmd_calibrate.cpp
 #include <gtest/gtest.h>
 
 #include <cstdlib>

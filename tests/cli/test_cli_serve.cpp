@@ -5,6 +5,8 @@
 // tokens identical to a solo run), a disconnecting client's sequence cancelled and its blocks
 // freed, malformed requests answered 4xx while the server keeps serving, a full queue answered
 // 429, and the safety rules (a key required off loopback, checked when set).
+// Covers: engine/serve/openai_server.cpp, engine/serve/http_listener.cpp,
+//   engine/serve/server_metrics.cpp
 #include <gtest/gtest.h>
 
 #include <atomic>

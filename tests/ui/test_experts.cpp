@@ -2,6 +2,7 @@
 // experts strip and load are the engine's routing of the run shown; a dense model gets a note
 // instead; leaving an expert out from the switches reruns without it; the token tooltip lists the
 // experts per layer.
+// Covers: engine/instrumentation/expert_routing.cpp
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>

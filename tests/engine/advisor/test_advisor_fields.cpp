@@ -2,6 +2,7 @@
 // phrasings, their type guesses, and the JSON rewrites built from them (apply_rewrite with
 // append_json_schema): the schema fits the question, and a prompt naming no fields gets the
 // generic instruction, which invents no fields. Expected schemas are written out by hand.
+// Covers: prompt_fields.cpp, apply_rewrite.cpp
 #include <gtest/gtest.h>
 
 #include "engine/advisor/apply_rewrite.h"

@@ -1,6 +1,9 @@
 // Output checks of the shipped advisor rules (JSON, Markdown tables, Python indentation,
 // arithmetic claims) with outputs that must and must not be flagged, in English and Chinese, and
 // the exact evaluator behind the arithmetic check.
+// Covers: output_checks.cpp, check_json.cpp, check_markdown_tables.cpp,
+//   check_python_indentation.cpp, check_arithmetic.cpp, arithmetic_expression.cpp,
+//   exact_rational.cpp, code_fences.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
 // Prompt detectors of the shipped advisor rules: each with prompts that must and must not fire,
 // in English and Chinese, and byte-offset spans that land on code points.
+// Covers: prompt_detectors.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

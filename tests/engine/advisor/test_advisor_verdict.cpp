@@ -2,6 +2,7 @@
 // answers' texts — worse when JSON no longer parses, fewer asked fields are present, an output
 // check fails that passed before or arithmetic is now wrong; better the other way round; no
 // change otherwise. Answers and expected sentences are written by hand.
+// Covers: rewrite_verdict.cpp
 #include <gtest/gtest.h>
 
 #include "engine/advisor/rewrite_verdict.h"

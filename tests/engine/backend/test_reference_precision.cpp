@@ -2,6 +2,7 @@
 // hand-worked blocks for each activation format (ties to even, the scale rules) — and the
 // integer kernels: the scalar ones against a float64 sum of the same quantised values, every
 // optimised path against the scalar one, bit-identical across threads and batch splits.
+// Covers: precision.cpp, engine/backend/cpu/activation_quant.cpp
 #include <gtest/gtest.h>
 
 #include <bit>

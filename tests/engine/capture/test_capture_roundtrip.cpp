@@ -1,5 +1,8 @@
 // Captures (engine/capture): save → open gives back every field, floats bit for bit; a re-run's
 // comparison; the model identity check.
+// Covers: capture_container.cpp, capture_encode.cpp, capture_decode.cpp, capture_fields.cpp,
+//   capture_identity.cpp, capture_io.cpp, capture_replay.cpp, engine/model/model_description.cpp,
+//   engine/generation/constraint_json.cpp
 #include <gtest/gtest.h>
 
 #include <cstring>

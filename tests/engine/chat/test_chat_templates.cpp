@@ -5,6 +5,9 @@
 // the tokenizer adds. The RealTemplates tests read the templates stored in the real
 // vocabularies of ../shared/refdata/vocab (Llama 3, Qwen 3, Gemma 3, DeepSeek V3 and
 // llama.cpp's Phi-3 file) and skip when that folder is absent.
+// Covers: chat_template.cpp, chat_recognise.cpp, chat_format.cpp, format_chatml.cpp,
+//   format_deepseek3.cpp, format_gemma.cpp, format_harmony.cpp, format_llama2.cpp,
+//   format_llama3.cpp, format_mistral.cpp, format_phi3.cpp, engine/generation/prompt_builder.cpp
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -1,6 +1,7 @@
 // Tools in OpenAI's JSON, JSON as the templates' tojson writes it, tool calls read back from a
 // model's text per family, and the grammar of a required call. Expected JSON texts were written
 // by Python's json.dumps (ensure_ascii=False), the function tojson stands for.
+// Covers: tool_call_format.cpp
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

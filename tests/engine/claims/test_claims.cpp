@@ -1,5 +1,11 @@
 // The claims lab (engine/claims/, docs/claims.md): the statistics, the claims file, every
 // protocol on a hand-made run whose answer is known, and the lab on the built-in octet model.
+// Covers: claim_catalog.cpp, claim_lab.cpp, claim_protocols.cpp, claim_statistics.cpp,
+//   claim_svg.cpp, claims_report.cpp, dip_test.cpp, exact_statistics.cpp,
+//   protocol_cross_effect.cpp, protocol_degrade.cpp, protocol_head_groups.cpp,
+//   protocol_kv_reuse.cpp, protocol_latency.cpp, protocol_multi_turn.cpp,
+//   protocol_position_profile.cpp, protocol_prompt_ab.cpp, protocol_router_accuracy.cpp,
+//   protocol_token_after_number.cpp
 #include <cmath>
 #include <filesystem>
 #include <algorithm>

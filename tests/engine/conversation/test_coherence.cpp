@@ -1,6 +1,7 @@
 // The coherence measures (engine/conversation/coherence.h, docs/coherence.md): each finding's
 // kind, key and the bytes it points at, in English and Chinese, and the conversations that must
 // not be flagged (paraphrases, corrections the assistant adopts, questions).
+// Covers: coherence_eval.cpp
 #include <gtest/gtest.h>
 
 #include <string>

@@ -4,6 +4,7 @@
 // (run_spec_json.cpp takes each part apart with a structured binding of all its members); the
 // tests below change every serialised key one at a time and check that each reaches the spec and
 // comes back.
+// Covers: engine/capture/run_spec_json.cpp, instrumented_generation.cpp, run_trace.cpp
 #include <gtest/gtest.h>
 
 #include <map>

@@ -1,6 +1,7 @@
 // Dequantisation: hand-built blocks of every supported type with expected values worked out from
 // the documented layout, a bit-exact match against the gguf Python package's output on real
 // files (../shared/refdata/dequant_samples.json), and quantise -> dequantise error bounds.
+// Covers: quantize.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,5 @@
 // GGUF reader on real files from ../shared/refdata (facts from its README).
+// Covers: gguf_file.cpp, gguf_value.cpp, mapped_bytes.cpp
 #include <gtest/gtest.h>
 
 #include "engine/gguf/gguf_file.h"

@@ -1,5 +1,6 @@
 // GgufWriter -> GgufFile round trips: metadata of every type (nested arrays included), versions
 // 2 and 3, the alignment rule, and tensors of every supported type with their bytes intact.
+// Covers: tensor_type.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -3,6 +3,7 @@
 // values their documented layouts give (quant_blocks.h), and quantise -> dequantise bounds.
 // Their integer products are checked with the other types' (test_reference_precision.cpp,
 // test_cpu_matmul.cpp) and, through llama.cpp's logits, in test_forward_reference.cpp.
+// Covers: block_values.cpp, iq_grids.cpp, dequantize_low_bit.cpp, quantize_low_bit.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

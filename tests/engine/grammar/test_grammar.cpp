@@ -1,5 +1,6 @@
 // GBNF grammars (engine/grammar): parsing and its errors, the matcher over whole texts, and the
 // token mask against a brute-force answer computed from the grammar's language itself.
+// Covers: gbnf_grammar.cpp, grammar_matcher.cpp
 #include <gtest/gtest.h>
 
 #include <functional>

@@ -1,6 +1,7 @@
 // The forward pass against llama.cpp's outputs on real and random models (../shared/refdata,
 // README there): greedy generations token for token and first-step logits within stated
 // relative-L2 bounds. Skips when ../shared is absent.
+// Covers: llama_forward.cpp, session.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

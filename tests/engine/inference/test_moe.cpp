@@ -3,6 +3,7 @@
 // (tests/support/forward64), the routing each position records, expert ablation, and the
 // batch invariance of running a batch expert by expert. The real files' parity with llama.cpp is
 // in test_forward_reference.cpp.
+// Covers: moe_block.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // Head → subsystem map: defaults for several head counts, the JSON file round trip, every
 // validation error, and grouping per-head values into normalised subsystem shares.
+// Covers: head_map_json.cpp, subsystem.cpp, subsystem_grouping.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -2,6 +2,8 @@
 // models: the reference path (explicit W_h z_h), the Gram-matrix norms against it, zero
 // ablation against a model written with those heads' W_O columns set to zero, and the
 // guarantees that instrumentation and empty ablations change no logit.
+// Covers: forward_probe.cpp, head_grams.cpp, metrics.cpp,
+//   engine/backend/cpu/cpu_instrumentation.cpp, engine/model/model_constants.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,6 +1,7 @@
 // Paged KV pool bookkeeping: allocation and cells, several sequences, prefix reuse (hits,
 // misses, context keys, the last prompt token), reference counts and copy-on-write, LRU
 // eviction, out-of-blocks and too-large errors, occupancy statistics and history.
+// Covers: prefix_key.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // The paged KV pool behind sessions: prefix reuse gives bit-identical logits and measurements
 // while evaluating fewer tokens; another ablation (or another model) never reuses; idle cached
 // prefixes are evicted before the pool fails; a sequence that cannot fit fails cleanly.
+// Covers: kv_store.cpp
 #include <gtest/gtest.h>
 
 #include <span>

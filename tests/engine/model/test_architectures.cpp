@@ -4,6 +4,7 @@
 // attention output (the q/k norm + RoPE + attention step) and the logits. Also RoPE with LongRoPE
 // factors and attention factor against its formula, sliding windows, gemma2's steps,
 // and the sentence that refuses an unsupported architecture.
+// Covers: architecture.cpp, model_params.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

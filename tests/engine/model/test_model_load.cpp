@@ -1,5 +1,6 @@
 // Model loading and sessions: tied output fallback, rope_freqs, the memory check, progress and
 // cancellation, and the errors a session reports.
+// Covers: model.cpp, memory_estimate.cpp, model_weights.cpp
 #include <gtest/gtest.h>
 
 #include <atomic>

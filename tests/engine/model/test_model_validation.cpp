@@ -1,4 +1,5 @@
 // Model contents are validated before use: each inconsistency gets its own message.
+// Covers: synthetic_model.cpp
 #include <gtest/gtest.h>
 
 #include "engine/gguf/gguf_file.h"

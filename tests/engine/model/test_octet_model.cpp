@@ -4,6 +4,7 @@
 // the engine on 50 test items — with rte-c switched off, arithmetic must fail while entity
 // items still pass. The 4- and 16-group variants (resources/octet/variants/) against their own
 // torch references.
+// Covers: engine/evaluation/task_eval.cpp, engine/instrumentation/head_map_source.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -5,6 +5,7 @@
 // log-probabilities and alternatives, finish reasons and usage are read from every shape; errors
 // carry the server's message; 429 and 5xx are retried with back-off while 4xx are not; a cancel
 // stops at once.
+// Covers: openai_answer.cpp, remote_batch.cpp, sse_reader.cpp
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -2,6 +2,7 @@
 // version 3's `engine`): what the server sent is kept — ids, log-probabilities, an Octoscope
 // server's prompt, metrics and head norms — nothing else is made up, and such a capture reads back
 // with the server named. Replays of runs without ids compare text.
+// Covers: openai_runner.cpp, remote_answers.cpp
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
 // Head-map calibration: the balanced assignment against brute force, the calibrated map from
 // profiles that carry a planted signal, separation against its null, and the precedence of
 // head maps (file > GGUF metadata > calibrated > default).
+// Covers: balanced_assignment.cpp, engine/instrumentation/calibrated_maps.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

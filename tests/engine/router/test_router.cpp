@@ -1,6 +1,8 @@
 // The two-stage router's parts: the lexical embedding, centroids, feature rules (both
 // languages, byte-offset spans, count caps, schema errors) and the router's decision, including
 // the relabel-and-recompute round trip; the model embedding and its on-disk centroid cache.
+// Covers: centroids.cpp, centroid_cache.cpp, feature_rules.cpp, lexical_embedding.cpp,
+//   model_embedding.cpp, probe_set.cpp, engine/model/user_data.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

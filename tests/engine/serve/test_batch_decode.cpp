@@ -5,6 +5,7 @@
 // runs many requests at once with each request's tokens those of a solo run, cancels a sequence
 // whose client went away (its blocks go back to the pool) and refuses a request when the queue
 // is full.
+// Covers: batch_scheduler.cpp
 #include <gtest/gtest.h>
 
 #include <chrono>

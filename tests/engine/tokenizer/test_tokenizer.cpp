@@ -1,6 +1,8 @@
 // Tokenizer behaviour on small hand-built vocabularies: byte fallback, space prefix,
 // special tokens, BOS/EOS, decoding, pre-tokenizer rules, vocab validation, the fallback
 // for an unknown pre-tokenizer and the refusal of unsupported tokenizer types.
+// Covers: vocab.cpp, bpe_tokenizer.cpp, spm_tokenizer.cpp, byte_encoding.cpp, pretokenizer.cpp,
+//   pretokenizer_rules.cpp, special_tokens.cpp, special_token_detection.cpp, token_pieces.cpp
 #include <gtest/gtest.h>
 
 #include <filesystem>

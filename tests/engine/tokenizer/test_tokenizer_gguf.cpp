@@ -1,5 +1,6 @@
 // vocab_from_gguf(): reading tokenizer.ggml.* from vocab-only GGUF files (written
 // here with GgufWriter, and the reference vocab files), defaults and errors.
+// Covers: vocab_gguf.cpp
 #include <gtest/gtest.h>
 
 #include <string>

@@ -3,6 +3,7 @@
 // reference_softmax_exp, reference_weighted_values, each checked against the reference's order in
 // test_reference_float.cpp — bit for bit, whatever the tile, the thread count, the batch or the
 // vector width (AVX2, and AVX-512 where the CPU has it).
+// Covers: cpu_attention.cpp
 #include <gtest/gtest.h>
 
 #include <algorithm>

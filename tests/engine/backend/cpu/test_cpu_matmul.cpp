@@ -1,6 +1,9 @@
 // CPU matrix-product kernels per weight type: the scalar reference against a float64 product of
 // the dequantised weights, each optimised path against the scalar one (normalised error), and
 // bit-identical results for any thread count and any split of the tokens into batches.
+// Covers: matmul_scalar.cpp, matmul_avx2.cpp, matmul_avx512.cpp, quant_matmul_scalar.cpp,
+//   quant_matmul_avx2.cpp, quant_matmul_avxvnni.cpp, quant_matmul_avx512vnni.cpp,
+//   quant_matmul_low_bit.cpp, quant_matmul_mxfp4_avx512.cpp, quant_matmul_token_groups.cpp
 #include <gtest/gtest.h>
 
 #include <cmath>

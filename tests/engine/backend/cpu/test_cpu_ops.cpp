@@ -1,5 +1,6 @@
 // The CPU backend's non-matmul operations against float64 formulas: the reference a GPU
 // backend's ops will be compared with.
+// Covers: cpu_backend.cpp
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -2,6 +2,8 @@
 // host, through the CPU backend): whole forward passes must give the CPU backend's logits bit
 // for bit, and every failure path (no module, wrong API version, no device, allocation failure,
 // cuBLAS failure, sticky error) must become a clear engine error or a CPU fallback. No GPU needed.
+// Covers: cuda_api.cpp, cuda_backend.cpp, cuda_module.cpp, engine/backend/backend.cpp,
+//   engine/backend/backend_selection.cpp
 #include <gtest/gtest.h>
 
 #include <cstdio>
