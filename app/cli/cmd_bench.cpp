@@ -30,7 +30,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/kv_type_option.h"
-#include "app/cli/process_memory.h"
+#include "app/common/process_memory.h"
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/backend/cpu/cpu_backend.h"
 #include "engine/backend/cpu/int8_peak.h"

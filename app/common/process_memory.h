@@ -1,4 +1,6 @@
-// The process's own memory use, for benchmarks (no test asserts on it).
+// This process's resident memory as Linux reports it (/proc/self/status): for octoscope-cli
+// bench's "resident ≤ file + KV pool + 10 %" check and the workbench's soak benchmark (no test
+// asserts on the figures).
 #pragma once
 
 #include <cstdint>
@@ -6,7 +8,12 @@
 
 namespace octo {
 
-// Resident set size in bytes (Linux: /proc/self/statm); nullopt where it cannot be read.
-std::optional<uint64_t> resident_memory_bytes();
+struct ResidentMemory {
+    uint64_t resident_bytes = 0; // VmRSS: now
+    uint64_t peak_bytes = 0;     // VmHWM: the most since the process started
+};
+
+// nullopt where /proc/self/status lacks either line (not Linux).
+std::optional<ResidentMemory> resident_memory();
 
 } // namespace octo

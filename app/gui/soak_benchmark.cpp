@@ -32,7 +32,8 @@ void SoakBenchmark::start() {
 
 void SoakBenchmark::onRunSettled() {
     ++done_;
-    const uint64_t now = resident_memory_bytes().value_or(0);
+    const std::optional<ResidentMemory> memory = resident_memory();
+    const uint64_t now = memory ? memory->resident_bytes : 0;
     if (done_ == warmup_runs_) warm_bytes_ = now;
     if (done_ % 100 == 0) std::fprintf(stderr, "octoscope: soak: %d/%d runs, resident %.1f MiB\n", done_, runs_, mib(now));
     if (done_ < runs_) {
