@@ -100,7 +100,7 @@ Status apply_bench_architecture(SyntheticModelSpec& spec, const std::string& arc
     if (info->router) return make_error(ErrorCode::InvalidArgument, "--arch octet: use the built-in model (bench --model)");
     spec.architecture = arch;
     if (info->sliding != SlidingLayers::None) spec.sliding_window = 128;
-    if (arch == "gpt-oss") spec.tied_output = false;
+    if (info->released_untied_output) spec.tied_output = false;
     if (info->latent_attention) { // DeepSeek-V2/V3's proportions from n_embd / n_head = d: value heads of d,
         // key heads of d + d/2 (d/2 RoPE), a latent of 4d, queries through 12d (V3: 1536 for d 128), one
         // leading dense block, one shared expert, experts n_embd / 2 wide

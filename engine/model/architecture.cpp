@@ -11,8 +11,8 @@ namespace {
 // lacks it). docs/models.md says how each was verified.
 constexpr std::array kArchitectures = {
     ArchitectureInfo{.name = "llama", .rope_freqs = true, .expert_width = ExpertWidth::DenseWidth},
-    ArchitectureInfo{.name = "qwen2", .neox_rope = true, .qkv_bias = true, .rope_freqs = true},
-    ArchitectureInfo{.name = "qwen3", .neox_rope = true, .qk_norm = QkNorm::PerHead},
+    ArchitectureInfo{.name = "qwen2", .neox_rope = true, .qkv_bias = true, .rope_freqs = true, .released_rope_base = 1e6f},
+    ArchitectureInfo{.name = "qwen3", .neox_rope = true, .qk_norm = QkNorm::PerHead, .released_rope_base = 1e6f},
     ArchitectureInfo{.name = "phi3",
                      .neox_rope = true,
                      .fused_qkv = true,
@@ -44,7 +44,8 @@ constexpr std::array kArchitectures = {
                      .post_norms = true,
                      .scales_queries = true,
                      .local_rope_base = true,
-                     .width_scaled_queries_at = 62},
+                     .width_scaled_queries_at = 62,
+                     .released_rope_base = 1e6f},
     // Mixtures of experts besides Mixtral-style llama (docs/moe.md): Qwen1.5/2-MoE's routed
     // experts plus a gated shared expert, weights not renormalised; OLMoE's whole-width q/k norms;
     // Qwen3-MoE (later llama.cpp than c392e50) is qwen3's attention with renormalised experts.
@@ -73,7 +74,9 @@ constexpr std::array kArchitectures = {
                      .requires_experts = true,
                      .expert_biases = true,
                      .clamped_swiglu = true,
-                     .ffn_norm = "post_attention_norm"},
+                     .ffn_norm = "post_attention_norm",
+                     .released_rope_base = 1.5e5f,
+                     .released_untied_output = true},
     // DeepSeek-V2/V2-Lite/V3 (deepseek2): multi-head latent attention with a decoupled RoPE part
     // (pairs (2i, 2i+1)), a leading dense block, then routed experts — softmax or sigmoid gates
     // (the file says), chosen with exp_probs_b, weights optionally renormalised and scaled — plus

@@ -91,6 +91,11 @@ struct ArchitectureInfo {
     // (the reference picks it by model size: Gemma 2 27B has 46, Gemma 3 27B 62); 0: never.
     int64_t width_scaled_queries_at = 0;
     bool exact_by_default = false; // runs at exact precision unless asked (octet, trained and shipped for it)
+    // What the family's released files carry, for the files written here (synthetic models,
+    // bench shapes): <arch>.rope.freq_base, and an output.weight of its own instead of the
+    // embeddings tied (gpt-oss).
+    float released_rope_base = 1e4f;
+    bool released_untied_output = false;
 };
 
 // gpt-oss's SwiGLU constants (the published model code; llama.cpp hard-codes the same).

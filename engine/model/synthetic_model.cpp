@@ -129,9 +129,7 @@ void write_synthetic_metadata(GgufWriter& w, const SyntheticModelSpec& s, const 
     w.add_u32(a + "attention.head_count", static_cast<uint32_t>(s.n_head));
     w.add_u32(a + "attention.head_count_kv", static_cast<uint32_t>(s.n_head_kv));
     w.add_f32(a + "attention.layer_norm_rms_epsilon", 1e-5f);
-    w.add_f32(a + "rope.freq_base", s.architecture == "qwen2" || s.architecture == "qwen3" || s.architecture == "gemma3" ? 1e6f
-                                    : s.architecture == "gpt-oss"                                                   ? 1.5e5f
-                                                                                                                    : 1e4f);
+    w.add_f32(a + "rope.freq_base", arch.released_rope_base);
     if (s.head_dim > 0) {
         w.add_u32(a + "attention.key_length", static_cast<uint32_t>(s.head_dim));
         w.add_u32(a + "attention.value_length", static_cast<uint32_t>(latent ? s.head_dim_v : s.head_dim));
