@@ -18,8 +18,9 @@ namespace octo {
 
 inline constexpr uint32_t kReplacementChar = 0xFFFD;
 
-// Length of the sequence announced by lead byte `lead` (1 for ASCII, continuation
-// bytes and invalid leads; 2, 3 or 4 otherwise).
+// Length of the sequence announced by lead byte `lead`, by its high bits alone as the reference's
+// table has it: 1 below 0xC0 (ASCII and continuation bytes), 2 from 0xC0, 3 from 0xE0, 4 from
+// 0xF0 — invalid leads (0xC0, 0xC1, 0xF5–0xFF) included.
 size_t utf8_sequence_length(uint8_t lead);
 
 // Code points of `text`; malformed bytes become U+FFFD one byte at a time.

@@ -24,12 +24,16 @@ std::string synthetic_file(const std::string& name) {
     return path;
 }
 
-TEST(ClaimVariant, TheLoadedModelAsTheLabMeasuresIt) {
+Result<OpenedModel> open_loaded() {
     OpenOptions o;
     o.backend = "cpu";
     o.threads = 1;
     o.n_ctx = 48;
-    Result<OpenedModel> opened = open_model(synthetic_file("loaded.gguf"), o);
+    return open_model(synthetic_file("loaded.gguf"), o);
+}
+
+TEST(ClaimVariant, TheLoadedModelAsTheLabMeasuresIt) {
+    Result<OpenedModel> opened = open_loaded();
     ASSERT_TRUE(opened.ok()) << opened.error().message;
     const ClaimModel m = claim_model_of(*opened, *opened->backend, "loaded (x.gguf)");
     EXPECT_EQ(m.model, opened->model.get());
@@ -56,11 +60,7 @@ TEST(ClaimVariant, TheLoadedModelAsTheLabMeasuresIt) {
 }
 
 TEST(ClaimVariant, AMissingFileIsAnError) {
-    OpenOptions o;
-    o.backend = "cpu";
-    o.threads = 1;
-    o.n_ctx = 48;
-    Result<OpenedModel> opened = open_model(synthetic_file("loaded.gguf"), o);
+    Result<OpenedModel> opened = open_loaded();
     ASSERT_TRUE(opened.ok()) << opened.error().message;
     Result<ClaimVariant> variant = open_claim_variant(test::test_temp_path("missing.gguf"), *opened->backend);
     ASSERT_FALSE(variant.ok());

@@ -17,7 +17,8 @@ TEST(Utf8, SequenceLengthTrustsTheLeadByteAlone) {
     EXPECT_EQ(utf8_sequence_length(0xC3), 2u);
     EXPECT_EQ(utf8_sequence_length(0xE4), 3u);
     EXPECT_EQ(utf8_sequence_length(0xF0), 4u);
-    EXPECT_EQ(utf8_sequence_length(0xFF), 1u) << "an invalid lead counts as one";
+    EXPECT_EQ(utf8_sequence_length(0xC0), 2u) << "an invalid lead still announces its length";
+    EXPECT_EQ(utf8_sequence_length(0xFF), 4u) << "an invalid lead still announces its length";
 }
 
 TEST(Utf8, DecodingIsStrictOneReplacementPerBadByte) {
