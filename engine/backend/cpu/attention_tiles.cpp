@@ -17,9 +17,13 @@ namespace {
 
 constexpr int64_t kKeyBlock = 64;    // key positions every query of the tile passes while they stay in L1
 constexpr int64_t kValueBlock = 256; // value positions transposed at a time (a multiple of 32)
-// Tiles of fewer queries than this (one generated token: the heads of one group) read keys and
-// values in place: transposing them would cost more than it saves.
+// Tiles of fewer queries than this (one generated token: the heads of one group) score their
+// keys in place: transposing them would cost more than it saves.
 constexpr int64_t kFewQueries = 4;
+// Up to this many queries summing values in the one-token order (the heads of one group) read
+// the value rows in place, all queries from each row loaded once (group_values_in_place; the
+// measurements: docs/performance.md, "Tuning constants").
+constexpr int64_t kGroupQueries = 4;
 
 inline int64_t lanes_of(ValueSumOrder order) { return order == ValueSumOrder::Batch ? 8 : 32; }
 
@@ -116,6 +120,18 @@ OCTO_AT_AVX2 inline void scores8(const float* q, const Rows<T>& keys, int64_t p,
     _mm256_storeu_ps(out, _mm256_mul_ps(dot_sums8(s), _mm256_set1_ps(scale)));
 }
 
+// The 32 chains of one query's values [32][head_dim] folded and added into out[head_dim], one
+// value at a time, as finish_values adds them.
+inline void fold_chains(const float* chains, int64_t head_dim, float* out) {
+    for (int64_t d = 0; d < head_dim; ++d) {
+        const auto chain = [&](int c) { return chains[c * head_dim + d]; };
+        float f[8];
+        for (int l = 0; l < 8; ++l) f[l] = (chain(l) + chain(16 + l)) + (chain(8 + l) + chain(24 + l));
+        const float t0 = f[0] + f[4], t1 = f[1] + f[5], t2 = f[2] + f[6], t3 = f[3] + f[7];
+        out[d] = (t0 + t1) + (t2 + t3);
+    }
+}
+
 // One query's values in the Single order read in place (position-major rows, no transposing):
 // for eight values at a time, position j's weight times its row goes to the chain of class
 // j % 32 — accumulator class / 8, lane class % 8 of single_sums — kClasses classes a pass (as
@@ -151,13 +167,54 @@ OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const T* const* 
             }
         }
     }
-    for (int64_t d = 0; d < head_dim; ++d) { // fold and add, one value at a time (once per query)
-        const auto chain = [&](int c) { return chains[c * head_dim + d]; };
-        float f[8];
-        for (int l = 0; l < 8; ++l) f[l] = (chain(l) + chain(16 + l)) + (chain(8 + l) + chain(24 + l));
-        const float t0 = f[0] + f[4], t1 = f[1] + f[5], t2 = f[2] + f[6], t3 = f[3] + f[7];
-        out[d] = (t0 + t1) + (t2 + t3);
+    fold_chains(chains, head_dim, out);
+}
+
+// single_values_in_place for kQueries queries of one kv head at once (one generated token: the
+// heads of a group): each value row is loaded once and multiplies every query's weight, so the
+// cache is read once per group instead of once per head. Every chain takes the same multiply-adds
+// in the same order as single_values_in_place gives it, so the bits are those of running the
+// queries one by one. w[i]: query i's weights [range]; chains: [kQueries][32][head_dim].
+template <int kQueries, int kClasses, class T>
+OCTO_AT_AVX2 inline void group_values_in_place(const float* const* w, const T* const* row, int64_t range,
+                                               int64_t head_dim, float* chains, float* const* out) {
+    constexpr int64_t kBlock = 128;
+    const int64_t whole = head_dim & ~int64_t{7};
+    const int64_t stride = 32 * head_dim; // one query's chains
+    for (int64_t block = 0; block < range; block += kBlock) {
+        const int64_t block_end = std::min(range, block + kBlock);
+        for (int64_t d = 0; d < whole; d += 8) {
+            for (int c0 = 0; c0 < 32; c0 += kClasses) {
+                __m256 a[kQueries][kClasses];
+                for (int i = 0; i < kQueries; ++i) {
+                    for (int k = 0; k < kClasses; ++k) {
+                        a[i][k] = block == 0 ? _mm256_setzero_ps()
+                                             : _mm256_loadu_ps(chains + i * stride + (c0 + k) * head_dim + d);
+                    }
+                }
+                for (int64_t base = block; base < block_end; base += 32) {
+                    for (int k = 0; k < kClasses; ++k) {
+                        const int64_t j = base + c0 + k;
+                        const __m256 v = load8(row[j] + d);
+                        for (int i = 0; i < kQueries; ++i) a[i][k] = _mm256_fmadd_ps(_mm256_set1_ps(w[i][j]), v, a[i][k]);
+                    }
+                }
+                for (int i = 0; i < kQueries; ++i) {
+                    for (int k = 0; k < kClasses; ++k) _mm256_storeu_ps(chains + i * stride + (c0 + k) * head_dim + d, a[i][k]);
+                }
+            }
+        }
+        for (int64_t d = whole; d < head_dim; ++d) {
+            for (int64_t j = block; j < block_end; ++j) {
+                const float v = load1(row[j] + d);
+                for (int i = 0; i < kQueries; ++i) {
+                    float& chain = chains[i * stride + (j % 32) * head_dim + d];
+                    chain = std::fma(w[i][j], v, j < 32 ? 0.0f : chain);
+                }
+            }
+        }
     }
+    for (int i = 0; i < kQueries; ++i) fold_chains(chains + i * stride, head_dim, out[i]);
 }
 
 // ... in the tiled product's order: one 8-lane accumulator over the head (a multiple of 8).
@@ -537,7 +594,7 @@ OCTO_AT_AVX2 void sum_tile_values(std::span<const AttentionQuery> queries, const
                                   const TileZeros& zeros, AttentionTileScratch& scratch) {
     const auto n_queries = static_cast<int64_t>(queries.size());
     // A few queries summing in the one-token order read the rows in place.
-    bool in_place = n_queries < kFewQueries;
+    bool in_place = n_queries <= kGroupQueries;
     for (const AttentionQuery& a : queries) in_place = in_place && a.order == ValueSumOrder::Single;
     if (in_place) {
         scratch.rows.resize(static_cast<size_t>(range));
@@ -546,10 +603,18 @@ OCTO_AT_AVX2 void sum_tile_values(std::span<const AttentionQuery> queries, const
             const int64_t p = origin + j;
             row[j] = p >= first && p < end ? values.at(p) : zeros.of(values.base);
         }
-        scratch.sums.resize(static_cast<size_t>(32 * head_dim));
+        scratch.sums.resize(static_cast<size_t>(32 * head_dim * n_queries));
+        const float* w[kGroupQueries];
+        float* out[kGroupQueries];
         for (int64_t i = 0; i < n_queries; ++i) {
-            single_values_in_place<8>(scratch.scores.data() + i * range, row, range, head_dim, scratch.sums.data(),
-                                      queries[static_cast<size_t>(i)].out);
+            w[i] = scratch.scores.data() + i * range;
+            out[i] = queries[static_cast<size_t>(i)].out;
+        }
+        switch (n_queries) {
+        case 4: group_values_in_place<4, 2>(w, row, range, head_dim, scratch.sums.data(), out); break;
+        case 3: group_values_in_place<3, 2>(w, row, range, head_dim, scratch.sums.data(), out); break;
+        case 2: group_values_in_place<2, 4>(w, row, range, head_dim, scratch.sums.data(), out); break;
+        default: single_values_in_place<8>(w[0], row, range, head_dim, scratch.sums.data(), out[0]); break;
         }
         return;
     }

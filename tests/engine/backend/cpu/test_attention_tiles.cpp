@@ -164,6 +164,8 @@ TEST(AttentionTiles, EqualAttendingEachQueryAloneBitForBit) {
         {8, 2, 48, 0, 37, 37},               // a head not a multiple of 32 (dots one at a time)
         {4, 4, 37, 10, 9, 12},               // nor of 8
         {4, 4, 37, 20, 1, 20},               // ... for one generated token (values read in place)
+        {6, 2, 64, 100, 1, 100},             // one generated token, 3 heads a kv head (values in place, all at once)
+        {4, 2, 32, 260, 1, 260},             // ... 2 heads a kv head, past a block of 128 positions
         {4, 2, 8, 6, 1, 6},                  // stories260K generating
         {4, 2, 32, 280, 20, 300, 16},        // a sliding window far from position 0
         {4, 2, 32, 0, 64, 64, 8, 10.0f, true}, // soft-capping, queries scaled first, window 8
@@ -176,6 +178,7 @@ TEST(AttentionTiles, EqualAttendingEachQueryAloneBitForBit) {
         {8, 8, 48, 0, 37, 37, 0, 0, false, 2, TensorType::F16, TensorType::F16},   // products past the last step of 32
         {8, 2, 37, 0, 9, 4, 0, 0, false, 2, TensorType::F16, TensorType::F16},     // a head not a multiple of 8
         {32, 8, 64, 300, 1, 300, 0, 0, false, 2, TensorType::F16, TensorType::F16}, // a generated token, 4 heads a kv head
+        {6, 2, 36, 45, 1, 45, 0, 0, false, 2, TensorType::F16, TensorType::F16},   // ... 3 heads, a head not a multiple of 8
         {4, 2, 32, 0, 64, 64, 8, 10.0f, true, 2, TensorType::F16, TensorType::F32}, // F16 keys only
         {4, 1, 32, 10, 30, 20, 0, 0, false, 2, TensorType::F32, TensorType::F16},   // F16 values only
     };
