@@ -5,7 +5,9 @@
 // removed when the test process exits.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -46,6 +48,14 @@ inline std::string test_temp_path(std::string_view name) {
     if (info) path += std::string(info->test_suite_name()) + "." + info->name() + "_";
     path += name;
     return TempPaths::add(std::move(path));
+}
+
+// `bytes` written to test_temp_path(name); returns the path.
+inline std::string write_temp_file(std::string_view name, const std::vector<uint8_t>& bytes) {
+    const std::string path = test_temp_path(name);
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    return path;
 }
 
 } // namespace octo::test

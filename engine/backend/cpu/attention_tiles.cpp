@@ -132,49 +132,16 @@ inline void fold_chains(const float* chains, int64_t head_dim, float* out) {
     }
 }
 
-// One query's values in the Single order read in place (position-major rows, no transposing):
-// for eight values at a time, position j's weight times its row goes to the chain of class
-// j % 32 — accumulator class / 8, lane class % 8 of single_sums — kClasses classes a pass (as
-// many as the registers hold), positions in blocks that stay in L1, each chain carried from block
-// to block in `chains` [32][head_dim]; then the chains are folded and added as finish_values
-// adds them. row[j]: position origin + j's row (a row of zeros outside the tile's positions).
-template <int kClasses, class T>
-OCTO_AT_AVX2 inline void single_values_in_place(const float* w, const T* const* row, int64_t range, int64_t head_dim,
-                                                float* chains, float* out) {
-    constexpr int64_t kBlock = 128;
-    const int64_t whole = head_dim & ~int64_t{7};
-    for (int64_t block = 0; block < range; block += kBlock) {
-        const int64_t block_end = std::min(range, block + kBlock);
-        for (int64_t d = 0; d < whole; d += 8) {
-            for (int c0 = 0; c0 < 32; c0 += kClasses) {
-                __m256 a[kClasses];
-                for (int k = 0; k < kClasses; ++k) {
-                    a[k] = block == 0 ? _mm256_setzero_ps() : _mm256_loadu_ps(chains + (c0 + k) * head_dim + d);
-                }
-                for (int64_t base = block; base < block_end; base += 32) {
-                    for (int k = 0; k < kClasses; ++k) {
-                        const int64_t j = base + c0 + k;
-                        a[k] = _mm256_fmadd_ps(_mm256_set1_ps(w[j]), load8(row[j] + d), a[k]);
-                    }
-                }
-                for (int k = 0; k < kClasses; ++k) _mm256_storeu_ps(chains + (c0 + k) * head_dim + d, a[k]);
-            }
-        }
-        for (int64_t d = whole; d < head_dim; ++d) {
-            for (int64_t j = block; j < block_end; ++j) {
-                float& chain = chains[(j % 32) * head_dim + d];
-                chain = std::fma(w[j], load1(row[j] + d), j < 32 ? 0.0f : chain);
-            }
-        }
-    }
-    fold_chains(chains, head_dim, out);
-}
-
-// single_values_in_place for kQueries queries of one kv head at once (one generated token: the
-// heads of a group): each value row is loaded once and multiplies every query's weight, so the
-// cache is read once per group instead of once per head. Every chain takes the same multiply-adds
-// in the same order as single_values_in_place gives it, so the bits are those of running the
-// queries one by one. w[i]: query i's weights [range]; chains: [kQueries][32][head_dim].
+// The values of kQueries queries of one kv head (one generated token: the heads of a group) in
+// the Single order, read in place (position-major rows, no transposing): for eight values at a
+// time, position j's weight times its row goes to the chain of class j % 32 — accumulator
+// class / 8, lane class % 8 of single_sums — kClasses classes a pass (as many as the registers
+// hold), positions in blocks that stay in L1, each chain carried from block to block in `chains`
+// [kQueries][32][head_dim]; then the chains are folded and added as finish_values adds them.
+// Each value row is loaded once for all the queries, so the cache is read once per group, and
+// every chain takes its multiply-adds in the same order whatever kQueries is: the bits are those
+// of the queries summed one by one. w[i]: query i's weights [range]; row[j]: position
+// origin + j's row (a row of zeros outside the tile's positions).
 template <int kQueries, int kClasses, class T>
 OCTO_AT_AVX2 inline void group_values_in_place(const float* const* w, const T* const* row, int64_t range,
                                                int64_t head_dim, float* chains, float* const* out) {
@@ -614,7 +581,7 @@ OCTO_AT_AVX2 void sum_tile_values(std::span<const AttentionQuery> queries, const
         case 4: group_values_in_place<4, 2>(w, row, range, head_dim, scratch.sums.data(), out); break;
         case 3: group_values_in_place<3, 2>(w, row, range, head_dim, scratch.sums.data(), out); break;
         case 2: group_values_in_place<2, 4>(w, row, range, head_dim, scratch.sums.data(), out); break;
-        default: single_values_in_place<8>(w[0], row, range, head_dim, scratch.sums.data(), out[0]); break;
+        default: group_values_in_place<1, 8>(w, row, range, head_dim, scratch.sums.data(), out); break;
         }
         return;
     }

@@ -2,7 +2,6 @@
 // the loaded model's backend with the same set-up (tokenizer, head map, KV pool).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -17,11 +16,7 @@ namespace {
 std::string synthetic_file(const std::string& name) {
     SyntheticModelSpec spec;
     spec.n_layer = 2;
-    const std::vector<uint8_t> bytes = make_synthetic_model(spec).value();
-    const std::string path = test::test_temp_path(name);
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    return path;
+    return test::write_temp_file(name, make_synthetic_model(spec).value());
 }
 
 Result<OpenedModel> open_loaded() {

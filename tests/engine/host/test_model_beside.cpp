@@ -3,7 +3,6 @@
 // naming it, with A untouched.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -19,11 +18,7 @@ std::string synthetic_file(const std::string& name, uint32_t seed) {
     SyntheticModelSpec spec;
     spec.n_layer = 2;
     spec.seed = seed;
-    const std::vector<uint8_t> bytes = make_synthetic_model(spec).value();
-    const std::string path = test::test_temp_path(name);
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    return path;
+    return test::write_temp_file(name, make_synthetic_model(spec).value());
 }
 
 OpenedModel open_a(const std::string& path) {
