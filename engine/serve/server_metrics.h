@@ -2,7 +2,8 @@
 // beside a load balancer. Counters since start, gauges read at the scrape, histograms with
 // cumulative buckets:
 //
-//   octoscope_requests_total{endpoint, status}              requests answered (endpoint: the route, or "other")
+//   octoscope_requests_total{endpoint, status}              requests answered (endpoint: the route, or "other"),
+//                                                          counted once the answer's last byte is sent
 //   octoscope_prompt_tokens_total / _generation_tokens_total tokens in and out of finished generations
 //   octoscope_sequences_total{outcome}                      completed, cancelled, failed (the scheduler's)
 //   octoscope_requests_waiting / _sequences_running         the queue and the batch now

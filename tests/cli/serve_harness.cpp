@@ -169,6 +169,22 @@ bool wait_for(int port, const char* key, int value) {
     return false;
 }
 
+Answer metrics_holding(int port, const std::vector<std::string>& lines, const httplib::Headers& headers) {
+    const auto holds = [&](const std::string& text) {
+        for (const std::string& l : lines) {
+            if (text.find(l + "\n") == std::string::npos) return false;
+        }
+        return true;
+    };
+    Answer last;
+    for (int i = 0; i < 1000; ++i) {
+        last = get(port, "/metrics", headers);
+        if (last.status != 200 || holds(last.raw)) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return last;
+}
+
 std::string write_talker() {
     SyntheticModelSpec spec;
     spec.context_length = 4096;

@@ -68,6 +68,11 @@ nlohmann::json chat(const std::string& text, nlohmann::json extra = nlohmann::js
 // The health endpoint's count `key` reaching `value` within 30 s.
 bool wait_for(int port, const char* key, int value);
 
+// GET /metrics until its text holds every one of `lines` (the server counts a request once its
+// last byte is sent, so a scrape sent the moment an answer arrives may not see it yet), for 10 s at
+// most: the last scrape.
+Answer metrics_holding(int port, const std::vector<std::string>& lines, const httplib::Headers& headers = {});
+
 // A random-weight model written to a temporary file that keeps talking (its greedy path from
 // "abc" never reaches end-of-generation) for 4096 positions.
 std::string write_talker();

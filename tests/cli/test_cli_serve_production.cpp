@@ -377,7 +377,11 @@ TEST(ServeObservability, MetricsCountWhatWasServed) {
     EXPECT_EQ(post(server.port(), "/v1/completions", {{"prompt", "x"}}).status, 401);
     EXPECT_EQ(get(server.port(), "/metrics").status, 401) << "the metrics need the key";
 
-    const Answer m = get(server.port(), "/metrics", key);
+    const Answer m = metrics_holding(server.port(),
+                                     {"octoscope_requests_total{endpoint=\"/v1/completions\",status=\"200\"} 3",
+                                      "octoscope_requests_total{endpoint=\"/metrics\",status=\"401\"} 1",
+                                      "octoscope_sequences_total{outcome=\"completed\"} 3"},
+                                     key);
     ASSERT_EQ(m.status, 200);
     EXPECT_EQ(m.header("Content-Type").rfind("text/plain; version=0.0.4", 0), 0u);
     const auto series = scrape(m.raw);
