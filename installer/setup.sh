@@ -17,6 +17,8 @@ case "$mode" in ""|--run|--test) ;; *) echo "usage: $0 [--run|--test]" >&2; exit
 packages=(
   # toolchain and build
   build-essential cmake ninja-build pkg-config git python3
+  # compiler cache: the GPU bundle's build reuses the application build's engine objects
+  ccache
   # engine libraries
   nlohmann-json3-dev libpcre2-dev libspdlog-dev libcli11-dev libxxhash-dev libzstd-dev
   # the server (octoscope-cli serve) and its tests' client
