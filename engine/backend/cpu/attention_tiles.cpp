@@ -392,6 +392,55 @@ OCTO_AT_AVX512 inline void scores16_lanes(const float* q, const float* kt, int64
     _mm512_mask_storeu_ps(out, mask, _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
 }
 
+// scores16_lanes for kQ queries at once: each loaded key vector feeds every query's chain
+// (each chain's steps as scores16_lanes takes them, so the same bits); `mask[b]` and `out[b]`
+// are query b's.
+template <int kQ>
+OCTO_AT_AVX512 inline void scores16_lanes_group(const float* const* q, const float* kt, int64_t ld, int64_t head_dim,
+                                                float scale, const __mmask16* mask, float* const* out) {
+    __m512 a[kQ][8];
+    for (int b = 0; b < kQ; ++b) {
+        for (int l = 0; l < 8; ++l) a[b][l] = _mm512_setzero_ps();
+    }
+    for (int64_t i = 0; i < head_dim; i += 8) {
+        for (int l = 0; l < 8; ++l) {
+            __m512 k = _mm512_loadu_ps(kt + (i + l) * ld);
+            // in a register: GCC would otherwise fold the load into each query's multiply-add
+            // and load the key kQ times
+            __asm__("" : "+v"(k));
+            for (int b = 0; b < kQ; ++b) a[b][l] = _mm512_fmadd_ps(_mm512_set1_ps(q[b][i + l]), k, a[b][l]);
+        }
+    }
+    for (int b = 0; b < kQ; ++b) {
+        const __m512 t0 = _mm512_add_ps(a[b][0], a[b][4]), t1 = _mm512_add_ps(a[b][1], a[b][5]);
+        const __m512 t2 = _mm512_add_ps(a[b][2], a[b][6]), t3 = _mm512_add_ps(a[b][3], a[b][7]);
+        const __m512 sum = _mm512_add_ps(_mm512_add_ps(t0, t2), _mm512_add_ps(t1, t3));
+        _mm512_mask_storeu_ps(out[b], mask[b], _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
+    }
+}
+
+// batch_sums_wide for kQ queries at once, kPairs pairs of output values each: every loaded value
+// vector feeds all of them (each lane's sum in its own order, so the same bits).
+template <int kPairs, int kQ>
+OCTO_AT_AVX512 inline void batch_sums_wide_group(const float* const* w, const float* vt, int64_t ld, int64_t n,
+                                                 float* const* acc, bool start) {
+    __m512 a[kQ][kPairs];
+    for (int b = 0; b < kQ; ++b) {
+        for (int m = 0; m < kPairs; ++m) a[b][m] = start ? _mm512_setzero_ps() : _mm512_loadu_ps(acc[b] + 16 * m);
+    }
+    for (int64_t j = 0; j < n; j += 8) {
+        __m512 wv[kQ];
+        for (int b = 0; b < kQ; ++b) wv[b] = _mm512_broadcast_f32x8(_mm256_loadu_ps(w[b] + j));
+        for (int m = 0; m < kPairs; ++m) {
+            const __m512 v = _mm512_loadu_ps(vt + m * ld + 2 * j);
+            for (int b = 0; b < kQ; ++b) a[b][m] = _mm512_fmadd_ps(wv[b], v, a[b][m]);
+        }
+    }
+    for (int b = 0; b < kQ; ++b) {
+        for (int m = 0; m < kPairs; ++m) _mm512_storeu_ps(acc[b] + 16 * m, a[b][m]);
+    }
+}
+
 // batch_sums over values in the Pairs layout: kPairs pairs of output values, each vector
 // [value d's eight lanes | value d + 1's], the weights of eight positions in both halves.
 template <int kPairs>
@@ -431,6 +480,48 @@ OCTO_AT_AVX512 inline void single_sums_wide(const float* w, const float* vt, int
     }
 }
 
+// Positions g .. g + 15 of a query attending [first, hi) as a store mask.
+inline __mmask16 positions_mask(int64_t g, int64_t first, int64_t hi) {
+    const int64_t lo = std::clamp<int64_t>(first - g, 0, 16), up = std::clamp<int64_t>(hi - g, 0, 16);
+    return static_cast<__mmask16>(((1u << up) - 1u) & ~((1u << lo) - 1u));
+}
+
+// How many queries from the first, up to kScoreGroup, score in the tiled product's order together (1: the
+// first scores alone).
+constexpr size_t kScoreGroup = 3; // 8 chains a query: 24 of the 32 vector registers
+size_t lanes_group(std::span<const AttentionQuery> queries, bool k_half, int64_t head_dim) {
+    size_t n = 0;
+    while (n < std::min(kScoreGroup, queries.size()) && score_order(queries[n], k_half, head_dim) == ScoreOrder::Lanes) ++n;
+    return std::max<size_t>(n, 1);
+}
+
+// The scores of a group of queries in the tiled product's order over the key block at `block`
+// (n positions transposed into kt); scores[b · range + p - origin] is query b's.
+OCTO_AT_AVX512 void scores_lanes_grouped(std::span<const AttentionQuery> queries, std::span<const float* const> q,
+                                         const float* kt, int64_t ld, int64_t head_dim, float scale, int64_t block,
+                                         int64_t n, int64_t origin, int64_t range, float* scores) {
+    const auto n_q = static_cast<int64_t>(queries.size());
+    int64_t lo = block + n, hi = block;
+    for (const AttentionQuery& a : queries) {
+        lo = std::min(lo, std::max(block, a.first & ~int64_t{15}));
+        hi = std::max(hi, std::min(block + n, a.n_seen));
+    }
+    const float* qs[kScoreGroup];
+    float* out[kScoreGroup];
+    __mmask16 mask[kScoreGroup];
+    for (int64_t g = lo; g < hi; g += 16) {
+        for (int64_t b = 0; b < n_q; ++b) {
+            const AttentionQuery& a = queries[static_cast<size_t>(b)];
+            qs[b] = q[static_cast<size_t>(b)];
+            out[b] = scores + b * range + (g - origin);
+            mask[b] = positions_mask(g, a.first, std::min(block + n, a.n_seen));
+        }
+        const float* k = kt + (g - block);
+        if (n_q == 3) scores16_lanes_group<3>(qs, k, ld, head_dim, scale, mask, out);
+        else scores16_lanes_group<2>(qs, k, ld, head_dim, scale, mask, out);
+    }
+}
+
 // Scores of every query, keys a block of 64 at a time transposed into kt (head_dim a multiple of 32).
 template <class T>
 OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, std::span<const float* const> q,
@@ -441,7 +532,14 @@ OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, st
         const int64_t n = std::min(kKeyBlock, ((end + 15) & ~int64_t{15}) - block); // a multiple of 16
         transpose_rows(keys, block, n, first, end, head_dim, zeros, Layout::Columns, kt);
         const int64_t ld = n;
-        for (size_t i = 0; i < queries.size(); ++i) {
+        for (size_t i = 0; i < queries.size();) {
+            const size_t grouped = lanes_group(queries.subspan(i), k_half, head_dim);
+            if (grouped > 1) {
+                scores_lanes_grouped(queries.subspan(i, grouped), q.subspan(i, grouped), kt, ld, head_dim, scale, block, n,
+                                     origin, range, scores + static_cast<int64_t>(i) * range);
+                i += grouped;
+                continue;
+            }
             const AttentionQuery& a = queries[i];
             const bool lanes = score_order(a, k_half, head_dim) == ScoreOrder::Lanes;
             float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
@@ -457,6 +555,7 @@ OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, st
                     scores16(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
                 }
             }
+            ++i;
         }
     }
 }
@@ -472,6 +571,39 @@ OCTO_AT_AVX512 void values_wide(const float* w, const float* vt, int64_t n, int6
         for (; d + 8 <= head_dim; d += 8) single_sums_wide<4>(w, vt + d * n, 2 * n, n, acc + d * 32, start);
         for (; d < head_dim; d += 2) single_sums_wide<1>(w, vt + d * n, 2 * n, n, acc + d * 32, start);
     }
+}
+
+// The weighted values of the queries from i on that sum in the batch order, up to 4 at once, or
+// of query i alone: how many were summed. Query b's weights are at w + b · range, its running
+// sums at sums + sums_at[b].
+OCTO_AT_AVX512 int64_t values_wide_grouped(std::span<const AttentionQuery> queries, int64_t i, const float* w, int64_t range,
+                                           const float* vt, int64_t n, int64_t head_dim, float* sums,
+                                           const int64_t* sums_at, bool start) {
+    constexpr int64_t kValueGroup = 4; // 4 pairs of values a query: 16 accumulators
+    int64_t n_q = 0;
+    while (n_q < kValueGroup && i + n_q < static_cast<int64_t>(queries.size()) &&
+           queries[static_cast<size_t>(i + n_q)].order == ValueSumOrder::Batch) {
+        ++n_q;
+    }
+    if (n_q < 2 || head_dim % 8 != 0) {
+        values_wide(w + i * range, vt, n, head_dim, queries[static_cast<size_t>(i)].order, sums + sums_at[i], start);
+        return 1;
+    }
+    const float* wq[kValueGroup];
+    float* acc[kValueGroup];
+    for (int64_t d = 0; d < head_dim; d += 8) {
+        for (int64_t b = 0; b < n_q; ++b) {
+            wq[b] = w + (i + b) * range;
+            acc[b] = sums + sums_at[i + b] + d * 8;
+        }
+        const float* v = vt + d * n;
+        switch (n_q) {
+        case 4: batch_sums_wide_group<4, 4>(wq, v, 2 * n, n, acc, start); break;
+        case 3: batch_sums_wide_group<4, 3>(wq, v, 2 * n, n, acc, start); break;
+        default: batch_sums_wide_group<4, 2>(wq, v, 2 * n, n, acc, start); break;
+        }
+    }
+    return n_q;
 }
 
 #pragma GCC diagnostic pop
@@ -601,14 +733,16 @@ OCTO_AT_AVX2 void sum_tile_values(std::span<const AttentionQuery> queries, const
         transpose_rows(values, origin + block, n, first, end, head_dim, zeros.of(values.base),
                        wide ? Layout::Pairs : Layout::Columns, vt);
         const bool start = block == 0;
-        for (int64_t i = 0; i < n_queries; ++i) {
+        for (int64_t i = 0; i < n_queries;) {
             const AttentionQuery& a = queries[static_cast<size_t>(i)];
             const float* w = scratch.scores.data() + i * range + block;
             float* acc = scratch.sums.data() + sums_at[static_cast<size_t>(i)];
             if (wide) {
-                values_wide(w, vt, n, head_dim, a.order, acc, start);
+                i += values_wide_grouped(queries, i, scratch.scores.data() + block, range, vt, n, head_dim, scratch.sums.data(),
+                                         sums_at.data(), start);
                 continue;
             }
+            ++i;
             int64_t d = 0;
             if (a.order == ValueSumOrder::Batch) {
                 for (; d + 8 <= head_dim; d += 8) batch_sums<8>(w, vt + d * n, n, n, acc + d * 8, start);
