@@ -545,14 +545,11 @@ OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, st
             float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
             const int64_t hi = std::min(block + n, a.n_seen);
             for (int64_t g = std::max(block, a.first & ~int64_t{15}); g < hi; g += 16) {
-                uint32_t mask = 0;
-                for (int l = 0; l < 16; ++l) {
-                    if (g + l >= a.first && g + l < hi) mask |= 1u << l;
-                }
+                const __mmask16 mask = positions_mask(g, a.first, hi);
                 if (lanes) {
-                    scores16_lanes(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
+                    scores16_lanes(q[i], kt + (g - block), ld, head_dim, scale, mask, s + (g - origin));
                 } else { // Dot, or DotF16 (the same with no values past the last whole step of 32)
-                    scores16(q[i], kt + (g - block), ld, head_dim, scale, static_cast<__mmask16>(mask), s + (g - origin));
+                    scores16(q[i], kt + (g - block), ld, head_dim, scale, mask, s + (g - origin));
                 }
             }
             ++i;
@@ -629,6 +626,20 @@ OCTO_AT_AVX2 void round_f16_vector(float* x, int64_t n) {
         _mm256_storeu_ps(x + i, _mm256_cvtph_ps(h));
     }
     for (; i < n; ++i) x[i] = fp16_to_fp32(fp32_to_fp16(x[i]));
+}
+
+// The largest of `init` and x[0 .. n - 1] as std::max would leave it taking them in turn: a NaN
+// among x is passed over; only a zero's sign may differ, which no difference from it sees.
+OCTO_AT_AVX2 float running_max(const float* x, int64_t n, float init) {
+    __m256 m = _mm256_set1_ps(init);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) m = _mm256_max_ps(_mm256_loadu_ps(x + i), m); // x[i] if greater, else m (and m if either is NaN)
+    float lanes[8];
+    _mm256_storeu_ps(lanes, m);
+    float best = init;
+    for (float l : lanes) best = std::max(best, l);
+    for (; i < n; ++i) best = std::max(best, x[i]);
+    return best;
 }
 
 OCTO_AT_AVX2 void widen_f16_vector(const uint16_t* from, float* to, int64_t n) {
@@ -792,11 +803,13 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
         scratch.query.resize(static_cast<size_t>(n_queries * head_dim));
         for (int64_t i = 0; i < n_queries; ++i) {
             float* prepared = scratch.query.data() + i * head_dim;
-            for (int64_t d = 0; d < head_dim; ++d) {
-                const float x = shape.scale_queries ? queries[static_cast<size_t>(i)].q[d] * query_scale
-                                                    : queries[static_cast<size_t>(i)].q[d];
-                prepared[d] = k_half ? fp16_to_fp32(fp32_to_fp16(x)) : x;
+            const float* query = queries[static_cast<size_t>(i)].q;
+            if (shape.scale_queries) {
+                for (int64_t d = 0; d < head_dim; ++d) prepared[d] = query[d] * query_scale;
+            } else {
+                std::copy(query, query + head_dim, prepared);
             }
+            if (k_half) round_f16_vector(prepared, head_dim);
             q[static_cast<size_t>(i)] = prepared;
         }
         if (shape.scale_queries) scale = 1.0f;
@@ -818,11 +831,10 @@ void attend_tile(std::span<const AttentionQuery> queries, const AttentionRows& r
     for (int64_t i = 0; i < n_queries; ++i) {
         const AttentionQuery& a = queries[static_cast<size_t>(i)];
         float* s = scratch.scores.data() + i * range; // s[p - origin]
-        float max_score = a.sink; // -inf without a sink
-        for (int64_t p = a.first - origin; p < a.n_seen - origin; ++p) {
-            if (shape.softcap > 0.0f) s[p] = std::tanh(s[p] * inv_cap) * shape.softcap;
-            max_score = std::max(max_score, s[p]);
+        if (shape.softcap > 0.0f) {
+            for (int64_t p = a.first - origin; p < a.n_seen - origin; ++p) s[p] = std::tanh(s[p] * inv_cap) * shape.softcap;
         }
+        const float max_score = running_max(s + (a.first - origin), a.n_seen - a.first, a.sink); // the sink (-inf without one) first
         double sum = reference_softmax_exp_from(s, origin, a.first, a.n_seen, max_score);
         sum += softmax_sink_term(a.sink, max_score); // the sink's share, last
         const auto inv_sum = static_cast<float>(1.0 / sum);

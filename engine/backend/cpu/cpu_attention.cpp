@@ -186,10 +186,12 @@ AttentionRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std
 }
 
 // Tiles of up to kTileQueries queries, each a run of tokens × the query heads of one kv head
-// (fewer heads when there would be fewer tiles than threads).
+// (fewer heads when there would be fewer tiles than threads). Each tile transposes the key and
+// value rows it reads, so larger tiles transpose less per query (docs/performance.md, "Tuning
+// constants").
 void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
                               const AttentionShape& s, float scale, float* weights, int64_t weights_stride) {
-    constexpr int64_t kTileQueries = 32;
+    constexpr int64_t kTileQueries = 64;
     const int64_t group = s.n_head / s.n_head_kv;
     const int64_t n_tokens = static_cast<int64_t>(cells.positions.size());
     const int64_t tile_tokens = std::clamp<int64_t>(kTileQueries / group, 1, n_tokens);
