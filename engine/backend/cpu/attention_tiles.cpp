@@ -353,48 +353,44 @@ OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-// Scores of positions g .. g + 15 for one query (`mask`: the ones stored), from keys transposed
-// into kt[d · ld + j]: reference_dot's steps, each position in its own lane — accumulator
-// (d % 32) / 8 of lane d % 8 takes q[d] · k[d] by multiply-add over steps of 32, folded (0 + 2) +
-// (1 + 3), then t_l = s_l + s_(l+4) and (t0 + t1) + (t2 + t3).
-OCTO_AT_AVX512 inline void scores16(const float* q, const float* kt, int64_t ld, int64_t head_dim, float scale,
-                                    __mmask16 mask, float* out) {
-    __m512 f[8];
+// Scores of positions g .. g + 15 for kQ queries (`mask[b]`: query b's stored, at out[b]), from
+// keys transposed into kt[d · ld + j]: reference_dot's steps, each position in its own lane —
+// accumulator (d % 32) / 8 of lane d % 8 takes q[d] · k[d] by multiply-add over steps of 32,
+// folded (0 + 2) + (1 + 3), then t_l = s_l + s_(l+4) and (t0 + t1) + (t2 + t3). Each loaded key
+// vector feeds every query.
+template <int kQ>
+OCTO_AT_AVX512 inline void scores16_group(const float* const* q, const float* kt, int64_t ld, int64_t head_dim, float scale,
+                                          const __mmask16* mask, float* const* out) {
+    __m512 t[kQ][4];
     for (int l = 0; l < 8; ++l) {
-        __m512 a[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+        __m512 a[kQ][4];
+        for (int b = 0; b < kQ; ++b) {
+            for (int j = 0; j < 4; ++j) a[b][j] = _mm512_setzero_ps();
+        }
         for (int64_t i = 0; i < head_dim; i += 32) {
             for (int j = 0; j < 4; ++j) {
                 const int64_t d = i + 8 * j + l;
-                a[j] = _mm512_fmadd_ps(_mm512_set1_ps(q[d]), _mm512_loadu_ps(kt + d * ld), a[j]);
+                __m512 k = _mm512_loadu_ps(kt + d * ld);
+                // in a register: GCC would otherwise fold the load into each query's multiply-add
+                // and load the key kQ times
+                __asm__("" : "+v"(k));
+                for (int b = 0; b < kQ; ++b) a[b][j] = _mm512_fmadd_ps(_mm512_set1_ps(q[b][d]), k, a[b][j]);
             }
         }
-        f[l] = _mm512_add_ps(_mm512_add_ps(a[0], a[2]), _mm512_add_ps(a[1], a[3]));
+        for (int b = 0; b < kQ; ++b) {
+            const __m512 f = _mm512_add_ps(_mm512_add_ps(a[b][0], a[b][2]), _mm512_add_ps(a[b][1], a[b][3]));
+            t[b][l % 4] = l < 4 ? f : _mm512_add_ps(t[b][l % 4], f);
+        }
     }
-    const __m512 t0 = _mm512_add_ps(f[0], f[4]), t1 = _mm512_add_ps(f[1], f[5]);
-    const __m512 t2 = _mm512_add_ps(f[2], f[6]), t3 = _mm512_add_ps(f[3], f[7]);
-    const __m512 sum = _mm512_add_ps(_mm512_add_ps(t0, t1), _mm512_add_ps(t2, t3));
-    _mm512_mask_storeu_ps(out, mask, _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
+    for (int b = 0; b < kQ; ++b) {
+        const __m512 sum = _mm512_add_ps(_mm512_add_ps(t[b][0], t[b][1]), _mm512_add_ps(t[b][2], t[b][3]));
+        _mm512_mask_storeu_ps(out[b], mask[b], _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
+    }
 }
 
-// ... in the tiled product's order: lane l's chain takes q[d] · k[d] for d = l, l + 8, ... by
-// multiply-add, then t_l = s_l + s_(l+4) and (t0 + t2) + (t1 + t3).
-OCTO_AT_AVX512 inline void scores16_lanes(const float* q, const float* kt, int64_t ld, int64_t head_dim, float scale,
-                                          __mmask16 mask, float* out) {
-    __m512 f[8];
-    for (int l = 0; l < 8; ++l) {
-        __m512 a = _mm512_setzero_ps();
-        for (int64_t d = l; d < head_dim; d += 8) a = _mm512_fmadd_ps(_mm512_set1_ps(q[d]), _mm512_loadu_ps(kt + d * ld), a);
-        f[l] = a;
-    }
-    const __m512 t0 = _mm512_add_ps(f[0], f[4]), t1 = _mm512_add_ps(f[1], f[5]);
-    const __m512 t2 = _mm512_add_ps(f[2], f[6]), t3 = _mm512_add_ps(f[3], f[7]);
-    const __m512 sum = _mm512_add_ps(_mm512_add_ps(t0, t2), _mm512_add_ps(t1, t3));
-    _mm512_mask_storeu_ps(out, mask, _mm512_mul_ps(sum, _mm512_set1_ps(scale)));
-}
-
-// scores16_lanes for kQ queries at once: each loaded key vector feeds every query's chain
-// (each chain's steps as scores16_lanes takes them, so the same bits); `mask[b]` and `out[b]`
-// are query b's.
+// ... in the tiled product's order, for kQ queries: lane l's chain takes q[d] · k[d] for
+// d = l, l + 8, ... by multiply-add, then t_l = s_l + s_(l+4) and (t0 + t2) + (t1 + t3). Each
+// loaded key vector feeds every query's chain.
 template <int kQ>
 OCTO_AT_AVX512 inline void scores16_lanes_group(const float* const* q, const float* kt, int64_t ld, int64_t head_dim,
                                                 float scale, const __mmask16* mask, float* const* out) {
@@ -405,9 +401,7 @@ OCTO_AT_AVX512 inline void scores16_lanes_group(const float* const* q, const flo
     for (int64_t i = 0; i < head_dim; i += 8) {
         for (int l = 0; l < 8; ++l) {
             __m512 k = _mm512_loadu_ps(kt + (i + l) * ld);
-            // in a register: GCC would otherwise fold the load into each query's multiply-add
-            // and load the key kQ times
-            __asm__("" : "+v"(k));
+            __asm__("" : "+v"(k)); // one load for every query (scores16_group says why)
             for (int b = 0; b < kQ; ++b) a[b][l] = _mm512_fmadd_ps(_mm512_set1_ps(q[b][i + l]), k, a[b][l]);
         }
     }
@@ -486,29 +480,31 @@ inline __mmask16 positions_mask(int64_t g, int64_t first, int64_t hi) {
     return static_cast<__mmask16>(((1u << up) - 1u) & ~((1u << lo) - 1u));
 }
 
-// How many queries from the first, up to kScoreGroup, score in the tiled product's order together (1: the
-// first scores alone).
-constexpr size_t kScoreGroup = 3; // 8 chains a query: 24 of the 32 vector registers
-size_t lanes_group(std::span<const AttentionQuery> queries, bool k_half, int64_t head_dim) {
-    size_t n = 0;
-    while (n < std::min(kScoreGroup, queries.size()) && score_order(queries[n], k_half, head_dim) == ScoreOrder::Lanes) ++n;
-    return std::max<size_t>(n, 1);
+// Whether a query's scores take the tiled product's order; otherwise reference_dot's (Dot and
+// DotF16 are the same steps when head_dim is a multiple of 32, as the wide kernels' are).
+bool lanes_order(const AttentionQuery& a, bool k_half, int64_t head_dim) {
+    return score_order(a, k_half, head_dim) == ScoreOrder::Lanes;
 }
 
-// The scores of a group of queries in the tiled product's order over the key block at `block`
+// Queries scored at once: the tiled product's order keeps 8 chains a query in registers (3
+// queries: 24 of the 32), reference_dot's 4 at a time (4 queries: 16).
+constexpr int64_t kLanesGroup = 3;
+constexpr int64_t kDotGroup = 4;
+
+// The scores of queries that share an order (at most its group) over the key block at `block`
 // (n positions transposed into kt); scores[b · range + p - origin] is query b's.
-OCTO_AT_AVX512 void scores_lanes_grouped(std::span<const AttentionQuery> queries, std::span<const float* const> q,
-                                         const float* kt, int64_t ld, int64_t head_dim, float scale, int64_t block,
-                                         int64_t n, int64_t origin, int64_t range, float* scores) {
+OCTO_AT_AVX512 void scores_grouped(std::span<const AttentionQuery> queries, std::span<const float* const> q, bool lanes,
+                                   const float* kt, int64_t ld, int64_t head_dim, float scale, int64_t block, int64_t n,
+                                   int64_t origin, int64_t range, float* scores) {
     const auto n_q = static_cast<int64_t>(queries.size());
     int64_t lo = block + n, hi = block;
     for (const AttentionQuery& a : queries) {
         lo = std::min(lo, std::max(block, a.first & ~int64_t{15}));
         hi = std::max(hi, std::min(block + n, a.n_seen));
     }
-    const float* qs[kScoreGroup];
-    float* out[kScoreGroup];
-    __mmask16 mask[kScoreGroup];
+    const float* qs[kDotGroup];
+    float* out[kDotGroup];
+    __mmask16 mask[kDotGroup];
     for (int64_t g = lo; g < hi; g += 16) {
         for (int64_t b = 0; b < n_q; ++b) {
             const AttentionQuery& a = queries[static_cast<size_t>(b)];
@@ -517,8 +513,20 @@ OCTO_AT_AVX512 void scores_lanes_grouped(std::span<const AttentionQuery> queries
             mask[b] = positions_mask(g, a.first, std::min(block + n, a.n_seen));
         }
         const float* k = kt + (g - block);
-        if (n_q == 3) scores16_lanes_group<3>(qs, k, ld, head_dim, scale, mask, out);
-        else scores16_lanes_group<2>(qs, k, ld, head_dim, scale, mask, out);
+        if (lanes) {
+            switch (n_q) {
+            case 3: scores16_lanes_group<3>(qs, k, ld, head_dim, scale, mask, out); break;
+            case 2: scores16_lanes_group<2>(qs, k, ld, head_dim, scale, mask, out); break;
+            default: scores16_lanes_group<1>(qs, k, ld, head_dim, scale, mask, out); break;
+            }
+        } else {
+            switch (n_q) {
+            case 4: scores16_group<4>(qs, k, ld, head_dim, scale, mask, out); break;
+            case 3: scores16_group<3>(qs, k, ld, head_dim, scale, mask, out); break;
+            case 2: scores16_group<2>(qs, k, ld, head_dim, scale, mask, out); break;
+            default: scores16_group<1>(qs, k, ld, head_dim, scale, mask, out); break;
+            }
+        }
     }
 }
 
@@ -531,28 +539,16 @@ OCTO_AT_AVX512 void tile_scores_wide(std::span<const AttentionQuery> queries, st
     for (int64_t block = origin; block < end; block += kKeyBlock) {
         const int64_t n = std::min(kKeyBlock, ((end + 15) & ~int64_t{15}) - block); // a multiple of 16
         transpose_rows(keys, block, n, first, end, head_dim, zeros, Layout::Columns, kt);
-        const int64_t ld = n;
-        for (size_t i = 0; i < queries.size();) {
-            const size_t grouped = lanes_group(queries.subspan(i), k_half, head_dim);
-            if (grouped > 1) {
-                scores_lanes_grouped(queries.subspan(i, grouped), q.subspan(i, grouped), kt, ld, head_dim, scale, block, n,
-                                     origin, range, scores + static_cast<int64_t>(i) * range);
-                i += grouped;
-                continue;
+        for (size_t i = 0; i < queries.size();) { // runs of queries in one order, each run's queries at once
+            const bool lanes = lanes_order(queries[i], k_half, head_dim);
+            size_t m = 1;
+            while (m < static_cast<size_t>(lanes ? kLanesGroup : kDotGroup) && i + m < queries.size() &&
+                   lanes_order(queries[i + m], k_half, head_dim) == lanes) {
+                ++m;
             }
-            const AttentionQuery& a = queries[i];
-            const bool lanes = score_order(a, k_half, head_dim) == ScoreOrder::Lanes;
-            float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
-            const int64_t hi = std::min(block + n, a.n_seen);
-            for (int64_t g = std::max(block, a.first & ~int64_t{15}); g < hi; g += 16) {
-                const __mmask16 mask = positions_mask(g, a.first, hi);
-                if (lanes) {
-                    scores16_lanes(q[i], kt + (g - block), ld, head_dim, scale, mask, s + (g - origin));
-                } else { // Dot, or DotF16 (the same with no values past the last whole step of 32)
-                    scores16(q[i], kt + (g - block), ld, head_dim, scale, mask, s + (g - origin));
-                }
-            }
-            ++i;
+            scores_grouped(queries.subspan(i, m), q.subspan(i, m), lanes, kt, n, head_dim, scale, block, n, origin, range,
+                           scores + static_cast<int64_t>(i) * range);
+            i += m;
         }
     }
 }
