@@ -112,12 +112,30 @@ OCTO_AT_AVX2 inline __m256 folded_dot(const float* q, const T* k, int64_t head_d
     return _mm256_add_ps(_mm256_add_ps(a0, a2), _mm256_add_ps(a1, a3));
 }
 
-// Scores of positions p .. p + 7 for one query: reference_dot(q, k_p) · scale each.
-template <class T>
-OCTO_AT_AVX2 inline void scores8(const float* q, const Rows<T>& keys, int64_t p, int64_t head_dim, float scale, float* out) {
-    __m256 s[8];
-    for (int j = 0; j < 8; ++j) s[j] = folded_dot(q, keys.at(p + j), head_dim);
-    _mm256_storeu_ps(out, _mm256_mul_ps(dot_sums8(s), _mm256_set1_ps(scale)));
+// Scores of positions p .. p + 7 for kQ queries: reference_dot(q_b, k_p) · scale each, into
+// out[b]. Each key row is loaded (and an F16 one widened) once for every query.
+template <int kQ, class T>
+OCTO_AT_AVX2 inline void scores8_group(const float* const* q, const Rows<T>& keys, int64_t p, int64_t head_dim, float scale,
+                                       float* const* out) {
+    __m256 s[kQ][8];
+    for (int j = 0; j < 8; ++j) {
+        const T* k = keys.at(p + j);
+        __m256 a[kQ][4];
+        for (int b = 0; b < kQ; ++b) {
+            for (int c = 0; c < 4; ++c) a[b][c] = _mm256_setzero_ps();
+        }
+        for (int64_t i = 0; i < head_dim; i += 32) {
+            for (int c = 0; c < 4; ++c) {
+                __m256 kv = load8(k + i + 8 * c);
+                // in a register: GCC would otherwise fold the load into each query's multiply-add
+                // and load (and widen) the key kQ times
+                __asm__("" : "+x"(kv));
+                for (int b = 0; b < kQ; ++b) a[b][c] = _mm256_fmadd_ps(_mm256_loadu_ps(q[b] + i + 8 * c), kv, a[b][c]);
+            }
+        }
+        for (int b = 0; b < kQ; ++b) s[b][j] = _mm256_add_ps(_mm256_add_ps(a[b][0], a[b][2]), _mm256_add_ps(a[b][1], a[b][3]));
+    }
+    for (int b = 0; b < kQ; ++b) _mm256_storeu_ps(out[b], _mm256_mul_ps(dot_sums8(s[b]), _mm256_set1_ps(scale)));
 }
 
 // The 32 chains of one query's values [32][head_dim] folded and added into out[head_dim], one
@@ -184,18 +202,23 @@ OCTO_AT_AVX2 inline void group_values_in_place(const float* const* w, const T* c
     for (int i = 0; i < kQueries; ++i) fold_chains(chains + i * stride, head_dim, out[i]);
 }
 
-// ... in the tiled product's order: one 8-lane accumulator over the head (a multiple of 8).
-template <class T>
-OCTO_AT_AVX2 inline void scores8_lanes(const float* q, const Rows<T>& keys, int64_t p, int64_t head_dim, float scale,
-                                       float* out) {
-    __m256 s[8];
+// ... in the tiled product's order: one 8-lane accumulator a query over the head (a multiple of 8).
+template <int kQ, class T>
+OCTO_AT_AVX2 inline void scores8_lanes_group(const float* const* q, const Rows<T>& keys, int64_t p, int64_t head_dim,
+                                             float scale, float* const* out) {
+    __m256 s[kQ][8];
     for (int j = 0; j < 8; ++j) {
         const T* k = keys.at(p + j);
-        __m256 a = _mm256_setzero_ps();
-        for (int64_t i = 0; i < head_dim; i += 8) a = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), load8(k + i), a);
-        s[j] = a;
+        __m256 a[kQ];
+        for (int b = 0; b < kQ; ++b) a[b] = _mm256_setzero_ps();
+        for (int64_t i = 0; i < head_dim; i += 8) {
+            __m256 kv = load8(k + i);
+            __asm__("" : "+x"(kv)); // once for every query (scores8_group says why)
+            for (int b = 0; b < kQ; ++b) a[b] = _mm256_fmadd_ps(_mm256_loadu_ps(q[b] + i), kv, a[b]);
+        }
+        for (int b = 0; b < kQ; ++b) s[b][j] = a[b];
     }
-    _mm256_storeu_ps(out, _mm256_mul_ps(lane_sums8(s), _mm256_set1_ps(scale)));
+    for (int b = 0; b < kQ; ++b) _mm256_storeu_ps(out[b], _mm256_mul_ps(lane_sums8(s[b]), _mm256_set1_ps(scale)));
 }
 
 // Eight rows of eight floats, r[j] + d0, as eight columns: x[d][j] = r[j][d0 + d].
@@ -264,6 +287,28 @@ OCTO_AT_AVX2 inline void batch_sums(const float* w, const float* vt, int64_t ld,
     for (int dd = 0; dd < kD; ++dd) _mm256_storeu_ps(acc + 8 * dd, a[dd]);
 }
 
+// batch_sums for two queries at once (w[b], acc[b]): each value vector loaded once for both.
+template <int kD>
+OCTO_AT_AVX2 inline void batch_sums_pair(const float* const* w, const float* vt, int64_t ld, int64_t n, float* const* acc,
+                                         bool start) {
+    __m256 a[2][kD];
+    for (int b = 0; b < 2; ++b) {
+        for (int dd = 0; dd < kD; ++dd) a[b][dd] = start ? _mm256_setzero_ps() : _mm256_loadu_ps(acc[b] + 8 * dd);
+    }
+    for (int64_t j = 0; j < n; j += 8) {
+        const __m256 w0 = _mm256_loadu_ps(w[0] + j), w1 = _mm256_loadu_ps(w[1] + j);
+        for (int dd = 0; dd < kD; ++dd) {
+            __m256 v = _mm256_loadu_ps(vt + dd * ld + j);
+            __asm__("" : "+x"(v)); // once for both (scores8_group says why)
+            a[0][dd] = _mm256_fmadd_ps(w0, v, a[0][dd]);
+            a[1][dd] = _mm256_fmadd_ps(w1, v, a[1][dd]);
+        }
+    }
+    for (int b = 0; b < 2; ++b) {
+        for (int dd = 0; dd < kD; ++dd) _mm256_storeu_ps(acc[b] + 8 * dd, a[b][dd]);
+    }
+}
+
 // Single order (the dot product's), kD output values: four accumulators each, position j to
 // accumulator (j % 32) / 8, lane j % 8 (block starts are multiples of 32).
 template <int kD>
@@ -313,33 +358,70 @@ OCTO_AT_AVX2 void finish_values(const float* acc, ValueSumOrder order, int64_t h
     }
 }
 
-// Scores of every query over [first, n_seen), keys a block at a time; s_i[p - origin].
-// (`widened`: [head_dim] for an F16 key scored alone.)
+// The scores of eight positions from g for the queries listed in `which` (all in one order),
+// at most kAvx2Group at a time.
+constexpr int64_t kAvx2Group = 3; // reference_dot's 4 accumulators a query: 12 of the 16 vector registers
 template <class T>
-OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q, bool k_half,
-                              const Rows<T>& keys, int64_t head_dim, float scale, int64_t origin, int64_t range,
-                              int64_t end, float* widened, float* scores) {
-    for (int64_t block = origin; block < end; block += kKeyBlock) {
-        for (size_t i = 0; i < queries.size(); ++i) {
-            const AttentionQuery& a = queries[i];
-            const ScoreOrder order = score_order(a, k_half, head_dim);
-            const bool vector_dots = order == ScoreOrder::Lanes || head_dim % 32 == 0;
-            float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
-            const int64_t hi = std::min(block + kKeyBlock, a.n_seen);
-            for (int64_t g = std::max(block, a.first & ~int64_t{7}); g < hi; g += 8) {
-                if (vector_dots && g >= a.first && g + 8 <= hi) {
-                    if (order == ScoreOrder::Lanes) scores8_lanes(q[i], keys, g, head_dim, scale, s + (g - origin));
-                    else scores8(q[i], keys, g, head_dim, scale, s + (g - origin));
-                    continue;
-                }
-                for (int64_t p = std::max(g, a.first); p < std::min(g + 8, hi); ++p) {
-                    s[p - origin] = score_one(order, q[i], keys.at(p), head_dim, widened) * scale;
-                }
-            }
+OCTO_AT_AVX2 void scores8_of(std::span<const int64_t> which, std::span<const float* const> q, bool lanes, const Rows<T>& keys,
+                             int64_t g, int64_t head_dim, float scale, float* scores, int64_t range, int64_t origin) {
+    for (size_t at = 0; at < which.size(); at += kAvx2Group) {
+        const auto n = static_cast<int64_t>(std::min<size_t>(kAvx2Group, which.size() - at));
+        const float* qs[kAvx2Group];
+        float* out[kAvx2Group];
+        for (int64_t b = 0; b < n; ++b) {
+            const int64_t i = which[at + static_cast<size_t>(b)];
+            qs[b] = q[static_cast<size_t>(i)];
+            out[b] = scores + i * range + (g - origin);
+        }
+        if (lanes) {
+            if (n == 3) scores8_lanes_group<3>(qs, keys, g, head_dim, scale, out);
+            else if (n == 2) scores8_lanes_group<2>(qs, keys, g, head_dim, scale, out);
+            else scores8_lanes_group<1>(qs, keys, g, head_dim, scale, out);
+        } else {
+            if (n == 3) scores8_group<3>(qs, keys, g, head_dim, scale, out);
+            else if (n == 2) scores8_group<2>(qs, keys, g, head_dim, scale, out);
+            else scores8_group<1>(qs, keys, g, head_dim, scale, out);
         }
     }
 }
 
+// Scores of every query over [first, n_seen), keys a block at a time; s_i[p - origin]. Queries
+// in one order whose eight positions from g are all attended score together; the others' edge
+// positions one at a time. (`widened`: [head_dim] for an F16 key scored alone.)
+template <class T>
+OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q, bool k_half,
+                              const Rows<T>& keys, int64_t head_dim, float scale, int64_t origin, int64_t range,
+                              int64_t end, float* widened, float* scores) {
+    std::vector<int64_t> full[2]; // the queries scoring eight positions at once: [lanes order?]
+    for (int64_t block = origin; block < end; block += kKeyBlock) {
+        int64_t lo = block + kKeyBlock, hi_all = block;
+        for (const AttentionQuery& a : queries) {
+            lo = std::min(lo, std::max(block, a.first & ~int64_t{7}));
+            hi_all = std::max(hi_all, std::min(block + kKeyBlock, a.n_seen));
+        }
+        for (int64_t g = lo; g < hi_all; g += 8) {
+            full[0].clear();
+            full[1].clear();
+            for (size_t i = 0; i < queries.size(); ++i) {
+                const AttentionQuery& a = queries[i];
+                const ScoreOrder order = score_order(a, k_half, head_dim);
+                const bool vector_dots = order == ScoreOrder::Lanes || head_dim % 32 == 0;
+                const int64_t hi = std::min(block + kKeyBlock, a.n_seen);
+                if (g + 8 <= std::max(block, a.first & ~int64_t{7}) || g >= hi) continue; // none of its positions
+                if (vector_dots && g >= a.first && g + 8 <= hi) {
+                    full[order == ScoreOrder::Lanes ? 1 : 0].push_back(static_cast<int64_t>(i));
+                    continue;
+                }
+                float* s = scores + static_cast<int64_t>(i) * range; // s[p - origin]: position p
+                for (int64_t p = std::max(g, a.first); p < std::min(g + 8, hi); ++p) {
+                    s[p - origin] = score_one(order, q[i], keys.at(p), head_dim, widened) * scale;
+                }
+            }
+            scores8_of(full[0], q, false, keys, g, head_dim, scale, scores, range, origin);
+            scores8_of(full[1], q, true, keys, g, head_dim, scale, scores, range, origin);
+        }
+    }
+}
 
 // --- the wide kernels: the same float steps, sixteen elements a vector (AVX-512) --------------
 
@@ -747,6 +829,22 @@ OCTO_AT_AVX2 void sum_tile_values(std::span<const AttentionQuery> queries, const
             if (wide) {
                 i += values_wide_grouped(queries, i, scratch.scores.data() + block, range, vt, n, head_dim, scratch.sums.data(),
                                          sums_at.data(), start);
+                continue;
+            }
+            if (a.order == ValueSumOrder::Batch && i + 1 < n_queries &&
+                queries[static_cast<size_t>(i + 1)].order == ValueSumOrder::Batch) { // two queries at once
+                const float* w2[2] = {w, w + range};
+                float* acc2[2] = {acc, scratch.sums.data() + sums_at[static_cast<size_t>(i + 1)]};
+                int64_t d = 0;
+                for (; d + 4 <= head_dim; d += 4) {
+                    float* at[2] = {acc2[0] + d * 8, acc2[1] + d * 8};
+                    batch_sums_pair<4>(w2, vt + d * n, n, n, at, start);
+                }
+                for (; d < head_dim; ++d) {
+                    float* at[2] = {acc2[0] + d * 8, acc2[1] + d * 8};
+                    batch_sums_pair<1>(w2, vt + d * n, n, n, at, start);
+                }
+                i += 2;
                 continue;
             }
             ++i;
