@@ -98,20 +98,6 @@ OCTO_AT_AVX2 inline __m256 lane_sums8(const __m256 (&s)[8]) {
     return _mm256_add_ps(_mm256_shuffle_ps(u1, u2, 0x88), _mm256_shuffle_ps(u1, u2, 0xDD));
 }
 
-// The dot product's four accumulators over whole steps of 32 (head_dim a multiple of 32),
-// folded (0 + 2) + (1 + 3).
-template <class T>
-OCTO_AT_AVX2 inline __m256 folded_dot(const float* q, const T* k, int64_t head_dim) {
-    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps(), a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
-    for (int64_t i = 0; i < head_dim; i += 32) {
-        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), load8(k + i), a0);
-        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 8), load8(k + i + 8), a1);
-        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 16), load8(k + i + 16), a2);
-        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 24), load8(k + i + 24), a3);
-    }
-    return _mm256_add_ps(_mm256_add_ps(a0, a2), _mm256_add_ps(a1, a3));
-}
-
 // Scores of positions p .. p + 7 for kQ queries: reference_dot(q_b, k_p) · scale each, into
 // out[b]. Each key row is loaded (and an F16 one widened) once for every query.
 template <int kQ, class T>
