@@ -373,12 +373,12 @@ OCTO_AT_AVX2 void scores8_of(std::span<const int64_t> which, std::span<const flo
 
 // Scores of every query over [first, n_seen), keys a block at a time; s_i[p - origin]. Queries
 // in one order whose eight positions from g are all attended score together; the others' edge
-// positions one at a time. (`widened`: [head_dim] for an F16 key scored alone.)
+// positions one at a time. (`widened`: [head_dim] for an F16 key scored alone; `full`: where the
+// queries scoring together are listed.)
 template <class T>
 OCTO_AT_AVX2 void tile_scores(std::span<const AttentionQuery> queries, std::span<const float* const> q, bool k_half,
                               const Rows<T>& keys, int64_t head_dim, float scale, int64_t origin, int64_t range,
-                              int64_t end, float* widened, float* scores) {
-    std::vector<int64_t> full[2]; // the queries scoring eight positions at once: [lanes order?]
+                              int64_t end, float* widened, std::vector<int64_t> (&full)[2], float* scores) {
     for (int64_t block = origin; block < end; block += kKeyBlock) {
         int64_t lo = block + kKeyBlock, hi_all = block;
         for (const AttentionQuery& a : queries) {
@@ -756,7 +756,7 @@ OCTO_AT_AVX2 void score_tile(std::span<const AttentionQuery> queries, std::span<
                          scratch.keys.data(), scratch.scores.data());
     } else {
         scratch.key.resize(static_cast<size_t>(head_dim));
-        tile_scores(queries, q, shape.k_half, keys, head_dim, scale, origin, range, end, scratch.key.data(),
+        tile_scores(queries, q, shape.k_half, keys, head_dim, scale, origin, range, end, scratch.key.data(), scratch.whole,
                     scratch.scores.data());
     }
 }

@@ -70,6 +70,7 @@ struct AttentionTileScratch {
     std::vector<const void*> rows;    // [range] value rows read in place (floats or F16)
     std::vector<const float*> queries;   // [queries] each query as its scores use it
     std::vector<int64_t> sums_at;        // [queries] where its running sums start
+    std::vector<int64_t> whole[2];       // the queries scoring eight positions at once (AVX2): [tiled product's order?]
 };
 
 // Which kernels compute a tile: eight elements a vector (AVX2), or sixteen (AVX-512, heads a
