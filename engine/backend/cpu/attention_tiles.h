@@ -45,6 +45,18 @@ struct AttentionRows {
     const uint16_t* v16 = nullptr;
 };
 
+// The rows of every kv head of one layer: head g's are `rows` with each pointer moved by
+// g · head_step elements (the cache keeps each head's positions side by side: cpu_kv_cache.h).
+struct LayerRows {
+    AttentionRows rows;
+    int64_t head_step = 0;
+
+    AttentionRows head(int64_t g) const {
+        const auto at = [this, g](const auto* p) { return p ? p + g * head_step : nullptr; };
+        return {at(rows.k), at(rows.v), rows.stride, rows.cell, at(rows.k16), at(rows.v16)};
+    }
+};
+
 struct AttentionTileShape {
     int64_t head_dim = 0;
     float scale = 0.0f;         // scores are q·k · scale

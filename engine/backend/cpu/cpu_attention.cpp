@@ -112,77 +112,95 @@ void CpuBackend::kv_write(KvCache& cache, int64_t layer, const float* k, const f
                           const KvBatchCells& cells) {
     auto& kv = static_cast<CpuKvCache&>(cache);
     const int64_t row = kv.row();
+    const int64_t head_dim = kv.shape().head_dim;
     // F16 rounds to nearest; Q8_0 / Q4_0 quantise each block of 32 (engine/gguf/quantize.h)
-    const auto store = [row](const float* from, TensorType type, uint8_t* to) {
+    const auto store = [head_dim](const float* from, TensorType type, uint8_t* to) {
         switch (type) {
         case TensorType::F16: {
             auto* h = reinterpret_cast<uint16_t*>(to);
-            for (int64_t i = 0; i < row; ++i) h[i] = fp32_to_fp16(from[i]);
+            for (int64_t i = 0; i < head_dim; ++i) h[i] = fp32_to_fp16(from[i]);
             return;
         }
         case TensorType::Q8_0:
-        case TensorType::Q4_0: return quantize_row(type, from, to, row);
-        default: std::memcpy(to, from, static_cast<size_t>(row) * sizeof(float));
+        case TensorType::Q4_0: return quantize_row(type, from, to, head_dim);
+        default: std::memcpy(to, from, static_cast<size_t>(head_dim) * sizeof(float));
         }
     };
     for (size_t i = 0; i < cells.write_cells.size(); ++i) {
-        store(k + static_cast<int64_t>(i) * row, kv.shape().k_type, kv.k_at(layer, cells.write_cells[i]));
-        if (kv.values_in_keys()) continue; // the key rows serve as values
-        store(v + static_cast<int64_t>(i) * row, kv.shape().v_type, kv.v_at(layer, cells.write_cells[i]));
+        const int32_t cell = cells.write_cells[i];
+        for (int64_t h = 0; h < kv.shape().n_head_kv; ++h) {
+            const int64_t at = static_cast<int64_t>(i) * row + h * head_dim;
+            store(k + at, kv.shape().k_type, kv.k_at(layer, h, cell));
+            if (kv.values_in_keys()) continue; // the key rows serve as values
+            store(v + at, kv.shape().v_type, kv.v_at(layer, h, cell));
+        }
     }
 }
 
 namespace {
 
-// One stored row of `type` (F32, F16 or a quantised kind) as `row` floats.
-void row_as_floats(TensorType type, const uint8_t* stored, float* out, int64_t row) {
-    if (type == TensorType::F16) widen_f16(reinterpret_cast<const uint16_t*>(stored), out, row);
-    else if (kv_type_is_quantised(type)) dequantize_row(type, stored, out, row);
-    else std::copy_n(reinterpret_cast<const float*>(stored), row, out);
+// One stored row of `type` (F32, F16 or a quantised kind) as `n` floats.
+void row_as_floats(TensorType type, const uint8_t* stored, float* out, int64_t n) {
+    if (type == TensorType::F16) widen_f16(reinterpret_cast<const uint16_t*>(stored), out, n);
+    else if (kv_type_is_quantised(type)) dequantize_row(type, stored, out, n);
+    else std::copy_n(reinterpret_cast<const float*>(stored), n, out);
 }
 
 } // namespace
 
 void CpuBackend::kv_read_keys(const KvCache& cache, int64_t layer, std::span<const int32_t> cells, float* out) {
     const auto& kv = static_cast<const CpuKvCache&>(cache);
+    const int64_t head_dim = kv.shape().head_dim;
     for (size_t i = 0; i < cells.size(); ++i) {
-        row_as_floats(kv.shape().k_type, kv.k_at(layer, cells[i]), out + static_cast<int64_t>(i) * kv.row(), kv.row());
+        for (int64_t h = 0; h < kv.shape().n_head_kv; ++h) {
+            row_as_floats(kv.shape().k_type, kv.k_at(layer, h, cells[i]), out + static_cast<int64_t>(i) * kv.row() + h * head_dim,
+                          head_dim);
+        }
     }
 }
 
 void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     auto& kv = static_cast<CpuKvCache&>(cache);
-    const size_t k_bytes = static_cast<size_t>(n * kv.k_row_bytes());
-    const size_t v_bytes = static_cast<size_t>(n * kv.v_row_bytes());
+    const size_t k_bytes = static_cast<size_t>(n * kv.k_head_bytes());
+    const size_t v_bytes = static_cast<size_t>(n * kv.v_head_bytes());
     for (int64_t l = 0; l < kv.shape().n_layer; ++l) {
-        std::memmove(kv.k_at(l, to), kv.k_at(l, from), k_bytes);
-        if (!kv.values_in_keys()) std::memmove(kv.v_at(l, to), kv.v_at(l, from), v_bytes);
+        for (int64_t h = 0; h < kv.shape().n_head_kv; ++h) {
+            std::memmove(kv.k_at(l, h, to), kv.k_at(l, h, from), k_bytes);
+            if (!kv.values_in_keys()) std::memmove(kv.v_at(l, h, to), kv.v_at(l, h, from), v_bytes);
+        }
     }
 }
 
 // The layer's rows as floats: the cache's own for an F32 cache; otherwise every position's rows
-// widened or dequantised (an F32 kind copied) into widened_, position p in row p, once for all the
-// queries of the call. Attending row by row reads these; the tiles read F16 rows in place and
-// these only for a quantised kind.
-AttentionRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells) {
+// widened or dequantised (an F32 kind copied) into widened_, head by head, position p in row p,
+// once for all the queries of the call. Attending row by row reads these; the tiles read F16 rows
+// in place and these only for a quantised kind.
+LayerRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells) {
+    const int64_t head_dim = kv.shape().head_dim;
+    const int64_t n_head_kv = kv.shape().n_head_kv;
     const bool as_floats = kv.shape().k_type == TensorType::F32 && kv.shape().v_type == TensorType::F32;
-    if (as_floats) return {kv.k(layer, 0), kv.v(layer, 0), kv.row(), read_cells.data()};
+    if (as_floats) {
+        return {{reinterpret_cast<const float*>(kv.k_at(layer, 0, 0)), reinterpret_cast<const float*>(kv.v_at(layer, 0, 0)),
+                 head_dim, read_cells.data()},
+                kv.shape().n_cells * head_dim};
+    }
     const auto n = static_cast<int64_t>(read_cells.size());
-    const int64_t row = kv.row();
-    widened_.resize(static_cast<size_t>(2 * n * row));
+    widened_.resize(static_cast<size_t>(2 * n * kv.row()));
     identity_.resize(static_cast<size_t>(n));
-    float* k_rows = widened_.data();
-    float* v_rows = widened_.data() + n * row;
+    float* k_rows = widened_.data();         // [n_head_kv][n][head_dim]
+    float* v_rows = k_rows + n * kv.row();  // the same
     constexpr int64_t kChunk = 64; // positions a task
     pool_.parallel_for((n + kChunk - 1) / kChunk, [&](int64_t task, int) {
         for (int64_t p = task * kChunk; p < std::min(n, (task + 1) * kChunk); ++p) {
             const int32_t cell = read_cells[static_cast<size_t>(p)];
-            row_as_floats(kv.shape().k_type, kv.k_at(layer, cell), k_rows + p * row, row);
-            row_as_floats(kv.shape().v_type, kv.v_at(layer, cell), v_rows + p * row, row);
+            for (int64_t h = 0; h < n_head_kv; ++h) {
+                row_as_floats(kv.shape().k_type, kv.k_at(layer, h, cell), k_rows + (h * n + p) * head_dim, head_dim);
+                row_as_floats(kv.shape().v_type, kv.v_at(layer, h, cell), v_rows + (h * n + p) * head_dim, head_dim);
+            }
             identity_[static_cast<size_t>(p)] = static_cast<int32_t>(p);
         }
     });
-    return {k_rows, v_rows, row, identity_.data()};
+    return {{k_rows, v_rows, head_dim, identity_.data()}, n * head_dim};
 }
 
 // Tiles of up to kTileQueries queries, each a run of tokens × the query heads of one kv head
@@ -207,12 +225,17 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
     const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride, kv.k_half(), kv.v_half()};
     // The layer's rows as stored, F16 ones widened as the kernels load them; with a quantised
     // kind, every row dequantised (and F16 ones widened) first by readable_rows.
-    AttentionRows layer_rows;
+    LayerRows layer_rows;
     if (kv.k_quantised() || kv.v_quantised()) {
         layer_rows = readable_rows(kv, layer, cells.read_cells);
     } else {
-        layer_rows = {kv.k_half() ? nullptr : kv.k(layer, 0), kv.v_half() ? nullptr : kv.v(layer, 0), kv.row(),
-                      cells.read_cells.data(), kv.k_half() ? kv.k16(layer, 0) : nullptr, kv.v_half() ? kv.v16(layer, 0) : nullptr};
+        const auto floats = [](const uint8_t* p) { return reinterpret_cast<const float*>(p); };
+        const auto halves = [](const uint8_t* p) { return reinterpret_cast<const uint16_t*>(p); };
+        const uint8_t* k = kv.k_at(layer, 0, 0);
+        const uint8_t* v = kv.v_at(layer, 0, 0);
+        layer_rows = {{kv.k_half() ? nullptr : floats(k), kv.v_half() ? nullptr : floats(v), s.head_dim, cells.read_cells.data(),
+                       kv.k_half() ? halves(k) : nullptr, kv.v_half() ? halves(v) : nullptr},
+                      kv.shape().n_cells * s.head_dim};
     }
     // the kernel path's vector width (a forced AVX2 path runs the AVX2 kernels; the bits are the same)
     const AttentionTileWidth width =
@@ -237,11 +260,7 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
                                    s.sinks ? s.sinks[h] : -INFINITY});
             }
         }
-        // kv head g's columns of whichever rows are set
-        const auto head = [at = g * s.head_dim](const auto* p) { return p ? p + at : nullptr; };
-        const AttentionRows rows{head(layer_rows.k), head(layer_rows.v), layer_rows.stride, layer_rows.cell,
-                                 head(layer_rows.k16), head(layer_rows.v16)};
-        attend_tile(queries, rows, shape, tile_scratch_[static_cast<size_t>(thread)], width);
+        attend_tile(queries, layer_rows.head(g), shape, tile_scratch_[static_cast<size_t>(thread)], width);
     });
 }
 
@@ -258,19 +277,18 @@ void CpuBackend::attention(const KvCache& cache, int64_t layer, const float* q, 
     }
     scratch_.resize(static_cast<size_t>(n_threads()));
     for (auto& scores : scratch_) scores.resize(cells.read_cells.size());
-    const AttentionRows layer_rows = readable_rows(kv, layer, cells.read_cells);
+    const LayerRows layer_rows = readable_rows(kv, layer, cells.read_cells);
 
     pool_.parallel_for(n_tokens * s.n_head, [&](int64_t task, int thread) {
         const int64_t t = task / s.n_head;
         const int64_t h = task % s.n_head;
-        const int64_t kv_offset = (h / group) * s.head_dim;
         const int64_t n_seen = cells.positions[static_cast<size_t>(t)] + 1;
         const int64_t first = s.window > 0 ? std::max<int64_t>(0, n_seen - s.window) : 0; // p - j < window
         const float* qh = q + (t * s.n_head + h) * s.head_dim; // [head_dim]
         float* oh = out + (t * s.n_head + h) * s.head_dim;     // [head_dim]
         float* w = weights ? weights + (t * s.n_head + h) * weights_stride : nullptr;
         float* scores = scratch_[static_cast<size_t>(thread)].data();
-        const AttentionRows rows{layer_rows.k + kv_offset, layer_rows.v + kv_offset, layer_rows.stride, layer_rows.cell};
+        const AttentionRows rows = layer_rows.head(h / group);
         const float sink = s.sinks ? s.sinks[h] : -INFINITY;
         if (s.precision == Precision::Reference) {
             const ValueSumOrder value_order =

@@ -85,7 +85,7 @@ private:
     void for_each_chunk(int64_t n, Fn&& fn); // cpu_ops.cpp
     void attend_tiles(const CpuKvCache& kv, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
                       const AttentionShape& s, float scale, float* weights, int64_t weights_stride); // cpu_attention.cpp
-    AttentionRows readable_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells);
+    LayerRows readable_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells);
 
     // One form of a matmuls() call's activations (cpu_backend.cpp): rows of `format`, `bytes` per
     // token, or (prepare set) those rows (forms_[source]) in a kernel's layout, `bytes` in all.
@@ -116,7 +116,7 @@ private:
     std::vector<AttentionTileScratch> tile_scratch_;         // [n_threads]
     std::vector<std::vector<AttentionQuery>> tile_queries_;  // [n_threads] the current tile's queries
     std::vector<float> widened_;    // F16 keys or values of a layer as floats (readable_rows)
-    std::vector<int32_t> identity_; // ... position p in row p
+    std::vector<int32_t> identity_; // ... position p in row p of each head
     // The activations of one matmuls() call in each form its products read (cpu_backend.cpp):
     // [n_tokens, n_in] rounded to fp16/bf16, or [n_tokens][row bytes] quantised to Q8_0/Q8_1/Q8_K,
     // or that in a kernel's own layout (QuantKernel::prepare); one buffer per form of the call.

@@ -292,9 +292,9 @@ TEST(CpuOps, QuantisedKvBlocksFollowTheFormat) {
         auto& kv = static_cast<CpuKvCache&>(**cache);
         std::vector<float> read_k(kPos * kRow), read_v(kPos * kRow);
         for (int64_t p = 0; p < kPos; ++p) {
-            const uint8_t* row = kv.k_at(0, p);
-            for (int64_t blk = 0; blk < kRow / 32; ++blk) {
-                const uint8_t* block = row + blk * (type == TensorType::Q8_0 ? 34 : 18);
+            for (int64_t blk = 0; blk < kRow / 32; ++blk) { // each head's row is its own blocks
+                const int64_t head = blk * 32 / kHeadDim, in_head = blk - head * kHeadDim / 32;
+                const uint8_t* block = kv.k_at(0, head, p) + in_head * (type == TensorType::Q8_0 ? 34 : 18);
                 const float* x = k.data() + p * kRow + blk * 32;
                 uint16_t d_bits = 0;
                 std::memcpy(&d_bits, block, 2);
@@ -315,7 +315,9 @@ TEST(CpuOps, QuantisedKvBlocksFollowTheFormat) {
                     read_k[static_cast<size_t>(p * kRow + blk * 32 + i)] = d * static_cast<float>(q);
                 }
             }
-            dequantize_row(type, kv.v_at(0, p), read_v.data() + p * kRow, kRow);
+            for (int64_t h = 0; h < kHeads; ++h) {
+                dequantize_row(type, kv.v_at(0, h, p), read_v.data() + p * kRow + h * kHeadDim, kHeadDim);
+            }
         }
         // attention over the quantised cache = attention over an F32 cache of the values read
         auto plain = b->create_kv_cache({1, kPos, kHeads, kHeadDim});
