@@ -542,6 +542,55 @@ OCTO_AT_AVX512 inline void single_sums_wide(const float* w, const float* vt, int
     }
 }
 
+OCTO_AT_AVX512 inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
+OCTO_AT_AVX512 inline __m512 load16(const uint16_t* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+// group_values_in_place's chains of values d0 .. d0 + 16 · kVecs - 1, sixteen values a vector:
+// for each class of positions (j % 32) every query's chains of those values stay in registers
+// while the block's positions of that class pass, each weight broadcast once for all kVecs
+// vectors. The chains take their multiply-adds in the same order as there, so the same bits.
+template <int kQueries, int kVecs, class T>
+OCTO_AT_AVX512 void group_values_wide(const float* const* w, const T* const* row, int64_t range, int64_t d0,
+                                      int64_t head_dim, float* chains) {
+    constexpr int64_t kBlock = 256; // positions whose rows stay in L1 while the 32 classes pass (a multiple of 32)
+    const int64_t stride = 32 * head_dim; // one query's chains
+    for (int64_t block = 0; block < range; block += kBlock) {
+        const int64_t block_end = std::min(range, block + kBlock);
+        for (int c = 0; c < 32; ++c) {
+            float* at = chains + c * head_dim + d0;
+            __m512 a[kQueries][kVecs];
+            for (int i = 0; i < kQueries; ++i) {
+                for (int x = 0; x < kVecs; ++x) {
+                    a[i][x] = block == 0 ? _mm512_setzero_ps() : _mm512_loadu_ps(at + i * stride + 16 * x);
+                }
+            }
+            for (int64_t j = block + c; j < block_end; j += 32) {
+                __m512 v[kVecs];
+                for (int x = 0; x < kVecs; ++x) v[x] = load16(row[j] + d0 + 16 * x);
+                for (int i = 0; i < kQueries; ++i) {
+                    const __m512 wi = _mm512_set1_ps(w[i][j]);
+                    for (int x = 0; x < kVecs; ++x) a[i][x] = _mm512_fmadd_ps(wi, v[x], a[i][x]);
+                }
+            }
+            for (int i = 0; i < kQueries; ++i) {
+                for (int x = 0; x < kVecs; ++x) _mm512_storeu_ps(at + i * stride + 16 * x, a[i][x]);
+            }
+        }
+    }
+}
+
+// group_values_in_place with the wide kernels (head_dim a multiple of 32, range of 32).
+template <int kQueries, class T>
+OCTO_AT_AVX512 void group_values_in_place_wide(const float* const* w, const T* const* row, int64_t range, int64_t head_dim,
+                                               float* chains, float* const* out) {
+    int64_t d0 = 0;
+    for (; d0 + 64 <= head_dim; d0 += 64) group_values_wide<kQueries, 4>(w, row, range, d0, head_dim, chains);
+    if (d0 < head_dim) group_values_wide<kQueries, 2>(w, row, range, d0, head_dim, chains);
+    for (int i = 0; i < kQueries; ++i) fold_chains(chains + i * 32 * head_dim, head_dim, out[i]);
+}
+
 // Positions g .. g + 15 of a query attending [first, hi) as a store mask.
 inline __mmask16 positions_mask(int64_t g, int64_t first, int64_t hi) {
     const int64_t lo = std::clamp<int64_t>(first - g, 0, 16), up = std::clamp<int64_t>(hi - g, 0, 16);
@@ -783,6 +832,15 @@ OCTO_AT_AVX2 void sum_tile_values(std::span<const AttentionQuery> queries, const
         for (int64_t i = 0; i < n_queries; ++i) {
             w[i] = scratch.scores.data() + i * range;
             out[i] = queries[static_cast<size_t>(i)].out;
+        }
+        if (wide) {
+            switch (n_queries) {
+            case 4: group_values_in_place_wide<4>(w, row, range, head_dim, scratch.sums.data(), out); break;
+            case 3: group_values_in_place_wide<3>(w, row, range, head_dim, scratch.sums.data(), out); break;
+            case 2: group_values_in_place_wide<2>(w, row, range, head_dim, scratch.sums.data(), out); break;
+            default: group_values_in_place_wide<1>(w, row, range, head_dim, scratch.sums.data(), out); break;
+            }
+            return;
         }
         switch (n_queries) {
         case 4: group_values_in_place<4, 2>(w, row, range, head_dim, scratch.sums.data(), out); break;

@@ -179,6 +179,7 @@ TEST(AttentionTiles, EqualAttendingEachQueryAloneBitForBit) {
         {8, 2, 37, 0, 9, 4, 0, 0, false, 2, TensorType::F16, TensorType::F16},     // a head not a multiple of 8
         {32, 8, 64, 300, 1, 300, 0, 0, false, 2, TensorType::F16, TensorType::F16}, // a generated token, 4 heads a kv head
         {6, 2, 36, 45, 1, 45, 0, 0, false, 2, TensorType::F16, TensorType::F16},   // ... 3 heads, a head not a multiple of 8
+        {8, 2, 96, 290, 1, 290, 0, 0, false, 2, TensorType::F16, TensorType::F16}, // ... 4 heads of 96 values: 64 + 32 at once
         {12, 4, 64, 0, 100, 100, 0, 0, false, 2, TensorType::F16, TensorType::F16}, // 3 heads a kv head: queries in threes
         {6, 2, 64, 150, 45, 195, 50, 0, false, 2, TensorType::F16, TensorType::F16}, // ... a window: each query its own positions
         {4, 2, 32, 0, 64, 64, 8, 10.0f, true, 2, TensorType::F16, TensorType::F32}, // F16 keys only
