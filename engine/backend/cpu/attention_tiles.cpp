@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "engine/backend/cpu/cpu_features.h"
 #include "engine/core/half.h"
@@ -555,10 +556,17 @@ template <int kQueries, int kVecs, class T>
 OCTO_AT_AVX512 void group_values_wide(const float* const* w, const T* const* row, int64_t range, int64_t d0,
                                       int64_t head_dim, float* chains) {
     constexpr int64_t kBlock = 256; // positions whose rows stay in L1 while the 32 classes pass (a multiple of 32)
+    constexpr int64_t kRowBytes = 16 * kVecs * static_cast<int64_t>(sizeof(T)); // of a row, read a pass
     const int64_t stride = 32 * head_dim; // one query's chains
     for (int64_t block = 0; block < range; block += kBlock) {
         const int64_t block_end = std::min(range, block + kBlock);
         for (int c = 0; c < 32; ++c) {
+            // The next block's rows, fetched while this one's classes pass (a class reads every
+            // 32nd row, which the hardware does not foresee): kBlock / 32 rows a class.
+            for (int64_t j = block + kBlock + c * (kBlock / 32); j < std::min(range, block + kBlock + (c + 1) * (kBlock / 32)); ++j) {
+                const char* r = reinterpret_cast<const char*>(row[j] + d0);
+                for (int64_t b = 0; b < kRowBytes; b += 64) _mm_prefetch(r + b, _MM_HINT_T0);
+            }
             float* at = chains + c * head_dim + d0;
             __m512 a[kQueries][kVecs];
             for (int i = 0; i < kQueries; ++i) {
@@ -716,6 +724,91 @@ OCTO_AT_AVX512 int64_t values_wide_grouped(std::span<const AttentionQuery> queri
     return n_q;
 }
 
+// reference_dot's partial sums of q · k for one key row (kChunks vectors of 16 values, the
+// head): lanes [l | 8 + l] of the result are (s0 + s2) and (s1 + s3) of lane l — accumulator
+// j takes values 8j + l of each step of 32 by multiply-add from zero, then they fold in pairs.
+template <int kChunks>
+OCTO_AT_AVX512 inline __m512 dot_folds(const __m512 (&q)[kChunks], const float* k) {
+    __m512 x = _mm512_setzero_ps(), y = _mm512_setzero_ps(); // accumulators 0 | 1, and 2 | 3
+    for (int m = 0; m < kChunks; m += 2) {
+        x = _mm512_fmadd_ps(q[m], _mm512_loadu_ps(k + 16 * m), x);
+        y = _mm512_fmadd_ps(q[m + 1], _mm512_loadu_ps(k + 16 * m + 16), y);
+    }
+    return _mm512_add_ps(x, y);
+}
+
+// The folds of two positions a and b: [f(a) | f(b)], f_l = lane l + lane 8 + l.
+OCTO_AT_AVX512 inline __m512 fold_halves(__m512 a, __m512 b) {
+    return _mm512_add_ps(_mm512_shuffle_f32x4(a, b, 0x44), _mm512_shuffle_f32x4(a, b, 0xEE));
+}
+
+// Four positions' [f | f] pairs (ab, cd) as [t(a) | t(b) | t(c) | t(d)], t_l = f_l + f_(l+4).
+OCTO_AT_AVX512 inline __m512 fold_quarters(__m512 ab, __m512 cd) {
+    return _mm512_add_ps(_mm512_shuffle_f32x4(ab, cd, 0x88), _mm512_shuffle_f32x4(ab, cd, 0xDD));
+}
+
+// Per 128-bit lane: [x0 + x1, x2 + x3, y0 + y1, y2 + y3].
+OCTO_AT_AVX512 inline __m512 add_pairs(__m512 x, __m512 y) {
+    return _mm512_add_ps(_mm512_shuffle_ps(x, y, 0x88), _mm512_shuffle_ps(x, y, 0xDD));
+}
+
+// Scores of 16 key rows k[j] (floats) for one query q: reference_dot(q, k_j) · scale in lane j,
+// each from its own partial sums in reference_dot's order — (0 + 2) + (1 + 3), t_l = s_l +
+// s_(l+4), (t0 + t1) + (t2 + t3) — with no transposing: the rows' sums are folded sixteen at a
+// time by shuffles.
+template <int kChunks>
+OCTO_AT_AVX512 inline __m512 scores16_rows(const __m512 (&q)[kChunks], const float* const* k, float scale) {
+    __m512 t[4];
+    for (int g = 0; g < 4; ++g) {
+        const __m512 ab = fold_halves(dot_folds(q, k[4 * g]), dot_folds(q, k[4 * g + 1]));
+        const __m512 cd = fold_halves(dot_folds(q, k[4 * g + 2]), dot_folds(q, k[4 * g + 3]));
+        t[g] = fold_quarters(ab, cd); // rows 4g .. 4g + 3, one a 128-bit lane
+    }
+    // lane L of u: [t0 + t1, t2 + t3] of rows L and 4 + L, then of 8 + L and 12 + L in v
+    const __m512 u = add_pairs(t[0], t[1]), v = add_pairs(t[2], t[3]);
+    const __m512 r = add_pairs(u, v); // element 4L + x: row L + 4x
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    return _mm512_mul_ps(_mm512_permutexvar_ps(order, r), _mm512_set1_ps(scale));
+}
+
+// The scores of a few queries in reference_dot's order (a generated token: the heads of one
+// group), the key rows read in place — F16 ones widened sixteen at a time into `widened`
+// [16 · head_dim] — one query at a time over each sixteen. head_dim = 16 · kChunks.
+template <int kChunks, class T>
+OCTO_AT_AVX512 void scores_in_place_wide(std::span<const AttentionQuery> queries, std::span<const float* const> q,
+                                         const Rows<T>& keys, float scale, int64_t origin, int64_t range, int64_t first,
+                                         int64_t end, const T* zeros, float* widened, float* scores) {
+    constexpr int64_t kHead = 16 * kChunks;
+    constexpr int64_t kAhead = 64; // positions whose rows are fetched ahead of their use
+    constexpr int64_t kRowBytes = kHead * static_cast<int64_t>(sizeof(T));
+    for (int64_t g = first & ~int64_t{15}; g < end; g += 16) {
+        for (int64_t p = g + kAhead; p < std::min(end, g + kAhead + 16); ++p) {
+            const char* r = reinterpret_cast<const char*>(keys.at(p));
+            for (int64_t b = 0; b < kRowBytes; b += 64) _mm_prefetch(r + b, _MM_HINT_T0);
+        }
+        const float* k[16];
+        for (int j = 0; j < 16; ++j) {
+            const int64_t p = g + j;
+            const T* row = p >= first && p < end ? keys.at(p) : zeros;
+            if constexpr (std::is_same_v<T, float>) {
+                k[j] = row;
+            } else {
+                float* w = widened + j * kHead;
+                for (int m = 0; m < kChunks; ++m) _mm512_storeu_ps(w + 16 * m, load16(row + 16 * m));
+                k[j] = w;
+            }
+        }
+        for (size_t b = 0; b < queries.size(); ++b) {
+            const AttentionQuery& a = queries[b];
+            const __mmask16 mask = positions_mask(g, a.first, a.n_seen);
+            if (mask == 0) continue;
+            __m512 qv[kChunks];
+            for (int m = 0; m < kChunks; ++m) qv[m] = _mm512_loadu_ps(q[b] + 16 * m);
+            _mm512_mask_storeu_ps(scores + static_cast<int64_t>(b) * range + (g - origin), mask, scores16_rows(qv, k, scale));
+        }
+    }
+}
+
 #pragma GCC diagnostic pop
 
 #endif
@@ -799,6 +892,22 @@ OCTO_AT_AVX2 void score_tile(std::span<const AttentionQuery> queries, std::span<
                              const AttentionTileShape& shape, float scale, bool wide, int64_t origin, int64_t range,
                              int64_t first, int64_t end, const TileZeros& zeros, AttentionTileScratch& scratch) {
     const int64_t head_dim = shape.head_dim;
+    // A generated token's few queries (reference_dot's order) read the key rows in place.
+    bool in_place = wide && static_cast<int64_t>(queries.size()) <= kGroupQueries && head_dim <= 128;
+    for (const AttentionQuery& a : queries) in_place = in_place && !lanes_order(a, shape.k_half, head_dim);
+    if (in_place) {
+        scratch.keys.resize(static_cast<size_t>(16 * head_dim));
+        const auto run = [&]<int kChunks>() {
+            scores_in_place_wide<kChunks>(queries, q, keys, scale, origin, range, first, end, zeros.of(keys.base),
+                                          scratch.keys.data(), scratch.scores.data());
+        };
+        switch (head_dim) { // wide: a multiple of 32
+        case 32: return run.template operator()<2>();
+        case 64: return run.template operator()<4>();
+        case 96: return run.template operator()<6>();
+        default: return run.template operator()<8>();
+        }
+    }
     if (wide && static_cast<int64_t>(queries.size()) >= kFewQueries) {
         scratch.keys.resize(static_cast<size_t>(head_dim * kKeyBlock));
         tile_scores_wide(queries, q, shape.k_half, keys, head_dim, scale, origin, range, first, end, zeros.of(keys.base),
