@@ -19,7 +19,9 @@ namespace {
 constexpr int64_t kKeyBlock = 64;    // key positions every query of the tile passes while they stay in L1
 constexpr int64_t kValueBlock = 256; // value positions transposed at a time (a multiple of 32)
 // Tiles of fewer queries than this (one generated token: the heads of one group) score their
-// keys in place: transposing them would cost more than it saves.
+// keys in place with the AVX2 kernels: transposing them would cost more than it saves. (The
+// wide kernels read keys in place for up to kGroupQueries queries in reference_dot's order:
+// scores_in_place_wide.)
 constexpr int64_t kFewQueries = 4;
 // Up to this many queries summing values in the one-token order (the heads of one group) read
 // the value rows in place, all queries from each row loaded once (group_values_in_place; the
