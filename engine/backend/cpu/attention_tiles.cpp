@@ -591,6 +591,21 @@ OCTO_AT_AVX512 void group_values_wide(const float* const* w, const T* const* row
     }
 }
 
+// fold_chains sixteen values at a time (head_dim a multiple of 16): the same adds, value by value.
+OCTO_AT_AVX512 inline void fold_chains_wide(const float* chains, int64_t head_dim, float* out) {
+    for (int64_t d = 0; d < head_dim; d += 16) {
+        const float* at = chains + d; // chain c's values at at + c · head_dim
+        __m512 f[8];
+        for (int l = 0; l < 8; ++l) {
+            f[l] = _mm512_add_ps(_mm512_add_ps(load16(at + l * head_dim), load16(at + (16 + l) * head_dim)),
+                                 _mm512_add_ps(load16(at + (8 + l) * head_dim), load16(at + (24 + l) * head_dim)));
+        }
+        const __m512 t0 = _mm512_add_ps(f[0], f[4]), t1 = _mm512_add_ps(f[1], f[5]);
+        const __m512 t2 = _mm512_add_ps(f[2], f[6]), t3 = _mm512_add_ps(f[3], f[7]);
+        _mm512_storeu_ps(out + d, _mm512_add_ps(_mm512_add_ps(t0, t1), _mm512_add_ps(t2, t3)));
+    }
+}
+
 // group_values_in_place with the wide kernels (head_dim a multiple of 32, range of 32).
 template <int kQueries, class T>
 OCTO_AT_AVX512 void group_values_in_place_wide(const float* const* w, const T* const* row, int64_t range, int64_t head_dim,
@@ -598,7 +613,7 @@ OCTO_AT_AVX512 void group_values_in_place_wide(const float* const* w, const T* c
     int64_t d0 = 0;
     for (; d0 + 64 <= head_dim; d0 += 64) group_values_wide<kQueries, 4>(w, row, range, d0, head_dim, chains);
     if (d0 < head_dim) group_values_wide<kQueries, 2>(w, row, range, d0, head_dim, chains);
-    for (int i = 0; i < kQueries; ++i) fold_chains(chains + i * 32 * head_dim, head_dim, out[i]);
+    for (int i = 0; i < kQueries; ++i) fold_chains_wide(chains + i * 32 * head_dim, head_dim, out[i]);
 }
 
 // Positions g .. g + 15 of a query attending [first, hi) as a store mask.
