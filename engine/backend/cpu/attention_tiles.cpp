@@ -545,6 +545,12 @@ OCTO_AT_AVX512 inline void single_sums_wide(const float* w, const float* vt, int
     }
 }
 
+// Asks for the cache lines of `bytes` bytes from p (rows read in an order the hardware does not
+// foresee).
+inline void prefetch_bytes(const void* p, int64_t bytes) {
+    for (int64_t b = 0; b < bytes; b += 64) _mm_prefetch(static_cast<const char*>(p) + b, _MM_HINT_T0);
+}
+
 OCTO_AT_AVX512 inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
 OCTO_AT_AVX512 inline __m512 load16(const uint16_t* p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
@@ -565,10 +571,8 @@ OCTO_AT_AVX512 void group_values_wide(const float* const* w, const T* const* row
         for (int c = 0; c < 32; ++c) {
             // The next block's rows, fetched while this one's classes pass (a class reads every
             // 32nd row, which the hardware does not foresee): kBlock / 32 rows a class.
-            for (int64_t j = block + kBlock + c * (kBlock / 32); j < std::min(range, block + kBlock + (c + 1) * (kBlock / 32)); ++j) {
-                const char* r = reinterpret_cast<const char*>(row[j] + d0);
-                for (int64_t b = 0; b < kRowBytes; b += 64) _mm_prefetch(r + b, _MM_HINT_T0);
-            }
+            const int64_t ahead = block + kBlock + c * (kBlock / 32);
+            for (int64_t j = ahead; j < std::min(range, ahead + kBlock / 32); ++j) prefetch_bytes(row[j] + d0, kRowBytes);
             float* at = chains + c * head_dim + d0;
             __m512 a[kQueries][kVecs];
             for (int i = 0; i < kQueries; ++i) {
@@ -799,10 +803,7 @@ OCTO_AT_AVX512 void scores_in_place_wide(std::span<const AttentionQuery> queries
     constexpr int64_t kAhead = 64; // positions whose rows are fetched ahead of their use
     constexpr int64_t kRowBytes = kHead * static_cast<int64_t>(sizeof(T));
     for (int64_t g = first & ~int64_t{15}; g < end; g += 16) {
-        for (int64_t p = g + kAhead; p < std::min(end, g + kAhead + 16); ++p) {
-            const char* r = reinterpret_cast<const char*>(keys.at(p));
-            for (int64_t b = 0; b < kRowBytes; b += 64) _mm_prefetch(r + b, _MM_HINT_T0);
-        }
+        for (int64_t p = g + kAhead; p < std::min(end, g + kAhead + 16); ++p) prefetch_bytes(keys.at(p), kRowBytes);
         const float* k[16];
         for (int j = 0; j < 16; ++j) {
             const int64_t p = g + j;

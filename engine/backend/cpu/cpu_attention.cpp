@@ -171,6 +171,23 @@ void CpuBackend::kv_copy(KvCache& cache, int64_t from, int64_t to, int64_t n) {
     }
 }
 
+namespace {
+
+// The layer's rows as the cache stores them, for F32 and F16 kinds (F16 ones in k16 / v16, widened
+// as the kernels load them).
+LayerRows stored_rows(const CpuKvCache& kv, int64_t layer, std::span<const int32_t> read_cells) {
+    const int64_t head_dim = kv.shape().head_dim;
+    const auto floats = [](const uint8_t* p) { return reinterpret_cast<const float*>(p); };
+    const auto halves = [](const uint8_t* p) { return reinterpret_cast<const uint16_t*>(p); };
+    const uint8_t* k = kv.k_at(layer, 0, 0);
+    const uint8_t* v = kv.v_at(layer, 0, 0);
+    return {{kv.k_half() ? nullptr : floats(k), kv.v_half() ? nullptr : floats(v), head_dim, read_cells.data(),
+             kv.k_half() ? halves(k) : nullptr, kv.v_half() ? halves(v) : nullptr},
+            kv.shape().n_cells * head_dim};
+}
+
+} // namespace
+
 // The layer's rows as floats: the cache's own for an F32 cache; otherwise every position's rows
 // widened or dequantised (an F32 kind copied) into widened_, head by head, position p in row p,
 // once for all the queries of the call. Attending row by row reads these; the tiles read F16 rows
@@ -179,11 +196,7 @@ LayerRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std::sp
     const int64_t head_dim = kv.shape().head_dim;
     const int64_t n_head_kv = kv.shape().n_head_kv;
     const bool as_floats = kv.shape().k_type == TensorType::F32 && kv.shape().v_type == TensorType::F32;
-    if (as_floats) {
-        return {{reinterpret_cast<const float*>(kv.k_at(layer, 0, 0)), reinterpret_cast<const float*>(kv.v_at(layer, 0, 0)),
-                 head_dim, read_cells.data()},
-                kv.shape().n_cells * head_dim};
-    }
+    if (as_floats) return stored_rows(kv, layer, read_cells);
     const auto n = static_cast<int64_t>(read_cells.size());
     widened_.resize(static_cast<size_t>(2 * n * kv.row()));
     identity_.resize(static_cast<size_t>(n));
@@ -204,9 +217,9 @@ LayerRows CpuBackend::readable_rows(const CpuKvCache& kv, int64_t layer, std::sp
 }
 
 // Tiles of up to kTileQueries queries, each a run of tokens × the query heads of one kv head
-// (fewer heads when there would be fewer tiles than threads). Each tile transposes the key and
-// value rows it reads, so larger tiles transpose less per query (docs/performance.md, "Tuning
-// constants").
+// (fewer heads when there would be fewer tiles than threads). A prompt's tile transposes the key
+// and value rows it reads, so larger tiles transpose less per query (docs/performance.md, "Tuning
+// constants"); a generated token's reads them in place.
 void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* q, float* out, const KvBatchCells& cells,
                               const AttentionShape& s, float scale, float* weights, int64_t weights_stride) {
     constexpr int64_t kTileQueries = 64;
@@ -225,18 +238,8 @@ void CpuBackend::attend_tiles(const CpuKvCache& kv, int64_t layer, const float* 
     const AttentionTileShape shape{s.head_dim, scale, s.softcap, s.scale_queries, weights_stride, kv.k_half(), kv.v_half()};
     // The layer's rows as stored, F16 ones widened as the kernels load them; with a quantised
     // kind, every row dequantised (and F16 ones widened) first by readable_rows.
-    LayerRows layer_rows;
-    if (kv.k_quantised() || kv.v_quantised()) {
-        layer_rows = readable_rows(kv, layer, cells.read_cells);
-    } else {
-        const auto floats = [](const uint8_t* p) { return reinterpret_cast<const float*>(p); };
-        const auto halves = [](const uint8_t* p) { return reinterpret_cast<const uint16_t*>(p); };
-        const uint8_t* k = kv.k_at(layer, 0, 0);
-        const uint8_t* v = kv.v_at(layer, 0, 0);
-        layer_rows = {{kv.k_half() ? nullptr : floats(k), kv.v_half() ? nullptr : floats(v), s.head_dim, cells.read_cells.data(),
-                       kv.k_half() ? halves(k) : nullptr, kv.v_half() ? halves(v) : nullptr},
-                      kv.shape().n_cells * s.head_dim};
-    }
+    const LayerRows layer_rows = kv.k_quantised() || kv.v_quantised() ? readable_rows(kv, layer, cells.read_cells)
+                                                                      : stored_rows(kv, layer, cells.read_cells);
     // the kernel path's vector width (a forced AVX2 path runs the AVX2 kernels; the bits are the same)
     const AttentionTileWidth width =
         path_ == CpuPath::Avx512 || path_ == CpuPath::Avx512Vnni ? AttentionTileWidth::Wide : AttentionTileWidth::Avx2;
